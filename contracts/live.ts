@@ -1,0 +1,32 @@
+// Socket messages. Rooms are named like streams (kind-id), so one string names the stream, its
+// jobs and its audience. A visitor may watch public rooms only; private rooms are joined by the
+// server from the account in the handshake token.
+export const rooms = {
+  /** everyone looking at the public listing */
+  listing: 'events',
+  event: (eventId: string) => `event-${eventId}`,
+  user: (accountId: string) => `user-${accountId}`,
+  organizer: (accountId: string) => `organizer-${accountId}`,
+  admins: 'admins',
+}
+
+/** Rooms anyone may ask to watch: the listing and single events. `event:{id}` is accepted too. */
+export function publicRoom(requested: unknown): string | null {
+  if (typeof requested !== 'string') return null
+  if (requested === rooms.listing) return requested
+  const match = /^event[-:]([a-zA-Z0-9_-]{1,64})$/.exec(requested)
+  return match?.[1] ? rooms.event(match[1]) : null
+}
+
+/** Every push: the fact's type and position, and what the audience may see of it. */
+export type LivePush<Data = Record<string, unknown>> = {
+  position: number
+  type: string
+  stream: string
+  at: string
+  data: Data
+}
+
+export const liveEvents = { push: 'fact', watch: 'watch', unwatch: 'unwatch' } as const
+
+export type AccountRegisteredPush = { accountId: string; username: string; email: string; role: string }

@@ -1,0 +1,8 @@
+import { defineConfig } from 'drizzle-kit'
+
+export default defineConfig({
+  dialect: 'sqlite',
+  schema: ['./server/db/schema.ts', './server/*/tables.ts'],
+  out: './migrations',
+  casing: 'snake_case',
+})

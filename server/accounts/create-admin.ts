@@ -1,0 +1,36 @@
+// npm run admin:create -- --email a@b.c --password secret [--username name]
+// (or with ADMIN_EMAIL and ADMIN_PASSWORD set). Creates the admin once; never overwrites.
+import { parseArgs } from 'node:util'
+import { ConfigError, loadConfig } from '../config.ts'
+import { openDatabase } from '../db/connection.ts'
+import { Ledger } from '../ledger/ledger.ts'
+import { projections } from '../projections.ts'
+import { ensureAdmin } from './seed-admin.ts'
+
+const { values } = parseArgs({
+  options: { email: { type: 'string' }, password: { type: 'string' }, username: { type: 'string' } },
+})
+
+try {
+  const config = loadConfig({
+    ...process.env,
+    ...(values.email ? { ADMIN_EMAIL: values.email } : {}),
+    ...(values.password ? { ADMIN_PASSWORD: values.password } : {}),
+    ...(values.username ? { ADMIN_USERNAME: values.username } : {}),
+  })
+  if (!config.admin) {
+    console.error('Give --email and --password (or set ADMIN_EMAIL and ADMIN_PASSWORD).')
+    process.exit(2)
+  }
+  const connection = openDatabase(config.databaseFile, config.sqliteSynchronous)
+  const result = await ensureAdmin(new Ledger(connection, projections), config.admin)
+  connection.close()
+  console.log(
+    result.created
+      ? `Admin ${config.admin.email} created.`
+      : `An account with ${config.admin.email} already exists (role ${result.role}); left unchanged.`,
+  )
+} catch (error) {
+  console.error(error instanceof ConfigError ? error.message : error)
+  process.exit(1)
+}

@@ -1,0 +1,229 @@
+// /auth/* and the admin's account routes (API.md).
+import { createHash, randomBytes } from 'node:crypto'
+import type { FastifyInstance } from 'fastify'
+import {
+  AccountList,
+  CreateOrganizerBody,
+  ForgotPasswordBody,
+  GetByIdBody,
+  GetByIdReply,
+  LoginBody,
+  LoginReply,
+  ProfileReply,
+  RegisterBody,
+  ResetPasswordBody,
+  ResetPasswordParams,
+} from '../../contracts/accounts.ts'
+import { StatusReply } from '../../contracts/common.ts'
+import { invalid, notFound, unauthenticated } from '../errors.ts'
+import { callerOf, type Tokens } from '../http/access.ts'
+import { replies, type ValibotTypeProvider } from '../http/valibot.ts'
+import { streams } from '../ids.ts'
+import { handleCommand } from '../ledger/decider.ts'
+import type { Platform } from '../platform.ts'
+import { accountDecider, INVALID_RESET_LINK } from './decide.ts'
+import { hashPassword, verifyPassword } from './passwords.ts'
+import { accountQueries } from './queries.ts'
+import { registerAccount } from './register.ts'
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex')
+
+export type AccountRoutesOptions = {
+  platform: Platform
+  tokens: Tokens
+  /** does this user hold a ticket to one of this organizer's events? (answered by booking) */
+  isAttendeeOf: (organizerId: string, userId: string) => boolean
+  /** the user's live ticket ids and latest payment status (answered by booking) */
+  ticketsOf: (userId: string) => { ticketIds: string[]; paymentStatus: string | null }
+}
+
+export async function accountRoutes(fastify: FastifyInstance, options: AccountRoutesOptions) {
+  const app = fastify.withTypeProvider<ValibotTypeProvider>()
+  const { platform, tokens } = options
+  const { ledger, throttle, jobs, config } = platform
+  const accounts = accountQueries(ledger.db)
+  const meta = (request: { id: string; account: { id: string } | null }) => ({
+    actor: request.account?.id,
+    requestId: request.id,
+  })
+
+  app.post(
+    '/auth/register',
+    {
+      config: { access: 'anyone', statusFlag: true },
+      schema: { body: RegisterBody, response: replies({ 200: StatusReply }) },
+    },
+    async (request) => {
+      const { username, email, password, phone } = request.body
+      await registerAccount(
+        ledger,
+        { username, email, password, phone, role: 'user' },
+        { requestId: request.id },
+      )
+      return { status: true, message: 'Account created. You can now log in.' }
+    },
+  )
+
+  app.post(
+    '/auth/login',
+    {
+      config: { access: 'anyone', statusFlag: true },
+      schema: { body: LoginBody, response: replies({ 200: LoginReply }) },
+    },
+    async (request) => {
+      const { email, password } = request.body
+      await throttle.beforeLogin(email, request.ip)
+      const account = accounts.byEmail(email)
+      const matches = await verifyPassword(account?.passwordHash, password)
+      if (!account || !matches) {
+        await throttle.loginFailed(email, request.ip)
+        throw unauthenticated('Invalid email or password.')
+      }
+      await throttle.loginSucceeded(email)
+      return { status: true as const, token: tokens.sign(account), message: 'Login successfully !' }
+    },
+  )
+
+  app.get(
+    '/auth/profile',
+    { config: { access: 'signed-in' }, schema: { response: replies({ 200: ProfileReply }) } },
+    async (request) => {
+      const account = callerOf(request)
+      return {
+        user: {
+          _id: account.id,
+          username: account.username,
+          email: account.email,
+          role: account.role,
+          phone: account.phone,
+          ticketId: options.ticketsOf(account.id).ticketIds,
+        },
+      }
+    },
+  )
+
+  app.post(
+    '/auth/getbyid',
+    {
+      config: { access: ['organizers', 'admin'] },
+      schema: { body: GetByIdBody, response: replies({ 200: GetByIdReply }) },
+    },
+    async (request) => {
+      const caller = callerOf(request)
+      const user = accounts.byId(request.body.userid)
+      // An organizer learns nothing about accounts that hold none of its tickets, not even existence.
+      if (!user || (caller.role === 'organizers' && !options.isAttendeeOf(caller.id, user.id))) {
+        throw notFound('User not found.')
+      }
+      return {
+        user: {
+          _id: user.id,
+          username: user.username,
+          email: user.email,
+          phone: user.phone,
+          paymentStatus: options.ticketsOf(user.id).paymentStatus,
+        },
+      }
+    },
+  )
+
+  app.post(
+    '/auth/forgotpassword',
+    {
+      config: { access: 'anyone', statusFlag: true },
+      schema: { body: ForgotPasswordBody, response: replies({ 200: StatusReply }) },
+    },
+    async (request) => {
+      const { email } = request.body
+      await throttle.forgotRequested(email, request.ip)
+      const account = accounts.byEmail(email)
+      if (account) {
+        const token = randomBytes(32).toString('base64url')
+        const tokenHash = sha256(token)
+        const expiresAt = new Date(Date.now() + config.resetTokenMinutes * 60_000).toISOString()
+        handleCommand(
+          ledger,
+          streams.account(account.id),
+          accountDecider,
+          { type: 'RequestPasswordReset', accountId: account.id, tokenHash, expiresAt },
+          meta(request),
+        )
+        const link = `${config.publicUrl}/reset-password/${token}`
+        // The raw token exists only in this mail; the ledger keeps its hash.
+        await jobs.enqueue({
+          queue: 'mail',
+          name: 'send',
+          jobId: `reset-${tokenHash.slice(0, 32)}`,
+          data: {
+            to: account.email,
+            subject: 'Reset your password',
+            text: [
+              `Hello ${account.username},`,
+              '',
+              'Someone asked to reset the password of your Event Management account.',
+              `Open this link within ${config.resetTokenMinutes} minutes to choose a new password:`,
+              '',
+              link,
+              '',
+              'If it was not you, ignore this mail: your password stays as it is.',
+            ].join('\n'),
+          },
+        })
+      }
+      return {
+        status: true,
+        message: 'If an account exists for this email, a reset link has been sent to it.',
+      }
+    },
+  )
+
+  app.post(
+    '/auth/reset-password/:token',
+    {
+      config: { access: 'anyone', statusFlag: true },
+      schema: {
+        params: ResetPasswordParams,
+        body: ResetPasswordBody,
+        response: replies({ 200: StatusReply }),
+      },
+    },
+    async (request) => {
+      const tokenHash = sha256(request.params.token)
+      const accountId = accounts.resetLinkOwner(tokenHash)
+      if (!accountId) throw invalid(INVALID_RESET_LINK)
+      const passwordHash = await hashPassword(request.body.password)
+      handleCommand(
+        ledger,
+        streams.account(accountId),
+        accountDecider,
+        { type: 'ResetPassword', accountId, tokenHash, passwordHash, now: new Date().toISOString() },
+        { actor: accountId, requestId: request.id },
+      )
+      return { status: true, message: 'Your password has been reset successfully.' }
+    },
+  )
+
+  app.post(
+    '/admin/create-organizer',
+    {
+      config: { access: ['admin'], statusFlag: true },
+      schema: { body: CreateOrganizerBody, response: replies({ 201: StatusReply }) },
+    },
+    async (request, reply) => {
+      const { name, email, password } = request.body
+      await registerAccount(
+        ledger,
+        { username: name, email, password, role: 'organizers', createdBy: callerOf(request).id },
+        meta(request),
+      )
+      return reply.code(201).send({ status: true, message: 'Organizer created successfully!' })
+    },
+  )
+
+  app.get(
+    '/admin/getalluser',
+    { config: { access: ['admin'] }, schema: { response: replies({ 200: AccountList }) } },
+    async () =>
+      accounts.all().map((a) => ({ _id: a.id, username: a.username, email: a.email, role: a.role })),
+  )
+}

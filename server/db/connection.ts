@@ -1,0 +1,29 @@
+// One SQLite connection per process, in WAL mode; migrations are applied at open.
+import { mkdirSync } from 'node:fs'
+import { dirname, resolve } from 'node:path'
+import Database from 'better-sqlite3'
+import { type BetterSQLite3Database, drizzle } from 'drizzle-orm/better-sqlite3'
+import { migrate } from 'drizzle-orm/better-sqlite3/migrator'
+
+export type Db = BetterSQLite3Database
+export type Sqlite = Database.Database
+
+export const migrationsFolder = resolve(import.meta.dirname, '../../migrations')
+
+export type Connection = { sqlite: Sqlite; db: Db; close(): void }
+
+/**
+ * synchronous FULL makes every commit durable across power loss; NORMAL (in WAL mode) survives
+ * a process crash but may lose the last commits on power loss. See README, "Durability".
+ */
+export function openDatabase(file: string, synchronous: 'FULL' | 'NORMAL' = 'FULL'): Connection {
+  mkdirSync(dirname(file), { recursive: true })
+  const sqlite = new Database(file)
+  sqlite.pragma('journal_mode = WAL')
+  sqlite.pragma(`synchronous = ${synchronous}`)
+  sqlite.pragma('foreign_keys = ON')
+  sqlite.pragma('busy_timeout = 5000')
+  const db = drizzle(sqlite)
+  migrate(db, { migrationsFolder })
+  return { sqlite, db, close: () => sqlite.close() }
+}

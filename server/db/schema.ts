@@ -1,0 +1,31 @@
+// The ledger and the consumers' checkpoints. Read-model tables live beside their module
+// (server/<module>/tables.ts); drizzle.config.ts collects them all for migrations.
+import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
+
+export type FactMeta = {
+  /** account id of whoever caused the fact, or 'system' */
+  actor?: string
+  requestId?: string
+  /** position of the fact this one reacts to, when a consumer or worker appended it */
+  causation?: number
+}
+
+export const ledger = sqliteTable(
+  'ledger',
+  {
+    position: integer('position').primaryKey(),
+    stream: text('stream').notNull(),
+    version: integer('version').notNull(),
+    type: text('type').notNull(),
+    data: text('data', { mode: 'json' }).notNull().$type<unknown>(),
+    meta: text('meta', { mode: 'json' }).notNull().$type<FactMeta>(),
+    at: text('at').notNull(),
+  },
+  (t) => [uniqueIndex('ledger_stream_version').on(t.stream, t.version), index('ledger_type').on(t.type)],
+)
+
+export const checkpoints = sqliteTable('checkpoints', {
+  name: text('name').primaryKey(),
+  position: integer('position').notNull(),
+  at: text('at').notNull(),
+})

@@ -1,0 +1,99 @@
+// Who may call what: every /api route declares config.access, and this hook enforces it before
+// the body is even read. Tokens are HS256 JWTs; a token of a deleted account, or one issued
+// before the password last changed, no longer works.
+import { createSigner, createVerifier } from 'fast-jwt'
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { Role } from '../../contracts/accounts.ts'
+import type { Account, AccountQueries } from '../accounts/queries.ts'
+import type { Config } from '../config.ts'
+import { forbidden, unauthenticated } from '../errors.ts'
+
+export type Access = 'anyone' | 'signed-in' | readonly Role[]
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    access?: Access
+    /** error replies of this route also carry status: false (the original /auth/* contract) */
+    statusFlag?: boolean
+  }
+  interface FastifyRequest {
+    account: Account | null
+  }
+}
+
+export type TokenClaims = { sub: string; role: Role; iat: number; exp: number }
+
+export function createTokens(config: Config) {
+  const expiresIn = config.jwt.expiresIn
+  const unit = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }[
+    expiresIn.slice(-1) as 's' | 'm' | 'h' | 'd'
+  ]
+  const sign = createSigner({
+    key: config.jwt.secret,
+    algorithm: 'HS256',
+    expiresIn: Number.parseInt(expiresIn, 10) * unit,
+  })
+  const verify = createVerifier({
+    key: config.jwt.secret,
+    algorithms: ['HS256'],
+    requiredClaims: ['sub', 'exp'],
+  })
+  return {
+    sign: (account: { id: string; role: Role }) => sign({ sub: account.id, role: account.role }),
+    verify: (token: string) => verify(token) as TokenClaims,
+  }
+}
+export type Tokens = ReturnType<typeof createTokens>
+
+export const INVALID_SESSION = 'Your session has expired or is no longer valid. Please log in again.'
+
+/** The account a token speaks for, or null; throws when a token is present but not valid. */
+export function accountOfToken(tokens: Tokens, accounts: AccountQueries, token: string): Account {
+  let claims: TokenClaims
+  try {
+    claims = tokens.verify(token)
+  } catch {
+    throw unauthenticated(INVALID_SESSION)
+  }
+  const account = accounts.byId(claims.sub)
+  if (!account || claims.iat < Math.floor(account.passwordChangedAt / 1000))
+    throw unauthenticated(INVALID_SESSION)
+  return account
+}
+
+const bearer = (request: FastifyRequest) => {
+  const header = request.headers.authorization
+  return header?.startsWith('Bearer ') ? header.slice(7).trim() : null
+}
+
+export function registerAccess(app: FastifyInstance, tokens: Tokens, accounts: AccountQueries) {
+  app.decorateRequest('account', null)
+
+  app.addHook('onRoute', (route) => {
+    if (route.url.startsWith('/api/') && route.config?.access === undefined) {
+      throw new Error(`${route.method} ${route.url} declares no access rule`)
+    }
+  })
+
+  app.addHook('onRequest', async (request) => {
+    const access = request.routeOptions.config?.access
+    if (access === undefined) return
+    const token = bearer(request)
+    if (token) {
+      try {
+        request.account = accountOfToken(tokens, accounts, token)
+      } catch (error) {
+        if (access !== 'anyone') throw error
+      }
+    }
+    if (access === 'anyone') return
+    if (!request.account) throw unauthenticated()
+    if (access !== 'signed-in' && !access.includes(request.account.role)) throw forbidden()
+  })
+}
+
+/** The caller's account on a route whose access rule already required one. */
+export function callerOf(request: FastifyRequest): Account {
+  if (!request.account) throw unauthenticated()
+  return request.account
+}

@@ -1,0 +1,36 @@
+// The machine-readable description of the API (OpenAPI 3), built from the routes' own schemas.
+import swagger from '@fastify/swagger'
+import type { FastifyInstance } from 'fastify'
+import { isValibot, toJson } from './valibot.ts'
+
+const convert = (schema: unknown): unknown => {
+  if (isValibot(schema)) return toJson(schema)
+  if (schema && typeof schema === 'object' && !Array.isArray(schema)) {
+    return Object.fromEntries(Object.entries(schema).map(([key, value]) => [key, convert(value)]))
+  }
+  return schema
+}
+
+export async function registerDocs(app: FastifyInstance) {
+  await app.register(swagger, {
+    openapi: {
+      info: { title: 'Event Management API', version: '1.0.0', description: 'See API.md; base path /api/v1' },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
+    },
+    transform: ({ schema, url, route }) => {
+      const access = route.config?.access
+      const converted = (convert(schema ?? {}) ?? {}) as Record<string, unknown>
+      return {
+        schema: {
+          ...converted,
+          ...(access && access !== 'anyone' ? { security: [{ bearer: [] }] } : {}),
+          description: `Access: ${Array.isArray(access) ? access.join(', ') : (access ?? 'anyone')}`,
+        },
+        url,
+      }
+    },
+  })
+  app.get('/api/v1/openapi.json', { config: { access: 'anyone' }, schema: { hide: true } }, async () =>
+    app.swagger(),
+  )
+}

@@ -1,0 +1,43 @@
+// The one place errors become replies: typed domain errors keep their status and message,
+// Fastify's own 4xx keep theirs, anything else is logged and answered without detail.
+import type { FastifyError, FastifyInstance } from 'fastify'
+import { DomainError, statusOf } from '../errors.ts'
+import { StreamVersionConflict } from '../ledger/ledger.ts'
+
+export const SERVER_FAULT = 'Something went wrong on our side. Please try again.'
+
+const friendly: Record<string, string> = {
+  FST_ERR_CTP_INVALID_JSON_BODY: 'The request body is not valid JSON.',
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'The request body is empty; send a JSON object.',
+  FST_ERR_CTP_BODY_TOO_LARGE: 'The request body is too large.',
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'This content type is not accepted here.',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'The request body does not match its declared length.',
+}
+
+export function registerErrorHandling(app: FastifyInstance) {
+  app.setErrorHandler((error: FastifyError | DomainError | StreamVersionConflict, request, reply) => {
+    const withStatusFlag = <T extends object>(body: T) =>
+      request.routeOptions.config?.statusFlag ? { status: false as const, ...body } : body
+    if (error instanceof DomainError) {
+      if (error.details.retryAfterSeconds) reply.header('retry-after', error.details.retryAfterSeconds)
+      return reply.code(statusOf[error.kind]).send(
+        withStatusFlag({
+          message: error.message,
+          ...(error.details.issues ? { issues: error.details.issues } : {}),
+        }),
+      )
+    }
+    if (error instanceof StreamVersionConflict) {
+      return reply
+        .code(409)
+        .send(withStatusFlag({ message: 'Someone else changed this at the same moment. Please try again.' }))
+    }
+    const status = (error as FastifyError).statusCode
+    if (status && status >= 400 && status < 500) {
+      const code = (error as FastifyError).code
+      return reply.code(status).send(withStatusFlag({ message: friendly[code] ?? error.message }))
+    }
+    request.log.error({ err: error }, 'request failed')
+    return reply.code(500).send({ message: SERVER_FAULT })
+  })
+}

@@ -1,0 +1,72 @@
+// valibot schemas as Fastify route schemas: typed requests (ValibotTypeProvider), validation with
+// the schema's own messages, and replies serialised by fast-json-stringify from the same schema
+// (so fields a reply schema does not name, such as password hashes, never leave the server).
+import { toJsonSchema } from '@valibot/to-json-schema'
+import fastJson from 'fast-json-stringify'
+import type { FastifySchemaCompiler, FastifySerializerCompiler, FastifyTypeProvider } from 'fastify'
+import * as v from 'valibot'
+import { ErrorReply } from '../../contracts/common.ts'
+import { invalid } from '../errors.ts'
+
+export interface ValibotTypeProvider extends FastifyTypeProvider {
+  validator: this['schema'] extends v.GenericSchema ? v.InferOutput<this['schema']> : unknown
+  serializer: this['schema'] extends v.GenericSchema ? v.InferInput<this['schema']> : unknown
+}
+
+export const isValibot = (schema: unknown): schema is v.GenericSchema =>
+  typeof schema === 'object' &&
+  schema !== null &&
+  (schema as { kind?: unknown }).kind === 'schema' &&
+  '~run' in schema
+
+const partName: Record<string, string> = {
+  body: 'The request body',
+  querystring: 'The query string',
+  params: 'The address',
+  headers: 'The headers',
+}
+
+export const validatorCompiler: FastifySchemaCompiler<unknown> =
+  ({ schema, httpPart }) =>
+  (data) => {
+    if (!isValibot(schema)) return { value: data }
+    const result = v.safeParse(schema, data ?? (httpPart === 'body' ? undefined : {}))
+    if (result.success) return { value: result.output }
+    const issues = result.issues.map((issue) => ({
+      field: v.getDotPath(issue) ?? httpPart ?? 'request',
+      message: !issue.path?.length
+        ? `${partName[httpPart ?? ''] ?? 'The request'} must be a JSON object with the expected fields.`
+        : (missingKeyMessage(schema, issue) ?? issue.message),
+    }))
+    return { error: invalid(issues[0]?.message ?? 'Invalid request.', issues) }
+  }
+
+/**
+ * valibot reports a missing key with a generic message; the key's own schema knows the words
+ * for "required" (e.g. 'Password is required.'), so ask it what it says about undefined.
+ */
+function missingKeyMessage(root: v.GenericSchema, issue: v.BaseIssue<unknown>): string | undefined {
+  if (issue.type !== 'object' || issue.input !== undefined || !issue.path) return undefined
+  let schema: unknown = root
+  for (const item of issue.path) {
+    const entries = (schema as { entries?: Record<string, unknown> }).entries
+    schema = entries?.[String(item.key)]
+    if (!schema) return undefined
+  }
+  if (!isValibot(schema)) return undefined
+  const own = v.safeParse(schema, undefined)
+  return own.success ? undefined : own.issues[0]?.message
+}
+
+export const toJson = (schema: v.GenericSchema) =>
+  toJsonSchema(schema, { errorMode: 'ignore', typeMode: 'input' }) as Record<string, unknown>
+
+export const serializerCompiler: FastifySerializerCompiler<unknown> = ({ schema }) =>
+  isValibot(schema) ? fastJson(toJson(schema) as unknown as Parameters<typeof fastJson>[0]) : JSON.stringify
+
+/** A route's replies: the given ones plus the error reply every route may send. */
+export const replies = <R extends Record<number, v.GenericSchema>>(ok: R) =>
+  ({ ...ok, '4xx': ErrorReply, '5xx': ErrorReply }) as R & {
+    '4xx': typeof ErrorReply
+    '5xx': typeof ErrorReply
+  }

@@ -1,0 +1,66 @@
+import { Queue, Worker } from 'bullmq'
+import { Redis } from 'ioredis'
+import type { Logger } from 'pino'
+import {
+  type JobRequest,
+  type Jobs,
+  type Processors,
+  type QueueName,
+  queueNames,
+  retryPolicy,
+} from './port.ts'
+
+export function createBullJobs(redisUrl: string, prefix: string, logger: Logger): Jobs {
+  // BullMQ needs maxRetriesPerRequest: null so blocking commands survive reconnects.
+  const connection = new Redis(redisUrl, { maxRetriesPerRequest: null })
+  const queues = new Map<QueueName, Queue>()
+  const workers: Worker[] = []
+  const queue = (name: QueueName) => {
+    let q = queues.get(name)
+    if (!q) {
+      q = new Queue(name, {
+        connection,
+        prefix,
+        defaultJobOptions: {
+          attempts: retryPolicy.attempts,
+          backoff: { type: 'exponential', delay: retryPolicy.backoffMs },
+          removeOnComplete: { age: 24 * 3600, count: 10_000 },
+          removeOnFail: { age: 7 * 24 * 3600 },
+        },
+      })
+      queues.set(name, q)
+    }
+    return q
+  }
+  return {
+    kind: 'bullmq',
+    async enqueue({ queue: name, name: jobName, data, jobId, delayMs }: JobRequest) {
+      await queue(name).add(jobName, data, { jobId, delay: delayMs })
+    },
+    startWorkers(processors: Processors) {
+      for (const name of queueNames) {
+        const worker = new Worker(
+          name,
+          (job) =>
+            processors[name]({
+              id: job.id ?? '',
+              name: job.name,
+              data: job.data,
+              attemptsMade: job.attemptsMade,
+            }),
+          { connection: connection.duplicate(), prefix, concurrency: 8 },
+        )
+        worker.on('failed', (job, error) =>
+          logger.warn({ queue: name, jobId: job?.id, attempts: job?.attemptsMade, err: error }, 'job failed'),
+        )
+        worker.on('error', (error) => logger.error({ queue: name, err: error }, 'worker error'))
+        workers.push(worker)
+      }
+    },
+    async close() {
+      await Promise.all(workers.map((w) => w.close()))
+      await Promise.all([...queues.values()].map((q) => q.close()))
+      connection.disconnect()
+    },
+  }
+}

@@ -1,0 +1,27 @@
+// The jobs port: what the app and its consumers need from a queue. Adapters: BullMQ on Redis
+// (server/jobs/bullmq.ts) and an in-process fallback when no Redis answers (in-process.ts).
+export const queueNames = ['mail'] as const
+export type QueueName = (typeof queueNames)[number]
+
+export type JobRequest = {
+  queue: QueueName
+  name: string
+  data: unknown
+  /** stable id: a second enqueue with the same id while the first is kept is a no-op (no ':') */
+  jobId?: string
+  delayMs?: number
+}
+
+export type JobRecord = { id: string; name: string; data: unknown; attemptsMade: number }
+export type Processor = (job: JobRecord) => Promise<unknown>
+export type Processors = Record<QueueName, Processor>
+
+export interface Jobs {
+  readonly kind: 'bullmq' | 'in-process'
+  enqueue(request: JobRequest): Promise<void>
+  /** Runs processors for every queue in this process. */
+  startWorkers(processors: Processors): void
+  close(): Promise<void>
+}
+
+export const retryPolicy = { attempts: 5, backoffMs: 1000 }

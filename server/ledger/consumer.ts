@@ -1,0 +1,124 @@
+// A consumer tails the ledger after commit, from its stored checkpoint: pushes, jobs and mail
+// read facts this way, so a crash between commit and side effect loses nothing.
+import { eq } from 'drizzle-orm'
+import { checkpoints } from '../db/schema.ts'
+import type { Ledger, StoredFact } from './ledger.ts'
+
+export type ConsumerOptions = {
+  /** facts read per round */
+  batchSize?: number
+  /** how often to look for facts appended by other processes */
+  pollMs?: number
+  /** wait before retrying a fact whose handler failed */
+  retryMs?: number
+  onError?: (error: unknown, fact: StoredFact) => void
+  /**
+   * 'stored' (default) keeps the position in the checkpoints table and resumes from it after a
+   * restart; 'memory' starts at the ledger's head and keeps the position in this process only.
+   */
+  checkpoint?: 'stored' | 'memory'
+}
+
+export class Consumer {
+  private running = false
+  private loop: Promise<void> | null = null
+  private wake: (() => void) | null = null
+  private unsubscribe: (() => void) | null = null
+  private position: number | null = null
+
+  constructor(
+    private readonly ledger: Ledger,
+    readonly name: string,
+    private readonly handle: (fact: StoredFact) => void | Promise<void>,
+    private readonly options: ConsumerOptions = {},
+  ) {}
+
+  checkpoint(): number {
+    if (this.options.checkpoint === 'memory') {
+      this.position ??= this.ledger.head()
+      return this.position
+    }
+    const row = this.ledger.db.select().from(checkpoints).where(eq(checkpoints.name, this.name)).get()
+    return row?.position ?? 0
+  }
+
+  private save(position: number) {
+    if (this.options.checkpoint === 'memory') {
+      this.position = position
+      return
+    }
+    const at = new Date().toISOString()
+    this.ledger.db
+      .insert(checkpoints)
+      .values({ name: this.name, position, at })
+      .onConflictDoUpdate({ target: checkpoints.name, set: { position, at } })
+      .run()
+  }
+
+  start(): void {
+    if (this.running) return
+    this.running = true
+    this.unsubscribe = this.ledger.onAppend(() => this.wake?.())
+    this.loop = this.run()
+  }
+
+  async stop(): Promise<void> {
+    this.running = false
+    this.unsubscribe?.()
+    this.wake?.()
+    await this.loop
+  }
+
+  /** Processes everything up to the current head once; for commands and tests. */
+  async drain(): Promise<number> {
+    let handled = 0
+    for (;;) {
+      const n = await this.round()
+      if (n === 0) return handled
+      handled += n
+    }
+  }
+
+  private async round(): Promise<number> {
+    const facts = this.ledger.readFrom(this.checkpoint(), this.options.batchSize ?? 500)
+    let done = 0
+    try {
+      for (const fact of facts) {
+        await this.handle(fact)
+        done++
+      }
+    } finally {
+      // Keep what was handled even when a handler fails, so nothing is handled twice.
+      const last = facts[done - 1]
+      if (last) this.save(last.position)
+    }
+    return done
+  }
+
+  private async run() {
+    const pollMs = this.options.pollMs ?? 100
+    while (this.running) {
+      let handled = 0
+      try {
+        handled = await this.round()
+      } catch (error) {
+        const next = this.ledger.readFrom(this.checkpoint(), 1)[0]
+        if (next) this.options.onError?.(error, next)
+        await this.sleep(this.options.retryMs ?? 1000)
+        continue
+      }
+      if (handled === 0) await this.sleep(pollMs)
+    }
+  }
+
+  private sleep(ms: number) {
+    return new Promise<void>((resolve) => {
+      const timer = setTimeout(done, ms)
+      function done() {
+        clearTimeout(timer)
+        resolve()
+      }
+      this.wake = done
+    })
+  }
+}

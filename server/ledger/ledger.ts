@@ -1,0 +1,209 @@
+// The append-only ledger: facts in streams, ordered by a global position, with the inline
+// projections run in the same synchronous transaction as the append.
+import type { SQLiteTable } from 'drizzle-orm/sqlite-core'
+import type { Connection, Db, Sqlite } from '../db/connection.ts'
+import type { FactMeta } from '../db/schema.ts'
+
+export type { FactMeta }
+
+export type Fact<Type extends string = string, Data = unknown> = { type: Type; data: Data }
+
+export type StoredFact<F extends Fact = Fact> = F & {
+  position: number
+  stream: string
+  version: number
+  meta: FactMeta
+  at: string
+}
+
+/** Folds facts of some types into read-model tables; runs inside the append transaction. */
+export type Projection = {
+  name: string
+  /** the read-model tables this projection owns: emptied and refilled by a rebuild */
+  tables: SQLiteTable[]
+  /** one handler per fact type it reads; facts of other types pass by */
+  handlers: Partial<Record<string, (fact: StoredFact, db: Db) => void>>
+}
+
+/** Builds a projection whose handler map must cover every fact of the module's union. */
+export function projection<F extends Fact>(spec: {
+  name: string
+  tables: SQLiteTable[]
+  handlers: { [T in F['type']]: (fact: StoredFact<Extract<F, { type: T }>>, db: Db) => void }
+}): Projection {
+  return spec as unknown as Projection
+}
+
+export class StreamVersionConflict extends Error {
+  constructor(
+    readonly stream: string,
+    readonly expected: number,
+    readonly actual: number,
+  ) {
+    super(`Stream ${stream} is at version ${actual}, expected ${expected}`)
+    this.name = 'StreamVersionConflict'
+  }
+}
+
+type Row = {
+  position: number
+  stream: string
+  version: number
+  type: string
+  data: string
+  meta: string
+  at: string
+}
+
+const decode = (row: Row): StoredFact => ({
+  position: row.position,
+  stream: row.stream,
+  version: row.version,
+  type: row.type,
+  data: JSON.parse(row.data),
+  meta: JSON.parse(row.meta),
+  at: row.at,
+})
+
+export class Ledger {
+  readonly sqlite: Sqlite
+  readonly db: Db
+  private readonly listeners = new Set<(head: number) => void>()
+  private depth = 0
+  private appendedInTransaction = false
+  private readonly byType = new Map<string, Array<(fact: StoredFact, db: Db) => void>>()
+
+  private readonly statements
+  constructor(
+    connection: Connection,
+    readonly projections: Projection[],
+    private readonly now: () => Date = () => new Date(),
+  ) {
+    this.sqlite = connection.sqlite
+    this.db = connection.db
+    for (const p of projections) {
+      for (const [type, handler] of Object.entries(p.handlers)) {
+        if (!handler) continue
+        const list = this.byType.get(type) ?? []
+        list.push(handler)
+        this.byType.set(type, list)
+      }
+    }
+    this.statements = {
+      version: this.sqlite.prepare<[string], { v: number }>(
+        'SELECT coalesce(max(version), 0) AS v FROM ledger WHERE stream = ?',
+      ),
+      insert: this.sqlite.prepare(
+        'INSERT INTO ledger (stream, version, type, data, meta, at) VALUES (?, ?, ?, ?, ?, ?)',
+      ),
+      stream: this.sqlite.prepare<[string], Row>('SELECT * FROM ledger WHERE stream = ? ORDER BY version'),
+      from: this.sqlite.prepare<[number, number], Row>(
+        'SELECT * FROM ledger WHERE position > ? ORDER BY position LIMIT ?',
+      ),
+      head: this.sqlite.prepare<[], { p: number }>('SELECT coalesce(max(position), 0) AS p FROM ledger'),
+    }
+  }
+
+  /**
+   * Runs fn in one immediate (write-locked) transaction; nested calls become savepoints.
+   * fn must be synchronous. Listeners hear about new facts only after the outermost commit.
+   */
+  transaction<T>(fn: () => T): T {
+    const run = this.sqlite.transaction(fn)
+    if (this.depth > 0) {
+      this.depth++
+      try {
+        return run()
+      } finally {
+        this.depth--
+      }
+    }
+    this.depth = 1
+    this.appendedInTransaction = false
+    let result: T
+    try {
+      result = run.immediate()
+    } finally {
+      this.depth = 0
+    }
+    if (this.appendedInTransaction) {
+      this.appendedInTransaction = false
+      const head = this.head()
+      for (const listener of this.listeners) listener(head)
+    }
+    return result
+  }
+
+  /**
+   * Appends facts to a stream whose current version must equal expectedVersion (the number of
+   * facts it already holds; 0 for a new stream), or 'any' to skip the check.
+   */
+  append<F extends Fact>(
+    stream: string,
+    expectedVersion: number | 'any',
+    facts: F[],
+    meta: FactMeta = {},
+  ): StoredFact<F>[] {
+    if (facts.length === 0) return []
+    return this.transaction(() => {
+      const actual = this.version(stream)
+      if (expectedVersion !== 'any' && actual !== expectedVersion) {
+        throw new StreamVersionConflict(stream, expectedVersion, actual)
+      }
+      const at = this.now().toISOString()
+      const metaText = JSON.stringify(meta)
+      const stored = facts.map((fact, i) => {
+        const version = actual + i + 1
+        const result = this.statements.insert.run(
+          stream,
+          version,
+          fact.type,
+          JSON.stringify(fact.data),
+          metaText,
+          at,
+        )
+        return {
+          ...fact,
+          position: Number(result.lastInsertRowid),
+          stream,
+          version,
+          meta,
+          at,
+        } as StoredFact<F>
+      })
+      for (const fact of stored) this.project(fact)
+      this.appendedInTransaction = true
+      return stored
+    })
+  }
+
+  /** Applies one fact to every inline projection that reads its type. */
+  project(fact: StoredFact): void {
+    const handlers = this.byType.get(fact.type)
+    if (!handlers) return
+    for (const handler of handlers) handler(fact, this.db)
+  }
+
+  version(stream: string): number {
+    return (this.statements.version.get(stream) as { v: number }).v
+  }
+
+  readStream(stream: string): StoredFact[] {
+    return this.statements.stream.all(stream).map(decode)
+  }
+
+  /** Facts after a position, oldest first. */
+  readFrom(position: number, limit = 500): StoredFact[] {
+    return this.statements.from.all(position, limit).map(decode)
+  }
+
+  head(): number {
+    return (this.statements.head.get() as { p: number }).p
+  }
+
+  /** Called with the new head after each commit that appended facts (in this process). */
+  onAppend(listener: (head: number) => void): () => void {
+    this.listeners.add(listener)
+    return () => this.listeners.delete(listener)
+  }
+}

@@ -1,0 +1,33 @@
+// Process entry: config → app → listen; closes cleanly on SIGINT/SIGTERM.
+import { buildApp, createLogger } from './app.ts'
+import { ConfigError, loadConfig, withJwtSecret } from './config.ts'
+
+let config: ReturnType<typeof loadConfig>
+try {
+  config = withJwtSecret(loadConfig())
+} catch (error) {
+  console.error(error instanceof ConfigError ? error.message : error)
+  process.exit(1)
+}
+
+const logger = createLogger(config)
+const app = await buildApp(config, logger)
+await app.listen({ host: config.host, port: config.port })
+logger.info(
+  `Event Management is listening on http://localhost:${config.port} (data in ${config.dataDir}; jobs ${
+    app.platform.jobs.kind === 'bullmq' ? 'on Redis' : 'in-process'
+  }; workers ${config.workers === 'inline' ? 'in this process' : 'off'})`,
+)
+
+let closing = false
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, async () => {
+    if (closing) return
+    closing = true
+    logger.info(`${signal}: closing`)
+    const timer = setTimeout(() => process.exit(1), 10_000)
+    timer.unref()
+    await app.close()
+    process.exit(0)
+  })
+}

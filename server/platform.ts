@@ -1,0 +1,81 @@
+// The parts every process shares: database and ledger, Redis (when it answers), jobs, mail.
+import { Redis } from 'ioredis'
+import type { Logger } from 'pino'
+import { createThrottle, type Throttle } from './accounts/throttle.ts'
+import type { Config } from './config.ts'
+import { type Connection, openDatabase } from './db/connection.ts'
+import { createBullJobs } from './jobs/bullmq.ts'
+import { createInProcessJobs } from './jobs/in-process.ts'
+import type { Jobs } from './jobs/port.ts'
+import { Ledger } from './ledger/ledger.ts'
+import { createMailer, type Mailer } from './mail/mailer.ts'
+import { projections } from './projections.ts'
+
+export type Platform = {
+  config: Config
+  logger: Logger
+  connection: Connection
+  ledger: Ledger
+  /** null when REDIS_URL is off or nothing answered at start */
+  redis: Redis | null
+  jobs: Jobs
+  mailer: Mailer
+  throttle: Throttle
+  close(): Promise<void>
+}
+
+/** Connects to Redis if it answers within a second; the app runs without it (jobs in-process). */
+async function probeRedis(url: string | null, logger: Logger): Promise<Redis | null> {
+  if (!url) {
+    logger.warn('REDIS_URL is off: jobs run in-process and rate limits are kept in memory')
+    return null
+  }
+  // Fails fast while Redis is away, so callers (rate limits) fall back instead of waiting.
+  const redis = new Redis(url, {
+    lazyConnect: true,
+    connectTimeout: 1000,
+    maxRetriesPerRequest: 1,
+    enableOfflineQueue: false,
+  })
+  redis.on('error', () => {}) // reconnects on its own; the probe below reports the first failure
+  try {
+    await redis.connect()
+    await redis.ping()
+    return redis
+  } catch (error) {
+    redis.disconnect()
+    logger.warn(
+      { err: error },
+      `Redis did not answer at ${url}: jobs run in-process and rate limits are kept in memory`,
+    )
+    return null
+  }
+}
+
+export async function createPlatform(config: Config, logger: Logger): Promise<Platform> {
+  const connection = openDatabase(config.databaseFile, config.sqliteSynchronous)
+  const ledger = new Ledger(connection, projections)
+  const redis = await probeRedis(config.redisUrl, logger)
+  const jobs =
+    redis && config.redisUrl
+      ? createBullJobs(config.redisUrl, config.queuePrefix, logger)
+      : createInProcessJobs(logger)
+  const mailer = createMailer(config)
+  const throttle = createThrottle(config, redis)
+  return {
+    config,
+    logger,
+    connection,
+    ledger,
+    redis,
+    jobs,
+    mailer,
+    throttle,
+    async close() {
+      await jobs.close()
+      mailer.close()
+      redis?.disconnect()
+      connection.close()
+    },
+  }
+}

@@ -1,0 +1,5 @@
+// Every inline projection, in the order they run for each fact.
+import { accountsProjection } from './accounts/project.ts'
+import type { Projection } from './ledger/ledger.ts'
+
+export const projections: Projection[] = [accountsProjection]

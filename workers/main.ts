@@ -1,0 +1,32 @@
+// The worker process (npm run workers): runs every queue's processor against Redis. `npm start`
+// runs the same processors inside the server unless WORKERS=off.
+import { createLogger } from '../server/app.ts'
+import { ConfigError, loadConfig } from '../server/config.ts'
+import { createPlatform } from '../server/platform.ts'
+import { createProcessors } from './processors.ts'
+
+let config: ReturnType<typeof loadConfig>
+try {
+  config = loadConfig()
+} catch (error) {
+  console.error(error instanceof ConfigError ? error.message : error)
+  process.exit(1)
+}
+const logger = createLogger(config)
+const platform = await createPlatform(config, logger)
+if (platform.jobs.kind !== 'bullmq') {
+  logger.error(
+    'A separate worker process needs Redis (REDIS_URL); without it, npm start runs the jobs itself.',
+  )
+  await platform.close()
+  process.exit(1)
+}
+platform.jobs.startWorkers(createProcessors(platform))
+logger.info(`Workers are running (queues on ${config.redisUrl}, prefix ${config.queuePrefix})`)
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, async () => {
+    await platform.close()
+    process.exit(0)
+  })
+}
