@@ -24,6 +24,23 @@ export function openDatabase(file: string, synchronous: 'FULL' | 'NORMAL' = 'FUL
   sqlite.pragma('foreign_keys = ON')
   sqlite.pragma('busy_timeout = 5000')
   const db = drizzle(sqlite)
-  migrate(db, { migrationsFolder })
+  applyMigrations(db)
   return { sqlite, db, close: () => sqlite.close() }
+}
+
+/**
+ * drizzle reads the last applied migration before it takes the write lock, so two processes
+ * starting together (server and workers) can both try the same migration; the loser finds the
+ * tables made and, asked again, sees the migration recorded.
+ */
+function applyMigrations(db: Db, attempts = 5) {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      migrate(db, { migrationsFolder })
+      return
+    } catch (error) {
+      if (attempt >= attempts || !/already exists|database is locked/i.test(String(error))) throw error
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 50 * attempt)
+    }
+  }
 }

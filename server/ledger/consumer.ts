@@ -25,6 +25,8 @@ export class Consumer {
   private wake: (() => void) | null = null
   private unsubscribe: (() => void) | null = null
   private position: number | null = null
+  /** set when facts arrive while a round is running, so that wake-up is not lost */
+  private woken = false
 
   constructor(
     private readonly ledger: Ledger,
@@ -58,7 +60,10 @@ export class Consumer {
   start(): void {
     if (this.running) return
     this.running = true
-    this.unsubscribe = this.ledger.onAppend(() => this.wake?.())
+    this.unsubscribe = this.ledger.onAppend(() => {
+      this.woken = true
+      this.wake?.()
+    })
     this.loop = this.run()
   }
 
@@ -98,6 +103,7 @@ export class Consumer {
   private async run() {
     const pollMs = this.options.pollMs ?? 100
     while (this.running) {
+      this.woken = false
       let handled = 0
       try {
         handled = await this.round()
@@ -107,17 +113,18 @@ export class Consumer {
         await this.sleep(this.options.retryMs ?? 1000)
         continue
       }
-      if (handled === 0) await this.sleep(pollMs)
+      if (handled === 0 && !this.woken) await this.sleep(pollMs)
     }
   }
 
   private sleep(ms: number) {
     return new Promise<void>((resolve) => {
-      const timer = setTimeout(done, ms)
-      function done() {
+      const done = () => {
         clearTimeout(timer)
+        this.wake = null
         resolve()
       }
+      const timer = setTimeout(done, ms)
       this.wake = done
     })
   }

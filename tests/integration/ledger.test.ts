@@ -1,0 +1,262 @@
+import { spawnSync } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { Worker } from 'node:worker_threads'
+import { getTableName } from 'drizzle-orm'
+import { sqliteTable, text } from 'drizzle-orm/sqlite-core'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { type Connection, openDatabase } from '../../server/db/connection.ts'
+import { Consumer } from '../../server/ledger/consumer.ts'
+import { Ledger, type StoredFact, StreamVersionConflict } from '../../server/ledger/ledger.ts'
+import { rebuildReadModels } from '../../server/ledger/rebuild.ts'
+import { projections } from '../../server/projections.ts'
+import { bearer, signUp } from '../support/accounts.ts'
+import { startApp, type TestApp } from '../support/app.ts'
+
+let dir: string
+let connection: Connection
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'ledger-test-'))
+  connection = openDatabase(join(dir, 'ledger.sqlite'))
+})
+afterEach(() => {
+  connection.close()
+  rmSync(dir, { recursive: true, force: true })
+})
+
+const fact = (n: number) => ({ type: 'Counted', data: { n } })
+
+describe('append', () => {
+  it('gives each stream versions 1, 2, … and the ledger increasing positions', () => {
+    const ledger = new Ledger(connection, [])
+    const a = ledger.append('thing-a', 0, [fact(1), fact(2)])
+    const b = ledger.append('thing-b', 0, [fact(3)])
+    const c = ledger.append('thing-a', 2, [fact(4)])
+    expect([...a, ...c].map((f) => f.version)).toEqual([1, 2, 3])
+    expect([...a, ...b, ...c].map((f) => f.position)).toEqual([1, 2, 3, 4])
+    expect(ledger.readStream('thing-a').map((f) => f.data)).toEqual([{ n: 1 }, { n: 2 }, { n: 4 }])
+    expect(ledger.readFrom(2).map((f) => f.position)).toEqual([3, 4])
+  })
+
+  it('refuses an append whose expected version is stale, with a typed conflict', () => {
+    const ledger = new Ledger(connection, [])
+    ledger.append('thing-a', 0, [fact(1)])
+    let caught: unknown
+    try {
+      ledger.append('thing-a', 0, [fact(2)])
+    } catch (error) {
+      caught = error
+    }
+    expect(caught).toBeInstanceOf(StreamVersionConflict)
+    expect(caught).toMatchObject({ stream: 'thing-a', expected: 0, actual: 1 })
+    expect(ledger.readStream('thing-a')).toHaveLength(1)
+  })
+
+  it('lets exactly one of 50 concurrent appends with the same expected version succeed (one process)', async () => {
+    const ledger = new Ledger(connection, [])
+    // Each contender reads the version, then does async work (as a route hashing a password
+    // would), then appends with what it read.
+    const contenders = Array.from({ length: 50 }, async (_, i) => {
+      const expected = ledger.version('race-1')
+      await new Promise((r) => setTimeout(r, Math.random() * 5))
+      try {
+        ledger.append('race-1', expected, [fact(i)])
+        return 'ok'
+      } catch (error) {
+        if (error instanceof StreamVersionConflict) return 'conflict'
+        throw error
+      }
+    })
+    const outcomes = await Promise.all(contenders)
+    expect(outcomes.filter((o) => o === 'ok')).toHaveLength(1)
+    expect(outcomes.filter((o) => o === 'conflict')).toHaveLength(49)
+    expect(ledger.readStream('race-1')).toHaveLength(1)
+  })
+
+  it('lets exactly one of 50 appends from 10 threads with their own connections succeed', async () => {
+    const file = join(dir, 'ledger.sqlite')
+    const signal = new SharedArrayBuffer(8)
+    const flag = new Int32Array(signal)
+    const workers = Array.from(
+      { length: 10 },
+      (_, i) =>
+        new Worker(new URL('./fixtures/worker-bootstrap.mjs', import.meta.url), {
+          workerData: {
+            module: './append-worker.ts',
+            file,
+            stream: 'race-2',
+            attempts: 5,
+            signal,
+            name: `w${i}`,
+          },
+        }),
+    )
+    const results = workers.map(
+      (worker) =>
+        new Promise<string[]>((resolve, reject) => {
+          worker.once('message', resolve)
+          worker.once('error', reject)
+        }),
+    )
+    while (Atomics.load(flag, 1) < workers.length) await new Promise((r) => setTimeout(r, 10))
+    Atomics.store(flag, 0, 1)
+    Atomics.notify(flag, 0)
+    const outcomes = (await Promise.all(results)).flat()
+    expect(outcomes).toHaveLength(50)
+    expect(outcomes.filter((o) => o === 'ok')).toHaveLength(1)
+    expect(outcomes.filter((o) => o === 'conflict')).toHaveLength(49)
+    expect(new Ledger(connection, []).readStream('race-2')).toHaveLength(1)
+  })
+
+  it('writes nothing when an inline projection fails: fact and read model commit together', () => {
+    const tally = sqliteTable('tally', { name: text('name').primaryKey() })
+    connection.sqlite.exec('CREATE TABLE tally (name TEXT PRIMARY KEY)')
+    const ledger = new Ledger(connection, [
+      {
+        name: 'tally',
+        tables: [tally],
+        handlers: {
+          Counted: (f, db) => {
+            db.insert(tally)
+              .values({ name: String((f.data as { n: number }).n) })
+              .run()
+          },
+        },
+      },
+    ])
+    ledger.append('thing-a', 0, [fact(1)])
+    // The second fact's projection hits the primary key: the whole append must roll back.
+    expect(() => ledger.append('thing-b', 0, [fact(2), fact(1)])).toThrow()
+    expect(ledger.head()).toBe(1)
+    expect(connection.sqlite.prepare('SELECT name FROM tally').all()).toEqual([{ name: '1' }])
+  })
+
+  it('tells listeners about new facts only after the outermost transaction commits', () => {
+    const ledger = new Ledger(connection, [])
+    const heard: number[] = []
+    ledger.onAppend((head) => heard.push(head))
+    ledger.transaction(() => {
+      ledger.append('thing-a', 0, [fact(1)])
+      ledger.append('thing-b', 0, [fact(2)])
+      expect(heard).toEqual([])
+    })
+    expect(heard).toEqual([2])
+    expect(() =>
+      ledger.transaction(() => {
+        ledger.append('thing-c', 0, [fact(3)])
+        throw new Error('decided against it')
+      }),
+    ).toThrow('decided against it')
+    expect(heard).toEqual([2])
+    expect(ledger.head()).toBe(2)
+  })
+})
+
+describe('consumers', () => {
+  it('resume from their stored checkpoint after a crash, without skipping or repeating a fact', async () => {
+    const ledger = new Ledger(connection, [])
+    for (let i = 1; i <= 100; i++) ledger.append(`thing-${i % 7}`, 'any', [fact(i)])
+    const seen: number[] = []
+    let crashAt: number | null = 40
+    const handle = (f: StoredFact) => {
+      if (f.position === crashAt) throw new Error('crash')
+      seen.push(f.position)
+    }
+    const first = new Consumer(ledger, 'audit', handle, { batchSize: 16 })
+    await expect(first.drain()).rejects.toThrow('crash')
+    expect(first.checkpoint()).toBe(39)
+    crashAt = null
+    // A new process: a new consumer of the same name, on a new connection to the same file.
+    const reopened = openDatabase(join(dir, 'ledger.sqlite'))
+    const second = new Consumer(new Ledger(reopened, []), 'audit', handle, { batchSize: 16 })
+    expect(second.checkpoint()).toBe(39)
+    await second.drain()
+    reopened.close()
+    expect(seen).toEqual(Array.from({ length: 100 }, (_, i) => i + 1))
+  })
+
+  it('wake up for facts appended after they started and stop cleanly', async () => {
+    const ledger = new Ledger(connection, [])
+    const seen: number[] = []
+    const consumer = new Consumer(ledger, 'live-test', (f) => void seen.push(f.position), { pollMs: 5000 })
+    consumer.start()
+    ledger.append('thing-a', 0, [fact(1), fact(2)])
+    const deadline = Date.now() + 2000
+    while (seen.length < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5))
+    await consumer.stop()
+    expect(seen).toEqual([1, 2])
+    expect(consumer.checkpoint()).toBe(2)
+  })
+
+  it('with an in-memory checkpoint start at the head, ignoring older facts', async () => {
+    const ledger = new Ledger(connection, [])
+    ledger.append('thing-a', 0, [fact(1)])
+    const seen: number[] = []
+    const consumer = new Consumer(ledger, 'memory', (f) => void seen.push(f.position), {
+      checkpoint: 'memory',
+    })
+    await consumer.drain()
+    ledger.append('thing-a', 1, [fact(2)])
+    await consumer.drain()
+    expect(seen).toEqual([2])
+  })
+})
+
+describe('rebuild', () => {
+  let t: TestApp
+  beforeEach(async () => {
+    t = await startApp({ RATE_LIMITS: 'off' })
+  })
+  afterEach(async () => {
+    await t.close()
+  })
+
+  const dumpReadModels = (sqlite: Connection['sqlite']) => {
+    const tables = [...new Set(projections.flatMap((p) => p.tables.map((table) => getTableName(table))))]
+    return Object.fromEntries(
+      tables.map((name) => [name, sqlite.prepare(`SELECT * FROM "${name}" ORDER BY 1`).all()]),
+    )
+  }
+
+  it('drops every read model and rebuilds tables equal to the live ones', async () => {
+    const { app } = t
+    const people = await Promise.all([signUp(app, 'Asha'), signUp(app, 'Ravi'), signUp(app, 'Meera')])
+    for (const person of people.slice(0, 2)) {
+      await app.inject({
+        method: 'POST',
+        url: '/api/v1/auth/forgotpassword',
+        payload: { email: person.email },
+      })
+    }
+    const profile = await app.inject({
+      method: 'GET',
+      url: '/api/v1/auth/profile',
+      headers: bearer(people[0]!.token),
+    })
+    expect(profile.statusCode).toBe(200)
+    const sqlite = app.platform.connection.sqlite
+    const live = dumpReadModels(sqlite)
+    expect((live.accounts as unknown[]).length).toBe(4)
+    expect((live.password_reset_links as unknown[]).length).toBe(2)
+
+    sqlite.exec('DELETE FROM accounts; DELETE FROM password_reset_links')
+    const result = rebuildReadModels(app.platform.ledger)
+    expect(result.facts).toBe(app.platform.ledger.head())
+    expect(dumpReadModels(sqlite)).toEqual(live)
+  })
+
+  it('runs as `npm run ledger:rebuild` on a data folder', async () => {
+    const { app, config } = t
+    await signUp(app, 'Kiran')
+    const live = dumpReadModels(app.platform.connection.sqlite)
+    app.platform.connection.sqlite.exec("UPDATE accounts SET username = 'tampered'")
+    const run = spawnSync(process.execPath, ['--import', 'tsx', 'server/ledger/rebuild-command.ts'], {
+      env: { ...process.env, DATA_DIR: config.dataDir },
+      encoding: 'utf8',
+    })
+    expect(run.status, run.stderr).toBe(0)
+    expect(run.stdout).toMatch(/Rebuilt \d+ tables .* from \d+ facts/)
+    expect(dumpReadModels(app.platform.connection.sqlite)).toEqual(live)
+  })
+})

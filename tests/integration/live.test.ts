@@ -1,0 +1,88 @@
+// Socket.IO on the real listening server: handshake auth, rooms, pushes derived from facts.
+
+import { io as connect, type Socket } from 'socket.io-client'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { LivePush } from '../../contracts/live.ts'
+import { adminSession, signUp } from '../support/accounts.ts'
+import { startServer, type TestServer } from '../support/server.ts'
+
+let server: TestServer
+const sockets: Socket[] = []
+beforeAll(async () => {
+  server = await startServer({ RATE_LIMITS: 'off' })
+})
+afterAll(async () => {
+  for (const s of sockets) s.disconnect()
+  await server.close()
+})
+
+function open(token?: string): Promise<Socket> {
+  const socket = connect(server.url, {
+    auth: token ? { token } : {},
+    transports: ['websocket'],
+    reconnection: false,
+  })
+  sockets.push(socket)
+  return new Promise((resolve, reject) => {
+    socket.once('connect', () => resolve(socket))
+    socket.once('connect_error', reject)
+  })
+}
+
+const watch = (socket: Socket, room: string) =>
+  socket.emitWithAck('watch', room) as Promise<{ ok: boolean; room?: string; message?: string }>
+
+const roomsOf = async (socket: Socket) => {
+  const all = await server.app.live.io.fetchSockets()
+  return [...(all.find((s) => s.id === socket.id)?.rooms ?? [])].filter((r) => r !== socket.id).sort()
+}
+
+describe('socket handshake', () => {
+  it('lets a visitor in without a token, into public rooms only', async () => {
+    const visitor = await open()
+    expect(await watch(visitor, 'events')).toEqual({ ok: true, room: 'events' })
+    expect(await watch(visitor, 'event:abc123')).toEqual({ ok: true, room: 'event-abc123' })
+    expect((await watch(visitor, 'admins')).ok).toBe(false)
+    expect((await watch(visitor, 'user-someone')).ok).toBe(false)
+    expect(await roomsOf(visitor)).toEqual(['event-abc123', 'events'])
+  })
+
+  it('puts a signed-in account in its own rooms from the token', async () => {
+    const admin = await adminSession(server.app)
+    const user = await signUp(server.app, 'Nila')
+    expect(await roomsOf(await open(admin.token))).toEqual(['admins', `user-${admin.id}`])
+    expect(await roomsOf(await open(user.token))).toEqual([`user-${user.id}`])
+  })
+
+  it('refuses a token that is not valid', async () => {
+    const user = await signUp(server.app, 'Tara')
+    const [head, body] = user.token.split('.')
+    await expect(open(`${head}.${body}.forged-signature`)).rejects.toThrow(/session/)
+    await expect(open('not-a-jwt')).rejects.toThrow(/session/)
+  })
+})
+
+describe('pushes', () => {
+  it('tells the admins of a new account at once, with its position and no secrets; visitors hear nothing', async () => {
+    const admin = await adminSession(server.app)
+    const adminSocket = await open(admin.token)
+    const visitor = await open()
+    await watch(visitor, 'events')
+    const heardByVisitor: LivePush[] = []
+    visitor.on('fact', (push: LivePush) => heardByVisitor.push(push))
+    const pushed = new Promise<LivePush>((resolve) =>
+      adminSocket.on('fact', (push: LivePush) => {
+        if (push.type === 'AccountRegistered' && push.data.username === 'Zoya') resolve(push)
+      }),
+    )
+    const zoya = await signUp(server.app, 'Zoya')
+    const push = await pushed
+    expect(push.data).toEqual({ accountId: zoya.id, username: 'Zoya', email: zoya.email, role: 'user' })
+    expect(push.stream).toBe(`account-${zoya.id}`)
+    const stored = server.app.platform.ledger.readStream(push.stream)
+    expect(push.position).toBe(stored[0]?.position)
+    expect(JSON.stringify(push)).not.toMatch(/argon2|passwordHash/)
+    await new Promise((r) => setTimeout(r, 200))
+    expect(heardByVisitor).toEqual([])
+  })
+})
