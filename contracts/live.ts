@@ -29,4 +29,7 @@ export type LivePush<Data = Record<string, unknown>> = {
 
 export const liveEvents = { push: 'fact', watch: 'watch', unwatch: 'unwatch' } as const
 
+/** EventSubmitted, EventApproved, EventRejected: who sees it refetches what it shows. */
+export type EventStatusPush = { eventId: string; organizerId: string; approvalStatus: string; title?: string }
+
 export type AccountRegisteredPush = { accountId: string; username: string; email: string; role: string }

@@ -8,6 +8,8 @@ import { createProcessors } from '../workers/processors.ts'
 import { accountQueries } from './accounts/queries.ts'
 import { accountRoutes } from './accounts/routes.ts'
 import { ensureAdmin } from './accounts/seed-admin.ts'
+import { serveMedia } from './catalog/media.ts'
+import { catalogRoutes } from './catalog/routes.ts'
 import type { Config } from './config.ts'
 import { createTokens, registerAccess, type Tokens } from './http/access.ts'
 import { registerDocs } from './http/docs.ts'
@@ -83,9 +85,11 @@ export async function buildApp(
         isAttendeeOf: () => false,
         ticketsOf: () => ({ ticketIds: [], paymentStatus: null }),
       })
+      await catalogRoutes(api, { platform })
     },
     { prefix: '/api/v1' },
   )
+  await serveMedia(app, config.uploadsDir)
   await registerWeb(app, config.webDist)
 
   const live = attachLive(app, platform, tokens)

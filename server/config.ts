@@ -66,6 +66,25 @@ const EnvSchema = v.object({
   FORGOT_WINDOW_MINUTES: wholeNumber(60, 1),
   RESET_TOKEN_MINUTES: wholeNumber(30, 1),
   LEDGER_POLL_MS: wholeNumber(100, 10),
+  UPLOAD_IMAGE_MAX_MB: wholeNumber(10, 1),
+  UPLOAD_VIDEO_MAX_MB: wholeNumber(200, 1),
+  UPLOAD_MAX_IMAGES: wholeNumber(10, 0),
+  UPLOAD_MAX_VIDEOS: wholeNumber(10, 0),
+  UPLOAD_REQUEST_MAX_MB: wholeNumber(500, 1),
+  TIMEZONE: v.optional(
+    v.pipe(
+      v.string(),
+      v.check((zone) => {
+        try {
+          new Intl.DateTimeFormat('en', { timeZone: zone })
+          return true
+        } catch {
+          return false
+        }
+      }, 'must be an IANA time zone such as Asia/Kolkata'),
+    ),
+    'Asia/Kolkata',
+  ),
   LOG_LEVEL: v.optional(
     v.picklist(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'must be a pino level'),
     'info',
@@ -103,6 +122,15 @@ export type Config = {
   }
   resetTokenMinutes: number
   ledgerPollMs: number
+  uploads: {
+    imageMaxBytes: number
+    videoMaxBytes: number
+    maxImages: number
+    maxVideos: number
+    requestMaxBytes: number
+  }
+  /** the zone in which "today" is judged (an event's date may not be in the past) */
+  timeZone: string
   logLevel: Env['LOG_LEVEL']
 }
 
@@ -172,6 +200,14 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     },
     resetTokenMinutes: env.RESET_TOKEN_MINUTES,
     ledgerPollMs: env.LEDGER_POLL_MS,
+    uploads: {
+      imageMaxBytes: env.UPLOAD_IMAGE_MAX_MB * 1024 * 1024,
+      videoMaxBytes: env.UPLOAD_VIDEO_MAX_MB * 1024 * 1024,
+      maxImages: env.UPLOAD_MAX_IMAGES,
+      maxVideos: env.UPLOAD_MAX_VIDEOS,
+      requestMaxBytes: env.UPLOAD_REQUEST_MAX_MB * 1024 * 1024,
+    },
+    timeZone: env.TIMEZONE,
     logLevel: env.LOG_LEVEL,
   }
 }

@@ -7,6 +7,7 @@ export type ErrorKind =
   | 'forbidden'
   | 'not-found'
   | 'conflict'
+  | 'too-large'
   | 'rate-limited'
   | 'unavailable'
 
@@ -28,6 +29,7 @@ export const forbidden = (message = 'You are not allowed to do this.') =>
   new DomainError('forbidden', message)
 export const notFound = (message: string) => new DomainError('not-found', message)
 export const conflict = (message: string) => new DomainError('conflict', message)
+export const tooLarge = (message: string) => new DomainError('too-large', message)
 export const rateLimited = (message: string, retryAfterSeconds: number) =>
   new DomainError('rate-limited', message, { retryAfterSeconds })
 export const unavailable = (message: string) => new DomainError('unavailable', message)
@@ -38,6 +40,7 @@ export const statusOf: Record<ErrorKind, number> = {
   forbidden: 403,
   'not-found': 404,
   conflict: 409,
+  'too-large': 413,
   'rate-limited': 429,
   unavailable: 503,
 }

@@ -1,5 +1,6 @@
 // Every inline projection, in the order they run for each fact.
 import { accountsProjection } from './accounts/project.ts'
+import { catalogProjection } from './catalog/project.ts'
 import type { Projection } from './ledger/ledger.ts'
 
-export const projections: Projection[] = [accountsProjection]
+export const projections: Projection[] = [accountsProjection, catalogProjection]

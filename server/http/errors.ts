@@ -12,6 +12,12 @@ const friendly: Record<string, string> = {
   FST_ERR_CTP_BODY_TOO_LARGE: 'The request body is too large.',
   FST_ERR_CTP_INVALID_MEDIA_TYPE: 'This content type is not accepted here.',
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'The request body does not match its declared length.',
+  FST_FILES_LIMIT: 'Too many files in one request.',
+  FST_PARTS_LIMIT: 'Too many parts in one request.',
+  FST_FIELDS_LIMIT: 'Too many fields in one request.',
+  FST_REQ_FILE_TOO_LARGE: 'A file is larger than the limit.',
+  FST_INVALID_MULTIPART_CONTENT_TYPE: 'Send this as multipart/form-data.',
+  FST_PROTO_VIOLATION: 'A field name is not allowed.',
 }
 
 export function registerErrorHandling(app: FastifyInstance) {

@@ -1,0 +1,125 @@
+// Events: creation fields, the event object of API.md, filters and approval.
+import * as v from 'valibot'
+
+export const ticketTypeNames = ['General Admission', 'VIP'] as const
+export const TicketTypeName = v.picklist(ticketTypeNames, 'Ticket type must be General Admission or VIP.')
+export type TicketTypeName = v.InferOutput<typeof TicketTypeName>
+
+export const approvalStatuses = ['Pending', 'Approved', 'Rejected'] as const
+export const ApprovalStatus = v.picklist(approvalStatuses)
+export type ApprovalStatus = v.InferOutput<typeof ApprovalStatus>
+
+const required = (label: string, max: number) =>
+  v.pipe(
+    v.string(`${label} is required.`),
+    v.trim(),
+    v.nonEmpty(`${label} is required.`),
+    v.maxLength(max, `${label} must be at most ${max} characters.`),
+  )
+
+/** A number typed into a form may arrive as text; both are accepted. */
+const numberLike = (label: string) =>
+  v.pipe(
+    v.union(
+      [v.number(), v.pipe(v.string(), v.trim(), v.regex(/^\d+(\.\d+)?$/), v.transform(Number))],
+      `${label} must be a number.`,
+    ),
+    v.finite(`${label} must be a number.`),
+  )
+
+export const TicketTypeInput = v.object({
+  type: TicketTypeName,
+  price: v.pipe(
+    numberLike('Price'),
+    v.minValue(0, 'Price cannot be negative.'),
+    v.maxValue(10_000_000, 'Price must be at most ₹1,00,00,000.'),
+    v.check((n) => Math.round(n * 100) === n * 100, 'Price can have at most two decimals.'),
+  ),
+  quantity: v.pipe(
+    numberLike('Quantity'),
+    v.integer('Quantity must be a whole number.'),
+    v.minValue(1, 'Quantity must be at least 1.'),
+    v.maxValue(1_000_000, 'Quantity must be at most 1,000,000.'),
+  ),
+})
+export type TicketTypeInput = v.InferInput<typeof TicketTypeInput>
+
+export const TicketTypesInput = v.pipe(
+  v.array(TicketTypeInput, 'Ticket types must be a list.'),
+  v.minLength(1, 'Add at least one ticket type.'),
+  v.check(
+    (list) => new Set(list.map((t) => t.type)).size === list.length,
+    'Each ticket type can be listed only once.',
+  ),
+)
+
+/** The text fields of POST /event/create (multipart); ticketTypes arrives as JSON text. */
+export const CreateEventFields = v.object({
+  title: required('Title', 150),
+  description: required('Description', 5000),
+  date: v.pipe(required('Date', 10), v.isoDate('Date must be a date (YYYY-MM-DD).')),
+  time: v.pipe(required('Time', 5), v.regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'Time must be a time (HH:MM).')),
+  location: required('Location', 200),
+  category: required('Category', 80),
+  ticketTypes: TicketTypesInput,
+})
+export type CreateEventFields = v.InferOutput<typeof CreateEventFields>
+
+export const TicketTypeView = v.object({
+  _id: v.string(),
+  type: TicketTypeName,
+  price: v.number(),
+  /** the capacity the organizer set */
+  quantity: v.number(),
+  /** capacity − sold − held, live */
+  available: v.number(),
+})
+export type TicketTypeView = v.InferOutput<typeof TicketTypeView>
+
+const Media = v.object({ url: v.string() })
+
+export const EventView = v.object({
+  _id: v.string(),
+  title: v.string(),
+  description: v.string(),
+  date: v.string(),
+  time: v.string(),
+  location: v.string(),
+  category: v.string(),
+  approvalStatus: ApprovalStatus,
+  organizer: v.string(),
+  images: v.array(Media),
+  videos: v.array(Media),
+  candidates: v.array(v.string()),
+  ticketTypes: v.array(TicketTypeView),
+  createdAt: v.string(),
+})
+export type EventView = v.InferOutput<typeof EventView>
+export const EventList = v.array(EventView)
+
+export const EventParams = v.object({
+  id: v.pipe(v.string(), v.regex(/^[a-zA-Z0-9_-]{1,64}$/, 'Event not found.')),
+})
+
+export const filterTypes = ['category', 'date', 'location', 'price'] as const
+export const EventFilterQuery = v.object({
+  search: v.pipe(
+    v.string('Please enter a search term and select a filter type.'),
+    v.trim(),
+    v.nonEmpty('Please enter a search term and select a filter type.'),
+    v.maxLength(200, 'The search term is too long.'),
+  ),
+  filterType: v.pipe(
+    v.string('Please enter a search term and select a filter type.'),
+    v.trim(),
+    v.toLowerCase(),
+    v.picklist(filterTypes, 'Filter type must be category, date, location or price.'),
+  ),
+})
+
+export const CreateEventReply = v.object({ message: v.string(), event: EventView })
+
+export const ReviewBody = v.object({
+  status: v.picklist(['Approved', 'Rejected'], 'Status must be Approved or Rejected.'),
+})
+export const ReviewReply = v.object({ message: v.string(), event: EventView })

@@ -1,0 +1,31 @@
+import type { TicketTypeName } from '../../contracts/catalog.ts'
+
+export type EventSubmitted = {
+  type: 'EventSubmitted'
+  data: {
+    eventId: string
+    organizerId: string
+    title: string
+    description: string
+    /** YYYY-MM-DD */
+    date: string
+    /** HH:MM */
+    time: string
+    location: string
+    category: string
+    images: Array<{ url: string }>
+    videos: Array<{ url: string }>
+    ticketTypes: Array<{ ticketTypeId: string; type: TicketTypeName; price: number; quantity: number }>
+  }
+}
+
+export type EventApproved = {
+  type: 'EventApproved'
+  data: { eventId: string; organizerId: string; by: string }
+}
+export type EventRejected = {
+  type: 'EventRejected'
+  data: { eventId: string; organizerId: string; by: string }
+}
+
+export type CatalogFact = EventSubmitted | EventApproved | EventRejected

@@ -1,0 +1,172 @@
+// Event media: multipart files streamed to a staging folder while their first bytes are checked
+// (magic bytes, not the name or declared type), then moved into the uploads folder under
+// server-made names once the event is committed. A refused request leaves nothing behind.
+import { createWriteStream } from 'node:fs'
+import { mkdir, rename, rm } from 'node:fs/promises'
+import { join } from 'node:path'
+import { Transform, type TransformCallback } from 'node:stream'
+import { pipeline } from 'node:stream/promises'
+import fastifyStatic from '@fastify/static'
+import type { FastifyInstance } from 'fastify'
+import { fileTypeFromBuffer } from 'file-type'
+import { DomainError, invalid, tooLarge } from '../errors.ts'
+import { newId } from '../ids.ts'
+
+export type MediaKind = 'image' | 'video'
+
+const accepted: Record<MediaKind, Record<string, string>> = {
+  image: {
+    'image/jpeg': 'jpg',
+    'image/png': 'png',
+    'image/gif': 'gif',
+    'image/webp': 'webp',
+    'image/avif': 'avif',
+  },
+  video: { 'video/mp4': 'mp4', 'video/webm': 'webm', 'video/ogg': 'ogv', 'video/quicktime': 'mov' },
+}
+const describe: Record<MediaKind, string> = {
+  image: 'an image (JPEG, PNG, GIF, WebP or AVIF)',
+  video: 'a video (MP4, WebM, Ogg or QuickTime)',
+}
+const SAMPLE = 4100
+
+export type StagedFile = { kind: MediaKind; staged: string; name: string; bytes: number }
+
+const shown = (filename: string) => JSON.stringify(filename.slice(0, 80))
+
+/** Counts bytes against the caps and checks the content's type from its first bytes. */
+class Inspector extends Transform {
+  bytes = 0
+  extension: string | null = null
+  private sample: Buffer[] = []
+  private sampled = 0
+
+  constructor(
+    private readonly kind: MediaKind,
+    private readonly filename: string,
+    private readonly maxBytes: number,
+    private readonly budget: { left: number },
+  ) {
+    super()
+  }
+
+  override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback) {
+    this.bytes += chunk.length
+    this.budget.left -= chunk.length
+    if (this.bytes > this.maxBytes) {
+      const mb = Math.round(this.maxBytes / 1024 / 1024)
+      return done(
+        tooLarge(`${shown(this.filename)} is larger than ${mb} MB, the limit for one ${this.kind}.`),
+      )
+    }
+    if (this.budget.left < 0)
+      return done(tooLarge('The files together are larger than this request may carry.'))
+    if (this.extension) return done(null, chunk)
+    this.sample.push(chunk)
+    this.sampled += chunk.length
+    if (this.sampled < SAMPLE) return done()
+    this.identify().then(() => done(), done)
+  }
+
+  override _flush(done: TransformCallback) {
+    if (this.extension) return done()
+    if (this.sampled === 0) return done(invalid(`${shown(this.filename)} is empty.`))
+    this.identify().then(() => done(), done)
+  }
+
+  private async identify() {
+    const sample = Buffer.concat(this.sample)
+    const type = await fileTypeFromBuffer(sample)
+    const extension = type ? accepted[this.kind][type.mime] : undefined
+    if (!extension) {
+      throw invalid(`${shown(this.filename)} is not ${describe[this.kind]}.`, [
+        {
+          field: this.kind === 'image' ? 'images' : 'videos',
+          message: `${shown(this.filename)} is not ${describe[this.kind]}.`,
+        },
+      ])
+    }
+    this.extension = extension
+    this.sample = []
+    this.push(sample)
+  }
+}
+
+export class MediaStore {
+  constructor(
+    readonly uploadsDir: string,
+    private readonly limits: { imageMaxBytes: number; videoMaxBytes: number; requestMaxBytes: number },
+  ) {}
+
+  get incomingDir() {
+    return join(this.uploadsDir, '.incoming')
+  }
+
+  /** Removes what a crash mid-upload may have left; run at start. */
+  async sweep() {
+    await rm(this.incomingDir, { recursive: true, force: true })
+    await mkdir(this.incomingDir, { recursive: true })
+  }
+
+  /** A batch of files for one request, staged until committed or discarded. */
+  batch() {
+    const staged: StagedFile[] = []
+    const budget = { left: this.limits.requestMaxBytes }
+    const store = this
+    return {
+      files: staged,
+      async add(kind: MediaKind, filename: string, stream: NodeJS.ReadableStream) {
+        await mkdir(store.incomingDir, { recursive: true })
+        const id = newId()
+        const maxBytes = kind === 'image' ? store.limits.imageMaxBytes : store.limits.videoMaxBytes
+        const inspector = new Inspector(kind, filename, maxBytes, budget)
+        const path = join(store.incomingDir, `${id}.part`)
+        staged.push({ kind, staged: path, name: '', bytes: 0 })
+        try {
+          await pipeline(stream, inspector, createWriteStream(path))
+        } catch (error) {
+          if (error instanceof DomainError) throw error
+          // The multipart parser's own limits (file count, size) arrive as its errors.
+          const status = (error as { statusCode?: number }).statusCode
+          if (status === 413) throw tooLarge(`${shown(filename)} is larger than this request may carry.`)
+          throw error
+        }
+        const file = staged[staged.length - 1] as StagedFile
+        file.name = `${id}.${inspector.extension}`
+        file.bytes = inspector.bytes
+        return file
+      },
+      /** The public URLs the files will have once committed. */
+      urls: (kind: MediaKind) =>
+        staged.filter((f) => f.kind === kind).map((f) => ({ url: `/uploads/${f.name}` })),
+      async commit() {
+        await mkdir(store.uploadsDir, { recursive: true })
+        for (const file of staged) await rename(file.staged, join(store.uploadsDir, file.name))
+      },
+      /** Removes staged files that were not committed (safe to call more than once). */
+      async discard() {
+        await Promise.all(staged.map((f) => rm(f.staged, { force: true })))
+      },
+      /** Takes committed files back out when what referred to them was refused. */
+      async removeCommitted() {
+        await Promise.all(
+          staged.filter((f) => f.name).map((f) => rm(join(store.uploadsDir, f.name), { force: true })),
+        )
+      },
+    }
+  }
+}
+
+/** Serves committed media at /uploads/<name>, with range requests so a video can seek. */
+export async function serveMedia(app: FastifyInstance, uploadsDir: string) {
+  await mkdir(uploadsDir, { recursive: true })
+  await app.register(fastifyStatic, {
+    root: uploadsDir,
+    prefix: '/uploads/',
+    decorateReply: false,
+    index: false,
+    allowedPath: (path) => !path.split('/').some((segment) => segment.startsWith('.')),
+    maxAge: '7d',
+    immutable: true,
+  })
+}

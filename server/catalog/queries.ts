@@ -1,0 +1,163 @@
+// Reads of the catalogue; other areas read events only through these.
+import { and, asc, desc, eq, gte, inArray, like, lte, sql } from 'drizzle-orm'
+import type { EventView } from '../../contracts/catalog.ts'
+import type { Db } from '../db/connection.ts'
+import { invalid } from '../errors.ts'
+import { events, eventTicketTypes } from './tables.ts'
+
+export type EventRow = typeof events.$inferSelect
+export type TicketTypeRow = typeof eventTicketTypes.$inferSelect
+
+/** What other areas add to an event's view: live availability and attendees (booking). */
+export type EventExtras = {
+  available: (ticketType: TicketTypeRow) => number
+  candidates: (eventId: string) => string[]
+}
+
+export const noExtras: EventExtras = { available: (t) => t.quantity, candidates: () => [] }
+
+const fold = (text: string) => text.normalize('NFKC').toLocaleLowerCase('en-IN').trim()
+
+export function catalogQueries(db: Db) {
+  const approved = () =>
+    db
+      .select()
+      .from(events)
+      .where(eq(events.approvalStatus, 'Approved'))
+      .orderBy(asc(events.date), asc(events.time))
+      .all()
+
+  const ticketTypesOf = (eventIds: string[]): Map<string, TicketTypeRow[]> => {
+    const byEvent = new Map<string, TicketTypeRow[]>()
+    if (eventIds.length === 0) return byEvent
+    const rows = db
+      .select()
+      .from(eventTicketTypes)
+      .where(
+        eventIds.length === 1
+          ? eq(eventTicketTypes.eventId, eventIds[0] as string)
+          : inArray(eventTicketTypes.eventId, eventIds),
+      )
+      .orderBy(asc(eventTicketTypes.eventId), asc(eventTicketTypes.rank))
+      .all()
+    for (const row of rows) {
+      const list = byEvent.get(row.eventId) ?? []
+      list.push(row)
+      byEvent.set(row.eventId, list)
+    }
+    return byEvent
+  }
+
+  const toViews = (rows: EventRow[], extras: EventExtras = noExtras): EventView[] => {
+    const types = ticketTypesOf(rows.map((r) => r.id))
+    return rows.map((row) => ({
+      _id: row.id,
+      title: row.title,
+      description: row.description,
+      date: row.date,
+      time: row.time,
+      location: row.location,
+      category: row.category,
+      approvalStatus: row.approvalStatus,
+      organizer: row.organizerId,
+      images: row.images,
+      videos: row.videos,
+      candidates: extras.candidates(row.id),
+      ticketTypes: (types.get(row.id) ?? []).map((t) => ({
+        _id: t.id,
+        type: t.type,
+        price: t.price,
+        quantity: t.quantity,
+        available: extras.available(t),
+      })),
+      createdAt: row.createdAt,
+    }))
+  }
+
+  return {
+    approved,
+    ticketTypesOf,
+    toViews,
+    byId: (id: string): EventRow | undefined => db.select().from(events).where(eq(events.id, id)).get(),
+    ticketType: (id: string): TicketTypeRow | undefined =>
+      db.select().from(eventTicketTypes).where(eq(eventTicketTypes.id, id)).get(),
+    /** every event, for admins: Rejected first, then Pending, then Approved; newest first within */
+    all: () =>
+      db
+        .select()
+        .from(events)
+        .orderBy(
+          sql`CASE ${events.approvalStatus} WHEN 'Rejected' THEN 0 WHEN 'Pending' THEN 1 ELSE 2 END`,
+          desc(events.createdAt),
+        )
+        .all(),
+    byOrganizer: (organizerId: string) =>
+      db
+        .select()
+        .from(events)
+        .where(eq(events.organizerId, organizerId))
+        .orderBy(asc(events.date), asc(events.time))
+        .all(),
+    /** SPEC's search: approved events only; user text is compared as text, never as a pattern. */
+    filtered(filterType: 'category' | 'date' | 'location' | 'price', search: string): EventRow[] {
+      switch (filterType) {
+        case 'category': {
+          const wanted = fold(search)
+          return approved().filter((e) => fold(e.category) === wanted)
+        }
+        case 'location': {
+          const wanted = fold(search)
+          return approved().filter((e) => fold(e.location).includes(wanted))
+        }
+        case 'date': {
+          const day = /^(\d{4})-(\d{2})-(\d{2})$/.exec(search)
+          const month = /^(\d{4})-(\d{2})$/.exec(search)
+          const validMonth = (m: string) => Number(m) >= 1 && Number(m) <= 12
+          if (day?.[2] && validMonth(day[2]) && !Number.isNaN(Date.parse(search))) {
+            return db
+              .select()
+              .from(events)
+              .where(and(eq(events.approvalStatus, 'Approved'), eq(events.date, search)))
+              .orderBy(asc(events.date), asc(events.time))
+              .all()
+          }
+          if (month?.[2] && validMonth(month[2])) {
+            return db
+              .select()
+              .from(events)
+              .where(and(eq(events.approvalStatus, 'Approved'), like(events.date, `${search}-%`)))
+              .orderBy(asc(events.date), asc(events.time))
+              .all()
+          }
+          throw invalid('Date must be YYYY-MM-DD (a day) or YYYY-MM (a month).', [
+            { field: 'search', message: 'Date must be YYYY-MM-DD (a day) or YYYY-MM (a month).' },
+          ])
+        }
+        case 'price': {
+          const range = /^\s*(\d+(?:\.\d+)?)\s*-\s*(\d+(?:\.\d+)?)\s*$/.exec(search)
+          const min = Number(range?.[1])
+          const max = Number(range?.[2])
+          if (!range || !(min <= max)) {
+            throw invalid('Please enter valid min and max prices.', [
+              { field: 'search', message: 'Price must be min-max with min not above max, e.g. 100-500.' },
+            ])
+          }
+          const inRange = db
+            .selectDistinct({ eventId: eventTicketTypes.eventId })
+            .from(eventTicketTypes)
+            .where(and(gte(eventTicketTypes.price, min), lte(eventTicketTypes.price, max)))
+          return db
+            .select()
+            .from(events)
+            .where(and(eq(events.approvalStatus, 'Approved'), inArray(events.id, inRange)))
+            .orderBy(asc(events.date), asc(events.time))
+            .all()
+        }
+        default:
+          return filterType satisfies never
+      }
+    },
+  }
+}
+
+export type CatalogQueries = ReturnType<typeof catalogQueries>

@@ -1,0 +1,213 @@
+// /event*, /admin/events*, /ticket/getorgid (API.md).
+import multipart from '@fastify/multipart'
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import * as v from 'valibot'
+import {
+  CreateEventFields,
+  CreateEventReply,
+  EventFilterQuery,
+  EventList,
+  EventParams,
+  EventView,
+  ReviewBody,
+  ReviewReply,
+} from '../../contracts/catalog.ts'
+import { invalid, notFound } from '../errors.ts'
+import { callerOf } from '../http/access.ts'
+import { replies, type ValibotTypeProvider } from '../http/valibot.ts'
+import { newId, streams } from '../ids.ts'
+import { handleCommand } from '../ledger/decider.ts'
+import type { Platform } from '../platform.ts'
+import { EVENT_NOT_FOUND, eventDecider } from './decide.ts'
+import type { EventSubmitted } from './facts.ts'
+import { MediaStore } from './media.ts'
+import { catalogQueries, type EventExtras, type EventRow, noExtras } from './queries.ts'
+
+export type CatalogRoutesOptions = { platform: Platform; extras?: EventExtras }
+
+const todayIn = (timeZone: string) => new Intl.DateTimeFormat('en-CA', { timeZone }).format(new Date())
+
+const issuesOf = (issues: v.BaseIssue<unknown>[]) =>
+  issues.map((issue) => ({ field: v.getDotPath(issue) ?? 'event', message: issue.message }))
+
+export async function catalogRoutes(fastify: FastifyInstance, options: CatalogRoutesOptions) {
+  const app = fastify.withTypeProvider<ValibotTypeProvider>()
+  const { ledger, config } = options.platform
+  const extras = options.extras ?? noExtras
+  const events = catalogQueries(ledger.db)
+  const media = new MediaStore(config.uploadsDir, config.uploads)
+  await media.sweep()
+
+  await app.register(multipart, {
+    limits: {
+      fileSize: Math.max(config.uploads.imageMaxBytes, config.uploads.videoMaxBytes) + 1,
+      files: config.uploads.maxImages + config.uploads.maxVideos,
+      fields: 20,
+      fieldSize: 256 * 1024,
+      parts: config.uploads.maxImages + config.uploads.maxVideos + 20,
+    },
+  })
+
+  const view = (row: EventRow) => events.toViews([row], extras)[0] as EventView
+  /** Visible to everyone once approved; before that only to its organizer and admins. */
+  const visible = (row: EventRow | undefined, request: FastifyRequest): row is EventRow => {
+    if (!row) return false
+    if (row.approvalStatus === 'Approved') return true
+    const caller = request.account
+    return caller?.role === 'admin' || caller?.id === row.organizerId
+  }
+
+  app.get(
+    '/event',
+    { config: { access: 'anyone' }, schema: { response: replies({ 200: EventList }) } },
+    async () => events.toViews(events.approved(), extras),
+  )
+
+  app.get(
+    '/event/filter',
+    {
+      config: { access: 'anyone' },
+      schema: { querystring: EventFilterQuery, response: replies({ 200: EventList }) },
+    },
+    async (request) =>
+      events.toViews(events.filtered(request.query.filterType, request.query.search), extras),
+  )
+
+  app.get(
+    '/event/:id',
+    { config: { access: 'anyone' }, schema: { params: EventParams, response: replies({ 200: EventView }) } },
+    async (request) => {
+      const row = events.byId(request.params.id)
+      if (!visible(row, request)) throw notFound(EVENT_NOT_FOUND)
+      return view(row)
+    },
+  )
+
+  app.post(
+    '/event/create',
+    { config: { access: ['organizers'] }, schema: { response: replies({ 201: CreateEventReply }) } },
+    async (request, reply) => {
+      if (!request.isMultipart()) throw invalid('Send the event as multipart/form-data.')
+      const organizer = callerOf(request)
+      const fields: Record<string, string> = {}
+      const batch = media.batch()
+      const counts = { image: 0, video: 0 }
+      let committed = false
+      try {
+        for await (const part of request.parts()) {
+          const field = part.fieldname.replace(/\[\]$/, '')
+          if (part.type === 'field') {
+            fields[field] = String(part.value)
+            continue
+          }
+          const kind = field === 'images' ? 'image' : field === 'videos' ? 'video' : null
+          if (!kind) throw invalid(`Files go in "images" or "videos", not "${field.slice(0, 40)}".`)
+          if (!part.filename && part.file.readableLength === 0) {
+            part.file.resume() // an empty file input
+            continue
+          }
+          const max = kind === 'image' ? config.uploads.maxImages : config.uploads.maxVideos
+          if (++counts[kind] > max)
+            throw invalid(`At most ${max} ${kind}s per event.`, [
+              { field, message: `At most ${max} ${kind}s per event.` },
+            ])
+          await batch.add(kind, part.filename, part.file)
+        }
+
+        let ticketTypes: unknown = fields.ticketTypes
+        try {
+          ticketTypes = JSON.parse(fields.ticketTypes ?? '')
+        } catch {
+          if (fields.ticketTypes !== undefined) {
+            throw invalid('Ticket types must be a JSON list of {type, price, quantity}.', [
+              {
+                field: 'ticketTypes',
+                message: 'Ticket types must be a JSON list of {type, price, quantity}.',
+              },
+            ])
+          }
+        }
+        const parsed = v.safeParse(CreateEventFields, { ...fields, ticketTypes })
+        if (!parsed.success) {
+          const issues = issuesOf(parsed.issues)
+          throw invalid(issues[0]?.message ?? 'Some fields are not right.', issues)
+        }
+        const input = parsed.output
+        const eventId = newId()
+        const event: EventSubmitted['data'] = {
+          eventId,
+          organizerId: organizer.id,
+          title: input.title,
+          description: input.description,
+          date: input.date,
+          time: input.time,
+          location: input.location,
+          category: input.category,
+          images: batch.urls('image'),
+          videos: batch.urls('video'),
+          ticketTypes: input.ticketTypes.map((t) => ({
+            ticketTypeId: newId(),
+            type: t.type,
+            price: t.price,
+            quantity: t.quantity,
+          })),
+        }
+        // Files first, so a committed event never points at a missing file; if the append is
+        // refused, the moved files are removed again below.
+        await batch.commit()
+        committed = true
+        handleCommand(
+          ledger,
+          streams.event(eventId),
+          eventDecider,
+          { type: 'Submit', event, today: todayIn(config.timeZone) },
+          { actor: organizer.id, requestId: request.id },
+        )
+        committed = false
+        const row = events.byId(eventId) as EventRow
+        return reply.code(201).send({ message: 'Event created successfully', event: view(row) })
+      } catch (error) {
+        await (committed ? batch.removeCommitted() : batch.discard())
+        throw error
+      } finally {
+        await batch.discard()
+      }
+    },
+  )
+
+  app.get(
+    '/ticket/getorgid',
+    { config: { access: ['organizers'] }, schema: { response: replies({ 200: EventList }) } },
+    async (request) => events.toViews(events.byOrganizer(callerOf(request).id), extras),
+  )
+
+  app.get(
+    '/admin/events',
+    { config: { access: ['admin'] }, schema: { response: replies({ 200: EventList }) } },
+    async () => events.toViews(events.all(), extras),
+  )
+
+  app.put(
+    '/admin/events/:id/status',
+    {
+      config: { access: ['admin'] },
+      schema: { params: EventParams, body: ReviewBody, response: replies({ 200: ReviewReply }) },
+    },
+    async (request) => {
+      const admin = callerOf(request)
+      const { id } = request.params
+      const decision = request.body.status
+      handleCommand(
+        ledger,
+        streams.event(id),
+        eventDecider,
+        { type: 'Review', eventId: id, decision, by: admin.id },
+        { actor: admin.id, requestId: request.id },
+      )
+      return {
+        message: decision === 'Approved' ? 'Event approved successfully!' : 'Event rejected !',
+        event: view(events.byId(id) as EventRow),
+      }
+    },
+  )
+}
