@@ -1,0 +1,103 @@
+// The live connection (Socket.IO, same origin): authenticated with the session's token, it
+// reconnects when the token changes. Listeners get every pushed fact and every (re)connection,
+// after which screens refetch so that nothing pushed while offline is missed. The Socket.IO
+// client is loaded on first use, so it stays out of the first page's bundle.
+import type { Socket } from 'socket.io-client'
+import { type LivePush, liveEvents } from '../../../contracts/live.ts'
+
+export type Live = {
+  setToken(token: string | null): void
+  onFact(listener: (push: LivePush) => void): () => void
+  /** called on every connection, the first one included */
+  onConnect(listener: () => void): () => void
+  /** called whenever the connection comes up or goes down */
+  onStatus(listener: () => void): () => void
+  /** asks for a public room ('events', 'event-<id>'); kept across reconnections */
+  watch(room: string): () => void
+  connected(): boolean
+  close(): void
+}
+
+export function createLive(url = ''): Live {
+  let token: string | null = null
+  let socket: Socket | null = null
+  let opening: Promise<Socket> | null = null
+  const watched = new Map<string, number>()
+  const factListeners = new Set<(push: LivePush) => void>()
+  const connectListeners = new Set<() => void>()
+  const statusListeners = new Set<() => void>()
+  const statusChanged = () => {
+    for (const listener of statusListeners) listener()
+  }
+
+  const open = () => {
+    opening ??= import('socket.io-client').then(({ io }) => {
+      const created = io(url, {
+        path: '/socket.io',
+        autoConnect: false,
+        withCredentials: true,
+        auth: (send) => send(token ? { token } : {}),
+      })
+      created.on('connect', () => {
+        for (const room of watched.keys()) created.emit(liveEvents.watch, room)
+        for (const listener of connectListeners) listener()
+        statusChanged()
+      })
+      created.on('disconnect', statusChanged)
+      created.on(liveEvents.push, (push: LivePush) => {
+        for (const listener of factListeners) listener(push)
+      })
+      created.on('connect_error', () => {
+        // A refused handshake (a token no longer valid) is not retried by Socket.IO: carry on as
+        // a visitor; the session learns that the token is gone through the API.
+        if (!created.active) {
+          token = null
+          setTimeout(() => created.connect(), 1000)
+        }
+      })
+      socket = created
+      return created
+    })
+    return opening
+  }
+
+  return {
+    setToken(next) {
+      // The session also changes when only the user is saved: same token, same connection.
+      if (opening && next === token) return
+      token = next
+      void open().then((current) => {
+        if (current.connected || current.active) current.disconnect()
+        current.connect()
+      })
+    },
+    onFact(listener) {
+      factListeners.add(listener)
+      return () => factListeners.delete(listener)
+    },
+    onConnect(listener) {
+      connectListeners.add(listener)
+      return () => connectListeners.delete(listener)
+    },
+    onStatus(listener) {
+      statusListeners.add(listener)
+      return () => statusListeners.delete(listener)
+    },
+    watch(room) {
+      const count = (watched.get(room) ?? 0) + 1
+      watched.set(room, count)
+      if (count === 1 && socket?.connected) socket.emit(liveEvents.watch, room)
+      return () => {
+        const left = (watched.get(room) ?? 1) - 1
+        if (left > 0) {
+          watched.set(room, left)
+          return
+        }
+        watched.delete(room)
+        if (socket?.connected) socket.emit(liveEvents.unwatch, room)
+      }
+    },
+    connected: () => socket?.connected ?? false,
+    close: () => socket?.disconnect(),
+  }
+}

@@ -1,0 +1,49 @@
+// Routes of admins: dashboard, organizer accounts, support inbox, user accounts.
+import { createRoute, Link, lazyRouteComponent } from '@tanstack/react-router'
+import { NotAvailable } from '../ui/not-available.tsx'
+import { onlyFor } from './guards.ts'
+import { rootRoute } from './root.tsx'
+
+export const adminDashboardRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/admin/dashboard',
+  beforeLoad: onlyFor('admin'),
+  component: () => (
+    <NotAvailable title="Admin Dashboard">
+      <p>
+        <Link to="/useraccounts">User accounts</Link>
+      </p>
+    </NotAvailable>
+  ),
+})
+
+export const createOrganizerRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/createorganizer',
+  beforeLoad: onlyFor('admin'),
+  component: lazyRouteComponent(
+    () => import('../screens/admin/create-organizer.tsx'),
+    'CreateOrganizerScreen',
+  ),
+})
+
+export const inquiryReplyRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/inquiryreplay',
+  beforeLoad: onlyFor('admin'),
+  component: () => <NotAvailable title="Support Inquiries" />,
+})
+
+export const userAccountsRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/useraccounts',
+  beforeLoad: onlyFor('admin'),
+  component: lazyRouteComponent(() => import('../screens/admin/user-accounts.tsx'), 'UserAccountsScreen'),
+})
+
+export const adminRoutes = [
+  adminDashboardRoute,
+  createOrganizerRoute,
+  inquiryReplyRoute,
+  userAccountsRoute,
+] as const

@@ -1,0 +1,36 @@
+// Routes open to everyone: landing, listing, search, schedule, event detail.
+import { createRoute, lazyRouteComponent } from '@tanstack/react-router'
+import { NotAvailable } from '../ui/not-available.tsx'
+import { rootRoute } from './root.tsx'
+
+export const landingRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/',
+  component: lazyRouteComponent(() => import('../screens/landing/landing.tsx'), 'LandingScreen'),
+})
+
+export const homeRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/home',
+  component: () => <NotAvailable title="Events" />,
+})
+
+export const searchRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/search',
+  component: () => <NotAvailable title="Event Search" />,
+})
+
+export const scheduleRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/schedule',
+  component: () => <NotAvailable title="Event Schedule" />,
+})
+
+export const eventRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/event/$id',
+  component: () => <NotAvailable title="Event Details" />,
+})
+
+export const publicRoutes = [landingRoute, homeRoute, searchRoute, scheduleRoute, eventRoute] as const
