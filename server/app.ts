@@ -4,10 +4,12 @@ import cors from '@fastify/cors'
 import helmet from '@fastify/helmet'
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify'
 import pino, { type Logger } from 'pino'
-import { createProcessors } from '../workers/processors.ts'
+import { startWorkers } from '../workers/processors.ts'
 import { accountQueries } from './accounts/queries.ts'
 import { accountRoutes } from './accounts/routes.ts'
 import { ensureAdmin } from './accounts/seed-admin.ts'
+import { bookingQueries } from './booking/queries.ts'
+import { bookingRoutes } from './booking/routes.ts'
 import { serveMedia } from './catalog/media.ts'
 import { catalogRoutes } from './catalog/routes.ts'
 import type { Config } from './config.ts'
@@ -17,7 +19,9 @@ import { registerErrorHandling } from './http/errors.ts'
 import { healthRoutes } from './http/health.ts'
 import { serializerCompiler, validatorCompiler } from './http/valibot.ts'
 import { registerWeb } from './http/web.ts'
+import { createDispatch } from './jobs/dispatch.ts'
 import { attachLive, type Live } from './live/socket.ts'
+import { paymentRoutes } from './payments/routes.ts'
 import { createPlatform, type Platform } from './platform.ts'
 
 declare module 'fastify' {
@@ -75,17 +79,22 @@ export async function buildApp(
   registerAccess(app, tokens, accountQueries(platform.ledger.db))
   await registerDocs(app)
 
+  const booking = bookingQueries(platform.ledger.db)
   await app.register(
     async (api) => {
       await healthRoutes(api, platform)
       await accountRoutes(api, {
         platform,
         tokens,
-        // Booking answers these once tickets exist (issue: booking and payments).
-        isAttendeeOf: () => false,
-        ticketsOf: () => ({ ticketIds: [], paymentStatus: null }),
+        isAttendeeOf: booking.isAttendeeOf,
+        ticketsOf: (accountId, organizerId) => ({
+          ticketIds: booking.ticketsOf(accountId).map((t) => t.id),
+          paymentStatus: booking.latestPaymentStatus(accountId, organizerId),
+        }),
       })
-      await catalogRoutes(api, { platform })
+      await catalogRoutes(api, { platform, extras: booking.eventExtras })
+      await bookingRoutes(api, { platform })
+      await paymentRoutes(api, { platform })
     },
     { prefix: '/api/v1' },
   )
@@ -94,9 +103,12 @@ export async function buildApp(
 
   const live = attachLive(app, platform, tokens)
   app.decorate('live', live)
-  if (config.workers === 'inline') platform.jobs.startWorkers(createProcessors(platform))
+  const dispatch = createDispatch(platform)
+  dispatch.start()
+  if (config.workers === 'inline') startWorkers(platform)
 
   app.addHook('preClose', async () => {
+    await dispatch.stop()
     await live.close()
   })
   app.addHook('onClose', async () => {

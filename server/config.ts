@@ -71,6 +71,15 @@ const EnvSchema = v.object({
   UPLOAD_MAX_IMAGES: wholeNumber(10, 0),
   UPLOAD_MAX_VIDEOS: wholeNumber(10, 0),
   UPLOAD_REQUEST_MAX_MB: wholeNumber(500, 1),
+  PAYMENT_PROVIDER: v.optional(v.picklist(['local', 'razorpay'], 'must be local or razorpay'), 'local'),
+  RAZORPAY_KEY_ID: v.optional(v.pipe(v.string(), v.minLength(1))),
+  RAZORPAY_KEY_SECRET: v.optional(v.pipe(v.string(), v.minLength(8, 'must be at least 8 characters'))),
+  RAZORPAY_WEBHOOK_SECRET: v.optional(v.pipe(v.string(), v.minLength(8, 'must be at least 8 characters'))),
+  RAZORPAY_API_URL: v.optional(v.pipe(v.string(), v.url('must be a URL'))),
+  HOLD_MINUTES: wholeNumber(10, 1),
+  MAX_TICKETS_PER_ORDER: wholeNumber(10, 1),
+  PAYMENT_WAIT_SECONDS: wholeNumber(15, 1),
+  INVENTORY_GUARD: switchSetting('on'),
   TIMEZONE: v.optional(
     v.pipe(
       v.string(),
@@ -129,6 +138,21 @@ export type Config = {
     maxVideos: number
     requestMaxBytes: number
   }
+  payments: {
+    provider: 'local' | 'razorpay'
+    keyId: string
+    keySecret: string
+    webhookSecret: string
+    apiUrl: string | null
+  }
+  booking: {
+    holdMinutes: number
+    maxTicketsPerOrder: number
+    /** how long handlePaymentSuccess waits for the ticket before answering 202 */
+    paymentWaitSeconds: number
+    /** off only in tests: the control run that shows the race the guard prevents */
+    inventoryGuard: boolean
+  }
   /** the zone in which "today" is judged (an event's date may not be in the past) */
   timeZone: string
   logLevel: Env['LOG_LEVEL']
@@ -159,6 +183,16 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   const env = parsed.output
   if ((env.ADMIN_EMAIL === undefined) !== (env.ADMIN_PASSWORD === undefined)) {
     throw new ConfigError(['ADMIN_EMAIL and ADMIN_PASSWORD: set both or neither'])
+  }
+  if (env.PAYMENT_PROVIDER === 'razorpay') {
+    const missing = (['RAZORPAY_KEY_ID', 'RAZORPAY_KEY_SECRET', 'RAZORPAY_WEBHOOK_SECRET'] as const).filter(
+      (k) => !env[k],
+    )
+    if (missing.length)
+      throw new ConfigError(missing.map((k) => `${k}: required when PAYMENT_PROVIDER is razorpay`))
+  }
+  if (env.INVENTORY_GUARD === 'off' && env.NODE_ENV !== 'test') {
+    throw new ConfigError(['INVENTORY_GUARD: off is only for tests (NODE_ENV=test); it allows overselling'])
   }
   const dataDir = resolve(env.DATA_DIR)
   const publicUrl = (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/$/, '')
@@ -206,6 +240,20 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       maxImages: env.UPLOAD_MAX_IMAGES,
       maxVideos: env.UPLOAD_MAX_VIDEOS,
       requestMaxBytes: env.UPLOAD_REQUEST_MAX_MB * 1024 * 1024,
+    },
+    payments: {
+      provider: env.PAYMENT_PROVIDER,
+      // Fixed development keys for the local gateway, so checkout works with nothing configured.
+      keyId: env.RAZORPAY_KEY_ID ?? 'rzp_test_local',
+      keySecret: env.RAZORPAY_KEY_SECRET ?? 'local-development-key-secret',
+      webhookSecret: env.RAZORPAY_WEBHOOK_SECRET ?? 'local-development-webhook-secret',
+      apiUrl: env.RAZORPAY_API_URL ?? null,
+    },
+    booking: {
+      holdMinutes: env.HOLD_MINUTES,
+      maxTicketsPerOrder: env.MAX_TICKETS_PER_ORDER,
+      paymentWaitSeconds: env.PAYMENT_WAIT_SECONDS,
+      inventoryGuard: env.INVENTORY_GUARD === 'on',
     },
     timeZone: env.TIMEZONE,
     logLevel: env.LOG_LEVEL,

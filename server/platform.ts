@@ -9,6 +9,9 @@ import { createInProcessJobs } from './jobs/in-process.ts'
 import type { Jobs } from './jobs/port.ts'
 import { Ledger } from './ledger/ledger.ts'
 import { createMailer, type Mailer } from './mail/mailer.ts'
+import { createGateway } from './payments/gateway.ts'
+import type { LocalGateway } from './payments/local-gateway.ts'
+import type { PaymentGateway } from './payments/port.ts'
 import { projections } from './projections.ts'
 
 export type Platform = {
@@ -21,6 +24,9 @@ export type Platform = {
   jobs: Jobs
   mailer: Mailer
   throttle: Throttle
+  gateway: PaymentGateway
+  /** the built-in test gateway, when it is the provider */
+  localGateway: LocalGateway | null
   close(): Promise<void>
 }
 
@@ -62,6 +68,7 @@ export async function createPlatform(config: Config, logger: Logger): Promise<Pl
       : createInProcessJobs(logger)
   const mailer = createMailer(config)
   const throttle = createThrottle(config, redis)
+  const { gateway, local } = createGateway(config)
   return {
     config,
     logger,
@@ -71,8 +78,11 @@ export async function createPlatform(config: Config, logger: Logger): Promise<Pl
     jobs,
     mailer,
     throttle,
+    gateway,
+    localGateway: local,
     async close() {
       await jobs.close()
+      local?.close()
       mailer.close()
       redis?.disconnect()
       connection.close()

@@ -1,6 +1,7 @@
 // Every inline projection, in the order they run for each fact.
 import { accountsProjection } from './accounts/project.ts'
+import { bookingProjection } from './booking/project.ts'
 import { catalogProjection } from './catalog/project.ts'
 import type { Projection } from './ledger/ledger.ts'
 
-export const projections: Projection[] = [accountsProjection, catalogProjection]
+export const projections: Projection[] = [accountsProjection, catalogProjection, bookingProjection]

@@ -3,7 +3,7 @@
 import { createLogger } from '../server/app.ts'
 import { ConfigError, loadConfig } from '../server/config.ts'
 import { createPlatform } from '../server/platform.ts'
-import { createProcessors } from './processors.ts'
+import { startWorkers } from './processors.ts'
 
 let config: ReturnType<typeof loadConfig>
 try {
@@ -21,7 +21,7 @@ if (platform.jobs.kind !== 'bullmq') {
   await platform.close()
   process.exit(1)
 }
-platform.jobs.startWorkers(createProcessors(platform))
+startWorkers(platform)
 logger.info(`Workers are running (queues on ${config.redisUrl}, prefix ${config.queuePrefix})`)
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {

@@ -33,8 +33,9 @@ export type AccountRoutesOptions = {
   tokens: Tokens
   /** does this user hold a ticket to one of this organizer's events? (answered by booking) */
   isAttendeeOf: (organizerId: string, userId: string) => boolean
-  /** the user's live ticket ids and latest payment status (answered by booking) */
-  ticketsOf: (userId: string) => { ticketIds: string[]; paymentStatus: string | null }
+  /** the user's live ticket ids and latest payment status, with an organizer's events when given
+   * (answered by booking) */
+  ticketsOf: (userId: string, organizerId?: string) => { ticketIds: string[]; paymentStatus: string | null }
 }
 
 export async function accountRoutes(fastify: FastifyInstance, options: AccountRoutesOptions) {
@@ -121,7 +122,8 @@ export async function accountRoutes(fastify: FastifyInstance, options: AccountRo
           username: user.username,
           email: user.email,
           phone: user.phone,
-          paymentStatus: options.ticketsOf(user.id).paymentStatus,
+          paymentStatus: options.ticketsOf(user.id, caller.role === 'organizers' ? caller.id : undefined)
+            .paymentStatus,
         },
       }
     },

@@ -8,13 +8,14 @@ import { events, eventTicketTypes } from './tables.ts'
 export type EventRow = typeof events.$inferSelect
 export type TicketTypeRow = typeof eventTicketTypes.$inferSelect
 
-/** What other areas add to an event's view: live availability and attendees (booking). */
-export type EventExtras = {
+/** What other areas add to events' views (booking: live availability and attendees), loaded
+ * once for a whole list of events. */
+export type EventExtras = (eventIds: string[]) => {
   available: (ticketType: TicketTypeRow) => number
   candidates: (eventId: string) => string[]
 }
 
-export const noExtras: EventExtras = { available: (t) => t.quantity, candidates: () => [] }
+export const noExtras: EventExtras = () => ({ available: (t) => t.quantity, candidates: () => [] })
 
 const fold = (text: string) => text.normalize('NFKC').toLocaleLowerCase('en-IN').trim()
 
@@ -49,7 +50,9 @@ export function catalogQueries(db: Db) {
   }
 
   const toViews = (rows: EventRow[], extras: EventExtras = noExtras): EventView[] => {
-    const types = ticketTypesOf(rows.map((r) => r.id))
+    const ids = rows.map((r) => r.id)
+    const types = ticketTypesOf(ids)
+    const extra = extras(ids)
     return rows.map((row) => ({
       _id: row.id,
       title: row.title,
@@ -62,13 +65,13 @@ export function catalogQueries(db: Db) {
       organizer: row.organizerId,
       images: row.images,
       videos: row.videos,
-      candidates: extras.candidates(row.id),
+      candidates: extra.candidates(row.id),
       ticketTypes: (types.get(row.id) ?? []).map((t) => ({
         _id: t.id,
         type: t.type,
         price: t.price,
         quantity: t.quantity,
-        available: extras.available(t),
+        available: extra.available(t),
       })),
       createdAt: row.createdAt,
     }))

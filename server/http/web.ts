@@ -10,7 +10,7 @@ export async function registerWeb(app: FastifyInstance, webDist: string) {
     await app.register(fastifyStatic, {
       root: webDist,
       prefix: '/',
-      index: false,
+      index: 'index.html',
       setHeaders(reply, path) {
         reply.header(
           'cache-control',

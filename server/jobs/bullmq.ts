@@ -37,12 +37,14 @@ export function createBullJobs(redisUrl: string, prefix: string, logger: Logger)
     async enqueue({ queue: name, name: jobName, data, jobId, delayMs }: JobRequest) {
       await queue(name).add(jobName, data, { jobId, delay: delayMs })
     },
-    startWorkers(processors: Processors) {
+    startWorkers(processors: Partial<Processors>) {
       for (const name of queueNames) {
+        const process = processors[name]
+        if (!process) continue
         const worker = new Worker(
           name,
           (job) =>
-            processors[name]({
+            process({
               id: job.id ?? '',
               name: job.name,
               data: job.data,

@@ -5,7 +5,7 @@ import type { Logger } from 'pino'
 import { type JobRecord, type JobRequest, type Jobs, type Processors, retryPolicy } from './port.ts'
 
 export function createInProcessJobs(logger: Logger): Jobs {
-  let processors: Processors | null = null
+  let processors: Partial<Processors> | null = null
   const waiting: JobRequest[] = []
   const known = new Set<string>()
   const timers = new Set<NodeJS.Timeout>()
@@ -24,6 +24,7 @@ export function createInProcessJobs(logger: Logger): Jobs {
   const attempt = (request: JobRequest, job: JobRecord) => {
     if (closed || !processors) return
     const process = processors[request.queue]
+    if (!process) return
     const run = process(job)
       .catch((error) => {
         const attemptsMade = job.attemptsMade + 1

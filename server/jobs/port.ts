@@ -1,6 +1,6 @@
 // The jobs port: what the app and its consumers need from a queue. Adapters: BullMQ on Redis
 // (server/jobs/bullmq.ts) and an in-process fallback when no Redis answers (in-process.ts).
-export const queueNames = ['mail'] as const
+export const queueNames = ['mail', 'payments', 'holds'] as const
 export type QueueName = (typeof queueNames)[number]
 
 export type JobRequest = {
@@ -19,8 +19,8 @@ export type Processors = Record<QueueName, Processor>
 export interface Jobs {
   readonly kind: 'bullmq' | 'in-process'
   enqueue(request: JobRequest): Promise<void>
-  /** Runs processors for every queue in this process. */
-  startWorkers(processors: Processors): void
+  /** Runs the given queues' processors in this process. */
+  startWorkers(processors: Partial<Processors>): void
   close(): Promise<void>
 }
 

@@ -1,43 +1,99 @@
-// Which audience hears of which fact, and what it sees: derived from ledger facts only, never
-// carrying password hashes, reset tokens or payment secrets.
-import { type AccountRegisteredPush, type EventStatusPush, rooms } from '../../contracts/live.ts'
+// Which audience hears of which fact, and what it sees: derived from ledger facts (and the read
+// models as of the push), never carrying password hashes, reset tokens or payment secrets.
+import {
+  type AccountRegisteredPush,
+  type AvailabilityPush,
+  type EventStatusPush,
+  rooms,
+  type TicketPush,
+} from '../../contracts/live.ts'
 import type { AccountFact } from '../accounts/facts.ts'
+import type { BookingFact } from '../booking/facts.ts'
+import { bookingQueries } from '../booking/queries.ts'
 import type { CatalogFact } from '../catalog/facts.ts'
+import { catalogQueries } from '../catalog/queries.ts'
+import type { Db } from '../db/connection.ts'
 import type { StoredFact } from '../ledger/ledger.ts'
 
-export type KnownFact = AccountFact | CatalogFact
+export type KnownFact = AccountFact | CatalogFact | BookingFact
 
 export type Push = { room: string; data: Record<string, unknown> }
 
-export function pushesOf(stored: StoredFact): Push[] {
-  const fact = stored as unknown as StoredFact<KnownFact>
-  switch (fact.type) {
-    case 'AccountRegistered': {
-      const { accountId, username, email, role } = fact.data
-      const data: AccountRegisteredPush = { accountId, username, email, role }
-      return [{ room: rooms.admins, data }]
+export function createPushes(db: Db) {
+  const booking = bookingQueries(db)
+  const events = catalogQueries(db)
+
+  const availability = (ticketTypeId: string): Push[] => {
+    const ticketType = events.ticketType(ticketTypeId)
+    if (!ticketType) return []
+    const data: AvailabilityPush = {
+      eventId: ticketType.eventId,
+      ticketTypeId,
+      available: booking.available(ticketType),
     }
-    case 'PasswordResetRequested':
-    case 'PasswordReset':
-      return []
-    case 'EventSubmitted': {
-      const { eventId, organizerId, title } = fact.data
-      const data: EventStatusPush = { eventId, organizerId, title, approvalStatus: 'Pending' }
-      return [rooms.admins, rooms.organizer(organizerId)].map((room) => ({ room, data }))
+    return [{ room: rooms.event(ticketType.eventId), data }]
+  }
+
+  /** The order's availability, and its state for its owner (or buyer) and its organizer. */
+  const orderChanged = (orderId: string, extraAccounts: string[] = []): Push[] => {
+    const order = booking.byId(orderId)
+    if (!order) return []
+    const data: TicketPush = {
+      orderId,
+      eventId: order.eventId,
+      status: order.status,
+      paymentStatus: order.paymentStatus,
     }
-    case 'EventApproved':
-    case 'EventRejected': {
-      const { eventId, organizerId } = fact.data
-      const approvalStatus = fact.type === 'EventApproved' ? 'Approved' : 'Rejected'
-      const data: EventStatusPush = { eventId, organizerId, approvalStatus }
-      return [rooms.admins, rooms.organizer(organizerId), rooms.event(eventId), rooms.listing].map(
-        (room) => ({
-          room,
-          data,
-        }),
-      )
+    const people = new Set([order.ownerId ?? order.buyerId, ...extraAccounts])
+    return [
+      ...availability(order.ticketTypeId),
+      ...[...people].map((id) => ({ room: rooms.user(id), data })),
+      { room: rooms.organizer(order.organizerId), data },
+    ]
+  }
+
+  return function pushesOf(stored: StoredFact): Push[] {
+    const fact = stored as unknown as StoredFact<KnownFact>
+    switch (fact.type) {
+      case 'AccountRegistered': {
+        const { accountId, username, email, role } = fact.data
+        const data: AccountRegisteredPush = { accountId, username, email, role }
+        return [{ room: rooms.admins, data }]
+      }
+      case 'PasswordResetRequested':
+      case 'PasswordReset':
+        return []
+      case 'EventSubmitted': {
+        const { eventId, organizerId, title } = fact.data
+        const data: EventStatusPush = { eventId, organizerId, title, approvalStatus: 'Pending' }
+        return [rooms.admins, rooms.organizer(organizerId)].map((room) => ({ room, data }))
+      }
+      case 'EventApproved':
+      case 'EventRejected': {
+        const { eventId, organizerId } = fact.data
+        const approvalStatus = fact.type === 'EventApproved' ? 'Approved' : 'Rejected'
+        const data: EventStatusPush = { eventId, organizerId, approvalStatus }
+        return [rooms.admins, rooms.organizer(organizerId), rooms.event(eventId), rooms.listing].map(
+          (room) => ({
+            room,
+            data,
+          }),
+        )
+      }
+      case 'TicketsHeld':
+      case 'TicketsIssued':
+      case 'PaymentFailed':
+      case 'HoldExpired':
+      case 'TicketCancelled':
+        return orderChanged(fact.data.orderId)
+      case 'TicketTransferred':
+        return orderChanged(fact.data.orderId, [fact.data.fromId])
+      case 'PaymentCaptured':
+      case 'RefundRequested':
+      case 'PaymentRefunded':
+        return []
+      default:
+        return (fact satisfies never) && []
     }
-    default:
-      return (fact satisfies never) && []
   }
 }

@@ -8,7 +8,7 @@ import { accountQueries } from '../accounts/queries.ts'
 import { accountOfToken, type Tokens } from '../http/access.ts'
 import { Consumer } from '../ledger/consumer.ts'
 import type { Platform } from '../platform.ts'
-import { pushesOf } from './pushes.ts'
+import { createPushes } from './pushes.ts'
 
 export type Live = { io: Server; close(): Promise<void> }
 
@@ -59,6 +59,7 @@ export function attachLive(app: FastifyInstance, platform: Platform, tokens: Tok
     })
   })
 
+  const pushesOf = createPushes(ledger.db)
   // Each process pushes to its own sockets (io.local): every process tails the same ledger, so
   // nothing needs to cross Redis and nothing is pushed twice. Clients refetch on (re)connect, so
   // the consumer starts at the head instead of replaying what nobody was watching.

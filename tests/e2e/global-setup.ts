@@ -7,5 +7,7 @@ export default function setup() {
   execFileSync('npx', ['vite', 'build', '--config', 'web/vite.config.ts', '--logLevel', 'warn'], {
     cwd: resolve(import.meta.dirname, '../..'),
     stdio: 'inherit',
+    // vitest sets NODE_ENV=test; the browser tests must run the production build.
+    env: { ...process.env, NODE_ENV: 'production' },
   })
 }

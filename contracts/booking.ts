@@ -1,0 +1,122 @@
+// Orders, payments and tickets (API.md /ticket/*, the payment webhook and the local gateway).
+import * as v from 'valibot'
+import { Id } from './common.ts'
+
+export const CreateOrderBody = v.object({
+  eventId: Id,
+  /** the ticket type's name (General Admission, VIP) or its _id */
+  ticketType: v.pipe(
+    v.string('Choose a ticket type.'),
+    v.trim(),
+    v.nonEmpty('Choose a ticket type.'),
+    v.maxLength(64),
+  ),
+  quantity: v.pipe(
+    v.union(
+      [v.number(), v.pipe(v.string(), v.trim(), v.regex(/^\d+$/), v.transform(Number))],
+      'Quantity must be a number.',
+    ),
+    v.integer('Quantity must be a whole number.'),
+    v.minValue(1, 'Quantity must be at least 1.'),
+  ),
+  /** ignored: the price always comes from the event */
+  amount: v.optional(v.unknown()),
+})
+export type CreateOrderBody = v.InferInput<typeof CreateOrderBody>
+
+export const CreateOrderReply = v.object({
+  /** the provider's order id, for checkout */
+  orderId: v.string(),
+  /** paise */
+  amount: v.number(),
+  currency: v.literal('INR'),
+  keyId: v.string(),
+  provider: v.picklist(['local', 'razorpay', 'free']),
+  /** our ticket's id (the order's id) */
+  ticketId: v.string(),
+  /** when the hold lapses */
+  heldUntil: v.string(),
+})
+export type CreateOrderReply = v.InferOutput<typeof CreateOrderReply>
+
+const ProviderId = (label: string) =>
+  v.pipe(v.string(`${label} is required.`), v.trim(), v.nonEmpty(`${label} is required.`), v.maxLength(100))
+
+/** Accepts our names (API.md) or the checkout's own razorpay_* names. */
+export const PaymentSuccessBody = v.pipe(
+  v.object({
+    paymentId: v.optional(v.string()),
+    orderId: v.optional(v.string()),
+    signature: v.optional(v.string()),
+    razorpay_payment_id: v.optional(v.string()),
+    razorpay_order_id: v.optional(v.string()),
+    razorpay_signature: v.optional(v.string()),
+    event: v.optional(v.unknown()),
+  }),
+  v.transform((b) => ({
+    paymentId: b.paymentId ?? b.razorpay_payment_id,
+    orderId: b.orderId ?? b.razorpay_order_id,
+    signature: b.signature ?? b.razorpay_signature,
+  })),
+  v.object({
+    paymentId: ProviderId('paymentId'),
+    orderId: ProviderId('orderId'),
+    signature: ProviderId('signature'),
+  }),
+)
+
+export const TicketView = v.object({
+  _id: v.string(),
+  eventId: v.string(),
+  userId: v.string(),
+  ticketType: v.string(),
+  quantity: v.number(),
+  totalAmount: v.number(),
+  paymentStatus: v.string(),
+})
+export type TicketView = v.InferOutput<typeof TicketView>
+
+export const PaymentSuccessReply = v.object({ message: v.string(), ticket: v.optional(TicketView) })
+
+export const TicketParams = v.object({
+  ticketId: v.pipe(v.string(), v.regex(/^[a-zA-Z0-9_-]{1,64}$/, 'Ticket not found.')),
+})
+
+export const TransferBody = v.object({
+  ticketId: Id,
+  newAttendeeEmail: v.pipe(
+    v.string('Please enter a valid email.'),
+    v.trim(),
+    v.nonEmpty('Please enter a valid email.'),
+    v.maxLength(254),
+    v.email('Please enter a valid email.'),
+    v.toLowerCase(),
+  ),
+})
+
+/** The caller's tickets with what the dashboard and the registrations list show. */
+export const Registration = v.object({
+  _id: v.string(),
+  eventId: v.string(),
+  eventTitle: v.string(),
+  eventDate: v.string(),
+  eventTime: v.string(),
+  eventLocation: v.string(),
+  image: v.nullable(v.string()),
+  ticketType: v.string(),
+  quantity: v.number(),
+  totalAmount: v.number(),
+  paymentStatus: v.string(),
+})
+export type Registration = v.InferOutput<typeof Registration>
+export const RegistrationList = v.array(Registration)
+
+export const LocalPayBody = v.object({
+  orderId: v.pipe(
+    v.string('orderId is required.'),
+    v.trim(),
+    v.nonEmpty('orderId is required.'),
+    v.maxLength(100),
+  ),
+  outcome: v.picklist(['success', 'failure'], 'outcome must be success or failure.'),
+})

@@ -1,0 +1,93 @@
+// Booking commands with what they must look up inside the same transaction (live availability
+// of the ticket type), shared by the routes and the workers.
+import type { TicketTypeRow } from '../catalog/queries.ts'
+import { streams } from '../ids.ts'
+import { handleCommand } from '../ledger/decider.ts'
+import type { FactMeta, Ledger } from '../ledger/ledger.ts'
+import type { GatewayPayment } from '../payments/port.ts'
+import { toRupees } from '../payments/port.ts'
+import { type OrderCommand, orderDecider } from './decide.ts'
+import type { TicketsHeld } from './facts.ts'
+import { bookingQueries } from './queries.ts'
+
+const run = (ledger: Ledger, orderId: string, command: OrderCommand, meta: FactMeta) =>
+  handleCommand(ledger, streams.order(orderId), orderDecider, command, meta)
+
+export function bookingCommands(ledger: Ledger) {
+  const booking = bookingQueries(ledger.db)
+
+  /** Holds that ran out but were not released yet give their seats back first. */
+  const releaseLapsed = (now: string, ticketTypeId?: string) => {
+    for (const order of booking.lapsedHolds(now, ticketTypeId)) {
+      run(ledger, order.id, { type: 'Expire', now }, { actor: 'system' })
+    }
+  }
+
+  return {
+    /**
+     * Decides the hold against availability read under the write lock, so concurrent orders
+     * can never take more seats than exist. `availableSeen` (tests only, guard off) replays the
+     * unsafe way: a count read before an await, then trusted.
+     */
+    hold(order: TicketsHeld['data'], ticketType: TicketTypeRow, meta: FactMeta, availableSeen?: number) {
+      return ledger.transaction(() => {
+        const now = new Date().toISOString()
+        if (availableSeen === undefined && booking.available(ticketType) < order.quantity) {
+          releaseLapsed(now, ticketType.id)
+        }
+        const available = availableSeen ?? booking.available(ticketType)
+        return run(ledger, order.orderId, { type: 'Hold', order, available }, meta)
+      })
+    },
+
+    /** Applies what the provider says about an order's payments: captures first, then failures. */
+    applyPayments(orderId: string, ticketType: TicketTypeRow, payments: GatewayPayment[]) {
+      const ordered = [...payments].sort((a, b) => rank(a) - rank(b))
+      for (const payment of ordered) {
+        if (payment.status === 'captured' || payment.status === 'refunded') {
+          ledger.transaction(() =>
+            run(
+              ledger,
+              orderId,
+              {
+                type: 'Capture',
+                paymentId: payment.id,
+                amount: toRupees(payment.amount),
+                method: payment.method,
+                available: booking.available(ticketType),
+              },
+              { actor: 'system' },
+            ),
+          )
+        } else if (payment.status === 'failed') {
+          run(
+            ledger,
+            orderId,
+            { type: 'Fail', paymentId: payment.id, reason: payment.errorDescription ?? 'Payment failed.' },
+            { actor: 'system' },
+          )
+        }
+      }
+    },
+
+    expire: (orderId: string, now = new Date().toISOString()) =>
+      run(ledger, orderId, { type: 'Expire', now }, { actor: 'system' }),
+
+    /** Releases every hold past its expiry (at start, and when a ticket type runs short). */
+    releaseLapsedHolds: (now = new Date().toISOString()) => releaseLapsed(now),
+
+    recordRefund: (orderId: string, paymentId: string, refundId: string) =>
+      run(ledger, orderId, { type: 'RecordRefund', paymentId, refundId }, { actor: 'system' }),
+
+    cancel: (orderId: string, by: string, meta: FactMeta) =>
+      run(ledger, orderId, { type: 'Cancel', by }, meta),
+
+    transfer: (orderId: string, by: string, toId: string, meta: FactMeta) =>
+      run(ledger, orderId, { type: 'Transfer', by, toId }, meta),
+  }
+}
+
+const rank = (payment: GatewayPayment) =>
+  payment.status === 'captured' || payment.status === 'refunded' ? 0 : 1
+
+export type BookingCommands = ReturnType<typeof bookingCommands>

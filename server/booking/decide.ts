@@ -1,0 +1,235 @@
+// Pure decisions about one order (and the ticket it becomes once paid).
+import { conflict, invalid, notFound } from '../errors.ts'
+import type { Decider } from '../ledger/decider.ts'
+import type { BookingFact, TicketsHeld } from './facts.ts'
+
+export type OrderStatus = 'none' | 'held' | 'issued' | 'failed' | 'expired' | 'cancelled'
+
+export type OrderState = {
+  status: OrderStatus
+  order: TicketsHeld['data'] | null
+  ownerId: string | null
+  formerOwners: string[]
+  captured: string[]
+  refundsRequested: string[]
+  refunded: string[]
+}
+
+export type OrderCommand =
+  | { type: 'Hold'; order: TicketsHeld['data']; available: number }
+  | {
+      type: 'Capture'
+      paymentId: string
+      amount: number
+      method: string | null
+      /** seats of the ticket type free right now, in case the hold has lapsed */
+      available: number
+    }
+  | { type: 'Fail'; paymentId: string | null; reason: string }
+  | { type: 'Expire'; now: string }
+  | { type: 'Cancel'; by: string }
+  | { type: 'Transfer'; by: string; toId: string }
+  | { type: 'RecordRefund'; paymentId: string; refundId: string }
+
+export const NOT_ENOUGH_TICKETS = 'Not enough tickets available.'
+export const TICKET_NOT_FOUND = 'Ticket not found.'
+
+export const orderDecider: Decider<OrderState, OrderCommand, BookingFact> = {
+  initialState: () => ({
+    status: 'none',
+    order: null,
+    ownerId: null,
+    formerOwners: [],
+    captured: [],
+    refundsRequested: [],
+    refunded: [],
+  }),
+
+  evolve(state, fact) {
+    switch (fact.type) {
+      case 'TicketsHeld':
+        return { ...state, status: 'held', order: fact.data }
+      case 'PaymentCaptured':
+        return { ...state, captured: [...state.captured, fact.data.paymentId] }
+      case 'TicketsIssued':
+        return { ...state, status: 'issued', ownerId: fact.data.ownerId }
+      case 'PaymentFailed':
+        return { ...state, status: 'failed' }
+      case 'HoldExpired':
+        return { ...state, status: 'expired' }
+      case 'TicketCancelled':
+        return { ...state, status: 'cancelled' }
+      case 'TicketTransferred':
+        return { ...state, ownerId: fact.data.toId, formerOwners: [...state.formerOwners, fact.data.fromId] }
+      case 'RefundRequested':
+        return { ...state, refundsRequested: [...state.refundsRequested, fact.data.paymentId] }
+      case 'PaymentRefunded':
+        return { ...state, refunded: [...state.refunded, fact.data.paymentId] }
+      default:
+        return fact satisfies never
+    }
+  },
+
+  decide(command, state) {
+    switch (command.type) {
+      case 'Hold': {
+        if (state.status !== 'none') throw conflict('This order exists already.')
+        const order = command.order
+        if (command.available < order.quantity) throw conflict(NOT_ENOUGH_TICKETS)
+        if (order.amount > 0) return [{ type: 'TicketsHeld', data: order }]
+        // Free tickets need no payment: held and issued at once.
+        return [
+          { type: 'TicketsHeld', data: order },
+          {
+            type: 'TicketsIssued',
+            data: {
+              orderId: order.orderId,
+              ownerId: order.buyerId,
+              eventId: order.eventId,
+              ticketTypeId: order.ticketTypeId,
+              quantity: order.quantity,
+              amount: 0,
+              afterExpiry: false,
+            },
+          },
+        ]
+      }
+      case 'Capture': {
+        const order = state.order
+        if (!order) throw notFound('Order not found.')
+        if (state.captured.includes(command.paymentId)) return []
+        const { orderId } = order
+        const captured: BookingFact = {
+          type: 'PaymentCaptured',
+          data: { orderId, paymentId: command.paymentId, amount: command.amount, method: command.method },
+        }
+        const refund = (reason: 'sold out after hold expired' | 'duplicate payment'): BookingFact => ({
+          type: 'RefundRequested',
+          data: { orderId, paymentId: command.paymentId, amount: command.amount, reason },
+        })
+        const issue = (afterExpiry: boolean): BookingFact => ({
+          type: 'TicketsIssued',
+          data: {
+            orderId,
+            ownerId: order.buyerId,
+            eventId: order.eventId,
+            ticketTypeId: order.ticketTypeId,
+            quantity: order.quantity,
+            amount: order.amount,
+            afterExpiry,
+          },
+        })
+        switch (state.status) {
+          case 'held':
+            return [captured, issue(false)]
+          case 'failed':
+          case 'expired':
+            // Paid after the hold lapsed: honoured while the seats are still there.
+            return command.available >= order.quantity
+              ? [captured, issue(true)]
+              : [captured, refund('sold out after hold expired')]
+          case 'issued':
+          case 'cancelled':
+            return [captured, refund('duplicate payment')]
+          case 'none':
+            throw notFound('Order not found.')
+          default:
+            return state.status satisfies never
+        }
+      }
+      case 'Fail': {
+        if (state.status !== 'held' || !state.order) return []
+        return [
+          {
+            type: 'PaymentFailed',
+            data: { orderId: state.order.orderId, paymentId: command.paymentId, reason: command.reason },
+          },
+        ]
+      }
+      case 'Expire': {
+        if (state.status !== 'held' || !state.order || command.now < state.order.heldUntil) return []
+        return [{ type: 'HoldExpired', data: { orderId: state.order.orderId } }]
+      }
+      case 'Cancel': {
+        const order = ownedTicket(state, command.by)
+        const paymentId = state.captured[0]
+        const facts: BookingFact[] = [
+          {
+            type: 'TicketCancelled',
+            data: {
+              orderId: order.orderId,
+              ownerId: command.by,
+              eventId: order.eventId,
+              ticketTypeId: order.ticketTypeId,
+              quantity: order.quantity,
+            },
+          },
+        ]
+        if (paymentId && order.amount > 0) {
+          facts.push({
+            type: 'RefundRequested',
+            data: { orderId: order.orderId, paymentId, amount: order.amount, reason: 'cancelled' },
+          })
+        }
+        return facts
+      }
+      case 'Transfer': {
+        const order = ownedTicket(state, command.by)
+        if (command.toId === command.by) throw invalid('You cannot transfer a ticket to yourself.')
+        return [
+          {
+            type: 'TicketTransferred',
+            data: { orderId: order.orderId, fromId: command.by, toId: command.toId },
+          },
+        ]
+      }
+      case 'RecordRefund': {
+        const order = state.order
+        if (
+          !order ||
+          !state.refundsRequested.includes(command.paymentId) ||
+          state.refunded.includes(command.paymentId)
+        ) {
+          return []
+        }
+        const amount = order.amount
+        return [
+          {
+            type: 'PaymentRefunded',
+            data: {
+              orderId: order.orderId,
+              paymentId: command.paymentId,
+              refundId: command.refundId,
+              amount,
+            },
+          },
+        ]
+      }
+      default:
+        return command satisfies never
+    }
+  },
+}
+
+/** The ticket, if `by` owns it now; otherwise the reason why not, as the error to answer. */
+function ownedTicket(state: OrderState, by: string): TicketsHeld['data'] {
+  const order = state.order
+  if (!order || state.status === 'none') throw notFound(TICKET_NOT_FOUND)
+  if (state.ownerId !== by) {
+    if (state.formerOwners.includes(by)) throw conflict('This ticket has been transferred to someone else.')
+    if (order.buyerId !== by) throw notFound(TICKET_NOT_FOUND)
+  }
+  switch (state.status) {
+    case 'issued':
+      return order
+    case 'cancelled':
+      throw conflict('This ticket is already cancelled.')
+    case 'held':
+      throw conflict('This order is not paid yet.')
+    case 'failed':
+    case 'expired':
+      throw conflict('This order was not paid, so there is no ticket.')
+    default:
+      return state.status satisfies never
+  }
+}

@@ -1,0 +1,107 @@
+// The mails booking sends: confirmation, cancellation, transfer (texts only; sent by the mail queue).
+import { accountQueries } from '../accounts/queries.ts'
+import { catalogQueries } from '../catalog/queries.ts'
+import type { Db } from '../db/connection.ts'
+import type { Mail } from '../mail/mailer.ts'
+import { bookingQueries, type OrderRow } from './queries.ts'
+
+const rupees = (amount: number) =>
+  new Intl.NumberFormat('en-IN', { style: 'currency', currency: 'INR', maximumFractionDigits: 2 }).format(
+    amount,
+  )
+
+export function bookingMails(db: Db, publicUrl: string) {
+  const accounts = accountQueries(db)
+  const events = catalogQueries(db)
+  const booking = bookingQueries(db)
+
+  const context = (orderId: string) => {
+    const order = booking.byId(orderId)
+    const event = order && events.byId(order.eventId)
+    return order && event ? { order, event } : null
+  }
+  const details = (
+    order: OrderRow,
+    event: { title: string; date: string; time: string; location: string },
+  ) => [
+    `Event: ${event.title}`,
+    `When: ${event.date} at ${event.time}`,
+    `Where: ${event.location}`,
+    `Ticket: ${order.quantity} × ${order.ticketType}`,
+    `Total: ${rupees(order.amount)}`,
+    `Ticket number: ${order.id}`,
+  ]
+  const to = (accountId: string) => accounts.byId(accountId)
+
+  return {
+    issued(orderId: string): Mail | null {
+      const c = context(orderId)
+      const owner = c && to(c.order.ownerId ?? c.order.buyerId)
+      if (!c || !owner) return null
+      return {
+        to: owner.email,
+        subject: `Your tickets for ${c.event.title}`,
+        text: [
+          `Hello ${owner.username},`,
+          '',
+          'Your booking is confirmed.',
+          '',
+          ...details(c.order, c.event),
+          '',
+          `Your tickets: ${publicUrl}/dashboard`,
+        ].join('\n'),
+      }
+    },
+    cancelled(orderId: string, ownerId: string): Mail | null {
+      const c = context(orderId)
+      const owner = to(ownerId)
+      if (!c || !owner) return null
+      return {
+        to: owner.email,
+        subject: `Your ticket for ${c.event.title} is cancelled`,
+        text: [
+          `Hello ${owner.username},`,
+          '',
+          'Your ticket is cancelled and its seats are back on sale.',
+          c.order.amount > 0
+            ? `A refund of ${rupees(c.order.amount)} is on its way to your payment method.`
+            : '',
+          '',
+          ...details(c.order, c.event),
+        ].join('\n'),
+      }
+    },
+    transferred(orderId: string, fromId: string, toId: string): Mail[] {
+      const c = context(orderId)
+      const from = to(fromId)
+      const recipient = to(toId)
+      if (!c || !from || !recipient) return []
+      return [
+        {
+          to: from.email,
+          subject: `You transferred your ticket for ${c.event.title}`,
+          text: [
+            `Hello ${from.username},`,
+            '',
+            `Your ticket now belongs to ${recipient.username} (${recipient.email}).`,
+            '',
+            ...details(c.order, c.event),
+          ].join('\n'),
+        },
+        {
+          to: recipient.email,
+          subject: `${from.username} sent you a ticket for ${c.event.title}`,
+          text: [
+            `Hello ${recipient.username},`,
+            '',
+            `${from.username} transferred a ticket to you.`,
+            '',
+            ...details(c.order, c.event),
+            '',
+            `Your tickets: ${publicUrl}/dashboard`,
+          ].join('\n'),
+        },
+      ]
+    },
+  }
+}

@@ -1,0 +1,101 @@
+// Reads of the booking area: availability, orders and tickets, attendees.
+import { and, desc, eq, inArray, lte } from 'drizzle-orm'
+import type { EventExtras } from '../catalog/queries.ts'
+import type { Db } from '../db/connection.ts'
+import { inventory, orders } from './tables.ts'
+
+export type OrderRow = typeof orders.$inferSelect
+
+export function bookingQueries(db: Db) {
+  const seatsTaken = (ticketTypeId: string) => {
+    const row = db.select().from(inventory).where(eq(inventory.ticketTypeId, ticketTypeId)).get()
+    return (row?.held ?? 0) + (row?.sold ?? 0)
+  }
+
+  return {
+    /** capacity − sold − held: what can still be booked right now */
+    available: (ticketType: { id: string; quantity: number }) =>
+      ticketType.quantity - seatsTaken(ticketType.id),
+
+    /** Availability and attendees for the catalogue's event views, loaded once per list. */
+    eventExtras: ((eventIds) => {
+      if (eventIds.length === 0) return { available: (t) => t.quantity, candidates: () => [] }
+      const taken = new Map<string, number>()
+      for (const row of db.select().from(inventory).where(inArray(inventory.eventId, eventIds)).all()) {
+        taken.set(row.ticketTypeId, row.held + row.sold)
+      }
+      const attendees = new Map<string, Set<string>>()
+      const issued = db
+        .select({ eventId: orders.eventId, ownerId: orders.ownerId })
+        .from(orders)
+        .where(and(inArray(orders.eventId, eventIds), eq(orders.status, 'issued')))
+        .all()
+      for (const { eventId, ownerId } of issued) {
+        if (!ownerId) continue
+        const set = attendees.get(eventId) ?? new Set<string>()
+        set.add(ownerId)
+        attendees.set(eventId, set)
+      }
+      return {
+        available: (t) => t.quantity - (taken.get(t.id) ?? 0),
+        candidates: (eventId) => [...(attendees.get(eventId) ?? [])],
+      }
+    }) satisfies EventExtras,
+
+    byId: (orderId: string): OrderRow | undefined =>
+      db.select().from(orders).where(eq(orders.id, orderId)).get(),
+    byProviderOrderId: (providerOrderId: string): OrderRow | undefined =>
+      db.select().from(orders).where(eq(orders.providerOrderId, providerOrderId)).get(),
+
+    /** The tickets someone holds now (issued to them or transferred to them, not cancelled). */
+    ticketsOf: (accountId: string): OrderRow[] =>
+      db
+        .select()
+        .from(orders)
+        .where(and(eq(orders.ownerId, accountId), eq(orders.status, 'issued')))
+        .orderBy(desc(orders.createdAt))
+        .all(),
+
+    isAttendeeOf: (organizerId: string, accountId: string): boolean =>
+      db
+        .select({ id: orders.id })
+        .from(orders)
+        .where(
+          and(
+            eq(orders.organizerId, organizerId),
+            eq(orders.ownerId, accountId),
+            eq(orders.status, 'issued'),
+          ),
+        )
+        .get() !== undefined,
+
+    /** The payment status of someone's latest order (any event), for attendee lookups. */
+    latestPaymentStatus: (accountId: string, organizerId?: string): string | null =>
+      db
+        .select({ paymentStatus: orders.paymentStatus })
+        .from(orders)
+        .where(
+          organizerId
+            ? and(eq(orders.ownerId, accountId), eq(orders.organizerId, organizerId))
+            : eq(orders.ownerId, accountId),
+        )
+        .orderBy(desc(orders.updatedAt))
+        .get()?.paymentStatus ?? null,
+
+    /** Holds whose time is up but which no fact has released yet. */
+    lapsedHolds: (now: string, ticketTypeId?: string): OrderRow[] =>
+      db
+        .select()
+        .from(orders)
+        .where(
+          and(
+            eq(orders.status, 'held'),
+            lte(orders.heldUntil, now),
+            ticketTypeId ? eq(orders.ticketTypeId, ticketTypeId) : undefined,
+          ),
+        )
+        .all(),
+  }
+}
+
+export type BookingQueries = ReturnType<typeof bookingQueries>

@@ -1,0 +1,271 @@
+// /ticket/* (API.md): orders with holds, the payment callback, tickets, cancel, transfer.
+import type { FastifyInstance } from 'fastify'
+import {
+  CreateOrderBody,
+  CreateOrderReply,
+  PaymentSuccessBody,
+  PaymentSuccessReply,
+  RegistrationList,
+  TicketParams,
+  TicketView,
+  TransferBody,
+} from '../../contracts/booking.ts'
+import { MessageReply } from '../../contracts/common.ts'
+import { accountQueries } from '../accounts/queries.ts'
+import { catalogQueries, type TicketTypeRow } from '../catalog/queries.ts'
+import { conflict, invalid, notFound } from '../errors.ts'
+import { callerOf } from '../http/access.ts'
+import { replies, type ValibotTypeProvider } from '../http/valibot.ts'
+import { newId } from '../ids.ts'
+import { toPaise } from '../payments/port.ts'
+import type { Platform } from '../platform.ts'
+import { bookingCommands } from './commands.ts'
+import { TICKET_NOT_FOUND } from './decide.ts'
+import { bookingQueries, type OrderRow } from './queries.ts'
+
+export const ticketView = (order: OrderRow) => ({
+  _id: order.id,
+  eventId: order.eventId,
+  userId: order.ownerId ?? order.buyerId,
+  ticketType: order.ticketType,
+  quantity: order.quantity,
+  totalAmount: order.amount,
+  paymentStatus: order.paymentStatus,
+})
+
+export async function bookingRoutes(fastify: FastifyInstance, options: { platform: Platform }) {
+  const app = fastify.withTypeProvider<ValibotTypeProvider>()
+  const { ledger, config, gateway, jobs } = options.platform
+  const booking = bookingQueries(ledger.db)
+  const commands = bookingCommands(ledger)
+  const events = catalogQueries(ledger.db)
+  const accounts = accountQueries(ledger.db)
+
+  /** Waits until the order is no longer waiting for this payment (checks on every append and poll). */
+  const settled = async (orderId: string, paymentId: string): Promise<OrderRow | null> => {
+    const deadline = Date.now() + config.booking.paymentWaitSeconds * 1000
+    const done = () => {
+      const order = booking.byId(orderId)
+      return order && (order.status !== 'held' || order.paymentId === paymentId) ? order : null
+    }
+    let wake: () => void = () => {}
+    const stop = ledger.onAppend(() => wake())
+    try {
+      for (;;) {
+        const order = done()
+        if (order || Date.now() > deadline) return order
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, 100)
+          wake = () => {
+            clearTimeout(timer)
+            resolve()
+          }
+        })
+      }
+    } finally {
+      stop()
+    }
+  }
+
+  app.post(
+    '/ticket/create',
+    {
+      config: { access: 'signed-in' },
+      schema: { body: CreateOrderBody, response: replies({ 200: CreateOrderReply }) },
+    },
+    async (request) => {
+      const buyer = callerOf(request)
+      const { eventId, quantity } = request.body
+      const max = config.booking.maxTicketsPerOrder
+      if (quantity > max) {
+        throw invalid(`You can book at most ${max} tickets at once.`, [
+          { field: 'quantity', message: `You can book at most ${max} tickets at once.` },
+        ])
+      }
+      const event = events.byId(eventId)
+      if (!event || event.approvalStatus !== 'Approved') throw notFound('Event not found.')
+      const wanted = request.body.ticketType.toLowerCase()
+      const ticketType = (events.ticketTypesOf([event.id]).get(event.id) ?? []).find(
+        (t: TicketTypeRow) => t.id === request.body.ticketType || t.type.toLowerCase() === wanted,
+      )
+      if (!ticketType) {
+        throw invalid('This event has no such ticket type.', [
+          { field: 'ticketType', message: 'This event has no such ticket type.' },
+        ])
+      }
+      const guarded = config.booking.inventoryGuard
+      // Fail fast when it is sold out; the decision itself is made again under the lock.
+      const availableSeen = booking.available(ticketType)
+      if (guarded && availableSeen < quantity) throw conflict('Not enough tickets available.')
+      const orderId = newId()
+      const amount = Math.round(ticketType.price * quantity * 100) / 100
+      const free = amount === 0
+      const providerOrder = free
+        ? { id: `free_${orderId}` }
+        : await gateway.createOrder({
+            amount: toPaise(amount),
+            currency: 'INR',
+            receipt: orderId,
+            notes: { eventId: event.id, ticketTypeId: ticketType.id },
+          })
+      const heldUntil = new Date(Date.now() + config.booking.holdMinutes * 60_000).toISOString()
+      commands.hold(
+        {
+          orderId,
+          buyerId: buyer.id,
+          eventId: event.id,
+          organizerId: event.organizerId,
+          ticketTypeId: ticketType.id,
+          ticketType: ticketType.type,
+          quantity,
+          unitPrice: ticketType.price,
+          amount,
+          provider: free ? 'free' : gateway.provider,
+          providerOrderId: providerOrder.id,
+          heldUntil,
+        },
+        ticketType,
+        { actor: buyer.id, requestId: request.id },
+        guarded ? undefined : availableSeen,
+      )
+      return {
+        orderId: providerOrder.id,
+        amount: toPaise(amount),
+        currency: 'INR' as const,
+        keyId: gateway.keyId,
+        provider: free ? ('free' as const) : gateway.provider,
+        ticketId: orderId,
+        heldUntil,
+      }
+    },
+  )
+
+  app.post(
+    '/ticket/handlePaymentSuccess',
+    {
+      config: { access: 'signed-in' },
+      schema: {
+        body: PaymentSuccessBody,
+        response: replies({ 200: PaymentSuccessReply, 202: PaymentSuccessReply }),
+      },
+    },
+    async (request, reply) => {
+      const buyer = callerOf(request)
+      const { paymentId, orderId, signature } = request.body
+      const order = booking.byProviderOrderId(orderId)
+      if (!order || order.buyerId !== buyer.id) throw notFound('Order not found.')
+      // Signed over the order id we stored, never one the caller could choose.
+      if (!gateway.verifyCheckoutSignature({ orderId: order.providerOrderId, paymentId, signature })) {
+        throw invalid('Payment verification failed.')
+      }
+      await jobs.enqueue({
+        queue: 'payments',
+        name: 'confirm',
+        data: { orderId: order.id },
+        jobId: `confirm-${order.id}-${paymentId}`,
+      })
+      const outcome = await settled(order.id, paymentId)
+      if (!outcome) {
+        return reply.code(202).send({ message: 'Payment received. Your ticket is being issued.' })
+      }
+      if (
+        outcome.status === 'issued' ||
+        (outcome.status === 'cancelled' && outcome.paymentId === paymentId)
+      ) {
+        return { message: 'Booking Successful!', ticket: ticketView(outcome) }
+      }
+      if (outcome.refund) {
+        throw conflict(
+          'Your seats were released before the payment arrived and are sold out; the payment will be refunded.',
+        )
+      }
+      throw conflict('Payment failed. Please try again.')
+    },
+  )
+
+  app.get(
+    '/ticket/getTicketbyId/:ticketId',
+    {
+      config: { access: 'signed-in' },
+      schema: { params: TicketParams, response: replies({ 200: TicketView }) },
+    },
+    async (request) => {
+      const caller = callerOf(request)
+      const order = booking.byId(request.params.ticketId)
+      const allowed =
+        order &&
+        (caller.role === 'admin' ||
+          order.ownerId === caller.id ||
+          (order.ownerId === null && order.buyerId === caller.id) ||
+          (caller.role === 'organizers' && order.organizerId === caller.id))
+      if (!order || !allowed) throw notFound(TICKET_NOT_FOUND)
+      return ticketView(order)
+    },
+  )
+
+  app.get(
+    '/ticket/registrations',
+    { config: { access: 'signed-in' }, schema: { response: replies({ 200: RegistrationList }) } },
+    async (request) => {
+      const tickets = booking.ticketsOf(callerOf(request).id)
+      const byId = new Map(
+        [...new Set(tickets.map((t) => t.eventId))].flatMap((id) => {
+          const event = events.byId(id)
+          return event ? [[id, event] as const] : []
+        }),
+      )
+      return tickets.map((t) => {
+        const event = byId.get(t.eventId)
+        return {
+          _id: t.id,
+          eventId: t.eventId,
+          eventTitle: event?.title ?? '',
+          eventDate: event?.date ?? '',
+          eventTime: event?.time ?? '',
+          eventLocation: event?.location ?? '',
+          image: event?.images[0]?.url ?? null,
+          ticketType: t.ticketType,
+          quantity: t.quantity,
+          totalAmount: t.amount,
+          paymentStatus: t.paymentStatus,
+        }
+      })
+    },
+  )
+
+  const cancel = async (
+    request: { id: string; params: { ticketId: string } } & Parameters<typeof callerOf>[0],
+  ) => {
+    const owner = callerOf(request)
+    commands.cancel(request.params.ticketId, owner.id, { actor: owner.id, requestId: request.id })
+    return { message: 'Ticket canceled successfully.' }
+  }
+  for (const url of ['/ticket/cancel/:ticketId', '/ticket/:ticketId']) {
+    app.delete(
+      url,
+      {
+        config: { access: 'signed-in' },
+        schema: { params: TicketParams, response: replies({ 200: MessageReply }) },
+      },
+      cancel,
+    )
+  }
+
+  app.post(
+    '/ticket/transfer',
+    {
+      config: { access: 'signed-in' },
+      schema: { body: TransferBody, response: replies({ 200: MessageReply }) },
+    },
+    async (request) => {
+      const owner = callerOf(request)
+      const recipient = accounts.byEmail(request.body.newAttendeeEmail)
+      if (!recipient) throw notFound('No account found with that email.')
+      commands.transfer(request.body.ticketId, owner.id, recipient.id, {
+        actor: owner.id,
+        requestId: request.id,
+      })
+      return { message: 'Ticket transferred successfully!' }
+    },
+  )
+}

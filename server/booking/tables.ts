@@ -1,0 +1,52 @@
+import { index, integer, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
+import type { TicketTypeName } from '../../contracts/catalog.ts'
+import type { OrderStatus } from './decide.ts'
+
+export type PaymentStatus = 'Pending' | 'Completed' | 'Failed' | 'Cancelled'
+
+/** One row per order; a paid order is a ticket (its id is the ticket id). */
+export const orders = sqliteTable(
+  'orders',
+  {
+    id: text('id').primaryKey(),
+    eventId: text('event_id').notNull(),
+    organizerId: text('organizer_id').notNull(),
+    ticketTypeId: text('ticket_type_id').notNull(),
+    ticketType: text('ticket_type').notNull().$type<TicketTypeName>(),
+    buyerId: text('buyer_id').notNull(),
+    /** who holds the ticket now (after transfers); null until issued */
+    ownerId: text('owner_id'),
+    quantity: integer('quantity').notNull(),
+    unitPrice: real('unit_price').notNull(),
+    amount: real('amount').notNull(),
+    provider: text('provider').notNull(),
+    providerOrderId: text('provider_order_id').notNull(),
+    status: text('status').notNull().$type<Exclude<OrderStatus, 'none'>>(),
+    paymentStatus: text('payment_status').notNull().$type<PaymentStatus>(),
+    paymentId: text('payment_id'),
+    heldUntil: text('held_until').notNull(),
+    refund: text('refund').$type<'requested' | 'refunded'>(),
+    createdAt: text('created_at').notNull(),
+    updatedAt: text('updated_at').notNull(),
+  },
+  (t) => [
+    uniqueIndex('orders_provider_order').on(t.providerOrderId),
+    index('orders_owner').on(t.ownerId, t.status),
+    index('orders_event').on(t.eventId, t.status),
+    index('orders_ticket_type').on(t.ticketTypeId),
+    index('orders_held').on(t.status, t.heldUntil),
+    index('orders_organizer').on(t.organizerId),
+  ],
+)
+
+/** Seats taken per ticket type: held (awaiting payment) and sold. */
+export const inventory = sqliteTable(
+  'inventory',
+  {
+    ticketTypeId: text('ticket_type_id').primaryKey(),
+    eventId: text('event_id').notNull(),
+    held: integer('held').notNull(),
+    sold: integer('sold').notNull(),
+  },
+  (t) => [index('inventory_event').on(t.eventId)],
+)

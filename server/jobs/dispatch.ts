@@ -1,0 +1,78 @@
+// After commit, facts become jobs: a consumer with a stored checkpoint reads the ledger and
+// enqueues what each fact calls for, with stable job ids so a replay after a crash adds nothing.
+import { bookingMails } from '../booking/mails.ts'
+import { Consumer } from '../ledger/consumer.ts'
+import type { StoredFact } from '../ledger/ledger.ts'
+import type { KnownFact } from '../live/pushes.ts'
+import type { Mail } from '../mail/mailer.ts'
+import type { Platform } from '../platform.ts'
+import type { JobRequest } from './port.ts'
+
+export function createDispatch(platform: Platform): Consumer {
+  const { ledger, jobs, config, logger } = platform
+  const mails = bookingMails(ledger.db, config.publicUrl)
+  const mail = (jobId: string, message: Mail | null): JobRequest[] =>
+    message ? [{ queue: 'mail', name: 'send', data: message, jobId }] : []
+
+  const jobsOf = (stored: StoredFact): JobRequest[] => {
+    const fact = stored as unknown as StoredFact<KnownFact>
+    switch (fact.type) {
+      case 'TicketsHeld': {
+        const { orderId, heldUntil, amount } = fact.data
+        if (amount === 0) return []
+        const delayMs = Math.max(0, Date.parse(heldUntil) - Date.now())
+        return [{ queue: 'holds', name: 'expire', data: { orderId }, jobId: `expire-${orderId}`, delayMs }]
+      }
+      case 'TicketsIssued':
+        return mail(`mail-issued-${fact.data.orderId}`, mails.issued(fact.data.orderId))
+      case 'TicketCancelled':
+        return mail(
+          `mail-cancelled-${fact.data.orderId}`,
+          mails.cancelled(fact.data.orderId, fact.data.ownerId),
+        )
+      case 'TicketTransferred': {
+        const { orderId, fromId, toId } = fact.data
+        return mails
+          .transferred(orderId, fromId, toId)
+          .flatMap((message, i) => mail(`mail-transfer-${fact.position}-${i}`, message))
+      }
+      case 'RefundRequested': {
+        const { orderId, paymentId, amount } = fact.data
+        return [
+          {
+            queue: 'payments',
+            name: 'refund',
+            data: { orderId, paymentId, amount },
+            jobId: `refund-${orderId}-${paymentId}`,
+          },
+        ]
+      }
+      case 'AccountRegistered':
+      case 'PasswordResetRequested':
+      case 'PasswordReset':
+      case 'EventSubmitted':
+      case 'EventApproved':
+      case 'EventRejected':
+      case 'PaymentCaptured':
+      case 'PaymentFailed':
+      case 'HoldExpired':
+      case 'PaymentRefunded':
+        return []
+      default:
+        return (fact satisfies never) && []
+    }
+  }
+
+  return new Consumer(
+    ledger,
+    'jobs',
+    async (fact) => {
+      for (const job of jobsOf(fact)) await jobs.enqueue(job)
+    },
+    {
+      pollMs: config.ledgerPollMs,
+      onError: (error, fact) =>
+        logger.error({ err: error, position: fact.position }, 'could not enqueue jobs for a fact'),
+    },
+  )
+}

@@ -1,0 +1,35 @@
+// The payment gateway port. Amounts here are in paise (the provider's unit); the rest of the app
+// speaks rupees. Adapters: razorpay.ts (Razorpay's API through its SDK) and local.ts (the
+// built-in test gateway, speaking Razorpay's shapes, for development and tests).
+export type GatewayPayment = {
+  id: string
+  orderId: string
+  /** paise */
+  amount: number
+  currency: string
+  status: 'created' | 'authorized' | 'captured' | 'refunded' | 'failed'
+  method: string | null
+  errorDescription: string | null
+}
+
+export interface PaymentGateway {
+  readonly provider: 'local' | 'razorpay'
+  /** the public key the browser's checkout opens with */
+  readonly keyId: string
+  createOrder(input: {
+    amount: number
+    currency: 'INR'
+    receipt: string
+    notes: Record<string, string>
+  }): Promise<{
+    id: string
+  }>
+  verifyCheckoutSignature(input: { orderId: string; paymentId: string; signature: string }): boolean
+  paymentsOfOrder(orderId: string): Promise<GatewayPayment[]>
+  capture(payment: GatewayPayment): Promise<GatewayPayment>
+  refund(paymentId: string, amount: number): Promise<{ id: string }>
+  verifyWebhook(rawBody: Buffer, signature: string): boolean
+}
+
+export const toPaise = (rupees: number) => Math.round(rupees * 100)
+export const toRupees = (paise: number) => paise / 100
