@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto'
 import cors from '@fastify/cors'
 import helmet from '@fastify/helmet'
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify'
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify'
 import pino, { type Logger } from 'pino'
 import { startWorkers } from '../workers/processors.ts'
 import { accountQueries } from './accounts/queries.ts'
@@ -46,6 +46,13 @@ export async function buildApp(
     genReqId: () => randomUUID(),
     requestIdHeader: 'x-request-id',
     bodyLimit: 1024 * 1024,
+    maxParamLength: 200,
+    // Errors raised before routing (a malformed URL) get the same reply shape as the rest.
+    frameworkErrors: (error, request, reply) => {
+      request.log.info({ err: error }, 'malformed request')
+      const status = error.statusCode && error.statusCode < 500 ? error.statusCode : 400
+      ;(reply as FastifyReply).code(status).send({ message: 'The request address is malformed.' })
+    },
     trustProxy: config.env === 'production' ? 'loopback, linklocal, uniquelocal' : false,
   })
   app.setValidatorCompiler(validatorCompiler)

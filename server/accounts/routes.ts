@@ -77,7 +77,7 @@ export async function accountRoutes(fastify: FastifyInstance, options: AccountRo
       const account = accounts.byEmail(email)
       const matches = await verifyPassword(account?.passwordHash, password)
       if (!account || !matches) {
-        await throttle.loginFailed(email, request.ip)
+        await throttle.loginFailed(request.ip)
         throw unauthenticated('Invalid email or password.')
       }
       await throttle.loginSucceeded(email)
@@ -156,6 +156,7 @@ export async function accountRoutes(fastify: FastifyInstance, options: AccountRo
           queue: 'mail',
           name: 'send',
           jobId: `reset-${tokenHash.slice(0, 32)}`,
+          sensitive: true,
           data: {
             to: account.email,
             subject: 'Reset your password',

@@ -11,8 +11,11 @@ import type { Config } from '../config.ts'
 import { rateLimited } from '../errors.ts'
 
 export type Throttle = {
+  /** Refuses when the address or the account has failed too often; takes one attempt from the
+   * account's allowance before the password is checked. */
   beforeLogin(email: string, ip: string): Promise<void>
-  loginFailed(email: string, ip: string): Promise<void>
+  loginFailed(ip: string): Promise<void>
+  /** A correct password forgets the account's failures. */
   loginSucceeded(email: string): Promise<void>
   forgotRequested(email: string, ip: string): Promise<void>
 }
@@ -56,16 +59,18 @@ export function createThrottle(config: Config, redis: Redis | null): Throttle {
 
   return {
     async beforeLogin(email, ip) {
-      const [byAccount, byIp] = await Promise.all([loginAccount.get(email), loginIp.get(ip)])
-      for (const [res, limit] of [
-        [byAccount, limits.loginFailsPerAccount],
-        [byIp, limits.loginFailsPerIp],
-      ] as const) {
-        if (res && res.consumedPoints >= limit) throw tooMany('failed login attempts', res.msBeforeNext)
+      const byIp = await loginIp.get(ip)
+      if (byIp && byIp.consumedPoints >= limits.loginFailsPerIp) {
+        throw tooMany('failed login attempts', byIp.msBeforeNext)
       }
+      // Taken before the password is checked: guesses at one account sent at the same moment
+      // cannot all slip past its limit.
+      await consume(loginAccount, email, 'failed login attempts')
     },
-    async loginFailed(email, ip) {
-      await Promise.allSettled([loginAccount.penalty(email), loginIp.penalty(ip)])
+    async loginFailed(ip) {
+      // The address's count grows with failures only, after the fact: people signing in at
+      // the same moment from one address are never refused for being many.
+      await loginIp.penalty(ip)
     },
     async loginSucceeded(email) {
       await loginAccount.delete(email)

@@ -21,7 +21,8 @@ declare module 'fastify' {
   }
 }
 
-export type TokenClaims = { sub: string; role: Role; iat: number; exp: number }
+/** pv: the account's password version (when it last changed, in ms) the token was issued under */
+export type TokenClaims = { sub: string; role: Role; pv: number; iat: number; exp: number }
 
 export function createTokens(config: Config) {
   const expiresIn = config.jwt.expiresIn
@@ -36,10 +37,11 @@ export function createTokens(config: Config) {
   const verify = createVerifier({
     key: config.jwt.secret,
     algorithms: ['HS256'],
-    requiredClaims: ['sub', 'exp'],
+    requiredClaims: ['sub', 'exp', 'pv'],
   })
   return {
-    sign: (account: { id: string; role: Role }) => sign({ sub: account.id, role: account.role }),
+    sign: (account: { id: string; role: Role; passwordChangedAt: number }) =>
+      sign({ sub: account.id, role: account.role, pv: account.passwordChangedAt }),
     verify: (token: string) => verify(token) as TokenClaims,
   }
 }
@@ -56,8 +58,8 @@ export function accountOfToken(tokens: Tokens, accounts: AccountQueries, token: 
     throw unauthenticated(INVALID_SESSION)
   }
   const account = accounts.byId(claims.sub)
-  if (!account || claims.iat < Math.floor(account.passwordChangedAt / 1000))
-    throw unauthenticated(INVALID_SESSION)
+  // A password change retires every token issued before it, however close in time.
+  if (!account || claims.pv !== account.passwordChangedAt) throw unauthenticated(INVALID_SESSION)
   return account
 }
 

@@ -34,8 +34,12 @@ export function createBullJobs(redisUrl: string, prefix: string, logger: Logger)
   }
   return {
     kind: 'bullmq',
-    async enqueue({ queue: name, name: jobName, data, jobId, delayMs }: JobRequest) {
-      await queue(name).add(jobName, data, { jobId, delay: delayMs })
+    async enqueue({ queue: name, name: jobName, data, jobId, delayMs, sensitive }: JobRequest) {
+      await queue(name).add(jobName, data, {
+        jobId,
+        delay: delayMs,
+        ...(sensitive ? { removeOnComplete: true, removeOnFail: true } : {}),
+      })
     },
     startWorkers(processors: Partial<Processors>) {
       for (const name of queueNames) {

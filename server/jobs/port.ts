@@ -10,6 +10,8 @@ export type JobRequest = {
   /** stable id: a second enqueue with the same id while the first is kept is a no-op (no ':') */
   jobId?: string
   delayMs?: number
+  /** the data holds a secret (a reset link): removed from the queue as soon as it is done */
+  sensitive?: boolean
 }
 
 export type JobRecord = { id: string; name: string; data: unknown; attemptsMade: number }

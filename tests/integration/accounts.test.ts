@@ -454,8 +454,9 @@ describe('GET /api/v1/auth/profile', () => {
     const sign = createSigner({ key: secret(), algorithm: 'HS256' })
     const iat = nowSeconds()
 
-    const expired = await profile(sign({ sub: user.id, role: 'user', iat, exp: iat - 1 }))
-    const current = await profile(sign({ sub: user.id, role: 'user', iat, exp: iat + 3600 }))
+    const pv = accountById(user.id)?.password_changed_at
+    const expired = await profile(sign({ sub: user.id, role: 'user', pv, iat, exp: iat - 1 }))
+    const current = await profile(sign({ sub: user.id, role: 'user', pv, iat, exp: iat + 3600 }))
 
     expect(expired.statusCode).toBe(401)
     expect(expired.json()).toEqual({ message: expect.stringMatching(/\S/) })
@@ -476,7 +477,7 @@ describe('GET /api/v1/auth/profile', () => {
 
   it("takes the role from the account, not from the token's claims", async () => {
     const sign = createSigner({ key: secret(), algorithm: 'HS256', expiresIn: 3600_000 })
-    const promoted = sign({ sub: user.id, role: 'admin' })
+    const promoted = sign({ sub: user.id, role: 'admin', pv: accountById(user.id)?.password_changed_at })
 
     expect((await profile(promoted)).json().user.role).toBe('user')
     expect((await get('/admin/getalluser', bearer(promoted))).statusCode).toBe(403)
@@ -484,7 +485,6 @@ describe('GET /api/v1/auth/profile', () => {
 
   it('stops accepting a token issued before a password reset, and accepts one issued after', async () => {
     const someone = await signUp(app, 'resetter')
-    await waitForNextSecond() // the token's iat has a granularity of one second
     const token = await requestResetToken(someone.email)
     expect((await resetPassword(token, 'brand-new-password')).statusCode).toBe(200)
 
@@ -496,8 +496,8 @@ describe('GET /api/v1/auth/profile', () => {
     expect(fresh.statusCode).toBe(200)
   })
 
-  // BUG: the check is `iat < floor(passwordChangedAt / 1000)`, so a token issued earlier in the
-  // same second as the reset keeps working for its whole lifetime (1 day).
+  // Was a bug while the check compared whole-second iat with the change time: a token issued
+  // earlier in the same second as the reset kept working. Tokens now carry the password version.
   it('stops accepting a token issued in the same second just before a password reset', async () => {
     const someone = await signUp(app, 'quick')
     let old = ''
