@@ -8,12 +8,14 @@ export const rooms = {
   user: (accountId: string) => `user-${accountId}`,
   organizer: (accountId: string) => `organizer-${accountId}`,
   admins: 'admins',
+  /** everyone looking at the schedule calendar */
+  schedule: 'schedule',
 }
 
 /** Rooms anyone may ask to watch: the listing and single events. `event:{id}` is accepted too. */
 export function publicRoom(requested: unknown): string | null {
   if (typeof requested !== 'string') return null
-  if (requested === rooms.listing) return requested
+  if (requested === rooms.listing || requested === rooms.schedule) return requested
   const match = /^event[-:]([a-zA-Z0-9_-]{1,64})$/.exec(requested)
   return match?.[1] ? rooms.event(match[1]) : null
 }
@@ -37,5 +39,31 @@ export type AvailabilityPush = { eventId: string; ticketTypeId: string; availabl
 
 /** A change to one order or ticket, for its buyer/owner (user room) and its organizer. */
 export type TicketPush = { orderId: string; eventId: string; status: string; paymentStatus: string }
+
+/** SessionScheduled: to the schedule and the event's room. */
+export type SessionPush = {
+  sessionId: string
+  eventId: string
+  sessionTitle: string
+  startTime: string
+  endTime: string
+}
+
+/** ScheduleNoticePosted: to each attendee's own room. */
+export type NoticePush = {
+  noticeId: string
+  eventId: string
+  eventTitle: string
+  startTime: string
+  endTime: string
+}
+
+/** InquiryOpened (admins) and InquiryAnswered (admins and the asker). */
+export type InquiryPush = {
+  inquiryId: string
+  userId: string
+  subject?: string
+  status: 'Pending' | 'Replied'
+}
 
 export type AccountRegisteredPush = { accountId: string; username: string; email: string; role: string }

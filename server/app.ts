@@ -8,6 +8,7 @@ import { startWorkers } from '../workers/processors.ts'
 import { accountQueries } from './accounts/queries.ts'
 import { accountRoutes } from './accounts/routes.ts'
 import { ensureAdmin } from './accounts/seed-admin.ts'
+import { analyticsRoutes } from './analytics/routes.ts'
 import { bookingQueries } from './booking/queries.ts'
 import { bookingRoutes } from './booking/routes.ts'
 import { serveMedia } from './catalog/media.ts'
@@ -20,9 +21,12 @@ import { healthRoutes } from './http/health.ts'
 import { serializerCompiler, validatorCompiler } from './http/valibot.ts'
 import { registerWeb } from './http/web.ts'
 import { createDispatch } from './jobs/dispatch.ts'
+import { registerActivityFeed } from './live/feed.ts'
 import { attachLive, type Live } from './live/socket.ts'
 import { paymentRoutes } from './payments/routes.ts'
 import { createPlatform, type Platform } from './platform.ts'
+import { scheduleRoutes } from './schedule/routes.ts'
+import { supportRoutes } from './support/routes.ts'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -86,6 +90,7 @@ export async function buildApp(
   registerAccess(app, tokens, accountQueries(platform.ledger.db))
   await registerDocs(app)
 
+  await registerActivityFeed(app, platform, tokens)
   const booking = bookingQueries(platform.ledger.db)
   await app.register(
     async (api) => {
@@ -102,6 +107,9 @@ export async function buildApp(
       await catalogRoutes(api, { platform, extras: booking.eventExtras })
       await bookingRoutes(api, { platform })
       await paymentRoutes(api, { platform })
+      await analyticsRoutes(api, { platform })
+      await scheduleRoutes(api, { platform })
+      await supportRoutes(api, { platform })
     },
     { prefix: '/api/v1' },
   )

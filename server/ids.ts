@@ -17,6 +17,7 @@ export const streams = {
   ticket: (id: string) => `ticket-${id}`,
   inquiry: (id: string) => `inquiry-${id}`,
   session: (id: string) => `session-${id}`,
+  notice: (id: string) => `notice-${id}`,
 }
 
 /** The id part of a stream name: everything after the first '-'. */

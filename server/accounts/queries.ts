@@ -1,5 +1,5 @@
 // Reads of the accounts area; other areas read accounts only through these.
-import { asc, eq } from 'drizzle-orm'
+import { asc, eq, inArray } from 'drizzle-orm'
 import type { Db } from '../db/connection.ts'
 import { accounts, passwordResetLinks } from './tables.ts'
 
@@ -9,6 +9,8 @@ export const accountQueries = (db: Db) => ({
   byId: (id: string): Account | undefined => db.select().from(accounts).where(eq(accounts.id, id)).get(),
   byEmail: (email: string): Account | undefined =>
     db.select().from(accounts).where(eq(accounts.email, email.toLowerCase())).get(),
+  byIds: (ids: string[]): Account[] =>
+    ids.length === 0 ? [] : db.select().from(accounts).where(inArray(accounts.id, ids)).all(),
   all: (): Account[] => db.select().from(accounts).orderBy(asc(accounts.createdAt), asc(accounts.id)).all(),
   resetLinkOwner: (tokenHash: string): string | undefined =>
     db

@@ -58,7 +58,13 @@ export const bookingProjection = projection<BookingFact>({
     TicketsIssued(fact, db) {
       const d = fact.data
       db.update(orders)
-        .set({ status: 'issued', paymentStatus: 'Completed', ownerId: d.ownerId, updatedAt: fact.at })
+        .set({
+          status: 'issued',
+          paymentStatus: 'Completed',
+          ownerId: d.ownerId,
+          issuedAt: fact.at,
+          updatedAt: fact.at,
+        })
         .where(eq(orders.id, d.orderId))
         .run()
       // A lapsed hold gave its seats back already; a live one turns into a sale.

@@ -1,5 +1,5 @@
 // Reads of the booking area: availability, orders and tickets, attendees.
-import { and, desc, eq, inArray, lte } from 'drizzle-orm'
+import { and, asc, desc, eq, gt, inArray, lte } from 'drizzle-orm'
 import type { EventExtras } from '../catalog/queries.ts'
 import type { Db } from '../db/connection.ts'
 import { inventory, orders } from './tables.ts'
@@ -81,6 +81,29 @@ export function bookingQueries(db: Db) {
         )
         .orderBy(desc(orders.updatedAt))
         .get()?.paymentStatus ?? null,
+
+    /** Issued tickets of some events, a page at a time in id order (for long exports). */
+    issuedPage: (eventIds: string[], afterId: string, limit: number): OrderRow[] =>
+      eventIds.length === 0
+        ? []
+        : db
+            .select()
+            .from(orders)
+            .where(
+              and(inArray(orders.eventId, eventIds), eq(orders.status, 'issued'), gt(orders.id, afterId)),
+            )
+            .orderBy(asc(orders.id))
+            .limit(limit)
+            .all(),
+
+    /** The accounts holding tickets to an event now. */
+    attendeeIds: (eventId: string): string[] =>
+      db
+        .selectDistinct({ ownerId: orders.ownerId })
+        .from(orders)
+        .where(and(eq(orders.eventId, eventId), eq(orders.status, 'issued')))
+        .all()
+        .flatMap((r) => (r.ownerId ? [r.ownerId] : [])),
 
     /** Holds whose time is up but which no fact has released yet. */
     lapsedHolds: (now: string, ticketTypeId?: string): OrderRow[] =>

@@ -26,6 +26,8 @@ export const orders = sqliteTable(
     paymentId: text('payment_id'),
     heldUntil: text('held_until').notNull(),
     refund: text('refund').$type<'requested' | 'refunded'>(),
+    /** when the ticket was issued (sales over time) */
+    issuedAt: text('issued_at'),
     createdAt: text('created_at').notNull(),
     updatedAt: text('updated_at').notNull(),
   },

@@ -6,11 +6,13 @@ import type { StoredFact } from '../ledger/ledger.ts'
 import type { KnownFact } from '../live/pushes.ts'
 import type { Mail } from '../mail/mailer.ts'
 import type { Platform } from '../platform.ts'
+import { inquiryMails } from '../support/mails.ts'
 import type { JobRequest } from './port.ts'
 
 export function createDispatch(platform: Platform): Consumer {
   const { ledger, jobs, config, logger } = platform
   const mails = bookingMails(ledger.db, config.publicUrl)
+  const supportMails = inquiryMails(ledger.db, config.publicUrl)
   const mail = (jobId: string, message: Mail | null): JobRequest[] =>
     message ? [{ queue: 'mail', name: 'send', data: message, jobId }] : []
 
@@ -47,6 +49,21 @@ export function createDispatch(platform: Platform): Consumer {
           },
         ]
       }
+      case 'ScheduleNoticePosted': {
+        const { noticeId, eventId, startTime, endTime } = fact.data
+        return [
+          {
+            queue: 'notifications',
+            name: 'announce',
+            data: { noticeId, eventId, startTime, endTime },
+            jobId: `notice-${noticeId}`,
+          },
+        ]
+      }
+      case 'InquiryAnswered':
+        return mail(`mail-answer-${fact.data.inquiryId}`, supportMails.answered(fact.data.inquiryId))
+      case 'SessionScheduled':
+      case 'InquiryOpened':
       case 'AccountRegistered':
       case 'PasswordResetRequested':
       case 'PasswordReset':

@@ -1,6 +1,6 @@
 // The jobs port: what the app and its consumers need from a queue. Adapters: BullMQ on Redis
 // (server/jobs/bullmq.ts) and an in-process fallback when no Redis answers (in-process.ts).
-export const queueNames = ['mail', 'payments', 'holds'] as const
+export const queueNames = ['mail', 'payments', 'holds', 'notifications'] as const
 export type QueueName = (typeof queueNames)[number]
 
 export type JobRequest = {

@@ -17,6 +17,8 @@ export type ConsumerOptions = {
    * restart; 'memory' starts at the ledger's head and keeps the position in this process only.
    */
   checkpoint?: 'stored' | 'memory'
+  /** with an in-memory checkpoint: the position to start after, instead of the head */
+  startAt?: number
 }
 
 export class Consumer {
@@ -25,6 +27,8 @@ export class Consumer {
   private wake: (() => void) | null = null
   private unsubscribe: (() => void) | null = null
   private position: number | null = null
+  /** called with the checkpoint whenever a round finds nothing new */
+  onIdle: ((position: number) => void) | null = null
   /** set when facts arrive while a round is running, so that wake-up is not lost */
   private woken = false
 
@@ -37,7 +41,7 @@ export class Consumer {
 
   checkpoint(): number {
     if (this.options.checkpoint === 'memory') {
-      this.position ??= this.ledger.head()
+      this.position ??= this.options.startAt ?? this.ledger.head()
       return this.position
     }
     const row = this.ledger.db.select().from(checkpoints).where(eq(checkpoints.name, this.name)).get()
@@ -113,6 +117,7 @@ export class Consumer {
         await this.sleep(this.options.retryMs ?? 1000)
         continue
       }
+      if (handled === 0) this.onIdle?.(this.checkpoint())
       if (handled === 0 && !this.woken) await this.sleep(pollMs)
     }
   }

@@ -4,7 +4,10 @@ import {
   type AccountRegisteredPush,
   type AvailabilityPush,
   type EventStatusPush,
+  type InquiryPush,
+  type NoticePush,
   rooms,
+  type SessionPush,
   type TicketPush,
 } from '../../contracts/live.ts'
 import type { AccountFact } from '../accounts/facts.ts'
@@ -14,8 +17,10 @@ import type { CatalogFact } from '../catalog/facts.ts'
 import { catalogQueries } from '../catalog/queries.ts'
 import type { Db } from '../db/connection.ts'
 import type { StoredFact } from '../ledger/ledger.ts'
+import type { ScheduleFact } from '../schedule/facts.ts'
+import type { SupportFact } from '../support/facts.ts'
 
-export type KnownFact = AccountFact | CatalogFact | BookingFact
+export type KnownFact = AccountFact | CatalogFact | BookingFact | ScheduleFact | SupportFact
 
 export type Push = { room: string; data: Record<string, unknown> }
 
@@ -49,6 +54,7 @@ export function createPushes(db: Db) {
       ...availability(order.ticketTypeId),
       ...[...people].map((id) => ({ room: rooms.user(id), data })),
       { room: rooms.organizer(order.organizerId), data },
+      { room: rooms.admins, data },
     ]
   }
 
@@ -92,6 +98,32 @@ export function createPushes(db: Db) {
       case 'RefundRequested':
       case 'PaymentRefunded':
         return []
+      case 'SessionScheduled': {
+        const { sessionId, eventId, sessionTitle, startTime, endTime } = fact.data
+        const data: SessionPush = { sessionId, eventId, sessionTitle, startTime, endTime }
+        return [rooms.schedule, rooms.event(eventId)].map((room) => ({ room, data }))
+      }
+      case 'ScheduleNoticePosted': {
+        const { noticeId, eventId, startTime, endTime } = fact.data
+        const data: NoticePush = {
+          noticeId,
+          eventId,
+          eventTitle: events.byId(eventId)?.title ?? '',
+          startTime,
+          endTime,
+        }
+        return booking.attendeeIds(eventId).map((id) => ({ room: rooms.user(id), data }))
+      }
+      case 'InquiryOpened': {
+        const { inquiryId, userId, subject } = fact.data
+        const data: InquiryPush = { inquiryId, userId, subject, status: 'Pending' }
+        return [{ room: rooms.admins, data }]
+      }
+      case 'InquiryAnswered': {
+        const { inquiryId, userId } = fact.data
+        const data: InquiryPush = { inquiryId, userId, status: 'Replied' }
+        return [rooms.admins, rooms.user(userId)].map((room) => ({ room, data }))
+      }
       default:
         return (fact satisfies never) && []
     }

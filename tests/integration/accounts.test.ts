@@ -129,7 +129,6 @@ async function requestResetToken(email: string, except: string[] = []): Promise<
 
 const resetPassword = (token: string, password: string) => post(`/auth/reset-password/${token}`, { password })
 
-const waitForNextSecond = () => new Promise((r) => setTimeout(r, 1010 - (Date.now() % 1000)))
 
 describe('POST /api/v1/auth/register', () => {
   it('creates a user account, with the e-mail stored in lower case, and answers {status:true, message}', async () => {

@@ -1,0 +1,157 @@
+// Organizer tools: analytics per event, attendees per event, and the attendee CSV export.
+import { Readable } from 'node:stream'
+import type { FastifyInstance } from 'fastify'
+import { AnalyticsParams, AnalyticsReply, AttendeesByEvent, csvColumns } from '../../contracts/analytics.ts'
+import { accountQueries } from '../accounts/queries.ts'
+import { bookingQueries, type OrderRow } from '../booking/queries.ts'
+import { catalogQueries, type EventRow } from '../catalog/queries.ts'
+import { notFound } from '../errors.ts'
+import { callerOf } from '../http/access.ts'
+import { replies, type ValibotTypeProvider } from '../http/valibot.ts'
+import type { Platform } from '../platform.ts'
+import { csvRow } from './csv.ts'
+import { analyticsQueries } from './queries.ts'
+
+const PAGE = 1000
+
+export async function analyticsRoutes(fastify: FastifyInstance, options: { platform: Platform }) {
+  const app = fastify.withTypeProvider<ValibotTypeProvider>()
+  const { db } = options.platform.ledger
+  const sales = analyticsQueries(db)
+  const events = catalogQueries(db)
+  const booking = bookingQueries(db)
+  const accounts = accountQueries(db)
+
+  /** An organizer sees its own events; an admin sees every event. */
+  const eventsOf = (caller: { id: string; role: string }): EventRow[] =>
+    caller.role === 'admin' ? events.all() : events.byOrganizer(caller.id)
+
+  const attendeesOf = (tickets: OrderRow[]) => {
+    const people = new Map(
+      accounts.byIds([...new Set(tickets.map((t) => t.ownerId ?? t.buyerId))]).map((a) => [a.id, a]),
+    )
+    return tickets.flatMap((t) => {
+      const person = people.get(t.ownerId ?? t.buyerId)
+      return person ? [{ ticket: t, person }] : []
+    })
+  }
+
+  app.get(
+    '/ticket/analytics/:eventId',
+    {
+      config: { access: ['organizers', 'admin'] },
+      schema: { params: AnalyticsParams, response: replies({ 200: AnalyticsReply }) },
+    },
+    async (request) => {
+      const caller = callerOf(request)
+      const event = events.byId(request.params.eventId)
+      if (!event || (caller.role !== 'admin' && event.organizerId !== caller.id))
+        throw notFound('Event not found.')
+      const rows = new Map(sales.byTicketType(event.id).map((r) => [r.ticketTypeId, r]))
+      const types = events.ticketTypesOf([event.id]).get(event.id) ?? []
+      const analytics = types.map((t) => {
+        const r = rows.get(t.id)
+        return {
+          ticketType: t.type,
+          totalRevenue: r?.revenue ?? 0,
+          totalTicketsSold: r?.ticketsSold ?? 0,
+          paymentStatus: [{ Pending: r?.pending ?? 0, Completed: r?.completed ?? 0, Failed: r?.failed ?? 0 }],
+        }
+      })
+      const sum = (pick: (r: (typeof analytics)[number]) => number) =>
+        analytics.reduce((n, r) => n + pick(r), 0)
+      return {
+        event: {
+          _id: event.id,
+          title: event.title,
+          date: event.date,
+          location: event.location,
+          category: event.category,
+          approvalStatus: event.approvalStatus,
+        },
+        analytics,
+        totals: {
+          ticketsSold: sum((r) => r.totalTicketsSold),
+          revenue: Math.round(sum((r) => r.totalRevenue) * 100) / 100,
+          attendees: booking.attendeeIds(event.id).length,
+          Pending: sum((r) => r.paymentStatus[0]?.Pending ?? 0),
+          Completed: sum((r) => r.paymentStatus[0]?.Completed ?? 0),
+          Failed: sum((r) => r.paymentStatus[0]?.Failed ?? 0),
+        },
+        timeline: sales.timeline(event.id),
+      }
+    },
+  )
+
+  app.get(
+    '/organizers/attendees',
+    { config: { access: ['organizers', 'admin'] }, schema: { response: replies({ 200: AttendeesByEvent }) } },
+    async (request) => {
+      const mine = eventsOf(callerOf(request))
+      return mine.map((event) => {
+        const tickets: OrderRow[] = []
+        for (let after = ''; ; ) {
+          const page = booking.issuedPage([event.id], after, PAGE)
+          tickets.push(...page)
+          if (page.length < PAGE) break
+          after = page[page.length - 1]?.id ?? after
+        }
+        return {
+          _id: event.id,
+          title: event.title,
+          category: event.category,
+          location: event.location,
+          date: event.date,
+          time: event.time,
+          approvalStatus: event.approvalStatus,
+          attendees: attendeesOf(tickets).map(({ ticket, person }) => ({
+            _id: person.id,
+            ticketId: ticket.id,
+            username: person.username,
+            email: person.email,
+            phone: person.phone,
+            ticketType: ticket.ticketType,
+            quantity: ticket.quantity,
+            paymentStatus: ticket.paymentStatus,
+          })),
+        }
+      })
+    },
+  )
+
+  app.get(
+    '/organizers/attendees.csv',
+    { config: { access: ['organizers', 'admin'] } },
+    async (request, reply) => {
+      const mine = new Map(eventsOf(callerOf(request)).map((e) => [e.id, e]))
+      const eventIds = [...mine.keys()]
+      // A page of rows at a time: a long export never holds all its rows, and other requests
+      // are served between pages.
+      async function* rows() {
+        yield csvRow([...csvColumns])
+        for (let after = ''; ; ) {
+          const page = booking.issuedPage(eventIds, after, PAGE)
+          for (const { ticket, person } of attendeesOf(page)) {
+            const event = mine.get(ticket.eventId)
+            yield csvRow([
+              event?.title,
+              event?.category,
+              person.username,
+              person.email,
+              person.phone,
+              ticket.paymentStatus,
+            ])
+          }
+          if (page.length < PAGE) return
+          after = page[page.length - 1]?.id ?? after
+          await new Promise((resolve) => setImmediate(resolve))
+        }
+      }
+      return reply
+        .type('text/csv; charset=utf-8')
+        .header('content-disposition', 'attachment; filename="attendees_by_events.csv"')
+        .header('cache-control', 'no-store')
+        .send(Readable.from(rows()))
+    },
+  )
+}

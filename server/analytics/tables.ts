@@ -1,0 +1,39 @@
+// Sales figures, folded from booking's facts into this area's own tables.
+import { integer, primaryKey, real, sqliteTable, text } from 'drizzle-orm/sqlite-core'
+
+export type SalesStatus = 'Pending' | 'Completed' | 'Failed' | 'Cancelled'
+
+/** What analytics needs to remember of each order to move its counts. */
+export const salesOrders = sqliteTable('sales_orders', {
+  orderId: text('order_id').primaryKey(),
+  eventId: text('event_id').notNull(),
+  ticketTypeId: text('ticket_type_id').notNull(),
+  ticketType: text('ticket_type').notNull(),
+  quantity: integer('quantity').notNull(),
+  amount: real('amount').notNull(),
+  status: text('status').notNull().$type<SalesStatus>(),
+})
+
+/** Per ticket type: orders by payment status, tickets sold and revenue (completed payments only). */
+export const salesByTicketType = sqliteTable('sales_by_ticket_type', {
+  ticketTypeId: text('ticket_type_id').primaryKey(),
+  eventId: text('event_id').notNull(),
+  ticketType: text('ticket_type').notNull(),
+  pending: integer('pending').notNull(),
+  completed: integer('completed').notNull(),
+  failed: integer('failed').notNull(),
+  ticketsSold: integer('tickets_sold').notNull(),
+  revenue: real('revenue').notNull(),
+})
+
+/** Net tickets and revenue per event and hour (sales minus cancellations). */
+export const salesByHour = sqliteTable(
+  'sales_by_hour',
+  {
+    eventId: text('event_id').notNull(),
+    hour: text('hour').notNull(),
+    tickets: integer('tickets').notNull(),
+    revenue: real('revenue').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.eventId, t.hour] })],
+)

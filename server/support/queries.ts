@@ -1,0 +1,13 @@
+import { desc, eq } from 'drizzle-orm'
+import type { Db } from '../db/connection.ts'
+import { inquiries } from './tables.ts'
+
+export type InquiryRow = typeof inquiries.$inferSelect
+
+export const supportQueries = (db: Db) => ({
+  all: (): InquiryRow[] =>
+    db.select().from(inquiries).orderBy(desc(inquiries.createdAt), desc(inquiries.id)).all(),
+  ofUser: (userId: string): InquiryRow[] =>
+    db.select().from(inquiries).where(eq(inquiries.userId, userId)).orderBy(desc(inquiries.createdAt)).all(),
+  byId: (id: string): InquiryRow | undefined => db.select().from(inquiries).where(eq(inquiries.id, id)).get(),
+})

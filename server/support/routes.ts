@@ -1,0 +1,89 @@
+// /admin/support* (API.md), and the asker's own inquiries.
+import type { FastifyInstance } from 'fastify'
+import { MessageReply } from '../../contracts/common.ts'
+import {
+  InquiryBody,
+  InquiryList,
+  InquiryReply,
+  type InquiryView,
+  ReplyBody,
+} from '../../contracts/support.ts'
+import { accountQueries } from '../accounts/queries.ts'
+import { callerOf } from '../http/access.ts'
+import { replies, type ValibotTypeProvider } from '../http/valibot.ts'
+import { newId, streams } from '../ids.ts'
+import { handleCommand } from '../ledger/decider.ts'
+import type { Platform } from '../platform.ts'
+import { inquiryDecider } from './decide.ts'
+import { type InquiryRow, supportQueries } from './queries.ts'
+
+export async function supportRoutes(fastify: FastifyInstance, options: { platform: Platform }) {
+  const app = fastify.withTypeProvider<ValibotTypeProvider>()
+  const { ledger } = options.platform
+  const support = supportQueries(ledger.db)
+  const accounts = accountQueries(ledger.db)
+
+  const views = (rows: InquiryRow[]) => {
+    const people = new Map(accounts.byIds([...new Set(rows.map((r) => r.userId))]).map((a) => [a.id, a]))
+    return rows.map((r) => ({
+      _id: r.id,
+      userId: r.userId,
+      username: people.get(r.userId)?.username ?? '',
+      email: people.get(r.userId)?.email ?? '',
+      subject: r.subject,
+      inquiry: r.inquiry,
+      status: r.status,
+      reply: r.reply,
+      createdAt: r.createdAt,
+      repliedAt: r.repliedAt,
+    }))
+  }
+
+  app.post(
+    '/admin/support',
+    { config: { access: ['user'] }, schema: { body: InquiryBody, response: replies({ 201: InquiryReply }) } },
+    async (request, reply) => {
+      const asker = callerOf(request)
+      const inquiryId = newId()
+      handleCommand(
+        ledger,
+        streams.inquiry(inquiryId),
+        inquiryDecider,
+        { type: 'Open', inquiry: { inquiryId, userId: asker.id, ...request.body } },
+        { actor: asker.id, requestId: request.id },
+      )
+      const inquiry = views([support.byId(inquiryId) as InquiryRow])[0] as InquiryView
+      return reply
+        .code(201)
+        .send({ message: 'Your inquiry has been submitted. We will reply soon.', inquiry })
+    },
+  )
+
+  app.post(
+    '/admin/support/get',
+    { config: { access: ['admin'] }, schema: { response: replies({ 200: InquiryList }) } },
+    async () => views(support.all()),
+  )
+
+  app.post(
+    '/admin/support/reply',
+    { config: { access: ['admin'] }, schema: { body: ReplyBody, response: replies({ 200: MessageReply }) } },
+    async (request) => {
+      const admin = callerOf(request)
+      handleCommand(
+        ledger,
+        streams.inquiry(request.body.inquiryId),
+        inquiryDecider,
+        { type: 'Answer', reply: request.body.reply, by: admin.id },
+        { actor: admin.id, requestId: request.id },
+      )
+      return { message: 'Reply sent successfully.' }
+    },
+  )
+
+  app.get(
+    '/support/mine',
+    { config: { access: 'signed-in' }, schema: { response: replies({ 200: InquiryList }) } },
+    async (request) => views(support.ofUser(callerOf(request).id)),
+  )
+}
