@@ -1,6 +1,6 @@
 // Routes of people who attend: their dashboard and inquiries (role user), booking and their
 // tickets (any signed-in account).
-import { createRoute } from '@tanstack/react-router'
+import { createRoute, lazyRouteComponent } from '@tanstack/react-router'
 import { NotAvailable } from '../ui/not-available.tsx'
 import { onlyFor, signedIn } from './guards.ts'
 import { rootRoute } from './root.tsx'
@@ -9,7 +9,7 @@ export const userDashboardRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/dashboard',
   beforeLoad: onlyFor('user'),
-  component: () => <NotAvailable title="My Dashboard" />,
+  component: lazyRouteComponent(() => import('../screens/booking/dashboard.tsx'), 'DashboardScreen'),
 })
 
 export const inquiryFormRoute = createRoute({
@@ -23,27 +23,37 @@ export const bookingRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/booking/$id',
   beforeLoad: signedIn,
-  component: () => <NotAvailable title="Book Tickets" />,
+  component: lazyRouteComponent(() => import('../screens/booking/booking.tsx'), 'BookingScreen'),
+})
+
+/** Your Registrations: SPEC §2 leaves its path open; the dashboard links here. */
+export const registrationsRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/registrations',
+  beforeLoad: signedIn,
+  component: lazyRouteComponent(() => import('../screens/booking/registrations.tsx'), 'RegistrationsScreen'),
 })
 
 export const transferRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/ticket/transfer/$ticketId',
   beforeLoad: signedIn,
-  component: () => <NotAvailable title="Ticket Transfer" />,
+  component: lazyRouteComponent(() => import('../screens/booking/transfer.tsx'), 'TransferScreen'),
 })
 
+/** SPEC §2 names the route, not its screen: one ticket with its cancel. */
 export const cancelTicketRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/cancelTicket/$id',
   beforeLoad: signedIn,
-  component: () => <NotAvailable title="Ticket Cancellation" />,
+  component: lazyRouteComponent(() => import('../screens/booking/cancel-ticket.tsx'), 'CancelTicketScreen'),
 })
 
 export const attendeeRoutes = [
   userDashboardRoute,
   inquiryFormRoute,
   bookingRoute,
+  registrationsRoute,
   transferRoute,
   cancelTicketRoute,
 ] as const

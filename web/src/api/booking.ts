@@ -1,0 +1,104 @@
+// Calls of the booking area (API.md /ticket/*, the local gateway's checkout) and the one event
+// read the booking screen needs.
+import * as v from 'valibot'
+import {
+  CreateOrderReply,
+  PaymentSuccessReply,
+  type Registration,
+  RegistrationList,
+  TicketView,
+} from '../../../contracts/booking.ts'
+import { EventView } from '../../../contracts/catalog.ts'
+import { MessageReply } from '../../../contracts/common.ts'
+import type { CheckoutPayment, Confirmation, Order, OrderRequest } from '../machines/booking.ts'
+import { api } from './client.ts'
+
+const path = (id: string) => encodeURIComponent(id)
+
+export async function fetchEvent(eventId: string): Promise<EventView> {
+  return v.parse(EventView, await api.get<unknown>(`/event/${path(eventId)}`))
+}
+
+export async function createOrder(request: OrderRequest): Promise<Order> {
+  return v.parse(CreateOrderReply, await api.post<unknown>('/ticket/create', request))
+}
+
+/** The razorpay_* payload a successful checkout hands over. */
+const CheckoutReply = v.pipe(
+  v.object({
+    razorpay_payment_id: v.string(),
+    razorpay_order_id: v.string(),
+    razorpay_signature: v.string(),
+  }),
+  v.transform(
+    (reply): CheckoutPayment => ({
+      paymentId: reply.razorpay_payment_id,
+      orderId: reply.razorpay_order_id,
+      signature: reply.razorpay_signature,
+    }),
+  ),
+)
+
+export const checkoutPaymentOf = (reply: unknown): CheckoutPayment => v.parse(CheckoutReply, reply)
+
+/** The local test gateway's checkout: the payer pays or fails (a failure is a 402). */
+export async function payLocally(orderId: string, outcome: 'success' | 'failure'): Promise<CheckoutPayment> {
+  return checkoutPaymentOf(await api.post<unknown>('/payments/local/pay', { orderId, outcome }))
+}
+
+export async function fetchTicket(ticketId: string): Promise<TicketView> {
+  return v.parse(TicketView, await api.get<unknown>(`/ticket/getTicketbyId/${path(ticketId)}`))
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+/**
+ * Confirms a paid checkout. The server answers once the ticket is issued; when it is still being
+ * issued (202, no ticket yet) the ticket is looked at until it is settled or a while has passed.
+ */
+export async function confirmPayment(
+  input: { payment: CheckoutPayment; eventId: string; ticketId: string },
+  options: { pollMs?: number; patienceMs?: number } = {},
+): Promise<Confirmation> {
+  const { payment, eventId, ticketId } = input
+  const reply = v.parse(
+    PaymentSuccessReply,
+    await api.post<unknown>('/ticket/handlePaymentSuccess', {
+      paymentId: payment.paymentId,
+      orderId: payment.orderId,
+      signature: payment.signature,
+      event: eventId,
+    }),
+  )
+  if (reply.ticket) return { status: 'issued', message: reply.message }
+  const deadline = Date.now() + (options.patienceMs ?? 30_000)
+  while (Date.now() < deadline) {
+    await sleep(options.pollMs ?? 1000)
+    const ticket = await fetchTicket(ticketId)
+    if (ticket.paymentStatus === 'Completed') return { status: 'issued', message: reply.message }
+    if (ticket.paymentStatus !== 'Pending') throw new Error(`The payment ended ${ticket.paymentStatus}.`)
+  }
+  return { status: 'pending', message: reply.message }
+}
+
+/** The caller's live tickets, with their events' details (dashboard and registrations). */
+export async function fetchRegistrations(): Promise<Registration[]> {
+  return v.parse(RegistrationList, await api.get<unknown>('/ticket/registrations'))
+}
+
+/** The dashboard's cancel. */
+export async function cancelTicket(ticketId: string): Promise<string> {
+  return v.parse(MessageReply, await api.delete<unknown>(`/ticket/cancel/${path(ticketId)}`)).message
+}
+
+/** The registrations screen's cancel (same effect, the original's other path). */
+export async function cancelRegistration(ticketId: string): Promise<string> {
+  return v.parse(MessageReply, await api.delete<unknown>(`/ticket/${path(ticketId)}`)).message
+}
+
+export async function transferTicket(
+  ticketId: string,
+  newAttendeeEmail: string,
+): Promise<{ message: string }> {
+  return v.parse(MessageReply, await api.post<unknown>('/ticket/transfer', { ticketId, newAttendeeEmail }))
+}

@@ -1,0 +1,238 @@
+// Booking (SPEC §2, §4, §7): the event's summary, quantity and ticket type with live availability,
+// and the booking machine driving order → checkout (the local gateway's dialog or Razorpay's) →
+// confirmation. This screen supplies the machine's calls and effects.
+import { getRouteApi, useNavigate } from '@tanstack/react-router'
+import { useMachine } from '@xstate/react'
+import { type FormEvent, useCallback, useEffect, useMemo, useRef, useState } from 'react'
+import { fromPromise } from 'xstate'
+import type { EventView, TicketTypeView } from '../../../../contracts/catalog.ts'
+import { type AvailabilityPush, rooms } from '../../../../contracts/live.ts'
+import { confirmPayment, createOrder, fetchEvent, payLocally } from '../../api/booking.ts'
+import { useLiveConnected, useLiveFacts } from '../../live/use-live.ts'
+import { bookingMachine } from '../../machines/booking.ts'
+import { useSession } from '../../session/use-session.ts'
+import { Loading } from '../../ui/loading.tsx'
+import { formatRupees } from '../../ui/rupees.ts'
+import { notify } from '../../ui/toasts.ts'
+import { CheckoutDialog } from './checkout-dialog.tsx'
+import { localEventDate } from './event-date.ts'
+import { type Payer, razorpayCheckout } from './razorpay-checkout.ts'
+import './booking.css'
+
+const bookingRoute = getRouteApi('/booking/$id')
+
+type Load = { state: 'loading' } | { state: 'loaded'; event: EventView } | { state: 'failed' }
+
+const isAvailability = (data: Record<string, unknown>): data is AvailabilityPush =>
+  typeof data.ticketTypeId === 'string' && typeof data.available === 'number'
+
+export function BookingScreen() {
+  const { id } = bookingRoute.useParams()
+  const [load, setLoad] = useState<Load>({ state: 'loading' })
+  const live = useLiveConnected()
+  /** the position of the latest availability applied per ticket type, so an older one never wins */
+  const applied = useRef(new Map<string, number>())
+
+  const refetch = useCallback(() => {
+    fetchEvent(id)
+      .then((event) => {
+        applied.current.clear()
+        setLoad({ state: 'loaded', event })
+      })
+      .catch(() =>
+        // a failed refetch keeps what is on screen
+        setLoad((previous) => (previous.state === 'loaded' ? previous : { state: 'failed' })),
+      )
+  }, [id])
+
+  useEffect(() => {
+    setLoad({ state: 'loading' })
+    refetch()
+  }, [refetch])
+
+  useLiveFacts({
+    room: rooms.event(id),
+    onConnect: refetch,
+    onFact(push) {
+      const { data } = push
+      if (!isAvailability(data) || data.eventId !== id) return
+      const seen = applied.current.get(data.ticketTypeId) ?? -1
+      if (push.position < seen) return
+      applied.current.set(data.ticketTypeId, push.position)
+      setLoad((previous) =>
+        previous.state === 'loaded'
+          ? {
+              state: 'loaded',
+              event: {
+                ...previous.event,
+                ticketTypes: previous.event.ticketTypes.map((type) =>
+                  type._id === data.ticketTypeId ? { ...type, available: data.available } : type,
+                ),
+              },
+            }
+          : previous,
+      )
+    },
+  })
+
+  if (load.state === 'loading') return <Loading message="Loading event..." />
+  if (load.state === 'failed') {
+    return (
+      <section className="page">
+        <p className="error-text" role="alert">
+          Error fetching event details.
+        </p>
+      </section>
+    )
+  }
+  return (
+    <section className="page booking-page" data-live={live ? 'connected' : 'offline'}>
+      <EventSummary event={load.event} />
+      <BookingForm event={load.event} />
+    </section>
+  )
+}
+
+function EventSummary({ event }: { event: EventView }) {
+  const image = event.images[0]?.url
+  return (
+    <article className="card event-summary">
+      {image && <img src={image} alt={event.title} />}
+      <div>
+        <h1>{event.title}</h1>
+        <p>{event.description}</p>
+        <dl className="facts">
+          <dt>Date:</dt>
+          <dd>{localEventDate(event.date)}</dd>
+          <dt>Time:</dt>
+          <dd>{event.time}</dd>
+          <dt>Location:</dt>
+          <dd>{event.location}</dd>
+        </dl>
+      </div>
+    </article>
+  )
+}
+
+const optionText = (type: TicketTypeView) =>
+  `${type.type} - ${formatRupees(type.price)} (${type.available > 0 ? `${type.available} available` : 'Sold out'})`
+
+function BookingForm({ event }: { event: EventView }) {
+  const navigate = useNavigate()
+  const { user } = useSession()
+  const payer: Payer = useMemo(
+    () => ({ name: user?.username ?? '', email: user?.email ?? '', contact: user?.phone ?? null }),
+    [user?.username, user?.email, user?.phone],
+  )
+  const machine = useMemo(
+    () =>
+      bookingMachine.provide({
+        actors: {
+          createOrder: fromPromise(({ input }) => createOrder(input)),
+          payLocally: fromPromise(({ input }) => payLocally(input.orderId, input.outcome)),
+          providerCheckout: razorpayCheckout(payer),
+          confirmPayment: fromPromise(({ input }) => confirmPayment(input)),
+        },
+        actions: {
+          notifySuccess: (_, { message }) => notify.success(message),
+          goHome: () => {
+            void navigate({ to: '/' })
+          },
+        },
+      }),
+    [navigate, payer],
+  )
+  const [snapshot, send] = useMachine(machine, { input: { eventTitle: event.title } })
+
+  const firstOnSale = event.ticketTypes.find((type) => type.available > 0) ?? event.ticketTypes[0]
+  const [ticketType, setTicketType] = useState(firstOnSale?.type ?? '')
+  const [quantity, setQuantity] = useState('1')
+  const chosen = event.ticketTypes.find((type) => type.type === ticketType)
+  const count = Number(quantity)
+
+  const busy = snapshot.hasTag('busy')
+  const { error, detail, notice, order } = snapshot.context
+  const dialogOpen = snapshot.matches({ checkout: 'dialog' }) || snapshot.matches({ checkout: 'paying' })
+
+  const submit = (form: FormEvent<HTMLFormElement>) => {
+    form.preventDefault()
+    if (!chosen || busy) return
+    send({
+      type: 'BOOK',
+      request: { eventId: event._id, ticketType: chosen.type, quantity: count, amount: chosen.price * count },
+      now: Date.now(),
+    })
+  }
+
+  return (
+    <form className="card form booking-form" onSubmit={submit} aria-busy={busy}>
+      <div className="field">
+        <label htmlFor="booking-quantity">Quantity</label>
+        <input
+          id="booking-quantity"
+          name="quantity"
+          type="number"
+          min={1}
+          step={1}
+          required
+          value={quantity}
+          disabled={busy}
+          onChange={(change) => {
+            setQuantity(change.target.value)
+            send({ type: 'EDIT' })
+          }}
+        />
+      </div>
+      <div className="field">
+        <label htmlFor="booking-ticket-type">Ticket Type</label>
+        <select
+          id="booking-ticket-type"
+          name="ticketType"
+          value={ticketType}
+          disabled={busy}
+          required
+          onChange={(change) => {
+            setTicketType(change.target.value)
+            send({ type: 'EDIT' })
+          }}
+        >
+          {event.ticketTypes.map((type) => (
+            <option key={type._id} value={type.type}>
+              {optionText(type)}
+            </option>
+          ))}
+        </select>
+      </div>
+      {chosen && (
+        <p className="booking-price" aria-live="polite">
+          Price: {formatRupees(chosen.price)}
+          {count > 1 && <span className="booking-total"> · Total: {formatRupees(chosen.price * count)}</span>}
+        </p>
+      )}
+      {error && (
+        <div className="form-error booking-error" role="alert">
+          <p>{error}</p>
+          {detail && <p className="form-error-detail">{detail}</p>}
+        </div>
+      )}
+      {notice && (
+        <p className="form-hint" role="status">
+          {notice}
+        </p>
+      )}
+      <button type="submit" disabled={busy || !chosen}>
+        {busy ? 'Processing Payment...' : 'Confirm Booking'}
+      </button>
+      {dialogOpen && order && (
+        <CheckoutDialog
+          eventTitle={event.title}
+          amountPaise={order.reply.amount}
+          paying={snapshot.matches({ checkout: 'paying' })}
+          onPay={() => send({ type: 'PAY', outcome: 'success' })}
+          onFail={() => send({ type: 'PAY', outcome: 'failure' })}
+          onClose={() => send({ type: 'CLOSE' })}
+        />
+      )}
+    </form>
+  )
+}

@@ -1,0 +1,69 @@
+// The local test gateway's checkout (DESIGN.md, Payments): what Razorpay's dialog would show
+// (the event, 'Ticket Booking', the amount), with the payer's choice to pay or to fail.
+import { useEffect, useId, useRef } from 'react'
+import { formatRupees } from '../../ui/rupees.ts'
+
+type CheckoutDialogProps = {
+  eventTitle: string
+  /** paise, as the order carries it */
+  amountPaise: number
+  paying: boolean
+  onPay(): void
+  onFail(): void
+  onClose(): void
+}
+
+export function CheckoutDialog({
+  eventTitle,
+  amountPaise,
+  paying,
+  onPay,
+  onFail,
+  onClose,
+}: CheckoutDialogProps) {
+  const dialog = useRef<HTMLDialogElement>(null)
+  const titleId = useId()
+
+  useEffect(() => {
+    const element = dialog.current
+    if (element && !element.open) element.showModal()
+    return () => element?.close()
+  }, [])
+
+  return (
+    <dialog
+      ref={dialog}
+      className="checkout-dialog"
+      aria-labelledby={titleId}
+      aria-busy={paying}
+      onCancel={(event) => {
+        // Escape closes the checkout, unless a payment is under way.
+        event.preventDefault()
+        if (!paying) onClose()
+      }}
+    >
+      <header className="checkout-header">
+        <h2 id={titleId}>{eventTitle}</h2>
+        <p>Ticket Booking</p>
+      </header>
+      <p className="checkout-amount">{formatRupees(amountPaise / 100)}</p>
+      <p className="checkout-note">Test payment: no card is charged.</p>
+      <div className="checkout-actions">
+        <button type="button" onClick={onPay} disabled={paying}>
+          Pay
+        </button>
+        <button type="button" className="button-danger" onClick={onFail} disabled={paying}>
+          Fail payment
+        </button>
+        <button type="button" className="button-secondary" onClick={onClose} disabled={paying}>
+          Cancel
+        </button>
+      </div>
+      {paying && (
+        <p className="checkout-note" role="status">
+          Processing...
+        </p>
+      )}
+    </dialog>
+  )
+}

@@ -1,0 +1,127 @@
+// Your Registrations (SPEC §2, §5): each ticket's event, type and payment status, with a confirmed
+// cancel and an in-place transfer (the first click asks for the new attendee's e-mail).
+import { useState } from 'react'
+import type { Registration } from '../../../../contracts/booking.ts'
+import { cancelRegistration, transferTicket } from '../../api/booking.ts'
+import { transferMessages } from '../../machines/transfer.ts'
+import { Loading } from '../../ui/loading.tsx'
+import { notify } from '../../ui/toasts.ts'
+import { useMyTickets } from './use-my-tickets.ts'
+import './booking.css'
+
+export function RegistrationsScreen() {
+  const { load, reload, live } = useMyTickets('An error occurred while fetching data.')
+
+  if (load.state === 'loading') return <Loading />
+  if (load.state === 'failed') {
+    return (
+      <section className="page">
+        <p className="error-text" role="alert">
+          {load.error}
+        </p>
+      </section>
+    )
+  }
+  return (
+    <section className="page registrations-page" data-live={live ? 'connected' : 'offline'}>
+      <h1>Your Registrations</h1>
+      {load.tickets.length === 0 ? (
+        <p className="empty-text">You haven't registered for any events yet.</p>
+      ) : (
+        <ul className="ticket-list">
+          {load.tickets.map((registration) => (
+            <li key={registration._id}>
+              <RegistrationCard registration={registration} onChanged={() => void reload()} />
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  )
+}
+
+function RegistrationCard({ registration, onChanged }: { registration: Registration; onChanged(): void }) {
+  const [busy, setBusy] = useState(false)
+  const [transferring, setTransferring] = useState(false)
+  const [email, setEmail] = useState('')
+  const [emailError, setEmailError] = useState<string | null>(null)
+  const emailId = `transfer-email-${registration._id}`
+
+  const cancel = async () => {
+    if (!window.confirm('Are you sure you want to cancel this ticket?')) return
+    setBusy(true)
+    try {
+      notify.success(await cancelRegistration(registration._id))
+      onChanged()
+    } catch {
+      notify.error('An error occurred while canceling the ticket.')
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  const transfer = async () => {
+    if (!transferring) {
+      setTransferring(true)
+      return
+    }
+    if (email.trim() === '') {
+      setEmailError(transferMessages.email)
+      return
+    }
+    setBusy(true)
+    try {
+      await transferTicket(registration._id, email.trim())
+      notify.success(transferMessages.success)
+      setTransferring(false)
+      setEmail('')
+      onChanged()
+    } catch {
+      notify.error(transferMessages.failed)
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  return (
+    <article className="card ticket-card" aria-label={registration.eventTitle}>
+      <div className="ticket-card-body">
+        <h3>{registration.eventTitle}</h3>
+        <dl className="facts">
+          <dt>Ticket Type:</dt>
+          <dd>{registration.ticketType}</dd>
+          <dt>Payment Status:</dt>
+          <dd>{registration.paymentStatus}</dd>
+        </dl>
+        {transferring && (
+          <div className="field">
+            <label htmlFor={emailId}>New Attendee Email</label>
+            <input
+              id={emailId}
+              type="email"
+              value={email}
+              disabled={busy}
+              onChange={(change) => {
+                setEmail(change.target.value)
+                setEmailError(null)
+              }}
+            />
+          </div>
+        )}
+        {emailError && (
+          <p className="form-error" role="alert">
+            {emailError}
+          </p>
+        )}
+        <div className="ticket-actions">
+          <button type="button" className="button-danger" onClick={() => void cancel()} disabled={busy}>
+            Cancel Ticket
+          </button>
+          <button type="button" onClick={() => void transfer()} disabled={busy}>
+            Transfer Ticket
+          </button>
+        </div>
+      </div>
+    </article>
+  )
+}

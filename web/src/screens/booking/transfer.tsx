@@ -1,0 +1,81 @@
+// Transfer Ticket (SPEC §2 /ticket/transfer/{ticketId}): the new attendee's e-mail, the transfer
+// machine's states on screen, and the dashboard 500 ms after a success.
+import { getRouteApi, useNavigate } from '@tanstack/react-router'
+import { useMachine } from '@xstate/react'
+import { type FormEvent, useMemo } from 'react'
+import { fromPromise } from 'xstate'
+import { transferTicket } from '../../api/booking.ts'
+import { transferMachine } from '../../machines/transfer.ts'
+import { Field } from '../../ui/field.tsx'
+import './booking.css'
+
+const transferRoute = getRouteApi('/ticket/transfer/$ticketId')
+
+export function TransferScreen() {
+  const { ticketId } = transferRoute.useParams()
+  const navigate = useNavigate()
+  const machine = useMemo(
+    () =>
+      transferMachine.provide({
+        actors: {
+          transfer: fromPromise(({ input }) => transferTicket(input.ticketId, input.newAttendeeEmail)),
+        },
+        actions: {
+          goToDashboard: () => {
+            void navigate({ to: '/dashboard' })
+          },
+        },
+      }),
+    [navigate],
+  )
+  const [snapshot, send] = useMachine(machine, { input: { ticketId } })
+  const busy = snapshot.matches('submitting')
+  const done = snapshot.matches('success') || snapshot.matches('redirected')
+  const { message, error } = snapshot.context
+
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault()
+    send({ type: 'SUBMIT', email: String(new FormData(event.currentTarget).get('newAttendeeEmail') ?? '') })
+  }
+
+  return (
+    <section className="page form-page">
+      <form className="card form" onSubmit={submit} aria-busy={busy}>
+        <h1>Transfer Ticket</h1>
+        <Field
+          label="New Attendee Email"
+          name="newAttendeeEmail"
+          type="email"
+          autoComplete="off"
+          required
+          disabled={busy || done}
+          onChange={() => send({ type: 'EDIT' })}
+        />
+        {done && message && (
+          <p className="success-text" role="status">
+            {message}
+          </p>
+        )}
+        {error && (
+          <p className="form-error" role="alert">
+            {error}
+          </p>
+        )}
+        <div className="form-actions">
+          <button type="submit" disabled={busy || done}>
+            {busy ? 'Transferring...' : 'Transfer Ticket'}
+          </button>
+          <button
+            type="button"
+            className="button-secondary"
+            onClick={() => {
+              void navigate({ to: '/dashboard' })
+            }}
+          >
+            Cancel
+          </button>
+        </div>
+      </form>
+    </section>
+  )
+}
