@@ -9,6 +9,15 @@ export const approvalStatuses = ['Pending', 'Approved', 'Rejected'] as const
 export const ApprovalStatus = v.picklist(approvalStatuses)
 export type ApprovalStatus = v.InferOutput<typeof ApprovalStatus>
 
+/** A YYYY-MM-DD that names a day on the calendar (not 2027-02-30). */
+export const isCalendarDate = (text: string) => {
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text)
+  if (!match) return false
+  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])]
+  const date = new Date(Date.UTC(year, month - 1, day))
+  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day
+}
+
 const required = (label: string, max: number) =>
   v.pipe(
     v.string(`${label} is required.`),
@@ -57,7 +66,11 @@ export const TicketTypesInput = v.pipe(
 export const CreateEventFields = v.object({
   title: required('Title', 150),
   description: required('Description', 5000),
-  date: v.pipe(required('Date', 10), v.isoDate('Date must be a date (YYYY-MM-DD).')),
+  date: v.pipe(
+    required('Date', 10),
+    v.isoDate('Date must be a date (YYYY-MM-DD).'),
+    v.check(isCalendarDate, 'Date must be a real day on the calendar.'),
+  ),
   time: v.pipe(required('Time', 5), v.regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'Time must be a time (HH:MM).')),
   location: required('Location', 200),
   category: required('Category', 80),

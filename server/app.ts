@@ -51,6 +51,8 @@ export async function buildApp(
     requestIdHeader: 'x-request-id',
     bodyLimit: 1024 * 1024,
     maxParamLength: 200,
+    // A request must arrive whole within this time (a 200 MB video on a slow line included).
+    requestTimeout: 15 * 60_000,
     // Errors raised before routing (a malformed URL) get the same reply shape as the rest.
     frameworkErrors: (error, request, reply) => {
       request.log.info({ err: error }, 'malformed request')
@@ -66,15 +68,25 @@ export async function buildApp(
     reply.header('x-request-id', request.id)
   })
 
+  // Razorpay's checkout is a script that opens a frame and calls its own APIs.
+  const razorpay =
+    config.payments.provider === 'razorpay'
+      ? {
+          scripts: ['https://checkout.razorpay.com'],
+          frames: ['https://api.razorpay.com', 'https://checkout.razorpay.com'],
+          connect: ['https://api.razorpay.com', 'https://lumberjack.razorpay.com'],
+        }
+      : { scripts: [], frames: [], connect: [] }
   await app.register(helmet, {
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
+        scriptSrc: ["'self'", ...razorpay.scripts],
         styleSrc: ["'self'", "'unsafe-inline'"],
         imgSrc: ["'self'", 'data:', 'blob:'],
         mediaSrc: ["'self'", 'blob:'],
-        connectSrc: ["'self'", 'ws:', 'wss:'],
+        connectSrc: ["'self'", 'ws:', 'wss:', ...razorpay.connect],
+        frameSrc: ["'self'", ...razorpay.frames],
         frameAncestors: ["'none'"],
         objectSrc: ["'none'"],
         upgradeInsecureRequests: null,

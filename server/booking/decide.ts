@@ -151,6 +151,19 @@ export const orderDecider: Decider<OrderState, OrderCommand, BookingFact> = {
         return [{ type: 'HoldExpired', data: { orderId: state.order.orderId } }]
       }
       case 'Cancel': {
+        // An unpaid hold given up by its buyer (checkout closed): its seats go back at once.
+        if (state.status === 'held' && state.order?.buyerId === command.by) {
+          return [
+            {
+              type: 'PaymentFailed',
+              data: {
+                orderId: state.order.orderId,
+                paymentId: null,
+                reason: 'The buyer closed the checkout.',
+              },
+            },
+          ]
+        }
         const order = ownedTicket(state, command.by)
         const paymentId = state.captured[0]
         const facts: BookingFact[] = [

@@ -47,7 +47,9 @@ export const eventDecider: Decider<EventState, EventCommand, CatalogFact> = {
         }
         const data = { eventId: command.eventId, organizerId: state.organizerId, by: command.by }
         return [
-          command.decision === 'Approved' ? { type: 'EventApproved', data } : { type: 'EventRejected', data },
+          command.decision === 'Approved'
+            ? { type: 'EventApproved', data }
+            : { type: 'EventRejected', data: { ...data, wasApproved: state.status === 'Approved' } },
         ]
       }
       default:

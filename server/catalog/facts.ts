@@ -25,7 +25,8 @@ export type EventApproved = {
 }
 export type EventRejected = {
   type: 'EventRejected'
-  data: { eventId: string; organizerId: string; by: string }
+  /** wasApproved: it had been public until now (so its public audience hears it leave) */
+  data: { eventId: string; organizerId: string; by: string; wasApproved?: boolean }
 }
 
 export type CatalogFact = EventSubmitted | EventApproved | EventRejected

@@ -1,6 +1,6 @@
 // Reads of the catalogue; other areas read events only through these.
 import { and, asc, desc, eq, gte, inArray, like, lte, sql } from 'drizzle-orm'
-import type { EventView } from '../../contracts/catalog.ts'
+import { type EventView, isCalendarDate } from '../../contracts/catalog.ts'
 import type { Db } from '../db/connection.ts'
 import { invalid } from '../errors.ts'
 import { events, eventTicketTypes } from './tables.ts'
@@ -116,7 +116,7 @@ export function catalogQueries(db: Db) {
           const day = /^(\d{4})-(\d{2})-(\d{2})$/.exec(search)
           const month = /^(\d{4})-(\d{2})$/.exec(search)
           const validMonth = (m: string) => Number(m) >= 1 && Number(m) <= 12
-          if (day?.[2] && validMonth(day[2]) && !Number.isNaN(Date.parse(search))) {
+          if (day && isCalendarDate(search)) {
             return db
               .select()
               .from(events)

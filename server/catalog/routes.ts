@@ -14,7 +14,7 @@ import {
 } from '../../contracts/catalog.ts'
 import { invalid, notFound } from '../errors.ts'
 import { callerOf } from '../http/access.ts'
-import { replies, type ValibotTypeProvider } from '../http/valibot.ts'
+import { issuesOf, replies, type ValibotTypeProvider } from '../http/valibot.ts'
 import { newId, streams } from '../ids.ts'
 import { handleCommand } from '../ledger/decider.ts'
 import type { Platform } from '../platform.ts'
@@ -26,9 +26,6 @@ import { catalogQueries, type EventExtras, type EventRow, noExtras } from './que
 export type CatalogRoutesOptions = { platform: Platform; extras?: EventExtras }
 
 const todayIn = (timeZone: string) => new Intl.DateTimeFormat('en-CA', { timeZone }).format(new Date())
-
-const issuesOf = (issues: v.BaseIssue<unknown>[]) =>
-  issues.map((issue) => ({ field: v.getDotPath(issue) ?? 'event', message: issue.message }))
 
 export async function catalogRoutes(fastify: FastifyInstance, options: CatalogRoutesOptions) {
   const app = fastify.withTypeProvider<ValibotTypeProvider>()
@@ -129,7 +126,7 @@ export async function catalogRoutes(fastify: FastifyInstance, options: CatalogRo
         }
         const parsed = v.safeParse(CreateEventFields, { ...fields, ticketTypes })
         if (!parsed.success) {
-          const issues = issuesOf(parsed.issues)
+          const issues = issuesOf(CreateEventFields, parsed.issues)
           throw invalid(issues[0]?.message ?? 'Some fields are not right.', issues)
         }
         const input = parsed.output

@@ -1,6 +1,6 @@
 // The one place errors become replies: typed domain errors keep their status and message,
 // Fastify's own 4xx keep theirs, anything else is logged and answered without detail.
-import type { FastifyError, FastifyInstance } from 'fastify'
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { DomainError, statusOf } from '../errors.ts'
 import { StreamVersionConflict } from '../ledger/ledger.ts'
 
@@ -20,8 +20,29 @@ const friendly: Record<string, string> = {
   FST_PROTO_VIOLATION: 'A field name is not allowed.',
 }
 
+/** How much of a refused request's unread body is read and thrown away before the socket is cut. */
+const DRAIN_LIMIT = 16 * 1024 * 1024
+
+/**
+ * A request refused before its body was read (an upload over its limit) would leave the client
+ * sending into a paused socket forever: the reply closes the connection, and the rest of the
+ * body is drained up to a limit so the client can read the reply, then the socket is cut.
+ */
+function discardRest(request: FastifyRequest, reply: FastifyReply) {
+  const raw = request.raw
+  if (raw.complete || raw.destroyed) return
+  reply.header('connection', 'close')
+  let drained = 0
+  raw.on('data', (chunk: Buffer) => {
+    drained += chunk.length
+    if (drained > DRAIN_LIMIT) raw.socket?.destroy()
+  })
+  raw.resume()
+}
+
 export function registerErrorHandling(app: FastifyInstance) {
   app.setErrorHandler((error: FastifyError | DomainError | StreamVersionConflict, request, reply) => {
+    discardRest(request, reply)
     const withStatusFlag = <T extends object>(body: T) =>
       request.routeOptions.config?.statusFlag ? { status: false as const, ...body } : body
     if (error instanceof DomainError) {

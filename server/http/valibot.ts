@@ -45,18 +45,30 @@ export const validatorCompiler: FastifySchemaCompiler<unknown> =
  * valibot reports a missing key with a generic message; the key's own schema knows the words
  * for "required" (e.g. 'Password is required.'), so ask it what it says about undefined.
  */
-function missingKeyMessage(root: v.GenericSchema, issue: v.BaseIssue<unknown>): string | undefined {
+export function missingKeyMessage(root: v.GenericSchema, issue: v.BaseIssue<unknown>): string | undefined {
   if (issue.type !== 'object' || issue.input !== undefined || !issue.path) return undefined
-  let schema: unknown = root
+  type Node = { entries?: Record<string, unknown>; item?: unknown; wrapped?: unknown }
+  const unwrap = (node: unknown): Node | undefined => {
+    let current = node as Node | undefined
+    while (current?.wrapped) current = current.wrapped as Node
+    return current
+  }
+  let schema: Node | undefined = unwrap(root)
   for (const item of issue.path) {
-    const entries = (schema as { entries?: Record<string, unknown> }).entries
-    schema = entries?.[String(item.key)]
+    schema = unwrap(typeof item.key === 'number' ? schema?.item : schema?.entries?.[String(item.key)])
     if (!schema) return undefined
   }
   if (!isValibot(schema)) return undefined
   const own = v.safeParse(schema, undefined)
   return own.success ? undefined : own.issues[0]?.message
 }
+
+/** A schema's issues as the API reports them: the field's dot path and a message for people. */
+export const issuesOf = (schema: v.GenericSchema, issues: v.BaseIssue<unknown>[]) =>
+  issues.map((issue) => ({
+    field: v.getDotPath(issue) ?? 'request',
+    message: missingKeyMessage(schema, issue) ?? issue.message,
+  }))
 
 export const toJson = (schema: v.GenericSchema) =>
   toJsonSchema(schema, { errorMode: 'ignore', typeMode: 'input' }) as Record<string, unknown>

@@ -79,12 +79,12 @@ export function createPushes(db: Db) {
         const { eventId, organizerId } = fact.data
         const approvalStatus = fact.type === 'EventApproved' ? 'Approved' : 'Rejected'
         const data: EventStatusPush = { eventId, organizerId, approvalStatus }
-        return [rooms.admins, rooms.organizer(organizerId), rooms.event(eventId), rooms.listing].map(
-          (room) => ({
-            room,
-            data,
-          }),
-        )
+        // The public hears of an event when it is approved, and when an approved one is withdrawn;
+        // a rejection of an event that was never public stays between its organizer and admins.
+        const wasPublic = fact.type === 'EventApproved' || fact.data.wasApproved === true
+        const audience = [rooms.admins, rooms.organizer(organizerId)]
+        if (wasPublic) audience.push(rooms.event(eventId), rooms.listing)
+        return audience.map((room) => ({ room, data }))
       }
       case 'TicketsHeld':
       case 'TicketsIssued':

@@ -67,7 +67,10 @@ export function attachLive(app: FastifyInstance, platform: Platform, tokens: Tok
     ledger,
     'live',
     (fact) => {
-      for (const { room, data } of pushesOf(fact)) {
+      // One emit per distinct message to all its rooms: a socket in several of them gets it once.
+      const audiences = new Map<Record<string, unknown>, string[]>()
+      for (const { room, data } of pushesOf(fact)) audiences.set(data, [...(audiences.get(data) ?? []), room])
+      for (const [data, audience] of audiences) {
         const push: LivePush = {
           position: fact.position,
           type: fact.type,
@@ -75,7 +78,7 @@ export function attachLive(app: FastifyInstance, platform: Platform, tokens: Tok
           at: fact.at,
           data,
         }
-        io.local.to(room).emit(liveEvents.push, push)
+        io.local.to(audience).emit(liveEvents.push, push)
       }
     },
     {

@@ -194,7 +194,6 @@ describe('accounts in the browser', () => {
     await at(page, '/')
     await page.goto('/dashboard')
     await page.getByRole('heading', { name: 'My Dashboard' }).waitFor()
-    await page.getByText('This page is not available yet.').waitFor()
 
     const visitor = await openPage()
     await visitor.goto('/profile')
