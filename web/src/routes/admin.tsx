@@ -1,5 +1,5 @@
 // Routes of admins: dashboard, organizer accounts, support inbox, user accounts.
-import { createRoute, Link, lazyRouteComponent } from '@tanstack/react-router'
+import { createRoute, lazyRouteComponent } from '@tanstack/react-router'
 import { NotAvailable } from '../ui/not-available.tsx'
 import { onlyFor } from './guards.ts'
 import { rootRoute } from './root.tsx'
@@ -8,13 +8,7 @@ export const adminDashboardRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/admin/dashboard',
   beforeLoad: onlyFor('admin'),
-  component: () => (
-    <NotAvailable title="Admin Dashboard">
-      <p>
-        <Link to="/useraccounts">User accounts</Link>
-      </p>
-    </NotAvailable>
-  ),
+  component: lazyRouteComponent(() => import('../screens/admin/dashboard.tsx'), 'AdminDashboardScreen'),
 })
 
 export const createOrganizerRoute = createRoute({

@@ -1,5 +1,5 @@
 // Routes of organizers: create event, attendee dashboard, add a session to an event.
-import { createRoute } from '@tanstack/react-router'
+import { createRoute, lazyRouteComponent } from '@tanstack/react-router'
 import { NotAvailable } from '../ui/not-available.tsx'
 import { onlyFor } from './guards.ts'
 import { rootRoute } from './root.tsx'
@@ -9,7 +9,7 @@ export const eventFormRoute = createRoute({
   // The mobile menu links to /EventForm: paths match regardless of case.
   path: '/eventform',
   beforeLoad: onlyFor('organizers'),
-  component: () => <NotAvailable title="Create Event" />,
+  component: lazyRouteComponent(() => import('../screens/catalog/create-event.tsx'), 'CreateEventScreen'),
 })
 
 export const organizerDashboardRoute = createRoute({

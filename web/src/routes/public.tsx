@@ -12,13 +12,13 @@ export const landingRoute = createRoute({
 export const homeRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/home',
-  component: () => <NotAvailable title="Events" />,
+  component: lazyRouteComponent(() => import('../screens/catalog/events-listing.tsx'), 'EventsListingScreen'),
 })
 
 export const searchRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/search',
-  component: () => <NotAvailable title="Event Search" />,
+  component: lazyRouteComponent(() => import('../screens/catalog/event-search.tsx'), 'EventSearchScreen'),
 })
 
 export const scheduleRoute = createRoute({
@@ -30,7 +30,7 @@ export const scheduleRoute = createRoute({
 export const eventRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/event/$id',
-  component: () => <NotAvailable title="Event Details" />,
+  component: lazyRouteComponent(() => import('../screens/catalog/event-detail.tsx'), 'EventDetailScreen'),
 })
 
 export const publicRoutes = [landingRoute, homeRoute, searchRoute, scheduleRoute, eventRoute] as const

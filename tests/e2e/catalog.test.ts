@@ -1,0 +1,454 @@
+// The catalogue in the browser: an organizer creates an event with real media while the admin's
+// dashboard and a visitor's listing are open; both follow live; search finds it by each filter;
+// its detail page shows live availability and plays its video. Against the real server and the
+// built web app.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { Browser, BrowserContext, Page } from 'playwright-core'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { adminSession, bearer, organizerSession, signUp } from '../support/accounts.ts'
+import { launchBrowser } from '../support/browser.ts'
+import { multipartBody, pngImage } from '../support/media.ts'
+import { startServer, type TestServer } from '../support/server.ts'
+
+let server: TestServer
+let browser: Browser
+let mediaDir: string
+const contexts: BrowserContext[] = []
+
+beforeAll(async () => {
+  server = await startServer({ RATE_LIMITS: 'off' })
+  browser = await launchBrowser()
+  mediaDir = mkdtempSync(join(tmpdir(), 'catalog-e2e-'))
+})
+
+afterAll(async () => {
+  await browser?.close()
+  await server?.close()
+  if (mediaDir) rmSync(mediaDir, { recursive: true, force: true })
+})
+
+afterEach(async () => {
+  await Promise.all(contexts.splice(0).map((context) => context.close()))
+})
+
+async function openPage(): Promise<Page> {
+  const context = await browser.newContext({ baseURL: server.url, viewport: { width: 1280, height: 900 } })
+  contexts.push(context)
+  return context.newPage()
+}
+
+/** a page whose stored token belongs to this account, as after an earlier login */
+async function signedInPage(token: string): Promise<Page> {
+  const page = await openPage()
+  await page.goto('/home')
+  await page.evaluate((value) => localStorage.setItem('token', value), token)
+  return page
+}
+
+const at = (page: Page, path: string) => page.waitForURL((url) => url.pathname === path)
+
+/** marks the document, so that a later check can tell it was never reloaded */
+const markDocument = (page: Page) =>
+  page.evaluate(() => {
+    ;(window as unknown as { stillHere: boolean }).stillHere = true
+  })
+const stillSameDocument = (page: Page) =>
+  page.evaluate(() => (window as unknown as { stillHere?: boolean }).stillHere === true)
+
+/** a day `days` from now, as the API writes it (YYYY-MM-DD) */
+function dayFromNow(days: number): string {
+  const day = new Date(Date.now() + days * 86_400_000)
+  const pad = (n: number) => String(n).padStart(2, '0')
+  return `${day.getFullYear()}-${pad(day.getMonth() + 1)}-${pad(day.getDate())}`
+}
+
+/** A short, playable WebM recorded by Chromium itself: a canvas animation through MediaRecorder. */
+async function recordWebm(page: Page): Promise<Buffer> {
+  const base64 = await page.evaluate(async () => {
+    const canvas = document.createElement('canvas')
+    canvas.width = 160
+    canvas.height = 120
+    const context = canvas.getContext('2d') as CanvasRenderingContext2D
+    let frame = 0
+    const draw = () => {
+      context.fillStyle = `hsl(${(frame * 12) % 360} 70% 50%)`
+      context.fillRect(0, 0, 160, 120)
+      context.fillStyle = '#fff'
+      context.fillRect((frame * 4) % 160, 50, 20, 20)
+      frame++
+    }
+    draw()
+    const recorder = new MediaRecorder(canvas.captureStream(25), { mimeType: 'video/webm;codecs=vp8' })
+    const chunks: Blob[] = []
+    recorder.ondataavailable = (event) => chunks.push(event.data)
+    const stopped = new Promise((resolve) => {
+      recorder.onstop = resolve
+    })
+    const ticking = setInterval(draw, 40)
+    recorder.start(250)
+    await new Promise((resolve) => setTimeout(resolve, 1500))
+    recorder.stop()
+    await stopped
+    clearInterval(ticking)
+    const bytes = new Uint8Array(await new Blob(chunks, { type: 'video/webm' }).arrayBuffer())
+    let binary = ''
+    for (const byte of bytes) binary += String.fromCharCode(byte)
+    return btoa(binary)
+  })
+  return Buffer.from(base64, 'base64')
+}
+
+/** records every value the upload progress bar shows, for the test to read afterwards */
+const recordProgress = (page: Page) =>
+  page.evaluate(() => {
+    const seen: number[] = []
+    ;(window as unknown as { progressSeen: number[] }).progressSeen = seen
+    const note = () => {
+      // (toasts have progress bars of their own)
+      const bar = document.querySelector('[role="progressbar"][aria-label="Upload progress"]')
+      const value = bar?.getAttribute('aria-valuenow')
+      if (value != null && seen.at(-1) !== Number(value)) seen.push(Number(value))
+    }
+    new MutationObserver(note).observe(document.body, {
+      subtree: true,
+      childList: true,
+      attributes: true,
+      attributeFilter: ['aria-valuenow'],
+    })
+  })
+
+/** an event created and, if asked, reviewed through the API */
+async function apiEvent(
+  token: string,
+  fields: { title: string; category: string; location: string },
+  review?: 'Approved' | 'Rejected',
+): Promise<string> {
+  const { payload, headers } = await multipartBody({
+    ...fields,
+    description: 'Made through the API for this test.',
+    date: dayFromNow(40),
+    time: '18:00',
+    ticketTypes: JSON.stringify([{ type: 'General Admission', price: 250, quantity: 50 }]),
+  })
+  const created = await server.app.inject({
+    method: 'POST',
+    url: '/api/v1/event/create',
+    headers: { ...headers, ...bearer(token) },
+    payload,
+  })
+  expect(created.statusCode).toBe(201)
+  const id: string = created.json().event._id
+  if (review) {
+    const admin = await adminSession(server.app)
+    const reviewed = await server.app.inject({
+      method: 'PUT',
+      url: `/api/v1/admin/events/${id}/status`,
+      headers: bearer(admin.token),
+      payload: { status: review },
+    })
+    expect(reviewed.statusCode).toBe(200)
+  }
+  return id
+}
+
+describe('the catalogue in the browser', () => {
+  it('creates an event with media, which the admin approves live and every visitor then finds', async () => {
+    const organizer = await organizerSession(server.app, 'Olu')
+    const admin = await adminSession(server.app)
+    const suffix = Date.now().toString(36)
+    const title = `Monsoon Jazz Night ${suffix}`
+    const category = `Jazz-${suffix}`
+    const location = `Blue Frog Hall ${suffix}, Mumbai`
+    const date = dayFromNow(30)
+
+    // The admin's dashboard and a visitor's listing are open before anything is submitted.
+    const adminPage = await signedInPage(admin.token)
+    await adminPage.goto('/admin/dashboard')
+    await adminPage.getByRole('heading', { name: 'Admin Dashboard' }).waitFor()
+    expect(await adminPage.getByRole('link', { name: 'User Accounts' }).getAttribute('href')).toBe(
+      '/useraccounts',
+    )
+    await adminPage.locator('[data-live="connected"]').waitFor()
+    await markDocument(adminPage)
+
+    const visitor = await openPage()
+    await visitor.goto('/home')
+    await visitor.getByRole('heading', { name: 'Events' }).waitFor()
+    await visitor.locator('[data-live="connected"]').waitFor()
+    await markDocument(visitor)
+
+    // The organizer's media: a PNG made here, a WebM recorded by the browser.
+    const page = await signedInPage(organizer.token)
+    const imagePath = join(mediaDir, 'poster.png')
+    writeFileSync(imagePath, pngImage({ width: 320, height: 180, rgb: [30, 90, 160], padTo: 300_000 }))
+    const videoPath = join(mediaDir, 'teaser.webm')
+    writeFileSync(videoPath, await recordWebm(page))
+
+    await page.goto('/eventform')
+    await page.getByRole('heading', { name: 'Create Event' }).waitFor()
+    await page.getByLabel('Event Title').fill(title)
+    await page.getByLabel('Description').fill('An evening of live jazz by the sea.')
+    await page.getByLabel('Date').fill(date)
+    await page.getByLabel('Time').fill('19:30')
+    await page.getByLabel('Location').fill(location)
+    await page.getByLabel('Category').fill(category)
+    await page.getByLabel('Upload Images').setInputFiles(imagePath)
+    await page.getByRole('img', { name: 'Preview of poster.png' }).waitFor()
+    await page.getByLabel('Upload Videos').setInputFiles(videoPath)
+    await page.getByLabel('Preview of teaser.webm').waitFor()
+
+    // Ticket types: VIP first, then General Admission; a third row comes and goes.
+    const firstType = page.getByRole('listitem', { name: 'Ticket type 1' })
+    expect(await page.getByRole('button', { name: 'Remove' }).count()).toBe(0)
+    await firstType.getByLabel('Type').selectOption('VIP')
+    await firstType.getByLabel('Price').fill('1500')
+    await firstType.getByLabel('Quantity').fill('20')
+    await page.getByRole('button', { name: 'Add Ticket Type' }).click()
+    const secondType = page.getByRole('listitem', { name: 'Ticket type 2' })
+    expect(await secondType.getByLabel('Type').inputValue()).toBe('General Admission')
+    await secondType.getByLabel('Price').fill('499')
+    await secondType.getByLabel('Quantity').fill('100')
+    await page.getByRole('button', { name: 'Add Ticket Type' }).click()
+    expect(await page.getByRole('button', { name: 'Remove' }).count()).toBe(3)
+    await page
+      .getByRole('listitem', { name: 'Ticket type 3' })
+      .getByRole('button', { name: 'Remove' })
+      .click()
+    expect(await page.getByRole('button', { name: 'Remove' }).count()).toBe(2)
+
+    // A slow uplink, so the bytes visibly go out a little at a time.
+    const devtools = await page.context().newCDPSession(page)
+    await devtools.send('Network.enable')
+    await devtools.send('Network.emulateNetworkConditions', {
+      offline: false,
+      latency: 20,
+      downloadThroughput: -1,
+      uploadThroughput: 256 * 1024,
+    })
+    await recordProgress(page)
+    await page.getByRole('button', { name: 'Create Event' }).click()
+    const busy = page.getByRole('button', { name: 'Creating Event...' })
+    await busy.waitFor()
+    expect(await busy.isDisabled()).toBe(true)
+    await page.getByRole('progressbar', { name: 'Upload progress' }).waitFor()
+    await page.getByText('Event created successfully').waitFor()
+    await at(page, '/')
+    const seen = await page.evaluate(() => (window as unknown as { progressSeen: number[] }).progressSeen)
+    expect(seen.at(-1)).toBe(100)
+    expect(seen.some((percent) => percent > 0 && percent < 100)).toBe(true)
+    expect([...seen].sort((a, b) => a - b)).toEqual(seen)
+    await devtools.send('Network.emulateNetworkConditions', {
+      offline: false,
+      latency: 0,
+      downloadThroughput: -1,
+      uploadThroughput: -1,
+    })
+
+    // The admin's open dashboard shows the submission without a reload, and approves it.
+    const card = adminPage.getByRole('listitem', { name: title })
+    await card.waitFor()
+    await card.getByText('Pending', { exact: true }).waitFor()
+    await card.getByText('This event has not been approved yet.').waitFor()
+    await card.getByText(location).waitFor()
+    await card.getByRole('button', { name: 'Approve' }).click()
+    await adminPage.getByText('Event approved successfully!').waitFor()
+    await card.getByText('Approved', { exact: true }).waitFor()
+    expect(await card.getByRole('button', { name: 'Approve' }).isDisabled()).toBe(true)
+    expect(await card.getByText('This event has not been approved yet.').count()).toBe(0)
+    expect(await stillSameDocument(adminPage)).toBe(true)
+
+    // The visitor's open listing shows the approved event without a reload, at its lowest price.
+    const listed = visitor
+      .getByRole('listitem')
+      .filter({ has: visitor.getByRole('heading', { name: title }) })
+    await listed.waitFor()
+    await listed.getByRole('img', { name: title }).waitFor()
+    await listed.getByText(`Location: ${location}`).waitFor()
+    await listed.getByText('Price: ₹499', { exact: true }).waitFor()
+    const shownDate = await visitor.evaluate((day) => {
+      const [y, m, d] = day.split('-').map(Number) as [number, number, number]
+      return new Date(y, m - 1, d).toLocaleDateString()
+    }, date)
+    await listed.getByText(`Date: ${shownDate}`, { exact: true }).waitFor()
+    expect(await stillSameDocument(visitor)).toBe(true)
+
+    // Search finds it by each filter; cards carry the first ticket type's price.
+    await visitor.getByRole('link', { name: 'Search', exact: true }).click()
+    await at(visitor, '/search')
+    await visitor.getByText('No events available').waitFor()
+    const results = visitor.locator('.search-results')
+    /** searches, and waits for the server's answer to this very search */
+    const searchFor = async (filter: string, term: string | [string, string]) => {
+      await visitor.getByLabel('Filter by').selectOption(filter)
+      if (Array.isArray(term)) {
+        await visitor.getByLabel('Min Price').fill(term[0])
+        await visitor.getByLabel('Max Price').fill(term[1])
+      } else {
+        await visitor.getByLabel('Search term').fill(term)
+      }
+      const answered = visitor.waitForResponse(
+        (response) =>
+          response.url().includes('/api/v1/event/filter') &&
+          new URL(response.url()).searchParams.get('filterType') === filter.toLowerCase(),
+      )
+      await visitor.getByRole('button', { name: 'Search', exact: true }).click()
+      await answered
+    }
+    const result = results
+      .getByRole('listitem')
+      .filter({ has: visitor.getByRole('heading', { name: title }) })
+    const searches: [string, string | [string, string]][] = [
+      ['Category', category.toUpperCase()],
+      ['Location', `frog hall ${suffix}`],
+      ['Date', date],
+      ['Price', ['400', '600']],
+    ]
+    for (const [filter, term] of searches) {
+      await searchFor(filter, term)
+      await result.getByText('Price: ₹1,500', { exact: true }).waitFor()
+      await result.getByRole('img', { name: title }).waitFor()
+      await result.getByText(`Location: ${location}`).waitFor()
+      await result.getByText(`Date: ${shownDate}`, { exact: true }).waitFor()
+      expect(await results.getByRole('listitem').count()).toBe(1)
+    }
+    await searchFor('Price', ['2000', '3000'])
+    await results.getByText('No events found for the selected criteria.').waitFor()
+
+    // Its detail page: tickets with live availability, Book Now, and the video playing.
+    await searchFor('Category', category)
+    await result.getByRole('link', { name: 'View Details' }).click()
+    await visitor.getByRole('heading', { name: title, level: 1 }).waitFor()
+    const eventId = new URL(visitor.url()).pathname.split('/').at(-1) ?? ''
+    expect(new URL(visitor.url()).pathname).toBe(`/event/${eventId}`)
+    await visitor.getByRole('img', { name: title }).waitFor()
+    await visitor.getByText('An evening of live jazz by the sea.').waitFor()
+    await visitor.getByText('19:30', { exact: true }).waitFor()
+    await visitor.getByRole('heading', { name: 'Tickets' }).waitFor()
+    const vip = visitor.locator('.ticket-row').filter({ hasText: 'VIP' })
+    await vip.getByText('₹1,500').waitFor()
+    await vip.getByText('Available: 20').waitFor()
+    const general = visitor.locator('.ticket-row').filter({ hasText: 'General Admission' })
+    await general.getByText('₹499').waitFor()
+    await general.getByText('Available: 100').waitFor()
+    expect(await visitor.getByRole('link', { name: 'Book Now' }).getAttribute('href')).toBe(
+      `/booking/${eventId}`,
+    )
+
+    await visitor.locator('[data-live="connected"]').waitFor()
+    const buyer = await signUp(server.app, 'buyer')
+    const held = await server.app.inject({
+      method: 'POST',
+      url: '/api/v1/ticket/create',
+      headers: bearer(buyer.token),
+      payload: { eventId, ticketType: 'VIP', quantity: 3, amount: 4500 },
+    })
+    expect(held.statusCode).toBe(200)
+    await vip.getByText('Available: 17').waitFor()
+
+    await visitor.getByRole('heading', { name: 'Event Video' }).waitFor()
+    const video = visitor.locator('video')
+    expect(await video.getAttribute('controls')).not.toBeNull()
+    await video.evaluate(async (element: HTMLVideoElement) => {
+      element.muted = true
+      await element.play()
+    })
+    await visitor.waitForFunction(() => {
+      const element = document.querySelector('video')
+      return element !== null && element.readyState >= 2 && element.currentTime > 0.2
+    })
+  })
+
+  it('shows the search form its validation messages, and the server its refusals', async () => {
+    const page = await openPage()
+    await page.goto('/search')
+    await page.getByRole('heading', { name: 'Events' }).waitFor()
+    await page.getByRole('button', { name: 'Search', exact: true }).click()
+    await page.getByText('Please enter a search term and select a filter type.').waitFor()
+
+    await page.getByLabel('Search term').fill('music')
+    await page.getByRole('button', { name: 'Search', exact: true }).click()
+    await page.getByText('Please enter a search term and select a filter type.').waitFor()
+
+    await page.getByLabel('Filter by').selectOption('Price')
+    expect(await page.getByLabel('Search term').count()).toBe(0)
+    await page.getByLabel('Min Price').fill('500')
+    await page.getByRole('button', { name: 'Search', exact: true }).click()
+    await page.getByText('Please enter valid min and max prices.').waitFor()
+    await page.getByLabel('Max Price').fill('100')
+    await page.getByRole('button', { name: 'Search', exact: true }).click()
+    await page.getByText('Please enter valid min and max prices.').waitFor()
+
+    await page.getByLabel('Filter by').selectOption('Date')
+    await page.getByLabel('Search term').fill('next friday')
+    await page.getByRole('button', { name: 'Search', exact: true }).click()
+    await page.getByText('Date must be YYYY-MM-DD (a day) or YYYY-MM (a month).').waitFor()
+    expect(await page.getByText('Please enter valid min and max prices.').count()).toBe(0)
+  })
+
+  it('lists rejected events first on the admin dashboard, with the not-approved notice', async () => {
+    const organizer = await organizerSession(server.app, 'Rina')
+    const suffix = Date.now().toString(36)
+    const approved = `Approved Gala ${suffix}`
+    const rejected = `Rejected Rave ${suffix}`
+    await apiEvent(organizer.token, { title: approved, category: 'Gala', location: 'Pune' }, 'Approved')
+    await apiEvent(organizer.token, { title: rejected, category: 'Rave', location: 'Goa' }, 'Rejected')
+
+    const admin = await adminSession(server.app)
+    const page = await signedInPage(admin.token)
+    await page.goto('/admin/dashboard')
+    const card = page.getByRole('listitem', { name: rejected })
+    await card.waitFor()
+    await card.getByText('Rejected', { exact: true }).waitFor()
+    await card.getByText('This event has not been approved yet.').waitFor()
+    expect(await card.getByRole('button', { name: 'Approve' }).isEnabled()).toBe(true)
+    expect(await card.getByRole('button', { name: 'Reject' }).isDisabled()).toBe(true)
+    const statuses = await page
+      .locator('.dashboard-event')
+      .evaluateAll((cards) => cards.map((c) => c.getAttribute('data-status')))
+    expect(statuses.indexOf('Approved')).toBeGreaterThan(statuses.lastIndexOf('Rejected'))
+    expect(statuses[0]).toBe('Rejected')
+
+    const approvedCard = page.getByRole('listitem', { name: approved })
+    expect(await approvedCard.getByText('This event has not been approved yet.').count()).toBe(0)
+    await approvedCard.getByRole('button', { name: 'Reject' }).click()
+    await page.getByText('Event rejected !').waitFor()
+    await approvedCard.getByText('This event has not been approved yet.').waitFor()
+  })
+
+  it('checks the event form, and shows what the server refuses next to its field', async () => {
+    const organizer = await organizerSession(server.app, 'Tara')
+    const page = await signedInPage(organizer.token)
+    await page.goto('/eventform')
+    await page.getByRole('button', { name: 'Create Event' }).click()
+    await page.getByText('Title is required.').waitFor()
+    await page.getByText('Location is required.').waitFor()
+    await page.getByText('Price is required.').waitFor()
+    expect(await page.getByLabel('Event Title').getAttribute('aria-invalid')).toBe('true')
+
+    await page.getByLabel('Event Title').fill('Not Quite an Image')
+    await page.getByLabel('Description').fill('The poster is text in disguise.')
+    await page.getByLabel('Date').fill(dayFromNow(10))
+    await page.getByLabel('Time').fill('10:00')
+    await page.getByLabel('Location').fill('Chennai')
+    await page.getByLabel('Category').fill('Theatre')
+    await page.getByLabel('Price').fill('300')
+    await page.getByLabel('Quantity').fill('40')
+    const fakePath = join(mediaDir, 'fake.png')
+    writeFileSync(fakePath, 'this is plain text, not a picture')
+    await page.getByLabel('Upload Images').setInputFiles(fakePath)
+    await page.getByRole('button', { name: 'Create Event' }).click()
+    await page.getByText('Error creating event').waitFor()
+    const imagesError = page.locator('.field').filter({ has: page.getByLabel('Upload Images') })
+    await imagesError.locator('.field-error').getByText('fake.png', { exact: false }).waitFor()
+    expect(new URL(page.url()).pathname).toBe('/eventform')
+
+    await page.getByLabel('Upload Images').setInputFiles([])
+    await page.getByLabel('Date').fill('2020-01-01')
+    await page.getByRole('button', { name: 'Create Event' }).click()
+    const dateField = page.locator('.field').filter({ has: page.getByLabel('Date') })
+    await dateField.getByText('The date cannot be in the past.').waitFor()
+    expect(await page.getByRole('button', { name: 'Create Event' }).isEnabled()).toBe(true)
+  })
+})

@@ -1,0 +1,98 @@
+// Calls of the catalogue: the public listing, search and detail, the organizer's new event (sent
+// with XMLHttpRequest so the bytes uploaded can be shown), and the admin's review (API.md).
+import * as v from 'valibot'
+import {
+  EventList,
+  EventView as EventShape,
+  type EventView,
+  ReviewReply,
+} from '../../../contracts/catalog.ts'
+import { API_BASE, ApiError, api, TOKEN_KEY } from './client.ts'
+
+export type FilterType = 'category' | 'date' | 'location' | 'price'
+
+export const fetchEvents = async (): Promise<EventView[]> =>
+  v.parse(EventList, await api.get<unknown>('/event'))
+
+export const fetchEvent = async (id: string): Promise<EventView> =>
+  v.parse(EventShape, await api.get<unknown>(`/event/${encodeURIComponent(id)}`))
+
+export async function searchEvents(filterType: FilterType, search: string): Promise<EventView[]> {
+  const query = new URLSearchParams({ search, filterType })
+  return v.parse(EventList, await api.get<unknown>(`/event/filter?${query}`))
+}
+
+export const fetchAllEvents = async (): Promise<EventView[]> =>
+  v.parse(EventList, await api.get<unknown>('/admin/events'))
+
+export type Review = 'Approved' | 'Rejected'
+
+/** PUT /admin/events/{id}/status: the event as reviewed */
+export const reviewEvent = async (id: string, status: Review): Promise<EventView> =>
+  v.parse(ReviewReply, await api.put<unknown>(`/admin/events/${encodeURIComponent(id)}/status`, { status }))
+    .event
+
+/** The new event as multipart: the text fields, ticketTypes as JSON text, files in images/videos. */
+export type NewEvent = {
+  fields: Record<'title' | 'description' | 'date' | 'time' | 'location' | 'category', string>
+  ticketTypes: { type: string; price: number | string; quantity: number | string }[]
+  images: File[]
+  videos: File[]
+}
+
+const storedToken = (): string | null => {
+  try {
+    return localStorage.getItem(TOKEN_KEY)
+  } catch {
+    return null
+  }
+}
+
+const replyOf = (text: string): unknown => {
+  try {
+    return JSON.parse(text)
+  } catch {
+    return text
+  }
+}
+
+/**
+ * POST /event/create. `onProgress` hears the percent (0–100) of the request's bytes sent; fetch
+ * cannot report that, hence XMLHttpRequest. Rejects with an ApiError carrying the server's issues.
+ */
+export function createEvent(event: NewEvent, onProgress: (percent: number) => void): Promise<unknown> {
+  const form = new FormData()
+  for (const [name, value] of Object.entries(event.fields)) form.append(name, value)
+  form.append('ticketTypes', JSON.stringify(event.ticketTypes))
+  for (const image of event.images) form.append('images', image, image.name)
+  for (const video of event.videos) form.append('videos', video, video.name)
+
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest()
+    xhr.open('POST', `${API_BASE}/event/create`)
+    xhr.withCredentials = true
+    xhr.setRequestHeader('Accept', 'application/json')
+    const token = storedToken()
+    if (token) xhr.setRequestHeader('Authorization', `Bearer ${token}`)
+    xhr.upload.addEventListener('progress', (progress) => {
+      if (progress.lengthComputable && progress.total > 0) {
+        onProgress(Math.min(100, Math.round((progress.loaded / progress.total) * 100)))
+      }
+    })
+    xhr.upload.addEventListener('load', () => onProgress(100))
+    xhr.addEventListener('load', () => {
+      const body = replyOf(xhr.responseText)
+      if (xhr.status >= 200 && xhr.status < 300) {
+        resolve(body)
+        return
+      }
+      const reply = typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {}
+      const message = typeof reply.message === 'string' ? reply.message : `Request failed (${xhr.status}).`
+      const issues = Array.isArray(reply.issues) ? (reply.issues as { field: string; message: string }[]) : []
+      reject(new ApiError(message, xhr.status, body, issues))
+    })
+    xhr.addEventListener('error', () => reject(new ApiError('The server could not be reached.', 0)))
+    xhr.addEventListener('abort', () => reject(new ApiError('The upload was cancelled.', 0)))
+    xhr.send(form)
+  })
+}

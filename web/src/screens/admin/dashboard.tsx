@@ -1,0 +1,108 @@
+// Admin dashboard (/admin/dashboard, SPEC §2, §4, §8): every event for review, Rejected first, with
+// Approve / Reject. The admin's socket is in the 'admins' room: a submission or a review made
+// anywhere refetches the list, as does every (re)connection.
+import { Link } from '@tanstack/react-router'
+import { useCallback, useEffect, useRef, useState } from 'react'
+import type { ApprovalStatus, EventView } from '../../../../contracts/catalog.ts'
+import { fetchAllEvents, type Review, reviewEvent } from '../../api/catalog.ts'
+import { useLiveConnected, useLiveFacts } from '../../live/use-live.ts'
+import { Loading } from '../../ui/loading.tsx'
+import { notify } from '../../ui/toasts.ts'
+import { DashboardEventCard } from './dashboard-event-card.tsx'
+import './dashboard.css'
+
+type Load = { state: 'loading' } | { state: 'loaded'; events: EventView[] } | { state: 'failed' }
+
+const reviewFacts = new Set(['EventSubmitted', 'EventApproved', 'EventRejected'])
+
+const order: Record<ApprovalStatus, number> = { Rejected: 0, Pending: 1, Approved: 2 }
+/** Rejected first (SPEC §2); the server's order is kept within a status */
+const forReview = (events: EventView[]) =>
+  [...events].sort((a, b) => order[a.approvalStatus] - order[b.approvalStatus])
+
+export function AdminDashboardScreen() {
+  const [load, setLoad] = useState<Load>({ state: 'loading' })
+  const [reviewing, setReviewing] = useState<ReadonlySet<string>>(new Set())
+  const latest = useRef(0)
+  const live = useLiveConnected()
+
+  const refetch = useCallback(() => {
+    const ticket = ++latest.current
+    fetchAllEvents().then(
+      (events) => {
+        if (ticket === latest.current) setLoad({ state: 'loaded', events })
+      },
+      () => {
+        if (ticket === latest.current)
+          setLoad((previous) => (previous.state === 'loaded' ? previous : { state: 'failed' }))
+      },
+    )
+  }, [])
+
+  useEffect(() => {
+    refetch()
+    return () => {
+      latest.current++
+    }
+  }, [refetch])
+
+  useLiveFacts({
+    onConnect: refetch,
+    onFact(push) {
+      if (reviewFacts.has(push.type)) refetch()
+    },
+  })
+
+  const review = async (event: EventView, status: Review) => {
+    setReviewing((ids) => new Set(ids).add(event._id))
+    try {
+      const reviewed = await reviewEvent(event._id, status)
+      setLoad((previous) =>
+        previous.state === 'loaded'
+          ? { state: 'loaded', events: previous.events.map((e) => (e._id === reviewed._id ? reviewed : e)) }
+          : previous,
+      )
+      if (status === 'Approved') notify.successShort('Event approved successfully!')
+      else notify.errorShort('Event rejected !')
+    } catch {
+      notify.errorShort('Failed to update event status.')
+    } finally {
+      setReviewing((ids) => {
+        const left = new Set(ids)
+        left.delete(event._id)
+        return left
+      })
+      refetch()
+    }
+  }
+
+  if (load.state === 'loading') return <Loading />
+  return (
+    <section className="page admin-dashboard" data-live={live ? 'connected' : 'offline'}>
+      <header className="admin-dashboard-header">
+        <h1>Admin Dashboard</h1>
+        <Link to="/useraccounts" className="button button-secondary">
+          User Accounts
+        </Link>
+      </header>
+      {load.state === 'failed' ? (
+        <p className="error-text" role="alert">
+          Error fetching events
+        </p>
+      ) : load.events.length === 0 ? (
+        <p className="empty-text">No events available</p>
+      ) : (
+        <ul className="dashboard-events">
+          {forReview(load.events).map((event) => (
+            <DashboardEventCard
+              key={event._id}
+              event={event}
+              reviewing={reviewing.has(event._id)}
+              onReview={review}
+            />
+          ))}
+        </ul>
+      )}
+    </section>
+  )
+}

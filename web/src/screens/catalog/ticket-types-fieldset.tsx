@@ -1,0 +1,104 @@
+// The repeatable Ticket Types list of the event form: type, price and quantity each; Remove only
+// while more than one is listed.
+import { type TicketTypeName, ticketTypeNames } from '../../../../contracts/catalog.ts'
+import { FormControl } from './form-control.tsx'
+import type { FieldErrors, TicketTypeDraft } from './new-event-check.ts'
+
+/** what each type of the contract is called on screen (SPEC §9's ticket type choices) */
+const typeLabels: Record<TicketTypeName, string> = {
+  'General Admission': 'General Admission',
+  VIP: 'VIP',
+}
+
+let drafted = 0
+
+/** a new row, of the first type not listed yet */
+export function newTicketType(listed: TicketTypeDraft[] = []): TicketTypeDraft {
+  const type = ticketTypeNames.find((name) => !listed.some((t) => t.type === name)) ?? ticketTypeNames[0]
+  return { key: `ticket-type-${++drafted}`, type, price: '', quantity: '' }
+}
+
+export function TicketTypesFieldset({
+  ticketTypes,
+  errors,
+  disabled,
+  onChange,
+}: {
+  ticketTypes: TicketTypeDraft[]
+  errors: FieldErrors
+  disabled: boolean
+  onChange: (ticketTypes: TicketTypeDraft[]) => void
+}) {
+  const update = (key: string, change: Partial<TicketTypeDraft>) =>
+    onChange(ticketTypes.map((t) => (t.key === key ? { ...t, ...change } : t)))
+
+  return (
+    <fieldset className="ticket-types" disabled={disabled}>
+      <legend>Ticket Types</legend>
+      {errors.ticketTypes && <p className="field-error">{errors.ticketTypes}</p>}
+      <ol>
+        {ticketTypes.map((ticket, index) => (
+          <li key={ticket.key} className="ticket-type-row" aria-label={`Ticket type ${index + 1}`}>
+            <FormControl label="Type" error={errors[`ticketTypes.${index}.type`]}>
+              {(control) => (
+                <select
+                  {...control}
+                  value={ticket.type}
+                  onChange={(e) => update(ticket.key, { type: e.target.value as TicketTypeName })}
+                >
+                  {ticketTypeNames.map((name) => (
+                    <option key={name} value={name}>
+                      {typeLabels[name]}
+                    </option>
+                  ))}
+                </select>
+              )}
+            </FormControl>
+            <FormControl label="Price" error={errors[`ticketTypes.${index}.price`]}>
+              {(control) => (
+                <input
+                  {...control}
+                  type="number"
+                  min={0}
+                  step="0.01"
+                  inputMode="decimal"
+                  value={ticket.price}
+                  onChange={(e) => update(ticket.key, { price: e.target.value })}
+                />
+              )}
+            </FormControl>
+            <FormControl label="Quantity" error={errors[`ticketTypes.${index}.quantity`]}>
+              {(control) => (
+                <input
+                  {...control}
+                  type="number"
+                  min={1}
+                  step={1}
+                  inputMode="numeric"
+                  value={ticket.quantity}
+                  onChange={(e) => update(ticket.key, { quantity: e.target.value })}
+                />
+              )}
+            </FormControl>
+            {ticketTypes.length > 1 && (
+              <button
+                type="button"
+                className="button-secondary"
+                onClick={() => onChange(ticketTypes.filter((t) => t.key !== ticket.key))}
+              >
+                Remove
+              </button>
+            )}
+          </li>
+        ))}
+      </ol>
+      <button
+        type="button"
+        className="button-secondary"
+        onClick={() => onChange([...ticketTypes, newTicketType(ticketTypes)])}
+      >
+        Add Ticket Type
+      </button>
+    </fieldset>
+  )
+}
