@@ -1,0 +1,839 @@
+// Booking over HTTP (API.md rows /ticket/*, and /auth/getbyid for attendees): what each call
+// answers, the facts it appends to the order's stream, the read rows it leaves, the mail it
+// sends and what the sockets hear.
+import { eq } from 'drizzle-orm'
+import type { FastifyInstance } from 'fastify'
+import { io as connect, type Socket } from 'socket.io-client'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { CreateOrderReply } from '../../contracts/booking.ts'
+import type { EventView } from '../../contracts/catalog.ts'
+import type { LivePush } from '../../contracts/live.ts'
+import { orders } from '../../server/booking/tables.ts'
+import { adminSession, bearer, organizerSession, type Session, signUp } from '../support/accounts.ts'
+import { startApp, type TestApp } from '../support/app.ts'
+import {
+  availableOf,
+  buyTicket,
+  confirmPayment,
+  countOf,
+  createApprovedEvent,
+  factsOf,
+  hold,
+  inventoryRow,
+  lapseHold,
+  order,
+  orderRow,
+  pay,
+  submitEvent,
+  ticketTypeOf,
+  until,
+} from '../support/events.ts'
+import { readOutbox, waitForMail } from '../support/outbox.ts'
+import { startServer, type TestServer } from '../support/server.ts'
+
+let t: TestApp
+let app: FastifyInstance
+let admin: Session
+let organizer: Session
+
+beforeAll(async () => {
+  t = await startApp({ RATE_LIMITS: 'off' })
+  app = t.app
+  admin = await adminSession(app)
+  organizer = await organizerSession(app, 'Meera')
+})
+afterAll(async () => {
+  await t.close()
+})
+
+const ordersOfEvent = (eventId: string) =>
+  app.platform.ledger.db.select().from(orders).where(eq(orders.eventId, eventId)).all()
+
+const profileTickets = async (session: Session) => {
+  const res = await app.inject({ method: 'GET', url: '/api/v1/auth/profile', headers: bearer(session.token) })
+  expect(res.statusCode).toBe(200)
+  return res.json().user.ticketId as string[]
+}
+
+const registrations = async (session: Session) => {
+  const res = await app.inject({
+    method: 'GET',
+    url: '/api/v1/ticket/registrations',
+    headers: bearer(session.token),
+  })
+  expect(res.statusCode).toBe(200)
+  return res.json() as Array<{ _id: string; paymentStatus: string }>
+}
+
+const ticketById = (session: Session, ticketId: string) =>
+  app.inject({
+    method: 'GET',
+    url: `/api/v1/ticket/getTicketbyId/${ticketId}`,
+    headers: bearer(session.token),
+  })
+
+const mailsTo = (email: string) => readOutbox(t.config.outboxDir).filter((m) => m.to.includes(email))
+
+describe('POST /ticket/create', () => {
+  it("holds the seats at the event's price, whatever amount the body says, and answers the checkout's order", async () => {
+    const event = await createApprovedEvent(app, organizer, admin)
+    const vip = ticketTypeOf(event, 'VIP')
+    const buyer = await signUp(app, 'Asha')
+    const before = Date.now()
+
+    const res = await order(app, buyer, { amount: 1, eventId: event._id, ticketType: 'VIP', quantity: 2 })
+
+    expect(res.statusCode, res.body).toBe(200)
+    const body = res.json() as CreateOrderReply
+    expect(body).toEqual({
+      orderId: expect.stringMatching(/^order_[A-Za-z0-9]{14}$/),
+      amount: 2 * 1499 * 100,
+      currency: 'INR',
+      keyId: 'rzp_test_local',
+      provider: 'local',
+      ticketId: expect.stringMatching(/^[0-9a-f]{24}$/),
+      heldUntil: expect.any(String),
+    })
+    const holdMs = Date.parse(body.heldUntil) - before
+    expect(holdMs).toBeGreaterThanOrEqual(10 * 60_000)
+    expect(holdMs).toBeLessThan(10 * 60_000 + 5_000)
+
+    const facts = app.platform.ledger.readStream(`order-${body.ticketId}`)
+    expect(facts.map((f) => f.type)).toEqual(['TicketsHeld'])
+    expect(facts[0]?.data).toEqual({
+      orderId: body.ticketId,
+      buyerId: buyer.id,
+      eventId: event._id,
+      organizerId: organizer.id,
+      ticketTypeId: vip._id,
+      ticketType: 'VIP',
+      quantity: 2,
+      unitPrice: 1499,
+      amount: 2998,
+      provider: 'local',
+      providerOrderId: body.orderId,
+      heldUntil: body.heldUntil,
+    })
+    expect(facts[0]?.meta).toMatchObject({ actor: buyer.id })
+    expect(orderRow(app, body.ticketId)).toMatchObject({
+      id: body.ticketId,
+      eventId: event._id,
+      buyerId: buyer.id,
+      ownerId: null,
+      ticketType: 'VIP',
+      quantity: 2,
+      unitPrice: 1499,
+      amount: 2998,
+      status: 'held',
+      paymentStatus: 'Pending',
+      paymentId: null,
+      providerOrderId: body.orderId,
+      heldUntil: body.heldUntil,
+    })
+    expect(inventoryRow(app, vip._id)).toEqual({
+      ticketTypeId: vip._id,
+      eventId: event._id,
+      held: 2,
+      sold: 0,
+    })
+    expect(await availableOf(app, event._id, 'VIP')).toBe(18)
+    // the provider is asked for paise
+    expect(app.platform.localGateway?.order(body.orderId)).toMatchObject({
+      amount: 299800,
+      currency: 'INR',
+      receipt: body.ticketId,
+      status: 'created',
+    })
+
+    for (const amount of [10_000_000, 0, 'free', -5]) {
+      const again = await order(app, buyer, {
+        amount,
+        eventId: event._id,
+        ticketType: 'General Admission',
+        quantity: 3,
+      })
+      expect(again.statusCode, again.body).toBe(200)
+      expect(again.json().amount).toBe(3 * 499 * 100)
+      expect(orderRow(app, again.json().ticketId)?.amount).toBe(1497)
+    }
+  })
+
+  it('takes the ticket type by its _id as well as by its name', async () => {
+    const event = await createApprovedEvent(app, organizer, admin)
+    const vip = ticketTypeOf(event, 'VIP')
+    const buyer = await signUp(app, 'Bala')
+
+    for (const ticketType of [vip._id, 'VIP', 'vip']) {
+      const res = await order(app, buyer, { eventId: event._id, ticketType, quantity: 1 })
+      expect(res.statusCode, res.body).toBe(200)
+      expect(res.json().amount).toBe(149900)
+      expect(orderRow(app, res.json().ticketId)).toMatchObject({ ticketTypeId: vip._id, ticketType: 'VIP' })
+    }
+    expect(inventoryRow(app, vip._id)).toMatchObject({ held: 3, sold: 0 })
+  })
+
+  describe('refuses a quantity outside 1..MAX_TICKETS_PER_ORDER (10) with 400, holding nothing', () => {
+    let event: EventView
+    let buyer: Session
+    beforeAll(async () => {
+      event = await createApprovedEvent(app, organizer, admin)
+      buyer = await signUp(app, 'Chitra')
+    })
+    it.each([
+      [0, 'Quantity must be at least 1.'],
+      [-1, 'Quantity must be at least 1.'],
+      [11, 'You can book at most 10 tickets at once.'],
+      [1.5, 'Quantity must be a whole number.'],
+      ['abc', 'Quantity must be a number.'],
+      [null, 'Quantity must be a number.'],
+    ])('quantity %j', async (quantity, message) => {
+      const res = await order(app, buyer, { eventId: event._id, ticketType: 'VIP', quantity })
+      expect(res.statusCode, res.body).toBe(400)
+      expect(res.json()).toMatchObject({ message, issues: [{ field: 'quantity', message }] })
+      expect(ordersOfEvent(event._id)).toEqual([])
+      expect(inventoryRow(app, ticketTypeOf(event, 'VIP')._id)).toBeUndefined()
+    })
+    it('accepts 10, the most per order', async () => {
+      const res = await order(app, buyer, { eventId: event._id, ticketType: 'VIP', quantity: 10 })
+      expect(res.statusCode, res.body).toBe(200)
+      expect(res.json().amount).toBe(10 * 149900)
+    })
+  })
+
+  it('answers 404 for an event that does not exist, is pending or was rejected', async () => {
+    const buyer = await signUp(app, 'Devi')
+    const pending = await submitEvent(app, organizer)
+    const rejected = await submitEvent(app, organizer)
+    const review = await app.inject({
+      method: 'PUT',
+      url: `/api/v1/admin/events/${rejected._id}/status`,
+      headers: bearer(admin.token),
+      payload: { status: 'Rejected' },
+    })
+    expect(review.statusCode).toBe(200)
+
+    for (const eventId of ['0123456789abcdef01234567', pending._id, rejected._id]) {
+      const res = await order(app, buyer, { eventId, ticketType: 'VIP', quantity: 1 })
+      expect(res.statusCode, res.body).toBe(404)
+      expect(res.json()).toEqual({ message: 'Event not found.' })
+      expect(ordersOfEvent(eventId)).toEqual([])
+    }
+  })
+
+  it('answers 400 for a ticket type the event does not have', async () => {
+    const event = await createApprovedEvent(app, organizer, admin, [
+      { type: 'General Admission', price: 299, quantity: 50 },
+    ])
+    const other = await createApprovedEvent(app, organizer, admin)
+    const buyer = await signUp(app, 'Esha')
+
+    for (const ticketType of ['VIP', 'Balcony', ticketTypeOf(other, 'General Admission')._id]) {
+      const res = await order(app, buyer, { eventId: event._id, ticketType, quantity: 1 })
+      expect(res.statusCode, res.body).toBe(400)
+      expect(res.json()).toEqual({
+        message: 'This event has no such ticket type.',
+        issues: [{ field: 'ticketType', message: 'This event has no such ticket type.' }],
+      })
+    }
+    expect(ordersOfEvent(event._id)).toEqual([])
+    expect(ordersOfEvent(other._id)).toEqual([])
+  })
+
+  it('answers 401 to a visitor', async () => {
+    const event = await createApprovedEvent(app, organizer, admin)
+    const res = await order(app, null, { eventId: event._id, ticketType: 'VIP', quantity: 1 })
+    expect(res.statusCode).toBe(401)
+    expect(res.json()).toEqual({ message: 'Please log in to continue.' })
+    expect(ordersOfEvent(event._id)).toEqual([])
+  })
+
+  it("answers 409 'Not enough tickets available.' when the seats are taken, holding nothing", async () => {
+    const event = await createApprovedEvent(app, organizer, admin, [{ type: 'VIP', price: 999, quantity: 3 }])
+    const vip = ticketTypeOf(event, 'VIP')
+    const [a, b, c] = [await signUp(app, 'Farah'), await signUp(app, 'Gita'), await signUp(app, 'Hari')]
+
+    await hold(app, a, event, 'VIP', 2)
+    const tooMany = await order(app, b, { eventId: event._id, ticketType: 'VIP', quantity: 2 })
+    expect(tooMany.statusCode).toBe(409)
+    expect(tooMany.json()).toEqual({ message: 'Not enough tickets available.' })
+    await hold(app, b, event, 'VIP', 1)
+    const soldOut = await order(app, c, { eventId: event._id, ticketType: 'VIP', quantity: 1 })
+    expect(soldOut.statusCode).toBe(409)
+    expect(soldOut.json()).toEqual({ message: 'Not enough tickets available.' })
+
+    expect(
+      ordersOfEvent(event._id)
+        .map((o) => o.buyerId)
+        .sort(),
+    ).toEqual([a.id, b.id].sort())
+    expect(inventoryRow(app, vip._id)).toMatchObject({ held: 3, sold: 0 })
+    expect(await availableOf(app, event._id, 'VIP')).toBe(0)
+  })
+
+  it('releases a lapsed hold when someone needs its seats, in the same transaction as the new hold', async () => {
+    const event = await createApprovedEvent(app, organizer, admin, [{ type: 'VIP', price: 999, quantity: 1 }])
+    const vip = ticketTypeOf(event, 'VIP')
+    const [first, second] = [await signUp(app, 'Indu'), await signUp(app, 'Jai')]
+    const lapsed = await hold(app, first, event, 'VIP', 1)
+
+    // while the hold runs, the seat is taken
+    const early = await order(app, second, { eventId: event._id, ticketType: 'VIP', quantity: 1 })
+    expect(early.statusCode).toBe(409)
+
+    lapseHold(app, lapsed.ticketId)
+    const res = await order(app, second, { eventId: event._id, ticketType: 'VIP', quantity: 1 })
+
+    expect(res.statusCode, res.body).toBe(200)
+    const released = app.platform.ledger.readStream(`order-${lapsed.ticketId}`)
+    expect(released.map((f) => f.type)).toEqual(['TicketsHeld', 'HoldExpired'])
+    const taken = app.platform.ledger.readStream(`order-${res.json().ticketId}`)
+    expect(taken.map((f) => f.type)).toEqual(['TicketsHeld'])
+    // released by this request, not by the (minutes away) expire job: the two facts are adjacent
+    expect(taken[0]?.position).toBe((released[1]?.position ?? 0) + 1)
+    expect(orderRow(app, lapsed.ticketId)).toMatchObject({ status: 'expired', paymentStatus: 'Failed' })
+    expect(orderRow(app, res.json().ticketId)).toMatchObject({ status: 'held', buyerId: second.id })
+    expect(inventoryRow(app, vip._id)).toMatchObject({ held: 1, sold: 0 })
+    expect(await availableOf(app, event._id, 'VIP')).toBe(0)
+  })
+
+  it('issues free tickets at once, without the payment provider', async () => {
+    const event = await createApprovedEvent(app, organizer, admin, [
+      { type: 'General Admission', price: 0, quantity: 5 },
+    ])
+    const ga = ticketTypeOf(event, 'General Admission')
+    const buyer = await signUp(app, 'Kavya')
+
+    const res = await order(app, buyer, { eventId: event._id, ticketType: 'General Admission', quantity: 2 })
+
+    expect(res.statusCode, res.body).toBe(200)
+    const body = res.json() as CreateOrderReply
+    expect(body).toEqual({
+      orderId: `free_${body.ticketId}`,
+      amount: 0,
+      currency: 'INR',
+      keyId: 'rzp_test_local',
+      provider: 'free',
+      ticketId: expect.any(String),
+      heldUntil: expect.any(String),
+    })
+    expect(factsOf(app, body.ticketId)).toEqual(['TicketsHeld', 'TicketsIssued'])
+    expect(orderRow(app, body.ticketId)).toMatchObject({
+      status: 'issued',
+      paymentStatus: 'Completed',
+      ownerId: buyer.id,
+      amount: 0,
+      provider: 'free',
+    })
+    expect(inventoryRow(app, ga._id)).toMatchObject({ held: 0, sold: 2 })
+    expect(await availableOf(app, event._id, 'General Admission')).toBe(3)
+    expect(app.platform.localGateway?.order(body.orderId)).toBeNull()
+    expect(await profileTickets(buyer)).toEqual([body.ticketId])
+    const mail = await waitForMail(t.config.outboxDir, (m) => m.to.includes(buyer.email))
+    expect(mail.subject).toBe('Your tickets for Raga Nights')
+    expect(mail.text).toContain(`Ticket number: ${body.ticketId}`)
+  })
+})
+
+describe('GET /ticket/getTicketbyId/:ticketId', () => {
+  let event: EventView
+  let buyer: Session
+  let ticketId: string
+  beforeAll(async () => {
+    event = await createApprovedEvent(app, organizer, admin)
+    buyer = await signUp(app, 'Lata')
+    ticketId = await buyTicket(app, buyer, event, 'VIP', 2)
+  })
+
+  it("shows the bare ticket to its owner, the event's organizer and an admin", async () => {
+    for (const reader of [buyer, organizer, admin]) {
+      const res = await ticketById(reader, ticketId)
+      expect(res.statusCode, res.body).toBe(200)
+      expect(res.json()).toEqual({
+        _id: ticketId,
+        eventId: event._id,
+        userId: buyer.id,
+        ticketType: 'VIP',
+        quantity: 2,
+        totalAmount: 2998,
+        paymentStatus: 'Completed',
+      })
+    }
+  })
+
+  it('shows an unpaid order to its buyer as Pending', async () => {
+    const placed = await hold(app, buyer, event, 'General Admission', 1)
+    const res = await ticketById(buyer, placed.ticketId)
+    expect(res.statusCode).toBe(200)
+    expect(res.json()).toMatchObject({ _id: placed.ticketId, userId: buyer.id, paymentStatus: 'Pending' })
+  })
+
+  it("answers 404 to another user, another organizer, and for an id that is nobody's", async () => {
+    const stranger = await signUp(app, 'Mohan')
+    const otherOrganizer = await organizerSession(app, 'Nandini')
+    for (const reader of [stranger, otherOrganizer]) {
+      const res = await ticketById(reader, ticketId)
+      expect(res.statusCode).toBe(404)
+      expect(res.json()).toEqual({ message: 'Ticket not found.' })
+    }
+    const unknown = await ticketById(buyer, '0123456789abcdef01234567')
+    expect(unknown.statusCode).toBe(404)
+    expect(unknown.json()).toEqual({ message: 'Ticket not found.' })
+  })
+})
+
+describe('GET /ticket/registrations', () => {
+  it("lists the caller's live tickets with their event, not unpaid orders", async () => {
+    const event = await createApprovedEvent(app, organizer, admin)
+    const buyer = await signUp(app, 'Omana')
+    const ticketId = await buyTicket(app, buyer, event, 'VIP', 1)
+    await hold(app, buyer, event, 'General Admission', 1)
+
+    expect(await registrations(buyer)).toEqual([
+      {
+        _id: ticketId,
+        eventId: event._id,
+        eventTitle: 'Raga Nights',
+        eventDate: event.date,
+        eventTime: '19:30',
+        eventLocation: 'Chowdiah Hall, Bengaluru',
+        image: null,
+        ticketType: 'VIP',
+        quantity: 1,
+        totalAmount: 1499,
+        paymentStatus: 'Completed',
+      },
+    ])
+    expect(await registrations(await signUp(app, 'Pavan'))).toEqual([])
+  })
+})
+
+describe('POST /auth/getbyid (an organizer looking up attendees)', () => {
+  it('answers 200 for an attendee of its event and 404 for anyone else', async () => {
+    const event = await createApprovedEvent(app, organizer, admin)
+    const attendee = await signUp(app, 'Qadir')
+    const unpaid = await signUp(app, 'Rekha')
+    const stranger = await signUp(app, 'Sunil')
+    await buyTicket(app, attendee, event)
+    await hold(app, unpaid, event)
+    const lookup = (as: Session, userid: string) =>
+      app.inject({
+        method: 'POST',
+        url: '/api/v1/auth/getbyid',
+        headers: bearer(as.token),
+        payload: { userid },
+      })
+
+    const found = await lookup(organizer, attendee.id)
+    expect(found.statusCode, found.body).toBe(200)
+    expect(found.json()).toEqual({
+      user: {
+        _id: attendee.id,
+        username: 'Qadir',
+        email: attendee.email,
+        phone: null,
+        paymentStatus: 'Completed',
+      },
+    })
+    for (const userid of [unpaid.id, stranger.id]) {
+      const res = await lookup(organizer, userid)
+      expect(res.statusCode).toBe(404)
+      expect(res.json()).toEqual({ message: 'User not found.' })
+    }
+    const otherOrganizer = await organizerSession(app, 'Tanvi')
+    expect((await lookup(otherOrganizer, attendee.id)).statusCode).toBe(404)
+  })
+})
+
+describe.each([
+  ['DELETE /ticket/cancel/:ticketId', '/api/v1/ticket/cancel/'],
+  ['DELETE /ticket/:ticketId', '/api/v1/ticket/'],
+])('%s', (_name, path) => {
+  const cancel = (session: Session, ticketId: string) =>
+    app.inject({ method: 'DELETE', url: `${path}${ticketId}`, headers: bearer(session.token) })
+
+  it("cancels the owner's ticket: seats back on sale, refunded through the gateway, mailed, kept as Cancelled", async () => {
+    const event = await createApprovedEvent(app, organizer, admin, [
+      { type: 'VIP', price: 1499, quantity: 5 },
+    ])
+    const vip = ticketTypeOf(event, 'VIP')
+    const buyer = await signUp(app, 'Uma')
+    const ticketId = await buyTicket(app, buyer, event, 'VIP', 2)
+    expect(await availableOf(app, event._id, 'VIP')).toBe(3)
+    const paymentId = orderRow(app, ticketId)?.paymentId as string
+
+    const res = await cancel(buyer, ticketId)
+
+    expect(res.statusCode, res.body).toBe(200)
+    expect(res.json()).toEqual({ message: 'Ticket canceled successfully.' })
+    expect(await availableOf(app, event._id, 'VIP')).toBe(5)
+    expect(inventoryRow(app, vip._id)).toMatchObject({ held: 0, sold: 0 })
+    await until(() => factsOf(app, ticketId).includes('PaymentRefunded'))
+    const facts = app.platform.ledger.readStream(`order-${ticketId}`)
+    expect(facts.map((f) => f.type)).toEqual([
+      'TicketsHeld',
+      'PaymentCaptured',
+      'TicketsIssued',
+      'TicketCancelled',
+      'RefundRequested',
+      'PaymentRefunded',
+    ])
+    expect(facts[3]?.data).toEqual({
+      orderId: ticketId,
+      ownerId: buyer.id,
+      eventId: event._id,
+      ticketTypeId: vip._id,
+      quantity: 2,
+    })
+    expect(facts[4]?.data).toEqual({ orderId: ticketId, paymentId, amount: 2998, reason: 'cancelled' })
+    const refunds = app.platform.localGateway?.refundsOf(paymentId)
+    expect(refunds).toEqual([{ id: expect.stringMatching(/^rfnd_/), amount: 299800 }])
+    expect(facts[5]?.data).toEqual({ orderId: ticketId, paymentId, refundId: refunds?.[0]?.id, amount: 2998 })
+    // kept, not deleted
+    expect(orderRow(app, ticketId)).toMatchObject({
+      status: 'cancelled',
+      paymentStatus: 'Cancelled',
+      ownerId: buyer.id,
+      refund: 'refunded',
+    })
+    const shown = await ticketById(buyer, ticketId)
+    expect(shown.statusCode).toBe(200)
+    expect(shown.json()).toMatchObject({ _id: ticketId, paymentStatus: 'Cancelled' })
+    expect(await profileTickets(buyer)).toEqual([])
+    expect(await registrations(buyer)).toEqual([])
+    const mail = await waitForMail(
+      t.config.outboxDir,
+      (m) => m.to.includes(buyer.email) && /cancelled/.test(m.subject),
+    )
+    expect(mail.subject).toBe('Your ticket for Raga Nights is cancelled')
+    expect(mail.text).toContain(`Ticket number: ${ticketId}`)
+    expect(mail.text).toContain('A refund of ₹2,998')
+  })
+
+  it("answers 404 to someone else (even the event's organizer) and changes nothing", async () => {
+    const event = await createApprovedEvent(app, organizer, admin)
+    const buyer = await signUp(app, 'Varun')
+    const ticketId = await buyTicket(app, buyer, event)
+    const before = { facts: factsOf(app, ticketId), row: orderRow(app, ticketId) }
+
+    for (const someone of [await signUp(app, 'Wasim'), organizer]) {
+      const res = await cancel(someone, ticketId)
+      expect(res.statusCode).toBe(404)
+      expect(res.json()).toEqual({ message: 'Ticket not found.' })
+    }
+    const unknown = await cancel(buyer, '0123456789abcdef01234567')
+    expect(unknown.statusCode).toBe(404)
+    expect(factsOf(app, ticketId)).toEqual(before.facts)
+    expect(orderRow(app, ticketId)).toEqual(before.row)
+    expect(await availableOf(app, event._id, 'General Admission')).toBe(99)
+  })
+
+  it('answers 409 the second time, refunding once', async () => {
+    const event = await createApprovedEvent(app, organizer, admin)
+    const buyer = await signUp(app, 'Yamini')
+    const ticketId = await buyTicket(app, buyer, event)
+    expect((await cancel(buyer, ticketId)).statusCode).toBe(200)
+
+    const again = await cancel(buyer, ticketId)
+
+    expect(again.statusCode).toBe(409)
+    expect(again.json()).toEqual({ message: 'This ticket is already cancelled.' })
+    await until(() => factsOf(app, ticketId).includes('PaymentRefunded'))
+    const facts = factsOf(app, ticketId)
+    expect(countOf(facts, 'TicketCancelled')).toBe(1)
+    expect(countOf(facts, 'RefundRequested')).toBe(1)
+    expect(app.platform.localGateway?.refundsOf(orderRow(app, ticketId)?.paymentId as string)).toHaveLength(1)
+    expect(await availableOf(app, event._id, 'General Admission')).toBe(100)
+  })
+
+  it('lets the buyer give up an unpaid hold (checkout closed): PaymentFailed, seats back at once', async () => {
+    const event = await createApprovedEvent(app, organizer, admin)
+    const buyer = await signUp(app, 'Zeenat')
+    const placed = await hold(app, buyer, event, 'General Admission', 2)
+    expect(await availableOf(app, event._id, 'General Admission')).toBe(98)
+
+    const someoneElse = await cancel(await signUp(app, 'Abhay'), placed.ticketId)
+    expect(someoneElse.statusCode).toBe(404)
+    expect(factsOf(app, placed.ticketId)).toEqual(['TicketsHeld'])
+
+    const res = await cancel(buyer, placed.ticketId)
+
+    expect(res.statusCode, res.body).toBe(200)
+    expect(res.json()).toEqual({ message: 'Ticket canceled successfully.' })
+    const facts = app.platform.ledger.readStream(`order-${placed.ticketId}`)
+    expect(facts.map((f) => f.type)).toEqual(['TicketsHeld', 'PaymentFailed'])
+    expect(facts[1]?.data).toEqual({
+      orderId: placed.ticketId,
+      paymentId: null,
+      reason: 'The buyer closed the checkout.',
+    })
+    expect(orderRow(app, placed.ticketId)).toMatchObject({ status: 'failed', paymentStatus: 'Failed' })
+    expect(await availableOf(app, event._id, 'General Admission')).toBe(100)
+    const again = await cancel(buyer, placed.ticketId)
+    expect(again.statusCode).toBe(409)
+    expect(again.json()).toEqual({ message: 'This order was not paid, so there is no ticket.' })
+  })
+})
+
+describe('POST /ticket/transfer', () => {
+  const transfer = (session: Session, ticketId: string, newAttendeeEmail: string) =>
+    app.inject({
+      method: 'POST',
+      url: '/api/v1/ticket/transfer',
+      headers: bearer(session.token),
+      payload: { ticketId, newAttendeeEmail },
+    })
+
+  it("moves the ticket to an existing account: out of the old owner's lists, into the new one's, mail to both", async () => {
+    const event = await createApprovedEvent(app, organizer, admin)
+    const from = await signUp(app, 'Anil')
+    const to = await signUp(app, 'Bindu')
+    const ticketId = await buyTicket(app, from, event, 'VIP', 1)
+    expect(await profileTickets(from)).toEqual([ticketId])
+
+    const res = await transfer(from, ticketId, to.email.toUpperCase())
+
+    expect(res.statusCode, res.body).toBe(200)
+    expect(res.json()).toEqual({ message: 'Ticket transferred successfully!' })
+    const facts = app.platform.ledger.readStream(`order-${ticketId}`)
+    expect(facts.map((f) => f.type)).toEqual([
+      'TicketsHeld',
+      'PaymentCaptured',
+      'TicketsIssued',
+      'TicketTransferred',
+    ])
+    expect(facts[3]?.data).toEqual({ orderId: ticketId, fromId: from.id, toId: to.id })
+    expect(orderRow(app, ticketId)).toMatchObject({ ownerId: to.id, buyerId: from.id, status: 'issued' })
+    expect(await profileTickets(from)).toEqual([])
+    expect(await profileTickets(to)).toEqual([ticketId])
+    expect(await registrations(from)).toEqual([])
+    expect((await registrations(to)).map((r) => r._id)).toEqual([ticketId])
+    expect((await ticketById(to, ticketId)).json()).toMatchObject({
+      userId: to.id,
+      paymentStatus: 'Completed',
+    })
+    expect((await ticketById(from, ticketId)).statusCode).toBe(404)
+    expect(await availableOf(app, event._id, 'VIP')).toBe(19)
+    const toOld = await waitForMail(
+      t.config.outboxDir,
+      (m) => m.to.includes(from.email) && /transferred/.test(m.subject),
+    )
+    expect(toOld.text).toContain(`Your ticket now belongs to Bindu (${to.email})`)
+    const toNew = await waitForMail(t.config.outboxDir, (m) => m.to.includes(to.email))
+    expect(toNew.subject).toBe('Anil sent you a ticket for Raga Nights')
+    expect(toNew.text).toContain(`Ticket number: ${ticketId}`)
+  })
+
+  it('answers 404 with a message when no account has that e-mail, and changes nothing', async () => {
+    const event = await createApprovedEvent(app, organizer, admin)
+    const owner = await signUp(app, 'Chandra')
+    const ticketId = await buyTicket(app, owner, event)
+    const res = await transfer(owner, ticketId, 'nobody-here@example.com')
+    expect(res.statusCode).toBe(404)
+    expect(res.json()).toEqual({ message: 'No account found with that email.' })
+    expect(factsOf(app, ticketId)).not.toContain('TicketTransferred')
+    expect(orderRow(app, ticketId)?.ownerId).toBe(owner.id)
+  })
+
+  it('answers 400 for a transfer to oneself', async () => {
+    const event = await createApprovedEvent(app, organizer, admin)
+    const owner = await signUp(app, 'Dinesh')
+    const ticketId = await buyTicket(app, owner, event)
+    const res = await transfer(owner, ticketId, owner.email)
+    expect(res.statusCode).toBe(400)
+    expect(res.json()).toEqual({ message: 'You cannot transfer a ticket to yourself.' })
+    expect(factsOf(app, ticketId)).not.toContain('TicketTransferred')
+  })
+
+  it("answers 404 for someone else's ticket, and changes nothing", async () => {
+    const event = await createApprovedEvent(app, organizer, admin)
+    const owner = await signUp(app, 'Ela')
+    const thief = await signUp(app, 'Firoz')
+    const ticketId = await buyTicket(app, owner, event)
+    const res = await transfer(thief, ticketId, thief.email)
+    expect(res.statusCode).toBe(404)
+    expect(res.json()).toEqual({ message: 'Ticket not found.' })
+    const res2 = await transfer(thief, ticketId, (await signUp(app, 'Gopal')).email)
+    expect(res2.statusCode).toBe(404)
+    expect(factsOf(app, ticketId)).not.toContain('TicketTransferred')
+    expect(orderRow(app, ticketId)?.ownerId).toBe(owner.id)
+    expect(await profileTickets(thief)).toEqual([])
+  })
+
+  it('answers 409 to the old owner afterwards; the new owner can cancel it', async () => {
+    const event = await createApprovedEvent(app, organizer, admin, [
+      { type: 'VIP', price: 1499, quantity: 4 },
+    ])
+    const from = await signUp(app, 'Hema')
+    const to = await signUp(app, 'Irfan')
+    const third = await signUp(app, 'Jaya')
+    const ticketId = await buyTicket(app, from, event, 'VIP', 2)
+    expect((await transfer(from, ticketId, to.email)).statusCode).toBe(200)
+
+    const again = await transfer(from, ticketId, third.email)
+    expect(again.statusCode).toBe(409)
+    expect(again.json()).toEqual({ message: 'This ticket has been transferred to someone else.' })
+    const cancelByOld = await app.inject({
+      method: 'DELETE',
+      url: `/api/v1/ticket/cancel/${ticketId}`,
+      headers: bearer(from.token),
+    })
+    expect(cancelByOld.statusCode).toBe(409)
+    expect(orderRow(app, ticketId)).toMatchObject({ ownerId: to.id, status: 'issued' })
+
+    const cancelByNew = await app.inject({
+      method: 'DELETE',
+      url: `/api/v1/ticket/${ticketId}`,
+      headers: bearer(to.token),
+    })
+    expect(cancelByNew.statusCode, cancelByNew.body).toBe(200)
+    expect(await availableOf(app, event._id, 'VIP')).toBe(4)
+    await until(() => factsOf(app, ticketId).includes('PaymentRefunded'))
+    const cancelled = app.platform.ledger
+      .readStream(`order-${ticketId}`)
+      .find((f) => f.type === 'TicketCancelled')
+    expect(cancelled?.data).toMatchObject({ ownerId: to.id, quantity: 2 })
+    expect(await profileTickets(to)).toEqual([])
+    await waitForMail(t.config.outboxDir, (m) => m.to.includes(to.email) && /cancelled/.test(m.subject))
+    expect(mailsTo(from.email).filter((m) => /cancelled/.test(m.subject))).toEqual([])
+  })
+})
+
+describe('live pushes (real listening server, socket.io-client)', () => {
+  let server: TestServer
+  let liveAdmin: Session
+  let liveOrganizer: Session
+  const sockets: Socket[] = []
+  beforeAll(async () => {
+    server = await startServer({ RATE_LIMITS: 'off' })
+    liveAdmin = await adminSession(server.app)
+    liveOrganizer = await organizerSession(server.app, 'Kiran')
+  })
+  afterAll(async () => {
+    for (const s of sockets) s.disconnect()
+    await server.close()
+  })
+
+  /** A connected socket and everything it hears. */
+  async function listen(token?: string, room?: string) {
+    const socket = connect(server.url, {
+      auth: token ? { token } : {},
+      transports: ['websocket'],
+      reconnection: false,
+    })
+    sockets.push(socket)
+    const heard: LivePush[] = []
+    socket.on('fact', (push: LivePush) => heard.push(push))
+    await new Promise<void>((resolve, reject) => {
+      socket.once('connect', () => resolve())
+      socket.once('connect_error', reject)
+    })
+    if (room) expect(await socket.emitWithAck('watch', room)).toEqual({ ok: true, room })
+    const next = async (type: string, match: (push: LivePush) => boolean = () => true) => {
+      let found: LivePush | undefined
+      await until(() => {
+        found = heard.find((p) => p.type === type && match(p))
+        return found !== undefined
+      })
+      return found as LivePush
+    }
+    return { heard, next }
+  }
+
+  it('pushes availability to the event room and ticket changes to the buyer on hold, issue, failure and cancel', async () => {
+    const live = server.app
+    const event = await createApprovedEvent(live, liveOrganizer, liveAdmin, [
+      { type: 'VIP', price: 1499, quantity: 10 },
+    ])
+    const vip = ticketTypeOf(event, 'VIP')
+    const buyer = await signUp(live, 'Lakshmi')
+    const watcher = await listen(undefined, `event-${event._id}`)
+    const own = await listen(buyer.token)
+    const forOrder = (orderId: string) => (p: LivePush) => p.data.orderId === orderId
+
+    const placed = await hold(live, buyer, event, 'VIP', 2)
+    const held = await watcher.next('TicketsHeld')
+    expect(held.data).toEqual({ eventId: event._id, ticketTypeId: vip._id, available: 8 })
+    expect(held.stream).toBe(`order-${placed.ticketId}`)
+    expect((await own.next('TicketsHeld', forOrder(placed.ticketId))).data).toEqual({
+      orderId: placed.ticketId,
+      eventId: event._id,
+      status: 'held',
+      paymentStatus: 'Pending',
+    })
+
+    const paid = await confirmPayment(live, buyer, await pay(live, buyer, placed))
+    expect(paid.statusCode, paid.body).toBe(200)
+    expect((await watcher.next('TicketsIssued')).data).toEqual({
+      eventId: event._id,
+      ticketTypeId: vip._id,
+      available: 8,
+    })
+    expect((await own.next('TicketsIssued', forOrder(placed.ticketId))).data).toMatchObject({
+      status: 'issued',
+      paymentStatus: 'Completed',
+    })
+
+    const failing = await hold(live, buyer, event, 'VIP', 3)
+    expect(
+      (await watcher.next('TicketsHeld', (p) => p.stream === `order-${failing.ticketId}`)).data,
+    ).toMatchObject({
+      available: 5,
+    })
+    await pay(live, buyer, failing, 'failure')
+    expect((await watcher.next('PaymentFailed')).data).toEqual({
+      eventId: event._id,
+      ticketTypeId: vip._id,
+      available: 8,
+    })
+    expect((await own.next('PaymentFailed', forOrder(failing.ticketId))).data).toMatchObject({
+      status: 'failed',
+      paymentStatus: 'Failed',
+    })
+
+    const cancelled = await live.inject({
+      method: 'DELETE',
+      url: `/api/v1/ticket/cancel/${placed.ticketId}`,
+      headers: bearer(buyer.token),
+    })
+    expect(cancelled.statusCode).toBe(200)
+    expect((await watcher.next('TicketCancelled')).data).toEqual({
+      eventId: event._id,
+      ticketTypeId: vip._id,
+      available: 10,
+    })
+    expect((await own.next('TicketCancelled', forOrder(placed.ticketId))).data).toMatchObject({
+      status: 'cancelled',
+      paymentStatus: 'Cancelled',
+    })
+    // positions only grow, so a client can tell a stale push
+    const positions = watcher.heard.map((p) => p.position)
+    expect([...positions].sort((a, b) => a - b)).toEqual(positions)
+    expect(JSON.stringify([...watcher.heard, ...own.heard])).not.toMatch(/secret|signature/i)
+  })
+
+  it('tells both the old and the new owner of a transfer', async () => {
+    const live = server.app
+    const event = await createApprovedEvent(live, liveOrganizer, liveAdmin)
+    const from = await signUp(live, 'Madhu')
+    const to = await signUp(live, 'Naveen')
+    const bystander = await signUp(live, 'Oviya')
+    const ticketId = await buyTicket(live, from, event)
+    const fromSocket = await listen(from.token)
+    const toSocket = await listen(to.token)
+    const bystanderSocket = await listen(bystander.token)
+
+    const res = await live.inject({
+      method: 'POST',
+      url: '/api/v1/ticket/transfer',
+      headers: bearer(from.token),
+      payload: { ticketId, newAttendeeEmail: to.email },
+    })
+    expect(res.statusCode).toBe(200)
+
+    const expected = { orderId: ticketId, eventId: event._id, status: 'issued', paymentStatus: 'Completed' }
+    expect((await fromSocket.next('TicketTransferred')).data).toEqual(expected)
+    expect((await toSocket.next('TicketTransferred')).data).toEqual(expected)
+    await new Promise((r) => setTimeout(r, 200))
+    expect(bystanderSocket.heard.filter((p) => p.type === 'TicketTransferred')).toEqual([])
+  })
+})

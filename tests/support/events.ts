@@ -1,0 +1,199 @@
+// Approved events, orders and payments through the real API, and what booking leaves behind
+// (order streams, read rows), for the booking and payments tests.
+import { eq } from 'drizzle-orm'
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
+import { expect } from 'vitest'
+import type { CreateOrderReply } from '../../contracts/booking.ts'
+import type { EventView, TicketTypeInput } from '../../contracts/catalog.ts'
+import { inventory, orders } from '../../server/booking/tables.ts'
+import { bearer, type Session } from './accounts.ts'
+
+export const standardTickets: TicketTypeInput[] = [
+  { type: 'General Admission', price: 499, quantity: 100 },
+  { type: 'VIP', price: 1499, quantity: 20 },
+]
+
+const nextYear = new Date().getFullYear() + 1
+
+/** Submits an event as the organizer (multipart, like the web form) and has the admin approve it. */
+export async function createApprovedEvent(
+  app: FastifyInstance,
+  organizer: Session,
+  admin: Session,
+  ticketTypes: TicketTypeInput[] = standardTickets,
+  fields: Record<string, string> = {},
+): Promise<EventView> {
+  const event = await submitEvent(app, organizer, ticketTypes, fields)
+  const review = await app.inject({
+    method: 'PUT',
+    url: `/api/v1/admin/events/${event._id}/status`,
+    headers: bearer(admin.token),
+    payload: { status: 'Approved' },
+  })
+  expect(review.statusCode, review.body).toBe(200)
+  return review.json().event as EventView
+}
+
+/** Submits an event and leaves it Pending. */
+export async function submitEvent(
+  app: FastifyInstance,
+  organizer: Session,
+  ticketTypes: TicketTypeInput[] = standardTickets,
+  fields: Record<string, string> = {},
+): Promise<EventView> {
+  const form = new FormData()
+  const all: Record<string, string> = {
+    title: 'Raga Nights',
+    description: 'An evening of Carnatic music.',
+    date: `${nextYear}-03-15`,
+    time: '19:30',
+    location: 'Chowdiah Hall, Bengaluru',
+    category: 'Music',
+    ticketTypes: JSON.stringify(ticketTypes),
+    ...fields,
+  }
+  for (const [name, value] of Object.entries(all)) form.append(name, value)
+  const request = new Request('http://x/', { method: 'POST', body: form })
+  const res = await app.inject({
+    method: 'POST',
+    url: '/api/v1/event/create',
+    payload: Buffer.from(await request.arrayBuffer()),
+    headers: { 'content-type': request.headers.get('content-type') ?? '', ...bearer(organizer.token) },
+  })
+  expect(res.statusCode, res.body).toBe(201)
+  return res.json().event as EventView
+}
+
+export const ticketTypeOf = (event: EventView, type: string) => {
+  const found = event.ticketTypes.find((t) => t.type === type)
+  if (!found) throw new Error(`event ${event._id} has no ${type}`)
+  return found
+}
+
+/** POST /ticket/create as the buyer; the raw response. */
+export const order = (
+  app: FastifyInstance,
+  buyer: Session | null,
+  body: Record<string, unknown>,
+): Promise<LightMyRequestResponse> =>
+  app.inject({
+    method: 'POST',
+    url: '/api/v1/ticket/create',
+    headers: buyer ? bearer(buyer.token) : {},
+    payload: body,
+  })
+
+/** An order that must succeed: `quantity` seats of `type` held for the buyer. */
+export async function hold(
+  app: FastifyInstance,
+  buyer: Session,
+  event: EventView,
+  type = 'General Admission',
+  quantity = 1,
+): Promise<CreateOrderReply> {
+  const res = await order(app, buyer, { eventId: event._id, ticketType: type, quantity })
+  expect(res.statusCode, res.body).toBe(200)
+  return res.json() as CreateOrderReply
+}
+
+export type Checkout = { razorpay_payment_id: string; razorpay_order_id: string; razorpay_signature: string }
+
+/** The payer's choice in the local gateway's checkout dialog (POST /payments/local/pay). */
+export async function pay(
+  app: FastifyInstance,
+  buyer: Session,
+  placed: Pick<CreateOrderReply, 'orderId'>,
+  outcome: 'success' | 'failure' = 'success',
+): Promise<Checkout> {
+  const res = await app.inject({
+    method: 'POST',
+    url: '/api/v1/payments/local/pay',
+    headers: bearer(buyer.token),
+    payload: { orderId: placed.orderId, outcome },
+  })
+  expect(res.statusCode, res.body).toBe(outcome === 'success' ? 200 : 402)
+  return res.json() as Checkout
+}
+
+/** The client's callback after checkout (POST /ticket/handlePaymentSuccess). */
+export const confirmPayment = (
+  app: FastifyInstance,
+  buyer: Session,
+  checkout: Checkout,
+  overrides: Partial<{ paymentId: string; orderId: string; signature: string }> = {},
+): Promise<LightMyRequestResponse> =>
+  app.inject({
+    method: 'POST',
+    url: '/api/v1/ticket/handlePaymentSuccess',
+    headers: bearer(buyer.token),
+    payload: {
+      paymentId: checkout.razorpay_payment_id,
+      orderId: checkout.razorpay_order_id,
+      signature: checkout.razorpay_signature,
+      event: { source: 'test' },
+      ...overrides,
+    },
+  })
+
+/** Holds, pays at the gateway and confirms: the issued ticket's id. */
+export async function buyTicket(
+  app: FastifyInstance,
+  buyer: Session,
+  event: EventView,
+  type = 'General Admission',
+  quantity = 1,
+): Promise<string> {
+  const placed = await hold(app, buyer, event, type, quantity)
+  const res = await confirmPayment(app, buyer, await pay(app, buyer, placed))
+  expect(res.statusCode, res.body).toBe(200)
+  return placed.ticketId
+}
+
+/** The fact types of an order's stream, in order. */
+export const factsOf = (app: FastifyInstance, ticketId: string) =>
+  app.platform.ledger.readStream(`order-${ticketId}`).map((f) => f.type)
+
+export const countOf = (types: string[], type: string) => types.filter((t) => t === type).length
+
+export const orderRow = (app: FastifyInstance, ticketId: string) =>
+  app.platform.ledger.db.select().from(orders).where(eq(orders.id, ticketId)).get()
+
+export const inventoryRow = (app: FastifyInstance, ticketTypeId: string) =>
+  app.platform.ledger.db.select().from(inventory).where(eq(inventory.ticketTypeId, ticketTypeId)).get()
+
+/** What GET /event/{id} says is still available for a ticket type. */
+export async function availableOf(app: FastifyInstance, eventId: string, type: string): Promise<number> {
+  const res = await app.inject({ method: 'GET', url: `/api/v1/event/${eventId}` })
+  expect(res.statusCode, res.body).toBe(200)
+  return ticketTypeOf(res.json() as EventView, type).available
+}
+
+/** Waits until check() holds (workers and consumers run after commit). */
+export async function until(check: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms`)
+    await new Promise((r) => setTimeout(r, 25))
+  }
+}
+
+/**
+ * Makes a hold lapse now. HOLD_MINUTES cannot go below 1, and a hold appended with a deadline
+ * already past would be released at once by its own delayed 'expire' job, racing whatever the
+ * test wants to show. So the hold is made through the API (its expire job then waits minutes)
+ * and its deadline is moved into the past in the two places the server reads it: the orders
+ * row's held_until (what lapsedHolds() selects on) and the TicketsHeld fact's heldUntil (what
+ * the decider's Expire compares with). Rewriting a stored fact is a test-only trick.
+ */
+export function lapseHold(app: FastifyInstance, ticketId: string, at = new Date(Date.now() - 1000)): string {
+  const when = at.toISOString()
+  const { sqlite } = app.platform.ledger
+  sqlite.prepare('UPDATE orders SET held_until = ? WHERE id = ?').run(when, ticketId)
+  const changed = sqlite
+    .prepare(
+      "UPDATE ledger SET data = json_set(data, '$.heldUntil', ?) WHERE stream = ? AND type = 'TicketsHeld'",
+    )
+    .run(when, `order-${ticketId}`)
+  expect(changed.changes).toBe(1)
+  return when
+}

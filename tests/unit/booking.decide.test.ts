@@ -1,0 +1,412 @@
+// given / when / then for the order decider: every command against every state an order can be in.
+import { describe, expect, it } from 'vitest'
+import {
+  NOT_ENOUGH_TICKETS,
+  type OrderCommand,
+  orderDecider,
+  TICKET_NOT_FOUND,
+} from '../../server/booking/decide.ts'
+import type { BookingFact, TicketsHeld } from '../../server/booking/facts.ts'
+import { DomainError } from '../../server/errors.ts'
+import { fold } from '../../server/ledger/decider.ts'
+
+const given = (facts: BookingFact[]) => ({
+  when: (command: OrderCommand) => {
+    const run = () => orderDecider.decide(command, fold(orderDecider, facts))
+    return {
+      thenAppends: (expected: BookingFact[]) => expect(run()).toEqual(expected),
+      thenAppendsNothing: () => expect(run()).toEqual([]),
+      thenRefuses: (kind: DomainError['kind'], message: string) => {
+        let error: unknown
+        try {
+          run()
+        } catch (e) {
+          error = e
+        }
+        expect(error).toBeInstanceOf(DomainError)
+        expect(error).toMatchObject({ kind, message })
+      },
+    }
+  },
+})
+
+const order: TicketsHeld['data'] = {
+  orderId: 'o1',
+  buyerId: 'asha',
+  eventId: 'e1',
+  organizerId: 'org1',
+  ticketTypeId: 'vip',
+  ticketType: 'VIP',
+  quantity: 2,
+  unitPrice: 1499,
+  amount: 2998,
+  provider: 'local',
+  providerOrderId: 'order_1',
+  heldUntil: '2030-01-01T10:10:00.000Z',
+}
+const freeOrder: TicketsHeld['data'] = {
+  ...order,
+  unitPrice: 0,
+  amount: 0,
+  provider: 'free',
+  providerOrderId: 'free_o1',
+}
+
+// facts
+const held: BookingFact = { type: 'TicketsHeld', data: order }
+const captured = (paymentId = 'pay_1'): BookingFact => ({
+  type: 'PaymentCaptured',
+  data: { orderId: 'o1', paymentId, amount: 2998, method: 'card' },
+})
+const issued = (afterExpiry = false): BookingFact => ({
+  type: 'TicketsIssued',
+  data: {
+    orderId: 'o1',
+    ownerId: 'asha',
+    eventId: 'e1',
+    ticketTypeId: 'vip',
+    quantity: 2,
+    amount: 2998,
+    afterExpiry,
+  },
+})
+const failed = (paymentId: string | null = 'pay_0'): BookingFact => ({
+  type: 'PaymentFailed',
+  data: { orderId: 'o1', paymentId, reason: 'Declined.' },
+})
+const expired: BookingFact = { type: 'HoldExpired', data: { orderId: 'o1' } }
+const cancelled = (ownerId = 'asha'): BookingFact => ({
+  type: 'TicketCancelled',
+  data: { orderId: 'o1', ownerId, eventId: 'e1', ticketTypeId: 'vip', quantity: 2 },
+})
+const transferred = (fromId: string, toId: string): BookingFact => ({
+  type: 'TicketTransferred',
+  data: { orderId: 'o1', fromId, toId },
+})
+type RefundReason = 'cancelled' | 'sold out after hold expired' | 'duplicate payment'
+const refundRequested = (reason: RefundReason, paymentId = 'pay_1'): BookingFact => ({
+  type: 'RefundRequested',
+  data: { orderId: 'o1', paymentId, amount: 2998, reason },
+})
+const refunded = (paymentId = 'pay_1', refundId = 'rfnd_1'): BookingFact => ({
+  type: 'PaymentRefunded',
+  data: { orderId: 'o1', paymentId, refundId, amount: 2998 },
+})
+
+// commands
+const hold = (available: number, data = order): OrderCommand => ({ type: 'Hold', order: data, available })
+const capture = (available: number, paymentId = 'pay_1'): OrderCommand => ({
+  type: 'Capture',
+  paymentId,
+  amount: 2998,
+  method: 'card',
+  available,
+})
+const fail: OrderCommand = { type: 'Fail', paymentId: 'pay_0', reason: 'Declined.' }
+const expire = (now: string): OrderCommand => ({ type: 'Expire', now })
+const cancel = (by: string): OrderCommand => ({ type: 'Cancel', by })
+const transfer = (by: string, toId: string): OrderCommand => ({ type: 'Transfer', by, toId })
+const recordRefund = (paymentId = 'pay_1', refundId = 'rfnd_1'): OrderCommand => ({
+  type: 'RecordRefund',
+  paymentId,
+  refundId,
+})
+
+const BEFORE_DEADLINE = '2030-01-01T10:09:59.999Z'
+const AT_DEADLINE = '2030-01-01T10:10:00.000Z'
+const AFTER_DEADLINE = '2030-01-01T10:10:00.001Z'
+
+const paidTicket = [held, captured(), issued()]
+
+describe('Hold', () => {
+  it('holds the seats when enough are available', () => given([]).when(hold(2)).thenAppends([held]))
+  it('holds when more than enough are available', () => given([]).when(hold(500)).thenAppends([held]))
+  it('refuses when fewer are available than asked', () =>
+    given([]).when(hold(1)).thenRefuses('conflict', NOT_ENOUGH_TICKETS))
+  it('refuses when none are available', () =>
+    given([]).when(hold(0)).thenRefuses('conflict', NOT_ENOUGH_TICKETS))
+  it('refuses when availability is negative (oversold by someone else)', () =>
+    given([]).when(hold(-3)).thenRefuses('conflict', NOT_ENOUGH_TICKETS))
+  it('holds and issues free tickets at once', () =>
+    given([])
+      .when(hold(2, freeOrder))
+      .thenAppends([
+        { type: 'TicketsHeld', data: freeOrder },
+        {
+          type: 'TicketsIssued',
+          data: {
+            orderId: 'o1',
+            ownerId: 'asha',
+            eventId: 'e1',
+            ticketTypeId: 'vip',
+            quantity: 2,
+            amount: 0,
+            afterExpiry: false,
+          },
+        },
+      ]))
+  it('refuses free tickets too when they are gone', () =>
+    given([]).when(hold(1, freeOrder)).thenRefuses('conflict', NOT_ENOUGH_TICKETS))
+  it.each([
+    ['held', [held]],
+    ['issued', paidTicket],
+    ['failed', [held, failed()]],
+    ['expired', [held, expired]],
+    ['cancelled', [...paidTicket, cancelled()]],
+  ] as const)('refuses an order that exists already (%s)', (_state, facts) =>
+    given([...facts])
+      .when(hold(100))
+      .thenRefuses('conflict', 'This order exists already.'),
+  )
+})
+
+describe('Capture', () => {
+  it('refuses an order that does not exist', () =>
+    given([]).when(capture(10)).thenRefuses('not-found', 'Order not found.'))
+  it('captures a held order and issues its ticket', () =>
+    given([held])
+      .when(capture(10))
+      .thenAppends([captured(), issued(false)]))
+  it('issues a held order even when the type shows no seats left (its own hold counts them)', () =>
+    given([held])
+      .when(capture(0))
+      .thenAppends([captured(), issued(false)]))
+  it('does nothing for a payment it captured already', () =>
+    given(paidTicket).when(capture(10)).thenAppendsNothing())
+  it('does nothing for a captured payment that was refunded', () =>
+    given([held, expired, captured(), refundRequested('sold out after hold expired'), refunded()])
+      .when(capture(10))
+      .thenAppendsNothing())
+
+  describe('after the hold expired', () => {
+    it('issues the ticket while the seats are still there', () =>
+      given([held, expired])
+        .when(capture(2))
+        .thenAppends([captured(), issued(true)]))
+    it('refunds when the seats were sold meanwhile', () =>
+      given([held, expired])
+        .when(capture(1))
+        .thenAppends([captured(), refundRequested('sold out after hold expired')]))
+  })
+
+  describe('after a failed attempt', () => {
+    it('issues the ticket while the seats are still there', () =>
+      given([held, failed()])
+        .when(capture(5))
+        .thenAppends([captured(), issued(true)]))
+    it('refunds when the seats were sold meanwhile', () =>
+      given([held, failed()])
+        .when(capture(0))
+        .thenAppends([captured(), refundRequested('sold out after hold expired')]))
+  })
+
+  it('refunds a second payment for an issued ticket', () =>
+    given(paidTicket)
+      .when(capture(10, 'pay_2'))
+      .thenAppends([captured('pay_2'), refundRequested('duplicate payment', 'pay_2')]))
+  it('refunds a payment for a cancelled ticket', () =>
+    given([...paidTicket, cancelled(), refundRequested('cancelled')])
+      .when(capture(10, 'pay_2'))
+      .thenAppends([captured('pay_2'), refundRequested('duplicate payment', 'pay_2')]))
+  it('refunds a second payment for a transferred ticket, leaving it with its new owner', () =>
+    given([...paidTicket, transferred('asha', 'bala')])
+      .when(capture(10, 'pay_2'))
+      .thenAppends([captured('pay_2'), refundRequested('duplicate payment', 'pay_2')]))
+})
+
+describe('Fail', () => {
+  it('releases a held order', () => given([held]).when(fail).thenAppends([failed()]))
+  it('records a failure without a payment id', () =>
+    given([held])
+      .when({ type: 'Fail', paymentId: null, reason: 'Declined.' })
+      .thenAppends([failed(null)]))
+  it('does nothing to an order that does not exist', () => given([]).when(fail).thenAppendsNothing())
+  it.each([
+    ['issued (a paid order never goes back)', paidTicket],
+    ['failed already', [held, failed()]],
+    ['expired', [held, expired]],
+    ['cancelled', [...paidTicket, cancelled()]],
+  ] as const)('does nothing to an order that is %s', (_state, facts) =>
+    given([...facts])
+      .when(fail)
+      .thenAppendsNothing(),
+  )
+})
+
+describe('Expire', () => {
+  it('releases a held order at its deadline', () =>
+    given([held]).when(expire(AT_DEADLINE)).thenAppends([expired]))
+  it('releases a held order after its deadline', () =>
+    given([held]).when(expire(AFTER_DEADLINE)).thenAppends([expired]))
+  it('leaves a held order alone before its deadline', () =>
+    given([held]).when(expire(BEFORE_DEADLINE)).thenAppendsNothing())
+  it('does nothing to an order that does not exist', () =>
+    given([]).when(expire(AFTER_DEADLINE)).thenAppendsNothing())
+  it.each([
+    ['issued', paidTicket],
+    ['failed', [held, failed()]],
+    ['expired already', [held, expired]],
+    ['cancelled', [...paidTicket, cancelled()]],
+  ] as const)('does nothing to an order that is %s', (_state, facts) =>
+    given([...facts])
+      .when(expire(AFTER_DEADLINE))
+      .thenAppendsNothing(),
+  )
+})
+
+describe('Cancel', () => {
+  it("cancels the owner's paid ticket and asks for its refund", () =>
+    given(paidTicket)
+      .when(cancel('asha'))
+      .thenAppends([cancelled('asha'), refundRequested('cancelled')]))
+  it('cancels a ticket issued after its hold expired, refunding its payment', () =>
+    given([held, expired, captured(), issued(true)])
+      .when(cancel('asha'))
+      .thenAppends([cancelled('asha'), refundRequested('cancelled')]))
+  it('cancels a free ticket without a refund', () =>
+    given([
+      { type: 'TicketsHeld', data: freeOrder },
+      { ...issued(), data: { ...issued().data, amount: 0 } } as BookingFact,
+    ])
+      .when(cancel('asha'))
+      .thenAppends([cancelled('asha')]))
+  it('lets the new owner cancel a transferred ticket; the refund goes to the original payment', () =>
+    given([...paidTicket, transferred('asha', 'bala')])
+      .when(cancel('bala'))
+      .thenAppends([cancelled('bala'), refundRequested('cancelled')]))
+  it('refuses a ticket that does not exist', () =>
+    given([]).when(cancel('asha')).thenRefuses('not-found', TICKET_NOT_FOUND))
+  it("refuses someone else's ticket as if it did not exist", () =>
+    given(paidTicket).when(cancel('mallory')).thenRefuses('not-found', TICKET_NOT_FOUND))
+  it("refuses someone else's unpaid order as if it did not exist", () =>
+    given([held]).when(cancel('mallory')).thenRefuses('not-found', TICKET_NOT_FOUND))
+  it('refuses the former owner of a transferred ticket', () =>
+    given([...paidTicket, transferred('asha', 'bala')])
+      .when(cancel('asha'))
+      .thenRefuses('conflict', 'This ticket has been transferred to someone else.'))
+  it('refuses a ticket cancelled already', () =>
+    given([...paidTicket, cancelled(), refundRequested('cancelled')])
+      .when(cancel('asha'))
+      .thenRefuses('conflict', 'This ticket is already cancelled.'))
+  it('lets the buyer give up an unpaid hold (checkout closed): it fails and frees the seats', () =>
+    given([held])
+      .when(cancel('asha'))
+      .thenAppends([
+        {
+          type: 'PaymentFailed',
+          data: { orderId: 'o1', paymentId: null, reason: 'The buyer closed the checkout.' },
+        },
+      ]))
+  it.each([
+    ['failed', [held, failed()]],
+    ['expired', [held, expired]],
+  ] as const)('refuses an order that %s (no ticket)', (_state, facts) =>
+    given([...facts])
+      .when(cancel('asha'))
+      .thenRefuses('conflict', 'This order was not paid, so there is no ticket.'),
+  )
+})
+
+describe('Transfer', () => {
+  it("moves the owner's ticket to another account", () =>
+    given(paidTicket)
+      .when(transfer('asha', 'bala'))
+      .thenAppends([transferred('asha', 'bala')]))
+  it('lets the new owner pass it on', () =>
+    given([...paidTicket, transferred('asha', 'bala')])
+      .when(transfer('bala', 'chitra'))
+      .thenAppends([transferred('bala', 'chitra')]))
+  it('lets the new owner give it back to the buyer', () =>
+    given([...paidTicket, transferred('asha', 'bala')])
+      .when(transfer('bala', 'asha'))
+      .thenAppends([transferred('bala', 'asha')]))
+  it('refuses a transfer to oneself', () =>
+    given(paidTicket)
+      .when(transfer('asha', 'asha'))
+      .thenRefuses('invalid', 'You cannot transfer a ticket to yourself.'))
+  it('refuses a ticket that does not exist', () =>
+    given([]).when(transfer('asha', 'bala')).thenRefuses('not-found', TICKET_NOT_FOUND))
+  it("refuses someone else's ticket as if it did not exist", () =>
+    given(paidTicket).when(transfer('mallory', 'mallory2')).thenRefuses('not-found', TICKET_NOT_FOUND))
+  it('refuses the former owner', () =>
+    given([...paidTicket, transferred('asha', 'bala')])
+      .when(transfer('asha', 'chitra'))
+      .thenRefuses('conflict', 'This ticket has been transferred to someone else.'))
+  it('refuses a cancelled ticket', () =>
+    given([...paidTicket, cancelled()])
+      .when(transfer('asha', 'bala'))
+      .thenRefuses('conflict', 'This ticket is already cancelled.'))
+  it('refuses an unpaid order', () =>
+    given([held]).when(transfer('asha', 'bala')).thenRefuses('conflict', 'This order is not paid yet.'))
+  it.each([
+    ['failed', [held, failed()]],
+    ['expired', [held, expired]],
+  ] as const)('refuses an order that %s', (_state, facts) =>
+    given([...facts])
+      .when(transfer('asha', 'bala'))
+      .thenRefuses('conflict', 'This order was not paid, so there is no ticket.'),
+  )
+})
+
+describe('RecordRefund', () => {
+  it('records the refund of a cancelled ticket', () =>
+    given([...paidTicket, cancelled(), refundRequested('cancelled')])
+      .when(recordRefund())
+      .thenAppends([refunded()]))
+  it('records the refund of a payment that came after the seats were sold', () =>
+    given([held, expired, captured(), refundRequested('sold out after hold expired')])
+      .when(recordRefund())
+      .thenAppends([refunded()]))
+  it('records the refund of a duplicate payment', () =>
+    given([...paidTicket, captured('pay_2'), refundRequested('duplicate payment', 'pay_2')])
+      .when(recordRefund('pay_2', 'rfnd_2'))
+      .thenAppends([refunded('pay_2', 'rfnd_2')]))
+  it('records a refund once', () =>
+    given([...paidTicket, cancelled(), refundRequested('cancelled'), refunded()])
+      .when(recordRefund('pay_1', 'rfnd_again'))
+      .thenAppendsNothing())
+  it('ignores a refund nobody asked for', () => given(paidTicket).when(recordRefund()).thenAppendsNothing())
+  it('ignores a refund for another payment than the one to refund', () =>
+    given([...paidTicket, cancelled(), refundRequested('cancelled')])
+      .when(recordRefund('pay_other'))
+      .thenAppendsNothing())
+  it('ignores an order that does not exist', () => given([]).when(recordRefund()).thenAppendsNothing())
+})
+
+describe('evolve', () => {
+  const state = (facts: BookingFact[]) => fold(orderDecider, facts)
+  it('starts with no order', () =>
+    expect(state([])).toEqual({
+      status: 'none',
+      order: null,
+      ownerId: null,
+      formerOwners: [],
+      captured: [],
+      refundsRequested: [],
+      refunded: [],
+    }))
+  it('follows a ticket through payment, transfer, cancel and refund', () =>
+    expect(
+      state([
+        ...paidTicket,
+        transferred('asha', 'bala'),
+        cancelled('bala'),
+        refundRequested('cancelled'),
+        refunded(),
+      ]),
+    ).toEqual({
+      status: 'cancelled',
+      order,
+      ownerId: 'bala',
+      formerOwners: ['asha'],
+      captured: ['pay_1'],
+      refundsRequested: ['pay_1'],
+      refunded: ['pay_1'],
+    }))
+  it.each([
+    ['held', [held]],
+    ['failed', [held, failed()]],
+    ['expired', [held, expired]],
+    ['issued', [held, expired, captured(), issued(true)]],
+  ] as const)('reaches %s', (status, facts) => expect(state([...facts]).status).toBe(status))
+})
