@@ -1,19 +1,6 @@
 // Sales figures, folded from booking's facts into this area's own tables.
 import { integer, primaryKey, real, sqliteTable, text } from 'drizzle-orm/sqlite-core'
 
-export type SalesStatus = 'Pending' | 'Completed' | 'Failed' | 'Cancelled'
-
-/** What analytics needs to remember of each order to move its counts. */
-export const salesOrders = sqliteTable('sales_orders', {
-  orderId: text('order_id').primaryKey(),
-  eventId: text('event_id').notNull(),
-  ticketTypeId: text('ticket_type_id').notNull(),
-  ticketType: text('ticket_type').notNull(),
-  quantity: integer('quantity').notNull(),
-  amount: real('amount').notNull(),
-  status: text('status').notNull().$type<SalesStatus>(),
-})
-
 /** Per ticket type: orders by payment status, tickets sold and revenue (completed payments only). */
 export const salesByTicketType = sqliteTable('sales_by_ticket_type', {
   ticketTypeId: text('ticket_type_id').primaryKey(),

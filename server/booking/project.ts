@@ -1,116 +1,147 @@
 import { eq, sql } from 'drizzle-orm'
-import type { Db } from '../db/connection.ts'
 import { projection } from '../ledger/ledger.ts'
 import type { BookingFact } from './facts.ts'
 import { inventory, orders } from './tables.ts'
 
-const orderOf = (db: Db, orderId: string) => {
-  const row = db.select().from(orders).where(eq(orders.id, orderId)).get()
-  if (!row) throw new Error(`order ${orderId} is missing from the read model`)
-  return row
-}
-
-const adjust = (db: Db, ticketTypeId: string, eventId: string, held: number, sold: number) => {
-  db.insert(inventory)
-    .values({ ticketTypeId, eventId, held, sold })
-    .onConflictDoUpdate({
-      target: inventory.ticketTypeId,
-      set: { held: sql`${inventory.held} + ${held}`, sold: sql`${inventory.sold} + ${sold}` },
-    })
-    .run()
-}
+const p = sql.placeholder
 
 export const bookingProjection = projection<BookingFact>({
   name: 'booking',
   tables: [orders, inventory],
-  handlers: {
-    TicketsHeld(fact, db) {
-      const d = fact.data
-      db.insert(orders)
-        .values({
+  handlers(db) {
+    const insertOrder = db
+      .insert(orders)
+      .values({
+        id: p('id'),
+        eventId: p('eventId'),
+        organizerId: p('organizerId'),
+        ticketTypeId: p('ticketTypeId'),
+        ticketType: p('ticketType'),
+        buyerId: p('buyerId'),
+        ownerId: null,
+        quantity: p('quantity'),
+        unitPrice: p('unitPrice'),
+        amount: p('amount'),
+        provider: p('provider'),
+        providerOrderId: p('providerOrderId'),
+        status: 'held',
+        paymentStatus: 'Pending',
+        heldUntil: p('heldUntil'),
+        createdAt: p('at'),
+        updatedAt: p('at'),
+      })
+      .prepare()
+    const orderOf = db
+      .select({ ticketTypeId: orders.ticketTypeId, eventId: orders.eventId, quantity: orders.quantity })
+      .from(orders)
+      .where(eq(orders.id, p('id')))
+      .prepare()
+    const adjust = db
+      .insert(inventory)
+      .values({ ticketTypeId: p('ticketTypeId'), eventId: p('eventId'), held: p('held'), sold: p('sold') })
+      .onConflictDoUpdate({
+        target: inventory.ticketTypeId,
+        set: { held: sql`${inventory.held} + ${p('held')}`, sold: sql`${inventory.sold} + ${p('sold')}` },
+      })
+      .prepare()
+    const setStatus = db
+      .update(orders)
+      .set({
+        status: sql`${p('status')}`,
+        paymentStatus: sql`${p('paymentStatus')}`,
+        updatedAt: sql`${p('at')}`,
+      })
+      .where(eq(orders.id, p('id')))
+      .prepare()
+    const setIssued = db
+      .update(orders)
+      .set({
+        status: 'issued',
+        paymentStatus: 'Completed',
+        ownerId: sql`${p('ownerId')}`,
+        issuedAt: sql`${p('at')}`,
+        updatedAt: sql`${p('at')}`,
+      })
+      .where(eq(orders.id, p('id')))
+      .prepare()
+    const setPayment = db
+      .update(orders)
+      .set({ paymentId: sql`${p('paymentId')}`, updatedAt: sql`${p('at')}` })
+      .where(eq(orders.id, p('id')))
+      .prepare()
+    const setOwner = db
+      .update(orders)
+      .set({ ownerId: sql`${p('ownerId')}`, updatedAt: sql`${p('at')}` })
+      .where(eq(orders.id, p('id')))
+      .prepare()
+    const setRefund = db
+      .update(orders)
+      .set({ refund: sql`${p('refund')}`, updatedAt: sql`${p('at')}` })
+      .where(eq(orders.id, p('id')))
+      .prepare()
+
+    /** An order that stopped waiting for its payment gives its held seats back. */
+    const released = (orderId: string, status: 'failed' | 'expired', at: string) => {
+      const order = orderOf.get({ id: orderId })
+      if (!order) throw new Error(`order ${orderId} is missing from the read model`)
+      setStatus.run({ status, paymentStatus: 'Failed', at, id: orderId })
+      adjust.run({ ticketTypeId: order.ticketTypeId, eventId: order.eventId, held: -order.quantity, sold: 0 })
+    }
+
+    return {
+      TicketsHeld(fact) {
+        const d = fact.data
+        insertOrder.run({
           id: d.orderId,
           eventId: d.eventId,
           organizerId: d.organizerId,
           ticketTypeId: d.ticketTypeId,
           ticketType: d.ticketType,
           buyerId: d.buyerId,
-          ownerId: null,
           quantity: d.quantity,
           unitPrice: d.unitPrice,
           amount: d.amount,
           provider: d.provider,
           providerOrderId: d.providerOrderId,
-          status: 'held',
-          paymentStatus: 'Pending',
           heldUntil: d.heldUntil,
-          createdAt: fact.at,
-          updatedAt: fact.at,
+          at: fact.at,
         })
-        .run()
-      adjust(db, d.ticketTypeId, d.eventId, d.quantity, 0)
-    },
-    PaymentCaptured(fact, db) {
-      db.update(orders)
-        .set({ paymentId: fact.data.paymentId, updatedAt: fact.at })
-        .where(eq(orders.id, fact.data.orderId))
-        .run()
-    },
-    TicketsIssued(fact, db) {
-      const d = fact.data
-      db.update(orders)
-        .set({
-          status: 'issued',
-          paymentStatus: 'Completed',
-          ownerId: d.ownerId,
-          issuedAt: fact.at,
-          updatedAt: fact.at,
+        adjust.run({ ticketTypeId: d.ticketTypeId, eventId: d.eventId, held: d.quantity, sold: 0 })
+      },
+      PaymentCaptured(fact) {
+        setPayment.run({ paymentId: fact.data.paymentId, at: fact.at, id: fact.data.orderId })
+      },
+      TicketsIssued(fact) {
+        const d = fact.data
+        setIssued.run({ ownerId: d.ownerId, at: fact.at, id: d.orderId })
+        // A lapsed hold gave its seats back already; a live one turns into a sale.
+        adjust.run({
+          ticketTypeId: d.ticketTypeId,
+          eventId: d.eventId,
+          held: d.afterExpiry ? 0 : -d.quantity,
+          sold: d.quantity,
         })
-        .where(eq(orders.id, d.orderId))
-        .run()
-      // A lapsed hold gave its seats back already; a live one turns into a sale.
-      adjust(db, d.ticketTypeId, d.eventId, d.afterExpiry ? 0 : -d.quantity, d.quantity)
-    },
-    PaymentFailed(fact, db) {
-      const order = orderOf(db, fact.data.orderId)
-      db.update(orders)
-        .set({ status: 'failed', paymentStatus: 'Failed', updatedAt: fact.at })
-        .where(eq(orders.id, order.id))
-        .run()
-      adjust(db, order.ticketTypeId, order.eventId, -order.quantity, 0)
-    },
-    HoldExpired(fact, db) {
-      const order = orderOf(db, fact.data.orderId)
-      db.update(orders)
-        .set({ status: 'expired', paymentStatus: 'Failed', updatedAt: fact.at })
-        .where(eq(orders.id, order.id))
-        .run()
-      adjust(db, order.ticketTypeId, order.eventId, -order.quantity, 0)
-    },
-    TicketCancelled(fact, db) {
-      const d = fact.data
-      db.update(orders)
-        .set({ status: 'cancelled', paymentStatus: 'Cancelled', updatedAt: fact.at })
-        .where(eq(orders.id, d.orderId))
-        .run()
-      adjust(db, d.ticketTypeId, d.eventId, 0, -d.quantity)
-    },
-    TicketTransferred(fact, db) {
-      db.update(orders)
-        .set({ ownerId: fact.data.toId, updatedAt: fact.at })
-        .where(eq(orders.id, fact.data.orderId))
-        .run()
-    },
-    RefundRequested(fact, db) {
-      db.update(orders)
-        .set({ refund: 'requested', updatedAt: fact.at })
-        .where(eq(orders.id, fact.data.orderId))
-        .run()
-    },
-    PaymentRefunded(fact, db) {
-      db.update(orders)
-        .set({ refund: 'refunded', updatedAt: fact.at })
-        .where(eq(orders.id, fact.data.orderId))
-        .run()
-    },
+      },
+      PaymentFailed(fact) {
+        released(fact.data.orderId, 'failed', fact.at)
+      },
+      HoldExpired(fact) {
+        released(fact.data.orderId, 'expired', fact.at)
+      },
+      TicketCancelled(fact) {
+        const d = fact.data
+        setStatus.run({ status: 'cancelled', paymentStatus: 'Cancelled', at: fact.at, id: d.orderId })
+        adjust.run({ ticketTypeId: d.ticketTypeId, eventId: d.eventId, held: 0, sold: -d.quantity })
+      },
+      TicketTransferred(fact) {
+        setOwner.run({ ownerId: fact.data.toId, at: fact.at, id: fact.data.orderId })
+      },
+      RefundRequested(fact) {
+        setRefund.run({ refund: 'requested', at: fact.at, id: fact.data.orderId })
+      },
+      PaymentRefunded(fact) {
+        setRefund.run({ refund: 'refunded', at: fact.at, id: fact.data.orderId })
+      },
+    }
   },
 })

@@ -1,5 +1,5 @@
 // Reads of the booking area: availability, orders and tickets, attendees.
-import { and, asc, desc, eq, gt, inArray, lte } from 'drizzle-orm'
+import { and, asc, desc, eq, gt, inArray, lte, sql } from 'drizzle-orm'
 import type { EventExtras } from '../catalog/queries.ts'
 import type { Db } from '../db/connection.ts'
 import { inventory, orders } from './tables.ts'
@@ -11,6 +11,12 @@ export function bookingQueries(db: Db) {
     const row = db.select().from(inventory).where(eq(inventory.ticketTypeId, ticketTypeId)).get()
     return (row?.held ?? 0) + (row?.sold ?? 0)
   }
+
+  const byId = db
+    .select()
+    .from(orders)
+    .where(eq(orders.id, sql.placeholder('id')))
+    .prepare()
 
   return {
     /** capacity − sold − held: what can still be booked right now */
@@ -42,8 +48,7 @@ export function bookingQueries(db: Db) {
       }
     }) satisfies EventExtras,
 
-    byId: (orderId: string): OrderRow | undefined =>
-      db.select().from(orders).where(eq(orders.id, orderId)).get(),
+    byId: (orderId: string): OrderRow | undefined => byId.get({ id: orderId }),
     byProviderOrderId: (providerOrderId: string): OrderRow | undefined =>
       db.select().from(orders).where(eq(orders.providerOrderId, providerOrderId)).get(),
 

@@ -16,11 +16,12 @@ import { catalogQueries, type TicketTypeRow } from '../catalog/queries.ts'
 import { conflict, invalid, notFound } from '../errors.ts'
 import { callerOf } from '../http/access.ts'
 import { replies, type ValibotTypeProvider } from '../http/valibot.ts'
-import { newId } from '../ids.ts'
+import { newId, streams } from '../ids.ts'
 import { toPaise } from '../payments/port.ts'
 import type { Platform } from '../platform.ts'
 import { bookingCommands } from './commands.ts'
 import { TICKET_NOT_FOUND } from './decide.ts'
+import type { BookingFact } from './facts.ts'
 import { bookingQueries, type OrderRow } from './queries.ts'
 
 export const ticketView = (order: OrderRow) => ({
@@ -42,12 +43,22 @@ export async function bookingRoutes(fastify: FastifyInstance, options: { platfor
   const accounts = accountQueries(ledger.db)
 
   /** Waits until the order is no longer waiting for this payment (checks on every append and poll). */
-  const settled = async (orderId: string, paymentId: string): Promise<OrderRow | null> => {
+  /** What became of this payment, once the ledger says: a ticket, a refund, or a failure. */
+  const outcomeOf = (orderId: string, paymentId: string): 'issued' | 'refunded' | 'failed' | null => {
+    const facts = ledger.readStream(streams.order(orderId)) as unknown as BookingFact[]
+    const about = (f: BookingFact) => 'paymentId' in f.data && f.data.paymentId === paymentId
+    if (facts.some((f) => f.type === 'PaymentFailed' && about(f))) return 'failed'
+    if (!facts.some((f) => f.type === 'PaymentCaptured' && about(f))) return null
+    const refund = facts.find((f) => f.type === 'RefundRequested' && about(f))
+    // A second payment for a paid order is refunded, but its payer does have the ticket.
+    if (!refund || (refund.type === 'RefundRequested' && refund.data.reason === 'duplicate payment'))
+      return 'issued'
+    return 'refunded'
+  }
+
+  const settled = async (orderId: string, paymentId: string) => {
     const deadline = Date.now() + config.booking.paymentWaitSeconds * 1000
-    const done = () => {
-      const order = booking.byId(orderId)
-      return order && (order.status !== 'held' || order.paymentId === paymentId) ? order : null
-    }
+    const done = () => outcomeOf(orderId, paymentId)
     let wake: () => void = () => {}
     const stop = ledger.onAppend(() => wake())
     try {
@@ -96,7 +107,8 @@ export async function bookingRoutes(fastify: FastifyInstance, options: { platfor
       const guarded = config.booking.inventoryGuard
       // Fail fast when it is sold out; the decision itself is made again under the lock.
       const availableSeen = booking.available(ticketType)
-      if (guarded && availableSeen < quantity) throw conflict('Not enough tickets available.')
+      const lapsed = () => booking.lapsedHolds(new Date().toISOString(), ticketType.id).length > 0
+      if (guarded && availableSeen < quantity && !lapsed()) throw conflict('Not enough tickets available.')
       const orderId = newId()
       const amount = Math.round(ticketType.price * quantity * 100) / 100
       const free = amount === 0
@@ -168,13 +180,10 @@ export async function bookingRoutes(fastify: FastifyInstance, options: { platfor
       if (!outcome) {
         return reply.code(202).send({ message: 'Payment received. Your ticket is being issued.' })
       }
-      if (
-        outcome.status === 'issued' ||
-        (outcome.status === 'cancelled' && outcome.paymentId === paymentId)
-      ) {
-        return { message: 'Booking Successful!', ticket: ticketView(outcome) }
+      if (outcome === 'issued') {
+        return { message: 'Booking Successful!', ticket: ticketView(booking.byId(order.id) as OrderRow) }
       }
-      if (outcome.refund) {
+      if (outcome === 'refunded') {
         throw conflict(
           'Your seats were released before the payment arrived and are sold out; the payment will be refunded.',
         )

@@ -1,51 +1,83 @@
-import { eq } from 'drizzle-orm'
+import { eq, sql } from 'drizzle-orm'
 import { projection } from '../ledger/ledger.ts'
 import type { CatalogFact } from './facts.ts'
 import { events, eventTicketTypes } from './tables.ts'
 
+const p = sql.placeholder
+
 export const catalogProjection = projection<CatalogFact>({
   name: 'catalog',
   tables: [events, eventTicketTypes],
-  handlers: {
-    EventSubmitted(fact, db) {
-      const { eventId, organizerId, ticketTypes, ...rest } = fact.data
-      db.insert(events)
-        .values({
-          id: eventId,
-          organizerId,
-          ...rest,
-          approvalStatus: 'Pending',
+  handlers(db) {
+    const insertEvent = db
+      .insert(events)
+      .values({
+        id: p('id'),
+        organizerId: p('organizerId'),
+        title: p('title'),
+        description: p('description'),
+        date: p('date'),
+        time: p('time'),
+        location: p('location'),
+        category: p('category'),
+        approvalStatus: 'Pending',
+        images: p('images'),
+        videos: p('videos'),
+        version: p('version'),
+        createdAt: p('at'),
+        updatedAt: p('at'),
+      })
+      .prepare()
+    const insertTicketType = db
+      .insert(eventTicketTypes)
+      .values({
+        id: p('id'),
+        eventId: p('eventId'),
+        rank: p('rank'),
+        type: p('type'),
+        price: p('price'),
+        quantity: p('quantity'),
+      })
+      .prepare()
+    const setStatus = db
+      .update(events)
+      .set({ approvalStatus: sql`${p('status')}`, version: sql`${p('version')}`, updatedAt: sql`${p('at')}` })
+      .where(eq(events.id, p('id')))
+      .prepare()
+    return {
+      EventSubmitted(fact) {
+        const d = fact.data
+        insertEvent.run({
+          id: d.eventId,
+          organizerId: d.organizerId,
+          title: d.title,
+          description: d.description,
+          date: d.date,
+          time: d.time,
+          location: d.location,
+          category: d.category,
+          images: d.images,
+          videos: d.videos,
           version: fact.version,
-          createdAt: fact.at,
-          updatedAt: fact.at,
+          at: fact.at,
         })
-        .run()
-      if (ticketTypes.length > 0) {
-        db.insert(eventTicketTypes)
-          .values(
-            ticketTypes.map((t, rank) => ({
-              id: t.ticketTypeId,
-              eventId,
-              rank,
-              type: t.type,
-              price: t.price,
-              quantity: t.quantity,
-            })),
-          )
-          .run()
-      }
-    },
-    EventApproved(fact, db) {
-      db.update(events)
-        .set({ approvalStatus: 'Approved', version: fact.version, updatedAt: fact.at })
-        .where(eq(events.id, fact.data.eventId))
-        .run()
-    },
-    EventRejected(fact, db) {
-      db.update(events)
-        .set({ approvalStatus: 'Rejected', version: fact.version, updatedAt: fact.at })
-        .where(eq(events.id, fact.data.eventId))
-        .run()
-    },
+        d.ticketTypes.forEach((t, rank) => {
+          insertTicketType.run({
+            id: t.ticketTypeId,
+            eventId: d.eventId,
+            rank,
+            type: t.type,
+            price: t.price,
+            quantity: t.quantity,
+          })
+        })
+      },
+      EventApproved(fact) {
+        setStatus.run({ status: 'Approved', version: fact.version, at: fact.at, id: fact.data.eventId })
+      },
+      EventRejected(fact) {
+        setStatus.run({ status: 'Rejected', version: fact.version, at: fact.at, id: fact.data.eventId })
+      },
+    }
   },
 })

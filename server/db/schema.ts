@@ -1,6 +1,6 @@
 // The ledger and the consumers' checkpoints. Read-model tables live beside their module
 // (server/<module>/tables.ts); drizzle.config.ts collects them all for migrations.
-import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
+import { integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
 
 export type FactMeta = {
   /** account id of whoever caused the fact, or 'system' */
@@ -21,7 +21,7 @@ export const ledger = sqliteTable(
     meta: text('meta', { mode: 'json' }).notNull().$type<FactMeta>(),
     at: text('at').notNull(),
   },
-  (t) => [uniqueIndex('ledger_stream_version').on(t.stream, t.version), index('ledger_type').on(t.type)],
+  (t) => [uniqueIndex('ledger_stream_version').on(t.stream, t.version)],
 )
 
 export const checkpoints = sqliteTable('checkpoints', {

@@ -1,5 +1,7 @@
 // The append-only ledger: facts in streams, ordered by a global position, with the inline
 // projections run in the same synchronous transaction as the append.
+
+import type Database from 'better-sqlite3'
 import type { SQLiteTable } from 'drizzle-orm/sqlite-core'
 import type { Connection, Db, Sqlite } from '../db/connection.ts'
 import type { FactMeta } from '../db/schema.ts'
@@ -21,15 +23,18 @@ export type Projection = {
   name: string
   /** the read-model tables this projection owns: emptied and refilled by a rebuild */
   tables: SQLiteTable[]
-  /** one handler per fact type it reads; facts of other types pass by */
-  handlers: Partial<Record<string, (fact: StoredFact, db: Db) => void>>
+  /**
+   * Builds one handler per fact type it reads (facts of other types pass by), once per
+   * connection, so the handlers' statements are prepared once and not on every fact.
+   */
+  handlers: (db: Db) => Partial<Record<string, (fact: StoredFact) => void>>
 }
 
 /** Builds a projection whose handler map must cover every fact of the module's union. */
 export function projection<F extends Fact>(spec: {
   name: string
   tables: SQLiteTable[]
-  handlers: { [T in F['type']]: (fact: StoredFact<Extract<F, { type: T }>>, db: Db) => void }
+  handlers: (db: Db) => { [T in F['type']]: (fact: StoredFact<Extract<F, { type: T }>>) => void }
 }): Projection {
   return spec as unknown as Projection
 }
@@ -70,10 +75,12 @@ export class Ledger {
   readonly db: Db
   private readonly listeners = new Set<(head: number) => void>()
   private depth = 0
-  private appendedInTransaction = false
-  private readonly byType = new Map<string, Array<(fact: StoredFact, db: Db) => void>>()
+  /** the position of the last fact appended in the running transaction (0: none yet) */
+  private lastAppended = 0
+  private readonly byType = new Map<string, Array<(fact: StoredFact) => void>>()
 
   private readonly statements
+  private readonly run: Database.Transaction<(fn: () => unknown) => unknown>
   constructor(
     connection: Connection,
     readonly projections: Projection[],
@@ -82,13 +89,15 @@ export class Ledger {
     this.sqlite = connection.sqlite
     this.db = connection.db
     for (const p of projections) {
-      for (const [type, handler] of Object.entries(p.handlers)) {
+      for (const [type, handler] of Object.entries(p.handlers(this.db))) {
         if (!handler) continue
         const list = this.byType.get(type) ?? []
         list.push(handler)
         this.byType.set(type, list)
       }
     }
+    // One transaction function, reused: fn is passed through (a nested call becomes a savepoint).
+    this.run = this.sqlite.transaction((fn: () => unknown) => fn())
     this.statements = {
       version: this.sqlite.prepare<[string], { v: number }>(
         'SELECT coalesce(max(version), 0) AS v FROM ledger WHERE stream = ?',
@@ -109,26 +118,25 @@ export class Ledger {
    * fn must be synchronous. Listeners hear about new facts only after the outermost commit.
    */
   transaction<T>(fn: () => T): T {
-    const run = this.sqlite.transaction(fn)
     if (this.depth > 0) {
       this.depth++
       try {
-        return run()
+        return this.run(fn) as T
       } finally {
         this.depth--
       }
     }
     this.depth = 1
-    this.appendedInTransaction = false
+    this.lastAppended = 0
     let result: T
     try {
-      result = run.immediate()
+      result = this.run.immediate(fn) as T
     } finally {
       this.depth = 0
     }
-    if (this.appendedInTransaction) {
-      this.appendedInTransaction = false
-      const head = this.head()
+    if (this.lastAppended > 0) {
+      const head = this.lastAppended
+      this.lastAppended = 0
       for (const listener of this.listeners) listener(head)
     }
     return result
@@ -172,7 +180,7 @@ export class Ledger {
         } as StoredFact<F>
       })
       for (const fact of stored) this.project(fact)
-      this.appendedInTransaction = true
+      this.lastAppended = (stored[stored.length - 1] as StoredFact).position
       return stored
     })
   }
@@ -181,7 +189,7 @@ export class Ledger {
   project(fact: StoredFact): void {
     const handlers = this.byType.get(fact.type)
     if (!handlers) return
-    for (const handler of handlers) handler(fact, this.db)
+    for (const handler of handlers) handler(fact)
   }
 
   version(stream: string): number {

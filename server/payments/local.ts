@@ -42,6 +42,9 @@ export function localAdapter(
     async refund(paymentId, amount) {
       return { id: gateway.refund(paymentId, amount).id }
     },
+    async refundsOf(paymentId) {
+      return gateway.refundsOf(paymentId)
+    },
     verifyWebhook: (rawBody, signature) =>
       sameSignature(webhookSignature(secrets.webhookSecret, rawBody), signature),
   }

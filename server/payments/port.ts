@@ -28,6 +28,8 @@ export interface PaymentGateway {
   paymentsOfOrder(orderId: string): Promise<GatewayPayment[]>
   capture(payment: GatewayPayment): Promise<GatewayPayment>
   refund(paymentId: string, amount: number): Promise<{ id: string }>
+  /** the refunds already made of a payment (to retry a refund without paying out twice) */
+  refundsOf(paymentId: string): Promise<Array<{ id: string; amount: number }>>
   verifyWebhook(rawBody: Buffer, signature: string): boolean
 }
 

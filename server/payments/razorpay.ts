@@ -49,6 +49,10 @@ export function razorpayAdapter(settings: RazorpaySettings): PaymentGateway {
       const refund = await sdk.payments.refund(paymentId, { amount })
       return { id: refund.id }
     },
+    async refundsOf(paymentId) {
+      const { items } = await sdk.payments.fetchMultipleRefund(paymentId)
+      return items.map((r) => ({ id: r.id, amount: Number(r.amount) }))
+    },
     verifyWebhook: (rawBody, signature) =>
       sameSignature(webhookSignature(settings.webhookSecret, rawBody), signature),
   }

@@ -96,6 +96,12 @@ async function localGatewayRoutes(app: FastifyInstance, platform: Platform, loca
       rest.post<{ Params: { id: string } }>('/payments/:id/capture', anyone, async (request, reply) =>
         gatewayCall(reply, () => local.capture(request.params.id)),
       )
+      rest.get<{ Params: { id: string } }>('/payments/:id/refunds', anyone, async (request) => {
+        const items = local
+          .refundsOf(request.params.id)
+          .map((r) => ({ ...r, entity: 'refund', payment_id: request.params.id }))
+        return { entity: 'collection', count: items.length, items }
+      })
       rest.post<{ Params: { id: string }; Body: { amount?: number } }>(
         '/payments/:id/refund',
         anyone,

@@ -116,13 +116,13 @@ describe('append', () => {
       {
         name: 'tally',
         tables: [tally],
-        handlers: {
-          Counted: (f, db) => {
+        handlers: (db) => ({
+          Counted: (f) => {
             db.insert(tally)
               .values({ name: String((f.data as { n: number }).n) })
               .run()
           },
-        },
+        }),
       },
     ])
     ledger.append('thing-a', 0, [fact(1)])

@@ -1,0 +1,98 @@
+// append: facts/s for one fact and its inline projections, against raw better-sqlite3
+// single-row insert transactions on the same pragmas, for synchronous NORMAL and FULL.
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { openDatabase } from '../../server/db/connection.ts'
+import { Ledger } from '../../server/ledger/ledger.ts'
+import { projections } from '../../server/projections.ts'
+import { eventFacts } from './lib/fixtures.ts'
+import { median, opsPerSecond, round } from './lib/stats.ts'
+
+export type AppendResult = {
+  synchronous: 'NORMAL' | 'FULL'
+  ledgerFactsPerSecond: number
+  rawInsertsPerSecond: number
+  ratio: number
+  rounds: number
+}
+
+const ROUNDS = 5
+const ROUND_MS = 1500
+
+export function benchAppend(synchronous: 'NORMAL' | 'FULL'): AppendResult {
+  const dir = mkdtempSync(join(tmpdir(), 'bench-append-'))
+  try {
+    const connection = openDatabase(join(dir, 'ledger.sqlite'), synchronous)
+    const ledger = new Ledger(connection, projections)
+    // An approved event whose seats the appended holds take (the flash sale's hot fact).
+    const { seed, stream } = eventFacts('org', 'admin', 0, 100_000_000)
+    ledger.append(stream.stream, 0, stream.facts)
+    const type = seed.ticketTypes[0] as (typeof seed.ticketTypes)[number]
+    let n = 0
+    const hold = () => {
+      const orderId = `o${++n}`
+      ledger.append(`order-${orderId}`, 0, [
+        {
+          type: 'TicketsHeld',
+          data: {
+            orderId,
+            buyerId: 'buyer',
+            eventId: seed.eventId,
+            organizerId: seed.organizerId,
+            ticketTypeId: type.ticketTypeId,
+            ticketType: type.type,
+            quantity: 1,
+            unitPrice: type.price,
+            amount: type.price,
+            provider: 'local',
+            providerOrderId: `order_${orderId}`,
+            heldUntil: '2030-01-01T00:00:00.000Z',
+          },
+        },
+      ])
+    }
+    // The baseline: the same row, inserted raw, one transaction each.
+    connection.sqlite.exec(
+      'CREATE TABLE raw (position INTEGER PRIMARY KEY, stream TEXT NOT NULL, version INTEGER NOT NULL, type TEXT NOT NULL, data TEXT NOT NULL, meta TEXT NOT NULL, at TEXT NOT NULL)',
+    )
+    const insert = connection.sqlite.prepare(
+      'INSERT INTO raw (stream, version, type, data, meta, at) VALUES (?, ?, ?, ?, ?, ?)',
+    )
+    const rawTx = connection.sqlite.transaction((i: number) =>
+      insert.run(
+        `order-r${i}`,
+        1,
+        'TicketsHeld',
+        JSON.stringify({ orderId: `r${i}`, quantity: 1 }),
+        '{}',
+        new Date().toISOString(),
+      ),
+    )
+    let r = 0
+    const raw = () => rawTx.immediate(++r)
+
+    const ours: number[] = []
+    const base: number[] = []
+    for (let i = 0; i < ROUNDS; i++) {
+      base.push(opsPerSecond(raw, ROUND_MS, 50))
+      ours.push(opsPerSecond(hold, ROUND_MS, 50))
+    }
+    connection.close()
+    const ledgerFactsPerSecond = median(ours)
+    const rawInsertsPerSecond = median(base)
+    return {
+      synchronous,
+      ledgerFactsPerSecond: round(ledgerFactsPerSecond, 0),
+      rawInsertsPerSecond: round(rawInsertsPerSecond, 0),
+      ratio: round(ledgerFactsPerSecond / rawInsertsPerSecond, 3),
+      rounds: ROUNDS,
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  for (const mode of ['NORMAL', 'FULL'] as const) console.log(benchAppend(mode))
+}

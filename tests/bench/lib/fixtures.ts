@@ -1,0 +1,116 @@
+// Realistic facts for benchmarks, written straight into a ledger (fast, and the same shapes the
+// app appends), so replay and projections see a consistent history.
+import { newId } from '../../../server/ids.ts'
+import type { Fact } from '../../../server/ledger/ledger.ts'
+
+export type Stream = { stream: string; facts: Fact[] }
+
+export function accountFacts(count: number, passwordHash: string): Stream[] {
+  return Array.from({ length: count }, (_, i) => {
+    const accountId = newId()
+    return {
+      stream: `account-${accountId}`,
+      facts: [
+        {
+          type: 'AccountRegistered',
+          data: {
+            accountId,
+            username: `buyer${i}`,
+            email: `buyer${i}-${accountId}@example.com`,
+            passwordHash,
+            role: 'user',
+            phone: null,
+            createdBy: null,
+          },
+        },
+      ],
+    }
+  })
+}
+
+export type EventSeed = {
+  eventId: string
+  organizerId: string
+  ticketTypes: Array<{ ticketTypeId: string; type: string; price: number; quantity: number }>
+}
+
+export function eventFacts(
+  organizerId: string,
+  adminId: string,
+  index: number,
+  seats = 100_000,
+): { seed: EventSeed; stream: Stream } {
+  const eventId = newId()
+  const ticketTypes = [
+    { ticketTypeId: newId(), type: 'General Admission', price: 100 + (index % 50) * 10, quantity: seats },
+    { ticketTypeId: newId(), type: 'VIP', price: 1000 + (index % 20) * 50, quantity: Math.ceil(seats / 10) },
+  ]
+  return {
+    seed: { eventId, organizerId, ticketTypes },
+    stream: {
+      stream: `event-${eventId}`,
+      facts: [
+        {
+          type: 'EventSubmitted',
+          data: {
+            eventId,
+            organizerId,
+            title: `Concert ${index}`,
+            description: 'A benchmark event',
+            date: '2030-01-01',
+            time: '19:00',
+            location: ['Mumbai', 'Delhi', 'Bengaluru', 'Pune'][index % 4],
+            category: ['Music', 'Comedy', 'Tech', 'Sports'][index % 4],
+            images: [],
+            videos: [],
+            ticketTypes,
+          },
+        },
+        { type: 'EventApproved', data: { eventId, organizerId, by: adminId } },
+      ],
+    },
+  }
+}
+
+/** An order that was held, paid and issued: three facts on its own stream. */
+export function paidOrderFacts(event: EventSeed, buyerId: string, index: number): Stream {
+  const orderId = newId()
+  const t = event.ticketTypes[index % event.ticketTypes.length] as EventSeed['ticketTypes'][number]
+  const quantity = 1 + (index % 3)
+  const amount = t.price * quantity
+  return {
+    stream: `order-${orderId}`,
+    facts: [
+      {
+        type: 'TicketsHeld',
+        data: {
+          orderId,
+          buyerId,
+          eventId: event.eventId,
+          organizerId: event.organizerId,
+          ticketTypeId: t.ticketTypeId,
+          ticketType: t.type,
+          quantity,
+          unitPrice: t.price,
+          amount,
+          provider: 'local',
+          providerOrderId: `order_${orderId}`,
+          heldUntil: '2030-01-01T00:00:00.000Z',
+        },
+      },
+      { type: 'PaymentCaptured', data: { orderId, paymentId: `pay_${orderId}`, amount, method: 'card' } },
+      {
+        type: 'TicketsIssued',
+        data: {
+          orderId,
+          ownerId: buyerId,
+          eventId: event.eventId,
+          ticketTypeId: t.ticketTypeId,
+          quantity,
+          amount,
+          afterExpiry: false,
+        },
+      },
+    ],
+  }
+}
