@@ -1,6 +1,5 @@
 // Routes of admins: dashboard, organizer accounts, support inbox, user accounts.
 import { createRoute, lazyRouteComponent } from '@tanstack/react-router'
-import { NotAvailable } from '../ui/not-available.tsx'
 import { onlyFor } from './guards.ts'
 import { rootRoute } from './root.tsx'
 
@@ -25,7 +24,7 @@ export const inquiryReplyRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/inquiryreplay',
   beforeLoad: onlyFor('admin'),
-  component: () => <NotAvailable title="Support Inquiries" />,
+  component: lazyRouteComponent(() => import('../screens/support/inquiry-replay.tsx'), 'InquiryReplayScreen'),
 })
 
 export const userAccountsRoute = createRoute({

@@ -1,7 +1,6 @@
 // Routes of people who attend: their dashboard and inquiries (role user), booking and their
 // tickets (any signed-in account).
 import { createRoute, lazyRouteComponent } from '@tanstack/react-router'
-import { NotAvailable } from '../ui/not-available.tsx'
 import { onlyFor, signedIn } from './guards.ts'
 import { rootRoute } from './root.tsx'
 
@@ -16,7 +15,7 @@ export const inquiryFormRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/inquiryform',
   beforeLoad: onlyFor('user'),
-  component: () => <NotAvailable title="Support Inquiry" />,
+  component: lazyRouteComponent(() => import('../screens/support/inquiry-form.tsx'), 'InquiryFormScreen'),
 })
 
 export const bookingRoute = createRoute({

@@ -1,6 +1,7 @@
 // Admin dashboard (/admin/dashboard, SPEC §2, §4, §8): every event for review, Rejected first, with
 // Approve / Reject. The admin's socket is in the 'admins' room: a submission or a review made
-// anywhere refetches the list, as does every (re)connection.
+// anywhere refetches the list, as does every (re)connection. Above the events, the Activity panel
+// follows the ledger live.
 import { Link } from '@tanstack/react-router'
 import { useCallback, useEffect, useRef, useState } from 'react'
 import type { ApprovalStatus, EventView } from '../../../../contracts/catalog.ts'
@@ -8,6 +9,8 @@ import { fetchAllEvents, type Review, reviewEvent } from '../../api/catalog.ts'
 import { useLiveConnected, useLiveFacts } from '../../live/use-live.ts'
 import { Loading } from '../../ui/loading.tsx'
 import { notify } from '../../ui/toasts.ts'
+import { InquiryToasts } from '../support/inquiry-toasts.tsx'
+import { ActivityPanel } from './activity-panel.tsx'
 import { DashboardEventCard } from './dashboard-event-card.tsx'
 import './dashboard.css'
 
@@ -85,6 +88,8 @@ export function AdminDashboardScreen() {
           User Accounts
         </Link>
       </header>
+      <InquiryToasts />
+      <ActivityPanel />
       {load.state === 'failed' ? (
         <p className="error-text" role="alert">
           Error fetching events

@@ -1,6 +1,6 @@
 // User dashboard (SPEC §2 /dashboard): the account, then 'Ticket Data' with a card per ticket;
 // Cancel needs no confirmation, Transfer opens the transfer screen. Live: reloads when one of the
-// account's tickets changes.
+// account's tickets changes. Below the tickets, 'My Inquiries' with the admins' replies, also live.
 import { Link } from '@tanstack/react-router'
 import { useState } from 'react'
 import type { Profile } from '../../../../contracts/accounts.ts'
@@ -9,6 +9,7 @@ import { cancelTicket } from '../../api/booking.ts'
 import { Loading } from '../../ui/loading.tsx'
 import { formatRupees } from '../../ui/rupees.ts'
 import { notify } from '../../ui/toasts.ts'
+import { MyInquiries } from '../support/my-inquiries.tsx'
 import { localEventDate } from './event-date.ts'
 import { useMyTickets } from './use-my-tickets.ts'
 import './booking.css'
@@ -68,6 +69,7 @@ export function DashboardScreen() {
           ))}
         </ul>
       )}
+      <MyInquiries />
     </section>
   )
 }
