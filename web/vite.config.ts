@@ -18,7 +18,7 @@ export default defineConfig(({ command }) => {
     },
     server: {
       proxy: {
-        '/api': { target: server, changeOrigin: true },
+        '/api': { target: server, changeOrigin: true, ws: true },
         '/socket.io': { target: server, ws: true, changeOrigin: true },
       },
     },

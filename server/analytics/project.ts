@@ -1,7 +1,7 @@
 // Folds booking's facts into sales figures (this area's own read model). What a fact does not
 // carry (an order's ticket type and amount) is read through booking's queries, whose read model
 // the booking projection has already brought up to date for this fact.
-import { sql } from 'drizzle-orm'
+import { eq, sql } from 'drizzle-orm'
 import type { BookingFact } from '../booking/facts.ts'
 import { bookingQueries } from '../booking/queries.ts'
 import { projection } from '../ledger/ledger.ts'
@@ -11,14 +11,30 @@ const p = sql.placeholder
 const hourOf = (at: string) => `${at.slice(0, 13)}:00:00.000Z`
 const ignore = () => {}
 
+type Move = { pending?: number; completed?: number; failed?: number; ticketsSold?: number; revenue?: number }
+const counts = (by: Move) => ({
+  pending: by.pending ?? 0,
+  completed: by.completed ?? 0,
+  failed: by.failed ?? 0,
+  ticketsSold: by.ticketsSold ?? 0,
+  revenue: by.revenue ?? 0,
+})
+
 export const analyticsProjection = projection<BookingFact>({
   name: 'analytics',
   tables: [salesByTicketType, salesByHour],
   handlers(db) {
     const booking = bookingQueries(db)
     const t = salesByTicketType
-    // One statement moves every count of a ticket type (creating its row on first use).
-    const bump = db
+    const increments = {
+      pending: sql`${t.pending} + ${p('pending')}`,
+      completed: sql`${t.completed} + ${p('completed')}`,
+      failed: sql`${t.failed} + ${p('failed')}`,
+      ticketsSold: sql`${t.ticketsSold} + ${p('ticketsSold')}`,
+      revenue: sql`${t.revenue} + ${p('revenue')}`,
+    }
+    // A hold creates its ticket type's row on first use; every later move finds it.
+    const open = db
       .insert(t)
       .values({
         ticketTypeId: p('ticketTypeId'),
@@ -30,16 +46,12 @@ export const analyticsProjection = projection<BookingFact>({
         ticketsSold: p('ticketsSold'),
         revenue: p('revenue'),
       })
-      .onConflictDoUpdate({
-        target: t.ticketTypeId,
-        set: {
-          pending: sql`${t.pending} + ${p('pending')}`,
-          completed: sql`${t.completed} + ${p('completed')}`,
-          failed: sql`${t.failed} + ${p('failed')}`,
-          ticketsSold: sql`${t.ticketsSold} + ${p('ticketsSold')}`,
-          revenue: sql`${t.revenue} + ${p('revenue')}`,
-        },
-      })
+      .onConflictDoUpdate({ target: t.ticketTypeId, set: increments })
+      .prepare()
+    const moveCounts = db
+      .update(t)
+      .set(increments)
+      .where(eq(t.ticketTypeId, p('ticketTypeId')))
       .prepare()
     const addToHour = db
       .insert(salesByHour)
@@ -53,24 +65,7 @@ export const analyticsProjection = projection<BookingFact>({
       })
       .prepare()
 
-    type Move = {
-      pending?: number
-      completed?: number
-      failed?: number
-      ticketsSold?: number
-      revenue?: number
-    }
-    const move = (order: { ticketTypeId: string; eventId: string; ticketType: string }, by: Move) =>
-      bump.run({
-        ticketTypeId: order.ticketTypeId,
-        eventId: order.eventId,
-        ticketType: order.ticketType,
-        pending: by.pending ?? 0,
-        completed: by.completed ?? 0,
-        failed: by.failed ?? 0,
-        ticketsSold: by.ticketsSold ?? 0,
-        revenue: by.revenue ?? 0,
-      })
+    const move = (ticketTypeId: string, by: Move) => moveCounts.run({ ticketTypeId, ...counts(by) })
     const orderOf = (orderId: string) => {
       const order = booking.byId(orderId)
       if (!order) throw new Error(`order ${orderId} is missing from the read model`)
@@ -78,17 +73,17 @@ export const analyticsProjection = projection<BookingFact>({
     }
     // The order decider emits these only for a held order: it moves from Pending to Failed.
     const unpaid = (fact: { data: { orderId: string } }) =>
-      move(orderOf(fact.data.orderId), { pending: -1, failed: 1 })
+      move(orderOf(fact.data.orderId).ticketTypeId, { pending: -1, failed: 1 })
 
     return {
       TicketsHeld(fact) {
-        move(fact.data, { pending: 1 })
+        const { ticketTypeId, eventId, ticketType } = fact.data
+        open.run({ ticketTypeId, eventId, ticketType, ...counts({ pending: 1 }) })
       },
       TicketsIssued(fact) {
         const d = fact.data
-        const order = orderOf(d.orderId)
         // A payment after the hold lapsed turns a Failed order into a Completed one.
-        move(order, {
+        move(d.ticketTypeId, {
           ...(d.afterExpiry ? { failed: -1 } : { pending: -1 }),
           completed: 1,
           ticketsSold: d.quantity,
@@ -100,7 +95,7 @@ export const analyticsProjection = projection<BookingFact>({
       HoldExpired: unpaid,
       TicketCancelled(fact) {
         const order = orderOf(fact.data.orderId)
-        move(order, { completed: -1, ticketsSold: -order.quantity, revenue: -order.amount })
+        move(order.ticketTypeId, { completed: -1, ticketsSold: -order.quantity, revenue: -order.amount })
         addToHour.run({
           eventId: order.eventId,
           hour: hourOf(fact.at),

@@ -1,14 +1,22 @@
 // The root route: typed context {session}, the page frame (navigation, content, toasts), and the
 // wait for the session to be known before any guard below decides.
 import { createRootRouteWithContext, Link, Outlet } from '@tanstack/react-router'
+import { lazy, Suspense } from 'react'
 import { ToastContainer } from 'react-toastify'
 import type { Session } from '../session/session.ts'
+import { useSession } from '../session/use-session.ts'
 import { NavBar } from '../ui/nav-bar.tsx'
 import { TOAST_DEFAULT_MS } from '../ui/toasts.ts'
 
 export type RouterContext = { session: Session }
 
+// Loaded only for signed-in accounts, so a visitor's first page carries no socket code.
+const InquiryToasts = lazy(() =>
+  import('../screens/support/inquiry-toasts.tsx').then((m) => ({ default: m.InquiryToasts })),
+)
+
 function Frame() {
+  const { user } = useSession()
   return (
     <>
       <NavBar />
@@ -16,6 +24,11 @@ function Frame() {
         <Outlet />
       </main>
       <ToastContainer position="top-right" autoClose={TOAST_DEFAULT_MS} newestOnTop />
+      {user && (user.role === 'admin' || user.role === 'user') && (
+        <Suspense fallback={null}>
+          <InquiryToasts />
+        </Suspense>
+      )}
     </>
   )
 }
