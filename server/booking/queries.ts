@@ -7,10 +7,36 @@ import { inventory, orders } from './tables.ts'
 export type OrderRow = typeof orders.$inferSelect
 
 export function bookingQueries(db: Db) {
+  const taken = db
+    .select({ held: inventory.held, sold: inventory.sold })
+    .from(inventory)
+    .where(eq(inventory.ticketTypeId, sql.placeholder('id')))
+    .prepare()
   const seatsTaken = (ticketTypeId: string) => {
-    const row = db.select().from(inventory).where(eq(inventory.ticketTypeId, ticketTypeId)).get()
+    const row = taken.get({ id: ticketTypeId })
     return (row?.held ?? 0) + (row?.sold ?? 0)
   }
+  const byProviderOrderId = db
+    .select()
+    .from(orders)
+    .where(eq(orders.providerOrderId, sql.placeholder('id')))
+    .prepare()
+  const lapsed = db
+    .select()
+    .from(orders)
+    .where(and(eq(orders.status, 'held'), lte(orders.heldUntil, sql.placeholder('now'))))
+    .prepare()
+  const lapsedOfType = db
+    .select()
+    .from(orders)
+    .where(
+      and(
+        eq(orders.status, 'held'),
+        lte(orders.heldUntil, sql.placeholder('now')),
+        eq(orders.ticketTypeId, sql.placeholder('ticketTypeId')),
+      ),
+    )
+    .prepare()
 
   const byId = db
     .select()
@@ -50,7 +76,7 @@ export function bookingQueries(db: Db) {
 
     byId: (orderId: string): OrderRow | undefined => byId.get({ id: orderId }),
     byProviderOrderId: (providerOrderId: string): OrderRow | undefined =>
-      db.select().from(orders).where(eq(orders.providerOrderId, providerOrderId)).get(),
+      byProviderOrderId.get({ id: providerOrderId }),
 
     /** The tickets someone holds now (issued to them or transferred to them, not cancelled). */
     ticketsOf: (accountId: string): OrderRow[] =>
@@ -112,17 +138,7 @@ export function bookingQueries(db: Db) {
 
     /** Holds whose time is up but which no fact has released yet. */
     lapsedHolds: (now: string, ticketTypeId?: string): OrderRow[] =>
-      db
-        .select()
-        .from(orders)
-        .where(
-          and(
-            eq(orders.status, 'held'),
-            lte(orders.heldUntil, now),
-            ticketTypeId ? eq(orders.ticketTypeId, ticketTypeId) : undefined,
-          ),
-        )
-        .all(),
+      ticketTypeId ? lapsedOfType.all({ now, ticketTypeId }) : lapsed.all({ now }),
   }
 }
 

@@ -20,27 +20,55 @@ export const noExtras: EventExtras = () => ({ available: (t) => t.quantity, cand
 const fold = (text: string) => text.normalize('NFKC').toLocaleLowerCase('en-IN').trim()
 
 export function catalogQueries(db: Db) {
-  const approved = () =>
-    db
-      .select()
-      .from(events)
-      .where(eq(events.approvalStatus, 'Approved'))
-      .orderBy(asc(events.date), asc(events.time))
-      .all()
+  // The reads on the hot paths (listing, detail, booking, pushes) are prepared once.
+  const approvedEvents = db
+    .select()
+    .from(events)
+    .where(eq(events.approvalStatus, 'Approved'))
+    .orderBy(asc(events.date), asc(events.time))
+    .prepare()
+  const eventById = db
+    .select()
+    .from(events)
+    .where(eq(events.id, sql.placeholder('id')))
+    .prepare()
+  const typesOfEvent = db
+    .select()
+    .from(eventTicketTypes)
+    .where(eq(eventTicketTypes.eventId, sql.placeholder('eventId')))
+    .orderBy(asc(eventTicketTypes.rank))
+    .prepare()
+  const typeById = db
+    .select()
+    .from(eventTicketTypes)
+    .where(eq(eventTicketTypes.id, sql.placeholder('id')))
+    .prepare()
+  const allTypes = db
+    .select()
+    .from(eventTicketTypes)
+    .orderBy(asc(eventTicketTypes.eventId), asc(eventTicketTypes.rank))
+    .prepare()
+  const approved = (): EventRow[] => approvedEvents.all()
 
   const ticketTypesOf = (eventIds: string[]): Map<string, TicketTypeRow[]> => {
     const byEvent = new Map<string, TicketTypeRow[]>()
     if (eventIds.length === 0) return byEvent
-    const rows = db
-      .select()
-      .from(eventTicketTypes)
-      .where(
-        eventIds.length === 1
-          ? eq(eventTicketTypes.eventId, eventIds[0] as string)
-          : inArray(eventTicketTypes.eventId, eventIds),
-      )
-      .orderBy(asc(eventTicketTypes.eventId), asc(eventTicketTypes.rank))
-      .all()
+    if (eventIds.length === 1) {
+      const [eventId] = eventIds as [string]
+      byEvent.set(eventId, typesOfEvent.all({ eventId }))
+      return byEvent
+    }
+    // Many events (a listing): one pass over all ticket types beats a long IN list.
+    const wanted = new Set(eventIds)
+    const rows =
+      eventIds.length > 50
+        ? allTypes.all().filter((t) => wanted.has(t.eventId))
+        : db
+            .select()
+            .from(eventTicketTypes)
+            .where(inArray(eventTicketTypes.eventId, eventIds))
+            .orderBy(asc(eventTicketTypes.eventId), asc(eventTicketTypes.rank))
+            .all()
     for (const row of rows) {
       const list = byEvent.get(row.eventId) ?? []
       list.push(row)
@@ -81,9 +109,8 @@ export function catalogQueries(db: Db) {
     approved,
     ticketTypesOf,
     toViews,
-    byId: (id: string): EventRow | undefined => db.select().from(events).where(eq(events.id, id)).get(),
-    ticketType: (id: string): TicketTypeRow | undefined =>
-      db.select().from(eventTicketTypes).where(eq(eventTicketTypes.id, id)).get(),
+    byId: (id: string): EventRow | undefined => eventById.get({ id }),
+    ticketType: (id: string): TicketTypeRow | undefined => typeById.get({ id }),
     /** every event, for admins: Rejected first, then Pending, then Approved; newest first within */
     all: () =>
       db

@@ -56,8 +56,15 @@ export async function catalogRoutes(fastify: FastifyInstance, options: CatalogRo
 
   app.get(
     '/event',
-    { config: { access: 'anyone' }, schema: { response: replies({ 200: EventList }) } },
-    async () => events.toViews(events.approved(), extras),
+    { config: { access: 'anyone' }, schema: { response: replies({ 200: EventList, 304: v.null() }) } },
+    async (request, reply) => {
+      // Every change to what the listing shows is a fact, so the ledger's head names its version:
+      // a client that has it gets 304 without the listing being read at all.
+      const etag = `W/"ledger-${ledger.head()}"`
+      reply.header('etag', etag).header('cache-control', 'no-cache')
+      if (request.headers['if-none-match'] === etag) return reply.code(304).send(null)
+      return events.toViews(events.approved(), extras)
+    },
   )
 
   app.get(

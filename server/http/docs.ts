@@ -14,7 +14,14 @@ const convert = (schema: unknown): unknown => {
 export async function registerDocs(app: FastifyInstance) {
   await app.register(swagger, {
     openapi: {
-      info: { title: 'Event Management API', version: '1.0.0', description: 'See API.md; base path /api/v1' },
+      info: {
+        title: 'Event Management API',
+        version: '1.0.0',
+        description:
+          'REST API under /api/v1 (see API.md). Live updates: Socket.IO at /socket.io (handshake auth {token}; ' +
+          "event 'fact'; 'watch' a public room). Admins' activity feed: WebSocket at /api/v1/activity " +
+          '(first message {"token", "from": lastPosition}; then every later fact in order).',
+      },
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
     },
     transform: ({ schema, url, route }) => {

@@ -1,6 +1,6 @@
 // A consumer tails the ledger after commit, from its stored checkpoint: pushes, jobs and mail
 // read facts this way, so a crash between commit and side effect loses nothing.
-import { eq } from 'drizzle-orm'
+import { eq, sql } from 'drizzle-orm'
 import { checkpoints } from '../db/schema.ts'
 import type { Ledger, StoredFact } from './ledger.ts'
 
@@ -21,6 +21,26 @@ export type ConsumerOptions = {
   startAt?: number
 }
 
+const checkpointStatements = (ledger: Ledger) => ({
+  read: ledger.db
+    .select({ position: checkpoints.position })
+    .from(checkpoints)
+    .where(eq(checkpoints.name, sql.placeholder('name')))
+    .prepare(),
+  write: ledger.db
+    .insert(checkpoints)
+    .values({
+      name: sql.placeholder('name'),
+      position: sql.placeholder('position'),
+      at: sql.placeholder('at'),
+    })
+    .onConflictDoUpdate({
+      target: checkpoints.name,
+      set: { position: sql`excluded.position`, at: sql`excluded.at` },
+    })
+    .prepare(),
+})
+
 export class Consumer {
   private running = false
   private loop: Promise<void> | null = null
@@ -37,15 +57,18 @@ export class Consumer {
     readonly name: string,
     private readonly handle: (fact: StoredFact) => void | Promise<void>,
     private readonly options: ConsumerOptions = {},
-  ) {}
+  ) {
+    this.statements = checkpointStatements(ledger)
+  }
+
+  private readonly statements: ReturnType<typeof checkpointStatements>
 
   checkpoint(): number {
     if (this.options.checkpoint === 'memory') {
       this.position ??= this.options.startAt ?? this.ledger.head()
       return this.position
     }
-    const row = this.ledger.db.select().from(checkpoints).where(eq(checkpoints.name, this.name)).get()
-    return row?.position ?? 0
+    return this.statements.read.get({ name: this.name })?.position ?? 0
   }
 
   private save(position: number) {
@@ -53,12 +76,7 @@ export class Consumer {
       this.position = position
       return
     }
-    const at = new Date().toISOString()
-    this.ledger.db
-      .insert(checkpoints)
-      .values({ name: this.name, position, at })
-      .onConflictDoUpdate({ target: checkpoints.name, set: { position, at } })
-      .run()
+    this.statements.write.run({ name: this.name, position, at: new Date().toISOString() })
   }
 
   start(): void {

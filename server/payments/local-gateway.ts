@@ -76,6 +76,8 @@ export class LocalGateway {
     mkdirSync(dirname(file), { recursive: true })
     this.db = new Database(file)
     this.db.pragma('journal_mode = WAL')
+    // A stand-in for a remote provider: its own durability is not what the app's tests measure.
+    this.db.pragma('synchronous = NORMAL')
     this.db.pragma('busy_timeout = 5000')
     this.db.exec(`
       CREATE TABLE IF NOT EXISTS gateway_orders (id TEXT PRIMARY KEY, amount INTEGER NOT NULL, currency TEXT NOT NULL,
@@ -87,6 +89,17 @@ export class LocalGateway {
       CREATE TABLE IF NOT EXISTS gateway_refunds (id TEXT PRIMARY KEY, payment_id TEXT NOT NULL, amount INTEGER NOT NULL,
         created_at INTEGER NOT NULL);
     `)
+  }
+
+  private readonly statements = new Map<string, Database.Statement>()
+  /** Each statement is prepared once. */
+  private prepare<P extends unknown[] = unknown[], R = unknown>(sql: string): Database.Statement<P, R> {
+    let statement = this.statements.get(sql)
+    if (!statement) {
+      statement = this.db.prepare(sql)
+      this.statements.set(sql, statement)
+    }
+    return statement as unknown as Database.Statement<P, R>
   }
 
   /** Where webhooks go (the app's own webhook handler, in-process). */
@@ -116,16 +129,14 @@ export class LocalGateway {
       status: 'created',
       created_at: Math.floor(Date.now() / 1000),
     }
-    this.db
-      .prepare(
-        'INSERT INTO gateway_orders (id, amount, currency, receipt, notes, status, created_at) VALUES (@id, @amount, @currency, @receipt, @notes, @status, @created_at)',
-      )
-      .run(row)
+    this.prepare(
+      'INSERT INTO gateway_orders (id, amount, currency, receipt, notes, status, created_at) VALUES (@id, @amount, @currency, @receipt, @notes, @status, @created_at)',
+    ).run(row)
     return this.orderEntity(row)
   }
 
   order(orderId: string): GatewayOrder | null {
-    const row = this.db.prepare<[string], OrderRow>('SELECT * FROM gateway_orders WHERE id = ?').get(orderId)
+    const row = this.prepare<[string], OrderRow>('SELECT * FROM gateway_orders WHERE id = ?').get(orderId)
     return row ? this.orderEntity(row) : null
   }
 
@@ -134,9 +145,7 @@ export class LocalGateway {
    * failure with Razorpay's error object. Either way a signed webhook follows, as Razorpay's would.
    */
   pay(orderId: string, outcome: 'success' | 'failure') {
-    const order = this.db
-      .prepare<[string], OrderRow>('SELECT * FROM gateway_orders WHERE id = ?')
-      .get(orderId)
+    const order = this.prepare<[string], OrderRow>('SELECT * FROM gateway_orders WHERE id = ?').get(orderId)
     if (!order) throw new GatewayError(400, 'BAD_REQUEST_ERROR', 'The id provided does not exist')
     if (order.status === 'paid')
       throw new GatewayError(400, 'BAD_REQUEST_ERROR', 'Order has already been paid')
@@ -152,14 +161,13 @@ export class LocalGateway {
       created_at: Math.floor(Date.now() / 1000),
     }
     this.db.transaction(() => {
-      this.db
-        .prepare(
-          'INSERT INTO gateway_payments (id, order_id, amount, currency, status, method, amount_refunded, error_description, created_at) VALUES (@id, @order_id, @amount, @currency, @status, @method, @amount_refunded, @error_description, @created_at)',
-        )
-        .run(payment)
-      this.db
-        .prepare('UPDATE gateway_orders SET status = ? WHERE id = ?')
-        .run(outcome === 'success' ? 'paid' : 'attempted', orderId)
+      this.prepare(
+        'INSERT INTO gateway_payments (id, order_id, amount, currency, status, method, amount_refunded, error_description, created_at) VALUES (@id, @order_id, @amount, @currency, @status, @method, @amount_refunded, @error_description, @created_at)',
+      ).run(payment)
+      this.prepare('UPDATE gateway_orders SET status = ? WHERE id = ?').run(
+        outcome === 'success' ? 'paid' : 'attempted',
+        orderId,
+      )
     })()
     const entity = this.paymentEntity(payment)
     this.sendWebhook(outcome === 'success' ? 'payment.captured' : 'payment.failed', entity)
@@ -183,17 +191,16 @@ export class LocalGateway {
   }
 
   payment(paymentId: string): RazorpayPaymentEntity | null {
-    const row = this.db
-      .prepare<[string], PaymentRow>('SELECT * FROM gateway_payments WHERE id = ?')
-      .get(paymentId)
+    const row = this.prepare<[string], PaymentRow>('SELECT * FROM gateway_payments WHERE id = ?').get(
+      paymentId,
+    )
     return row ? this.paymentEntity(row) : null
   }
 
   paymentsOfOrder(orderId: string): RazorpayPaymentEntity[] {
-    return this.db
-      .prepare<[string], PaymentRow>(
-        'SELECT * FROM gateway_payments WHERE order_id = ? ORDER BY created_at, rowid',
-      )
+    return this.prepare<[string], PaymentRow>(
+      'SELECT * FROM gateway_payments WHERE order_id = ? ORDER BY created_at, rowid',
+    )
       .all(orderId)
       .map((row) => this.paymentEntity(row))
   }
@@ -209,9 +216,9 @@ export class LocalGateway {
     paymentId: string,
     amount: number,
   ): { id: string; entity: 'refund'; amount: number; payment_id: string } {
-    const payment = this.db
-      .prepare<[string], PaymentRow>('SELECT * FROM gateway_payments WHERE id = ?')
-      .get(paymentId)
+    const payment = this.prepare<[string], PaymentRow>('SELECT * FROM gateway_payments WHERE id = ?').get(
+      paymentId,
+    )
     if (!payment) throw new GatewayError(400, 'BAD_REQUEST_ERROR', 'The id provided does not exist')
     if (payment.status !== 'captured' && payment.status !== 'refunded') {
       throw new GatewayError(400, 'BAD_REQUEST_ERROR', 'The payment has not been captured')
@@ -225,24 +232,20 @@ export class LocalGateway {
     }
     const id = razorpayId('rfnd')
     this.db.transaction(() => {
-      this.db
-        .prepare('INSERT INTO gateway_refunds (id, payment_id, amount, created_at) VALUES (?, ?, ?, ?)')
-        .run(id, paymentId, amount, Math.floor(Date.now() / 1000))
-      this.db
-        .prepare(
-          "UPDATE gateway_payments SET amount_refunded = amount_refunded + ?, status = CASE WHEN amount_refunded + ? >= amount THEN 'refunded' ELSE status END WHERE id = ?",
-        )
-        .run(amount, amount, paymentId)
+      this.prepare(
+        'INSERT INTO gateway_refunds (id, payment_id, amount, created_at) VALUES (?, ?, ?, ?)',
+      ).run(id, paymentId, amount, Math.floor(Date.now() / 1000))
+      this.prepare(
+        "UPDATE gateway_payments SET amount_refunded = amount_refunded + ?, status = CASE WHEN amount_refunded + ? >= amount THEN 'refunded' ELSE status END WHERE id = ?",
+      ).run(amount, amount, paymentId)
     })()
     return { id, entity: 'refund', amount, payment_id: paymentId }
   }
 
   refundsOf(paymentId: string): Array<{ id: string; amount: number }> {
-    return this.db
-      .prepare<[string], { id: string; amount: number }>(
-        'SELECT id, amount FROM gateway_refunds WHERE payment_id = ?',
-      )
-      .all(paymentId)
+    return this.prepare<[string], { id: string; amount: number }>(
+      'SELECT id, amount FROM gateway_refunds WHERE payment_id = ?',
+    ).all(paymentId)
   }
 
   /** Builds and delivers a webhook the way Razorpay signs it (HMAC of the raw body). */

@@ -1,0 +1,100 @@
+// Processes for the HTTP benchmarks: the server and the load generator each pinned to a core of
+// its own (taskset), so they do not take each other's CPU.
+import { type ChildProcess, spawn } from 'node:child_process'
+import { readFileSync } from 'node:fs'
+import { cpus } from 'node:os'
+import { resolve } from 'node:path'
+import { freePort } from '../../support/server.ts'
+
+export const root = resolve(import.meta.dirname, '../../..')
+const lastCore = Math.max(0, cpus().length - 1)
+/** the server's core and the load generator's core */
+export const cores = { server: 0, load: lastCore }
+
+export type Running = { child: ChildProcess; output: () => string; exited: Promise<number | null> }
+
+export function spawnPinned(core: number, args: string[], env: Record<string, string> = {}): Running {
+  const child = spawn('taskset', ['-c', String(core), process.execPath, '--import', 'tsx', ...args], {
+    cwd: root,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let output = ''
+  child.stdout?.on('data', (c) => {
+    output += c
+  })
+  child.stderr?.on('data', (c) => {
+    output += c
+  })
+  const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)))
+  return { child, output: () => output, exited }
+}
+
+export async function waitUntilUp(url: string, timeoutMs = 30_000) {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    try {
+      const res = await fetch(url)
+      if (res.ok) return
+    } catch {}
+    if (Date.now() > deadline) throw new Error(`${url} did not come up`)
+    await new Promise((r) => setTimeout(r, 100))
+  }
+}
+
+export type AppServer = {
+  url: string
+  port: number
+  pid: number
+  stop(): Promise<void>
+  output: () => string
+}
+
+/** The real server (server/main.ts) on a data folder prepared beforehand, pinned to its core. */
+export async function startAppServer(dataDir: string, env: Record<string, string> = {}): Promise<AppServer> {
+  const port = await freePort()
+  const running = spawnPinned(cores.server, ['server/main.ts'], {
+    DATA_DIR: dataDir,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    RATE_LIMITS: 'off',
+    LOG_LEVEL: 'warn',
+    NODE_ENV: 'production',
+    ...env,
+  })
+  const url = `http://127.0.0.1:${port}`
+  await waitUntilUp(`${url}/api/v1/health/live`).catch((error) => {
+    throw new Error(`${error.message}\n${running.output()}`)
+  })
+  return {
+    url,
+    port,
+    pid: running.child.pid ?? 0,
+    output: running.output,
+    async stop() {
+      running.child.kill('SIGTERM')
+      await running.exited
+    },
+  }
+}
+
+/** Resident memory of a process, in MB. */
+export function rssMb(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8')
+  const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0)
+  return Math.round(kb / 102.4) / 10
+}
+
+/** Runs a load script in its own pinned process; it prints one JSON line with its result. */
+export async function runLoad<T>(script: string, options: unknown): Promise<T> {
+  const running = spawnPinned(cores.load, [script, JSON.stringify(options)])
+  const code = await running.exited
+  const out = running.output()
+  const line = out
+    .trim()
+    .split('\n')
+    .filter((l) => l.startsWith('{'))
+    .pop()
+  if (code !== 0 || !line) throw new Error(`load ${script} failed (${code}):\n${out}`)
+  return JSON.parse(line) as T
+}
