@@ -2,7 +2,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import WebSocket from 'ws'
 import type { ActivityItem, ActivityMessage } from '../../contracts/activity.ts'
-import { adminSession, signUp } from '../support/accounts.ts'
+import { adminSession, bearer, organizerSession, signUp } from '../support/accounts.ts'
+import {
+  approvedEvent,
+  buy,
+  cancel,
+  failToPay,
+  post,
+  transfer,
+  until as untilTrue,
+} from '../support/sales.ts'
 import { startServer, type TestServer } from '../support/server.ts'
 
 let server: TestServer
@@ -84,5 +93,90 @@ describe('GET /api/v1/activity (WebSocket)', () => {
     const all = [...seen, ...facts(second.messages)].map((f) => f.position)
     expect(all).toEqual(Array.from({ length: server.app.platform.ledger.head() }, (_, i) => i + 1))
     second.socket.close()
+  })
+  it('shows bookings, failed payments, cancels, transfers, inquiries and reset requests with readable summaries and no secrets', async () => {
+    const admin = await adminSession(server.app)
+    const from = server.app.platform.ledger.head()
+    const feed = await openFeed({ token: admin.token, from })
+    const app = server.app
+    const organizer = await organizerSession(app, 'Feedorg')
+    const event = await approvedEvent(app, organizer, admin, { title: 'Feed Fest' })
+    const [asha, bilal, chen] = [
+      await signUp(app, 'Asha'),
+      await signUp(app, 'Bilal'),
+      await signUp(app, 'Chen'),
+    ]
+    const ticket = await buy(app, asha, event, 'VIP', 2)
+    await failToPay(app, bilal, event, 'VIP', 1)
+    await transfer(app, asha, ticket, chen)
+    await cancel(app, chen, ticket)
+    await untilTrue(() =>
+      app.platform.ledger.readStream(`order-${ticket}`).some((f) => f.type === 'PaymentRefunded'),
+    )
+    const asked = await post(app, '/api/v1/admin/support', bilal, {
+      subject: 'Why did it fail?',
+      inquiry: 'Card ok.',
+    })
+    await post(app, '/api/v1/admin/support/reply', admin, {
+      inquiryId: asked.json().inquiry._id,
+      reply: 'Retry.',
+    })
+    await app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/forgotpassword',
+      headers: bearer(asha.token),
+      payload: { email: asha.email },
+    })
+    const head = app.platform.ledger.head()
+    await until(() => facts(feed.messages).some((f) => f.position === head))
+
+    const seen = facts(feed.messages)
+    expect(seen.map((f) => f.position)).toEqual(Array.from({ length: head - from }, (_, i) => from + i + 1))
+    const summaries = seen.map((f) => [f.type, f.summary])
+    expect(summaries).toEqual(
+      expect.arrayContaining([
+        ['EventSubmitted', 'Feedorg submitted “Feed Fest” for approval'],
+        ['EventApproved', `${admin.username} approved “Feed Fest”`],
+        ['TicketsHeld', 'Asha is paying for 2 × VIP for “Feed Fest”'],
+        ['PaymentCaptured', 'Payment of ₹3,000 received for “Feed Fest”'],
+        ['TicketsIssued', 'Asha booked 2 tickets for “Feed Fest”'],
+        ['PaymentFailed', 'A payment for “Feed Fest” failed; the seats are back on sale'],
+        ['TicketTransferred', 'Asha transferred a ticket for “Feed Fest” to Chen'],
+        ['TicketCancelled', 'Chen cancelled 2 tickets for “Feed Fest”'],
+        ['RefundRequested', 'A refund of ₹3,000 was requested (cancelled)'],
+        ['PaymentRefunded', 'A refund of ₹3,000 was paid out'],
+        ['InquiryOpened', 'Bilal asked: “Why did it fail?”'],
+        ['InquiryAnswered', `${admin.username} answered Bilal's inquiry`],
+        ['PasswordResetRequested', 'Asha asked for a password reset link'],
+      ]),
+    )
+    const bought = seen.find((f) => f.type === 'TicketsIssued')
+    expect(bought).toMatchObject({
+      stream: `order-${ticket}`,
+      actor: expect.any(String),
+      data: { orderId: ticket },
+    })
+    // No secret anywhere: no hash, token or signature keys at any depth, and no hash values.
+    const keys = new Set<string>()
+    const walk = (value: unknown) => {
+      if (Array.isArray(value)) value.forEach(walk)
+      else if (value && typeof value === 'object') {
+        for (const [key, inner] of Object.entries(value)) {
+          keys.add(key)
+          walk(inner)
+        }
+      }
+    }
+    walk(seen)
+    for (const secret of ['passwordHash', 'tokenHash', 'token', 'signature', 'secret'])
+      expect(keys).not.toContain(secret)
+    expect(JSON.stringify(seen)).not.toMatch(/argon2/)
+    const resetFact = app.platform.ledger
+      .readFrom(from, 10_000)
+      .find((f) => f.type === 'PasswordResetRequested')
+    const tokenHash = (resetFact?.data as { tokenHash?: string } | undefined)?.tokenHash
+    expect(tokenHash).toBeTruthy()
+    expect(JSON.stringify(feed.messages)).not.toContain(tokenHash)
+    feed.socket.close()
   })
 })
