@@ -1,6 +1,5 @@
 // Routes of organizers: create event, attendee dashboard, add a session to an event.
 import { createRoute, lazyRouteComponent } from '@tanstack/react-router'
-import { NotAvailable } from '../ui/not-available.tsx'
 import { onlyFor } from './guards.ts'
 import { rootRoute } from './root.tsx'
 
@@ -16,14 +15,17 @@ export const organizerDashboardRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/organizers/dashboard',
   beforeLoad: onlyFor('organizers'),
-  component: () => <NotAvailable title="Attendees by Event" />,
+  component: lazyRouteComponent(
+    () => import('../screens/organizers/organizer-dashboard.tsx'),
+    'OrganizerDashboardScreen',
+  ),
 })
 
 export const addSessionRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/schedule/$id',
   beforeLoad: onlyFor('organizers'),
-  component: () => <NotAvailable title="Add Session" />,
+  component: lazyRouteComponent(() => import('../screens/schedule/add-session.tsx'), 'AddSessionScreen'),
 })
 
 export const organizerRoutes = [eventFormRoute, organizerDashboardRoute, addSessionRoute] as const

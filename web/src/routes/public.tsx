@@ -1,6 +1,5 @@
 // Routes open to everyone: landing, listing, search, schedule, event detail.
 import { createRoute, lazyRouteComponent } from '@tanstack/react-router'
-import { NotAvailable } from '../ui/not-available.tsx'
 import { rootRoute } from './root.tsx'
 
 export const landingRoute = createRoute({
@@ -24,7 +23,11 @@ export const searchRoute = createRoute({
 export const scheduleRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/schedule',
-  component: () => <NotAvailable title="Event Schedule" />,
+  // FullCalendar comes with this screen only.
+  component: lazyRouteComponent(
+    () => import('../screens/schedule/event-schedule.tsx'),
+    'EventScheduleScreen',
+  ),
 })
 
 export const eventRoute = createRoute({

@@ -2,13 +2,14 @@
 import type { EventView } from '../../../../contracts/catalog.ts'
 import type { Review } from '../../api/catalog.ts'
 import { formatEventDate } from '../catalog/event-facts.ts'
+import { EventAnalytics } from '../organizers/event-analytics.tsx'
 
 /**
- * Where each event's analytics with its candidates go (SPEC §2, Admin dashboard) once the
- * analytics arrive with their own release; until then it shows nothing rather than made-up numbers.
+ * Each approved event's analytics with its candidates (SPEC §2, Admin dashboard): how many attend,
+ * and the analytics panel, both live (the admins' room hears every ticket push).
  */
-function EventAnalyticsSlot(_props: { event: EventView }) {
-  return null
+function EventAnalyticsSlot({ event }: { event: EventView }) {
+  return <EventAnalytics eventId={event._id} title={event.title} showAttendees />
 }
 
 export function DashboardEventCard({

@@ -1,0 +1,48 @@
+// Calls of the organizer tools (API.md /ticket/analytics, and the attendee list and CSV export the
+// original lacked): what sold per event, who attends, and the export as a file.
+import * as v from 'valibot'
+import { AnalyticsReply, AttendeesByEvent } from '../../../contracts/analytics.ts'
+import { API_BASE, ApiError, api, TOKEN_KEY } from './client.ts'
+
+export const CSV_FILE_NAME = 'attendees_by_events.csv'
+
+export const fetchAnalytics = async (eventId: string): Promise<AnalyticsReply> =>
+  v.parse(AnalyticsReply, await api.get<unknown>(`/ticket/analytics/${encodeURIComponent(eventId)}`))
+
+/** the caller's events (every event for an admin), each with its attendees by issued ticket */
+export const fetchAttendeesByEvent = async (): Promise<AttendeesByEvent> =>
+  v.parse(AttendeesByEvent, await api.get<unknown>('/organizers/attendees'))
+
+const storedToken = (): string | null => {
+  try {
+    return localStorage.getItem(TOKEN_KEY)
+  } catch {
+    return null
+  }
+}
+
+/**
+ * GET /organizers/attendees.csv. The export needs the Bearer header, so a plain link cannot fetch
+ * it: the file is fetched and handed over as a blob.
+ */
+export async function fetchAttendeesCsv(): Promise<Blob> {
+  const token = storedToken()
+  let response: Response
+  try {
+    response = await fetch(`${API_BASE}/organizers/attendees.csv`, {
+      headers: { Accept: 'text/csv', ...(token ? { Authorization: `Bearer ${token}` } : {}) },
+      credentials: 'include',
+    })
+  } catch {
+    throw new ApiError('The server could not be reached.', 0)
+  }
+  if (!response.ok) {
+    const body: unknown = await response.json().catch(() => null)
+    const message =
+      typeof body === 'object' && body !== null && typeof (body as { message?: unknown }).message === 'string'
+        ? (body as { message: string }).message
+        : `Request failed (${response.status}).`
+    throw new ApiError(message, response.status, body)
+  }
+  return response.blob()
+}

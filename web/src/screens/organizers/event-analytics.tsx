@@ -1,0 +1,96 @@
+// Event analytics panel (SPEC §2, §8): tickets sold, revenue, payment status counts, ticket types
+// with their quantity, and the charts (loaded apart, only once there are sales to draw). Every
+// figure follows the sales live: a ticket push for this event refetches them. A failed fetch is
+// logged and shows empty analytics.
+import { lazy, Suspense, useId } from 'react'
+import type { AnalyticsReply } from '../../../../contracts/analytics.ts'
+import { fetchAnalytics } from '../../api/organizers.ts'
+import { useLiveFacts } from '../../live/use-live.ts'
+import { formatRupees } from '../../ui/rupees.ts'
+import { concernsEvent } from './ticket-facts.ts'
+import { useCoalescedLoad } from './use-coalesced-load.ts'
+import './organizers.css'
+
+const AnalyticsCharts = lazy(() => import('./analytics-charts.tsx'))
+
+type Totals = AnalyticsReply['totals']
+const noTotals: Totals = { ticketsSold: 0, revenue: 0, attendees: 0, Pending: 0, Completed: 0, Failed: 0 }
+
+/** a labelled figure: an <output>, so it is found by its label and its changes are announced */
+function Figure({ label, value }: { label: string; value: string | number }) {
+  const id = useId()
+  return (
+    <div className="figure">
+      <label htmlFor={id}>{label}</label>
+      <output id={id}>{value}</output>
+    </div>
+  )
+}
+
+export function EventAnalytics({
+  eventId,
+  title,
+  showAttendees = false,
+}: {
+  eventId: string
+  title: string
+  /** the admin's dashboard shows how many people attend (the event's candidates) */
+  showAttendees?: boolean
+}) {
+  const headingId = useId()
+  const { load, refetch } = useCoalescedLoad(() =>
+    fetchAnalytics(eventId).catch((error: unknown) => {
+      console.error(`Analytics of event ${eventId} could not be fetched`, error)
+      throw error
+    }),
+  )
+  useLiveFacts({
+    onConnect: refetch,
+    onFact(push) {
+      if (concernsEvent(push, eventId)) refetch()
+    },
+  })
+
+  const reply = load.state === 'loaded' ? load.value : null
+  const analytics = reply?.analytics ?? []
+  const timeline = reply?.timeline ?? []
+  const totals = reply?.totals ?? noTotals
+  const hasSales = analytics.some((row) => row.totalTicketsSold > 0 || row.totalRevenue > 0)
+
+  return (
+    <section
+      className="event-analytics"
+      aria-labelledby={headingId}
+      aria-busy={load.state === 'loading'}
+      data-state={load.state}
+    >
+      <h3 id={headingId}>Event Analytics for {reply?.event.title ?? title}</h3>
+      <div className="analytics-figures analytics-totals">
+        {showAttendees && <Figure label="Attendees" value={totals.attendees} />}
+        <Figure label="Tickets Sold" value={totals.ticketsSold} />
+        <Figure label="Total Revenue" value={formatRupees(totals.revenue)} />
+      </div>
+      <h4>Payment Status</h4>
+      <div className="analytics-figures">
+        <Figure label="Pending" value={totals.Pending} />
+        <Figure label="Completed" value={totals.Completed} />
+        <Figure label="Failed" value={totals.Failed} />
+      </div>
+      <h4>Ticket Types</h4>
+      {analytics.length === 0 ? (
+        <p className="analytics-empty">No ticket types.</p>
+      ) : (
+        <div className="analytics-figures">
+          {analytics.map((row) => (
+            <Figure key={row.ticketType} label={row.ticketType} value={row.totalTicketsSold} />
+          ))}
+        </div>
+      )}
+      {hasSales && (
+        <Suspense fallback={<p className="analytics-empty">Loading charts...</p>}>
+          <AnalyticsCharts analytics={analytics} timeline={timeline} />
+        </Suspense>
+      )}
+    </section>
+  )
+}

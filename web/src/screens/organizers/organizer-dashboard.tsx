@@ -1,0 +1,137 @@
+// Organizer dashboard (/organizers/dashboard, SPEC §2): each of the organizer's events with its
+// attendees (name, e-mail), an 'Add Schedule' link and its analytics panel, and the export of every
+// attendee as attendees_by_events.csv. The organizer's socket is in its own room: a sale, failure,
+// cancel or transfer of one of its tickets, or a review of one of its events, refetches the list.
+import { Link } from '@tanstack/react-router'
+import { useId, useState } from 'react'
+import type { AttendeesByEvent } from '../../../../contracts/analytics.ts'
+import { CSV_FILE_NAME, fetchAttendeesByEvent, fetchAttendeesCsv } from '../../api/organizers.ts'
+import { useLiveConnected, useLiveFacts } from '../../live/use-live.ts'
+import { Loading } from '../../ui/loading.tsx'
+import { notify } from '../../ui/toasts.ts'
+import { formatEventDate } from '../catalog/event-facts.ts'
+import { EventAnalytics } from './event-analytics.tsx'
+import { isTicketPush } from './ticket-facts.ts'
+import { useCoalescedLoad } from './use-coalesced-load.ts'
+import './organizers.css'
+
+type OrganizerEvent = AttendeesByEvent[number]
+
+const eventFacts = new Set(['EventSubmitted', 'EventApproved', 'EventRejected'])
+
+/** a browser download of a blob under the given name */
+function saveFile(blob: Blob, name: string) {
+  const url = URL.createObjectURL(blob)
+  const link = document.createElement('a')
+  link.href = url
+  link.download = name
+  link.hidden = true
+  document.body.append(link)
+  link.click()
+  link.remove()
+  // the download has started from the URL; it may go once the click is handled
+  setTimeout(() => URL.revokeObjectURL(url), 30_000)
+}
+
+/** one row per person: someone holding two tickets to the event attends it once */
+const peopleOf = (event: OrganizerEvent) => [
+  ...new Map(event.attendees.map((attendee) => [attendee._id, attendee])).values(),
+]
+
+function OrganizerEventCard({ event }: { event: OrganizerEvent }) {
+  const headingId = useId()
+  const people = peopleOf(event)
+  return (
+    <article className="card organizer-event" aria-labelledby={headingId}>
+      <header className="organizer-event-header">
+        <h2 id={headingId}>{event.title}</h2>
+        <Link to="/schedule/$id" params={{ id: event._id }} className="button button-secondary">
+          Add Schedule
+        </Link>
+      </header>
+      <dl className="organizer-event-facts">
+        <dt>Category:</dt>
+        <dd>{event.category}</dd>
+        <dt>Location:</dt>
+        <dd>{event.location}</dd>
+        <dt>Date:</dt>
+        <dd>{formatEventDate(event.date)}</dd>
+      </dl>
+      {people.length === 0 ? (
+        <p className="empty-text">No attendees found for this event.</p>
+      ) : (
+        <div className="table-scroll">
+          <table aria-label={`Attendees of ${event.title}`}>
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Email</th>
+              </tr>
+            </thead>
+            <tbody>
+              {people.map((person) => (
+                <tr key={person._id}>
+                  <td>{person.username}</td>
+                  <td>{person.email}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <EventAnalytics eventId={event._id} title={event.title} />
+    </article>
+  )
+}
+
+export function OrganizerDashboardScreen() {
+  const { load, refetch } = useCoalescedLoad(fetchAttendeesByEvent)
+  const live = useLiveConnected()
+  const [exporting, setExporting] = useState(false)
+
+  useLiveFacts({
+    onConnect: refetch,
+    onFact(push) {
+      if (isTicketPush(push) || eventFacts.has(push.type)) refetch()
+    },
+  })
+
+  const exportCsv = async () => {
+    setExporting(true)
+    try {
+      saveFile(await fetchAttendeesCsv(), CSV_FILE_NAME)
+    } catch (error) {
+      console.error('The attendee export failed', error)
+      notify.error('Failed to export the attendees. Please try again.')
+    } finally {
+      setExporting(false)
+    }
+  }
+
+  if (load.state === 'loading') return <Loading />
+  return (
+    <section className="page organizer-dashboard" data-live={live ? 'connected' : 'offline'}>
+      <header className="organizer-dashboard-header">
+        <h1>Attendees by Event</h1>
+        <button type="button" onClick={() => void exportCsv()} disabled={exporting} aria-busy={exporting}>
+          Export All as CSV
+        </button>
+      </header>
+      {load.state === 'failed' ? (
+        <p className="error-text" role="alert">
+          Error fetching events
+        </p>
+      ) : load.value.length === 0 ? (
+        <p className="empty-text">No events available</p>
+      ) : (
+        <ul className="organizer-events">
+          {load.value.map((event) => (
+            <li key={event._id}>
+              <OrganizerEventCard event={event} />
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  )
+}

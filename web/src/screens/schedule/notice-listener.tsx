@@ -1,0 +1,28 @@
+// Tells an attendee who is online that a session was scheduled for an event they hold tickets to
+// (ScheduleNoticePosted, pushed to their own room). Renders nothing; meant to be mounted once for
+// the whole app. A notice is toasted once however many listeners hear it.
+import { toast } from 'react-toastify'
+import type { NoticePush } from '../../../../contracts/live.ts'
+import { useLiveFacts } from '../../live/use-live.ts'
+
+const when = (time: string) => {
+  const date = new Date(time)
+  return Number.isNaN(date.getTime())
+    ? time
+    : date.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' })
+}
+
+export const noticeText = (notice: NoticePush): string =>
+  `New session for ${notice.eventTitle || 'your event'}: ${when(notice.startTime)} – ${when(notice.endTime)}`
+
+export function ScheduleNoticeListener() {
+  useLiveFacts({
+    onFact(push) {
+      if (push.type !== 'ScheduleNoticePosted') return
+      const notice = push.data as unknown as NoticePush
+      // the same id twice is one toast (react-toastify drops the second)
+      toast.info(noticeText(notice), { toastId: `notice-${notice.noticeId}` })
+    },
+  })
+  return null
+}

@@ -1,0 +1,61 @@
+// The schedule's calendar with SPEC §9's settings: opens on the day view; prev, next and Today,
+// the title, and Month / Week / Day; each entry shows its time and title; automatic height,
+// 30-minute slots, at most 5 entries in a day cell or the all-day row, 1-hour default duration,
+// scrolled to 06:00, aspect ratio 1.35.
+import type { EventContentArg, EventInput } from '@fullcalendar/core'
+import dayGridPlugin from '@fullcalendar/daygrid'
+import FullCalendar from '@fullcalendar/react'
+import timeGridPlugin from '@fullcalendar/timegrid'
+import { useMemo } from 'react'
+import type { SessionView } from '../../../../contracts/schedule.ts'
+
+const plugins = [dayGridPlugin, timeGridPlugin]
+
+const toolbar = {
+  left: 'prev,next today',
+  center: 'title',
+  right: 'dayGridMonth,timeGridWeek,timeGridDay',
+}
+
+const buttonText = { today: 'Today', month: 'Month', week: 'Week', day: 'Day' }
+
+const entryOf = (session: SessionView): EventInput => ({
+  id: session._id,
+  title: session.sessionTitle,
+  start: session.startTime,
+  end: session.endTime,
+  extendedProps: { eventTitle: session.eventTitle, location: session.location },
+})
+
+function Entry({ event, timeText }: EventContentArg) {
+  const { eventTitle, location } = event.extendedProps as { eventTitle?: string; location?: string }
+  const details = [eventTitle, location].filter(Boolean).join(' · ')
+  return (
+    <div className="schedule-entry" title={details ? `${event.title} (${details})` : event.title}>
+      {timeText && <span className="schedule-entry-time">{timeText}</span>}{' '}
+      <span className="schedule-entry-title">{event.title}</span>
+    </div>
+  )
+}
+
+export default function ScheduleCalendar({ sessions }: { sessions: SessionView[] }) {
+  const events = useMemo(() => sessions.map(entryOf), [sessions])
+  return (
+    <FullCalendar
+      plugins={plugins}
+      initialView="timeGridDay"
+      headerToolbar={toolbar}
+      buttonText={buttonText}
+      events={events}
+      eventContent={(arg: EventContentArg) => <Entry {...arg} />}
+      height="auto"
+      slotDuration="00:30:00"
+      dayMaxEvents={5}
+      defaultTimedEventDuration="01:00:00"
+      scrollTime="06:00:00"
+      aspectRatio={1.35}
+      nowIndicator
+      eventColor="#2e7d5b"
+    />
+  )
+}
