@@ -1,6 +1,11 @@
 // Event sessions (the schedule) and notices to attendees (API.md /schedule, /notify).
 import * as v from 'valibot'
+import { isCalendarDate } from './catalog.ts'
 import { Id } from './common.ts'
+
+/** A date-time whose date is on the calendar and whose time is on the clock. */
+const realTime = (text: string) =>
+  isCalendarDate(text.slice(0, 10)) && Number(text.slice(11, 13)) < 24 && Number(text.slice(14, 16)) < 60
 
 /** A local date-time as a datetime-local input gives it (YYYY-MM-DDTHH:MM), or a full ISO time. */
 export const DateTime = (label: string) =>
@@ -12,18 +17,24 @@ export const DateTime = (label: string) =>
       /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})?$/,
       `${label} must be a date and time (YYYY-MM-DDTHH:MM).`,
     ),
-    v.check((text) => !Number.isNaN(Date.parse(text)), `${label} must be a real date and time.`),
+    v.check(
+      (text) =>
+        isCalendarDate(text.slice(0, 10)) &&
+        Number(text.slice(11, 13)) < 24 &&
+        Number(text.slice(14, 16)) < 60,
+      `${label} must be a real date and time.`,
+    ),
   )
 
 export const Speaker = v.object({
   name: v.pipe(
-    v.string('Speaker name is required.'),
+    v.string('Please provide both name and bio for the speaker.'),
     v.trim(),
     v.nonEmpty('Please provide both name and bio for the speaker.'),
     v.maxLength(100),
   ),
   bio: v.pipe(
-    v.string('Speaker bio is required.'),
+    v.string('Please provide both name and bio for the speaker.'),
     v.trim(),
     v.nonEmpty('Please provide both name and bio for the speaker.'),
     v.maxLength(1000),
@@ -47,7 +58,8 @@ export const ScheduleBody = v.pipe(
   }),
   v.forward(
     v.check(
-      (s) => Date.parse(s.endTime) > Date.parse(s.startTime),
+      (s) =>
+        !realTime(s.startTime) || !realTime(s.endTime) || Date.parse(s.endTime) > Date.parse(s.startTime),
       'The end time must be after the start time.',
     ),
     ['endTime'],
@@ -75,7 +87,8 @@ export const NotifyBody = v.pipe(
   v.object({ eventId: Id, startTime: DateTime('Start time'), endTime: DateTime('End time') }),
   v.forward(
     v.check(
-      (s) => Date.parse(s.endTime) > Date.parse(s.startTime),
+      (s) =>
+        !realTime(s.startTime) || !realTime(s.endTime) || Date.parse(s.endTime) > Date.parse(s.startTime),
       'The end time must be after the start time.',
     ),
     ['endTime'],

@@ -7,8 +7,19 @@ import { catalogQueries } from '../server/catalog/queries.ts'
 import type { Processor } from '../server/jobs/port.ts'
 import type { Platform } from '../server/platform.ts'
 
-const when = (iso: string) =>
-  new Date(iso).toLocaleString('en-IN', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'Asia/Kolkata' })
+/**
+ * A session time as the organizer meant it: a local time without a zone (from a datetime-local
+ * input) is the event's wall-clock time and is shown as written; a time with a zone is shown in
+ * the app's time zone.
+ */
+const when = (iso: string, timeZone: string) => {
+  const local = !/(Z|[+-]\d{2}:\d{2})$/.test(iso)
+  return new Date(local ? `${iso}Z` : iso).toLocaleString('en-IN', {
+    dateStyle: 'medium',
+    timeStyle: 'short',
+    timeZone: local ? 'UTC' : timeZone,
+  })
+}
 
 export function notificationsProcessor(platform: Pick<Platform, 'ledger' | 'jobs' | 'config'>): Processor {
   const { db } = platform.ledger
@@ -43,8 +54,8 @@ export function notificationsProcessor(platform: Pick<Platform, 'ledger' | 'jobs
                 `Hello ${person.username},`,
                 '',
                 `A session of ${event.title} is scheduled:`,
-                `From: ${when(startTime as string)}`,
-                `To: ${when(endTime as string)}`,
+                `From: ${when(startTime as string, platform.config.timeZone)}`,
+                `To: ${when(endTime as string, platform.config.timeZone)}`,
                 '',
                 `The whole schedule: ${platform.config.publicUrl}/schedule`,
               ].join('\n'),

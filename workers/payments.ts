@@ -38,7 +38,10 @@ export function paymentsProcessor(platform: Pick<Platform, 'ledger' | 'gateway'>
         // A retry after the provider refunded (but before it was recorded) records that refund.
         const earlier = await gateway.refundsOf(paymentId)
         const refunded = earlier.reduce((sum, r) => sum + r.amount, 0)
-        const refund = refunded >= toPaise(amount) && earlier[0] ? earlier[0] : await gateway.refund(paymentId, toPaise(amount))
+        const refund =
+          refunded >= toPaise(amount) && earlier[0]
+            ? earlier[0]
+            : await gateway.refund(paymentId, toPaise(amount))
         commands.recordRefund(orderId, paymentId, refund.id)
         return refund
       }

@@ -59,14 +59,19 @@ export async function bookingRoutes(fastify: FastifyInstance, options: { platfor
   const settled = async (orderId: string, paymentId: string) => {
     const deadline = Date.now() + config.booking.paymentWaitSeconds * 1000
     const done = () => outcomeOf(orderId, paymentId)
+    const stream = streams.order(orderId)
     let wake: () => void = () => {}
-    const stop = ledger.onAppend(() => wake())
+    // Woken only when this order's stream grows here; a worker in another process is seen by
+    // the poll.
+    const stop = ledger.onAppend((_head, grown) => {
+      if (grown.has(stream)) wake()
+    })
     try {
       for (;;) {
         const order = done()
         if (order || Date.now() > deadline) return order
         await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, 100)
+          const timer = setTimeout(resolve, 250)
           wake = () => {
             clearTimeout(timer)
             resolve()

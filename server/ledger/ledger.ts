@@ -73,7 +73,9 @@ const decode = (row: Row): StoredFact => ({
 export class Ledger {
   readonly sqlite: Sqlite
   readonly db: Db
-  private readonly listeners = new Set<(head: number) => void>()
+  private readonly listeners = new Set<(head: number, streams: ReadonlySet<string>) => void>()
+  /** the streams appended to in the running transaction */
+  private touched = new Set<string>()
   private depth = 0
   /** the position of the last fact appended in the running transaction (0: none yet) */
   private lastAppended = 0
@@ -128,6 +130,7 @@ export class Ledger {
     }
     this.depth = 1
     this.lastAppended = 0
+    this.touched = new Set()
     let result: T
     try {
       result = this.run.immediate(fn) as T
@@ -136,8 +139,10 @@ export class Ledger {
     }
     if (this.lastAppended > 0) {
       const head = this.lastAppended
+      const streams = this.touched
       this.lastAppended = 0
-      for (const listener of this.listeners) listener(head)
+      this.touched = new Set()
+      for (const listener of this.listeners) listener(head, streams)
     }
     return result
   }
@@ -181,6 +186,7 @@ export class Ledger {
       })
       for (const fact of stored) this.project(fact)
       this.lastAppended = (stored[stored.length - 1] as StoredFact).position
+      this.touched.add(stream)
       return stored
     })
   }
@@ -209,8 +215,9 @@ export class Ledger {
     return (this.statements.head.get() as { p: number }).p
   }
 
-  /** Called with the new head after each commit that appended facts (in this process). */
-  onAppend(listener: (head: number) => void): () => void {
+  /** Called after each commit that appended facts (in this process), with the new head and the
+   * streams that grew. */
+  onAppend(listener: (head: number, streams: ReadonlySet<string>) => void): () => void {
     this.listeners.add(listener)
     return () => this.listeners.delete(listener)
   }

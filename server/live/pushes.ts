@@ -101,7 +101,14 @@ export function createPushes(db: Db) {
       case 'SessionScheduled': {
         const { sessionId, eventId, sessionTitle, startTime, endTime } = fact.data
         const data: SessionPush = { sessionId, eventId, sessionTitle, startTime, endTime }
-        return [rooms.schedule, rooms.event(eventId)].map((room) => ({ room, data }))
+        // The public schedule shows approved events only; until then its organizer alone hears.
+        const event = events.byId(eventId)
+        if (event?.approvalStatus !== 'Approved')
+          return [{ room: rooms.organizer(fact.data.organizerId), data }]
+        return [rooms.schedule, rooms.event(eventId), rooms.organizer(fact.data.organizerId)].map((room) => ({
+          room,
+          data,
+        }))
       }
       case 'ScheduleNoticePosted': {
         const { noticeId, eventId, startTime, endTime } = fact.data

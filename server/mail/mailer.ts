@@ -24,10 +24,12 @@ export function createMailer(config: Config): Mailer {
     }
   }
   const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' })
+  let outbox: Promise<unknown> | null = null
   return {
     async send(mail) {
       const info = await transport.sendMail({ from, ...mail })
-      await mkdir(config.outboxDir, { recursive: true })
+      outbox ??= mkdir(config.outboxDir, { recursive: true })
+      await outbox
       const name = `${new Date().toISOString().replace(/[:.]/g, '-')}-${info.messageId.replace(/[^a-zA-Z0-9]/g, '')}.eml`
       await writeFile(join(config.outboxDir, name), info.message as Buffer)
       return { messageId: info.messageId }

@@ -39,7 +39,7 @@ function writeLedger(connection: ReturnType<typeof openDatabase>, streams: Itera
 function* history(target: number): Generator<Stream> {
   const accounts = accountFacts(1000, '$argon2id$v=19$m=19456,t=2,p=1$bench$bench')
   yield* accounts
-  const buyers = accounts.map((a) => (a.facts[0]?.data as { accountId: string }).accountId)
+  const buyers = accounts.map((a) => (a.facts[0]?.data as { accountId: string } | undefined)?.accountId ?? '')
   const events = Array.from({ length: 200 }, (_, i) => eventFacts(buyers[0] as string, 'admin', i))
   for (const e of events) yield e.stream
   let written = accounts.length + events.length * 2

@@ -129,7 +129,6 @@ async function requestResetToken(email: string, except: string[] = []): Promise<
 
 const resetPassword = (token: string, password: string) => post(`/auth/reset-password/${token}`, { password })
 
-
 describe('POST /api/v1/auth/register', () => {
   it('creates a user account, with the e-mail stored in lower case, and answers {status:true, message}', async () => {
     const email = freshEmail('Mixed.Case')

@@ -116,13 +116,18 @@ describe('append', () => {
       {
         name: 'tally',
         tables: [tally],
-        handlers: (db) => ({
-          Counted: (f) => {
-            db.insert(tally)
-              .values({ name: String((f.data as { n: number }).n) })
-              .run()
-          },
-        }),
+        // (built as entries: a capitalised key reads to the linter like a React component)
+        handlers: (db) =>
+          Object.fromEntries([
+            [
+              'Counted',
+              (f: StoredFact) => {
+                db.insert(tally)
+                  .values({ name: String((f.data as { n: number }).n) })
+                  .run()
+              },
+            ],
+          ]),
       },
     ])
     ledger.append('thing-a', 0, [fact(1)])

@@ -40,7 +40,7 @@ export function seed(options: {
     for (const person of people) ledger.append(person.stream, 0, person.facts)
   })
   const id = (s: (typeof people)[number] | undefined) =>
-    (s?.facts[0]?.data as { accountId: string }).accountId
+    (s?.facts[0]?.data as { accountId: string } | undefined)?.accountId ?? ''
   const events: EventSeed[] = []
   ledger.transaction(() => {
     for (let i = 0; i < options.events; i++) {

@@ -61,15 +61,21 @@ export function createLive(url = ''): Live {
     return opening
   }
 
+  const reconnect = () => {
+    void open().then((current) => {
+      if (current.connected || current.active) current.disconnect()
+      current.connect()
+    })
+  }
+
   return {
     setToken(next) {
       // The session also changes when only the user is saved: same token, same connection.
       if (opening && next === token) return
       token = next
-      void open().then((current) => {
-        if (current.connected || current.active) current.disconnect()
-        current.connect()
-      })
+      // A visitor who watches nothing needs no connection (nor the client's code) yet.
+      if (!opening && !token && watched.size === 0) return
+      reconnect()
     },
     onFact(listener) {
       factListeners.add(listener)
@@ -86,7 +92,8 @@ export function createLive(url = ''): Live {
     watch(room) {
       const count = (watched.get(room) ?? 0) + 1
       watched.set(room, count)
-      if (count === 1 && socket?.connected) socket.emit(liveEvents.watch, room)
+      if (!opening) reconnect()
+      else if (count === 1 && socket?.connected) socket.emit(liveEvents.watch, room)
       return () => {
         const left = (watched.get(room) ?? 1) - 1
         if (left > 0) {

@@ -14,6 +14,9 @@ export type RouterContext = { session: Session }
 const InquiryToasts = lazy(() =>
   import('../screens/support/inquiry-toasts.tsx').then((m) => ({ default: m.InquiryToasts })),
 )
+const ScheduleNoticeListener = lazy(() =>
+  import('../screens/schedule/notice-listener.tsx').then((m) => ({ default: m.ScheduleNoticeListener })),
+)
 
 function Frame() {
   const { user } = useSession()
@@ -24,9 +27,10 @@ function Frame() {
         <Outlet />
       </main>
       <ToastContainer position="top-right" autoClose={TOAST_DEFAULT_MS} newestOnTop />
-      {user && (user.role === 'admin' || user.role === 'user') && (
+      {user && (
         <Suspense fallback={null}>
-          <InquiryToasts />
+          {(user.role === 'admin' || user.role === 'user') && <InquiryToasts />}
+          <ScheduleNoticeListener />
         </Suspense>
       )}
     </>
