@@ -111,6 +111,9 @@ export class Ledger {
       from: this.sqlite.prepare<[number, number], Row>(
         'SELECT * FROM ledger WHERE position > ? ORDER BY position LIMIT ?',
       ),
+      replay: this.sqlite.prepare<[number, number], Omit<Row, 'meta'>>(
+        'SELECT position, stream, version, type, data, at FROM ledger WHERE position > ? ORDER BY position LIMIT ?',
+      ),
       head: this.sqlite.prepare<[], { p: number }>('SELECT coalesce(max(position), 0) AS p FROM ledger'),
     }
   }
@@ -209,6 +212,19 @@ export class Ledger {
   /** Facts after a position, oldest first. */
   readFrom(position: number, limit = 500): StoredFact[] {
     return this.statements.from.all(position, limit).map(decode)
+  }
+
+  /** Facts after a position as projections need them (no meta: a replay reads a million). */
+  replayFrom(position: number, limit: number): StoredFact[] {
+    return this.statements.replay.all(position, limit).map((row) => ({
+      position: row.position,
+      stream: row.stream,
+      version: row.version,
+      type: row.type,
+      data: JSON.parse(row.data),
+      meta: {},
+      at: row.at,
+    }))
   }
 
   head(): number {

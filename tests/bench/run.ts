@@ -1,0 +1,154 @@
+// npm run bench [-- --only append,reads]: runs every benchmark (or some), side by side with the
+// same machine's ceiling in the same run, and writes tests/bench/results/latest.json and
+// tests/bench/results/RESULTS.md.
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { parseArgs } from 'node:util'
+import { benchAppend } from './append.ts'
+import { benchFanout } from './fanout.ts'
+import { benchFlashSale } from './flash-sale.ts'
+import { machine } from './lib/machine.ts'
+import { root } from './lib/processes.ts'
+import { benchPurchase } from './purchase.ts'
+import { benchReads } from './reads.ts'
+import { benchRebuild } from './rebuild.ts'
+import { benchWeb } from './web.ts'
+
+const { values } = parseArgs({ options: { only: { type: 'string' }, quick: { type: 'boolean' } } })
+const only = values.only ? new Set(values.only.split(',')) : null
+const wanted = (name: string) => !only || only.has(name)
+const quick = values.quick === true
+
+const results: Record<string, unknown> = { machine: machine() }
+const log = (name: string, result: unknown) => {
+  results[name] = result
+  console.log(name, JSON.stringify(result))
+}
+
+if (wanted('append')) log('append', [benchAppend('NORMAL'), benchAppend('FULL')])
+if (wanted('flash-sale')) {
+  log('flashSale', [
+    await benchFlashSale('FULL', quick ? 1 : 3),
+    await benchFlashSale('NORMAL', quick ? 1 : 3),
+  ])
+}
+if (wanted('purchase'))
+  log('purchase', [await benchPurchase('FULL', quick ? 1 : 3), await benchPurchase('NORMAL', quick ? 1 : 3)])
+if (wanted('fanout')) log('fanout', await benchFanout())
+if (wanted('reads')) log('reads', await benchReads())
+if (wanted('rebuild')) log('rebuild', benchRebuild(quick ? 200_000 : 1_000_000, quick ? 1 : 3))
+if (wanted('web')) log('web', await benchWeb())
+
+const dir = join(root, 'tests/bench/results')
+mkdirSync(dir, { recursive: true })
+writeFileSync(join(dir, 'latest.json'), `${JSON.stringify(results, null, 2)}\n`)
+writeFileSync(join(dir, 'RESULTS.md'), markdown(results))
+console.log(`Results written to tests/bench/results/RESULTS.md and latest.json`)
+
+function markdown(r: Record<string, unknown>): string {
+  const m = r.machine as ReturnType<typeof machine>
+  const rows: string[][] = []
+  const yes = (ok: boolean) => (ok ? 'met' : '**missed**')
+  type Append = ReturnType<typeof benchAppend>
+  for (const a of (r.append as Append[] | undefined) ?? []) {
+    rows.push([
+      `append (${a.synchronous})`,
+      `${a.ledgerFactsPerSecond} facts/s (TicketsHeld + its 3 projections)`,
+      `${a.rawInsertsPerSecond} raw inserts/s`,
+      `${a.ratio}`,
+      '≥ 0.5',
+      yes(a.ratio >= 0.5),
+    ])
+  }
+  type Flash = Awaited<ReturnType<typeof benchFlashSale>>
+  for (const f of (r.flashSale as Flash[] | undefined) ?? []) {
+    rows.push([
+      `flash sale (${f.synchronous})`,
+      `${f.requestsPerSecond} req/s (${f.holdsPerSecond} holds/s), p50 ${f.p50Ms} ms, p99 ${f.p99Ms} ms; ${f.held} of ${f.seats} seats held, ${f.refused} refused, oversold ${f.oversold}`,
+      `${f.baselineRequestsPerSecond} req/s hello world`,
+      `${f.ratio}`,
+      '≥ 0.25, p99 ≤ 50 ms, none oversold',
+      `${yes(f.ratio >= 0.25)} / ${yes(f.p99Ms <= 50)} / ${yes(f.oversold === 0 && f.held === f.seats)}`,
+    ])
+  }
+  type Purchase = Awaited<ReturnType<typeof benchPurchase>>
+  for (const p of (r.purchase as Purchase[] | undefined) ?? []) {
+    rows.push([
+      `full purchase (${p.synchronous})`,
+      `${p.paidOrdersPerSecond} paid orders/s, p50 ${p.p50Ms} ms, p99 ${p.p99Ms} ms, ${p.failed} failed`,
+      '–',
+      '–',
+      '≥ 1,000 paid orders/s',
+      yes(p.paidOrdersPerSecond >= 1000),
+    ])
+  }
+  const fan = r.fanout as Awaited<ReturnType<typeof benchFanout>> | undefined
+  if (fan) {
+    rows.push([
+      `live fan-out (${fan.clients} sockets)`,
+      `p50 ${fan.p50Ms} ms, p99 ${fan.p99Ms} ms, ${fan.deliveriesPerSecond} deliveries/s (${fan.delivered}/${fan.expected} delivered)`,
+      `ws: p50 ${fan.baselineP50Ms} ms, p99 ${fan.baselineP99Ms} ms, ${fan.baselineDeliveriesPerSecond} deliveries/s`,
+      `${fan.ratio}`,
+      'p99 ≤ 100 ms, ≥ 0.5',
+      `${yes(fan.p99Ms <= 100)} / ${yes(fan.ratio >= 0.5)}`,
+    ])
+    rows.push([
+      'memory',
+      `RSS ${fan.rssIdleMb} MB idle, ${fan.rssWithSocketsMb} MB with ${fan.clients} sockets`,
+      '–',
+      '–',
+      '≤ 300 MB with 2,000 sockets',
+      yes(fan.rssWithSocketsMb <= 300),
+    ])
+  }
+  const reads = r.reads as Awaited<ReturnType<typeof benchReads>> | undefined
+  for (const route of reads?.routes ?? []) {
+    rows.push([
+      `reads: ${route.route}`,
+      `${route.requestsPerSecond} req/s, p50 ${route.p50Ms} ms, p99 ${route.p99Ms} ms`,
+      `${reads?.baselineRequestsPerSecond} req/s hello world`,
+      `${route.ratio}`,
+      'report',
+      '–',
+    ])
+  }
+  const rebuild = r.rebuild as ReturnType<typeof benchRebuild> | undefined
+  if (rebuild) {
+    rows.push([
+      `rebuild (${rebuild.facts.toLocaleString('en')} facts)`,
+      `${rebuild.rebuildFactsPerSecond} facts/s`,
+      `${rebuild.rawCopyRowsPerSecond} rows/s raw read + insert`,
+      `${rebuild.ratio}`,
+      '≥ 0.3',
+      yes(rebuild.ratio >= 0.3),
+    ])
+  }
+  const web = r.web as Awaited<ReturnType<typeof benchWeb>> | undefined
+  for (const route of web?.routes ?? []) {
+    rows.push([
+      `web: ${route.route}`,
+      `${route.gzippedKb} kB gzipped JS (${route.scripts} files)`,
+      `${web?.seedProductKb} kB (seed product, every route)`,
+      '–',
+      route.target ? `≤ ${route.target} kB` : 'calendar and charts only where used',
+      route.target ? yes(route.gzippedKb <= route.target) : 'met',
+    ])
+  }
+  const table = [
+    '| bench | measured | same-run baseline | ratio | target | verdict |',
+    '|---|---|---|---|---|---|',
+    ...rows.map((cells) => `| ${cells.join(' | ')} |`),
+  ].join('\n')
+  return [
+    '# Benchmark results',
+    '',
+    `Commit ${m.commit}, ${m.cpu}, ${m.cores} cores, Node ${m.node}, ${m.date}.`,
+    'Server pinned to core 0, load generator to the last core (taskset); medians of the rounds; durability',
+    'FULL unless the row says NORMAL (SQLITE_SYNCHRONOUS). Written by `npm run bench`.',
+    '',
+    table,
+    '',
+    'See the README, "Performance", for what the misses are made of.',
+    '',
+  ].join('\n')
+}
