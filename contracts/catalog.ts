@@ -106,6 +106,8 @@ export const EventView = v.object({
   candidates: v.array(v.string()),
   ticketTypes: v.array(TicketTypeView),
   createdAt: v.string(),
+  /** the event's version: send it back as If-Match to change the event only as seen */
+  version: v.number(),
 })
 export type EventView = v.InferOutput<typeof EventView>
 export const EventList = v.array(EventView)

@@ -35,11 +35,33 @@ export type StagedFile = { kind: MediaKind; staged: string; name: string; bytes:
 const shown = (filename: string) => JSON.stringify(filename.slice(0, 80))
 
 /** Counts bytes against the caps and checks the content's type from its first bytes. */
+/**
+ * Whether an image of this type ends where its format says it ends (a truncated upload does
+ * not): PNG with its IEND chunk, JPEG with its end-of-image marker, GIF with its trailer, WebP
+ * with the length its RIFF header announces. Other types are taken as they are.
+ */
+function whole(extension: string, head: Buffer, tail: Buffer, bytes: number): boolean {
+  switch (extension) {
+    case 'png':
+      return tail.subarray(-8).equals(Buffer.from([0x49, 0x45, 0x4e, 0x44, 0xae, 0x42, 0x60, 0x82]))
+    case 'jpg':
+      return tail.subarray(-32).includes(Buffer.from([0xff, 0xd9]))
+    case 'gif':
+      return tail.at(-1) === 0x3b
+    case 'webp':
+      return head.length >= 8 && head.readUInt32LE(4) + 8 === bytes
+    default:
+      return true
+  }
+}
+
 class Inspector extends Transform {
   bytes = 0
   extension: string | null = null
   private sample: Buffer[] = []
   private sampled = 0
+  private head = Buffer.alloc(0)
+  private tail = Buffer.alloc(0)
 
   constructor(
     private readonly kind: MediaKind,
@@ -61,6 +83,7 @@ class Inspector extends Transform {
     }
     if (this.budget.left < 0)
       return done(tooLarge('The files together are larger than this request may carry.'))
+    this.tail = Buffer.concat([this.tail, chunk.subarray(-32)]).subarray(-32)
     if (this.extension) return done(null, chunk)
     this.sample.push(chunk)
     this.sampled += chunk.length
@@ -69,9 +92,15 @@ class Inspector extends Transform {
   }
 
   override _flush(done: TransformCallback) {
-    if (this.extension) return done()
-    if (this.sampled === 0) return done(invalid(`${shown(this.filename)} is empty.`))
-    this.identify().then(() => done(), done)
+    if (this.sampled === 0 && !this.extension) return done(invalid(`${shown(this.filename)} is empty.`))
+    const identified = this.extension ? Promise.resolve() : this.identify()
+    identified.then(() => {
+      if (this.extension && !whole(this.extension, this.head, this.tail, this.bytes)) {
+        const message = `${shown(this.filename)} is cut short: the ${this.kind} is incomplete.`
+        return done(invalid(message, [{ field: this.kind === 'image' ? 'images' : 'videos', message }]))
+      }
+      done()
+    }, done)
   }
 
   private async identify() {
@@ -87,6 +116,7 @@ class Inspector extends Transform {
       ])
     }
     this.extension = extension
+    this.head = sample.subarray(0, 12)
     this.sample = []
     this.push(sample)
   }

@@ -223,12 +223,18 @@ export async function catalogRoutes(fastify: FastifyInstance, options: CatalogRo
       const admin = callerOf(request)
       const { id } = request.params
       const decision = request.body.status
+      // Two admins deciding at once: with If-Match (the version each saw), the second is a 409.
+      const ifMatch = request.headers['if-match']
+      const seen = typeof ifMatch === 'string' ? /^(?:W\/)?"?(\d+)"?$/.exec(ifMatch.trim()) : null
+      if (typeof ifMatch === 'string' && !seen)
+        throw invalid('If-Match must be the event version, such as "2".')
       handleCommand(
         ledger,
         streams.event(id),
         eventDecider,
         { type: 'Review', eventId: id, decision, by: admin.id },
         { actor: admin.id, requestId: request.id },
+        seen ? Number(seen[1]) : undefined,
       )
       return {
         message: decision === 'Approved' ? 'Event approved successfully!' : 'Event rejected !',

@@ -1,5 +1,5 @@
 // The decider contract and the one command handler: read stream → fold → decide → append.
-import type { Fact, FactMeta, Ledger, StoredFact } from './ledger.ts'
+import { type Fact, type FactMeta, type Ledger, type StoredFact, StreamVersionConflict } from './ledger.ts'
 
 export type Decider<State, Command, F extends Fact> = {
   initialState: () => State
@@ -23,9 +23,14 @@ export function handleCommand<State, Command, F extends Fact>(
   decider: Decider<State, Command, F>,
   command: Command,
   meta: FactMeta = {},
+  /** the version the caller decided on (If-Match): a stream that moved since is a conflict */
+  expectedVersion?: number,
 ): StoredFact<F>[] {
   return ledger.transaction(() => {
     const history = ledger.readStream(stream) as unknown as F[]
+    if (expectedVersion !== undefined && expectedVersion !== history.length) {
+      throw new StreamVersionConflict(stream, expectedVersion, history.length)
+    }
     const facts = decider.decide(command, fold(decider, history))
     return ledger.append(stream, history.length, facts, meta)
   })

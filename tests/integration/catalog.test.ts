@@ -177,6 +177,7 @@ describe('POST /api/v1/event/create', () => {
           { _id: expect.any(String), type: 'VIP', price: 1499, quantity: 20, available: 20 },
         ],
         createdAt: expect.any(String),
+        version: 1,
       },
     })
 
@@ -564,7 +565,8 @@ describe('GET /api/v1/event', () => {
       expect(Array.isArray(list)).toBe(true)
       expect(idsOf(list)).toEqual([earlier._id, early._id, late._id])
       expect(list.every((e) => e.approvalStatus === 'Approved')).toBe(true)
-      expect(list[0]).toEqual({ ...earlier, approvalStatus: 'Approved' })
+      // Approval is the event stream's second fact: version 2.
+      expect(list[0]).toEqual({ ...earlier, approvalStatus: 'Approved', version: 2 })
     }
   })
 })
@@ -585,7 +587,7 @@ describe('GET /api/v1/event/:id', () => {
     for (const token of [undefined, user.token, other.token, organizer.token, admin.token]) {
       const res = await get(shop.app, `/api/v1/event/${approved._id}`, token)
       expect(res.statusCode).toBe(200)
-      expect(res.json()).toEqual({ ...approved, approvalStatus: 'Approved' })
+      expect(res.json()).toEqual({ ...approved, approvalStatus: 'Approved', version: 2 })
     }
   })
 
@@ -806,7 +808,7 @@ describe('PUT /api/v1/admin/events/:id/status', () => {
       if (code === 200) {
         expect(res.json()).toEqual({
           message: expect.any(String),
-          event: { ...event, approvalStatus: after },
+          event: { ...event, approvalStatus: after, version: length + 1 },
         })
         expect(ledger.head()).toBe(head + 1)
         expect(stream()).toHaveLength(length + 1)

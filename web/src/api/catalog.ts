@@ -27,10 +27,19 @@ export const fetchAllEvents = async (): Promise<EventView[]> =>
 
 export type Review = 'Approved' | 'Rejected'
 
-/** PUT /admin/events/{id}/status: the event as reviewed */
-export const reviewEvent = async (id: string, status: Review): Promise<EventView> =>
-  v.parse(ReviewReply, await api.put<unknown>(`/admin/events/${encodeURIComponent(id)}/status`, { status }))
-    .event
+/** PUT /admin/events/{id}/status: the event as reviewed; only if nobody changed it since `version`
+ * (another admin's decision at the same moment makes this a 409). */
+export const reviewEvent = async (id: string, status: Review, version?: number): Promise<EventView> =>
+  v.parse(
+    ReviewReply,
+    await api.put<unknown>(
+      `/admin/events/${encodeURIComponent(id)}/status`,
+      { status },
+      {
+        headers: version === undefined ? {} : { 'If-Match': `"${version}"` },
+      },
+    ),
+  ).event
 
 /** The new event as multipart: the text fields, ticketTypes as JSON text, files in images/videos. */
 export type NewEvent = {

@@ -30,6 +30,8 @@ export type RequestOptions = {
   /** a token to use instead of the stored one (right after login) */
   token?: string | null
   signal?: AbortSignal
+  /** extra request headers (If-Match) */
+  headers?: Record<string, string>
 }
 
 function storedToken(): string | null {
@@ -51,7 +53,7 @@ const issuesOf = (body: unknown): Issue[] => {
 }
 
 export async function request<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
-  const headers: Record<string, string> = { Accept: 'application/json' }
+  const headers: Record<string, string> = { Accept: 'application/json', ...options.headers }
   const token = options.token === undefined ? storedToken() : options.token
   if (token) headers.Authorization = `Bearer ${token}`
   if (options.body !== undefined) headers['Content-Type'] = 'application/json'

@@ -59,7 +59,7 @@ export function AdminDashboardScreen() {
   const review = async (event: EventView, status: Review) => {
     setReviewing((ids) => new Set(ids).add(event._id))
     try {
-      const reviewed = await reviewEvent(event._id, status)
+      const reviewed = await reviewEvent(event._id, status, event.version)
       setLoad((previous) =>
         previous.state === 'loaded'
           ? { state: 'loaded', events: previous.events.map((e) => (e._id === reviewed._id ? reviewed : e)) }
@@ -69,6 +69,8 @@ export function AdminDashboardScreen() {
       else notify.errorShort('Event rejected !')
     } catch {
       notify.errorShort('Failed to update event status.')
+      // Someone else may have decided first: show what is true now.
+      refetch()
     } finally {
       setReviewing((ids) => {
         const left = new Set(ids)
