@@ -3,8 +3,7 @@
 import { UnrecoverableError } from 'bullmq'
 import * as v from 'valibot'
 import { bookingCommands } from '../server/booking/commands.ts'
-import { bookingQueries } from '../server/booking/queries.ts'
-import { catalogQueries } from '../server/catalog/queries.ts'
+import { OrderGone, paymentConfirmer } from '../server/booking/confirm.ts'
 import type { Processor } from '../server/jobs/port.ts'
 import { toPaise } from '../server/payments/port.ts'
 import type { Platform } from '../server/platform.ts'
@@ -14,24 +13,18 @@ const RefundJob = v.object({ orderId: v.string(), paymentId: v.string(), amount:
 
 export function paymentsProcessor(platform: Pick<Platform, 'ledger' | 'gateway'>): Processor {
   const { ledger, gateway } = platform
-  const booking = bookingQueries(ledger.db)
-  const events = catalogQueries(ledger.db)
+  const confirm = paymentConfirmer(ledger, gateway)
   const commands = bookingCommands(ledger)
   return async (job) => {
     switch (job.name) {
       case 'confirm': {
         const { orderId } = parse(ConfirmJob, job.data, job.id)
-        const order = booking.byId(orderId)
-        if (!order) throw new UnrecoverableError(`order ${orderId} does not exist`)
-        const ticketType = events.ticketType(order.ticketTypeId)
-        if (!ticketType) throw new UnrecoverableError(`ticket type of order ${orderId} does not exist`)
-        const payments = await Promise.all(
-          (await gateway.paymentsOfOrder(order.providerOrderId)).map((p) =>
-            p.status === 'authorized' ? gateway.capture(p) : p,
-          ),
-        )
-        commands.applyPayments(order.id, ticketType, payments)
-        return { payments: payments.length }
+        try {
+          return await confirm(orderId)
+        } catch (error) {
+          if (error instanceof OrderGone) throw new UnrecoverableError(error.message)
+          throw error
+        }
       }
       case 'refund': {
         const { orderId, paymentId, amount } = parse(RefundJob, job.data, job.id)

@@ -19,6 +19,7 @@ import { invalid, notFound, unauthenticated } from '../errors.ts'
 import { callerOf, type Tokens } from '../http/access.ts'
 import { replies, type ValibotTypeProvider } from '../http/valibot.ts'
 import { streams } from '../ids.ts'
+import { JobsUnavailable } from '../jobs/port.ts'
 import { handleCommand } from '../ledger/decider.ts'
 import type { Platform } from '../platform.ts'
 import { accountDecider, INVALID_RESET_LINK } from './decide.ts'
@@ -152,26 +153,33 @@ export async function accountRoutes(fastify: FastifyInstance, options: AccountRo
         )
         const link = `${config.publicUrl}/reset-password/${token}`
         // The raw token exists only in this mail; the ledger keeps its hash.
-        await jobs.enqueue({
-          queue: 'mail',
-          name: 'send',
-          jobId: `reset-${tokenHash.slice(0, 32)}`,
-          sensitive: true,
-          data: {
-            to: account.email,
-            subject: 'Reset your password',
-            text: [
-              `Hello ${account.username},`,
-              '',
-              'Someone asked to reset the password of your Event Management account.',
-              `Open this link within ${config.resetTokenMinutes} minutes to choose a new password:`,
-              '',
-              link,
-              '',
-              'If it was not you, ignore this mail: your password stays as it is.',
-            ].join('\n'),
-          },
-        })
+        const mail = {
+          to: account.email,
+          subject: 'Reset your password',
+          text: [
+            `Hello ${account.username},`,
+            '',
+            'Someone asked to reset the password of your Event Management account.',
+            `Open this link within ${config.resetTokenMinutes} minutes to choose a new password:`,
+            '',
+            link,
+            '',
+            'If it was not you, ignore this mail: your password stays as it is.',
+          ].join('\n'),
+        }
+        try {
+          await jobs.enqueue({
+            queue: 'mail',
+            name: 'send',
+            jobId: `reset-${tokenHash.slice(0, 32)}`,
+            sensitive: true,
+            data: mail,
+          })
+        } catch (error) {
+          // The queue is away: send it now rather than not at all.
+          if (!(error instanceof JobsUnavailable)) throw error
+          await platform.mailer.send(mail)
+        }
       }
       return {
         status: true,

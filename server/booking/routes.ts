@@ -17,9 +17,11 @@ import { conflict, invalid, notFound } from '../errors.ts'
 import { callerOf } from '../http/access.ts'
 import { replies, type ValibotTypeProvider } from '../http/valibot.ts'
 import { newId, streams } from '../ids.ts'
+import { JobsUnavailable } from '../jobs/port.ts'
 import { toPaise } from '../payments/port.ts'
 import type { Platform } from '../platform.ts'
 import { bookingCommands } from './commands.ts'
+import { paymentConfirmer } from './confirm.ts'
 import { TICKET_NOT_FOUND } from './decide.ts'
 import type { BookingFact } from './facts.ts'
 import { bookingQueries, type OrderRow } from './queries.ts'
@@ -43,6 +45,17 @@ export async function bookingRoutes(fastify: FastifyInstance, options: { platfor
   const accounts = accountQueries(ledger.db)
 
   /** Waits until the order is no longer waiting for this payment (checks on every append and poll). */
+  const confirm = paymentConfirmer(ledger, gateway)
+  /** The confirmation job; done here and now when the queue cannot take it (Redis away). */
+  const confirmSoon = async (orderId: string, jobId: string) => {
+    try {
+      await jobs.enqueue({ queue: 'payments', name: 'confirm', data: { orderId }, jobId })
+    } catch (error) {
+      if (!(error instanceof JobsUnavailable)) throw error
+      await confirm(orderId)
+    }
+  }
+
   /** What became of this payment, once the ledger says: a ticket, a refund, or a failure. */
   const outcomeOf = (orderId: string, paymentId: string): 'issued' | 'refunded' | 'failed' | null => {
     const facts = ledger.readStream(streams.order(orderId)) as unknown as BookingFact[]
@@ -175,12 +188,7 @@ export async function bookingRoutes(fastify: FastifyInstance, options: { platfor
       if (!gateway.verifyCheckoutSignature({ orderId: order.providerOrderId, paymentId, signature })) {
         throw invalid('Payment verification failed.')
       }
-      await jobs.enqueue({
-        queue: 'payments',
-        name: 'confirm',
-        data: { orderId: order.id },
-        jobId: `confirm-${order.id}-${paymentId}`,
-      })
+      await confirmSoon(order.id, `confirm-${order.id}-${paymentId}`)
       const outcome = await settled(order.id, paymentId)
       if (!outcome) {
         return reply.code(202).send({ message: 'Payment received. Your ticket is being issued.' })

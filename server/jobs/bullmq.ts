@@ -4,11 +4,14 @@ import type { Logger } from 'pino'
 import {
   type JobRequest,
   type Jobs,
+  JobsUnavailable,
   type Processors,
   type QueueName,
   queueNames,
   retryPolicy,
 } from './port.ts'
+
+const ENQUEUE_WAIT_MS = 3000
 
 export function createBullJobs(redisUrl: string, prefix: string, logger: Logger): Jobs {
   // BullMQ needs maxRetriesPerRequest: null so blocking commands survive reconnects.
@@ -35,11 +38,22 @@ export function createBullJobs(redisUrl: string, prefix: string, logger: Logger)
   return {
     kind: 'bullmq',
     async enqueue({ queue: name, name: jobName, data, jobId, delayMs, sensitive }: JobRequest) {
-      await queue(name).add(jobName, data, {
+      // While Redis is away the client queues commands until it is back; a caller that cannot
+      // wait that long hears so after a few seconds (the add still lands when Redis returns).
+      const added = queue(name).add(jobName, data, {
         jobId,
         delay: delayMs,
         ...(sensitive ? { removeOnComplete: true, removeOnFail: true } : {}),
       })
+      let timer: NodeJS.Timeout | undefined
+      const late = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new JobsUnavailable(`queue ${name} did not answer`)), ENQUEUE_WAIT_MS)
+      })
+      try {
+        await Promise.race([added, late])
+      } finally {
+        clearTimeout(timer)
+      }
     },
     startWorkers(processors: Partial<Processors>) {
       for (const name of queueNames) {

@@ -26,4 +26,7 @@ export interface Jobs {
   close(): Promise<void>
 }
 
+/** The queue could not take a job in time (Redis away): the caller does the work itself or says so. */
+export class JobsUnavailable extends Error {}
+
 export const retryPolicy = { attempts: 5, backoffMs: 1000 }

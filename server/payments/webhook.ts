@@ -1,8 +1,10 @@
 // The provider's webhook: checked over the raw body, answered at once, processed by the same
 // confirmation job as the client's callback (one job per order and payment, so a duplicate
 // delivery, recognised by its payment, does nothing new).
+import { paymentConfirmer } from '../booking/confirm.ts'
 import { bookingQueries } from '../booking/queries.ts'
 import { invalid } from '../errors.ts'
+import { JobsUnavailable } from '../jobs/port.ts'
 import type { Platform } from '../platform.ts'
 
 type WebhookBody = {
@@ -17,6 +19,7 @@ export type WebhookOutcome = { accepted: boolean; reason?: string }
 
 export function webhookAcceptor(platform: Pick<Platform, 'gateway' | 'jobs' | 'ledger'>) {
   const booking = bookingQueries(platform.ledger.db)
+  const confirm = paymentConfirmer(platform.ledger, platform.gateway)
   return async (rawBody: Buffer, signature: string | undefined): Promise<WebhookOutcome> => {
     if (!signature || !platform.gateway.verifyWebhook(rawBody, signature)) {
       throw invalid('Invalid webhook signature.')
@@ -32,12 +35,18 @@ export function webhookAcceptor(platform: Pick<Platform, 'gateway' | 'jobs' | 'l
     if (typeof providerOrderId !== 'string') return { accepted: false, reason: 'not about an order' }
     const order = booking.byProviderOrderId(providerOrderId)
     if (!order) return { accepted: false, reason: 'unknown order' }
-    await platform.jobs.enqueue({
-      queue: 'payments',
-      name: 'confirm',
-      data: { orderId: order.id },
-      jobId: `confirm-${order.id}-${typeof payment?.id === 'string' ? payment.id : 'order'}`,
-    })
+    try {
+      await platform.jobs.enqueue({
+        queue: 'payments',
+        name: 'confirm',
+        data: { orderId: order.id },
+        jobId: `confirm-${order.id}-${typeof payment?.id === 'string' ? payment.id : 'order'}`,
+      })
+    } catch (error) {
+      // The queue is away: confirm now (it is the same idempotent work).
+      if (!(error instanceof JobsUnavailable)) throw error
+      await confirm(order.id)
+    }
     return { accepted: true }
   }
 }
