@@ -3,18 +3,17 @@
 // anywhere refetches the list, as does every (re)connection. Above the events, the Activity panel
 // follows the ledger live.
 import { Link } from '@tanstack/react-router'
-import { useCallback, useEffect, useRef, useState } from 'react'
+import { useState } from 'react'
 import type { ApprovalStatus, EventView } from '../../../../contracts/catalog.ts'
 import { fetchAllEvents, type Review, reviewEvent } from '../../api/catalog.ts'
 import { useLiveConnected, useLiveFacts } from '../../live/use-live.ts'
 import { Loading } from '../../ui/loading.tsx'
 import { notify } from '../../ui/toasts.ts'
+import { useLatestLoad } from '../../ui/use-latest-load.ts'
 import { InquiryToasts } from '../support/inquiry-toasts.tsx'
 import { ActivityPanel } from './activity-panel.tsx'
 import { DashboardEventCard } from './dashboard-event-card.tsx'
 import './dashboard.css'
-
-type Load = { state: 'loading' } | { state: 'loaded'; events: EventView[] } | { state: 'failed' }
 
 const reviewFacts = new Set(['EventSubmitted', 'EventApproved', 'EventRejected'])
 
@@ -24,30 +23,9 @@ const forReview = (events: EventView[]) =>
   [...events].sort((a, b) => order[a.approvalStatus] - order[b.approvalStatus])
 
 export function AdminDashboardScreen() {
-  const [load, setLoad] = useState<Load>({ state: 'loading' })
+  const { load, refetch, setValue } = useLatestLoad(fetchAllEvents)
   const [reviewing, setReviewing] = useState<ReadonlySet<string>>(new Set())
-  const latest = useRef(0)
   const live = useLiveConnected()
-
-  const refetch = useCallback(() => {
-    const ticket = ++latest.current
-    fetchAllEvents().then(
-      (events) => {
-        if (ticket === latest.current) setLoad({ state: 'loaded', events })
-      },
-      () => {
-        if (ticket === latest.current)
-          setLoad((previous) => (previous.state === 'loaded' ? previous : { state: 'failed' }))
-      },
-    )
-  }, [])
-
-  useEffect(() => {
-    refetch()
-    return () => {
-      latest.current++
-    }
-  }, [refetch])
 
   useLiveFacts({
     onConnect: refetch,
@@ -60,11 +38,7 @@ export function AdminDashboardScreen() {
     setReviewing((ids) => new Set(ids).add(event._id))
     try {
       const reviewed = await reviewEvent(event._id, status, event.version)
-      setLoad((previous) =>
-        previous.state === 'loaded'
-          ? { state: 'loaded', events: previous.events.map((e) => (e._id === reviewed._id ? reviewed : e)) }
-          : previous,
-      )
+      setValue((events) => events.map((e) => (e._id === reviewed._id ? reviewed : e)))
       if (status === 'Approved') notify.successShort('Event approved successfully!')
       else notify.errorShort('Event rejected !')
     } catch {
@@ -96,11 +70,11 @@ export function AdminDashboardScreen() {
         <p className="error-text" role="alert">
           Error fetching events
         </p>
-      ) : load.events.length === 0 ? (
+      ) : load.value.length === 0 ? (
         <p className="empty-text">No events available</p>
       ) : (
         <ul className="dashboard-events">
-          {forReview(load.events).map((event) => (
+          {forReview(load.value).map((event) => (
             <DashboardEventCard
               key={event._id}
               event={event}

@@ -9,8 +9,8 @@ import { fetchEvent } from '../../api/catalog.ts'
 import { useLiveConnected, useLiveFacts } from '../../live/use-live.ts'
 import { Loading } from '../../ui/loading.tsx'
 import { formatRupees } from '../../ui/rupees.ts'
+import { useLatestLoad } from '../../ui/use-latest-load.ts'
 import { coverOf, formatEventDate } from './event-facts.ts'
-import { useLatestLoad } from './use-latest-load.ts'
 import './catalog.css'
 
 const isAvailability = (data: Record<string, unknown>): data is AvailabilityPush =>

@@ -5,9 +5,9 @@ import { rooms } from '../../../../contracts/live.ts'
 import { fetchEvents } from '../../api/catalog.ts'
 import { useLiveConnected, useLiveFacts } from '../../live/use-live.ts'
 import { Loading } from '../../ui/loading.tsx'
+import { useLatestLoad } from '../../ui/use-latest-load.ts'
 import { EventGrid } from './event-card.tsx'
 import { lowestPrice } from './event-facts.ts'
-import { useLatestLoad } from './use-latest-load.ts'
 import './catalog.css'
 
 const reviewFacts = new Set(['EventApproved', 'EventRejected'])

@@ -2,13 +2,14 @@
 // its asker, subject, text, status and reply. Reply (only while none exists) opens a dialog.
 // Live: the admin's socket is in the 'admins' room, so an inquiry opened or answered anywhere
 // refetches the list at once (and toasts), as does every (re)connection.
-import { useCallback, useEffect, useRef, useState } from 'react'
+import { useState } from 'react'
 import type { InquiryView } from '../../../../contracts/support.ts'
 import { ApiError } from '../../api/client.ts'
 import { fetchInquiries, replyToInquiry } from '../../api/support.ts'
 import { useLiveConnected, useLiveFacts } from '../../live/use-live.ts'
 import { Loading } from '../../ui/loading.tsx'
 import { notify } from '../../ui/toasts.ts'
+import { useLatestLoad } from '../../ui/use-latest-load.ts'
 import { InquiryStatus, Moment } from './inquiry-status.tsx'
 import { InquiryToasts } from './inquiry-toasts.tsx'
 import { ReplyDialog } from './reply-dialog.tsx'
@@ -18,37 +19,14 @@ const REPLY_FAILED = 'Failed to send the reply. Please try again.'
 
 const inquiryFacts = new Set(['InquiryOpened', 'InquiryAnswered'])
 
-type Load = { state: 'loading' } | { state: 'loaded'; inquiries: InquiryView[] } | { state: 'failed' }
-
 type Replying = { inquiry: InquiryView; sending: boolean; error: string | null }
 
 const answered = (inquiry: InquiryView) => inquiry.reply !== null || inquiry.status === 'Replied'
 
 export function InquiryReplayScreen() {
-  const [load, setLoad] = useState<Load>({ state: 'loading' })
+  const { load, refetch, setValue } = useLatestLoad(fetchInquiries)
   const [replying, setReplying] = useState<Replying | null>(null)
-  const latest = useRef(0)
   const live = useLiveConnected()
-
-  const refetch = useCallback(() => {
-    const ticket = ++latest.current
-    fetchInquiries().then(
-      (inquiries) => {
-        if (ticket === latest.current) setLoad({ state: 'loaded', inquiries })
-      },
-      () => {
-        if (ticket === latest.current)
-          setLoad((previous) => (previous.state === 'loaded' ? previous : { state: 'failed' }))
-      },
-    )
-  }, [])
-
-  useEffect(() => {
-    refetch()
-    return () => {
-      latest.current++
-    }
-  }, [refetch])
 
   useLiveFacts({
     onConnect: refetch,
@@ -62,17 +40,12 @@ export function InquiryReplayScreen() {
     try {
       const message = await replyToInquiry(inquiry._id, reply)
       // Shown at once; the refetch below brings the stored version.
-      setLoad((previous) =>
-        previous.state === 'loaded'
-          ? {
-              state: 'loaded',
-              inquiries: previous.inquiries.map((known) =>
-                known._id === inquiry._id
-                  ? { ...known, status: 'Replied', reply, repliedAt: new Date().toISOString() }
-                  : known,
-              ),
-            }
-          : previous,
+      setValue((inquiries) =>
+        inquiries.map((known) =>
+          known._id === inquiry._id
+            ? { ...known, status: 'Replied' as const, reply, repliedAt: new Date().toISOString() }
+            : known,
+        ),
       )
       setReplying(null)
       notify.successShort(message)
@@ -95,11 +68,11 @@ export function InquiryReplayScreen() {
         <p className="error-text" role="alert">
           An error occurred while fetching data.
         </p>
-      ) : load.inquiries.length === 0 ? (
+      ) : load.value.length === 0 ? (
         <p className="empty-text">No inquiries yet.</p>
       ) : (
         <ul className="inquiry-list">
-          {load.inquiries.map((inquiry) => (
+          {load.value.map((inquiry) => (
             <li key={inquiry._id}>
               <InquiryCard
                 inquiry={inquiry}

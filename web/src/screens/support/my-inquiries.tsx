@@ -1,42 +1,20 @@
 // The user's own inquiries on their dashboard: subject, status and the admin's reply, fetched
 // again when one of them is answered (the user's room) and on every (re)connection.
 import { Link } from '@tanstack/react-router'
-import { useCallback, useEffect, useId, useRef, useState } from 'react'
+import { useId } from 'react'
 import type { InquiryView } from '../../../../contracts/support.ts'
 import { fetchMyInquiries } from '../../api/support.ts'
 import { useLiveFacts } from '../../live/use-live.ts'
+import { useLatestLoad } from '../../ui/use-latest-load.ts'
 import { InquiryStatus, Moment } from './inquiry-status.tsx'
 import { InquiryToasts } from './inquiry-toasts.tsx'
 import './support.css'
 
-type Load = { state: 'loading' } | { state: 'loaded'; inquiries: InquiryView[] } | { state: 'failed' }
-
 const inquiryFacts = new Set(['InquiryOpened', 'InquiryAnswered'])
 
 export function MyInquiries() {
-  const [load, setLoad] = useState<Load>({ state: 'loading' })
-  const latest = useRef(0)
+  const { load, refetch } = useLatestLoad(fetchMyInquiries)
   const headingId = useId()
-
-  const refetch = useCallback(() => {
-    const ticket = ++latest.current
-    fetchMyInquiries().then(
-      (inquiries) => {
-        if (ticket === latest.current) setLoad({ state: 'loaded', inquiries })
-      },
-      () => {
-        if (ticket === latest.current)
-          setLoad((previous) => (previous.state === 'loaded' ? previous : { state: 'failed' }))
-      },
-    )
-  }, [])
-
-  useEffect(() => {
-    refetch()
-    return () => {
-      latest.current++
-    }
-  }, [refetch])
 
   useLiveFacts({
     onConnect: refetch,
@@ -62,11 +40,11 @@ export function MyInquiries() {
         <p className="error-text" role="alert">
           An error occurred while fetching data.
         </p>
-      ) : load.inquiries.length === 0 ? (
+      ) : load.value.length === 0 ? (
         <p className="empty-text">You haven't sent any inquiries yet.</p>
       ) : (
         <ul className="inquiry-list">
-          {load.inquiries.map((inquiry) => (
+          {load.value.map((inquiry) => (
             <li key={inquiry._id}>
               <article className="card inquiry-card" aria-labelledby={`my-inquiry-${inquiry._id}`}>
                 <h3 id={`my-inquiry-${inquiry._id}`}>{inquiry.subject}</h3>
