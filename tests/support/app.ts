@@ -46,3 +46,28 @@ export async function startApp(overrides: Record<string, string> = {}): Promise<
     },
   }
 }
+
+/**
+ * Every route the app serves, as 'METHOD /path' ('GET /api/v1/event/:id', 'OPTIONS *'), read from
+ * Fastify's own route table (printRoutes draws the radix tree: a route's path is its branch's
+ * segments joined). HEAD is left out: Fastify makes it from GET, with GET's hooks.
+ */
+export function servedRoutes(app: FastifyInstance): string[] {
+  const served: string[] = []
+  const prefixes: string[] = []
+  for (const line of app.printRoutes().split('\n')) {
+    const branch = line.search(/[├└]── /)
+    if (branch < 0) continue
+    const depth = branch / 4
+    const node = line.slice(branch + 4)
+    const methods = / \(([A-Z, ]+)\)$/.exec(node)
+    const segment = (methods ? node.slice(0, methods.index) : node).replace('(empty root node)', '')
+    const path = (prefixes[depth - 1] ?? '') + segment
+    prefixes[depth] = path
+    prefixes.length = depth + 1
+    for (const method of methods?.[1]?.split(', ') ?? []) {
+      if (method !== 'HEAD') served.push(`${method} ${path}`)
+    }
+  }
+  return [...new Set(served)].sort()
+}

@@ -1,0 +1,1028 @@
+// Who may call what: every route the app serves × every role, with the status each one gets (API.md's
+// auth column and rules). The table is checked against the app's own route table, so a route
+// cannot be added without an access rule here. Then forged and stale JWTs, and two people changing
+// the same thing at once (one wins, the other gets 409).
+import { createHmac, randomBytes } from 'node:crypto'
+import { existsSync } from 'node:fs'
+import { join } from 'node:path'
+import type { InjectOptions, LightMyRequestResponse } from 'fastify'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import WebSocket from 'ws'
+import type { EventView, TicketTypeInput } from '../../contracts/catalog.ts'
+import { ensureAdmin } from '../../server/accounts/seed-admin.ts'
+import { webhookSignature } from '../../server/payments/signatures.ts'
+import { adminSession, bearer, login, organizerSession, type Session, signUp } from '../support/accounts.ts'
+import { servedRoutes } from '../support/app.ts'
+import { multipartBody, pngImage } from '../support/media.ts'
+import { waitForMail } from '../support/outbox.ts'
+import {
+  buy,
+  type Checkout,
+  factsOfType,
+  hold,
+  nextYear,
+  orderRow,
+  pay,
+  submitEvent,
+} from '../support/sales.ts'
+import { startServer, type TestServer } from '../support/server.ts'
+
+let server: TestServer
+const app = () => server.app
+
+const roles = ['visitor', 'user', 'another user', 'organizer', 'another organizer', 'admin'] as const
+type RoleName = (typeof roles)[number]
+type Statuses = Record<RoleName, number>
+
+/** One row of the table, in the roles' order: visitor, user, another user, organizer, another organizer, admin. */
+const row = (...statuses: [number, number, number, number, number, number]): Statuses =>
+  Object.fromEntries(roles.map((role, i) => [role, statuses[i]])) as Statuses
+const everyone = (status: number) => row(status, status, status, status, status, status)
+
+/**
+ * What the tests share: a user who bought a ticket to an approved event of "organizer", a pending
+ * event of the same organizer, an inquiry of the user, and an event image on disk.
+ */
+type World = {
+  sessions: Record<Exclude<RoleName, 'visitor'>, Session>
+  user: Session
+  anotherUser: Session
+  organizer: Session
+  anotherOrganizer: Session
+  admin: Session
+  event: EventView
+  pending: EventView
+  ticket: string
+  inquiry: string
+  image: string
+}
+let world: World
+
+const plenty: TicketTypeInput[] = [
+  { type: 'General Admission', price: 500, quantity: 1000 },
+  { type: 'VIP', price: 1500, quantity: 200 },
+]
+
+const uniqueEmail = (label: string) => `${label}-${randomBytes(5).toString('hex')}@example.com`
+
+const basicAuth = (keyId: string, secret: string) => ({
+  authorization: `Basic ${Buffer.from(`${keyId}:${secret}`).toString('base64')}`,
+})
+const gatewayKey = () => basicAuth(server.config.payments.keyId, server.config.payments.keySecret)
+
+/** An order and a captured payment made at the local gateway alone (the shop knows neither). */
+async function gatewayPayment(): Promise<{ orderId: string; paymentId: string }> {
+  const res = await app().inject({
+    method: 'POST',
+    url: '/api/v1/payments/local/v1/orders',
+    headers: gatewayKey(),
+    payload: { amount: 50_000, currency: 'INR', receipt: 'access-test' },
+  })
+  expect(res.statusCode, res.body).toBe(200)
+  const orderId = res.json().id as string
+  const gateway = app().platform.localGateway
+  if (!gateway) throw new Error('the local gateway is not running')
+  const paid = gateway.pay(orderId, 'success') as Checkout
+  return { orderId, paymentId: paid.razorpay_payment_id }
+}
+
+/** The reset token a forgot-password mail carries. */
+async function resetTokenOf(email: string): Promise<string> {
+  const res = await app().inject({ method: 'POST', url: '/api/v1/auth/forgotpassword', payload: { email } })
+  expect(res.statusCode, res.body).toBe(200)
+  const mail = await waitForMail(server.config.outboxDir, (m) => m.to.includes(email))
+  const token = /\/reset-password\/([A-Za-z0-9_-]+)/.exec(mail.text)?.[1]
+  if (!token) throw new Error(`no reset link in ${mail.text}`)
+  return token
+}
+
+/** How the admins' activity feed (a WebSocket) answers a first message with this token. */
+function feedAnswer(token: string | undefined): Promise<number> {
+  const socket = new WebSocket(`${server.url.replace('http', 'ws')}/api/v1/activity`)
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      socket.terminate()
+      reject(new Error('the activity feed did not answer within 5 s'))
+    }, 5000)
+    const done = (status: number) => {
+      clearTimeout(timer)
+      resolve(status)
+    }
+    socket.on('open', () => socket.send(JSON.stringify({ token, from: app().platform.ledger.head() })))
+    socket.on('message', (raw) => {
+      // Caught up: the feed is open to this caller (written 200 in the table).
+      if (JSON.parse(String(raw)).kind === 'caught-up') {
+        done(200)
+        socket.close()
+      }
+    })
+    socket.on('close', (code) => done(code))
+    socket.on('error', reject)
+  })
+}
+
+type Rule = {
+  route: string
+  when: string
+  expect: Statuses
+  /** made once for the row, or once per role when `fresh` (a request that succeeds uses it up) */
+  prepare?: (w: World) => Promise<unknown>
+  fresh?: boolean
+  request?: (w: World, as: Session | null, prepared: unknown) => InjectOptions | Promise<InjectOptions>
+  /** for what is not a plain HTTP request (the WebSocket): the status-like answer */
+  run?: (w: World, as: Session | null, prepared: unknown) => Promise<number>
+  /** a further check of what the role was given */
+  reply?: (role: RoleName, res: LightMyRequestResponse, w: World) => void
+}
+
+/** A rule whose prepared value has a type. */
+const rule = <P = undefined>(
+  r: Omit<Rule, 'prepare' | 'request' | 'run'> & {
+    prepare?: (w: World) => Promise<P>
+    request?: (w: World, as: Session | null, prepared: P) => InjectOptions | Promise<InjectOptions>
+    run?: (w: World, as: Session | null, prepared: P) => Promise<number>
+  },
+): Rule => r as Rule
+
+const auth = (as: Session | null) => (as ? bearer(as.token) : {})
+const getAs = (url: string) => (_w: World, as: Session | null) => ({
+  method: 'GET' as const,
+  url,
+  headers: auth(as),
+})
+
+// visitor, user, another user, organizer, another organizer, admin
+const SIGNED_IN = row(401, 200, 200, 200, 200, 200)
+const ADMIN_ONLY = row(401, 403, 403, 403, 403, 200)
+
+const rules: Rule[] = [
+  // accounts
+  rule({
+    route: 'POST /api/v1/auth/register',
+    when: 'a new account',
+    expect: everyone(200),
+    request: (_w, as) => ({
+      method: 'POST',
+      url: '/api/v1/auth/register',
+      headers: auth(as),
+      payload: { username: 'Newcomer', email: uniqueEmail('register'), password: 'password-1' },
+    }),
+  }),
+  rule({
+    route: 'POST /api/v1/auth/login',
+    when: "the user's own e-mail and password",
+    expect: everyone(200),
+    request: (w, as) => ({
+      method: 'POST',
+      url: '/api/v1/auth/login',
+      headers: auth(as),
+      payload: { email: w.user.email, password: w.user.password },
+    }),
+  }),
+  rule({
+    route: 'GET /api/v1/auth/profile',
+    when: 'the own profile',
+    expect: SIGNED_IN,
+    request: getAs('/api/v1/auth/profile'),
+  }),
+  rule({
+    route: 'POST /api/v1/auth/getbyid',
+    when: 'the user, who holds a ticket to the organizer’s event',
+    expect: row(401, 403, 403, 200, 404, 200),
+    request: (w, as) => ({
+      method: 'POST',
+      url: '/api/v1/auth/getbyid',
+      headers: auth(as),
+      payload: { userid: w.user.id },
+    }),
+  }),
+  rule({
+    route: 'POST /api/v1/auth/forgotpassword',
+    when: 'any well-formed e-mail',
+    expect: everyone(200),
+    request: (_w, as) => ({
+      method: 'POST',
+      url: '/api/v1/auth/forgotpassword',
+      headers: auth(as),
+      payload: { email: uniqueEmail('forgot') },
+    }),
+  }),
+  rule({
+    route: 'POST /api/v1/auth/reset-password/:token',
+    when: 'the token of a reset mail',
+    expect: everyone(200),
+    fresh: true,
+    prepare: async () => resetTokenOf((await signUp(app(), 'Forgetful')).email),
+    request: (_w, as, token) => ({
+      method: 'POST',
+      url: `/api/v1/auth/reset-password/${token}`,
+      headers: auth(as),
+      payload: { password: 'brand-new-1' },
+    }),
+  }),
+  rule({
+    route: 'POST /api/v1/auth/reset-password/:token',
+    when: 'a token no mail ever carried',
+    expect: everyone(400),
+    request: (_w, as) => ({
+      method: 'POST',
+      url: `/api/v1/auth/reset-password/${randomBytes(32).toString('base64url')}`,
+      headers: auth(as),
+      payload: { password: 'brand-new-1' },
+    }),
+  }),
+  rule({
+    route: 'POST /api/v1/admin/create-organizer',
+    when: 'a new organizer',
+    expect: row(401, 403, 403, 403, 403, 201),
+    request: (_w, as) => ({
+      method: 'POST',
+      url: '/api/v1/admin/create-organizer',
+      headers: auth(as),
+      payload: { name: 'New Org', email: uniqueEmail('org'), password: 'organizer-1' },
+    }),
+  }),
+  rule({
+    route: 'GET /api/v1/admin/getalluser',
+    when: 'every account',
+    expect: ADMIN_ONLY,
+    request: getAs('/api/v1/admin/getalluser'),
+  }),
+
+  // events
+  rule({
+    route: 'GET /api/v1/event',
+    when: 'the listing',
+    expect: everyone(200),
+    request: getAs('/api/v1/event'),
+  }),
+  rule({
+    route: 'GET /api/v1/event/filter',
+    when: 'a category filter',
+    expect: everyone(200),
+    request: getAs('/api/v1/event/filter?search=Music&filterType=category'),
+  }),
+  rule({
+    route: 'GET /api/v1/event/:id',
+    when: 'an approved event',
+    expect: everyone(200),
+    request: (w, as) => getAs(`/api/v1/event/${w.event._id}`)(w, as),
+  }),
+  rule({
+    route: 'GET /api/v1/event/:id',
+    when: 'a pending event (its organizer and admins only)',
+    expect: row(404, 404, 404, 200, 404, 200),
+    request: (w, as) => getAs(`/api/v1/event/${w.pending._id}`)(w, as),
+  }),
+  rule({
+    route: 'POST /api/v1/event/create',
+    when: 'a complete event form',
+    expect: row(401, 403, 403, 201, 201, 403),
+    request: async (_w, as) => {
+      const form = await multipartBody({
+        title: 'Access Night',
+        description: 'Who may submit events.',
+        date: `${nextYear}-05-01`,
+        time: '20:00',
+        location: 'Pune',
+        category: 'Music',
+        ticketTypes: JSON.stringify(plenty),
+      })
+      return {
+        method: 'POST',
+        url: '/api/v1/event/create',
+        payload: form.payload,
+        headers: { ...form.headers, ...auth(as) },
+      }
+    },
+  }),
+  rule({
+    route: 'GET /api/v1/ticket/getorgid',
+    when: 'the own events',
+    expect: row(401, 403, 403, 200, 200, 403),
+    request: getAs('/api/v1/ticket/getorgid'),
+    reply: (role, res, w) => {
+      if (role === 'another organizer') expect(res.body).not.toContain(w.event._id)
+    },
+  }),
+  rule({
+    route: 'GET /api/v1/admin/events',
+    when: 'every event, any status',
+    expect: ADMIN_ONLY,
+    request: getAs('/api/v1/admin/events'),
+  }),
+  rule({
+    route: 'PUT /api/v1/admin/events/:id/status',
+    when: 'approving a pending event',
+    expect: ADMIN_ONLY,
+    fresh: true,
+    prepare: (w) => submitEvent(app(), w.organizer),
+    request: (_w, as, pending) => ({
+      method: 'PUT',
+      url: `/api/v1/admin/events/${pending._id}/status`,
+      headers: auth(as),
+      payload: { status: 'Approved' },
+    }),
+  }),
+
+  // tickets
+  rule({
+    route: 'POST /api/v1/ticket/create',
+    when: 'one seat of an approved event',
+    expect: SIGNED_IN,
+    request: (w, as) => ({
+      method: 'POST',
+      url: '/api/v1/ticket/create',
+      headers: auth(as),
+      payload: { eventId: w.event._id, ticketType: 'General Admission', quantity: 1 },
+    }),
+  }),
+  rule({
+    route: 'POST /api/v1/ticket/handlePaymentSuccess',
+    when: "the user's order, paid at checkout (the order's buyer only)",
+    expect: row(401, 200, 404, 404, 404, 404),
+    prepare: async (w) => {
+      const placed = await hold(app(), w.user, w.event, 'General Admission')
+      const paid = await pay(app(), w.user, placed)
+      expect(paid.statusCode, paid.body).toBe(200)
+      return paid.json() as Checkout
+    },
+    request: (_w, as, checkout) => ({
+      method: 'POST',
+      url: '/api/v1/ticket/handlePaymentSuccess',
+      headers: auth(as),
+      payload: {
+        paymentId: checkout.razorpay_payment_id,
+        orderId: checkout.razorpay_order_id,
+        signature: checkout.razorpay_signature,
+      },
+    }),
+  }),
+  rule({
+    route: 'GET /api/v1/ticket/getTicketbyId/:ticketId',
+    when: "the user's ticket (owner, event's organizer, admin)",
+    expect: row(401, 200, 404, 200, 404, 200),
+    request: (w, as) => getAs(`/api/v1/ticket/getTicketbyId/${w.ticket}`)(w, as),
+  }),
+  rule({
+    route: 'GET /api/v1/ticket/registrations',
+    when: 'the own registrations',
+    expect: SIGNED_IN,
+    request: getAs('/api/v1/ticket/registrations'),
+    reply: (role, res, w) => {
+      if (role !== 'user') expect(res.body).not.toContain(w.ticket)
+    },
+  }),
+  rule({
+    route: 'DELETE /api/v1/ticket/cancel/:ticketId',
+    when: "the user's ticket (its owner only)",
+    expect: row(401, 200, 404, 404, 404, 404),
+    fresh: true,
+    prepare: (w) => buy(app(), w.user, w.event, 'General Admission'),
+    request: (_w, as, ticket) => ({
+      method: 'DELETE',
+      url: `/api/v1/ticket/cancel/${ticket}`,
+      headers: auth(as),
+    }),
+  }),
+  rule({
+    route: 'DELETE /api/v1/ticket/:ticketId',
+    when: "the user's ticket (its owner only)",
+    expect: row(401, 200, 404, 404, 404, 404),
+    fresh: true,
+    prepare: (w) => buy(app(), w.user, w.event, 'General Admission'),
+    request: (_w, as, ticket) => ({ method: 'DELETE', url: `/api/v1/ticket/${ticket}`, headers: auth(as) }),
+  }),
+  rule({
+    route: 'POST /api/v1/ticket/transfer',
+    when: "the user's ticket to another user (its owner only)",
+    expect: row(401, 200, 404, 404, 404, 404),
+    fresh: true,
+    prepare: (w) => buy(app(), w.user, w.event, 'General Admission'),
+    request: (w, as, ticket) => ({
+      method: 'POST',
+      url: '/api/v1/ticket/transfer',
+      headers: auth(as),
+      payload: { ticketId: ticket, newAttendeeEmail: w.anotherUser.email },
+    }),
+  }),
+
+  // organizer tools
+  rule({
+    route: 'GET /api/v1/ticket/analytics/:eventId',
+    when: "the organizer's event",
+    expect: row(401, 403, 403, 200, 404, 200),
+    request: (w, as) => getAs(`/api/v1/ticket/analytics/${w.event._id}`)(w, as),
+  }),
+  rule({
+    route: 'GET /api/v1/organizers/attendees',
+    when: 'the attendees of the own events',
+    expect: row(401, 403, 403, 200, 200, 200),
+    request: getAs('/api/v1/organizers/attendees'),
+    reply: (role, res, w) => {
+      if (role === 'another organizer') expect(res.body).not.toContain(w.user.email)
+      else if (res.statusCode === 200) expect(res.body).toContain(w.user.email)
+    },
+  }),
+  rule({
+    route: 'GET /api/v1/organizers/attendees.csv',
+    when: 'the attendees of the own events, as CSV',
+    expect: row(401, 403, 403, 200, 200, 200),
+    request: getAs('/api/v1/organizers/attendees.csv'),
+    reply: (role, res, w) => {
+      if (role === 'another organizer') expect(res.body).not.toContain(w.user.email)
+      else if (res.statusCode === 200) expect(res.body).toContain(w.user.email)
+    },
+  }),
+
+  // schedule
+  rule({
+    route: 'GET /api/v1/schedule',
+    when: 'every session',
+    expect: everyone(200),
+    request: getAs('/api/v1/schedule'),
+  }),
+  rule({
+    route: 'POST /api/v1/schedule',
+    when: "a session of the organizer's event",
+    expect: row(401, 403, 403, 201, 404, 403),
+    request: (w, as) => ({
+      method: 'POST',
+      url: '/api/v1/schedule',
+      headers: auth(as),
+      payload: {
+        eventId: w.event._id,
+        sessionTitle: 'Opening',
+        startTime: `${nextYear}-03-15T18:00`,
+        endTime: `${nextYear}-03-15T19:00`,
+      },
+    }),
+  }),
+  rule({
+    route: 'POST /api/v1/notify',
+    when: "a notice to the organizer's attendees",
+    expect: row(401, 403, 403, 202, 404, 403),
+    request: (w, as) => ({
+      method: 'POST',
+      url: '/api/v1/notify',
+      headers: auth(as),
+      payload: {
+        eventId: w.event._id,
+        startTime: `${nextYear}-03-15T18:00`,
+        endTime: `${nextYear}-03-15T20:00`,
+      },
+    }),
+  }),
+
+  // support
+  rule({
+    route: 'POST /api/v1/admin/support',
+    when: 'a new inquiry (users only)',
+    expect: row(401, 201, 201, 403, 403, 403),
+    request: (_w, as) => ({
+      method: 'POST',
+      url: '/api/v1/admin/support',
+      headers: auth(as),
+      payload: { subject: 'Seats', inquiry: 'Are there seats for wheelchairs?' },
+    }),
+  }),
+  rule({
+    route: 'POST /api/v1/admin/support/get',
+    when: 'every inquiry',
+    expect: ADMIN_ONLY,
+    request: (_w, as) => ({ method: 'POST', url: '/api/v1/admin/support/get', headers: auth(as) }),
+  }),
+  rule({
+    route: 'POST /api/v1/admin/support/reply',
+    when: "the user's inquiry",
+    expect: ADMIN_ONLY,
+    request: (w, as) => ({
+      method: 'POST',
+      url: '/api/v1/admin/support/reply',
+      headers: auth(as),
+      payload: { inquiryId: w.inquiry, reply: 'Yes, rows A and B.' },
+    }),
+  }),
+  rule({
+    route: 'GET /api/v1/support/mine',
+    when: 'the own inquiries',
+    expect: SIGNED_IN,
+    request: getAs('/api/v1/support/mine'),
+    reply: (role, res, w) => {
+      if (role !== 'user' && res.statusCode === 200) expect(res.body).not.toContain(w.inquiry)
+    },
+  }),
+
+  // payments: the webhook knows no roles, only the provider's signature
+  rule({
+    route: 'POST /api/v1/payments/webhook',
+    when: 'a body signed with the webhook secret',
+    expect: everyone(200),
+    request: (_w, as) => {
+      const body = JSON.stringify({
+        event: 'payment.captured',
+        payload: { payment: { entity: { id: 'pay_unknown', order_id: 'order_unknown' } } },
+      })
+      return {
+        method: 'POST',
+        url: '/api/v1/payments/webhook',
+        payload: body,
+        headers: {
+          ...auth(as),
+          'content-type': 'application/json',
+          'x-razorpay-signature': webhookSignature(server.config.payments.webhookSecret, body),
+        },
+      }
+    },
+  }),
+  rule({
+    route: 'POST /api/v1/payments/webhook',
+    when: 'a body signed with anything else',
+    expect: everyone(400),
+    request: (_w, as) => {
+      const body = JSON.stringify({ event: 'payment.captured', payload: {} })
+      return {
+        method: 'POST',
+        url: '/api/v1/payments/webhook',
+        payload: body,
+        headers: {
+          ...auth(as),
+          'content-type': 'application/json',
+          'x-razorpay-signature': webhookSignature('not-the-webhook-secret', body),
+        },
+      }
+    },
+  }),
+  rule({
+    route: 'POST /api/v1/payments/local/pay',
+    when: "the user's held order (its buyer only)",
+    expect: row(401, 200, 404, 404, 404, 404),
+    prepare: async (w) => hold(app(), w.user, w.event, 'General Admission'),
+    request: (_w, as, placed) => ({
+      method: 'POST',
+      url: '/api/v1/payments/local/pay',
+      headers: auth(as),
+      payload: { orderId: placed.orderId, outcome: 'success' },
+    }),
+  }),
+]
+
+/**
+ * The local gateway's Razorpay-shaped REST API knows no roles either: the key id and secret (HTTP
+ * Basic) are all that count, so a role's token alone is 401 and the key is 200 whoever holds it.
+ */
+type GatewayIds = { orderId: string; paymentId: string }
+const gatewayRoutes: Array<{ route: string; request: (ids: GatewayIds) => Omit<InjectOptions, 'headers'> }> =
+  [
+    {
+      route: 'POST /api/v1/payments/local/v1/orders',
+      request: () => ({
+        method: 'POST',
+        url: '/api/v1/payments/local/v1/orders',
+        payload: { amount: 10_000, currency: 'INR' },
+      }),
+    },
+    {
+      route: 'GET /api/v1/payments/local/v1/orders/:id/payments',
+      request: (ids) => ({ method: 'GET', url: `/api/v1/payments/local/v1/orders/${ids.orderId}/payments` }),
+    },
+    {
+      route: 'GET /api/v1/payments/local/v1/payments/:id',
+      request: (ids) => ({ method: 'GET', url: `/api/v1/payments/local/v1/payments/${ids.paymentId}` }),
+    },
+    {
+      route: 'POST /api/v1/payments/local/v1/payments/:id/capture',
+      request: (ids) => ({
+        method: 'POST',
+        url: `/api/v1/payments/local/v1/payments/${ids.paymentId}/capture`,
+      }),
+    },
+    {
+      route: 'POST /api/v1/payments/local/v1/payments/:id/refund',
+      request: (ids) => ({
+        method: 'POST',
+        url: `/api/v1/payments/local/v1/payments/${ids.paymentId}/refund`,
+        payload: { amount: 100 },
+      }),
+    },
+    {
+      route: 'GET /api/v1/payments/local/v1/payments/:id/refunds',
+      request: (ids) => ({
+        method: 'GET',
+        url: `/api/v1/payments/local/v1/payments/${ids.paymentId}/refunds`,
+      }),
+    },
+  ]
+for (const { route, request } of gatewayRoutes) {
+  rules.push(
+    rule({
+      route,
+      when: "the role's token and no gateway key",
+      expect: everyone(401),
+      prepare: gatewayPayment,
+      request: (_w, as, ids) => ({ ...request(ids), headers: auth(as) }),
+    }),
+    rule({
+      route,
+      when: 'the gateway key id and secret (Basic)',
+      expect: everyone(200),
+      prepare: gatewayPayment,
+      request: (_w, _as, ids) => ({ ...request(ids), headers: gatewayKey() }),
+    }),
+    rule({
+      route,
+      when: 'the key id with a wrong secret',
+      expect: everyone(401),
+      prepare: gatewayPayment,
+      request: (_w, _as, ids) => ({
+        ...request(ids),
+        headers: basicAuth(server.config.payments.keyId, 'not-the-key-secret'),
+      }),
+    }),
+  )
+}
+
+rules.push(
+  // probes and the API description
+  ...['/api/v1/health/live', '/api/v1/health/ready', '/api/v1/openapi.json'].map((url) =>
+    rule({ route: `GET ${url}`, when: 'anyone', expect: everyone(200), request: getAs(url) }),
+  ),
+  // the admins' activity feed: a WebSocket whose first message carries the token
+  rule({
+    route: 'GET /api/v1/activity',
+    when: 'the first message carries the role’s token (4401: no session, 4403: not an admin)',
+    expect: row(4401, 4403, 4403, 4403, 4403, 200),
+    run: (_w, as) => feedAnswer(as?.token),
+  }),
+  // outside the API
+  rule({
+    route: 'GET /uploads/*',
+    when: "an event's image",
+    expect: everyone(200),
+    request: (w, as) => getAs(w.image)(w, as),
+  }),
+  rule({
+    route: 'GET /*',
+    when: 'the web app (asking for HTML)',
+    expect: everyone(200),
+    request: (_w, as) => ({
+      method: 'GET',
+      url: '/events/anything',
+      headers: { ...auth(as), accept: 'text/html' },
+    }),
+  }),
+  rule({
+    route: 'OPTIONS *',
+    when: 'a CORS preflight from the allowed origin',
+    expect: everyone(204),
+    request: (_w, as) => ({
+      method: 'OPTIONS',
+      url: '/api/v1/ticket/create',
+      headers: {
+        ...auth(as),
+        origin: 'http://localhost:5173',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'authorization,content-type',
+      },
+    }),
+  }),
+)
+
+beforeAll(async () => {
+  server = await startServer()
+  const admin = await adminSession(app())
+  const [organizer, anotherOrganizer] = [
+    await organizerSession(app(), 'Owner'),
+    await organizerSession(app(), 'Rival'),
+  ]
+  const [user, anotherUser] = [await signUp(app(), 'Buyer'), await signUp(app(), 'Stranger')]
+  const image = await multipartBody(
+    {
+      title: 'Access Gala',
+      description: 'The event everyone is asking about.',
+      date: `${nextYear}-03-15`,
+      time: '18:00',
+      location: 'Mumbai',
+      category: 'Music',
+      ticketTypes: JSON.stringify(plenty),
+    },
+    [{ field: 'images', filename: 'poster.png', bytes: pngImage(), contentType: 'image/png' }],
+  )
+  const created = await app().inject({
+    method: 'POST',
+    url: '/api/v1/event/create',
+    payload: image.payload,
+    headers: { ...image.headers, ...bearer(organizer.token) },
+  })
+  expect(created.statusCode, created.body).toBe(201)
+  const review = await app().inject({
+    method: 'PUT',
+    url: `/api/v1/admin/events/${created.json().event._id}/status`,
+    headers: bearer(admin.token),
+    payload: { status: 'Approved' },
+  })
+  expect(review.statusCode, review.body).toBe(200)
+  const event = review.json().event as EventView
+  const pending = await submitEvent(app(), organizer, { title: 'Still Pending' })
+  const ticket = await buy(app(), user, event, 'General Admission')
+  const asked = await app().inject({
+    method: 'POST',
+    url: '/api/v1/admin/support',
+    headers: bearer(user.token),
+    payload: { subject: 'Parking', inquiry: 'Is there parking?' },
+  })
+  expect(asked.statusCode, asked.body).toBe(201)
+  world = {
+    sessions: {
+      user,
+      'another user': anotherUser,
+      organizer,
+      'another organizer': anotherOrganizer,
+      admin,
+    },
+    user,
+    anotherUser,
+    organizer,
+    anotherOrganizer,
+    admin,
+    event,
+    pending,
+    ticket,
+    inquiry: asked.json().inquiry._id,
+    image: event.images[0]?.url ?? '',
+  }
+})
+afterAll(async () => {
+  await server?.close()
+  console.info(`access: ${checked} route × role checks`)
+})
+
+let checked = 0
+
+const webBuilt = () => existsSync(join(server.config.webDist, 'index.html'))
+
+describe('the access table', () => {
+  it('has a rule for every route the app serves, and none for a route it does not serve', () => {
+    const served = servedRoutes(app())
+    const ruled = new Set(rules.map((r) => r.route))
+
+    expect(served.filter((route) => !ruled.has(route))).toEqual([])
+    expect(
+      [...ruled].filter((route) => !served.includes(route) && (route !== 'GET /*' || webBuilt())),
+    ).toEqual([])
+  })
+})
+
+const byRoute = new Map<string, Rule[]>()
+for (const r of rules) byRoute.set(r.route, [...(byRoute.get(r.route) ?? []), r])
+
+for (const [route, routeRules] of byRoute) {
+  describe(route, () => {
+    it.each(routeRules.map((r) => [r.when, r] as const))('%s', async (_when, r) => {
+      if (route === 'GET /*' && !webBuilt()) return
+      const shared = r.prepare && !r.fresh ? await r.prepare(world) : undefined
+      const actual = {} as Statuses
+      const replies: string[] = []
+      for (const role of roles) {
+        const as = role === 'visitor' ? null : world.sessions[role]
+        const prepared = r.fresh && r.prepare ? await r.prepare(world) : shared
+        if (r.run) {
+          actual[role] = await r.run(world, as, prepared)
+        } else if (r.request) {
+          const res = await app().inject(await r.request(world, as, prepared))
+          actual[role] = res.statusCode
+          if (res.statusCode >= 400) {
+            const message = (res.json() as { message?: unknown }).message
+            if (typeof message !== 'string' || !message.trim())
+              replies.push(`${role}: ${res.body.slice(0, 200)}`)
+          }
+          r.reply?.(role, res, world)
+        }
+        checked++
+      }
+
+      expect(actual).toEqual(r.expect)
+      expect(replies, 'every refusal says why in {message}').toEqual([])
+    })
+  })
+}
+
+/** A JWT made by hand: any header, any claims, signed (HS256) with the given secret or not at all. */
+function jwt(header: Record<string, unknown>, claims: Record<string, unknown>, secret?: string): string {
+  const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url')
+  const head = `${b64(header)}.${b64(claims)}`
+  return `${head}.${secret ? createHmac('sha256', secret).update(head).digest('base64url') : ''}`
+}
+const claimsOf = (token: string) =>
+  JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8')) as Record<string, unknown>
+
+describe('JWTs that must not work', () => {
+  const now = () => Math.floor(Date.now() / 1000)
+  const forged = (): Array<[string, string]> => {
+    const admin = world.admin.token
+    const claims = claimsOf(admin)
+    const [head, , signature] = admin.split('.')
+    const secret = server.config.jwt.secret
+    return [
+      [
+        'a tampered signature',
+        `${head}.${admin.split('.')[1]}.${(signature ?? '').split('').reverse().join('')}`,
+      ],
+      [
+        'claims changed under the old signature',
+        `${head}.${Buffer.from(JSON.stringify({ ...claimsOf(world.user.token), role: 'admin' })).toString('base64url')}.${signature}`,
+      ],
+      [
+        'a signature made with another secret',
+        jwt({ alg: 'HS256', typ: 'JWT' }, claims, 'not-the-secret-'.repeat(3)),
+      ],
+      ['alg: none', jwt({ alg: 'none', typ: 'JWT' }, claims)],
+      ['alg: None with a signature', jwt({ alg: 'None', typ: 'JWT' }, claims, secret)],
+      [
+        'an expired token',
+        jwt({ alg: 'HS256', typ: 'JWT' }, { ...claims, iat: now() - 7200, exp: now() - 3600 }, secret),
+      ],
+      [
+        'the token of an account that does not exist (deleted, or never made)',
+        jwt({ alg: 'HS256', typ: 'JWT' }, { ...claims, sub: 'no-such-account' }, secret),
+      ],
+      [
+        'a token without a password version',
+        jwt({ alg: 'HS256', typ: 'JWT' }, { ...claims, pv: undefined }, secret),
+      ],
+      ['a token of an older password', jwt({ alg: 'HS256', typ: 'JWT' }, { ...claims, pv: 1 }, secret)],
+    ]
+  }
+
+  it('are 401 on a route for signed-in accounts and on an admin route, with a message', async () => {
+    const answers: string[] = []
+    for (const [label, token] of forged()) {
+      for (const url of ['/api/v1/auth/profile', '/api/v1/admin/getalluser']) {
+        const res = await app().inject({ method: 'GET', url, headers: bearer(token) })
+        answers.push(`${label} ${url}: ${res.statusCode} ${typeof res.json().message}`)
+        checked++
+      }
+    }
+
+    expect(answers).toEqual(
+      forged().flatMap(([label]) =>
+        ['/api/v1/auth/profile', '/api/v1/admin/getalluser'].map((url) => `${label} ${url}: 401 string`),
+      ),
+    )
+  })
+
+  it('give nothing on a route open to anyone: a pending event stays hidden', async () => {
+    const statuses = await Promise.all(
+      forged().map(async ([label, token]) => {
+        const res = await app().inject({
+          method: 'GET',
+          url: `/api/v1/event/${world.pending._id}`,
+          headers: bearer(token),
+        })
+        return `${label}: ${res.statusCode}`
+      }),
+    )
+
+    expect(statuses).toEqual(forged().map(([label]) => `${label}: 404`))
+  })
+
+  it('are refused by the activity feed (4401)', async () => {
+    const codes = []
+    for (const [, token] of forged()) codes.push(await feedAnswer(token))
+
+    expect(codes).toEqual(forged().map(() => 4401))
+  })
+
+  it('take the role from the account, not from the claims: a user’s token claiming admin is 403', async () => {
+    const claims = claimsOf(world.user.token)
+    const token = jwt({ alg: 'HS256', typ: 'JWT' }, { ...claims, role: 'admin' }, server.config.jwt.secret)
+
+    const res = await app().inject({ method: 'GET', url: '/api/v1/admin/getalluser', headers: bearer(token) })
+
+    expect(res.statusCode).toBe(403)
+  })
+
+  it('a token issued before a password reset stops working', async () => {
+    const forgetful = await signUp(app(), 'Rotated')
+    const token = await resetTokenOf(forgetful.email)
+    const reset = await app().inject({
+      method: 'POST',
+      url: `/api/v1/auth/reset-password/${token}`,
+      payload: { password: 'rotated-secret-1' },
+    })
+    expect(reset.statusCode, reset.body).toBe(200)
+
+    const old = await app().inject({
+      method: 'GET',
+      url: '/api/v1/auth/profile',
+      headers: bearer(forgetful.token),
+    })
+    const fresh = await login(app(), forgetful.email, 'rotated-secret-1')
+    const now = await app().inject({ method: 'GET', url: '/api/v1/auth/profile', headers: bearer(fresh) })
+
+    expect(old.statusCode).toBe(401)
+    expect(now.statusCode).toBe(200)
+  })
+})
+
+describe('two people changing the same thing at once', () => {
+  it('two admins approving and rejecting one event with If-Match: one 200, one 409, one fact', async () => {
+    const second = {
+      email: uniqueEmail('second-admin'),
+      password: 'second-admin-1',
+      username: 'Second Admin',
+    }
+    await ensureAdmin(app().platform.ledger, second)
+    const admins = [world.admin, { token: await login(app(), second.email, second.password) }]
+    for (const first of ['Approved', 'Rejected'] as const) {
+      const event = await submitEvent(app(), world.organizer, { title: `Contested ${first}` })
+      const seen = await Promise.all(
+        admins.map(async (admin) => {
+          const res = await app().inject({
+            method: 'GET',
+            url: '/api/v1/admin/events',
+            headers: bearer(admin.token),
+          })
+          return (res.json() as EventView[]).find((e) => e._id === event._id)?.version
+        }),
+      )
+      expect(seen[0]).toBeTypeOf('number')
+      expect(seen[1]).toBe(seen[0])
+      const decisions =
+        first === 'Approved' ? (['Approved', 'Rejected'] as const) : (['Rejected', 'Approved'] as const)
+      const factsBefore = app().platform.ledger.readStream(`event-${event._id}`).length
+
+      const answers = await Promise.all(
+        decisions.map((status, i) =>
+          app().inject({
+            method: 'PUT',
+            url: `/api/v1/admin/events/${event._id}/status`,
+            headers: { ...bearer(admins[i]?.token ?? ''), 'if-match': `"${seen[i]}"` },
+            payload: { status },
+          }),
+        ),
+      )
+
+      expect(answers.map((a) => a.statusCode).sort()).toEqual([200, 409])
+      const loser = answers.find((a) => a.statusCode === 409)
+      expect(loser?.json().message).toEqual(expect.stringMatching(/\S/))
+      const winner = decisions[answers.findIndex((a) => a.statusCode === 200)]
+      expect(app().platform.ledger.readStream(`event-${event._id}`).length).toBe(factsBefore + 1)
+      const now = await app().inject({
+        method: 'GET',
+        url: `/api/v1/event/${event._id}`,
+        headers: bearer(world.admin.token),
+      })
+      expect(now.json().approvalStatus).toBe(winner)
+    }
+  })
+
+  it("two tabs of the ticket's owner transferring and cancelling it at once: one 200, one 409, a consistent ticket", async () => {
+    for (const first of ['transfer', 'cancel'] as const) {
+      const ticket = await buy(app(), world.user, world.event, 'General Admission')
+      const transfer = () =>
+        app().inject({
+          method: 'POST',
+          url: '/api/v1/ticket/transfer',
+          headers: bearer(world.user.token),
+          payload: { ticketId: ticket, newAttendeeEmail: world.anotherUser.email },
+        })
+      const cancel = () =>
+        app().inject({
+          method: 'DELETE',
+          url: `/api/v1/ticket/cancel/${ticket}`,
+          headers: bearer(world.user.token),
+        })
+
+      const [a, b] = await Promise.all(first === 'transfer' ? [transfer(), cancel()] : [cancel(), transfer()])
+      const [transferred, cancelled] = first === 'transfer' ? [a, b] : [b, a]
+
+      expect([transferred?.statusCode, cancelled?.statusCode].sort()).toEqual([200, 409])
+      const order = orderRow(app(), ticket)
+      const facts = app()
+        .platform.ledger.readStream(`order-${ticket}`)
+        .map((f) => f.type)
+      if (transferred?.statusCode === 200) {
+        expect(order).toMatchObject({ status: 'issued', ownerId: world.anotherUser.id })
+        expect(facts).toContain('TicketTransferred')
+        expect(facts).not.toContain('TicketCancelled')
+      } else {
+        expect(order).toMatchObject({ status: 'cancelled', ownerId: world.user.id })
+        expect(facts).toContain('TicketCancelled')
+        expect(facts).not.toContain('TicketTransferred')
+      }
+      const holder = transferred?.statusCode === 200 ? world.anotherUser : world.user
+      const seen = await app().inject({
+        method: 'GET',
+        url: `/api/v1/ticket/getTicketbyId/${ticket}`,
+        headers: bearer(holder.token),
+      })
+      expect(seen.statusCode).toBe(200)
+      expect(
+        factsOfType(app(), 'TicketCancelled').filter(
+          (f) => (f.data as { orderId: string }).orderId === ticket,
+        ),
+      ).toHaveLength(cancelled?.statusCode === 200 ? 1 : 0)
+    }
+  })
+})
