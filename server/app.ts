@@ -99,7 +99,8 @@ export async function buildApp(
   app.addHook('onRequest', (request, reply, done) => {
     securityHeaders(request.raw, reply.raw, (error?: unknown) => done(error as Error | undefined))
   })
-  await app.register(cors, { origin: config.corsOrigins, credentials: true })
+  // Not strict: an OPTIONS without the preflight headers is answered like any other request.
+  await app.register(cors, { origin: config.corsOrigins, credentials: true, strictPreflight: false })
 
   const tokens = createTokens(config)
   app.decorate('platform', platform)

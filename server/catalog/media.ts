@@ -1,6 +1,7 @@
 // Event media: multipart files streamed to a staging folder while their first bytes are checked
 // (magic bytes, not the name or declared type), then moved into the uploads folder under
 // server-made names once the event is committed. A refused request leaves nothing behind.
+import { once } from 'node:events'
 import { createWriteStream } from 'node:fs'
 import { mkdir, rename, rm } from 'node:fs/promises'
 import { join } from 'node:path'
@@ -30,7 +31,13 @@ const describe: Record<MediaKind, string> = {
 }
 const SAMPLE = 4100
 
-export type StagedFile = { kind: MediaKind; staged: string; name: string; bytes: number }
+export type StagedFile = {
+  kind: MediaKind
+  staged: string
+  name: string
+  bytes: number
+  closed: Promise<unknown>
+}
 
 const shown = (filename: string) => JSON.stringify(filename.slice(0, 80))
 
@@ -151,9 +158,12 @@ export class MediaStore {
         const maxBytes = kind === 'image' ? store.limits.imageMaxBytes : store.limits.videoMaxBytes
         const inspector = new Inspector(kind, filename, maxBytes, budget)
         const path = join(store.incomingDir, `${id}.part`)
-        staged.push({ kind, staged: path, name: '', bytes: 0 })
+        const file = createWriteStream(path)
+        // A refusal can come while the file is still being opened: it is only gone once closed.
+        const closed = once(file, 'close').catch(() => {})
+        staged.push({ kind, staged: path, name: '', bytes: 0, closed })
         try {
-          await pipeline(stream, inspector, createWriteStream(path))
+          await pipeline(stream, inspector, file)
         } catch (error) {
           if (error instanceof DomainError) throw error
           // The multipart parser's own limits (file count, size) arrive as its errors.
@@ -161,10 +171,10 @@ export class MediaStore {
           if (status === 413) throw tooLarge(`${shown(filename)} is larger than this request may carry.`)
           throw error
         }
-        const file = staged[staged.length - 1] as StagedFile
-        file.name = `${id}.${inspector.extension}`
-        file.bytes = inspector.bytes
-        return file
+        const done = staged[staged.length - 1] as StagedFile
+        done.name = `${id}.${inspector.extension}`
+        done.bytes = inspector.bytes
+        return done
       },
       /** The public URLs the files will have once committed. */
       urls: (kind: MediaKind) =>
@@ -175,7 +185,12 @@ export class MediaStore {
       },
       /** Removes staged files that were not committed (safe to call more than once). */
       async discard() {
-        await Promise.all(staged.map((f) => rm(f.staged, { force: true })))
+        await Promise.all(
+          staged.map(async (f) => {
+            await f.closed
+            await rm(f.staged, { force: true })
+          }),
+        )
       },
       /** Takes committed files back out when what referred to them was refused. */
       async removeCommitted() {

@@ -194,6 +194,14 @@ export async function catalogRoutes(fastify: FastifyInstance, options: CatalogRo
         return reply.code(201).send({ message: 'Event created successfully', event: view(row) })
       } catch (error) {
         await (committed ? batch.removeCommitted() : batch.discard())
+        // The multipart parser's complaints about a malformed body carry no status of their own.
+        if (
+          error instanceof Error &&
+          /multipart|boundary|part header/i.test(error.message) &&
+          !('code' in error)
+        ) {
+          throw invalid(`The upload is not valid multipart/form-data (${error.message}).`)
+        }
         throw error
       } finally {
         await batch.discard()

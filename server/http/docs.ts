@@ -37,7 +37,9 @@ export async function registerDocs(app: FastifyInstance) {
       }
     },
   })
-  app.get('/api/v1/openapi.json', { config: { access: 'anyone' }, schema: { hide: true } }, async () =>
-    app.swagger(),
+  app.get(
+    '/api/v1/openapi.json',
+    { config: { access: 'anyone' }, schema: { summary: 'This description of the API (OpenAPI 3)' } },
+    async () => app.swagger(),
   )
 }

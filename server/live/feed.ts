@@ -36,59 +36,71 @@ export async function registerActivityFeed(app: FastifyInstance, platform: Platf
     await Promise.all([...open].map((c) => c.stop()))
   })
 
-  app.get('/api/v1/activity', { websocket: true, config: { access: 'anyone' } }, (socket, request) => {
-    const send = (message: ActivityMessage) => socket.send(JSON.stringify(message))
-    const refuse = (code: number, message: string) => {
-      send({ kind: 'error', message })
-      socket.close(code, message)
-    }
-    const timer = setTimeout(() => refuse(4401, 'Send your token first.'), 10_000)
-    socket.once('message', (raw) => {
-      clearTimeout(timer)
-      let hello: ActivityHello
-      try {
-        hello = JSON.parse(String(raw))
-      } catch {
-        return refuse(4400, 'The first message must be JSON: {"token": "...", "from": 0}.')
+  app.route({
+    method: 'GET',
+    url: '/api/v1/activity',
+    config: { access: 'anyone' },
+    schema: { summary: "Admins' activity feed: open it as a WebSocket" },
+    // A plain HTTP request is told what this address is for.
+    handler: (_request, reply) =>
+      reply
+        .code(426)
+        .header('upgrade', 'websocket')
+        .send({ message: 'Connect to this address with a WebSocket.' }),
+    wsHandler: (socket, request) => {
+      const send = (message: ActivityMessage) => socket.send(JSON.stringify(message))
+      const refuse = (code: number, message: string) => {
+        send({ kind: 'error', message })
+        socket.close(code, message)
       }
-      let role: string | undefined
-      try {
-        role =
-          request.account?.role ??
-          (hello.token ? accountOfToken(tokens, accounts, hello.token).role : undefined)
-      } catch {
-        return refuse(4401, 'Your session has expired or is no longer valid. Please log in again.')
-      }
-      if (!role) return refuse(4401, 'Please log in to continue.')
-      if (role !== 'admin') return refuse(4403, 'You are not allowed to do this.')
-      const from =
-        Number.isSafeInteger(hello.from) && (hello.from as number) >= 0 ? (hello.from as number) : 0
+      const timer = setTimeout(() => refuse(4401, 'Send your token first.'), 10_000)
+      socket.once('message', (raw) => {
+        clearTimeout(timer)
+        let hello: ActivityHello
+        try {
+          hello = JSON.parse(String(raw))
+        } catch {
+          return refuse(4400, 'The first message must be JSON: {"token": "...", "from": 0}.')
+        }
+        let role: string | undefined
+        try {
+          role =
+            request.account?.role ??
+            (hello.token ? accountOfToken(tokens, accounts, hello.token).role : undefined)
+        } catch {
+          return refuse(4401, 'Your session has expired or is no longer valid. Please log in again.')
+        }
+        if (!role) return refuse(4401, 'Please log in to continue.')
+        if (role !== 'admin') return refuse(4403, 'You are not allowed to do this.')
+        const from =
+          Number.isSafeInteger(hello.from) && (hello.from as number) >= 0 ? (hello.from as number) : 0
 
-      let caughtUp = false
-      const consumer = new Consumer(
-        ledger,
-        'activity',
-        (fact) => {
-          if (socket.readyState !== socket.OPEN) return
-          if (socket.bufferedAmount > MAX_BUFFERED) {
-            socket.close(4408, 'Too slow: resume from your last position.')
-            return
-          }
-          send(shape(fact))
-        },
-        { checkpoint: 'memory', startAt: from, pollMs: platform.config.ledgerPollMs, batchSize: 1000 },
-      )
-      consumer.onIdle = (position) => {
-        if (caughtUp || socket.readyState !== socket.OPEN) return
-        caughtUp = true
-        send({ kind: 'caught-up', position })
-      }
-      open.add(consumer)
-      consumer.start()
-      socket.on('close', () => {
-        open.delete(consumer)
-        void consumer.stop()
+        let caughtUp = false
+        const consumer = new Consumer(
+          ledger,
+          'activity',
+          (fact) => {
+            if (socket.readyState !== socket.OPEN) return
+            if (socket.bufferedAmount > MAX_BUFFERED) {
+              socket.close(4408, 'Too slow: resume from your last position.')
+              return
+            }
+            send(shape(fact))
+          },
+          { checkpoint: 'memory', startAt: from, pollMs: platform.config.ledgerPollMs, batchSize: 1000 },
+        )
+        consumer.onIdle = (position) => {
+          if (caughtUp || socket.readyState !== socket.OPEN) return
+          caughtUp = true
+          send({ kind: 'caught-up', position })
+        }
+        open.add(consumer)
+        consumer.start()
+        socket.on('close', () => {
+          open.delete(consumer)
+          void consumer.stop()
+        })
       })
-    })
+    },
   })
 }

@@ -108,8 +108,14 @@ async function localGatewayRoutes(app: FastifyInstance, platform: Platform, loca
         async (request, reply) => {
           const payment = local.payment(request.params.id)
           if (!payment) return missing(reply)
-          const amount = Number(request.body?.amount ?? payment.amount - payment.amount_refunded)
-          return gatewayCall(reply, () => local.refund(request.params.id, amount))
+          const amount = request.body?.amount ?? payment.amount - payment.amount_refunded
+          if (!Number.isSafeInteger(amount) || (amount as number) <= 0) {
+            return reply.code(400).send({
+              message: 'The amount must be a positive whole number of paise.',
+              error: { code: 'BAD_REQUEST_ERROR', description: 'The amount must be a positive integer' },
+            })
+          }
+          return gatewayCall(reply, () => local.refund(request.params.id, amount as number))
         },
       )
     },

@@ -24,12 +24,13 @@ export function webhookAcceptor(platform: Pick<Platform, 'gateway' | 'jobs' | 'l
     if (!signature || !platform.gateway.verifyWebhook(rawBody, signature)) {
       throw invalid('Invalid webhook signature.')
     }
-    let body: WebhookBody
+    let body: WebhookBody | null
     try {
       body = JSON.parse(rawBody.toString('utf8'))
     } catch {
       throw invalid('The webhook body is not JSON.')
     }
+    if (typeof body !== 'object' || body === null) throw invalid('The webhook body must be a JSON object.')
     const payment = body.payload?.payment?.entity
     const providerOrderId = payment?.order_id ?? body.payload?.order?.entity?.id
     if (typeof providerOrderId !== 'string') return { accepted: false, reason: 'not about an order' }
