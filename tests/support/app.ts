@@ -7,6 +7,7 @@ import { join } from 'node:path'
 import type { FastifyInstance } from 'fastify'
 import { buildApp } from '../../server/app.ts'
 import { type Config, loadConfig, withJwtSecret } from '../../server/config.ts'
+import { scanReplies } from './secrets.ts'
 
 export type TestApp = {
   app: FastifyInstance
@@ -33,16 +34,38 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
   )
 }
 
+/** The secret values an app must never send: its keys, and every stored password and link hash. */
+export function storedSecrets(app: FastifyInstance, config: Config): string[] {
+  const column = (sql: string) =>
+    (app.platform.connection.sqlite.prepare(sql).all() as Array<{ value: string }>).map((row) => row.value)
+  return [
+    config.jwt.secret,
+    config.payments.keySecret,
+    config.payments.webhookSecret,
+    ...column('SELECT password_hash AS value FROM accounts'),
+    ...column('SELECT token_hash AS value FROM password_reset_links'),
+  ]
+}
+
+/**
+ * The real app. Every reply a test gets through app.inject is kept and, when the app closes,
+ * scanned for password hashes, reset-link hashes and secrets: a leak anywhere in the integration
+ * suite fails the file that caused it.
+ */
 export async function startApp(overrides: Record<string, string> = {}): Promise<TestApp> {
   const config = testConfig(overrides)
   const app = await buildApp(config)
+  const scanner = scanReplies(app, () => storedSecrets(app, config))
   return {
     app,
     config,
     dir: config.dataDir,
     async close() {
+      const leaks = scanner.findings()
+      scanner.stop()
       await app.close()
       rmSync(config.dataDir, { recursive: true, force: true })
+      if (leaks.length > 0) throw new Error(`Replies leaked secrets:\n${leaks.slice(0, 10).join('\n')}`)
     },
   }
 }
