@@ -20,7 +20,7 @@ import { registerErrorHandling } from './http/errors.ts'
 import { healthRoutes } from './http/health.ts'
 import { serializerCompiler, validatorCompiler } from './http/valibot.ts'
 import { registerWeb } from './http/web.ts'
-import { createDispatch } from './jobs/dispatch.ts'
+import { createDispatch, enqueueOwedJobs } from './jobs/dispatch.ts'
 import { registerActivityFeed } from './live/feed.ts'
 import { attachLive, type Live } from './live/socket.ts'
 import { paymentRoutes } from './payments/routes.ts'
@@ -138,9 +138,14 @@ export async function buildApp(
   app.decorate('live', live)
   const dispatch = createDispatch(platform)
   dispatch.start()
-  if (config.workers === 'inline') startWorkers(platform)
+  const stopSweep = config.workers === 'inline' ? startWorkers(platform) : () => {}
+  const owed = () =>
+    enqueueOwedJobs(platform).catch((error) => logger.warn({ err: error }, 'could not enqueue the owed jobs'))
+  void owed()
+  platform.jobs.onReconnect(() => void owed())
 
   app.addHook('preClose', async () => {
+    stopSweep()
     await dispatch.stop()
     await live.close()
   })

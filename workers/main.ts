@@ -21,11 +21,12 @@ if (platform.jobs.kind !== 'bullmq') {
   await platform.close()
   process.exit(1)
 }
-startWorkers(platform)
+const stopSweep = startWorkers(platform)
 logger.info(`Workers are running (queues on ${config.redisUrl}, prefix ${config.queuePrefix})`)
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, async () => {
+    stopSweep()
     await platform.close()
     process.exit(0)
   })

@@ -15,8 +15,25 @@ export const createProcessors = (platform: Platform): Processors => ({
   notifications: notificationsProcessor(platform),
 })
 
-/** Starts the workers; first releases holds that expired while no worker ran. */
-export function startWorkers(platform: Platform) {
-  bookingCommands(platform.ledger).releaseLapsedHolds()
+/** How often lapsed holds are looked for, whatever became of their expiry jobs. */
+const SWEEP_MS = 30_000
+
+/**
+ * Starts the workers; first releases holds that expired while no worker ran, then keeps doing so
+ * every half minute (a hold's own expiry job is the fast path; this sweep is the safety net for
+ * jobs a Redis without its data forgot). Returns a stop for the sweep.
+ */
+export function startWorkers(platform: Platform): () => void {
+  const commands = bookingCommands(platform.ledger)
+  commands.releaseLapsedHolds()
   platform.jobs.startWorkers(createProcessors(platform))
+  const sweep = setInterval(() => {
+    try {
+      commands.releaseLapsedHolds()
+    } catch (error) {
+      platform.logger.error({ err: error }, 'the sweep of lapsed holds failed')
+    }
+  }, SWEEP_MS)
+  sweep.unref()
+  return () => clearInterval(sweep)
 }

@@ -136,6 +136,12 @@ export function bookingQueries(db: Db) {
         .all()
         .flatMap((r) => (r.ownerId ? [r.ownerId] : [])),
 
+    /** Every hold still waiting for its payment. */
+    openHolds: (): OrderRow[] => db.select().from(orders).where(eq(orders.status, 'held')).all(),
+
+    /** Orders with a refund asked for and not yet paid out. */
+    refundsOwed: (): OrderRow[] => db.select().from(orders).where(eq(orders.refund, 'requested')).all(),
+
     /** Holds whose time is up but which no fact has released yet. */
     lapsedHolds: (now: string, ticketTypeId?: string): OrderRow[] =>
       ticketTypeId ? lapsedOfType.all({ now, ticketTypeId }) : lapsed.all({ now }),

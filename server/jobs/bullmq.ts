@@ -16,6 +16,12 @@ const ENQUEUE_WAIT_MS = 3000
 export function createBullJobs(redisUrl: string, prefix: string, logger: Logger): Jobs {
   // BullMQ needs maxRetriesPerRequest: null so blocking commands survive reconnects.
   const connection = new Redis(redisUrl, { maxRetriesPerRequest: null })
+  const reconnected = new Set<() => void>()
+  let readyBefore = false
+  connection.on('ready', () => {
+    if (readyBefore) for (const listener of reconnected) listener()
+    readyBefore = true
+  })
   const queues = new Map<QueueName, Queue>()
   const workers: Worker[] = []
   const queue = (name: QueueName) => {
@@ -77,7 +83,11 @@ export function createBullJobs(redisUrl: string, prefix: string, logger: Logger)
         workers.push(worker)
       }
     },
+    onReconnect(listener) {
+      reconnected.add(listener)
+    },
     async close() {
+      reconnected.clear()
       await Promise.all(workers.map((w) => w.close()))
       await Promise.all([...queues.values()].map((q) => q.close()))
       connection.disconnect()

@@ -1,6 +1,8 @@
 // After commit, facts become jobs: a consumer with a stored checkpoint reads the ledger and
 // enqueues what each fact calls for, with stable job ids so a replay after a crash adds nothing.
 import { bookingMails } from '../booking/mails.ts'
+import { bookingQueries } from '../booking/queries.ts'
+import { streams } from '../ids.ts'
 import { Consumer } from '../ledger/consumer.ts'
 import type { StoredFact } from '../ledger/ledger.ts'
 import type { KnownFact } from '../live/pushes.ts'
@@ -8,6 +10,41 @@ import type { Mail } from '../mail/mailer.ts'
 import type { Platform } from '../platform.ts'
 import { inquiryMails } from '../support/mails.ts'
 import type { JobRequest } from './port.ts'
+
+/**
+ * The jobs whose work is still owed according to the read models, enqueued again under their
+ * stable ids (a no-op for those the queue still has): the expiry of every open hold and every
+ * refund asked for. Run at start and whenever Redis comes back, since a Redis that restarted
+ * without its data has forgotten them.
+ */
+export async function enqueueOwedJobs(platform: Platform) {
+  const { ledger, jobs } = platform
+  const booking = bookingQueries(ledger.db)
+  for (const order of booking.openHolds()) {
+    const delayMs = Math.max(0, Date.parse(order.heldUntil) - Date.now())
+    await jobs.enqueue({
+      queue: 'holds',
+      name: 'expire',
+      data: { orderId: order.id },
+      jobId: `expire-${order.id}`,
+      delayMs,
+    })
+  }
+  for (const order of booking.refundsOwed()) {
+    const facts = ledger.readStream(streams.order(order.id)) as unknown as StoredFact<KnownFact>[]
+    const paid = new Set(facts.flatMap((f) => (f.type === 'PaymentRefunded' ? [f.data.paymentId] : [])))
+    for (const fact of facts) {
+      if (fact.type !== 'RefundRequested' || paid.has(fact.data.paymentId)) continue
+      const { orderId, paymentId, amount } = fact.data
+      await jobs.enqueue({
+        queue: 'payments',
+        name: 'refund',
+        data: { orderId, paymentId, amount },
+        jobId: `refund-${orderId}-${paymentId}`,
+      })
+    }
+  }
+}
 
 export function createDispatch(platform: Platform): Consumer {
   const { ledger, jobs, config, logger } = platform

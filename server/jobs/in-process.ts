@@ -59,6 +59,8 @@ export function createInProcessJobs(logger: Logger): Jobs {
       if (processors) start(request)
       else waiting.push(request)
     },
+    // Nothing to reconnect to.
+    onReconnect() {},
     startWorkers(given) {
       processors = given
       for (const request of waiting.splice(0)) start(request)

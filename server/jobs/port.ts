@@ -23,6 +23,8 @@ export interface Jobs {
   enqueue(request: JobRequest): Promise<void>
   /** Runs the given queues' processors in this process. */
   startWorkers(processors: Partial<Processors>): void
+  /** Called each time the queue's store comes back after being unreachable. */
+  onReconnect(listener: () => void): void
   close(): Promise<void>
 }
 
