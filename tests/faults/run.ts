@@ -1,0 +1,355 @@
+// npm run test:faults [-- --quick] [--seed=N] [--only=crash,worker,redis] [--keep]
+// (--only runs a part and writes no figures; --keep keeps the data folders)
+//
+// Fault injection against the real processes: kill -9 of the server under a booking load, kill -9
+// of a worker while payment confirmations run, Redis stopped and restarted under load. Every
+// request and its answer is recorded (tests/faults/history/<mode>.jsonl) and the invariants are
+// checked on that history; the figures go to tests/faults/results.json and the README's
+// reliability section. Exits 1 when any check fails.
+//
+// --quick (CI, about a minute): 3 crash trials, 1 worker kill, each Redis setup once, the lanes
+// side by side. Full (several minutes): 20 crash trials, 3 worker kills, and the Redis runs wait
+// for every hold to lapse.
+import { spawnSync } from 'node:child_process'
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { Redis } from 'ioredis'
+import {
+  History,
+  type InvariantReport,
+  randomSource,
+  removeDir,
+  root,
+  sharedRedisUrl,
+} from '../support/faults.ts'
+import { type CrashResult, crashScenario } from './crash.ts'
+import { writeReliabilitySection } from './readme.ts'
+import { type RedisResult, redisScenario } from './redis.ts'
+import type { FaultRun, FaultsResults } from './results.ts'
+import { type WorkerResult, workerScenario } from './worker.ts'
+
+const args = process.argv.slice(2)
+const quick = args.includes('--quick')
+const keep = args.includes('--keep')
+const seedArg = args.find((a) => a.startsWith('--seed='))
+const seed = seedArg ? Number(seedArg.split('=')[1]) : Math.floor(Math.random() * 2 ** 31)
+const only = new Set(
+  (args.find((a) => a.startsWith('--only='))?.split('=')[1] ?? 'crash,worker,redis')
+    .split(',')
+    .filter(Boolean),
+)
+const mode = quick ? 'quick' : 'full'
+
+const plan = quick
+  ? {
+      crash: { trials: 3, vus: 10, killAfterMs: [400, 2000] as [number, number], settleMs: 75_000 },
+      worker: { trials: 1, orders: 40, recoveryTimeoutMs: 90_000 },
+      redis: {
+        vus: 8,
+        beforeMs: 2000,
+        outageMs: 8000,
+        afterMs: 3000,
+        deadlineMs: 6000,
+        waitForHolds: false,
+        settleMs: { min: 5000, max: 75_000 },
+      },
+    }
+  : {
+      crash: { trials: 20, vus: 12, killAfterMs: [300, 4000] as [number, number], settleMs: 90_000 },
+      worker: { trials: 3, orders: 60, recoveryTimeoutMs: 120_000 },
+      redis: {
+        vus: 10,
+        beforeMs: 3000,
+        outageMs: 12_000,
+        afterMs: 5000,
+        deadlineMs: 6000,
+        waitForHolds: true,
+        settleMs: { min: 10_000, max: 90_000 },
+      },
+    }
+
+const started = performance.now()
+const startedAt = new Date().toISOString()
+const log = (line: string) =>
+  console.log(`[${((performance.now() - started) / 1000).toFixed(1).padStart(6)} s] ${line}`)
+
+async function preflight() {
+  const problems: string[] = []
+  if ((only.has('crash') || only.has('worker')) && !(await answers(sharedRedisUrl)))
+    problems.push(
+      `no Redis answers at ${sharedRedisUrl} (the crash and worker scenarios use it with a prefix of their own)`,
+    )
+  if (only.has('redis') && spawnSync('redis-server', ['--version']).status !== 0)
+    problems.push('redis-server is not installed (the Redis scenario starts a private one)')
+  if (problems.length) {
+    console.error(`Cannot run the fault scenarios:\n${problems.map((p) => `  - ${p}`).join('\n')}`)
+    process.exit(2)
+  }
+}
+
+async function answers(url: string) {
+  const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null })
+  redis.on('error', () => {})
+  try {
+    await redis.connect()
+    return (await redis.ping()) === 'PONG'
+  } catch {
+    return false
+  } finally {
+    redis.disconnect()
+  }
+}
+
+// Ctrl-C: exit, which kills the servers, workers and Redis this run started.
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(130))
+
+await preflight()
+log(`fault injection, ${mode} run, seed ${seed}`)
+const history = new History(join(root, 'tests/faults/history', `${mode}.jsonl`))
+const scratchDir = mkdtempSync(join(tmpdir(), 'faults-scratch-'))
+const random = randomSource(seed)
+const failures: string[] = []
+const crashed = (scenario: string) => (error: unknown) => {
+  failures.push(`${scenario}: the scenario could not run: ${(error as Error).message.split('\n')[0]}`)
+  log(`${scenario} FAILED TO RUN: ${(error as Error).stack ?? error}`)
+  return null
+}
+
+let crashLoadDone: () => void = () => {}
+const crashLoadFinished = new Promise<void>((r) => {
+  crashLoadDone = r
+})
+
+// Lanes side by side: the worker scenario mostly waits for BullMQ's stalled-job check, and the
+// crash scenario's end waits for the same.
+const workerLane: Promise<WorkerResult | null> = only.has('worker')
+  ? workerScenario({
+      ...plan.worker,
+      random: randomSource(seed + 1),
+      history,
+      scratchDir,
+      log,
+      keepData: keep,
+    }).catch(crashed('worker'))
+  : Promise.resolve(null)
+const crashLane: Promise<CrashResult | null> = only.has('crash')
+  ? crashScenario({
+      ...plan.crash,
+      random,
+      history,
+      scratchDir,
+      log,
+      keepData: keep,
+      onLoadDone: () => crashLoadDone(),
+    })
+      .catch(crashed('crash'))
+      .finally(() => crashLoadDone())
+  : Promise.resolve(null).finally(() => crashLoadDone())
+const redisLane = (async (): Promise<RedisResult[]> => {
+  if (!only.has('redis')) return []
+  // Quick: side by side from the start, to stay near a minute and a half. Full: after the crash
+  // load, so the Redis runs' answer times are not measured against two loads at once.
+  if (!quick) await crashLoadFinished
+  const results: RedisResult[] = []
+  for (const variant of ['volatile', 'persistent'] as const) {
+    const result = await redisScenario({
+      ...plan.redis,
+      variant,
+      random: randomSource(seed + (variant === 'volatile' ? 2 : 3)),
+      history,
+      scratchDir,
+      log,
+      keepData: keep,
+    }).catch(crashed(`redis-${variant}`))
+    if (result) results.push(result)
+  }
+  return results
+})()
+
+const [worker, crash, redis] = await Promise.all([workerLane, crashLane, redisLane])
+await history.close()
+removeDir(scratchDir)
+
+// ---- figures and failures
+const reports: Array<[string, InvariantReport]> = [
+  ...(crash
+    ? crash.trials.map((t) => [`crash trial ${t.trial}`, t.report] as [string, InvariantReport])
+    : []),
+  ...(crash ? [['crash (end)', crash.final] as [string, InvariantReport]] : []),
+  ...(worker
+    ? worker.trials.map((t) => [`worker trial ${t.trial}`, t.report] as [string, InvariantReport])
+    : []),
+  ...redis.map((r) => [`redis-${r.variant}`, r.report] as [string, InvariantReport]),
+]
+for (const [where, report] of reports) {
+  if (report.integrity !== 'ok') failures.push(`${where}: integrity_check says ${report.integrity}`)
+  for (const lost of report.lost) failures.push(`${where}: acknowledged write lost: ${lost}`)
+  for (const d of report.duplicates) failures.push(`${where}: ${d}`)
+  if (report.oversoldSeats > 0) failures.push(`${where}: ${report.oversoldSeats} seats oversold`)
+  for (const i of report.inventory) failures.push(`${where}: ${i}`)
+  for (const r of report.rebuild) failures.push(`${where}: rebuilt read model differs: ${r}`)
+}
+if (crash) {
+  for (const [kind, items] of Object.entries(crash.owed)) {
+    const examples = `${items.slice(0, 3).join('; ')}${items.length > 3 ? '; …' : ''}`
+    failures.push(
+      `crash: ${items.length} × ${kind} ${Math.round(crash.settleMs / 1000)} s after the last restart (${examples})`,
+    )
+  }
+}
+if (worker) {
+  for (const t of worker.trials) {
+    if (t.recoveryMs === null)
+      failures.push(
+        `worker trial ${t.trial}: paid orders still without a ticket ${plan.worker.recoveryTimeoutMs / 1000} s after the kill`,
+      )
+    for (const w of t.wrong) failures.push(`worker trial ${t.trial}: ${w}`)
+  }
+}
+for (const r of redis) {
+  for (const h of r.hangs)
+    failures.push(`redis-${r.variant}: no answer within ${plan.redis.deadlineMs} ms: ${h}`)
+  for (const e of r.serverErrors) failures.push(`redis-${r.variant}: server error: ${e}`)
+  for (const u of r.unexpected) failures.push(`redis-${r.variant}: unexpected answer: ${u}`)
+  for (const [kind, items] of Object.entries(r.lostJobs)) {
+    const examples = items.slice(0, 3).join('; ')
+    failures.push(
+      `redis-${r.variant}: acknowledged jobs lost: ${items.length} × ${kind} (${examples}${items.length > 3 ? '; …' : ''})`,
+    )
+  }
+}
+
+const distinctLost = new Set(
+  reports.flatMap(([where, r]) => r.lost.map((l) => `${where.split(' ')[0]} ${l}`)),
+)
+const maxPerScenario = (pick: (r: InvariantReport) => number) => {
+  const byScenario = new Map<string, number>()
+  for (const [where, r] of reports) {
+    const key = where.split(' ')[0] as string
+    byScenario.set(key, Math.max(byScenario.get(key) ?? 0, pick(r)))
+  }
+  return [...byScenario.values()].reduce((a, b) => a + b, 0)
+}
+const figures = {
+  trialsRun: (crash?.trials.length ?? 0) + (worker?.trials.length ?? 0) + redis.length,
+  faultsInjected: (crash?.faults ?? 0) + (worker?.faults ?? 0) + redis.reduce((n, r) => n + r.faults, 0),
+  requestsRecorded: history.ops.length,
+  acknowledgedWritesLost: distinctLost.size,
+  oversoldSeats: maxPerScenario((r) => r.oversoldSeats),
+  integrityChecks: reports.length,
+  integrityChecksPassed: reports.filter(([, r]) => r.integrity === 'ok').length,
+  rebuildsEqual: reports.filter(([, r]) => r.rebuild.length === 0).length,
+  duplicateTicketsOrCaptures: maxPerScenario((r) => r.duplicates.length),
+  acknowledgedJobsLost:
+    redis.reduce((n, r) => n + Object.values(r.lostJobs).flat().length, 0) +
+    Object.values(crash?.owed ?? {}).flat().length +
+    (worker?.trials.reduce((n, t) => n + t.wrong.length, 0) ?? 0),
+  hangsAndServerErrors: redis.reduce((n, r) => n + r.hangs.length + r.serverErrors.length, 0),
+}
+
+const run: FaultRun = {
+  mode,
+  seed,
+  startedAt,
+  finishedAt: new Date().toISOString(),
+  durationSeconds: Math.round((performance.now() - started) / 100) / 10,
+  passed: failures.length === 0,
+  figures,
+  scenarios: {
+    ...(crash
+      ? {
+          crash: {
+            trials: crash.trials.length,
+            kills: crash.faults,
+            requests: crash.requests,
+            requestsCutByKills: crash.trials.reduce((n, t) => n + t.cutByKill, 0),
+            killedAfterMs: crash.trials.map((t) => t.killedAfterMs),
+            restartSeconds: crash.trials.map((t) => t.restartMs / 1000),
+            callbacksRetried: crash.callbacksRetried,
+            facts: crash.final.facts,
+            acknowledged: crash.final.acknowledged,
+            settleSeconds: crash.settleMs / 1000,
+            jobsOwedAfterSettle: Object.fromEntries(
+              Object.entries(crash.owed).map(([k, v]) => [k, v.length]),
+            ),
+            ticketMails: crash.mails.tickets,
+            ticketsMailedTwice: crash.mails.sentTwice,
+            seconds: crash.ms / 1000,
+          },
+        }
+      : {}),
+    ...(worker
+      ? {
+          worker: {
+            trials: worker.trials.length,
+            kills: worker.faults,
+            requests: worker.requests,
+            paidOrders: worker.trials.reduce((n, t) => n + t.paid, 0),
+            jobsActiveAtKill: worker.trials.map((t) => t.activeAtKill),
+            withoutTicketAtKill: worker.trials.map((t) => t.unissuedAtKill),
+            stalledJobsCompletedElsewhere: worker.trials.map((t) => t.stalledRecovered),
+            recoverySeconds: worker.trials.map((t) => (t.recoveryMs === null ? null : t.recoveryMs / 1000)),
+            callbacks: worker.trials.map((t) => t.callbacks),
+            wrongOrders: worker.trials.reduce((n, t) => n + t.wrong.length, 0),
+            seconds: worker.ms / 1000,
+          },
+        }
+      : {}),
+    ...(redis.length
+      ? {
+          redis: redis.map((r) => ({
+            variant: r.variant,
+            stops: r.faults,
+            outageSeconds: plan.redis.outageMs / 1000,
+            deadlineSeconds: plan.redis.deadlineMs / 1000,
+            requests: r.requests,
+            answersByPhase: r.byPhase,
+            unanswered: r.hangs.length,
+            serverErrors: r.serverErrors.length,
+            unexpected: r.unexpected.length,
+            jobsLost: Object.fromEntries(
+              Object.entries(r.lostJobs).map(([kind, items]) => [kind, items.length]),
+            ),
+            jobsLostItems: r.lostJobs,
+            holdsChecked: r.holdsChecked,
+            holdCheck: plan.redis.waitForHolds
+              ? 'waited for every hold to lapse, then for its release'
+              : 'each open hold has its expiry job queued (no wait for the minute)',
+            ticketsAfterRestart: r.resumed.ticketsAfterRestart,
+            ticketMails: r.resumed.mails,
+            seconds: r.ms / 1000,
+          })),
+        }
+      : {}),
+  },
+  failures,
+}
+
+// Only a whole run (no --only) writes the figures.
+const whole = !args.some((a) => a.startsWith('--only='))
+if (whole) {
+  const resultsFile = join(root, 'tests/faults/results.json')
+  const previous: FaultsResults = existsSync(resultsFile) ? JSON.parse(readFileSync(resultsFile, 'utf8')) : {}
+  const results: FaultsResults = { ...previous, [mode]: run }
+  writeFileSync(resultsFile, `${JSON.stringify(results, null, 2)}\n`)
+  // In the repository's own format, so `npm run lint` stays clean after a run.
+  spawnSync(join(root, 'node_modules/.bin/biome'), ['format', '--write', resultsFile], { stdio: 'ignore' })
+  writeReliabilitySection(join(root, 'README.md'), results)
+}
+
+log(
+  `${mode} run ${run.passed ? 'PASSED' : 'FAILED'} in ${run.durationSeconds} s: ${figures.trialsRun} trials, ` +
+    `${figures.faultsInjected} faults, ${figures.requestsRecorded} requests, ${figures.acknowledgedWritesLost} acknowledged writes lost, ` +
+    `${figures.oversoldSeats} seats oversold, ${figures.integrityChecksPassed}/${figures.integrityChecks} integrity checks, ` +
+    `${figures.acknowledgedJobsLost} jobs lost, ${figures.hangsAndServerErrors} hangs or 500s`,
+)
+if (failures.length) {
+  console.log(`\n${failures.length} failed checks:`)
+  for (const f of failures.slice(0, 40)) console.log(`  - ${f}`)
+  if (failures.length > 40) console.log(`  … ${failures.length - 40} more in tests/faults/results.json`)
+}
+console.log(
+  `History: tests/faults/history/${mode}.jsonl${whole ? '; figures: tests/faults/results.json and README.md' : ' (--only: figures not written)'}`,
+)
+process.exit(run.passed ? 0 : 1)
