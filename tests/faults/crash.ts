@@ -161,7 +161,17 @@ export async function crashScenario(o: CrashOptions): Promise<CrashResult> {
       sharedRedisUrl,
       env.QUEUE_PREFIX as string,
       o.settleMs > 0
-        ? await settleJobs(() => owedJobs(databaseFile, outboxDir, accepted), o.settleMs)
+        ? await settleJobs(
+            () => owedJobs(databaseFile, outboxDir, accepted),
+            o.settleMs,
+            (left) =>
+              log(
+                `crash: still owed ${Math.round((performance.now() - waitStart) / 1000)} s after the last restart: ` +
+                  Object.entries(left)
+                    .map(([kind, items]) => `${items.length} × ${kind} (e.g. ${items[0]})`)
+                    .join('; '),
+              ),
+          )
         : owedJobs(databaseFile, outboxDir, accepted),
     )
     const settleMs = Math.round(performance.now() - waitStart)

@@ -1,6 +1,7 @@
 // Redis stopped and restarted during load. A private redis-server (never the shared one) on a
-// free port; the server uses it for its jobs and workers. Under a booking load Redis is stopped,
-// the load goes on for some seconds, Redis comes back on the same port. Every request must be
+// free port; the server (WORKERS=off) and a worker process use it, as in docker-compose.yml.
+// Under a booking load Redis is stopped (while confirmations are queued and the worker is down),
+// the load goes on for some seconds, Redis comes back on the same port (and a worker with it). Every request must be
 // answered in time (2xx/4xx, or a clear 503 with a message; never a hang or a 500), no
 // acknowledged job may be lost (every ticket's mail reaches the outbox, every accepted payment
 // is captured, every requested refund is made, every lapsed hold is released), and jobs resume.
@@ -35,6 +36,7 @@ import {
   sleep,
   startBookingLoad,
   startServerProcess,
+  startWorkerProcess,
   track,
   waitFor,
 } from '../support/faults.ts'
@@ -206,11 +208,14 @@ export async function redisScenario(o: RedisOptions): Promise<RedisResult> {
     REDIS_URL: redis.url,
     HOLD_MINUTES: '1',
     PAYMENT_WAIT_SECONDS: '2',
+    // The server and a worker process, as docker-compose.yml runs them.
+    WORKERS: 'off',
   })
   const prefix = env.QUEUE_PREFIX as string
   const databaseFile = join(seeded.dataDir, 'ticketing.sqlite')
   const outboxDir = join(seeded.dataDir, 'outbox')
   const server = await startServerProcess(env)
+  let worker = await startWorkerProcess(env)
   const call: Call = recordingClient(o.history, () => server.url, seeded.tokens, { scenario, trial: () => 1 })
   const ops = () => o.history.ops.filter((op) => op.scenario === scenario)
   let faults = 0
@@ -231,6 +236,60 @@ export async function redisScenario(o: RedisOptions): Promise<RedisResult> {
       timeoutMs: o.deadlineMs,
     })
     await sleep(o.beforeMs)
+    // Redis goes while confirmations are queued and not yet run, the case a Redis without its
+    // data must not lose: the worker process is down (killed; a SIGSTOP would freeze it inside
+    // its SQLite write transaction and block the server, another fault), a burst of buyers pay
+    // (the gateway's webhook is answered, its job queued) and half of them send the callback
+    // (answered 202: "your ticket is being issued"); the other half close the page, so the
+    // webhook's job is all there is. Then Redis stops; a new worker starts once it is back.
+    await worker.kill9()
+    faults++
+    const burst = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        call({
+          vu: -1,
+          op: 'hold',
+          method: 'POST',
+          path: '/ticket/create',
+          buyer: i,
+          body: {
+            eventId: o.random.pick(seeded.events).eventId,
+            ticketType: 'General Admission',
+            quantity: 1,
+          },
+          timeoutMs: o.deadlineMs,
+        }),
+      ),
+    )
+    await Promise.all(
+      burst.map(async (held, buyer) => {
+        if (held.status !== 200) return
+        const paid = await call({
+          vu: -1,
+          op: 'pay',
+          method: 'POST',
+          path: '/payments/local/pay',
+          buyer,
+          body: { orderId: (held.answer as { orderId: string }).orderId, outcome: 'success' },
+          timeoutMs: o.deadlineMs,
+        })
+        if (paid.status !== 200 || buyer % 2 === 1) return
+        const checkout = paid.answer as Record<string, string>
+        await call({
+          vu: -1,
+          op: 'confirm',
+          method: 'POST',
+          path: '/ticket/handlePaymentSuccess',
+          buyer,
+          body: {
+            paymentId: checkout.razorpay_payment_id,
+            orderId: checkout.razorpay_order_id,
+            signature: checkout.razorpay_signature,
+          },
+          timeoutMs: o.deadlineMs,
+        })
+      }),
+    )
     const stoppedAt = Date.now()
     await redis.stop()
     faults++
@@ -239,6 +298,7 @@ export async function redisScenario(o: RedisOptions): Promise<RedisResult> {
     const restartedAt = Date.now()
     redis = await startPrivateRedis(redisPort, redisDir, o.variant)
     log(`${scenario}: Redis back at +${((Date.now() - t0) / 1000).toFixed(1)} s`)
+    worker = await startWorkerProcess(env)
     await sleep(o.afterMs)
     await load.stop()
     const loadEndedAt = Date.now()
@@ -357,6 +417,7 @@ export async function redisScenario(o: RedisOptions): Promise<RedisResult> {
       ms: Math.round(performance.now() - started),
     }
   } finally {
+    await worker.kill9()
     await server.proc.kill9()
     await redis.stop()
     removeDir(redisDir)

@@ -14,6 +14,7 @@ import {
   faultEnv,
   type History,
   type InvariantReport,
+  nthEvent,
   type Op,
   type Proc,
   type Random,
@@ -24,6 +25,7 @@ import {
   sleep,
   startServerProcess,
   startWorkerProcess,
+  streamEnd,
   waitFor,
 } from '../support/faults.ts'
 
@@ -73,41 +75,6 @@ const issuedOrders = (databaseFile: string): Set<string> => {
   } finally {
     db.close()
   }
-}
-
-/** The id of the last entry of a Redis stream ('0-0' when there is none). */
-async function streamEnd(redis: Redis, stream: string): Promise<string> {
-  const last = (await redis.xrevrange(stream, '+', '-', 'COUNT', 1)) as Array<[string, string[]]>
-  return last[0]?.[0] ?? '0-0'
-}
-
-/** Resolves at the n-th 'active' event after `from` in a BullMQ queue's event stream (false: timed out). */
-async function nthActive(
-  redis: Redis,
-  stream: string,
-  from: string,
-  n: number,
-  timeoutMs: number,
-): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs
-  let last = from
-  let seen = 0
-  while (Date.now() < deadline) {
-    const read = (await redis.xread(
-      'BLOCK',
-      Math.max(1, deadline - Date.now()),
-      'STREAMS',
-      stream,
-      last,
-    )) as Array<[string, Array<[string, string[]]>]> | null
-    for (const [, entries] of read ?? []) {
-      for (const [id, fields] of entries) {
-        last = id
-        if (fields[0] === 'event' && fields[1] === 'active' && ++seen >= n) return true
-      }
-    }
-  }
-  return false
 }
 
 export async function workerScenario(o: WorkerOptions): Promise<WorkerResult> {
@@ -181,7 +148,7 @@ export async function workerScenario(o: WorkerOptions): Promise<WorkerResult> {
         return { ticketId, paymentId: checkout.razorpay_payment_id as string }
       })
       // Jobs take milliseconds: the kill follows BullMQ's own 'active' event of the n-th job.
-      await nthActive(watcher, events, from, o.random.int(1, Math.ceil(o.orders * 0.6)), 10_000)
+      await nthEvent(watcher, events, from, 'active', o.random.int(1, Math.ceil(o.orders * 0.6)), 10_000)
       await worker.kill9()
       faults++
       const killedAt = performance.now()

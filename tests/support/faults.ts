@@ -911,12 +911,19 @@ export function owedJobs(
 export async function settleJobs(
   owed: () => Record<string, string[]>,
   timeoutMs: number,
+  /** hears what is still owed every ten seconds */
+  progress?: (left: Record<string, string[]>) => void,
 ): Promise<Record<string, string[]>> {
   let left = owed()
-  const deadline = Date.now() + timeoutMs
-  while (Object.keys(left).length > 0 && Date.now() < deadline) {
+  const started = Date.now()
+  let told = started
+  while (Object.keys(left).length > 0 && Date.now() < started + timeoutMs) {
     await sleep(500)
     left = owed()
+    if (progress && Date.now() - told >= 10_000) {
+      told = Date.now()
+      progress(left)
+    }
   }
   return left
 }
@@ -1000,4 +1007,40 @@ export async function describeOwed(
   } finally {
     redis.disconnect()
   }
+}
+
+/** The id of the last entry of a Redis stream ('0-0' when there is none). */
+export async function streamEnd(redis: Redis, stream: string): Promise<string> {
+  const last = (await redis.xrevrange(stream, '+', '-', 'COUNT', 1)) as Array<[string, string[]]>
+  return last[0]?.[0] ?? '0-0'
+}
+
+/** Resolves at the n-th `event` after `from` in a BullMQ queue's event stream (false: timed out). */
+export async function nthEvent(
+  redis: Redis,
+  stream: string,
+  from: string,
+  event: string,
+  n: number,
+  timeoutMs: number,
+): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs
+  let last = from
+  let seen = 0
+  while (Date.now() < deadline) {
+    const read = (await redis.xread(
+      'BLOCK',
+      Math.max(1, deadline - Date.now()),
+      'STREAMS',
+      stream,
+      last,
+    )) as Array<[string, Array<[string, string[]]>]> | null
+    for (const [, entries] of read ?? []) {
+      for (const [id, fields] of entries) {
+        last = id
+        if (fields[0] === 'event' && fields[1] === event && ++seen >= n) return true
+      }
+    }
+  }
+  return false
 }
