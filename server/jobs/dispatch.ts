@@ -20,6 +20,7 @@ import type { JobRequest } from './port.ts'
 export async function enqueueOwedJobs(platform: Platform) {
   const { ledger, jobs } = platform
   const booking = bookingQueries(ledger.db)
+  const round = Date.now()
   for (const order of booking.openHolds()) {
     const delayMs = Math.max(0, Date.parse(order.heldUntil) - Date.now())
     await jobs.enqueue({
@@ -29,6 +30,15 @@ export async function enqueueOwedJobs(platform: Platform) {
       jobId: `expire-${order.id}`,
       delayMs,
     })
+    // A confirmation queued before Redis lost its data: ask the provider again now.
+    if (order.provider !== 'free') {
+      await jobs.enqueue({
+        queue: 'payments',
+        name: 'confirm',
+        data: { orderId: order.id },
+        jobId: `confirm-${order.id}-owed-${round}`,
+      })
+    }
   }
   for (const order of booking.refundsOwed()) {
     const facts = ledger.readStream(streams.order(order.id)) as unknown as StoredFact<KnownFact>[]
