@@ -25,6 +25,7 @@ import {
   jobFor,
   jobKinds,
   mailedTickets,
+  nthEvent,
   type Op,
   openHolds,
   owedJobs,
@@ -37,6 +38,7 @@ import {
   startBookingLoad,
   startServerProcess,
   startWorkerProcess,
+  streamEnd,
   track,
   waitFor,
 } from '../support/faults.ts'
@@ -214,8 +216,16 @@ export async function redisScenario(o: RedisOptions): Promise<RedisResult> {
   const prefix = env.QUEUE_PREFIX as string
   const databaseFile = join(seeded.dataDir, 'ticketing.sqlite')
   const outboxDir = join(seeded.dataDir, 'outbox')
-  const server = await startServerProcess(env)
-  let worker = await startWorkerProcess(env)
+  // What started is stopped again if the next start fails.
+  const server = await startServerProcess(env).catch(async (error) => {
+    await redis.stop()
+    throw error
+  })
+  let worker = await startWorkerProcess(env).catch(async (error) => {
+    await server.proc.kill9()
+    await redis.stop()
+    throw error
+  })
   const call: Call = recordingClient(o.history, () => server.url, seeded.tokens, { scenario, trial: () => 1 })
   const ops = () => o.history.ops.filter((op) => op.scenario === scenario)
   let faults = 0
@@ -237,11 +247,17 @@ export async function redisScenario(o: RedisOptions): Promise<RedisResult> {
     })
     await sleep(o.beforeMs)
     // Redis goes while confirmations are queued and not yet run, the case a Redis without its
-    // data must not lose: the worker process is down (killed; a SIGSTOP would freeze it inside
+    // data must not lose: the worker process is down (killed as a mail is queued; a SIGSTOP would freeze it inside
     // its SQLite write transaction and block the server, another fault), a burst of buyers pay
     // (the gateway's webhook is answered, its job queued) and half of them send the callback
     // (answered 202: "your ticket is being issued"); the other half close the page, so the
     // webhook's job is all there is. Then Redis stops; a new worker starts once it is back.
+    // The worker dies right as a ticket's mail is queued, so a mail job is waiting too.
+    const watcher = new Redis(redis.url, { maxRetriesPerRequest: 0, retryStrategy: () => null })
+    watcher.on('error', () => {})
+    const mailEvents = `${prefix}:mail:events`
+    await nthEvent(watcher, mailEvents, await streamEnd(watcher, mailEvents), 'waiting', 1, 3000)
+    watcher.disconnect()
     await worker.kill9()
     faults++
     const burst = await Promise.all(

@@ -146,25 +146,29 @@ const crashLane: Promise<CrashResult | null> = only.has('crash')
       .catch(crashed('crash'))
       .finally(() => crashLoadDone())
   : Promise.resolve(null).finally(() => crashLoadDone())
+const redisRun = (variant: 'volatile' | 'persistent') =>
+  redisScenario({
+    ...plan.redis,
+    variant,
+    random: randomSource(seed + (variant === 'volatile' ? 2 : 3)),
+    history,
+    scratchDir,
+    log,
+    keepData: keep,
+  }).catch(crashed(`redis-${variant}`))
 const redisLane = (async (): Promise<RedisResult[]> => {
   if (!only.has('redis')) return []
-  // Quick: side by side from the start, to stay near a minute and a half. Full: after the crash
-  // load, so the Redis runs' answer times are not measured against two loads at once.
-  if (!quick) await crashLoadFinished
-  const results: RedisResult[] = []
-  for (const variant of ['volatile', 'persistent'] as const) {
-    const result = await redisScenario({
-      ...plan.redis,
-      variant,
-      random: randomSource(seed + (variant === 'volatile' ? 2 : 3)),
-      history,
-      scratchDir,
-      log,
-      keepData: keep,
-    }).catch(crashed(`redis-${variant}`))
-    if (result) results.push(result)
+  // Full: one after the other, after the crash load, so answer times are not measured against
+  // other loads. Quick (to stay near a minute and a half): the volatile run beside the crash
+  // trials, the persistent one once the crash load is over; never more than two loads at once.
+  if (!quick) {
+    await crashLoadFinished
+    const volatile = await redisRun('volatile')
+    const persistent = await redisRun('persistent')
+    return [volatile, persistent].filter((r) => r !== null)
   }
-  return results
+  const runs = await Promise.all([redisRun('volatile'), crashLoadFinished.then(() => redisRun('persistent'))])
+  return runs.filter((r) => r !== null)
 })()
 
 const [worker, crash, redis] = await Promise.all([workerLane, crashLane, redisLane])

@@ -85,7 +85,11 @@ export async function workerScenario(o: WorkerOptions): Promise<WorkerResult> {
   const prefix = env.QUEUE_PREFIX as string
   const databaseFile = join(seeded.dataDir, 'ticketing.sqlite')
   const server = await startServerProcess(env)
-  let worker: Proc = await startWorkerProcess(env)
+  let worker: Proc = await startWorkerProcess(env).catch(async (error) => {
+    await server.proc.kill9()
+    removeDir(seeded.dataDir)
+    throw error
+  })
   const redis = new Redis(sharedRedisUrl, { maxRetriesPerRequest: null })
   const watcher = redis.duplicate()
   let trial = 0

@@ -277,7 +277,10 @@ export async function startServerProcess(env: ServerEnv, port?: number): Promise
     },
     40_000,
     `the server on ${url}`,
-  )
+  ).catch(async (error) => {
+    await proc.kill9()
+    throw error
+  })
   return { proc, url, port: chosen }
 }
 
@@ -295,7 +298,10 @@ export async function startWorkerProcess(env: ServerEnv): Promise<Proc> {
     },
     40_000,
     'the worker process',
-  )
+  ).catch(async (error) => {
+    await proc.kill9()
+    throw error
+  })
   return proc
 }
 
