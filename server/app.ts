@@ -139,13 +139,19 @@ export async function buildApp(
   const dispatch = createDispatch(platform)
   dispatch.start()
   const stopSweep = config.workers === 'inline' ? startWorkers(platform) : () => {}
-  const owed = () =>
-    enqueueOwedJobs(platform).catch((error) => logger.warn({ err: error }, 'could not enqueue the owed jobs'))
-  void owed()
-  platform.jobs.onReconnect(() => void owed())
+  // Closing waits for a repair under way, so it does not enqueue into closed connections.
+  let owing: Promise<void> = Promise.resolve()
+  const owed = () => {
+    owing = owing
+      .then(() => enqueueOwedJobs(platform))
+      .catch((error) => logger.warn({ err: error }, 'could not enqueue the owed jobs'))
+  }
+  owed()
+  platform.jobs.onReconnect(owed)
 
   app.addHook('preClose', async () => {
     stopSweep()
+    await owing
     await dispatch.stop()
     await live.close()
   })

@@ -2,6 +2,7 @@
 // the server when it runs the workers itself.
 import { bookingCommands } from '../server/booking/commands.ts'
 import type { Processors } from '../server/jobs/port.ts'
+import { sentMailRecord } from '../server/mail/sent.ts'
 import type { Platform } from '../server/platform.ts'
 import { holdsProcessor } from './holds.ts'
 import { mailProcessor } from './mail.ts'
@@ -9,7 +10,7 @@ import { notificationsProcessor } from './notifications.ts'
 import { paymentsProcessor } from './payments.ts'
 
 export const createProcessors = (platform: Platform): Processors => ({
-  mail: mailProcessor(platform.mailer),
+  mail: mailProcessor(platform.mailer, sentMailRecord(platform.ledger.db)),
   payments: paymentsProcessor(platform),
   holds: holdsProcessor(platform),
   notifications: notificationsProcessor(platform),

@@ -112,7 +112,7 @@ export async function bookingRoutes(fastify: FastifyInstance, options: { platfor
         ])
       }
       const event = events.byId(eventId)
-      if (!event || event.approvalStatus !== 'Approved') throw notFound('Event not found.')
+      if (event?.approvalStatus !== 'Approved') throw notFound('Event not found.')
       const wanted = request.body.ticketType.toLowerCase()
       const ticketType = (events.ticketTypesOf([event.id]).get(event.id) ?? []).find(
         (t: TicketTypeRow) => t.id === request.body.ticketType || t.type.toLowerCase() === wanted,

@@ -29,3 +29,13 @@ export const checkpoints = sqliteTable('checkpoints', {
   position: integer('position').notNull(),
   at: text('at').notNull(),
 })
+
+/**
+ * Mails sent, by job id: a mail job that runs again (a worker killed after sending, a Redis that
+ * lost its data and had the job enqueued again) sends nothing twice. Not a read model: it records
+ * the outside world, so a rebuild keeps it.
+ */
+export const sentMails = sqliteTable('sent_mails', {
+  jobId: text('job_id').primaryKey(),
+  sentAt: text('sent_at').notNull(),
+})

@@ -74,7 +74,14 @@ export function createBullJobs(redisUrl: string, prefix: string, logger: Logger)
               data: job.data,
               attemptsMade: job.attemptsMade,
             }),
-          { connection: connection.duplicate(), prefix, concurrency: 8 },
+          // A worker that dies mid-job hands it on within seconds rather than BullMQ's default minute.
+          {
+            connection: connection.duplicate(),
+            prefix,
+            concurrency: 8,
+            lockDuration: 10_000,
+            stalledInterval: 5_000,
+          },
         )
         worker.on('failed', (job, error) =>
           logger.warn({ queue: name, jobId: job?.id, attempts: job?.attemptsMade, err: error }, 'job failed'),

@@ -7,15 +7,19 @@ import { Consumer } from '../ledger/consumer.ts'
 import type { StoredFact } from '../ledger/ledger.ts'
 import type { KnownFact } from '../live/pushes.ts'
 import type { Mail } from '../mail/mailer.ts'
+import { sentMailRecord } from '../mail/sent.ts'
 import type { Platform } from '../platform.ts'
 import { inquiryMails } from '../support/mails.ts'
 import type { JobRequest } from './port.ts'
 
+/** How far back the repair looks for mails that may not have been sent. */
+const RECENT_FACTS = 20_000
+
 /**
- * The jobs whose work is still owed according to the read models, enqueued again under their
- * stable ids (a no-op for those the queue still has): the expiry of every open hold and every
- * refund asked for. Run at start and whenever Redis comes back, since a Redis that restarted
- * without its data has forgotten them.
+ * The jobs whose work is still owed, enqueued again under their stable ids (a no-op for those
+ * the queue still has): the expiry and the confirmation of every open hold, every refund asked
+ * for, and the mails of recent facts not recorded as sent. Run at start and whenever Redis comes
+ * back, since a Redis that restarted without its data has forgotten its jobs.
  */
 export async function enqueueOwedJobs(platform: Platform) {
   const { ledger, jobs } = platform
@@ -40,6 +44,20 @@ export async function enqueueOwedJobs(platform: Platform) {
       })
     }
   }
+  // Mails of the recent facts that are not recorded as sent (a job that ran is not sent again).
+  const sent = sentMailRecord(ledger.db)
+  const jobsOf = jobsForFacts(platform)
+  const mailing = new Set(['TicketsIssued', 'TicketCancelled', 'TicketTransferred', 'InquiryAnswered'])
+  const since = sent.recordedSince()
+  for (let position = Math.max(0, ledger.head() - RECENT_FACTS); ; ) {
+    const page = ledger.readFrom(position, 1000)
+    if (page.length === 0) break
+    for (const fact of page) {
+      if (!mailing.has(fact.type) || fact.at < since) continue
+      for (const job of jobsOf(fact)) if (job.jobId && !sent.wasSent(job.jobId)) await jobs.enqueue(job)
+    }
+    position = page[page.length - 1]?.position ?? position
+  }
   for (const order of booking.refundsOwed()) {
     const facts = ledger.readStream(streams.order(order.id)) as unknown as StoredFact<KnownFact>[]
     const paid = new Set(facts.flatMap((f) => (f.type === 'PaymentRefunded' ? [f.data.paymentId] : [])))
@@ -56,8 +74,9 @@ export async function enqueueOwedJobs(platform: Platform) {
   }
 }
 
-export function createDispatch(platform: Platform): Consumer {
-  const { ledger, jobs, config, logger } = platform
+/** What each fact calls for, as jobs (shared by the dispatch consumer and the owed-jobs repair). */
+function jobsForFacts(platform: Platform) {
+  const { ledger, config } = platform
   const mails = bookingMails(ledger.db, config.publicUrl)
   const supportMails = inquiryMails(ledger.db, config.publicUrl)
   const mail = (jobId: string, message: Mail | null): JobRequest[] =>
@@ -126,7 +145,12 @@ export function createDispatch(platform: Platform): Consumer {
         return (fact satisfies never) && []
     }
   }
+  return jobsOf
+}
 
+export function createDispatch(platform: Platform): Consumer {
+  const { ledger, jobs, config, logger } = platform
+  const jobsOf = jobsForFacts(platform)
   return new Consumer(
     ledger,
     'jobs',

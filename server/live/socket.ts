@@ -95,8 +95,22 @@ export function attachLive(app: FastifyInstance, platform: Platform, tokens: Tok
       await consumer.stop()
       io.local.disconnectSockets(true)
       await new Promise<void>((resolve) => io.close(() => resolve()))
-      pub?.disconnect()
-      sub?.disconnect()
+      // QUIT lets the adapter's subscriptions still in flight be answered (a plain disconnect
+      // rejects them, unhandled, inside the adapter); a Redis that is away gets a second.
+      await Promise.all(
+        [pub, sub].map(async (client) => {
+          if (!client) return
+          let timer: NodeJS.Timeout | undefined
+          await Promise.race([
+            client.quit().catch(() => {}),
+            new Promise((resolve) => {
+              timer = setTimeout(resolve, 1000)
+            }),
+          ])
+          clearTimeout(timer)
+          client.disconnect()
+        }),
+      )
     },
   }
 }

@@ -338,8 +338,14 @@ if (whole) {
   const results: FaultsResults = { ...previous, [mode]: run }
   writeFileSync(resultsFile, `${JSON.stringify(results, null, 2)}\n`)
   // In the repository's own format, so `npm run lint` stays clean after a run.
-  spawnSync(join(root, 'node_modules/.bin/biome'), ['format', '--write', resultsFile], { stdio: 'ignore' })
   writeReliabilitySection(join(root, 'README.md'), results)
+  spawnSync(
+    join(root, 'node_modules/.bin/biome'),
+    ['format', '--write', resultsFile, join(root, 'README.md')],
+    {
+      stdio: 'ignore',
+    },
+  )
 }
 
 log(

@@ -565,6 +565,10 @@ describe('GET /api/v1/organizers/attendees.csv with 50,000 attendees', () => {
       ledger.sqlite
         .prepare("INSERT OR REPLACE INTO checkpoints (name, position, at) VALUES ('jobs', ?, ?)")
         .run(ledger.head(), new Date().toISOString())
+      // ...and they went out untracked, like mails sent before sent_mails existed.
+      ledger.sqlite
+        .prepare("UPDATE sent_mails SET sent_at = ? WHERE job_id = '~recorded-since'")
+        .run(new Date(Date.now() + 1000).toISOString())
     })
     connection.close()
     console.info(

@@ -1470,11 +1470,12 @@ const specs: Spec[] = [
 // ---------------------------------------------------------------------------------------------
 // Sending, and judging each answer.
 
+// sent_mails records mails going out (asynchronously, for earlier requests): not a read model.
 const readModels = () =>
   (
     app.platform.connection.sqlite
       .prepare(
-        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT IN ('checkpoints', '__drizzle_migrations') AND name NOT LIKE 'sqlite_%'",
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT IN ('checkpoints', 'sent_mails', '__drizzle_migrations') AND name NOT LIKE 'sqlite_%'",
       )
       .all() as Array<{ name: string }>
   ).map((row) => row.name)

@@ -226,8 +226,8 @@ describe('rebuild', () => {
 
   it('drops every read model and rebuilds tables equal to the live ones', async () => {
     const { app } = t
-    const people = await Promise.all([signUp(app, 'Asha'), signUp(app, 'Ravi'), signUp(app, 'Meera')])
-    for (const person of people.slice(0, 2)) {
+    const [asha, ravi] = await Promise.all([signUp(app, 'Asha'), signUp(app, 'Ravi'), signUp(app, 'Meera')])
+    for (const person of [asha, ravi]) {
       await app.inject({
         method: 'POST',
         url: '/api/v1/auth/forgotpassword',
@@ -237,7 +237,7 @@ describe('rebuild', () => {
     const profile = await app.inject({
       method: 'GET',
       url: '/api/v1/auth/profile',
-      headers: bearer(people[0]!.token),
+      headers: bearer(asha.token),
     })
     expect(profile.statusCode).toBe(200)
     const sqlite = app.platform.connection.sqlite

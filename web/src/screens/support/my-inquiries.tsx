@@ -2,7 +2,6 @@
 // again when one of them is answered (the user's room) and on every (re)connection.
 import { Link } from '@tanstack/react-router'
 import { useId } from 'react'
-import type { InquiryView } from '../../../../contracts/support.ts'
 import { fetchMyInquiries } from '../../api/support.ts'
 import { useLiveFacts } from '../../live/use-live.ts'
 import { useLatestLoad } from '../../ui/use-latest-load.ts'
