@@ -62,7 +62,8 @@ function markdown(r: Record<string, unknown>): string {
   for (const a of (r.append as Append[] | undefined) ?? []) {
     rows.push([
       `append (${a.synchronous})`,
-      `${a.ledgerFactsPerSecond} facts/s (TicketsHeld + its 3 projections)`,
+      `${a.ledgerFactsPerSecond} facts/s (TicketsHeld + its 3 projections; ${a.ledgerOnlyFactsPerSecond}/s with none); ` +
+        `WAL pages per commit ${a.walPagesPerCommit.hold} (${a.walPagesPerCommit.ledgerOnly} with none, raw ${a.walPagesPerCommit.raw})`,
       `${a.rawInsertsPerSecond} raw inserts/s`,
       `${a.ratio}`,
       '≥ 0.5',
