@@ -85,7 +85,7 @@ function details(mode: string, run: FaultRun): string[] {
     lines.push(
       `- worker: ${plural(d.worker.kills, 'kill')} with ${d.worker.jobsActiveAtKill.join(', ')} confirmation jobs running; ` +
         `${d.worker.paidOrders} paid orders; every one had its ticket ${recovery} after the kill ` +
-        "(BullMQ's defaults: a dead worker's job is taken over once its 30 s lock lapses and a 30 s stalled check runs twice).",
+        "(a dead worker's job is taken over once its 10 s lock lapses, by the stalled-job check that runs every 5 s).",
     )
   }
   for (const r of d.redis ?? []) {
