@@ -26,11 +26,12 @@ export function bookingCommands(ledger: Ledger) {
   return {
     /**
      * Decides the hold against availability read under the write lock, so concurrent orders
-     * can never take more seats than exist. `availableSeen` (tests only, guard off) replays the
+     * can never take more seats than exist. Settles once the hold is committed. `availableSeen` (tests only, guard off) replays the
      * unsafe way: a count read before an await, then trusted.
      */
     hold(order: TicketsHeld['data'], ticketType: TicketTypeRow, meta: FactMeta, availableSeen?: number) {
-      return ledger.transaction(() => {
+      // Holds are the flash sale's hot write: they share commits (group commit).
+      return ledger.transactionInBatch(() => {
         const now = new Date().toISOString()
         if (availableSeen === undefined && booking.available(ticketType) < order.quantity) {
           releaseLapsed(now, ticketType.id)
@@ -40,12 +41,15 @@ export function bookingCommands(ledger: Ledger) {
       })
     },
 
-    /** Applies what the provider says about an order's payments: captures first, then failures. */
-    applyPayments(orderId: string, ticketType: TicketTypeRow, payments: GatewayPayment[]) {
+    /**
+     * Applies what the provider says about an order's payments: captures first, then failures,
+     * each committed in turn (sharing commits with other work: group commit).
+     */
+    async applyPayments(orderId: string, ticketType: TicketTypeRow, payments: GatewayPayment[]) {
       const ordered = [...payments].sort((a, b) => rank(a) - rank(b))
       for (const payment of ordered) {
         if (payment.status === 'captured' || payment.status === 'refunded') {
-          ledger.transaction(() =>
+          await ledger.transactionInBatch(() =>
             run(
               ledger,
               orderId,
@@ -60,11 +64,13 @@ export function bookingCommands(ledger: Ledger) {
             ),
           )
         } else if (payment.status === 'failed') {
-          run(
-            ledger,
-            orderId,
-            { type: 'Fail', paymentId: payment.id, reason: payment.errorDescription ?? 'Payment failed.' },
-            { actor: 'system' },
+          await ledger.transactionInBatch(() =>
+            run(
+              ledger,
+              orderId,
+              { type: 'Fail', paymentId: payment.id, reason: payment.errorDescription ?? 'Payment failed.' },
+              { actor: 'system' },
+            ),
           )
         }
       }

@@ -23,7 +23,7 @@ export function paymentConfirmer(ledger: Ledger, gateway: PaymentGateway) {
         p.status === 'authorized' ? gateway.capture(p) : p,
       ),
     )
-    commands.applyPayments(order.id, ticketType, payments)
+    await commands.applyPayments(order.id, ticketType, payments)
     return { payments: payments.length }
   }
 }

@@ -139,7 +139,7 @@ export async function bookingRoutes(fastify: FastifyInstance, options: { platfor
             notes: { eventId: event.id, ticketTypeId: ticketType.id },
           })
       const heldUntil = new Date(Date.now() + config.booking.holdMinutes * 60_000).toISOString()
-      commands.hold(
+      await commands.hold(
         {
           orderId,
           buyerId: buyer.id,

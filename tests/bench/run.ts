@@ -2,7 +2,7 @@
 // same machine's ceiling in the same run, and writes tests/bench/results/latest.json and
 // tests/bench/results/RESULTS.md.
 import { spawnSync } from 'node:child_process'
-import { mkdirSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { benchAppend } from './append.ts'
@@ -20,7 +20,13 @@ const only = values.only ? new Set(values.only.split(',')) : null
 const wanted = (name: string) => !only || only.has(name)
 const quick = values.quick === true
 
-const results: Record<string, unknown> = { machine: machine() }
+const dir = join(root, 'tests/bench/results')
+// A partial run (--only) replaces its benches' figures in the last results and keeps the others.
+const previous: Record<string, unknown> =
+  only && existsSync(join(dir, 'latest.json'))
+    ? JSON.parse(readFileSync(join(dir, 'latest.json'), 'utf8'))
+    : {}
+const results: Record<string, unknown> = { ...previous, machine: machine() }
 const log = (name: string, result: unknown) => {
   results[name] = result
   console.log(name, JSON.stringify(result))
@@ -40,7 +46,6 @@ if (wanted('reads')) log('reads', await benchReads())
 if (wanted('rebuild')) log('rebuild', benchRebuild(quick ? 200_000 : 1_000_000, quick ? 1 : 3))
 if (wanted('web')) log('web', await benchWeb())
 
-const dir = join(root, 'tests/bench/results')
 mkdirSync(dir, { recursive: true })
 writeFileSync(join(dir, 'latest.json'), `${JSON.stringify(results, null, 2)}\n`)
 writeFileSync(join(dir, 'RESULTS.md'), markdown(results))

@@ -13,6 +13,7 @@ import { ensureAdmin } from '../../server/accounts/seed-admin.ts'
 import { webhookSignature } from '../../server/payments/signatures.ts'
 import { adminSession, bearer, login, organizerSession, type Session, signUp } from '../support/accounts.ts'
 import { servedRoutes } from '../support/app.ts'
+import { recordFigures } from '../support/figures.ts'
 import { multipartBody, pngImage } from '../support/media.ts'
 import { waitForMail } from '../support/outbox.ts'
 import {
@@ -755,6 +756,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.close()
   console.info(`access: ${checked} route × role checks`)
+  recordFigures('access', { checks: checked, routes: byRoute.size, roles: roles.length })
 })
 
 let checked = 0

@@ -14,6 +14,7 @@ import type { EventView, TicketTypeInput } from '../../contracts/catalog.ts'
 import { webhookSignature } from '../../server/payments/signatures.ts'
 import { adminSession, bearer, organizerSession, type Session, signUp } from '../support/accounts.ts'
 import { servedRoutes, startApp, type TestApp } from '../support/app.ts'
+import { recordFigures } from '../support/figures.ts'
 import { mp4Video, pngImage, webmVideo } from '../support/media.ts'
 import { waitForMail } from '../support/outbox.ts'
 import { buy, type Checkout, hold, nextYear, pay, submitEvent } from '../support/sales.ts'
@@ -24,7 +25,7 @@ const SEED = Number(process.env.FUZZ_SEED ?? 80_808)
 const RUNS = Number(process.env.FUZZ_RUNS ?? 120)
 
 /** What this file measured (printed at the end, for the README's reliability figures). */
-const fuzzFigures = { seed: SEED, routes: 0, requests: 0, unsendable: 0 }
+const fuzzFigures = { seed: SEED, routes: 0, requests: 0, unsendable: 0, problems: 0 }
 
 let t: TestApp
 let app: FastifyInstance
@@ -182,6 +183,10 @@ afterAll(async () => {
       console.info(`${route}: ${statuses.join(' ')}`)
     }
   }
+  const serverErrors = [...answers.values()]
+    .flatMap((seen) => [...seen])
+    .reduce((sum, [status, count]) => sum + (status >= 500 ? count : 0), 0)
+  recordFigures('fuzz', { ...fuzzFigures, serverErrors })
   console.info(
     `fuzz: ${fuzzFigures.requests} requests to ${fuzzFigures.routes} routes (seed ${SEED}, ${RUNS} runs a route` +
       `${fuzzFigures.unsendable ? `, ${fuzzFigures.unsendable} the HTTP client would not send` : ''})`,
@@ -1573,6 +1578,7 @@ async function send(route: string, req: Req): Promise<void> {
   answers.set(route, seen.set(res.statusCode, (seen.get(res.statusCode) ?? 0) + 1))
   const problem = judge(res, before, requestId)
   if (!problem) return
+  fuzzFigures.problems++
   const found = problems.get(route) ?? new Map<string, string>()
   problems.set(route, found)
   const kind = problem.replace(/:.*$/s, '')

@@ -158,6 +158,52 @@ describe('append', () => {
   })
 })
 
+describe('group commit (transactionInBatch)', () => {
+  it('commits the work of one turn once; a failing piece rolls back alone and the others see each other', async () => {
+    const ledger = new Ledger(connection, [])
+    const heard: Array<{ head: number; streams: string[] }> = []
+    ledger.onAppend((head, streams) => heard.push({ head, streams: [...streams].sort() }))
+    const settled = await Promise.allSettled([
+      ledger.transactionInBatch(() => ledger.append('thing-a', 0, [fact(1)])[0]?.position),
+      ledger.transactionInBatch(() => {
+        ledger.append('thing-b', 0, [fact(2)])
+        throw new Error('refused after appending')
+      }),
+      // sees the first piece's fact, uncommitted yet, in the same transaction
+      ledger.transactionInBatch(() => ledger.append('thing-a', 1, [fact(3)])[0]?.version),
+      ledger.transactionInBatch(() => ledger.append('thing-a', 0, [fact(4)])),
+    ])
+    expect(settled.map((s) => s.status)).toEqual(['fulfilled', 'rejected', 'fulfilled', 'rejected'])
+    expect(settled[0]).toMatchObject({ value: 1 })
+    expect(settled[2]).toMatchObject({ value: 2 })
+    expect((settled[3] as PromiseRejectedResult).reason).toBeInstanceOf(StreamVersionConflict)
+    expect(ledger.readStream('thing-a').map((f) => f.data)).toEqual([{ n: 1 }, { n: 3 }])
+    expect(ledger.readStream('thing-b')).toEqual([])
+    // one commit, heard once, with the head of what was kept
+    expect(heard).toEqual([{ head: ledger.head(), streams: ['thing-a'] }])
+  })
+
+  it('answers only after the commit: a batch whose commit fails fails every piece', async () => {
+    const ledger = new Ledger(connection, [])
+    // Another connection holds the write lock past the busy timeout, so the commit cannot start.
+    const other = openDatabase(join(dir, 'ledger.sqlite'))
+    other.sqlite.pragma('busy_timeout = 0')
+    connection.sqlite.pragma('busy_timeout = 50')
+    other.sqlite.prepare('BEGIN IMMEDIATE').run()
+    try {
+      const settled = await Promise.allSettled([
+        ledger.transactionInBatch(() => ledger.append('thing-a', 0, [fact(1)])),
+        ledger.transactionInBatch(() => ledger.append('thing-b', 0, [fact(2)])),
+      ])
+      expect(settled.map((s) => s.status)).toEqual(['rejected', 'rejected'])
+    } finally {
+      other.sqlite.prepare('ROLLBACK').run()
+      other.close()
+    }
+    expect(ledger.head()).toBe(0)
+  })
+})
+
 describe('consumers', () => {
   it('resume from their stored checkpoint after a crash, without skipping or repeating a fact', async () => {
     const ledger = new Ledger(connection, [])

@@ -53,7 +53,10 @@ export type AppServer = {
 /** The real server (server/main.ts) on a data folder prepared beforehand, pinned to its core. */
 export async function startAppServer(dataDir: string, env: Record<string, string> = {}): Promise<AppServer> {
   const port = await freePort()
-  const running = spawnPinned(cores.server, ['server/main.ts'], {
+  // BENCH_SERVER_PROF=<dir>: the server writes a V8 CPU profile there when it stops.
+  const profile = process.env.BENCH_SERVER_PROF
+  const flags = profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : []
+  const running = spawnPinned(cores.server, [...flags, 'server/main.ts'], {
     DATA_DIR: dataDir,
     PORT: String(port),
     HOST: '127.0.0.1',

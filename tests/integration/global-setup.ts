@@ -1,0 +1,39 @@
+// After the whole integration run: the fuzz and access figures it measured go into the README's
+// reliability section (between <!-- suite:start --> and <!-- suite:end -->), so the README says
+// what the last run showed. A partial run (one file, a filter) leaves the README alone.
+import { readFileSync, writeFileSync } from 'node:fs'
+import { resolve } from 'node:path'
+import { clearFigures, readFigures, type SuiteFigures } from '../support/figures.ts'
+
+const README = resolve(import.meta.dirname, '../../README.md')
+const START = '<!-- suite:start -->'
+const END = '<!-- suite:end -->'
+const n = (x: number) => x.toLocaleString('en')
+
+export function suiteSection({ fuzz, access }: Required<SuiteFigures>): string {
+  return [
+    '',
+    `- **Fuzzing** (\`tests/integration/fuzz.test.ts\`, fast-check, seed ${fuzz.seed}): ${n(fuzz.requests)} generated`,
+    `  requests to ${fuzz.routes} routes (every route the app serves), answered 5xx ${fuzz.serverErrors} times;`,
+    `  ${fuzz.problems} answers broke a rule (a 4xx without a JSON message, a refused request that stored`,
+    `  something)${fuzz.unsendable ? `; ${n(fuzz.unsendable)} the HTTP client would not send` : ''}.`,
+    `- **Access** (\`tests/integration/access.test.ts\`): ${n(access.checks)} route × role checks over`,
+    `  ${access.routes} routes and ${access.roles} roles, each with its expected status.`,
+    '',
+  ].join('\n')
+}
+
+export default function setup() {
+  clearFigures()
+  return () => {
+    const { fuzz, access } = readFigures()
+    clearFigures()
+    if (!fuzz || !access) return
+    const readme = readFileSync(README, 'utf8')
+    const start = readme.indexOf(START)
+    const end = readme.indexOf(END)
+    if (start < 0 || end < start) return
+    const next = `${readme.slice(0, start + START.length)}${suiteSection({ fuzz, access })}${readme.slice(end)}`
+    if (next !== readme) writeFileSync(README, next)
+  }
+}
