@@ -4,6 +4,9 @@ import { dirname, resolve } from 'node:path'
 import Database from 'better-sqlite3'
 import { type BetterSQLite3Database, drizzle } from 'drizzle-orm/better-sqlite3'
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator'
+import { installFastRun } from './fast-run.ts'
+
+installFastRun()
 
 export type Db = BetterSQLite3Database
 export type Sqlite = Database.Database
