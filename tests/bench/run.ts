@@ -45,7 +45,7 @@ const profiledChanges = [
   },
   {
     change: "drizzle's placeholder fill compiled once per prepared query (server/db/fast-run.ts)",
-    commit: 'next after ea3fed8',
+    commit: 'ee298ff',
     before: 'rebuild of 1,000,001 facts 66,229 facts/s (ratio 0.274)',
     after: '67,942 facts/s (0.285)',
     why:
