@@ -5,15 +5,16 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
 import { expect } from 'vitest'
 import type { CreateOrderReply } from '../../contracts/booking.ts'
 import type { EventView, TicketTypeInput } from '../../contracts/catalog.ts'
-import { inventory, orders } from '../../server/booking/tables.ts'
+import { inventory } from '../../server/booking/tables.ts'
 import { bearer, type Session } from './accounts.ts'
+import { type Checkout, pay as payAtGateway, submitEvent as submitPending } from './sales.ts'
+
+export { type Checkout, orderRow, until } from './sales.ts'
 
 export const standardTickets: TicketTypeInput[] = [
   { type: 'General Admission', price: 499, quantity: 100 },
   { type: 'VIP', price: 1499, quantity: 20 },
 ]
-
-const nextYear = new Date().getFullYear() + 1
 
 /** Submits an event as the organizer (multipart, like the web form) and has the admin approve it. */
 export async function createApprovedEvent(
@@ -34,35 +35,25 @@ export async function createApprovedEvent(
   return review.json().event as EventView
 }
 
-/** Submits an event and leaves it Pending. */
-export async function submitEvent(
+/** Submits an event and leaves it Pending (sales.ts's submitEvent, with this file's defaults). */
+export const submitEvent = (
   app: FastifyInstance,
   organizer: Session,
   ticketTypes: TicketTypeInput[] = standardTickets,
   fields: Record<string, string> = {},
-): Promise<EventView> {
-  const form = new FormData()
-  const all: Record<string, string> = {
-    title: 'Raga Nights',
-    description: 'An evening of Carnatic music.',
-    date: `${nextYear}-03-15`,
-    time: '19:30',
-    location: 'Chowdiah Hall, Bengaluru',
-    category: 'Music',
-    ticketTypes: JSON.stringify(ticketTypes),
-    ...fields,
-  }
-  for (const [name, value] of Object.entries(all)) form.append(name, value)
-  const request = new Request('http://x/', { method: 'POST', body: form })
-  const res = await app.inject({
-    method: 'POST',
-    url: '/api/v1/event/create',
-    payload: Buffer.from(await request.arrayBuffer()),
-    headers: { 'content-type': request.headers.get('content-type') ?? '', ...bearer(organizer.token) },
-  })
-  expect(res.statusCode, res.body).toBe(201)
-  return res.json().event as EventView
-}
+): Promise<EventView> =>
+  submitPending(
+    app,
+    organizer,
+    {
+      title: 'Raga Nights',
+      description: 'An evening of Carnatic music.',
+      time: '19:30',
+      location: 'Chowdiah Hall, Bengaluru',
+      ...fields,
+    },
+    ticketTypes,
+  )
 
 export const ticketTypeOf = (event: EventView, type: string) => {
   const found = event.ticketTypes.find((t) => t.type === type)
@@ -96,21 +87,14 @@ export async function hold(
   return res.json() as CreateOrderReply
 }
 
-export type Checkout = { razorpay_payment_id: string; razorpay_order_id: string; razorpay_signature: string }
-
-/** The payer's choice in the local gateway's checkout dialog (POST /payments/local/pay). */
+/** The payer's choice in the local gateway's checkout dialog, which must be taken as chosen. */
 export async function pay(
   app: FastifyInstance,
   buyer: Session,
   placed: Pick<CreateOrderReply, 'orderId'>,
   outcome: 'success' | 'failure' = 'success',
 ): Promise<Checkout> {
-  const res = await app.inject({
-    method: 'POST',
-    url: '/api/v1/payments/local/pay',
-    headers: bearer(buyer.token),
-    payload: { orderId: placed.orderId, outcome },
-  })
+  const res = await payAtGateway(app, buyer, placed, outcome)
   expect(res.statusCode, res.body).toBe(outcome === 'success' ? 200 : 402)
   return res.json() as Checkout
 }
@@ -155,9 +139,6 @@ export const factsOf = (app: FastifyInstance, ticketId: string) =>
 
 export const countOf = (types: string[], type: string) => types.filter((t) => t === type).length
 
-export const orderRow = (app: FastifyInstance, ticketId: string) =>
-  app.platform.ledger.db.select().from(orders).where(eq(orders.id, ticketId)).get()
-
 export const inventoryRow = (app: FastifyInstance, ticketTypeId: string) =>
   app.platform.ledger.db.select().from(inventory).where(eq(inventory.ticketTypeId, ticketTypeId)).get()
 
@@ -166,15 +147,6 @@ export async function availableOf(app: FastifyInstance, eventId: string, type: s
   const res = await app.inject({ method: 'GET', url: `/api/v1/event/${eventId}` })
   expect(res.statusCode, res.body).toBe(200)
   return ticketTypeOf(res.json() as EventView, type).available
-}
-
-/** Waits until check() holds (workers and consumers run after commit). */
-export async function until(check: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms`)
-    await new Promise((r) => setTimeout(r, 25))
-  }
 }
 
 /**
