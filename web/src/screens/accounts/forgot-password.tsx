@@ -1,42 +1,29 @@
 // Forgot password (SPEC §2, §8): asks for a reset link by e-mail. The answer is the same whether
 // or not an account exists, so the screen always sends the visitor on to the login.
 import { useNavigate } from '@tanstack/react-router'
-import { type FormEvent, useState } from 'react'
-import * as v from 'valibot'
 import { ForgotPasswordBody } from '../../../../contracts/accounts.ts'
 import { requestPasswordReset } from '../../api/accounts.ts'
 import { Field, FormError } from '../../ui/field.tsx'
 import { notify } from '../../ui/toasts.ts'
+import { textOf, useCheckedForm } from '../../ui/use-checked-form.ts'
 
 const FAILED = 'Something went wrong. Please try again.'
 
 export function ForgotPasswordScreen() {
   const navigate = useNavigate()
-  const [busy, setBusy] = useState(false)
-  const [error, setError] = useState<string | null>(null)
-
-  const submit = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault()
-    if (busy) return
-    const checked = v.safeParse(ForgotPasswordBody, {
-      email: String(new FormData(event.currentTarget).get('email') ?? ''),
-    })
-    if (!checked.success) {
-      setError(checked.issues[0]?.message ?? 'Email required')
-      return
-    }
-    setBusy(true)
-    setError(null)
-    try {
-      await requestPasswordReset(checked.output.email)
+  const { busy, error, submit } = useCheckedForm(ForgotPasswordBody, {
+    read: (form) => ({ email: textOf(form, 'email') }),
+    invalid: 'Email required',
+    send: async ({ email }) => {
+      await requestPasswordReset(email)
       notify.successShort('Check your email for the reset password link')
       await navigate({ to: '/login' })
-    } catch {
-      setError(FAILED)
+    },
+    failed: () => {
       notify.errorShort(FAILED)
-      setBusy(false)
-    }
-  }
+      return FAILED
+    },
+  })
 
   return (
     <section className="page form-page">

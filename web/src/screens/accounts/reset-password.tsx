@@ -1,12 +1,10 @@
 // Reset password (SPEC §2, §8): the link's token and a new password.
 import { getRouteApi, useNavigate } from '@tanstack/react-router'
-import { type FormEvent, useState } from 'react'
-import * as v from 'valibot'
 import { ResetPasswordBody } from '../../../../contracts/accounts.ts'
 import { resetPassword } from '../../api/accounts.ts'
-import { ApiError } from '../../api/client.ts'
 import { Field, FormError } from '../../ui/field.tsx'
 import { notify } from '../../ui/toasts.ts'
+import { refusalOr, textOf, useCheckedForm } from '../../ui/use-checked-form.ts'
 
 const FAILED = 'Something went wrong. Please try again.'
 const route = getRouteApi('/reset-password/$token')
@@ -14,32 +12,20 @@ const route = getRouteApi('/reset-password/$token')
 export function ResetPasswordScreen() {
   const { token } = route.useParams()
   const navigate = useNavigate()
-  const [busy, setBusy] = useState(false)
-  const [error, setError] = useState<string | null>(null)
-
-  const submit = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault()
-    if (busy) return
-    const checked = v.safeParse(ResetPasswordBody, {
-      password: String(new FormData(event.currentTarget).get('password') ?? ''),
-    })
-    if (!checked.success) {
-      setError(checked.issues[0]?.message ?? 'Password is required.')
-      return
-    }
-    setBusy(true)
-    setError(null)
-    try {
-      await resetPassword(token, checked.output.password)
+  const { busy, error, submit } = useCheckedForm(ResetPasswordBody, {
+    read: (form) => ({ password: textOf(form, 'password') }),
+    invalid: 'Password is required.',
+    send: async ({ password }) => {
+      await resetPassword(token, password)
       notify.successShort('Your password has been reset successfully.')
       await navigate({ to: '/login' })
-    } catch (failure) {
-      const message = failure instanceof ApiError && failure.isRefusal ? failure.message : FAILED
-      setError(message)
+    },
+    failed: (failure) => {
+      const message = refusalOr(failure, FAILED)
       notify.errorShort(message)
-      setBusy(false)
-    }
-  }
+      return message
+    },
+  })
 
   return (
     <section className="page form-page">
