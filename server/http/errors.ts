@@ -5,6 +5,7 @@ import { DomainError, statusOf } from '../errors.ts'
 import { StreamVersionConflict } from '../ledger/ledger.ts'
 
 export const SERVER_FAULT = 'Something went wrong on our side. Please try again.'
+export const BUSY = 'The server is busy. Please try again in a moment.'
 
 const friendly: Record<string, string> = {
   FST_ERR_CTP_INVALID_JSON_BODY: 'The request body is not valid JSON.',
@@ -58,6 +59,15 @@ export function registerErrorHandling(app: FastifyInstance) {
       return reply
         .code(409)
         .send(withStatusFlag({ message: 'Someone else changed this at the same moment. Please try again.' }))
+    }
+    // The database stayed locked past its busy timeout (another process holding the write
+    // lock): nothing was written, and trying again shortly is the right advice.
+    if ((error as { code?: string }).code?.startsWith('SQLITE_BUSY')) {
+      request.log.warn({ err: error }, 'database busy')
+      return reply
+        .code(503)
+        .header('retry-after', 1)
+        .send(withStatusFlag({ message: BUSY }))
     }
     const status = (error as FastifyError).statusCode
     if (status && status >= 400 && status < 500) {

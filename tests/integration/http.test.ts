@@ -4,10 +4,12 @@ import { randomBytes } from 'node:crypto'
 import { existsSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import Database from 'better-sqlite3'
 import type { FastifyInstance, InjectOptions } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildApp } from '../../server/app.ts'
 import { ConfigError, loadConfig, withJwtSecret } from '../../server/config.ts'
+import { BUSY } from '../../server/http/errors.ts'
 import { adminSession, bearer, login, signUp } from '../support/accounts.ts'
 import { servedRoutes, startApp, type TestApp, testConfig } from '../support/app.ts'
 import { waitForMail } from '../support/outbox.ts'
@@ -271,6 +273,34 @@ describe('bad input of every kind', () => {
 
     expect(problems).toEqual([])
   })
+})
+
+describe('a database locked by another process', () => {
+  it('answers 503 with a message and Retry-After once the busy timeout passes, stores nothing, and works again after', async () => {
+    const other = new Database(t.config.databaseFile)
+    other.pragma('busy_timeout = 0')
+    other.prepare('BEGIN IMMEDIATE').run()
+    const before = ledgerSize()
+    const payload = {
+      username: 'Locked Out',
+      email: `locked-${Date.now()}@example.com`,
+      password: 'secret-1',
+    }
+    let res: Awaited<ReturnType<typeof app.inject>>
+    try {
+      res = await app.inject({ method: 'POST', url: '/api/v1/auth/register', payload })
+    } finally {
+      other.prepare('ROLLBACK').run()
+      other.close()
+    }
+    expect(res.statusCode, res.body).toBe(503)
+    expect(res.json()).toMatchObject({ message: BUSY })
+    expect(res.headers['retry-after']).toBe('1')
+    expectPlainError(res)
+    expect(ledgerSize()).toBe(before)
+    const again = await app.inject({ method: 'POST', url: '/api/v1/auth/register', payload })
+    expect(again.statusCode, again.body).toBeLessThan(300)
+  }, 20_000)
 })
 
 describe('security headers', () => {
