@@ -19,7 +19,7 @@ import { invalid, notFound, unauthenticated } from '../errors.ts'
 import { callerOf, type Tokens } from '../http/access.ts'
 import { replies, type ValibotTypeProvider } from '../http/valibot.ts'
 import { streams } from '../ids.ts'
-import { JobsUnavailable } from '../jobs/port.ts'
+import { enqueueOrDoNow } from '../jobs/port.ts'
 import { handleCommand } from '../ledger/decider.ts'
 import type { Platform } from '../platform.ts'
 import { accountDecider, INVALID_RESET_LINK } from './decide.ts'
@@ -167,19 +167,18 @@ export async function accountRoutes(fastify: FastifyInstance, options: AccountRo
             'If it was not you, ignore this mail: your password stays as it is.',
           ].join('\n'),
         }
-        try {
-          await jobs.enqueue({
+        // The queue away, it is sent now rather than not at all.
+        await enqueueOrDoNow(
+          jobs,
+          {
             queue: 'mail',
             name: 'send',
             jobId: `reset-${tokenHash.slice(0, 32)}`,
             sensitive: true,
             data: mail,
-          })
-        } catch (error) {
-          // The queue is away: send it now rather than not at all.
-          if (!(error instanceof JobsUnavailable)) throw error
-          await platform.mailer.send(mail)
-        }
+          },
+          () => platform.mailer.send(mail),
+        )
       }
       return {
         status: true,

@@ -26,8 +26,8 @@ export function bookingCommands(ledger: Ledger) {
   return {
     /**
      * Decides the hold against availability read under the write lock, so concurrent orders
-     * can never take more seats than exist. Settles once the hold is committed. `availableSeen` (tests only, guard off) replays the
-     * unsafe way: a count read before an await, then trusted.
+     * can never take more seats than exist; settles once the hold is committed. `availableSeen`
+     * (tests only, guard off) replays the unsafe way: a count read before an await, then trusted.
      */
     hold(order: TicketsHeld['data'], ticketType: TicketTypeRow, meta: FactMeta, availableSeen?: number) {
       // Holds are the flash sale's hot write: they share commits (group commit).

@@ -17,7 +17,7 @@ import { conflict, invalid, notFound } from '../errors.ts'
 import { callerOf } from '../http/access.ts'
 import { replies, type ValibotTypeProvider } from '../http/valibot.ts'
 import { newId, streams } from '../ids.ts'
-import { JobsUnavailable } from '../jobs/port.ts'
+import { enqueueOrDoNow } from '../jobs/port.ts'
 import { toPaise } from '../payments/port.ts'
 import type { Platform } from '../platform.ts'
 import { bookingCommands } from './commands.ts'
@@ -44,17 +44,12 @@ export async function bookingRoutes(fastify: FastifyInstance, options: { platfor
   const events = catalogQueries(ledger.db)
   const accounts = accountQueries(ledger.db)
 
-  /** Waits until the order is no longer waiting for this payment (checks on every append and poll). */
   const confirm = paymentConfirmer(ledger, gateway)
   /** The confirmation job; done here and now when the queue cannot take it (Redis away). */
-  const confirmSoon = async (orderId: string, jobId: string) => {
-    try {
-      await jobs.enqueue({ queue: 'payments', name: 'confirm', data: { orderId }, jobId })
-    } catch (error) {
-      if (!(error instanceof JobsUnavailable)) throw error
-      await confirm(orderId)
-    }
-  }
+  const confirmSoon = (orderId: string, jobId: string) =>
+    enqueueOrDoNow(jobs, { queue: 'payments', name: 'confirm', data: { orderId }, jobId }, () =>
+      confirm(orderId),
+    )
 
   /** What became of this payment, once the ledger says: a ticket, a refund, or a failure. */
   const outcomeOf = (orderId: string, paymentId: string): 'issued' | 'refunded' | 'failed' | null => {
@@ -69,6 +64,7 @@ export async function bookingRoutes(fastify: FastifyInstance, options: { platfor
     return 'refunded'
   }
 
+  /** Waits until the order is no longer waiting for this payment (checks on every append and poll). */
   const settled = async (orderId: string, paymentId: string) => {
     const deadline = Date.now() + config.booking.paymentWaitSeconds * 1000
     const done = () => outcomeOf(orderId, paymentId)

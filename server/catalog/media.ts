@@ -41,7 +41,6 @@ export type StagedFile = {
 
 const shown = (filename: string) => JSON.stringify(filename.slice(0, 80))
 
-/** Counts bytes against the caps and checks the content's type from its first bytes. */
 /**
  * Whether an image of this type ends where its format says it ends (a truncated upload does
  * not): PNG with its IEND chunk, JPEG with its end-of-image marker, GIF with its trailer, WebP
@@ -62,6 +61,7 @@ function whole(extension: string, head: Buffer, tail: Buffer, bytes: number): bo
   }
 }
 
+/** Counts bytes against the caps and checks the content's type from its first bytes. */
 class Inspector extends Transform {
   bytes = 0
   extension: string | null = null

@@ -31,4 +31,14 @@ export interface Jobs {
 /** The queue could not take a job in time (Redis away): the caller does the work itself or says so. */
 export class JobsUnavailable extends Error {}
 
+/** Enqueues the job; when the queue cannot take it in time (Redis away), does the same work now. */
+export async function enqueueOrDoNow(jobs: Jobs, request: JobRequest, now: () => Promise<unknown>) {
+  try {
+    await jobs.enqueue(request)
+  } catch (error) {
+    if (!(error instanceof JobsUnavailable)) throw error
+    await now()
+  }
+}
+
 export const retryPolicy = { attempts: 5, backoffMs: 1000 }

@@ -4,7 +4,7 @@
 import { paymentConfirmer } from '../booking/confirm.ts'
 import { bookingQueries } from '../booking/queries.ts'
 import { invalid } from '../errors.ts'
-import { JobsUnavailable } from '../jobs/port.ts'
+import { enqueueOrDoNow } from '../jobs/port.ts'
 import type { Platform } from '../platform.ts'
 
 type WebhookBody = {
@@ -36,18 +36,17 @@ export function webhookAcceptor(platform: Pick<Platform, 'gateway' | 'jobs' | 'l
     if (typeof providerOrderId !== 'string') return { accepted: false, reason: 'not about an order' }
     const order = booking.byProviderOrderId(providerOrderId)
     if (!order) return { accepted: false, reason: 'unknown order' }
-    try {
-      await platform.jobs.enqueue({
+    // The queue away, the confirmation is done now (the same idempotent work).
+    await enqueueOrDoNow(
+      platform.jobs,
+      {
         queue: 'payments',
         name: 'confirm',
         data: { orderId: order.id },
         jobId: `confirm-${order.id}-${typeof payment?.id === 'string' ? payment.id : 'order'}`,
-      })
-    } catch (error) {
-      // The queue is away: confirm now (it is the same idempotent work).
-      if (!(error instanceof JobsUnavailable)) throw error
-      await confirm(order.id)
-    }
+      },
+      () => confirm(order.id),
+    )
     return { accepted: true }
   }
 }
