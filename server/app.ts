@@ -59,7 +59,12 @@ export async function buildApp(
       const status = error.statusCode && error.statusCode < 500 ? error.statusCode : 400
       ;(reply as FastifyReply).code(status).send({ message: 'The request address is malformed.' })
     },
-    trustProxy: config.env === 'production' ? 'loopback, linklocal, uniquelocal' : false,
+    // Whose X-Forwarded-For is believed (TRUST_PROXY): nobody's by default, so a client cannot
+    // choose the address its limits are counted under.
+    trustProxy:
+      typeof config.trustProxy === 'number'
+        ? (_address: string, hop: number) => hop < (config.trustProxy as number)
+        : config.trustProxy,
   })
   app.setValidatorCompiler(validatorCompiler)
   app.setSerializerCompiler(serializerCompiler)

@@ -1,6 +1,7 @@
 // Environment → typed config, validated once at start. Every setting and its default lives here
 // (and in .env.example); a bad value stops the app with a message naming the setting.
-import { randomBytes } from 'node:crypto'
+import { createHmac, randomBytes } from 'node:crypto'
+import { isIP } from 'node:net'
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import * as v from 'valibot'
@@ -16,6 +17,30 @@ const wholeNumber = (fallback: number, min = 0) =>
     ),
     String(fallback),
   )
+
+/** An address, a CIDR range, or one of proxy-addr's names, as Fastify's trustProxy takes them. */
+function trustedProxyEntry(entry: string): boolean {
+  if (['loopback', 'linklocal', 'uniquelocal'].includes(entry)) return true
+  const [address, prefix, ...rest] = entry.split('/')
+  const family = isIP(address ?? '')
+  if (!family || rest.length > 0) return false
+  if (prefix === undefined) return true
+  return /^\d+$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128)
+}
+
+const DAY_MS = 86_400_000
+const durationMs = (text: string) =>
+  Number.parseInt(text, 10) *
+  { s: 1000, m: 60_000, h: 3_600_000, d: DAY_MS }[text.slice(-1) as 's' | 'm' | 'h' | 'd']
+
+const isLocalOrigin = (origin: string) => {
+  try {
+    const host = new URL(origin).hostname
+    return host === 'localhost' || host.endsWith('.localhost') || host === '[::1]' || host.startsWith('127.')
+  } catch {
+    return false
+  }
+}
 
 const switchSetting = (fallback: 'on' | 'off') =>
   v.optional(v.picklist(['on', 'off'], 'must be on or off'), fallback)
@@ -58,8 +83,26 @@ const EnvSchema = v.object({
   ADMIN_PASSWORD: v.optional(v.pipe(v.string(), v.minLength(6, 'must be at least 6 characters'))),
   ADMIN_USERNAME: v.optional(v.pipe(v.string(), v.minLength(1)), 'admin'),
   RATE_LIMITS: switchSetting('on'),
-  LOGIN_FAILS_PER_ACCOUNT: wholeNumber(5, 1),
+  TRUST_PROXY: v.optional(
+    v.pipe(
+      v.string(),
+      v.trim(),
+      v.check(
+        (value) =>
+          value === 'off' ||
+          /^\d+$/.test(value) ||
+          value.split(',').every((entry) => trustedProxyEntry(entry.trim())),
+        'must be off, a number of proxy hops, or a comma-separated list of addresses, CIDR ranges, loopback, linklocal or uniquelocal',
+      ),
+    ),
+    'off',
+  ),
+  LOGIN_FAILS_PER_ACCOUNT_ADDRESS: wholeNumber(10, 1),
+  LOGIN_FAILS_PER_ACCOUNT: wholeNumber(100, 1),
+  LOGIN_SLOW_SECONDS: wholeNumber(10, 1),
   LOGIN_FAILS_PER_IP: wholeNumber(100, 1),
+  SIGNUPS_PER_ADDRESS: wholeNumber(20, 1),
+  SIGNUP_WINDOW_MINUTES: wholeNumber(60, 1),
   LOGIN_WINDOW_MINUTES: wholeNumber(15, 1),
   FORGOT_PER_ACCOUNT: wholeNumber(3, 1),
   FORGOT_PER_IP: wholeNumber(30, 1),
@@ -71,13 +114,22 @@ const EnvSchema = v.object({
   UPLOAD_MAX_IMAGES: wholeNumber(10, 0),
   UPLOAD_MAX_VIDEOS: wholeNumber(10, 0),
   UPLOAD_REQUEST_MAX_MB: wholeNumber(500, 1),
+  IMAGE_MAX_SIDE: wholeNumber(20_000, 1),
+  IMAGE_MAX_MEGAPIXELS: wholeNumber(40, 1),
+  BODY_TIMEOUT_SECONDS: wholeNumber(30, 1),
+  UPLOAD_MIN_KB_PER_SECOND: wholeNumber(8, 1),
+  LIVE_CONNECTIONS_PER_ADDRESS: wholeNumber(100, 1),
   PAYMENT_PROVIDER: v.optional(v.picklist(['local', 'razorpay'], 'must be local or razorpay'), 'local'),
+  ALLOW_TEST_PAYMENTS: switchSetting('off'),
   RAZORPAY_KEY_ID: v.optional(v.pipe(v.string(), v.minLength(1))),
   RAZORPAY_KEY_SECRET: v.optional(v.pipe(v.string(), v.minLength(8, 'must be at least 8 characters'))),
   RAZORPAY_WEBHOOK_SECRET: v.optional(v.pipe(v.string(), v.minLength(8, 'must be at least 8 characters'))),
   RAZORPAY_API_URL: v.optional(v.pipe(v.string(), v.url('must be a URL'))),
   HOLD_MINUTES: wholeNumber(10, 1),
   MAX_TICKETS_PER_ORDER: wholeNumber(10, 1),
+  MAX_TICKETS_PER_ACCOUNT: wholeNumber(10, 1),
+  MAX_HELD_SEATS_PER_ADDRESS: wholeNumber(20, 1),
+  CANCEL_CUTOFF_HOURS: wholeNumber(24, 0),
   PAYMENT_WAIT_SECONDS: wholeNumber(15, 1),
   INVENTORY_GUARD: switchSetting('on'),
   TIMEZONE: v.optional(
@@ -119,11 +171,20 @@ export type Config = {
   workers: 'inline' | 'off'
   mail: { smtpUrl: string | null; from: string }
   corsOrigins: string[]
+  /** Fastify's trustProxy: whose X-Forwarded-For is believed (false: nobody's) */
+  trustProxy: false | number | string
   admin: { email: string; password: string; username: string } | null
   rateLimits: {
     enabled: boolean
+    /** failures of one account from one address before that pair is refused */
+    loginFailsPerAccountAddress: number
+    /** failures of one account from everywhere before its sign-ins are slowed (never locked) */
     loginFailsPerAccount: number
+    /** once slowed, one attempt at the account per this many seconds */
+    loginSlowSeconds: number
     loginFailsPerIp: number
+    signupsPerAddress: number
+    signupWindowMinutes: number
     loginWindowMinutes: number
     forgotPerAccount: number
     forgotPerIp: number
@@ -137,9 +198,18 @@ export type Config = {
     maxImages: number
     maxVideos: number
     requestMaxBytes: number
+    imageMaxSide: number
+    imageMaxPixels: number
+    /** an upload slower than this (after a grace period) is cut off */
+    minBytesPerSecond: number
   }
+  /** a request body (other than an upload) must arrive whole within this time */
+  bodyTimeoutMs: number
+  live: { connectionsPerAddress: number; roomsPerSocket: number }
   payments: {
     provider: 'local' | 'razorpay'
+    /** the local gateway in production, allowed by ALLOW_TEST_PAYMENTS=on: a banner says so */
+    testMode: boolean
     keyId: string
     keySecret: string
     webhookSecret: string
@@ -148,6 +218,12 @@ export type Config = {
   booking: {
     holdMinutes: number
     maxTicketsPerOrder: number
+    /** free events: tickets one account may hold per event */
+    maxTicketsPerAccount: number
+    /** unpaid seats held per client address per event */
+    maxHeldSeatsPerAddress: number
+    /** cancelling (with its refund) closes this many hours before the event starts */
+    cancelCutoffHours: number
     /** how long handlePaymentSuccess waits for the ticket before answering 202 */
     paymentWaitSeconds: number
     /** off only in tests: the control run that shows the race the guard prevents */
@@ -194,8 +270,42 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   if (env.INVENTORY_GUARD === 'off' && env.NODE_ENV !== 'test') {
     throw new ConfigError(['INVENTORY_GUARD: off is only for tests (NODE_ENV=test); it allows overselling'])
   }
+  const production = env.NODE_ENV === 'production'
+  const extraOrigins = env.CORS_ORIGINS.split(',')
+    .map((o) => o.trim())
+    .filter(Boolean)
+  if (production) {
+    // What is merely convenient in development is unsafe with real money and real accounts.
+    const unsafe: string[] = []
+    if (env.PAYMENT_PROVIDER === 'local' && env.ALLOW_TEST_PAYMENTS !== 'on') {
+      unsafe.push(
+        'PAYMENT_PROVIDER: the built-in test gateway (local, the default) takes no money, so anyone could get paid tickets for free. ' +
+          'Set PAYMENT_PROVIDER=razorpay with RAZORPAY_KEY_ID, RAZORPAY_KEY_SECRET and RAZORPAY_WEBHOOK_SECRET ' +
+          '(or, for a test sale only, ALLOW_TEST_PAYMENTS=on)',
+      )
+    }
+    if (!env.JWT_SECRET) unsafe.push('JWT_SECRET: required in production (at least 32 random characters)')
+    if (!env.PUBLIC_URL) {
+      unsafe.push('PUBLIC_URL: required in production (the address people reach the app at, e.g. https://tickets.example.com)')
+    }
+    if (env.RATE_LIMITS === 'off') unsafe.push('RATE_LIMITS: off is refused in production')
+    if (durationMs(env.JWT_EXPIRES_IN) > 30 * DAY_MS) {
+      unsafe.push('JWT_EXPIRES_IN: at most 30d in production')
+    }
+    const local = extraOrigins.filter(isLocalOrigin)
+    if (local.length) unsafe.push(`CORS_ORIGINS: localhost origins are for development only (${local.join(', ')})`)
+    if (unsafe.length) throw new ConfigError(unsafe)
+  }
   const dataDir = resolve(env.DATA_DIR)
   const publicUrl = (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/$/, '')
+  // The local gateway's keys: fixed and public in development (checkout works with nothing set);
+  // in production (a test sale) derived from JWT_SECRET, so no known secret ever signs a payment.
+  const derived = (purpose: string) =>
+    production && env.JWT_SECRET
+      ? createHmac('sha256', env.JWT_SECRET).update(`local-gateway ${purpose}`).digest('base64url')
+      : null
+  const trustProxy =
+    env.TRUST_PROXY === 'off' ? false : /^\d+$/.test(env.TRUST_PROXY) ? Number(env.TRUST_PROXY) : env.TRUST_PROXY
   return {
     env: env.NODE_ENV,
     host: env.HOST,
@@ -212,21 +322,27 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     queuePrefix: env.QUEUE_PREFIX,
     workers: env.WORKERS,
     mail: { smtpUrl: env.SMTP_URL ?? null, from: env.MAIL_FROM },
+    // The Vite dev server is an origin of its own, in development only.
     corsOrigins: [
-      ...new Set(
-        [publicUrl, 'http://localhost:5173', ...env.CORS_ORIGINS.split(',')]
-          .map((o) => o.trim())
-          .filter(Boolean),
-      ),
+      ...new Set([
+        publicUrl,
+        ...(env.NODE_ENV === 'development' ? ['http://localhost:5173'] : []),
+        ...extraOrigins,
+      ]),
     ],
+    trustProxy,
     admin:
       env.ADMIN_EMAIL && env.ADMIN_PASSWORD
         ? { email: env.ADMIN_EMAIL, password: env.ADMIN_PASSWORD, username: env.ADMIN_USERNAME }
         : null,
     rateLimits: {
       enabled: env.RATE_LIMITS === 'on',
+      loginFailsPerAccountAddress: env.LOGIN_FAILS_PER_ACCOUNT_ADDRESS,
       loginFailsPerAccount: env.LOGIN_FAILS_PER_ACCOUNT,
+      loginSlowSeconds: env.LOGIN_SLOW_SECONDS,
       loginFailsPerIp: env.LOGIN_FAILS_PER_IP,
+      signupsPerAddress: env.SIGNUPS_PER_ADDRESS,
+      signupWindowMinutes: env.SIGNUP_WINDOW_MINUTES,
       loginWindowMinutes: env.LOGIN_WINDOW_MINUTES,
       forgotPerAccount: env.FORGOT_PER_ACCOUNT,
       forgotPerIp: env.FORGOT_PER_IP,
@@ -240,18 +356,26 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       maxImages: env.UPLOAD_MAX_IMAGES,
       maxVideos: env.UPLOAD_MAX_VIDEOS,
       requestMaxBytes: env.UPLOAD_REQUEST_MAX_MB * 1024 * 1024,
+      imageMaxSide: env.IMAGE_MAX_SIDE,
+      imageMaxPixels: env.IMAGE_MAX_MEGAPIXELS * 1_000_000,
+      minBytesPerSecond: env.UPLOAD_MIN_KB_PER_SECOND * 1024,
     },
+    bodyTimeoutMs: env.BODY_TIMEOUT_SECONDS * 1000,
+    live: { connectionsPerAddress: env.LIVE_CONNECTIONS_PER_ADDRESS, roomsPerSocket: 20 },
     payments: {
       provider: env.PAYMENT_PROVIDER,
-      // Fixed development keys for the local gateway, so checkout works with nothing configured.
+      testMode: production && env.PAYMENT_PROVIDER === 'local',
       keyId: env.RAZORPAY_KEY_ID ?? 'rzp_test_local',
-      keySecret: env.RAZORPAY_KEY_SECRET ?? 'local-development-key-secret',
-      webhookSecret: env.RAZORPAY_WEBHOOK_SECRET ?? 'local-development-webhook-secret',
+      keySecret: env.RAZORPAY_KEY_SECRET ?? derived('key') ?? 'local-development-key-secret',
+      webhookSecret: env.RAZORPAY_WEBHOOK_SECRET ?? derived('webhook') ?? 'local-development-webhook-secret',
       apiUrl: env.RAZORPAY_API_URL ?? null,
     },
     booking: {
       holdMinutes: env.HOLD_MINUTES,
       maxTicketsPerOrder: env.MAX_TICKETS_PER_ORDER,
+      maxTicketsPerAccount: env.MAX_TICKETS_PER_ACCOUNT,
+      maxHeldSeatsPerAddress: env.MAX_HELD_SEATS_PER_ADDRESS,
+      cancelCutoffHours: env.CANCEL_CUTOFF_HOURS,
       paymentWaitSeconds: env.PAYMENT_WAIT_SECONDS,
       inventoryGuard: env.INVENTORY_GUARD === 'on',
     },
