@@ -18,6 +18,7 @@ import { createTokens, registerAccess, type Tokens } from './http/access.ts'
 import { registerDocs } from './http/docs.ts'
 import { registerErrorHandling } from './http/errors.ts'
 import { healthRoutes } from './http/health.ts'
+import { siteRoutes } from './http/site.ts'
 import { serializerCompiler, validatorCompiler } from './http/valibot.ts'
 import { registerWeb } from './http/web.ts'
 import { createDispatch, enqueueOwedJobs } from './jobs/dispatch.ts'
@@ -118,6 +119,7 @@ export async function buildApp(
   await app.register(
     async (api) => {
       await healthRoutes(api, platform)
+      await siteRoutes(api, config)
       await accountRoutes(api, {
         platform,
         tokens,

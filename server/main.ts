@@ -11,6 +11,12 @@ try {
 }
 
 const logger = createLogger(config)
+if (config.payments.testMode) {
+  logger.warn(
+    'ALLOW_TEST_PAYMENTS=on: payments go through the built-in test gateway and no money moves. ' +
+      'Every page shows the banner "Test mode: no money moves". Set PAYMENT_PROVIDER=razorpay for a real sale.',
+  )
+}
 const app = await buildApp(config, logger)
 await app.listen({ host: config.host, port: config.port })
 logger.info(

@@ -645,7 +645,7 @@ for (const { route, request } of gatewayRoutes) {
 
 rules.push(
   // probes and the API description
-  ...['/api/v1/health/live', '/api/v1/health/ready', '/api/v1/openapi.json'].map((url) =>
+  ...['/api/v1/health/live', '/api/v1/health/ready', '/api/v1/openapi.json', '/api/v1/site'].map((url) =>
     rule({ route: `GET ${url}`, when: 'anyone', expect: everyone(200), request: getAs(url) }),
   ),
   // the admins' activity feed: a WebSocket whose first message carries the token

@@ -1366,6 +1366,10 @@ const specs: Spec[] = [
     request: () => http({ method: 'GET', path: fixed('/api/v1/health/ready') }),
   },
   {
+    route: 'GET /api/v1/site',
+    request: () => http({ method: 'GET', path: fixed('/api/v1/site') }),
+  },
+  {
     route: 'GET /api/v1/openapi.json',
     request: () => http({ method: 'GET', path: fixed('/api/v1/openapi.json') }),
   },

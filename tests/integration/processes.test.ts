@@ -86,6 +86,95 @@ describe('the server process', () => {
   })
 })
 
+describe('the server process in production (NODE_ENV=production)', () => {
+  const SECRET = 'a-production-secret-of-at-least-32-characters'
+  /** Starts the real process with these settings and waits for it to exit (a refusal) or listen. */
+  const startProduction = (env: Record<string, string>) =>
+    start('server/main.ts', {
+      NODE_ENV: 'production',
+      DATA_DIR: dataDir(),
+      HOST: '127.0.0.1',
+      REDIS_URL: 'off',
+      LOG_LEVEL: 'info',
+      ...env,
+    })
+  const refusal = async (env: Record<string, string>) => {
+    const server = startProduction({ PORT: '0', ...env })
+    const code = await Promise.race([
+      server.exited,
+      new Promise<'still running'>((resolve) => setTimeout(() => resolve('still running'), 20_000)),
+    ])
+    return { code, output: server.output() }
+  }
+
+  it('with nothing else set, refuses to start: the test gateway, no JWT_SECRET, no PUBLIC_URL', async () => {
+    const { code, output } = await refusal({})
+    expect(code).not.toBe(0)
+    expect(code).not.toBe('still running')
+    expect(output).toMatch(/PAYMENT_PROVIDER: .*PAYMENT_PROVIDER=razorpay/)
+    expect(output).toMatch(/JWT_SECRET: required in production/)
+    expect(output).toMatch(/PUBLIC_URL: required in production/)
+  })
+
+  it.each([
+    ['RATE_LIMITS', { RATE_LIMITS: 'off' }, /RATE_LIMITS: off is refused in production/],
+    ['JWT_EXPIRES_IN', { JWT_EXPIRES_IN: '31d' }, /JWT_EXPIRES_IN: at most 30d/],
+    ['CORS_ORIGINS', { CORS_ORIGINS: 'http://localhost:5173' }, /CORS_ORIGINS: localhost origins/],
+  ])('refuses %s that is unsafe in production', async (_name, env, message) => {
+    const { code, output } = await refusal({
+      JWT_SECRET: SECRET,
+      PUBLIC_URL: 'https://tickets.example.com',
+      ALLOW_TEST_PAYMENTS: 'on',
+      ...env,
+    })
+    expect(code).toBe(1)
+    expect(output).toMatch(message)
+  })
+
+  it('with ALLOW_TEST_PAYMENTS=on, starts with a warning, says so to the web app, and signs with no known secret', async () => {
+    const port = await freePort()
+    const server = startProduction({
+      PORT: String(port),
+      JWT_SECRET: SECRET,
+      PUBLIC_URL: 'https://tickets.example.com',
+      ALLOW_TEST_PAYMENTS: 'on',
+    })
+    await server.waitFor(/listening on/)
+    expect(server.output()).toMatch(/ALLOW_TEST_PAYMENTS=on: .*no money moves/)
+    const site = await (await fetch(`http://127.0.0.1:${port}/api/v1/site`)).json()
+    expect(site).toMatchObject({ testPayments: true })
+    // The development keys are public: in production they open nothing.
+    const developmentKey = Buffer.from('rzp_test_local:local-development-key-secret').toString('base64')
+    const order = await fetch(`http://127.0.0.1:${port}/api/v1/payments/local/v1/orders`, {
+      method: 'POST',
+      headers: { authorization: `Basic ${developmentKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ amount: 100, currency: 'INR' }),
+    })
+    expect(order.status).toBe(401)
+  })
+
+  it('with razorpay, serves no local gateway routes and shows no test banner', async () => {
+    const port = await freePort()
+    const server = startProduction({
+      PORT: String(port),
+      JWT_SECRET: SECRET,
+      PUBLIC_URL: 'https://tickets.example.com',
+      PAYMENT_PROVIDER: 'razorpay',
+      RAZORPAY_KEY_ID: 'rzp_live_example',
+      RAZORPAY_KEY_SECRET: 'a-live-key-secret',
+      RAZORPAY_WEBHOOK_SECRET: 'a-live-webhook-secret',
+    })
+    await server.waitFor(/listening on/)
+    expect(server.output()).not.toMatch(/no money moves/)
+    const site = await (await fetch(`http://127.0.0.1:${port}/api/v1/site`)).json()
+    expect(site).toMatchObject({ testPayments: false })
+    for (const path of ['/api/v1/payments/local/pay', '/api/v1/payments/local/v1/orders']) {
+      const res = await fetch(`http://127.0.0.1:${port}${path}`, { method: 'POST' })
+      expect(res.status, path).toBe(404)
+    }
+  })
+})
+
 describe('the worker process', () => {
   it('sends the mail that a server without workers enqueued', async () => {
     const dir = dataDir()

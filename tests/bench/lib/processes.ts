@@ -62,7 +62,8 @@ export async function startAppServer(dataDir: string, env: Record<string, string
     HOST: '127.0.0.1',
     RATE_LIMITS: 'off',
     LOG_LEVEL: 'warn',
-    NODE_ENV: 'production',
+    // production refuses RATE_LIMITS=off and the local gateway, which the load needs
+    NODE_ENV: 'test',
     ...env,
   })
   const url = `http://127.0.0.1:${port}`
