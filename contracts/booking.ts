@@ -36,6 +36,10 @@ export const CreateOrderReply = v.object({
   ticketId: v.string(),
   /** when the hold lapses */
   heldUntil: v.string(),
+  /** the buyer's earlier unpaid holds for this event, released in favour of this one */
+  replacedTicketIds: v.optional(v.array(v.string())),
+  /** says so, when something was replaced */
+  message: v.optional(v.string()),
 })
 export type CreateOrderReply = v.InferOutput<typeof CreateOrderReply>
 
@@ -107,6 +111,8 @@ export const Registration = v.object({
   quantity: v.number(),
   totalAmount: v.number(),
   paymentStatus: v.string(),
+  /** cancelling (with its refund) is possible until this instant (ISO); null: no event date known */
+  cancellableUntil: v.optional(v.nullable(v.string())),
 })
 export type Registration = v.InferOutput<typeof Registration>
 export const RegistrationList = v.array(Registration)

@@ -1,8 +1,8 @@
 // Environment → typed config, validated once at start. Every setting and its default lives here
 // (and in .env.example); a bad value stops the app with a message naming the setting.
 import { createHmac, randomBytes } from 'node:crypto'
-import { isIP } from 'node:net'
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { isIP } from 'node:net'
 import { join, resolve } from 'node:path'
 import * as v from 'valibot'
 
@@ -286,14 +286,17 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     }
     if (!env.JWT_SECRET) unsafe.push('JWT_SECRET: required in production (at least 32 random characters)')
     if (!env.PUBLIC_URL) {
-      unsafe.push('PUBLIC_URL: required in production (the address people reach the app at, e.g. https://tickets.example.com)')
+      unsafe.push(
+        'PUBLIC_URL: required in production (the address people reach the app at, e.g. https://tickets.example.com)',
+      )
     }
     if (env.RATE_LIMITS === 'off') unsafe.push('RATE_LIMITS: off is refused in production')
     if (durationMs(env.JWT_EXPIRES_IN) > 30 * DAY_MS) {
       unsafe.push('JWT_EXPIRES_IN: at most 30d in production')
     }
     const local = extraOrigins.filter(isLocalOrigin)
-    if (local.length) unsafe.push(`CORS_ORIGINS: localhost origins are for development only (${local.join(', ')})`)
+    if (local.length)
+      unsafe.push(`CORS_ORIGINS: localhost origins are for development only (${local.join(', ')})`)
     if (unsafe.length) throw new ConfigError(unsafe)
   }
   const dataDir = resolve(env.DATA_DIR)
@@ -305,7 +308,11 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       ? createHmac('sha256', env.JWT_SECRET).update(`local-gateway ${purpose}`).digest('base64url')
       : null
   const trustProxy =
-    env.TRUST_PROXY === 'off' ? false : /^\d+$/.test(env.TRUST_PROXY) ? Number(env.TRUST_PROXY) : env.TRUST_PROXY
+    env.TRUST_PROXY === 'off'
+      ? false
+      : /^\d+$/.test(env.TRUST_PROXY)
+        ? Number(env.TRUST_PROXY)
+        : env.TRUST_PROXY
   return {
     env: env.NODE_ENV,
     host: env.HOST,

@@ -6,9 +6,17 @@ import { handleCommand } from '../ledger/decider.ts'
 import type { FactMeta, Ledger } from '../ledger/ledger.ts'
 import type { GatewayPayment } from '../payments/port.ts'
 import { toRupees } from '../payments/port.ts'
-import { type OrderCommand, orderDecider } from './decide.ts'
+import { type CancelCutoff, type OrderCommand, orderDecider, REPLACED_BY_NEW_CHECKOUT } from './decide.ts'
 import type { TicketsHeld } from './facts.ts'
 import { bookingQueries } from './queries.ts'
+
+/** The limits a hold is decided under (from the settings and the event). */
+export type HoldLimits = {
+  /** the event's start, or its own sales end if earlier (ISO) */
+  salesCloseAt: string
+  maxHeldFromAddress: number
+  maxTicketsPerAccount: number
+}
 
 const run = (ledger: Ledger, orderId: string, command: OrderCommand, meta: FactMeta) =>
   handleCommand(ledger, streams.order(orderId), orderDecider, command, meta)
@@ -29,15 +37,50 @@ export function bookingCommands(ledger: Ledger) {
      * can never take more seats than exist; settles once the hold is committed. `availableSeen`
      * (tests only, guard off) replays the unsafe way: a count read before an await, then trusted.
      */
-    hold(order: TicketsHeld['data'], ticketType: TicketTypeRow, meta: FactMeta, availableSeen?: number) {
+    hold(
+      order: TicketsHeld['data'],
+      ticketType: TicketTypeRow,
+      meta: FactMeta,
+      limits: HoldLimits,
+      availableSeen?: number,
+    ) {
       // Holds are the flash sale's hot write: they share commits (group commit).
       return ledger.transactionInBatch(() => {
         const now = new Date().toISOString()
+        // One unpaid hold per buyer and event: a new checkout gives the previous one's seats back
+        // first, so nobody can stack holds on an event, and the buyer's own seats count for them.
+        const replaced = booking.heldBy(order.buyerId, order.eventId)
+        for (const previous of replaced) {
+          run(
+            ledger,
+            previous.id,
+            { type: 'Release', by: order.buyerId, reason: REPLACED_BY_NEW_CHECKOUT },
+            meta,
+          )
+        }
         if (availableSeen === undefined && booking.available(ticketType) < order.quantity) {
           releaseLapsed(now, ticketType.id)
         }
         const available = availableSeen ?? booking.available(ticketType)
-        return run(ledger, order.orderId, { type: 'Hold', order, available }, meta)
+        const facts = run(
+          ledger,
+          order.orderId,
+          {
+            type: 'Hold',
+            order,
+            available,
+            checks: {
+              now,
+              salesCloseAt: limits.salesCloseAt,
+              heldFromAddress: order.clientKey ? booking.seatsHeldFrom(order.clientKey, order.eventId) : 0,
+              maxHeldFromAddress: limits.maxHeldFromAddress,
+              issuedToBuyer: booking.seatsIssuedTo(order.buyerId, order.eventId),
+              maxTicketsPerAccount: limits.maxTicketsPerAccount,
+            },
+          },
+          meta,
+        )
+        return { facts, replaced: replaced.map((r) => r.id) }
       })
     },
 
@@ -85,10 +128,10 @@ export function bookingCommands(ledger: Ledger) {
     recordRefund: (orderId: string, paymentId: string, refundId: string) =>
       run(ledger, orderId, { type: 'RecordRefund', paymentId, refundId }, { actor: 'system' }),
 
-    cancel: (orderId: string, by: string, meta: FactMeta) =>
-      run(ledger, orderId, { type: 'Cancel', by }, meta),
+    cancel: (orderId: string, by: string, cutoff: CancelCutoff | null, meta: FactMeta) =>
+      run(ledger, orderId, { type: 'Cancel', by, cutoff, now: new Date().toISOString() }, meta),
 
-    transfer: (orderId: string, by: string, toId: string, meta: FactMeta) =>
+    transfer: (orderId: string, by: string, toId: string | null, meta: FactMeta) =>
       run(ledger, orderId, { type: 'Transfer', by, toId }, meta),
   }
 }

@@ -1,5 +1,5 @@
 // Pure decisions about one order (and the ticket it becomes once paid).
-import { conflict, invalid, notFound } from '../errors.ts'
+import { conflict, invalid, notFound, rateLimited } from '../errors.ts'
 import type { Decider } from '../ledger/decider.ts'
 import type { BookingFact, TicketsHeld } from './facts.ts'
 
@@ -15,8 +15,24 @@ export type OrderState = {
   refunded: string[]
 }
 
+/** What a hold is judged against besides availability, all read in the hold's transaction. */
+export type HoldChecks = {
+  now: string
+  /** when sales close: the event's start, or its own sales end if earlier */
+  salesCloseAt: string
+  /** unpaid seats held for this event from the buyer's client address, and the cap */
+  heldFromAddress: number
+  maxHeldFromAddress: number
+  /** free events: tickets of this event the buyer has had issued (not cancelled), and the cap */
+  issuedToBuyer: number
+  maxTicketsPerAccount: number
+}
+
+/** When a ticket may still be cancelled with its refund: until `at`, `hours` before the start. */
+export type CancelCutoff = { at: string; hours: number }
+
 export type OrderCommand =
-  | { type: 'Hold'; order: TicketsHeld['data']; available: number }
+  | { type: 'Hold'; order: TicketsHeld['data']; available: number; checks?: HoldChecks }
   | {
       type: 'Capture'
       paymentId: string
@@ -27,12 +43,20 @@ export type OrderCommand =
     }
   | { type: 'Fail'; paymentId: string | null; reason: string }
   | { type: 'Expire'; now: string }
-  | { type: 'Cancel'; by: string }
-  | { type: 'Transfer'; by: string; toId: string }
+  /** an unpaid hold given up by its buyer (a new checkout for the same event replaces it) */
+  | { type: 'Release'; by: string; reason: string }
+  | { type: 'Cancel'; by: string; now?: string; cutoff?: CancelCutoff | null }
+  /** toId: the recipient's account, null when no account has the e-mail given */
+  | { type: 'Transfer'; by: string; toId: string | null }
   | { type: 'RecordRefund'; paymentId: string; refundId: string }
 
 export const NOT_ENOUGH_TICKETS = 'Not enough tickets available.'
 export const TICKET_NOT_FOUND = 'Ticket not found.'
+export const SALES_CLOSED = 'Booking for this event has closed.'
+export const NO_SUCH_RECIPIENT = 'No account found with that email.'
+export const REPLACED_BY_NEW_CHECKOUT = 'Replaced by a new checkout for the same event.'
+const HELD_FROM_ADDRESS =
+  'Too many seats of this event are held unpaid from your network right now. Please pay for or close an open checkout first.'
 
 export const orderDecider: Decider<OrderState, OrderCommand, BookingFact> = {
   initialState: () => ({
@@ -75,6 +99,23 @@ export const orderDecider: Decider<OrderState, OrderCommand, BookingFact> = {
       case 'Hold': {
         if (state.status !== 'none') throw conflict('This order exists already.')
         const order = command.order
+        const checks = command.checks
+        if (checks && checks.now >= checks.salesCloseAt) throw conflict(SALES_CLOSED)
+        if (
+          checks &&
+          order.amount === 0 &&
+          checks.issuedToBuyer + order.quantity > checks.maxTicketsPerAccount
+        ) {
+          const left = Math.max(0, checks.maxTicketsPerAccount - checks.issuedToBuyer)
+          throw conflict(
+            `You can have at most ${checks.maxTicketsPerAccount} free tickets for this event${
+              left > 0 ? `; you can book ${left} more.` : ', and you have them all.'
+            }`,
+          )
+        }
+        if (checks && checks.heldFromAddress + order.quantity > checks.maxHeldFromAddress) {
+          throw rateLimited(HELD_FROM_ADDRESS, 60)
+        }
         if (command.available < order.quantity) throw conflict(NOT_ENOUGH_TICKETS)
         if (order.amount > 0) return [{ type: 'TicketsHeld', data: order }]
         // Free tickets need no payment: held and issued at once.
@@ -150,6 +191,15 @@ export const orderDecider: Decider<OrderState, OrderCommand, BookingFact> = {
         if (state.status !== 'held' || !state.order || command.now < state.order.heldUntil) return []
         return [{ type: 'HoldExpired', data: { orderId: state.order.orderId } }]
       }
+      case 'Release': {
+        if (state.status !== 'held' || state.order?.buyerId !== command.by) return []
+        return [
+          {
+            type: 'PaymentFailed',
+            data: { orderId: state.order.orderId, paymentId: null, reason: command.reason },
+          },
+        ]
+      }
       case 'Cancel': {
         // An unpaid hold given up by its buyer (checkout closed): its seats go back at once.
         if (state.status === 'held' && state.order?.buyerId === command.by) {
@@ -165,6 +215,12 @@ export const orderDecider: Decider<OrderState, OrderCommand, BookingFact> = {
           ]
         }
         const order = ownedTicket(state, command.by)
+        const cutoff = command.cutoff
+        if (cutoff && command.now && command.now >= cutoff.at) {
+          throw conflict(
+            `This ticket can no longer be cancelled: cancellation closes ${cutoff.hours} hours before the event starts.`,
+          )
+        }
         const paymentId = state.captured[0]
         const facts: BookingFact[] = [
           {
@@ -187,7 +243,10 @@ export const orderDecider: Decider<OrderState, OrderCommand, BookingFact> = {
         return facts
       }
       case 'Transfer': {
+        // Whether the ticket is the caller's is judged first: nobody learns which e-mails have
+        // accounts by trying them on someone else's ticket.
         const order = ownedTicket(state, command.by)
+        if (command.toId === null) throw notFound(NO_SUCH_RECIPIENT)
         if (command.toId === command.by) throw invalid('You cannot transfer a ticket to yourself.')
         return [
           {

@@ -19,6 +19,8 @@ export type TicketsHeld = {
     provider: string
     providerOrderId: string
     heldUntil: string
+    /** a keyed hash of the buyer's client address (never the address), for the per-address cap */
+    clientKey?: string
   }
 }
 

@@ -27,6 +27,7 @@ export const bookingProjection = projection<BookingFact>({
         status: 'held',
         paymentStatus: 'Pending',
         heldUntil: p('heldUntil'),
+        clientKey: p('clientKey'),
         createdAt: p('at'),
         updatedAt: p('at'),
       })
@@ -104,6 +105,7 @@ export const bookingProjection = projection<BookingFact>({
           provider: d.provider,
           providerOrderId: d.providerOrderId,
           heldUntil: d.heldUntil,
+          clientKey: d.clientKey ?? null,
           at: fact.at,
         })
         adjust.run({ ticketTypeId: d.ticketTypeId, eventId: d.eventId, held: d.quantity, sold: 0 })

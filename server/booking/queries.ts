@@ -43,6 +43,39 @@ export function bookingQueries(db: Db) {
     .from(orders)
     .where(eq(orders.id, sql.placeholder('id')))
     .prepare()
+  const heldByBuyer = db
+    .select()
+    .from(orders)
+    .where(
+      and(
+        eq(orders.buyerId, sql.placeholder('buyerId')),
+        eq(orders.eventId, sql.placeholder('eventId')),
+        eq(orders.status, 'held'),
+      ),
+    )
+    .prepare()
+  const issuedToBuyer = db
+    .select({ seats: sql<number>`coalesce(sum(${orders.quantity}), 0)` })
+    .from(orders)
+    .where(
+      and(
+        eq(orders.buyerId, sql.placeholder('buyerId')),
+        eq(orders.eventId, sql.placeholder('eventId')),
+        eq(orders.status, 'issued'),
+      ),
+    )
+    .prepare()
+  const heldFromClient = db
+    .select({ seats: sql<number>`coalesce(sum(${orders.quantity}), 0)` })
+    .from(orders)
+    .where(
+      and(
+        eq(orders.clientKey, sql.placeholder('clientKey')),
+        eq(orders.eventId, sql.placeholder('eventId')),
+        eq(orders.status, 'held'),
+      ),
+    )
+    .prepare()
 
   return {
     /** capacity − sold − held: what can still be booked right now */
@@ -75,6 +108,15 @@ export function bookingQueries(db: Db) {
     }) satisfies EventExtras,
 
     byId: (orderId: string): OrderRow | undefined => byId.get({ id: orderId }),
+
+    /** The buyer's unpaid holds for an event (a new checkout for it replaces them). */
+    heldBy: (buyerId: string, eventId: string): OrderRow[] => heldByBuyer.all({ buyerId, eventId }),
+    /** Tickets of an event issued to orders this buyer placed and did not cancel. */
+    seatsIssuedTo: (buyerId: string, eventId: string): number =>
+      issuedToBuyer.get({ buyerId, eventId })?.seats ?? 0,
+    /** Unpaid seats of an event held from one client address (by its keyed hash). */
+    seatsHeldFrom: (clientKey: string, eventId: string): number =>
+      heldFromClient.get({ clientKey, eventId })?.seats ?? 0,
     byProviderOrderId: (providerOrderId: string): OrderRow | undefined =>
       byProviderOrderId.get({ id: providerOrderId }),
 

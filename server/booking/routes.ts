@@ -1,4 +1,5 @@
 // /ticket/* (API.md): orders with holds, the payment callback, tickets, cancel, transfer.
+import { createHmac } from 'node:crypto'
 import type { FastifyInstance } from 'fastify'
 import {
   CreateOrderBody,
@@ -12,7 +13,8 @@ import {
 } from '../../contracts/booking.ts'
 import { MessageReply } from '../../contracts/common.ts'
 import { accountQueries } from '../accounts/queries.ts'
-import { catalogQueries, type TicketTypeRow } from '../catalog/queries.ts'
+import { catalogQueries, type EventRow, type TicketTypeRow } from '../catalog/queries.ts'
+import { instantIn } from '../catalog/starts-at.ts'
 import { conflict, invalid, notFound } from '../errors.ts'
 import { callerOf } from '../http/access.ts'
 import { replies, type ValibotTypeProvider } from '../http/valibot.ts'
@@ -22,7 +24,7 @@ import { toPaise } from '../payments/port.ts'
 import type { Platform } from '../platform.ts'
 import { bookingCommands } from './commands.ts'
 import { paymentConfirmer } from './confirm.ts'
-import { TICKET_NOT_FOUND } from './decide.ts'
+import { SALES_CLOSED, TICKET_NOT_FOUND } from './decide.ts'
 import type { BookingFact } from './facts.ts'
 import { bookingQueries, type OrderRow } from './queries.ts'
 
@@ -43,6 +45,22 @@ export async function bookingRoutes(fastify: FastifyInstance, options: { platfor
   const commands = bookingCommands(ledger)
   const events = catalogQueries(ledger.db)
   const accounts = accountQueries(ledger.db)
+
+  /** When booking closes: the event's start, judged in TIMEZONE. */
+  const salesCloseAt = (event: EventRow) => instantIn(event.date, event.time, config.timeZone).toISOString()
+  /** Until when a ticket of this event may be cancelled with its refund. */
+  const cutoffOf = (event: EventRow) => {
+    const start = instantIn(event.date, event.time, config.timeZone).getTime()
+    const hours = config.booking.cancelCutoffHours
+    return { at: new Date(start - hours * 3_600_000).toISOString(), hours }
+  }
+  const cancelCutoff = (eventId: string) => {
+    const event = events.byId(eventId)
+    return event ? cutoffOf(event) : null
+  }
+  /** The client address as a keyed hash: holds are counted per address without storing it. */
+  const clientKeyOf = (ip: string) =>
+    createHmac('sha256', config.jwt.secret).update(`client ${ip}`).digest('base64url').slice(0, 22)
 
   const confirm = paymentConfirmer(ledger, gateway)
   /** The confirmation job; done here and now when the queue cannot take it (Redis away). */
@@ -109,6 +127,9 @@ export async function bookingRoutes(fastify: FastifyInstance, options: { platfor
       }
       const event = events.byId(eventId)
       if (event?.approvalStatus !== 'Approved') throw notFound('Event not found.')
+      // Refused before the provider is asked for an order; the hold decides it again.
+      const closesAt = salesCloseAt(event)
+      if (new Date().toISOString() >= closesAt) throw conflict(SALES_CLOSED)
       const wanted = request.body.ticketType.toLowerCase()
       const ticketType = (events.ticketTypesOf([event.id]).get(event.id) ?? []).find(
         (t: TicketTypeRow) => t.id === request.body.ticketType || t.type.toLowerCase() === wanted,
@@ -135,7 +156,7 @@ export async function bookingRoutes(fastify: FastifyInstance, options: { platfor
             notes: { eventId: event.id, ticketTypeId: ticketType.id },
           })
       const heldUntil = new Date(Date.now() + config.booking.holdMinutes * 60_000).toISOString()
-      await commands.hold(
+      const { replaced } = await commands.hold(
         {
           orderId,
           buyerId: buyer.id,
@@ -149,9 +170,15 @@ export async function bookingRoutes(fastify: FastifyInstance, options: { platfor
           provider: free ? 'free' : gateway.provider,
           providerOrderId: providerOrder.id,
           heldUntil,
+          clientKey: clientKeyOf(request.ip),
         },
         ticketType,
         { actor: buyer.id, requestId: request.id },
+        {
+          salesCloseAt: closesAt,
+          maxHeldFromAddress: config.booking.maxHeldSeatsPerAddress,
+          maxTicketsPerAccount: config.booking.maxTicketsPerAccount,
+        },
         guarded ? undefined : availableSeen,
       )
       return {
@@ -162,6 +189,12 @@ export async function bookingRoutes(fastify: FastifyInstance, options: { platfor
         provider: free ? ('free' as const) : gateway.provider,
         ticketId: orderId,
         heldUntil,
+        ...(replaced.length > 0
+          ? {
+              replacedTicketIds: replaced,
+              message: 'Your previous unpaid checkout for this event was released; this one replaces it.',
+            }
+          : {}),
       }
     },
   )
@@ -246,6 +279,7 @@ export async function bookingRoutes(fastify: FastifyInstance, options: { platfor
           quantity: t.quantity,
           totalAmount: t.amount,
           paymentStatus: t.paymentStatus,
+          cancellableUntil: event ? cutoffOf(event).at : null,
         }
       })
     },
@@ -255,7 +289,11 @@ export async function bookingRoutes(fastify: FastifyInstance, options: { platfor
     request: { id: string; params: { ticketId: string } } & Parameters<typeof callerOf>[0],
   ) => {
     const owner = callerOf(request)
-    commands.cancel(request.params.ticketId, owner.id, { actor: owner.id, requestId: request.id })
+    const order = booking.byId(request.params.ticketId)
+    commands.cancel(request.params.ticketId, owner.id, order ? cancelCutoff(order.eventId) : null, {
+      actor: owner.id,
+      requestId: request.id,
+    })
     return { message: 'Ticket canceled successfully.' }
   }
   for (const url of ['/ticket/cancel/:ticketId', '/ticket/:ticketId']) {
@@ -277,9 +315,10 @@ export async function bookingRoutes(fastify: FastifyInstance, options: { platfor
     },
     async (request) => {
       const owner = callerOf(request)
+      // The decision checks the caller owns the ticket before it says whether the e-mail has an
+      // account, so a stranger's ticket id is no way to test addresses.
       const recipient = accounts.byEmail(request.body.newAttendeeEmail)
-      if (!recipient) throw notFound('No account found with that email.')
-      commands.transfer(request.body.ticketId, owner.id, recipient.id, {
+      commands.transfer(request.body.ticketId, owner.id, recipient?.id ?? null, {
         actor: owner.id,
         requestId: request.id,
       })

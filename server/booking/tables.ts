@@ -26,6 +26,8 @@ export const orders = sqliteTable(
     paymentStatus: text('payment_status').notNull().$type<PaymentStatus>(),
     paymentId: text('payment_id'),
     heldUntil: text('held_until').notNull(),
+    /** a keyed hash of the client address that made the hold (per-address cap on unpaid seats) */
+    clientKey: text('client_key'),
     refund: text('refund').$type<'requested' | 'refunded'>(),
     /** when the ticket was issued (sales over time) */
     issuedAt: text('issued_at'),
@@ -39,6 +41,9 @@ export const orders = sqliteTable(
     index('orders_owner').on(t.ownerId, t.status).where(sql`${t.ownerId} IS NOT NULL`),
     index('orders_issued_by_event').on(t.eventId, t.id).where(sql`${t.status} = 'issued'`),
     index('orders_held_until').on(t.heldUntil).where(sql`${t.status} = 'held'`),
+    // A buyer's orders for one event: the unpaid hold a new checkout replaces, free tickets had.
+    index('orders_buyer_event').on(t.buyerId, t.eventId),
+    index('orders_held_by_client').on(t.clientKey, t.eventId).where(sql`${t.status} = 'held'`),
   ],
 )
 

@@ -236,7 +236,8 @@ describe('with the local gateway (workers inline on real Redis)', () => {
       const event = await createApprovedEvent(app, organizer, admin)
       const buyer = await signUp(app, 'Esha')
       const placed = await hold(app, buyer, event)
-      const other = await hold(app, buyer, event)
+      // another order of the same buyer (another event: a new checkout for the same one replaces it)
+      const other = await hold(app, buyer, await createApprovedEvent(app, organizer, admin))
       const otherCheckout = await pay(app, buyer, other)
       const before = orderRow(app, placed.ticketId)
 
@@ -711,9 +712,12 @@ describe('workers, run by hand (WORKERS=off: jobs wait in Redis until a test run
       const event = await createApprovedEvent(app, organizer, admin, [
         { type: 'VIP', price: 1499, quantity: 5 },
       ])
-      const buyer = await signUp(app, 'Yamini')
-      const lapsed = [await hold(app, buyer, event, 'VIP', 1), await hold(app, buyer, event, 'VIP', 2)]
-      const running = await hold(app, buyer, event, 'VIP', 1)
+      // three buyers: one buyer's new checkout for an event replaces their previous hold
+      const lapsed = [
+        await hold(app, await signUp(app, 'Yamini'), event, 'VIP', 1),
+        await hold(app, await signUp(app, 'Yash'), event, 'VIP', 2),
+      ]
+      const running = await hold(app, await signUp(app, 'Yuvan'), event, 'VIP', 1)
       for (const placed of lapsed) lapseHold(app, placed.ticketId)
       expect(await availableOf(app, event._id, 'VIP')).toBe(1)
 

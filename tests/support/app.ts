@@ -29,6 +29,9 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
       ADMIN_EMAIL: ADMIN.email,
       ADMIN_PASSWORD: ADMIN.password,
       ADMIN_USERNAME: ADMIN.username,
+      SIGNUPS_PER_ADDRESS: '100000',
+      // Every test request comes from one address; the tests of the per-address cap set their own.
+      MAX_HELD_SEATS_PER_ADDRESS: '100000',
       ...overrides,
     }),
   )

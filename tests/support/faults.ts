@@ -243,6 +243,7 @@ export const faultEnv = (dataDir: string, extra: ServerEnv = {}): ServerEnv => (
   DATA_DIR: dataDir,
   HOST: '127.0.0.1',
   RATE_LIMITS: 'off',
+  MAX_HELD_SEATS_PER_ADDRESS: '1000000',
   SQLITE_SYNCHRONOUS: 'FULL',
   LOG_LEVEL: 'warn',
   // A test run: production refuses RATE_LIMITS=off and the local gateway, which the load needs.

@@ -1,9 +1,13 @@
 // given / when / then for the order decider: every command against every state an order can be in.
 import { describe, expect, it } from 'vitest'
 import {
+  type HoldChecks,
+  NO_SUCH_RECIPIENT,
   NOT_ENOUGH_TICKETS,
   type OrderCommand,
   orderDecider,
+  REPLACED_BY_NEW_CHECKOUT,
+  SALES_CLOSED,
   TICKET_NOT_FOUND,
 } from '../../server/booking/decide.ts'
 import type { BookingFact, TicketsHeld } from '../../server/booking/facts.ts'
@@ -409,4 +413,92 @@ describe('evolve', () => {
     ['expired', [held, expired]],
     ['issued', [held, expired, captured(), issued(true)]],
   ] as const)('reaches %s', (status, facts) => expect(state([...facts]).status).toBe(status))
+})
+
+// issue 11: the limits a hold is judged under, releases by a new checkout, the cancellation cutoff
+const checks = (over: Partial<HoldChecks> = {}): HoldChecks => ({
+  now: '2030-01-01T10:00:00.000Z',
+  salesCloseAt: '2030-01-02T12:30:00.000Z',
+  heldFromAddress: 0,
+  maxHeldFromAddress: 20,
+  issuedToBuyer: 0,
+  maxTicketsPerAccount: 10,
+  ...over,
+})
+const holdUnder = (over: Partial<HoldChecks>, data = order): OrderCommand => ({
+  type: 'Hold',
+  order: data,
+  available: 100,
+  checks: checks(over),
+})
+
+describe('Hold, under its limits', () => {
+  it('holds while sales are open and the caps leave room', () =>
+    given([])
+      .when(holdUnder({ heldFromAddress: 18 }))
+      .thenAppends([held]))
+  it('refuses once sales have closed (the event started, or its sales ended)', () =>
+    given([])
+      .when(holdUnder({ now: '2030-01-02T12:30:00.000Z' }))
+      .thenRefuses('conflict', SALES_CLOSED))
+  it('refuses when the seats would pass the cap of unpaid seats from one address', () =>
+    given([])
+      .when(holdUnder({ heldFromAddress: 19 }))
+      .thenRefuses(
+        'rate-limited',
+        'Too many seats of this event are held unpaid from your network right now. Please pay for or close an open checkout first.',
+      ))
+  it('refuses free tickets past the cap per account, saying how many are left', () =>
+    given([])
+      .when(holdUnder({ issuedToBuyer: 9 }, freeOrder))
+      .thenRefuses('conflict', 'You can have at most 10 free tickets for this event; you can book 1 more.'))
+  it('does not apply the free cap to paid tickets', () =>
+    given([])
+      .when(holdUnder({ issuedToBuyer: 50 }))
+      .thenAppends([held]))
+})
+
+describe('Release (a new checkout for the same event)', () => {
+  const release = (by: string): OrderCommand => ({ type: 'Release', by, reason: REPLACED_BY_NEW_CHECKOUT })
+  it("gives the buyer's unpaid seats back", () =>
+    given([held])
+      .when(release('asha'))
+      .thenAppends([
+        { type: 'PaymentFailed', data: { orderId: 'o1', paymentId: null, reason: REPLACED_BY_NEW_CHECKOUT } },
+      ]))
+  it('leaves a paid ticket alone', () => given(paidTicket).when(release('asha')).thenAppendsNothing())
+  it("leaves someone else's hold alone", () => given([held]).when(release('bala')).thenAppendsNothing())
+})
+
+describe('Cancel, near the event', () => {
+  const cutoff = { at: '2030-01-01T12:00:00.000Z', hours: 24 }
+  const cancelAt = (now: string): OrderCommand => ({ type: 'Cancel', by: 'asha', now, cutoff })
+  it('cancels before the cutoff', () =>
+    given(paidTicket)
+      .when(cancelAt('2030-01-01T11:59:59.999Z'))
+      .thenAppends([cancelled(), refundRequested('cancelled')]))
+  it('refuses from the cutoff on', () =>
+    given(paidTicket)
+      .when(cancelAt('2030-01-01T12:00:00.000Z'))
+      .thenRefuses(
+        'conflict',
+        'This ticket can no longer be cancelled: cancellation closes 24 hours before the event starts.',
+      ))
+  it('still lets the buyer give up an unpaid hold after the cutoff', () =>
+    given([held])
+      .when(cancelAt('2030-01-01T13:00:00.000Z'))
+      .thenAppends([
+        {
+          type: 'PaymentFailed',
+          data: { orderId: 'o1', paymentId: null, reason: 'The buyer closed the checkout.' },
+        },
+      ]))
+})
+
+describe('Transfer to an e-mail with no account', () => {
+  const toNobody = (by: string): OrderCommand => ({ type: 'Transfer', by, toId: null })
+  it('tells the owner', () =>
+    given(paidTicket).when(toNobody('asha')).thenRefuses('not-found', NO_SUCH_RECIPIENT))
+  it('tells a stranger only that the ticket is not found', () =>
+    given(paidTicket).when(toNobody('mallory')).thenRefuses('not-found', TICKET_NOT_FOUND))
 })

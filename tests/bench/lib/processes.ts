@@ -61,6 +61,7 @@ export async function startAppServer(dataDir: string, env: Record<string, string
     PORT: String(port),
     HOST: '127.0.0.1',
     RATE_LIMITS: 'off',
+    MAX_HELD_SEATS_PER_ADDRESS: '1000000',
     LOG_LEVEL: 'warn',
     // production refuses RATE_LIMITS=off and the local gateway, which the load needs
     NODE_ENV: 'test',

@@ -1,0 +1,33 @@
+// When an event starts: its date and time are a wall clock in TIMEZONE, turned into an instant
+// (daylight saving included), so "has it started?" is judged the same way from anywhere.
+const formats = new Map<string, Intl.DateTimeFormat>()
+
+function wallClockOf(instant: number, timeZone: string): number {
+  let format = formats.get(timeZone)
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+      second: 'numeric',
+    })
+    formats.set(timeZone, format)
+  }
+  const part = Object.fromEntries(format.formatToParts(instant).map((p) => [p.type, Number(p.value)]))
+  return Date.UTC(part.year ?? 0, (part.month ?? 1) - 1, part.day, part.hour, part.minute, part.second)
+}
+
+/** The instant at which the wall clock in `timeZone` reads `date` (YYYY-MM-DD) `time` (HH:MM). */
+export function instantIn(date: string, time: string, timeZone: string): Date {
+  const [year = 0, month = 1, day = 1] = date.split('-').map(Number)
+  const [hour = 0, minute = 0] = time.split(':').map(Number)
+  const wanted = Date.UTC(year, month - 1, day, hour, minute)
+  // The zone's offset at a first guess, then again at the answer (it may differ across a change).
+  let instant = wanted - (wallClockOf(wanted, timeZone) - wanted)
+  instant = wanted - (wallClockOf(instant, timeZone) - instant)
+  return new Date(instant)
+}
