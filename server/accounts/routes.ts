@@ -26,6 +26,7 @@ import { accountDecider, INVALID_RESET_LINK } from './decide.ts'
 import { hashPassword, verifyPassword } from './passwords.ts'
 import { accountQueries } from './queries.ts'
 import { registerAccount } from './register.ts'
+import { UNKNOWN_ACCOUNT_VERSION } from './throttle.ts'
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex')
 
@@ -57,6 +58,7 @@ export async function accountRoutes(fastify: FastifyInstance, options: AccountRo
     },
     async (request) => {
       const { username, email, password, phone } = request.body
+      await throttle.signupRequested(request.ip)
       await registerAccount(
         ledger,
         { username, email, password, phone, role: 'user' },
@@ -74,14 +76,19 @@ export async function accountRoutes(fastify: FastifyInstance, options: AccountRo
     },
     async (request) => {
       const { email, password } = request.body
-      await throttle.beforeLogin(email, request.ip)
       const account = accounts.byEmail(email)
+      const attempt = {
+        email,
+        passwordVersion: account?.passwordChangedAt ?? UNKNOWN_ACCOUNT_VERSION,
+        ip: request.ip,
+      }
+      await throttle.beforeLogin(attempt)
       const matches = await verifyPassword(account?.passwordHash, password)
       if (!account || !matches) {
-        await throttle.loginFailed(request.ip)
+        await throttle.loginFailed(attempt)
         throw unauthenticated('Invalid email or password.')
       }
-      await throttle.loginSucceeded(email)
+      await throttle.loginSucceeded(attempt)
       return { status: true as const, token: tokens.sign(account), message: 'Login successfully !' }
     },
   )
@@ -209,6 +216,8 @@ export async function accountRoutes(fastify: FastifyInstance, options: AccountRo
         { type: 'ResetPassword', accountId, tokenHash, passwordHash, now: new Date().toISOString() },
         { actor: accountId, requestId: request.id },
       )
+      // The new password version starts the account's sign-in counts afresh (throttle.ts keys
+      // them by it): the owner who proved the mailbox is not kept waiting by an attacker's guesses.
       return { status: true, message: 'Your password has been reset successfully.' }
     },
   )

@@ -1,5 +1,6 @@
-// Brute-force limits for login and forgot-password. Login counts failures only, per account and
-// per IP (the IP limit is higher, so many people behind one address can still sign in).
+// Abuse limits for sign-in, sign-up and forgot-password. Sign-in follows rate-limiter-flexible's
+// login recipe: failures are counted per (account, address) pair, so guesses from one address
+// never lock the owner out from another; an account's failures from everywhere only slow it down.
 import type { Redis } from 'ioredis'
 import {
   type RateLimiterAbstract,
@@ -10,31 +11,58 @@ import {
 import type { Config } from '../config.ts'
 import { rateLimited } from '../errors.ts'
 
+/**
+ * One sign-in attempt. The password version (the account's passwordChangedAt) is part of the
+ * account's and the pair's counters, so a completed reset starts them afresh.
+ */
+export type LoginAttempt = { email: string; passwordVersion: number; ip: string }
+
+/** The password version of an e-mail no account has: counted like any account, never reset. */
+export const UNKNOWN_ACCOUNT_VERSION = 0
+
 export type Throttle = {
-  /** Refuses when the address or the account has failed too often; takes one attempt from the
-   * account's allowance before the password is checked. */
-  beforeLogin(email: string, ip: string): Promise<void>
-  loginFailed(ip: string): Promise<void>
-  /** A correct password forgets the account's failures. */
-  loginSucceeded(email: string): Promise<void>
+  /** Refuses when the address, or this account from this address, has failed too often, or when
+   * the account is slowed and its next attempt is not due; counts the attempt as a failure before
+   * the password is checked. */
+  beforeLogin(attempt: LoginAttempt): Promise<void>
+  loginFailed(attempt: LoginAttempt): Promise<void>
+  /** A correct password forgets the pair's failures. */
+  loginSucceeded(attempt: LoginAttempt): Promise<void>
   forgotRequested(email: string, ip: string): Promise<void>
+  /** Every sign-up attempt counts, taken e-mail or not: both account farming and probing which
+   * e-mails have accounts need many attempts from one address. */
+  signupRequested(ip: string): Promise<void>
 }
 
 const minutes = (ms: number) => Math.max(1, Math.ceil(ms / 60_000))
+const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000))
+const plural = (n: number, unit: string) => `${n} ${unit}${n === 1 ? '' : 's'}`
 const tooMany = (what: string, ms: number) =>
+  rateLimited(`Too many ${what}. Please try again in ${plural(minutes(ms), 'minute')}.`, seconds(ms))
+const slowed = (ms: number) =>
   rateLimited(
-    `Too many ${what}. Please try again in ${minutes(ms)} minute${minutes(ms) === 1 ? '' : 's'}.`,
-    Math.ceil(ms / 1000),
+    `This account has had many failed login attempts, so it accepts them only slowly. Please try again in ${plural(seconds(ms), 'second')}.`,
+    seconds(ms),
   )
+
+// Neither a version nor an address contains '/', so no two attempts share a key.
+const accountKey = (a: LoginAttempt) => `${a.passwordVersion}/${a.email}`
+const pairKey = (a: LoginAttempt) => `${a.passwordVersion}/${a.ip}/${a.email}`
 
 export function createThrottle(config: Config, redis: Redis | null): Throttle {
   const limits = config.rateLimits
   if (!limits.enabled) {
     const pass = async () => {}
-    return { beforeLogin: pass, loginFailed: pass, loginSucceeded: pass, forgotRequested: pass }
+    return {
+      beforeLogin: pass,
+      loginFailed: pass,
+      loginSucceeded: pass,
+      forgotRequested: pass,
+      signupRequested: pass,
+    }
   }
-  const make = (name: string, points: number, windowMinutes: number): RateLimiterAbstract => {
-    const options = { keyPrefix: `${config.queuePrefix}-limit-${name}`, points, duration: windowMinutes * 60 }
+  const make = (name: string, points: number, durationSeconds: number): RateLimiterAbstract => {
+    const options = { keyPrefix: `${config.queuePrefix}-limit-${name}`, points, duration: durationSeconds }
     if (!redis) return new RateLimiterMemory(options)
     // If Redis goes away the limits keep working in memory.
     return new RateLimiterRedis({
@@ -43,41 +71,64 @@ export function createThrottle(config: Config, redis: Redis | null): Throttle {
       insuranceLimiter: new RateLimiterMemory(options),
     })
   }
-  const loginAccount = make('login-account', limits.loginFailsPerAccount, limits.loginWindowMinutes)
-  const loginIp = make('login-ip', limits.loginFailsPerIp, limits.loginWindowMinutes)
-  const forgotAccount = make('forgot-account', limits.forgotPerAccount, limits.forgotWindowMinutes)
-  const forgotIp = make('forgot-ip', limits.forgotPerIp, limits.forgotWindowMinutes)
+  const loginWindow = limits.loginWindowMinutes * 60
+  const loginPair = make('login-pair', limits.loginFailsPerAccountAddress, loginWindow)
+  const loginAccount = make('login-account', limits.loginFailsPerAccount, loginWindow)
+  const loginSlow = make('login-slow', 1, limits.loginSlowSeconds)
+  const loginIp = make('login-ip', limits.loginFailsPerIp, loginWindow)
+  const signupIp = make('signup-ip', limits.signupsPerAddress, limits.signupWindowMinutes * 60)
+  const forgotAccount = make('forgot-account', limits.forgotPerAccount, limits.forgotWindowMinutes * 60)
+  const forgotIp = make('forgot-ip', limits.forgotPerIp, limits.forgotWindowMinutes * 60)
 
-  const consume = async (limiter: RateLimiterAbstract, key: string, what: string) => {
+  /** Takes a point; a refusal comes back as the limiter's answer rather than thrown. */
+  const take = async (limiter: RateLimiterAbstract, key: string): Promise<RateLimiterRes | null> => {
     try {
       await limiter.consume(key)
+      return null
     } catch (outcome) {
-      if (outcome instanceof RateLimiterRes) throw tooMany(what, outcome.msBeforeNext)
+      if (outcome instanceof RateLimiterRes) return outcome
       throw outcome
     }
   }
+  const consume = async (limiter: RateLimiterAbstract, key: string, what: string) => {
+    const refused = await take(limiter, key)
+    if (refused) throw tooMany(what, refused.msBeforeNext)
+  }
 
   return {
-    async beforeLogin(email, ip) {
-      const byIp = await loginIp.get(ip)
+    async beforeLogin(attempt) {
+      const byIp = await loginIp.get(attempt.ip)
       if (byIp && byIp.consumedPoints >= limits.loginFailsPerIp) {
         throw tooMany('failed login attempts', byIp.msBeforeNext)
       }
-      // Taken before the password is checked: guesses at one account sent at the same moment
-      // cannot all slip past its limit.
-      await consume(loginAccount, email, 'failed login attempts')
+      // Counted before the password is checked (and given back on success): guesses sent at
+      // the same moment cannot all slip under a limit.
+      await consume(loginPair, pairKey(attempt), 'failed login attempts')
+      const pastCeiling = await take(loginAccount, accountKey(attempt))
+      if (!pastCeiling) return
+      // Past the account's ceiling: never locked, since that is what an attacker wants for
+      // the owner, but one attempt per loginSlowSeconds, whoever sends it.
+      const notYet = await take(loginSlow, accountKey(attempt))
+      if (notYet) {
+        // Refused unchecked, so not a failure: the owner waiting for a turn keeps the pair's allowance.
+        await Promise.all([loginPair.reward(pairKey(attempt)), loginAccount.reward(accountKey(attempt))])
+        throw slowed(notYet.msBeforeNext)
+      }
     },
-    async loginFailed(ip) {
+    async loginFailed(attempt) {
       // The address's count grows with failures only, after the fact: people signing in at
       // the same moment from one address are never refused for being many.
-      await loginIp.penalty(ip)
+      await loginIp.penalty(attempt.ip)
     },
-    async loginSucceeded(email) {
-      await loginAccount.delete(email)
+    async loginSucceeded(attempt) {
+      await Promise.all([loginPair.delete(pairKey(attempt)), loginAccount.reward(accountKey(attempt))])
     },
     async forgotRequested(email, ip) {
       await consume(forgotIp, ip, 'password reset requests')
       await consume(forgotAccount, email, 'password reset requests')
+    },
+    async signupRequested(ip) {
+      await consume(signupIp, ip, 'sign-ups from this address')
     },
   }
 }
