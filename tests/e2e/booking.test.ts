@@ -205,6 +205,11 @@ describe('booking in the browser', () => {
     await card.getByText('2', { exact: true }).waitFor()
     await card.getByText('₹3,000').waitFor()
     await card.getByText('Blue Frog, Mumbai').waitFor()
+    // until when it can be cancelled (CANCEL_CUTOFF_HOURS before the start)
+    await card.getByText(/^Cancellable until /).waitFor()
+    expect(await card.getByRole('button', { name: 'Cancel' }).isEnabled()).toBe(true)
+    // the local gateway moves no money, and every page says so
+    await buyerPage.getByRole('status').filter({ hasText: 'Test mode: no money moves' }).waitFor()
     const transfer = card.getByRole('link', { name: 'Transfer' })
     expect(await transfer.getAttribute('href')).toMatch(/^\/ticket\/transfer\/[\w-]+$/)
   })

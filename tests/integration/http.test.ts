@@ -19,7 +19,8 @@ let app: FastifyInstance
 let adminToken: string
 
 beforeAll(async () => {
-  t = await startApp()
+  // a client served from another origin (a partner's site) is allowed by CORS_ORIGINS
+  t = await startApp({ CORS_ORIGINS: 'https://partner.example' })
   app = t.app
   adminToken = (await adminSession(app)).token
 })
@@ -338,7 +339,7 @@ describe('CORS', () => {
       },
     })
 
-  it.each(['http://localhost:5173', 'the PUBLIC_URL'])(
+  it.each(['https://partner.example', 'the PUBLIC_URL'])(
     'lets the allowed origin %s call with credentials',
     async (which) => {
       const origin = which === 'the PUBLIC_URL' ? app.platform.config.publicUrl : which
@@ -511,7 +512,12 @@ describe('loadConfig', () => {
       'https://partner.example',
       'https://other.example',
     ])
-    expect(config.rateLimits).toMatchObject({ enabled: true, loginFailsPerAccount: 5, loginFailsPerIp: 100 })
+    expect(config.rateLimits).toMatchObject({
+      enabled: true,
+      loginFailsPerAccountAddress: 10,
+      loginFailsPerAccount: 100,
+      loginFailsPerIp: 100,
+    })
     expect(config.resetTokenMinutes).toBe(30)
     expect(config.admin).toBeNull()
   })

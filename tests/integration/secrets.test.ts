@@ -19,7 +19,7 @@ let server: TestServer
 let scanner: ReplyScanner
 
 beforeAll(async () => {
-  server = await startServer()
+  server = await startServer({ CORS_ORIGINS: 'https://partner.example' })
   scanner = scanReplies(server.app, () => [
     server.config.jwt.secret,
     server.config.payments.keySecret,
@@ -342,12 +342,13 @@ describe('security headers and CSP', () => {
 })
 
 describe('CORS allow-list', () => {
-  const allowed = () => [server.config.publicUrl, 'http://localhost:5173']
+  const allowed = () => [server.config.publicUrl, 'https://partner.example']
   const foreign = [
     'https://evil.example',
     'null',
-    `${'http://localhost:5173'}.evil.example`,
-    'http://localhost:5174',
+    'https://partner.example.evil.example',
+    // the Vite dev server's origin is allowed in development only (NODE_ENV=development)
+    'http://localhost:5173',
   ]
   const routes = ['/api/v1/ticket/create', '/api/v1/auth/login', '/api/v1/admin/events/x/status']
 
@@ -391,10 +392,10 @@ describe('CORS allow-list', () => {
     const handshake = (origin: string) =>
       fetch(`${server.url}/socket.io/?EIO=4&transport=polling`, { headers: { origin } })
 
-    const mine = await handshake('http://localhost:5173')
+    const mine = await handshake('https://partner.example')
     const theirs = await handshake('https://evil.example')
 
-    expect(mine.headers.get('access-control-allow-origin')).toBe('http://localhost:5173')
+    expect(mine.headers.get('access-control-allow-origin')).toBe('https://partner.example')
     expect(theirs.headers.get('access-control-allow-origin')).toBeNull()
   })
 })

@@ -6,6 +6,7 @@ import { ToastContainer } from 'react-toastify'
 import type { Session } from '../session/session.ts'
 import { useSession } from '../session/use-session.ts'
 import { NavBar } from '../ui/nav-bar.tsx'
+import { TestModeBanner } from '../ui/test-mode-banner.tsx'
 import { TOAST_DEFAULT_MS } from '../ui/toasts.ts'
 
 export type RouterContext = { session: Session }
@@ -22,6 +23,7 @@ function Frame() {
   const { user } = useSession()
   return (
     <>
+      <TestModeBanner />
       <NavBar />
       <main>
         <Outlet />

@@ -10,6 +10,7 @@ const short: ToastOptions = { autoClose: TOAST_SHORT_MS }
 export const notify = {
   success: (message: string) => toast.success(message),
   error: (message: string) => toast.error(message),
+  info: (message: string) => toast.info(message),
   /** the 3000 ms toasts */
   successShort: (message: string) => toast.success(message, short),
   errorShort: (message: string) => toast.error(message, short),

@@ -128,7 +128,12 @@ function BookingForm({ event }: { event: EventView }) {
     () =>
       bookingMachine.provide({
         actors: {
-          createOrder: fromPromise(({ input }) => createOrder(input)),
+          createOrder: fromPromise(async ({ input }) => {
+            const order = await createOrder(input)
+            // A new checkout for the same event released the buyer's earlier unpaid one.
+            if (order.message) notify.info(order.message)
+            return order
+          }),
           payLocally: fromPromise(({ input }) => payLocally(input.orderId, input.outcome)),
           providerCheckout: razorpayCheckout(payer),
           confirmPayment: fromPromise(({ input }) => confirmPayment(input)),

@@ -10,6 +10,7 @@ import { Loading } from '../../ui/loading.tsx'
 import { formatRupees } from '../../ui/rupees.ts'
 import { notify } from '../../ui/toasts.ts'
 import { MyInquiries } from '../support/my-inquiries.tsx'
+import { CancelCutoff, cancellationClosed } from './cancel-cutoff.tsx'
 import { localEventDate } from './event-date.ts'
 import { useMyTickets } from './use-my-tickets.ts'
 import './booking.css'
@@ -96,8 +97,14 @@ function TicketCard({ ticket, profile, cancelling, onCancel }: TicketCardProps) 
           <dt>Location:</dt>
           <dd>{ticket.eventLocation}</dd>
         </dl>
+        <CancelCutoff cancellableUntil={ticket.cancellableUntil} />
         <div className="ticket-actions">
-          <button type="button" className="button-danger" onClick={onCancel} disabled={cancelling}>
+          <button
+            type="button"
+            className="button-danger"
+            onClick={onCancel}
+            disabled={cancelling || cancellationClosed(ticket.cancellableUntil)}
+          >
             Cancel
           </button>
           <Link to="/ticket/transfer/$ticketId" params={{ ticketId: ticket._id }} className="button">

@@ -6,6 +6,7 @@ import { cancelRegistration, transferTicket } from '../../api/booking.ts'
 import { transferMessages } from '../../machines/transfer.ts'
 import { Loading } from '../../ui/loading.tsx'
 import { notify } from '../../ui/toasts.ts'
+import { CancelCutoff, cancellationClosed } from './cancel-cutoff.tsx'
 import { useMyTickets } from './use-my-tickets.ts'
 import './booking.css'
 
@@ -93,6 +94,7 @@ function RegistrationCard({ registration, onChanged }: { registration: Registrat
           <dt>Payment Status:</dt>
           <dd>{registration.paymentStatus}</dd>
         </dl>
+        <CancelCutoff cancellableUntil={registration.cancellableUntil} />
         {transferring && (
           <div className="field">
             <label htmlFor={emailId}>New Attendee Email</label>
@@ -114,7 +116,12 @@ function RegistrationCard({ registration, onChanged }: { registration: Registrat
           </p>
         )}
         <div className="ticket-actions">
-          <button type="button" className="button-danger" onClick={() => void cancel()} disabled={busy}>
+          <button
+            type="button"
+            className="button-danger"
+            onClick={() => void cancel()}
+            disabled={busy || cancellationClosed(registration.cancellableUntil)}
+          >
             Cancel Ticket
           </button>
           <button type="button" onClick={() => void transfer()} disabled={busy}>
