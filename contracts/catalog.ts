@@ -18,6 +18,14 @@ export const isCalendarDate = (text: string) => {
   return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day
 }
 
+/** A YYYY-MM-DDTHH:MM (as `<input type="datetime-local">` sends it) on a real calendar day. */
+export const isWallClock = (text: string) => {
+  const match = /^(\d{4}-\d{2}-\d{2})T([01]\d|2[0-3]):[0-5]\d$/.exec(text)
+  return match !== null && isCalendarDate(match[1] ?? '')
+}
+
+export const SALES_END_AFTER_START = 'Sales must end before the event starts.'
+
 const required = (label: string, max: number) =>
   v.pipe(
     v.string(`${label} is required.`),
@@ -62,20 +70,46 @@ export const TicketTypesInput = v.pipe(
   ),
 )
 
-/** The text fields of POST /event/create (multipart); ticketTypes arrives as JSON text. */
-export const CreateEventFields = v.object({
-  title: required('Title', 150),
-  description: required('Description', 5000),
-  date: v.pipe(
-    required('Date', 10),
-    v.isoDate('Date must be a date (YYYY-MM-DD).'),
-    v.check(isCalendarDate, 'Date must be a real day on the calendar.'),
+/**
+ * The text fields of POST /event/create (multipart); ticketTypes arrives as JSON text. salesEnd is
+ * optional (empty means none): a wall clock in TIMEZONE, like date and time, at which booking
+ * closes if that is earlier than the start.
+ */
+export const CreateEventFields = v.pipe(
+  v.object({
+    title: required('Title', 150),
+    description: required('Description', 5000),
+    date: v.pipe(
+      required('Date', 10),
+      v.isoDate('Date must be a date (YYYY-MM-DD).'),
+      v.check(isCalendarDate, 'Date must be a real day on the calendar.'),
+    ),
+    time: v.pipe(required('Time', 5), v.regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'Time must be a time (HH:MM).')),
+    location: required('Location', 200),
+    category: required('Category', 80),
+    ticketTypes: TicketTypesInput,
+    salesEnd: v.optional(
+      v.pipe(
+        v.string('Sales end must be a date and time.'),
+        v.trim(),
+        v.check(
+          (text) => text === '' || isWallClock(text),
+          'Sales end must be a real date and time (YYYY-MM-DDTHH:MM).',
+        ),
+        v.transform((text) => (text === '' ? undefined : text)),
+      ),
+    ),
+  }),
+  // Both are wall clocks in the same zone, so their texts compare as the times do.
+  v.forward(
+    v.partialCheck(
+      [['date'], ['time'], ['salesEnd']],
+      (input) => input.salesEnd === undefined || input.salesEnd <= `${input.date}T${input.time}`,
+      SALES_END_AFTER_START,
+    ),
+    ['salesEnd'],
   ),
-  time: v.pipe(required('Time', 5), v.regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'Time must be a time (HH:MM).')),
-  location: required('Location', 200),
-  category: required('Category', 80),
-  ticketTypes: TicketTypesInput,
-})
+)
 export type CreateEventFields = v.InferOutput<typeof CreateEventFields>
 
 export const TicketTypeView = v.object({
@@ -106,6 +140,8 @@ export const EventView = v.object({
   candidates: v.array(v.string()),
   ticketTypes: v.array(TicketTypeView),
   createdAt: v.string(),
+  /** when booking closes before the start (YYYY-MM-DDTHH:MM in TIMEZONE, as entered), or null */
+  salesEnd: v.nullable(v.string()),
   /** the event's version: send it back as If-Match to change the event only as seen */
   version: v.number(),
 })

@@ -46,8 +46,14 @@ export async function bookingRoutes(fastify: FastifyInstance, options: { platfor
   const events = catalogQueries(ledger.db)
   const accounts = accountQueries(ledger.db)
 
-  /** When booking closes: the event's start, judged in TIMEZONE. */
-  const salesCloseAt = (event: EventRow) => instantIn(event.date, event.time, config.timeZone).toISOString()
+  /** When booking closes: the event's start, or its sales end if earlier, both judged in TIMEZONE. */
+  const salesCloseAt = (event: EventRow) => {
+    const start = instantIn(event.date, event.time, config.timeZone).getTime()
+    if (!event.salesEnd) return new Date(start).toISOString()
+    const [date = '', time = ''] = event.salesEnd.split('T')
+    const end = instantIn(date, time, config.timeZone).getTime()
+    return new Date(Math.min(start, end)).toISOString()
+  }
   /** Until when a ticket of this event may be cancelled with its refund. */
   const cutoffOf = (event: EventRow) => {
     const start = instantIn(event.date, event.time, config.timeZone).getTime()

@@ -16,6 +16,9 @@ export type EventSubmitted = {
     images: Array<{ url: string }>
     videos: Array<{ url: string }>
     ticketTypes: Array<{ ticketTypeId: string; type: TicketTypeName; price: number; quantity: number }>
+    /** YYYY-MM-DDTHH:MM in TIMEZONE: booking closes then if earlier than the start. Facts from
+     * before sales ends existed have none. */
+    salesEnd?: string
   }
 }
 

@@ -23,6 +23,7 @@ export const catalogProjection = projection<CatalogFact>({
         approvalStatus: 'Pending',
         images: p('images'),
         videos: p('videos'),
+        salesEnd: p('salesEnd'),
         version: p('version'),
         createdAt: p('at'),
         updatedAt: p('at'),
@@ -58,6 +59,7 @@ export const catalogProjection = projection<CatalogFact>({
           category: d.category,
           images: d.images,
           videos: d.videos,
+          salesEnd: d.salesEnd ?? null,
           version: fact.version,
           at: fact.at,
         })

@@ -102,6 +102,7 @@ export function catalogQueries(db: Db) {
         available: extra.available(t),
       })),
       createdAt: row.createdAt,
+      salesEnd: row.salesEnd,
       version: row.version,
     }))
   }

@@ -177,6 +177,7 @@ export async function catalogRoutes(fastify: FastifyInstance, options: CatalogRo
             price: t.price,
             quantity: t.quantity,
           })),
+          ...(input.salesEnd ? { salesEnd: input.salesEnd } : {}),
         }
         // Files first, so a committed event never points at a missing file; if the append is
         // refused, the moved files are removed again below.

@@ -15,6 +15,8 @@ export const events = sqliteTable(
     approvalStatus: text('approval_status').notNull().$type<ApprovalStatus>(),
     images: text('images', { mode: 'json' }).notNull().$type<Array<{ url: string }>>(),
     videos: text('videos', { mode: 'json' }).notNull().$type<Array<{ url: string }>>(),
+    /** YYYY-MM-DDTHH:MM in TIMEZONE, as the organizer entered it; null: sales end at the start */
+    salesEnd: text('sales_end'),
     /** the stream version, for caching and optimistic checks */
     version: integer('version').notNull(),
     createdAt: text('created_at').notNull(),

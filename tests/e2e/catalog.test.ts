@@ -192,6 +192,8 @@ describe('the catalogue in the browser', () => {
     await page.getByLabel('Description').fill('An evening of live jazz by the sea.')
     await page.getByLabel('Date').fill(date)
     await page.getByLabel('Time').fill('19:30')
+    const salesEnd = dayFromNow(29)
+    await page.getByLabel('Sales End (optional)').fill(`${salesEnd}T18:00`)
     await page.getByLabel('Location').fill(location)
     await page.getByLabel('Category').fill(category)
     await page.getByLabel('Upload Images').setInputFiles(imagePath)
@@ -325,6 +327,12 @@ describe('the catalogue in the browser', () => {
     await visitor.getByRole('img', { name: title }).waitFor()
     await visitor.getByText('An evening of live jazz by the sea.').waitFor()
     await visitor.getByText('19:30', { exact: true }).waitFor()
+    const shownSalesEnd = await visitor.evaluate((day) => {
+      const [y, m, d] = day.split('-').map(Number) as [number, number, number]
+      return new Date(y, m - 1, d).toLocaleDateString()
+    }, salesEnd)
+    await visitor.getByText('Sales end:', { exact: true }).waitFor()
+    await visitor.getByText(`${shownSalesEnd} 18:00`, { exact: true }).waitFor()
     await visitor.getByRole('heading', { name: 'Tickets' }).waitFor()
     const vip = visitor.locator('.ticket-row').filter({ hasText: 'VIP' })
     await vip.getByText('₹1,500').waitFor()
@@ -443,6 +451,15 @@ describe('the catalogue in the browser', () => {
     const imagesError = page.locator('.field').filter({ has: page.getByLabel('Upload Images') })
     await imagesError.locator('.field-error').getByText('fake.png', { exact: false }).waitFor()
     expect(new URL(page.url()).pathname).toBe('/eventform')
+
+    // A sales end after the start is caught by the form's own check, next to its field.
+    const salesEnd = page.getByLabel('Sales End (optional)')
+    await salesEnd.fill(`${dayFromNow(10)}T10:30`)
+    await page.getByRole('button', { name: 'Create Event' }).click()
+    const salesEndField = page.locator('.field').filter({ has: salesEnd })
+    await salesEndField.getByText('Sales must end before the event starts.').waitFor()
+    expect(await salesEnd.getAttribute('aria-invalid')).toBe('true')
+    await salesEnd.fill('')
 
     await page.getByLabel('Upload Images').setInputFiles([])
     await page.getByLabel('Date').fill('2020-01-01')

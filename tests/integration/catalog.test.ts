@@ -177,6 +177,7 @@ describe('POST /api/v1/event/create', () => {
           { _id: expect.any(String), type: 'VIP', price: 1499, quantity: 20, available: 20 },
         ],
         createdAt: expect.any(String),
+        salesEnd: null,
         version: 1,
       },
     })

@@ -13,7 +13,7 @@ import { newTicketType, TicketTypesFieldset } from './ticket-types-fieldset.tsx'
 import { UploadProgress } from './upload-progress.tsx'
 import './catalog.css'
 
-type TextField = 'title' | 'date' | 'time' | 'location' | 'category'
+type TextField = 'title' | 'date' | 'time' | 'location' | 'category' | 'salesEnd'
 
 const emptyDraft = (): EventDraft => ({
   title: '',
@@ -23,6 +23,7 @@ const emptyDraft = (): EventDraft => ({
   location: '',
   category: '',
   ticketTypes: [newTicketType()],
+  salesEnd: '',
 })
 
 /** today in the organizer's own calendar, for the date picker's lower bound */
@@ -41,7 +42,7 @@ function errorsOfReply(error: ApiError): FieldErrors {
 }
 
 const knownField = (field: string) =>
-  /^(title|description|date|time|location|category|images|videos|ticketTypes(\.\d+\.(type|price|quantity))?)$/.test(
+  /^(title|description|date|time|location|category|salesEnd|images|videos|ticketTypes(\.\d+\.(type|price|quantity))?)$/.test(
     field,
   )
 
@@ -91,10 +92,15 @@ export function CreateEventScreen() {
     setErrors({})
     setBusy(true)
     setProgress(0)
-    const { title, description, date, time, location, category, ticketTypes } = checked.event
+    const { title, description, date, time, location, category, ticketTypes, salesEnd } = checked.event
     try {
       await createEvent(
-        { fields: { title, description, date, time, location, category }, ticketTypes, images, videos },
+        {
+          fields: { title, description, date, time, location, category, ...(salesEnd ? { salesEnd } : {}) },
+          ticketTypes,
+          images,
+          videos,
+        },
         setProgress,
       )
       notify.success('Event created successfully')
@@ -125,6 +131,7 @@ export function CreateEventScreen() {
         </FormControl>
         {textInput('date', 'Date', { type: 'date', min: today() })}
         {textInput('time', 'Time', { type: 'time' })}
+        {textInput('salesEnd', 'Sales End (optional)', { type: 'datetime-local' })}
         {textInput('location', 'Location')}
         {textInput('category', 'Category')}
         <MediaPicker

@@ -57,6 +57,7 @@ function EventDetail({ id }: { id: string }) {
   }
   const event = load.value
   const video = event.videos[0]
+  const [salesEndDate = '', salesEndTime = ''] = event.salesEnd?.split('T') ?? []
   return (
     <article className="page event-detail" data-live={live ? 'connected' : 'offline'}>
       <h1>{event.title}</h1>
@@ -69,6 +70,14 @@ function EventDetail({ id }: { id: string }) {
         <dd>{event.time}</dd>
         <dt>Location:</dt>
         <dd>{event.location}</dd>
+        {event.salesEnd && (
+          <>
+            <dt>Sales end:</dt>
+            <dd>
+              {formatEventDate(salesEndDate)} {salesEndTime}
+            </dd>
+          </>
+        )}
       </dl>
 
       <section aria-labelledby="tickets-heading">

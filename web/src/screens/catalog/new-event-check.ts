@@ -13,6 +13,8 @@ export type EventDraft = {
   location: string
   category: string
   ticketTypes: TicketTypeDraft[]
+  /** YYYY-MM-DDTHH:MM from a datetime-local input, or '' for none */
+  salesEnd: string
 }
 
 export type FieldErrors = Record<string, string>

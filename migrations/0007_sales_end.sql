@@ -1,0 +1,1 @@
+ALTER TABLE `events` ADD `sales_end` text;
