@@ -25,6 +25,8 @@ export type Order = {
   provider: 'local' | 'razorpay' | 'free'
   ticketId: string
   heldUntil: string
+  /** said when this checkout replaced the buyer's earlier unpaid one for the same event */
+  message?: string
 }
 
 /** the checkout's success payload (Razorpay's razorpay_* fields, in our words) */
