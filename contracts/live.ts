@@ -12,13 +12,25 @@ export const rooms = {
   schedule: 'schedule',
 }
 
-/** Rooms anyone may ask to watch: the listing and single events. `event:{id}` is accepted too. */
+/**
+ * The name of a room anyone may ask to watch: the listing, the schedule and single events
+ * (`event:{id}` is accepted too). The server still refuses the room of an event that does not
+ * exist or that the asker may not see (server/live/watch.ts).
+ */
 export function publicRoom(requested: unknown): string | null {
   if (typeof requested !== 'string') return null
   if (requested === rooms.listing || requested === rooms.schedule) return requested
-  const match = /^event[-:]([a-zA-Z0-9_-]{1,64})$/.exec(requested)
-  return match?.[1] ? rooms.event(match[1]) : null
+  const eventId = eventOfRoom(requested)
+  return eventId ? rooms.event(eventId) : null
 }
+
+/** The event a room name asks for (`event-<id>` or `event:<id>`), or null. */
+export function eventOfRoom(room: string): string | null {
+  return /^event[-:]([a-zA-Z0-9_-]{1,64})$/.exec(room)?.[1] ?? null
+}
+
+/** The answer to `watch`: the room joined, or why not (nothing is joined then). */
+export type WatchAck = { ok: true; room: string } | { ok: false; message: string }
 
 /** Every push: the fact's type and position, and what the audience may see of it. */
 export type LivePush<Data = Record<string, unknown>> = {

@@ -1,16 +1,24 @@
 // Socket.IO on the Fastify server: the handshake's JWT decides the private rooms; a consumer
 // tails the ledger and pushes each fact to its audience on this process's sockets.
+import type { IncomingMessage } from 'node:http'
+import proxyAddr from '@fastify/proxy-addr'
 import { createAdapter } from '@socket.io/redis-adapter'
 import type { FastifyInstance } from 'fastify'
-import { Server } from 'socket.io'
-import { type LivePush, liveEvents, publicRoom, rooms } from '../../contracts/live.ts'
+import { Server, type Socket } from 'socket.io'
+import { type LivePush, liveEvents, rooms } from '../../contracts/live.ts'
 import { accountQueries } from '../accounts/queries.ts'
+import type { Config } from '../config.ts'
 import { accountOfToken, type Tokens } from '../http/access.ts'
 import { Consumer } from '../ledger/consumer.ts'
 import type { Platform } from '../platform.ts'
 import { createPushes } from './pushes.ts'
+import { type Watcher, watchRules } from './watch.ts'
 
 export type Live = { io: Server; close(): Promise<void> }
+
+/** Packets a socket's client may leave unread: far above a burst of pushes or of answers to a
+ * reconnection's watches, and about 1 MB of memory. */
+const unreadLimit = 5000
 
 export function attachLive(app: FastifyInstance, platform: Platform, tokens: Tokens): Live {
   const { config, ledger, logger } = platform
@@ -24,6 +32,18 @@ export function attachLive(app: FastifyInstance, platform: Platform, tokens: Tok
   const pub = platform.redis?.duplicate({ enableOfflineQueue: true, maxRetriesPerRequest: null })
   const sub = pub?.duplicate()
   if (pub && sub) io.adapter(createAdapter(pub, sub))
+
+  // Connections per client address: checked at the handshake, counted while connected.
+  const addressOf = clientAddress(config.trustProxy)
+  const connected = new Map<string, number>()
+  const cap = config.live.connectionsPerAddress
+  io.use((socket, next) => {
+    const address = addressOf(socket)
+    if ((connected.get(address) ?? 0) >= cap)
+      return next(new Error('Too many live connections from your address; close some tabs and try again.'))
+    socket.data.address = address
+    next()
+  })
 
   const accounts = accountQueries(ledger.db)
   io.use((socket, next) => {
@@ -41,20 +61,47 @@ export function attachLive(app: FastifyInstance, platform: Platform, tokens: Tok
     }
   })
 
+  const watchesOf = watchRules(ledger.db, config.live.roomsPerSocket)
   io.on('connection', (socket) => {
-    const account = socket.data.account as { id: string; role: string } | null
+    const address = socket.data.address as string
+    const count = (connected.get(address) ?? 0) + 1
+    connected.set(address, count)
+    socket.once('disconnect', () => {
+      const left = (connected.get(address) ?? 1) - 1
+      if (left > 0) connected.set(address, left)
+      else connected.delete(address)
+    })
+    // Two handshakes from one address can pass the check before either is counted.
+    if (count > cap) {
+      socket.disconnect(true)
+      return
+    }
+
+    // A client that stops reading would have the server queue every answer and push for it
+    // (measured: 200,000 unread acks held 37 MB). Past the limit the connection is dropped without
+    // waiting for its queue to drain; a real client reconnects and refetches.
+    let unread = 0
+    socket.conn.on('packetCreate', () => {
+      if (++unread === unreadLimit) setImmediate(() => socket.conn.close(true))
+    })
+    socket.conn.on('drain', () => {
+      unread = 0
+    })
+
+    const account = socket.data.account as Watcher
     if (account) {
       socket.join(rooms.user(account.id))
       if (account.role === 'organizers') socket.join(rooms.organizer(account.id))
       if (account.role === 'admin') socket.join(rooms.admins)
     }
+    const watches = watchesOf(account)
     socket.on(liveEvents.watch, (requested: unknown, ack?: unknown) => {
-      const room = publicRoom(requested)
-      if (room) socket.join(room)
-      if (typeof ack === 'function') ack(room ? { ok: true, room } : { ok: false, message: 'Unknown room.' })
+      const answer = watches.watch(requested)
+      if (answer.ok) socket.join(answer.room)
+      if (typeof ack === 'function') ack(answer)
     })
     socket.on(liveEvents.unwatch, (requested: unknown) => {
-      const room = publicRoom(requested)
+      const room = watches.unwatch(requested)
       if (room) socket.leave(room)
     })
   })
@@ -112,5 +159,25 @@ export function attachLive(app: FastifyInstance, platform: Platform, tokens: Tok
         }),
       )
     },
+  }
+}
+
+/**
+ * The address Fastify gives the same client's requests (request.ip): X-Forwarded-For is believed
+ * only from the proxies TRUST_PROXY names, as app.ts sets up, so behind a proxy the limit is per
+ * visitor, not one for everyone behind it. The handshake's own TCP connection may be gone when a
+ * polling client connects, so the address engine.io kept from it stands in for it.
+ */
+function clientAddress(trustProxy: Config['trustProxy']) {
+  const trust =
+    trustProxy === false
+      ? () => false
+      : typeof trustProxy === 'number'
+        ? (_address: string, hop: number) => hop < trustProxy
+        : proxyAddr.compile(trustProxy.split(',').map((entry) => entry.trim()))
+  return (socket: Socket): string => {
+    const { headers, address } = socket.handshake
+    const handshake = { headers, socket: { remoteAddress: address } } as unknown as IncomingMessage
+    return proxyAddr(handshake, trust) ?? address
   }
 }
