@@ -9,6 +9,7 @@ import { type LivePush, liveEvents, rooms } from '../../contracts/live.ts'
 import { accountQueries } from '../accounts/queries.ts'
 import type { Config } from '../config.ts'
 import { accountOfToken, type Tokens } from '../http/access.ts'
+import { trustProxyOf } from '../http/trust-proxy.ts'
 import { Consumer } from '../ledger/consumer.ts'
 import type { Platform } from '../platform.ts'
 import { createPushes } from './pushes.ts'
@@ -169,12 +170,7 @@ export function attachLive(app: FastifyInstance, platform: Platform, tokens: Tok
  * polling client connects, so the address engine.io kept from it stands in for it.
  */
 function clientAddress(trustProxy: Config['trustProxy']) {
-  const trust =
-    trustProxy === false
-      ? () => false
-      : typeof trustProxy === 'number'
-        ? (_address: string, hop: number) => hop < trustProxy
-        : proxyAddr.compile(trustProxy.split(',').map((entry) => entry.trim()))
+  const trust = trustProxyOf(trustProxy)
   return (socket: Socket): string => {
     const { headers, address } = socket.handshake
     const handshake = { headers, socket: { remoteAddress: address } } as unknown as IncomingMessage

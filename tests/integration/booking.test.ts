@@ -403,6 +403,8 @@ describe('GET /ticket/registrations', () => {
         quantity: 1,
         totalAmount: 1499,
         paymentStatus: 'Completed',
+        // CANCEL_CUTOFF_HOURS (24) before 19:30 on the event's day in Asia/Kolkata (+05:30)
+        cancellableUntil: new Date(Date.parse(`${event.date}T19:30:00+05:30`) - 24 * 3_600_000).toISOString(),
       },
     ])
     expect(await registrations(await signUp(app, 'Pavan'))).toEqual([])

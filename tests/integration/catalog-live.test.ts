@@ -154,14 +154,19 @@ describe('EventSubmitted pushes', () => {
 })
 
 describe('EventApproved pushes', () => {
-  it("reach the organizer, the admins, visitors on the listing and those watching the event's room", async () => {
+  it("reach the organizer, the admins, visitors on the listing and its organizer watching the event's room", async () => {
     const event = await submitEvent(organizer, 'Approved Live')
     const own = ear(await open(organizer.token))
     const admins = ear(await open(admin.token))
     const listingSocket = await open()
     await watch(listingSocket, 'events')
     const listing = ear(listingSocket)
-    const detailSocket = await open()
+    // a pending event's room is its organizer's and the admins' until approved; a visitor is refused
+    expect(await (await open()).emitWithAck('watch', `event-${event._id}`)).toEqual({
+      ok: false,
+      message: 'No such event.',
+    })
+    const detailSocket = await open(organizer.token)
     await watch(detailSocket, `event-${event._id}`)
     const detail = ear(detailSocket)
 

@@ -41,10 +41,11 @@ describe('socket handshake', () => {
   it('lets a visitor in without a token, into public rooms only', async () => {
     const visitor = await open()
     expect(await watch(visitor, 'events')).toEqual({ ok: true, room: 'events' })
-    expect(await watch(visitor, 'event:abc123')).toEqual({ ok: true, room: 'event-abc123' })
+    // an event room only for an event that exists and is approved (tests/integration/live-abuse.test.ts)
+    expect(await watch(visitor, 'event:abc123')).toEqual({ ok: false, message: 'No such event.' })
     expect((await watch(visitor, 'admins')).ok).toBe(false)
     expect((await watch(visitor, 'user-someone')).ok).toBe(false)
-    expect(await roomsOf(visitor)).toEqual(['event-abc123', 'events'])
+    expect(await roomsOf(visitor)).toEqual(['events'])
   })
 
   it('puts a signed-in account in its own rooms from the token', async () => {
