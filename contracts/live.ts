@@ -79,3 +79,7 @@ export type InquiryPush = {
 }
 
 export type AccountRegisteredPush = { accountId: string; username: string; email: string; role: string }
+
+/** The handshake refusal when an address has LIVE_CONNECTIONS_PER_ADDRESS sockets open already. */
+export const TOO_MANY_CONNECTIONS =
+  'Too many live connections from your address; close some tabs and try again.'

@@ -5,7 +5,7 @@ import proxyAddr from '@fastify/proxy-addr'
 import { createAdapter } from '@socket.io/redis-adapter'
 import type { FastifyInstance } from 'fastify'
 import { Server, type Socket } from 'socket.io'
-import { type LivePush, liveEvents, rooms } from '../../contracts/live.ts'
+import { type LivePush, liveEvents, rooms, TOO_MANY_CONNECTIONS } from '../../contracts/live.ts'
 import { accountQueries } from '../accounts/queries.ts'
 import type { Config } from '../config.ts'
 import { accountOfToken, type Tokens } from '../http/access.ts'
@@ -40,8 +40,7 @@ export function attachLive(app: FastifyInstance, platform: Platform, tokens: Tok
   const cap = config.live.connectionsPerAddress
   io.use((socket, next) => {
     const address = addressOf(socket)
-    if ((connected.get(address) ?? 0) >= cap)
-      return next(new Error('Too many live connections from your address; close some tabs and try again.'))
+    if ((connected.get(address) ?? 0) >= cap) return next(new Error(TOO_MANY_CONNECTIONS))
     socket.data.address = address
     next()
   })

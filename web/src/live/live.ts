@@ -3,7 +3,7 @@
 // after which screens refetch so that nothing pushed while offline is missed. The Socket.IO
 // client is loaded on first use, so it stays out of the first page's bundle.
 import type { Socket } from 'socket.io-client'
-import { type LivePush, liveEvents } from '../../../contracts/live.ts'
+import { type LivePush, liveEvents, TOO_MANY_CONNECTIONS } from '../../../contracts/live.ts'
 
 export type Live = {
   setToken(token: string | null): void
@@ -47,13 +47,17 @@ export function createLive(url = ''): Live {
       created.on(liveEvents.push, (push: LivePush) => {
         for (const listener of factListeners) listener(push)
       })
-      created.on('connect_error', () => {
-        // A refused handshake (a token no longer valid) is not retried by Socket.IO: carry on as
-        // a visitor; the session learns that the token is gone through the API.
-        if (!created.active) {
-          token = null
-          setTimeout(() => created.connect(), 1000)
+      created.on('connect_error', (error) => {
+        // A refused handshake is not retried by Socket.IO. Too many tabs from this address: try
+        // again later as who we are. Otherwise the token is no longer valid: carry on as a
+        // visitor; the session learns that the token is gone through the API.
+        if (created.active) return
+        if (error.message === TOO_MANY_CONNECTIONS) {
+          setTimeout(() => created.connect(), 15_000)
+          return
         }
+        token = null
+        setTimeout(() => created.connect(), 1000)
       })
       socket = created
       return created
