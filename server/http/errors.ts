@@ -1,5 +1,6 @@
 // The one place errors become replies: typed domain errors keep their status and message,
 // Fastify's own 4xx keep theirs, anything else is logged and answered without detail.
+import { Socket } from 'node:net'
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { DomainError, statusOf } from '../errors.ts'
 import { StreamVersionConflict } from '../ledger/ledger.ts'
@@ -21,29 +22,74 @@ const friendly: Record<string, string> = {
   FST_PROTO_VIOLATION: 'A field name is not allowed.',
 }
 
-/** How much of a refused request's unread body is read and thrown away before the socket is cut. */
-const DRAIN_LIMIT = 16 * 1024 * 1024
+/**
+ * A refused request's unread body is read and thrown away, up to this much for up to this long, so
+ * the client can finish sending and read the reply; past either, the connection is closed.
+ */
+const DRAIN_BYTES = 64 * 1024 * 1024
+const DRAIN_MS = 30_000
+/** Once the reply is out and the write side closed, what the client still sends is read for this long. */
+const LINGER_MS = 2_000
 
 /**
- * A request refused before its body was read (an upload over its limit) would leave the client
- * sending into a paused socket forever: the reply closes the connection, and the rest of the
- * body is drained up to a limit so the client can read the reply, then the socket is cut.
+ * Ends the connection gracefully once the reply is written, as RFC 9112 (9.6) asks: the write side
+ * first (the client gets the reply, then end-of-stream), while the rest of the body is still read
+ * and dropped for a moment; only then is the socket destroyed. Destroying it at once, or with
+ * unread bytes, makes the kernel answer the client's further bytes with a reset, and a client
+ * still busy sending then reports ECONNRESET/EPIPE instead of the reply.
  */
-function discardRest(request: FastifyRequest, reply: FastifyReply) {
+function closeAfterReply(request: FastifyRequest, reply: FastifyReply) {
+  const socket = request.raw.socket
+  // (app.inject's requests have a stand-in socket, with nothing to close)
+  if (!(socket instanceof Socket) || socket.destroyed) return
+  const close = () => {
+    if (socket.destroyed) return
+    socket.end()
+    const linger = setTimeout(() => socket.destroy(), LINGER_MS)
+    socket.once('close', () => clearTimeout(linger))
+  }
+  if (reply.raw.writableFinished) close()
+  else reply.raw.once('finish', close)
+}
+
+/**
+ * A request refused before its body was read (no token, the wrong role, a disguised file, a size
+ * cap) still has its body on the way. The reply goes out at once; the rest of the body is drained
+ * so the connection can serve the next request, within DRAIN_BYTES and DRAIN_MS, after which (or
+ * at once, for a body declared larger than that) the connection is closed gracefully. The reply
+ * does not say `Connection: close`: Node would then destroy the socket as soon as the reply is
+ * written, while the client is still sending.
+ */
+function settleUnreadBody(request: FastifyRequest, reply: FastifyReply) {
   const raw = request.raw
   if (raw.complete || raw.destroyed) return
-  reply.header('connection', 'close')
+  // Fastify's body parser asks for Connection: close on its own refusals, for the same reason.
+  reply.removeHeader('connection')
+  // A multipart parser that gave up must not hold the stream back (nor parse what is thrown away).
+  raw.unpipe()
   let drained = 0
+  let closing = false
+  const close = () => {
+    if (closing) return
+    closing = true
+    clearTimeout(deadline)
+    closeAfterReply(request, reply)
+  }
+  const deadline = setTimeout(close, DRAIN_MS)
   raw.on('data', (chunk: Buffer) => {
     drained += chunk.length
-    if (drained > DRAIN_LIMIT) raw.socket?.destroy()
+    if (drained > DRAIN_BYTES) close()
   })
+  raw.once('end', () => clearTimeout(deadline))
+  raw.once('close', () => clearTimeout(deadline))
   raw.resume()
+  const declared = Number(request.headers['content-length'])
+  if (declared > DRAIN_BYTES) close()
 }
 
 export function registerErrorHandling(app: FastifyInstance) {
   app.setErrorHandler((error: FastifyError | DomainError | StreamVersionConflict, request, reply) => {
-    discardRest(request, reply)
+    settleUnreadBody(request, reply)
     const withStatusFlag = <T extends object>(body: T) =>
       request.routeOptions.config?.statusFlag ? { status: false as const, ...body } : body
     if (error instanceof DomainError) {

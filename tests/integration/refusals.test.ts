@@ -1,0 +1,176 @@
+// A refusal is a reply: a request refused before its body is read (no token, the wrong role, a
+// disguised file, a file or request over its size cap) reaches a real client over a real socket as
+// its status and JSON message while the client is still sending megabytes, never as a reset or
+// broken pipe, and nothing it carried is kept.
+import { readdirSync } from 'node:fs'
+import { join } from 'node:path'
+import { Worker } from 'node:worker_threads'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { organizerSession, type Session, signUp } from '../support/accounts.ts'
+import { multipartBody, pngImage, type Upload } from '../support/media.ts'
+import { nextYear } from '../support/sales.ts'
+import { startServer, type TestServer } from '../support/server.ts'
+
+const MB = 1024 * 1024
+const TIMES = 50
+
+let server: TestServer
+let organizer: Session
+let user: Session
+
+beforeAll(async () => {
+  server = await startServer({ UPLOAD_IMAGE_MAX_MB: '1', UPLOAD_REQUEST_MAX_MB: '2' })
+  organizer = await organizerSession(server.app, 'Refused')
+  user = await signUp(server.app, 'plainuser')
+})
+afterAll(async () => {
+  await server?.close()
+})
+
+const fields = {
+  title: 'Refused Night',
+  description: 'Uploads the server turns away.',
+  date: `${nextYear}-07-01`,
+  time: '20:00',
+  location: 'Pune',
+  category: 'Music',
+  ticketTypes: JSON.stringify([{ type: 'General Admission', price: 300, quantity: 50 }]),
+}
+
+const png = (filename: string, bytes: number): Upload => ({
+  field: 'images',
+  filename,
+  bytes: pngImage({ padTo: bytes }),
+  contentType: 'image/png',
+})
+
+type Sent = { body: number; token: string | null }
+type Outcome = { status: number; body: unknown } | { error: string }
+
+/**
+ * The client: Node's fetch in a thread of its own, as a browser or another process would be. In the
+ * server's own event loop, reads and writes take turns so politely that a reset never shows.
+ */
+const CLIENT = `
+const { parentPort, workerData } = require('node:worker_threads')
+const { url, bodies, sends } = workerData
+;(async () => {
+  const outcomes = []
+  for (const send of sends) {
+    const body = bodies[send.body]
+    const headers = { 'content-type': body.type, ...(send.token ? { authorization: 'Bearer ' + send.token } : {}) }
+    try {
+      const res = await fetch(url, { method: 'POST', body: body.bytes, headers, signal: AbortSignal.timeout(20000) })
+      const text = await res.text()
+      let parsed = text
+      try { parsed = JSON.parse(text) } catch {}
+      outcomes.push({ status: res.status, body: parsed })
+    } catch (error) {
+      outcomes.push({ error: error.message + ': ' + (error.cause?.code ?? error.cause?.message ?? '') })
+    }
+  }
+  parentPort.postMessage(outcomes)
+})()
+`
+
+/** POSTs the forms one after another from the client thread; how many of each reply (or error) came back. */
+async function postAll(bodies: Form[], sends: Sent[]): Promise<Record<string, number>> {
+  const client = new Worker(CLIENT, {
+    eval: true,
+    workerData: {
+      url: `${server.url}/api/v1/event/create`,
+      bodies: bodies.map((body) => ({
+        bytes: new Uint8Array(body.payload),
+        type: body.headers['content-type'],
+      })),
+      sends,
+    },
+  })
+  try {
+    const outcomes = await new Promise<Outcome[]>((resolve, reject) => {
+      client.once('message', resolve)
+      client.once('error', reject)
+    })
+    const tally: Record<string, number> = {}
+    for (const outcome of outcomes) {
+      const key = 'error' in outcome ? outcome.error : `${outcome.status} ${JSON.stringify(outcome.body)}`
+      tally[key] = (tally[key] ?? 0) + 1
+    }
+    return tally
+  } finally {
+    await client.terminate()
+  }
+}
+
+type Form = Awaited<ReturnType<typeof multipartBody>>
+const times = (n: number, send: (i: number) => Sent) => Array.from({ length: n }, (_, i) => send(i))
+
+const incoming = () => readdirSync(join(server.config.uploadsDir, '.incoming'))
+const stored = () => readdirSync(server.config.uploadsDir).filter((name) => name !== '.incoming')
+const eventCount = () =>
+  (server.app.platform.connection.sqlite.prepare('SELECT count(*) AS n FROM events').get() as { n: number }).n
+
+const images = (count: number) => Array.from({ length: count }, (_, i) => png(`photo-${i}.png`, 0.95 * MB))
+const notAnImage = 'is not an image (JPEG, PNG, GIF, WebP or AVIF).'
+
+describe('POST /api/v1/event/create refused before its body is read, over a real socket', () => {
+  it(`answers a disguised image (text named photo.png, followed by 8.5 MB of images) with 400 and its message, ${TIMES} times out of ${TIMES}`, async () => {
+    const disguised: Upload = {
+      field: 'images',
+      filename: 'photo.png',
+      bytes: Buffer.from('just some text, not a picture\n'.repeat(8_000)),
+      contentType: 'image/png',
+    }
+    const body = await multipartBody(fields, [disguised, ...images(9)])
+    expect(body.payload.length).toBeGreaterThan(8 * MB)
+
+    const tally = await postAll(
+      [body],
+      times(TIMES, () => ({ body: 0, token: organizer.token })),
+    )
+
+    expect(tally).toEqual({
+      [`400 ${JSON.stringify({
+        message: `"photo.png" ${notAnImage}`,
+        issues: [{ field: 'images', message: `"photo.png" ${notAnImage}` }],
+      })}`]: TIMES,
+    })
+  })
+
+  it(`answers a 9.5 MB upload without a token with 401, and by a plain user with 403, ${TIMES} times out of ${TIMES}`, async () => {
+    const body = await multipartBody(fields, images(10))
+
+    const tally = await postAll(
+      [body],
+      times(TIMES, (i) => ({ body: 0, token: i % 2 ? user.token : null })),
+    )
+
+    expect(tally).toEqual({
+      [`401 ${JSON.stringify({ message: 'Please log in to continue.' })}`]: TIMES / 2,
+      [`403 ${JSON.stringify({ message: 'You are not allowed to do this.' })}`]: TIMES / 2,
+    })
+  })
+
+  it(`answers a 9 MB image over UPLOAD_IMAGE_MAX_MB=1, and 9.5 MB of images over UPLOAD_REQUEST_MAX_MB=2, with 413, ${TIMES} times out of ${TIMES}`, async () => {
+    const overImage = await multipartBody(fields, [png('big.png', 9 * MB)])
+    const overRequest = await multipartBody(fields, images(10))
+
+    const tally = await postAll(
+      [overImage, overRequest],
+      times(TIMES, (i) => ({ body: i % 2, token: organizer.token })),
+    )
+
+    expect(tally).toEqual({
+      [`413 ${JSON.stringify({ message: '"big.png" is larger than 1 MB, the limit for one image.' })}`]:
+        TIMES / 2,
+      [`413 ${JSON.stringify({ message: 'The files together are larger than this request may carry.' })}`]:
+        TIMES / 2,
+    })
+  })
+
+  it('kept nothing of the refused requests: no event, no stored file, nothing staged', () => {
+    expect(eventCount()).toBe(0)
+    expect(stored()).toEqual([])
+    expect(incoming()).toEqual([])
+  })
+})
