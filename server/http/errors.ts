@@ -4,6 +4,7 @@ import { Socket } from 'node:net'
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { DomainError, statusOf } from '../errors.ts'
 import { StreamVersionConflict } from '../ledger/ledger.ts'
+import { SlowBody } from './slow-bodies.ts'
 
 export const SERVER_FAULT = 'Something went wrong on our side. Please try again.'
 export const BUSY = 'The server is busy. Please try again in a moment.'
@@ -56,11 +57,11 @@ function closeAfterReply(request: FastifyRequest, reply: FastifyReply) {
  * A request refused before its body was read (no token, the wrong role, a disguised file, a size
  * cap) still has its body on the way. The reply goes out at once; the rest of the body is drained
  * so the connection can serve the next request, within DRAIN_BYTES and DRAIN_MS, after which (or
- * at once, for a body declared larger than that) the connection is closed gracefully. The reply
- * does not say `Connection: close`: Node would then destroy the socket as soon as the reply is
- * written, while the client is still sending.
+ * at once, for a body declared larger than that, or one cut off for arriving too slowly) the
+ * connection is closed gracefully. The reply does not say `Connection: close`: Node would then
+ * destroy the socket as soon as the reply is written, while the client is still sending.
  */
-function settleUnreadBody(request: FastifyRequest, reply: FastifyReply) {
+function settleUnreadBody(request: FastifyRequest, reply: FastifyReply, error: unknown) {
   const raw = request.raw
   if (raw.complete || raw.destroyed) return
   // Fastify's body parser asks for Connection: close on its own refusals, for the same reason.
@@ -84,12 +85,12 @@ function settleUnreadBody(request: FastifyRequest, reply: FastifyReply) {
   raw.once('close', () => clearTimeout(deadline))
   raw.resume()
   const declared = Number(request.headers['content-length'])
-  if (declared > DRAIN_BYTES) close()
+  if (error instanceof SlowBody || declared > DRAIN_BYTES) close()
 }
 
 export function registerErrorHandling(app: FastifyInstance) {
   app.setErrorHandler((error: FastifyError | DomainError | StreamVersionConflict, request, reply) => {
-    settleUnreadBody(request, reply)
+    settleUnreadBody(request, reply, error)
     const withStatusFlag = <T extends object>(body: T) =>
       request.routeOptions.config?.statusFlag ? { status: false as const, ...body } : body
     if (error instanceof DomainError) {
