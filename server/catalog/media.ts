@@ -12,6 +12,7 @@ import type { FastifyInstance } from 'fastify'
 import { fileTypeFromBuffer } from 'file-type'
 import { DomainError, invalid, tooLarge } from '../errors.ts'
 import { newId } from '../ids.ts'
+import { type DeclaredSize, declaredSize, type Reading } from './dimensions.ts'
 
 export type MediaKind = 'image' | 'video'
 
@@ -41,6 +42,26 @@ export type StagedFile = {
 
 const shown = (filename: string) => JSON.stringify(filename.slice(0, 80))
 
+export type ImageCaps = { imageMaxSide: number; imageMaxPixels: number }
+
+const refused = (message: string) => invalid(message, [{ field: 'images', message }])
+
+/**
+ * Whether an image's declared size is within the caps: a small file can declare a picture of
+ * billions of pixels, which every browser showing the event would try to decode.
+ */
+function checkSize(filename: string, size: Reading, caps: ImageCaps) {
+  if (size === undefined) return
+  if (size === 'unreadable') throw refused(`${shown(filename)} is damaged: its size cannot be read.`)
+  const { width, height } = size
+  if (width > caps.imageMaxSide || height > caps.imageMaxSide || width * height > caps.imageMaxPixels) {
+    throw refused(
+      `${shown(filename)} is ${width}×${height} pixels; images may be at most ${caps.imageMaxSide} pixels ` +
+        `on a side and ${caps.imageMaxPixels / 1_000_000} megapixels.`,
+    )
+  }
+}
+
 /**
  * Whether an image of this type ends where its format says it ends (a truncated upload does
  * not): PNG with its IEND chunk, JPEG with its end-of-image marker, GIF with its trailer, WebP
@@ -61,10 +82,15 @@ function whole(extension: string, head: Buffer, tail: Buffer, bytes: number): bo
   }
 }
 
-/** Counts bytes against the caps and checks the content's type from its first bytes. */
+/**
+ * Counts bytes against the caps, checks the content's type from its first bytes and, for an image,
+ * its declared size from its header (read on while the bytes arrive: a JPEG's comes late).
+ */
 class Inspector extends Transform {
   bytes = 0
   extension: string | null = null
+  /** reads an image's declared size until it is known (then null) */
+  private size: DeclaredSize | null = null
   private sample: Buffer[] = []
   private sampled = 0
   private head = Buffer.alloc(0)
@@ -75,8 +101,17 @@ class Inspector extends Transform {
     private readonly filename: string,
     private readonly maxBytes: number,
     private readonly budget: { left: number },
+    private readonly caps: ImageCaps,
   ) {
     super()
+  }
+
+  /** Feeds the image's next bytes to its size reader, until the size is known. */
+  private measure(chunk: Buffer) {
+    if (!this.size) return
+    const reading = this.size.feed(chunk)
+    if (reading !== undefined) this.size = null
+    checkSize(this.filename, reading, this.caps)
   }
 
   override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback) {
@@ -91,7 +126,14 @@ class Inspector extends Transform {
     if (this.budget.left < 0)
       return done(tooLarge('The files together are larger than this request may carry.'))
     this.tail = Buffer.concat([this.tail, chunk.subarray(-32)]).subarray(-32)
-    if (this.extension) return done(null, chunk)
+    if (this.extension) {
+      try {
+        this.measure(chunk)
+      } catch (error) {
+        return done(error as Error)
+      }
+      return done(null, chunk)
+    }
     this.sample.push(chunk)
     this.sampled += chunk.length
     if (this.sampled < SAMPLE) return done()
@@ -106,6 +148,7 @@ class Inspector extends Transform {
         const message = `${shown(this.filename)} is cut short: the ${this.kind} is incomplete.`
         return done(invalid(message, [{ field: this.kind === 'image' ? 'images' : 'videos', message }]))
       }
+      if (this.size) checkSize(this.filename, this.size.end(), this.caps)
       done()
     }, done)
   }
@@ -125,6 +168,8 @@ class Inspector extends Transform {
     this.extension = extension
     this.head = sample.subarray(0, 12)
     this.sample = []
+    if (this.kind === 'image') this.size = declaredSize(extension)
+    this.measure(sample)
     this.push(sample)
   }
 }
@@ -132,7 +177,11 @@ class Inspector extends Transform {
 export class MediaStore {
   constructor(
     readonly uploadsDir: string,
-    private readonly limits: { imageMaxBytes: number; videoMaxBytes: number; requestMaxBytes: number },
+    private readonly limits: ImageCaps & {
+      imageMaxBytes: number
+      videoMaxBytes: number
+      requestMaxBytes: number
+    },
   ) {}
 
   get incomingDir() {
@@ -156,7 +205,7 @@ export class MediaStore {
         await mkdir(store.incomingDir, { recursive: true })
         const id = newId()
         const maxBytes = kind === 'image' ? store.limits.imageMaxBytes : store.limits.videoMaxBytes
-        const inspector = new Inspector(kind, filename, maxBytes, budget)
+        const inspector = new Inspector(kind, filename, maxBytes, budget, store.limits)
         const path = join(store.incomingDir, `${id}.part`)
         const file = createWriteStream(path)
         // A refusal can come while the file is still being opened: it is only gone once closed.
