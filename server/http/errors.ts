@@ -23,74 +23,70 @@ const friendly: Record<string, string> = {
   FST_PROTO_VIOLATION: 'A field name is not allowed.',
 }
 
+type Linger = { bytes: number; ms: number; quietMs: number }
 /**
- * A refused request's unread body is read and thrown away, up to this much for up to this long, so
- * the client can finish sending and read the reply; past either, the connection is closed.
+ * After a refusal, the unread rest of the body is still read and thrown away while the connection
+ * closes: up to this much, for up to this long, and while the client does not go quiet for longer
+ * than quietMs; past any of them the socket is destroyed.
  */
-const DRAIN_BYTES = 64 * 1024 * 1024
-const DRAIN_MS = 30_000
-/** Once the reply is out and the write side closed, what the client still sends is read for this long. */
-const LINGER_MS = 2_000
-
-/**
- * Ends the connection gracefully once the reply is written, as RFC 9112 (9.6) asks: the write side
- * first (the client gets the reply, then end-of-stream), while the rest of the body is still read
- * and dropped for a moment; only then is the socket destroyed. Destroying it at once, or with
- * unread bytes, makes the kernel answer the client's further bytes with a reset, and a client
- * still busy sending then reports ECONNRESET/EPIPE instead of the reply.
- */
-function closeAfterReply(request: FastifyRequest, reply: FastifyReply) {
-  const socket = request.raw.socket
-  // (app.inject's requests have a stand-in socket, with nothing to close)
-  if (!(socket instanceof Socket) || socket.destroyed) return
-  const close = () => {
-    if (socket.destroyed) return
-    socket.end()
-    const linger = setTimeout(() => socket.destroy(), LINGER_MS)
-    socket.once('close', () => clearTimeout(linger))
-  }
-  if (reply.raw.writableFinished) close()
-  else reply.raw.once('finish', close)
-}
+const LINGER: Linger = { bytes: 64 * 1024 * 1024, ms: 30_000, quietMs: 5_000 }
+/** A body cut off for arriving too slowly gets a short linger only. */
+const SLOW_LINGER: Linger = { bytes: 1024 * 1024, ms: 2_000, quietMs: 2_000 }
 
 /**
  * A request refused before its body was read (no token, the wrong role, a disguised file, a size
- * cap) still has its body on the way. The reply goes out at once; the rest of the body is drained
- * so the connection can serve the next request, within DRAIN_BYTES and DRAIN_MS, after which (or
- * at once, for a body declared larger than that, or one cut off for arriving too slowly) the
- * connection is closed gracefully. The reply does not say `Connection: close`: Node would then
- * destroy the socket as soon as the reply is written, while the client is still sending.
+ * cap, a body too slow) still has its body on the way. The reply goes out at once and the
+ * connection is closed gracefully, as RFC 9112 (9.6) asks: the write side first, so the client
+ * reads the reply and then end-of-stream (and stops sending, as Node's and undici's clients do),
+ * while the rest of the body is read and thrown away within the linger's bounds; only then is the
+ * socket destroyed. Destroying it while the client is still sending (which Node does on a reply
+ * that says `Connection: close`) makes the kernel answer with a reset, and the client reports
+ * ECONNRESET/EPIPE instead of the reply; keeping the connection open instead leaves Node's client
+ * waiting forever, as it stops sending once it has its reply.
  */
-function settleUnreadBody(request: FastifyRequest, reply: FastifyReply, error: unknown) {
+function closeAfterReply(request: FastifyRequest, reply: FastifyReply, linger: Linger) {
   const raw = request.raw
   if (raw.complete || raw.destroyed) return
-  // Fastify's body parser asks for Connection: close on its own refusals, for the same reason.
+  // Fastify's body parser asks for Connection: close on its own refusals.
   reply.removeHeader('connection')
   // A multipart parser that gave up must not hold the stream back (nor parse what is thrown away).
   raw.unpipe()
-  let drained = 0
-  let closing = false
-  const close = () => {
-    if (closing) return
-    closing = true
-    clearTimeout(deadline)
-    closeAfterReply(request, reply)
+  const socket = raw.socket
+  // (app.inject's requests have a stand-in socket: their body is dropped, and there is nothing to close)
+  if (!(socket instanceof Socket)) {
+    raw.resume()
+    return
   }
-  const deadline = setTimeout(close, DRAIN_MS)
+  const cut = () => socket.destroy()
+  const deadline = setTimeout(cut, linger.ms)
+  let quiet: NodeJS.Timeout | undefined
+  const heard = () => {
+    clearTimeout(quiet)
+    quiet = setTimeout(cut, linger.quietMs)
+  }
+  let read = 0
   raw.on('data', (chunk: Buffer) => {
-    drained += chunk.length
-    if (drained > DRAIN_BYTES) close()
+    read += chunk.length
+    if (read > linger.bytes) cut()
+    else if (quiet) heard()
   })
-  raw.once('end', () => clearTimeout(deadline))
-  raw.once('close', () => clearTimeout(deadline))
   raw.resume()
-  const declared = Number(request.headers['content-length'])
-  if (error instanceof SlowBody || declared > DRAIN_BYTES) close()
+  socket.once('close', () => {
+    clearTimeout(deadline)
+    clearTimeout(quiet)
+  })
+  const end = () => {
+    if (socket.destroyed) return
+    socket.end()
+    heard()
+  }
+  if (reply.raw.writableFinished) end()
+  else reply.raw.once('finish', end)
 }
 
 export function registerErrorHandling(app: FastifyInstance) {
   app.setErrorHandler((error: FastifyError | DomainError | StreamVersionConflict, request, reply) => {
-    settleUnreadBody(request, reply, error)
+    closeAfterReply(request, reply, error instanceof SlowBody ? SLOW_LINGER : LINGER)
     const withStatusFlag = <T extends object>(body: T) =>
       request.routeOptions.config?.statusFlag ? { status: false as const, ...body } : body
     if (error instanceof DomainError) {
