@@ -143,14 +143,15 @@ class Inspector extends Transform {
   override _flush(done: TransformCallback) {
     if (this.sampled === 0 && !this.extension) return done(invalid(`${shown(this.filename)} is empty.`))
     const identified = this.extension ? Promise.resolve() : this.identify()
-    identified.then(() => {
-      if (this.extension && !whole(this.extension, this.head, this.tail, this.bytes)) {
-        const message = `${shown(this.filename)} is cut short: the ${this.kind} is incomplete.`
-        return done(invalid(message, [{ field: this.kind === 'image' ? 'images' : 'videos', message }]))
-      }
-      if (this.size) checkSize(this.filename, this.size.end(), this.caps)
-      done()
-    }, done)
+    identified
+      .then(() => {
+        if (this.extension && !whole(this.extension, this.head, this.tail, this.bytes)) {
+          const message = `${shown(this.filename)} is cut short: the ${this.kind} is incomplete.`
+          throw invalid(message, [{ field: this.kind === 'image' ? 'images' : 'videos', message }])
+        }
+        if (this.size) checkSize(this.filename, this.size.end(), this.caps)
+      })
+      .then(() => done(), done)
   }
 
   private async identify() {

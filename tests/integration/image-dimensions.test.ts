@@ -230,19 +230,44 @@ describe('POST /api/v1/event/create with an image declaring more pixels than all
     },
   )
 
-  it('refuses a JPEG with no frame header before its image data as damaged', async () => {
-    const frameless = Buffer.concat([
-      Buffer.from([0xff, 0xd8]),
-      segment(0xe0, Buffer.from([0x4a, 0x46, 0x49, 0x46, 0, 1, 1, 0, 0, 1, 0, 1, 0, 0])),
-      segment(0xda, Buffer.from([1, 1, 0, 0, 0x3f, 0])),
-      Buffer.from([0x3f, 0xff, 0xd9]),
-    ])
-
-    const res = await submit('Frameless', 'frameless.jpg', frameless)
+  const jfif = segment(0xe0, Buffer.from([0x4a, 0x46, 0x49, 0x46, 0, 1, 1, 0, 0, 1, 0, 1, 0, 0]))
+  it.each([
+    [
+      'a JPEG with no frame header before its image data',
+      'frameless.jpg',
+      Buffer.concat([
+        Buffer.from([0xff, 0xd8]),
+        jfif,
+        segment(0xda, Buffer.from([1, 1, 0, 0, 0x3f, 0])),
+        Buffer.from([0x3f, 0xff, 0xd9]),
+      ]),
+    ],
+    [
+      'a JPEG whose last segment claims to run past its end',
+      'overrun.jpg',
+      Buffer.concat([
+        Buffer.from([0xff, 0xd8]),
+        jfif,
+        Buffer.from([0xff, 0xfe, 0x40, 0x00]),
+        Buffer.alloc(64, 0x2a),
+        Buffer.from([0xff, 0xd9]),
+      ]),
+    ],
+    [
+      'an AVIF without item properties',
+      'bare.avif',
+      Buffer.concat([
+        box('ftyp', ascii('avif'), u32(0), ascii('avifmif1miaf')),
+        box('mdat', Buffer.alloc(64, 0x55)),
+      ]),
+    ],
+  ])('refuses %s as damaged, its size unknown', async (label, filename, bytes) => {
+    const res = await submit(`Damaged: ${label}`, filename, bytes)
 
     expect(res.statusCode, res.body).toBe(400)
-    expect(res.json().message).toBe('"frameless.jpg" is damaged: its size cannot be read.')
+    expect(res.json().message).toBe(`"${filename}" is damaged: its size cannot be read.`)
     expect(incoming()).toEqual([])
+    expect(eventTitles()).not.toContain(`Damaged: ${label}`)
   })
 })
 
