@@ -1,12 +1,13 @@
 // Request bodies that arrive too slowly are cut off, so a client trickling bytes cannot hold a
 // connection (and a staged upload) open for as long as it likes: a body must be whole within
-// BODY_TIMEOUT_SECONDS; an upload (multipart), which may rightly take longer, must instead keep up
-// UPLOAD_MIN_KB_PER_SECOND over every stretch of a few seconds once those first seconds have passed.
+// BODY_TIMEOUT_SECONDS; an upload (multipart), which may rightly take longer, must instead bring
+// UPLOAD_MIN_KB_PER_SECOND over every window of 10 s (BODY_TIMEOUT_SECONDS if shorter), judged once
+// the first window has passed.
 import { Socket } from 'node:net'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { Config } from '../config.ts'
 
-/** An upload's rate is judged over this stretch, and not before one has passed (connections start slowly). */
+/** An upload's rate is judged over this window, and not before one has passed (connections start slowly). */
 const UPLOAD_WINDOW_MS = 10_000
 /** If a cut-off body's reader does not answer (it should at once), the reply is sent anyway after this. */
 const ANSWER_WITHIN_MS = 2_000
