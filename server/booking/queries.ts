@@ -1,5 +1,5 @@
 // Reads of the booking area: availability, orders and tickets, attendees.
-import { and, asc, desc, eq, gt, inArray, lte, sql } from 'drizzle-orm'
+import { and, asc, desc, eq, gt, gte, inArray, isNull, lte, ne, sql } from 'drizzle-orm'
 import type { EventExtras } from '../catalog/queries.ts'
 import type { Db } from '../db/connection.ts'
 import { inventory, orders } from './tables.ts'
@@ -177,6 +177,22 @@ export function bookingQueries(db: Db) {
         .where(and(eq(orders.eventId, eventId), eq(orders.status, 'issued')))
         .all()
         .flatMap((r) => (r.ownerId ? [r.ownerId] : [])),
+
+    /** Orders released without a captured payment (given up, replaced, lapsed) whose hold ran
+     * until `since` or later: a payment the provider accepted for one may still be unconfirmed. */
+    releasedUnpaid: (since: string): OrderRow[] =>
+      db
+        .select()
+        .from(orders)
+        .where(
+          and(
+            inArray(orders.status, ['failed', 'expired']),
+            isNull(orders.paymentId),
+            gte(orders.heldUntil, since),
+            ne(orders.provider, 'free'),
+          ),
+        )
+        .all(),
 
     /** Every hold still waiting for its payment. */
     openHolds: (): OrderRow[] => db.select().from(orders).where(eq(orders.status, 'held')).all(),

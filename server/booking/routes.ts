@@ -161,6 +161,17 @@ export async function bookingRoutes(fastify: FastifyInstance, options: { platfor
             receipt: orderId,
             notes: { eventId: event.id, ticketTypeId: ticketType.id },
           })
+      // A new checkout replaces the buyer's unpaid one for this event; one paid in the meantime
+      // (its confirmation not yet done) becomes its ticket first, and is not replaced.
+      for (const open of booking.heldBy(buyer.id, event.id)) {
+        if (open.provider === 'free') continue
+        await confirm(open.id).catch((error) =>
+          request.log.warn(
+            { err: error, orderId: open.id },
+            'could not ask the provider about a replaced hold',
+          ),
+        )
+      }
       const heldUntil = new Date(Date.now() + config.booking.holdMinutes * 60_000).toISOString()
       const { replaced } = await commands.hold(
         {

@@ -14,6 +14,8 @@ import type { JobRequest } from './port.ts'
 
 /** How far back the repair looks for mails that may not have been sent. */
 const RECENT_FACTS = 20_000
+/** How far back a hold released unpaid may still have a payment waiting for its confirmation. */
+const RELEASED_LOOKBACK_MS = 24 * 3_600_000
 
 /**
  * The jobs whose work is still owed, enqueued again under their stable ids (a no-op for those
@@ -44,16 +46,27 @@ export async function enqueueOwedJobs(platform: Platform) {
       })
     }
   }
+  // An order released unpaid (its buyer gave it up or replaced it, or it lapsed) may have been
+  // paid at the provider just before, its confirmation lost with Redis's data: ask again.
+  const since = new Date(Date.now() - RELEASED_LOOKBACK_MS).toISOString()
+  for (const order of booking.releasedUnpaid(since)) {
+    await jobs.enqueue({
+      queue: 'payments',
+      name: 'confirm',
+      data: { orderId: order.id },
+      jobId: `confirm-${order.id}-owed-${round}`,
+    })
+  }
   // Mails of the recent facts that are not recorded as sent (a job that ran is not sent again).
   const sent = sentMailRecord(ledger.db)
   const jobsOf = jobsForFacts(platform)
   const mailing = new Set(['TicketsIssued', 'TicketCancelled', 'TicketTransferred', 'InquiryAnswered'])
-  const since = sent.recordedSince()
+  const mailedSince = sent.recordedSince()
   for (let position = Math.max(0, ledger.head() - RECENT_FACTS); ; ) {
     const page = ledger.readFrom(position, 1000)
     if (page.length === 0) break
     for (const fact of page) {
-      if (!mailing.has(fact.type) || fact.at < since) continue
+      if (!mailing.has(fact.type) || fact.at < mailedSince) continue
       for (const job of jobsOf(fact)) if (job.jobId && !sent.wasSent(job.jobId)) await jobs.enqueue(job)
     }
     position = page[page.length - 1]?.position ?? position

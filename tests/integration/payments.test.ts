@@ -2,8 +2,10 @@
 // the razorpay adapter against the local gateway's Razorpay-shaped REST API on a listening
 // server. Exactly one ticket per paid order, whatever arrives twice, late or out of order.
 import { createHmac } from 'node:crypto'
+import { Queue } from 'bullmq'
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { enqueueOwedJobs } from '../../server/jobs/dispatch.ts'
 import type { JobRecord } from '../../server/jobs/port.ts'
 import { razorpayAdapter } from '../../server/payments/razorpay.ts'
 import { webhookAcceptor } from '../../server/payments/webhook.ts'
@@ -570,6 +572,58 @@ describe('workers, run by hand (WORKERS=off: jobs wait in Redis until a test run
   })
   afterAll(async () => {
     await t.close()
+  })
+
+  describe('a new checkout for the same event (issue 11)', () => {
+    it('turns a hold paid at the provider but not yet confirmed into its ticket, and replaces nothing', async () => {
+      const event = await createApprovedEvent(app, organizer, admin)
+      const buyer = await signUp(app, 'Uma')
+      const first = await hold(app, buyer, event, 'VIP', 1)
+      await pay(app, buyer, first) // nothing runs the queued confirmation (WORKERS=off)
+      expect(factsOf(app, first.ticketId)).toEqual(['TicketsHeld'])
+
+      const second = await hold(app, buyer, event, 'VIP', 2)
+
+      expect(second).not.toHaveProperty('replacedTicketIds')
+      expect(factsOf(app, first.ticketId)).toEqual(['TicketsHeld', 'PaymentCaptured', 'TicketsIssued'])
+      expect(inventoryRow(app, ticketTypeOf(event, 'VIP')._id)).toMatchObject({ held: 2, sold: 1 })
+    })
+
+    it('asks the provider again, after Redis forgot, about a hold released unpaid', async () => {
+      const event = await createApprovedEvent(app, organizer, admin)
+      const buyer = await signUp(app, 'Usha')
+      const placed = await hold(app, buyer, event, 'VIP', 1)
+      await pay(app, buyer, placed) // accepted at the provider; its confirmation waits in Redis
+      const gaveUp = await app.inject({
+        method: 'DELETE',
+        url: `/api/v1/ticket/cancel/${placed.ticketId}`,
+        headers: bearer(buyer.token),
+      })
+      expect(gaveUp.statusCode, gaveUp.body).toBe(200)
+      expect(factsOf(app, placed.ticketId)).toEqual(['TicketsHeld', 'PaymentFailed'])
+      const payments = new Queue('payments', {
+        connection: { host: '127.0.0.1', port: 6379 },
+        prefix: t.config.queuePrefix,
+      })
+      try {
+        await payments.obliterate({ force: true }) // a Redis that lost its data
+        await enqueueOwedJobs(app.platform)
+        const owed = (await payments.getJobs(['waiting', 'delayed', 'prioritized'])).filter(
+          (j) => j.name === 'confirm' && j.data.orderId === placed.ticketId,
+        )
+        expect(owed).toHaveLength(1)
+        await paymentsProcessor(app.platform)(job('confirm', { orderId: placed.ticketId }))
+      } finally {
+        await payments.close()
+      }
+      // paid after its seats went back: honoured, as they are still there
+      expect(factsOf(app, placed.ticketId)).toEqual([
+        'TicketsHeld',
+        'PaymentFailed',
+        'PaymentCaptured',
+        'TicketsIssued',
+      ])
+    })
   })
 
   describe("payments worker ('confirm')", () => {
