@@ -1,13 +1,13 @@
 import { eq, sql } from 'drizzle-orm'
 import { projection } from '../ledger/ledger.ts'
 import type { BookingFact } from './facts.ts'
-import { inventory, orders } from './tables.ts'
+import { heldByClient, inventory, orders } from './tables.ts'
 
 const p = sql.placeholder
 
 export const bookingProjection = projection<BookingFact>({
   name: 'booking',
-  tables: [orders, inventory],
+  tables: [orders, inventory, heldByClient],
   handlers(db) {
     const insertOrder = db
       .insert(orders)
@@ -33,7 +33,12 @@ export const bookingProjection = projection<BookingFact>({
       })
       .prepare()
     const orderOf = db
-      .select({ ticketTypeId: orders.ticketTypeId, eventId: orders.eventId, quantity: orders.quantity })
+      .select({
+        ticketTypeId: orders.ticketTypeId,
+        eventId: orders.eventId,
+        quantity: orders.quantity,
+        clientKey: orders.clientKey,
+      })
       .from(orders)
       .where(eq(orders.id, p('id')))
       .prepare()
@@ -45,6 +50,19 @@ export const bookingProjection = projection<BookingFact>({
         set: { held: sql`${inventory.held} + ${p('held')}`, sold: sql`${inventory.sold} + ${p('sold')}` },
       })
       .prepare()
+    const adjustClient = db
+      .insert(heldByClient)
+      .values({ clientKey: p('clientKey'), eventId: p('eventId'), seats: p('seats') })
+      .onConflictDoUpdate({
+        target: [heldByClient.clientKey, heldByClient.eventId],
+        set: { seats: sql`${heldByClient.seats} + ${p('seats')}` },
+      })
+      .prepare()
+    /** Seats a client address holds unpaid for an event go up or down (holds without a key: none). */
+    const clientHolds = (clientKey: string | null | undefined, eventId: string, seats: number) => {
+      if (clientKey) adjustClient.run({ clientKey, eventId, seats })
+    }
+
     const setStatus = db
       .update(orders)
       .set({
@@ -87,6 +105,7 @@ export const bookingProjection = projection<BookingFact>({
       if (!order) throw new Error(`order ${orderId} is missing from the read model`)
       setStatus.run({ status, paymentStatus: 'Failed', at, id: orderId })
       adjust.run({ ticketTypeId: order.ticketTypeId, eventId: order.eventId, held: -order.quantity, sold: 0 })
+      clientHolds(order.clientKey, order.eventId, -order.quantity)
     }
 
     return {
@@ -109,6 +128,7 @@ export const bookingProjection = projection<BookingFact>({
           at: fact.at,
         })
         adjust.run({ ticketTypeId: d.ticketTypeId, eventId: d.eventId, held: d.quantity, sold: 0 })
+        clientHolds(d.clientKey, d.eventId, d.quantity)
       },
       PaymentCaptured(fact) {
         setPayment.run({ paymentId: fact.data.paymentId, at: fact.at, id: fact.data.orderId })
@@ -116,6 +136,11 @@ export const bookingProjection = projection<BookingFact>({
       TicketsIssued(fact) {
         const d = fact.data
         setIssued.run({ ownerId: d.ownerId, at: fact.at, id: d.orderId })
+        // a live hold stops being unpaid (a lapsed one was counted off when it was released)
+        if (!d.afterExpiry) {
+          const order = orderOf.get({ id: d.orderId })
+          clientHolds(order?.clientKey, d.eventId, -d.quantity)
+        }
         // A lapsed hold gave its seats back already; a live one turns into a sale.
         adjust.run({
           ticketTypeId: d.ticketTypeId,

@@ -2,7 +2,7 @@
 import { and, asc, desc, eq, gt, gte, inArray, isNull, lte, ne, sql } from 'drizzle-orm'
 import type { EventExtras } from '../catalog/queries.ts'
 import type { Db } from '../db/connection.ts'
-import { inventory, orders } from './tables.ts'
+import { heldByClient, inventory, orders } from './tables.ts'
 
 export type OrderRow = typeof orders.$inferSelect
 
@@ -66,13 +66,12 @@ export function bookingQueries(db: Db) {
     )
     .prepare()
   const heldFromClient = db
-    .select({ seats: sql<number>`coalesce(sum(${orders.quantity}), 0)` })
-    .from(orders)
+    .select({ seats: heldByClient.seats })
+    .from(heldByClient)
     .where(
       and(
-        eq(orders.clientKey, sql.placeholder('clientKey')),
-        eq(orders.eventId, sql.placeholder('eventId')),
-        eq(orders.status, 'held'),
+        eq(heldByClient.clientKey, sql.placeholder('clientKey')),
+        eq(heldByClient.eventId, sql.placeholder('eventId')),
       ),
     )
     .prepare()

@@ -65,8 +65,16 @@ export async function bookingRoutes(fastify: FastifyInstance, options: { platfor
     return event ? cutoffOf(event) : null
   }
   /** The client address as a keyed hash: holds are counted per address without storing it. */
-  const clientKeyOf = (ip: string) =>
-    createHmac('sha256', config.jwt.secret).update(`client ${ip}`).digest('base64url').slice(0, 22)
+  const clientKeys = new Map<string, string>()
+  const clientKeyOf = (ip: string) => {
+    let key = clientKeys.get(ip)
+    if (key === undefined) {
+      key = createHmac('sha256', config.jwt.secret).update(`client ${ip}`).digest('base64url').slice(0, 22)
+      if (clientKeys.size >= 50_000) clientKeys.clear()
+      clientKeys.set(ip, key)
+    }
+    return key
+  }
 
   const confirm = paymentConfirmer(ledger, gateway)
   /** The confirmation job; done here and now when the queue cannot take it (Redis away). */

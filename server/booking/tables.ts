@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm'
-import { index, integer, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
+import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
 import type { TicketTypeName } from '../../contracts/catalog.ts'
 import type { OrderStatus } from './decide.ts'
 
@@ -43,7 +43,6 @@ export const orders = sqliteTable(
     index('orders_held_until').on(t.heldUntil).where(sql`${t.status} = 'held'`),
     // A buyer's orders for one event: the unpaid hold a new checkout replaces, free tickets had.
     index('orders_buyer_event').on(t.buyerId, t.eventId),
-    index('orders_held_by_client').on(t.clientKey, t.eventId).where(sql`${t.status} = 'held'`),
   ],
 )
 
@@ -57,4 +56,16 @@ export const inventory = sqliteTable(
     sold: integer('sold').notNull(),
   },
   (t) => [index('inventory_event').on(t.eventId)],
+)
+
+/** Unpaid seats held per client address (its keyed hash) and event: the per-address cap's count,
+ * one row to read instead of a sum over every hold from a crowded address. */
+export const heldByClient = sqliteTable(
+  'held_by_client',
+  {
+    clientKey: text('client_key').notNull(),
+    eventId: text('event_id').notNull(),
+    seats: integer('seats').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.clientKey, t.eventId] })],
 )

@@ -21,13 +21,23 @@ function wallClockOf(instant: number, timeZone: string): number {
   return Date.UTC(part.year ?? 0, (part.month ?? 1) - 1, part.day, part.hour, part.minute, part.second)
 }
 
+// Every hold asks when its event starts: the answers are kept (a few per event).
+const known = new Map<string, number>()
+const KEEP = 10_000
+
 /** The instant at which the wall clock in `timeZone` reads `date` (YYYY-MM-DD) `time` (HH:MM). */
 export function instantIn(date: string, time: string, timeZone: string): Date {
-  const [year = 0, month = 1, day = 1] = date.split('-').map(Number)
-  const [hour = 0, minute = 0] = time.split(':').map(Number)
-  const wanted = Date.UTC(year, month - 1, day, hour, minute)
-  // The zone's offset at a first guess, then again at the answer (it may differ across a change).
-  let instant = wanted - (wallClockOf(wanted, timeZone) - wanted)
-  instant = wanted - (wallClockOf(instant, timeZone) - instant)
+  const key = `${timeZone} ${date} ${time}`
+  let instant = known.get(key)
+  if (instant === undefined) {
+    const [year = 0, month = 1, day = 1] = date.split('-').map(Number)
+    const [hour = 0, minute = 0] = time.split(':').map(Number)
+    const wanted = Date.UTC(year, month - 1, day, hour, minute)
+    // The zone's offset at a first guess, then again at the answer (it may differ across a change).
+    instant = wanted - (wallClockOf(wanted, timeZone) - wanted)
+    instant = wanted - (wallClockOf(instant, timeZone) - instant)
+    if (known.size >= KEEP) known.clear()
+    known.set(key, instant)
+  }
   return new Date(instant)
 }

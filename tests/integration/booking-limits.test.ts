@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { EventView } from '../../contracts/catalog.ts'
 import { adminSession, bearer, organizerSession, type Session, signUp } from '../support/accounts.ts'
 import { startApp, type TestApp } from '../support/app.ts'
+import { wallClockIn } from '../support/clock.ts'
 import { buyTicket, createApprovedEvent, inventoryRow, ticketTypeOf } from '../support/events.ts'
 import { orderRow } from '../support/sales.ts'
 
@@ -27,25 +28,6 @@ const orderFrom = (
   })
 
 const ledgerLength = (app: FastifyInstance) => app.platform.ledger.head()
-
-/** Today's date and a wall-clock time in a zone, `minutes` from now. */
-function wallClockIn(timeZone: string, minutes: number) {
-  const at = new Date(Date.now() + minutes * 60_000)
-  const parts = Object.fromEntries(
-    new Intl.DateTimeFormat('en-CA', {
-      timeZone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-    })
-      .formatToParts(at)
-      .map((p) => [p.type, p.value]),
-  )
-  return { date: `${parts.year}-${parts.month}-${parts.day}`, time: `${parts.hour}:${parts.minute}` }
-}
 
 describe('hoarding, with the default caps (10 per order, 20 unpaid seats per address)', () => {
   let t: TestApp

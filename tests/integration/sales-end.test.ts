@@ -9,30 +9,11 @@ import { events } from '../../server/catalog/tables.ts'
 import { rebuildReadModels } from '../../server/ledger/rebuild.ts'
 import { adminSession, bearer, organizerSession, type Session, signUp } from '../support/accounts.ts'
 import { startApp, type TestApp } from '../support/app.ts'
+import { wallClockIn } from '../support/clock.ts'
 import { createApprovedEvent, inventoryRow, order, ticketTypeOf } from '../support/events.ts'
 
 // New York, not the default Asia/Kolkata: the same wall clock there is about ten hours earlier.
 const zone = 'America/New_York'
-
-/** The wall clock in `timeZone`, `minutes` from now: its day (YYYY-MM-DD) and time (HH:MM). */
-function wallClockIn(timeZone: string, minutes: number) {
-  const parts = Object.fromEntries(
-    new Intl.DateTimeFormat('en-CA', {
-      timeZone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-    })
-      .formatToParts(new Date(Date.now() + minutes * 60_000))
-      .map((p) => [p.type, p.value]),
-  )
-  const date = `${parts.year}-${parts.month}-${parts.day}`
-  const time = `${parts.hour}:${parts.minute}`
-  return { date, time, dateTime: `${date}T${time}` }
-}
 
 const tickets = [{ type: 'General Admission' as const, price: 300, quantity: 50 }]
 const CLOSED = { message: 'Booking for this event has closed.' }
