@@ -9,7 +9,7 @@ import { adminSession, bearer, organizerSession, type Session, signUp } from '..
 import { startApp, type TestApp } from '../support/app.ts'
 import { wallClockIn } from '../support/clock.ts'
 import { buyTicket, createApprovedEvent, inventoryRow, ticketTypeOf } from '../support/events.ts'
-import { orderRow } from '../support/sales.ts'
+import { orderRow, until } from '../support/sales.ts'
 
 const orderFrom = (
   app: FastifyInstance,
@@ -112,6 +112,27 @@ describe('hoarding, with the default caps (10 per order, 20 unpaid seats per add
     const buyer = await signUp(app, 'Neighbour')
     const res = await orderFrom(app, buyer, event, 1, '10.3.3.3')
     expect(res.statusCode, res.body).toBe(200)
+  })
+
+  it('counts only unpaid seats against the address: paid ones make room for the next buyer there', async () => {
+    const event = await createApprovedEvent(app, organizer, admin, [
+      { type: 'General Admission', price: 250, quantity: 40 },
+    ])
+    const [first, second, third] = await Promise.all(['Paid1', 'Paid2', 'Paid3'].map((n) => signUp(app, n)))
+    const paid = await orderFrom(app, first as Session, event, 10, '10.7.7.7')
+    expect(paid.statusCode, paid.body).toBe(200)
+    const checkout = await app.inject({
+      method: 'POST',
+      url: '/api/v1/payments/local/pay',
+      headers: bearer((first as Session).token),
+      payload: { orderId: paid.json().orderId, outcome: 'success' },
+    })
+    expect(checkout.statusCode, checkout.body).toBe(200)
+    await until(() => orderRow(app, paid.json().ticketId)?.status === 'issued')
+
+    expect((await orderFrom(app, second as Session, event, 10, '10.7.7.7')).statusCode).toBe(200)
+    expect((await orderFrom(app, third as Session, event, 10, '10.7.7.7')).statusCode).toBe(200)
+    expect((await orderFrom(app, await signUp(app, 'Paid4'), event, 1, '10.7.7.7')).statusCode).toBe(429)
   })
 
   it('counts holds under the peer address, whatever X-Forwarded-For says (TRUST_PROXY off)', async () => {
