@@ -152,7 +152,10 @@ export const EventParams = v.object({
   id: v.pipe(v.string(), v.regex(/^[a-zA-Z0-9_-]{1,64}$/, 'Event not found.')),
 })
 
-export const filterTypes = ['category', 'date', 'location', 'price'] as const
+/** 'text' (the default when filterType is absent or blank): words in title, description, location
+ * or category, through the full-text index. */
+export const filterTypes = ['text', 'category', 'date', 'location', 'price'] as const
+export type FilterType = (typeof filterTypes)[number]
 export const EventFilterQuery = v.object({
   search: v.pipe(
     v.string('Please enter a search term and select a filter type.'),
@@ -160,11 +163,15 @@ export const EventFilterQuery = v.object({
     v.nonEmpty('Please enter a search term and select a filter type.'),
     v.maxLength(200, 'The search term is too long.'),
   ),
-  filterType: v.pipe(
-    v.string('Please enter a search term and select a filter type.'),
-    v.trim(),
-    v.toLowerCase(),
-    v.picklist(filterTypes, 'Filter type must be category, date, location or price.'),
+  filterType: v.optional(
+    v.pipe(
+      v.string('Filter type must be text, category, date, location or price.'),
+      v.trim(),
+      v.toLowerCase(),
+      v.transform((type) => type || 'text'),
+      v.picklist(filterTypes, 'Filter type must be text, category, date, location or price.'),
+    ),
+    'text',
   ),
 })
 

@@ -1,13 +1,14 @@
 import { eq, sql } from 'drizzle-orm'
 import { projection } from '../ledger/ledger.ts'
 import type { CatalogFact } from './facts.ts'
+import { eventsSearch } from './search-index.ts'
 import { events, eventTicketTypes } from './tables.ts'
 
 const p = sql.placeholder
 
 export const catalogProjection = projection<CatalogFact>({
   name: 'catalog',
-  tables: [events, eventTicketTypes],
+  tables: [events, eventTicketTypes, eventsSearch],
   handlers(db) {
     const insertEvent = db
       .insert(events)
@@ -40,6 +41,18 @@ export const catalogProjection = projection<CatalogFact>({
         quantity: p('quantity'),
       })
       .prepare()
+    // Every event's words are indexed once, when submitted; the search joins the events table and
+    // keeps the approved ones, so approval and rejection need no change to the index.
+    const indexEvent = db
+      .insert(eventsSearch)
+      .values({
+        eventId: p('eventId'),
+        title: p('title'),
+        description: p('description'),
+        location: p('location'),
+        category: p('category'),
+      })
+      .prepare()
     const setStatus = db
       .update(events)
       .set({ approvalStatus: sql`${p('status')}`, version: sql`${p('version')}`, updatedAt: sql`${p('at')}` })
@@ -62,6 +75,13 @@ export const catalogProjection = projection<CatalogFact>({
           salesEnd: d.salesEnd ?? null,
           version: fact.version,
           at: fact.at,
+        })
+        indexEvent.run({
+          eventId: d.eventId,
+          title: d.title,
+          description: d.description,
+          location: d.location,
+          category: d.category,
         })
         d.ticketTypes.forEach((t, rank) => {
           insertTicketType.run({

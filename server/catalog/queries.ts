@@ -1,8 +1,9 @@
 // Reads of the catalogue; other areas read events only through these.
-import { and, asc, desc, eq, gte, inArray, like, lte, sql } from 'drizzle-orm'
+import { and, asc, desc, eq, getTableColumns, gte, inArray, like, lte, sql } from 'drizzle-orm'
 import { type EventView, isCalendarDate } from '../../contracts/catalog.ts'
 import type { Db } from '../db/connection.ts'
 import { invalid } from '../errors.ts'
+import { eventsSearch, matchQuery, SEARCH_WEIGHTS } from './search-index.ts'
 import { events, eventTicketTypes } from './tables.ts'
 
 export type EventRow = typeof events.$inferSelect
@@ -49,6 +50,24 @@ export function catalogQueries(db: Db) {
     .orderBy(asc(eventTicketTypes.eventId), asc(eventTicketTypes.rank))
     .prepare()
   const approved = (): EventRow[] => approvedEvents.all()
+  // Words: the full-text index finds the events, the events table keeps the approved ones; best
+  // matches first (bm25 with the title weighted most), then by date.
+  const textMatches = db
+    .select(getTableColumns(events))
+    .from(eventsSearch)
+    .innerJoin(events, eq(events.id, eventsSearch.eventId))
+    .where(and(sql`${eventsSearch} MATCH ${sql.placeholder('match')}`, eq(events.approvalStatus, 'Approved')))
+    .orderBy(
+      sql.raw(`bm25("events_search", ${SEARCH_WEIGHTS.join(', ')})`),
+      asc(events.date),
+      asc(events.time),
+    )
+    .prepare()
+  /** approved events with all the words of `search` (prefixes, any case, accents ignored) */
+  const withWords = (search: string): EventRow[] => {
+    const match = matchQuery(search)
+    return match === null ? [] : textMatches.all({ match })
+  }
 
   const ticketTypesOf = (eventIds: string[]): Map<string, TicketTypeRow[]> => {
     const byEvent = new Map<string, TicketTypeRow[]>()
@@ -130,9 +149,14 @@ export function catalogQueries(db: Db) {
         .where(eq(events.organizerId, organizerId))
         .orderBy(asc(events.date), asc(events.time))
         .all(),
+    withWords,
+    /** the SQL of the words search, for EXPLAIN QUERY PLAN (tests) */
+    wordsSql: () => textMatches.getQuery().sql,
     /** SPEC's search: approved events only; user text is compared as text, never as a pattern. */
-    filtered(filterType: 'category' | 'date' | 'location' | 'price', search: string): EventRow[] {
+    filtered(filterType: 'text' | 'category' | 'date' | 'location' | 'price', search: string): EventRow[] {
       switch (filterType) {
+        case 'text':
+          return withWords(search)
         case 'category': {
           const wanted = fold(search)
           return approved().filter((e) => fold(e.category) === wanted)

@@ -743,7 +743,6 @@ describe('GET /api/v1/event/filter', () => {
 
   it.each([
     ['an unknown filter type', { filterType: 'title', search: 'Raga' }],
-    ['no filter type', { search: 'music' }],
     ['no search', { filterType: 'category' }],
     ['an empty search', { filterType: 'category', search: '  ' }],
     ['a month that does not exist', { filterType: 'date', search: '2027-13' }],
@@ -772,7 +771,7 @@ describe('GET /api/v1/event/filter', () => {
       'Date must be YYYY-MM-DD (a day) or YYYY-MM (a month).',
     )
     expect((await search('title', 'x')).json().message).toBe(
-      'Filter type must be category, date, location or price.',
+      'Filter type must be text, category, date, location or price.',
     )
   })
 })

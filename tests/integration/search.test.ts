@@ -1,0 +1,319 @@
+// Search by words (API.md: GET /event/filter with filterType absent or 'text'): approved events
+// whose title, description, location or category hold the words, by prefix, in any case, accents
+// ignored, best matches first; through the FTS5 index the catalogue projection keeps
+// (server/catalog/search-index.ts, migrations/0009_events_search.sql), rebuilt with the other read
+// models. The other filter types answer as before.
+import type { FastifyInstance } from 'fastify'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { EventView } from '../../contracts/catalog.ts'
+import { catalogQueries } from '../../server/catalog/queries.ts'
+import { openDatabase } from '../../server/db/connection.ts'
+import { rebuildReadModels } from '../../server/ledger/rebuild.ts'
+import { adminSession, organizerSession, type Session } from '../support/accounts.ts'
+import { startApp, type TestApp } from '../support/app.ts'
+import { review, submitEvent } from '../support/sales.ts'
+
+const year = new Date().getFullYear() + 1
+const on = (monthDay: string) => `${year}-${monthDay}`
+const ga = (price: number) => [{ type: 'General Admission' as const, price, quantity: 50 }]
+
+const filter = (app: FastifyInstance, query: Record<string, string>) =>
+  app.inject({ method: 'GET', url: `/api/v1/event/filter?${new URLSearchParams(query)}` })
+
+let t: TestApp
+let organizer: Session
+let admin: Session
+/** name → event, and back, so that answers read as names */
+const catalogue: Record<string, EventView> = {}
+const names = () => Object.fromEntries(Object.entries(catalogue).map(([name, e]) => [e._id, name]))
+
+async function anEvent(name: string, fields: Record<string, string>, price = 499) {
+  catalogue[name] = await submitEvent(t.app, organizer, fields, ga(price))
+  return catalogue[name]
+}
+
+/** the names of the events a search answers, in its order (200 expected) */
+async function found(query: Record<string, string>): Promise<string[]> {
+  const res = await filter(t.app, query)
+  expect(res.statusCode, res.body).toBe(200)
+  const list = res.json() as EventView[]
+  expect(Array.isArray(list)).toBe(true)
+  const known = names()
+  return list.map((e) => known[e._id] ?? e._id)
+}
+const words = (search: string) => found({ search })
+
+const indexRows = () =>
+  t.app.platform.connection.sqlite
+    .prepare('SELECT event_id, title, description, location, category FROM events_search ORDER BY event_id')
+    .all()
+
+beforeAll(async () => {
+  t = await startApp({ RATE_LIMITS: 'off' })
+  organizer = await organizerSession(t.app)
+  admin = await adminSession(t.app)
+  const approve = async (name: string, fields: Record<string, string>, price?: number) =>
+    review(t.app, admin, (await anEvent(name, fields, price))._id)
+
+  await approve('jazz', {
+    title: 'Kabini Jazz Weekend',
+    description: 'Two days of jazz by the river.',
+    location: 'Kabini, Karnataka',
+    category: 'Music',
+    date: on('03-15'),
+  })
+  await approve(
+    'cafe',
+    {
+      title: 'Café Poetry Evening',
+      description: 'Verses over filter coffee.',
+      location: 'Café Mondegar, Mumbai',
+      category: 'Literature',
+      date: on('03-20'),
+    },
+    200,
+  )
+  // 'tabla' once in each: in rhythm's description, in tablaNights' title; rhythm comes first by date.
+  await approve('rhythm', {
+    title: 'Rhythm Workshop',
+    description: 'Learn the tabla from scratch.',
+    location: 'Pune',
+    category: 'Workshop',
+    date: on('02-01'),
+  })
+  await approve('tablaNights', {
+    title: 'Tabla Nights',
+    description: 'Solo recitals, all evening.',
+    location: 'Pune',
+    category: 'Music',
+    date: on('06-01'),
+  })
+  await approve(
+    'bandra',
+    {
+      title: 'Open Mic',
+      description: 'Stand-up and songs.',
+      location: 'Bandra, Mumbai',
+      category: 'Comedy',
+      date: on('04-10'),
+    },
+    0,
+  )
+  await anEvent('pending', {
+    title: 'Secret Jazz Preview',
+    description: 'Jazz before anyone else.',
+    location: 'Kabini',
+    category: 'Music',
+  })
+  const rejected = await anEvent('rejected', {
+    title: 'Rejected Jazz Night',
+    description: 'Jazz that was turned down.',
+    location: 'Kabini',
+    category: 'Music',
+  })
+  await review(t.app, admin, rejected._id, 'Rejected')
+})
+afterAll(async () => {
+  await t.close()
+})
+
+describe('GET /event/filter by words', () => {
+  it('finds approved events by any word of title, description, location or category', async () => {
+    expect(await words('jazz')).toEqual(['jazz'])
+    expect(await words('river')).toEqual(['jazz']) // description
+    expect(await words('Karnataka')).toEqual(['jazz']) // location
+    expect(await words('literature')).toEqual(['cafe']) // category
+    expect((await words('mumbai')).sort()).toEqual(['bandra', 'cafe'])
+  })
+
+  it('answers a bare array of event objects, as the other filters do', async () => {
+    const res = await filter(t.app, { search: 'jazz' })
+    const [event] = res.json() as EventView[]
+    expect(event).toMatchObject({
+      _id: catalogue.jazz?._id,
+      title: 'Kabini Jazz Weekend',
+      approvalStatus: 'Approved',
+      ticketTypes: [expect.objectContaining({ type: 'General Admission', price: 499 })],
+    })
+  })
+
+  it('matches prefixes of words, and needs every word', async () => {
+    expect(await words('ja')).toEqual(['jazz'])
+    expect(await words('kab jaz')).toEqual(['jazz'])
+    expect(await words('poet even')).toEqual(['cafe'])
+    expect(await words('jazz chennai')).toEqual([])
+    expect(await words('azz')).toEqual([]) // a word's inside is not a prefix
+  })
+
+  it('ignores case and accents, both ways', async () => {
+    for (const search of ['JAZZ', 'jAzZ', 'jázz', 'JÀZZ'])
+      expect(await words(search), search).toEqual(['jazz'])
+    for (const search of ['cafe', 'CAFE', 'café', 'Café', 'CAFÉ', 'caf'])
+      expect(await words(search), search).toEqual(['cafe'])
+  })
+
+  it('puts a match in the title before a match in the description', async () => {
+    // rhythm is earlier by date and holds 'tabla' in its description only
+    expect(await words('tabla')).toEqual(['tablaNights', 'rhythm'])
+    expect(await words('tab')).toEqual(['tablaNights', 'rhythm'])
+  })
+
+  it('never finds a pending or rejected event', async () => {
+    for (const search of ['secret', 'preview', 'rejected', 'turned down'])
+      expect(await words(search)).toEqual([])
+    expect(await words('jazz')).not.toContain('pending')
+  })
+
+  it('takes filterType absent, text in any case, or blank as a search by words', async () => {
+    for (const filterType of ['text', 'TEXT', ' Text ', ''])
+      expect(await found({ search: 'jazz', filterType }), filterType).toEqual(['jazz'])
+  })
+
+  it('refuses an empty search with 400 and the search message', async () => {
+    const empties: Record<string, string>[] = [
+      {},
+      { search: '' },
+      { search: '   ' },
+      { search: '', filterType: 'text' },
+    ]
+    for (const query of empties) {
+      const res = await filter(t.app, query)
+      expect(res.statusCode, JSON.stringify(query)).toBe(400)
+      expect(res.json().message).toBe('Please enter a search term and select a filter type.')
+    }
+    const res = await filter(t.app, { search: 'jazz', filterType: 'title' })
+    expect(res.statusCode).toBe(400)
+    expect(res.json().message).toBe('Filter type must be text, category, date, location or price.')
+  })
+
+  it('treats FTS5 syntax in the words as plain text: never a 500, never an event it should not find', async () => {
+    const hostile = [
+      '"',
+      'jazz"',
+      '"jazz',
+      'jazz OR secret',
+      'jazz NOT weekend',
+      'NOT jazz',
+      'NEAR(jazz secret)',
+      'jazz AND',
+      'OR',
+      '*',
+      'jazz*',
+      '^jazz',
+      '-jazz',
+      '+jazz',
+      'title:jazz',
+      '{title description}: jazz',
+      'approval_status:Pending',
+      'jazz) OR (secret',
+      "'; DROP TABLE events; --",
+      '\u0301',
+      '()',
+      '%',
+      '_',
+      '\\',
+      'a'.repeat(200),
+      Array.from({ length: 40 }, (_, i) => `w${i}`).join(' '),
+    ]
+    for (const search of hostile) {
+      const res = await filter(t.app, { search })
+      expect(res.statusCode, `${search}: ${res.body}`).toBe(200)
+      const got = (res.json() as EventView[]).map((e) => names()[e._id])
+      expect(got, search).not.toContain('pending')
+      expect(got, search).not.toContain('rejected')
+    }
+    // Operators are words: 'jazz OR secret' needs both words; 'jazz NOT weekend' needs 'not…' too.
+    expect(await words('jazz OR secret')).toEqual([])
+    expect(await words('jazz NOT weekend')).toEqual([])
+    // Punctuation around words is dropped, the words still count.
+    expect(await words('"jazz"')).toEqual(['jazz'])
+    expect(await words('title:jazz')).toEqual([])
+    expect(await words('^jazz*')).toEqual(['jazz'])
+    expect(await words('(kabini)')).toEqual(['jazz'])
+    expect(await words('*')).toEqual([])
+    expect(t.app.platform.connection.sqlite.prepare('SELECT count(*) AS n FROM events').get()).toEqual({
+      n: 7,
+    })
+  })
+
+  it('follows approval: found once approved, gone once rejected', async () => {
+    const ghazal = await anEvent('ghazal', {
+      title: 'Ghazal Evening',
+      description: 'Urdu poetry sung.',
+      location: 'Lucknow',
+      category: 'Poetry',
+      date: on('08-01'),
+    })
+    expect(await words('ghazal')).toEqual([])
+    await review(t.app, admin, ghazal._id)
+    expect(await words('ghazal')).toEqual(['ghazal'])
+    expect(await words('lucknow urdu')).toEqual(['ghazal'])
+    await review(t.app, admin, ghazal._id, 'Rejected')
+    expect(await words('ghazal')).toEqual([])
+    await review(t.app, admin, ghazal._id)
+    expect(await words('ghazal')).toEqual(['ghazal'])
+  })
+
+  it('reads the full-text index, not a scan of the events', () => {
+    const sqlite = t.app.platform.connection.sqlite
+    const sql = catalogQueries(t.app.platform.ledger.db).wordsSql()
+    const plan = sqlite
+      .prepare(`EXPLAIN QUERY PLAN ${sql}`)
+      .all('"jazz"*', 'Approved')
+      .map((row) => (row as { detail: string }).detail)
+    expect(plan.join('\n')).toMatch(/SCAN events_search VIRTUAL TABLE INDEX/)
+    // each match finds its event by primary key
+    expect(plan.join('\n')).toMatch(/SEARCH events USING INDEX sqlite_autoindex_events_1 \(id=\?\)/)
+    expect(plan.some((detail) => /^SCAN events\b(?!_search)/.test(detail))).toBe(false)
+  })
+})
+
+describe('the other filter types', () => {
+  it('answer as before', async () => {
+    expect(await found({ filterType: 'category', search: 'music' })).toEqual(['jazz', 'tablaNights'])
+    expect(await found({ filterType: 'category', search: 'mus' })).toEqual([])
+    expect(await found({ filterType: 'location', search: 'mumbai' })).toEqual(['cafe', 'bandra'])
+    expect(await found({ filterType: 'date', search: `${year}-03` })).toEqual(['jazz', 'cafe'])
+    expect(await found({ filterType: 'price', search: '0-250' })).toEqual(['cafe', 'bandra'])
+    const res = await filter(t.app, { filterType: 'price', search: '500-100' })
+    expect(res.statusCode).toBe(400)
+    expect(res.json().message).toBe('Please enter valid min and max prices.')
+  })
+})
+
+describe('the index as a read model', () => {
+  it('is emptied and refilled by a rebuild, equal to the live one', async () => {
+    const live = indexRows()
+    expect(live.length).toBe(Object.keys(catalogue).length)
+    t.app.platform.connection.sqlite.exec(
+      "DELETE FROM events_search WHERE title LIKE '%Jazz%'; UPDATE events_search SET title = 'tampered'",
+    )
+    // (read through the queries: the route's answers are kept until the ledger moves on)
+    const search = catalogQueries(t.app.platform.ledger.db)
+    const byWords = (text: string) => search.withWords(text).map((e) => names()[e.id])
+    expect(byWords('jazz')).toEqual([])
+    rebuildReadModels(t.app.platform.ledger)
+    expect(indexRows()).toEqual(live)
+    expect(byWords('jazz')).toEqual(['jazz'])
+    expect(byWords('tabla')).toEqual(['tablaNights', 'rhythm'])
+  })
+
+  it('holds the events made before its migration, once the migration runs', async () => {
+    const sqlite = t.app.platform.connection.sqlite
+    const live = indexRows()
+    // As before migration 0009: no index, and the migration not recorded.
+    const applied = sqlite.prepare('SELECT max(created_at) AS at FROM __drizzle_migrations').get() as {
+      at: number
+    }
+    sqlite.exec('DROP TABLE events_search')
+    sqlite.prepare('DELETE FROM __drizzle_migrations WHERE created_at = ?').run(applied.at)
+    // Opening the database applies the missing migration, which indexes the existing events.
+    openDatabase(sqlite.name).close()
+    expect(indexRows()).toEqual(live)
+    expect(
+      catalogQueries(t.app.platform.ledger.db)
+        .withWords('poetry')
+        .map((e) => names()[e.id]),
+    ).toEqual(['cafe', 'ghazal'])
+  })
+})
