@@ -1,6 +1,8 @@
-// Booking in the browser (SPEC §2, §4, §7): two browsers on one event; a booking through the
-// local checkout, a failed payment, a cancel and a transfer, with availability seen live by the
-// other browser — against the real server, its workers and the built web app.
+// Booking in the browser (SPEC §2, §4, §7; issue 12 screens 3, 4, 5, 8): two browsers on one
+// event; a booking through the local checkout ending on its confirmation page, a failed payment,
+// the per-order limit and the live count, a cancel held behind Undo, and a transfer, with
+// availability seen live by the other browser — against the real server, its workers and the
+// built web app.
 import type { FastifyInstance } from 'fastify'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -112,6 +114,23 @@ async function signedInPage(account: Session): Promise<Page> {
 
 const at = (page: Page, path: string) => page.waitForURL((url) => url.pathname === path)
 
+/** the ticket as the server has it (its paymentStatus says whether it was cancelled) */
+async function ticketOnServer(owner: Session, ticketId: string): Promise<{ paymentStatus: string }> {
+  const reply = await server.app.inject({
+    method: 'GET',
+    url: `/api/v1/ticket/getTicketbyId/${ticketId}`,
+    headers: bearer(owner.token),
+  })
+  if (reply.statusCode !== 200) throw new Error(`ticket: ${reply.statusCode} ${reply.body}`)
+  return reply.json()
+}
+
+/** the short number a card shows for a ticket */
+const shortNumber = (ticketId: string) => ticketId.slice(-8).toUpperCase()
+
+/** the ticket the buyer just paid for, read from its confirmation page's address */
+let paidTicketId: string
+
 async function openBooking(page: Page, event = eventId) {
   await page.goto(`/booking/${event}`)
   await page.locator('[data-live="connected"]').waitFor()
@@ -187,10 +206,34 @@ describe('booking in the browser', () => {
 
     await checkout.getByRole('button', { name: 'Pay', exact: true }).click()
     await buyerPage.getByText('Booking Successful!').waitFor()
-    await at(buyerPage, '/')
+    await buyerPage.waitForURL((url) => url.pathname.startsWith(`/booking/${eventId}/confirmed/`))
+    paidTicketId = new URL(buyerPage.url()).pathname.split('/').at(-1) ?? ''
 
     await seesAvailable(watcherPage, 'VIP', 48)
     await notReloaded(watcherPage)
+  })
+
+  it('lands on a confirmation page with the ticket, its amount and date, linking to its card and home', async () => {
+    const page = buyerPage
+    const confirmation = page.getByRole('article', { name: 'Booking confirmed' })
+    await confirmation.waitFor()
+    await confirmation.getByRole('heading', { name: TITLE }).waitFor()
+    await confirmation.getByText('VIP', { exact: true }).waitFor()
+    await confirmation.getByText('2', { exact: true }).waitFor()
+    await confirmation.getByText('₹3,000').waitFor()
+    await confirmation.getByText('15 Jun 2030, 7:30 pm').waitFor()
+    await confirmation.getByText('Ticket No.').waitFor()
+    await confirmation.getByText(shortNumber(paidTicketId), { exact: true }).waitFor()
+    expect(await ticketOnServer(buyer, paidTicketId)).toMatchObject({ paymentStatus: 'Completed' })
+    expect(await confirmation.getByRole('link', { name: 'Back to home' }).getAttribute('href')).toBe('/')
+
+    const toTicket = confirmation.getByRole('link', { name: 'View your ticket' })
+    expect(await toTicket.getAttribute('href')).toBe(`/dashboard#ticket-${paidTicketId}`)
+    await toTicket.click()
+    await at(page, '/dashboard')
+    const card = page.locator(`#ticket-${paidTicketId}`)
+    await card.getByText(shortNumber(paidTicketId), { exact: true }).waitFor()
+    await expect.poll(() => card.evaluate((el) => el.classList.contains('ticket-card-targeted'))).toBe(true)
   })
 
   it("shows the ticket on the buyer's dashboard", async () => {
@@ -204,6 +247,9 @@ describe('booking in the browser', () => {
     await card.getByText('VIP', { exact: true }).waitFor()
     await card.getByText('2', { exact: true }).waitFor()
     await card.getByText('₹3,000').waitFor()
+    await card.getByText('15 Jun 2030').waitFor()
+    await card.getByText('Ticket No.').waitFor()
+    await card.getByText(shortNumber(paidTicketId), { exact: true }).waitFor()
     await card.getByText('Blue Frog, Mumbai').waitFor()
     // until when it can be cancelled (CANCEL_CUTOFF_HOURS before the start)
     await card.getByText(/^Cancellable until /).waitFor()
@@ -232,14 +278,92 @@ describe('booking in the browser', () => {
     await notReloaded(watcherPage)
   })
 
-  it('cancels on the dashboard without confirmation, and the seats come back live', async () => {
+  it('shows the per-order limit and the live count, and refuses more than either with one message', async () => {
+    await openBooking(buyerPage)
+    await buyerPage.getByLabel('Ticket Type').selectOption('VIP')
+    await buyerPage.getByText('At most 10 tickets per order.').waitFor()
+    await buyerPage.getByText('48 available for VIP.').waitFor()
+    const confirm = buyerPage.getByRole('button', { name: 'Confirm Booking' })
+
+    await buyerPage.getByLabel('Quantity').fill('11')
+    await buyerPage.getByRole('alert').getByText('You can book at most 10 tickets at once.').waitFor()
+    expect(await buyerPage.getByRole('alert').count()).toBe(1)
+    expect(await confirm.isDisabled()).toBe(true)
+    await buyerPage.getByLabel('Quantity').press('Enter')
+    expect(await buyerPage.getByRole('dialog').count()).toBe(0)
+
+    await buyerPage.getByLabel('Quantity').fill('10')
+    await expect.poll(() => buyerPage.getByRole('alert').count()).toBe(0)
+    expect(await confirm.isEnabled()).toBe(true)
+
+    // a type with fewer seats left than the limit: the seats are the message
+    const fewTitle = `Few Seats ${Date.now()}`
+    const few = await approvedEvent(server.app, [{ type: 'VIP', price: 700, quantity: 3 }], fewTitle)
+    await openBooking(buyerPage, few)
+    await buyerPage.getByText('3 available for VIP.').waitFor()
+    await buyerPage.getByLabel('Quantity').fill('4')
+    await buyerPage.getByRole('alert').getByText('Only 3 left for VIP.').waitFor()
+    expect(await buyerPage.getByRole('alert').count()).toBe(1)
+    expect(await confirm.isDisabled()).toBe(true)
+    // the count is live: a seat sold elsewhere lowers it before submit
+    await boughtTicket(server.app, watcher, few, 'VIP', 1)
+    await buyerPage.getByText('2 available for VIP.').waitFor()
+    await buyerPage.getByLabel('Quantity').fill('3')
+    await buyerPage.getByRole('alert').getByText('Only 2 left for VIP.').waitFor()
+    await buyerPage.getByLabel('Quantity').fill('2')
+    await expect.poll(() => confirm.isEnabled()).toBe(true)
+  })
+
+  it('holds a dashboard cancel for 5 s behind Undo: undone, nothing reaches the server', async () => {
     await buyerPage.goto('/dashboard')
     const card = buyerPage.getByRole('article', { name: TITLE })
     await card.getByRole('button', { name: 'Cancel' }).click()
+    // no confirmation: the card says it is being cancelled, the toast offers Undo
+    await card.getByText('Being cancelled…').waitFor()
+    expect(await card.getByRole('button', { name: 'Cancel' }).isDisabled()).toBe(true)
+    const toast = buyerPage.getByRole('alert').filter({ hasText: `Cancelling your ticket for ${TITLE}` })
+    await toast.getByRole('button', { name: 'Undo' }).click()
+    await buyerPage.getByText('Cancel undone: your ticket is kept.').waitFor()
+    await card.getByText(/^Cancellable until /).waitFor()
+
+    // well past the 5 s: still paid on the server, still on the dashboard
+    await buyerPage.waitForTimeout(6_500)
+    expect(await ticketOnServer(buyer, paidTicketId)).toMatchObject({ paymentStatus: 'Completed' })
+    expect(await card.getByRole('button', { name: 'Cancel' }).isEnabled()).toBe(true)
+    expect(await buyerPage.getByText('Ticket canceled successfully.').count()).toBe(0)
+    expect(await available(watcherPage, 'VIP')).toBe(48)
+  })
+
+  it('sends the held cancel after 5 s when nobody undoes it, and the seats come back live', async () => {
+    const card = buyerPage.getByRole('article', { name: TITLE })
+    const clicked = Date.now()
+    await card.getByRole('button', { name: 'Cancel' }).click()
+    await card.getByText('Being cancelled…').waitFor()
+    await buyerPage.waitForTimeout(3_000)
+    expect(await ticketOnServer(buyer, paidTicketId)).toMatchObject({ paymentStatus: 'Completed' })
+
     await buyerPage.getByText('Ticket canceled successfully.').waitFor()
+    expect(Date.now() - clicked).toBeGreaterThanOrEqual(5_000)
+    expect(await ticketOnServer(buyer, paidTicketId)).toMatchObject({ paymentStatus: 'Cancelled' })
     await buyerPage.getByText('No ticket data available.').waitFor()
     await seesAvailable(watcherPage, 'VIP', 50)
     await notReloaded(watcherPage)
+  })
+
+  it('sends a held cancel at once when the page is left within the 5 s', async () => {
+    const ticketId = await boughtTicket(server.app, buyer, eventId, 'VIP', 1)
+    await buyerPage.goto('/dashboard')
+    const card = buyerPage.locator(`#ticket-${ticketId}`)
+    await card.getByRole('button', { name: 'Cancel' }).click()
+    await card.getByText('Being cancelled…').waitFor()
+    const left = Date.now()
+    // a full page load elsewhere: this page's timers are gone, the keepalive request is not
+    await buyerPage.goto('/home')
+    await expect
+      .poll(async () => (await ticketOnServer(buyer, ticketId)).paymentStatus, { timeout: 4_000 })
+      .toBe('Cancelled')
+    expect(Date.now() - left).toBeLessThan(5_000)
+    await seesAvailable(watcherPage, 'VIP', 50)
   })
 
   it("transfers a ticket to another account's dashboard", async () => {
@@ -280,6 +404,12 @@ describe('booking in the browser', () => {
     await card.getByRole('heading', { name: TITLE }).waitFor()
     await card.getByText('General Admission', { exact: true }).waitFor()
     await card.getByText('Completed', { exact: true }).waitFor()
+    // what tells two orders apart: number, quantity, amount, date
+    await card.getByText('Ticket No.').waitFor()
+    await card.getByText(/^[0-9A-F]{8}$/).waitFor()
+    await card.getByText('1', { exact: true }).waitFor()
+    await card.getByText('₹500').waitFor()
+    await card.getByText('15 Jun 2030').waitFor()
 
     await card.getByRole('button', { name: 'Transfer Ticket' }).click()
     await card.getByLabel('New Attendee Email').waitFor()
@@ -300,7 +430,7 @@ describe('booking in the browser', () => {
     await seesAvailable(watcherPage, 'General Admission', 100)
   })
 
-  it("shows the server's message when the tickets are sold out", async () => {
+  it('says a sold-out type is sold out and does not offer to book it', async () => {
     const smallTitle = `Tiny Gig ${Date.now()}`
     const small = await approvedEvent(server.app, [{ type: 'VIP', price: 900, quantity: 2 }], smallTitle)
     await boughtTicket(server.app, watcher, small, 'VIP', 2)
@@ -310,9 +440,10 @@ describe('booking in the browser', () => {
     expect(
       await buyerPage.getByLabel('Ticket Type').locator('option', { hasText: 'VIP' }).textContent(),
     ).toContain('Sold out')
-    await chooseAndConfirm(buyerPage, 'VIP', 1)
-    await buyerPage.getByRole('alert').getByText('Not enough tickets available.').waitFor()
-    await buyerPage.getByRole('button', { name: 'Confirm Booking' }).waitFor()
+    await buyerPage.getByLabel('Ticket Type').selectOption('VIP')
+    await buyerPage.getByLabel('Quantity').fill('1')
+    await buyerPage.getByRole('alert').getByText('VIP is sold out.').waitFor()
+    expect(await buyerPage.getByRole('button', { name: 'Confirm Booking' }).isDisabled()).toBe(true)
   })
 
   it('sends visitors to log in', async () => {

@@ -3,6 +3,7 @@
 import { describe, expect, it, vi } from 'vitest'
 import { createActor, fromCallback, fromPromise, waitFor } from 'xstate'
 import {
+  type Booked,
   bookingMachine,
   bookingMessages,
   type CheckoutEvent,
@@ -43,7 +44,10 @@ type Fakes = {
 }
 
 function startBooking(fakes: Fakes = {}) {
-  const effects = { notifySuccess: vi.fn<(message: string) => void>(), goHome: vi.fn() }
+  const effects = {
+    notifySuccess: vi.fn<(message: string) => void>(),
+    showConfirmation: vi.fn<(booked: Booked) => void>(),
+  }
   const createOrder = vi.fn(fakes.createOrder ?? (async () => order()))
   const payLocally = vi.fn(
     fakes.payLocally ??
@@ -67,7 +71,7 @@ function startBooking(fakes: Fakes = {}) {
     },
     actions: {
       notifySuccess: (_, { message }) => effects.notifySuccess(message),
-      goHome: () => effects.goHome(),
+      showConfirmation: (_, booked) => effects.showConfirmation(booked),
     },
   })
   const actor = createActor(machine, { input: { eventTitle: 'Jazz Night' } }).start()
@@ -86,7 +90,7 @@ describe('booking machine', () => {
     expect(actor.getSnapshot().hasTag('busy')).toBe(false)
   })
 
-  it('books through the local checkout: order, dialog, payment, confirmation, toast and home', async () => {
+  it("books through the local checkout: order, dialog, payment, confirmation, toast and the ticket's confirmation page", async () => {
     const { actor, effects, createOrder, payLocally, confirmPayment } = startBooking()
     actor.send(book())
     expect(actor.getSnapshot().value).toBe('creatingOrder')
@@ -103,7 +107,13 @@ describe('booking machine', () => {
     expect(payLocally).toHaveBeenCalledWith({ orderId: 'order_ABC', outcome: 'success' })
     expect(confirmPayment).toHaveBeenCalledWith({ payment: paid, eventId: 'event-1', ticketId: 'ticket-1' })
     expect(effects.notifySuccess).toHaveBeenCalledExactlyOnceWith('Booking Successful!')
-    expect(effects.goHome).toHaveBeenCalledOnce()
+    expect(effects.showConfirmation).toHaveBeenCalledExactlyOnceWith({
+      eventId: 'event-1',
+      ticketId: 'ticket-1',
+    })
+    expect(done.context.booked).toEqual({ eventId: 'event-1', ticketId: 'ticket-1' })
+    // a paid order is never offered again
+    expect(done.context.order).toBeNull()
     expect(done.context.error).toBeNull()
   })
 
@@ -123,6 +133,10 @@ describe('booking machine', () => {
     })
     expect(payLocally).not.toHaveBeenCalled()
     expect(effects.notifySuccess).toHaveBeenCalledWith('Booking Successful!')
+    expect(effects.showConfirmation).toHaveBeenCalledExactlyOnceWith({
+      eventId: 'event-1',
+      ticketId: 'ticket-1',
+    })
   })
 
   it('issues a free ticket with no checkout at all', async () => {
@@ -133,7 +147,10 @@ describe('booking machine', () => {
     await waitFor(actor, (snapshot) => snapshot.status === 'done')
     expect(confirmPayment).not.toHaveBeenCalled()
     expect(effects.notifySuccess).toHaveBeenCalledWith('Booking Successful!')
-    expect(effects.goHome).toHaveBeenCalledOnce()
+    expect(effects.showConfirmation).toHaveBeenCalledExactlyOnceWith({
+      eventId: 'event-1',
+      ticketId: 'ticket-1',
+    })
   })
 
   it("says 'Payment failed. Please try again.' when the payer fails the payment", async () => {
@@ -145,7 +162,7 @@ describe('booking machine', () => {
     expect(failed.context.error).toBe(bookingMessages.paymentFailed)
     expect(failed.hasTag('busy')).toBe(false)
     expect(confirmPayment).not.toHaveBeenCalled()
-    expect(effects.goHome).not.toHaveBeenCalled()
+    expect(effects.showConfirmation).not.toHaveBeenCalled()
     expect(failed.can(book())).toBe(true)
   })
 
@@ -311,5 +328,33 @@ describe('booking machine', () => {
     actor.send({ type: 'PAY', outcome: 'success' })
     await waitFor(actor, (snapshot) => snapshot.status === 'done')
     expect(effects.notifySuccess).toHaveBeenCalledWith('Payment received. Your ticket is being issued.')
+    // its page says what is known so far
+    expect(effects.showConfirmation).toHaveBeenCalledExactlyOnceWith({
+      eventId: 'event-1',
+      ticketId: 'ticket-1',
+    })
+  })
+
+  it('opens the confirmation of the ticket the last order made, after a failed first try', async () => {
+    let n = 0
+    const { actor, effects } = startBooking({
+      createOrder: async () => {
+        n += 1
+        return order({ orderId: `order_${n}`, ticketId: `ticket-${n}` })
+      },
+    })
+    actor.send(book())
+    await waitFor(actor, (snapshot) => snapshot.matches({ checkout: 'dialog' }))
+    actor.send({ type: 'PAY', outcome: 'failure' })
+    await waitFor(actor, (snapshot) => snapshot.matches('failed'))
+    expect(actor.getSnapshot().context.booked).toBeNull()
+    actor.send(book())
+    await waitFor(actor, (snapshot) => snapshot.matches({ checkout: 'dialog' }))
+    actor.send({ type: 'PAY', outcome: 'success' })
+    await waitFor(actor, (snapshot) => snapshot.status === 'done')
+    expect(effects.showConfirmation).toHaveBeenCalledExactlyOnceWith({
+      eventId: 'event-1',
+      ticketId: 'ticket-2',
+    })
   })
 })

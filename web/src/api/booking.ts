@@ -11,7 +11,7 @@ import {
 import { EventView } from '../../../contracts/catalog.ts'
 import { MessageReply } from '../../../contracts/common.ts'
 import type { CheckoutPayment, Confirmation, Order, OrderRequest } from '../machines/booking.ts'
-import { api } from './client.ts'
+import { API_BASE, api } from './client.ts'
 
 const path = (id: string) => encodeURIComponent(id)
 
@@ -86,9 +86,23 @@ export async function fetchRegistrations(): Promise<Registration[]> {
   return v.parse(RegistrationList, await api.get<unknown>('/ticket/registrations'))
 }
 
-/** The dashboard's cancel. */
-export async function cancelTicket(ticketId: string): Promise<string> {
-  return v.parse(MessageReply, await api.delete<unknown>(`/ticket/cancel/${path(ticketId)}`)).message
+/** The dashboard's cancel, with the token of the account that asked (it may sign out meanwhile). */
+export async function cancelTicket(ticketId: string, token?: string | null): Promise<string> {
+  const reply = await api.delete<unknown>(`/ticket/cancel/${path(ticketId)}`, { token })
+  return v.parse(MessageReply, reply).message
+}
+
+/**
+ * The dashboard's cancel from a page that is going away: a keepalive request outlives the page
+ * (its answer is never read, the dashboard learns the outcome from the ticket when it opens).
+ */
+export function cancelTicketOnLeave(ticketId: string, token: string | null): void {
+  void fetch(`${API_BASE}/ticket/cancel/${path(ticketId)}`, {
+    method: 'DELETE',
+    keepalive: true,
+    credentials: 'include',
+    headers: token ? { Authorization: `Bearer ${token}` } : {},
+  }).catch(() => {})
 }
 
 /** The registrations screen's cancel (same effect, the original's other path). */

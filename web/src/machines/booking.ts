@@ -1,7 +1,8 @@
 // The booking flow as a state machine, free of React and fetch (SPEC §4): idle → creatingOrder →
 // checkout → confirming → done, or failed. Sold out and a closed checkout go back to idle with a
 // message. The screen supplies the calls (order, the local gateway's payment, the provider's
-// checkout, confirmation) and the effects (toast, the way home).
+// checkout, confirmation) and the effects (toast, the way to the booked ticket's confirmation:
+// SPEC §4 went home, issue 12 shows what was bought instead).
 import { assign, fromCallback, fromPromise, setup } from 'xstate'
 
 export const bookingMessages = {
@@ -37,6 +38,9 @@ export type CheckoutInput = { order: Order; eventTitle: string }
 
 export type Confirmation = { status: 'issued' | 'pending'; message: string }
 
+/** the ticket the flow ended with, for its confirmation page */
+export type Booked = { eventId: string; ticketId: string }
+
 export type CheckoutEvent =
   | { type: 'CHECKOUT.PAID'; payment: CheckoutPayment }
   | { type: 'CHECKOUT.FAILED' }
@@ -70,6 +74,8 @@ export type BookingContext = {
   notice: string | null
   /** what the toast says once booked */
   success: string | null
+  /** the ticket once booked (paid, or free) */
+  booked: Booked | null
 }
 
 /** An error the server answered with: its status and message (ApiError has both). */
@@ -109,7 +115,14 @@ export const bookingMachine = setup({
   },
   actions: {
     notifySuccess: (_, _params: { message: string }) => {},
-    goHome: () => {},
+    showConfirmation: (_, _params: Booked) => {},
+    /** the ordered ticket is the booked one (its id is the order's) */
+    book: assign({
+      booked: ({ context }) =>
+        context.order
+          ? { eventId: context.order.request.eventId, ticketId: context.order.reply.ticketId }
+          : null,
+    }),
     start: assign({
       request: ({ event }) => (event.type === 'BOOK' ? event.request : null),
       error: null,
@@ -150,6 +163,7 @@ export const bookingMachine = setup({
     detail: null,
     notice: null,
     success: null,
+    booked: null,
   }),
   states: {
     idle: {
@@ -212,7 +226,7 @@ export const bookingMachine = setup({
             {
               guard: 'isFree',
               target: '#booking.done',
-              actions: assign({ success: bookingMessages.success }),
+              actions: [assign({ success: bookingMessages.success }), 'book'],
             },
             { guard: 'isLocal', target: 'dialog' },
             { target: 'provider' },
@@ -284,19 +298,22 @@ export const bookingMachine = setup({
         }),
         onDone: {
           target: 'done',
-          actions: assign({
-            // still being issued: the server's own words rather than a success it has not seen
-            success: ({ event }) =>
-              event.output.status === 'issued' ? bookingMessages.success : event.output.message,
-          }),
+          actions: [
+            assign({
+              // still being issued: the server's own words rather than a success it has not seen
+              success: ({ event }) =>
+                event.output.status === 'issued' ? bookingMessages.success : event.output.message,
+            }),
+            'book',
+            // A paid order is never offered again (a failed one is dropped on entering failed).
+            assign({ order: null }),
+          ],
         },
         onError: {
           target: 'failed',
           actions: { type: 'fail', params: { error: bookingMessages.paymentFailed } },
         },
       },
-      // A paid order is never offered again.
-      exit: assign({ order: null }),
     },
     failed: {
       // A failed or refused order is not reused: a new attempt asks for a new one.
@@ -314,14 +331,17 @@ export const bookingMachine = setup({
     },
     done: {
       type: 'final',
-      // the button stays disabled while the way home opens
+      // the button stays disabled while the confirmation opens
       tags: ['busy'],
       entry: [
         {
           type: 'notifySuccess',
           params: ({ context }) => ({ message: context.success ?? bookingMessages.success }),
         },
-        'goHome',
+        {
+          type: 'showConfirmation',
+          params: ({ context }) => context.booked ?? { eventId: '', ticketId: '' },
+        },
       ],
     },
   },

@@ -25,6 +25,14 @@ export const bookingRoute = createRoute({
   component: lazyRouteComponent(() => import('../screens/booking/booking.tsx'), 'BookingScreen'),
 })
 
+/** Where a booking ends (issue 12): the ticket just bought, linking to its card and home. */
+export const bookingConfirmedRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/booking/$id/confirmed/$ticketId',
+  beforeLoad: signedIn,
+  component: lazyRouteComponent(() => import('../screens/booking/confirmation.tsx'), 'ConfirmationScreen'),
+})
+
 /** Your Registrations: SPEC §2 leaves its path open; the dashboard links here. */
 export const registrationsRoute = createRoute({
   getParentRoute: () => rootRoute,
@@ -52,6 +60,7 @@ export const attendeeRoutes = [
   userDashboardRoute,
   inquiryFormRoute,
   bookingRoute,
+  bookingConfirmedRoute,
   registrationsRoute,
   transferRoute,
   cancelTicketRoute,

@@ -1,6 +1,7 @@
 // Booking (SPEC §2, §4, §7): the event's summary, quantity and ticket type with live availability,
-// and the booking machine driving order → checkout (the local gateway's dialog or Razorpay's) →
-// confirmation. This screen supplies the machine's calls and effects.
+// the per-order limit and the chosen type's live count (a quantity over either is refused here,
+// with one message), and the booking machine driving order → checkout (the local gateway's dialog
+// or Razorpay's) → confirmation page. This screen supplies the machine's calls and effects.
 import { getRouteApi, useNavigate } from '@tanstack/react-router'
 import { useMachine } from '@xstate/react'
 import { type FormEvent, useCallback, useEffect, useMemo, useRef, useState } from 'react'
@@ -11,11 +12,11 @@ import { confirmPayment, createOrder, fetchEvent, payLocally } from '../../api/b
 import { useLiveConnected, useLiveFacts } from '../../live/use-live.ts'
 import { bookingMachine } from '../../machines/booking.ts'
 import { useSession } from '../../session/use-session.ts'
+import { formatDate, formatPrice, formatTime } from '../../ui/format.ts'
 import { Loading } from '../../ui/loading.tsx'
-import { formatRupees } from '../../ui/rupees.ts'
 import { notify } from '../../ui/toasts.ts'
+import { useSite } from '../../ui/use-site.ts'
 import { CheckoutDialog } from './checkout-dialog.tsx'
-import { localEventDate } from './event-date.ts'
 import { type Payer, razorpayCheckout } from './razorpay-checkout.ts'
 import './booking.css'
 
@@ -103,9 +104,9 @@ function EventSummary({ event }: { event: EventView }) {
         <p>{event.description}</p>
         <dl className="facts">
           <dt>Date:</dt>
-          <dd>{localEventDate(event.date)}</dd>
+          <dd>{formatDate(event.date)}</dd>
           <dt>Time:</dt>
-          <dd>{event.time}</dd>
+          <dd>{formatTime(event.time)}</dd>
           <dt>Location:</dt>
           <dd>{event.location}</dd>
         </dl>
@@ -115,7 +116,29 @@ function EventSummary({ event }: { event: EventView }) {
 }
 
 const optionText = (type: TicketTypeView) =>
-  `${type.type} - ${formatRupees(type.price)} (${type.available > 0 ? `${type.available} available` : 'Sold out'})`
+  `${type.type} - ${formatPrice(type.price)} (${type.available > 0 ? `${type.available} available` : 'Sold out'})`
+
+/**
+ * Why this quantity cannot be booked, before asking the server: the tighter of the per-order
+ * limit and the type's live count, in one message (null: it can be asked for). The server
+ * decides again; a seat taken meanwhile still comes back as its own message.
+ */
+export function quantityRefusal(
+  quantity: number,
+  type: TicketTypeView,
+  maxPerOrder: number | null,
+): string | null {
+  if (!Number.isInteger(quantity) || quantity < 1) return null
+  const seatsBind = maxPerOrder === null || type.available < maxPerOrder
+  if (seatsBind && quantity > type.available) {
+    return type.available === 0
+      ? `${type.type} is sold out.`
+      : `Only ${type.available} left for ${type.type}.`
+  }
+  if (maxPerOrder !== null && quantity > maxPerOrder)
+    return `You can book at most ${maxPerOrder} tickets at once.`
+  return null
+}
 
 function BookingForm({ event }: { event: EventView }) {
   const navigate = useNavigate()
@@ -140,8 +163,12 @@ function BookingForm({ event }: { event: EventView }) {
         },
         actions: {
           notifySuccess: (_, { message }) => notify.success(message),
-          goHome: () => {
-            void navigate({ to: '/' })
+          showConfirmation: (_, { eventId, ticketId }) => {
+            void navigate(
+              ticketId
+                ? { to: '/booking/$id/confirmed/$ticketId', params: { id: eventId, ticketId } }
+                : { to: '/' },
+            )
           },
         },
       }),
@@ -154,6 +181,8 @@ function BookingForm({ event }: { event: EventView }) {
   const [quantity, setQuantity] = useState('1')
   const chosen = event.ticketTypes.find((type) => type.type === ticketType)
   const count = Number(quantity)
+  const maxPerOrder = useSite()?.maxTicketsPerOrder ?? null
+  const refusal = chosen ? quantityRefusal(count, chosen, maxPerOrder) : null
 
   const busy = snapshot.hasTag('busy')
   const { error, detail, notice, order } = snapshot.context
@@ -161,7 +190,7 @@ function BookingForm({ event }: { event: EventView }) {
 
   const submit = (form: FormEvent<HTMLFormElement>) => {
     form.preventDefault()
-    if (!chosen || busy) return
+    if (!chosen || busy || refusal) return
     send({
       type: 'BOOK',
       request: { eventId: event._id, ticketType: chosen.type, quantity: count, amount: chosen.price * count },
@@ -182,6 +211,8 @@ function BookingForm({ event }: { event: EventView }) {
           required
           value={quantity}
           disabled={busy}
+          aria-describedby="booking-limits"
+          aria-invalid={refusal !== null}
           onChange={(change) => {
             setQuantity(change.target.value)
             send({ type: 'EDIT' })
@@ -209,23 +240,35 @@ function BookingForm({ event }: { event: EventView }) {
         </select>
       </div>
       {chosen && (
-        <p className="booking-price" aria-live="polite">
-          Price: {formatRupees(chosen.price)}
-          {count > 1 && <span className="booking-total"> · Total: {formatRupees(chosen.price * count)}</span>}
+        <p className="booking-limits" id="booking-limits">
+          {maxPerOrder !== null && <span>At most {maxPerOrder} tickets per order. </span>}
+          <span className="booking-available">{`${chosen.available} available for ${chosen.type}.`}</span>
         </p>
       )}
-      {error && (
-        <div className="form-error booking-error" role="alert">
-          <p>{error}</p>
-          {detail && <p className="form-error-detail">{detail}</p>}
-        </div>
+      {chosen && (
+        <p className="booking-price" aria-live="polite">
+          Price: {formatPrice(chosen.price)}
+          {count > 1 && <span className="booking-total"> · Total: {formatPrice(chosen.price * count)}</span>}
+        </p>
+      )}
+      {refusal ? (
+        <p className="form-error booking-error" role="alert">
+          {refusal}
+        </p>
+      ) : (
+        error && (
+          <div className="form-error booking-error" role="alert">
+            <p>{error}</p>
+            {detail && <p className="form-error-detail">{detail}</p>}
+          </div>
+        )
       )}
       {notice && (
         <p className="form-hint" role="status">
           {notice}
         </p>
       )}
-      <button type="submit" disabled={busy || !chosen}>
+      <button type="submit" disabled={busy || !chosen || refusal !== null}>
         {busy ? 'Processing Payment...' : 'Confirm Booking'}
       </button>
       {dialogOpen && order && (

@@ -1,37 +1,80 @@
 // User dashboard (SPEC §2 /dashboard): the account, then 'Ticket Data' with a card per ticket;
-// Cancel needs no confirmation, Transfer opens the transfer screen. Live: reloads when one of the
-// account's tickets changes. Below the tickets, 'My Inquiries' with the admins' replies, also live.
+// Cancel needs no confirmation (SPEC §5) but is held for 5 s behind an Undo toast before it is
+// sent (held-cancels.ts says what happens when the buyer leaves meanwhile); Transfer opens the
+// transfer screen. Live: reloads when one of the account's tickets changes. Below the tickets,
+// 'My Inquiries' with the admins' replies, also live.
 import { Link } from '@tanstack/react-router'
-import { useState } from 'react'
+import { toast } from 'react-toastify'
 import type { Profile } from '../../../../contracts/accounts.ts'
 import type { Registration } from '../../../../contracts/booking.ts'
-import { cancelTicket } from '../../api/booking.ts'
+import { cancelTicket, cancelTicketOnLeave } from '../../api/booking.ts'
+import { useSession } from '../../session/use-session.ts'
+import { formatDate, formatPrice } from '../../ui/format.ts'
 import { Loading } from '../../ui/loading.tsx'
-import { formatRupees } from '../../ui/rupees.ts'
 import { notify } from '../../ui/toasts.ts'
 import { MyInquiries } from '../support/my-inquiries.tsx'
 import { CancelCutoff, cancellationClosed } from './cancel-cutoff.tsx'
-import { localEventDate } from './event-date.ts'
+import { type CancelPhase, holdCancel, UNDO_MS, undoCancel, useHeldCancels } from './held-cancels.ts'
+import { ticketAnchor, ticketNumber, useScrollToTicket } from './ticket-number.ts'
 import { useMyTickets } from './use-my-tickets.ts'
 import './booking.css'
 
 const FETCH_FAILED = 'An error occurred while fetching data.'
+export const cancelMessages = {
+  success: 'Ticket canceled successfully.',
+  failed: 'An error occurred while deleting the ticket.',
+  kept: 'Cancel undone: your ticket is kept.',
+} as const
+
+const undoToastId = (ticketId: string) => `cancel-${ticketId}`
+
+function UndoToast({ eventTitle, onUndo }: { eventTitle: string; onUndo(): void }) {
+  return (
+    <div className="undo-toast">
+      <span>Cancelling your ticket for {eventTitle}…</span>
+      <button type="button" className="button-link" onClick={onUndo}>
+        Undo
+      </button>
+    </div>
+  )
+}
 
 export function DashboardScreen() {
   const { load, reload, live } = useMyTickets(FETCH_FAILED)
-  const [cancelling, setCancelling] = useState<string | null>(null)
+  const { token } = useSession()
+  const held = useHeldCancels()
+  const target = useScrollToTicket(load.state === 'loaded')
 
-  const cancel = async (ticketId: string) => {
-    setCancelling(ticketId)
-    try {
-      await cancelTicket(ticketId)
-      notify.success('Ticket canceled successfully.')
-      await reload()
-    } catch {
-      notify.error('An error occurred while deleting the ticket.')
-    } finally {
-      setCancelling(null)
-    }
+  const cancel = (ticket: Registration) => {
+    const toastId = undoToastId(ticket._id)
+    holdCancel(ticket._id, (reason) => {
+      toast.dismiss(toastId)
+      if (reason === 'leaving') {
+        cancelTicketOnLeave(ticket._id, token)
+        return
+      }
+      return cancelTicket(ticket._id, token).then(
+        () => {
+          notify.success(cancelMessages.success)
+          return reload()
+        },
+        () => notify.error(cancelMessages.failed),
+      )
+    })
+    toast(<UndoToast eventTitle={ticket.eventTitle} onUndo={() => undo(ticket._id)} />, {
+      toastId,
+      autoClose: UNDO_MS,
+      closeOnClick: false,
+      // a close button would only hide the toast, not undo: the card keeps its own Undo
+      closeButton: false,
+      pauseOnHover: false,
+      pauseOnFocusLoss: false,
+    })
+  }
+
+  const undo = (ticketId: string) => {
+    toast.dismiss(undoToastId(ticketId))
+    if (undoCancel(ticketId)) notify.info(cancelMessages.kept)
   }
 
   if (load.state === 'loading') return <Loading />
@@ -63,8 +106,10 @@ export function DashboardScreen() {
               <TicketCard
                 ticket={ticket}
                 profile={profile}
-                cancelling={cancelling === ticket._id}
-                onCancel={() => void cancel(ticket._id)}
+                cancelling={held.get(ticket._id) ?? null}
+                targeted={target === ticketAnchor(ticket._id)}
+                onCancel={() => cancel(ticket)}
+                onUndo={() => undo(ticket._id)}
               />
             </li>
           ))}
@@ -75,15 +120,31 @@ export function DashboardScreen() {
   )
 }
 
-type TicketCardProps = { ticket: Registration; profile: Profile; cancelling: boolean; onCancel(): void }
+type TicketCardProps = {
+  ticket: Registration
+  profile: Profile
+  /** its cancel is held (it goes out unless undone) or on its way */
+  cancelling: CancelPhase | null
+  /** the card a link opened the dashboard on */
+  targeted: boolean
+  onCancel(): void
+  onUndo(): void
+}
 
-function TicketCard({ ticket, profile, cancelling, onCancel }: TicketCardProps) {
+function TicketCard({ ticket, profile, cancelling, targeted, onCancel, onUndo }: TicketCardProps) {
   return (
-    <article className="card ticket-card" aria-label={ticket.eventTitle}>
+    <article
+      id={ticketAnchor(ticket._id)}
+      className={`card ticket-card${cancelling ? ' ticket-card-cancelling' : ''}${targeted ? ' ticket-card-targeted' : ''}`}
+      aria-label={ticket.eventTitle}
+      aria-busy={cancelling !== null}
+    >
       {ticket.image && <img src={ticket.image} alt={ticket.eventTitle} />}
       <div className="ticket-card-body">
         <h3>{ticket.eventTitle}</h3>
         <dl className="facts">
+          <dt>Ticket No.</dt>
+          <dd className="ticket-number">{ticketNumber(ticket._id)}</dd>
           <dt>Candidate Name:</dt>
           <dd>{profile.username}</dd>
           <dt>Ticket Type:</dt>
@@ -91,19 +152,30 @@ function TicketCard({ ticket, profile, cancelling, onCancel }: TicketCardProps) 
           <dt>Quantity:</dt>
           <dd>{ticket.quantity}</dd>
           <dt>Total Amount:</dt>
-          <dd>{formatRupees(ticket.totalAmount)}</dd>
+          <dd>{formatPrice(ticket.totalAmount)}</dd>
           <dt>Date:</dt>
-          <dd>{localEventDate(ticket.eventDate)}</dd>
+          <dd>{formatDate(ticket.eventDate)}</dd>
           <dt>Location:</dt>
           <dd>{ticket.eventLocation}</dd>
         </dl>
-        <CancelCutoff cancellableUntil={ticket.cancellableUntil} />
+        {cancelling ? (
+          <p className="ticket-cancelling" role="status">
+            Being cancelled…
+            {cancelling === 'held' && (
+              <button type="button" className="button-link" onClick={onUndo}>
+                Undo
+              </button>
+            )}
+          </p>
+        ) : (
+          <CancelCutoff cancellableUntil={ticket.cancellableUntil} />
+        )}
         <div className="ticket-actions">
           <button
             type="button"
             className="button-danger"
             onClick={onCancel}
-            disabled={cancelling || cancellationClosed(ticket.cancellableUntil)}
+            disabled={cancelling !== null || cancellationClosed(ticket.cancellableUntil)}
           >
             Cancel
           </button>

@@ -1,17 +1,21 @@
-// Your Registrations (SPEC §2, §5): each ticket's event, type and payment status, with a confirmed
-// cancel and an in-place transfer (the first click asks for the new attendee's e-mail).
+// Your Registrations (SPEC §2, §5): each ticket's event, type and payment status, with its number,
+// quantity, amount and date to tell two orders apart, a confirmed cancel and an in-place transfer
+// (the first click asks for the new attendee's e-mail).
 import { useState } from 'react'
 import type { Registration } from '../../../../contracts/booking.ts'
 import { cancelRegistration, transferTicket } from '../../api/booking.ts'
 import { transferMessages } from '../../machines/transfer.ts'
+import { formatDate, formatPrice } from '../../ui/format.ts'
 import { Loading } from '../../ui/loading.tsx'
 import { notify } from '../../ui/toasts.ts'
 import { CancelCutoff, cancellationClosed } from './cancel-cutoff.tsx'
+import { ticketAnchor, ticketNumber, useScrollToTicket } from './ticket-number.ts'
 import { useMyTickets } from './use-my-tickets.ts'
 import './booking.css'
 
 export function RegistrationsScreen() {
   const { load, reload, live } = useMyTickets('An error occurred while fetching data.')
+  const target = useScrollToTicket(load.state === 'loaded')
 
   if (load.state === 'loading') return <Loading />
   if (load.state === 'failed') {
@@ -32,7 +36,11 @@ export function RegistrationsScreen() {
         <ul className="ticket-list">
           {load.tickets.map((registration) => (
             <li key={registration._id}>
-              <RegistrationCard registration={registration} onChanged={() => void reload()} />
+              <RegistrationCard
+                registration={registration}
+                targeted={target === ticketAnchor(registration._id)}
+                onChanged={() => void reload()}
+              />
             </li>
           ))}
         </ul>
@@ -41,7 +49,14 @@ export function RegistrationsScreen() {
   )
 }
 
-function RegistrationCard({ registration, onChanged }: { registration: Registration; onChanged(): void }) {
+type RegistrationCardProps = {
+  registration: Registration
+  /** the card a link opened the list on */
+  targeted: boolean
+  onChanged(): void
+}
+
+function RegistrationCard({ registration, targeted, onChanged }: RegistrationCardProps) {
   const [busy, setBusy] = useState(false)
   const [transferring, setTransferring] = useState(false)
   const [email, setEmail] = useState('')
@@ -85,12 +100,24 @@ function RegistrationCard({ registration, onChanged }: { registration: Registrat
   }
 
   return (
-    <article className="card ticket-card" aria-label={registration.eventTitle}>
+    <article
+      id={ticketAnchor(registration._id)}
+      className={`card ticket-card${targeted ? ' ticket-card-targeted' : ''}`}
+      aria-label={registration.eventTitle}
+    >
       <div className="ticket-card-body">
         <h3>{registration.eventTitle}</h3>
         <dl className="facts">
+          <dt>Ticket No.</dt>
+          <dd className="ticket-number">{ticketNumber(registration._id)}</dd>
           <dt>Ticket Type:</dt>
           <dd>{registration.ticketType}</dd>
+          <dt>Quantity:</dt>
+          <dd>{registration.quantity}</dd>
+          <dt>Total Amount:</dt>
+          <dd>{formatPrice(registration.totalAmount)}</dd>
+          <dt>Date:</dt>
+          <dd>{formatDate(registration.eventDate)}</dd>
           <dt>Payment Status:</dt>
           <dd>{registration.paymentStatus}</dd>
         </dl>
