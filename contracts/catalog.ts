@@ -116,10 +116,12 @@ export const TicketTypeView = v.object({
   _id: v.string(),
   type: TicketTypeName,
   price: v.number(),
-  /** the capacity the organizer set */
+  /** seats on sale now (capacity − sold − held), live: the original client shows it as "Available" */
   quantity: v.number(),
-  /** capacity − sold − held, live */
+  /** the same live count as quantity */
   available: v.number(),
+  /** what the organizer set (creation takes it in `quantity`) */
+  capacity: v.number(),
 })
 export type TicketTypeView = v.InferOutput<typeof TicketTypeView>
 

@@ -107,7 +107,14 @@ export async function buildApp(
     securityHeaders(request.raw, reply.raw, (error?: unknown) => done(error as Error | undefined))
   })
   // Not strict: an OPTIONS without the preflight headers is answered like any other request.
-  await app.register(cors, { origin: config.corsOrigins, credentials: true, strictPreflight: false })
+  await app.register(cors, {
+    origin: config.corsOrigins,
+    credentials: true,
+    strictPreflight: false,
+    // every method the API uses, and the headers a client served elsewhere sends (API.md)
+    methods: ['GET', 'HEAD', 'POST', 'PUT', 'DELETE'],
+    allowedHeaders: ['Authorization', 'Content-Type', 'If-Match', 'If-None-Match'],
+  })
 
   const tokens = createTokens(config)
   app.decorate('platform', platform)
@@ -127,7 +134,7 @@ export async function buildApp(
         isAttendeeOf: booking.isAttendeeOf,
         ticketsOf: (accountId, organizerId) => ({
           ticketIds: booking.ticketsOf(accountId).map((t) => t.id),
-          paymentStatus: booking.latestPaymentStatus(accountId, organizerId),
+          paymentStatus: booking.bestPaymentStatus(accountId, organizerId),
         }),
       })
       await catalogRoutes(api, { platform, extras: booking.eventExtras })

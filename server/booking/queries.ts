@@ -1,12 +1,44 @@
 // Reads of the booking area: availability, orders and tickets, attendees.
-import { and, asc, desc, eq, gt, gte, inArray, isNull, lte, ne, sql } from 'drizzle-orm'
+import { and, asc, desc, eq, gt, gte, inArray, isNull, lte, ne, or, sql } from 'drizzle-orm'
 import type { EventExtras } from '../catalog/queries.ts'
 import type { Db } from '../db/connection.ts'
-import { heldByClient, inventory, orders } from './tables.ts'
+import { heldByClient, inventory, orders, type PaymentStatus } from './tables.ts'
 
 export type OrderRow = typeof orders.$inferSelect
 
+/** Best first: a valid ticket, then a payment awaited, then a ticket cancelled, then a failed payment. */
+const paymentRank: Record<PaymentStatus, number> = { Completed: 0, Pending: 1, Cancelled: 2, Failed: 3 }
+const byRank = Object.fromEntries(
+  Object.entries(paymentRank).map(([status, rank]) => [rank, status]),
+) as Record<number, PaymentStatus>
+
 export function bookingQueries(db: Db) {
+  /**
+   * Each account's best payment status over the orders it holds (issued or transferred to it) or
+   * placed and never held (unpaid or failed), for one organizer's events or any; one query for many.
+   */
+  const bestPaymentStatuses = (accountIds: string[], organizerId?: string): Map<string, PaymentStatus> => {
+    const best = new Map<string, PaymentStatus>()
+    if (accountIds.length === 0) return best
+    const person = sql<string>`coalesce(${orders.ownerId}, ${orders.buyerId})`
+    const rank = sql<number>`min(CASE ${orders.paymentStatus} WHEN 'Completed' THEN 0 WHEN 'Pending' THEN 1 WHEN 'Cancelled' THEN 2 ELSE 3 END)`
+    const whose = or(
+      inArray(orders.ownerId, accountIds),
+      and(isNull(orders.ownerId), inArray(orders.buyerId, accountIds)),
+    )
+    const rows = db
+      .select({ person, rank })
+      .from(orders)
+      .where(organizerId ? and(whose, eq(orders.organizerId, organizerId)) : whose)
+      .groupBy(person)
+      .all()
+    for (const row of rows) {
+      const status = byRank[row.rank]
+      if (status) best.set(row.person, status)
+    }
+    return best
+  }
+
   const taken = db
     .select({ held: inventory.held, sold: inventory.sold })
     .from(inventory)
@@ -141,18 +173,11 @@ export function bookingQueries(db: Db) {
         )
         .get() !== undefined,
 
-    /** The payment status of someone's latest order (any event), for attendee lookups. */
-    latestPaymentStatus: (accountId: string, organizerId?: string): string | null =>
-      db
-        .select({ paymentStatus: orders.paymentStatus })
-        .from(orders)
-        .where(
-          organizerId
-            ? and(eq(orders.ownerId, accountId), eq(orders.organizerId, organizerId))
-            : eq(orders.ownerId, accountId),
-        )
-        .orderBy(desc(orders.updatedAt))
-        .get()?.paymentStatus ?? null,
+    /** The best payment status of someone's orders (one organizer's events, or any), for attendee
+     * lookups: Completed when they hold any valid ticket, not whatever their latest order did. */
+    bestPaymentStatus: (accountId: string, organizerId?: string): PaymentStatus | null =>
+      bestPaymentStatuses([accountId], organizerId).get(accountId) ?? null,
+    bestPaymentStatuses,
 
     /** Issued tickets of some events, a page at a time in id order (for long exports). */
     issuedPage: (eventIds: string[], afterId: string, limit: number): OrderRow[] =>

@@ -13,7 +13,8 @@ import {
 } from '../../contracts/booking.ts'
 import { MessageReply } from '../../contracts/common.ts'
 import { accountQueries } from '../accounts/queries.ts'
-import { catalogQueries, type EventRow, type TicketTypeRow } from '../catalog/queries.ts'
+import { mediaBaseOf } from '../catalog/media.ts'
+import { absoluteMedia, catalogQueries, type EventRow, type TicketTypeRow } from '../catalog/queries.ts'
 import { instantIn } from '../catalog/starts-at.ts'
 import { conflict, invalid, notFound } from '../errors.ts'
 import { callerOf } from '../http/access.ts'
@@ -284,6 +285,7 @@ export async function bookingRoutes(fastify: FastifyInstance, options: { platfor
     { config: { access: 'signed-in' }, schema: { response: replies({ 200: RegistrationList }) } },
     async (request) => {
       const tickets = booking.ticketsOf(callerOf(request).id)
+      const mediaBase = mediaBaseOf(request, config)
       const byId = new Map(
         [...new Set(tickets.map((t) => t.eventId))].flatMap((id) => {
           const event = events.byId(id)
@@ -299,7 +301,7 @@ export async function bookingRoutes(fastify: FastifyInstance, options: { platfor
           eventDate: event?.date ?? '',
           eventTime: event?.time ?? '',
           eventLocation: event?.location ?? '',
-          image: event?.images[0]?.url ?? null,
+          image: event?.images[0] ? absoluteMedia(event.images[0].url, mediaBase) : null,
           ticketType: t.ticketType,
           quantity: t.quantity,
           totalAmount: t.amount,

@@ -18,6 +18,10 @@ export type EventExtras = (eventIds: string[]) => {
 
 export const noExtras: EventExtras = () => ({ available: (t) => t.quantity, candidates: () => [] })
 
+/** A stored media URL (/uploads/<name>) made absolute against an origin; others as they are. */
+export const absoluteMedia = (url: string, base: string) =>
+  base && url.startsWith('/') ? `${base}${url}` : url
+
 const fold = (text: string) => text.normalize('NFKC').toLocaleLowerCase('en-IN').trim()
 
 export function catalogQueries(db: Db) {
@@ -96,10 +100,15 @@ export function catalogQueries(db: Db) {
     return byEvent
   }
 
-  const toViews = (rows: EventRow[], extras: EventExtras = noExtras): EventView[] => {
+  /**
+   * The event objects of API.md. `mediaBase` (an origin such as https://tickets.example.com) makes
+   * the stored /uploads/ URLs absolute, so a client served elsewhere shows them.
+   */
+  const toViews = (rows: EventRow[], extras: EventExtras = noExtras, mediaBase = ''): EventView[] => {
     const ids = rows.map((r) => r.id)
     const types = ticketTypesOf(ids)
     const extra = extras(ids)
+    const media = (list: { url: string }[]) => list.map((m) => ({ url: absoluteMedia(m.url, mediaBase) }))
     return rows.map((row) => ({
       _id: row.id,
       title: row.title,
@@ -110,16 +119,21 @@ export function catalogQueries(db: Db) {
       category: row.category,
       approvalStatus: row.approvalStatus,
       organizer: row.organizerId,
-      images: row.images,
-      videos: row.videos,
+      images: media(row.images),
+      videos: media(row.videos),
       candidates: extra.candidates(row.id),
-      ticketTypes: (types.get(row.id) ?? []).map((t) => ({
-        _id: t.id,
-        type: t.type,
-        price: t.price,
-        quantity: t.quantity,
-        available: extra.available(t),
-      })),
+      ticketTypes: (types.get(row.id) ?? []).map((t) => {
+        // The original client shows `quantity` as "Available": both carry the live count.
+        const available = extra.available(t)
+        return {
+          _id: t.id,
+          type: t.type,
+          price: t.price,
+          quantity: available,
+          available,
+          capacity: t.quantity,
+        }
+      }),
       createdAt: row.createdAt,
       salesEnd: row.salesEnd,
       version: row.version,

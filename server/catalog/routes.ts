@@ -21,7 +21,7 @@ import { handleCommand } from '../ledger/decider.ts'
 import type { Platform } from '../platform.ts'
 import { EVENT_NOT_FOUND, eventDecider } from './decide.ts'
 import type { EventSubmitted } from './facts.ts'
-import { MediaStore } from './media.ts'
+import { MediaStore, mediaBaseOf } from './media.ts'
 import { catalogQueries, type EventExtras, type EventRow, noExtras } from './queries.ts'
 
 export type CatalogRoutesOptions = { platform: Platform; extras?: EventExtras }
@@ -56,15 +56,19 @@ export async function catalogRoutes(fastify: FastifyInstance, options: CatalogRo
       lists.head = head
       lists.bodies.clear()
     }
-    let body = lists.bodies.get(key)
+    // Media URLs are absolute against a base that, outside production, is the asker's origin.
+    const base = mediaBaseOf(reply.request, config)
+    const cacheKey = `${base} ${key}`
+    let body = lists.bodies.get(cacheKey)
     if (body === undefined) {
-      body = serializeList(events.toViews(rows(), extras))
-      if (lists.bodies.size < 100) lists.bodies.set(key, body)
+      body = serializeList(events.toViews(rows(), extras, base))
+      if (lists.bodies.size < 100) lists.bodies.set(cacheKey, body)
     }
     return reply.type('application/json; charset=utf-8').send(body)
   }
 
-  const view = (row: EventRow) => events.toViews([row], extras)[0] as EventView
+  const view = (row: EventRow, request: FastifyRequest) =>
+    events.toViews([row], extras, mediaBaseOf(request, config))[0] as EventView
   /** Visible to everyone once approved; before that only to its organizer and admins. */
   const visible = (row: EventRow | undefined, request: FastifyRequest): row is EventRow => {
     if (!row) return false
@@ -105,7 +109,7 @@ export async function catalogRoutes(fastify: FastifyInstance, options: CatalogRo
     async (request) => {
       const row = events.byId(request.params.id)
       if (!visible(row, request)) throw notFound(EVENT_NOT_FOUND)
-      return view(row)
+      return view(row, request)
     },
   )
 
@@ -192,7 +196,7 @@ export async function catalogRoutes(fastify: FastifyInstance, options: CatalogRo
         )
         committed = false
         const row = events.byId(eventId) as EventRow
-        return reply.code(201).send({ message: 'Event created successfully', event: view(row) })
+        return reply.code(201).send({ message: 'Event created successfully', event: view(row, request) })
       } catch (error) {
         await (committed ? batch.removeCommitted() : batch.discard())
         // The multipart parser's complaints about a malformed body carry no status of their own.
@@ -213,13 +217,14 @@ export async function catalogRoutes(fastify: FastifyInstance, options: CatalogRo
   app.get(
     '/ticket/getorgid',
     { config: { access: ['organizers'] }, schema: { response: replies({ 200: EventList }) } },
-    async (request) => events.toViews(events.byOrganizer(callerOf(request).id), extras),
+    async (request) =>
+      events.toViews(events.byOrganizer(callerOf(request).id), extras, mediaBaseOf(request, config)),
   )
 
   app.get(
     '/admin/events',
     { config: { access: ['admin'] }, schema: { response: replies({ 200: EventList }) } },
-    async () => events.toViews(events.all(), extras),
+    async (request) => events.toViews(events.all(), extras, mediaBaseOf(request, config)),
   )
 
   app.put(
@@ -247,7 +252,7 @@ export async function catalogRoutes(fastify: FastifyInstance, options: CatalogRo
       )
       return {
         message: decision === 'Approved' ? 'Event approved successfully!' : 'Event rejected !',
-        event: view(events.byId(id) as EventRow),
+        event: view(events.byId(id) as EventRow, request),
       }
     },
   )

@@ -166,15 +166,22 @@ describe('POST /api/v1/event/create', () => {
         category: 'Music',
         approvalStatus: 'Pending',
         organizer: organizer.id,
-        images: [{ url: expect.stringMatching(/^\/uploads\/[a-f0-9]{24}\.png$/) }],
+        images: [{ url: expect.stringMatching(/^http:\/\/localhost:80\/uploads\/[a-f0-9]{24}\.png$/) }],
         videos: [
-          { url: expect.stringMatching(/^\/uploads\/[a-f0-9]{24}\.mp4$/) },
-          { url: expect.stringMatching(/^\/uploads\/[a-f0-9]{24}\.webm$/) },
+          { url: expect.stringMatching(/^http:\/\/localhost:80\/uploads\/[a-f0-9]{24}\.mp4$/) },
+          { url: expect.stringMatching(/^http:\/\/localhost:80\/uploads\/[a-f0-9]{24}\.webm$/) },
         ],
         candidates: [],
         ticketTypes: [
-          { _id: expect.any(String), type: 'General Admission', price: 499, quantity: 100, available: 100 },
-          { _id: expect.any(String), type: 'VIP', price: 1499, quantity: 20, available: 20 },
+          {
+            _id: expect.any(String),
+            type: 'General Admission',
+            price: 499,
+            quantity: 100,
+            available: 100,
+            capacity: 100,
+          },
+          { _id: expect.any(String), type: 'VIP', price: 1499, quantity: 20, available: 20, capacity: 20 },
         ],
         createdAt: expect.any(String),
         salesEnd: null,
@@ -198,8 +205,9 @@ describe('POST /api/v1/event/create', () => {
       date: on('03-15'),
       time: '19:30',
       approvalStatus: 'Pending',
-      images: event.images,
-      videos: event.videos,
+      // stored as paths; the views make them absolute
+      images: event.images.map((m) => ({ url: new URL(m.url).pathname })),
+      videos: event.videos.map((m) => ({ url: new URL(m.url).pathname })),
       version: 1,
     })
     expect(
@@ -274,7 +282,7 @@ describe('POST /api/v1/event/create', () => {
     expect(bare.json().event).toMatchObject({
       images: [],
       videos: [],
-      ticketTypes: [{ type: 'VIP', price: 1250.5, quantity: 15, available: 15 }],
+      ticketTypes: [{ type: 'VIP', price: 1250.5, quantity: 15, available: 15, capacity: 15 }],
     })
     const row = shop.app.platform.ledger.db
       .select()

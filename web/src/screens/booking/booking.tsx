@@ -13,6 +13,7 @@ import { useLiveConnected, useLiveFacts } from '../../live/use-live.ts'
 import { bookingMachine } from '../../machines/booking.ts'
 import { useSession } from '../../session/use-session.ts'
 import { formatDate, formatPrice, formatTime } from '../../ui/format.ts'
+import { LiveCountsNote } from '../../ui/live-status.tsx'
 import { Loading } from '../../ui/loading.tsx'
 import { notify } from '../../ui/toasts.ts'
 import { useSite } from '../../ui/use-site.ts'
@@ -67,7 +68,9 @@ export function BookingScreen() {
               event: {
                 ...previous.event,
                 ticketTypes: previous.event.ticketTypes.map((type) =>
-                  type._id === data.ticketTypeId ? { ...type, available: data.available } : type,
+                  type._id === data.ticketTypeId
+                    ? { ...type, available: data.available, quantity: data.available }
+                    : type,
                 ),
               },
             }
@@ -239,6 +242,7 @@ function BookingForm({ event }: { event: EventView }) {
           ))}
         </select>
       </div>
+      <LiveCountsNote />
       {chosen && (
         <p className="booking-limits" id="booking-limits">
           {maxPerOrder !== null && <span>At most {maxPerOrder} tickets per order. </span>}

@@ -7,6 +7,7 @@ import type { EventView } from '../../../../contracts/catalog.ts'
 import { type AvailabilityPush, rooms } from '../../../../contracts/live.ts'
 import { fetchEvent } from '../../api/catalog.ts'
 import { useLiveConnected, useLiveFacts } from '../../live/use-live.ts'
+import { LiveCountsNote } from '../../ui/live-status.tsx'
 import { Loading } from '../../ui/loading.tsx'
 import { formatRupees } from '../../ui/rupees.ts'
 import { useLatestLoad } from '../../ui/use-latest-load.ts'
@@ -22,7 +23,7 @@ const withAvailability = (event: EventView, push: AvailabilityPush): EventView =
     : {
         ...event,
         ticketTypes: event.ticketTypes.map((t) =>
-          t._id === push.ticketTypeId ? { ...t, available: push.available } : t,
+          t._id === push.ticketTypeId ? { ...t, available: push.available, quantity: push.available } : t,
         ),
       }
 
@@ -82,6 +83,7 @@ function EventDetail({ id }: { id: string }) {
 
       <section aria-labelledby="tickets-heading">
         <h2 id="tickets-heading">Tickets</h2>
+        <LiveCountsNote />
         <ul className="ticket-list">
           {event.ticketTypes.map((ticket) => (
             <li key={ticket._id} className="card ticket-row">
