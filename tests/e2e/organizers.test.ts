@@ -8,8 +8,17 @@ import { readFile } from 'node:fs/promises'
 import type { FastifyInstance } from 'fastify'
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { CreateOrderReply } from '../../contracts/booking.ts'
 import { adminSession, bearer, organizerSession, type Session, signUp } from '../support/accounts.ts'
 import { launchBrowser } from '../support/browser.ts'
+import {
+  approvedEvent as approvedEventOf,
+  type Checkout,
+  confirm,
+  hold,
+  pay,
+  signUpAll,
+} from '../support/sales.ts'
 import { startServer, type TestServer } from '../support/server.ts'
 
 let server: TestServer
@@ -158,7 +167,7 @@ function localDateTime(days: number, hour: number, minute = 0): string {
 }
 
 beforeAll(async () => {
-  server = await startServer({ RATE_LIMITS: 'off' })
+  server = await startServer({ RATE_LIMITS: 'off', MAX_HELD_SEATS_PER_ADDRESS: '1000' })
   browser = await launchBrowser()
   admin = await adminSession(server.app)
   organizer = await organizerSession(server.app, 'kabini')
@@ -417,5 +426,66 @@ describe('admin dashboard', () => {
     await seesFigure(panel, 'Total Revenue', '₹6,000')
     await seesRevenueBars(panel, [1500, 4500])
     await notReloaded(page)
+  })
+})
+
+describe('dashboards mid-sale', () => {
+  it("keeps the organizer's and the admin's dashboards up while 60 orders are paid, 50 at a time", async () => {
+    const title = `Hampi Utsav Rush ${Date.now()}`
+    const event = await approvedEventOf(server.app, organizer, admin, { title }, [
+      { type: 'General Admission', price: 500, quantity: 200 },
+      { type: 'VIP', price: 1500, quantity: 20 },
+    ])
+    const buyers = await signUpAll(
+      server.app,
+      Array.from({ length: 60 }, (_, i) => `rush${i}`),
+    )
+    const crashes: string[] = []
+    const watch = async (page: Page, path: string, panelScope: (page: Page) => Locator) => {
+      page.on('pageerror', (error) => crashes.push(`${path}: ${error.message}`))
+      // a slower machine than the test's: renders fall between the pushes as on a busy laptop
+      const cdp = await page.context().newCDPSession(page)
+      await cdp.send('Emulation.setCPUThrottlingRate', { rate: 6 })
+      await page.goto(path)
+      await page.locator('[data-live="connected"]').waitFor()
+      const panel = analyticsOf(panelScope(page), title)
+      await seesFigure(panel, 'Tickets Sold', '0')
+      await markPage(page)
+      return panel
+    }
+    const organizerView = await signedInPage(organizer)
+    const adminView = await signedInPage(admin)
+    const organizerPanel = await watch(organizerView, '/organizers/dashboard', (page) =>
+      page.getByRole('article', { name: title }),
+    )
+    const adminPanel = await watch(adminView, '/admin/dashboard', (page) =>
+      page.getByRole('listitem', { name: title }),
+    )
+
+    // 60 orders placed, then paid 50 at a time
+    const placed = await Promise.all(
+      buyers.map((buyer) => hold(server.app, buyer, event, 'General Admission', 1)),
+    )
+    for (let start = 0; start < buyers.length; start += 50)
+      await Promise.all(
+        buyers.slice(start, start + 50).map(async (buyer, i) => {
+          const paid = await pay(server.app, buyer, placed[start + i] as CreateOrderReply)
+          expect(paid.statusCode, paid.body).toBe(200)
+          const confirmed = await confirm(server.app, buyer, paid.json() as Checkout)
+          expect(confirmed.statusCode, confirmed.body).toBe(200)
+        }),
+      )
+
+    for (const [page, panel] of [
+      [organizerView, organizerPanel],
+      [adminView, adminPanel],
+    ] as const) {
+      await seesFigure(panel, 'Tickets Sold', '60')
+      await seesFigure(panel, 'Total Revenue', '₹30,000')
+      await seesRevenueBars(panel, [30000, 0])
+      expect(await page.getByText('Something went wrong!').count()).toBe(0)
+      await notReloaded(page)
+    }
+    expect(crashes).toEqual([])
   })
 })

@@ -2,6 +2,12 @@
 // and sales over time (lines, per hour). Only the parts of ECharts these two charts need are
 // bundled. Each figure carries, in data-series, the data its chart instance actually holds, so
 // what is drawn on the canvas can be checked.
+//
+// The chart instance is made here, synchronously, and lives exactly as long as the mounted box:
+// echarts-for-react made a throwaway instance, waited for its first 'finished' frame and only then
+// made the real one, so for a while after each (re)mount the box held an instance with no option;
+// a live update in that window read its missing option ("Cannot read properties of undefined
+// (reading 'series')") and took the whole dashboard down mid-sale.
 import type { EChartsType } from 'echarts'
 import { BarChart, type BarSeriesOption, LineChart, type LineSeriesOption } from 'echarts/charts'
 import {
@@ -17,8 +23,7 @@ import {
 import type { ComposeOption } from 'echarts/core'
 import * as echarts from 'echarts/core'
 import { CanvasRenderer } from 'echarts/renderers'
-import ReactEChartsCore from 'echarts-for-react/esm/core'
-import { useEffect, useId, useMemo, useRef } from 'react'
+import { useId, useLayoutEffect, useMemo, useRef } from 'react'
 import type { AnalyticsReply } from '../../../../contracts/analytics.ts'
 import { formatRupees } from '../../ui/rupees.ts'
 
@@ -99,42 +104,61 @@ function salesOverTime(timeline: Props['timeline']): ChartOption {
   }
 }
 
-/** the series data the chart instance holds now */
+/** the series data the chart instance holds now (none before its first option) */
 const seriesOf = (instance: EChartsType): string => {
-  const series = (instance.getOption() as { series?: { data?: unknown }[] }).series ?? []
-  return JSON.stringify(series.map((one) => one.data ?? []))
+  const held = instance.getOption() as { series?: { data?: unknown }[] } | undefined
+  return JSON.stringify((held?.series ?? []).map((one) => one.data ?? []))
+}
+
+const HEIGHT = 260
+
+/** gives the instance an option and records on the figure the data it now holds */
+function show(instance: EChartsType, option: ChartOption, figure: HTMLElement | null) {
+  instance.setOption(option, { notMerge: true })
+  if (figure) figure.dataset.series = seriesOf(instance)
 }
 
 function Chart({ caption, kind, option }: { caption: string; kind: string; option: ChartOption }) {
   const captionId = useId()
   const figure = useRef<HTMLElement>(null)
-  const chart = useRef<ReactEChartsCore>(null)
-  const ready = useRef(false)
+  const box = useRef<HTMLDivElement>(null)
+  const chart = useRef<EChartsType | null>(null)
+  const latest = useRef(option)
+  latest.current = option
+  const given = useRef<ChartOption | null>(null)
 
-  const record = (instance: EChartsType | undefined) => {
-    if (instance && figure.current) figure.current.dataset.series = seriesOf(instance)
-  }
+  // One instance per mounted box, given the current option at once: there is never an instance
+  // without an option, nor an option given to an instance that is gone.
+  useLayoutEffect(() => {
+    const element = box.current
+    if (!element) return
+    const instance = echarts.init(element, undefined, { height: HEIGHT })
+    show(instance, latest.current, figure.current)
+    given.current = latest.current
+    chart.current = instance
+    const resized = new ResizeObserver(() => {
+      if (!instance.isDisposed()) instance.resize()
+    })
+    resized.observe(element)
+    return () => {
+      resized.disconnect()
+      chart.current = null
+      given.current = null
+      instance.dispose()
+    }
+  }, [])
 
-  // The child sets a new option in its own update, which runs before this effect.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: runs after each new option
-  useEffect(() => {
-    if (ready.current) record(chart.current?.getEchartsInstance())
+  useLayoutEffect(() => {
+    const instance = chart.current
+    if (!instance || instance.isDisposed() || given.current === option) return
+    show(instance, option, figure.current)
+    given.current = option
   }, [option])
 
   return (
     <figure ref={figure} className="analytics-chart" aria-labelledby={captionId} data-chart={kind}>
       <figcaption id={captionId}>{caption}</figcaption>
-      <ReactEChartsCore
-        ref={chart}
-        echarts={echarts}
-        option={option}
-        notMerge
-        style={{ height: 260, width: '100%' }}
-        onChartReady={(instance) => {
-          ready.current = true
-          record(instance)
-        }}
-      />
+      <div ref={box} className="analytics-chart-canvas" style={{ height: HEIGHT, width: '100%' }} />
     </figure>
   )
 }
