@@ -226,6 +226,10 @@ describe('booking in the browser', () => {
     await confirmation.getByText(shortNumber(paidTicketId), { exact: true }).waitFor()
     expect(await ticketOnServer(buyer, paidTicketId)).toMatchObject({ paymentStatus: 'Completed' })
     expect(await confirmation.getByRole('link', { name: 'Back to home' }).getAttribute('href')).toBe('/')
+    // on a 390 px phone it fits without sideways scrolling
+    await page.setViewportSize({ width: 390, height: 844 })
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390)
+    await page.setViewportSize({ width: 1280, height: 800 })
 
     const toTicket = confirmation.getByRole('link', { name: 'View your ticket' })
     expect(await toTicket.getAttribute('href')).toBe(`/dashboard#ticket-${paidTicketId}`)
