@@ -17,7 +17,9 @@ import {
   confirm,
   hold,
   pay,
+  review,
   signUpAll,
+  submitEvent,
 } from '../support/sales.ts'
 import { startServer, type TestServer } from '../support/server.ts'
 
@@ -275,6 +277,36 @@ describe('organizer dashboard', () => {
 
     // The other event's panel did not move.
     await seesFigure(analyticsOf(organizerPage, OTHER_TITLE), 'Tickets Sold', '0')
+    await notReloaded(organizerPage)
+  })
+
+  it("shows each event's review status, and follows the admin's decisions without reload", async () => {
+    await markPage(organizerPage)
+    const status = (title: string) =>
+      organizerPage.getByRole('article', { name: title }).locator('[data-status]')
+    const seesStatus = (title: string, value: string) =>
+      expect.poll(() => status(title).textContent(), { timeout: 20_000 }).toBe(value)
+    await seesStatus(TITLE, 'Approved')
+    await organizerPage
+      .getByRole('article', { name: TITLE })
+      .getByText('Public: visitors can find and book it.')
+      .waitFor()
+
+    const title = `Coorg Coffee Walk ${Date.now()}`
+    const submitted = await submitEvent(server.app, organizer, { title })
+    await seesStatus(title, 'Pending')
+    await organizerPage
+      .getByRole('article', { name: title })
+      .getByText("Waiting for an admin's review: not public yet.")
+      .waitFor()
+    await review(server.app, admin, submitted._id, 'Rejected')
+    await seesStatus(title, 'Rejected')
+    await organizerPage
+      .getByRole('article', { name: title })
+      .getByText('Not public: an admin rejected it.')
+      .waitFor()
+    await review(server.app, admin, submitted._id, 'Approved')
+    await seesStatus(title, 'Approved')
     await notReloaded(organizerPage)
   })
 

@@ -33,6 +33,13 @@ function saveFile(blob: Blob, name: string) {
   setTimeout(() => URL.revokeObjectURL(url), 30_000)
 }
 
+/** what the organizer reads of an admin's review (the list refetches when one is made) */
+const approvalNote: Record<string, string> = {
+  Pending: "Waiting for an admin's review: not public yet.",
+  Approved: 'Public: visitors can find and book it.',
+  Rejected: 'Not public: an admin rejected it.',
+}
+
 /** one row per person: someone holding two tickets to the event attends it once */
 const peopleOf = (event: OrganizerEvent) => [
   ...new Map(event.attendees.map((attendee) => [attendee._id, attendee])).values(),
@@ -56,6 +63,16 @@ function OrganizerEventCard({ event }: { event: OrganizerEvent }) {
         <dd>{event.location}</dd>
         <dt>Date:</dt>
         <dd>{formatEventDate(event.date)}</dd>
+        <dt>Status:</dt>
+        <dd>
+          <span
+            className={`approval approval-${event.approvalStatus.toLowerCase()}`}
+            data-status={event.approvalStatus}
+          >
+            {event.approvalStatus}
+          </span>{' '}
+          <span className="approval-note">{approvalNote[event.approvalStatus] ?? ''}</span>
+        </dd>
       </dl>
       {people.length === 0 ? (
         <p className="empty-text">No attendees found for this event.</p>
