@@ -276,31 +276,63 @@ describe('the catalogue in the browser', () => {
     await listed.getByText(`Date: ${shownDate}`, { exact: true }).waitFor()
     expect(await stillSameDocument(visitor)).toBe(true)
 
-    // Search finds it by each filter; cards carry the first ticket type's price.
+    // Search shows the approved events before anything is typed, finds it by words (prefixes, any
+    // case), by each filter, and by words and filters together; cards carry the first ticket
+    // type's price.
     await visitor.getByRole('link', { name: 'Search', exact: true }).click()
     await at(visitor, '/search')
-    await visitor.getByText('No events available').waitFor()
     const results = visitor.locator('.search-results')
-    /** searches, and waits for the server's answer to this very search */
-    const searchFor = async (filter: string, term: string | [string, string]) => {
-      await visitor.getByLabel('Filter by').selectOption(filter)
-      if (Array.isArray(term)) {
-        await visitor.getByLabel('Min Price').fill(term[0])
-        await visitor.getByLabel('Max Price').fill(term[1])
-      } else {
-        await visitor.getByLabel('Search term').fill(term)
-      }
-      const answered = visitor.waitForResponse(
-        (response) =>
-          response.url().includes('/api/v1/event/filter') &&
-          new URL(response.url()).searchParams.get('filterType') === filter.toLowerCase(),
-      )
-      await visitor.getByRole('button', { name: 'Search', exact: true }).click()
-      await answered
-    }
+    await results.getByRole('heading', { name: 'Events' }).waitFor()
     const result = results
       .getByRole('listitem')
       .filter({ has: visitor.getByRole('heading', { name: title }) })
+    await result.getByText('Price: ₹1,500', { exact: true }).waitFor()
+    /** searches, and waits for the server's answer to each criterion ('text': the words) */
+    const searchNow = async (criteria: string[]) => {
+      const answers = criteria.map((filterType) =>
+        visitor.waitForResponse(
+          (response) =>
+            response.url().includes('/api/v1/event/filter') &&
+            (new URL(response.url()).searchParams.get('filterType') ?? 'text') === filterType,
+        ),
+      )
+      await visitor.getByRole('button', { name: 'Search', exact: true }).click()
+      await Promise.all(answers)
+      await visitor.locator('.search-results[aria-busy="false"]').waitFor()
+    }
+    /** adds a filter with its value(s) */
+    const addFilter = async (filter: string, term: string | [string, string]) => {
+      await visitor.getByLabel('Filter by').selectOption(filter)
+      if (Array.isArray(term)) {
+        await visitor.getByLabel('Min Price', { exact: true }).fill(term[0])
+        await visitor.getByLabel('Max Price', { exact: true }).fill(term[1])
+      } else {
+        await visitor.getByLabel(filter, { exact: true }).fill(term)
+      }
+    }
+    const removeFilter = (filter: string) =>
+      visitor.getByRole('button', { name: `Remove the ${filter} filter` }).click()
+    const shownAlone = async () => {
+      await result.getByText('Price: ₹1,500', { exact: true }).waitFor()
+      await result.getByRole('img', { name: title }).waitFor()
+      await result.getByText(`Location: ${location}`).waitFor()
+      await result.getByText(`Date: ${shownDate}`, { exact: true }).waitFor()
+      expect(await results.getByRole('listitem').count()).toBe(1)
+    }
+
+    // Words, by default: prefixes of words of its title, description and category, in any case.
+    await visitor.getByLabel('Search term').fill(`MONSOON nig ${suffix.slice(0, 5)}`)
+    await searchNow(['text'])
+    await shownAlone()
+    await visitor.getByLabel('Search term').fill(`sea ${suffix}`)
+    await searchNow(['text'])
+    await shownAlone()
+    await visitor.getByLabel('Search term').fill(`monsoon ${suffix} chennai`)
+    await searchNow(['text'])
+    await results.getByText('No events found for the selected criteria.').waitFor()
+    await visitor.getByLabel('Search term').fill('')
+
+    // Each filter alone.
     const searches: [string, string | [string, string]][] = [
       ['Category', category.toUpperCase()],
       ['Location', `frog hall ${suffix}`],
@@ -308,18 +340,30 @@ describe('the catalogue in the browser', () => {
       ['Price', ['400', '600']],
     ]
     for (const [filter, term] of searches) {
-      await searchFor(filter, term)
-      await result.getByText('Price: ₹1,500', { exact: true }).waitFor()
-      await result.getByRole('img', { name: title }).waitFor()
-      await result.getByText(`Location: ${location}`).waitFor()
-      await result.getByText(`Date: ${shownDate}`, { exact: true }).waitFor()
-      expect(await results.getByRole('listitem').count()).toBe(1)
+      await addFilter(filter, term)
+      await searchNow([filter.toLowerCase()])
+      await shownAlone()
+      await removeFilter(filter)
     }
-    await searchFor('Price', ['2000', '3000'])
+
+    // Words, category and a price range together: each narrows the others.
+    await visitor.getByLabel('Search term').fill('monsoon')
+    await addFilter('Category', category)
+    await addFilter('Price', ['1000', '2000'])
+    await searchNow(['text', 'category', 'price'])
+    await shownAlone()
+    await visitor.getByLabel('Min Price', { exact: true }).fill('2000')
+    await visitor.getByLabel('Max Price', { exact: true }).fill('3000')
+    await searchNow(['text', 'category', 'price'])
     await results.getByText('No events found for the selected criteria.').waitFor()
+    await visitor.getByRole('button', { name: 'Clear' }).click()
+    expect(await visitor.getByLabel('Search term').inputValue()).toBe('')
+    expect(await visitor.getByLabel('Min Price', { exact: true }).count()).toBe(0)
+    await result.getByText('Price: ₹1,500', { exact: true }).waitFor()
 
     // Its detail page: tickets with live availability, Book Now, and the video playing.
-    await searchFor('Category', category)
+    await addFilter('Category', category)
+    await searchNow(['category'])
     await result.getByRole('link', { name: 'View Details' }).click()
     await visitor.getByRole('heading', { name: title, level: 1 }).waitFor()
     const eventId = new URL(visitor.url()).pathname.split('/').at(-1) ?? ''
@@ -375,21 +419,24 @@ describe('the catalogue in the browser', () => {
     await page.getByRole('button', { name: 'Search', exact: true }).click()
     await page.getByText('Please enter a search term and select a filter type.').waitFor()
 
+    // A filter added but left empty.
+    await page.getByLabel('Filter by').selectOption('Category')
     await page.getByLabel('Search term').fill('music')
     await page.getByRole('button', { name: 'Search', exact: true }).click()
     await page.getByText('Please enter a search term and select a filter type.').waitFor()
+    await page.getByRole('button', { name: 'Remove the Category filter' }).click()
 
     await page.getByLabel('Filter by').selectOption('Price')
-    expect(await page.getByLabel('Search term').count()).toBe(0)
-    await page.getByLabel('Min Price').fill('500')
+    await page.getByLabel('Min Price', { exact: true }).fill('500')
     await page.getByRole('button', { name: 'Search', exact: true }).click()
     await page.getByText('Please enter valid min and max prices.').waitFor()
-    await page.getByLabel('Max Price').fill('100')
+    await page.getByLabel('Max Price', { exact: true }).fill('100')
     await page.getByRole('button', { name: 'Search', exact: true }).click()
     await page.getByText('Please enter valid min and max prices.').waitFor()
+    await page.getByRole('button', { name: 'Remove the Price filter' }).click()
 
     await page.getByLabel('Filter by').selectOption('Date')
-    await page.getByLabel('Search term').fill('next friday')
+    await page.getByLabel('Date', { exact: true }).fill('next friday')
     await page.getByRole('button', { name: 'Search', exact: true }).click()
     await page.getByText('Date must be YYYY-MM-DD (a day) or YYYY-MM (a month).').waitFor()
     expect(await page.getByText('Please enter valid min and max prices.').count()).toBe(0)

@@ -5,11 +5,12 @@ import {
   EventList,
   EventView as EventShape,
   type EventView,
+  type FilterType,
   ReviewReply,
 } from '../../../contracts/catalog.ts'
 import { API_BASE, ApiError, api, TOKEN_KEY } from './client.ts'
 
-export type FilterType = 'category' | 'date' | 'location' | 'price'
+export type { FilterType }
 
 export const fetchEvents = async (): Promise<EventView[]> =>
   v.parse(EventList, await api.get<unknown>('/event'))
@@ -17,8 +18,9 @@ export const fetchEvents = async (): Promise<EventView[]> =>
 export const fetchEvent = async (id: string): Promise<EventView> =>
   v.parse(EventShape, await api.get<unknown>(`/event/${encodeURIComponent(id)}`))
 
+/** GET /event/filter: by words ('text', sent without a filterType) or by one filter type. */
 export async function searchEvents(filterType: FilterType, search: string): Promise<EventView[]> {
-  const query = new URLSearchParams({ search, filterType })
+  const query = new URLSearchParams(filterType === 'text' ? { search } : { search, filterType })
   return v.parse(EventList, await api.get<unknown>(`/event/filter?${query}`))
 }
 
