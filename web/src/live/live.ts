@@ -1,9 +1,17 @@
 // The live connection (Socket.IO, same origin): authenticated with the session's token, it
 // reconnects when the token changes. Listeners get every pushed fact and every (re)connection,
-// after which screens refetch so that nothing pushed while offline is missed. The Socket.IO
-// client is loaded on first use, so it stays out of the first page's bundle.
+// after which screens refetch so that nothing pushed while offline is missed. Its status tells a
+// connection that dropped (reconnecting: counts on screen may be stale) from one that was never
+// needed or is being replaced on purpose (a login). The Socket.IO client is loaded on first use,
+// so it stays out of the first page's bundle.
 import type { Socket } from 'socket.io-client'
 import { type LivePush, liveEvents, TOO_MANY_CONNECTIONS } from '../../../contracts/live.ts'
+
+/**
+ * idle: no connection (none needed yet, or being opened or replaced on purpose); connected;
+ * reconnecting: the connection dropped or cannot be made, and Socket.IO is trying again.
+ */
+export type LiveStatus = 'idle' | 'connected' | 'reconnecting'
 
 export type Live = {
   setToken(token: string | null): void
@@ -15,6 +23,7 @@ export type Live = {
   /** asks for a public room ('events', 'event-<id>'); kept across reconnections */
   watch(room: string): () => void
   connected(): boolean
+  status(): LiveStatus
   close(): void
 }
 
@@ -26,7 +35,9 @@ export function createLive(url = ''): Live {
   const factListeners = new Set<(push: LivePush) => void>()
   const connectListeners = new Set<() => void>()
   const statusListeners = new Set<() => void>()
-  const statusChanged = () => {
+  let status: LiveStatus = 'idle'
+  const setStatus = (next: LiveStatus) => {
+    status = next
     for (const listener of statusListeners) listener()
   }
 
@@ -40,10 +51,20 @@ export function createLive(url = ''): Live {
       })
       created.on('connect', () => {
         for (const room of watched.keys()) created.emit(liveEvents.watch, room)
+        setStatus('connected')
         for (const listener of connectListeners) listener()
-        statusChanged()
       })
-      created.on('disconnect', statusChanged)
+      created.on('disconnect', (reason) => {
+        // Our own disconnect (a new token) is followed at once by a new connection.
+        if (reason === 'io client disconnect') {
+          setStatus('idle')
+          return
+        }
+        setStatus('reconnecting')
+        // The server closing us (a restart) is not retried by Socket.IO itself; a lost transport is.
+        if (reason === 'io server disconnect')
+          setTimeout(() => created.connect(), 1000 + Math.random() * 2000)
+      })
       created.on(liveEvents.push, (push: LivePush) => {
         for (const listener of factListeners) listener(push)
       })
@@ -51,8 +72,12 @@ export function createLive(url = ''): Live {
         // A refused handshake is not retried by Socket.IO. Too many tabs from this address: try
         // again later as who we are. Otherwise the token is no longer valid: carry on as a
         // visitor; the session learns that the token is gone through the API.
-        if (created.active) return
+        if (created.active) {
+          setStatus('reconnecting')
+          return
+        }
         if (error.message === TOO_MANY_CONNECTIONS) {
+          setStatus('reconnecting')
           setTimeout(() => created.connect(), 15_000)
           return
         }
@@ -109,6 +134,7 @@ export function createLive(url = ''): Live {
       }
     },
     connected: () => socket?.connected ?? false,
+    status: () => status,
     close: () => socket?.disconnect(),
   }
 }

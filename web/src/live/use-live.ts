@@ -2,7 +2,7 @@
 // every (re)connection.
 import { createContext, useContext, useEffect, useRef, useSyncExternalStore } from 'react'
 import type { LivePush } from '../../../contracts/live.ts'
-import type { Live } from './live.ts'
+import type { Live, LiveStatus } from './live.ts'
 
 export const LiveContext = createContext<Live | null>(null)
 
@@ -39,4 +39,10 @@ export function useLiveFacts(options: {
 export function useLiveConnected(): boolean {
   const live = useLive()
   return useSyncExternalStore(live.onStatus, live.connected, live.connected)
+}
+
+/** idle, connected, or reconnecting (then live counts on screen may be out of date) */
+export function useLiveStatus(): LiveStatus {
+  const live = useLive()
+  return useSyncExternalStore(live.onStatus, live.status, live.status)
 }

@@ -5,6 +5,7 @@ import { lazy, Suspense } from 'react'
 import { ToastContainer } from 'react-toastify'
 import type { Session } from '../session/session.ts'
 import { useSession } from '../session/use-session.ts'
+import { LiveStatusBadge } from '../ui/live-status.tsx'
 import { NavBar } from '../ui/nav-bar.tsx'
 import { TestModeBanner } from '../ui/test-mode-banner.tsx'
 import { TOAST_DEFAULT_MS } from '../ui/toasts.ts'
@@ -29,6 +30,7 @@ function Frame() {
         <Outlet />
       </main>
       <ToastContainer position="top-right" autoClose={TOAST_DEFAULT_MS} newestOnTop />
+      <LiveStatusBadge />
       {user && (
         <Suspense fallback={null}>
           {(user.role === 'admin' || user.role === 'user') && <InquiryToasts />}
