@@ -429,12 +429,13 @@ describe('schedule', () => {
     // The arrows are named by their hints (FullCalendar's 'Previous $0' with the view's button text).
     await visitor.getByRole('button', { name: /^previous day$/i }).waitFor()
     await visitor.getByRole('button', { name: /^next day$/i }).waitFor()
-    // Opens on the day view.
-    await visitor.locator('.fc-timeGridDay-view').waitFor()
+    // Opens on the day view, on the day of the next session (tomorrow's), not on today.
+    await visitor.locator('.fc-timeGridDay-view .fc-event', { hasText: SESSION }).waitFor()
+    expect(await visitor.locator('.fc-timeGridDay-view .fc-day').first().getAttribute('data-date')).toBe(
+      start.slice(0, 10),
+    )
     await visitor.getByRole('button', { name: 'Week', exact: true }).click()
-    if (new Date(`${start}:00`).getDay() === 0)
-      await visitor.getByRole('button', { name: /^next week$/i }).click()
-    await visitor.locator('.fc-event', { hasText: SESSION }).waitFor()
+    await visitor.locator('.fc-timeGridWeek-view .fc-event', { hasText: SESSION }).waitFor()
   })
 })
 

@@ -11,8 +11,22 @@ import './schedule.css'
 
 const ScheduleCalendar = lazy(() => import('./schedule-calendar.tsx'))
 
+/** the start of the first session not over yet (the calendar opens on its day), else none */
+export function nextSessionStart(sessions: SessionView[], now = Date.now()): string | undefined {
+  let next: SessionView | undefined
+  for (const session of sessions)
+    if (
+      Date.parse(session.endTime) >= now &&
+      (!next || Date.parse(session.startTime) < Date.parse(next.startTime))
+    )
+      next = session
+  return next?.startTime
+}
+
 export function EventScheduleScreen() {
   const [sessions, setSessions] = useState<SessionView[]>([])
+  // the day the calendar opens on, fixed by the first answer (later pushes do not move the view)
+  const [opening, setOpening] = useState<{ date: string | undefined } | null>(null)
   const [failed, setFailed] = useState(false)
   const live = useLiveConnected()
   const latest = useRef(0)
@@ -23,11 +37,13 @@ export function EventScheduleScreen() {
       (fetched) => {
         if (ticket !== latest.current) return
         setSessions(fetched)
+        setOpening((known) => known ?? { date: nextSessionStart(fetched) })
         setFailed(false)
       },
       (error: unknown) => {
         if (ticket !== latest.current) return
         console.error('The schedule could not be fetched', error)
+        setOpening((known) => known ?? { date: undefined })
         setFailed(true)
       },
     )
@@ -58,7 +74,7 @@ export function EventScheduleScreen() {
       )}
       <div className="card schedule-calendar">
         <Suspense fallback={<Loading />}>
-          <ScheduleCalendar sessions={sessions} />
+          {opening ? <ScheduleCalendar sessions={sessions} initialDate={opening.date} /> : <Loading />}
         </Suspense>
       </div>
     </section>

@@ -1,4 +1,5 @@
-// The schedule's calendar with SPEC §9's settings: opens on the day view; prev, next and Today,
+// The schedule's calendar with SPEC §9's settings: opens on the day view, on the day of the next
+// session (issue 12); prev, next and Today,
 // the title, and Month / Week / Day; each entry shows its time and title; automatic height,
 // 30-minute slots, at most 5 entries in a day cell or the all-day row, 1-hour default duration,
 // scrolled to 06:00, aspect ratio 1.35.
@@ -38,12 +39,20 @@ function Entry({ event, timeText }: EventContentArg) {
   )
 }
 
-export default function ScheduleCalendar({ sessions }: { sessions: SessionView[] }) {
+export default function ScheduleCalendar({
+  sessions,
+  initialDate,
+}: {
+  sessions: SessionView[]
+  /** the next session's start: the day view opens on its day (today when there is none) */
+  initialDate?: string
+}) {
   const events = useMemo(() => sessions.map(entryOf), [sessions])
   return (
     <FullCalendar
       plugins={plugins}
       initialView="timeGridDay"
+      initialDate={initialDate}
       headerToolbar={toolbar}
       buttonText={buttonText}
       events={events}
