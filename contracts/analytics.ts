@@ -58,6 +58,8 @@ export const AttendeesByEvent = v.array(
     date: v.string(),
     time: v.string(),
     approvalStatus: v.string(),
+    /** the admin's reason for the latest approval or rejection, when one was given */
+    reviewReason: v.optional(v.nullable(v.string())),
     attendees: v.array(Attendee),
   }),
 )

@@ -144,6 +144,8 @@ export const EventView = v.object({
   createdAt: v.string(),
   /** when booking closes before the start (YYYY-MM-DDTHH:MM in TIMEZONE, as entered), or null */
   salesEnd: v.nullable(v.string()),
+  /** the admin's reason for the latest approval or rejection, when one was given */
+  reviewReason: v.nullable(v.string()),
   /** the event's version: send it back as If-Match to change the event only as seen */
   version: v.number(),
 })
@@ -181,5 +183,13 @@ export const CreateEventReply = v.object({ message: v.string(), event: EventView
 
 export const ReviewBody = v.object({
   status: v.picklist(['Approved', 'Rejected'], 'Status must be Approved or Rejected.'),
+  /** why (shown to the organizer); empty is none */
+  reason: v.optional(
+    v.pipe(
+      v.string('The reason must be text.'),
+      v.trim(),
+      v.maxLength(500, 'The reason is too long (500 characters at most).'),
+    ),
+  ),
 })
 export const ReviewReply = v.object({ message: v.string(), event: EventView })

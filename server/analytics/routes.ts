@@ -104,6 +104,7 @@ export async function analyticsRoutes(fastify: FastifyInstance, options: { platf
           date: event.date,
           time: event.time,
           approvalStatus: event.approvalStatus,
+          reviewReason: event.reviewReason,
           attendees: attendeesOf(tickets).map(({ ticket, person }) => ({
             _id: person.id,
             ticketId: ticket.id,

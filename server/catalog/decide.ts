@@ -8,7 +8,7 @@ export type EventState = { status: ApprovalStatus | null; organizerId: string | 
 
 export type EventCommand =
   | { type: 'Submit'; event: EventSubmitted['data']; today: string }
-  | { type: 'Review'; eventId: string; decision: 'Approved' | 'Rejected'; by: string }
+  | { type: 'Review'; eventId: string; decision: 'Approved' | 'Rejected'; by: string; reason?: string }
 
 export const EVENT_NOT_FOUND = 'Event not found.'
 export const DATE_IN_PAST = 'The date cannot be in the past.'
@@ -45,7 +45,12 @@ export const eventDecider: Decider<EventState, EventCommand, CatalogFact> = {
             `This event is already ${command.decision === 'Approved' ? 'approved' : 'rejected'}.`,
           )
         }
-        const data = { eventId: command.eventId, organizerId: state.organizerId, by: command.by }
+        const data = {
+          eventId: command.eventId,
+          organizerId: state.organizerId,
+          by: command.by,
+          ...(command.reason ? { reason: command.reason } : {}),
+        }
         return [
           command.decision === 'Approved'
             ? { type: 'EventApproved', data }

@@ -24,12 +24,13 @@ export type EventSubmitted = {
 
 export type EventApproved = {
   type: 'EventApproved'
-  data: { eventId: string; organizerId: string; by: string }
+  /** reason: the admin's words to the organizer, when given */
+  data: { eventId: string; organizerId: string; by: string; reason?: string }
 }
 export type EventRejected = {
   type: 'EventRejected'
   /** wasApproved: it had been public until now (so its public audience hears it leave) */
-  data: { eventId: string; organizerId: string; by: string; wasApproved?: boolean }
+  data: { eventId: string; organizerId: string; by: string; wasApproved?: boolean; reason?: string }
 }
 
 export type CatalogFact = EventSubmitted | EventApproved | EventRejected

@@ -55,7 +55,12 @@ export const catalogProjection = projection<CatalogFact>({
       .prepare()
     const setStatus = db
       .update(events)
-      .set({ approvalStatus: sql`${p('status')}`, version: sql`${p('version')}`, updatedAt: sql`${p('at')}` })
+      .set({
+        approvalStatus: sql`${p('status')}`,
+        reviewReason: sql`${p('reason')}`,
+        version: sql`${p('version')}`,
+        updatedAt: sql`${p('at')}`,
+      })
       .where(eq(events.id, p('id')))
       .prepare()
     return {
@@ -95,10 +100,24 @@ export const catalogProjection = projection<CatalogFact>({
         })
       },
       EventApproved(fact) {
-        setStatus.run({ status: 'Approved', version: fact.version, at: fact.at, id: fact.data.eventId })
+        const reason = fact.data.reason ?? null
+        setStatus.run({
+          status: 'Approved',
+          reason,
+          version: fact.version,
+          at: fact.at,
+          id: fact.data.eventId,
+        })
       },
       EventRejected(fact) {
-        setStatus.run({ status: 'Rejected', version: fact.version, at: fact.at, id: fact.data.eventId })
+        const reason = fact.data.reason ?? null
+        setStatus.run({
+          status: 'Rejected',
+          reason,
+          version: fact.version,
+          at: fact.at,
+          id: fact.data.eventId,
+        })
       },
     }
   },

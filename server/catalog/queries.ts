@@ -136,6 +136,7 @@ export function catalogQueries(db: Db) {
       }),
       createdAt: row.createdAt,
       salesEnd: row.salesEnd,
+      reviewReason: row.reviewReason,
       version: row.version,
     }))
   }

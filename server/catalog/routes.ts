@@ -246,7 +246,7 @@ export async function catalogRoutes(fastify: FastifyInstance, options: CatalogRo
         ledger,
         streams.event(id),
         eventDecider,
-        { type: 'Review', eventId: id, decision, by: admin.id },
+        { type: 'Review', eventId: id, decision, by: admin.id, reason: request.body.reason || undefined },
         { actor: admin.id, requestId: request.id },
         seen ? Number(seen[1]) : undefined,
       )

@@ -17,6 +17,8 @@ export const events = sqliteTable(
     videos: text('videos', { mode: 'json' }).notNull().$type<Array<{ url: string }>>(),
     /** YYYY-MM-DDTHH:MM in TIMEZONE, as the organizer entered it; null: sales end at the start */
     salesEnd: text('sales_end'),
+    /** the admin's reason for the latest decision, when one was given */
+    reviewReason: text('review_reason'),
     /** the stream version, for caching and optimistic checks */
     version: integer('version').notNull(),
     createdAt: text('created_at').notNull(),

@@ -185,6 +185,7 @@ describe('POST /api/v1/event/create', () => {
         ],
         createdAt: expect.any(String),
         salesEnd: null,
+        reviewReason: null,
         version: 1,
       },
     })

@@ -31,12 +31,17 @@ export type Review = 'Approved' | 'Rejected'
 
 /** PUT /admin/events/{id}/status: the event as reviewed; only if nobody changed it since `version`
  * (another admin's decision at the same moment makes this a 409). */
-export const reviewEvent = async (id: string, status: Review, version?: number): Promise<EventView> =>
+export const reviewEvent = async (
+  id: string,
+  status: Review,
+  version?: number,
+  reason?: string,
+): Promise<EventView> =>
   v.parse(
     ReviewReply,
     await api.put<unknown>(
       `/admin/events/${encodeURIComponent(id)}/status`,
-      { status },
+      reason?.trim() ? { status, reason: reason.trim() } : { status },
       {
         headers: version === undefined ? {} : { 'If-Match': `"${version}"` },
       },

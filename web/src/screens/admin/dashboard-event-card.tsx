@@ -1,4 +1,5 @@
 // One event under the admin's review: what it is, its status, and Approve / Reject (SPEC §2, §4).
+import { useId, useState } from 'react'
 import type { EventView } from '../../../../contracts/catalog.ts'
 import type { Review } from '../../api/catalog.ts'
 import { formatEventDate } from '../catalog/event-facts.ts'
@@ -19,9 +20,11 @@ export function DashboardEventCard({
 }: {
   event: EventView
   reviewing: boolean
-  onReview: (event: EventView, status: Review) => void
+  onReview: (event: EventView, status: Review, reason?: string) => void
 }) {
   const status = event.approvalStatus
+  const [reason, setReason] = useState('')
+  const reasonId = useId()
   return (
     <li className="card dashboard-event" aria-label={event.title} data-status={status}>
       <h2>{event.title}</h2>
@@ -37,11 +40,23 @@ export function DashboardEventCard({
       {status !== 'Approved' && (
         <p className="dashboard-event-notice">This event has not been approved yet.</p>
       )}
+      {event.reviewReason && <p className="dashboard-event-reason">Reason given: {event.reviewReason}</p>}
+      <div className="field dashboard-event-reason-field">
+        <label htmlFor={reasonId}>Reason for the organizer (optional)</label>
+        <input
+          id={reasonId}
+          type="text"
+          maxLength={500}
+          value={reason}
+          disabled={reviewing}
+          onChange={(change) => setReason(change.target.value)}
+        />
+      </div>
       <div className="dashboard-event-actions">
         <button
           type="button"
           disabled={reviewing || status === 'Approved'}
-          onClick={() => onReview(event, 'Approved')}
+          onClick={() => onReview(event, 'Approved', reason)}
         >
           Approve
         </button>
@@ -49,7 +64,7 @@ export function DashboardEventCard({
           type="button"
           className="button-danger"
           disabled={reviewing || status === 'Rejected'}
-          onClick={() => onReview(event, 'Rejected')}
+          onClick={() => onReview(event, 'Rejected', reason)}
         >
           Reject
         </button>

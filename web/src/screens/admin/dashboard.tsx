@@ -34,10 +34,10 @@ export function AdminDashboardScreen() {
     },
   })
 
-  const review = async (event: EventView, status: Review) => {
+  const review = async (event: EventView, status: Review, reason?: string) => {
     setReviewing((ids) => new Set(ids).add(event._id))
     try {
-      const reviewed = await reviewEvent(event._id, status, event.version)
+      const reviewed = await reviewEvent(event._id, status, event.version, reason)
       setValue((events) => events.map((e) => (e._id === reviewed._id ? reviewed : e)))
       if (status === 'Approved') notify.successShort('Event approved successfully!')
       else notify.errorShort('Event rejected !')

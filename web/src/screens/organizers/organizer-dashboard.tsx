@@ -72,6 +72,7 @@ function OrganizerEventCard({ event }: { event: OrganizerEvent }) {
             {event.approvalStatus}
           </span>{' '}
           <span className="approval-note">{approvalNote[event.approvalStatus] ?? ''}</span>
+          {event.reviewReason && <span className="approval-reason">Reason: {event.reviewReason}</span>}
         </dd>
       </dl>
       {people.length === 0 ? (

@@ -1,0 +1,1 @@
+ALTER TABLE `events` ADD `review_reason` text;
