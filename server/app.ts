@@ -1,9 +1,16 @@
 // buildApp(config): the whole server as one Fastify instance; tests use it with inject().
 import { randomUUID } from 'node:crypto'
 import cors from '@fastify/cors'
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify'
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  LogController,
+} from 'fastify'
 import helmet from 'helmet'
 import pino, { type Logger } from 'pino'
+import pretty from 'pino-pretty'
 import { startWorkers } from '../workers/processors.ts'
 import { accountQueries } from './accounts/queries.ts'
 import { accountRoutes } from './accounts/routes.ts'
@@ -39,8 +46,45 @@ declare module 'fastify' {
   }
 }
 
+/**
+ * JSON lines, one object each (production, tests, anything piped); readable lines (pino-pretty,
+ * written synchronously so nothing is lost on exit) in development on a terminal or with
+ * LOG_FORMAT=pretty.
+ */
 export function createLogger(config: Config): Logger {
-  return pino({ level: config.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie'] })
+  const options = { level: config.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie'] }
+  const readable =
+    config.logFormat === 'pretty' ||
+    (config.logFormat === 'auto' && config.env === 'development' && process.stdout.isTTY === true)
+  if (!readable) return pino(options)
+  return pino(
+    options,
+    pretty({
+      sync: true,
+      colorize: process.stdout.isTTY === true,
+      // a request's line already says method, url, status and ms; its id goes after the message
+      ignore: 'pid,hostname,reqId,method,url,status,ms',
+      messageFormat: '{msg}{if reqId} ({reqId}){end}',
+      translateTime: 'SYS:HH:MM:ss.l',
+    }),
+  )
+}
+
+/**
+ * One log line per request, when it is answered: method, url, status and ms (the request id comes
+ * with request.log), at error level when the response itself failed. Fastify's "incoming request"
+ * and "Route … not found" lines are left out; errors are logged by the error handler (http/errors.ts).
+ */
+class OneLinePerRequest extends LogController {
+  override incomingRequest() {}
+  override routeNotFound() {}
+  override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply) {
+    const ms = Math.round(reply.elapsedTime)
+    const line = { method: request.method, url: request.url, status: reply.statusCode, ms }
+    const message = `${request.method} ${request.url} ${reply.statusCode} ${ms} ms`
+    if (error) reply.log.error({ ...line, err: error }, message)
+    else reply.log.info(line, message)
+  }
 }
 
 export async function buildApp(
@@ -51,6 +95,7 @@ export async function buildApp(
   const app = Fastify({
     loggerInstance: logger as FastifyBaseLogger,
     genReqId: () => randomUUID(),
+    logController: new OneLinePerRequest(),
     requestIdHeader: 'x-request-id',
     bodyLimit: 1024 * 1024,
     routerOptions: { maxParamLength: 200 },

@@ -150,6 +150,8 @@ const EnvSchema = v.object({
     v.picklist(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'must be a pino level'),
     'info',
   ),
+  // auto: readable lines in development on a terminal, JSON otherwise; pretty or json: always that
+  LOG_FORMAT: v.optional(v.picklist(['auto', 'pretty', 'json'], 'must be auto, pretty or json'), 'auto'),
 })
 
 export type Env = v.InferOutput<typeof EnvSchema>
@@ -232,6 +234,7 @@ export type Config = {
   /** the zone in which "today" is judged (an event's date may not be in the past) */
   timeZone: string
   logLevel: Env['LOG_LEVEL']
+  logFormat: Env['LOG_FORMAT']
 }
 
 export class ConfigError extends Error {
@@ -388,6 +391,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     },
     timeZone: env.TIMEZONE,
     logLevel: env.LOG_LEVEL,
+    logFormat: env.LOG_FORMAT,
   }
 }
 

@@ -1,10 +1,11 @@
 // Process entry: config → app → listen; closes cleanly on SIGINT/SIGTERM.
 import { buildApp, createLogger } from './app.ts'
 import { ConfigError, loadConfig, withJwtSecret } from './config.ts'
+import { loadSettings } from './env-file.ts'
 
 let config: ReturnType<typeof loadConfig>
 try {
-  config = withJwtSecret(loadConfig())
+  config = withJwtSecret(loadSettings(() => loadConfig()))
 } catch (error) {
   console.error(error instanceof ConfigError ? error.message : error)
   process.exit(1)

@@ -2,12 +2,13 @@
 // runs the same processors inside the server unless WORKERS=off.
 import { createLogger } from '../server/app.ts'
 import { ConfigError, loadConfig } from '../server/config.ts'
+import { loadSettings } from '../server/env-file.ts'
 import { createPlatform } from '../server/platform.ts'
 import { startWorkers } from './processors.ts'
 
 let config: ReturnType<typeof loadConfig>
 try {
-  config = loadConfig()
+  config = loadSettings(() => loadConfig())
 } catch (error) {
   console.error(error instanceof ConfigError ? error.message : error)
   process.exit(1)

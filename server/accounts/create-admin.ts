@@ -3,6 +3,7 @@
 import { parseArgs } from 'node:util'
 import { ConfigError, loadConfig } from '../config.ts'
 import { openDatabase } from '../db/connection.ts'
+import { loadSettings } from '../env-file.ts'
 import { Ledger } from '../ledger/ledger.ts'
 import { projections } from '../projections.ts'
 import { ensureAdmin } from './seed-admin.ts'
@@ -12,12 +13,14 @@ const { values } = parseArgs({
 })
 
 try {
-  const config = loadConfig({
-    ...process.env,
-    ...(values.email ? { ADMIN_EMAIL: values.email } : {}),
-    ...(values.password ? { ADMIN_PASSWORD: values.password } : {}),
-    ...(values.username ? { ADMIN_USERNAME: values.username } : {}),
-  })
+  const config = loadSettings(() =>
+    loadConfig({
+      ...process.env,
+      ...(values.email ? { ADMIN_EMAIL: values.email } : {}),
+      ...(values.password ? { ADMIN_PASSWORD: values.password } : {}),
+      ...(values.username ? { ADMIN_USERNAME: values.username } : {}),
+    }),
+  )
   if (!config.admin) {
     console.error('Give --email and --password (or set ADMIN_EMAIL and ADMIN_PASSWORD).')
     process.exit(2)

@@ -1,12 +1,13 @@
 // npm run ledger:rebuild — empties every read model and replays the whole ledger into it.
 import { ConfigError, loadConfig } from '../config.ts'
 import { openDatabase } from '../db/connection.ts'
+import { loadSettings } from '../env-file.ts'
 import { projections } from '../projections.ts'
 import { Ledger } from './ledger.ts'
 import { rebuildReadModels } from './rebuild.ts'
 
 try {
-  const config = loadConfig()
+  const config = loadSettings(() => loadConfig())
   const connection = openDatabase(config.databaseFile, config.sqliteSynchronous)
   const started = performance.now()
   const { facts, tables } = rebuildReadModels(new Ledger(connection, projections))

@@ -1,8 +1,10 @@
 // The commands a newcomer runs: the server process, the worker process, admin:create.
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process'
-import { existsSync, mkdtempSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { join, resolve } from 'node:path'
+import { pathToFileURL } from 'node:url'
 import { afterEach, describe, expect, it } from 'vitest'
 import { waitForMail } from '../support/outbox.ts'
 import { freePort } from '../support/server.ts'
@@ -230,5 +232,107 @@ describe('npm run admin:create', () => {
     const second = run('other-secret')
     expect(second.status).toBe(0)
     expect(second.stdout).toContain('already exists (role admin); left unchanged')
+  })
+})
+
+describe('a .env file in the working directory', () => {
+  const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href
+  const repo = resolve(import.meta.dirname, '../..')
+  // The server started from a folder holding only `dotenv` as .env, with `env` on top of an
+  // environment that sets none of the file's keys.
+  const startIn = (dotenv: string, env: Record<string, string> = {}) => {
+    const cwd = dataDir()
+    writeFileSync(join(cwd, '.env'), dotenv)
+    const inherited = Object.fromEntries(
+      Object.entries(process.env).filter(([key]) => !/^(PORT|HOST|DATA_DIR|REDIS_URL|LOG_[A-Z]+)$/.test(key)),
+    )
+    const child = spawn(process.execPath, ['--import', tsx, join(repo, 'server/main.ts')], {
+      cwd,
+      env: { ...inherited, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    running.push(child)
+    let output = ''
+    child.stdout?.on('data', (chunk) => {
+      output += chunk
+    })
+    child.stderr?.on('data', (chunk) => {
+      output += chunk
+    })
+    const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)))
+    const waitFor = async (pattern: RegExp) => {
+      const deadline = Date.now() + 20_000
+      while (!pattern.test(output)) {
+        if (Date.now() > deadline) throw new Error(`no ${pattern} in output:\n${output}`)
+        await new Promise((r) => setTimeout(r, 50))
+      }
+    }
+    return { cwd, child, exited, waitFor, output: () => output }
+  }
+
+  it('is read at start: the server listens on its PORT, keeps data in its DATA_DIR, and logs each request once, as JSON', async () => {
+    const port = await freePort()
+    const server = startIn(
+      `# copied from .env.example\nPORT=${port}\nHOST=127.0.0.1\nREDIS_URL=off\nDATA_DIR=./here\n`,
+    )
+    await server.waitFor(new RegExp(`listening on http://localhost:${port}`))
+    expect(existsSync(join(server.cwd, 'here', 'ticketing.sqlite'))).toBe(true)
+
+    const reply = await fetch(`http://127.0.0.1:${port}/api/v1/health/live`, {
+      headers: { 'x-request-id': 'one-line-please' },
+    })
+    expect(reply.status).toBe(200)
+    await server.waitFor(/"reqId":"one-line-please".*\n/)
+    await new Promise((r) => setTimeout(r, 200))
+    const lines = server
+      .output()
+      .split('\n')
+      .filter((line) => line.includes('one-line-please'))
+    expect(lines).toHaveLength(1)
+    expect(JSON.parse(lines[0] ?? '')).toMatchObject({
+      level: 30,
+      reqId: 'one-line-please',
+      method: 'GET',
+      url: '/api/v1/health/live',
+      status: 200,
+      ms: expect.any(Number),
+      msg: expect.stringMatching(/^GET \/api\/v1\/health\/live 200 \d+ ms$/),
+    })
+  })
+
+  it('gives way to the environment: a setting the environment has is not taken from the file', async () => {
+    const port = await freePort()
+    const server = startIn('PORT=not-a-port\nHOST=127.0.0.1\nREDIS_URL=off\nDATA_DIR=./here\n', {
+      PORT: String(port),
+    })
+    await server.waitFor(new RegExp(`listening on http://localhost:${port}`))
+  })
+
+  it('passes the same checks: a bad value stops the server, naming the setting and the file', async () => {
+    const server = startIn('HOST=127.0.0.1\nREDIS_URL=off\nDATA_DIR=./here\nPORT=seventy\n')
+    const code = await Promise.race([
+      server.exited,
+      new Promise<'still running'>((done) => setTimeout(() => done('still running'), 20_000)),
+    ])
+    expect(code).toBe(1)
+    expect(server.output()).toMatch(/PORT: must be a port number \(got "seventy"\), read from .*\.env/)
+  })
+
+  it('LOG_FORMAT=pretty writes readable lines: one per request', async () => {
+    const port = await freePort()
+    const server = startIn(
+      `PORT=${port}\nHOST=127.0.0.1\nREDIS_URL=off\nDATA_DIR=./here\nNODE_ENV=development\nLOG_FORMAT=pretty\n`,
+      { NODE_ENV: '' },
+    )
+    await server.waitFor(new RegExp(`listening on http://localhost:${port}`))
+    await fetch(`http://127.0.0.1:${port}/api/v1/health/live`, { headers: { 'x-request-id': 'pretty-one' } })
+    await server.waitFor(/pretty-one\)/)
+    await new Promise((r) => setTimeout(r, 200))
+    const lines = server
+      .output()
+      .split('\n')
+      .filter((line) => line.includes('pretty-one'))
+    expect(lines).toHaveLength(1)
+    expect(lines[0]).toMatch(/^\[[\d:.]+\] INFO: GET \/api\/v1\/health\/live 200 \d+ ms \(pretty-one\)$/)
   })
 })
