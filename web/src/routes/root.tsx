@@ -1,11 +1,13 @@
 // The root route: typed context {session}, the page frame (navigation, content, toasts), and the
-// wait for the session to be known before any guard below decides.
+// wait for the session to be known before any guard below decides. During that wait (a slow
+// profile call) the frame is already there, with the navigation and a loading indicator.
 import { createRootRouteWithContext, Link, Outlet } from '@tanstack/react-router'
 import { lazy, Suspense } from 'react'
 import { ToastContainer } from 'react-toastify'
 import type { Session } from '../session/session.ts'
 import { useSession } from '../session/use-session.ts'
 import { LiveStatusBadge } from '../ui/live-status.tsx'
+import { Loading } from '../ui/loading.tsx'
 import { NavBar } from '../ui/nav-bar.tsx'
 import { TestModeBanner } from '../ui/test-mode-banner.tsx'
 import { TOAST_DEFAULT_MS } from '../ui/toasts.ts'
@@ -41,6 +43,19 @@ function Frame() {
   )
 }
 
+/** The frame while the session is checked: the navigation (without account links yet), Loading. */
+function FrameLoading() {
+  return (
+    <>
+      <TestModeBanner />
+      <NavBar />
+      <main>
+        <Loading />
+      </main>
+    </>
+  )
+}
+
 function PageNotFound() {
   return (
     <section className="page not-available">
@@ -58,5 +73,7 @@ export const rootRoute = createRootRouteWithContext<RouterContext>()({
     await context.session.resolved()
   },
   component: Frame,
+  pendingComponent: FrameLoading,
+  pendingMs: 0,
   notFoundComponent: PageNotFound,
 })

@@ -51,10 +51,17 @@ function menuOf(role: Role | undefined, signedIn: boolean, mobile: boolean): Men
 }
 
 export function NavBar() {
-  const { user } = useSession()
+  const { user, token } = useSession()
   const [open, setOpen] = useState(false)
   const role = user?.role
   const signedIn = user !== null
+  // While a stored token is being checked (a slow profile call) the account is not known yet:
+  // no Login / Sign Up links that would vanish a moment later.
+  const checking = token !== null && user === null
+  const menu = (mobile: boolean) =>
+    menuOf(role, signedIn, mobile).filter(
+      (link) => !checking || (link.to !== '/login' && link.to !== '/signup'),
+    )
 
   return (
     <header className="nav-bar">
@@ -63,7 +70,7 @@ export function NavBar() {
           Event Management
         </Link>
         <ul className="menu-desktop">
-          {menuOf(role, signedIn, false).map((link) => (
+          {menu(false).map((link) => (
             <li key={link.to}>
               <Link to={link.to} activeProps={{ className: 'active' }} activeOptions={{ exact: true }}>
                 {link.label}
@@ -86,7 +93,7 @@ export function NavBar() {
       </nav>
       {open && (
         <ul id="menu-mobile" className="menu-mobile">
-          {menuOf(role, signedIn, true).map((link) => (
+          {menu(true).map((link) => (
             <li key={link.to}>
               <Link to={link.to} onClick={() => setOpen(false)}>
                 {link.label}
