@@ -7,11 +7,11 @@ import type { EventView } from '../../../../contracts/catalog.ts'
 import { type AvailabilityPush, rooms } from '../../../../contracts/live.ts'
 import { fetchEvent } from '../../api/catalog.ts'
 import { useLiveConnected, useLiveFacts } from '../../live/use-live.ts'
+import { formatDate, formatEventWhen, formatPrice, formatTime } from '../../ui/format.ts'
 import { LiveCountsNote } from '../../ui/live-status.tsx'
 import { Loading } from '../../ui/loading.tsx'
-import { formatRupees } from '../../ui/rupees.ts'
 import { useLatestLoad } from '../../ui/use-latest-load.ts'
-import { coverOf, formatEventDate } from './event-facts.ts'
+import { coverOf } from './event-facts.ts'
 import './catalog.css'
 
 const isAvailability = (data: Record<string, unknown>): data is AvailabilityPush =>
@@ -66,17 +66,15 @@ function EventDetail({ id }: { id: string }) {
       <p className="event-description">{event.description}</p>
       <dl className="event-facts">
         <dt>Date:</dt>
-        <dd>{formatEventDate(event.date)}</dd>
+        <dd>{formatDate(event.date)}</dd>
         <dt>Time:</dt>
-        <dd>{event.time}</dd>
+        <dd>{formatTime(event.time)}</dd>
         <dt>Location:</dt>
         <dd>{event.location}</dd>
         {event.salesEnd && (
           <>
             <dt>Sales end:</dt>
-            <dd>
-              {formatEventDate(salesEndDate)} {salesEndTime}
-            </dd>
+            <dd>{formatEventWhen(salesEndDate, salesEndTime)}</dd>
           </>
         )}
       </dl>
@@ -88,7 +86,7 @@ function EventDetail({ id }: { id: string }) {
           {event.ticketTypes.map((ticket) => (
             <li key={ticket._id} className="card ticket-row">
               <span className="ticket-type">{ticket.type}</span>
-              <span className="ticket-price">{formatRupees(ticket.price)}</span>
+              <span className="ticket-price">{formatPrice(ticket.price)}</span>
               <span className="ticket-available">Available: {ticket.available}</span>
             </li>
           ))}

@@ -1,26 +1,19 @@
-// What a card or the detail page says about an event: its day in the viewer's locale, its price.
+// What a card or the detail page says about an event: its day and its price, in the app's one
+// format (ui/format.ts: 20 Dec 2026; ₹1,499 or Free).
 import type { EventView } from '../../../../contracts/catalog.ts'
-import { formatRupees } from '../../ui/rupees.ts'
+import { formatDate, formatPrice } from '../../ui/format.ts'
 
-/**
- * The API's date is a calendar day ('YYYY-MM-DD'). `new Date('2025-06-01')` would read it as UTC
- * midnight and show the day before west of Greenwich, so the day is built in local time.
- */
-export function formatEventDate(day: string): string {
-  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(day)
-  if (!match) return day
-  const [, year, month, date] = match.map(Number) as [number, number, number, number]
-  return new Date(year, month - 1, date).toLocaleDateString()
-}
+/** An event's calendar day ('YYYY-MM-DD') as 20 Dec 2026, never shifted by the viewer's zone. */
+export const formatEventDate = formatDate
 
 export const lowestPrice = (event: EventView): number | null =>
   event.ticketTypes.length === 0 ? null : Math.min(...event.ticketTypes.map((t) => t.price))
 
 export const firstPrice = (event: EventView): number | null => event.ticketTypes[0]?.price ?? null
 
-/** 'Price: ₹499' (the rupee helper's grouping after the label's sign), or 'Price: N/A'. */
+/** 'Price: ₹1,499', 'Price: Free' for a price of 0, or 'Price: N/A' without ticket types. */
 export const priceText = (price: number | null): string =>
-  price === null ? 'Price: N/A' : `Price: ₹${formatRupees(price).replace(/^₹\s*/, '')}`
+  `Price: ${price === null ? 'N/A' : formatPrice(price)}`
 
 /** The first image, or the placeholder shipped with the app. */
 export const PLACEHOLDER_IMAGE = '/event-placeholder.svg'

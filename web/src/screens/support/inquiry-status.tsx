@@ -1,5 +1,6 @@
 // An inquiry's status and its moments, as every support screen shows them.
 import type { InquiryView } from '../../../../contracts/support.ts'
+import { formatInstant } from '../../ui/format.ts'
 
 export function InquiryStatus({ status }: { status: InquiryView['status'] }) {
   return (
@@ -11,8 +12,7 @@ export function InquiryStatus({ status }: { status: InquiryView['status'] }) {
   )
 }
 
-/** a stored moment in the viewer's locale */
+/** a stored moment in the viewer's zone: 20 Dec 2026, 7:30 pm */
 export function Moment({ at }: { at: string }) {
-  const date = new Date(at)
-  return <time dateTime={at}>{Number.isNaN(date.getTime()) ? at : date.toLocaleString()}</time>
+  return <time dateTime={at}>{formatInstant(at)}</time>
 }
