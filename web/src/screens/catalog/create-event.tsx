@@ -1,14 +1,18 @@
 // Create Event (/eventform, organizers; SPEC §2, §5, §8): the event's fields, its images and
 // videos with previews, its ticket types; sent as multipart with a real upload progress bar.
-// What the server rejects is shown next to the field it names.
+// Checked as the organizer types with the server's own schema: a field's message shows once it has
+// been touched (changed or left; every field after a submit) and goes as soon as the field is
+// right. A chosen file that is not an image (or a video) is refused before any upload. What the
+// server rejects is shown next to the field it names, until that field changes. One message per
+// problem, in one place.
 import { useNavigate } from '@tanstack/react-router'
-import { type FormEvent, useEffect, useRef, useState } from 'react'
+import { type FormEvent, useEffect, useMemo, useRef, useState } from 'react'
 import { createEvent } from '../../api/catalog.ts'
 import { ApiError } from '../../api/client.ts'
 import { notify } from '../../ui/toasts.ts'
 import { FormControl } from './form-control.tsx'
 import { MediaPicker } from './media-picker.tsx'
-import { checkNewEvent, type EventDraft, type FieldErrors } from './new-event-check.ts'
+import { checkNewEvent, type EventDraft, type FieldErrors, type TicketTypeDraft } from './new-event-check.ts'
 import { newTicketType, TicketTypesFieldset } from './ticket-types-fieldset.tsx'
 import { UploadProgress } from './upload-progress.tsx'
 import './catalog.css'
@@ -46,23 +50,87 @@ const knownField = (field: string) =>
     field,
   )
 
+/** the name a field is touched under: ticket rows by their own key, so removing one moves nothing */
+function touchNameOf(field: string, ticketTypes: TicketTypeDraft[]): string {
+  const row = /^ticketTypes\.(\d+)\.(type|price|quantity)$/.exec(field)
+  if (!row) return field.split('.')[0] ?? field
+  const ticket = ticketTypes[Number(row[1])]
+  return ticket ? `${ticket.key}.${row[2]}` : field
+}
+
 export function CreateEventScreen() {
   const navigate = useNavigate()
   const [draft, setDraft] = useState<EventDraft>(emptyDraft)
   const [images, setImages] = useState<File[]>([])
   const [videos, setVideos] = useState<File[]>([])
-  const [errors, setErrors] = useState<FieldErrors>({})
+  /** fields the organizer has changed or left: their messages show as they type */
+  const [touched, setTouched] = useState<ReadonlySet<string>>(() => new Set())
+  /** after a first submit every field's message shows */
+  const [submitted, setSubmitted] = useState(false)
+  /** what the server refused, each until its field changes */
+  const [serverErrors, setServerErrors] = useState<FieldErrors>({})
+  /** a chosen file refused by its first bytes, before any upload */
+  const [refusals, setRefusals] = useState<{ images: string | null; videos: string | null }>({
+    images: null,
+    videos: null,
+  })
   const [busy, setBusy] = useState(false)
   const [progress, setProgress] = useState<number | null>(null)
+  /** counts refused submits: after each, the first field concerned takes the focus */
+  const [refusedSubmits, setRefusedSubmits] = useState(0)
   const form = useRef<HTMLFormElement>(null)
 
-  // After a refusal the first field it concerns takes the focus, so the message is found.
+  // After a refused submit the first field it concerns takes the focus, so the message is found
+  // (never while typing: the messages that come and go then leave the focus where it is).
   useEffect(() => {
-    if (Object.keys(errors).length > 0)
-      form.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus()
-  }, [errors])
+    if (refusedSubmits > 0) form.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus()
+  }, [refusedSubmits])
+
+  // The form's own check runs on every change, with the server's schema.
+  const checked = useMemo(() => checkNewEvent(draft), [draft])
+
+  // One message per field: the live check's (once the field is touched), else the server's; a
+  // refused file's own message replaces whatever the server said of the earlier choice.
+  const errors: FieldErrors = {}
+  if (!checked.ok) {
+    for (const [field, message] of Object.entries(checked.errors))
+      if (submitted || touched.has(touchNameOf(field, draft.ticketTypes))) errors[field] = message
+  }
+  for (const [field, message] of Object.entries(serverErrors)) errors[field] ??= message
+  if (refusals.images) errors.images = refusals.images
+  if (refusals.videos) errors.videos = refusals.videos
+  // What names no field of the form is said once below it, unless a field already says it.
+  const atFields = new Set(
+    Object.entries(errors)
+      .filter(([field]) => knownField(field))
+      .map(([, message]) => message),
+  )
+  const formErrors = [
+    ...new Set(
+      Object.entries(errors)
+        .filter(([field]) => !knownField(field))
+        .map(([, message]) => message)
+        .filter((message) => !atFields.has(message)),
+    ),
+  ]
+
+  const touch = (...names: string[]) =>
+    setTouched((known) => (names.every((name) => known.has(name)) ? known : new Set([...known, ...names])))
+  /** forgets what the server said of these fields (they changed since) */
+  const forgetServer = (matches: (field: string) => boolean) =>
+    setServerErrors((known) =>
+      Object.keys(known).some(matches)
+        ? Object.fromEntries(Object.entries(known).filter(([field]) => !matches(field)))
+        : known,
+    )
 
   const set = (change: Partial<EventDraft>) => setDraft((previous) => ({ ...previous, ...change }))
+  const setText = (name: TextField | 'description', value: string) => {
+    set({ [name]: value })
+    touch(name)
+    // a sales end is checked against the start, so the start's change concerns it too
+    forgetServer((field) => field === name || ((name === 'date' || name === 'time') && field === 'salesEnd'))
+  }
   const textInput = (name: TextField, label: string, attributes: { type?: string; min?: string } = {}) => (
     <FormControl label={label} error={errors[name]}>
       {(control) => (
@@ -72,24 +140,27 @@ export function CreateEventScreen() {
           {...attributes}
           value={draft[name]}
           disabled={busy}
-          onChange={(e) => set({ [name]: e.target.value })}
+          onChange={(e) => setText(name, e.target.value)}
+          onBlur={() => touch(name)}
         />
       )}
     </FormControl>
   )
-  const formErrors = Object.entries(errors)
-    .filter(([field]) => !knownField(field))
-    .map(([, message]) => message)
+  const pickMedia = (field: 'images' | 'videos', files: File[], refusal: string | null) => {
+    ;(field === 'images' ? setImages : setVideos)(files)
+    setRefusals((known) => ({ ...known, [field]: refusal }))
+    forgetServer((name) => name === field)
+  }
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault()
     if (busy) return
-    const checked = checkNewEvent(draft)
-    if (!checked.ok) {
-      setErrors(checked.errors)
+    setSubmitted(true)
+    setServerErrors({})
+    if (!checked.ok || refusals.images || refusals.videos) {
+      setRefusedSubmits((n) => n + 1)
       return
     }
-    setErrors({})
     setBusy(true)
     setProgress(0)
     const { title, description, date, time, location, category, ticketTypes, salesEnd } = checked.event
@@ -107,7 +178,8 @@ export function CreateEventScreen() {
       await navigate({ to: '/' })
     } catch (error) {
       notify.error('Error creating event')
-      setErrors(error instanceof ApiError ? errorsOfReply(error) : { event: 'Error creating event' })
+      setServerErrors(error instanceof ApiError ? errorsOfReply(error) : { event: 'Error creating event' })
+      setRefusedSubmits((n) => n + 1)
       setBusy(false)
       setProgress(null)
     }
@@ -125,7 +197,8 @@ export function CreateEventScreen() {
               rows={4}
               value={draft.description}
               disabled={busy}
-              onChange={(e) => set({ description: e.target.value })}
+              onChange={(e) => setText('description', e.target.value)}
+              onBlur={() => touch('description')}
             />
           )}
         </FormControl>
@@ -140,7 +213,7 @@ export function CreateEventScreen() {
           files={images}
           error={errors.images}
           disabled={busy}
-          onChange={setImages}
+          onChange={(files, refusal) => pickMedia('images', files, refusal)}
         />
         <MediaPicker
           label="Upload Videos"
@@ -148,13 +221,18 @@ export function CreateEventScreen() {
           files={videos}
           error={errors.videos}
           disabled={busy}
-          onChange={setVideos}
+          onChange={(files, refusal) => pickMedia('videos', files, refusal)}
         />
         <TicketTypesFieldset
           ticketTypes={draft.ticketTypes}
           errors={errors}
           disabled={busy}
-          onChange={(ticketTypes) => set({ ticketTypes })}
+          onChange={(ticketTypes) => {
+            set({ ticketTypes })
+            touch('ticketTypes')
+            forgetServer((field) => field.startsWith('ticketTypes'))
+          }}
+          onTouch={(name) => touch(name)}
         />
         {formErrors.map((message) => (
           <p key={message} className="form-error" role="alert">

@@ -23,14 +23,21 @@ export function TicketTypesFieldset({
   errors,
   disabled,
   onChange,
+  onTouch,
 }: {
   ticketTypes: TicketTypeDraft[]
+  /** the messages to show, keyed as the server names fields ('ticketTypes.0.price') */
   errors: FieldErrors
   disabled: boolean
   onChange: (ticketTypes: TicketTypeDraft[]) => void
+  /** a row's field was changed or left: '<row key>.price' */
+  onTouch: (name: string) => void
 }) {
-  const update = (key: string, change: Partial<TicketTypeDraft>) =>
+  const update = (key: string, change: Partial<TicketTypeDraft>) => {
     onChange(ticketTypes.map((t) => (t.key === key ? { ...t, ...change } : t)))
+    for (const field of Object.keys(change)) onTouch(`${key}.${field}`)
+  }
+  const left = (key: string, field: keyof TicketTypeDraft) => () => onTouch(`${key}.${field}`)
 
   return (
     <fieldset className="ticket-types" disabled={disabled}>
@@ -45,6 +52,7 @@ export function TicketTypesFieldset({
                   {...control}
                   value={ticket.type}
                   onChange={(e) => update(ticket.key, { type: e.target.value as TicketTypeName })}
+                  onBlur={left(ticket.key, 'type')}
                 >
                   {ticketTypeNames.map((name) => (
                     <option key={name} value={name}>
@@ -64,6 +72,7 @@ export function TicketTypesFieldset({
                   inputMode="decimal"
                   value={ticket.price}
                   onChange={(e) => update(ticket.key, { price: e.target.value })}
+                  onBlur={left(ticket.key, 'price')}
                 />
               )}
             </FormControl>
@@ -77,6 +86,7 @@ export function TicketTypesFieldset({
                   inputMode="numeric"
                   value={ticket.quantity}
                   onChange={(e) => update(ticket.key, { quantity: e.target.value })}
+                  onBlur={left(ticket.key, 'quantity')}
                 />
               )}
             </FormControl>
