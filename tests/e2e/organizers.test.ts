@@ -437,6 +437,76 @@ describe('schedule', () => {
     await visitor.getByRole('button', { name: 'Week', exact: true }).click()
     await visitor.locator('.fc-timeGridWeek-view .fc-event', { hasText: SESSION }).waitFor()
   })
+
+  it("opens a session's details from the calendar, in a dialog closed by Escape or its button", async () => {
+    const visitor = await openPage()
+    await visitor.goto('/schedule')
+    const entry = visitor.getByRole('button', { name: new RegExp(`^${SESSION}, `) })
+    await entry.waitFor()
+    // the entry is readable: its time, title and (in the day view) location
+    expect(await entry.textContent()).toMatch(/10(:00)?.*11:30.*Sunset Quartet.*River Deck/)
+    await entry.click()
+    const dialog = visitor.getByRole('dialog', { name: SESSION })
+    await dialog.waitFor()
+    await dialog.getByText('10:00 am – 11:30 am', { exact: false }).waitFor()
+    await dialog.getByText('River Deck').waitFor()
+    await dialog.getByText('Standards as the sun goes down.').waitFor()
+    await dialog.getByText('Asha Rao').waitFor()
+    await dialog.getByText('Saxophonist from Bengaluru.').waitFor()
+    await dialog.getByText('Karthik Iyer').waitFor()
+    await dialog.getByText('Double bass, Chennai.').waitFor()
+    await visitor.keyboard.press('Escape')
+    await dialog.waitFor({ state: 'hidden' })
+
+    // From the keyboard too; the Close button closes it.
+    await entry.focus()
+    await visitor.keyboard.press('Enter')
+    await dialog.waitFor()
+    await dialog.getByRole('button', { name: 'Close' }).click()
+    await dialog.waitFor({ state: 'hidden' })
+  })
+
+  it("lists the event's sessions on its page, and a new one appears there live", async () => {
+    const visitor = await openPage()
+    await visitor.goto(`/event/${eventId}`)
+    const sessions = visitor.getByRole('region', { name: 'Sessions' })
+    await sessions.waitFor()
+    await visitor.locator('[data-live="connected"]').waitFor()
+    await markPage(visitor)
+    const first = sessions.getByRole('listitem', { name: SESSION })
+    await first.getByText('10:00 am – 11:30 am', { exact: false }).waitFor()
+    await first.getByText('River Deck').waitFor()
+    await first.getByRole('button', { name: SESSION }).click()
+    const dialog = visitor.getByRole('dialog', { name: SESSION })
+    await dialog.getByText('Asha Rao').waitFor()
+    await visitor.keyboard.press('Escape')
+    await dialog.waitFor({ state: 'hidden' })
+
+    const LATER = 'Morning Raga by the River'
+    const created = await server.app.inject({
+      method: 'POST',
+      url: '/api/v1/schedule',
+      headers: bearer(organizer.token),
+      payload: {
+        eventId,
+        sessionTitle: LATER,
+        description: 'Early light, slow ragas.',
+        startTime: localDateTime(2, 7, 30),
+        endTime: localDateTime(2, 8, 45),
+        speakers: [{ name: 'Leela Menon', bio: 'Veena, Thrissur.' }],
+        location: 'Boat Jetty',
+      },
+    })
+    expect(created.statusCode).toBe(201)
+    const later = sessions.getByRole('listitem', { name: LATER })
+    await later.getByText('7:30 am – 8:45 am', { exact: false }).waitFor({ timeout: 15_000 })
+    await later.getByText('Boat Jetty').waitFor()
+    expect(await sessions.getByRole('listitem').allTextContents()).toEqual([
+      expect.stringContaining(SESSION),
+      expect.stringContaining(LATER),
+    ])
+    await notReloaded(visitor)
+  })
 })
 
 describe('admin dashboard', () => {

@@ -11,6 +11,7 @@ import { formatDate, formatEventWhen, formatPrice, formatTime } from '../../ui/f
 import { LiveCountsNote } from '../../ui/live-status.tsx'
 import { Loading } from '../../ui/loading.tsx'
 import { useLatestLoad } from '../../ui/use-latest-load.ts'
+import { EventSessions } from '../schedule/event-sessions.tsx'
 import { coverOf } from './event-facts.ts'
 import './catalog.css'
 
@@ -95,6 +96,8 @@ function EventDetail({ id }: { id: string }) {
           Book Now
         </Link>
       </section>
+
+      <EventSessions eventId={event._id} />
 
       {video && (
         <section aria-labelledby="video-heading">
