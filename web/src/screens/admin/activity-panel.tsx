@@ -7,6 +7,7 @@ import type { ActivityItem } from '../../../../contracts/activity.ts'
 import { useSession } from '../../session/use-session.ts'
 import { activityFeedUrl, type FeedState, type FeedStatus, openActivityFeed } from './activity-feed.ts'
 import './activity-panel.css'
+import { formatInstant } from '../../ui/format.ts'
 
 const KEEP = 50
 
@@ -21,14 +22,7 @@ const statusText: Record<FeedStatus, string> = {
   refused: 'Unavailable',
 }
 
-function when(at: string): string {
-  const date = new Date(at)
-  if (Number.isNaN(date.getTime())) return at
-  const today = new Date().toDateString() === date.toDateString()
-  return today
-    ? date.toLocaleTimeString()
-    : date.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' })
-}
+const when = (at: string): string => formatInstant(at)
 
 export function ActivityPanel() {
   const { token } = useSession()

@@ -4,13 +4,9 @@
 import { toast } from 'react-toastify'
 import type { NoticePush } from '../../../../contracts/live.ts'
 import { useLiveFacts } from '../../live/use-live.ts'
+import { formatInstant } from '../../ui/format.ts'
 
-const when = (time: string) => {
-  const date = new Date(time)
-  return Number.isNaN(date.getTime())
-    ? time
-    : date.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' })
-}
+const when = (time: string) => formatInstant(time)
 
 export const noticeText = (notice: NoticePush): string =>
   `New session for ${notice.eventTitle || 'your event'}: ${when(notice.startTime)} – ${when(notice.endTime)}`
