@@ -280,9 +280,9 @@ describe('the catalogue in the browser', () => {
     await listed.getByText(`Date: ${shownDate}`, { exact: true }).waitFor()
     expect(await stillSameDocument(visitor)).toBe(true)
 
-    // Search shows the approved events before anything is typed, finds it by words (prefixes, any
-    // case), by each filter, and by words and filters together; cards carry the first ticket
-    // type's price.
+    // Search shows the approved events before anything is typed. SPEC's flow: a term, a 'Filter
+    // by' type, Search (Price puts Min Price and Max Price in the text box's place); words by
+    // default; criteria combined with 'Add filter'. Cards carry the first ticket type's price.
     await visitor.getByRole('link', { name: 'Search', exact: true }).click()
     await at(visitor, '/search')
     const results = visitor.locator('.search-results')
@@ -291,7 +291,8 @@ describe('the catalogue in the browser', () => {
       .getByRole('listitem')
       .filter({ has: visitor.getByRole('heading', { name: title }) })
     await result.getByText('Price: ₹1,500', { exact: true }).waitFor()
-    /** searches, and waits for the server's answer to each criterion ('text': the words) */
+    /** searches, waits for the server's answer to each criterion ('text': the words), and gives
+     * back the query each was asked with */
     const searchNow = async (criteria: string[]) => {
       const answers = criteria.map((filterType) =>
         visitor.waitForResponse(
@@ -301,21 +302,24 @@ describe('the catalogue in the browser', () => {
         ),
       )
       await visitor.getByRole('button', { name: 'Search', exact: true }).click()
-      await Promise.all(answers)
+      const answered = await Promise.all(answers)
       await visitor.locator('.search-results[aria-busy="false"]').waitFor()
+      return answered.map((response) => Object.fromEntries(new URL(response.url()).searchParams))
     }
-    /** adds a filter with its value(s) */
-    const addFilter = async (filter: string, term: string | [string, string]) => {
-      await visitor.getByLabel('Filter by').selectOption(filter)
+    const searchBox = visitor.getByLabel('Search term', { exact: true })
+    const filterBy = visitor.getByLabel('Filter by', { exact: true })
+    const minPrice = visitor.getByLabel('Min Price', { exact: true })
+    const maxPrice = visitor.getByLabel('Max Price', { exact: true })
+    /** fills the one row: a filter type, and a term or (for Price) a range */
+    const fillRow = async (filter: string, term: string | [string, string]) => {
+      await filterBy.selectOption(filter)
       if (Array.isArray(term)) {
-        await visitor.getByLabel('Min Price', { exact: true }).fill(term[0])
-        await visitor.getByLabel('Max Price', { exact: true }).fill(term[1])
+        await minPrice.fill(term[0])
+        await maxPrice.fill(term[1])
       } else {
-        await visitor.getByLabel(filter, { exact: true }).fill(term)
+        await searchBox.fill(term)
       }
     }
-    const removeFilter = (filter: string) =>
-      visitor.getByRole('button', { name: `Remove the ${filter} filter` }).click()
     const shownAlone = async () => {
       await result.getByText('Price: ₹1,500', { exact: true }).waitFor()
       await result.getByRole('img', { name: title }).waitFor()
@@ -324,49 +328,83 @@ describe('the catalogue in the browser', () => {
       expect(await results.getByRole('listitem').count()).toBe(1)
     }
 
+    // SPEC's options, Words first and chosen.
+    expect(await filterBy.locator('option').allTextContents()).toEqual([
+      'Words',
+      'Category',
+      'Date',
+      'Location',
+      'Price',
+    ])
+    expect(await filterBy.inputValue()).toBe('text')
+
     // Words, by default: prefixes of words of its title, description and category, in any case.
-    await visitor.getByLabel('Search term').fill(`MONSOON nig ${suffix.slice(0, 5)}`)
+    await searchBox.fill(`MONSOON nig ${suffix.slice(0, 5)}`)
+    expect(await searchNow(['text'])).toEqual([{ search: `MONSOON nig ${suffix.slice(0, 5)}` }])
+    await shownAlone()
+    await searchBox.fill(`sea ${suffix}`)
     await searchNow(['text'])
     await shownAlone()
-    await visitor.getByLabel('Search term').fill(`sea ${suffix}`)
-    await searchNow(['text'])
-    await shownAlone()
-    await visitor.getByLabel('Search term').fill(`monsoon ${suffix} chennai`)
+    await searchBox.fill(`monsoon ${suffix} chennai`)
     await searchNow(['text'])
     await results.getByText('No events found for the selected criteria.').waitFor()
-    await visitor.getByLabel('Search term').fill('')
 
-    // Each filter alone.
-    const searches: [string, string | [string, string]][] = [
-      ['Category', category.toUpperCase()],
-      ['Location', `frog hall ${suffix}`],
-      ['Date', date],
-      ['Price', ['400', '600']],
+    // A term and a filter type, then Search: one GET /event/filter, as the original client sent it.
+    const searches: [string, string | [string, string], string][] = [
+      ['Category', category.toUpperCase(), category.toUpperCase()],
+      ['Location', `frog hall ${suffix}`, `frog hall ${suffix}`],
+      ['Date', date, date],
+      ['Price', ['400', '600'], '400-600'],
     ]
-    for (const [filter, term] of searches) {
-      await addFilter(filter, term)
-      await searchNow([filter.toLowerCase()])
+    for (const [filter, term, sent] of searches) {
+      await fillRow(filter, term)
+      // Price: the text box gives way to Min Price and Max Price.
+      expect(await searchBox.count()).toBe(filter === 'Price' ? 0 : 1)
+      expect(await minPrice.count()).toBe(filter === 'Price' ? 1 : 0)
+      expect(await searchNow([filter.toLowerCase()])).toEqual([
+        { search: sent, filterType: filter.toLowerCase() },
+      ])
       await shownAlone()
-      await removeFilter(filter)
     }
 
-    // Words, category and a price range together: each narrows the others.
-    await visitor.getByLabel('Search term').fill('monsoon')
-    await addFilter('Category', category)
-    await addFilter('Price', ['1000', '2000'])
-    await searchNow(['text', 'category', 'price'])
+    // Words, category and a price range together: 'Add filter' keeps each as a chip and empties
+    // the row; Search runs the chips and the row, and each narrows the others.
+    const addFilter = visitor.getByRole('button', { name: 'Add filter', exact: true })
+    const chips = visitor.getByRole('list', { name: 'Filters added' })
+    await fillRow('Words', 'monsoon')
+    await addFilter.click()
+    await chips.getByRole('listitem', { name: 'Words: monsoon' }).getByText('Words: monsoon').waitFor()
+    expect(await filterBy.inputValue()).toBe('text')
+    expect(await searchBox.inputValue()).toBe('')
+    await fillRow('Category', category)
+    await addFilter.click()
+    await chips.getByRole('listitem', { name: `Category: ${category}` }).waitFor()
+    await fillRow('Price', ['1000', '2000'])
+    expect(await searchNow(['text', 'category', 'price'])).toEqual([
+      { search: 'monsoon' },
+      { search: category, filterType: 'category' },
+      { search: '1000-2000', filterType: 'price' },
+    ])
     await shownAlone()
-    await visitor.getByLabel('Min Price', { exact: true }).fill('2000')
-    await visitor.getByLabel('Max Price', { exact: true }).fill('3000')
+    await fillRow('Price', ['2000', '3000'])
+    await addFilter.click()
+    const dearer = chips.getByRole('listitem', { name: 'Price: ₹2,000 – ₹3,000' })
+    await dearer.waitFor()
+    expect(await minPrice.count()).toBe(0)
     await searchNow(['text', 'category', 'price'])
     await results.getByText('No events found for the selected criteria.').waitFor()
+    await dearer.getByRole('button', { name: 'Remove' }).click()
+    await dearer.waitFor({ state: 'detached' })
+    expect(await chips.getByRole('listitem').count()).toBe(2)
+    await searchNow(['text', 'category'])
+    await shownAlone()
     await visitor.getByRole('button', { name: 'Clear' }).click()
-    expect(await visitor.getByLabel('Search term').inputValue()).toBe('')
-    expect(await visitor.getByLabel('Min Price', { exact: true }).count()).toBe(0)
+    await chips.waitFor({ state: 'detached' })
+    expect(await searchBox.inputValue()).toBe('')
     await result.getByText('Price: ₹1,500', { exact: true }).waitFor()
 
     // Its detail page: tickets with live availability, Book Now, and the video playing.
-    await addFilter('Category', category)
+    await fillRow('Category', category)
     await searchNow(['category'])
     await result.getByRole('link', { name: 'View Details' }).click()
     await visitor.getByRole('heading', { name: title, level: 1 }).waitFor()
@@ -422,32 +460,62 @@ describe('the catalogue in the browser', () => {
 
   it('shows the search form its validation messages, and the server its refusals', async () => {
     const page = await openPage()
+    const searched: string[] = []
+    page.on('request', (request) => {
+      if (request.url().includes('/api/v1/event/filter')) searched.push(request.url())
+    })
     await page.goto('/search')
     await page.getByRole('heading', { name: 'Events' }).waitFor()
-    await page.getByRole('button', { name: 'Search', exact: true }).click()
-    await page.getByText('Please enter a search term and select a filter type.').waitFor()
+    const search = page.getByRole('button', { name: 'Search', exact: true })
+    const addFilter = page.getByRole('button', { name: 'Add filter', exact: true })
+    const termNeeded = page.getByText('Please enter a search term and select a filter type.')
+    const pricesNeeded = page.getByText('Please enter valid min and max prices.')
 
-    // A filter added but left empty.
+    // Nothing typed; a filter type but no term; a filter added from an empty row.
+    await search.click()
+    await termNeeded.waitFor()
     await page.getByLabel('Filter by').selectOption('Category')
-    await page.getByLabel('Search term').fill('music')
-    await page.getByRole('button', { name: 'Search', exact: true }).click()
-    await page.getByText('Please enter a search term and select a filter type.').waitFor()
-    await page.getByRole('button', { name: 'Remove the Category filter' }).click()
+    await termNeeded.waitFor({ state: 'detached' })
+    await search.click()
+    await termNeeded.waitFor()
+    await page.getByLabel('Filter by').selectOption('Location')
+    await addFilter.click()
+    await termNeeded.waitFor()
 
+    // Price: both bounds, the lower first.
     await page.getByLabel('Filter by').selectOption('Price')
+    await search.click()
+    await pricesNeeded.waitFor()
     await page.getByLabel('Min Price', { exact: true }).fill('500')
-    await page.getByRole('button', { name: 'Search', exact: true }).click()
-    await page.getByText('Please enter valid min and max prices.').waitFor()
+    await search.click()
+    await pricesNeeded.waitFor()
     await page.getByLabel('Max Price', { exact: true }).fill('100')
-    await page.getByRole('button', { name: 'Search', exact: true }).click()
-    await page.getByText('Please enter valid min and max prices.').waitFor()
-    await page.getByRole('button', { name: 'Remove the Price filter' }).click()
+    await addFilter.click()
+    await pricesNeeded.waitFor()
+    await search.click()
+    await pricesNeeded.waitFor()
+    expect(await page.getByRole('list', { name: 'Filters added' }).count()).toBe(0)
+    expect(searched).toEqual([])
 
     await page.getByLabel('Filter by').selectOption('Date')
-    await page.getByLabel('Date', { exact: true }).fill('next friday')
-    await page.getByRole('button', { name: 'Search', exact: true }).click()
+    await page.getByLabel('Search term', { exact: true }).fill('next friday')
+    await search.click()
     await page.getByText('Date must be YYYY-MM-DD (a day) or YYYY-MM (a month).').waitFor()
-    expect(await page.getByText('Please enter valid min and max prices.').count()).toBe(0)
+    expect(await pricesNeeded.count()).toBe(0)
+
+    // On a 390 px phone, the price row and long chips fit without sideways scrolling.
+    await page.setViewportSize({ width: 390, height: 844 })
+    await page.getByLabel('Filter by').selectOption('Words')
+    await page.getByLabel('Search term', { exact: true }).fill('unbrokensearchterm'.repeat(4))
+    await addFilter.click()
+    await page.getByLabel('Filter by').selectOption('Price')
+    await page.getByLabel('Min Price', { exact: true }).fill('1000')
+    await page.getByLabel('Max Price', { exact: true }).fill('250000')
+    await addFilter.click()
+    await page.getByRole('listitem', { name: 'Price: ₹1,000 – ₹2,50,000' }).waitFor()
+    await page.getByLabel('Filter by').selectOption('Price')
+    await page.getByLabel('Min Price', { exact: true }).waitFor()
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390)
   })
 
   it('lists rejected events first on the admin dashboard, with the not-approved notice', async () => {

@@ -1,36 +1,35 @@
-// Event search (/search, SPEC §2, §5, §8): opens on every approved event; the search box finds
-// events by words (title, description, location, category: the server's full-text search), and
-// 'Filter by' adds a Category, Date, Location or Price (Min Price / Max Price) filter, any of
-// them together with the words. Each criterion is one GET /event/filter; an event is shown when
-// every criterion finds it, in the order of the first (the words' best matches first). Cards are
-// priced by their first ticket type.
+// Event search (/search, SPEC §2, §5, §8; issue 12): opens on every approved event. One row as
+// SPEC has it: a text box, 'Filter by' (Words, the default, then Category, Date, Location, Price)
+// and Search; Price puts Min Price and Max Price in the text box's place. 'Add filter' keeps the
+// row's criterion as a chip and empties the row, so words, category, date, location and price can
+// be combined. Search runs every criterion (the chips, then the row when it is filled), one
+// GET /event/filter each, and shows the events every one found, in the first one's order. Cards
+// are priced by their first ticket type.
 import { type FormEvent, useEffect, useId, useRef, useState } from 'react'
 import type { EventView } from '../../../../contracts/catalog.ts'
 import { type FilterType, fetchEvents, searchEvents } from '../../api/catalog.ts'
 import { ApiError } from '../../api/client.ts'
+import { formatPrice } from '../../ui/format.ts'
 import { EventGrid } from './event-card.tsx'
 import { firstPrice } from './event-facts.ts'
 import './catalog.css'
 import './event-search.css'
 
-type Filter = Exclude<FilterType, 'text'>
-
-const filters: { value: Filter; label: string }[] = [
+const filters: { value: FilterType; label: string }[] = [
+  { value: 'text', label: 'Words' },
   { value: 'category', label: 'Category' },
   { value: 'date', label: 'Date' },
   { value: 'location', label: 'Location' },
   { value: 'price', label: 'Price' },
 ]
-const labelOf = (filter: Filter) => filters.find((f) => f.value === filter)?.label ?? filter
+const labelOf = (filter: FilterType) => filters.find((f) => f.value === filter)?.label ?? filter
 
-const placeholders: Record<Exclude<Filter, 'price'>, string> = {
+const placeholders: Record<Exclude<FilterType, 'price'>, string> = {
+  text: 'Search events by title, place, category…',
   category: 'e.g. Music',
   date: 'YYYY-MM-DD or YYYY-MM',
   location: 'e.g. Mumbai',
 }
-
-type Values = Record<Exclude<Filter, 'price'> | 'min' | 'max', string>
-const noValues: Values = { category: '', date: '', location: '', min: '', max: '' }
 
 type Outcome =
   | { state: 'loading' }
@@ -43,28 +42,31 @@ const PRICES_NEEDED = 'Please enter valid min and max prices.'
 const TERM_NEEDED = 'Please enter a search term and select a filter type.'
 const FAILED = 'Failed to fetch events. Please try again later.'
 
-type Criterion = { filterType: FilterType; search: string }
+/** one search: what is sent, and how its chip reads */
+type Criterion = { filterType: FilterType; search: string; shown: string }
 
-/** The searches a submitted form asks for, or the message saying what is missing. */
-function criteriaOf(words: string, added: Filter[], values: Values): Criterion[] | string {
-  const criteria: Criterion[] = []
-  if (words.trim() !== '') criteria.push({ filterType: 'text', search: words.trim() })
-  for (const filter of added) {
-    if (filter === 'price') {
-      const low = Number(values.min)
-      const high = Number(values.max)
-      const given = values.min.trim() !== '' && values.max.trim() !== ''
-      if (!given || !Number.isFinite(low) || !Number.isFinite(high) || low < 0 || low > high)
-        return PRICES_NEEDED
-      criteria.push({ filterType: 'price', search: `${low}-${high}` })
-      continue
-    }
-    const value = values[filter].trim()
-    if (value === '') return TERM_NEEDED
-    criteria.push({ filterType: filter, search: value })
+type Row = { filter: FilterType; term: string; min: string; max: string }
+const emptyRow: Row = { filter: 'text', term: '', min: '', max: '' }
+
+/** The row's criterion, null when nothing is in it, or the message saying what is missing. */
+function criterionOf(row: Row): Criterion | null | string {
+  if (row.filter === 'price') {
+    if (row.min.trim() === '' && row.max.trim() === '') return null
+    const low = Number(row.min)
+    const high = Number(row.max)
+    const given = row.min.trim() !== '' && row.max.trim() !== ''
+    if (!given || !Number.isFinite(low) || !Number.isFinite(high) || low < 0 || low > high)
+      return PRICES_NEEDED
+    const shown = low === 0 ? `up to ${formatPrice(high)}` : `${formatPrice(low)} – ${formatPrice(high)}`
+    return { filterType: 'price', search: `${low}-${high}`, shown: `Price: ${shown}` }
   }
-  return criteria.length === 0 ? TERM_NEEDED : criteria
+  const term = row.term.trim()
+  if (term === '') return null
+  return { filterType: row.filter, search: term, shown: `${labelOf(row.filter)}: ${term}` }
 }
+
+/** SPEC's message for a row that is empty where something is needed. */
+const missing = (row: Row) => (row.filter === 'price' ? PRICES_NEEDED : TERM_NEEDED)
 
 /** The events every list holds, in the first list's order. */
 function intersect(lists: EventView[][]): EventView[] {
@@ -74,25 +76,16 @@ function intersect(lists: EventView[][]): EventView[] {
 }
 
 export function EventSearchScreen() {
-  const ids = {
-    term: useId(),
-    filter: useId(),
-    category: useId(),
-    date: useId(),
-    location: useId(),
-    min: useId(),
-    max: useId(),
-  }
-  const [term, setTerm] = useState('')
-  const [added, setAdded] = useState<Filter[]>([])
-  const [values, setValues] = useState<Values>(noValues)
+  const ids = { term: useId(), filter: useId(), min: useId(), max: useId() }
+  const [row, setRow] = useState<Row>(emptyRow)
+  const [chips, setChips] = useState<Criterion[]>([])
   const [problem, setProblem] = useState<string | null>(null)
   const [outcome, setOutcome] = useState<Outcome>({ state: 'loading' })
   const [busy, setBusy] = useState(false)
   /** only the newest request's answer is shown */
   const latest = useRef(0)
-  /** the field to focus once a filter just added is on screen */
-  const focusNext = useRef<string | null>(null)
+  /** the row's first field, focused again once its criterion became a chip */
+  const refocus = useRef(false)
 
   const showAll = () => {
     const ticket = ++latest.current
@@ -118,42 +111,54 @@ export function EventSearchScreen() {
   }, [])
 
   useEffect(() => {
-    if (!focusNext.current) return
-    document.getElementById(focusNext.current)?.focus()
-    focusNext.current = null
+    if (!refocus.current) return
+    refocus.current = false
+    document.getElementById(ids.term)?.focus()
   })
 
-  const setValue = (name: keyof Values, value: string) =>
-    setValues((previous) => ({ ...previous, [name]: value }))
+  const change = (part: Partial<Row>) => setRow((previous) => ({ ...previous, ...part }))
 
-  const addFilter = (filter: Filter | '') => {
-    if (!filter || added.includes(filter)) return
-    focusNext.current = filter === 'price' ? ids.min : ids[filter]
-    setAdded((previous) => [...previous, filter])
+  const addFilter = () => {
+    const criterion = criterionOf(row)
+    if (criterion === null || typeof criterion === 'string') {
+      setProblem(criterion ?? missing(row))
+      return
+    }
+    setProblem(null)
+    setChips((previous) =>
+      previous.some((c) => c.filterType === criterion.filterType && c.search === criterion.search)
+        ? previous
+        : [...previous, criterion],
+    )
+    setRow(emptyRow)
+    refocus.current = true
   }
 
-  const removeFilter = (filter: Filter) => {
-    setAdded((previous) => previous.filter((f) => f !== filter))
-    if (filter === 'price') setValues((previous) => ({ ...previous, min: '', max: '' }))
-    else setValue(filter, '')
+  const removeChip = (index: number) => {
+    setChips((previous) => previous.filter((_, i) => i !== index))
     setProblem(null)
   }
 
   const clear = () => {
-    setTerm('')
-    setAdded([])
-    setValues(noValues)
+    setRow(emptyRow)
+    setChips([])
     setProblem(null)
     showAll()
   }
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault()
-    const criteria = criteriaOf(term, added, values)
-    if (typeof criteria === 'string') {
-      setProblem(criteria)
+    const current = criterionOf(row)
+    if (typeof current === 'string') {
+      setProblem(current)
       return
     }
+    // Nothing to search by: SPEC's message for the row as it stands.
+    if (current === null && chips.length === 0) {
+      setProblem(missing(row))
+      return
+    }
+    const criteria = current === null ? chips : [...chips, current]
     setProblem(null)
     const ticket = ++latest.current
     setBusy(true)
@@ -169,29 +174,67 @@ export function EventSearchScreen() {
     }
   }
 
-  const searched = term !== '' || added.length > 0 || outcome.state === 'found'
+  const filled = row.term !== '' || row.min !== '' || row.max !== '' || row.filter !== 'text'
+  const clearable = filled || chips.length > 0 || outcome.state === 'found' || problem !== null
 
   return (
     <section className="page events-page">
       <h1>Event Search</h1>
       <form className="card event-search-form" onSubmit={submit} noValidate>
         <div className="event-search-bar">
-          <div className="field event-search-words">
-            <label htmlFor={ids.term}>Search term</label>
-            <input
-              id={ids.term}
-              type="search"
-              value={term}
-              placeholder="Search events by title, place, category…"
-              onChange={(e) => setTerm(e.target.value)}
-            />
-          </div>
+          {row.filter === 'price' ? (
+            <div className="event-search-prices">
+              <div className="field">
+                <label htmlFor={ids.min}>Min Price</label>
+                <input
+                  id={ids.min}
+                  type="number"
+                  min={0}
+                  step="any"
+                  inputMode="decimal"
+                  placeholder="Min Price"
+                  value={row.min}
+                  onChange={(e) => change({ min: e.target.value })}
+                />
+              </div>
+              <div className="field">
+                <label htmlFor={ids.max}>Max Price</label>
+                <input
+                  id={ids.max}
+                  type="number"
+                  min={0}
+                  step="any"
+                  inputMode="decimal"
+                  placeholder="Max Price"
+                  value={row.max}
+                  onChange={(e) => change({ max: e.target.value })}
+                />
+              </div>
+            </div>
+          ) : (
+            <div className="field">
+              <label htmlFor={ids.term}>Search term</label>
+              <input
+                id={ids.term}
+                type="text"
+                value={row.term}
+                placeholder={placeholders[row.filter]}
+                onChange={(e) => change({ term: e.target.value })}
+              />
+            </div>
+          )}
           <div className="field">
             <label htmlFor={ids.filter}>Filter by</label>
-            <select id={ids.filter} value="" onChange={(e) => addFilter(e.target.value as Filter | '')}>
-              <option value="">Add a filter</option>
+            <select
+              id={ids.filter}
+              value={row.filter}
+              onChange={(e) => {
+                change({ filter: e.target.value as FilterType })
+                setProblem(null)
+              }}
+            >
               {filters.map((filter) => (
-                <option key={filter.value} value={filter.value} disabled={added.includes(filter.value)}>
+                <option key={filter.value} value={filter.value}>
                   {filter.label}
                 </option>
               ))}
@@ -201,7 +244,10 @@ export function EventSearchScreen() {
             <button type="submit" disabled={busy}>
               Search
             </button>
-            {searched && (
+            <button type="button" className="button-secondary" onClick={addFilter}>
+              Add filter
+            </button>
+            {clearable && (
               <button type="button" className="button-secondary" onClick={clear}>
                 Clear
               </button>
@@ -209,54 +255,19 @@ export function EventSearchScreen() {
           </div>
         </div>
 
-        {added.length > 0 && (
-          <ul className="event-search-filters">
-            {added.map((filter) => (
-              <li key={filter} className="event-search-filter">
-                {filter === 'price' ? (
-                  <>
-                    <div className="field">
-                      <label htmlFor={ids.min}>Min Price</label>
-                      <input
-                        id={ids.min}
-                        type="number"
-                        min={0}
-                        step="any"
-                        inputMode="decimal"
-                        value={values.min}
-                        onChange={(e) => setValue('min', e.target.value)}
-                      />
-                    </div>
-                    <div className="field">
-                      <label htmlFor={ids.max}>Max Price</label>
-                      <input
-                        id={ids.max}
-                        type="number"
-                        min={0}
-                        step="any"
-                        inputMode="decimal"
-                        value={values.max}
-                        onChange={(e) => setValue('max', e.target.value)}
-                      />
-                    </div>
-                  </>
-                ) : (
-                  <div className="field">
-                    <label htmlFor={ids[filter]}>{labelOf(filter)}</label>
-                    <input
-                      id={ids[filter]}
-                      type="text"
-                      value={values[filter]}
-                      placeholder={placeholders[filter]}
-                      onChange={(e) => setValue(filter, e.target.value)}
-                    />
-                  </div>
-                )}
+        {chips.length > 0 && (
+          <ul className="event-search-chips" aria-label="Filters added">
+            {chips.map((chip, index) => (
+              <li
+                key={`${chip.filterType}:${chip.search}`}
+                className="event-search-chip"
+                aria-label={chip.shown}
+              >
+                <span>{chip.shown}</span>
                 <button
                   type="button"
                   className="button-secondary event-search-remove"
-                  aria-label={`Remove the ${labelOf(filter)} filter`}
-                  onClick={() => removeFilter(filter)}
+                  onClick={() => removeChip(index)}
                 >
                   Remove
                 </button>
