@@ -19,6 +19,17 @@ export default defineConfig({
         },
       },
       {
+        // Figures that need a quiet machine (a server process's memory under a flood): run alone,
+        // after the integration tests.
+        test: {
+          name: 'quiet',
+          include: ['tests/quiet/**/*.test.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+          fileParallelism: false,
+        },
+      },
+      {
         test: {
           name: 'e2e',
           include: ['tests/e2e/**/*.test.ts'],

@@ -1,47 +1,18 @@
 // The live socket under abuse (issue 11): which rooms a socket may watch and how many, how many
-// connections one address may hold, a client that stops reading, and a flood of watch messages
-// that must leave the server process's memory flat and the other sockets served.
-import { randomBytes } from 'node:crypto'
-import { readFileSync } from 'node:fs'
-import { io as connect, type Socket } from 'socket.io-client'
+// connections one address may hold, and a client that stops reading. The flood of watch messages
+// is tests/quiet/live-flood.test.ts (a memory figure, measured on a quiet machine).
+import type { Socket } from 'socket.io-client'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import WebSocket from 'ws'
 import type { EventView } from '../../contracts/catalog.ts'
-import type { LivePush, WatchAck } from '../../contracts/live.ts'
-import { buildApp } from '../../server/app.ts'
 import { adminSession, organizerSession, type Session, signUp } from '../support/accounts.ts'
-import { testConfig } from '../support/app.ts'
-import {
-  dropQueuePrefix,
-  removeDir,
-  type ServerProcess,
-  sharedRedisUrl,
-  sleep,
-  startServerProcess,
-} from '../support/faults.ts'
+import { open, sockets, watch } from '../support/live-sockets.ts'
 import { approvedEvent, submitEvent, until } from '../support/sales.ts'
 import { startServer, type TestServer } from '../support/server.ts'
 
-const sockets: Socket[] = []
 afterAll(() => {
   for (const s of sockets) s.disconnect()
 })
-
-function open(url: string, token?: string, headers: Record<string, string> = {}): Promise<Socket> {
-  const socket = connect(url, {
-    auth: token ? { token } : {},
-    transports: ['websocket'],
-    reconnection: false,
-    extraHeaders: headers,
-  })
-  sockets.push(socket)
-  return new Promise((resolve, reject) => {
-    socket.once('connect', () => resolve(socket))
-    socket.once('connect_error', reject)
-  })
-}
-
-const watch = (socket: Socket, room: string) => socket.emitWithAck('watch', room) as Promise<WatchAck>
 
 describe('watching rooms', () => {
   let server: TestServer
@@ -200,111 +171,4 @@ describe('connections per address', () => {
     for (const address of ['198.51.100.1', '198.51.100.2', '198.51.100.3']) await forwarding(address)
     await expect(forwarding('198.51.100.4')).rejects.toThrow(/Too many live connections/)
   })
-})
-
-/** The server process's resident memory, in MB. */
-const rssOf = (pid: number) =>
-  Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]) / 1024
-
-/**
- * Sends `count` watch messages for random events, each with an ack as a careful attacker would.
- * Every batch ends with one whose ack is awaited: the server has then handled the whole batch,
- * so the server, not the client's buffers, sets the pace.
- */
-async function flood(socket: Socket, count: number, onBatch: (sent: number) => void = () => {}) {
-  const batch = 2000
-  const prefix = randomBytes(4).toString('hex')
-  for (let sent = 0; sent < count; sent += batch) {
-    for (let i = 1; i < batch; i++) socket.emit('watch', `event-${prefix}${sent + i}`, () => {})
-    await socket.timeout(10_000).emitWithAck('watch', `event-${prefix}${sent}`)
-    onBatch(sent + batch)
-  }
-}
-
-describe('a flood of watch messages from one socket', () => {
-  let server: ServerProcess
-  let dataDir: string
-  let queuePrefix: string
-  let event: EventView
-  let buyer: Session
-
-  beforeAll(async () => {
-    // The accounts and the event are made in this process, on the data folder the server process
-    // then opens: that process is the server alone, so its memory is the server's.
-    const config = testConfig({ RATE_LIMITS: 'off', REDIS_URL: sharedRedisUrl })
-    dataDir = config.dataDir
-    queuePrefix = config.queuePrefix
-    const app = await buildApp(config)
-    const admin = await adminSession(app)
-    const organizer = await organizerSession(app, 'Floodhost')
-    event = await approvedEvent(app, organizer, admin, { title: 'Flood Night' })
-    buyer = await signUp(app, 'Steadybuyer')
-    await app.close()
-    server = await startServerProcess({
-      NODE_ENV: 'test',
-      DATA_DIR: dataDir,
-      QUEUE_PREFIX: queuePrefix,
-      REDIS_URL: sharedRedisUrl,
-      HOST: '127.0.0.1',
-      RATE_LIMITS: 'off',
-      LOG_LEVEL: 'warn',
-    })
-  }, 60_000)
-  afterAll(async () => {
-    await server?.proc.stop()
-    await dropQueuePrefix(sharedRedisUrl, queuePrefix)
-    removeDir(dataDir)
-  })
-
-  it('leaves the server within 20 MB of where it was, answering requests and pushing availability all along', async () => {
-    const watcher = await open(server.url)
-    const heard: Array<LivePush & { heardAt: number }> = []
-    watcher.on('fact', (push: LivePush) => heard.push({ ...push, heardAt: Date.now() }))
-    expect(await watch(watcher, `event-${event._id}`)).toEqual({ ok: true, room: `event-${event._id}` })
-
-    /** Holds a seat over HTTP: when it was asked, answered, and heard of by the watcher. */
-    const holdAndHear = async () => {
-      const asked = Date.now()
-      const res = await fetch(`${server.url}/api/v1/ticket/create`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${buyer.token}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ eventId: event._id, ticketType: 'General Admission', quantity: 1 }),
-      })
-      const answered = Date.now()
-      expect(res.status).toBe(200)
-      const { ticketId } = (await res.json()) as { ticketId: string }
-      const push = () => heard.find((p) => p.type === 'TicketsHeld' && p.stream === `order-${ticketId}`)
-      await until(() => push() !== undefined, 5000)
-      return { asked, answered, heard: push()?.heardAt ?? 0 }
-    }
-
-    const attacker = await open(server.url)
-    // Lazy start-up work (parsers, JIT, the first prepared reads) is not growth: warm up first.
-    await flood(attacker, 5000)
-    await sleep(1000)
-    const before = rssOf(server.proc.pid)
-
-    let during: ReturnType<typeof holdAndHear> | undefined
-    const started = Date.now()
-    await flood(attacker, 200_000, (sent) => {
-      if (sent >= 50_000) during ??= holdAndHear()
-    })
-    const ended = Date.now()
-    const duringFlood = await (during as ReturnType<typeof holdAndHear>)
-    await sleep(1000)
-    const after = rssOf(server.proc.pid)
-    const afterFlood = await holdAndHear()
-
-    const ms = (hold: Awaited<ReturnType<typeof holdAndHear>>) =>
-      `answered in ${hold.answered - hold.asked} ms, heard in ${hold.heard - hold.asked} ms`
-    console.info(
-      `flood: 200,000 watch messages in ${ended - started} ms; server RSS ${before.toFixed(1)} → ` +
-        `${after.toFixed(1)} MB (${after >= before ? '+' : ''}${(after - before).toFixed(1)} MB); a hold ` +
-        `during it ${ms(duringFlood)} (${ended - duringFlood.heard} ms before the flood ended); after it ${ms(afterFlood)}`,
-    )
-    expect(after - before).toBeLessThan(20)
-    expect(duringFlood.heard).toBeLessThan(ended)
-    expect(duringFlood.heard - duringFlood.asked).toBeLessThan(2000)
-    expect(attacker.connected).toBe(true)
-  }, 60_000)
 })
