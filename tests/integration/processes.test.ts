@@ -9,6 +9,9 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { waitForMail } from '../support/outbox.ts'
 import { freePort } from '../support/server.ts'
 
+const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href
+const repo = resolve(import.meta.dirname, '../..')
+
 const running: ChildProcess[] = []
 const dirs: string[] = []
 afterEach(() => {
@@ -22,9 +25,16 @@ const dataDir = () => {
   return dir
 }
 
-function start(script: string, env: Record<string, string>) {
-  const child = spawn(process.execPath, ['--import', 'tsx', script], {
-    env: { ...process.env, ...env },
+/** A real process of ours. `cwd` (default this repository) and `inherited` (default the whole
+ * environment) let a test start it elsewhere, on an environment of its choosing. */
+function start(
+  script: string,
+  env: Record<string, string>,
+  { cwd, inherited = process.env }: { cwd?: string; inherited?: NodeJS.ProcessEnv } = {},
+) {
+  const child = spawn(process.execPath, ['--import', tsx, resolve(repo, script)], {
+    cwd,
+    env: { ...inherited, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   running.push(child)
@@ -236,8 +246,6 @@ describe('npm run admin:create', () => {
 })
 
 describe('a .env file in the working directory', () => {
-  const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href
-  const repo = resolve(import.meta.dirname, '../..')
   // The server started from a folder holding only `dotenv` as .env, with `env` on top of an
   // environment that sets none of the file's keys.
   const startIn = (dotenv: string, env: Record<string, string> = {}) => {
@@ -246,28 +254,7 @@ describe('a .env file in the working directory', () => {
     const inherited = Object.fromEntries(
       Object.entries(process.env).filter(([key]) => !/^(PORT|HOST|DATA_DIR|REDIS_URL|LOG_[A-Z]+)$/.test(key)),
     )
-    const child = spawn(process.execPath, ['--import', tsx, join(repo, 'server/main.ts')], {
-      cwd,
-      env: { ...inherited, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    })
-    running.push(child)
-    let output = ''
-    child.stdout?.on('data', (chunk) => {
-      output += chunk
-    })
-    child.stderr?.on('data', (chunk) => {
-      output += chunk
-    })
-    const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)))
-    const waitFor = async (pattern: RegExp) => {
-      const deadline = Date.now() + 20_000
-      while (!pattern.test(output)) {
-        if (Date.now() > deadline) throw new Error(`no ${pattern} in output:\n${output}`)
-        await new Promise((r) => setTimeout(r, 50))
-      }
-    }
-    return { cwd, child, exited, waitFor, output: () => output }
+    return { cwd, ...start('server/main.ts', env, { cwd, inherited }) }
   }
 
   it('is read at start: the server listens on its PORT, keeps data in its DATA_DIR, and logs each request once, as JSON', async () => {
