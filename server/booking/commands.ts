@@ -74,7 +74,8 @@ export function bookingCommands(ledger: Ledger) {
               salesCloseAt: limits.salesCloseAt,
               heldFromAddress: order.clientKey ? booking.seatsHeldFrom(order.clientKey, order.eventId) : 0,
               maxHeldFromAddress: limits.maxHeldFromAddress,
-              issuedToBuyer: booking.seatsIssuedTo(order.buyerId, order.eventId),
+              // the cap is for free tickets only: a paid hold need not read it
+              issuedToBuyer: order.amount === 0 ? booking.seatsIssuedTo(order.buyerId, order.eventId) : 0,
               maxTicketsPerAccount: limits.maxTicketsPerAccount,
             },
           },

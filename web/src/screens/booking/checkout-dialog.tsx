@@ -1,7 +1,8 @@
 // The local test gateway's checkout (DESIGN.md, Payments): what Razorpay's dialog would show
 // (the event, 'Ticket Booking', the amount), with the payer's choice to pay or to fail.
-import { useEffect, useId, useRef } from 'react'
+import { useId } from 'react'
 import { formatRupees } from '../../ui/rupees.ts'
+import { useModal } from '../../ui/use-modal.ts'
 
 type CheckoutDialogProps = {
   eventTitle: string
@@ -21,14 +22,9 @@ export function CheckoutDialog({
   onFail,
   onClose,
 }: CheckoutDialogProps) {
-  const dialog = useRef<HTMLDialogElement>(null)
+  // A modal: the page behind is inert, and Escape ends in `close` (or `cancel`).
+  const dialog = useModal()
   const titleId = useId()
-
-  useEffect(() => {
-    const element = dialog.current
-    if (element && !element.open) element.showModal()
-    return () => element?.close()
-  }, [])
 
   return (
     <dialog

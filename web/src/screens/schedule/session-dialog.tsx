@@ -1,19 +1,14 @@
 // A calendar entry opened: the session's time, speakers (name and bio), description and location in
 // a modal dialog named by the session's title; closed with its button, Escape, or a click outside.
-import { useEffect, useId, useRef } from 'react'
+import { useId } from 'react'
 import type { SessionView } from '../../../../contracts/schedule.ts'
+import { useModal } from '../../ui/use-modal.ts'
 import { sessionWhen } from './session-when.ts'
 
 export function SessionDialog({ session, onClose }: { session: SessionView; onClose: () => void }) {
-  const dialog = useRef<HTMLDialogElement>(null)
+  // A modal: the page behind is inert, and Escape ends in `close` (or `cancel`).
+  const dialog = useModal()
   const titleId = useId()
-
-  // Opened as a modal (the page behind is inert; Escape closes it, which ends in `close`).
-  useEffect(() => {
-    const element = dialog.current
-    if (element && !element.open) element.showModal()
-    return () => element?.close()
-  }, [])
 
   return (
     // biome-ignore lint/a11y/useKeyWithClickEvents: a click on the backdrop; Escape and the button close it from the keyboard
