@@ -3,11 +3,11 @@
 // bundled. Each figure carries, in data-series, the data its chart instance actually holds, so
 // what is drawn on the canvas can be checked.
 //
-// The chart instance is made here, synchronously, and lives exactly as long as the mounted box:
-// echarts-for-react made a throwaway instance, waited for its first 'finished' frame and only then
-// made the real one, so for a while after each (re)mount the box held an instance with no option;
-// a live update in that window read its missing option ("Cannot read properties of undefined
-// (reading 'series')") and took the whole dashboard down mid-sale.
+// echarts-for-react makes a new instance each time its component mounts, and React mounts it again
+// whenever it re-shows hidden content (<Activity>, a Suspense boundary): until that instance's first
+// frame it holds no option. A live update in that window must not read its option as if it had one
+// (it took the dashboards down mid-sale: "Cannot read properties of undefined (reading 'series')");
+// the figure keeps what it last recorded until the library reports the chart ready again.
 import type { EChartsType } from 'echarts'
 import { BarChart, type BarSeriesOption, LineChart, type LineSeriesOption } from 'echarts/charts'
 import {
@@ -23,7 +23,8 @@ import {
 import type { ComposeOption } from 'echarts/core'
 import * as echarts from 'echarts/core'
 import { CanvasRenderer } from 'echarts/renderers'
-import { useId, useLayoutEffect, useMemo, useRef } from 'react'
+import ReactEChartsCore from 'echarts-for-react/esm/core'
+import { useEffect, useId, useMemo, useRef } from 'react'
 import type { AnalyticsReply } from '../../../../contracts/analytics.ts'
 import { formatRupees } from '../../ui/rupees.ts'
 
@@ -104,61 +105,43 @@ function salesOverTime(timeline: Props['timeline']): ChartOption {
   }
 }
 
-/** the series data the chart instance holds now (none before its first option) */
-const seriesOf = (instance: EChartsType): string => {
+/** the series data the chart instance holds now, or undefined while it has no option yet */
+const seriesOf = (instance: EChartsType): string | undefined => {
   const held = instance.getOption() as { series?: { data?: unknown }[] } | undefined
-  return JSON.stringify((held?.series ?? []).map((one) => one.data ?? []))
-}
-
-const HEIGHT = 260
-
-/** gives the instance an option and records on the figure the data it now holds */
-function show(instance: EChartsType, option: ChartOption, figure: HTMLElement | null) {
-  instance.setOption(option, { notMerge: true })
-  if (figure) figure.dataset.series = seriesOf(instance)
+  return held && JSON.stringify((held.series ?? []).map((one) => one.data ?? []))
 }
 
 function Chart({ caption, kind, option }: { caption: string; kind: string; option: ChartOption }) {
   const captionId = useId()
   const figure = useRef<HTMLElement>(null)
-  const box = useRef<HTMLDivElement>(null)
-  const chart = useRef<EChartsType | null>(null)
-  const latest = useRef(option)
-  latest.current = option
-  const given = useRef<ChartOption | null>(null)
+  const chart = useRef<ReactEChartsCore>(null)
+  const ready = useRef(false)
 
-  // One instance per mounted box, given the current option at once: there is never an instance
-  // without an option, nor an option given to an instance that is gone.
-  useLayoutEffect(() => {
-    const element = box.current
-    if (!element) return
-    const instance = echarts.init(element, undefined, { height: HEIGHT })
-    show(instance, latest.current, figure.current)
-    given.current = latest.current
-    chart.current = instance
-    const resized = new ResizeObserver(() => {
-      if (!instance.isDisposed()) instance.resize()
-    })
-    resized.observe(element)
-    return () => {
-      resized.disconnect()
-      chart.current = null
-      given.current = null
-      instance.dispose()
-    }
-  }, [])
+  const record = (instance: EChartsType | undefined) => {
+    const series = instance && seriesOf(instance)
+    if (series && figure.current) figure.current.dataset.series = series
+  }
 
-  useLayoutEffect(() => {
-    const instance = chart.current
-    if (!instance || instance.isDisposed() || given.current === option) return
-    show(instance, option, figure.current)
-    given.current = option
+  // The child sets a new option in its own update, which runs before this effect.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs after each new option
+  useEffect(() => {
+    if (ready.current) record(chart.current?.getEchartsInstance())
   }, [option])
 
   return (
     <figure ref={figure} className="analytics-chart" aria-labelledby={captionId} data-chart={kind}>
       <figcaption id={captionId}>{caption}</figcaption>
-      <div ref={box} className="analytics-chart-canvas" style={{ height: HEIGHT, width: '100%' }} />
+      <ReactEChartsCore
+        ref={chart}
+        echarts={echarts}
+        option={option}
+        notMerge
+        style={{ height: 260, width: '100%' }}
+        onChartReady={(instance) => {
+          ready.current = true
+          record(instance)
+        }}
+      />
     </figure>
   )
 }
