@@ -93,3 +93,17 @@ export const AccountSummary = v.object({
 })
 export type AccountSummary = v.InferOutput<typeof AccountSummary>
 export const AccountList = v.array(AccountSummary)
+
+/**
+ * The signed-in account as the HTTP edge knows it (server/http/access.ts): the accounts area's row
+ * satisfies it, so access depends on this shape and not on the accounts area.
+ */
+export type SignedInAccount = {
+  id: string
+  username: string
+  email: string
+  role: Role
+  phone: string | null
+  passwordChangedAt: number
+  createdAt: string
+}

@@ -1,4 +1,5 @@
-// buildApp(config): the whole server as one Fastify instance; tests use it with inject().
+// The HTTP face of the server: one Fastify instance with its hooks, access rules and every area's
+// routes, given the parts the composition root built (root.ts: buildApp). Starts nothing else.
 import { randomUUID } from 'node:crypto'
 import cors from '@fastify/cors'
 import Fastify, {
@@ -9,19 +10,14 @@ import Fastify, {
   LogController,
 } from 'fastify'
 import helmet from 'helmet'
-import pino, { type Logger } from 'pino'
-import pretty from 'pino-pretty'
-import { startWorkers } from '../workers/processors.ts'
-import { accountQueries } from './accounts/queries.ts'
+import type { Logger } from 'pino'
 import { accountRoutes } from './accounts/routes.ts'
-import { ensureAdmin } from './accounts/seed-admin.ts'
 import { analyticsRoutes } from './analytics/routes.ts'
-import { bookingQueries } from './booking/queries.ts'
 import { bookingRoutes } from './booking/routes.ts'
 import { serveMedia } from './catalog/media.ts'
 import { catalogRoutes } from './catalog/routes.ts'
 import type { Config } from './config.ts'
-import { createTokens, registerAccess, type Tokens } from './http/access.ts'
+import { registerAccess, type Tokens } from './http/access.ts'
 import { registerDocs } from './http/docs.ts'
 import { registerErrorHandling } from './http/errors.ts'
 import { healthRoutes } from './http/health.ts'
@@ -30,44 +26,21 @@ import { registerSlowBodies } from './http/slow-bodies.ts'
 import { trustProxyOf } from './http/trust-proxy.ts'
 import { serializerCompiler, validatorCompiler } from './http/valibot.ts'
 import { registerWeb } from './http/web.ts'
-import { createDispatch, enqueueOwedJobs } from './jobs/dispatch.ts'
 import { registerActivityFeed } from './live/feed.ts'
 import { attachLive, type Live } from './live/socket.ts'
 import { paymentRoutes } from './payments/routes.ts'
-import { createPlatform, type Platform } from './platform.ts'
+import type { Platform } from './platform.ts'
 import { scheduleRoutes } from './schedule/routes.ts'
+import type { Services } from './services.ts'
 import { supportRoutes } from './support/routes.ts'
 
 declare module 'fastify' {
   interface FastifyInstance {
     platform: Platform
+    services: Services
     live: Live
     tokens: Tokens
   }
-}
-
-/**
- * JSON lines, one object each (production, tests, anything piped); readable lines (pino-pretty,
- * written synchronously so nothing is lost on exit) in development on a terminal or with
- * LOG_FORMAT=pretty.
- */
-export function createLogger(config: Config): Logger {
-  const options = { level: config.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie'] }
-  const readable =
-    config.logFormat === 'pretty' ||
-    (config.logFormat === 'auto' && config.env === 'development' && process.stdout.isTTY === true)
-  if (!readable) return pino(options)
-  return pino(
-    options,
-    pretty({
-      sync: true,
-      colorize: process.stdout.isTTY === true,
-      // a request's line already says method, url, status and ms; its id goes after the message
-      ignore: 'pid,hostname,reqId,method,url,status,ms',
-      messageFormat: '{msg}{if reqId} ({reqId}){end}',
-      translateTime: 'SYS:HH:MM:ss.l',
-    }),
-  )
 }
 
 /**
@@ -87,11 +60,14 @@ class OneLinePerRequest extends LogController {
   }
 }
 
-export async function buildApp(
-  config: Config,
-  logger: Logger = createLogger(config),
-): Promise<FastifyInstance> {
-  const platform = await createPlatform(config, logger)
+export async function createHttpApp(parts: {
+  config: Config
+  logger: Logger
+  platform: Platform
+  services: Services
+  tokens: Tokens
+}): Promise<FastifyInstance> {
+  const { config, logger, platform, services, tokens } = parts
   const app = Fastify({
     loggerInstance: logger as FastifyBaseLogger,
     genReqId: () => randomUUID(),
@@ -161,14 +137,16 @@ export async function buildApp(
     allowedHeaders: ['Authorization', 'Content-Type', 'If-Match', 'If-None-Match'],
   })
 
-  const tokens = createTokens(config)
   app.decorate('platform', platform)
+  app.decorate('services', services)
   app.decorate('tokens', tokens)
-  registerAccess(app, tokens, accountQueries(platform.ledger.db))
+  registerAccess(app, tokens, services.accounts.byId)
   await registerDocs(app)
 
-  await registerActivityFeed(app, platform, tokens)
-  const booking = bookingQueries(platform.ledger.db)
+  const reads = { accounts: services.accounts, catalog: services.catalog, booking: services.booking }
+  await registerActivityFeed(app, platform, { tokens, reads })
+  const { ledger, jobs, gateway } = platform
+  const { accounts, catalog: events, booking, bookingCommands: commands, confirm } = services
   await app.register(
     async (api) => {
       await healthRoutes(api, platform)
@@ -176,57 +154,27 @@ export async function buildApp(
       await accountRoutes(api, {
         platform,
         tokens,
+        accounts,
+        throttle: services.throttle,
         isAttendeeOf: booking.isAttendeeOf,
         ticketsOf: (accountId, organizerId) => ({
           ticketIds: booking.ticketsOf(accountId).map((t) => t.id),
           paymentStatus: booking.bestPaymentStatus(accountId, organizerId),
         }),
       })
-      await catalogRoutes(api, { platform, extras: booking.eventExtras })
-      await bookingRoutes(api, { platform })
-      await paymentRoutes(api, { platform })
-      await analyticsRoutes(api, { platform })
-      await scheduleRoutes(api, { platform })
-      await supportRoutes(api, { platform })
+      await catalogRoutes(api, { platform, events, extras: booking.eventExtras })
+      await bookingRoutes(api, { platform, booking, commands, confirm, events, accounts })
+      await paymentRoutes(api, { gateway, jobs, booking, confirm, localGateway: platform.localGateway })
+      await analyticsRoutes(api, { sales: services.analytics, events, booking, accounts })
+      await scheduleRoutes(api, { platform: { ledger }, events, schedule: services.schedule })
+      await supportRoutes(api, { platform: { ledger }, support: services.support, accounts })
     },
     { prefix: '/api/v1' },
   )
   await serveMedia(app, config.uploadsDir)
   await registerWeb(app, config.webDist)
 
-  const live = attachLive(app, platform, tokens)
+  const live = attachLive(app, platform, { tokens, reads })
   app.decorate('live', live)
-  const dispatch = createDispatch(platform)
-  dispatch.start()
-  const stopSweep = config.workers === 'inline' ? startWorkers(platform) : () => {}
-  // Closing waits for a repair under way, so it does not enqueue into closed connections.
-  let owing: Promise<void> = Promise.resolve()
-  const owed = () => {
-    owing = owing
-      .then(() => enqueueOwedJobs(platform))
-      .catch((error) => logger.warn({ err: error }, 'could not enqueue the owed jobs'))
-  }
-  owed()
-  platform.jobs.onReconnect(owed)
-
-  app.addHook('preClose', async () => {
-    stopSweep()
-    await owing
-    await dispatch.stop()
-    await live.close()
-  })
-  app.addHook('onClose', async () => {
-    await platform.close()
-  })
-
-  if (config.admin) {
-    const admin = await ensureAdmin(platform.ledger, config.admin)
-    if (admin.created) logger.info(`Admin ${config.admin.email} created`)
-    else if (admin.role !== 'admin') {
-      logger.warn(
-        `ADMIN_EMAIL ${config.admin.email} belongs to an account with role ${admin.role}; left unchanged`,
-      )
-    }
-  }
   return app
 }

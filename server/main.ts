@@ -1,7 +1,9 @@
-// Process entry: config → app → listen; closes cleanly on SIGINT/SIGTERM.
-import { buildApp, createLogger } from './app.ts'
+// Process entry: config → the composed app (root.ts: with the workers when WORKERS=inline) →
+// listen; closes cleanly on SIGINT/SIGTERM.
 import { ConfigError, loadConfig, withJwtSecret } from './config.ts'
 import { loadSettings } from './env-file.ts'
+import { createLogger } from './log.ts'
+import { buildApp } from './root.ts'
 
 let config: ReturnType<typeof loadConfig>
 try {

@@ -1,18 +1,17 @@
-// The parts every process shares: database and ledger, Redis (when it answers), jobs, mail.
+// The ports every process shares: database and ledger, Redis (when it answers), jobs, mail and the
+// payment gateway. Knows no area: the composition root (root.ts) hands it the projections.
 import { Redis } from 'ioredis'
 import type { Logger } from 'pino'
-import { createThrottle, type Throttle } from './accounts/throttle.ts'
 import type { Config } from './config.ts'
 import { type Connection, openDatabase } from './db/connection.ts'
 import { createBullJobs } from './jobs/bullmq.ts'
 import { createInProcessJobs } from './jobs/in-process.ts'
 import type { Jobs } from './jobs/port.ts'
-import { Ledger } from './ledger/ledger.ts'
+import { Ledger, type Projection } from './ledger/ledger.ts'
 import { createMailer, type Mailer } from './mail/mailer.ts'
 import { createGateway } from './payments/gateway.ts'
 import type { LocalGateway } from './payments/local-gateway.ts'
 import type { PaymentGateway } from './payments/port.ts'
-import { projections } from './projections.ts'
 
 export type Platform = {
   config: Config
@@ -23,7 +22,6 @@ export type Platform = {
   redis: Redis | null
   jobs: Jobs
   mailer: Mailer
-  throttle: Throttle
   gateway: PaymentGateway
   /** the built-in test gateway, when it is the provider */
   localGateway: LocalGateway | null
@@ -58,7 +56,11 @@ async function probeRedis(url: string | null, logger: Logger): Promise<Redis | n
   }
 }
 
-export async function createPlatform(config: Config, logger: Logger): Promise<Platform> {
+export async function createPlatform(
+  config: Config,
+  logger: Logger,
+  projections: Projection[],
+): Promise<Platform> {
   const connection = openDatabase(config.databaseFile, config.sqliteSynchronous)
   const ledger = new Ledger(connection, projections)
   const redis = await probeRedis(config.redisUrl, logger)
@@ -67,7 +69,6 @@ export async function createPlatform(config: Config, logger: Logger): Promise<Pl
       ? createBullJobs(config.redisUrl, config.queuePrefix, logger)
       : createInProcessJobs(logger)
   const mailer = createMailer(config)
-  const throttle = createThrottle(config, redis)
   const { gateway, local } = createGateway(config)
   return {
     config,
@@ -77,7 +78,6 @@ export async function createPlatform(config: Config, logger: Logger): Promise<Pl
     redis,
     jobs,
     mailer,
-    throttle,
     gateway,
     localGateway: local,
     async close() {

@@ -1,10 +1,9 @@
 // The worker process (npm run workers): runs every queue's processor against Redis. `npm start`
 // runs the same processors inside the server unless WORKERS=off.
-import { createLogger } from '../server/app.ts'
 import { ConfigError, loadConfig } from '../server/config.ts'
 import { loadSettings } from '../server/env-file.ts'
-import { createPlatform } from '../server/platform.ts'
-import { startWorkers } from './processors.ts'
+import { createLogger } from '../server/log.ts'
+import { compose, runWorkers } from '../server/root.ts'
 
 let config: ReturnType<typeof loadConfig>
 try {
@@ -14,7 +13,7 @@ try {
   process.exit(1)
 }
 const logger = createLogger(config)
-const platform = await createPlatform(config, logger)
+const { platform, services } = await compose(config, logger)
 if (platform.jobs.kind !== 'bullmq') {
   logger.error(
     'A separate worker process needs Redis (REDIS_URL); without it, npm start runs the jobs itself.',
@@ -22,7 +21,7 @@ if (platform.jobs.kind !== 'bullmq') {
   await platform.close()
   process.exit(1)
 }
-const stopSweep = startWorkers(platform)
+const stopSweep = runWorkers(platform, services)
 logger.info(`Workers are running (queues on ${config.redisUrl}, prefix ${config.queuePrefix})`)
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {

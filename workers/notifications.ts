@@ -1,11 +1,12 @@
 // Queue 'notifications': a notice about a session's times becomes one mail per attendee. Each mail
 // is its own job keyed by notice and attendee, so a retried notice mails nobody twice.
 import { UnrecoverableError } from 'bullmq'
-import { accountQueries } from '../server/accounts/queries.ts'
-import { bookingQueries } from '../server/booking/queries.ts'
-import { catalogQueries } from '../server/catalog/queries.ts'
-import type { Processor } from '../server/jobs/port.ts'
-import type { Platform } from '../server/platform.ts'
+import type { AccountQueries } from '../server/accounts/queries.ts'
+import type { BookingQueries } from '../server/booking/queries.ts'
+import type { CatalogQueries } from '../server/catalog/queries.ts'
+import type { Config } from '../server/config.ts'
+import { handlers, job, jobIds } from '../server/jobs/catalogue.ts'
+import type { Jobs, Processor } from '../server/jobs/port.ts'
 
 /**
  * A session time as the organizer meant it: a local time without a zone (from a datetime-local
@@ -21,51 +22,40 @@ const when = (iso: string, timeZone: string) => {
   })
 }
 
-export function notificationsProcessor(platform: Pick<Platform, 'ledger' | 'jobs' | 'config'>): Processor {
-  const { db } = platform.ledger
-  const booking = bookingQueries(db)
-  const accounts = accountQueries(db)
-  const events = catalogQueries(db)
-  return async (job) => {
-    switch (job.name) {
-      case 'announce': {
-        const notice = job.data as {
-          noticeId?: unknown
-          eventId?: unknown
-          startTime?: unknown
-          endTime?: unknown
-        }
-        const { noticeId, eventId, startTime, endTime } = notice
-        if (![noticeId, eventId, startTime, endTime].every((x) => typeof x === 'string')) {
-          throw new UnrecoverableError(`malformed job ${job.id}`)
-        }
-        const event = events.byId(eventId as string)
-        if (!event) throw new UnrecoverableError(`event ${eventId} does not exist`)
-        const attendees = accounts.byIds(booking.attendeeIds(event.id))
-        for (const person of attendees) {
-          await platform.jobs.enqueue({
-            queue: 'mail',
-            name: 'send',
-            jobId: `mail-notice-${noticeId}-${person.id}`,
-            data: {
-              to: person.email,
-              subject: `Schedule for ${event.title}`,
-              text: [
-                `Hello ${person.username},`,
-                '',
-                `A session of ${event.title} is scheduled:`,
-                `From: ${when(startTime as string, platform.config.timeZone)}`,
-                `To: ${when(endTime as string, platform.config.timeZone)}`,
-                '',
-                `The whole schedule: ${platform.config.publicUrl}/schedule`,
-              ].join('\n'),
-            },
-          })
-        }
-        return { mailed: attendees.length }
+export type NotificationsParts = {
+  jobs: Jobs
+  config: Pick<Config, 'timeZone' | 'publicUrl'>
+  booking: Pick<BookingQueries, 'attendeeIds'>
+  accounts: Pick<AccountQueries, 'byIds'>
+  events: Pick<CatalogQueries, 'byId'>
+}
+
+export function notificationsProcessor(parts: NotificationsParts): Processor {
+  const { jobs, config, booking, accounts, events } = parts
+  return handlers('notifications')({
+    async announce({ noticeId, eventId, startTime, endTime }) {
+      const event = events.byId(eventId)
+      if (!event) throw new UnrecoverableError(`event ${eventId} does not exist`)
+      const attendees = accounts.byIds(booking.attendeeIds(event.id))
+      for (const person of attendees) {
+        const text = [
+          `Hello ${person.username},`,
+          '',
+          `A session of ${event.title} is scheduled:`,
+          `From: ${when(startTime, config.timeZone)}`,
+          `To: ${when(endTime, config.timeZone)}`,
+          '',
+          `The whole schedule: ${config.publicUrl}/schedule`,
+        ].join('\n')
+        await jobs.enqueue(
+          job(
+            'mail.send',
+            { to: person.email, subject: `Schedule for ${event.title}`, text },
+            { jobId: jobIds.noticeMail(noticeId, person.id) },
+          ),
+        )
       }
-      default:
-        throw new UnrecoverableError(`unknown notifications job ${job.name}`)
-    }
-  }
+      return { mailed: attendees.length }
+    },
+  })
 }

@@ -1,51 +1,38 @@
 // Queue 'payments': confirm an order's payments with the provider (one job per order and payment,
 // however often the callback and the webhook arrive), and refunds.
 import { UnrecoverableError } from 'bullmq'
-import * as v from 'valibot'
-import { bookingCommands } from '../server/booking/commands.ts'
-import { OrderGone, paymentConfirmer } from '../server/booking/confirm.ts'
+import type { BookingCommands } from '../server/booking/commands.ts'
+import { OrderGone, type PaymentConfirmer } from '../server/booking/confirm.ts'
+import { handlers } from '../server/jobs/catalogue.ts'
 import type { Processor } from '../server/jobs/port.ts'
-import { toPaise } from '../server/payments/port.ts'
-import type { Platform } from '../server/platform.ts'
+import { type PaymentGateway, toPaise } from '../server/payments/port.ts'
 
-const ConfirmJob = v.object({ orderId: v.string() })
-const RefundJob = v.object({ orderId: v.string(), paymentId: v.string(), amount: v.number() })
-
-export function paymentsProcessor(platform: Pick<Platform, 'ledger' | 'gateway'>): Processor {
-  const { ledger, gateway } = platform
-  const confirm = paymentConfirmer(ledger, gateway)
-  const commands = bookingCommands(ledger)
-  return async (job) => {
-    switch (job.name) {
-      case 'confirm': {
-        const { orderId } = parse(ConfirmJob, job.data, job.id)
-        try {
-          return await confirm(orderId)
-        } catch (error) {
-          if (error instanceof OrderGone) throw new UnrecoverableError(error.message)
-          throw error
-        }
-      }
-      case 'refund': {
-        const { orderId, paymentId, amount } = parse(RefundJob, job.data, job.id)
-        // A retry after the provider refunded (but before it was recorded) records that refund.
-        const earlier = await gateway.refundsOf(paymentId)
-        const refunded = earlier.reduce((sum, r) => sum + r.amount, 0)
-        const refund =
-          refunded >= toPaise(amount) && earlier[0]
-            ? earlier[0]
-            : await gateway.refund(paymentId, toPaise(amount))
-        commands.recordRefund(orderId, paymentId, refund.id)
-        return refund
-      }
-      default:
-        throw new UnrecoverableError(`unknown payments job ${job.name}`)
-    }
-  }
+export type PaymentsParts = {
+  gateway: PaymentGateway
+  commands: Pick<BookingCommands, 'recordRefund'>
+  confirm: PaymentConfirmer
 }
 
-function parse<T extends v.GenericSchema>(schema: T, data: unknown, id: string): v.InferOutput<T> {
-  const parsed = v.safeParse(schema, data)
-  if (!parsed.success) throw new UnrecoverableError(`malformed job ${id}`)
-  return parsed.output
+export function paymentsProcessor({ gateway, commands, confirm }: PaymentsParts): Processor {
+  return handlers('payments')({
+    async confirm({ orderId }) {
+      try {
+        return await confirm(orderId)
+      } catch (error) {
+        if (error instanceof OrderGone) throw new UnrecoverableError(error.message)
+        throw error
+      }
+    },
+    async refund({ orderId, paymentId, amount }) {
+      // A retry after the provider refunded (but before it was recorded) records that refund.
+      const earlier = await gateway.refundsOf(paymentId)
+      const refunded = earlier.reduce((sum, r) => sum + r.amount, 0)
+      const refund =
+        refunded >= toPaise(amount) && earlier[0]
+          ? earlier[0]
+          : await gateway.refund(paymentId, toPaise(amount))
+      commands.recordRefund(orderId, paymentId, refund.id)
+      return refund
+    },
+  })
 }

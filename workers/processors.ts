@@ -1,20 +1,43 @@
-// Every queue's processor, built from the platform's parts; used by the worker process and by
-// the server when it runs the workers itself.
-import { bookingCommands } from '../server/booking/commands.ts'
+// Every queue's processor, from the parts the composition root built (server/root.ts); used by the
+// worker process and by the server when it runs the workers itself.
+import type { AccountQueries } from '../server/accounts/queries.ts'
+import type { BookingCommands } from '../server/booking/commands.ts'
+import type { PaymentConfirmer } from '../server/booking/confirm.ts'
+import type { BookingQueries } from '../server/booking/queries.ts'
+import type { CatalogQueries } from '../server/catalog/queries.ts'
 import type { Processors } from '../server/jobs/port.ts'
-import { sentMailRecord } from '../server/mail/sent.ts'
+import type { SentMailRecord } from '../server/mail/sent.ts'
 import type { Platform } from '../server/platform.ts'
 import { holdsProcessor } from './holds.ts'
 import { mailProcessor } from './mail.ts'
 import { notificationsProcessor } from './notifications.ts'
 import { paymentsProcessor } from './payments.ts'
 
-export const createProcessors = (platform: Platform): Processors => ({
-  mail: mailProcessor(platform.mailer, sentMailRecord(platform.ledger.db)),
-  payments: paymentsProcessor(platform),
-  holds: holdsProcessor(platform),
-  notifications: notificationsProcessor(platform),
-})
+export type WorkerParts = {
+  platform: Pick<Platform, 'jobs' | 'config' | 'gateway' | 'mailer' | 'logger'>
+  accounts: AccountQueries
+  catalog: CatalogQueries
+  booking: BookingQueries
+  bookingCommands: BookingCommands
+  confirm: PaymentConfirmer
+  sentMails: SentMailRecord
+}
+
+export const createProcessors = (parts: WorkerParts): Processors => {
+  const { platform, bookingCommands: commands, confirm, booking } = parts
+  return {
+    mail: mailProcessor(platform.mailer, parts.sentMails),
+    payments: paymentsProcessor({ gateway: platform.gateway, commands, confirm }),
+    holds: holdsProcessor({ booking, commands, confirm }),
+    notifications: notificationsProcessor({
+      jobs: platform.jobs,
+      config: platform.config,
+      booking,
+      accounts: parts.accounts,
+      events: parts.catalog,
+    }),
+  }
+}
 
 /** How often lapsed holds are looked for, whatever became of their expiry jobs. */
 const SWEEP_MS = 30_000
@@ -24,10 +47,10 @@ const SWEEP_MS = 30_000
  * every half minute (a hold's own expiry job is the fast path; this sweep is the safety net for
  * jobs a Redis without its data forgot). Returns a stop for the sweep.
  */
-export function startWorkers(platform: Platform): () => void {
-  const commands = bookingCommands(platform.ledger)
+export function startWorkers(parts: WorkerParts): () => void {
+  const { platform, bookingCommands: commands } = parts
   commands.releaseLapsedHolds()
-  platform.jobs.startWorkers(createProcessors(platform))
+  platform.jobs.startWorkers(createProcessors(parts))
   const sweep = setInterval(() => {
     try {
       commands.releaseLapsedHolds()

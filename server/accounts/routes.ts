@@ -19,20 +19,23 @@ import { invalid, notFound, unauthenticated } from '../errors.ts'
 import { callerOf, type Tokens } from '../http/access.ts'
 import { replies, type ValibotTypeProvider } from '../http/valibot.ts'
 import { streams } from '../ids.ts'
+import { job, jobIds } from '../jobs/catalogue.ts'
 import { enqueueOrDoNow } from '../jobs/port.ts'
 import { handleCommand } from '../ledger/decider.ts'
 import type { Platform } from '../platform.ts'
 import { accountDecider, INVALID_RESET_LINK } from './decide.ts'
 import { hashPassword, verifyPassword } from './passwords.ts'
-import { accountQueries } from './queries.ts'
+import type { AccountQueries } from './queries.ts'
 import { registerAccount } from './register.ts'
-import { UNKNOWN_ACCOUNT_VERSION } from './throttle.ts'
+import { type Throttle, UNKNOWN_ACCOUNT_VERSION } from './throttle.ts'
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex')
 
 export type AccountRoutesOptions = {
-  platform: Platform
+  platform: Pick<Platform, 'ledger' | 'jobs' | 'config' | 'mailer'>
   tokens: Tokens
+  accounts: AccountQueries
+  throttle: Throttle
   /** does this user hold a ticket to one of this organizer's events? (answered by booking) */
   isAttendeeOf: (organizerId: string, userId: string) => boolean
   /** the user's live ticket ids and latest payment status, with an organizer's events when given
@@ -42,9 +45,8 @@ export type AccountRoutesOptions = {
 
 export async function accountRoutes(fastify: FastifyInstance, options: AccountRoutesOptions) {
   const app = fastify.withTypeProvider<ValibotTypeProvider>()
-  const { platform, tokens } = options
-  const { ledger, throttle, jobs, config } = platform
-  const accounts = accountQueries(ledger.db)
+  const { platform, tokens, accounts, throttle } = options
+  const { ledger, jobs, config } = platform
   const meta = (request: { id: string; account: { id: string } | null }) => ({
     actor: request.account?.id,
     requestId: request.id,
@@ -177,13 +179,7 @@ export async function accountRoutes(fastify: FastifyInstance, options: AccountRo
         // The queue away, it is sent now rather than not at all.
         await enqueueOrDoNow(
           jobs,
-          {
-            queue: 'mail',
-            name: 'send',
-            jobId: `reset-${tokenHash.slice(0, 32)}`,
-            sensitive: true,
-            data: mail,
-          },
+          job('mail.send', mail, { jobId: jobIds.resetMail(tokenHash), sensitive: true }),
           () => platform.mailer.send(mail),
         )
       }

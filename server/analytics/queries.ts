@@ -16,3 +16,5 @@ export function analyticsQueries(db: Db) {
         .all(),
   }
 }
+
+export type AnalyticsQueries = ReturnType<typeof analyticsQueries>

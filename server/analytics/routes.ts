@@ -2,25 +2,27 @@
 import { Readable } from 'node:stream'
 import type { FastifyInstance } from 'fastify'
 import { AnalyticsParams, AnalyticsReply, AttendeesByEvent, csvColumns } from '../../contracts/analytics.ts'
-import { accountQueries } from '../accounts/queries.ts'
-import { bookingQueries, type OrderRow } from '../booking/queries.ts'
-import { catalogQueries, type EventRow } from '../catalog/queries.ts'
+import type { AccountQueries } from '../accounts/queries.ts'
+import type { BookingQueries, OrderRow } from '../booking/queries.ts'
+import type { CatalogQueries, EventRow } from '../catalog/queries.ts'
 import { notFound } from '../errors.ts'
 import { callerOf } from '../http/access.ts'
 import { replies, type ValibotTypeProvider } from '../http/valibot.ts'
-import type { Platform } from '../platform.ts'
 import { csvRow } from './csv.ts'
-import { analyticsQueries } from './queries.ts'
+import type { AnalyticsQueries } from './queries.ts'
 
 const PAGE = 1000
 
-export async function analyticsRoutes(fastify: FastifyInstance, options: { platform: Platform }) {
+export type AnalyticsRoutesOptions = {
+  sales: AnalyticsQueries
+  events: CatalogQueries
+  booking: BookingQueries
+  accounts: AccountQueries
+}
+
+export async function analyticsRoutes(fastify: FastifyInstance, options: AnalyticsRoutesOptions) {
   const app = fastify.withTypeProvider<ValibotTypeProvider>()
-  const { db } = options.platform.ledger
-  const sales = analyticsQueries(db)
-  const events = catalogQueries(db)
-  const booking = bookingQueries(db)
-  const accounts = accountQueries(db)
+  const { sales, events, booking, accounts } = options
 
   /** An organizer sees its own events; an admin sees every event. */
   const eventsOf = (caller: { id: string; role: string }): EventRow[] =>

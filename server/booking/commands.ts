@@ -8,7 +8,7 @@ import type { GatewayPayment } from '../payments/port.ts'
 import { toRupees } from '../payments/port.ts'
 import { type CancelCutoff, type OrderCommand, orderDecider, REPLACED_BY_NEW_CHECKOUT } from './decide.ts'
 import type { TicketsHeld } from './facts.ts'
-import { bookingQueries } from './queries.ts'
+import type { BookingQueries } from './queries.ts'
 
 /** The limits a hold is decided under (from the settings and the event). */
 export type HoldLimits = {
@@ -21,9 +21,7 @@ export type HoldLimits = {
 const run = (ledger: Ledger, orderId: string, command: OrderCommand, meta: FactMeta) =>
   handleCommand(ledger, streams.order(orderId), orderDecider, command, meta)
 
-export function bookingCommands(ledger: Ledger) {
-  const booking = bookingQueries(ledger.db)
-
+export function bookingCommands(ledger: Ledger, booking: BookingQueries) {
   /** Holds that ran out but were not released yet give their seats back first. */
   const releaseLapsed = (now: string, ticketTypeId?: string) => {
     for (const order of booking.lapsedHolds(now, ticketTypeId)) {

@@ -1,18 +1,22 @@
 // Asks the provider what became of an order's payments and records it: the work of the payments
 // queue's 'confirm' job, also done inline when the queue cannot be reached.
 
-import { catalogQueries } from '../catalog/queries.ts'
-import type { Ledger } from '../ledger/ledger.ts'
+import type { CatalogQueries } from '../catalog/queries.ts'
 import type { PaymentGateway } from '../payments/port.ts'
-import { bookingCommands } from './commands.ts'
-import { bookingQueries } from './queries.ts'
+import type { BookingCommands } from './commands.ts'
+import type { BookingQueries } from './queries.ts'
 
 export class OrderGone extends Error {}
 
-export function paymentConfirmer(ledger: Ledger, gateway: PaymentGateway) {
-  const booking = bookingQueries(ledger.db)
-  const events = catalogQueries(ledger.db)
-  const commands = bookingCommands(ledger)
+export type PaymentConfirmer = (orderId: string) => Promise<{ payments: number }>
+
+export function paymentConfirmer(parts: {
+  gateway: PaymentGateway
+  booking: BookingQueries
+  catalog: Pick<CatalogQueries, 'ticketType'>
+  commands: BookingCommands
+}): PaymentConfirmer {
+  const { gateway, booking, catalog: events, commands } = parts
   return async (orderId: string) => {
     const order = booking.byId(orderId)
     if (!order) throw new OrderGone(`order ${orderId} does not exist`)

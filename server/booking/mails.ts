@@ -1,19 +1,23 @@
 // The mails booking sends: confirmation, cancellation, transfer (texts only; sent by the mail queue).
-import { accountQueries } from '../accounts/queries.ts'
-import { catalogQueries } from '../catalog/queries.ts'
-import type { Db } from '../db/connection.ts'
+import type { AccountQueries } from '../accounts/queries.ts'
+import type { CatalogQueries } from '../catalog/queries.ts'
 import type { Mail } from '../mail/mailer.ts'
-import { bookingQueries, type OrderRow } from './queries.ts'
+import type { BookingQueries, OrderRow } from './queries.ts'
 
 const rupees = (amount: number) =>
   new Intl.NumberFormat('en-IN', { style: 'currency', currency: 'INR', maximumFractionDigits: 2 }).format(
     amount,
   )
 
-export function bookingMails(db: Db, publicUrl: string) {
-  const accounts = accountQueries(db)
-  const events = catalogQueries(db)
-  const booking = bookingQueries(db)
+export type BookingMails = ReturnType<typeof bookingMails>
+
+export function bookingMails(parts: {
+  accounts: AccountQueries
+  catalog: CatalogQueries
+  booking: BookingQueries
+  publicUrl: string
+}) {
+  const { accounts, catalog: events, booking, publicUrl } = parts
 
   const context = (orderId: string) => {
     const order = booking.byId(orderId)

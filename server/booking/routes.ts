@@ -12,22 +12,23 @@ import {
   TransferBody,
 } from '../../contracts/booking.ts'
 import { MessageReply } from '../../contracts/common.ts'
-import { accountQueries } from '../accounts/queries.ts'
-import { mediaBaseOf } from '../catalog/media.ts'
-import { absoluteMedia, catalogQueries, type EventRow, type TicketTypeRow } from '../catalog/queries.ts'
-import { instantIn } from '../catalog/starts-at.ts'
+import type { AccountQueries } from '../accounts/queries.ts'
+import type { CatalogQueries, EventRow, TicketTypeRow } from '../catalog/queries.ts'
 import { conflict, invalid, notFound } from '../errors.ts'
 import { callerOf } from '../http/access.ts'
+import { absoluteMedia, mediaBaseOf } from '../http/media-urls.ts'
 import { replies, type ValibotTypeProvider } from '../http/valibot.ts'
 import { newId, streams } from '../ids.ts'
+import { job, jobIds } from '../jobs/catalogue.ts'
 import { enqueueOrDoNow } from '../jobs/port.ts'
 import { toPaise } from '../payments/port.ts'
 import type { Platform } from '../platform.ts'
-import { bookingCommands } from './commands.ts'
-import { paymentConfirmer } from './confirm.ts'
+import { instantIn } from '../wall-clock.ts'
+import type { BookingCommands } from './commands.ts'
+import type { PaymentConfirmer } from './confirm.ts'
 import { SALES_CLOSED, TICKET_NOT_FOUND } from './decide.ts'
 import type { BookingFact } from './facts.ts'
-import { bookingQueries, type OrderRow } from './queries.ts'
+import type { BookingQueries, OrderRow } from './queries.ts'
 
 export const ticketView = (order: OrderRow) => ({
   _id: order.id,
@@ -39,13 +40,19 @@ export const ticketView = (order: OrderRow) => ({
   paymentStatus: order.paymentStatus,
 })
 
-export async function bookingRoutes(fastify: FastifyInstance, options: { platform: Platform }) {
+export type BookingRoutesOptions = {
+  platform: Pick<Platform, 'ledger' | 'config' | 'gateway' | 'jobs'>
+  booking: BookingQueries
+  commands: BookingCommands
+  confirm: PaymentConfirmer
+  events: CatalogQueries
+  accounts: Pick<AccountQueries, 'byEmail'>
+}
+
+export async function bookingRoutes(fastify: FastifyInstance, options: BookingRoutesOptions) {
   const app = fastify.withTypeProvider<ValibotTypeProvider>()
   const { ledger, config, gateway, jobs } = options.platform
-  const booking = bookingQueries(ledger.db)
-  const commands = bookingCommands(ledger)
-  const events = catalogQueries(ledger.db)
-  const accounts = accountQueries(ledger.db)
+  const { booking, commands, confirm, events, accounts } = options
 
   /** When booking closes: the event's start, or its sales end if earlier, both judged in TIMEZONE. */
   const salesCloseAt = (event: EventRow) => {
@@ -77,12 +84,9 @@ export async function bookingRoutes(fastify: FastifyInstance, options: { platfor
     return key
   }
 
-  const confirm = paymentConfirmer(ledger, gateway)
   /** The confirmation job; done here and now when the queue cannot take it (Redis away). */
   const confirmSoon = (orderId: string, jobId: string) =>
-    enqueueOrDoNow(jobs, { queue: 'payments', name: 'confirm', data: { orderId }, jobId }, () =>
-      confirm(orderId),
-    )
+    enqueueOrDoNow(jobs, job('payments.confirm', { orderId }, { jobId }), () => confirm(orderId))
 
   /** What became of this payment, once the ledger says: a ticket, a refund, or a failure. */
   const outcomeOf = (orderId: string, paymentId: string): 'issued' | 'refunded' | 'failed' | null => {
@@ -243,7 +247,7 @@ export async function bookingRoutes(fastify: FastifyInstance, options: { platfor
       if (!gateway.verifyCheckoutSignature({ orderId: order.providerOrderId, paymentId, signature })) {
         throw invalid('Payment verification failed.')
       }
-      await confirmSoon(order.id, `confirm-${order.id}-${paymentId}`)
+      await confirmSoon(order.id, jobIds.confirm(order.id, paymentId))
       const outcome = await settled(order.id, paymentId)
       if (!outcome) {
         return reply.code(202).send({ message: 'Payment received. Your ticket is being issued.' })

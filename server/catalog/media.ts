@@ -8,9 +8,8 @@ import { join } from 'node:path'
 import { Transform, type TransformCallback } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import fastifyStatic from '@fastify/static'
-import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { FastifyInstance } from 'fastify'
 import { fileTypeFromBuffer } from 'file-type'
-import type { Config } from '../config.ts'
 import { DomainError, invalid, tooLarge } from '../errors.ts'
 import { newId } from '../ids.ts'
 import { type DeclaredSize, declaredSize, type Reading } from './dimensions.ts'
@@ -254,22 +253,6 @@ export class MediaStore {
 }
 
 /** Serves committed media at /uploads/<name>, with range requests so a video can seek. */
-/**
- * The origin media URLs are made absolute against: PUBLIC_URL in production; in development and
- * tests the request's own (protocol and Host as Fastify sees them), so a phone on the LAN or a
- * test server on a random port gets URLs it can load. A Host that is not a plain host[:port] falls
- * back to PUBLIC_URL.
- */
-export function mediaBaseOf(
-  request: Pick<FastifyRequest, 'protocol' | 'host'>,
-  config: Pick<Config, 'env' | 'publicUrl'>,
-): string {
-  if (config.env === 'production') return config.publicUrl
-  const host = request.host
-  return typeof host === 'string' && /^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/.test(host)
-    ? `${request.protocol}://${host}`
-    : config.publicUrl
-}
 
 /**
  * /uploads/*: readable from any origin (a client served elsewhere shows the images; helmet's

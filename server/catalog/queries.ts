@@ -3,6 +3,7 @@ import { and, asc, desc, eq, getTableColumns, gte, inArray, like, lte, sql } fro
 import { type EventView, isCalendarDate } from '../../contracts/catalog.ts'
 import type { Db } from '../db/connection.ts'
 import { invalid } from '../errors.ts'
+import { absoluteMedia } from '../http/media-urls.ts'
 import { eventsSearch, matchQuery, SEARCH_WEIGHTS } from './search-index.ts'
 import { events, eventTicketTypes } from './tables.ts'
 
@@ -17,10 +18,6 @@ export type EventExtras = (eventIds: string[]) => {
 }
 
 export const noExtras: EventExtras = () => ({ available: (t) => t.quantity, candidates: () => [] })
-
-/** A stored media URL (/uploads/<name>) made absolute against an origin; others as they are. */
-export const absoluteMedia = (url: string, base: string) =>
-  base && url.startsWith('/') ? `${base}${url}` : url
 
 const fold = (text: string) => text.normalize('NFKC').toLocaleLowerCase('en-IN').trim()
 

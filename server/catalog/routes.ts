@@ -15,16 +15,21 @@ import {
 } from '../../contracts/catalog.ts'
 import { invalid, notFound } from '../errors.ts'
 import { callerOf } from '../http/access.ts'
+import { mediaBaseOf } from '../http/media-urls.ts'
 import { issuesOf, replies, toJson, type ValibotTypeProvider } from '../http/valibot.ts'
 import { newId, streams } from '../ids.ts'
 import { handleCommand } from '../ledger/decider.ts'
 import type { Platform } from '../platform.ts'
 import { EVENT_NOT_FOUND, eventDecider } from './decide.ts'
 import type { EventSubmitted } from './facts.ts'
-import { MediaStore, mediaBaseOf } from './media.ts'
-import { catalogQueries, type EventExtras, type EventRow, noExtras } from './queries.ts'
+import { MediaStore } from './media.ts'
+import { type CatalogQueries, type EventExtras, type EventRow, noExtras } from './queries.ts'
 
-export type CatalogRoutesOptions = { platform: Platform; extras?: EventExtras }
+export type CatalogRoutesOptions = {
+  platform: Pick<Platform, 'ledger' | 'config'>
+  events: CatalogQueries
+  extras?: EventExtras
+}
 
 const todayIn = (timeZone: string) => new Intl.DateTimeFormat('en-CA', { timeZone }).format(new Date())
 
@@ -32,7 +37,7 @@ export async function catalogRoutes(fastify: FastifyInstance, options: CatalogRo
   const app = fastify.withTypeProvider<ValibotTypeProvider>()
   const { ledger, config } = options.platform
   const extras = options.extras ?? noExtras
-  const events = catalogQueries(ledger.db)
+  const { events } = options
   const media = new MediaStore(config.uploadsDir, config.uploads)
   await media.sweep()
 

@@ -3,8 +3,7 @@
 // before the password last changed, no longer works.
 import { createSigner, createVerifier } from 'fast-jwt'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
-import type { Role } from '../../contracts/accounts.ts'
-import type { Account, AccountQueries } from '../accounts/queries.ts'
+import type { Role, SignedInAccount } from '../../contracts/accounts.ts'
 import type { Config } from '../config.ts'
 import { forbidden, unauthenticated } from '../errors.ts'
 
@@ -17,7 +16,7 @@ declare module 'fastify' {
     statusFlag?: boolean
   }
   interface FastifyRequest {
-    account: Account | null
+    account: SignedInAccount | null
   }
 }
 
@@ -50,14 +49,17 @@ export type Tokens = ReturnType<typeof createTokens>
 export const INVALID_SESSION = 'Your session has expired or is no longer valid. Please log in again.'
 
 /** The account a token speaks for, or null; throws when a token is present but not valid. */
-export function accountOfToken(tokens: Tokens, accounts: AccountQueries, token: string): Account {
+/** how access finds the account a token names (the accounts area's byId) */
+export type AccountById = (id: string) => SignedInAccount | undefined
+
+export function accountOfToken(tokens: Tokens, accountById: AccountById, token: string): SignedInAccount {
   let claims: TokenClaims
   try {
     claims = tokens.verify(token)
   } catch {
     throw unauthenticated(INVALID_SESSION)
   }
-  const account = accounts.byId(claims.sub)
+  const account = accountById(claims.sub)
   // A password change retires every token issued before it, however close in time.
   if (!account || claims.pv !== account.passwordChangedAt) throw unauthenticated(INVALID_SESSION)
   return account
@@ -68,7 +70,7 @@ const bearer = (request: FastifyRequest) => {
   return header?.startsWith('Bearer ') ? header.slice(7).trim() : null
 }
 
-export function registerAccess(app: FastifyInstance, tokens: Tokens, accounts: AccountQueries) {
+export function registerAccess(app: FastifyInstance, tokens: Tokens, accountById: AccountById) {
   app.decorateRequest('account', null)
 
   app.addHook('onRoute', (route) => {
@@ -83,7 +85,7 @@ export function registerAccess(app: FastifyInstance, tokens: Tokens, accounts: A
     const token = bearer(request)
     if (token) {
       try {
-        request.account = accountOfToken(tokens, accounts, token)
+        request.account = accountOfToken(tokens, accountById, token)
       } catch (error) {
         if (access !== 'anyone') throw error
       }
@@ -95,7 +97,7 @@ export function registerAccess(app: FastifyInstance, tokens: Tokens, accounts: A
 }
 
 /** The caller's account on a route whose access rule already required one. */
-export function callerOf(request: FastifyRequest): Account {
+export function callerOf(request: FastifyRequest): SignedInAccount {
   if (!request.account) throw unauthenticated()
   return request.account
 }

@@ -1,9 +1,8 @@
 // Facts as the activity feed shows them: no secrets, and one line a person can read.
 import type { ActivityItem } from '../../contracts/activity.ts'
-import { accountQueries } from '../accounts/queries.ts'
-import { bookingQueries } from '../booking/queries.ts'
-import { catalogQueries } from '../catalog/queries.ts'
-import type { Db } from '../db/connection.ts'
+import type { AccountQueries } from '../accounts/queries.ts'
+import type { BookingQueries } from '../booking/queries.ts'
+import type { CatalogQueries } from '../catalog/queries.ts'
 import type { StoredFact } from '../ledger/ledger.ts'
 import type { KnownFact } from './pushes.ts'
 
@@ -24,10 +23,11 @@ const redact = (value: unknown): unknown => {
 
 const rupees = (n: number) => `₹${n.toLocaleString('en-IN')}`
 
-export function activityShaper(db: Db) {
-  const accounts = accountQueries(db)
-  const events = catalogQueries(db)
-  const booking = bookingQueries(db)
+/** the read models the live channels look facts up in (names, titles, counts) */
+export type LiveReads = { accounts: AccountQueries; catalog: CatalogQueries; booking: BookingQueries }
+
+export function activityShaper(reads: LiveReads) {
+  const { accounts, catalog: events, booking } = reads
   const name = (id: string | null | undefined) =>
     id ? (accounts.byId(id)?.username ?? 'someone') : 'someone'
   const title = (eventId: string | undefined) =>

@@ -6,19 +6,22 @@ import type { IncomingMessage } from 'node:http'
 import websocket from '@fastify/websocket'
 import type { FastifyInstance } from 'fastify'
 import type { ActivityHello, ActivityMessage } from '../../contracts/activity.ts'
-import { accountQueries } from '../accounts/queries.ts'
 import { accountOfToken, type Tokens } from '../http/access.ts'
 import { Consumer } from '../ledger/consumer.ts'
 import type { Platform } from '../platform.ts'
-import { activityShaper } from './activity.ts'
+import { activityShaper, type LiveReads } from './activity.ts'
 
 /** A client that lets this much pile up unread is dropped; it can resume from its position. */
 const MAX_BUFFERED = 8 * 1024 * 1024
 
-export async function registerActivityFeed(app: FastifyInstance, platform: Platform, tokens: Tokens) {
+export async function registerActivityFeed(
+  app: FastifyInstance,
+  platform: Pick<Platform, 'config' | 'ledger'>,
+  parts: { tokens: Tokens; reads: LiveReads },
+) {
   const { ledger } = platform
-  const accounts = accountQueries(ledger.db)
-  const shape = activityShaper(ledger.db)
+  const { tokens, reads } = parts
+  const shape = activityShaper(reads)
   const open = new Set<Consumer>()
   const before = new Set(app.server.listeners('upgrade'))
   await app.register(websocket, { options: { maxPayload: 64 * 1024 } })
@@ -66,7 +69,7 @@ export async function registerActivityFeed(app: FastifyInstance, platform: Platf
         try {
           role =
             request.account?.role ??
-            (hello.token ? accountOfToken(tokens, accounts, hello.token).role : undefined)
+            (hello.token ? accountOfToken(tokens, reads.accounts.byId, hello.token).role : undefined)
         } catch {
           return refuse(4401, 'Your session has expired or is no longer valid. Please log in again.')
         }

@@ -12,10 +12,9 @@ import {
 } from '../../contracts/live.ts'
 import type { AccountFact } from '../accounts/facts.ts'
 import type { BookingFact } from '../booking/facts.ts'
-import { bookingQueries } from '../booking/queries.ts'
+import type { BookingQueries } from '../booking/queries.ts'
 import type { CatalogFact } from '../catalog/facts.ts'
-import { catalogQueries } from '../catalog/queries.ts'
-import type { Db } from '../db/connection.ts'
+import type { CatalogQueries } from '../catalog/queries.ts'
 import type { StoredFact } from '../ledger/ledger.ts'
 import type { ScheduleFact } from '../schedule/facts.ts'
 import type { SupportFact } from '../support/facts.ts'
@@ -24,9 +23,8 @@ export type KnownFact = AccountFact | CatalogFact | BookingFact | ScheduleFact |
 
 export type Push = { room: string; data: Record<string, unknown> }
 
-export function createPushes(db: Db) {
-  const booking = bookingQueries(db)
-  const events = catalogQueries(db)
+export function createPushes(reads: { booking: BookingQueries; catalog: CatalogQueries }) {
+  const { booking, catalog: events } = reads
 
   const availability = (ticketTypeId: string): Push[] => {
     const ticketType = events.ticketType(ticketTypeId)

@@ -6,12 +6,12 @@ import { createAdapter } from '@socket.io/redis-adapter'
 import type { FastifyInstance } from 'fastify'
 import { Server, type Socket } from 'socket.io'
 import { type LivePush, liveEvents, rooms, TOO_MANY_CONNECTIONS } from '../../contracts/live.ts'
-import { accountQueries } from '../accounts/queries.ts'
 import type { Config } from '../config.ts'
-import { accountOfToken, type Tokens } from '../http/access.ts'
+import { type AccountById, accountOfToken, type Tokens } from '../http/access.ts'
 import { trustProxyOf } from '../http/trust-proxy.ts'
 import { Consumer } from '../ledger/consumer.ts'
 import type { Platform } from '../platform.ts'
+import type { LiveReads } from './activity.ts'
 import { createPushes } from './pushes.ts'
 import { type Watcher, watchRules } from './watch.ts'
 
@@ -21,8 +21,14 @@ export type Live = { io: Server; close(): Promise<void> }
  * reconnection's watches, and about 1 MB of memory. */
 const unreadLimit = 5000
 
-export function attachLive(app: FastifyInstance, platform: Platform, tokens: Tokens): Live {
+export function attachLive(
+  app: FastifyInstance,
+  platform: Pick<Platform, 'config' | 'ledger' | 'logger' | 'redis'>,
+  parts: { tokens: Tokens; reads: LiveReads },
+): Live {
   const { config, ledger, logger } = platform
+  const { tokens, reads } = parts
+  const accountById: AccountById = reads.accounts.byId
   const io = new Server(app.server, {
     path: '/socket.io',
     serveClient: false,
@@ -45,7 +51,6 @@ export function attachLive(app: FastifyInstance, platform: Platform, tokens: Tok
     next()
   })
 
-  const accounts = accountQueries(ledger.db)
   io.use((socket, next) => {
     const token = socket.handshake.auth?.token
     if (typeof token !== 'string' || token === '') {
@@ -53,7 +58,7 @@ export function attachLive(app: FastifyInstance, platform: Platform, tokens: Tok
       return next()
     }
     try {
-      const account = accountOfToken(tokens, accounts, token)
+      const account = accountOfToken(tokens, accountById, token)
       socket.data.account = { id: account.id, role: account.role }
       next()
     } catch (error) {
@@ -61,7 +66,7 @@ export function attachLive(app: FastifyInstance, platform: Platform, tokens: Tok
     }
   })
 
-  const watchesOf = watchRules(ledger.db, config.live.roomsPerSocket)
+  const watchesOf = watchRules(reads.catalog, config.live.roomsPerSocket)
   io.on('connection', (socket) => {
     const address = socket.data.address as string
     const count = (connected.get(address) ?? 0) + 1
@@ -106,7 +111,7 @@ export function attachLive(app: FastifyInstance, platform: Platform, tokens: Tok
     })
   })
 
-  const pushesOf = createPushes(ledger.db)
+  const pushesOf = createPushes(reads)
   // Each process pushes to its own sockets (io.local): every process tails the same ledger, so
   // nothing needs to cross Redis and nothing is pushed twice. Clients refetch on (re)connect, so
   // the consumer starts at the head instead of replaying what nobody was watching.

@@ -2,8 +2,7 @@
 // made-up rooms must not make the server keep anything for it (issue 11: one socket watching
 // random rooms grew the server by 130 MB in 8 s).
 import { eventOfRoom, publicRoom, type WatchAck } from '../../contracts/live.ts'
-import { catalogQueries } from '../catalog/queries.ts'
-import type { Db } from '../db/connection.ts'
+import type { CatalogQueries } from '../catalog/queries.ts'
 
 /** The account in a socket's handshake token; null for a visitor. */
 export type Watcher = { id: string; role: string } | null
@@ -15,9 +14,7 @@ export type Watches = {
   unwatch(requested: unknown): string | null
 }
 
-export function watchRules(db: Db, roomsPerSocket: number) {
-  const events = catalogQueries(db)
-
+export function watchRules(events: Pick<CatalogQueries, 'byId'>, roomsPerSocket: number) {
   // An event's room carries its availability and sessions: the public's once the event is
   // approved, its organizer's and the admins' before that.
   const maySee = (room: string, watcher: Watcher): boolean => {

@@ -24,3 +24,5 @@ export function sentMailRecord(db: Db) {
     recordedSince: () => find.get({ id: SINCE })?.sentAt ?? '',
   }
 }
+
+export type SentMailRecord = ReturnType<typeof sentMailRecord>

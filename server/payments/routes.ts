@@ -3,18 +3,18 @@
 import type { FastifyInstance, FastifyReply } from 'fastify'
 import * as v from 'valibot'
 import { LocalPayBody } from '../../contracts/booking.ts'
-import { bookingQueries } from '../booking/queries.ts'
 import { notFound } from '../errors.ts'
 import { callerOf } from '../http/access.ts'
 import type { ValibotTypeProvider } from '../http/valibot.ts'
 import type { Platform } from '../platform.ts'
 import { GatewayError, type LocalGateway } from './local-gateway.ts'
-import { webhookAcceptor } from './webhook.ts'
+import { type WebhookParts, webhookAcceptor } from './webhook.ts'
 
-export async function paymentRoutes(fastify: FastifyInstance, options: { platform: Platform }) {
-  const { platform } = options
-  const accept = webhookAcceptor(platform)
-  platform.localGateway?.onWebhook(async (rawBody, signature) => {
+export type PaymentRoutesOptions = WebhookParts & { localGateway: Platform['localGateway'] }
+
+export async function paymentRoutes(fastify: FastifyInstance, options: PaymentRoutesOptions) {
+  const accept = webhookAcceptor(options)
+  options.localGateway?.onWebhook(async (rawBody, signature) => {
     await accept(rawBody, signature)
   })
 
@@ -32,12 +32,15 @@ export async function paymentRoutes(fastify: FastifyInstance, options: { platfor
     })
   })
 
-  const local = platform.localGateway
-  if (local) await localGatewayRoutes(fastify.withTypeProvider<ValibotTypeProvider>(), platform, local)
+  const local = options.localGateway
+  if (local) await localGatewayRoutes(fastify.withTypeProvider<ValibotTypeProvider>(), options.booking, local)
 }
 
-async function localGatewayRoutes(app: FastifyInstance, platform: Platform, local: LocalGateway) {
-  const booking = bookingQueries(platform.ledger.db)
+async function localGatewayRoutes(
+  app: FastifyInstance,
+  booking: WebhookParts['booking'],
+  local: LocalGateway,
+) {
   const typed = app.withTypeProvider<ValibotTypeProvider>()
 
   typed.post(

@@ -1,11 +1,12 @@
 // The provider's webhook: checked over the raw body, answered at once, processed by the same
 // confirmation job as the client's callback (one job per order and payment, so a duplicate
 // delivery, recognised by its payment, does nothing new).
-import { paymentConfirmer } from '../booking/confirm.ts'
-import { bookingQueries } from '../booking/queries.ts'
+import type { PaymentConfirmer } from '../booking/confirm.ts'
+import type { BookingQueries } from '../booking/queries.ts'
 import { invalid } from '../errors.ts'
-import { enqueueOrDoNow } from '../jobs/port.ts'
-import type { Platform } from '../platform.ts'
+import { job, jobIds } from '../jobs/catalogue.ts'
+import { enqueueOrDoNow, type Jobs } from '../jobs/port.ts'
+import type { PaymentGateway } from './port.ts'
 
 type WebhookBody = {
   event?: string
@@ -17,11 +18,17 @@ type WebhookBody = {
 
 export type WebhookOutcome = { accepted: boolean; reason?: string }
 
-export function webhookAcceptor(platform: Pick<Platform, 'gateway' | 'jobs' | 'ledger'>) {
-  const booking = bookingQueries(platform.ledger.db)
-  const confirm = paymentConfirmer(platform.ledger, platform.gateway)
+export type WebhookParts = {
+  gateway: PaymentGateway
+  jobs: Jobs
+  booking: Pick<BookingQueries, 'byProviderOrderId'>
+  confirm: PaymentConfirmer
+}
+
+export function webhookAcceptor(parts: WebhookParts) {
+  const { booking, confirm } = parts
   return async (rawBody: Buffer, signature: string | undefined): Promise<WebhookOutcome> => {
-    if (!signature || !platform.gateway.verifyWebhook(rawBody, signature)) {
+    if (!signature || !parts.gateway.verifyWebhook(rawBody, signature)) {
       throw invalid('Invalid webhook signature.')
     }
     let body: WebhookBody | null
@@ -37,14 +44,10 @@ export function webhookAcceptor(platform: Pick<Platform, 'gateway' | 'jobs' | 'l
     const order = booking.byProviderOrderId(providerOrderId)
     if (!order) return { accepted: false, reason: 'unknown order' }
     // The queue away, the confirmation is done now (the same idempotent work).
+    const paymentId = typeof payment?.id === 'string' ? payment.id : 'order'
     await enqueueOrDoNow(
-      platform.jobs,
-      {
-        queue: 'payments',
-        name: 'confirm',
-        data: { orderId: order.id },
-        jobId: `confirm-${order.id}-${typeof payment?.id === 'string' ? payment.id : 'order'}`,
-      },
+      parts.jobs,
+      job('payments.confirm', { orderId: order.id }, { jobId: jobIds.confirm(order.id, paymentId) }),
       () => confirm(order.id),
     )
     return { accepted: true }

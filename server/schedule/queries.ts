@@ -16,3 +16,5 @@ export const scheduleQueries = (db: Db) => ({
           .all(),
   byId: (id: string): SessionRow | undefined => db.select().from(sessions).where(eq(sessions.id, id)).get(),
 })
+
+export type ScheduleQueries = ReturnType<typeof scheduleQueries>

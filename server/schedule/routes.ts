@@ -8,7 +8,7 @@ import {
   SessionList,
   SessionView,
 } from '../../contracts/schedule.ts'
-import { catalogQueries, type EventRow } from '../catalog/queries.ts'
+import type { CatalogQueries, EventRow } from '../catalog/queries.ts'
 import { notFound } from '../errors.ts'
 import { callerOf } from '../http/access.ts'
 import { replies, type ValibotTypeProvider } from '../http/valibot.ts'
@@ -16,13 +16,18 @@ import { newId, streams } from '../ids.ts'
 import { handleCommand } from '../ledger/decider.ts'
 import type { Platform } from '../platform.ts'
 import { scheduleDecider } from './decide.ts'
-import { type SessionRow, scheduleQueries } from './queries.ts'
+import type { ScheduleQueries, SessionRow } from './queries.ts'
 
-export async function scheduleRoutes(fastify: FastifyInstance, options: { platform: Platform }) {
+export type ScheduleRoutesOptions = {
+  platform: Pick<Platform, 'ledger'>
+  events: CatalogQueries
+  schedule: ScheduleQueries
+}
+
+export async function scheduleRoutes(fastify: FastifyInstance, options: ScheduleRoutesOptions) {
   const app = fastify.withTypeProvider<ValibotTypeProvider>()
+  const { events, schedule } = options
   const { ledger } = options.platform
-  const events = catalogQueries(ledger.db)
-  const schedule = scheduleQueries(ledger.db)
 
   const view = (s: SessionRow, event: EventRow | undefined) => ({
     _id: s.id,

@@ -1,12 +1,16 @@
 // The mail an asker gets when an admin answers.
-import { accountQueries } from '../accounts/queries.ts'
-import type { Db } from '../db/connection.ts'
+import type { AccountQueries } from '../accounts/queries.ts'
 import type { Mail } from '../mail/mailer.ts'
-import { supportQueries } from './queries.ts'
+import type { SupportQueries } from './queries.ts'
 
-export function inquiryMails(db: Db, publicUrl: string) {
-  const accounts = accountQueries(db)
-  const support = supportQueries(db)
+export type InquiryMails = ReturnType<typeof inquiryMails>
+
+export function inquiryMails(parts: {
+  accounts: AccountQueries
+  support: SupportQueries
+  publicUrl: string
+}) {
+  const { accounts, support, publicUrl } = parts
   return {
     answered(inquiryId: string): Mail | null {
       const inquiry = support.byId(inquiryId)

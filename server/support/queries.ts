@@ -17,3 +17,5 @@ export const supportQueries = (db: Db) => ({
       .all(),
   byId: (id: string): InquiryRow | undefined => db.select().from(inquiries).where(eq(inquiries.id, id)).get(),
 })
+
+export type SupportQueries = ReturnType<typeof supportQueries>

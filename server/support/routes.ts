@@ -8,20 +8,25 @@ import {
   type InquiryView,
   ReplyBody,
 } from '../../contracts/support.ts'
-import { accountQueries } from '../accounts/queries.ts'
+import type { AccountQueries } from '../accounts/queries.ts'
 import { callerOf } from '../http/access.ts'
 import { replies, type ValibotTypeProvider } from '../http/valibot.ts'
 import { newId, streams } from '../ids.ts'
 import { handleCommand } from '../ledger/decider.ts'
 import type { Platform } from '../platform.ts'
 import { inquiryDecider } from './decide.ts'
-import { type InquiryRow, supportQueries } from './queries.ts'
+import type { InquiryRow, SupportQueries } from './queries.ts'
 
-export async function supportRoutes(fastify: FastifyInstance, options: { platform: Platform }) {
+export type SupportRoutesOptions = {
+  platform: Pick<Platform, 'ledger'>
+  support: SupportQueries
+  accounts: AccountQueries
+}
+
+export async function supportRoutes(fastify: FastifyInstance, options: SupportRoutesOptions) {
   const app = fastify.withTypeProvider<ValibotTypeProvider>()
+  const { support, accounts } = options
   const { ledger } = options.platform
-  const support = supportQueries(ledger.db)
-  const accounts = accountQueries(ledger.db)
 
   const views = (rows: InquiryRow[]) => {
     const people = new Map(accounts.byIds([...new Set(rows.map((r) => r.userId))]).map((a) => [a.id, a]))

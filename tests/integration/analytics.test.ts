@@ -11,7 +11,6 @@ import type { AnalyticsReply, AttendeesByEvent } from '../../contracts/analytics
 import type { EventView } from '../../contracts/catalog.ts'
 import type { AccountRegistered } from '../../server/accounts/facts.ts'
 import { salesByHour, salesByTicketType } from '../../server/analytics/tables.ts'
-import { bookingCommands } from '../../server/booking/commands.ts'
 import type { TicketsHeld, TicketsIssued } from '../../server/booking/facts.ts'
 import { openDatabase } from '../../server/db/connection.ts'
 import { newId, streams } from '../../server/ids.ts'
@@ -171,11 +170,9 @@ describe('GET /api/v1/ticket/analytics/:eventId', () => {
     const lapsing = await hold(t.app, hari, event, 'General Admission', 2)
     expect((await now())[0]).toMatchObject({ paymentStatus: [{ Pending: 2, Completed: 1, Failed: 0 }] })
     const later = new Date(Date.now() + 11 * 60_000).toISOString()
-    expect(
-      bookingCommands(t.app.platform.ledger)
-        .expire(lapsing.ticketId, later)
-        .map((f) => f.type),
-    ).toEqual(['HoldExpired'])
+    expect(t.app.services.bookingCommands.expire(lapsing.ticketId, later).map((f) => f.type)).toEqual([
+      'HoldExpired',
+    ])
     expect((await now())[0]).toEqual(
       row({ type: 'General Admission', sold: 4, revenue: 2000, Pending: 1, Completed: 1, Failed: 1 }),
     )
@@ -191,7 +188,7 @@ describe('GET /api/v1/ticket/analytics/:eventId', () => {
 
     // A hold that lapsed and is paid afterwards (the gateway's webhook) is honoured: Failed → Completed.
     const paidLate = await hold(t.app, ivan, event, 'General Admission', 1)
-    bookingCommands(t.app.platform.ledger).expire(paidLate.ticketId, later)
+    t.app.services.bookingCommands.expire(paidLate.ticketId, later)
     expect((await pay(t.app, ivan, paidLate)).statusCode).toBe(200)
     await until(() => orderRow(t.app, paidLate.ticketId)?.status === 'issued')
 

@@ -302,7 +302,7 @@ describe('rebuild', () => {
     await signUp(app, 'Kiran')
     const live = dumpReadModels(app.platform.connection.sqlite)
     app.platform.connection.sqlite.exec("UPDATE accounts SET username = 'tampered'")
-    const run = spawnSync(process.execPath, ['--import', 'tsx', 'server/ledger/rebuild-command.ts'], {
+    const run = spawnSync(process.execPath, ['--import', 'tsx', 'server/cli/rebuild.ts'], {
       env: { ...process.env, DATA_DIR: config.dataDir },
       encoding: 'utf8',
     })

@@ -5,10 +5,12 @@ import { createHmac } from 'node:crypto'
 import { Queue } from 'bullmq'
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { enqueueOwedJobs } from '../../server/jobs/dispatch.ts'
+import { paymentConfirmer } from '../../server/booking/confirm.ts'
 import type { JobRecord } from '../../server/jobs/port.ts'
+import type { PaymentGateway } from '../../server/payments/port.ts'
 import { razorpayAdapter } from '../../server/payments/razorpay.ts'
 import { webhookAcceptor } from '../../server/payments/webhook.ts'
+import { enqueueOwedJobs } from '../../server/reactions.ts'
 import { holdsProcessor } from '../../workers/holds.ts'
 import { paymentsProcessor } from '../../workers/payments.ts'
 import { startWorkers } from '../../workers/processors.ts'
@@ -31,6 +33,24 @@ import {
 } from '../support/events.ts'
 import { readOutbox, waitForMail } from '../support/outbox.ts'
 import { startServer, type TestServer } from '../support/server.ts'
+
+/** the app's own holds processor, as its workers run it */
+const holdsOf = (app: FastifyInstance) =>
+  holdsProcessor({
+    booking: app.services.booking,
+    commands: app.services.bookingCommands,
+    confirm: app.services.confirm,
+  })
+
+/** the app's payments processor, or one asking another gateway (a provider that fails) */
+const paymentsOf = (app: FastifyInstance, gateway: PaymentGateway = app.platform.gateway) => {
+  const { booking, catalog, bookingCommands: commands } = app.services
+  const confirm =
+    gateway === app.platform.gateway
+      ? app.services.confirm
+      : paymentConfirmer({ gateway, booking, catalog, commands })
+  return paymentsProcessor({ gateway, commands, confirm })
+}
 
 const job = (name: string, data: unknown, attemptsMade = 0): JobRecord => ({
   id: `${name}-test`,
@@ -66,7 +86,7 @@ function keepWebhooks(app: FastifyInstance) {
       return found as (typeof kept)[number]
     },
     restore() {
-      const accept = webhookAcceptor(app.platform)
+      const accept = webhookAcceptor({ ...app.platform, ...app.services })
       app.platform.localGateway?.onWebhook(async (body, signature) => {
         await accept(body, signature)
       })
@@ -368,7 +388,7 @@ describe('with the local gateway (workers inline on real Redis)', () => {
       const buyer = await signUp(app, 'Jai')
       const placed = await hold(app, buyer, event, 'VIP', 1)
       lapseHold(app, placed.ticketId)
-      expect(await holdsProcessor(app.platform)(job('expire', { orderId: placed.ticketId }))).toEqual({
+      expect(await holdsOf(app)(job('expire', { orderId: placed.ticketId }))).toEqual({
         released: true,
       })
       expect(await availableOf(app, event._id, 'VIP')).toBe(1)
@@ -402,7 +422,7 @@ describe('with the local gateway (workers inline on real Redis)', () => {
       const quick = await signUp(app, 'Lata')
       const placed = await hold(app, late, event, 'VIP', 1)
       lapseHold(app, placed.ticketId)
-      await holdsProcessor(app.platform)(job('expire', { orderId: placed.ticketId }))
+      await holdsOf(app)(job('expire', { orderId: placed.ticketId }))
       const taken = await hold(app, quick, event, 'VIP', 1)
       expect((await confirmPayment(app, quick, await pay(app, quick, taken))).statusCode).toBe(200)
       const checkout = await pay(app, late, placed)
@@ -607,12 +627,12 @@ describe('workers, run by hand (WORKERS=off: jobs wait in Redis until a test run
       })
       try {
         await payments.obliterate({ force: true }) // a Redis that lost its data
-        await enqueueOwedJobs(app.platform)
+        await enqueueOwedJobs({ platform: app.platform, ...app.services })
         const owed = (await payments.getJobs(['waiting', 'delayed', 'prioritized'])).filter(
           (j) => j.name === 'confirm' && j.data.orderId === placed.ticketId,
         )
         expect(owed).toHaveLength(1)
-        await paymentsProcessor(app.platform)(job('confirm', { orderId: placed.ticketId }))
+        await paymentsOf(app)(job('confirm', { orderId: placed.ticketId }))
       } finally {
         await payments.close()
       }
@@ -637,17 +657,14 @@ describe('workers, run by hand (WORKERS=off: jobs wait in Redis until a test run
       expect(waiting.statusCode).toBe(202)
       expect(waiting.json()).toEqual({ message: 'Payment received. Your ticket is being issued.' })
       expect(factsOf(app, placed.ticketId)).toEqual(['TicketsHeld'])
-      const processor = paymentsProcessor(app.platform)
+      const processor = paymentsOf(app)
       const confirm = job('confirm', { orderId: placed.ticketId })
 
       // a first attempt dies before it hears from the provider
-      const down = paymentsProcessor({
-        ...app.platform,
-        gateway: {
-          ...app.platform.gateway,
-          paymentsOfOrder: async () => {
-            throw new Error('socket hang up')
-          },
+      const down = paymentsOf(app, {
+        ...app.platform.gateway,
+        paymentsOfOrder: async () => {
+          throw new Error('socket hang up')
         },
       })
       await expect(down(confirm)).rejects.toThrow('socket hang up')
@@ -673,7 +690,7 @@ describe('workers, run by hand (WORKERS=off: jobs wait in Redis until a test run
       const placed = await hold(app, buyer, event, 'VIP', 1)
       await pay(app, buyer, placed, 'failure')
       const checkout = await pay(app, buyer, placed, 'success')
-      const processor = paymentsProcessor(app.platform)
+      const processor = paymentsOf(app)
 
       expect(await processor(job('confirm', { orderId: placed.ticketId }))).toEqual({ payments: 2 })
       await processor(job('confirm', { orderId: placed.ticketId }, 1))
@@ -694,7 +711,7 @@ describe('workers, run by hand (WORKERS=off: jobs wait in Redis until a test run
       const buyer = await signUp(app, 'Usha')
       const placed = await hold(app, buyer, event)
       await pay(app, buyer, placed)
-      const processor = paymentsProcessor(app.platform)
+      const processor = paymentsOf(app)
       await processor(job('confirm', { orderId: placed.ticketId }))
       const cancelled = await app.inject({
         method: 'DELETE',
@@ -725,7 +742,7 @@ describe('workers, run by hand (WORKERS=off: jobs wait in Redis until a test run
       const vip = ticketTypeOf(event, 'VIP')
       const buyer = await signUp(app, 'Varun')
       const placed = await hold(app, buyer, event, 'VIP', 3)
-      const expire = holdsProcessor(app.platform)
+      const expire = holdsOf(app)
 
       expect(await expire(job('expire', { orderId: placed.ticketId }))).toEqual({ released: false })
       expect(factsOf(app, placed.ticketId)).toEqual(['TicketsHeld'])
@@ -746,16 +763,16 @@ describe('workers, run by hand (WORKERS=off: jobs wait in Redis until a test run
       const buyer = await signUp(app, 'Wasim')
       const placed = await hold(app, buyer, event)
       await pay(app, buyer, placed)
-      await paymentsProcessor(app.platform)(job('confirm', { orderId: placed.ticketId }))
+      await paymentsOf(app)(job('confirm', { orderId: placed.ticketId }))
       lapseHold(app, placed.ticketId)
-      expect(await holdsProcessor(app.platform)(job('expire', { orderId: placed.ticketId }))).toEqual({
+      expect(await holdsOf(app)(job('expire', { orderId: placed.ticketId }))).toEqual({
         released: false,
       })
       expect(factsOf(app, placed.ticketId)).toEqual(['TicketsHeld', 'PaymentCaptured', 'TicketsIssued'])
     })
 
     it('refuses a malformed or unknown job without retrying it', async () => {
-      const expire = holdsProcessor(app.platform)
+      const expire = holdsOf(app)
       await expect(expire(job('expire', {}))).rejects.toThrow(/malformed/)
       await expect(expire(job('shred', { orderId: 'x' }))).rejects.toThrow(/unknown holds job/)
     })
@@ -775,7 +792,7 @@ describe('workers, run by hand (WORKERS=off: jobs wait in Redis until a test run
       for (const placed of lapsed) lapseHold(app, placed.ticketId)
       expect(await availableOf(app, event._id, 'VIP')).toBe(1)
 
-      startWorkers(app.platform)
+      startWorkers({ platform: app.platform, ...app.services })
 
       for (const placed of lapsed)
         expect(factsOf(app, placed.ticketId)).toEqual(['TicketsHeld', 'HoldExpired'])

@@ -225,7 +225,7 @@ describe('npm run admin:create', () => {
         [
           '--import',
           'tsx',
-          'server/accounts/create-admin.ts',
+          'server/cli/create-admin.ts',
           '--email',
           'Root@Example.com',
           '--password',

@@ -555,7 +555,11 @@ describe('POST /api/v1/notify', () => {
 
     // The notice job runs again (a retry), twice in this process and once more through the queue:
     // its mails are keyed by notice and attendee, so nobody gets a second one.
-    const processor = notificationsProcessor(server.app.platform)
+    const processor = notificationsProcessor({
+      ...server.app.platform,
+      ...server.app.services,
+      events: server.app.services.catalog,
+    })
     const job = { id: `notice-${notice.noticeId}`, name: 'announce', data: notice, attemptsMade: 1 }
     expect(await processor(job)).toEqual({ mailed: 3 })
     expect(await processor(job)).toEqual({ mailed: 3 })

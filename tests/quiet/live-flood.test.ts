@@ -8,7 +8,7 @@ import type { Socket } from 'socket.io-client'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { EventView } from '../../contracts/catalog.ts'
 import type { LivePush } from '../../contracts/live.ts'
-import { buildApp } from '../../server/app.ts'
+import { buildApp } from '../../server/root.ts'
 import { adminSession, organizerSession, type Session, signUp } from '../support/accounts.ts'
 import { testConfig } from '../support/app.ts'
 import {

@@ -5,8 +5,8 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { FastifyInstance } from 'fastify'
-import { buildApp } from '../../server/app.ts'
 import { type Config, loadConfig, withJwtSecret } from '../../server/config.ts'
+import { buildApp } from '../../server/root.ts'
 import { scanReplies } from './secrets.ts'
 
 export type TestApp = {

@@ -1,8 +1,8 @@
 // A real listening server (the same buildApp) on a free port, for sockets and the browser.
 import { createServer } from 'node:net'
 import type { FastifyInstance } from 'fastify'
-import { buildApp } from '../../server/app.ts'
 import type { Config } from '../../server/config.ts'
+import { buildApp } from '../../server/root.ts'
 import { testConfig } from './app.ts'
 
 export type TestServer = { app: FastifyInstance; config: Config; url: string; close(): Promise<void> }

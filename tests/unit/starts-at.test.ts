@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { instantIn } from '../../server/catalog/starts-at.ts'
+import { instantIn } from '../../server/wall-clock.ts'
 
 describe('instantIn: an event date and time as a wall clock in a zone', () => {
   it.each([

@@ -1,5 +1,5 @@
-// When an event starts: its date and time are a wall clock in TIMEZONE, turned into an instant
-// (daylight saving included), so "has it started?" is judged the same way from anywhere.
+// Wall-clock times in a zone: an event's date and time are a wall clock in TIMEZONE, turned into an instant
+// (daylight saving included), so "has it started?" or "have sales closed?" is judged the same from anywhere.
 const formats = new Map<string, Intl.DateTimeFormat>()
 
 function wallClockOf(instant: number, timeZone: string): number {

@@ -2,9 +2,9 @@
 import { ConfigError, loadConfig } from '../config.ts'
 import { openDatabase } from '../db/connection.ts'
 import { loadSettings } from '../env-file.ts'
+import { Ledger } from '../ledger/ledger.ts'
+import { rebuildReadModels } from '../ledger/rebuild.ts'
 import { projections } from '../projections.ts'
-import { Ledger } from './ledger.ts'
-import { rebuildReadModels } from './rebuild.ts'
 
 try {
   const config = loadSettings(() => loadConfig())

@@ -1,12 +1,12 @@
 // npm run admin:create -- --email a@b.c --password secret [--username name]
 // (or with ADMIN_EMAIL and ADMIN_PASSWORD set). Creates the admin once; never overwrites.
 import { parseArgs } from 'node:util'
+import { ensureAdmin } from '../accounts/seed-admin.ts'
 import { ConfigError, loadConfig } from '../config.ts'
 import { openDatabase } from '../db/connection.ts'
 import { loadSettings } from '../env-file.ts'
 import { Ledger } from '../ledger/ledger.ts'
 import { projections } from '../projections.ts'
-import { ensureAdmin } from './seed-admin.ts'
 
 const { values } = parseArgs({
   options: { email: { type: 'string' }, password: { type: 'string' }, username: { type: 'string' } },

@@ -1,16 +1,26 @@
 // After commit, facts become jobs: a consumer with a stored checkpoint reads the ledger and
 // enqueues what each fact calls for, with stable job ids so a replay after a crash adds nothing.
-import { bookingMails } from '../booking/mails.ts'
-import { bookingQueries } from '../booking/queries.ts'
-import { streams } from '../ids.ts'
-import { Consumer } from '../ledger/consumer.ts'
-import type { StoredFact } from '../ledger/ledger.ts'
-import type { KnownFact } from '../live/pushes.ts'
-import type { Mail } from '../mail/mailer.ts'
-import { sentMailRecord } from '../mail/sent.ts'
-import type { Platform } from '../platform.ts'
-import { inquiryMails } from '../support/mails.ts'
-import type { JobRequest } from './port.ts'
+// Part of the composition root: it joins every area's facts to the jobs of the catalogue.
+import type { BookingMails } from './booking/mails.ts'
+import type { BookingQueries } from './booking/queries.ts'
+import { streams } from './ids.ts'
+import { job, jobIds } from './jobs/catalogue.ts'
+import type { JobRequest } from './jobs/port.ts'
+import { Consumer } from './ledger/consumer.ts'
+import type { StoredFact } from './ledger/ledger.ts'
+import type { KnownFact } from './live/pushes.ts'
+import type { Mail } from './mail/mailer.ts'
+import type { SentMailRecord } from './mail/sent.ts'
+import type { Platform } from './platform.ts'
+import type { InquiryMails } from './support/mails.ts'
+
+export type ReactionParts = {
+  platform: Pick<Platform, 'ledger' | 'jobs' | 'config' | 'logger'>
+  booking: BookingQueries
+  bookingMails: BookingMails
+  inquiryMails: InquiryMails
+  sentMails: SentMailRecord
+}
 
 /** How far back the repair looks for mails that may not have been sent. */
 const RECENT_FACTS = 20_000
@@ -23,43 +33,28 @@ const RELEASED_LOOKBACK_MS = 24 * 3_600_000
  * for, and the mails of recent facts not recorded as sent. Run at start and whenever Redis comes
  * back, since a Redis that restarted without its data has forgotten its jobs.
  */
-export async function enqueueOwedJobs(platform: Platform) {
-  const { ledger, jobs } = platform
-  const booking = bookingQueries(ledger.db)
+export async function enqueueOwedJobs(parts: ReactionParts) {
+  const { ledger, jobs } = parts.platform
+  const { booking, sentMails: sent } = parts
   const round = Date.now()
   for (const order of booking.openHolds()) {
     const delayMs = Math.max(0, Date.parse(order.heldUntil) - Date.now())
-    await jobs.enqueue({
-      queue: 'holds',
-      name: 'expire',
-      data: { orderId: order.id },
-      jobId: `expire-${order.id}`,
-      delayMs,
-    })
+    await jobs.enqueue(
+      job('holds.expire', { orderId: order.id }, { jobId: jobIds.expire(order.id), delayMs }),
+    )
     // A confirmation queued before Redis lost its data: ask the provider again now.
     if (order.provider !== 'free') {
-      await jobs.enqueue({
-        queue: 'payments',
-        name: 'confirm',
-        data: { orderId: order.id },
-        jobId: `confirm-${order.id}-owed-${round}`,
-      })
+      await jobs.enqueue(owedConfirmation(order.id, round))
     }
   }
   // An order released unpaid (its buyer gave it up or replaced it, or it lapsed) may have been
   // paid at the provider just before, its confirmation lost with Redis's data: ask again.
   const since = new Date(Date.now() - RELEASED_LOOKBACK_MS).toISOString()
   for (const order of booking.releasedUnpaid(since)) {
-    await jobs.enqueue({
-      queue: 'payments',
-      name: 'confirm',
-      data: { orderId: order.id },
-      jobId: `confirm-${order.id}-owed-${round}`,
-    })
+    await jobs.enqueue(owedConfirmation(order.id, round))
   }
   // Mails of the recent facts that are not recorded as sent (a job that ran is not sent again).
-  const sent = sentMailRecord(ledger.db)
-  const jobsOf = jobsForFacts(platform)
+  const jobsOf = jobsForFacts(parts)
   const mailing = new Set(['TicketsIssued', 'TicketCancelled', 'TicketTransferred', 'InquiryAnswered'])
   const mailedSince = sent.recordedSince()
   for (let position = Math.max(0, ledger.head() - RECENT_FACTS); ; ) {
@@ -77,23 +72,22 @@ export async function enqueueOwedJobs(platform: Platform) {
     for (const fact of facts) {
       if (fact.type !== 'RefundRequested' || paid.has(fact.data.paymentId)) continue
       const { orderId, paymentId, amount } = fact.data
-      await jobs.enqueue({
-        queue: 'payments',
-        name: 'refund',
-        data: { orderId, paymentId, amount },
-        jobId: `refund-${orderId}-${paymentId}`,
-      })
+      await jobs.enqueue(refundJob(orderId, paymentId, amount))
     }
   }
 }
 
+const owedConfirmation = (orderId: string, round: number) =>
+  job('payments.confirm', { orderId }, { jobId: jobIds.confirmOwed(orderId, round) })
+
+const refundJob = (orderId: string, paymentId: string, amount: number) =>
+  job('payments.refund', { orderId, paymentId, amount }, { jobId: jobIds.refund(orderId, paymentId) })
+
 /** What each fact calls for, as jobs (shared by the dispatch consumer and the owed-jobs repair). */
-function jobsForFacts(platform: Platform) {
-  const { ledger, config } = platform
-  const mails = bookingMails(ledger.db, config.publicUrl)
-  const supportMails = inquiryMails(ledger.db, config.publicUrl)
+function jobsForFacts(parts: Pick<ReactionParts, 'bookingMails' | 'inquiryMails'>) {
+  const { bookingMails: mails, inquiryMails: supportMails } = parts
   const mail = (jobId: string, message: Mail | null): JobRequest[] =>
-    message ? [{ queue: 'mail', name: 'send', data: message, jobId }] : []
+    message ? [job('mail.send', message, { jobId })] : []
 
   const jobsOf = (stored: StoredFact): JobRequest[] => {
     const fact = stored as unknown as StoredFact<KnownFact>
@@ -102,45 +96,37 @@ function jobsForFacts(platform: Platform) {
         const { orderId, heldUntil, amount } = fact.data
         if (amount === 0) return []
         const delayMs = Math.max(0, Date.parse(heldUntil) - Date.now())
-        return [{ queue: 'holds', name: 'expire', data: { orderId }, jobId: `expire-${orderId}`, delayMs }]
+        return [job('holds.expire', { orderId }, { jobId: jobIds.expire(orderId), delayMs })]
       }
       case 'TicketsIssued':
-        return mail(`mail-issued-${fact.data.orderId}`, mails.issued(fact.data.orderId))
+        return mail(jobIds.issuedMail(fact.data.orderId), mails.issued(fact.data.orderId))
       case 'TicketCancelled':
         return mail(
-          `mail-cancelled-${fact.data.orderId}`,
+          jobIds.cancelledMail(fact.data.orderId),
           mails.cancelled(fact.data.orderId, fact.data.ownerId),
         )
       case 'TicketTransferred': {
         const { orderId, fromId, toId } = fact.data
         return mails
           .transferred(orderId, fromId, toId)
-          .flatMap((message, i) => mail(`mail-transfer-${fact.position}-${i}`, message))
+          .flatMap((message, i) => mail(jobIds.transferMail(fact.position, i), message))
       }
       case 'RefundRequested': {
         const { orderId, paymentId, amount } = fact.data
-        return [
-          {
-            queue: 'payments',
-            name: 'refund',
-            data: { orderId, paymentId, amount },
-            jobId: `refund-${orderId}-${paymentId}`,
-          },
-        ]
+        return [refundJob(orderId, paymentId, amount)]
       }
       case 'ScheduleNoticePosted': {
         const { noticeId, eventId, startTime, endTime } = fact.data
         return [
-          {
-            queue: 'notifications',
-            name: 'announce',
-            data: { noticeId, eventId, startTime, endTime },
-            jobId: `notice-${noticeId}`,
-          },
+          job(
+            'notifications.announce',
+            { noticeId, eventId, startTime, endTime },
+            { jobId: jobIds.notice(noticeId) },
+          ),
         ]
       }
       case 'InquiryAnswered':
-        return mail(`mail-answer-${fact.data.inquiryId}`, supportMails.answered(fact.data.inquiryId))
+        return mail(jobIds.answerMail(fact.data.inquiryId), supportMails.answered(fact.data.inquiryId))
       case 'SessionScheduled':
       case 'InquiryOpened':
       case 'AccountRegistered':
@@ -161,9 +147,9 @@ function jobsForFacts(platform: Platform) {
   return jobsOf
 }
 
-export function createDispatch(platform: Platform): Consumer {
-  const { ledger, jobs, config, logger } = platform
-  const jobsOf = jobsForFacts(platform)
+export function createDispatch(parts: ReactionParts): Consumer {
+  const { ledger, jobs, config, logger } = parts.platform
+  const jobsOf = jobsForFacts(parts)
   return new Consumer(
     ledger,
     'jobs',

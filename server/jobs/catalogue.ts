@@ -1,0 +1,94 @@
+// Every job the app runs, in one place: its queue, its name, the schema of its data and how its
+// id is built. Whoever enqueues (the dispatch of facts, the owed-jobs repair, routes, the webhook)
+// goes through `job()`, so a job's data is checked when it is made, and processors parse it with
+// the same schema (`handlers()`), so a malformed job fails for good instead of being retried. A
+// job id is stable: enqueueing the same job twice while the first is kept is a no-op.
+import { UnrecoverableError } from 'bullmq'
+import * as v from 'valibot'
+import type { JobRecord, JobRequest, Processor, QueueName } from './port.ts'
+
+const Mail = v.object({
+  to: v.pipe(v.string(), v.email()),
+  subject: v.string(),
+  text: v.string(),
+  html: v.optional(v.string()),
+})
+const Order = v.object({ orderId: v.string() })
+
+/** queue, name and data schema of each job kind, keyed `queue.name` */
+export const catalogue = {
+  'mail.send': { queue: 'mail', name: 'send', data: Mail },
+  'payments.confirm': { queue: 'payments', name: 'confirm', data: Order },
+  'payments.refund': {
+    queue: 'payments',
+    name: 'refund',
+    data: v.object({ orderId: v.string(), paymentId: v.string(), amount: v.number() }),
+  },
+  'holds.expire': { queue: 'holds', name: 'expire', data: Order },
+  'notifications.announce': {
+    queue: 'notifications',
+    name: 'announce',
+    data: v.object({ noticeId: v.string(), eventId: v.string(), startTime: v.string(), endTime: v.string() }),
+  },
+} as const satisfies Record<string, { queue: QueueName; name: string; data: v.GenericSchema }>
+
+export type JobKind = keyof typeof catalogue
+export type JobData<K extends JobKind> = v.InferOutput<(typeof catalogue)[K]['data']>
+
+/** The stable job ids: one place, so a repair re-enqueues under the same id as the first time. */
+export const jobIds = {
+  expire: (orderId: string) => `expire-${orderId}`,
+  /** one confirmation per order and payment, however often the callback and the webhook arrive */
+  confirm: (orderId: string, paymentId: string) => `confirm-${orderId}-${paymentId}`,
+  /** a confirmation asked again after the queue's store lost its jobs, once per repair round */
+  confirmOwed: (orderId: string, round: number) => `confirm-${orderId}-owed-${round}`,
+  refund: (orderId: string, paymentId: string) => `refund-${orderId}-${paymentId}`,
+  notice: (noticeId: string) => `notice-${noticeId}`,
+  noticeMail: (noticeId: string, accountId: string) => `mail-notice-${noticeId}-${accountId}`,
+  issuedMail: (orderId: string) => `mail-issued-${orderId}`,
+  cancelledMail: (orderId: string) => `mail-cancelled-${orderId}`,
+  transferMail: (position: number, index: number) => `mail-transfer-${position}-${index}`,
+  answerMail: (inquiryId: string) => `mail-answer-${inquiryId}`,
+  resetMail: (tokenHash: string) => `reset-${tokenHash.slice(0, 32)}`,
+}
+
+/** A job request of a known kind; its data is checked against the kind's schema here. */
+export function job<K extends JobKind>(
+  kind: K,
+  data: JobData<K>,
+  options: { jobId?: string; delayMs?: number; sensitive?: boolean } = {},
+): JobRequest {
+  const { queue, name, data: schema } = catalogue[kind]
+  return { queue, name, data: v.parse(schema, data), ...options }
+}
+
+/** a handler for each job kind of queue Q, keyed by the job's name, given the kind's parsed data */
+export type QueueHandlers<Q extends QueueName> = {
+  [K in JobKind as (typeof catalogue)[K]['queue'] extends Q ? (typeof catalogue)[K]['name'] : never]: (
+    data: JobData<K>,
+    job: JobRecord,
+  ) => Promise<unknown>
+}
+
+/**
+ * One queue's processor from a handler per job kind of that queue: `handlers('holds')({ expire })`.
+ * The compiler insists on a handler for each kind (add a kind to the catalogue and its queue's
+ * processor must handle it), and each handler gets its data parsed. An unknown name or malformed
+ * data fails the job for good. (Curried so the handlers are typed from the queue already fixed.)
+ */
+export const handlers =
+  <Q extends QueueName>(queue: Q) =>
+  (handle: QueueHandlers<Q>): Processor => {
+    const byName = handle as Record<string, (data: unknown, job: JobRecord) => Promise<unknown>>
+    return async (record) => {
+      const kind = `${queue}.${record.name}` as JobKind
+      const spec = catalogue[kind]
+      const run = byName[record.name]
+      if (!spec || spec.queue !== queue || !run) {
+        throw new UnrecoverableError(`unknown ${queue} job ${record.name}`)
+      }
+      const parsed = v.safeParse(spec.data, record.data)
+      if (!parsed.success) throw new UnrecoverableError(`malformed job ${record.id}`)
+      return run(parsed.output, record)
+    }
+  }

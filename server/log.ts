@@ -1,0 +1,28 @@
+// The process's logger, shared by the server and the worker process.
+import pino, { type Logger } from 'pino'
+import pretty from 'pino-pretty'
+import type { Config } from './config.ts'
+
+/**
+ * JSON lines, one object each (production, tests, anything piped); readable lines (pino-pretty,
+ * written synchronously so nothing is lost on exit) in development on a terminal or with
+ * LOG_FORMAT=pretty.
+ */
+export function createLogger(config: Config): Logger {
+  const options = { level: config.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie'] }
+  const readable =
+    config.logFormat === 'pretty' ||
+    (config.logFormat === 'auto' && config.env === 'development' && process.stdout.isTTY === true)
+  if (!readable) return pino(options)
+  return pino(
+    options,
+    pretty({
+      sync: true,
+      colorize: process.stdout.isTTY === true,
+      // a request's line already says method, url, status and ms; its id goes after the message
+      ignore: 'pid,hostname,reqId,method,url,status,ms',
+      messageFormat: '{msg}{if reqId} ({reqId}){end}',
+      translateTime: 'SYS:HH:MM:ss.l',
+    }),
+  )
+}

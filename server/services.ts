@@ -1,0 +1,41 @@
+// Every area's services, built once per process by the composition root (root.ts) over the
+// platform's ledger: the read models' queries, the booking commands and payment confirmer, the
+// mails and the sign-in throttle. Consumers get the ones they use, never this module.
+import { accountQueries } from './accounts/queries.ts'
+import { createThrottle } from './accounts/throttle.ts'
+import { analyticsQueries } from './analytics/queries.ts'
+import { bookingCommands } from './booking/commands.ts'
+import { paymentConfirmer } from './booking/confirm.ts'
+import { bookingMails } from './booking/mails.ts'
+import { bookingQueries } from './booking/queries.ts'
+import { catalogQueries } from './catalog/queries.ts'
+import { sentMailRecord } from './mail/sent.ts'
+import type { Platform } from './platform.ts'
+import { scheduleQueries } from './schedule/queries.ts'
+import { inquiryMails } from './support/mails.ts'
+import { supportQueries } from './support/queries.ts'
+
+export function createServices(platform: Platform) {
+  const { ledger, config, gateway, redis } = platform
+  const db = ledger.db
+  const accounts = accountQueries(db)
+  const catalog = catalogQueries(db)
+  const booking = bookingQueries(db)
+  const commands = bookingCommands(ledger, booking)
+  const support = supportQueries(db)
+  return {
+    accounts,
+    catalog,
+    booking,
+    analytics: analyticsQueries(db),
+    schedule: scheduleQueries(db),
+    support,
+    bookingCommands: commands,
+    confirm: paymentConfirmer({ gateway, booking, catalog, commands }),
+    bookingMails: bookingMails({ accounts, catalog, booking, publicUrl: config.publicUrl }),
+    inquiryMails: inquiryMails({ accounts, support, publicUrl: config.publicUrl }),
+    sentMails: sentMailRecord(db),
+    throttle: createThrottle(config, redis),
+  }
+}
+export type Services = ReturnType<typeof createServices>
