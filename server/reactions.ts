@@ -7,6 +7,7 @@ import { streams } from './ids.ts'
 import { job, jobIds } from './jobs/catalogue.ts'
 import type { JobRequest } from './jobs/port.ts'
 import { Consumer } from './ledger/consumer.ts'
+import { streamFacts, typedFact } from './ledger/decider.ts'
 import type { StoredFact } from './ledger/ledger.ts'
 import type { KnownFact } from './live/pushes.ts'
 import type { Mail } from './mail/mailer.ts'
@@ -67,7 +68,7 @@ export async function enqueueOwedJobs(parts: ReactionParts) {
     position = page[page.length - 1]?.position ?? position
   }
   for (const order of booking.refundsOwed()) {
-    const facts = ledger.readStream(streams.order(order.id)) as unknown as StoredFact<KnownFact>[]
+    const facts = streamFacts<KnownFact>(ledger, streams.order(order.id))
     const paid = new Set(facts.flatMap((f) => (f.type === 'PaymentRefunded' ? [f.data.paymentId] : [])))
     for (const fact of facts) {
       if (fact.type !== 'RefundRequested' || paid.has(fact.data.paymentId)) continue
@@ -90,7 +91,7 @@ function jobsForFacts(parts: Pick<ReactionParts, 'bookingMails' | 'inquiryMails'
     message ? [job('mail.send', message, { jobId })] : []
 
   const jobsOf = (stored: StoredFact): JobRequest[] => {
-    const fact = stored as unknown as StoredFact<KnownFact>
+    const fact = typedFact<KnownFact>(stored)
     switch (fact.type) {
       case 'TicketsHeld': {
         const { orderId, heldUntil, amount } = fact.data

@@ -26,11 +26,9 @@ export async function registerAccount(
   const accountId = newId()
   const accounts = accountQueries(ledger.db)
   ledger.transaction(() =>
-    handleCommand(
-      ledger,
-      streams.account(accountId),
-      accountDecider,
-      {
+    handleCommand(ledger, accountDecider, {
+      stream: streams.account(accountId),
+      command: {
         type: 'Register',
         accountId,
         username: input.username,
@@ -41,8 +39,8 @@ export async function registerAccount(
         createdBy: input.createdBy ?? null,
         emailTaken: accounts.byEmail(input.email) !== undefined,
       },
-      { actor: input.createdBy ?? accountId, ...meta },
-    ),
+      meta: { actor: input.createdBy ?? accountId, ...meta },
+    }),
   )
   return accountId
 }

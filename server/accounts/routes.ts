@@ -153,13 +153,11 @@ export async function accountRoutes(fastify: FastifyInstance, options: AccountRo
         const token = randomBytes(32).toString('base64url')
         const tokenHash = sha256(token)
         const expiresAt = new Date(Date.now() + config.resetTokenMinutes * 60_000).toISOString()
-        handleCommand(
-          ledger,
-          streams.account(account.id),
-          accountDecider,
-          { type: 'RequestPasswordReset', accountId: account.id, tokenHash, expiresAt },
-          meta(request),
-        )
+        handleCommand(ledger, accountDecider, {
+          stream: streams.account(account.id),
+          command: { type: 'RequestPasswordReset', accountId: account.id, tokenHash, expiresAt },
+          meta: meta(request),
+        })
         const link = `${config.publicUrl}/reset-password/${token}`
         // The raw token exists only in this mail; the ledger keeps its hash.
         const mail = {
@@ -205,13 +203,11 @@ export async function accountRoutes(fastify: FastifyInstance, options: AccountRo
       const accountId = accounts.resetLinkOwner(tokenHash)
       if (!accountId) throw invalid(INVALID_RESET_LINK)
       const passwordHash = await hashPassword(request.body.password)
-      handleCommand(
-        ledger,
-        streams.account(accountId),
-        accountDecider,
-        { type: 'ResetPassword', accountId, tokenHash, passwordHash, now: new Date().toISOString() },
-        { actor: accountId, requestId: request.id },
-      )
+      handleCommand(ledger, accountDecider, {
+        stream: streams.account(accountId),
+        command: { type: 'ResetPassword', accountId, tokenHash, passwordHash, now: new Date().toISOString() },
+        meta: { actor: accountId, requestId: request.id },
+      })
       // The new password version starts the account's sign-in counts afresh (throttle.ts keys
       // them by it): the owner who proved the mailbox is not kept waiting by an attacker's guesses.
       return { status: true, message: 'Your password has been reset successfully.' }

@@ -19,7 +19,7 @@ export type HoldLimits = {
 }
 
 const run = (ledger: Ledger, orderId: string, command: OrderCommand, meta: FactMeta) =>
-  handleCommand(ledger, streams.order(orderId), orderDecider, command, meta)
+  handleCommand(ledger, orderDecider, { stream: streams.order(orderId), command, meta }).facts
 
 export function bookingCommands(ledger: Ledger, booking: BookingQueries) {
   /** Holds that ran out but were not released yet give their seats back first. */

@@ -21,6 +21,7 @@ import { replies, type ValibotTypeProvider } from '../http/valibot.ts'
 import { newId, streams } from '../ids.ts'
 import { job, jobIds } from '../jobs/catalogue.ts'
 import { enqueueOrDoNow } from '../jobs/port.ts'
+import { streamFacts } from '../ledger/decider.ts'
 import { toPaise } from '../payments/port.ts'
 import type { Platform } from '../platform.ts'
 import { instantIn } from '../wall-clock.ts'
@@ -90,7 +91,7 @@ export async function bookingRoutes(fastify: FastifyInstance, options: BookingRo
 
   /** What became of this payment, once the ledger says: a ticket, a refund, or a failure. */
   const outcomeOf = (orderId: string, paymentId: string): 'issued' | 'refunded' | 'failed' | null => {
-    const facts = ledger.readStream(streams.order(orderId)) as unknown as BookingFact[]
+    const facts = streamFacts<BookingFact>(ledger, streams.order(orderId))
     const about = (f: BookingFact) => 'paymentId' in f.data && f.data.paymentId === paymentId
     if (facts.some((f) => f.type === 'PaymentFailed' && about(f))) return 'failed'
     if (!facts.some((f) => f.type === 'PaymentCaptured' && about(f))) return null

@@ -192,13 +192,11 @@ export async function catalogRoutes(fastify: FastifyInstance, options: CatalogRo
         // refused, the moved files are removed again below.
         await batch.commit()
         committed = true
-        handleCommand(
-          ledger,
-          streams.event(eventId),
-          eventDecider,
-          { type: 'Submit', event, today: todayIn(config.timeZone) },
-          { actor: organizer.id, requestId: request.id },
-        )
+        handleCommand(ledger, eventDecider, {
+          stream: streams.event(eventId),
+          command: { type: 'Submit', event, today: todayIn(config.timeZone) },
+          meta: { actor: organizer.id, requestId: request.id },
+        })
         committed = false
         const row = events.byId(eventId) as EventRow
         return reply.code(201).send({ message: 'Event created successfully', event: view(row, request) })
@@ -247,14 +245,18 @@ export async function catalogRoutes(fastify: FastifyInstance, options: CatalogRo
       const seen = typeof ifMatch === 'string' ? /^(?:W\/)?"?(\d+)"?$/.exec(ifMatch.trim()) : null
       if (typeof ifMatch === 'string' && !seen)
         throw invalid('If-Match must be the event version, such as "2".')
-      handleCommand(
-        ledger,
-        streams.event(id),
-        eventDecider,
-        { type: 'Review', eventId: id, decision, by: admin.id, reason: request.body.reason || undefined },
-        { actor: admin.id, requestId: request.id },
-        seen ? Number(seen[1]) : undefined,
-      )
+      handleCommand(ledger, eventDecider, {
+        stream: streams.event(id),
+        command: {
+          type: 'Review',
+          eventId: id,
+          decision,
+          by: admin.id,
+          reason: request.body.reason || undefined,
+        },
+        meta: { actor: admin.id, requestId: request.id },
+        expectedVersion: seen ? Number(seen[1]) : undefined,
+      })
       return {
         message: decision === 'Approved' ? 'Event approved successfully!' : 'Event rejected !',
         event: view(events.byId(id) as EventRow, request),

@@ -5,6 +5,8 @@
 // resolves each prepared query's parameters once into a list of getters and reuses it for run():
 // same SQL, same values, same order, the same error for a missing value. Reads keep drizzle's own
 // path (they also map result rows).
+// It patches drizzle's internals, so drizzle-orm is pinned to one exact version in package.json and
+// tests/integration/fast-run.test.ts fails when the installed one differs or the internals moved.
 import { is, Param, Placeholder } from 'drizzle-orm'
 import { PreparedQuery } from 'drizzle-orm/better-sqlite3/session'
 

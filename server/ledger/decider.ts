@@ -13,25 +13,46 @@ export const fold = <State, F extends Fact>(
   facts: F[],
 ): State => facts.reduce(decider.evolve, decider.initialState())
 
+/** The facts of one stream, typed as the union F its decider appends: the one place a stored
+ * fact is given its type (the ledger stores any fact; each stream holds one area's). */
+export const streamFacts = <F extends Fact>(ledger: Ledger, stream: string): StoredFact<F>[] =>
+  ledger.readStream(stream) as StoredFact<F>[]
+
+/** A fact read from the whole ledger, typed as the union of every area's facts it may be. */
+export const typedFact = <F extends Fact>(fact: StoredFact): StoredFact<F> => fact as StoredFact<F>
+
+export type CommandOptions<Command> = {
+  stream: string
+  command: Command
+  meta?: FactMeta
+  /** the version the caller decided on (If-Match): a stream that moved since is a conflict */
+  expectedVersion?: number
+}
+
+/** What a handled command left: the facts it appended, the stream's new state and version. */
+export type Handled<State, F extends Fact> = { facts: StoredFact<F>[]; state: State; version: number }
+
 /**
  * Decides a command against the current state of one stream and appends the outcome, all in
  * one transaction, so the decision can never be made on stale state.
  */
 export function handleCommand<State, Command, F extends Fact>(
   ledger: Ledger,
-  stream: string,
   decider: Decider<State, Command, F>,
-  command: Command,
-  meta: FactMeta = {},
-  /** the version the caller decided on (If-Match): a stream that moved since is a conflict */
-  expectedVersion?: number,
-): StoredFact<F>[] {
+  { stream, command, meta = {}, expectedVersion }: CommandOptions<Command>,
+): Handled<State, F> {
   return ledger.transaction(() => {
-    const history = ledger.readStream(stream) as unknown as F[]
+    const history = streamFacts<F>(ledger, stream)
     if (expectedVersion !== undefined && expectedVersion !== history.length) {
       throw new StreamVersionConflict(stream, expectedVersion, history.length)
     }
-    const facts = decider.decide(command, fold(decider, history))
-    return ledger.append(stream, history.length, facts, meta)
+    const state = fold(decider, history)
+    const decided = decider.decide(command, state)
+    const facts = ledger.append(stream, history.length, decided, meta)
+    return {
+      facts,
+      state: decided.reduce(decider.evolve, state),
+      version: history.length + facts.length,
+    }
   })
 }

@@ -3,6 +3,7 @@ import type { ActivityItem } from '../../contracts/activity.ts'
 import type { AccountQueries } from '../accounts/queries.ts'
 import type { BookingQueries } from '../booking/queries.ts'
 import type { CatalogQueries } from '../catalog/queries.ts'
+import { typedFact } from '../ledger/decider.ts'
 import type { StoredFact } from '../ledger/ledger.ts'
 import type { KnownFact } from './pushes.ts'
 
@@ -35,7 +36,7 @@ export function activityShaper(reads: LiveReads) {
   const orderTitle = (orderId: string) => title(booking.byId(orderId)?.eventId)
 
   const summarize = (stored: StoredFact): string => {
-    const fact = stored as unknown as StoredFact<KnownFact>
+    const fact = typedFact<KnownFact>(stored)
     switch (fact.type) {
       case 'AccountRegistered':
         return `${fact.data.username} signed up as ${fact.data.role}`

@@ -15,6 +15,7 @@ import type { BookingFact } from '../booking/facts.ts'
 import type { BookingQueries } from '../booking/queries.ts'
 import type { CatalogFact } from '../catalog/facts.ts'
 import type { CatalogQueries } from '../catalog/queries.ts'
+import { typedFact } from '../ledger/decider.ts'
 import type { StoredFact } from '../ledger/ledger.ts'
 import type { ScheduleFact } from '../schedule/facts.ts'
 import type { SupportFact } from '../support/facts.ts'
@@ -57,7 +58,7 @@ export function createPushes(reads: { booking: BookingQueries; catalog: CatalogQ
   }
 
   return function pushesOf(stored: StoredFact): Push[] {
-    const fact = stored as unknown as StoredFact<KnownFact>
+    const fact = typedFact<KnownFact>(stored)
     switch (fact.type) {
       case 'AccountRegistered': {
         const { accountId, username, email, role } = fact.data

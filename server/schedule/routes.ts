@@ -86,11 +86,9 @@ export async function scheduleRoutes(fastify: FastifyInstance, options: Schedule
       const body = request.body
       const event = ownEvent(body.eventId, organizer)
       const sessionId = newId()
-      handleCommand(
-        ledger,
-        streams.session(sessionId),
-        scheduleDecider,
-        {
+      handleCommand(ledger, scheduleDecider, {
+        stream: streams.session(sessionId),
+        command: {
           type: 'Schedule',
           session: {
             sessionId,
@@ -104,8 +102,8 @@ export async function scheduleRoutes(fastify: FastifyInstance, options: Schedule
             location: body.location,
           },
         },
-        { actor: organizer.id, requestId: request.id },
-      )
+        meta: { actor: organizer.id, requestId: request.id },
+      })
       return reply.code(201).send(view(schedule.byId(sessionId) as SessionRow, event))
     },
   )
@@ -120,11 +118,9 @@ export async function scheduleRoutes(fastify: FastifyInstance, options: Schedule
       const organizer = callerOf(request)
       const event = ownEvent(request.body.eventId, organizer)
       const noticeId = newId()
-      handleCommand(
-        ledger,
-        streams.notice(noticeId),
-        scheduleDecider,
-        {
+      handleCommand(ledger, scheduleDecider, {
+        stream: streams.notice(noticeId),
+        command: {
           type: 'PostNotice',
           notice: {
             noticeId,
@@ -134,8 +130,8 @@ export async function scheduleRoutes(fastify: FastifyInstance, options: Schedule
             endTime: request.body.endTime,
           },
         },
-        { actor: organizer.id, requestId: request.id },
-      )
+        meta: { actor: organizer.id, requestId: request.id },
+      })
       return reply.code(202).send({ message: 'The attendees are being notified.' })
     },
   )

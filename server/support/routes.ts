@@ -50,13 +50,11 @@ export async function supportRoutes(fastify: FastifyInstance, options: SupportRo
     async (request, reply) => {
       const asker = callerOf(request)
       const inquiryId = newId()
-      handleCommand(
-        ledger,
-        streams.inquiry(inquiryId),
-        inquiryDecider,
-        { type: 'Open', inquiry: { inquiryId, userId: asker.id, ...request.body } },
-        { actor: asker.id, requestId: request.id },
-      )
+      handleCommand(ledger, inquiryDecider, {
+        stream: streams.inquiry(inquiryId),
+        command: { type: 'Open', inquiry: { inquiryId, userId: asker.id, ...request.body } },
+        meta: { actor: asker.id, requestId: request.id },
+      })
       const inquiry = views([support.byId(inquiryId) as InquiryRow])[0] as InquiryView
       return reply
         .code(201)
@@ -75,13 +73,11 @@ export async function supportRoutes(fastify: FastifyInstance, options: SupportRo
     { config: { access: ['admin'] }, schema: { body: ReplyBody, response: replies({ 200: MessageReply }) } },
     async (request) => {
       const admin = callerOf(request)
-      handleCommand(
-        ledger,
-        streams.inquiry(request.body.inquiryId),
-        inquiryDecider,
-        { type: 'Answer', reply: request.body.reply, by: admin.id },
-        { actor: admin.id, requestId: request.id },
-      )
+      handleCommand(ledger, inquiryDecider, {
+        stream: streams.inquiry(request.body.inquiryId),
+        command: { type: 'Answer', reply: request.body.reply, by: admin.id },
+        meta: { actor: admin.id, requestId: request.id },
+      })
       return { message: 'Reply sent successfully.' }
     },
   )

@@ -1,9 +1,9 @@
 // The compiled placeholder fill gives the statement exactly what drizzle's own fill would: same
 // values in the same order, column encoders applied, the same error for a missing value. Checked
 // on a real SQLite file through drizzle queries of every kind the projections use.
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { join, resolve } from 'node:path'
 import { eq, fillPlaceholders, sql } from 'drizzle-orm'
 import { integer, sqliteTable, text } from 'drizzle-orm/sqlite-core'
 import { afterAll, describe, expect, it } from 'vitest'
@@ -61,5 +61,23 @@ describe('compiled placeholder fill', () => {
 
   it('refuses a missing value with drizzle’s message', () => {
     expect(() => queries.update.run({ id: 'a' })).toThrow('No value for placeholder "status" was provided')
+  })
+})
+
+describe('the drizzle it is written against', () => {
+  // fast-run.ts replaces a method of drizzle's internals (PreparedQuery.prototype.run) and reads
+  // its fields (stmt, query.params): an upgrade must be a decision, made with this test run again.
+  const read = (path: string) => JSON.parse(readFileSync(resolve(import.meta.dirname, '../..', path), 'utf8'))
+
+  it('is pinned to one exact version, the one installed', () => {
+    const wanted = read('package.json').dependencies['drizzle-orm']
+    expect(wanted).toMatch(/^\d+\.\d+\.\d+$/)
+    expect(read('node_modules/drizzle-orm/package.json').version).toBe(wanted)
+  })
+
+  it('still has the internals the patch uses', () => {
+    const query = queries.update as unknown as { stmt: { run: unknown }; query: { params: unknown[] } }
+    expect(typeof query.stmt.run).toBe('function')
+    expect(Array.isArray(query.query.params)).toBe(true)
   })
 })
