@@ -5,6 +5,7 @@ import type Database from 'better-sqlite3'
 import type { SQLiteTable } from 'drizzle-orm/sqlite-core'
 import type { Connection, Db, Sqlite } from '../db/connection.ts'
 import type { FactMeta } from '../db/schema.ts'
+import { inDependencyOrder } from './projection-order.ts'
 
 export type { FactMeta }
 
@@ -28,6 +29,8 @@ export type Projection = {
    * connection, so the handlers' statements are prepared once and not on every fact.
    */
   handlers: (db: Db) => Partial<Record<string, (fact: StoredFact) => void>>
+  /** the projections whose read models this one reads: it runs after them for each fact */
+  after?: readonly string[]
 }
 
 /** Builds a projection whose handler map must cover every fact of the module's union. */
@@ -35,6 +38,7 @@ export function projection<F extends Fact>(spec: {
   name: string
   tables: SQLiteTable[]
   handlers: (db: Db) => { [T in F['type']]: (fact: StoredFact<Extract<F, { type: T }>>) => void }
+  after?: readonly string[]
 }): Projection {
   return spec as unknown as Projection
 }
@@ -81,16 +85,19 @@ export class Ledger {
   private lastAppended = 0
   private readonly byType = new Map<string, Array<(fact: StoredFact) => void>>()
 
+  /** every projection, in the order they run for each fact (dependencies first) */
+  readonly projections: Projection[]
   private readonly statements
   private readonly run: Database.Transaction<(fn: () => unknown) => unknown>
   constructor(
     connection: Connection,
-    readonly projections: Projection[],
+    projections: Projection[],
     private readonly now: () => Date = () => new Date(),
   ) {
     this.sqlite = connection.sqlite
     this.db = connection.db
-    for (const p of projections) {
+    this.projections = inDependencyOrder(projections)
+    for (const p of this.projections) {
       for (const [type, handler] of Object.entries(p.handlers(this.db))) {
         if (!handler) continue
         const list = this.byType.get(type) ?? []
