@@ -15,11 +15,18 @@ export const webDist = join(repository, 'web/dist')
  * NODE_ENV=test, and the tests must see the bundle the server ships, not React's development build.
  */
 export function buildWeb(config = 'web/vite.config.ts'): void {
-  execFileSync('npx', ['vite', 'build', '--config', config, '--logLevel', 'warn'], {
-    cwd: repository,
-    stdio: 'inherit',
-    env: { ...process.env, NODE_ENV: 'production' },
-  })
+  try {
+    // (quiet when it works: its chunk-size advice is for the web app's authors, not each test run)
+    execFileSync('npx', ['vite', 'build', '--config', config, '--logLevel', 'warn'], {
+      cwd: repository,
+      stdio: 'pipe',
+      encoding: 'utf8',
+      env: { ...process.env, NODE_ENV: 'production' },
+    })
+  } catch (error) {
+    const { stdout = '', stderr = '' } = error as { stdout?: string; stderr?: string }
+    throw new Error(`Building the web app with ${config} failed:\n${stdout}${stderr}`, { cause: error })
+  }
 }
 
 export const webBuilt = (dist = webDist) => existsSync(join(dist, 'index.html'))
