@@ -3,8 +3,6 @@
 // cannot be added without an access rule here. Then forged and stale JWTs, and two people changing
 // the same thing at once (one wins, the other gets 409).
 import { createHmac, randomBytes } from 'node:crypto'
-import { existsSync } from 'node:fs'
-import { join } from 'node:path'
 import type { InjectOptions, LightMyRequestResponse } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import WebSocket from 'ws'
@@ -27,6 +25,7 @@ import {
   submitEvent,
 } from '../support/sales.ts'
 import { startServer, type TestServer } from '../support/server.ts'
+import { requireWebBuild } from '../support/web-build.ts'
 
 let server: TestServer
 const app = () => server.app
@@ -761,17 +760,14 @@ afterAll(async () => {
 
 let checked = 0
 
-const webBuilt = () => existsSync(join(server.config.webDist, 'index.html'))
-
 describe('the access table', () => {
   it('has a rule for every route the app serves, and none for a route it does not serve', () => {
+    requireWebBuild(server.config.webDist) // (GET /* is served only with the web app built)
     const served = servedRoutes(app())
     const ruled = new Set(rules.map((r) => r.route))
 
     expect(served.filter((route) => !ruled.has(route))).toEqual([])
-    expect(
-      [...ruled].filter((route) => !served.includes(route) && (route !== 'GET /*' || webBuilt())),
-    ).toEqual([])
+    expect([...ruled].filter((route) => !served.includes(route))).toEqual([])
   })
 })
 
@@ -781,7 +777,7 @@ for (const r of rules) byRoute.set(r.route, [...(byRoute.get(r.route) ?? []), r]
 for (const [route, routeRules] of byRoute) {
   describe(route, () => {
     it.each(routeRules.map((r) => [r.when, r] as const))('%s', async (_when, r) => {
-      if (route === 'GET /*' && !webBuilt()) return
+      if (route === 'GET /*') requireWebBuild(server.config.webDist)
       const shared = r.prepare && !r.fresh ? await r.prepare(world) : undefined
       const actual = {} as Statuses
       const replies: string[] = []

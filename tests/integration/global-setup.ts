@@ -1,9 +1,12 @@
-// After the whole integration run: the fuzz and access figures it measured go into the README's
+// Before the integration run: the web app is built once (web/dist: the tests of the served page,
+// its CSP and its route's access and fuzzing need it, and fail rather than skip without it).
+// After the whole run: the fuzz and access figures it measured go into the README's
 // reliability section (between <!-- suite:start --> and <!-- suite:end -->), so the README says
 // what the last run showed. A partial run (one file, a filter) leaves the README alone.
 import { readFileSync, writeFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { clearFigures, readFigures, type SuiteFigures } from '../support/figures.ts'
+import { buildWeb } from '../support/web-build.ts'
 
 const README = resolve(import.meta.dirname, '../../README.md')
 const START = '<!-- suite:start -->'
@@ -24,6 +27,7 @@ export function suiteSection({ fuzz, access }: Required<SuiteFigures>): string {
 }
 
 export default function setup() {
+  buildWeb()
   clearFigures()
   return () => {
     const { fuzz, access } = readFigures()

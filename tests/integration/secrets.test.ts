@@ -2,8 +2,6 @@
 // the page, the activity feed) is scanned for password hashes, reset tokens and the payment and JWT
 // secrets. Then the security headers and CSP on API replies, media and the served page, and the
 // CORS allow-list.
-import { existsSync } from 'node:fs'
-import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import WebSocket from 'ws'
 import type { EventView } from '../../contracts/catalog.ts'
@@ -14,6 +12,7 @@ import { waitForMail } from '../support/outbox.ts'
 import { type Checkout, hold, nextYear, pay, until } from '../support/sales.ts'
 import { type ReplyScanner, scanReplies } from '../support/secrets.ts'
 import { startServer, type TestServer } from '../support/server.ts'
+import { requireWebBuild } from '../support/web-build.ts'
 
 let server: TestServer
 let scanner: ReplyScanner
@@ -277,8 +276,6 @@ describe('no reply carries a password hash, a reset token or a secret', () => {
   })
 })
 
-const webBuilt = () => existsSync(join(server.config.webDist, 'index.html'))
-
 /** The headers every answer carries, whatever it is. */
 function expectSecurityHeaders(headers: Record<string, unknown>) {
   const csp = String(headers['content-security-policy'] ?? '')
@@ -319,26 +316,23 @@ describe('security headers and CSP', () => {
     expectSecurityHeaders(res.headers)
   })
 
-  it.skipIf(!existsSync(join(import.meta.dirname, '../../web/dist/index.html')))(
-    'on the served page, whose scripts all come from files the CSP allows',
-    async () => {
-      expect(webBuilt()).toBe(true)
-      const res = await fetch(`${server.url}/events/some-event`, { headers: { accept: 'text/html' } })
-      const html = await res.text()
-      const headers = Object.fromEntries(res.headers)
+  it('on the served page, whose scripts all come from files the CSP allows', async () => {
+    requireWebBuild(server.config.webDist)
+    const res = await fetch(`${server.url}/events/some-event`, { headers: { accept: 'text/html' } })
+    const html = await res.text()
+    const headers = Object.fromEntries(res.headers)
 
-      expect(res.status).toBe(200)
-      expect(headers['content-type']).toMatch(/^text\/html/)
-      expectSecurityHeaders(headers)
-      const scripts = [...html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/g)]
-      expect(scripts.length).toBeGreaterThan(0)
-      for (const [, attributes, body] of scripts) {
-        expect(attributes).toMatch(/\bsrc="\/[^"]+"/)
-        expect(body?.trim()).toBe('')
-      }
-      expect(html).not.toMatch(/\son[a-z]+="/)
-    },
-  )
+    expect(res.status).toBe(200)
+    expect(headers['content-type']).toMatch(/^text\/html/)
+    expectSecurityHeaders(headers)
+    const scripts = [...html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/g)]
+    expect(scripts.length).toBeGreaterThan(0)
+    for (const [, attributes, body] of scripts) {
+      expect(attributes).toMatch(/\bsrc="\/[^"]+"/)
+      expect(body?.trim()).toBe('')
+    }
+    expect(html).not.toMatch(/\son[a-z]+="/)
+  })
 })
 
 describe('CORS allow-list', () => {

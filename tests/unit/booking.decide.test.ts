@@ -10,29 +10,11 @@ import {
   SALES_CLOSED,
   TICKET_NOT_FOUND,
 } from '../../server/booking/decide.ts'
-import type { BookingFact, TicketsHeld } from '../../server/booking/facts.ts'
-import { DomainError } from '../../server/errors.ts'
+import type { BookingFact, TicketsHeld, TicketsIssued } from '../../server/booking/facts.ts'
 import { fold } from '../../server/ledger/decider.ts'
+import { deciderSpec } from '../support/decider-spec.ts'
 
-const given = (facts: BookingFact[]) => ({
-  when: (command: OrderCommand) => {
-    const run = () => orderDecider.decide(command, fold(orderDecider, facts))
-    return {
-      thenAppends: (expected: BookingFact[]) => expect(run()).toEqual(expected),
-      thenAppendsNothing: () => expect(run()).toEqual([]),
-      thenRefuses: (kind: DomainError['kind'], message: string) => {
-        let error: unknown
-        try {
-          run()
-        } catch (e) {
-          error = e
-        }
-        expect(error).toBeInstanceOf(DomainError)
-        expect(error).toMatchObject({ kind, message })
-      },
-    }
-  },
-})
+const { given } = deciderSpec(orderDecider)
 
 const order: TicketsHeld['data'] = {
   orderId: 'o1',
@@ -62,17 +44,18 @@ const captured = (paymentId = 'pay_1'): BookingFact => ({
   type: 'PaymentCaptured',
   data: { orderId: 'o1', paymentId, amount: 2998, method: 'card' },
 })
+const issuedData: TicketsIssued['data'] = {
+  orderId: 'o1',
+  ownerId: 'asha',
+  eventId: 'e1',
+  ticketTypeId: 'vip',
+  quantity: 2,
+  amount: 2998,
+  afterExpiry: false,
+}
 const issued = (afterExpiry = false): BookingFact => ({
   type: 'TicketsIssued',
-  data: {
-    orderId: 'o1',
-    ownerId: 'asha',
-    eventId: 'e1',
-    ticketTypeId: 'vip',
-    quantity: 2,
-    amount: 2998,
-    afterExpiry,
-  },
+  data: { ...issuedData, afterExpiry },
 })
 const failed = (paymentId: string | null = 'pay_0'): BookingFact => ({
   type: 'PaymentFailed',
@@ -123,8 +106,8 @@ const AFTER_DEADLINE = '2030-01-01T10:10:00.001Z'
 const paidTicket = [held, captured(), issued()]
 
 describe('Hold', () => {
-  it('holds the seats when enough are available', () => given([]).when(hold(2)).thenAppends([held]))
-  it('holds when more than enough are available', () => given([]).when(hold(500)).thenAppends([held]))
+  it('holds the seats when enough are available', () => given([]).when(hold(2)).then([held]))
+  it('holds when more than enough are available', () => given([]).when(hold(500)).then([held]))
   it('refuses when fewer are available than asked', () =>
     given([]).when(hold(1)).thenRefuses('conflict', NOT_ENOUGH_TICKETS))
   it('refuses when none are available', () =>
@@ -134,7 +117,7 @@ describe('Hold', () => {
   it('holds and issues free tickets at once', () =>
     given([])
       .when(hold(2, freeOrder))
-      .thenAppends([
+      .then([
         { type: 'TicketsHeld', data: freeOrder },
         {
           type: 'TicketsIssued',
@@ -170,61 +153,61 @@ describe('Capture', () => {
   it('captures a held order and issues its ticket', () =>
     given([held])
       .when(capture(10))
-      .thenAppends([captured(), issued(false)]))
+      .then([captured(), issued(false)]))
   it('issues a held order even when the type shows no seats left (its own hold counts them)', () =>
     given([held])
       .when(capture(0))
-      .thenAppends([captured(), issued(false)]))
+      .then([captured(), issued(false)]))
   it('does nothing for a payment it captured already', () =>
-    given(paidTicket).when(capture(10)).thenAppendsNothing())
+    given(paidTicket).when(capture(10)).thenNothingHappens())
   it('does nothing for a captured payment that was refunded', () =>
     given([held, expired, captured(), refundRequested('sold out after hold expired'), refunded()])
       .when(capture(10))
-      .thenAppendsNothing())
+      .thenNothingHappens())
 
   describe('after the hold expired', () => {
     it('issues the ticket while the seats are still there', () =>
       given([held, expired])
         .when(capture(2))
-        .thenAppends([captured(), issued(true)]))
+        .then([captured(), issued(true)]))
     it('refunds when the seats were sold meanwhile', () =>
       given([held, expired])
         .when(capture(1))
-        .thenAppends([captured(), refundRequested('sold out after hold expired')]))
+        .then([captured(), refundRequested('sold out after hold expired')]))
   })
 
   describe('after a failed attempt', () => {
     it('issues the ticket while the seats are still there', () =>
       given([held, failed()])
         .when(capture(5))
-        .thenAppends([captured(), issued(true)]))
+        .then([captured(), issued(true)]))
     it('refunds when the seats were sold meanwhile', () =>
       given([held, failed()])
         .when(capture(0))
-        .thenAppends([captured(), refundRequested('sold out after hold expired')]))
+        .then([captured(), refundRequested('sold out after hold expired')]))
   })
 
   it('refunds a second payment for an issued ticket', () =>
     given(paidTicket)
       .when(capture(10, 'pay_2'))
-      .thenAppends([captured('pay_2'), refundRequested('duplicate payment', 'pay_2')]))
+      .then([captured('pay_2'), refundRequested('duplicate payment', 'pay_2')]))
   it('refunds a payment for a cancelled ticket', () =>
     given([...paidTicket, cancelled(), refundRequested('cancelled')])
       .when(capture(10, 'pay_2'))
-      .thenAppends([captured('pay_2'), refundRequested('duplicate payment', 'pay_2')]))
+      .then([captured('pay_2'), refundRequested('duplicate payment', 'pay_2')]))
   it('refunds a second payment for a transferred ticket, leaving it with its new owner', () =>
     given([...paidTicket, transferred('asha', 'bala')])
       .when(capture(10, 'pay_2'))
-      .thenAppends([captured('pay_2'), refundRequested('duplicate payment', 'pay_2')]))
+      .then([captured('pay_2'), refundRequested('duplicate payment', 'pay_2')]))
 })
 
 describe('Fail', () => {
-  it('releases a held order', () => given([held]).when(fail).thenAppends([failed()]))
+  it('releases a held order', () => given([held]).when(fail).then([failed()]))
   it('records a failure without a payment id', () =>
     given([held])
       .when({ type: 'Fail', paymentId: null, reason: 'Declined.' })
-      .thenAppends([failed(null)]))
-  it('does nothing to an order that does not exist', () => given([]).when(fail).thenAppendsNothing())
+      .then([failed(null)]))
+  it('does nothing to an order that does not exist', () => given([]).when(fail).thenNothingHappens())
   it.each([
     ['issued (a paid order never goes back)', paidTicket],
     ['failed already', [held, failed()]],
@@ -233,19 +216,18 @@ describe('Fail', () => {
   ] as const)('does nothing to an order that is %s', (_state, facts) =>
     given([...facts])
       .when(fail)
-      .thenAppendsNothing(),
+      .thenNothingHappens(),
   )
 })
 
 describe('Expire', () => {
-  it('releases a held order at its deadline', () =>
-    given([held]).when(expire(AT_DEADLINE)).thenAppends([expired]))
+  it('releases a held order at its deadline', () => given([held]).when(expire(AT_DEADLINE)).then([expired]))
   it('releases a held order after its deadline', () =>
-    given([held]).when(expire(AFTER_DEADLINE)).thenAppends([expired]))
+    given([held]).when(expire(AFTER_DEADLINE)).then([expired]))
   it('leaves a held order alone before its deadline', () =>
-    given([held]).when(expire(BEFORE_DEADLINE)).thenAppendsNothing())
+    given([held]).when(expire(BEFORE_DEADLINE)).thenNothingHappens())
   it('does nothing to an order that does not exist', () =>
-    given([]).when(expire(AFTER_DEADLINE)).thenAppendsNothing())
+    given([]).when(expire(AFTER_DEADLINE)).thenNothingHappens())
   it.each([
     ['issued', paidTicket],
     ['failed', [held, failed()]],
@@ -254,7 +236,7 @@ describe('Expire', () => {
   ] as const)('does nothing to an order that is %s', (_state, facts) =>
     given([...facts])
       .when(expire(AFTER_DEADLINE))
-      .thenAppendsNothing(),
+      .thenNothingHappens(),
   )
 })
 
@@ -262,22 +244,22 @@ describe('Cancel', () => {
   it("cancels the owner's paid ticket and asks for its refund", () =>
     given(paidTicket)
       .when(cancel('asha'))
-      .thenAppends([cancelled('asha'), refundRequested('cancelled')]))
+      .then([cancelled('asha'), refundRequested('cancelled')]))
   it('cancels a ticket issued after its hold expired, refunding its payment', () =>
     given([held, expired, captured(), issued(true)])
       .when(cancel('asha'))
-      .thenAppends([cancelled('asha'), refundRequested('cancelled')]))
+      .then([cancelled('asha'), refundRequested('cancelled')]))
   it('cancels a free ticket without a refund', () =>
     given([
       { type: 'TicketsHeld', data: freeOrder },
       { ...issued(), data: { ...issued().data, amount: 0 } } as BookingFact,
     ])
       .when(cancel('asha'))
-      .thenAppends([cancelled('asha')]))
+      .then([cancelled('asha')]))
   it('lets the new owner cancel a transferred ticket; the refund goes to the original payment', () =>
     given([...paidTicket, transferred('asha', 'bala')])
       .when(cancel('bala'))
-      .thenAppends([cancelled('bala'), refundRequested('cancelled')]))
+      .then([cancelled('bala'), refundRequested('cancelled')]))
   it('refuses a ticket that does not exist', () =>
     given([]).when(cancel('asha')).thenRefuses('not-found', TICKET_NOT_FOUND))
   it("refuses someone else's ticket as if it did not exist", () =>
@@ -295,7 +277,7 @@ describe('Cancel', () => {
   it('lets the buyer give up an unpaid hold (checkout closed): it fails and frees the seats', () =>
     given([held])
       .when(cancel('asha'))
-      .thenAppends([
+      .then([
         {
           type: 'PaymentFailed',
           data: { orderId: 'o1', paymentId: null, reason: 'The buyer closed the checkout.' },
@@ -315,15 +297,15 @@ describe('Transfer', () => {
   it("moves the owner's ticket to another account", () =>
     given(paidTicket)
       .when(transfer('asha', 'bala'))
-      .thenAppends([transferred('asha', 'bala')]))
+      .then([transferred('asha', 'bala')]))
   it('lets the new owner pass it on', () =>
     given([...paidTicket, transferred('asha', 'bala')])
       .when(transfer('bala', 'chitra'))
-      .thenAppends([transferred('bala', 'chitra')]))
+      .then([transferred('bala', 'chitra')]))
   it('lets the new owner give it back to the buyer', () =>
     given([...paidTicket, transferred('asha', 'bala')])
       .when(transfer('bala', 'asha'))
-      .thenAppends([transferred('bala', 'asha')]))
+      .then([transferred('bala', 'asha')]))
   it('refuses a transfer to oneself', () =>
     given(paidTicket)
       .when(transfer('asha', 'asha'))
@@ -356,25 +338,25 @@ describe('RecordRefund', () => {
   it('records the refund of a cancelled ticket', () =>
     given([...paidTicket, cancelled(), refundRequested('cancelled')])
       .when(recordRefund())
-      .thenAppends([refunded()]))
+      .then([refunded()]))
   it('records the refund of a payment that came after the seats were sold', () =>
     given([held, expired, captured(), refundRequested('sold out after hold expired')])
       .when(recordRefund())
-      .thenAppends([refunded()]))
+      .then([refunded()]))
   it('records the refund of a duplicate payment', () =>
     given([...paidTicket, captured('pay_2'), refundRequested('duplicate payment', 'pay_2')])
       .when(recordRefund('pay_2', 'rfnd_2'))
-      .thenAppends([refunded('pay_2', 'rfnd_2')]))
+      .then([refunded('pay_2', 'rfnd_2')]))
   it('records a refund once', () =>
     given([...paidTicket, cancelled(), refundRequested('cancelled'), refunded()])
       .when(recordRefund('pay_1', 'rfnd_again'))
-      .thenAppendsNothing())
-  it('ignores a refund nobody asked for', () => given(paidTicket).when(recordRefund()).thenAppendsNothing())
+      .thenNothingHappens())
+  it('ignores a refund nobody asked for', () => given(paidTicket).when(recordRefund()).thenNothingHappens())
   it('ignores a refund for another payment than the one to refund', () =>
     given([...paidTicket, cancelled(), refundRequested('cancelled')])
       .when(recordRefund('pay_other'))
-      .thenAppendsNothing())
-  it('ignores an order that does not exist', () => given([]).when(recordRefund()).thenAppendsNothing())
+      .thenNothingHappens())
+  it('ignores an order that does not exist', () => given([]).when(recordRefund()).thenNothingHappens())
 })
 
 describe('evolve', () => {
@@ -436,7 +418,7 @@ describe('Hold, under its limits', () => {
   it('holds while sales are open and the caps leave room', () =>
     given([])
       .when(holdUnder({ heldFromAddress: 18 }))
-      .thenAppends([held]))
+      .then([held]))
   it('refuses once sales have closed (the event started, or its sales ended)', () =>
     given([])
       .when(holdUnder({ now: '2030-01-02T12:30:00.000Z' }))
@@ -455,7 +437,22 @@ describe('Hold, under its limits', () => {
   it('does not apply the free cap to paid tickets', () =>
     given([])
       .when(holdUnder({ issuedToBuyer: 50 }))
-      .thenAppends([held]))
+      .then([held]))
+  it('holds and issues free tickets up to the cap exactly', () =>
+    given([])
+      .when(holdUnder({ issuedToBuyer: 8 }, freeOrder))
+      .then([
+        { type: 'TicketsHeld', data: freeOrder },
+        { type: 'TicketsIssued', data: { ...issuedData, amount: 0 } },
+      ]))
+  it('refuses free tickets to a buyer who has them all', () =>
+    given([])
+      .when(holdUnder({ issuedToBuyer: 10 }, freeOrder))
+      .thenRefuses('conflict', 'You can have at most 10 free tickets for this event, and you have them all.'))
+  it('refuses after sales have closed, not only at the moment they close', () =>
+    given([])
+      .when(holdUnder({ now: '2030-01-03T00:00:00.000Z' }))
+      .thenRefuses('conflict', SALES_CLOSED))
 })
 
 describe('Release (a new checkout for the same event)', () => {
@@ -463,11 +460,20 @@ describe('Release (a new checkout for the same event)', () => {
   it("gives the buyer's unpaid seats back", () =>
     given([held])
       .when(release('asha'))
-      .thenAppends([
+      .then([
         { type: 'PaymentFailed', data: { orderId: 'o1', paymentId: null, reason: REPLACED_BY_NEW_CHECKOUT } },
       ]))
-  it('leaves a paid ticket alone', () => given(paidTicket).when(release('asha')).thenAppendsNothing())
-  it("leaves someone else's hold alone", () => given([held]).when(release('bala')).thenAppendsNothing())
+  it('leaves a paid ticket alone', () => given(paidTicket).when(release('asha')).thenNothingHappens())
+  it("leaves someone else's hold alone", () => given([held]).when(release('bala')).thenNothingHappens())
+  it('leaves an order that does not exist alone', () => given([]).when(release('asha')).thenNothingHappens())
+  it.each([
+    ['failed', [held, failed()]],
+    ['expired', [held, expired]],
+  ] as const)('leaves an order that %s already alone', (_state, facts) =>
+    given([...facts])
+      .when(release('asha'))
+      .thenNothingHappens(),
+  )
 })
 
 describe('Cancel, near the event', () => {
@@ -476,7 +482,7 @@ describe('Cancel, near the event', () => {
   it('cancels before the cutoff', () =>
     given(paidTicket)
       .when(cancelAt('2030-01-01T11:59:59.999Z'))
-      .thenAppends([cancelled(), refundRequested('cancelled')]))
+      .then([cancelled(), refundRequested('cancelled')]))
   it('refuses from the cutoff on', () =>
     given(paidTicket)
       .when(cancelAt('2030-01-01T12:00:00.000Z'))
@@ -487,7 +493,7 @@ describe('Cancel, near the event', () => {
   it('still lets the buyer give up an unpaid hold after the cutoff', () =>
     given([held])
       .when(cancelAt('2030-01-01T13:00:00.000Z'))
-      .thenAppends([
+      .then([
         {
           type: 'PaymentFailed',
           data: { orderId: 'o1', paymentId: null, reason: 'The buyer closed the checkout.' },
@@ -501,4 +507,8 @@ describe('Transfer to an e-mail with no account', () => {
     given(paidTicket).when(toNobody('asha')).thenRefuses('not-found', NO_SUCH_RECIPIENT))
   it('tells a stranger only that the ticket is not found', () =>
     given(paidTicket).when(toNobody('mallory')).thenRefuses('not-found', TICKET_NOT_FOUND))
+  it('tells the former owner only that the ticket went to someone else', () =>
+    given([...paidTicket, transferred('asha', 'bala')])
+      .when(toNobody('asha'))
+      .thenRefuses('conflict', 'This ticket has been transferred to someone else.'))
 })

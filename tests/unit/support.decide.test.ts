@@ -1,27 +1,10 @@
 // given / when / then for the inquiry decider: opened once, answered once.
-import { describe, expect, it } from 'vitest'
-import { DomainError } from '../../server/errors.ts'
-import { fold } from '../../server/ledger/decider.ts'
-import { type InquiryCommand, inquiryDecider } from '../../server/support/decide.ts'
-import type { InquiryAnswered, InquiryOpened, SupportFact } from '../../server/support/facts.ts'
+import { describe, it } from 'vitest'
+import { inquiryDecider } from '../../server/support/decide.ts'
+import type { InquiryAnswered, InquiryOpened } from '../../server/support/facts.ts'
+import { deciderSpec } from '../support/decider-spec.ts'
 
-const given = (facts: SupportFact[]) => ({
-  when: (command: InquiryCommand) => {
-    const run = () => inquiryDecider.decide(command, fold(inquiryDecider, facts))
-    return {
-      thenAppends: (expected: SupportFact[]) => expect(run()).toEqual(expected),
-      thenRefuses: (kind: DomainError['kind'], message: string) => {
-        expect(run).toThrow(DomainError)
-        expect(run).toThrow(message)
-        try {
-          run()
-        } catch (error) {
-          expect((error as DomainError).kind).toBe(kind)
-        }
-      },
-    }
-  },
-})
+const { given } = deciderSpec(inquiryDecider)
 
 const inquiry = { inquiryId: 'i1', userId: 'u1', subject: 'Refund timing', inquiry: 'When will it arrive?' }
 const opened: InquiryOpened = { type: 'InquiryOpened', data: inquiry }
@@ -31,14 +14,18 @@ const answered: InquiryAnswered = {
 }
 
 describe('Open', () => {
-  it('opens a new inquiry', () => given([]).when({ type: 'Open', inquiry }).thenAppends([opened]))
+  it('opens a new inquiry', () => given([]).when({ type: 'Open', inquiry }).then([opened]))
   it('refuses to open the same inquiry twice', () =>
     given([opened]).when({ type: 'Open', inquiry }).thenRefuses('conflict', 'This inquiry exists already.'))
+  it('refuses to open it again once it was answered', () =>
+    given([opened, answered])
+      .when({ type: 'Open', inquiry })
+      .thenRefuses('conflict', 'This inquiry exists already.'))
 })
 
 describe('Answer', () => {
   it('answers an open inquiry, to the asker it was opened by', () =>
-    given([opened]).when({ type: 'Answer', reply: 'Within 5 days.', by: 'a1' }).thenAppends([answered]))
+    given([opened]).when({ type: 'Answer', reply: 'Within 5 days.', by: 'a1' }).then([answered]))
   it('refuses a second answer', () =>
     given([opened, answered])
       .when({ type: 'Answer', reply: 'Actually, 3 days.', by: 'a2' })

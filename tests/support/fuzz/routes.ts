@@ -1,0 +1,755 @@
+// Every route the app serves, and how to make bad requests for it (the fuzz test's route specs):
+// each names its path, body, query and headers from the generators, aimed at the world the test
+// set up (tests/support/fuzz/world.ts), with the edge cases of its own rules and examples written out.
+import fc from 'fast-check'
+import { webhookSignature } from '../../../server/payments/signatures.ts'
+import { nextYear } from '../sales.ts'
+import {
+  badEmails,
+  badPasswords,
+  badTimes,
+  commonHeaders,
+  completeForm,
+  contentTypeLies,
+  enc,
+  eventForm,
+  example,
+  files,
+  fixed,
+  freshEmail,
+  gatewayAuth,
+  http,
+  jsonBody,
+  LONG,
+  malformedJson,
+  nasty,
+  param,
+  query,
+  type Req,
+  sessionEnd,
+  sessionStart,
+} from './generators.ts'
+import type { World } from './world.ts'
+
+// The payment webhook's deliveries: bodies of the gateway's shapes and of none, signed or not.
+const webhookBody = (w: World) =>
+  fc.oneof(
+    {
+      weight: 3,
+      arbitrary: fc
+        .record({
+          event: fc.oneof(fc.constantFrom('payment.captured', 'payment.failed', 'order.paid'), nasty),
+          id: fc.oneof(fc.constantFrom(...w.gatewayPayments), nasty),
+          order: fc.oneof(fc.constantFrom(...w.gatewayOrders), nasty),
+        })
+        .map(({ event, id, order }) =>
+          JSON.stringify({ event, payload: { payment: { entity: { id, order_id: order } } } }),
+        ),
+    },
+    { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 3 }).map((v) => JSON.stringify(v) ?? 'null') },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom(
+        'null',
+        '[]',
+        '"payment"',
+        '7',
+        'true',
+        '{"payload":null}',
+        '{"payload":{"payment":null}}',
+        '{"payload":{"payment":{"entity":null}}}',
+        '{"payload":{"order":{"entity":{"id":7}}}}',
+        ...malformedJson,
+      ),
+    },
+  )
+type Signature = 'genuine' | 'none' | 'other secret' | 'upper case' | 'garbage'
+/** A webhook delivery of this body, signed as said, sent as this content type. */
+function webhookRequest(
+  w: World,
+  body: string,
+  signature: Signature,
+  type = 'application/json',
+  ip = '10.0.0.1',
+): Req {
+  const genuine = webhookSignature(w.webhookSecret, body)
+  const signatures: Record<Signature, string | undefined> = {
+    genuine,
+    none: undefined,
+    'other secret': webhookSignature('not-the-webhook-secret', body),
+    'upper case': genuine.toUpperCase(),
+    garbage: 'zz',
+  }
+  const sig = signatures[signature]
+  return {
+    method: 'POST',
+    url: '/api/v1/payments/webhook',
+    headers: { 'content-type': type, ...(sig === undefined ? {} : { 'x-razorpay-signature': sig }) },
+    payload: body,
+    remoteAddress: ip,
+    auth: `signature: ${signature}`,
+  }
+}
+const webhook = (w: World) =>
+  fc
+    .record({
+      body: webhookBody(w),
+      signature: fc.constantFrom<Signature>(
+        'genuine',
+        'genuine',
+        'genuine',
+        'none',
+        'other secret',
+        'upper case',
+        'garbage',
+      ),
+      type: fc.oneof(
+        { weight: 5, arbitrary: fc.constant('application/json') },
+        { weight: 1, arbitrary: fc.constantFrom(...contentTypeLies) },
+      ),
+      ip: fc.ipV4(),
+    })
+    .map(({ body, signature, type, ip }) => webhookRequest(w, body, signature, type, ip))
+
+const gatewayPath = (make: (id: string) => string, ids: () => string[]) => param(ids()).map(make)
+
+/** How to fuzz one route: requests of bad input for it, aimed at the world's accounts and things. */
+export type RouteSpec = {
+  /** as servedRoutes names it: 'POST /api/v1/auth/login' */
+  route: string
+  /** this many times the runs of a route (the routes with the most ways to go wrong get more) */
+  scale?: number
+  request: (w: World) => fc.Arbitrary<Req>
+  /** requests every run sends first: the shapes of input this route must survive, written out */
+  examples?: (w: World) => Req[]
+}
+
+export const routeSpecs: RouteSpec[] = [
+  // accounts
+  {
+    route: 'POST /api/v1/auth/register',
+    request: (w) =>
+      http({
+        method: 'POST',
+        path: fixed('/api/v1/auth/register'),
+        body: jsonBody(
+          {
+            username: fc.constantFrom('Fuzzy', 'Ünï 名前 😀', 'a'.repeat(60)),
+            email: freshEmail('register'),
+            password: fc.constantFrom('password-1', 'p'.repeat(256)),
+            phone: fc.constantFrom('+91 98765 43210', '(080) 1234-5678'),
+          },
+          {
+            username: fc.constantFrom('a'.repeat(61), '   '),
+            email: fc.oneof(badEmails(), fc.constantFrom(...w.emails)),
+            password: badPasswords(),
+            phone: fc.constantFrom('123', 'phone', '+'.repeat(30)),
+          },
+        ),
+      }),
+  },
+  {
+    route: 'POST /api/v1/auth/login',
+    request: (w) =>
+      http({
+        method: 'POST',
+        path: fixed('/api/v1/auth/login'),
+        body: jsonBody(
+          {
+            email: fc.constantFrom(w.user.email, w.anotherUser.email.toUpperCase()),
+            password: fc.constant('password-1'),
+          },
+          {
+            email: fc.oneof(badEmails(), freshEmail('login')),
+            password: fc.constantFrom('password-2', 'p'.repeat(257)),
+          },
+        ),
+      }),
+  },
+  {
+    route: 'POST /api/v1/auth/forgotpassword',
+    request: (w) =>
+      http({
+        method: 'POST',
+        path: fixed('/api/v1/auth/forgotpassword'),
+        body: jsonBody(
+          { email: fc.oneof(freshEmail('forgot'), fc.constantFrom(...w.emails)) },
+          { email: badEmails() },
+        ),
+      }),
+  },
+  {
+    route: 'POST /api/v1/auth/reset-password/:token',
+    request: (w) =>
+      http({
+        method: 'POST',
+        path: param(w.resetTokens).map((token) => `/api/v1/auth/reset-password/${token}`),
+        body: jsonBody({ password: fc.constantFrom('brand-new-1') }, { password: badPasswords() }),
+      }),
+  },
+  {
+    route: 'GET /api/v1/auth/profile',
+    request: () => http({ method: 'GET', path: fixed('/api/v1/auth/profile') }),
+  },
+  {
+    route: 'POST /api/v1/auth/getbyid',
+    request: (w) =>
+      http({
+        method: 'POST',
+        path: fixed('/api/v1/auth/getbyid'),
+        body: jsonBody(
+          { userid: fc.constantFrom(...w.userIds) },
+          { userid: fc.constantFrom('no-such-user', 'a/b', '') },
+        ),
+      }),
+  },
+  {
+    route: 'POST /api/v1/admin/create-organizer',
+    request: (w) =>
+      http({
+        method: 'POST',
+        path: fixed('/api/v1/admin/create-organizer'),
+        body: jsonBody(
+          {
+            name: fc.constantFrom('Org', 'Ørg 名'),
+            email: freshEmail('organizer'),
+            password: fc.constant('organizer-1'),
+          },
+          {
+            name: fc.constantFrom('', 'a'.repeat(61)),
+            email: fc.oneof(badEmails(), fc.constantFrom(...w.emails)),
+            password: badPasswords(),
+          },
+        ),
+      }),
+  },
+  {
+    route: 'GET /api/v1/admin/getalluser',
+    request: () => http({ method: 'GET', path: fixed('/api/v1/admin/getalluser') }),
+  },
+
+  // events
+  {
+    route: 'GET /api/v1/event',
+    request: () => http({ method: 'GET', path: fixed('/api/v1/event'), headers: commonHeaders }),
+  },
+  {
+    route: 'GET /api/v1/event/filter',
+    request: () =>
+      http({
+        method: 'GET',
+        path: fixed('/api/v1/event/filter'),
+        query: query({
+          search: fc.constantFrom(
+            'Music',
+            '0-1000',
+            '100-',
+            'a-b',
+            '-',
+            `${nextYear}-04-01`,
+            'Delhi',
+            '.*',
+            '(a+)+$',
+          ),
+          filterType: fc.constantFrom('category', 'date', 'location', 'price', 'CATEGORY', 'title'),
+        }),
+      }),
+  },
+  {
+    route: 'GET /api/v1/event/:id',
+    request: (w) => http({ method: 'GET', path: param(w.eventIds).map((id) => `/api/v1/event/${id}`) }),
+  },
+  {
+    route: 'POST /api/v1/event/create',
+    scale: 3,
+    request: () => http({ method: 'POST', path: fixed('/api/v1/event/create'), body: eventForm }),
+    examples: () => [
+      ...(['no final boundary', 'another boundary', 'LF only', 'no boundary', 'cut short'] as const).map(
+        (framing) => example('POST', '/api/v1/event/create', 'organizer', completeForm([], framing)),
+      ),
+      ...files.map((value) =>
+        example(
+          'POST',
+          '/api/v1/event/create',
+          'organizer',
+          completeForm([{ name: 'images', filename: 'poster.png', type: 'image/png', value }]),
+        ),
+      ),
+      example('POST', '/api/v1/event/create', 'organizer', {
+        payload: '{"title":"JSON"}',
+        type: 'application/json',
+      }),
+    ],
+  },
+  {
+    route: 'GET /api/v1/ticket/getorgid',
+    request: () => http({ method: 'GET', path: fixed('/api/v1/ticket/getorgid') }),
+  },
+  {
+    route: 'GET /api/v1/admin/events',
+    request: () => http({ method: 'GET', path: fixed('/api/v1/admin/events') }),
+  },
+  {
+    route: 'PUT /api/v1/admin/events/:id/status',
+    request: (w) =>
+      http({
+        method: 'PUT',
+        path: param(w.eventIds).map((id) => `/api/v1/admin/events/${id}/status`),
+        body: jsonBody(
+          { status: fc.constantFrom('Approved', 'Rejected') },
+          { status: fc.constantFrom('Pending', 'approved', 'Deleted') },
+        ),
+        headers: fc.record(
+          {
+            'if-match': fc.constantFrom(
+              '"1"',
+              'W/"2"',
+              '3',
+              '*',
+              '"abc"',
+              '1, 2',
+              '"99999999999999999999"',
+              '',
+            ),
+          },
+          { requiredKeys: [] },
+        ),
+      }),
+  },
+
+  // tickets
+  {
+    route: 'POST /api/v1/ticket/create',
+    request: (w) =>
+      http({
+        method: 'POST',
+        path: fixed('/api/v1/ticket/create'),
+        body: jsonBody(
+          {
+            eventId: fc.constant(w.eventIds[0]),
+            ticketType: fc.constantFrom('VIP', 'General Admission', 'vip', ...w.ticketTypeIds.slice(0, 2)),
+            quantity: fc.constantFrom(1, 2, '3', ' 4 ', 10),
+            amount: fc.constantFrom(1, -100, 0, 'free', 1e308),
+          },
+          {
+            eventId: fc.constantFrom(...w.eventIds.slice(1)),
+            ticketType: fc.constantFrom('Balcony', '', ...w.ticketTypeIds.slice(2)),
+            quantity: fc.constantFrom(11, 0, -1, 1.5, 1e308, 'NaN', '1e3', '0x3', 2 ** 53 + 2),
+          },
+        ),
+      }),
+  },
+  {
+    route: 'POST /api/v1/ticket/handlePaymentSuccess',
+    request: (w) =>
+      http({
+        method: 'POST',
+        path: fixed('/api/v1/ticket/handlePaymentSuccess'),
+        body: jsonBody(
+          {
+            paymentId: fc.constant(w.checkout.razorpay_payment_id),
+            orderId: fc.constant(w.checkout.razorpay_order_id),
+            signature: fc.constant(w.checkout.razorpay_signature),
+            razorpay_payment_id: fc.constant(w.checkout.razorpay_payment_id),
+            razorpay_order_id: fc.constant(w.checkout.razorpay_order_id),
+            razorpay_signature: fc.constant(w.checkout.razorpay_signature),
+            event: nasty,
+          },
+          {
+            paymentId: fc.constantFrom('pay_other', w.gatewayPayments[0]),
+            orderId: fc.constantFrom(...w.heldOrders),
+            signature: fc.constantFrom('deadbeef', w.checkout.razorpay_signature.toUpperCase()),
+          },
+        ),
+      }),
+  },
+  {
+    route: 'GET /api/v1/ticket/getTicketbyId/:ticketId',
+    request: (w) =>
+      http({ method: 'GET', path: param(w.ticketIds).map((id) => `/api/v1/ticket/getTicketbyId/${id}`) }),
+  },
+  {
+    route: 'GET /api/v1/ticket/registrations',
+    request: () => http({ method: 'GET', path: fixed('/api/v1/ticket/registrations') }),
+  },
+  {
+    route: 'DELETE /api/v1/ticket/cancel/:ticketId',
+    request: (w) =>
+      http({ method: 'DELETE', path: param(w.ticketIds).map((id) => `/api/v1/ticket/cancel/${id}`) }),
+  },
+  {
+    route: 'DELETE /api/v1/ticket/:ticketId',
+    request: (w) => http({ method: 'DELETE', path: param(w.ticketIds).map((id) => `/api/v1/ticket/${id}`) }),
+  },
+  {
+    route: 'POST /api/v1/ticket/transfer',
+    request: (w) =>
+      http({
+        method: 'POST',
+        path: fixed('/api/v1/ticket/transfer'),
+        body: jsonBody(
+          {
+            ticketId: fc.constantFrom(...w.ticketIds.slice(0, 2)),
+            newAttendeeEmail: fc.constantFrom(w.anotherUser.email, w.user.email),
+          },
+          {
+            ticketId: fc.constantFrom(...w.ticketIds.slice(2)),
+            newAttendeeEmail: fc.oneof(badEmails(), freshEmail('transfer')),
+          },
+        ),
+      }),
+  },
+
+  // organizer tools
+  {
+    route: 'GET /api/v1/ticket/analytics/:eventId',
+    request: (w) =>
+      http({ method: 'GET', path: param(w.eventIds).map((id) => `/api/v1/ticket/analytics/${id}`) }),
+  },
+  {
+    route: 'GET /api/v1/organizers/attendees',
+    request: () => http({ method: 'GET', path: fixed('/api/v1/organizers/attendees') }),
+  },
+  {
+    route: 'GET /api/v1/organizers/attendees.csv',
+    request: () =>
+      http({ method: 'GET', path: fixed('/api/v1/organizers/attendees.csv'), headers: commonHeaders }),
+  },
+
+  // schedule
+  {
+    route: 'GET /api/v1/schedule',
+    request: (w) =>
+      http({
+        method: 'GET',
+        path: fixed('/api/v1/schedule'),
+        query: query({ eventId: fc.constantFrom(...w.eventIds) }),
+      }),
+  },
+  {
+    route: 'POST /api/v1/schedule',
+    request: (w) =>
+      http({
+        method: 'POST',
+        path: fixed('/api/v1/schedule'),
+        body: jsonBody(
+          {
+            eventId: fc.constantFrom(...w.eventIds.slice(0, 2)),
+            sessionTitle: fc.constantFrom('Opening', 'a'.repeat(150)),
+            description: fc.constantFrom('', 'About it'),
+            startTime: fc.constant(sessionStart),
+            endTime: fc.constant(sessionEnd),
+            speakers: fc.constantFrom<unknown>([], [{ name: 'Asha', bio: 'Sings.' }]),
+            location: fc.constantFrom('Hall A', ''),
+          },
+          {
+            eventId: fc.constantFrom(...w.eventIds.slice(2)),
+            sessionTitle: fc.constantFrom('a'.repeat(151), ''),
+            startTime: badTimes(),
+            endTime: badTimes(),
+            speakers: fc.constantFrom<unknown>(
+              [{ name: 'Asha' }],
+              [null],
+              'Asha',
+              Array.from({ length: 51 }, () => ({ name: 'n', bio: 'b' })),
+              [{ name: LONG, bio: LONG }],
+            ),
+          },
+        ),
+      }),
+  },
+  {
+    route: 'POST /api/v1/notify',
+    request: (w) =>
+      http({
+        method: 'POST',
+        path: fixed('/api/v1/notify'),
+        body: jsonBody(
+          {
+            eventId: fc.constantFrom(...w.eventIds.slice(0, 2)),
+            startTime: fc.constant(sessionStart),
+            endTime: fc.constant(sessionEnd),
+          },
+          { eventId: fc.constantFrom(...w.eventIds.slice(2)), startTime: badTimes(), endTime: badTimes() },
+        ),
+      }),
+  },
+
+  // support
+  {
+    route: 'POST /api/v1/admin/support',
+    request: () =>
+      http({
+        method: 'POST',
+        path: fixed('/api/v1/admin/support'),
+        body: jsonBody(
+          {
+            subject: fc.constantFrom('Seats', 'a'.repeat(200)),
+            inquiry: fc.constantFrom('Where?', 'a'.repeat(5000)),
+          },
+          { subject: fc.constantFrom('', 'a'.repeat(201)), inquiry: fc.constantFrom('', 'a'.repeat(5001)) },
+        ),
+      }),
+  },
+  {
+    route: 'POST /api/v1/admin/support/get',
+    request: () => http({ method: 'POST', path: fixed('/api/v1/admin/support/get') }),
+  },
+  {
+    route: 'POST /api/v1/admin/support/reply',
+    request: (w) =>
+      http({
+        method: 'POST',
+        path: fixed('/api/v1/admin/support/reply'),
+        body: jsonBody(
+          { inquiryId: fc.constant(w.inquiryIds[0]), reply: fc.constant('Here.') },
+          {
+            inquiryId: fc.constantFrom(...w.inquiryIds.slice(1)),
+            reply: fc.constantFrom('', 'a'.repeat(5001)),
+          },
+        ),
+      }),
+  },
+  {
+    route: 'GET /api/v1/support/mine',
+    request: () => http({ method: 'GET', path: fixed('/api/v1/support/mine') }),
+  },
+
+  // payments
+  {
+    route: 'POST /api/v1/payments/webhook',
+    scale: 2,
+    request: webhook,
+    examples: (w) => [
+      ...['null', '7', '"text"', '[]', 'true', '{"payload":null}', '{"payload":{"payment":null}}'].map(
+        (body) => webhookRequest(w, body, 'genuine'),
+      ),
+      webhookRequest(w, '{"event":"payment.captured"}', 'other secret'),
+    ],
+  },
+  {
+    route: 'POST /api/v1/payments/local/pay',
+    request: (w) =>
+      http({
+        method: 'POST',
+        path: fixed('/api/v1/payments/local/pay'),
+        body: jsonBody(
+          { orderId: fc.constantFrom(...w.heldOrders), outcome: fc.constantFrom('success', 'failure') },
+          { outcome: fc.constantFrom('maybe', 'SUCCESS') },
+        ),
+      }),
+  },
+  {
+    route: 'POST /api/v1/payments/local/v1/orders',
+    request: () =>
+      http({
+        method: 'POST',
+        path: fixed('/api/v1/payments/local/v1/orders'),
+        auth: gatewayAuth,
+        body: jsonBody(
+          {
+            amount: fc.constantFrom(50_000, 100),
+            currency: fc.constantFrom('INR', 'USD'),
+            receipt: fc.constantFrom('r1', LONG),
+            notes: fc.constantFrom<unknown>({}, { a: 'b' }),
+          },
+          { amount: fc.constantFrom(99, 1.5, -100, 1e308), notes: fc.constantFrom<unknown>({ a: 1 }, []) },
+        ),
+      }),
+  },
+  {
+    route: 'GET /api/v1/payments/local/v1/orders/:id/payments',
+    request: (w) =>
+      http({
+        method: 'GET',
+        path: gatewayPath(
+          (id) => `/api/v1/payments/local/v1/orders/${id}/payments`,
+          () => w.gatewayOrders,
+        ),
+        auth: gatewayAuth,
+      }),
+  },
+  {
+    route: 'GET /api/v1/payments/local/v1/payments/:id',
+    request: (w) =>
+      http({
+        method: 'GET',
+        path: gatewayPath(
+          (id) => `/api/v1/payments/local/v1/payments/${id}`,
+          () => w.gatewayPayments,
+        ),
+        auth: gatewayAuth,
+      }),
+  },
+  {
+    route: 'POST /api/v1/payments/local/v1/payments/:id/capture',
+    request: (w) =>
+      http({
+        method: 'POST',
+        path: gatewayPath(
+          (id) => `/api/v1/payments/local/v1/payments/${id}/capture`,
+          () => w.gatewayPayments,
+        ),
+        auth: gatewayAuth,
+      }),
+  },
+  {
+    route: 'POST /api/v1/payments/local/v1/payments/:id/refund',
+    request: (w) =>
+      http({
+        method: 'POST',
+        path: gatewayPath(
+          (id) => `/api/v1/payments/local/v1/payments/${id}/refund`,
+          () => w.gatewayPayments,
+        ),
+        auth: gatewayAuth,
+        body: jsonBody(
+          { amount: fc.constantFrom<unknown>(100, 1) },
+          { amount: fc.constantFrom<unknown>(0, -500, 1.5, 'abc', '100', null, 1e308) },
+        ),
+      }),
+    examples: (w) =>
+      ['abc', '100', 1e308, [], {}].map((amount) =>
+        example(
+          'POST',
+          `/api/v1/payments/local/v1/payments/${w.gatewayPayments[0]}/refund`,
+          'the gateway key',
+          {
+            payload: JSON.stringify({ amount }),
+            type: 'application/json',
+          },
+        ),
+      ),
+  },
+  {
+    route: 'GET /api/v1/payments/local/v1/payments/:id/refunds',
+    request: (w) =>
+      http({
+        method: 'GET',
+        path: gatewayPath(
+          (id) => `/api/v1/payments/local/v1/payments/${id}/refunds`,
+          () => w.gatewayPayments,
+        ),
+        auth: gatewayAuth,
+      }),
+  },
+
+  // probes, the API description, the activity feed (a WebSocket asked for plain HTTP)
+  {
+    route: 'GET /api/v1/health/live',
+    request: () => http({ method: 'GET', path: fixed('/api/v1/health/live') }),
+  },
+  {
+    route: 'GET /api/v1/health/ready',
+    request: () => http({ method: 'GET', path: fixed('/api/v1/health/ready') }),
+  },
+  {
+    route: 'GET /api/v1/site',
+    request: () => http({ method: 'GET', path: fixed('/api/v1/site') }),
+  },
+  {
+    route: 'GET /api/v1/openapi.json',
+    request: () => http({ method: 'GET', path: fixed('/api/v1/openapi.json') }),
+  },
+  {
+    route: 'GET /api/v1/activity',
+    examples: () => [
+      example('GET', '/api/v1/activity', 'admin'),
+      example('GET', '/api/v1/activity', 'visitor'),
+    ],
+    request: () =>
+      http({
+        method: 'GET',
+        path: fixed('/api/v1/activity'),
+        headers: fc.record(
+          {
+            upgrade: fc.constantFrom('websocket', 'h2c', 'nonsense'),
+            connection: fc.constantFrom('upgrade', 'keep-alive', 'Upgrade, close'),
+            'sec-websocket-version': fc.constantFrom('13', '8', 'x'),
+            'sec-websocket-key': fc.constantFrom('dGhlIHNhbXBsZSBub25jZQ==', 'short', ''),
+          },
+          { requiredKeys: [] },
+        ),
+      }),
+  },
+
+  // outside the API: media, the web app, CORS preflights
+  {
+    route: 'GET /uploads/*',
+    request: (w) =>
+      http({
+        method: 'GET',
+        path: fc
+          .oneof(
+            { weight: 3, arbitrary: fc.constantFrom(...w.uploads) },
+            {
+              weight: 3,
+              arbitrary: fc.constantFrom(
+                '../jwt-secret',
+                '..%2fjwt-secret',
+                '%2e%2e/%2e%2e/etc/passwd',
+                '.incoming/',
+                '.incoming/x.part',
+                '..%5cjwt-secret',
+                'missing.png',
+                '%00',
+                'a%00.png',
+                `${'x'.repeat(300)}.png`,
+                '',
+                '.',
+                '%',
+              ),
+            },
+            { weight: 1, arbitrary: fc.string({ maxLength: 20 }).map(encodeURIComponent) },
+          )
+          .map((name) => `/uploads/${name}`),
+        headers: commonHeaders,
+      }),
+  },
+  {
+    route: 'GET /*',
+    request: () =>
+      http({
+        method: 'GET',
+        path: fc
+          .oneof(
+            fc.constantFrom(
+              '/',
+              '/events/abc',
+              '/index.html',
+              '/assets/%2e%2e/index.html',
+              '/%2e%2e/package.json',
+              '/.env',
+              '/../server/config.ts',
+              '/assets/%00',
+              '/%',
+              '/sw.js',
+              `/${'x'.repeat(3000)}`,
+            ),
+            fc.string({ maxLength: 20 }).map((s) => `/${enc(s)}`),
+          )
+          .map((path) => path),
+        headers: commonHeaders,
+      }),
+  },
+  {
+    route: 'OPTIONS *',
+    examples: () => [example('OPTIONS', '/api/v1/event', 'visitor')],
+    request: () =>
+      fc
+        .record({
+          path: fc.constantFrom('/api/v1/ticket/create', '/api/v1/event', '/uploads/x.png', '/', '/nowhere'),
+          origin: fc.constantFrom('http://localhost:5173', 'https://evil.example', 'null', ''),
+          method: fc.constantFrom('POST', 'DELETE', 'PUT', 'TRACE', 'nonsense', ''),
+          headers: fc.constantFrom('authorization,content-type', 'x-anything', '', '\u00e9'),
+          ip: fc.ipV4(),
+        })
+        .map(({ path, origin, method, headers, ip }): Req => {
+          const all: Record<string, string> = {}
+          if (origin) all.origin = origin
+          if (method) all['access-control-request-method'] = method
+          if (headers && /^[\x20-\x7e]*$/.test(headers)) all['access-control-request-headers'] = headers
+          return { method: 'OPTIONS', url: path, headers: all, remoteAddress: ip, auth: 'a preflight' }
+        }),
+  },
+]
