@@ -50,7 +50,9 @@ export const TicketTypeInput = v.object({
     numberLike('Price'),
     v.minValue(0, 'Price cannot be negative.'),
     v.maxValue(10_000_000, 'Price must be at most ₹1,00,00,000.'),
-    v.check((n) => Math.round(n * 100) === n * 100, 'Price can have at most two decimals.'),
+    // Whole paise: 19.99 is stored as 1999 paise. Not `n * 100` is whole: 19.99 * 100 is
+    // 1998.9999999999998 in binary, which refused prices like ₹19.99 or ₹4.35 the API allows.
+    v.check((n) => Math.round(n * 100) / 100 === n, 'Price can have at most two decimals.'),
   ),
   quantity: v.pipe(
     numberLike('Quantity'),

@@ -5,11 +5,19 @@ import * as v from 'valibot'
 import { bookingCommands } from '../server/booking/commands.ts'
 import { OrderGone, paymentConfirmer } from '../server/booking/confirm.ts'
 import type { Processor } from '../server/jobs/port.ts'
-import { toPaise } from '../server/payments/port.ts'
+import { toPaise } from '../server/money.ts'
 import type { Platform } from '../server/platform.ts'
 
 const ConfirmJob = v.object({ orderId: v.string() })
-const RefundJob = v.object({ orderId: v.string(), paymentId: v.string(), amount: v.number() })
+const Paise = v.pipe(v.number(), v.safeInteger())
+/** amountPaise; a job enqueued before money was kept in paise carries rupees in `amount` */
+const RefundJob = v.union([
+  v.object({ orderId: v.string(), paymentId: v.string(), amountPaise: Paise }),
+  v.pipe(
+    v.object({ orderId: v.string(), paymentId: v.string(), amount: v.number() }),
+    v.transform(({ amount, ...job }) => ({ ...job, amountPaise: toPaise(amount) })),
+  ),
+])
 
 export function paymentsProcessor(platform: Pick<Platform, 'ledger' | 'gateway'>): Processor {
   const { ledger, gateway } = platform
@@ -27,14 +35,12 @@ export function paymentsProcessor(platform: Pick<Platform, 'ledger' | 'gateway'>
         }
       }
       case 'refund': {
-        const { orderId, paymentId, amount } = parse(RefundJob, job.data, job.id)
+        const { orderId, paymentId, amountPaise } = parse(RefundJob, job.data, job.id)
         // A retry after the provider refunded (but before it was recorded) records that refund.
         const earlier = await gateway.refundsOf(paymentId)
         const refunded = earlier.reduce((sum, r) => sum + r.amount, 0)
         const refund =
-          refunded >= toPaise(amount) && earlier[0]
-            ? earlier[0]
-            : await gateway.refund(paymentId, toPaise(amount))
+          refunded >= amountPaise && earlier[0] ? earlier[0] : await gateway.refund(paymentId, amountPaise)
         commands.recordRefund(orderId, paymentId, refund.id)
         return refund
       }

@@ -11,13 +11,20 @@ const p = sql.placeholder
 const hourOf = (at: string) => `${at.slice(0, 13)}:00:00.000Z`
 const ignore = () => {}
 
-type Move = { pending?: number; completed?: number; failed?: number; ticketsSold?: number; revenue?: number }
+/** Moves of the counts; revenue in integer paise, so any number of them adds up exactly. */
+type Move = {
+  pending?: number
+  completed?: number
+  failed?: number
+  ticketsSold?: number
+  revenuePaise?: number
+}
 const counts = (by: Move) => ({
   pending: by.pending ?? 0,
   completed: by.completed ?? 0,
   failed: by.failed ?? 0,
   ticketsSold: by.ticketsSold ?? 0,
-  revenue: by.revenue ?? 0,
+  revenuePaise: by.revenuePaise ?? 0,
 })
 
 export const analyticsProjection = projection<BookingFact>({
@@ -31,7 +38,7 @@ export const analyticsProjection = projection<BookingFact>({
       completed: sql`${t.completed} + ${p('completed')}`,
       failed: sql`${t.failed} + ${p('failed')}`,
       ticketsSold: sql`${t.ticketsSold} + ${p('ticketsSold')}`,
-      revenue: sql`${t.revenue} + ${p('revenue')}`,
+      revenuePaise: sql`${t.revenuePaise} + ${p('revenuePaise')}`,
     }
     // A hold creates its ticket type's row on first use; every later move finds it.
     const open = db
@@ -44,7 +51,7 @@ export const analyticsProjection = projection<BookingFact>({
         completed: p('completed'),
         failed: p('failed'),
         ticketsSold: p('ticketsSold'),
-        revenue: p('revenue'),
+        revenuePaise: p('revenuePaise'),
       })
       .onConflictDoUpdate({ target: t.ticketTypeId, set: increments })
       .prepare()
@@ -55,12 +62,17 @@ export const analyticsProjection = projection<BookingFact>({
       .prepare()
     const addToHour = db
       .insert(salesByHour)
-      .values({ eventId: p('eventId'), hour: p('hour'), tickets: p('tickets'), revenue: p('revenue') })
+      .values({
+        eventId: p('eventId'),
+        hour: p('hour'),
+        tickets: p('tickets'),
+        revenuePaise: p('revenuePaise'),
+      })
       .onConflictDoUpdate({
         target: [salesByHour.eventId, salesByHour.hour],
         set: {
           tickets: sql`${salesByHour.tickets} + ${p('tickets')}`,
-          revenue: sql`${salesByHour.revenue} + ${p('revenue')}`,
+          revenuePaise: sql`${salesByHour.revenuePaise} + ${p('revenuePaise')}`,
         },
       })
       .prepare()
@@ -87,20 +99,29 @@ export const analyticsProjection = projection<BookingFact>({
           ...(d.afterExpiry ? { failed: -1 } : { pending: -1 }),
           completed: 1,
           ticketsSold: d.quantity,
-          revenue: d.amount,
+          revenuePaise: d.amountPaise,
         })
-        addToHour.run({ eventId: d.eventId, hour: hourOf(fact.at), tickets: d.quantity, revenue: d.amount })
+        addToHour.run({
+          eventId: d.eventId,
+          hour: hourOf(fact.at),
+          tickets: d.quantity,
+          revenuePaise: d.amountPaise,
+        })
       },
       PaymentFailed: unpaid,
       HoldExpired: unpaid,
       TicketCancelled(fact) {
         const order = orderOf(fact.data.orderId)
-        move(order.ticketTypeId, { completed: -1, ticketsSold: -order.quantity, revenue: -order.amount })
+        move(order.ticketTypeId, {
+          completed: -1,
+          ticketsSold: -order.quantity,
+          revenuePaise: -order.amountPaise,
+        })
         addToHour.run({
           eventId: order.eventId,
           hour: hourOf(fact.at),
           tickets: -order.quantity,
-          revenue: -order.amount,
+          revenuePaise: -order.amountPaise,
         })
       },
       PaymentCaptured: ignore,

@@ -21,7 +21,7 @@ import { callerOf } from '../http/access.ts'
 import { replies, type ValibotTypeProvider } from '../http/valibot.ts'
 import { newId, streams } from '../ids.ts'
 import { enqueueOrDoNow } from '../jobs/port.ts'
-import { toPaise } from '../payments/port.ts'
+import { toRupees } from '../money.ts'
 import type { Platform } from '../platform.ts'
 import { bookingCommands } from './commands.ts'
 import { paymentConfirmer } from './confirm.ts'
@@ -35,7 +35,7 @@ export const ticketView = (order: OrderRow) => ({
   userId: order.ownerId ?? order.buyerId,
   ticketType: order.ticketType,
   quantity: order.quantity,
-  totalAmount: order.amount,
+  totalAmount: toRupees(order.amountPaise),
   paymentStatus: order.paymentStatus,
 })
 
@@ -160,12 +160,13 @@ export async function bookingRoutes(fastify: FastifyInstance, options: { platfor
       const lapsed = () => booking.lapsedHolds(new Date().toISOString(), ticketType.id).length > 0
       if (guarded && availableSeen < quantity && !lapsed()) throw conflict('Not enough tickets available.')
       const orderId = newId()
-      const amount = Math.round(ticketType.price * quantity * 100) / 100
-      const free = amount === 0
+      // Integer paise from the stored price: the provider is asked for exactly this, no float math.
+      const amountPaise = ticketType.pricePaise * quantity
+      const free = amountPaise === 0
       const providerOrder = free
         ? { id: `free_${orderId}` }
         : await gateway.createOrder({
-            amount: toPaise(amount),
+            amount: amountPaise,
             currency: 'INR',
             receipt: orderId,
             notes: { eventId: event.id, ticketTypeId: ticketType.id },
@@ -191,8 +192,8 @@ export async function bookingRoutes(fastify: FastifyInstance, options: { platfor
           ticketTypeId: ticketType.id,
           ticketType: ticketType.type,
           quantity,
-          unitPrice: ticketType.price,
-          amount,
+          unitPricePaise: ticketType.pricePaise,
+          amountPaise,
           provider: free ? 'free' : gateway.provider,
           providerOrderId: providerOrder.id,
           heldUntil,
@@ -209,7 +210,7 @@ export async function bookingRoutes(fastify: FastifyInstance, options: { platfor
       )
       return {
         orderId: providerOrder.id,
-        amount: toPaise(amount),
+        amount: amountPaise,
         currency: 'INR' as const,
         keyId: gateway.keyId,
         provider: free ? ('free' as const) : gateway.provider,
@@ -304,7 +305,7 @@ export async function bookingRoutes(fastify: FastifyInstance, options: { platfor
           image: event?.images[0] ? absoluteMedia(event.images[0].url, mediaBase) : null,
           ticketType: t.ticketType,
           quantity: t.quantity,
-          totalAmount: t.amount,
+          totalAmount: toRupees(t.amountPaise),
           paymentStatus: t.paymentStatus,
           cancellableUntil: event ? cutoffOf(event).at : null,
         }

@@ -76,11 +76,11 @@ export async function enqueueOwedJobs(platform: Platform) {
     const paid = new Set(facts.flatMap((f) => (f.type === 'PaymentRefunded' ? [f.data.paymentId] : [])))
     for (const fact of facts) {
       if (fact.type !== 'RefundRequested' || paid.has(fact.data.paymentId)) continue
-      const { orderId, paymentId, amount } = fact.data
+      const { orderId, paymentId, amountPaise } = fact.data
       await jobs.enqueue({
         queue: 'payments',
         name: 'refund',
-        data: { orderId, paymentId, amount },
+        data: { orderId, paymentId, amountPaise },
         jobId: `refund-${orderId}-${paymentId}`,
       })
     }
@@ -99,8 +99,8 @@ function jobsForFacts(platform: Platform) {
     const fact = stored as unknown as StoredFact<KnownFact>
     switch (fact.type) {
       case 'TicketsHeld': {
-        const { orderId, heldUntil, amount } = fact.data
-        if (amount === 0) return []
+        const { orderId, heldUntil, amountPaise } = fact.data
+        if (amountPaise === 0) return []
         const delayMs = Math.max(0, Date.parse(heldUntil) - Date.now())
         return [{ queue: 'holds', name: 'expire', data: { orderId }, jobId: `expire-${orderId}`, delayMs }]
       }
@@ -118,12 +118,12 @@ function jobsForFacts(platform: Platform) {
           .flatMap((message, i) => mail(`mail-transfer-${fact.position}-${i}`, message))
       }
       case 'RefundRequested': {
-        const { orderId, paymentId, amount } = fact.data
+        const { orderId, paymentId, amountPaise } = fact.data
         return [
           {
             queue: 'payments',
             name: 'refund',
-            data: { orderId, paymentId, amount },
+            data: { orderId, paymentId, amountPaise },
             jobId: `refund-${orderId}-${paymentId}`,
           },
         ]

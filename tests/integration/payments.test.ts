@@ -146,7 +146,7 @@ describe('with the local gateway (workers inline on real Redis)', () => {
       expect(facts[1]?.data).toEqual({
         orderId: placed.ticketId,
         paymentId: checkout.razorpay_payment_id,
-        amount: 2998,
+        amountPaise: 299800,
         method: 'card',
       })
       expect(facts[2]?.data).toEqual({
@@ -155,7 +155,7 @@ describe('with the local gateway (workers inline on real Redis)', () => {
         eventId: event._id,
         ticketTypeId: vip._id,
         quantity: 2,
-        amount: 2998,
+        amountPaise: 299800,
         afterExpiry: false,
       })
       expect(orderRow(app, placed.ticketId)).toMatchObject({
@@ -422,7 +422,7 @@ describe('with the local gateway (workers inline on real Redis)', () => {
       expect(facts[3]?.data).toEqual({
         orderId: placed.ticketId,
         paymentId,
-        amount: 1499,
+        amountPaise: 149900,
         reason: 'sold out after hold expired',
       })
       const refunds = app.platform.localGateway?.refundsOf(paymentId)

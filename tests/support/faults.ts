@@ -565,7 +565,7 @@ function dumpTables(sqlite: Database.Database, tables: string[]): Map<string, st
 type OrderFold = {
   ticketTypeId: string
   quantity: number
-  amount: number
+  amountPaise: number
   status: 'held' | 'issued' | 'failed' | 'expired' | 'cancelled'
   issued: number
   captures: Map<string, number>
@@ -583,7 +583,7 @@ export function foldOrders(facts: StoredFact[]): Map<string, OrderFold> {
       orders.set(id, {
         ticketTypeId: String(data.ticketTypeId),
         quantity: Number(data.quantity),
-        amount: Number(data.amount),
+        amountPaise: Number(data.amountPaise),
         status: 'held',
         issued: 0,
         captures: new Map(),
@@ -708,7 +708,7 @@ export function checkInvariants(databaseFile: string, ops: Op[], scratchDir: str
       for (const [paymentId, n] of order.captures) {
         if (n > 1) duplicates.push(`order ${id}: payment ${paymentId} captured ${n} times`)
       }
-      if (order.issued > 0 && order.amount > 0 && order.captures.size === 0)
+      if (order.issued > 0 && order.amountPaise > 0 && order.captures.size === 0)
         duplicates.push(`order ${id}: a ticket without a captured payment`)
     }
 
