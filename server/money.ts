@@ -19,10 +19,6 @@ export function toPaise(rupees: number): number {
  */
 export const toRupees = (paise: number): number => paise / 100
 
-/** True when a rupee number has at most two decimals (19.99 yes, 19.999 and 0.001 no). */
-export const hasWholePaise = (rupees: number): boolean =>
-  Number.isFinite(rupees) && Math.round(rupees * 100) / 100 === rupees
-
 /**
  * A rupee bound typed as text ('100', '99.5', '99.555') in paise, exactly, without going through
  * a binary fraction: 'up' gives the least whole paisa at or above it (a lower bound), 'down' the

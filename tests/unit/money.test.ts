@@ -3,11 +3,11 @@
 
 import * as v from 'valibot'
 import { describe, expect, it } from 'vitest'
-import { TicketTypeInput } from '../../contracts/catalog.ts'
+import { hasWholePaise, TicketTypeInput } from '../../contracts/catalog.ts'
 import { bookingUpcasters } from '../../server/booking/facts.ts'
 import { catalogUpcasters } from '../../server/catalog/facts.ts'
 import { upcast } from '../../server/ledger/upcast.ts'
-import { hasWholePaise, paiseBound, toPaise, toRupees } from '../../server/money.ts'
+import { paiseBound, toPaise, toRupees } from '../../server/money.ts'
 import { upcasters } from '../../server/upcasters.ts'
 
 /** A rupee amount as JSON carries it (the text a client sends), parsed the way the API parses it. */
