@@ -44,13 +44,21 @@ const numberLike = (label: string) =>
     v.finite(`${label} must be a number.`),
   )
 
+/**
+ * A rupee number with at most two decimals (19.99 yes, 19.999 no): the nearest whole paisa, back in
+ * rupees, is the number itself. Not "n × 100 is whole": 19.99 × 100 is 1998.9999999999998 in
+ * binary, which refused prices like ₹19.99 or ₹4.35.
+ */
+export const hasWholePaise = (rupees: number): boolean =>
+  Number.isFinite(rupees) && Math.round(rupees * 100) / 100 === rupees
+
 export const TicketTypeInput = v.object({
   type: TicketTypeName,
   price: v.pipe(
     numberLike('Price'),
     v.minValue(0, 'Price cannot be negative.'),
     v.maxValue(10_000_000, 'Price must be at most ₹1,00,00,000.'),
-    v.check((n) => Math.round(n * 100) === n * 100, 'Price can have at most two decimals.'),
+    v.check(hasWholePaise, 'Price can have at most two decimals.'),
   ),
   quantity: v.pipe(
     numberLike('Quantity'),

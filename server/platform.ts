@@ -7,7 +7,7 @@ import { type Connection, openDatabase } from './db/connection.ts'
 import { createBullJobs } from './jobs/bullmq.ts'
 import { createInProcessJobs } from './jobs/in-process.ts'
 import type { Jobs } from './jobs/port.ts'
-import { Ledger, type Projection } from './ledger/ledger.ts'
+import type { Ledger } from './ledger/ledger.ts'
 import { createMailer, type Mailer } from './mail/mailer.ts'
 import { createGateway } from './payments/gateway.ts'
 import type { LocalGateway } from './payments/local-gateway.ts'
@@ -59,10 +59,11 @@ async function probeRedis(url: string | null, logger: Logger): Promise<Redis | n
 export async function createPlatform(
   config: Config,
   logger: Logger,
-  projections: Projection[],
+  /** opens the ledger with the app's projections and upcasters (the root's appLedger) */
+  openLedger: (connection: Connection) => Ledger,
 ): Promise<Platform> {
   const connection = openDatabase(config.databaseFile, config.sqliteSynchronous)
-  const ledger = new Ledger(connection, projections)
+  const ledger = openLedger(connection)
   const redis = await probeRedis(config.redisUrl, logger)
   const jobs =
     redis && config.redisUrl

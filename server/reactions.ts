@@ -72,8 +72,8 @@ export async function enqueueOwedJobs(parts: ReactionParts) {
     const paid = new Set(facts.flatMap((f) => (f.type === 'PaymentRefunded' ? [f.data.paymentId] : [])))
     for (const fact of facts) {
       if (fact.type !== 'RefundRequested' || paid.has(fact.data.paymentId)) continue
-      const { orderId, paymentId, amount } = fact.data
-      await jobs.enqueue(refundJob(orderId, paymentId, amount))
+      const { orderId, paymentId, amountPaise } = fact.data
+      await jobs.enqueue(refundJob(orderId, paymentId, amountPaise))
     }
   }
 }
@@ -81,8 +81,8 @@ export async function enqueueOwedJobs(parts: ReactionParts) {
 const owedConfirmation = (orderId: string, round: number) =>
   job('payments.confirm', { orderId }, { jobId: jobIds.confirmOwed(orderId, round) })
 
-const refundJob = (orderId: string, paymentId: string, amount: number) =>
-  job('payments.refund', { orderId, paymentId, amount }, { jobId: jobIds.refund(orderId, paymentId) })
+const refundJob = (orderId: string, paymentId: string, amountPaise: number) =>
+  job('payments.refund', { orderId, paymentId, amountPaise }, { jobId: jobIds.refund(orderId, paymentId) })
 
 /** What each fact calls for, as jobs (shared by the dispatch consumer and the owed-jobs repair). */
 function jobsForFacts(parts: Pick<ReactionParts, 'bookingMails' | 'inquiryMails'>) {
@@ -94,8 +94,8 @@ function jobsForFacts(parts: Pick<ReactionParts, 'bookingMails' | 'inquiryMails'
     const fact = typedFact<KnownFact>(stored)
     switch (fact.type) {
       case 'TicketsHeld': {
-        const { orderId, heldUntil, amount } = fact.data
-        if (amount === 0) return []
+        const { orderId, heldUntil, amountPaise } = fact.data
+        if (amountPaise === 0) return []
         const delayMs = Math.max(0, Date.parse(heldUntil) - Date.now())
         return [job('holds.expire', { orderId }, { jobId: jobIds.expire(orderId), delayMs })]
       }
@@ -113,8 +113,8 @@ function jobsForFacts(parts: Pick<ReactionParts, 'bookingMails' | 'inquiryMails'
           .flatMap((message, i) => mail(jobIds.transferMail(fact.position, i), message))
       }
       case 'RefundRequested': {
-        const { orderId, paymentId, amount } = fact.data
-        return [refundJob(orderId, paymentId, amount)]
+        const { orderId, paymentId, amountPaise } = fact.data
+        return [refundJob(orderId, paymentId, amountPaise)]
       }
       case 'ScheduleNoticePosted': {
         const { noticeId, eventId, startTime, endTime } = fact.data

@@ -13,13 +13,13 @@ import type { Config } from './config.ts'
 import { createTokens } from './http/access.ts'
 import { createLogger } from './log.ts'
 import { createPlatform, type Platform } from './platform.ts'
-import { projections } from './projections.ts'
+import { appLedger } from './projections.ts'
 import { createDispatch, enqueueOwedJobs } from './reactions.ts'
 import { createServices, type Services } from './services.ts'
 
 /** The ports and the services of one process. */
 export async function compose(config: Config, logger: Logger) {
-  const platform = await createPlatform(config, logger, projections)
+  const platform = await createPlatform(config, logger, appLedger)
   return { platform, services: createServices(platform) }
 }
 

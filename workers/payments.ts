@@ -5,7 +5,7 @@ import type { BookingCommands } from '../server/booking/commands.ts'
 import { OrderGone, type PaymentConfirmer } from '../server/booking/confirm.ts'
 import { handlers } from '../server/jobs/catalogue.ts'
 import type { Processor } from '../server/jobs/port.ts'
-import { type PaymentGateway, toPaise } from '../server/payments/port.ts'
+import type { PaymentGateway } from '../server/payments/port.ts'
 
 export type PaymentsParts = {
   gateway: PaymentGateway
@@ -23,14 +23,12 @@ export function paymentsProcessor({ gateway, commands, confirm }: PaymentsParts)
         throw error
       }
     },
-    async refund({ orderId, paymentId, amount }) {
+    async refund({ orderId, paymentId, amountPaise }) {
       // A retry after the provider refunded (but before it was recorded) records that refund.
       const earlier = await gateway.refundsOf(paymentId)
       const refunded = earlier.reduce((sum, r) => sum + r.amount, 0)
       const refund =
-        refunded >= toPaise(amount) && earlier[0]
-          ? earlier[0]
-          : await gateway.refund(paymentId, toPaise(amount))
+        refunded >= amountPaise && earlier[0] ? earlier[0] : await gateway.refund(paymentId, amountPaise)
       commands.recordRefund(orderId, paymentId, refund.id)
       return refund
     },

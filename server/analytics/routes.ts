@@ -8,6 +8,7 @@ import type { CatalogQueries, EventRow } from '../catalog/queries.ts'
 import { notFound } from '../errors.ts'
 import { callerOf } from '../http/access.ts'
 import { replies, type ValibotTypeProvider } from '../http/valibot.ts'
+import { toRupees } from '../money.ts'
 import { csvRow } from './csv.ts'
 import type { AnalyticsQueries } from './queries.ts'
 
@@ -55,13 +56,12 @@ export async function analyticsRoutes(fastify: FastifyInstance, options: Analyti
         const r = rows.get(t.id)
         return {
           ticketType: t.type,
-          totalRevenue: r?.revenue ?? 0,
+          totalRevenue: toRupees(r?.revenuePaise ?? 0),
           totalTicketsSold: r?.ticketsSold ?? 0,
           paymentStatus: [{ Pending: r?.pending ?? 0, Completed: r?.completed ?? 0, Failed: r?.failed ?? 0 }],
         }
       })
-      const sum = (pick: (r: (typeof analytics)[number]) => number) =>
-        analytics.reduce((n, r) => n + pick(r), 0)
+      const totals = sales.totals(event.id)
       return {
         event: {
           _id: event.id,
@@ -72,15 +72,18 @@ export async function analyticsRoutes(fastify: FastifyInstance, options: Analyti
           approvalStatus: event.approvalStatus,
         },
         analytics,
+        // summed in paise (integers, exact), in rupees only here
         totals: {
-          ticketsSold: sum((r) => r.totalTicketsSold),
-          revenue: Math.round(sum((r) => r.totalRevenue) * 100) / 100,
+          ticketsSold: totals.ticketsSold,
+          revenue: toRupees(totals.revenuePaise),
           attendees: booking.attendeeIds(event.id).length,
-          Pending: sum((r) => r.paymentStatus[0]?.Pending ?? 0),
-          Completed: sum((r) => r.paymentStatus[0]?.Completed ?? 0),
-          Failed: sum((r) => r.paymentStatus[0]?.Failed ?? 0),
+          Pending: totals.pending,
+          Completed: totals.completed,
+          Failed: totals.failed,
         },
-        timeline: sales.timeline(event.id),
+        timeline: sales
+          .timeline(event.id)
+          .map(({ at, tickets, revenuePaise }) => ({ at, tickets, revenue: toRupees(revenuePaise) })),
       }
     },
   )

@@ -5,7 +5,6 @@ import { streams } from '../ids.ts'
 import { handleCommand } from '../ledger/decider.ts'
 import type { FactMeta, Ledger } from '../ledger/ledger.ts'
 import type { GatewayPayment } from '../payments/port.ts'
-import { toRupees } from '../payments/port.ts'
 import { type CancelCutoff, type OrderCommand, orderDecider, REPLACED_BY_NEW_CHECKOUT } from './decide.ts'
 import type { TicketsHeld } from './facts.ts'
 import type { BookingQueries } from './queries.ts'
@@ -73,7 +72,8 @@ export function bookingCommands(ledger: Ledger, booking: BookingQueries) {
               heldFromAddress: order.clientKey ? booking.seatsHeldFrom(order.clientKey, order.eventId) : 0,
               maxHeldFromAddress: limits.maxHeldFromAddress,
               // the cap is for free tickets only: a paid hold need not read it
-              issuedToBuyer: order.amount === 0 ? booking.seatsIssuedTo(order.buyerId, order.eventId) : 0,
+              issuedToBuyer:
+                order.amountPaise === 0 ? booking.seatsIssuedTo(order.buyerId, order.eventId) : 0,
               maxTicketsPerAccount: limits.maxTicketsPerAccount,
             },
           },
@@ -98,7 +98,7 @@ export function bookingCommands(ledger: Ledger, booking: BookingQueries) {
               {
                 type: 'Capture',
                 paymentId: payment.id,
-                amount: toRupees(payment.amount),
+                amountPaise: payment.amount,
                 method: payment.method,
                 available: booking.available(ticketType),
               },

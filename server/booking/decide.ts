@@ -36,7 +36,8 @@ export type OrderCommand =
   | {
       type: 'Capture'
       paymentId: string
-      amount: number
+      /** what the provider says was paid */
+      amountPaise: number
       method: string | null
       /** seats of the ticket type free right now, in case the hold has lapsed */
       available: number
@@ -103,7 +104,7 @@ export const orderDecider: Decider<OrderState, OrderCommand, BookingFact> = {
         if (checks && checks.now >= checks.salesCloseAt) throw conflict(SALES_CLOSED)
         if (
           checks &&
-          order.amount === 0 &&
+          order.amountPaise === 0 &&
           checks.issuedToBuyer + order.quantity > checks.maxTicketsPerAccount
         ) {
           const left = Math.max(0, checks.maxTicketsPerAccount - checks.issuedToBuyer)
@@ -117,7 +118,7 @@ export const orderDecider: Decider<OrderState, OrderCommand, BookingFact> = {
           throw rateLimited(HELD_FROM_ADDRESS, 60)
         }
         if (command.available < order.quantity) throw conflict(NOT_ENOUGH_TICKETS)
-        if (order.amount > 0) return [{ type: 'TicketsHeld', data: order }]
+        if (order.amountPaise > 0) return [{ type: 'TicketsHeld', data: order }]
         // Free tickets need no payment: held and issued at once.
         return [
           { type: 'TicketsHeld', data: order },
@@ -129,7 +130,7 @@ export const orderDecider: Decider<OrderState, OrderCommand, BookingFact> = {
               eventId: order.eventId,
               ticketTypeId: order.ticketTypeId,
               quantity: order.quantity,
-              amount: 0,
+              amountPaise: 0,
               afterExpiry: false,
             },
           },
@@ -142,11 +143,16 @@ export const orderDecider: Decider<OrderState, OrderCommand, BookingFact> = {
         const { orderId } = order
         const captured: BookingFact = {
           type: 'PaymentCaptured',
-          data: { orderId, paymentId: command.paymentId, amount: command.amount, method: command.method },
+          data: {
+            orderId,
+            paymentId: command.paymentId,
+            amountPaise: command.amountPaise,
+            method: command.method,
+          },
         }
         const refund = (reason: 'sold out after hold expired' | 'duplicate payment'): BookingFact => ({
           type: 'RefundRequested',
-          data: { orderId, paymentId: command.paymentId, amount: command.amount, reason },
+          data: { orderId, paymentId: command.paymentId, amountPaise: command.amountPaise, reason },
         })
         const issue = (afterExpiry: boolean): BookingFact => ({
           type: 'TicketsIssued',
@@ -156,7 +162,7 @@ export const orderDecider: Decider<OrderState, OrderCommand, BookingFact> = {
             eventId: order.eventId,
             ticketTypeId: order.ticketTypeId,
             quantity: order.quantity,
-            amount: order.amount,
+            amountPaise: order.amountPaise,
             afterExpiry,
           },
         })
@@ -234,10 +240,10 @@ export const orderDecider: Decider<OrderState, OrderCommand, BookingFact> = {
             },
           },
         ]
-        if (paymentId && order.amount > 0) {
+        if (paymentId && order.amountPaise > 0) {
           facts.push({
             type: 'RefundRequested',
-            data: { orderId: order.orderId, paymentId, amount: order.amount, reason: 'cancelled' },
+            data: { orderId: order.orderId, paymentId, amountPaise: order.amountPaise, reason: 'cancelled' },
           })
         }
         return facts
@@ -264,7 +270,6 @@ export const orderDecider: Decider<OrderState, OrderCommand, BookingFact> = {
         ) {
           return []
         }
-        const amount = order.amount
         return [
           {
             type: 'PaymentRefunded',
@@ -272,7 +277,7 @@ export const orderDecider: Decider<OrderState, OrderCommand, BookingFact> = {
               orderId: order.orderId,
               paymentId: command.paymentId,
               refundId: command.refundId,
-              amount,
+              amountPaise: order.amountPaise,
             },
           },
         ]

@@ -1,6 +1,10 @@
 // Facts of an order's stream (order-<id>). A paid order is the ticket: the ticket's id is the
 // order's id, so everything that happens to a ticket is decided against one stream.
+// Money is in integer paise, and each field says so in its name (amountPaise): facts written
+// before that said rupees in `amount` and `unitPrice`, and are upcast when read (bookingUpcasters).
 import type { TicketTypeName } from '../../contracts/catalog.ts'
+import type { Upcaster } from '../ledger/upcast.ts'
+import { paiseFromStoredRupees } from '../money.ts'
 
 export type TicketsHeld = {
   type: 'TicketsHeld'
@@ -12,10 +16,9 @@ export type TicketsHeld = {
     ticketTypeId: string
     ticketType: TicketTypeName
     quantity: number
-    /** rupees */
-    unitPrice: number
-    /** rupees: unitPrice × quantity */
-    amount: number
+    unitPricePaise: number
+    /** unitPricePaise × quantity */
+    amountPaise: number
     provider: string
     providerOrderId: string
     heldUntil: string
@@ -26,7 +29,8 @@ export type TicketsHeld = {
 
 export type PaymentCaptured = {
   type: 'PaymentCaptured'
-  data: { orderId: string; paymentId: string; amount: number; method: string | null }
+  /** amountPaise: what the provider says was paid */
+  data: { orderId: string; paymentId: string; amountPaise: number; method: string | null }
 }
 
 export type TicketsIssued = {
@@ -37,7 +41,7 @@ export type TicketsIssued = {
     eventId: string
     ticketTypeId: string
     quantity: number
-    amount: number
+    amountPaise: number
     /** true when the hold had lapsed and the seats were taken again at payment time */
     afterExpiry: boolean
   }
@@ -65,15 +69,14 @@ export type RefundRequested = {
   data: {
     orderId: string
     paymentId: string
-    /** rupees */
-    amount: number
+    amountPaise: number
     reason: 'cancelled' | 'sold out after hold expired' | 'duplicate payment'
   }
 }
 
 export type PaymentRefunded = {
   type: 'PaymentRefunded'
-  data: { orderId: string; paymentId: string; refundId: string; amount: number }
+  data: { orderId: string; paymentId: string; refundId: string; amountPaise: number }
 }
 
 export type BookingFact =
@@ -86,3 +89,27 @@ export type BookingFact =
   | TicketTransferred
   | RefundRequested
   | PaymentRefunded
+
+/**
+ * Facts of the shapes before money was kept in paise: `amount` (and TicketsHeld's `unitPrice`) in
+ * rupees, which the ledger holds for ever. Read as the current shape, with the same paise.
+ */
+const rupeesToPaise =
+  (...fields: Array<[rupees: string, paise: string]>): Upcaster =>
+  (data) => {
+    if (fields.every(([, paise]) => paise in data)) return data
+    const current: Record<string, unknown> = { ...data }
+    for (const [rupees, paise] of fields) {
+      current[paise] = paiseFromStoredRupees(data[rupees])
+      delete current[rupees]
+    }
+    return current
+  }
+
+export const bookingUpcasters = {
+  TicketsHeld: rupeesToPaise(['unitPrice', 'unitPricePaise'], ['amount', 'amountPaise']),
+  PaymentCaptured: rupeesToPaise(['amount', 'amountPaise']),
+  TicketsIssued: rupeesToPaise(['amount', 'amountPaise']),
+  RefundRequested: rupeesToPaise(['amount', 'amountPaise']),
+  PaymentRefunded: rupeesToPaise(['amount', 'amountPaise']),
+} satisfies Partial<Record<BookingFact['type'], Upcaster>>

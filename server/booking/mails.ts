@@ -2,11 +2,13 @@
 import type { AccountQueries } from '../accounts/queries.ts'
 import type { CatalogQueries } from '../catalog/queries.ts'
 import type { Mail } from '../mail/mailer.ts'
+import { toRupees } from '../money.ts'
 import type { BookingQueries, OrderRow } from './queries.ts'
 
-const rupees = (amount: number) =>
+/** An amount in paise as the mail shows it: ₹1,499 or ₹499.50. */
+const rupees = (paise: number) =>
   new Intl.NumberFormat('en-IN', { style: 'currency', currency: 'INR', maximumFractionDigits: 2 }).format(
-    amount,
+    toRupees(paise),
   )
 
 export type BookingMails = ReturnType<typeof bookingMails>
@@ -32,7 +34,7 @@ export function bookingMails(parts: {
     `When: ${event.date} at ${event.time}`,
     `Where: ${event.location}`,
     `Ticket: ${order.quantity} × ${order.ticketType}`,
-    `Total: ${rupees(order.amount)}`,
+    `Total: ${rupees(order.amountPaise)}`,
     `Ticket number: ${order.id}`,
   ]
   const to = (accountId: string) => accounts.byId(accountId)
@@ -67,8 +69,8 @@ export function bookingMails(parts: {
           `Hello ${owner.username},`,
           '',
           'Your ticket is cancelled and its seats are back on sale.',
-          c.order.amount > 0
-            ? `A refund of ${rupees(c.order.amount)} is on its way to your payment method.`
+          c.order.amountPaise > 0
+            ? `A refund of ${rupees(c.order.amountPaise)} is on its way to your payment method.`
             : '',
           '',
           ...details(c.order, c.event),

@@ -22,7 +22,7 @@ import { newId, streams } from '../ids.ts'
 import { job, jobIds } from '../jobs/catalogue.ts'
 import { enqueueOrDoNow } from '../jobs/port.ts'
 import { streamFacts } from '../ledger/decider.ts'
-import { toPaise } from '../payments/port.ts'
+import { toRupees } from '../money.ts'
 import type { Platform } from '../platform.ts'
 import { instantIn } from '../wall-clock.ts'
 import type { BookingCommands } from './commands.ts'
@@ -37,7 +37,7 @@ export const ticketView = (order: OrderRow) => ({
   userId: order.ownerId ?? order.buyerId,
   ticketType: order.ticketType,
   quantity: order.quantity,
-  totalAmount: order.amount,
+  totalAmount: toRupees(order.amountPaise),
   paymentStatus: order.paymentStatus,
 })
 
@@ -165,12 +165,13 @@ export async function bookingRoutes(fastify: FastifyInstance, options: BookingRo
       const lapsed = () => booking.lapsedHolds(new Date().toISOString(), ticketType.id).length > 0
       if (guarded && availableSeen < quantity && !lapsed()) throw conflict('Not enough tickets available.')
       const orderId = newId()
-      const amount = Math.round(ticketType.price * quantity * 100) / 100
-      const free = amount === 0
+      // Integer paise from the stored price: the provider is asked for exactly this, no float math.
+      const amountPaise = ticketType.pricePaise * quantity
+      const free = amountPaise === 0
       const providerOrder = free
         ? { id: `free_${orderId}` }
         : await gateway.createOrder({
-            amount: toPaise(amount),
+            amount: amountPaise,
             currency: 'INR',
             receipt: orderId,
             notes: { eventId: event.id, ticketTypeId: ticketType.id },
@@ -196,8 +197,8 @@ export async function bookingRoutes(fastify: FastifyInstance, options: BookingRo
           ticketTypeId: ticketType.id,
           ticketType: ticketType.type,
           quantity,
-          unitPrice: ticketType.price,
-          amount,
+          unitPricePaise: ticketType.pricePaise,
+          amountPaise,
           provider: free ? 'free' : gateway.provider,
           providerOrderId: providerOrder.id,
           heldUntil,
@@ -214,7 +215,7 @@ export async function bookingRoutes(fastify: FastifyInstance, options: BookingRo
       )
       return {
         orderId: providerOrder.id,
-        amount: toPaise(amount),
+        amount: amountPaise,
         currency: 'INR' as const,
         keyId: gateway.keyId,
         provider: free ? ('free' as const) : gateway.provider,
@@ -309,7 +310,7 @@ export async function bookingRoutes(fastify: FastifyInstance, options: BookingRo
           image: event?.images[0] ? absoluteMedia(event.images[0].url, mediaBase) : null,
           ticketType: t.ticketType,
           quantity: t.quantity,
-          totalAmount: t.amount,
+          totalAmount: toRupees(t.amountPaise),
           paymentStatus: t.paymentStatus,
           cancellableUntil: event ? cutoffOf(event).at : null,
         }

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm'
-import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
+import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
 import type { TicketTypeName } from '../../contracts/catalog.ts'
 import type { OrderStatus } from './decide.ts'
 
@@ -18,8 +18,10 @@ export const orders = sqliteTable(
     /** who holds the ticket now (after transfers); null until issued */
     ownerId: text('owner_id'),
     quantity: integer('quantity').notNull(),
-    unitPrice: real('unit_price').notNull(),
-    amount: real('amount').notNull(),
+    /** money in integer paise (rupees only at the API edge) */
+    unitPricePaise: integer('unit_price_paise').notNull(),
+    /** unitPricePaise × quantity */
+    amountPaise: integer('amount_paise').notNull(),
     provider: text('provider').notNull(),
     providerOrderId: text('provider_order_id').notNull(),
     status: text('status').notNull().$type<Exclude<OrderStatus, 'none'>>(),

@@ -1,4 +1,8 @@
+// Facts of an event's stream (event-<id>). Prices are in integer paise (pricePaise); events
+// submitted before that hold rupees in `price`, upcast when read (catalogUpcasters).
 import type { TicketTypeName } from '../../contracts/catalog.ts'
+import type { Upcaster } from '../ledger/upcast.ts'
+import { paiseFromStoredRupees } from '../money.ts'
 
 export type EventSubmitted = {
   type: 'EventSubmitted'
@@ -15,7 +19,7 @@ export type EventSubmitted = {
     category: string
     images: Array<{ url: string }>
     videos: Array<{ url: string }>
-    ticketTypes: Array<{ ticketTypeId: string; type: TicketTypeName; price: number; quantity: number }>
+    ticketTypes: Array<{ ticketTypeId: string; type: TicketTypeName; pricePaise: number; quantity: number }>
     /** YYYY-MM-DDTHH:MM in TIMEZONE: booking closes then if earlier than the start. Facts from
      * before sales ends existed have none. */
     salesEnd?: string
@@ -34,3 +38,19 @@ export type EventRejected = {
 }
 
 export type CatalogFact = EventSubmitted | EventApproved | EventRejected
+
+export const catalogUpcasters = {
+  /** Before prices were kept in paise: ticketTypes[].price in rupees. */
+  EventSubmitted(data) {
+    const types = data.ticketTypes
+    if (!Array.isArray(types) || types.every((t) => 'pricePaise' in t)) return data
+    return {
+      ...data,
+      ticketTypes: types.map((t: Record<string, unknown>) => {
+        if ('pricePaise' in t) return t
+        const { price, ...rest } = t
+        return { ...rest, pricePaise: paiseFromStoredRupees(price) }
+      }),
+    }
+  },
+} satisfies Partial<Record<CatalogFact['type'], Upcaster>>

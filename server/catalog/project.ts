@@ -37,7 +37,7 @@ export const catalogProjection = projection<CatalogFact>({
         eventId: p('eventId'),
         rank: p('rank'),
         type: p('type'),
-        price: p('price'),
+        pricePaise: p('pricePaise'),
         quantity: p('quantity'),
       })
       .prepare()
@@ -94,7 +94,7 @@ export const catalogProjection = projection<CatalogFact>({
             eventId: d.eventId,
             rank,
             type: t.type,
-            price: t.price,
+            pricePaise: t.pricePaise,
             quantity: t.quantity,
           })
         })

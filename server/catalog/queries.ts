@@ -4,6 +4,7 @@ import { type EventView, isCalendarDate } from '../../contracts/catalog.ts'
 import type { Db } from '../db/connection.ts'
 import { invalid } from '../errors.ts'
 import { absoluteMedia } from '../http/media-urls.ts'
+import { paiseBound, toRupees } from '../money.ts'
 import { eventsSearch, matchQuery, SEARCH_WEIGHTS } from './search-index.ts'
 import { events, eventTicketTypes } from './tables.ts'
 
@@ -125,7 +126,7 @@ export function catalogQueries(db: Db) {
         return {
           _id: t.id,
           type: t.type,
-          price: t.price,
+          price: toRupees(t.pricePaise),
           quantity: available,
           available,
           capacity: t.quantity,
@@ -210,10 +211,16 @@ export function catalogQueries(db: Db) {
               { field: 'search', message: 'Price must be min-max with min not above max, e.g. 100-500.' },
             ])
           }
+          // Prices are whole paise: a bound with more decimals (99.999) is rounded inwards, exactly.
           const inRange = db
             .selectDistinct({ eventId: eventTicketTypes.eventId })
             .from(eventTicketTypes)
-            .where(and(gte(eventTicketTypes.price, min), lte(eventTicketTypes.price, max)))
+            .where(
+              and(
+                gte(eventTicketTypes.pricePaise, paiseBound(range[1] ?? '', 'up')),
+                lte(eventTicketTypes.pricePaise, paiseBound(range[2] ?? '', 'down')),
+              ),
+            )
           return db
             .select()
             .from(events)

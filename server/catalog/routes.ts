@@ -19,6 +19,7 @@ import { mediaBaseOf } from '../http/media-urls.ts'
 import { issuesOf, replies, toJson, type ValibotTypeProvider } from '../http/valibot.ts'
 import { newId, streams } from '../ids.ts'
 import { handleCommand } from '../ledger/decider.ts'
+import { toPaise } from '../money.ts'
 import type { Platform } from '../platform.ts'
 import { EVENT_NOT_FOUND, eventDecider } from './decide.ts'
 import type { EventSubmitted } from './facts.ts'
@@ -183,7 +184,7 @@ export async function catalogRoutes(fastify: FastifyInstance, options: CatalogRo
           ticketTypes: input.ticketTypes.map((t) => ({
             ticketTypeId: newId(),
             type: t.type,
-            price: t.price,
+            pricePaise: toPaise(t.price),
             quantity: t.quantity,
           })),
           ...(input.salesEnd ? { salesEnd: input.salesEnd } : {}),

@@ -1,4 +1,4 @@
-import { index, integer, real, sqliteTable, text } from 'drizzle-orm/sqlite-core'
+import { index, integer, sqliteTable, text } from 'drizzle-orm/sqlite-core'
 import type { ApprovalStatus, TicketTypeName } from '../../contracts/catalog.ts'
 
 export const events = sqliteTable(
@@ -38,11 +38,12 @@ export const eventTicketTypes = sqliteTable(
     /** order as the organizer listed them (the first is the search cards' price) */
     rank: integer('rank').notNull(),
     type: text('type').notNull().$type<TicketTypeName>(),
-    price: real('price').notNull(),
+    /** integer paise (rupees only at the API edge) */
+    pricePaise: integer('price_paise').notNull(),
     quantity: integer('quantity').notNull(),
   },
   (t) => [
     index('event_ticket_types_event').on(t.eventId, t.rank),
-    index('event_ticket_types_price').on(t.price),
+    index('event_ticket_types_price').on(t.pricePaise),
   ],
 )

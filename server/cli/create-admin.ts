@@ -5,8 +5,7 @@ import { ensureAdmin } from '../accounts/seed-admin.ts'
 import { ConfigError, loadConfig } from '../config.ts'
 import { openDatabase } from '../db/connection.ts'
 import { loadSettings } from '../env-file.ts'
-import { Ledger } from '../ledger/ledger.ts'
-import { projections } from '../projections.ts'
+import { appLedger } from '../projections.ts'
 
 const { values } = parseArgs({
   options: { email: { type: 'string' }, password: { type: 'string' }, username: { type: 'string' } },
@@ -26,7 +25,7 @@ try {
     process.exit(2)
   }
   const connection = openDatabase(config.databaseFile, config.sqliteSynchronous)
-  const result = await ensureAdmin(new Ledger(connection, projections), config.admin)
+  const result = await ensureAdmin(appLedger(connection), config.admin)
   connection.close()
   console.log(
     result.created

@@ -2,15 +2,14 @@
 import { ConfigError, loadConfig } from '../config.ts'
 import { openDatabase } from '../db/connection.ts'
 import { loadSettings } from '../env-file.ts'
-import { Ledger } from '../ledger/ledger.ts'
 import { rebuildReadModels } from '../ledger/rebuild.ts'
-import { projections } from '../projections.ts'
+import { appLedger } from '../projections.ts'
 
 try {
   const config = loadSettings(() => loadConfig())
   const connection = openDatabase(config.databaseFile, config.sqliteSynchronous)
   const started = performance.now()
-  const { facts, tables } = rebuildReadModels(new Ledger(connection, projections))
+  const { facts, tables } = rebuildReadModels(appLedger(connection))
   connection.close()
   const seconds = (performance.now() - started) / 1000
   console.log(

@@ -5,6 +5,7 @@
 // job id is stable: enqueueing the same job twice while the first is kept is a no-op.
 import { UnrecoverableError } from 'bullmq'
 import * as v from 'valibot'
+import { toPaise } from '../money.ts'
 import type { JobRecord, JobRequest, Processor, QueueName } from './port.ts'
 
 const Mail = v.object({
@@ -14,6 +15,7 @@ const Mail = v.object({
   html: v.optional(v.string()),
 })
 const Order = v.object({ orderId: v.string() })
+const Paise = v.pipe(v.number(), v.safeInteger())
 
 /** queue, name and data schema of each job kind, keyed `queue.name` */
 export const catalogue = {
@@ -22,7 +24,14 @@ export const catalogue = {
   'payments.refund': {
     queue: 'payments',
     name: 'refund',
-    data: v.object({ orderId: v.string(), paymentId: v.string(), amount: v.number() }),
+    data: v.union([
+      v.object({ orderId: v.string(), paymentId: v.string(), amountPaise: Paise }),
+      // a job enqueued before money was kept in paise carries rupees in `amount`
+      v.pipe(
+        v.object({ orderId: v.string(), paymentId: v.string(), amount: v.number() }),
+        v.transform(({ amount, ...job }) => ({ ...job, amountPaise: toPaise(amount) })),
+      ),
+    ]),
   },
   'holds.expire': { queue: 'holds', name: 'expire', data: Order },
   'notifications.announce': {

@@ -6,6 +6,7 @@ import type { SQLiteTable } from 'drizzle-orm/sqlite-core'
 import type { Connection, Db, Sqlite } from '../db/connection.ts'
 import type { FactMeta } from '../db/schema.ts'
 import { inDependencyOrder } from './projection-order.ts'
+import { type Upcasters, upcast } from './upcast.ts'
 
 export type { FactMeta }
 
@@ -64,16 +65,6 @@ type Row = {
   at: string
 }
 
-const decode = (row: Row): StoredFact => ({
-  position: row.position,
-  stream: row.stream,
-  version: row.version,
-  type: row.type,
-  data: JSON.parse(row.data),
-  meta: JSON.parse(row.meta),
-  at: row.at,
-})
-
 export class Ledger {
   readonly sqlite: Sqlite
   readonly db: Db
@@ -93,6 +84,8 @@ export class Ledger {
     connection: Connection,
     projections: Projection[],
     private readonly now: () => Date = () => new Date(),
+    /** old fact shapes to the current one, applied on every read (tests may pass their own) */
+    private readonly upcasters: Upcasters = {},
   ) {
     this.sqlite = connection.sqlite
     this.db = connection.db
@@ -258,13 +251,24 @@ export class Ledger {
     return (this.statements.version.get(stream) as { v: number }).v
   }
 
+  /** A stored row as a fact in its current shape (older shapes are upcast here, on every read). */
+  private readonly decode = (row: Row): StoredFact => ({
+    position: row.position,
+    stream: row.stream,
+    version: row.version,
+    type: row.type,
+    data: upcast(this.upcasters, row.type, JSON.parse(row.data)),
+    meta: JSON.parse(row.meta),
+    at: row.at,
+  })
+
   readStream(stream: string): StoredFact[] {
-    return this.statements.stream.all(stream).map(decode)
+    return this.statements.stream.all(stream).map(this.decode)
   }
 
   /** Facts after a position, oldest first. */
   readFrom(position: number, limit = 500): StoredFact[] {
-    return this.statements.from.all(position, limit).map(decode)
+    return this.statements.from.all(position, limit).map(this.decode)
   }
 
   /** Facts after a position as projections need them (no meta: a replay reads a million). */
@@ -274,7 +278,7 @@ export class Ledger {
       stream: row.stream,
       version: row.version,
       type: row.type,
-      data: JSON.parse(row.data),
+      data: upcast(this.upcasters, row.type, JSON.parse(row.data)),
       meta: {},
       at: row.at,
     }))

@@ -5,6 +5,7 @@ import type { BookingQueries } from '../booking/queries.ts'
 import type { CatalogQueries } from '../catalog/queries.ts'
 import { typedFact } from '../ledger/decider.ts'
 import type { StoredFact } from '../ledger/ledger.ts'
+import { toRupees } from '../money.ts'
 import type { KnownFact } from './pushes.ts'
 
 /** Keys whose values never leave the server, wherever they appear in a fact. */
@@ -22,7 +23,8 @@ const redact = (value: unknown): unknown => {
   return value
 }
 
-const rupees = (n: number) => `₹${n.toLocaleString('en-IN')}`
+/** An amount in paise as the feed shows it: ₹1,499 or ₹499.5 */
+const rupees = (paise: number) => `₹${toRupees(paise).toLocaleString('en-IN')}`
 
 /** the read models the live channels look facts up in (names, titles, counts) */
 export type LiveReads = { accounts: AccountQueries; catalog: CatalogQueries; booking: BookingQueries }
@@ -53,7 +55,7 @@ export function activityShaper(reads: LiveReads) {
       case 'TicketsHeld':
         return `${name(fact.data.buyerId)} is paying for ${fact.data.quantity} × ${fact.data.ticketType} for “${title(fact.data.eventId)}”`
       case 'PaymentCaptured':
-        return `Payment of ${rupees(fact.data.amount)} received for “${orderTitle(fact.data.orderId)}”`
+        return `Payment of ${rupees(fact.data.amountPaise)} received for “${orderTitle(fact.data.orderId)}”`
       case 'TicketsIssued':
         return `${name(fact.data.ownerId)} booked ${fact.data.quantity} ticket${fact.data.quantity === 1 ? '' : 's'} for “${title(fact.data.eventId)}”`
       case 'PaymentFailed':
@@ -65,9 +67,9 @@ export function activityShaper(reads: LiveReads) {
       case 'TicketTransferred':
         return `${name(fact.data.fromId)} transferred a ticket for “${orderTitle(fact.data.orderId)}” to ${name(fact.data.toId)}`
       case 'RefundRequested':
-        return `A refund of ${rupees(fact.data.amount)} was requested (${fact.data.reason})`
+        return `A refund of ${rupees(fact.data.amountPaise)} was requested (${fact.data.reason})`
       case 'PaymentRefunded':
-        return `A refund of ${rupees(fact.data.amount)} was paid out`
+        return `A refund of ${rupees(fact.data.amountPaise)} was paid out`
       case 'SessionScheduled':
         return `“${fact.data.sessionTitle}” was scheduled for “${title(fact.data.eventId)}”`
       case 'ScheduleNoticePosted':

@@ -1,5 +1,5 @@
-// The payment gateway port. Amounts here are in paise (the provider's unit); the rest of the app
-// speaks rupees. Adapters: razorpay.ts (Razorpay's API through its SDK) and local.ts (the
+// The payment gateway port. Amounts here are in integer paise, the provider's unit and the app's
+// (server/money.ts: rupees only at the API edge). Adapters: razorpay.ts (Razorpay's API through its SDK) and local.ts (the
 // built-in test gateway, speaking Razorpay's shapes, for development and tests).
 export type GatewayPayment = {
   id: string
@@ -32,6 +32,3 @@ export interface PaymentGateway {
   refundsOf(paymentId: string): Promise<Array<{ id: string; amount: number }>>
   verifyWebhook(rawBody: Buffer, signature: string): boolean
 }
-
-export const toPaise = (rupees: number) => Math.round(rupees * 100)
-export const toRupees = (paise: number) => paise / 100

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { openDatabase } from '../../server/db/connection.ts'
 import { Ledger } from '../../server/ledger/ledger.ts'
-import { projections } from '../../server/projections.ts'
+import { appLedger } from '../../server/projections.ts'
 import { eventFacts } from './lib/fixtures.ts'
 import { median, opsPerSecond, round } from './lib/stats.ts'
 
@@ -28,7 +28,7 @@ export function benchAppend(synchronous: 'NORMAL' | 'FULL'): AppendResult {
   const dir = mkdtempSync(join(tmpdir(), 'bench-append-'))
   try {
     const connection = openDatabase(join(dir, 'ledger.sqlite'), synchronous)
-    const ledger = new Ledger(connection, projections)
+    const ledger = appLedger(connection)
     const bare = new Ledger(connection, [])
     // An approved event whose seats the appended holds take (the flash sale's hot fact).
     const { seed, stream } = eventFacts('org', 'admin', 0, 100_000_000)
@@ -48,8 +48,8 @@ export function benchAppend(synchronous: 'NORMAL' | 'FULL'): AppendResult {
             ticketTypeId: type.ticketTypeId,
             ticketType: type.type,
             quantity: 1,
-            unitPrice: type.price,
-            amount: type.price,
+            unitPricePaise: type.pricePaise,
+            amountPaise: type.pricePaise,
             provider: 'local',
             providerOrderId: `order_${orderId}`,
             heldUntil: '2030-01-01T00:00:00.000Z',

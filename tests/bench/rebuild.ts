@@ -4,9 +4,8 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { openDatabase } from '../../server/db/connection.ts'
-import { Ledger } from '../../server/ledger/ledger.ts'
 import { rebuildReadModels } from '../../server/ledger/rebuild.ts'
-import { projections } from '../../server/projections.ts'
+import { appLedger } from '../../server/projections.ts'
 import { accountFacts, eventFacts, paidOrderFacts, type Stream } from './lib/fixtures.ts'
 import { median, round } from './lib/stats.ts'
 
@@ -57,7 +56,7 @@ export function benchRebuild(target = 1_000_000, rounds = 3): RebuildResult {
   try {
     const connection = openDatabase(join(dir, 'ledger.sqlite'), 'NORMAL')
     const facts = writeLedger(connection, history(target))
-    const ledger = new Ledger(connection, projections)
+    const ledger = appLedger(connection)
     connection.sqlite.exec(
       'CREATE TABLE copy (position INTEGER PRIMARY KEY, stream TEXT NOT NULL, version INTEGER NOT NULL, type TEXT NOT NULL, data TEXT NOT NULL, meta TEXT NOT NULL, at TEXT NOT NULL)',
     )

@@ -14,9 +14,8 @@ import { salesByHour, salesByTicketType } from '../../server/analytics/tables.ts
 import type { TicketsHeld, TicketsIssued } from '../../server/booking/facts.ts'
 import { openDatabase } from '../../server/db/connection.ts'
 import { newId, streams } from '../../server/ids.ts'
-import { Ledger } from '../../server/ledger/ledger.ts'
 import { rebuildReadModels } from '../../server/ledger/rebuild.ts'
-import { projections } from '../../server/projections.ts'
+import { appLedger } from '../../server/projections.ts'
 import { adminSession, bearer, organizerSession, type Session, signUp } from '../support/accounts.ts'
 import { startApp, type TestApp } from '../support/app.ts'
 import {
@@ -508,7 +507,7 @@ describe('GET /api/v1/organizers/attendees.csv with 50,000 attendees', () => {
 
     const ticketType = event.ticketTypes[0] as EventView['ticketTypes'][number]
     const connection = openDatabase(first.config.databaseFile)
-    const ledger = new Ledger(connection, projections)
+    const ledger = appLedger(connection)
     const started = performance.now()
     const heldUntil = new Date(Date.now() + 3_600_000).toISOString()
     ledger.transaction(() => {
@@ -538,8 +537,8 @@ describe('GET /api/v1/organizers/attendees.csv with 50,000 attendees', () => {
             ticketTypeId: ticketType._id,
             ticketType: 'General Admission',
             quantity: 1,
-            unitPrice: 499,
-            amount: 499,
+            unitPricePaise: 49900,
+            amountPaise: 49900,
             provider: 'local',
             providerOrderId: `order_bulk_${orderId}`,
             heldUntil,
@@ -553,7 +552,7 @@ describe('GET /api/v1/organizers/attendees.csv with 50,000 attendees', () => {
             eventId: event._id,
             ticketTypeId: ticketType._id,
             quantity: 1,
-            amount: 499,
+            amountPaise: 49900,
             afterExpiry: false,
           },
         }

@@ -108,8 +108,8 @@ describe('POST /ticket/create', () => {
       ticketTypeId: vip._id,
       ticketType: 'VIP',
       quantity: 2,
-      unitPrice: 1499,
-      amount: 2998,
+      unitPricePaise: 149900,
+      amountPaise: 299800,
       provider: 'local',
       providerOrderId: body.orderId,
       heldUntil: body.heldUntil,
@@ -125,8 +125,8 @@ describe('POST /ticket/create', () => {
       ownerId: null,
       ticketType: 'VIP',
       quantity: 2,
-      unitPrice: 1499,
-      amount: 2998,
+      unitPricePaise: 149900,
+      amountPaise: 299800,
       status: 'held',
       paymentStatus: 'Pending',
       paymentId: null,
@@ -157,7 +157,7 @@ describe('POST /ticket/create', () => {
       })
       expect(again.statusCode, again.body).toBe(200)
       expect(again.json().amount).toBe(3 * 499 * 100)
-      expect(orderRow(app, again.json().ticketId)?.amount).toBe(1497)
+      expect(orderRow(app, again.json().ticketId)?.amountPaise).toBe(149700)
     }
   })
 
@@ -323,7 +323,7 @@ describe('POST /ticket/create', () => {
       status: 'issued',
       paymentStatus: 'Completed',
       ownerId: buyer.id,
-      amount: 0,
+      amountPaise: 0,
       provider: 'free',
     })
     expect(inventoryRow(app, ga._id)).toMatchObject({ held: 0, sold: 2 })
@@ -488,10 +488,15 @@ describe.each([
       ticketTypeId: vip._id,
       quantity: 2,
     })
-    expect(facts[4]?.data).toEqual({ orderId: ticketId, paymentId, amount: 2998, reason: 'cancelled' })
+    expect(facts[4]?.data).toEqual({ orderId: ticketId, paymentId, amountPaise: 299800, reason: 'cancelled' })
     const refunds = app.platform.localGateway?.refundsOf(paymentId)
     expect(refunds).toEqual([{ id: expect.stringMatching(/^rfnd_/), amount: 299800 }])
-    expect(facts[5]?.data).toEqual({ orderId: ticketId, paymentId, refundId: refunds?.[0]?.id, amount: 2998 })
+    expect(facts[5]?.data).toEqual({
+      orderId: ticketId,
+      paymentId,
+      refundId: refunds?.[0]?.id,
+      amountPaise: 299800,
+    })
     // kept, not deleted
     expect(orderRow(app, ticketId)).toMatchObject({
       status: 'cancelled',

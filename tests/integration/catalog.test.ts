@@ -224,10 +224,17 @@ describe('POST /api/v1/event/create', () => {
         eventId: event._id,
         rank: 0,
         type: 'General Admission',
-        price: 499,
+        pricePaise: 49900,
         quantity: 100,
       },
-      { id: event.ticketTypes[1]?._id, eventId: event._id, rank: 1, type: 'VIP', price: 1499, quantity: 20 },
+      {
+        id: event.ticketTypes[1]?._id,
+        eventId: event._id,
+        rank: 1,
+        type: 'VIP',
+        pricePaise: 149900,
+        quantity: 20,
+      },
     ])
 
     const names = [...event.images, ...event.videos].map((m) => basename(m.url))
@@ -290,7 +297,7 @@ describe('POST /api/v1/event/create', () => {
       .from(eventTicketTypes)
       .where(eq(eventTicketTypes.eventId, bare.json().event._id))
       .get()
-    expect(row).toMatchObject({ price: 1250.5, quantity: 15 })
+    expect(row).toMatchObject({ pricePaise: 125050, quantity: 15 })
 
     const bracketed = await submit(shop.app, organizer.token, eventFields(), [
       { ...image(), field: 'images[]' },

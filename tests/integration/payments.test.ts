@@ -166,7 +166,7 @@ describe('with the local gateway (workers inline on real Redis)', () => {
       expect(facts[1]?.data).toEqual({
         orderId: placed.ticketId,
         paymentId: checkout.razorpay_payment_id,
-        amount: 2998,
+        amountPaise: 299800,
         method: 'card',
       })
       expect(facts[2]?.data).toEqual({
@@ -175,7 +175,7 @@ describe('with the local gateway (workers inline on real Redis)', () => {
         eventId: event._id,
         ticketTypeId: vip._id,
         quantity: 2,
-        amount: 2998,
+        amountPaise: 299800,
         afterExpiry: false,
       })
       expect(orderRow(app, placed.ticketId)).toMatchObject({
@@ -442,7 +442,7 @@ describe('with the local gateway (workers inline on real Redis)', () => {
       expect(facts[3]?.data).toEqual({
         orderId: placed.ticketId,
         paymentId,
-        amount: 1499,
+        amountPaise: 149900,
         reason: 'sold out after hold expired',
       })
       const refunds = app.platform.localGateway?.refundsOf(paymentId)
@@ -722,7 +722,7 @@ describe('workers, run by hand (WORKERS=off: jobs wait in Redis until a test run
       const requested = app.platform.ledger
         .readStream(`order-${placed.ticketId}`)
         .find((f) => f.type === 'RefundRequested')
-      const data = requested?.data as { orderId: string; paymentId: string; amount: number }
+      const data = requested?.data as { orderId: string; paymentId: string; amountPaise: number }
       // the first attempt reached the provider, then the worker died before appending
       await app.platform.gateway.refund(data.paymentId, 49900)
 
@@ -731,6 +731,36 @@ describe('workers, run by hand (WORKERS=off: jobs wait in Redis until a test run
       await expect(retry).resolves.toBeDefined()
       expect(app.platform.localGateway?.refundsOf(data.paymentId)).toHaveLength(1)
       expect(factsOf(app, placed.ticketId).at(-1)).toBe('PaymentRefunded')
+    })
+
+    it('a refund job enqueued before money was kept in paise (amount in rupees) refunds the same paise', async () => {
+      const event = await createApprovedEvent(app, organizer, admin, [
+        { type: 'General Admission', price: 100, quantity: 10 },
+        { type: 'VIP', price: 19.99, quantity: 10 },
+      ])
+      const buyer = await signUp(app, 'Vani')
+      const placed = await hold(app, buyer, event, 'VIP', 3)
+      await pay(app, buyer, placed)
+      const processor = paymentsOf(app)
+      await processor(job('confirm', { orderId: placed.ticketId }))
+      const cancelled = await app.inject({
+        method: 'DELETE',
+        url: `/api/v1/ticket/cancel/${placed.ticketId}`,
+        headers: bearer(buyer.token),
+      })
+      expect(cancelled.statusCode).toBe(200)
+      const paymentId = orderRow(app, placed.ticketId)?.paymentId as string
+
+      // as the old dispatcher enqueued it: 3 × ₹19.99 in rupees
+      await processor(job('refund', { orderId: placed.ticketId, paymentId, amount: 59.97 }))
+
+      expect(app.platform.localGateway?.refundsOf(paymentId)).toEqual([
+        { id: expect.stringMatching(/^rfnd_/), amount: 5997 },
+      ])
+      expect(factsOf(app, placed.ticketId).at(-1)).toBe('PaymentRefunded')
+      // and the job of today's shape, run again, pays nothing twice
+      await processor(job('refund', { orderId: placed.ticketId, paymentId, amountPaise: 5997 }, 1))
+      expect(app.platform.localGateway?.refundsOf(paymentId)).toHaveLength(1)
     })
   })
 

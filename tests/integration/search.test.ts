@@ -3,11 +3,13 @@
 // ignored, best matches first; through the FTS5 index the catalogue projection keeps
 // (server/catalog/search-index.ts, migrations/0009_events_search.sql), rebuilt with the other read
 // models. The other filter types answer as before.
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { EventView } from '../../contracts/catalog.ts'
 import { catalogQueries } from '../../server/catalog/queries.ts'
-import { openDatabase } from '../../server/db/connection.ts'
+import { migrationsFolder, openDatabase } from '../../server/db/connection.ts'
 import { rebuildReadModels } from '../../server/ledger/rebuild.ts'
 import { adminSession, organizerSession, type Session } from '../support/accounts.ts'
 import { startApp, type TestApp } from '../support/app.ts'
@@ -301,12 +303,27 @@ describe('the index as a read model', () => {
   it('holds the events made before its migration, once the migration runs', async () => {
     const sqlite = t.app.platform.connection.sqlite
     const live = indexRows()
-    // As before migration 0009: no index, and the migration not recorded.
-    const applied = sqlite.prepare('SELECT max(created_at) AS at FROM __drizzle_migrations').get() as {
-      at: number
+    // As before migration 0009: no index, and the migration not recorded. drizzle applies every
+    // migration newer than the newest recorded, so the later 0011 (money in paise) is undone and
+    // unrecorded too: it runs again after 0009, converting the rupees back.
+    const journal = JSON.parse(readFileSync(join(migrationsFolder, 'meta', '_journal.json'), 'utf8')) as {
+      entries: Array<{ tag: string; when: number }>
     }
+    const recorded = (tag: string) => journal.entries.find((e) => e.tag === tag)?.when
     sqlite.exec('DROP TABLE events_search')
-    sqlite.prepare('DELETE FROM __drizzle_migrations WHERE created_at = ?').run(applied.at)
+    for (const [table, column] of [
+      ['event_ticket_types', 'price'],
+      ['orders', 'unit_price'],
+      ['orders', 'amount'],
+      ['sales_by_ticket_type', 'revenue'],
+      ['sales_by_hour', 'revenue'],
+    ]) {
+      sqlite.exec(`ALTER TABLE ${table} RENAME COLUMN ${column}_paise TO ${column}`)
+      sqlite.exec(`UPDATE ${table} SET ${column} = ${column} / 100.0`)
+    }
+    sqlite
+      .prepare('DELETE FROM __drizzle_migrations WHERE created_at IN (?, ?)')
+      .run(recorded('0009_events_search'), recorded('0011_money_in_paise'))
     // Opening the database applies the missing migration, which indexes the existing events.
     openDatabase(sqlite.name).close()
     expect(indexRows()).toEqual(live)

@@ -10,9 +10,9 @@ import Database from 'better-sqlite3'
 import { getTableName } from 'drizzle-orm'
 import { Redis } from 'ioredis'
 import { openDatabase } from '../../server/db/connection.ts'
-import { Ledger, type StoredFact } from '../../server/ledger/ledger.ts'
+import type { StoredFact } from '../../server/ledger/ledger.ts'
 import { rebuildReadModels } from '../../server/ledger/rebuild.ts'
-import { projections } from '../../server/projections.ts'
+import { appLedger, projections } from '../../server/projections.ts'
 import type { EventSeed } from '../bench/lib/fixtures.ts'
 import { freePort } from './server.ts'
 
@@ -565,7 +565,7 @@ function dumpTables(sqlite: Database.Database, tables: string[]): Map<string, st
 type OrderFold = {
   ticketTypeId: string
   quantity: number
-  amount: number
+  amountPaise: number
   status: 'held' | 'issued' | 'failed' | 'expired' | 'cancelled'
   issued: number
   captures: Map<string, number>
@@ -583,7 +583,7 @@ export function foldOrders(facts: StoredFact[]): Map<string, OrderFold> {
       orders.set(id, {
         ticketTypeId: String(data.ticketTypeId),
         quantity: Number(data.quantity),
-        amount: Number(data.amount),
+        amountPaise: Number(data.amountPaise),
         status: 'held',
         issued: 0,
         captures: new Map(),
@@ -649,7 +649,7 @@ export function checkInvariants(databaseFile: string, ops: Op[], scratchDir: str
       .join('; ')
     const integrity =
       integrityLive === 'ok' && integrityCopy === 'ok' ? 'ok' : `${integrityLive} / ${integrityCopy}`
-    const ledger = new Ledger(connection, projections)
+    const ledger = appLedger(connection)
     const facts = ledger.readFrom(0, Number.MAX_SAFE_INTEGER)
     const orders = foldOrders(facts)
     const streams = new Map<string, StoredFact[]>()
@@ -708,7 +708,7 @@ export function checkInvariants(databaseFile: string, ops: Op[], scratchDir: str
       for (const [paymentId, n] of order.captures) {
         if (n > 1) duplicates.push(`order ${id}: payment ${paymentId} captured ${n} times`)
       }
-      if (order.issued > 0 && order.amount > 0 && order.captures.size === 0)
+      if (order.issued > 0 && order.amountPaise > 0 && order.captures.size === 0)
         duplicates.push(`order ${id}: a ticket without a captured payment`)
     }
 

@@ -24,16 +24,16 @@ const order: TicketsHeld['data'] = {
   ticketTypeId: 'vip',
   ticketType: 'VIP',
   quantity: 2,
-  unitPrice: 1499,
-  amount: 2998,
+  unitPricePaise: 149900,
+  amountPaise: 299800,
   provider: 'local',
   providerOrderId: 'order_1',
   heldUntil: '2030-01-01T10:10:00.000Z',
 }
 const freeOrder: TicketsHeld['data'] = {
   ...order,
-  unitPrice: 0,
-  amount: 0,
+  unitPricePaise: 0,
+  amountPaise: 0,
   provider: 'free',
   providerOrderId: 'free_o1',
 }
@@ -42,7 +42,7 @@ const freeOrder: TicketsHeld['data'] = {
 const held: BookingFact = { type: 'TicketsHeld', data: order }
 const captured = (paymentId = 'pay_1'): BookingFact => ({
   type: 'PaymentCaptured',
-  data: { orderId: 'o1', paymentId, amount: 2998, method: 'card' },
+  data: { orderId: 'o1', paymentId, amountPaise: 299800, method: 'card' },
 })
 const issuedData: TicketsIssued['data'] = {
   orderId: 'o1',
@@ -50,7 +50,7 @@ const issuedData: TicketsIssued['data'] = {
   eventId: 'e1',
   ticketTypeId: 'vip',
   quantity: 2,
-  amount: 2998,
+  amountPaise: 299800,
   afterExpiry: false,
 }
 const issued = (afterExpiry = false): BookingFact => ({
@@ -73,11 +73,11 @@ const transferred = (fromId: string, toId: string): BookingFact => ({
 type RefundReason = 'cancelled' | 'sold out after hold expired' | 'duplicate payment'
 const refundRequested = (reason: RefundReason, paymentId = 'pay_1'): BookingFact => ({
   type: 'RefundRequested',
-  data: { orderId: 'o1', paymentId, amount: 2998, reason },
+  data: { orderId: 'o1', paymentId, amountPaise: 299800, reason },
 })
 const refunded = (paymentId = 'pay_1', refundId = 'rfnd_1'): BookingFact => ({
   type: 'PaymentRefunded',
-  data: { orderId: 'o1', paymentId, refundId, amount: 2998 },
+  data: { orderId: 'o1', paymentId, refundId, amountPaise: 299800 },
 })
 
 // commands
@@ -85,7 +85,7 @@ const hold = (available: number, data = order): OrderCommand => ({ type: 'Hold',
 const capture = (available: number, paymentId = 'pay_1'): OrderCommand => ({
   type: 'Capture',
   paymentId,
-  amount: 2998,
+  amountPaise: 299800,
   method: 'card',
   available,
 })
@@ -127,7 +127,7 @@ describe('Hold', () => {
             eventId: 'e1',
             ticketTypeId: 'vip',
             quantity: 2,
-            amount: 0,
+            amountPaise: 0,
             afterExpiry: false,
           },
         },
@@ -252,7 +252,7 @@ describe('Cancel', () => {
   it('cancels a free ticket without a refund', () =>
     given([
       { type: 'TicketsHeld', data: freeOrder },
-      { ...issued(), data: { ...issued().data, amount: 0 } } as BookingFact,
+      { ...issued(), data: { ...issued().data, amountPaise: 0 } } as BookingFact,
     ])
       .when(cancel('asha'))
       .then([cancelled('asha')]))
@@ -443,7 +443,7 @@ describe('Hold, under its limits', () => {
       .when(holdUnder({ issuedToBuyer: 8 }, freeOrder))
       .then([
         { type: 'TicketsHeld', data: freeOrder },
-        { type: 'TicketsIssued', data: { ...issuedData, amount: 0 } },
+        { type: 'TicketsIssued', data: { ...issuedData, amountPaise: 0 } },
       ]))
   it('refuses free tickets to a buyer who has them all', () =>
     given([])

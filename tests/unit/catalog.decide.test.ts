@@ -23,7 +23,7 @@ const event: EventSubmitted['data'] = {
   category: 'Music',
   images: [{ url: '/uploads/poster.png' }],
   videos: [],
-  ticketTypes: [{ ticketTypeId: 'vip', type: 'VIP', price: 1499, quantity: 100 }],
+  ticketTypes: [{ ticketTypeId: 'vip', type: 'VIP', pricePaise: 149900, quantity: 100 }],
   salesEnd: '2030-03-15T12:00',
 }
 const TODAY = '2030-03-01'

@@ -31,7 +31,7 @@ export function accountFacts(count: number, passwordHash: string): Stream[] {
 export type EventSeed = {
   eventId: string
   organizerId: string
-  ticketTypes: Array<{ ticketTypeId: string; type: string; price: number; quantity: number }>
+  ticketTypes: Array<{ ticketTypeId: string; type: string; pricePaise: number; quantity: number }>
 }
 
 export function eventFacts(
@@ -42,8 +42,18 @@ export function eventFacts(
 ): { seed: EventSeed; stream: Stream } {
   const eventId = newId()
   const ticketTypes = [
-    { ticketTypeId: newId(), type: 'General Admission', price: 100 + (index % 50) * 10, quantity: seats },
-    { ticketTypeId: newId(), type: 'VIP', price: 1000 + (index % 20) * 50, quantity: Math.ceil(seats / 10) },
+    {
+      ticketTypeId: newId(),
+      type: 'General Admission',
+      pricePaise: (100 + (index % 50) * 10) * 100,
+      quantity: seats,
+    },
+    {
+      ticketTypeId: newId(),
+      type: 'VIP',
+      pricePaise: (1000 + (index % 20) * 50) * 100,
+      quantity: Math.ceil(seats / 10),
+    },
   ]
   return {
     seed: { eventId, organizerId, ticketTypes },
@@ -77,7 +87,7 @@ export function paidOrderFacts(event: EventSeed, buyerId: string, index: number)
   const orderId = newId()
   const t = event.ticketTypes[index % event.ticketTypes.length] as EventSeed['ticketTypes'][number]
   const quantity = 1 + (index % 3)
-  const amount = t.price * quantity
+  const amountPaise = t.pricePaise * quantity
   return {
     stream: `order-${orderId}`,
     facts: [
@@ -91,14 +101,17 @@ export function paidOrderFacts(event: EventSeed, buyerId: string, index: number)
           ticketTypeId: t.ticketTypeId,
           ticketType: t.type,
           quantity,
-          unitPrice: t.price,
-          amount,
+          unitPricePaise: t.pricePaise,
+          amountPaise,
           provider: 'local',
           providerOrderId: `order_${orderId}`,
           heldUntil: '2030-01-01T00:00:00.000Z',
         },
       },
-      { type: 'PaymentCaptured', data: { orderId, paymentId: `pay_${orderId}`, amount, method: 'card' } },
+      {
+        type: 'PaymentCaptured',
+        data: { orderId, paymentId: `pay_${orderId}`, amountPaise, method: 'card' },
+      },
       {
         type: 'TicketsIssued',
         data: {
@@ -107,7 +120,7 @@ export function paidOrderFacts(event: EventSeed, buyerId: string, index: number)
           eventId: event.eventId,
           ticketTypeId: t.ticketTypeId,
           quantity,
-          amount,
+          amountPaise,
           afterExpiry: false,
         },
       },

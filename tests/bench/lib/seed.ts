@@ -8,8 +8,7 @@ import { loadConfig, withJwtSecret } from '../../../server/config.ts'
 import { openDatabase } from '../../../server/db/connection.ts'
 import { createTokens } from '../../../server/http/access.ts'
 import { newId } from '../../../server/ids.ts'
-import { Ledger } from '../../../server/ledger/ledger.ts'
-import { projections } from '../../../server/projections.ts'
+import { appLedger } from '../../../server/projections.ts'
 import { accountFacts, type EventSeed, eventFacts } from './fixtures.ts'
 
 export type Seeded = {
@@ -30,7 +29,7 @@ export function seed(options: {
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-data-'))
   const config = withJwtSecret(loadConfig({ DATA_DIR: dataDir }))
   const connection = openDatabase(config.databaseFile, 'NORMAL')
-  const ledger = new Ledger(connection, projections)
+  const ledger = appLedger(connection)
   const hash = '$argon2id$v=19$m=19456,t=2,p=1$YmVuY2htYXJrc2FsdA$0n4SvGtf5r7k9UbSCzjnQ+z4YEfxbRg3O2c7fY5XiDc'
   const people = accountFacts(options.buyers + 2, hash)
   const [admin, organizer] = people.slice(-2)

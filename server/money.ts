@@ -1,0 +1,38 @@
+// Money is kept and added up in integer paise (facts, read models, analytics, the payment
+// provider); rupees exist only at the API edge: prices and amounts in requests and replies.
+
+/**
+ * Rupees as a request gives them (at most two decimals, which API.md's prices allow) to paise.
+ * A decimal like 19.99 has no exact binary form (19.99 × 100 is 1998.9999999999998), so the
+ * product is rounded to the nearest paisa: exact for every amount with at most two decimals.
+ */
+export function toPaise(rupees: number): number {
+  const paise = Math.round(rupees * 100)
+  if (!Number.isSafeInteger(paise)) throw new RangeError(`${rupees} is not an amount of rupees`)
+  return paise
+}
+
+/**
+ * Paise to the rupee number a reply carries. An integer divided by 100 is the double nearest to
+ * the decimal it names (the same number JSON.parse('499.5') gives), so 49950 answers 499.5 and
+ * 1999 answers 19.99, never 19.990000000000002.
+ */
+export const toRupees = (paise: number): number => paise / 100
+
+/**
+ * A rupee bound typed as text ('100', '99.5', '99.555') in paise, exactly, without going through
+ * a binary fraction: 'up' gives the least whole paisa at or above it (a lower bound), 'down' the
+ * greatest at or below it (an upper bound).
+ */
+export function paiseBound(text: string, toward: 'up' | 'down'): number {
+  const match = /^(\d+)(?:\.(\d+))?$/.exec(text.trim())
+  if (!match) throw new RangeError(`${text} is not an amount of rupees`)
+  const fraction = match[2] ?? ''
+  const paise = Number(match[1]) * 100 + Number(fraction.slice(0, 2).padEnd(2, '0'))
+  const rest = /[1-9]/.test(fraction.slice(2))
+  return rest && toward === 'up' ? paise + 1 : paise
+}
+
+/** Upcasting: a rupee amount as an old fact holds it (written as Math.round(x × 100) / 100 or as
+ * paise / 100, so always within a hair of a whole paisa) to its paise. */
+export const paiseFromStoredRupees = (rupees: unknown): number => Math.round(Number(rupees) * 100)
