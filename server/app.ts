@@ -163,7 +163,7 @@ export async function createHttpApp(parts: {
         }),
       })
       await catalogRoutes(api, { platform, events, extras: booking.eventExtras })
-      await bookingRoutes(api, { platform, booking, commands, confirm, events, accounts })
+      await bookingRoutes(api, { platform, booking, commands, checkout: services.checkout, events, accounts })
       await paymentRoutes(api, { gateway, jobs, booking, confirm, localGateway: platform.localGateway })
       await analyticsRoutes(api, { sales: services.analytics, events, booking, accounts })
       await scheduleRoutes(api, { platform: { ledger }, events, schedule: services.schedule })

@@ -131,7 +131,6 @@ const EnvSchema = v.object({
   MAX_HELD_SEATS_PER_ADDRESS: wholeNumber(20, 1),
   CANCEL_CUTOFF_HOURS: wholeNumber(24, 0),
   PAYMENT_WAIT_SECONDS: wholeNumber(15, 1),
-  INVENTORY_GUARD: switchSetting('on'),
   TIMEZONE: v.optional(
     v.pipe(
       v.string(),
@@ -228,8 +227,6 @@ export type Config = {
     cancelCutoffHours: number
     /** how long handlePaymentSuccess waits for the ticket before answering 202 */
     paymentWaitSeconds: number
-    /** off only in tests: the control run that shows the race the guard prevents */
-    inventoryGuard: boolean
   }
   /** the zone in which "today" is judged (an event's date may not be in the past) */
   timeZone: string
@@ -269,9 +266,6 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     )
     if (missing.length)
       throw new ConfigError(missing.map((k) => `${k}: required when PAYMENT_PROVIDER is razorpay`))
-  }
-  if (env.INVENTORY_GUARD === 'off' && env.NODE_ENV !== 'test') {
-    throw new ConfigError(['INVENTORY_GUARD: off is only for tests (NODE_ENV=test); it allows overselling'])
   }
   const production = env.NODE_ENV === 'production'
   const extraOrigins = env.CORS_ORIGINS.split(',')
@@ -387,7 +381,6 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       maxHeldSeatsPerAddress: env.MAX_HELD_SEATS_PER_ADDRESS,
       cancelCutoffHours: env.CANCEL_CUTOFF_HOURS,
       paymentWaitSeconds: env.PAYMENT_WAIT_SECONDS,
-      inventoryGuard: env.INVENTORY_GUARD === 'on',
     },
     timeZone: env.TIMEZONE,
     logLevel: env.LOG_LEVEL,

@@ -15,12 +15,12 @@ import { createLogger } from './log.ts'
 import { createPlatform, type Platform } from './platform.ts'
 import { appLedger } from './projections.ts'
 import { createDispatch, enqueueOwedJobs } from './reactions.ts'
-import { createServices, type Services } from './services.ts'
+import { createServices, type Seams, type Services } from './services.ts'
 
 /** The ports and the services of one process. */
-export async function compose(config: Config, logger: Logger) {
+export async function compose(config: Config, logger: Logger, seams: Seams = {}) {
   const platform = await createPlatform(config, logger, appLedger)
-  return { platform, services: createServices(platform) }
+  return { platform, services: createServices(platform, seams) }
 }
 
 /** Starts the job processors and the sweep of lapsed holds in this process; returns their stop. */
@@ -34,8 +34,9 @@ export const runWorkers = (platform: Platform, services: Services) => startWorke
 export async function buildApp(
   config: Config,
   logger: Logger = createLogger(config),
+  seams: Seams = {},
 ): Promise<FastifyInstance> {
-  const { platform, services } = await compose(config, logger)
+  const { platform, services } = await compose(config, logger, seams)
   const app = await createHttpApp({ config, logger, platform, services, tokens: createTokens(config) })
 
   const reactions = { platform, ...services }

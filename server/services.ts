@@ -4,7 +4,8 @@
 import { accountQueries } from './accounts/queries.ts'
 import { createThrottle } from './accounts/throttle.ts'
 import { analyticsQueries } from './analytics/queries.ts'
-import { bookingCommands } from './booking/commands.ts'
+import { checkout } from './booking/checkout.ts'
+import { bookingCommands, type SeatsLeft } from './booking/commands.ts'
 import { paymentConfirmer } from './booking/confirm.ts'
 import { bookingMails } from './booking/mails.ts'
 import { bookingQueries } from './booking/queries.ts'
@@ -15,13 +16,17 @@ import { scheduleQueries } from './schedule/queries.ts'
 import { inquiryMails } from './support/mails.ts'
 import { supportQueries } from './support/queries.ts'
 
-export function createServices(platform: Platform) {
-  const { ledger, config, gateway, redis } = platform
+/** what a test may stand in for (never set in production): see each part's own comment */
+export type Seams = { seatsLeft?: SeatsLeft }
+
+export function createServices(platform: Platform, seams: Seams = {}) {
+  const { ledger, config, gateway, redis, jobs } = platform
   const db = ledger.db
   const accounts = accountQueries(db)
   const catalog = catalogQueries(db)
   const booking = bookingQueries(db)
-  const commands = bookingCommands(ledger, booking)
+  const commands = bookingCommands(ledger, booking, seams.seatsLeft)
+  const confirm = paymentConfirmer({ gateway, booking, catalog, commands })
   const support = supportQueries(db)
   return {
     accounts,
@@ -31,7 +36,8 @@ export function createServices(platform: Platform) {
     schedule: scheduleQueries(db),
     support,
     bookingCommands: commands,
-    confirm: paymentConfirmer({ gateway, booking, catalog, commands }),
+    confirm,
+    checkout: checkout({ ledger, config, gateway, jobs, booking, commands, confirm, events: catalog }),
     bookingMails: bookingMails({ accounts, catalog, booking, publicUrl: config.publicUrl }),
     inquiryMails: inquiryMails({ accounts, support, publicUrl: config.publicUrl }),
     sentMails: sentMailRecord(db),

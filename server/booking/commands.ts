@@ -20,7 +20,18 @@ export type HoldLimits = {
 const run = (ledger: Ledger, orderId: string, command: OrderCommand, meta: FactMeta) =>
   handleCommand(ledger, orderDecider, { stream: streams.order(orderId), command, meta }).facts
 
-export function bookingCommands(ledger: Ledger, booking: BookingQueries) {
+/**
+ * How many seats of a ticket type are on sale, read inside the hold's transaction (booking's
+ * available(): capacity − held − sold). A test may stand in a stale count to show the race this
+ * reading under the lock prevents (tests/integration/oversell.test.ts); production never does.
+ */
+export type SeatsLeft = (ticketType: TicketTypeRow, order: TicketsHeld['data']) => number
+
+export function bookingCommands(
+  ledger: Ledger,
+  booking: BookingQueries,
+  seatsLeft: SeatsLeft = (ticketType) => booking.available(ticketType),
+) {
   /** Holds that ran out but were not released yet give their seats back first. */
   const releaseLapsed = (now: string, ticketTypeId?: string) => {
     for (const order of booking.lapsedHolds(now, ticketTypeId)) {
@@ -31,16 +42,9 @@ export function bookingCommands(ledger: Ledger, booking: BookingQueries) {
   return {
     /**
      * Decides the hold against availability read under the write lock, so concurrent orders
-     * can never take more seats than exist; settles once the hold is committed. `availableSeen`
-     * (tests only, guard off) replays the unsafe way: a count read before an await, then trusted.
+     * can never take more seats than exist; settles once the hold is committed.
      */
-    hold(
-      order: TicketsHeld['data'],
-      ticketType: TicketTypeRow,
-      meta: FactMeta,
-      limits: HoldLimits,
-      availableSeen?: number,
-    ) {
+    hold(order: TicketsHeld['data'], ticketType: TicketTypeRow, meta: FactMeta, limits: HoldLimits) {
       // Holds are the flash sale's hot write: they share commits (group commit).
       return ledger.transactionInBatch(() => {
         const now = new Date().toISOString()
@@ -55,10 +59,8 @@ export function bookingCommands(ledger: Ledger, booking: BookingQueries) {
             meta,
           )
         }
-        if (availableSeen === undefined && booking.available(ticketType) < order.quantity) {
-          releaseLapsed(now, ticketType.id)
-        }
-        const available = availableSeen ?? booking.available(ticketType)
+        if (seatsLeft(ticketType, order) < order.quantity) releaseLapsed(now, ticketType.id)
+        const available = seatsLeft(ticketType, order)
         const facts = run(
           ledger,
           order.orderId,

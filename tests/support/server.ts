@@ -3,6 +3,7 @@ import { createServer } from 'node:net'
 import type { FastifyInstance } from 'fastify'
 import type { Config } from '../../server/config.ts'
 import { buildApp } from '../../server/root.ts'
+import type { Seams } from '../../server/services.ts'
 import { testConfig } from './app.ts'
 
 export type TestServer = { app: FastifyInstance; config: Config; url: string; close(): Promise<void> }
@@ -19,11 +20,14 @@ export function freePort(): Promise<number> {
   })
 }
 
-export async function startServer(overrides: Record<string, string> = {}): Promise<TestServer> {
+export async function startServer(
+  overrides: Record<string, string> = {},
+  seams: Seams = {},
+): Promise<TestServer> {
   const port = await freePort()
   const url = `http://localhost:${port}`
   const config = testConfig({ PORT: String(port), PUBLIC_URL: url, HOST: '127.0.0.1', ...overrides })
-  const app = await buildApp(config)
+  const app = await buildApp(config, undefined, seams)
   await app.listen({ host: '127.0.0.1', port })
   return {
     app,

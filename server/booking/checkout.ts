@@ -1,0 +1,219 @@
+// The checkout's domain steps, apart from HTTP: what an order may be (the per-order limit, an
+// approved event, sales still open, a ticket type of the event), its price in paise, the
+// provider's order, the hold; then, once a payment is reported, its confirmation and the wait for
+// what the ledger makes of it. The routes (routes.ts) only read requests and shape replies.
+import { createHmac } from 'node:crypto'
+import type { CatalogQueries, EventRow, TicketTypeRow } from '../catalog/queries.ts'
+import type { Config } from '../config.ts'
+import { conflict, invalid, notFound } from '../errors.ts'
+import { newId, streams } from '../ids.ts'
+import { job, jobIds } from '../jobs/catalogue.ts'
+import { enqueueOrDoNow, type Jobs } from '../jobs/port.ts'
+import { streamFacts } from '../ledger/decider.ts'
+import type { FactMeta, Ledger } from '../ledger/ledger.ts'
+import type { PaymentGateway } from '../payments/port.ts'
+import { instantIn } from '../wall-clock.ts'
+import type { BookingCommands } from './commands.ts'
+import type { PaymentConfirmer } from './confirm.ts'
+import { SALES_CLOSED } from './decide.ts'
+import type { BookingFact } from './facts.ts'
+import type { BookingQueries } from './queries.ts'
+
+export type CheckoutParts = {
+  ledger: Ledger
+  config: Pick<Config, 'booking' | 'timeZone' | 'jwt'>
+  gateway: PaymentGateway
+  jobs: Jobs
+  booking: BookingQueries
+  commands: BookingCommands
+  confirm: PaymentConfirmer
+  events: CatalogQueries
+}
+
+export type OrderRequest = {
+  buyerId: string
+  eventId: string
+  /** the ticket type's id or its name, in any case */
+  ticketType: string
+  quantity: number
+  /** the client's address: unpaid seats are counted per address (as a keyed hash) */
+  clientIp: string
+  meta: FactMeta
+  /** told when a replaced hold's provider could not be asked */
+  warn: (message: string, detail: Record<string, unknown>) => void
+}
+
+export type PaymentOutcome = 'issued' | 'refunded' | 'failed'
+
+export type Checkout = ReturnType<typeof checkout>
+
+export function checkout(parts: CheckoutParts) {
+  const { ledger, config, gateway, jobs, booking, commands, confirm, events } = parts
+
+  /** When booking closes: the event's start, or its sales end if earlier, both judged in TIMEZONE. */
+  const salesCloseAt = (event: EventRow) => {
+    const start = instantIn(event.date, event.time, config.timeZone).getTime()
+    if (!event.salesEnd) return new Date(start).toISOString()
+    const [date = '', time = ''] = event.salesEnd.split('T')
+    const end = instantIn(date, time, config.timeZone).getTime()
+    return new Date(Math.min(start, end)).toISOString()
+  }
+
+  /** Until when a ticket of this event may be cancelled with its refund. */
+  const cutoffOf = (event: EventRow) => {
+    const start = instantIn(event.date, event.time, config.timeZone).getTime()
+    const hours = config.booking.cancelCutoffHours
+    return { at: new Date(start - hours * 3_600_000).toISOString(), hours }
+  }
+
+  /** The client address as a keyed hash: holds are counted per address without storing it. */
+  const clientKeys = new Map<string, string>()
+  const clientKeyOf = (ip: string) => {
+    let key = clientKeys.get(ip)
+    if (key === undefined) {
+      key = createHmac('sha256', config.jwt.secret).update(`client ${ip}`).digest('base64url').slice(0, 22)
+      if (clientKeys.size >= 50_000) clientKeys.clear()
+      clientKeys.set(ip, key)
+    }
+    return key
+  }
+
+  /** What became of this payment, once the ledger says: a ticket, a refund, or a failure. */
+  const outcomeOf = (orderId: string, paymentId: string): PaymentOutcome | null => {
+    const facts = streamFacts<BookingFact>(ledger, streams.order(orderId))
+    const about = (f: BookingFact) => 'paymentId' in f.data && f.data.paymentId === paymentId
+    if (facts.some((f) => f.type === 'PaymentFailed' && about(f))) return 'failed'
+    if (!facts.some((f) => f.type === 'PaymentCaptured' && about(f))) return null
+    const refund = facts.find((f) => f.type === 'RefundRequested' && about(f))
+    // A second payment for a paid order is refunded, but its payer does have the ticket.
+    if (!refund || (refund.type === 'RefundRequested' && refund.data.reason === 'duplicate payment'))
+      return 'issued'
+    return 'refunded'
+  }
+
+  /** Waits until the order is no longer waiting for this payment (checks on every append and poll). */
+  const settled = async (orderId: string, paymentId: string) => {
+    const deadline = Date.now() + config.booking.paymentWaitSeconds * 1000
+    const stream = streams.order(orderId)
+    let wake: () => void = () => {}
+    // Woken only when this order's stream grows here; a worker in another process is seen by
+    // the poll.
+    const stop = ledger.onAppend((_head, grown) => {
+      if (grown.has(stream)) wake()
+    })
+    try {
+      for (;;) {
+        const outcome = outcomeOf(orderId, paymentId)
+        if (outcome || Date.now() > deadline) return outcome
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, 250)
+          wake = () => {
+            clearTimeout(timer)
+            resolve()
+          }
+        })
+      }
+    } finally {
+      stop()
+    }
+  }
+
+  return {
+    salesCloseAt,
+    cutoffOf,
+    /** the cancel cutoff of an order's event, or null when the event is gone */
+    cancelCutoff(eventId: string) {
+      const event = events.byId(eventId)
+      return event ? cutoffOf(event) : null
+    },
+
+    /**
+     * An order: checked, priced in integer paise (the provider is asked for exactly this), the
+     * provider's order made, and the seats held. Everything is decided again under the write lock
+     * by the hold; the checks before the provider is asked only spare it orders that would fail.
+     */
+    async place(order: OrderRequest) {
+      const { buyerId, quantity } = order
+      const max = config.booking.maxTicketsPerOrder
+      if (quantity > max) {
+        throw invalid(`You can book at most ${max} tickets at once.`, [
+          { field: 'quantity', message: `You can book at most ${max} tickets at once.` },
+        ])
+      }
+      const event = events.byId(order.eventId)
+      if (event?.approvalStatus !== 'Approved') throw notFound('Event not found.')
+      const closesAt = salesCloseAt(event)
+      if (new Date().toISOString() >= closesAt) throw conflict(SALES_CLOSED)
+      const wanted = order.ticketType.toLowerCase()
+      const ticketType = (events.ticketTypesOf([event.id]).get(event.id) ?? []).find(
+        (t: TicketTypeRow) => t.id === order.ticketType || t.type.toLowerCase() === wanted,
+      )
+      if (!ticketType) {
+        throw invalid('This event has no such ticket type.', [
+          { field: 'ticketType', message: 'This event has no such ticket type.' },
+        ])
+      }
+      // Fail fast when it is sold out (unless lapsed holds would give seats back).
+      const lapsed = () => booking.lapsedHolds(new Date().toISOString(), ticketType.id).length > 0
+      if (booking.available(ticketType) < quantity && !lapsed()) {
+        throw conflict('Not enough tickets available.')
+      }
+      const orderId = newId()
+      const amountPaise = ticketType.pricePaise * quantity
+      const free = amountPaise === 0
+      const providerOrder = free
+        ? { id: `free_${orderId}` }
+        : await gateway.createOrder({
+            amount: amountPaise,
+            currency: 'INR',
+            receipt: orderId,
+            notes: { eventId: event.id, ticketTypeId: ticketType.id },
+          })
+      // A new checkout replaces the buyer's unpaid one for this event; one paid in the meantime
+      // (its confirmation not yet done) becomes its ticket first, and is not replaced.
+      for (const open of booking.heldBy(buyerId, event.id)) {
+        if (open.provider === 'free') continue
+        await confirm(open.id).catch((error) =>
+          order.warn('could not ask the provider about a replaced hold', { err: error, orderId: open.id }),
+        )
+      }
+      const heldUntil = new Date(Date.now() + config.booking.holdMinutes * 60_000).toISOString()
+      const provider = free ? ('free' as const) : gateway.provider
+      const { replaced } = await commands.hold(
+        {
+          orderId,
+          buyerId,
+          eventId: event.id,
+          organizerId: event.organizerId,
+          ticketTypeId: ticketType.id,
+          ticketType: ticketType.type,
+          quantity,
+          unitPricePaise: ticketType.pricePaise,
+          amountPaise,
+          provider,
+          providerOrderId: providerOrder.id,
+          heldUntil,
+          clientKey: clientKeyOf(order.clientIp),
+        },
+        ticketType,
+        order.meta,
+        {
+          salesCloseAt: closesAt,
+          maxHeldFromAddress: config.booking.maxHeldSeatsPerAddress,
+          maxTicketsPerAccount: config.booking.maxTicketsPerAccount,
+        },
+      )
+      return { orderId, providerOrderId: providerOrder.id, amountPaise, provider, heldUntil, replaced }
+    },
+
+    /**
+     * A payment the buyer reports: its confirmation job (done here and now when the queue cannot
+     * take it), then the wait for what the ledger makes of it; null if it is still being issued.
+     */
+    async reported(orderId: string, paymentId: string): Promise<PaymentOutcome | null> {
+      const jobId = jobIds.confirm(orderId, paymentId)
+      await enqueueOrDoNow(jobs, job('payments.confirm', { orderId }, { jobId }), () => confirm(orderId))
+      return settled(orderId, paymentId)
+    },
+  }
+}
