@@ -3,12 +3,13 @@
 // the landing page, and then the notice to the event's attendees (POST /notify). What the server
 // refuses is shown next to the field it names.
 import { getRouteApi, Link, useNavigate } from '@tanstack/react-router'
-import { type FormEvent, type ReactNode, useEffect, useId, useRef, useState } from 'react'
+import { type FormEvent, useEffect, useRef, useState } from 'react'
 import type { EventView } from '../../../../contracts/catalog.ts'
 import { fetchEvent } from '../../api/catalog.ts'
 import { ApiError } from '../../api/client.ts'
 import { createSession, notifyAttendees } from '../../api/schedule.ts'
 import { useSession } from '../../session/use-session.ts'
+import { FormControl } from '../../ui/form-control.tsx'
 import { Loading } from '../../ui/loading.tsx'
 import { notify } from '../../ui/toasts.ts'
 import {
@@ -24,32 +25,6 @@ import './schedule.css'
 const addSessionRoute = getRouteApi('/schedule/$id')
 
 type EventLoad = { state: 'loading' } | { state: 'loaded'; event: EventView } | { state: 'missing' }
-
-type ControlProps = { id: string; 'aria-invalid': boolean; 'aria-describedby'?: string }
-
-function Control({
-  label,
-  error,
-  children,
-}: {
-  label: string
-  error?: string | undefined
-  children: (control: ControlProps) => ReactNode
-}) {
-  const id = useId()
-  const errorId = `${id}-error`
-  return (
-    <div className="field">
-      <label htmlFor={id}>{label}</label>
-      {children({ id, 'aria-invalid': Boolean(error), ...(error ? { 'aria-describedby': errorId } : {}) })}
-      {error && (
-        <p id={errorId} className="field-error">
-          {error}
-        </p>
-      )}
-    </div>
-  )
-}
 
 const knownField = (field: string) =>
   /^(sessionTitle|description|startTime|endTime|location|speakers(\.\d+\.(name|bio))?)$/.test(field)
@@ -167,7 +142,7 @@ export function AddSessionScreen() {
       <form ref={form} className="card form session-form" onSubmit={submit} noValidate aria-busy={busy}>
         <h1>Add Session</h1>
         <p className="form-hint">{event.event.title}</p>
-        <Control label="Session Title" error={errors.sessionTitle}>
+        <FormControl label="Session Title" error={errors.sessionTitle}>
           {(control) => (
             <input
               {...control}
@@ -179,8 +154,8 @@ export function AddSessionScreen() {
               onChange={(e) => set({ sessionTitle: e.target.value })}
             />
           )}
-        </Control>
-        <Control label="Description" error={errors.description}>
+        </FormControl>
+        <FormControl label="Description" error={errors.description}>
           {(control) => (
             <textarea
               {...control}
@@ -191,9 +166,9 @@ export function AddSessionScreen() {
               onChange={(e) => set({ description: e.target.value })}
             />
           )}
-        </Control>
+        </FormControl>
         <div className="session-times">
-          <Control label="Start Time" error={errors.startTime}>
+          <FormControl label="Start Time" error={errors.startTime}>
             {(control) => (
               <input
                 {...control}
@@ -204,8 +179,8 @@ export function AddSessionScreen() {
                 onChange={(e) => set({ startTime: e.target.value })}
               />
             )}
-          </Control>
-          <Control label="End Time" error={errors.endTime}>
+          </FormControl>
+          <FormControl label="End Time" error={errors.endTime}>
             {(control) => (
               <input
                 {...control}
@@ -217,7 +192,7 @@ export function AddSessionScreen() {
                 onChange={(e) => set({ endTime: e.target.value })}
               />
             )}
-          </Control>
+          </FormControl>
         </div>
         <fieldset className="speakers" disabled={busy}>
           <legend>Speakers</legend>
@@ -241,7 +216,7 @@ export function AddSessionScreen() {
               ))}
             </ul>
           )}
-          <Control label="Speaker Name">
+          <FormControl label="Speaker Name">
             {(control) => (
               <input
                 {...control}
@@ -251,8 +226,8 @@ export function AddSessionScreen() {
                 onChange={(e) => setSpeaker({ ...speaker, name: e.target.value })}
               />
             )}
-          </Control>
-          <Control label="Speaker Bio">
+          </FormControl>
+          <FormControl label="Speaker Bio">
             {(control) => (
               <textarea
                 {...control}
@@ -262,13 +237,13 @@ export function AddSessionScreen() {
                 onChange={(e) => setSpeaker({ ...speaker, bio: e.target.value })}
               />
             )}
-          </Control>
+          </FormControl>
           <button type="button" className="button-secondary" onClick={addSpeaker}>
             Add Speaker
           </button>
           {speakerError && <p className="field-error">{speakerError}</p>}
         </fieldset>
-        <Control label="Location" error={errors.location}>
+        <FormControl label="Location" error={errors.location}>
           {(control) => (
             <input
               {...control}
@@ -279,7 +254,7 @@ export function AddSessionScreen() {
               onChange={(e) => set({ location: e.target.value })}
             />
           )}
-        </Control>
+        </FormControl>
         {formErrors.map((message) => (
           <p key={message} className="form-error" role="alert">
             {message}
