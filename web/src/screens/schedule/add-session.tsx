@@ -2,13 +2,15 @@
 // start and end, speakers added one by one, location. On success: 'Session created successfully',
 // the landing page, and then the notice to the event's attendees (POST /notify). What the server
 // refuses is shown next to the field it names.
+import { useQuery } from '@tanstack/react-query'
 import { getRouteApi, Link, useNavigate } from '@tanstack/react-router'
 import { type FormEvent, useEffect, useRef, useState } from 'react'
 import type { EventView } from '../../../../contracts/catalog.ts'
-import { fetchEvent } from '../../api/catalog.ts'
 import { ApiError } from '../../api/client.ts'
+import { eventQuery } from '../../api/queries.ts'
 import { createSession, notifyAttendees } from '../../api/schedule.ts'
 import { useSession } from '../../session/use-session.ts'
+import { FetchError } from '../../ui/fetched.tsx'
 import { FormControl } from '../../ui/form-control.tsx'
 import { Loading } from '../../ui/loading.tsx'
 import { notify } from '../../ui/toasts.ts'
@@ -22,9 +24,7 @@ import {
 } from './session-draft.ts'
 import './schedule.css'
 
-const addSessionRoute = getRouteApi('/schedule/$id')
-
-type EventLoad = { state: 'loading' } | { state: 'loaded'; event: EventView } | { state: 'missing' }
+const addSessionRoute = getRouteApi('/_signed-in/_organizers/schedule/$id')
 
 const knownField = (field: string) =>
   /^(sessionTitle|description|startTime|endTime|location|speakers(\.\d+\.(name|bio))?)$/.test(field)
@@ -37,32 +37,32 @@ function errorsOfReply(error: unknown): FieldErrors {
   return errors
 }
 
-function useOwnEvent(eventId: string): EventLoad {
-  const { user } = useSession()
-  const [load, setLoad] = useState<EventLoad>({ state: 'loading' })
-  useEffect(() => {
-    let current = true
-    fetchEvent(eventId).then(
-      (event) => {
-        if (current) setLoad({ state: 'loaded', event })
-      },
-      () => {
-        if (current) setLoad({ state: 'missing' })
-      },
-    )
-    return () => {
-      current = false
-    }
-  }, [eventId])
-  // Only the event's own organizer adds its sessions (the server says the same).
-  if (load.state === 'loaded' && load.event.organizer !== user?._id) return { state: 'missing' }
-  return load
+/** the page of an event that is not there, or not the signed-in organizer's own */
+function EventNotFound() {
+  return (
+    <section className="page not-available">
+      <h1>Add Session</h1>
+      <FetchError message="Event not found." />
+      <Link to="/organizers/dashboard" className="button">
+        Back to Dashboard
+      </Link>
+    </section>
+  )
 }
 
 export function AddSessionScreen() {
-  const { id: eventId } = addSessionRoute.useParams()
+  const { id } = addSessionRoute.useParams()
+  const { user } = useSession()
+  const event = useQuery(eventQuery(id))
+  if (event.data === undefined) return event.isError ? <EventNotFound /> : <Loading />
+  // Only the event's own organizer adds its sessions (the server says the same).
+  if (event.data.organizer !== user?._id) return <EventNotFound />
+  return <AddSessionForm event={event.data} />
+}
+
+function AddSessionForm({ event }: { event: EventView }) {
+  const eventId = event._id
   const navigate = useNavigate()
-  const event = useOwnEvent(eventId)
   const [draft, setDraft] = useState<SessionDraft>(emptyDraft)
   const [speaker, setSpeaker] = useState<Speaker>({ name: '', bio: '' })
   const [errors, setErrors] = useState<FieldErrors>({})
@@ -117,21 +117,6 @@ export function AddSessionScreen() {
     })
   }
 
-  if (event.state === 'loading') return <Loading />
-  if (event.state === 'missing') {
-    return (
-      <section className="page not-available">
-        <h1>Add Session</h1>
-        <p className="error-text" role="alert">
-          Event not found.
-        </p>
-        <Link to="/organizers/dashboard" className="button">
-          Back to Dashboard
-        </Link>
-      </section>
-    )
-  }
-
   const formErrors = Object.entries(errors)
     .filter(([field]) => !knownField(field))
     .map(([, message]) => message)
@@ -141,7 +126,7 @@ export function AddSessionScreen() {
     <section className="page form-page">
       <form ref={form} className="card form session-form" onSubmit={submit} noValidate aria-busy={busy}>
         <h1>Add Session</h1>
-        <p className="form-hint">{event.event.title}</p>
+        <p className="form-hint">{event.title}</p>
         <FormControl label="Session Title" error={errors.sessionTitle}>
           {(control) => (
             <input
