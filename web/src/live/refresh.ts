@@ -27,14 +27,18 @@ export function coalescedRefresh(client: QueryClient): Refresh {
     const refresh = { again: false }
     running.set(id, refresh)
     void (async () => {
-      do {
-        refresh.again = false
-        const fetching = client.getQueryCache().findAll({ ...filters, fetchStatus: 'fetching' })
-        await Promise.allSettled(fetching.map((query) => query.promise))
-        // nothing of these is in flight now: the screens showing them fetch once more
-        await client.invalidateQueries(filters, { cancelRefetch: false })
-      } while (refresh.again)
-      running.delete(id)
+      try {
+        do {
+          refresh.again = false
+          const fetching = client.getQueryCache().findAll({ ...filters, fetchStatus: 'fetching' })
+          await Promise.allSettled(fetching.map((query) => query.promise))
+          // A fetch that starts now starts after the fact: the screens showing these fetch once
+          // more (joining, not cancelling, one a screen has just started itself).
+          await client.invalidateQueries(filters, { cancelRefetch: false })
+        } while (refresh.again)
+      } finally {
+        running.delete(id)
+      }
     })()
   }
 }
