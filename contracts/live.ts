@@ -80,6 +80,31 @@ export type InquiryPush = {
 
 export type AccountRegisteredPush = { accountId: string; username: string; email: string; role: string }
 
+/** The facts of an order: each pushes the ticket type's availability and the order's new state. */
+export type OrderFactType =
+  | 'TicketsHeld'
+  | 'TicketsIssued'
+  | 'PaymentFailed'
+  | 'HoldExpired'
+  | 'TicketCancelled'
+  | 'TicketTransferred'
+
+/** One member per fact type (distributed over a union of types), so `push.type` narrows `data`. */
+type PushOf<Type extends string, Data> = Type extends string ? LivePush<Data> & { type: Type } : never
+
+/**
+ * Every push a client can hear, keyed by its fact's type (what server/live/pushes.ts sends for
+ * each). An order's fact reaches the event's room as availability and the order's people as its
+ * state: `'available' in push.data` tells the two apart.
+ */
+export type FactPush =
+  | PushOf<'AccountRegistered', AccountRegisteredPush>
+  | PushOf<'EventSubmitted' | 'EventApproved' | 'EventRejected', EventStatusPush>
+  | PushOf<OrderFactType, AvailabilityPush | TicketPush>
+  | PushOf<'SessionScheduled', SessionPush>
+  | PushOf<'ScheduleNoticePosted', NoticePush>
+  | PushOf<'InquiryOpened' | 'InquiryAnswered', InquiryPush>
+
 /** The handshake refusal when an address has LIVE_CONNECTIONS_PER_ADDRESS sockets open already. */
 export const TOO_MANY_CONNECTIONS =
   'Too many live connections from your address; close some tabs and try again.'

@@ -1,5 +1,6 @@
-// Accounts in the browser: sign-up, login, profile, logout, organizer creation, password reset,
-// guards and the live user list, against the real server and the built web app.
+// Accounts in the browser: sign-up, login (and the way back to the page that asked), profile,
+// logout, organizer creation, password reset, guards and the live user list, against the real
+// server and the built web app.
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { adminSession, signUp } from '../support/accounts.ts'
@@ -36,6 +37,11 @@ const at = (page: Page, path: string) => page.waitForURL((url) => url.pathname =
 
 async function logIn(page: Page, email: string, password: string) {
   await page.goto('/login')
+  await fillLogin(page, email, password)
+}
+
+/** the login form, as the page shows it, filled in and sent */
+async function fillLogin(page: Page, email: string, password: string) {
   await page.getByLabel('Email').fill(email)
   await page.getByLabel('Password', { exact: true }).fill(password)
   await page.getByRole('button', { name: 'Login' }).click()
@@ -219,6 +225,32 @@ describe('accounts in the browser', () => {
     await at(visitor, '/login')
     await visitor.goto('/dashboard')
     await at(visitor, '/')
+  })
+
+  it('brings a visitor back to the page that sent them to log in, and never to another site', async () => {
+    const account = await signUp(server.app, 'returning')
+    const page = await openPage()
+    await page.goto('/profile')
+    await at(page, '/login')
+    expect(new URL(page.url()).searchParams.get('redirect')).toBe('/profile')
+    await fillLogin(page, account.email, account.password)
+    await at(page, '/profile')
+    await page.getByText('Login successfully !').waitFor()
+    await page.locator('.profile').getByText(account.email, { exact: true }).waitFor()
+
+    // A login link that names another site (or a path that resolves to one) ends at home, here.
+    for (const elsewhere of [
+      'https://evil.example/steal',
+      '//evil.example/steal',
+      '/..//evil.example/steal',
+    ]) {
+      const visitor = await openPage()
+      await visitor.goto(`/login?${new URLSearchParams({ redirect: elsewhere })}`)
+      await fillLogin(visitor, account.email, account.password)
+      await at(visitor, '/')
+      await visitor.getByText('Login successfully !').waitFor()
+      expect(new URL(visitor.url()).origin, elsewhere).toBe(new URL(server.url).origin)
+    }
   })
 
   it("shows a new sign-up in the admin's user accounts without a reload", async () => {

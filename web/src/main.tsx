@@ -1,9 +1,13 @@
-// Entry: the session (token checked), the live connection, the router, and the service worker.
+// Entry: the session (token checked), the live connection, the cache of server state that follows
+// it, the router, and the service worker.
+import { QueryClientProvider } from '@tanstack/react-query'
 import { RouterProvider } from '@tanstack/react-router'
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
 import { fetchProfile } from './api/accounts.ts'
 import { ApiError } from './api/client.ts'
+import { createQueryClient } from './api/query-client.ts'
+import { followLive } from './live/follow.ts'
 import { createLive } from './live/live.ts'
 import { LiveContext } from './live/use-live.ts'
 import { createAppRouter } from './routes/router.tsx'
@@ -18,11 +22,21 @@ const session = createSession({
 })
 session.start()
 
+const queryClient = createQueryClient()
 const live = createLive()
+followLive(live, queryClient)
 // Connect once the stored token is checked, then follow every login and logout.
 void session.resolved().then(({ token }) => {
   live.setToken(token)
-  session.subscribe(() => live.setToken(session.current().token))
+  let shownTo = token
+  session.subscribe(() => {
+    const next = session.current().token
+    live.setToken(next)
+    if (next === shownTo) return
+    shownTo = next
+    // Another account (or a visitor) is never shown what was fetched for the previous one.
+    void queryClient.resetQueries()
+  })
 })
 
 const router = createAppRouter(session)
@@ -33,7 +47,9 @@ createRoot(root).render(
   <StrictMode>
     <SessionContext.Provider value={session}>
       <LiveContext.Provider value={live}>
-        <RouterProvider router={router} />
+        <QueryClientProvider client={queryClient}>
+          <RouterProvider router={router} />
+        </QueryClientProvider>
       </LiveContext.Provider>
     </SessionContext.Provider>
   </StrictMode>,

@@ -6,7 +6,7 @@
 import { Activity, Component, type ReactNode, Suspense, use, useSyncExternalStore } from 'react'
 import { createRoot } from 'react-dom/client'
 import type { AnalyticsReply } from '../../../contracts/analytics.ts'
-import AnalyticsCharts from '../../../web/src/screens/organizers/analytics-charts.tsx'
+import AnalyticsCharts from '../../../web/src/ui/analytics/analytics-charts.tsx'
 
 type Figures = Pick<AnalyticsReply, 'analytics' | 'timeline'>
 type State = { figures: Figures; pending: Promise<void> | null; hidden: boolean }

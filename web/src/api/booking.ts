@@ -1,5 +1,4 @@
-// Calls of the booking area (API.md /ticket/*, the local gateway's checkout) and the one event
-// read the booking screen needs.
+// Calls of the booking area (API.md /ticket/*, the local gateway's checkout).
 import * as v from 'valibot'
 import {
   CreateOrderReply,
@@ -8,16 +7,11 @@ import {
   RegistrationList,
   TicketView,
 } from '../../../contracts/booking.ts'
-import { EventView } from '../../../contracts/catalog.ts'
 import { MessageReply } from '../../../contracts/common.ts'
 import type { CheckoutPayment, Confirmation, Order, OrderRequest } from '../machines/booking.ts'
 import { API_BASE, api } from './client.ts'
 
 const path = (id: string) => encodeURIComponent(id)
-
-export async function fetchEvent(eventId: string): Promise<EventView> {
-  return v.parse(EventView, await api.get<unknown>(`/event/${path(eventId)}`))
-}
 
 export async function createOrder(request: OrderRequest): Promise<Order> {
   return v.parse(CreateOrderReply, await api.post<unknown>('/ticket/create', request))

@@ -1,17 +1,6 @@
-// The installation's public settings (GET /site), read once per page load and shared.
+// The installation's public settings (GET /site); read once per page load (api/queries.ts).
 import * as v from 'valibot'
 import { SiteReply } from '../../../contracts/site.ts'
 import { api } from './client.ts'
 
-let site: Promise<SiteReply> | null = null
-
-export function fetchSite(): Promise<SiteReply> {
-  site ??= api.get<unknown>('/site').then(
-    (reply) => v.parse(SiteReply, reply),
-    (error) => {
-      site = null // a failed read is tried again by the next screen that asks
-      throw error
-    },
-  )
-  return site
-}
+export const fetchSite = async (): Promise<SiteReply> => v.parse(SiteReply, await api.get<unknown>('/site'))

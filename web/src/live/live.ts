@@ -1,11 +1,12 @@
 // The live connection (Socket.IO, same origin): authenticated with the session's token, it
 // reconnects when the token changes. Listeners get every pushed fact and every (re)connection,
-// after which screens refetch so that nothing pushed while offline is missed. Its status tells a
+// after which what is on screen is fetched again (live/follow.ts), so that nothing pushed while
+// offline is missed. Its status tells a
 // connection that dropped (reconnecting: counts on screen may be stale) from one that was never
 // needed or is being replaced on purpose (a login). The Socket.IO client is loaded on first use,
 // so it stays out of the first page's bundle.
 import type { Socket } from 'socket.io-client'
-import { type LivePush, liveEvents, TOO_MANY_CONNECTIONS } from '../../../contracts/live.ts'
+import { type FactPush, liveEvents, TOO_MANY_CONNECTIONS } from '../../../contracts/live.ts'
 
 /**
  * idle: no connection (none needed yet, or being opened or replaced on purpose); connected;
@@ -15,7 +16,7 @@ export type LiveStatus = 'idle' | 'connected' | 'reconnecting'
 
 export type Live = {
   setToken(token: string | null): void
-  onFact(listener: (push: LivePush) => void): () => void
+  onFact(listener: (push: FactPush) => void): () => void
   /** called on every connection, the first one included */
   onConnect(listener: () => void): () => void
   /** called whenever the connection comes up or goes down */
@@ -32,7 +33,7 @@ export function createLive(url = ''): Live {
   let socket: Socket | null = null
   let opening: Promise<Socket> | null = null
   const watched = new Map<string, number>()
-  const factListeners = new Set<(push: LivePush) => void>()
+  const factListeners = new Set<(push: FactPush) => void>()
   const connectListeners = new Set<() => void>()
   const statusListeners = new Set<() => void>()
   let status: LiveStatus = 'idle'
@@ -65,7 +66,7 @@ export function createLive(url = ''): Live {
         if (reason === 'io server disconnect')
           setTimeout(() => created.connect(), 1000 + Math.random() * 2000)
       })
-      created.on(liveEvents.push, (push: LivePush) => {
+      created.on(liveEvents.push, (push: FactPush) => {
         for (const listener of factListeners) listener(push)
       })
       created.on('connect_error', (error) => {

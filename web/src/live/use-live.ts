@@ -1,38 +1,30 @@
-// React access to the live connection: a screen hears the facts it cares about and refetches on
-// every (re)connection.
+// React access to the live connection: a screen watches the public room of what it shows (the
+// cached queries follow the pushes by themselves: live/follow.ts), hears the facts it toasts, and
+// tells whether the connection is up.
 import { createContext, useContext, useEffect, useRef, useSyncExternalStore } from 'react'
-import type { LivePush } from '../../../contracts/live.ts'
+import type { FactPush } from '../../../contracts/live.ts'
 import type { Live, LiveStatus } from './live.ts'
 
 export const LiveContext = createContext<Live | null>(null)
 
 function useLive(): Live {
   const live = useContext(LiveContext)
-  if (!live) throw new Error('useLiveFacts needs a LiveContext provider')
+  if (!live) throw new Error('the live hooks need a LiveContext provider')
   return live
 }
 
-export function useLiveFacts(options: {
-  onFact: (push: LivePush) => void
-  /** refetch here: runs on every connection, so facts missed while offline are caught up */
-  onConnect?: () => void
-  room?: string
-}): void {
+/** watches a public room ('events', 'event-<id>', 'schedule') while the screen is shown */
+export function useLiveRoom(room: string): void {
   const live = useLive()
-  const latest = useRef(options)
-  latest.current = options
-  const { room } = options
+  useEffect(() => live.watch(room), [live, room])
+}
 
-  useEffect(() => {
-    const stopFacts = live.onFact((push) => latest.current.onFact(push))
-    const stopConnect = live.onConnect(() => latest.current.onConnect?.())
-    const stopWatching = room ? live.watch(room) : () => {}
-    return () => {
-      stopFacts()
-      stopConnect()
-      stopWatching()
-    }
-  }, [live, room])
+/** hears every fact pushed to this account's rooms and the rooms watched */
+export function useLiveFacts(onFact: (push: FactPush) => void): void {
+  const live = useLive()
+  const latest = useRef(onFact)
+  latest.current = onFact
+  useEffect(() => live.onFact((push) => latest.current(push)), [live])
 }
 
 /** true while the live connection is up */

@@ -1,26 +1,26 @@
-// Routes of the accounts area: login, sign up, profile, password reset.
+// Routes of the accounts area: login and sign up (visitors), profile (signed in), password reset.
 import { createRoute, lazyRouteComponent } from '@tanstack/react-router'
-import { signedIn, signedOut } from './guards.ts'
+import { signedInLayout, visitorsLayout } from './layouts.ts'
+import { LoginSearch } from './return-to.ts'
 import { rootRoute } from './root.tsx'
 
 export const loginRoute = createRoute({
-  getParentRoute: () => rootRoute,
+  getParentRoute: () => visitorsLayout,
   path: '/login',
-  beforeLoad: signedOut,
+  // the page to return to once signed in (a path of this site only)
+  validateSearch: LoginSearch,
   component: lazyRouteComponent(() => import('../screens/accounts/login.tsx'), 'LoginScreen'),
 })
 
 export const signUpRoute = createRoute({
-  getParentRoute: () => rootRoute,
+  getParentRoute: () => visitorsLayout,
   path: '/signup',
-  beforeLoad: signedOut,
   component: lazyRouteComponent(() => import('../screens/accounts/sign-up.tsx'), 'SignUpScreen'),
 })
 
 export const profileRoute = createRoute({
-  getParentRoute: () => rootRoute,
+  getParentRoute: () => signedInLayout,
   path: '/profile',
-  beforeLoad: signedIn,
   component: lazyRouteComponent(() => import('../screens/accounts/profile.tsx'), 'ProfileScreen'),
 })
 
@@ -42,10 +42,5 @@ export const resetPasswordRoute = createRoute({
   ),
 })
 
-export const accountRoutes = [
-  loginRoute,
-  signUpRoute,
-  profileRoute,
-  forgotPasswordRoute,
-  resetPasswordRoute,
-] as const
+export const visitorRoutes = [loginRoute, signUpRoute] as const
+export const passwordRoutes = [forgotPasswordRoute, resetPasswordRoute] as const

@@ -1,19 +1,16 @@
 // Routes of admins: dashboard, organizer accounts, support inbox, user accounts.
 import { createRoute, lazyRouteComponent } from '@tanstack/react-router'
-import { onlyFor } from './guards.ts'
-import { rootRoute } from './root.tsx'
+import { adminArea } from './layouts.ts'
 
 export const adminDashboardRoute = createRoute({
-  getParentRoute: () => rootRoute,
+  getParentRoute: () => adminArea,
   path: '/admin/dashboard',
-  beforeLoad: onlyFor('admin'),
   component: lazyRouteComponent(() => import('../screens/admin/dashboard.tsx'), 'AdminDashboardScreen'),
 })
 
 export const createOrganizerRoute = createRoute({
-  getParentRoute: () => rootRoute,
+  getParentRoute: () => adminArea,
   path: '/createorganizer',
-  beforeLoad: onlyFor('admin'),
   component: lazyRouteComponent(
     () => import('../screens/admin/create-organizer.tsx'),
     'CreateOrganizerScreen',
@@ -21,16 +18,14 @@ export const createOrganizerRoute = createRoute({
 })
 
 export const inquiryReplyRoute = createRoute({
-  getParentRoute: () => rootRoute,
+  getParentRoute: () => adminArea,
   path: '/inquiryreplay',
-  beforeLoad: onlyFor('admin'),
   component: lazyRouteComponent(() => import('../screens/support/inquiry-replay.tsx'), 'InquiryReplayScreen'),
 })
 
 export const userAccountsRoute = createRoute({
-  getParentRoute: () => rootRoute,
+  getParentRoute: () => adminArea,
   path: '/useraccounts',
-  beforeLoad: onlyFor('admin'),
   component: lazyRouteComponent(() => import('../screens/admin/user-accounts.tsx'), 'UserAccountsScreen'),
 })
 

@@ -1,64 +1,56 @@
 // Routes of people who attend: their dashboard and inquiries (role user), booking and their
 // tickets (any signed-in account).
 import { createRoute, lazyRouteComponent } from '@tanstack/react-router'
-import { onlyFor, signedIn } from './guards.ts'
-import { rootRoute } from './root.tsx'
+import { signedInLayout, userArea } from './layouts.ts'
 
 export const userDashboardRoute = createRoute({
-  getParentRoute: () => rootRoute,
+  getParentRoute: () => userArea,
   path: '/dashboard',
-  beforeLoad: onlyFor('user'),
-  component: lazyRouteComponent(() => import('../screens/booking/dashboard.tsx'), 'DashboardScreen'),
+  component: lazyRouteComponent(() => import('./pages/user-dashboard.tsx'), 'UserDashboardPage'),
 })
 
 export const inquiryFormRoute = createRoute({
-  getParentRoute: () => rootRoute,
+  getParentRoute: () => userArea,
   path: '/inquiryform',
-  beforeLoad: onlyFor('user'),
   component: lazyRouteComponent(() => import('../screens/support/inquiry-form.tsx'), 'InquiryFormScreen'),
 })
 
 export const bookingRoute = createRoute({
-  getParentRoute: () => rootRoute,
+  getParentRoute: () => signedInLayout,
   path: '/booking/$id',
-  beforeLoad: signedIn,
   component: lazyRouteComponent(() => import('../screens/booking/booking.tsx'), 'BookingScreen'),
 })
 
 /** Where a booking ends (issue 12): the ticket just bought, linking to its card and home. */
 export const bookingConfirmedRoute = createRoute({
-  getParentRoute: () => rootRoute,
+  getParentRoute: () => signedInLayout,
   path: '/booking/$id/confirmed/$ticketId',
-  beforeLoad: signedIn,
   component: lazyRouteComponent(() => import('../screens/booking/confirmation.tsx'), 'ConfirmationScreen'),
 })
 
 /** Your Registrations: SPEC §2 leaves its path open; the dashboard links here. */
 export const registrationsRoute = createRoute({
-  getParentRoute: () => rootRoute,
+  getParentRoute: () => signedInLayout,
   path: '/registrations',
-  beforeLoad: signedIn,
   component: lazyRouteComponent(() => import('../screens/booking/registrations.tsx'), 'RegistrationsScreen'),
 })
 
 export const transferRoute = createRoute({
-  getParentRoute: () => rootRoute,
+  getParentRoute: () => signedInLayout,
   path: '/ticket/transfer/$ticketId',
-  beforeLoad: signedIn,
   component: lazyRouteComponent(() => import('../screens/booking/transfer.tsx'), 'TransferScreen'),
 })
 
 /** SPEC §2 names the route, not its screen: one ticket with its cancel. */
 export const cancelTicketRoute = createRoute({
-  getParentRoute: () => rootRoute,
+  getParentRoute: () => signedInLayout,
   path: '/cancelTicket/$id',
-  beforeLoad: signedIn,
   component: lazyRouteComponent(() => import('../screens/booking/cancel-ticket.tsx'), 'CancelTicketScreen'),
 })
 
+export const userRoutes = [userDashboardRoute, inquiryFormRoute] as const
+
 export const attendeeRoutes = [
-  userDashboardRoute,
-  inquiryFormRoute,
   bookingRoute,
   bookingConfirmedRoute,
   registrationsRoute,

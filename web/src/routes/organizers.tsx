@@ -1,20 +1,17 @@
 // Routes of organizers: create event, attendee dashboard, add a session to an event.
 import { createRoute, lazyRouteComponent } from '@tanstack/react-router'
-import { onlyFor } from './guards.ts'
-import { rootRoute } from './root.tsx'
+import { organizersArea } from './layouts.ts'
 
 export const eventFormRoute = createRoute({
-  getParentRoute: () => rootRoute,
+  getParentRoute: () => organizersArea,
   // The mobile menu links to /EventForm: paths match regardless of case.
   path: '/eventform',
-  beforeLoad: onlyFor('organizers'),
   component: lazyRouteComponent(() => import('../screens/catalog/create-event.tsx'), 'CreateEventScreen'),
 })
 
 export const organizerDashboardRoute = createRoute({
-  getParentRoute: () => rootRoute,
+  getParentRoute: () => organizersArea,
   path: '/organizers/dashboard',
-  beforeLoad: onlyFor('organizers'),
   component: lazyRouteComponent(
     () => import('../screens/organizers/organizer-dashboard.tsx'),
     'OrganizerDashboardScreen',
@@ -22,9 +19,8 @@ export const organizerDashboardRoute = createRoute({
 })
 
 export const addSessionRoute = createRoute({
-  getParentRoute: () => rootRoute,
+  getParentRoute: () => organizersArea,
   path: '/schedule/$id',
-  beforeLoad: onlyFor('organizers'),
   component: lazyRouteComponent(() => import('../screens/schedule/add-session.tsx'), 'AddSessionScreen'),
 })
 

@@ -33,7 +33,7 @@ export const scheduleRoute = createRoute({
 export const eventRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/event/$id',
-  component: lazyRouteComponent(() => import('../screens/catalog/event-detail.tsx'), 'EventDetailScreen'),
+  component: lazyRouteComponent(() => import('./pages/event.tsx'), 'EventPage'),
 })
 
 export const publicRoutes = [landingRoute, homeRoute, searchRoute, scheduleRoute, eventRoute] as const

@@ -1,6 +1,6 @@
 // The root route: typed context {session}, the page frame (navigation, content, toasts), and the
-// wait for the session to be known before any guard below decides. During that wait (a slow
-// profile call) the frame is already there, with the navigation and a loading indicator.
+// wait for the session to be known before any layout below (layouts.ts) decides. During that wait
+// (a slow profile call) the frame is already there, with the navigation and a loading indicator.
 import { createRootRouteWithContext, Link, Outlet } from '@tanstack/react-router'
 import { lazy, Suspense } from 'react'
 import { ToastContainer } from 'react-toastify'

@@ -1,20 +1,28 @@
-// The route tree (every path of SPEC §2) and the router, code-based.
+// The route tree (every path of SPEC §2) and the router, code-based: the pages open to everyone,
+// the visitors' pages, and every signed-in page under one layout with an area per role
+// (layouts.ts).
 import { createRouter } from '@tanstack/react-router'
 import type { Session } from '../session/session.ts'
 import { Loading } from '../ui/loading.tsx'
-import { accountRoutes } from './accounts.ts'
+import { passwordRoutes, profileRoute, visitorRoutes } from './accounts.ts'
 import { adminRoutes } from './admin.tsx'
-import { attendeeRoutes } from './attendees.tsx'
+import { attendeeRoutes, userRoutes } from './attendees.tsx'
+import { adminArea, organizersArea, signedInLayout, userArea, visitorsLayout } from './layouts.ts'
 import { organizerRoutes } from './organizers.tsx'
 import { publicRoutes } from './public.tsx'
 import { rootRoute } from './root.tsx'
 
 export const routeTree = rootRoute.addChildren([
   ...publicRoutes,
-  ...accountRoutes,
-  ...organizerRoutes,
-  ...attendeeRoutes,
-  ...adminRoutes,
+  ...passwordRoutes,
+  visitorsLayout.addChildren([...visitorRoutes]),
+  signedInLayout.addChildren([
+    profileRoute,
+    ...attendeeRoutes,
+    userArea.addChildren([...userRoutes]),
+    organizersArea.addChildren([...organizerRoutes]),
+    adminArea.addChildren([...adminRoutes]),
+  ]),
 ])
 
 export function createAppRouter(session: Session) {

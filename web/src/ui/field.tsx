@@ -1,15 +1,31 @@
-// A labelled form input: the label names the input (so it can be found by its label).
-import { type InputHTMLAttributes, useId } from 'react'
+// The labelled inputs of forms checked on submit (found by their label, their message read out
+// when it appears), and the form's own message.
+import type { InputHTMLAttributes, TextareaHTMLAttributes } from 'react'
+import { FormControl } from './form-control.tsx'
 
-type FieldProps = Omit<InputHTMLAttributes<HTMLInputElement>, 'id'> & { label: string }
+type Described = { label: string; error?: string | null }
 
-export function Field({ label, ...input }: FieldProps) {
-  const id = useId()
+export function Field({
+  label,
+  error,
+  ...input
+}: Omit<InputHTMLAttributes<HTMLInputElement>, 'id'> & Described) {
   return (
-    <div className="field">
-      <label htmlFor={id}>{label}</label>
-      <input id={id} {...input} />
-    </div>
+    <FormControl label={label} error={error} announce>
+      {(control) => <input {...control} {...input} />}
+    </FormControl>
+  )
+}
+
+export function TextAreaField({
+  label,
+  error,
+  ...textarea
+}: Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, 'id'> & Described) {
+  return (
+    <FormControl label={label} error={error} announce>
+      {(control) => <textarea {...control} rows={5} {...textarea} />}
+    </FormControl>
   )
 }
 

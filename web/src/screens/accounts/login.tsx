@@ -1,6 +1,7 @@
 // Login (SPEC §2, §4): the login machine drives the form; this screen supplies its calls and
-// effects (token storage, the session's user, the toast, the way home).
-import { Link, useNavigate } from '@tanstack/react-router'
+// effects (token storage, the session's user, the toast, and the way on: back to the page that
+// sent the visitor here (?redirect, a path of this site: routes/return-to.ts), else home).
+import { getRouteApi, Link, useNavigate } from '@tanstack/react-router'
 import { useMachine } from '@xstate/react'
 import { type FormEvent, useMemo } from 'react'
 import { fromPromise } from 'xstate'
@@ -10,9 +11,12 @@ import { useSessionStore } from '../../session/use-session.ts'
 import { Field, FormError } from '../../ui/field.tsx'
 import { notify } from '../../ui/toasts.ts'
 
+const loginRoute = getRouteApi('/_visitors/login')
+
 export function LoginScreen() {
   const session = useSessionStore()
   const navigate = useNavigate()
+  const { redirect } = loginRoute.useSearch()
   const machine = useMemo(
     () =>
       loginMachine.provide({
@@ -26,11 +30,11 @@ export function LoginScreen() {
           saveUser: (_, { user }) => session.saveUser(user),
           notifySuccess: (_, { message }) => notify.success(message),
           goHome: () => {
-            void navigate({ to: '/' })
+            void (redirect ? navigate({ href: redirect }) : navigate({ to: '/' }))
           },
         },
       }),
-    [session, navigate],
+    [session, navigate, redirect],
   )
   const [snapshot, send] = useMachine(machine)
   const busy = snapshot.matches('submitting') || snapshot.matches('fetchingProfile')

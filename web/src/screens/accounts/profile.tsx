@@ -1,43 +1,32 @@
 // Profile (SPEC §2): the signed-in account, fetched fresh, and the way out.
+import { useQuery } from '@tanstack/react-query'
 import { useNavigate } from '@tanstack/react-router'
-import { useEffect, useState } from 'react'
+import { useEffect } from 'react'
 import type { Profile } from '../../../../contracts/accounts.ts'
-import { fetchProfile } from '../../api/accounts.ts'
+import { profileQuery } from '../../api/queries.ts'
 import { useSessionStore } from '../../session/use-session.ts'
-import { Loading } from '../../ui/loading.tsx'
+import { Fetched, messageOr } from '../../ui/fetched.tsx'
 import { notify } from '../../ui/toasts.ts'
-
-type Load =
-  | { state: 'loading' }
-  | { state: 'loaded'; profile: Profile | null }
-  | { state: 'failed'; error: string }
 
 const roleLabel = (role: string | undefined) => (role ? role.charAt(0).toUpperCase() + role.slice(1) : 'User')
 
 export function ProfileScreen() {
   const session = useSessionStore()
-  const navigate = useNavigate()
-  const [load, setLoad] = useState<Load>({ state: 'loading' })
-
+  const profile = useQuery(profileQuery())
   useEffect(() => {
-    let current = true
-    fetchProfile()
-      .then((profile) => {
-        if (!current) return
-        session.saveUser(profile)
-        setLoad({ state: 'loaded', profile })
-      })
-      .catch((error: unknown) => {
-        if (current)
-          setLoad({
-            state: 'failed',
-            error: error instanceof Error ? error.message : 'Failed to fetch profile.',
-          })
-      })
-    return () => {
-      current = false
-    }
-  }, [session])
+    if (profile.data) session.saveUser(profile.data)
+  }, [session, profile.data])
+
+  return (
+    <Fetched query={profile} failed={messageOr('Failed to fetch profile.')}>
+      {(shown) => <ProfileCard profile={shown} />}
+    </Fetched>
+  )
+}
+
+function ProfileCard({ profile }: { profile: Profile }) {
+  const session = useSessionStore()
+  const navigate = useNavigate()
 
   const logOut = () => {
     session.signOut()
@@ -45,24 +34,6 @@ export function ProfileScreen() {
     void navigate({ to: '/login' })
   }
 
-  if (load.state === 'loading') return <Loading />
-  if (load.state === 'failed') {
-    return (
-      <section className="page">
-        <p className="error-text" role="alert">
-          {load.error}
-        </p>
-      </section>
-    )
-  }
-  const { profile } = load
-  if (!profile) {
-    return (
-      <section className="page">
-        <p className="empty-text">Profile not found</p>
-      </section>
-    )
-  }
   return (
     <section className="page form-page">
       <div className="card profile">

@@ -2,8 +2,8 @@
 import { useId, useState } from 'react'
 import type { EventView } from '../../../../contracts/catalog.ts'
 import type { Review } from '../../api/catalog.ts'
-import { formatEventDate } from '../catalog/event-facts.ts'
-import { EventAnalytics } from '../organizers/event-analytics.tsx'
+import { EventAnalytics } from '../../ui/analytics/event-analytics.tsx'
+import { formatDate } from '../../ui/format.ts'
 
 /**
  * Each approved event's analytics with its candidates (SPEC §2, Admin dashboard): how many attend,
@@ -31,7 +31,7 @@ export function DashboardEventCard({
       <p className="dashboard-event-description">{event.description}</p>
       <dl className="dashboard-event-facts">
         <dt>Date:</dt>
-        <dd>{formatEventDate(event.date)}</dd>
+        <dd>{formatDate(event.date)}</dd>
         <dt>Location:</dt>
         <dd>{event.location}</dd>
         <dt>Status:</dt>

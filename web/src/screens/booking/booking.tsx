@@ -1,17 +1,22 @@
 // Booking (SPEC §2, §4, §7): the event's summary, quantity and ticket type with live availability,
 // the per-order limit and the chosen type's live count (a quantity over either is refused here,
 // with one message), and the booking machine driving order → checkout (the local gateway's dialog
-// or Razorpay's) → confirmation page. This screen supplies the machine's calls and effects.
+// or Razorpay's) → confirmation page. This screen supplies the machine's calls and effects. The
+// event is the event page's query: watching its room, availability pushes apply to it as they are
+// (live/follow.ts).
+import { useQuery } from '@tanstack/react-query'
 import { getRouteApi, useNavigate } from '@tanstack/react-router'
 import { useMachine } from '@xstate/react'
-import { type FormEvent, useCallback, useEffect, useMemo, useRef, useState } from 'react'
+import { type FormEvent, useMemo, useState } from 'react'
 import { fromPromise } from 'xstate'
 import type { EventView, TicketTypeView } from '../../../../contracts/catalog.ts'
-import { type AvailabilityPush, rooms } from '../../../../contracts/live.ts'
-import { confirmPayment, createOrder, fetchEvent, payLocally } from '../../api/booking.ts'
-import { useLiveConnected, useLiveFacts } from '../../live/use-live.ts'
+import { rooms } from '../../../../contracts/live.ts'
+import { confirmPayment, createOrder, payLocally } from '../../api/booking.ts'
+import { eventQuery } from '../../api/queries.ts'
+import { useLiveConnected, useLiveRoom } from '../../live/use-live.ts'
 import { bookingMachine } from '../../machines/booking.ts'
 import { useSession } from '../../session/use-session.ts'
+import { Fetched } from '../../ui/fetched.tsx'
 import { formatDate, formatPrice, formatTime } from '../../ui/format.ts'
 import { LiveCountsNote } from '../../ui/live-status.tsx'
 import { Loading } from '../../ui/loading.tsx'
@@ -21,79 +26,27 @@ import { CheckoutDialog } from './checkout-dialog.tsx'
 import { type Payer, razorpayCheckout } from './razorpay-checkout.ts'
 import './booking.css'
 
-const bookingRoute = getRouteApi('/booking/$id')
-
-type Load = { state: 'loading' } | { state: 'loaded'; event: EventView } | { state: 'failed' }
-
-const isAvailability = (data: Record<string, unknown>): data is AvailabilityPush =>
-  typeof data.ticketTypeId === 'string' && typeof data.available === 'number'
+const bookingRoute = getRouteApi('/_signed-in/booking/$id')
 
 export function BookingScreen() {
   const { id } = bookingRoute.useParams()
-  const [load, setLoad] = useState<Load>({ state: 'loading' })
+  const event = useQuery(eventQuery(id))
   const live = useLiveConnected()
-  /** the position of the latest availability applied per ticket type, so an older one never wins */
-  const applied = useRef(new Map<string, number>())
+  useLiveRoom(rooms.event(id))
 
-  const refetch = useCallback(() => {
-    fetchEvent(id)
-      .then((event) => {
-        applied.current.clear()
-        setLoad({ state: 'loaded', event })
-      })
-      .catch(() =>
-        // a failed refetch keeps what is on screen
-        setLoad((previous) => (previous.state === 'loaded' ? previous : { state: 'failed' })),
-      )
-  }, [id])
-
-  useEffect(() => {
-    setLoad({ state: 'loading' })
-    refetch()
-  }, [refetch])
-
-  useLiveFacts({
-    room: rooms.event(id),
-    onConnect: refetch,
-    onFact(push) {
-      const { data } = push
-      if (!isAvailability(data) || data.eventId !== id) return
-      const seen = applied.current.get(data.ticketTypeId) ?? -1
-      if (push.position < seen) return
-      applied.current.set(data.ticketTypeId, push.position)
-      setLoad((previous) =>
-        previous.state === 'loaded'
-          ? {
-              state: 'loaded',
-              event: {
-                ...previous.event,
-                ticketTypes: previous.event.ticketTypes.map((type) =>
-                  type._id === data.ticketTypeId
-                    ? { ...type, available: data.available, quantity: data.available }
-                    : type,
-                ),
-              },
-            }
-          : previous,
-      )
-    },
-  })
-
-  if (load.state === 'loading') return <Loading message="Loading event..." />
-  if (load.state === 'failed') {
-    return (
-      <section className="page">
-        <p className="error-text" role="alert">
-          Error fetching event details.
-        </p>
-      </section>
-    )
-  }
   return (
-    <section className="page booking-page" data-live={live ? 'connected' : 'offline'}>
-      <EventSummary event={load.event} />
-      <BookingForm event={load.event} />
-    </section>
+    <Fetched
+      query={event}
+      loading={<Loading message="Loading event..." />}
+      failed="Error fetching event details."
+    >
+      {(shown) => (
+        <section className="page booking-page" data-live={live ? 'connected' : 'offline'}>
+          <EventSummary event={shown} />
+          <BookingForm event={shown} />
+        </section>
+      )}
+    </Fetched>
   )
 }
 

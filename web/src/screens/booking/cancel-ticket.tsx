@@ -1,72 +1,43 @@
 // /cancelTicket/{id} (SPEC §2 names the route, not its screen): one ticket and its cancel, with the
 // registrations screen's confirmation, then back to the dashboard.
+import { useMutation, useQuery } from '@tanstack/react-query'
 import { getRouteApi, useNavigate } from '@tanstack/react-router'
-import { useEffect, useState } from 'react'
 import type { TicketView } from '../../../../contracts/booking.ts'
-import { cancelTicket, fetchEvent, fetchTicket } from '../../api/booking.ts'
-import { Loading } from '../../ui/loading.tsx'
+import { cancelTicket } from '../../api/booking.ts'
+import { ticketQuery } from '../../api/queries.ts'
+import { Fetched, messageOr } from '../../ui/fetched.tsx'
 import { formatRupees } from '../../ui/rupees.ts'
 import { notify } from '../../ui/toasts.ts'
 import './booking.css'
 
-const cancelRoute = getRouteApi('/cancelTicket/$id')
-
-type Load =
-  | { state: 'loading' }
-  | { state: 'loaded'; ticket: TicketView; eventTitle: string | null }
-  | { state: 'failed'; error: string }
+const cancelRoute = getRouteApi('/_signed-in/cancelTicket/$id')
 
 export function CancelTicketScreen() {
   const { id } = cancelRoute.useParams()
+  const ticket = useQuery(ticketQuery(id))
+  return (
+    <Fetched query={ticket} failed={messageOr('An error occurred while fetching data.')}>
+      {(shown) => <CancelTicket ticket={shown.ticket} eventTitle={shown.eventTitle} />}
+    </Fetched>
+  )
+}
+
+function CancelTicket({ ticket, eventTitle }: { ticket: TicketView; eventTitle: string | null }) {
   const navigate = useNavigate()
-  const [load, setLoad] = useState<Load>({ state: 'loading' })
-  const [busy, setBusy] = useState(false)
-
-  useEffect(() => {
-    let current = true
-    fetchTicket(id)
-      .then(async (ticket) => {
-        const eventTitle = await fetchEvent(ticket.eventId).then(
-          (event) => event.title,
-          () => null,
-        )
-        if (current) setLoad({ state: 'loaded', ticket, eventTitle })
-      })
-      .catch((error: unknown) => {
-        if (current)
-          setLoad({
-            state: 'failed',
-            error: error instanceof Error ? error.message : 'An error occurred while fetching data.',
-          })
-      })
-    return () => {
-      current = false
-    }
-  }, [id])
-
-  const cancel = async () => {
-    if (!window.confirm('Are you sure you want to cancel this ticket?')) return
-    setBusy(true)
-    try {
-      notify.success(await cancelTicket(id))
+  const cancel = useMutation({
+    mutationFn: () => cancelTicket(ticket._id),
+    onSuccess: (message) => {
+      notify.success(message)
       void navigate({ to: '/dashboard' })
-    } catch {
-      notify.error('An error occurred while canceling the ticket.')
-      setBusy(false)
-    }
+    },
+    onError: () => notify.error('An error occurred while canceling the ticket.'),
+  })
+  const ask = () => {
+    if (window.confirm('Are you sure you want to cancel this ticket?')) cancel.mutate()
   }
+  // once cancelled it stays disabled: the dashboard is on its way
+  const busy = cancel.isPending || cancel.isSuccess
 
-  if (load.state === 'loading') return <Loading />
-  if (load.state === 'failed') {
-    return (
-      <section className="page">
-        <p className="error-text" role="alert">
-          {load.error}
-        </p>
-      </section>
-    )
-  }
-  const { ticket, eventTitle } = load
   return (
     <section className="page form-page">
       <article className="card form">
@@ -91,7 +62,7 @@ export function CancelTicketScreen() {
           <button
             type="button"
             className="button-danger"
-            onClick={() => void cancel()}
+            onClick={ask}
             disabled={busy || ticket.paymentStatus !== 'Completed'}
           >
             Cancel Ticket

@@ -1,25 +1,27 @@
 // User dashboard (SPEC §2 /dashboard): the account, then 'Ticket Data' with a card per ticket;
 // Cancel needs no confirmation (SPEC §5) but is held for 5 s behind an Undo toast before it is
 // sent (held-cancels.ts says what happens when the buyer leaves meanwhile); Transfer opens the
-// transfer screen. Live: reloads when one of the account's tickets changes. Below the tickets,
-// 'My Inquiries' with the admins' replies, also live.
+// transfer screen. Live: fetched again when one of the account's tickets changes. Below the tickets,
+// the page puts the account's inquiries (another area's: routes/pages/user-dashboard.tsx).
+import { useQueryClient } from '@tanstack/react-query'
 import { Link } from '@tanstack/react-router'
+import type { ReactNode } from 'react'
 import { toast } from 'react-toastify'
 import type { Profile } from '../../../../contracts/accounts.ts'
 import type { Registration } from '../../../../contracts/booking.ts'
 import { cancelTicket, cancelTicketOnLeave } from '../../api/booking.ts'
+import { keys } from '../../api/queries.ts'
+import { useLiveConnected } from '../../live/use-live.ts'
 import { useSession } from '../../session/use-session.ts'
+import { Fetched, messageOr } from '../../ui/fetched.tsx'
 import { formatDate, formatPrice } from '../../ui/format.ts'
-import { Loading } from '../../ui/loading.tsx'
 import { notify } from '../../ui/toasts.ts'
-import { MyInquiries } from '../support/my-inquiries.tsx'
 import { CancelCutoff, cancellationClosed } from './cancel-cutoff.tsx'
 import { type CancelPhase, holdCancel, UNDO_MS, undoCancel, useHeldCancels } from './held-cancels.ts'
 import { ticketAnchor, ticketNumber, useScrollToTicket } from './ticket-number.ts'
 import { useMyTickets } from './use-my-tickets.ts'
 import './booking.css'
 
-const FETCH_FAILED = 'An error occurred while fetching data.'
 export const cancelMessages = {
   success: 'Ticket canceled successfully.',
   failed: 'An error occurred while deleting the ticket.',
@@ -39,11 +41,14 @@ function UndoToast({ eventTitle, onUndo }: { eventTitle: string; onUndo(): void 
   )
 }
 
-export function DashboardScreen() {
-  const { load, reload, live } = useMyTickets(FETCH_FAILED)
+/** `inquiries`: what the page shows of the account's inquiries, below its tickets */
+export function DashboardScreen({ inquiries }: { inquiries: ReactNode }) {
+  const queryClient = useQueryClient()
+  const mine = useMyTickets()
+  const live = useLiveConnected()
   const { token } = useSession()
   const held = useHeldCancels()
-  const target = useScrollToTicket(load.state === 'loaded')
+  const target = useScrollToTicket(mine.data !== undefined)
 
   const cancel = (ticket: Registration) => {
     const toastId = undoToastId(ticket._id)
@@ -56,7 +61,7 @@ export function DashboardScreen() {
       return cancelTicket(ticket._id, token).then(
         () => {
           notify.success(cancelMessages.success)
-          return reload()
+          return queryClient.invalidateQueries({ queryKey: keys.myTickets })
         },
         () => notify.error(cancelMessages.failed),
       )
@@ -77,46 +82,39 @@ export function DashboardScreen() {
     if (undoCancel(ticketId)) notify.info(cancelMessages.kept)
   }
 
-  if (load.state === 'loading') return <Loading />
-  if (load.state === 'failed') {
-    return (
-      <section className="page">
-        <p className="error-text" role="alert">
-          {load.error}
-        </p>
-      </section>
-    )
-  }
-  const { profile, tickets } = load
   return (
-    <section className="page dashboard-page" data-live={live ? 'connected' : 'offline'}>
-      <header className="card dashboard-account">
-        <h1>My Dashboard</h1>
-        <p className="dashboard-username">{profile.username}</p>
-        <p className="dashboard-email">{profile.email}</p>
-        <Link to="/registrations">Your Registrations</Link>
-      </header>
-      <h2>Ticket Data</h2>
-      {tickets.length === 0 ? (
-        <p className="empty-text">No ticket data available.</p>
-      ) : (
-        <ul className="ticket-list">
-          {tickets.map((ticket) => (
-            <li key={ticket._id}>
-              <TicketCard
-                ticket={ticket}
-                profile={profile}
-                cancelling={held.get(ticket._id) ?? null}
-                targeted={target === ticketAnchor(ticket._id)}
-                onCancel={() => cancel(ticket)}
-                onUndo={() => undo(ticket._id)}
-              />
-            </li>
-          ))}
-        </ul>
+    <Fetched query={mine} failed={messageOr('An error occurred while fetching data.')}>
+      {({ profile, tickets }) => (
+        <section className="page dashboard-page" data-live={live ? 'connected' : 'offline'}>
+          <header className="card dashboard-account">
+            <h1>My Dashboard</h1>
+            <p className="dashboard-username">{profile.username}</p>
+            <p className="dashboard-email">{profile.email}</p>
+            <Link to="/registrations">Your Registrations</Link>
+          </header>
+          <h2>Ticket Data</h2>
+          {tickets.length === 0 ? (
+            <p className="empty-text">No ticket data available.</p>
+          ) : (
+            <ul className="ticket-list">
+              {tickets.map((ticket) => (
+                <li key={ticket._id}>
+                  <TicketCard
+                    ticket={ticket}
+                    profile={profile}
+                    cancelling={held.get(ticket._id) ?? null}
+                    targeted={target === ticketAnchor(ticket._id)}
+                    onCancel={() => cancel(ticket)}
+                    onUndo={() => undo(ticket._id)}
+                  />
+                </li>
+              ))}
+            </ul>
+          )}
+          {inquiries}
+        </section>
       )}
-      <MyInquiries />
-    </section>
+    </Fetched>
   )
 }
 

@@ -1,12 +1,15 @@
 // Your Registrations (SPEC §2, §5): each ticket's event, type and payment status, with its number,
 // quantity, amount and date to tell two orders apart, a confirmed cancel and an in-place transfer
-// (the first click asks for the new attendee's e-mail).
+// (the first click asks for the new attendee's e-mail). Live as the dashboard is.
+import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
 import type { Registration } from '../../../../contracts/booking.ts'
 import { cancelRegistration, transferTicket } from '../../api/booking.ts'
+import { keys } from '../../api/queries.ts'
+import { useLiveConnected } from '../../live/use-live.ts'
 import { transferMessages } from '../../machines/transfer.ts'
+import { Fetched, messageOr } from '../../ui/fetched.tsx'
 import { formatDate, formatPrice } from '../../ui/format.ts'
-import { Loading } from '../../ui/loading.tsx'
 import { notify } from '../../ui/toasts.ts'
 import { CancelCutoff, cancellationClosed } from './cancel-cutoff.tsx'
 import { ticketAnchor, ticketNumber, useScrollToTicket } from './ticket-number.ts'
@@ -14,38 +17,32 @@ import { useMyTickets } from './use-my-tickets.ts'
 import './booking.css'
 
 export function RegistrationsScreen() {
-  const { load, reload, live } = useMyTickets('An error occurred while fetching data.')
-  const target = useScrollToTicket(load.state === 'loaded')
+  const mine = useMyTickets()
+  const live = useLiveConnected()
+  const target = useScrollToTicket(mine.data !== undefined)
 
-  if (load.state === 'loading') return <Loading />
-  if (load.state === 'failed') {
-    return (
-      <section className="page">
-        <p className="error-text" role="alert">
-          {load.error}
-        </p>
-      </section>
-    )
-  }
   return (
-    <section className="page registrations-page" data-live={live ? 'connected' : 'offline'}>
-      <h1>Your Registrations</h1>
-      {load.tickets.length === 0 ? (
-        <p className="empty-text">You haven't registered for any events yet.</p>
-      ) : (
-        <ul className="ticket-list">
-          {load.tickets.map((registration) => (
-            <li key={registration._id}>
-              <RegistrationCard
-                registration={registration}
-                targeted={target === ticketAnchor(registration._id)}
-                onChanged={() => void reload()}
-              />
-            </li>
-          ))}
-        </ul>
+    <Fetched query={mine} failed={messageOr('An error occurred while fetching data.')}>
+      {({ tickets }) => (
+        <section className="page registrations-page" data-live={live ? 'connected' : 'offline'}>
+          <h1>Your Registrations</h1>
+          {tickets.length === 0 ? (
+            <p className="empty-text">You haven't registered for any events yet.</p>
+          ) : (
+            <ul className="ticket-list">
+              {tickets.map((registration) => (
+                <li key={registration._id}>
+                  <RegistrationCard
+                    registration={registration}
+                    targeted={target === ticketAnchor(registration._id)}
+                  />
+                </li>
+              ))}
+            </ul>
+          )}
+        </section>
       )}
-    </section>
+    </Fetched>
   )
 }
 
@@ -53,30 +50,42 @@ type RegistrationCardProps = {
   registration: Registration
   /** the card a link opened the list on */
   targeted: boolean
-  onChanged(): void
 }
 
-function RegistrationCard({ registration, targeted, onChanged }: RegistrationCardProps) {
-  const [busy, setBusy] = useState(false)
+function RegistrationCard({ registration, targeted }: RegistrationCardProps) {
+  const queryClient = useQueryClient()
   const [transferring, setTransferring] = useState(false)
   const [email, setEmail] = useState('')
   const [emailError, setEmailError] = useState<string | null>(null)
   const emailId = `transfer-email-${registration._id}`
+  // the list shows what is true now: the ticket gone, or someone else's
+  const changed = () => queryClient.invalidateQueries({ queryKey: keys.myTickets })
 
-  const cancel = async () => {
-    if (!window.confirm('Are you sure you want to cancel this ticket?')) return
-    setBusy(true)
-    try {
-      notify.success(await cancelRegistration(registration._id))
-      onChanged()
-    } catch {
-      notify.error('An error occurred while canceling the ticket.')
-    } finally {
-      setBusy(false)
-    }
+  const cancel = useMutation({
+    mutationFn: () => cancelRegistration(registration._id),
+    onSuccess: (message) => {
+      notify.success(message)
+      return changed()
+    },
+    onError: () => notify.error('An error occurred while canceling the ticket.'),
+  })
+  const transfer = useMutation({
+    mutationFn: (to: string) => transferTicket(registration._id, to),
+    onSuccess: () => {
+      notify.success(transferMessages.success)
+      setTransferring(false)
+      setEmail('')
+      return changed()
+    },
+    onError: () => notify.error(transferMessages.failed),
+  })
+  const busy = cancel.isPending || transfer.isPending
+
+  const askCancel = () => {
+    if (window.confirm('Are you sure you want to cancel this ticket?')) cancel.mutate()
   }
 
-  const transfer = async () => {
+  const askTransfer = () => {
     if (!transferring) {
       setTransferring(true)
       return
@@ -85,18 +94,7 @@ function RegistrationCard({ registration, targeted, onChanged }: RegistrationCar
       setEmailError(transferMessages.email)
       return
     }
-    setBusy(true)
-    try {
-      await transferTicket(registration._id, email.trim())
-      notify.success(transferMessages.success)
-      setTransferring(false)
-      setEmail('')
-      onChanged()
-    } catch {
-      notify.error(transferMessages.failed)
-    } finally {
-      setBusy(false)
-    }
+    transfer.mutate(email.trim())
   }
 
   return (
@@ -146,12 +144,12 @@ function RegistrationCard({ registration, targeted, onChanged }: RegistrationCar
           <button
             type="button"
             className="button-danger"
-            onClick={() => void cancel()}
+            onClick={askCancel}
             disabled={busy || cancellationClosed(registration.cancellableUntil)}
           >
             Cancel Ticket
           </button>
-          <button type="button" onClick={() => void transfer()} disabled={busy}>
+          <button type="button" onClick={askTransfer} disabled={busy}>
             Transfer Ticket
           </button>
         </div>

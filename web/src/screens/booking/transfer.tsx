@@ -9,7 +9,7 @@ import { transferMachine } from '../../machines/transfer.ts'
 import { Field } from '../../ui/field.tsx'
 import './booking.css'
 
-const transferRoute = getRouteApi('/ticket/transfer/$ticketId')
+const transferRoute = getRouteApi('/_signed-in/ticket/transfer/$ticketId')
 
 export function TransferScreen() {
   const { ticketId } = transferRoute.useParams()

@@ -1,7 +1,8 @@
 // One event in a grid (listing and search): image, title, day, place, price, and its details link.
 import { Link } from '@tanstack/react-router'
 import type { EventView } from '../../../../contracts/catalog.ts'
-import { coverOf, formatEventDate, priceText } from './event-facts.ts'
+import { formatDate } from '../../ui/format.ts'
+import { coverOf, priceText } from './event-facts.ts'
 
 export function EventCard({ event, price }: { event: EventView; price: number | null }) {
   return (
@@ -9,7 +10,7 @@ export function EventCard({ event, price }: { event: EventView; price: number | 
       <img className="event-card-image" src={coverOf(event)} alt={event.title} loading="lazy" />
       <div className="event-card-body">
         <h3>{event.title}</h3>
-        <p>Date: {formatEventDate(event.date)}</p>
+        <p>Date: {formatDate(event.date)}</p>
         <p>Location: {event.location}</p>
         <p>{priceText(price)}</p>
         <Link to="/event/$id" params={{ id: event._id }} className="button">

@@ -1,63 +1,32 @@
 // Event detail (/event/{id}, SPEC §2): the event, its tickets with live availability, Book Now and
-// the first video. Watching 'event-<id>', it applies each availability push and refetches when the
-// event is reviewed and on every (re)connection.
+// the first video; the page puts the event's sessions (another area's) below the tickets. Watching
+// 'event-<id>', each availability push is applied to it as it is, and it is fetched again when the
+// event is reviewed and on every (re)connection (live/follow.ts).
+import { useQuery } from '@tanstack/react-query'
 import { Link, useParams } from '@tanstack/react-router'
-import { useCallback } from 'react'
+import type { ReactNode } from 'react'
 import type { EventView } from '../../../../contracts/catalog.ts'
-import { type AvailabilityPush, rooms } from '../../../../contracts/live.ts'
-import { fetchEvent } from '../../api/catalog.ts'
-import { useLiveConnected, useLiveFacts } from '../../live/use-live.ts'
+import { rooms } from '../../../../contracts/live.ts'
+import { eventQuery } from '../../api/queries.ts'
+import { useLiveConnected, useLiveRoom } from '../../live/use-live.ts'
+import { Fetched } from '../../ui/fetched.tsx'
 import { formatDate, formatEventWhen, formatPrice, formatTime } from '../../ui/format.ts'
 import { LiveCountsNote } from '../../ui/live-status.tsx'
-import { Loading } from '../../ui/loading.tsx'
-import { useLatestLoad } from '../../ui/use-latest-load.ts'
-import { EventSessions } from '../schedule/event-sessions.tsx'
 import { coverOf } from './event-facts.ts'
 import './catalog.css'
 
-const isAvailability = (data: Record<string, unknown>): data is AvailabilityPush =>
-  typeof data.ticketTypeId === 'string' && typeof data.available === 'number'
+function EventDetail({ id, sessions }: { id: string; sessions: ReactNode }) {
+  const event = useQuery(eventQuery(id))
+  useLiveRoom(rooms.event(id))
+  return (
+    <Fetched query={event} failed="Error fetching event details.">
+      {(shown) => <EventArticle event={shown} sessions={sessions} />}
+    </Fetched>
+  )
+}
 
-const withAvailability = (event: EventView, push: AvailabilityPush): EventView =>
-  push.eventId !== event._id
-    ? event
-    : {
-        ...event,
-        ticketTypes: event.ticketTypes.map((t) =>
-          t._id === push.ticketTypeId ? { ...t, available: push.available, quantity: push.available } : t,
-        ),
-      }
-
-function EventDetail({ id }: { id: string }) {
-  const fetchThis = useCallback(() => fetchEvent(id), [id])
-  const { load, refetch, setValue } = useLatestLoad(fetchThis)
+function EventArticle({ event, sessions }: { event: EventView; sessions: ReactNode }) {
   const live = useLiveConnected()
-
-  useLiveFacts({
-    room: rooms.event(id),
-    onConnect: refetch,
-    onFact(push) {
-      if (push.data.eventId !== id) return
-      if (isAvailability(push.data)) {
-        const availability = push.data
-        setValue((event) => withAvailability(event, availability))
-      } else if (push.type === 'EventApproved' || push.type === 'EventRejected') {
-        refetch()
-      }
-    },
-  })
-
-  if (load.state === 'loading') return <Loading />
-  if (load.state === 'failed') {
-    return (
-      <section className="page">
-        <p className="error-text" role="alert">
-          Error fetching event details.
-        </p>
-      </section>
-    )
-  }
-  const event = load.value
   const video = event.videos[0]
   const [salesEndDate = '', salesEndTime = ''] = event.salesEnd?.split('T') ?? []
   return (
@@ -97,7 +66,7 @@ function EventDetail({ id }: { id: string }) {
         </Link>
       </section>
 
-      <EventSessions eventId={event._id} />
+      {sessions}
 
       {video && (
         <section aria-labelledby="video-heading">
@@ -110,8 +79,9 @@ function EventDetail({ id }: { id: string }) {
   )
 }
 
-export function EventDetailScreen() {
+/** `sessions`: what the page shows of the event's schedule, below its tickets */
+export function EventDetailScreen({ sessions }: { sessions: ReactNode }) {
   const { id } = useParams({ from: '/event/$id' })
-  // a new id is a new page: nothing of the previous event's load or room carries over
-  return <EventDetail key={id} id={id} />
+  // a new id is a new page: nothing of the previous event's room carries over
+  return <EventDetail key={id} id={id} sessions={sessions} />
 }

@@ -1,10 +1,7 @@
-// What a card or the detail page says about an event: its day and its price, in the app's one
-// format (ui/format.ts: 20 Dec 2026; ₹1,499 or Free).
+// What a card or the detail page says about an event: its price in the app's one format
+// (ui/format.ts: ₹1,499 or Free) and its cover image.
 import type { EventView } from '../../../../contracts/catalog.ts'
-import { formatDate, formatPrice } from '../../ui/format.ts'
-
-/** An event's calendar day ('YYYY-MM-DD') as 20 Dec 2026, never shifted by the viewer's zone. */
-export const formatEventDate = formatDate
+import { formatPrice } from '../../ui/format.ts'
 
 export const lowestPrice = (event: EventView): number | null =>
   event.ticketTypes.length === 0 ? null : Math.min(...event.ticketTypes.map((t) => t.price))

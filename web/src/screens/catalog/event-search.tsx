@@ -5,10 +5,13 @@
 // be combined. Search runs every criterion (the chips, then the row when it is filled), one
 // GET /event/filter each, and shows the events every one found, in the first one's order. Cards
 // are priced by their first ticket type.
+import { hashKey, queryOptions, type UseQueryResult, useQuery } from '@tanstack/react-query'
 import { type FormEvent, useEffect, useId, useRef, useState } from 'react'
 import type { EventView } from '../../../../contracts/catalog.ts'
-import { type FilterType, fetchEvents, searchEvents } from '../../api/catalog.ts'
+import { type FilterType, searchEvents } from '../../api/catalog.ts'
 import { ApiError } from '../../api/client.ts'
+import { eventsQuery, keys } from '../../api/queries.ts'
+import { FetchError } from '../../ui/fetched.tsx'
 import { formatPrice } from '../../ui/format.ts'
 import { EventGrid } from './event-card.tsx'
 import { firstPrice } from './event-facts.ts'
@@ -30,13 +33,6 @@ const placeholders: Record<Exclude<FilterType, 'price'>, string> = {
   date: 'YYYY-MM-DD or YYYY-MM',
   location: 'e.g. Mumbai',
 }
-
-type Outcome =
-  | { state: 'loading' }
-  /** every approved event: nothing searched yet */
-  | { state: 'all'; events: EventView[] }
-  | { state: 'found'; events: EventView[] }
-  | { state: 'failed'; message: string }
 
 const PRICES_NEEDED = 'Please enter valid min and max prices.'
 const TERM_NEEDED = 'Please enter a search term and select a filter type.'
@@ -75,40 +71,46 @@ function intersect(lists: EventView[][]): EventView[] {
   return first.filter((event) => others.every((ids) => ids.has(event._id)))
 }
 
+/** the events every criterion finds: one GET /event/filter each */
+const searchQuery = (criteria: Criterion[]) =>
+  queryOptions({
+    queryKey: keys.search(criteria.map(({ filterType, search }) => ({ filterType, search }))),
+    queryFn: async () =>
+      intersect(await Promise.all(criteria.map((c) => searchEvents(c.filterType, c.search)))),
+  })
+
+/** A refused term (a date that is not a date) is the server's to explain. */
+const failureOf = (error: unknown) =>
+  error instanceof ApiError && error.status === 400 ? error.message : FAILED
+
+type Outcome =
+  | { state: 'loading' }
+  | { state: 'shown'; events: EventView[] }
+  | { state: 'failed'; message: string }
+
+/** what the results say: every approved event (nothing searched yet), or what a search found */
+function outcomeOf(query: UseQueryResult<EventView[]>, searching: boolean): Outcome {
+  // a search that failed says so even over an earlier answer: it was asked for just now
+  if (query.isError && (searching || query.data === undefined))
+    return { state: 'failed', message: searching ? failureOf(query.error) : FAILED }
+  if (query.data === undefined) return { state: 'loading' }
+  return {
+    state: 'shown',
+    events: searching ? query.data : query.data.filter((e) => e.approvalStatus === 'Approved'),
+  }
+}
+
 export function EventSearchScreen() {
   const ids = { term: useId(), filter: useId(), min: useId(), max: useId() }
   const [row, setRow] = useState<Row>(emptyRow)
   const [chips, setChips] = useState<Criterion[]>([])
   const [problem, setProblem] = useState<string | null>(null)
-  const [outcome, setOutcome] = useState<Outcome>({ state: 'loading' })
-  const [busy, setBusy] = useState(false)
-  /** only the newest request's answer is shown */
-  const latest = useRef(0)
+  /** what was searched last; null: nothing yet (every approved event shows) */
+  const [searched, setSearched] = useState<Criterion[] | null>(null)
+  const all = useQuery(eventsQuery())
+  const found = useQuery({ ...searchQuery(searched ?? []), enabled: searched !== null })
   /** the row's first field, focused again once its criterion became a chip */
   const refocus = useRef(false)
-
-  const showAll = () => {
-    const ticket = ++latest.current
-    setBusy(false)
-    setOutcome({ state: 'loading' })
-    fetchEvents().then(
-      (events) => {
-        if (ticket === latest.current)
-          setOutcome({ state: 'all', events: events.filter((e) => e.approvalStatus === 'Approved') })
-      },
-      () => {
-        if (ticket === latest.current) setOutcome({ state: 'failed', message: FAILED })
-      },
-    )
-  }
-
-  // biome-ignore lint/correctness/useExhaustiveDependencies: once, on opening
-  useEffect(() => {
-    showAll()
-    return () => {
-      latest.current++ // answers arriving after leaving the page are dropped
-    }
-  }, [])
 
   useEffect(() => {
     if (!refocus.current) return
@@ -143,10 +145,10 @@ export function EventSearchScreen() {
     setRow(emptyRow)
     setChips([])
     setProblem(null)
-    showAll()
+    setSearched(null)
   }
 
-  const submit = async (event: FormEvent<HTMLFormElement>) => {
+  const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault()
     const current = criterionOf(row)
     if (typeof current === 'string') {
@@ -160,22 +162,17 @@ export function EventSearchScreen() {
     }
     const criteria = current === null ? chips : [...chips, current]
     setProblem(null)
-    const ticket = ++latest.current
-    setBusy(true)
-    try {
-      const lists = await Promise.all(criteria.map((c) => searchEvents(c.filterType, c.search)))
-      if (ticket === latest.current) setOutcome({ state: 'found', events: intersect(lists) })
-    } catch (error) {
-      // A refused term (a date that is not a date) is the server's to explain.
-      const message = error instanceof ApiError && error.status === 400 ? error.message : FAILED
-      if (ticket === latest.current) setOutcome({ state: 'failed', message })
-    } finally {
-      if (ticket === latest.current) setBusy(false)
-    }
+    // the same search again is sent again (the answer may have changed)
+    if (searched && hashKey(searchQuery(searched).queryKey) === hashKey(searchQuery(criteria).queryKey))
+      void found.refetch()
+    else setSearched(criteria)
   }
 
+  const busy = searched !== null && found.isFetching
+  const outcome = outcomeOf(searched === null ? all : found, searched !== null)
+
   const filled = row.term !== '' || row.min !== '' || row.max !== '' || row.filter !== 'text'
-  const clearable = filled || chips.length > 0 || outcome.state === 'found' || problem !== null
+  const clearable = filled || chips.length > 0 || searched !== null || problem !== null
 
   return (
     <section className="page events-page">
@@ -290,18 +287,13 @@ export function EventSearchScreen() {
             {busy ? 'Searching...' : 'Loading...'}
           </p>
         )}
-        {!busy && outcome.state === 'failed' && (
-          <p className="error-text" role="alert">
-            {outcome.message}
+        {!busy && outcome.state === 'failed' && <FetchError message={outcome.message} />}
+        {!busy && outcome.state === 'shown' && outcome.events.length === 0 && (
+          <p className="empty-text">
+            {searched === null ? 'No events available' : 'No events found for the selected criteria.'}
           </p>
         )}
-        {!busy && outcome.state === 'all' && outcome.events.length === 0 && (
-          <p className="empty-text">No events available</p>
-        )}
-        {!busy && outcome.state === 'found' && outcome.events.length === 0 && (
-          <p className="empty-text">No events found for the selected criteria.</p>
-        )}
-        {!busy && (outcome.state === 'all' || outcome.state === 'found') && outcome.events.length > 0 && (
+        {!busy && outcome.state === 'shown' && outcome.events.length > 0 && (
           <EventGrid events={outcome.events} price={firstPrice} />
         )}
       </section>

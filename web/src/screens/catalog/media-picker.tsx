@@ -4,7 +4,7 @@
 // with the server's own wording, next to the picker. The server checks the bytes again. The
 // previews' object URLs are revoked when the choice changes and when the form goes away.
 import { useEffect, useRef, useState } from 'react'
-import { FormControl } from './form-control.tsx'
+import { FormControl } from '../../ui/form-control.tsx'
 
 export type MediaKind = 'image' | 'video'
 

@@ -1,7 +1,7 @@
 // The repeatable Ticket Types list of the event form: type, price and quantity each; Remove only
 // while more than one is listed.
 import { type TicketTypeName, ticketTypeNames } from '../../../../contracts/catalog.ts'
-import { FormControl } from './form-control.tsx'
+import { FormControl } from '../../ui/form-control.tsx'
 import type { FieldErrors, TicketTypeDraft } from './new-event-check.ts'
 
 /** what each type of the contract is called on screen (SPEC §9's ticket type choices) */

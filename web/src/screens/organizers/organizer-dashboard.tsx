@@ -1,23 +1,22 @@
 // Organizer dashboard (/organizers/dashboard, SPEC §2): each of the organizer's events with its
 // attendees (name, e-mail), an 'Add Schedule' link and its analytics panel, and the export of every
 // attendee as attendees_by_events.csv. The organizer's socket is in its own room: a sale, failure,
-// cancel or transfer of one of its tickets, or a review of one of its events, refetches the list.
+// cancel or transfer of one of its tickets, or a review of one of its events, fetches the list
+// again (live/follow.ts).
+import { useQuery } from '@tanstack/react-query'
 import { Link } from '@tanstack/react-router'
 import { useId, useState } from 'react'
 import type { AttendeesByEvent } from '../../../../contracts/analytics.ts'
-import { CSV_FILE_NAME, fetchAttendeesByEvent, fetchAttendeesCsv } from '../../api/organizers.ts'
-import { useLiveConnected, useLiveFacts } from '../../live/use-live.ts'
-import { Loading } from '../../ui/loading.tsx'
+import { CSV_FILE_NAME, fetchAttendeesCsv } from '../../api/organizers.ts'
+import { attendeesByEventQuery } from '../../api/queries.ts'
+import { useLiveConnected } from '../../live/use-live.ts'
+import { EventAnalytics } from '../../ui/analytics/event-analytics.tsx'
+import { Fetched } from '../../ui/fetched.tsx'
+import { formatDate } from '../../ui/format.ts'
 import { notify } from '../../ui/toasts.ts'
-import { formatEventDate } from '../catalog/event-facts.ts'
-import { EventAnalytics } from './event-analytics.tsx'
-import { isTicketPush } from './ticket-facts.ts'
-import { useCoalescedLoad } from './use-coalesced-load.ts'
 import './organizers.css'
 
 type OrganizerEvent = AttendeesByEvent[number]
-
-const eventFacts = new Set(['EventSubmitted', 'EventApproved', 'EventRejected'])
 
 /** a browser download of a blob under the given name */
 function saveFile(blob: Blob, name: string) {
@@ -62,7 +61,7 @@ function OrganizerEventCard({ event }: { event: OrganizerEvent }) {
         <dt>Location:</dt>
         <dd>{event.location}</dd>
         <dt>Date:</dt>
-        <dd>{formatEventDate(event.date)}</dd>
+        <dd>{formatDate(event.date)}</dd>
         <dt>Status:</dt>
         <dd>
           <span
@@ -103,16 +102,9 @@ function OrganizerEventCard({ event }: { event: OrganizerEvent }) {
 }
 
 export function OrganizerDashboardScreen() {
-  const { load, refetch } = useCoalescedLoad(fetchAttendeesByEvent)
+  const events = useQuery(attendeesByEventQuery())
   const live = useLiveConnected()
   const [exporting, setExporting] = useState(false)
-
-  useLiveFacts({
-    onConnect: refetch,
-    onFact(push) {
-      if (isTicketPush(push) || eventFacts.has(push.type)) refetch()
-    },
-  })
 
   const exportCsv = async () => {
     setExporting(true)
@@ -126,30 +118,35 @@ export function OrganizerDashboardScreen() {
     }
   }
 
-  if (load.state === 'loading') return <Loading />
   return (
-    <section className="page organizer-dashboard" data-live={live ? 'connected' : 'offline'}>
-      <header className="organizer-dashboard-header">
-        <h1>Attendees by Event</h1>
-        <button type="button" onClick={() => void exportCsv()} disabled={exporting} aria-busy={exporting}>
-          Export All as CSV
-        </button>
-      </header>
-      {load.state === 'failed' ? (
-        <p className="error-text" role="alert">
-          Error fetching events
-        </p>
-      ) : load.value.length === 0 ? (
-        <p className="empty-text">No events available</p>
-      ) : (
-        <ul className="organizer-events">
-          {load.value.map((event) => (
-            <li key={event._id}>
-              <OrganizerEventCard event={event} />
-            </li>
-          ))}
-        </ul>
+    <Fetched
+      query={events}
+      failed="Error fetching events"
+      frame={(content) => (
+        <section className="page organizer-dashboard" data-live={live ? 'connected' : 'offline'}>
+          <header className="organizer-dashboard-header">
+            <h1>Attendees by Event</h1>
+            <button type="button" onClick={() => void exportCsv()} disabled={exporting} aria-busy={exporting}>
+              Export All as CSV
+            </button>
+          </header>
+          {content}
+        </section>
       )}
-    </section>
+    >
+      {(list) =>
+        list.length === 0 ? (
+          <p className="empty-text">No events available</p>
+        ) : (
+          <ul className="organizer-events">
+            {list.map((event) => (
+              <li key={event._id}>
+                <OrganizerEventCard event={event} />
+              </li>
+            ))}
+          </ul>
+        )
+      }
+    </Fetched>
   )
 }

@@ -2,13 +2,16 @@
 // start and end, speakers added one by one, location. On success: 'Session created successfully',
 // the landing page, and then the notice to the event's attendees (POST /notify). What the server
 // refuses is shown next to the field it names.
+import { useQuery } from '@tanstack/react-query'
 import { getRouteApi, Link, useNavigate } from '@tanstack/react-router'
-import { type FormEvent, type ReactNode, useEffect, useId, useRef, useState } from 'react'
+import { type FormEvent, useEffect, useRef, useState } from 'react'
 import type { EventView } from '../../../../contracts/catalog.ts'
-import { fetchEvent } from '../../api/catalog.ts'
 import { ApiError } from '../../api/client.ts'
+import { eventQuery } from '../../api/queries.ts'
 import { createSession, notifyAttendees } from '../../api/schedule.ts'
 import { useSession } from '../../session/use-session.ts'
+import { FetchError } from '../../ui/fetched.tsx'
+import { FormControl } from '../../ui/form-control.tsx'
 import { Loading } from '../../ui/loading.tsx'
 import { notify } from '../../ui/toasts.ts'
 import {
@@ -21,35 +24,7 @@ import {
 } from './session-draft.ts'
 import './schedule.css'
 
-const addSessionRoute = getRouteApi('/schedule/$id')
-
-type EventLoad = { state: 'loading' } | { state: 'loaded'; event: EventView } | { state: 'missing' }
-
-type ControlProps = { id: string; 'aria-invalid': boolean; 'aria-describedby'?: string }
-
-function Control({
-  label,
-  error,
-  children,
-}: {
-  label: string
-  error?: string | undefined
-  children: (control: ControlProps) => ReactNode
-}) {
-  const id = useId()
-  const errorId = `${id}-error`
-  return (
-    <div className="field">
-      <label htmlFor={id}>{label}</label>
-      {children({ id, 'aria-invalid': Boolean(error), ...(error ? { 'aria-describedby': errorId } : {}) })}
-      {error && (
-        <p id={errorId} className="field-error">
-          {error}
-        </p>
-      )}
-    </div>
-  )
-}
+const addSessionRoute = getRouteApi('/_signed-in/_organizers/schedule/$id')
 
 const knownField = (field: string) =>
   /^(sessionTitle|description|startTime|endTime|location|speakers(\.\d+\.(name|bio))?)$/.test(field)
@@ -62,32 +37,32 @@ function errorsOfReply(error: unknown): FieldErrors {
   return errors
 }
 
-function useOwnEvent(eventId: string): EventLoad {
-  const { user } = useSession()
-  const [load, setLoad] = useState<EventLoad>({ state: 'loading' })
-  useEffect(() => {
-    let current = true
-    fetchEvent(eventId).then(
-      (event) => {
-        if (current) setLoad({ state: 'loaded', event })
-      },
-      () => {
-        if (current) setLoad({ state: 'missing' })
-      },
-    )
-    return () => {
-      current = false
-    }
-  }, [eventId])
-  // Only the event's own organizer adds its sessions (the server says the same).
-  if (load.state === 'loaded' && load.event.organizer !== user?._id) return { state: 'missing' }
-  return load
+/** the page of an event that is not there, or not the signed-in organizer's own */
+function EventNotFound() {
+  return (
+    <section className="page not-available">
+      <h1>Add Session</h1>
+      <FetchError message="Event not found." />
+      <Link to="/organizers/dashboard" className="button">
+        Back to Dashboard
+      </Link>
+    </section>
+  )
 }
 
 export function AddSessionScreen() {
-  const { id: eventId } = addSessionRoute.useParams()
+  const { id } = addSessionRoute.useParams()
+  const { user } = useSession()
+  const event = useQuery(eventQuery(id))
+  if (event.data === undefined) return event.isError ? <EventNotFound /> : <Loading />
+  // Only the event's own organizer adds its sessions (the server says the same).
+  if (event.data.organizer !== user?._id) return <EventNotFound />
+  return <AddSessionForm event={event.data} />
+}
+
+function AddSessionForm({ event }: { event: EventView }) {
+  const eventId = event._id
   const navigate = useNavigate()
-  const event = useOwnEvent(eventId)
   const [draft, setDraft] = useState<SessionDraft>(emptyDraft)
   const [speaker, setSpeaker] = useState<Speaker>({ name: '', bio: '' })
   const [errors, setErrors] = useState<FieldErrors>({})
@@ -142,21 +117,6 @@ export function AddSessionScreen() {
     })
   }
 
-  if (event.state === 'loading') return <Loading />
-  if (event.state === 'missing') {
-    return (
-      <section className="page not-available">
-        <h1>Add Session</h1>
-        <p className="error-text" role="alert">
-          Event not found.
-        </p>
-        <Link to="/organizers/dashboard" className="button">
-          Back to Dashboard
-        </Link>
-      </section>
-    )
-  }
-
   const formErrors = Object.entries(errors)
     .filter(([field]) => !knownField(field))
     .map(([, message]) => message)
@@ -166,8 +126,8 @@ export function AddSessionScreen() {
     <section className="page form-page">
       <form ref={form} className="card form session-form" onSubmit={submit} noValidate aria-busy={busy}>
         <h1>Add Session</h1>
-        <p className="form-hint">{event.event.title}</p>
-        <Control label="Session Title" error={errors.sessionTitle}>
+        <p className="form-hint">{event.title}</p>
+        <FormControl label="Session Title" error={errors.sessionTitle}>
           {(control) => (
             <input
               {...control}
@@ -179,8 +139,8 @@ export function AddSessionScreen() {
               onChange={(e) => set({ sessionTitle: e.target.value })}
             />
           )}
-        </Control>
-        <Control label="Description" error={errors.description}>
+        </FormControl>
+        <FormControl label="Description" error={errors.description}>
           {(control) => (
             <textarea
               {...control}
@@ -191,9 +151,9 @@ export function AddSessionScreen() {
               onChange={(e) => set({ description: e.target.value })}
             />
           )}
-        </Control>
+        </FormControl>
         <div className="session-times">
-          <Control label="Start Time" error={errors.startTime}>
+          <FormControl label="Start Time" error={errors.startTime}>
             {(control) => (
               <input
                 {...control}
@@ -204,8 +164,8 @@ export function AddSessionScreen() {
                 onChange={(e) => set({ startTime: e.target.value })}
               />
             )}
-          </Control>
-          <Control label="End Time" error={errors.endTime}>
+          </FormControl>
+          <FormControl label="End Time" error={errors.endTime}>
             {(control) => (
               <input
                 {...control}
@@ -217,7 +177,7 @@ export function AddSessionScreen() {
                 onChange={(e) => set({ endTime: e.target.value })}
               />
             )}
-          </Control>
+          </FormControl>
         </div>
         <fieldset className="speakers" disabled={busy}>
           <legend>Speakers</legend>
@@ -241,7 +201,7 @@ export function AddSessionScreen() {
               ))}
             </ul>
           )}
-          <Control label="Speaker Name">
+          <FormControl label="Speaker Name">
             {(control) => (
               <input
                 {...control}
@@ -251,8 +211,8 @@ export function AddSessionScreen() {
                 onChange={(e) => setSpeaker({ ...speaker, name: e.target.value })}
               />
             )}
-          </Control>
-          <Control label="Speaker Bio">
+          </FormControl>
+          <FormControl label="Speaker Bio">
             {(control) => (
               <textarea
                 {...control}
@@ -262,13 +222,13 @@ export function AddSessionScreen() {
                 onChange={(e) => setSpeaker({ ...speaker, bio: e.target.value })}
               />
             )}
-          </Control>
+          </FormControl>
           <button type="button" className="button-secondary" onClick={addSpeaker}>
             Add Speaker
           </button>
           {speakerError && <p className="field-error">{speakerError}</p>}
         </fieldset>
-        <Control label="Location" error={errors.location}>
+        <FormControl label="Location" error={errors.location}>
           {(control) => (
             <input
               {...control}
@@ -279,7 +239,7 @@ export function AddSessionScreen() {
               onChange={(e) => set({ location: e.target.value })}
             />
           )}
-        </Control>
+        </FormControl>
         {formErrors.map((message) => (
           <p key={message} className="form-error" role="alert">
             {message}

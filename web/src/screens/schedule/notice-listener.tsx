@@ -12,13 +12,10 @@ export const noticeText = (notice: NoticePush): string =>
   `New session for ${notice.eventTitle || 'your event'}: ${when(notice.startTime)} – ${when(notice.endTime)}`
 
 export function ScheduleNoticeListener() {
-  useLiveFacts({
-    onFact(push) {
-      if (push.type !== 'ScheduleNoticePosted') return
-      const notice = push.data as unknown as NoticePush
-      // the same id twice is one toast (react-toastify drops the second)
-      toast.info(noticeText(notice), { toastId: `notice-${notice.noticeId}` })
-    },
+  useLiveFacts((push) => {
+    if (push.type !== 'ScheduleNoticePosted') return
+    // the same id twice is one toast (react-toastify drops the second)
+    toast.info(noticeText(push.data), { toastId: `notice-${push.data.noticeId}` })
   })
   return null
 }

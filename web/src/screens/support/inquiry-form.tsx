@@ -7,8 +7,8 @@ import * as v from 'valibot'
 import { InquiryBody } from '../../../../contracts/support.ts'
 import { ApiError } from '../../api/client.ts'
 import { submitInquiry } from '../../api/support.ts'
+import { Field, TextAreaField } from '../../ui/field.tsx'
 import { notify } from '../../ui/toasts.ts'
-import { TextAreaField, TextField } from './fields.tsx'
 import './support.css'
 
 const FAILED = 'Failed to submit the inquiry.'
@@ -69,7 +69,7 @@ export function InquiryFormScreen() {
       <form className="card form inquiry-form" onSubmit={submit} noValidate aria-busy={busy}>
         <h1>Support Inquiry</h1>
         <p className="form-hint">Ask us anything about your bookings or an event; an admin replies here.</p>
-        <TextField
+        <Field
           label="Subject"
           name="subject"
           autoComplete="off"

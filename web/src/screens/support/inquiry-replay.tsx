@@ -1,98 +1,98 @@
 // Admin support inbox (/inquiryreplay; SPEC §2, §4, §5, §8): every inquiry, newest first, with
 // its asker, subject, text, status and reply. Reply (only while none exists) opens a dialog.
 // Live: the admin's socket is in the 'admins' room, so an inquiry opened or answered anywhere
-// refetches the list at once (and toasts), as does every (re)connection.
+// fetches the list again at once (live/follow.ts; the app frame toasts it), as does every
+// (re)connection.
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
 import type { InquiryView } from '../../../../contracts/support.ts'
 import { ApiError } from '../../api/client.ts'
-import { fetchInquiries, replyToInquiry } from '../../api/support.ts'
-import { useLiveConnected, useLiveFacts } from '../../live/use-live.ts'
+import { inquiriesQuery, keys } from '../../api/queries.ts'
+import { replyToInquiry } from '../../api/support.ts'
+import { useLiveConnected } from '../../live/use-live.ts'
+import { Fetched } from '../../ui/fetched.tsx'
 import { Loading } from '../../ui/loading.tsx'
 import { notify } from '../../ui/toasts.ts'
-import { useLatestLoad } from '../../ui/use-latest-load.ts'
 import { InquiryStatus, Moment } from './inquiry-status.tsx'
-import { InquiryToasts } from './inquiry-toasts.tsx'
 import { ReplyDialog } from './reply-dialog.tsx'
 import './support.css'
 
 const REPLY_FAILED = 'Failed to send the reply. Please try again.'
-
-const inquiryFacts = new Set(['InquiryOpened', 'InquiryAnswered'])
 
 type Replying = { inquiry: InquiryView; sending: boolean; error: string | null }
 
 const answered = (inquiry: InquiryView) => inquiry.reply !== null || inquiry.status === 'Replied'
 
 export function InquiryReplayScreen() {
-  const { load, refetch, setValue } = useLatestLoad(fetchInquiries)
+  const queryClient = useQueryClient()
+  const inquiries = useQuery(inquiriesQuery())
   const [replying, setReplying] = useState<Replying | null>(null)
   const live = useLiveConnected()
 
-  useLiveFacts({
-    onConnect: refetch,
-    onFact(push) {
-      if (inquiryFacts.has(push.type)) refetch()
-    },
-  })
-
-  const send = async (inquiry: InquiryView, reply: string) => {
-    setReplying({ inquiry, sending: true, error: null })
-    try {
-      const message = await replyToInquiry(inquiry._id, reply)
+  const reply = useMutation({
+    mutationFn: ({ inquiry, text }: { inquiry: InquiryView; text: string }) =>
+      replyToInquiry(inquiry._id, text),
+    onMutate: ({ inquiry }) => setReplying({ inquiry, sending: true, error: null }),
+    onSuccess: (message, { inquiry, text }) => {
       // Shown at once; the refetch below brings the stored version.
-      setValue((inquiries) =>
-        inquiries.map((known) =>
-          known._id === inquiry._id
-            ? { ...known, status: 'Replied' as const, reply, repliedAt: new Date().toISOString() }
-            : known,
+      queryClient.setQueryData<InquiryView[]>(inquiriesQuery().queryKey, (known) =>
+        known?.map((one) =>
+          one._id === inquiry._id
+            ? { ...one, status: 'Replied' as const, reply: text, repliedAt: new Date().toISOString() }
+            : one,
         ),
       )
       setReplying(null)
       notify.successShort(message)
-    } catch (failure) {
+    },
+    onError: (failure, { inquiry }) => {
       notify.errorShort(REPLY_FAILED)
       // Answered meanwhile (by another admin): the dialog has nothing left to do.
       if (failure instanceof ApiError && failure.status === 409) setReplying(null)
       else setReplying({ inquiry, sending: false, error: REPLY_FAILED })
-    } finally {
-      refetch()
-    }
-  }
+    },
+    onSettled: () => queryClient.invalidateQueries({ queryKey: keys.inquiries }),
+  })
 
-  if (load.state === 'loading') return <Loading message="Loading inquiries..." />
   return (
-    <section className="page inquiry-replay" data-live={live ? 'connected' : 'offline'}>
-      <InquiryToasts />
-      <h1>Support Inquiries</h1>
-      {load.state === 'failed' ? (
-        <p className="error-text" role="alert">
-          An error occurred while fetching data.
-        </p>
-      ) : load.value.length === 0 ? (
-        <p className="empty-text">No inquiries yet.</p>
-      ) : (
-        <ul className="inquiry-list">
-          {load.value.map((inquiry) => (
-            <li key={inquiry._id}>
-              <InquiryCard
-                inquiry={inquiry}
-                onReply={() => setReplying({ inquiry, sending: false, error: null })}
-              />
-            </li>
-          ))}
-        </ul>
+    <Fetched
+      query={inquiries}
+      loading={<Loading message="Loading inquiries..." />}
+      failed="An error occurred while fetching data."
+      frame={(content) => (
+        <section className="page inquiry-replay" data-live={live ? 'connected' : 'offline'}>
+          <h1>Support Inquiries</h1>
+          {content}
+          {replying && (
+            <ReplyDialog
+              key={replying.inquiry._id}
+              inquiry={replying.inquiry}
+              sending={replying.sending}
+              error={replying.error}
+              onSend={(text) => reply.mutate({ inquiry: replying.inquiry, text })}
+              onCancel={() => setReplying(null)}
+            />
+          )}
+        </section>
       )}
-      {replying && (
-        <ReplyDialog
-          key={replying.inquiry._id}
-          inquiry={replying.inquiry}
-          sending={replying.sending}
-          error={replying.error}
-          onSend={(reply) => void send(replying.inquiry, reply)}
-          onCancel={() => setReplying(null)}
-        />
-      )}
-    </section>
+    >
+      {(list) =>
+        list.length === 0 ? (
+          <p className="empty-text">No inquiries yet.</p>
+        ) : (
+          <ul className="inquiry-list">
+            {list.map((inquiry) => (
+              <li key={inquiry._id}>
+                <InquiryCard
+                  inquiry={inquiry}
+                  onReply={() => setReplying({ inquiry, sending: false, error: null })}
+                />
+              </li>
+            ))}
+          </ul>
+        )
+      }
+    </Fetched>
   )
 }
 

@@ -1,9 +1,9 @@
 // Toasts for inquiries as they happen (3000 ms, SPEC §4): admins hear of every new inquiry, a user
-// hears that one of theirs was answered. Renders nothing; mount it once per page (the app frame),
-// though mounting it in several places at once is harmless: each fact is toasted once.
+// hears that one of theirs was answered. Renders nothing; the app frame mounts it once (mounting it
+// in several places at once would be harmless: each fact is toasted once).
 
 import { toast } from 'react-toastify'
-import type { InquiryPush, LivePush } from '../../../../contracts/live.ts'
+import type { FactPush } from '../../../../contracts/live.ts'
 import { useLiveFacts } from '../../live/use-live.ts'
 import { useSession } from '../../session/use-session.ts'
 import { TOAST_SHORT_MS } from '../../ui/toasts.ts'
@@ -11,7 +11,7 @@ import { TOAST_SHORT_MS } from '../../ui/toasts.ts'
 /** positions already toasted, shared by every mounted listener */
 const toasted = new Set<number>()
 
-function once(push: LivePush, show: () => void) {
+function once(push: FactPush, show: () => void) {
   if (toasted.has(push.position)) return
   if (toasted.size > 500) toasted.clear()
   toasted.add(push.position)
@@ -23,25 +23,22 @@ const newInquiryText = (subject: string | undefined) =>
 
 export function InquiryToasts() {
   const { user } = useSession()
-  useLiveFacts({
-    onFact(push) {
-      const data = push.data as Partial<InquiryPush>
-      if (push.type === 'InquiryOpened' && user?.role === 'admin') {
-        once(push, () =>
-          toast.info(newInquiryText(data.subject), {
-            autoClose: TOAST_SHORT_MS,
-            toastId: `fact-${push.position}`,
-          }),
-        )
-      } else if (push.type === 'InquiryAnswered' && user?.role === 'user' && data.userId === user._id) {
-        once(push, () =>
-          toast.success('An admin has replied to your inquiry.', {
-            autoClose: TOAST_SHORT_MS,
-            toastId: `fact-${push.position}`,
-          }),
-        )
-      }
-    },
+  useLiveFacts((push) => {
+    if (push.type === 'InquiryOpened' && user?.role === 'admin') {
+      once(push, () =>
+        toast.info(newInquiryText(push.data.subject), {
+          autoClose: TOAST_SHORT_MS,
+          toastId: `fact-${push.position}`,
+        }),
+      )
+    } else if (push.type === 'InquiryAnswered' && user?.role === 'user' && push.data.userId === user._id) {
+      once(push, () =>
+        toast.success('An admin has replied to your inquiry.', {
+          autoClose: TOAST_SHORT_MS,
+          toastId: `fact-${push.position}`,
+        }),
+      )
+    }
   })
   return null
 }

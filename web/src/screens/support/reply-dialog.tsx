@@ -3,8 +3,7 @@
 import { type FormEvent, useEffect, useId, useRef, useState } from 'react'
 import * as v from 'valibot'
 import { type InquiryView, ReplyBody } from '../../../../contracts/support.ts'
-import { FormError } from '../../ui/field.tsx'
-import { TextAreaField } from './fields.tsx'
+import { FormError, TextAreaField } from '../../ui/field.tsx'
 
 type ReplyDialogProps = {
   inquiry: InquiryView

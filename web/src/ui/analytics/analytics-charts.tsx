@@ -26,7 +26,7 @@ import { CanvasRenderer } from 'echarts/renderers'
 import ReactEChartsCore from 'echarts-for-react/esm/core'
 import { useEffect, useId, useMemo, useRef } from 'react'
 import type { AnalyticsReply } from '../../../../contracts/analytics.ts'
-import { formatRupees } from '../../ui/rupees.ts'
+import { formatRupees } from '../rupees.ts'
 
 echarts.use([
   BarChart,

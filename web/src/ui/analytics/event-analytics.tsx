@@ -1,15 +1,13 @@
-// Event analytics panel (SPEC §2, §8): tickets sold, revenue, payment status counts, ticket types
-// with their quantity, and the charts (loaded apart, only once there are sales to draw). Every
-// figure follows the sales live: a ticket push for this event refetches them. A failed fetch is
-// logged and shows empty analytics.
+// Event analytics panel (SPEC §2, §8), on the organizer's and the admin's dashboards: tickets sold,
+// revenue, payment status counts, ticket types with their quantity, and the charts (loaded apart,
+// only once there are sales to draw). Every figure follows the sales live: a ticket push for this
+// event fetches them again (live/follow.ts). A failed fetch is logged and shows empty analytics.
+import { useQuery } from '@tanstack/react-query'
 import { lazy, Suspense, useId } from 'react'
 import type { AnalyticsReply } from '../../../../contracts/analytics.ts'
-import { fetchAnalytics } from '../../api/organizers.ts'
-import { useLiveFacts } from '../../live/use-live.ts'
-import { formatRupees } from '../../ui/rupees.ts'
-import { concernsEvent } from './ticket-facts.ts'
-import { useCoalescedLoad } from './use-coalesced-load.ts'
-import './organizers.css'
+import { analyticsQuery } from '../../api/queries.ts'
+import { formatRupees } from '../rupees.ts'
+import './analytics.css'
 
 const AnalyticsCharts = lazy(() => import('./analytics-charts.tsx'))
 
@@ -38,20 +36,9 @@ export function EventAnalytics({
   showAttendees?: boolean
 }) {
   const headingId = useId()
-  const { load, refetch } = useCoalescedLoad(() =>
-    fetchAnalytics(eventId).catch((error: unknown) => {
-      console.error(`Analytics of event ${eventId} could not be fetched`, error)
-      throw error
-    }),
-  )
-  useLiveFacts({
-    onConnect: refetch,
-    onFact(push) {
-      if (concernsEvent(push, eventId)) refetch()
-    },
-  })
+  const query = useQuery(analyticsQuery(eventId))
 
-  const reply = load.state === 'loaded' ? load.value : null
+  const reply = query.data ?? null
   const analytics = reply?.analytics ?? []
   const timeline = reply?.timeline ?? []
   const totals = reply?.totals ?? noTotals
@@ -61,8 +48,8 @@ export function EventAnalytics({
     <section
       className="event-analytics"
       aria-labelledby={headingId}
-      aria-busy={load.state === 'loading'}
-      data-state={load.state}
+      aria-busy={query.isPending}
+      data-state={reply ? 'loaded' : query.isError ? 'failed' : 'loading'}
     >
       <h3 id={headingId}>Event Analytics for {reply?.event.title ?? title}</h3>
       <div className="analytics-figures analytics-totals">

@@ -1,0 +1,104 @@
+// What the screens read, as TanStack Query options: one key per kind of server state, so a live
+// push (live/follow.ts) can update or refetch exactly what it changed, wherever it is on screen.
+// Keys that share a first part are refetched together (['inquiries'] covers both lists).
+import { queryOptions } from '@tanstack/react-query'
+import { fetchAccounts, fetchProfile } from './accounts.ts'
+import { fetchRegistrations, fetchTicket } from './booking.ts'
+import { type FilterType, fetchAllEvents, fetchEvent, fetchEvents } from './catalog.ts'
+import { fetchAnalytics, fetchAttendeesByEvent } from './organizers.ts'
+import { fetchSessions } from './schedule.ts'
+import { fetchSite } from './site.ts'
+import { fetchInquiries, fetchMyInquiries } from './support.ts'
+
+export const keys = {
+  /** the public listing (approved events) */
+  events: ['events'] as const,
+  event: (id: string) => ['event', id] as const,
+  /** the events every one of these criteria finds (search: not live) */
+  search: (criteria: { filterType: FilterType; search: string }[]) => ['search', criteria] as const,
+  /** every event, for the admins' review */
+  eventsForReview: ['events-for-review'] as const,
+  /** the organizer's events with their attendees (every event for an admin) */
+  attendeesByEvent: ['attendees-by-event'] as const,
+  analytics: (eventId: string) => ['analytics', eventId] as const,
+  /** the schedule's sessions: all of them, or one event's */
+  sessions: (eventId?: string) => ['sessions', eventId ?? 'all'] as const,
+  /** a ticket's screens; a ticket's id is its order's id */
+  ticket: (ticketId: string) => ['ticket', ticketId] as const,
+  /** the signed-in account with its tickets */
+  myTickets: ['my-tickets'] as const,
+  profile: ['profile'] as const,
+  accounts: ['accounts'] as const,
+  inquiries: ['inquiries'] as const,
+  site: ['site'] as const,
+}
+
+export const eventsQuery = () => queryOptions({ queryKey: keys.events, queryFn: fetchEvents })
+
+export const eventQuery = (id: string) =>
+  queryOptions({ queryKey: keys.event(id), queryFn: () => fetchEvent(id) })
+
+export const eventsForReviewQuery = () =>
+  queryOptions({ queryKey: keys.eventsForReview, queryFn: fetchAllEvents })
+
+export const attendeesByEventQuery = () =>
+  queryOptions({ queryKey: keys.attendeesByEvent, queryFn: fetchAttendeesByEvent })
+
+export const analyticsQuery = (eventId: string) =>
+  queryOptions({
+    queryKey: keys.analytics(eventId),
+    queryFn: () =>
+      fetchAnalytics(eventId).catch((error: unknown) => {
+        console.error(`Analytics of event ${eventId} could not be fetched`, error)
+        throw error
+      }),
+  })
+
+export const sessionsQuery = (eventId?: string) =>
+  queryOptions({ queryKey: keys.sessions(eventId), queryFn: () => fetchSessions(eventId) })
+
+/** a ticket with its event's title (null when the event cannot be read) */
+export const ticketQuery = (ticketId: string) =>
+  queryOptions({
+    queryKey: keys.ticket(ticketId),
+    queryFn: async () => {
+      const ticket = await fetchTicket(ticketId)
+      const eventTitle = await fetchEvent(ticket.eventId).then(
+        (event) => event.title,
+        () => null,
+      )
+      return { ticket, eventTitle }
+    },
+  })
+
+/** a ticket just booked, with its event */
+export const bookedTicketQuery = (ticketId: string, eventId: string) =>
+  queryOptions({
+    queryKey: [...keys.ticket(ticketId), 'booked', eventId] as const,
+    queryFn: async () => {
+      const [ticket, event] = await Promise.all([fetchTicket(ticketId), fetchEvent(eventId)])
+      return { ticket, event }
+    },
+  })
+
+export const myTicketsQuery = () =>
+  queryOptions({
+    queryKey: keys.myTickets,
+    queryFn: async () => {
+      const [profile, tickets] = await Promise.all([fetchProfile(), fetchRegistrations()])
+      return { profile, tickets }
+    },
+  })
+
+export const profileQuery = () => queryOptions({ queryKey: keys.profile, queryFn: () => fetchProfile() })
+
+export const accountsQuery = () => queryOptions({ queryKey: keys.accounts, queryFn: fetchAccounts })
+
+export const inquiriesQuery = () =>
+  queryOptions({ queryKey: [...keys.inquiries, 'all'] as const, queryFn: fetchInquiries })
+
+export const myInquiriesQuery = () =>
+  queryOptions({ queryKey: [...keys.inquiries, 'mine'] as const, queryFn: fetchMyInquiries })
+
+/** the installation's settings: they change only with a restart, so they are read once */
+export const siteQuery = () => queryOptions({ queryKey: keys.site, queryFn: fetchSite, staleTime: Infinity })

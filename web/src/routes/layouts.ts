@@ -1,0 +1,56 @@
+// Who may open which page (SPEC §6, with role checks that really restrict): pathless layout routes,
+// each deciding once for the pages below it, after the root has waited for the session (the stored
+// token checked). Every signed-in page is under one layout; the areas of one role are under a
+// layout of that role within it; login and sign up are under the visitors' layout.
+import { createRoute, redirect } from '@tanstack/react-router'
+import type { Role } from '../../../contracts/accounts.ts'
+import { rootRoute } from './root.tsx'
+
+declare module '@tanstack/router-core' {
+  interface StaticDataRouteOption {
+    /** the role an area is for */
+    role?: Role
+  }
+}
+
+/**
+ * Any signed-in account; below it, `user` is that account. A visitor is sent to log in and comes
+ * back here afterwards, except to an area of one role, which sends visitors to the landing page
+ * (SPEC §6: Create Event, Create Organizer).
+ */
+export const signedInLayout = createRoute({
+  getParentRoute: () => rootRoute,
+  id: '_signed-in',
+  beforeLoad: async ({ context, location, matches }) => {
+    const { user } = await context.session.resolved()
+    if (user) return { user }
+    if (matches.some((match) => match.staticData.role)) throw redirect({ to: '/' })
+    throw redirect({ to: '/login', search: { redirect: location.href } })
+  },
+})
+
+/** The area of one role, within the signed-in layout: any other account goes to the landing page. */
+function areaOf<const Id extends string>(id: Id, role: Role) {
+  return createRoute({
+    getParentRoute: () => signedInLayout,
+    id,
+    staticData: { role },
+    beforeLoad: ({ context }) => {
+      if (context.user.role !== role) throw redirect({ to: '/' })
+    },
+  })
+}
+
+export const userArea = areaOf('_user', 'user')
+export const organizersArea = areaOf('_organizers', 'organizers')
+export const adminArea = areaOf('_admin', 'admin')
+
+/** Visitors only (login, sign up): a signed-in account goes to the landing page. */
+export const visitorsLayout = createRoute({
+  getParentRoute: () => rootRoute,
+  id: '_visitors',
+  beforeLoad: async ({ context }) => {
+    const { user } = await context.session.resolved()
+    if (user) throw redirect({ to: '/' })
+  },
+})
