@@ -4,6 +4,7 @@ import {
   type AccountRegisteredPush,
   type AvailabilityPush,
   type EventStatusPush,
+  type FactPush,
   type InquiryPush,
   type NoticePush,
   rooms,
@@ -22,7 +23,8 @@ import type { SupportFact } from '../support/facts.ts'
 
 export type KnownFact = AccountFact | CatalogFact | BookingFact | ScheduleFact | SupportFact
 
-export type Push = { room: string; data: Record<string, unknown> }
+/** one audience's message: its data is one of the shapes of contracts/live.ts's FactPush */
+export type Push = { room: string; data: FactPush['data'] }
 
 export function createPushes(reads: { booking: BookingQueries; catalog: CatalogQueries }) {
   const { booking, catalog: events } = reads

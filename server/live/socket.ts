@@ -5,7 +5,13 @@ import proxyAddr from '@fastify/proxy-addr'
 import { createAdapter } from '@socket.io/redis-adapter'
 import type { FastifyInstance } from 'fastify'
 import { Server, type Socket } from 'socket.io'
-import { type LivePush, liveEvents, rooms, TOO_MANY_CONNECTIONS } from '../../contracts/live.ts'
+import {
+  type FactPush,
+  type LivePush,
+  liveEvents,
+  rooms,
+  TOO_MANY_CONNECTIONS,
+} from '../../contracts/live.ts'
 import type { Config } from '../config.ts'
 import { type AccountById, accountOfToken, type Tokens } from '../http/access.ts'
 import { trustProxyOf } from '../http/trust-proxy.ts'
@@ -120,7 +126,7 @@ export function attachLive(
     'live',
     (fact) => {
       // One emit per distinct message to all its rooms: a socket in several of them gets it once.
-      const audiences = new Map<Record<string, unknown>, string[]>()
+      const audiences = new Map<FactPush['data'], string[]>()
       for (const { room, data } of pushesOf(fact)) audiences.set(data, [...(audiences.get(data) ?? []), room])
       for (const [data, audience] of audiences) {
         const push: LivePush = {
