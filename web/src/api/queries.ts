@@ -4,34 +4,14 @@
 import { queryOptions } from '@tanstack/react-query'
 import { fetchAccounts, fetchProfile } from './accounts.ts'
 import { fetchRegistrations, fetchTicket } from './booking.ts'
-import { type FilterType, fetchAllEvents, fetchEvent, fetchEvents } from './catalog.ts'
+import { fetchAllEvents, fetchEvent, fetchEvents } from './catalog.ts'
+import { keys } from './keys.ts'
 import { fetchAnalytics, fetchAttendeesByEvent } from './organizers.ts'
 import { fetchSessions } from './schedule.ts'
-import { fetchSite } from './site.ts'
+import { siteQuery } from './site.ts'
 import { fetchInquiries, fetchMyInquiries } from './support.ts'
 
-export const keys = {
-  /** the public listing (approved events) */
-  events: ['events'] as const,
-  event: (id: string) => ['event', id] as const,
-  /** the events every one of these criteria finds (search: not live) */
-  search: (criteria: { filterType: FilterType; search: string }[]) => ['search', criteria] as const,
-  /** every event, for the admins' review */
-  eventsForReview: ['events-for-review'] as const,
-  /** the organizer's events with their attendees (every event for an admin) */
-  attendeesByEvent: ['attendees-by-event'] as const,
-  analytics: (eventId: string) => ['analytics', eventId] as const,
-  /** the schedule's sessions: all of them, or one event's */
-  sessions: (eventId?: string) => ['sessions', eventId ?? 'all'] as const,
-  /** a ticket's screens; a ticket's id is its order's id */
-  ticket: (ticketId: string) => ['ticket', ticketId] as const,
-  /** the signed-in account with its tickets */
-  myTickets: ['my-tickets'] as const,
-  profile: ['profile'] as const,
-  accounts: ['accounts'] as const,
-  inquiries: ['inquiries'] as const,
-  site: ['site'] as const,
-}
+export { keys }
 
 export const eventsQuery = () => queryOptions({ queryKey: keys.events, queryFn: fetchEvents })
 
@@ -101,4 +81,4 @@ export const myInquiriesQuery = () =>
   queryOptions({ queryKey: [...keys.inquiries, 'mine'] as const, queryFn: fetchMyInquiries })
 
 /** the installation's settings: they change only with a restart, so they are read once */
-export const siteQuery = () => queryOptions({ queryKey: keys.site, queryFn: fetchSite, staleTime: Infinity })
+export { siteQuery }

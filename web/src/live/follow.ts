@@ -7,7 +7,7 @@ import * as v from 'valibot'
 import { AccountSummary } from '../../../contracts/accounts.ts'
 import type { EventView } from '../../../contracts/catalog.ts'
 import type { AvailabilityPush, FactPush } from '../../../contracts/live.ts'
-import { keys } from '../api/queries.ts'
+import { keys } from '../api/keys.ts'
 import type { Live } from './live.ts'
 import { coalescedRefresh } from './refresh.ts'
 

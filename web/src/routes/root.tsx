@@ -3,14 +3,13 @@
 // (a slow profile call) the frame is already there, with the navigation and a loading indicator.
 import { createRootRouteWithContext, Link, Outlet } from '@tanstack/react-router'
 import { lazy, Suspense } from 'react'
-import { ToastContainer } from 'react-toastify'
 import type { Session } from '../session/session.ts'
 import { useSession } from '../session/use-session.ts'
 import { LiveStatusBadge } from '../ui/live-status.tsx'
 import { Loading } from '../ui/loading.tsx'
 import { NavBar } from '../ui/nav-bar.tsx'
 import { TestModeBanner } from '../ui/test-mode-banner.tsx'
-import { TOAST_DEFAULT_MS } from '../ui/toasts.ts'
+import { ToastHost } from '../ui/toast-host.tsx'
 
 export type RouterContext = { session: Session }
 
@@ -31,7 +30,7 @@ function Frame() {
       <main>
         <Outlet />
       </main>
-      <ToastContainer position="top-right" autoClose={TOAST_DEFAULT_MS} newestOnTop />
+      <ToastHost />
       <LiveStatusBadge />
       {user && (
         <Suspense fallback={null}>

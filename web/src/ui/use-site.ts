@@ -1,7 +1,7 @@
 // The installation's settings for a screen: null until known (or when they could not be read).
 import { useQuery } from '@tanstack/react-query'
 import type { SiteReply } from '../../../contracts/site.ts'
-import { siteQuery } from '../api/queries.ts'
+import { siteQuery } from '../api/site.ts'
 
 export function useSite(): SiteReply | null {
   return useQuery(siteQuery()).data ?? null

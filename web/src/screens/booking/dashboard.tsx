@@ -6,7 +6,6 @@
 import { useQueryClient } from '@tanstack/react-query'
 import { Link } from '@tanstack/react-router'
 import type { ReactNode } from 'react'
-import { toast } from 'react-toastify'
 import type { Profile } from '../../../../contracts/accounts.ts'
 import type { Registration } from '../../../../contracts/booking.ts'
 import { cancelTicket, cancelTicketOnLeave } from '../../api/booking.ts'
@@ -15,7 +14,7 @@ import { useLiveConnected } from '../../live/use-live.ts'
 import { useSession } from '../../session/use-session.ts'
 import { Fetched, messageOr } from '../../ui/fetched.tsx'
 import { formatDate, formatPrice } from '../../ui/format.ts'
-import { notify } from '../../ui/toasts.ts'
+import { notify, toastify } from '../../ui/toasts.ts'
 import { CancelCutoff, cancellationClosed } from './cancel-cutoff.tsx'
 import { type CancelPhase, holdCancel, UNDO_MS, undoCancel, useHeldCancels } from './held-cancels.ts'
 import { ticketAnchor, ticketNumber, useScrollToTicket } from './ticket-number.ts'
@@ -53,7 +52,7 @@ export function DashboardScreen({ inquiries }: { inquiries: ReactNode }) {
   const cancel = (ticket: Registration) => {
     const toastId = undoToastId(ticket._id)
     holdCancel(ticket._id, (reason) => {
-      toast.dismiss(toastId)
+      void toastify().then(({ toast }) => toast.dismiss(toastId))
       if (reason === 'leaving') {
         cancelTicketOnLeave(ticket._id, token)
         return
@@ -66,19 +65,21 @@ export function DashboardScreen({ inquiries }: { inquiries: ReactNode }) {
         () => notify.error(cancelMessages.failed),
       )
     })
-    toast(<UndoToast eventTitle={ticket.eventTitle} onUndo={() => undo(ticket._id)} />, {
-      toastId,
-      autoClose: UNDO_MS,
-      closeOnClick: false,
-      // a close button would only hide the toast, not undo: the card keeps its own Undo
-      closeButton: false,
-      pauseOnHover: false,
-      pauseOnFocusLoss: false,
-    })
+    void toastify().then(({ toast }) =>
+      toast(<UndoToast eventTitle={ticket.eventTitle} onUndo={() => undo(ticket._id)} />, {
+        toastId,
+        autoClose: UNDO_MS,
+        closeOnClick: false,
+        // a close button would only hide the toast, not undo: the card keeps its own Undo
+        closeButton: false,
+        pauseOnHover: false,
+        pauseOnFocusLoss: false,
+      }),
+    )
   }
 
   const undo = (ticketId: string) => {
-    toast.dismiss(undoToastId(ticketId))
+    void toastify().then(({ toast }) => toast.dismiss(undoToastId(ticketId)))
     if (undoCancel(ticketId)) notify.info(cancelMessages.kept)
   }
 

@@ -1,10 +1,10 @@
 // Tells an attendee who is online that a session was scheduled for an event they hold tickets to
 // (ScheduleNoticePosted, pushed to their own room). Renders nothing; meant to be mounted once for
 // the whole app. A notice is toasted once however many listeners hear it.
-import { toast } from 'react-toastify'
 import type { NoticePush } from '../../../../contracts/live.ts'
 import { useLiveFacts } from '../../live/use-live.ts'
 import { formatInstant } from '../../ui/format.ts'
+import { toastify } from '../../ui/toasts.ts'
 
 const when = (time: string) => formatInstant(time)
 
@@ -15,7 +15,9 @@ export function ScheduleNoticeListener() {
   useLiveFacts((push) => {
     if (push.type !== 'ScheduleNoticePosted') return
     // the same id twice is one toast (react-toastify drops the second)
-    toast.info(noticeText(push.data), { toastId: `notice-${push.data.noticeId}` })
+    void toastify().then(({ toast }) =>
+      toast.info(noticeText(push.data), { toastId: `notice-${push.data.noticeId}` }),
+    )
   })
   return null
 }

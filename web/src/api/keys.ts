@@ -1,0 +1,28 @@
+// The query keys, one per kind of server state, apart from the fetches (queries.ts): the live
+// follower (live/follow.ts) loads with every page and needs only these, so the fetches and the
+// contracts they check replies against stay in the chunks of the screens that use them.
+// Keys that share a first part are refetched together (['inquiries'] covers both lists).
+import type { FilterType } from './catalog.ts'
+
+export const keys = {
+  /** the public listing (approved events) */
+  events: ['events'] as const,
+  event: (id: string) => ['event', id] as const,
+  /** the events every one of these criteria finds (search: not live) */
+  search: (criteria: { filterType: FilterType; search: string }[]) => ['search', criteria] as const,
+  /** every event, for the admins' review */
+  eventsForReview: ['events-for-review'] as const,
+  /** the organizer's events with their attendees (every event for an admin) */
+  attendeesByEvent: ['attendees-by-event'] as const,
+  analytics: (eventId: string) => ['analytics', eventId] as const,
+  /** the schedule's sessions: all of them, or one event's */
+  sessions: (eventId?: string) => ['sessions', eventId ?? 'all'] as const,
+  /** a ticket's screens; a ticket's id is its order's id */
+  ticket: (ticketId: string) => ['ticket', ticketId] as const,
+  /** the signed-in account with its tickets */
+  myTickets: ['my-tickets'] as const,
+  profile: ['profile'] as const,
+  accounts: ['accounts'] as const,
+  inquiries: ['inquiries'] as const,
+  site: ['site'] as const,
+}
