@@ -1,6 +1,8 @@
 // Socket messages. Rooms are named like streams (kind-id), so one string names the stream, its
 // jobs and its audience. A visitor may watch public rooms only; private rooms are joined by the
 // server from the account in the handshake token.
+import type { AttendeeRow, EventFigures } from './dashboards.ts'
+
 export const rooms = {
   /** everyone looking at the public listing */
   listing: 'events',
@@ -80,6 +82,21 @@ export type InquiryPush = {
 
 export type AccountRegisteredPush = { accountId: string; username: string; email: string; role: string }
 
+/**
+ * An event's dashboard row as of this push (contracts/dashboards.ts EventFigures), to its
+ * organizer's room and the admins' on every fact that moves its figures (an order's facts, a
+ * review): a dashboard replaces the row it holds when the push's position is newer. `figures`
+ * tells it apart from the other pushes of the same fact.
+ */
+export type FiguresPush = { eventId: string; figures: EventFigures }
+
+/**
+ * One person's attendance of an event after an order's fact (issue, cancel, transfer: both
+ * people), to the organizer's room and the admins': `attendee` is their row now, with `tickets: 0`
+ * when they no longer attend. `attendee` tells it apart.
+ */
+export type AttendeePush = { eventId: string; attendee: AttendeeRow }
+
 /** The facts of an order: each pushes the ticket type's availability and the order's new state. */
 export type OrderFactType =
   | 'TicketsHeld'
@@ -99,8 +116,8 @@ type PushOf<Type extends string, Data> = Type extends string ? LivePush<Data> & 
  */
 export type FactPush =
   | PushOf<'AccountRegistered', AccountRegisteredPush>
-  | PushOf<'EventSubmitted' | 'EventApproved' | 'EventRejected', EventStatusPush>
-  | PushOf<OrderFactType, AvailabilityPush | TicketPush>
+  | PushOf<'EventSubmitted' | 'EventApproved' | 'EventRejected', EventStatusPush | FiguresPush>
+  | PushOf<OrderFactType, AvailabilityPush | TicketPush | FiguresPush | AttendeePush>
   | PushOf<'SessionScheduled', SessionPush>
   | PushOf<'ScheduleNoticePosted', NoticePush>
   | PushOf<'InquiryOpened' | 'InquiryAnswered', InquiryPush>
