@@ -24,9 +24,6 @@ export async function searchEvents(filterType: FilterType, search: string): Prom
   return v.parse(EventList, await api.get<unknown>(`/event/filter?${query}`))
 }
 
-export const fetchAllEvents = async (): Promise<EventView[]> =>
-  v.parse(EventList, await api.get<unknown>('/admin/events'))
-
 export type Review = 'Approved' | 'Rejected'
 
 /** PUT /admin/events/{id}/status: the event as reviewed; only if nobody changed it since `version`

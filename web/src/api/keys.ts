@@ -4,16 +4,32 @@
 // Keys that share a first part are refetched together (['inquiries'] covers both lists).
 import type { FilterType } from './catalog.ts'
 
+/** what a dashboard page of events asks for (GET /dashboard/events) */
+export type DashboardQuery = {
+  page: number
+  limit: number
+  status?: 'Pending' | 'Approved' | 'Rejected' | undefined
+  search?: string | undefined
+}
+
+/** what a page of an event's attendees asks for (GET /dashboard/events/:id/attendees) */
+export type AttendeesQuery = { page: number; limit: number; search?: string | undefined }
+
 export const keys = {
   /** the public listing (approved events) */
   events: ['events'] as const,
   event: (id: string) => ['event', id] as const,
   /** the events every one of these criteria finds (search: not live) */
   search: (criteria: { filterType: FilterType; search: string }[]) => ['search', criteria] as const,
-  /** every event, for the admins' review */
-  eventsForReview: ['events-for-review'] as const,
-  /** the organizer's events with their attendees (every event for an admin) */
-  attendeesByEvent: ['attendees-by-event'] as const,
+  /** a page of the dashboard's event rows (the organizer's events, every event for an admin);
+   * without a query: every page cached */
+  dashboardEvents: (query?: DashboardQuery) =>
+    query ? (['dashboard-events', query] as const) : (['dashboard-events'] as const),
+  /** one event's dashboard row (its own page) */
+  eventFigures: (eventId: string) => ['event-figures', eventId] as const,
+  /** a page of an event's attendees; without a query: every page of that event cached */
+  attendees: (eventId: string, query?: AttendeesQuery) =>
+    query ? (['attendees', eventId, query] as const) : (['attendees', eventId] as const),
   analytics: (eventId: string) => ['analytics', eventId] as const,
   /** the schedule's sessions: all of them, or one event's */
   sessions: (eventId?: string) => ['sessions', eventId ?? 'all'] as const,

@@ -1,17 +1,14 @@
-// Calls of the organizer tools (API.md /ticket/analytics, and the attendee list and CSV export the
-// original lacked): what sold per event, who attends, and the export as a file.
+// Calls of the organizer tools (API.md /ticket/analytics, and the CSV export the original lacked):
+// what sold per event, and every attendee exported as a file. The attendee lists themselves are
+// read a page at a time (dashboards.ts).
 import * as v from 'valibot'
-import { AnalyticsReply, AttendeesByEvent } from '../../../contracts/analytics.ts'
+import { AnalyticsReply } from '../../../contracts/analytics.ts'
 import { API_BASE, ApiError, api, TOKEN_KEY } from './client.ts'
 
 export const CSV_FILE_NAME = 'attendees_by_events.csv'
 
 export const fetchAnalytics = async (eventId: string): Promise<AnalyticsReply> =>
   v.parse(AnalyticsReply, await api.get<unknown>(`/ticket/analytics/${encodeURIComponent(eventId)}`))
-
-/** the caller's events (every event for an admin), each with its attendees by issued ticket */
-export const fetchAttendeesByEvent = async (): Promise<AttendeesByEvent> =>
-  v.parse(AttendeesByEvent, await api.get<unknown>('/organizers/attendees'))
 
 const storedToken = (): string | null => {
   try {

@@ -1,16 +1,18 @@
 // What the screens read, as TanStack Query options: one key per kind of server state, so a live
 // push (live/follow.ts) can update or refetch exactly what it changed, wherever it is on screen.
 // Keys that share a first part are refetched together (['inquiries'] covers both lists).
-import { queryOptions } from '@tanstack/react-query'
+import { keepPreviousData, queryOptions } from '@tanstack/react-query'
 import { fetchAccounts, fetchProfile } from './accounts.ts'
 import { fetchRegistrations, fetchTicket } from './booking.ts'
-import { fetchAllEvents, fetchEvent, fetchEvents } from './catalog.ts'
-import { keys } from './keys.ts'
-import { fetchAnalytics, fetchAttendeesByEvent } from './organizers.ts'
+import { fetchEvent, fetchEvents } from './catalog.ts'
+import { fetchAttendees, fetchDashboardEvents, fetchEventFigures } from './dashboards.ts'
+import { type AttendeesQuery, type DashboardQuery, keys } from './keys.ts'
+import { fetchAnalytics } from './organizers.ts'
 import { fetchSessions } from './schedule.ts'
 import { siteQuery } from './site.ts'
 import { fetchInquiries, fetchMyInquiries } from './support.ts'
 
+export type { AttendeesQuery, DashboardQuery }
 export { keys }
 
 export const eventsQuery = () => queryOptions({ queryKey: keys.events, queryFn: fetchEvents })
@@ -18,11 +20,24 @@ export const eventsQuery = () => queryOptions({ queryKey: keys.events, queryFn: 
 export const eventQuery = (id: string) =>
   queryOptions({ queryKey: keys.event(id), queryFn: () => fetchEvent(id) })
 
-export const eventsForReviewQuery = () =>
-  queryOptions({ queryKey: keys.eventsForReview, queryFn: fetchAllEvents })
+/** a page of dashboard rows; while another page or search loads, the last one stays on screen */
+export const dashboardEventsQuery = (query: DashboardQuery) =>
+  queryOptions({
+    queryKey: keys.dashboardEvents(query),
+    queryFn: () => fetchDashboardEvents(query),
+    placeholderData: keepPreviousData,
+  })
 
-export const attendeesByEventQuery = () =>
-  queryOptions({ queryKey: keys.attendeesByEvent, queryFn: fetchAttendeesByEvent })
+export const eventFiguresQuery = (eventId: string) =>
+  queryOptions({ queryKey: keys.eventFigures(eventId), queryFn: () => fetchEventFigures(eventId) })
+
+/** a page of an event's attendees; while another page or search loads, the last one stays */
+export const attendeesQuery = (eventId: string, query: AttendeesQuery) =>
+  queryOptions({
+    queryKey: keys.attendees(eventId, query),
+    queryFn: () => fetchAttendees(eventId, query),
+    placeholderData: keepPreviousData,
+  })
 
 export const analyticsQuery = (eventId: string) =>
   queryOptions({

@@ -1,15 +1,21 @@
 // Keeps the cached server state (api/queries.ts) in step with the ledger: each push updates the
-// queries it carries enough for (availability, a new account: no request) and refetches the ones
-// it changed otherwise; every (re)connection refetches whatever is on screen, so facts pushed
-// while offline are caught up. Screens only read their queries and watch their public rooms.
+// queries it carries enough for (availability, a new account, the dashboards' rows and attendees:
+// no request) and refetches the ones it changed otherwise, each at most once a second however fast
+// the facts come (a sale is watched, never slowed); every (re)connection refetches whatever is on
+// screen, so facts pushed while offline are caught up. Screens only read their queries and watch
+// their public rooms.
 import type { QueryClient } from '@tanstack/react-query'
 import * as v from 'valibot'
 import { AccountSummary } from '../../../contracts/accounts.ts'
 import type { EventView } from '../../../contracts/catalog.ts'
 import type { AvailabilityPush, FactPush } from '../../../contracts/live.ts'
 import { keys } from '../api/keys.ts'
+import { followDashboards } from './dashboard-pushes.ts'
 import type { Live } from './live.ts'
 import { coalescedRefresh } from './refresh.ts'
+
+/** the least time between two refetches of one query that pushes ask for */
+export const LIVE_REFETCH_MS = 1000
 
 const withAvailability = (event: EventView, push: AvailabilityPush): EventView => ({
   ...event,
@@ -23,7 +29,8 @@ const withAccount = (accounts: AccountSummary[], account: AccountSummary) =>
 
 export function followLive(live: Live, client: QueryClient): () => void {
   const refresh = coalescedRefresh(client)
-  const refetch = (queryKey: readonly unknown[]) => refresh({ queryKey })
+  const refetch = (queryKey: readonly unknown[]) => refresh({ queryKey, minInterval: LIVE_REFETCH_MS })
+  const dashboards = followDashboards(client, refetch)
   /** the position of the latest availability applied per ticket type, so an older one never wins */
   const applied = new Map<string, number>()
 
@@ -44,16 +51,19 @@ export function followLive(live: Live, client: QueryClient): () => void {
         return
       }
       case 'EventSubmitted':
-        refetch(keys.eventsForReview)
-        refetch(keys.attendeesByEvent)
-        return
       case 'EventApproved':
-      case 'EventRejected':
+      case 'EventRejected': {
+        const { data } = push
+        // The organizer's and the admins' dashboards hear the event's row as of the review.
+        if ('figures' in data) {
+          dashboards.figures(data.figures)
+          return
+        }
+        if (push.type === 'EventSubmitted') return
         refetch(keys.events)
-        refetch(keys.event(push.data.eventId))
-        refetch(keys.eventsForReview)
-        refetch(keys.attendeesByEvent)
+        refetch(keys.event(data.eventId))
         return
+      }
       case 'TicketsHeld':
       case 'TicketsIssued':
       case 'PaymentFailed':
@@ -71,11 +81,19 @@ export function followLive(live: Live, client: QueryClient): () => void {
           )
           return
         }
-        // The dashboards' rows and attendee lists (contracts/dashboards.ts): not shown yet.
-        if ('figures' in data || 'attendee' in data) return
+        // The organizer's and the admins' dashboards hear the event's row: set in place; an open
+        // analytics panel (per ticket type, charts) is fetched again, at most once a second.
+        if ('figures' in data) {
+          dashboards.figures(data.figures)
+          refetch(keys.analytics(data.eventId))
+          return
+        }
+        // ... and each person whose attendance changed: set in the attendee lists shown.
+        if ('attendee' in data) {
+          dashboards.attendee(data, push.position)
+          return
+        }
         // The order's people (buyer, owner, organizer, admins) hear its new state.
-        refetch(keys.analytics(data.eventId))
-        refetch(keys.attendeesByEvent)
         refetch(keys.ticket(data.orderId))
         // a hold is not a ticket yet: the holder's list changes when it is issued or released
         if (push.type !== 'TicketsHeld') refetch(keys.myTickets)
@@ -102,5 +120,6 @@ export function followLive(live: Live, client: QueryClient): () => void {
   return () => {
     stopFacts()
     stopConnect()
+    dashboards.stop()
   }
 }

@@ -1,23 +1,32 @@
-// Refetches asked for by live pushes, coalesced per set of queries: while one refetch is under way,
-// any number of further asks make exactly one more after it (a burst of sales is one or two
-// requests, not one per sale). A fetch already under way when asked (a screen's first one) may have
-// left before the fact, so it too is followed by one more. A failed refetch keeps the cached data,
-// so what is on screen stays.
+// Refetches asked for by live pushes, coalesced per set of queries: while one refetch is under way
+// or waiting, any number of further asks make exactly one more after it (a burst of sales is one or
+// two requests, not one per sale). A fetch already under way when asked (a screen's first one) may
+// have left before the fact, so it too is followed by one more. With a minimum interval, a set of
+// queries is refetched at most that often: an ask sooner than that waits for the interval's end,
+// then the one refetch carries every ask made meanwhile (a sale of thousands of tickets is one
+// request a second per open list, whatever the rate of sales). A failed refetch keeps the cached
+// data, so what is on screen stays.
 import { hashKey, type QueryClient, type QueryKey } from '@tanstack/react-query'
 
 export type RefreshFilters = {
   queryKey: QueryKey
   /** only queries whose data may be out of date (not settings read once) */
   stale?: boolean
+  /** the least time between the starts of two refetches of these queries, in ms (default none) */
+  minInterval?: number
 }
 
 export type Refresh = (filters: RefreshFilters) => void
 
-export function coalescedRefresh(client: QueryClient): Refresh {
-  /** the refreshes under way, and whether they were asked for again meanwhile */
-  const running = new Map<string, { again: boolean }>()
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
 
-  return (filters) => {
+export function coalescedRefresh(client: QueryClient, now: () => number = Date.now): Refresh {
+  /** the refreshes under way or waiting, and whether they were asked for again meanwhile */
+  const running = new Map<string, { again: boolean }>()
+  /** when each set of queries was last refetched, for the ones with a minimum interval */
+  const lastStarted = new Map<string, { at: number; interval: number }>()
+
+  return ({ minInterval = 0, ...filters }) => {
     const id = hashKey([filters.queryKey, filters.stale ?? null])
     const under = running.get(id)
     if (under) {
@@ -29,15 +38,22 @@ export function coalescedRefresh(client: QueryClient): Refresh {
     void (async () => {
       try {
         do {
+          const last = lastStarted.get(id)?.at ?? Number.NEGATIVE_INFINITY
+          const wait = last + minInterval - now()
+          if (wait > 0) await sleep(wait)
           refresh.again = false
           const fetching = client.getQueryCache().findAll({ ...filters, fetchStatus: 'fetching' })
           await Promise.allSettled(fetching.map((query) => query.promise))
+          if (minInterval > 0) lastStarted.set(id, { at: now(), interval: minInterval })
           // A fetch that starts now starts after the fact: the screens showing these fetch once
           // more (joining, not cancelling, one a screen has just started itself).
           await client.invalidateQueries(filters, { cancelRefetch: false })
         } while (refresh.again)
       } finally {
         running.delete(id)
+        // what no longer restrains the next ask need not be remembered
+        for (const [known, { at, interval }] of lastStarted)
+          if (now() - at >= interval) lastStarted.delete(known)
       }
     })()
   }

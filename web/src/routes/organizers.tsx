@@ -1,4 +1,5 @@
-// Routes of organizers: create event, attendee dashboard, add a session to an event.
+// Routes of organizers: create event, attendee dashboard, one event's own page (its attendees and
+// analytics), add a session to an event.
 import { createRoute, lazyRouteComponent } from '@tanstack/react-router'
 import { organizersArea } from './layouts.ts'
 
@@ -18,10 +19,25 @@ export const organizerDashboardRoute = createRoute({
   ),
 })
 
+/** One event of the organizer's, beyond SPEC: its attendees paged and searchable, its analytics. */
+export const organizerEventRoute = createRoute({
+  getParentRoute: () => organizersArea,
+  path: '/organizers/events/$eventId',
+  component: lazyRouteComponent(
+    () => import('../screens/organizers/organizer-event.tsx'),
+    'OrganizerEventScreen',
+  ),
+})
+
 export const addSessionRoute = createRoute({
   getParentRoute: () => organizersArea,
   path: '/schedule/$id',
   component: lazyRouteComponent(() => import('../screens/schedule/add-session.tsx'), 'AddSessionScreen'),
 })
 
-export const organizerRoutes = [eventFormRoute, organizerDashboardRoute, addSessionRoute] as const
+export const organizerRoutes = [
+  eventFormRoute,
+  organizerDashboardRoute,
+  organizerEventRoute,
+  addSessionRoute,
+] as const

@@ -1,46 +1,70 @@
-// One event under the admin's review: what it is, its status, and Approve / Reject (SPEC §2, §4).
+// One event under the admin's review: what it is, its status, and Approve / Reject (SPEC §2, §4);
+// for an approved event, how its sale stands (sold, revenue, attendees: the event's candidates).
+// The card opens on the description and, for an approved event, the analytics panel: only opened
+// cards fetch them, so a page of 25 cards costs one request and a sale none but the open panels'.
+import { useQuery } from '@tanstack/react-query'
 import { useId, useState } from 'react'
-import type { EventView } from '../../../../contracts/catalog.ts'
+import type { EventFigures } from '../../../../contracts/dashboards.ts'
 import type { Review } from '../../api/catalog.ts'
+import { eventQuery } from '../../api/queries.ts'
 import { EventAnalytics } from '../../ui/analytics/event-analytics.tsx'
+import { RowFigures } from '../../ui/dashboard/dashboard-totals.tsx'
 import { formatDate } from '../../ui/format.ts'
 
-/**
- * Each approved event's analytics with its candidates (SPEC §2, Admin dashboard): how many attend,
- * and the analytics panel, both live (the admins' room hears every ticket push).
- */
-function EventAnalyticsSlot({ event }: { event: EventView }) {
-  return <EventAnalytics eventId={event._id} title={event.title} showAttendees />
+/** an opened card's description: the event's own read holds it (the row does not) */
+function EventDescription({ id, eventId }: { id: string; eventId: string }) {
+  const event = useQuery(eventQuery(eventId))
+  return (
+    <p id={id} className="dashboard-event-description" aria-busy={event.isPending}>
+      {event.data?.description ?? (event.isError ? '' : 'Loading...')}
+    </p>
+  )
 }
 
 export function DashboardEventCard({
-  event,
+  row,
+  open,
+  onToggle,
   reviewing,
   onReview,
 }: {
-  event: EventView
+  row: EventFigures
+  open: boolean
+  onToggle: () => void
   reviewing: boolean
-  onReview: (event: EventView, status: Review, reason?: string) => void
+  onReview: (row: EventFigures, status: Review, reason?: string) => void
 }) {
-  const status = event.approvalStatus
+  const status = row.approvalStatus
   const [reason, setReason] = useState('')
   const reasonId = useId()
+  const descriptionId = useId()
+  const analyticsId = useId()
+  const approved = status === 'Approved'
   return (
-    <li className="card dashboard-event" aria-label={event.title} data-status={status}>
-      <h2>{event.title}</h2>
-      <p className="dashboard-event-description">{event.description}</p>
+    <li className="card dashboard-event" aria-label={row.title} data-status={status} data-open={open}>
+      <h2>{row.title}</h2>
+      {open && <EventDescription id={descriptionId} eventId={row._id} />}
       <dl className="dashboard-event-facts">
         <dt>Date:</dt>
-        <dd>{formatDate(event.date)}</dd>
+        <dd>{formatDate(row.date)}</dd>
         <dt>Location:</dt>
-        <dd>{event.location}</dd>
+        <dd>{row.location}</dd>
         <dt>Status:</dt>
         <dd className={`status status-${status.toLowerCase()}`}>{status}</dd>
       </dl>
       {status !== 'Approved' && (
         <p className="dashboard-event-notice">This event has not been approved yet.</p>
       )}
-      {event.reviewReason && <p className="dashboard-event-reason">Reason given: {event.reviewReason}</p>}
+      {row.reviewReason && <p className="dashboard-event-reason">Reason given: {row.reviewReason}</p>}
+      {approved && (
+        <RowFigures
+          title={row.title}
+          sold={row.sold}
+          capacity={row.capacity}
+          revenue={row.revenue}
+          attendees={row.attendees}
+        />
+      )}
       <div className="field dashboard-event-reason-field">
         <label htmlFor={reasonId}>Reason for the organizer (optional)</label>
         <input
@@ -56,7 +80,7 @@ export function DashboardEventCard({
         <button
           type="button"
           disabled={reviewing || status === 'Approved'}
-          onClick={() => onReview(event, 'Approved', reason)}
+          onClick={() => onReview(row, 'Approved', reason)}
         >
           Approve
         </button>
@@ -64,12 +88,25 @@ export function DashboardEventCard({
           type="button"
           className="button-danger"
           disabled={reviewing || status === 'Rejected'}
-          onClick={() => onReview(event, 'Rejected', reason)}
+          onClick={() => onReview(row, 'Rejected', reason)}
         >
           Reject
         </button>
+        <button
+          type="button"
+          className="button-secondary dashboard-event-toggle"
+          aria-expanded={open}
+          aria-controls={open ? (approved ? `${descriptionId} ${analyticsId}` : descriptionId) : undefined}
+          onClick={onToggle}
+        >
+          Details
+        </button>
       </div>
-      {status === 'Approved' && <EventAnalyticsSlot event={event} />}
+      {open && approved && (
+        <div id={analyticsId} className="dashboard-event-analytics">
+          <EventAnalytics eventId={row._id} title={row.title} showAttendees />
+        </div>
+      )}
     </li>
   )
 }

@@ -1,52 +1,121 @@
-// Admin dashboard (/admin/dashboard, SPEC §2, §4, §8): every event for review, Rejected first, with
-// Approve / Reject. The admin's socket is in the 'admins' room: a submission or a review made
-// anywhere fetches the list again, as does every (re)connection (live/follow.ts). Above the
-// events, the Activity panel follows the ledger live.
+// Admin dashboard (/admin/dashboard, SPEC §2, §4, §8): the site's totals, then every event for
+// review, Rejected first, then Pending, then Approved (the server's order), 25 to a page, filtered
+// by status, with Approve / Reject. A card opens on its description and, when approved, its
+// analytics; with at most five events every card is open. The admin's socket is in the 'admins'
+// room: every sale and review pushes the event's row, set in place, and a page whose rows or order
+// that changes is fetched again, at most once a second (live/follow.ts); every (re)connection
+// fetches what is shown. Above the events, the Activity panel follows the ledger live.
 import { useMutation, useMutationState, useQuery, useQueryClient } from '@tanstack/react-query'
 import { Link } from '@tanstack/react-router'
-import type { ApprovalStatus, EventView } from '../../../../contracts/catalog.ts'
+import { useCallback, useEffect, useId, useState } from 'react'
+import type { EventView } from '../../../../contracts/catalog.ts'
+import type { DashboardEventsPage, EventFigures } from '../../../../contracts/dashboards.ts'
 import { type Review, reviewEvent } from '../../api/catalog.ts'
-import { eventsForReviewQuery, keys } from '../../api/queries.ts'
+import { type DashboardQuery, dashboardEventsQuery, keys } from '../../api/queries.ts'
 import { useLiveConnected } from '../../live/use-live.ts'
+import { DashboardTotals } from '../../ui/dashboard/dashboard-totals.tsx'
+import { Pager } from '../../ui/dashboard/pager.tsx'
+import { SearchBox } from '../../ui/dashboard/search-box.tsx'
+import '../../ui/dashboard/dashboard.css'
 import { Fetched } from '../../ui/fetched.tsx'
 import { notify } from '../../ui/toasts.ts'
 import { ActivityPanel } from './activity-panel.tsx'
 import { DashboardEventCard } from './dashboard-event-card.tsx'
 import './dashboard.css'
 
-const order: Record<ApprovalStatus, number> = { Rejected: 0, Pending: 1, Approved: 2 }
-/** Rejected first (SPEC §2); the server's order is kept within a status */
-const forReview = (events: EventView[]) =>
-  [...events].sort((a, b) => order[a.approvalStatus] - order[b.approvalStatus])
+export const EVENTS_PER_PAGE = 25
+/** with at most this many events on the site every card is open */
+export const OPEN_ALL_UP_TO = 5
 
-type ReviewAsked = { event: EventView; status: Review; reason?: string | undefined }
+type StatusFilter = NonNullable<DashboardQuery['status']>
+const statusFilters: { value: StatusFilter | ''; label: string }[] = [
+  { value: '', label: 'All' },
+  { value: 'Pending', label: 'Pending' },
+  { value: 'Approved', label: 'Approved' },
+  { value: 'Rejected', label: 'Rejected' },
+]
+
+type ReviewAsked = { row: EventFigures; status: Review; reason?: string | undefined }
 const reviewKey = ['review-event']
+
+/** the reviewed event's status and reason in a cached row (its figures come with the push) */
+const reviewedIn = (page: DashboardEventsPage, reviewed: EventView): DashboardEventsPage => ({
+  ...page,
+  events: page.events.map((row) =>
+    row._id === reviewed._id
+      ? { ...row, approvalStatus: reviewed.approvalStatus, reviewReason: reviewed.reviewReason ?? null }
+      : row,
+  ),
+})
 
 export function AdminDashboardScreen() {
   const queryClient = useQueryClient()
-  const events = useQuery(eventsForReviewQuery())
+  const [asked, setAsked] = useState<DashboardQuery>({ page: 1, limit: EVENTS_PER_PAGE })
+  const events = useQuery(dashboardEventsQuery(asked))
   const live = useLiveConnected()
+  const statusId = useId()
+  const [toggled, setToggled] = useState<ReadonlyMap<string, boolean>>(new Map())
+  /** decided once, on the first answer: cards do not close when a sixth event arrives */
+  const [smallSite, setSmallSite] = useState<boolean | null>(null)
+  const openByDefault = smallSite ?? (events.data ? events.data.totals.events <= OPEN_ALL_UP_TO : false)
+  useEffect(() => {
+    if (smallSite === null && events.data) setSmallSite(events.data.totals.events <= OPEN_ALL_UP_TO)
+  }, [smallSite, events.data])
+
+  // Events that go (a review under a filter, a search) can leave the page asked past the last one.
+  const shownPage = events.isPlaceholderData ? undefined : events.data
+  useEffect(() => {
+    if (!shownPage) return
+    const last = Math.max(1, Math.ceil(shownPage.total / shownPage.limit))
+    if (asked.page > last) setAsked((now) => ({ ...now, page: last }))
+  }, [shownPage, asked.page])
+
+  const onSearch = useCallback(
+    (words: string) =>
+      setAsked((now) => {
+        if ((now.search ?? '') === words) return now
+        const { search: _, ...rest } = now
+        return { ...rest, page: 1, ...(words ? { search: words } : {}) }
+      }),
+    [],
+  )
+  const onStatus = (value: string) =>
+    setAsked(({ status: _, ...rest }) => {
+      const status = statusFilters.find((filter) => filter.value === value)?.value
+      return { ...rest, page: 1, ...(status ? { status } : {}) }
+    })
 
   const review = useMutation({
     mutationKey: reviewKey,
-    mutationFn: ({ event, status, reason }: ReviewAsked) =>
-      reviewEvent(event._id, status, event.version, reason),
+    mutationFn: ({ row, status, reason }: ReviewAsked) => {
+      // The version of the event as its open card read it: another admin's decision since then is
+      // a 409. A read that a review has outdated since (the card closed meanwhile) is not sent.
+      const read = queryClient.getQueryState<EventView>(keys.event(row._id))
+      const version = read && !read.isInvalidated ? read.data?.version : undefined
+      return reviewEvent(row._id, status, version, reason)
+    },
     onSuccess: (reviewed, { status }) => {
-      queryClient.setQueryData<EventView[]>(keys.eventsForReview, (known) =>
-        known?.map((e) => (e._id === reviewed._id ? reviewed : e)),
-      )
+      queryClient.setQueryData(keys.event(reviewed._id), reviewed)
+      for (const [key, page] of queryClient.getQueriesData<DashboardEventsPage>({
+        queryKey: keys.dashboardEvents(),
+      }))
+        if (page) queryClient.setQueryData(key, reviewedIn(page, reviewed))
       if (status === 'Approved') notify.successShort('Event approved successfully!')
       else notify.errorShort('Event rejected !')
     },
     onError: () => notify.errorShort('Failed to update event status.'),
-    // Someone else may have decided first, or more has changed since: show what is true now.
-    onSettled: () => queryClient.invalidateQueries({ queryKey: keys.eventsForReview }),
+    // Someone else may have decided first, and the order and filter follow the status: show what
+    // is true now.
+    onSettled: (_, __, { row }) => {
+      void queryClient.invalidateQueries({ queryKey: keys.dashboardEvents() })
+      void queryClient.invalidateQueries({ queryKey: keys.event(row._id) })
+    },
   })
   /** the events whose review is on its way (several cards may be reviewed at once) */
   const reviewing = new Set(
     useMutationState({
       filters: { mutationKey: reviewKey, status: 'pending' },
-      select: (mutation) => (mutation.state.variables as ReviewAsked).event._id,
+      select: (mutation) => (mutation.state.variables as ReviewAsked).row._id,
     }),
   )
 
@@ -67,22 +136,54 @@ export function AdminDashboardScreen() {
         </section>
       )}
     >
-      {(list) =>
-        list.length === 0 ? (
-          <p className="empty-text">No events available</p>
-        ) : (
-          <ul className="dashboard-events">
-            {forReview(list).map((event) => (
-              <DashboardEventCard
-                key={event._id}
-                event={event}
-                reviewing={reviewing.has(event._id)}
-                onReview={(event, status, reason) => review.mutate({ event, status, reason })}
-              />
-            ))}
-          </ul>
-        )
-      }
+      {(shown) => (
+        <>
+          <DashboardTotals totals={shown.totals} />
+          <div className="dashboard-filters">
+            <div className="field">
+              <label htmlFor={statusId}>Status</label>
+              <select
+                id={statusId}
+                value={asked.status ?? ''}
+                onChange={(change) => onStatus(change.target.value)}
+              >
+                {statusFilters.map((filter) => (
+                  <option key={filter.value} value={filter.value}>
+                    {filter.label}
+                  </option>
+                ))}
+              </select>
+            </div>
+            <SearchBox label="Search events" placeholder="Words of the title" onSearch={onSearch} />
+          </div>
+          {shown.events.length === 0 ? (
+            <p className="empty-text">No events available</p>
+          ) : (
+            <ul className="dashboard-events" aria-busy={events.isPlaceholderData}>
+              {shown.events.map((row) => {
+                const open = toggled.get(row._id) ?? openByDefault
+                return (
+                  <DashboardEventCard
+                    key={row._id}
+                    row={row}
+                    open={open}
+                    onToggle={() => setToggled((now) => new Map(now).set(row._id, !open))}
+                    reviewing={reviewing.has(row._id)}
+                    onReview={(row, status, reason) => review.mutate({ row, status, reason })}
+                  />
+                )
+              })}
+            </ul>
+          )}
+          <Pager
+            label="Pages of events"
+            page={asked.page}
+            limit={shown.limit}
+            total={shown.total}
+            onPage={(page) => setAsked((now) => ({ ...now, page }))}
+          />
+        </>
+      )}
     </Fetched>
   )
 }

@@ -1,11 +1,14 @@
 // Event analytics panel (SPEC §2, §8), on the organizer's and the admin's dashboards: tickets sold,
 // revenue, payment status counts, ticket types with their quantity, and the charts (loaded apart,
-// only once there are sales to draw). Every figure follows the sales live: a ticket push for this
-// event fetches them again (live/follow.ts). A failed fetch is logged and shows empty analytics.
+// only once there are sales to draw). Every figure follows the sales live: a push of this event's
+// figures fetches them again, at most once a second however fast it sells (live/follow.ts); the
+// dashboards mount the panel only for the events opened, so a closed row costs nothing. A failed
+// fetch is logged and shows empty analytics.
 import { useQuery } from '@tanstack/react-query'
 import { lazy, Suspense, useId } from 'react'
 import type { AnalyticsReply } from '../../../../contracts/analytics.ts'
 import { analyticsQuery } from '../../api/queries.ts'
+import { Figure } from '../figure.tsx'
 import { formatRupees } from '../rupees.ts'
 import './analytics.css'
 
@@ -13,17 +16,6 @@ const AnalyticsCharts = lazy(() => import('./analytics-charts.tsx'))
 
 type Totals = AnalyticsReply['totals']
 const noTotals: Totals = { ticketsSold: 0, revenue: 0, attendees: 0, Pending: 0, Completed: 0, Failed: 0 }
-
-/** a labelled figure: an <output>, so it is found by its label and its changes are announced */
-function Figure({ label, value }: { label: string; value: string | number }) {
-  const id = useId()
-  return (
-    <div className="figure">
-      <label htmlFor={id}>{label}</label>
-      <output id={id}>{value}</output>
-    </div>
-  )
-}
 
 export function EventAnalytics({
   eventId,

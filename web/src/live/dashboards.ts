@@ -1,0 +1,92 @@
+// What a dashboard push (contracts/live.ts FiguresPush, AttendeePush) does to a cached page, in
+// place and without a request when it can be worked out, or says that the page must be fetched
+// again: pure, so follow.ts stays a switch and these are tested alone. A push older than what a
+// page shows changes nothing (rows and attendee pages carry the ledger position they are as of).
+import type {
+  AttendeeRow,
+  AttendeesPage,
+  DashboardEventsPage,
+  EventFigures,
+} from '../../../contracts/dashboards.ts'
+
+export type Applied<Page> = {
+  /** the page with the push applied (the same object when nothing changed) */
+  page: Page
+  /** the page cannot be told from the push alone: which rows it holds, its order or its count */
+  refetch: boolean
+}
+
+/** rupees to the paisa: sums of decimal rupees never drift */
+const rupees = (amount: number) => Math.round(amount * 100) / 100
+
+/**
+ * An event's row as of a push. A row on the page is replaced and the totals moved by the change;
+ * a row whose status, title or date changed may belong elsewhere (the admin's order and filter,
+ * the organizer's by date, a title search), and an event not on the page may belong on it and
+ * moves totals the page cannot compute: both mean fetching the page again.
+ */
+export function withFigures(page: DashboardEventsPage, figures: EventFigures): Applied<DashboardEventsPage> {
+  const at = page.events.findIndex((row) => row._id === figures._id)
+  const shown = page.events[at]
+  if (!shown) return { page, refetch: true }
+  if (figures.position <= shown.position) return { page, refetch: false }
+  const moved =
+    shown.approvalStatus !== figures.approvalStatus ||
+    shown.title !== figures.title ||
+    shown.date !== figures.date
+  return {
+    page: {
+      ...page,
+      events: page.events.map((row, index) => (index === at ? figures : row)),
+      totals: {
+        ...page.totals,
+        sold: page.totals.sold + figures.sold - shown.sold,
+        revenue: rupees(page.totals.revenue + figures.revenue - shown.revenue),
+      },
+    },
+    refetch: moved,
+  }
+}
+
+/** one event's row as of a push, if the push is newer */
+export const newerFigures = (shown: EventFigures, figures: EventFigures): EventFigures =>
+  figures.position > shown.position ? figures : shown
+
+/**
+ * One person's attendance as of a push (at `position`). Someone on the page whose ticket count
+ * changed is updated in place. Someone leaving the page shortens it and shifts the pages after it,
+ * someone new may belong on it: the page is fetched again, unless it is the last one (nothing
+ * shifts into it) or it holds every attendee and they are not on it (nothing to remove).
+ */
+export function withAttendee(
+  page: AttendeesPage,
+  attendee: AttendeeRow,
+  position: number,
+  searching: boolean,
+): Applied<AttendeesPage> {
+  if (position <= page.position) return { page, refetch: false }
+  const at = page.attendees.findIndex((row) => row._id === attendee._id)
+  const shown = page.attendees[at]
+  const holdsEveryone = !searching && page.page === 1 && page.total <= page.limit
+  if (!shown) return { page, refetch: !(attendee.tickets === 0 && holdsEveryone) }
+  if (attendee.tickets > 0) {
+    const same =
+      shown.tickets === attendee.tickets &&
+      shown.username === attendee.username &&
+      shown.email === attendee.email
+    if (same) return { page, refetch: false }
+    return {
+      page: { ...page, attendees: page.attendees.map((row, index) => (index === at ? attendee : row)) },
+      refetch: false,
+    }
+  }
+  const lastPage = page.page * page.limit >= page.total
+  return {
+    page: {
+      ...page,
+      attendees: page.attendees.filter((_, index) => index !== at),
+      total: Math.max(0, page.total - 1),
+    },
+    refetch: !lastPage,
+  }
+}
