@@ -38,15 +38,17 @@ export type DashboardReads = {
   attendee: (eventId: string, accountId: string) => AttendeeRow | null
 }
 
-export function createPushes(reads: {
-  booking: BookingQueries
-  catalog: CatalogQueries
-  dashboards: DashboardReads
-}) {
+export function createPushes(
+  reads: { booking: BookingQueries; catalog: CatalogQueries; dashboards: DashboardReads },
+  /** whether a room has anyone in it here: the dashboards' rows are read only for a listener */
+  listening: (room: string) => boolean = () => true,
+) {
   const { booking, catalog: events, dashboards } = reads
+  const watched = (organizerId: string) => listening(rooms.organizer(organizerId)) || listening(rooms.admins)
 
   /** the event's dashboard row, to its organizer and the admins */
   const figures = (eventId: string, organizerId: string, position: number): Push[] => {
+    if (!watched(organizerId)) return []
     const row = dashboards.figures(eventId, position)
     if (!row) return []
     const data: FiguresPush = { eventId, figures: row }
@@ -55,7 +57,7 @@ export function createPushes(reads: {
 
   /** these people's attendance of the event, to its organizer and the admins */
   const attendees = (eventId: string, organizerId: string, people: string[]): Push[] =>
-    people.flatMap((accountId) => {
+    (watched(organizerId) ? people : []).flatMap((accountId) => {
       const attendee = dashboards.attendee(eventId, accountId)
       if (!attendee) return []
       const data: AttendeePush = { eventId, attendee }
