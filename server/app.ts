@@ -12,6 +12,8 @@ import Fastify, {
 import helmet from 'helmet'
 import type { Logger } from 'pino'
 import { accountRoutes } from './accounts/routes.ts'
+import { dashboardRoutes } from './analytics/dashboard-routes.ts'
+import { attendeeView, figuresView } from './analytics/dashboards.ts'
 import { analyticsRoutes } from './analytics/routes.ts'
 import { bookingRoutes } from './booking/routes.ts'
 import { serveMedia } from './catalog/media.ts'
@@ -143,7 +145,22 @@ export async function createHttpApp(parts: {
   registerAccess(app, tokens, services.accounts.byId)
   await registerDocs(app)
 
-  const reads = { accounts: services.accounts, catalog: services.catalog, booking: services.booking }
+  const { dashboards } = services
+  const reads = {
+    accounts: services.accounts,
+    catalog: services.catalog,
+    booking: services.booking,
+    dashboards: {
+      figures: (eventId: string, position: number) => {
+        const row = dashboards.figuresOf(eventId)
+        return row ? figuresView(row, position) : null
+      },
+      attendee: (eventId: string, accountId: string) => {
+        const row = dashboards.attendee(eventId, accountId)
+        return row ? attendeeView(row) : null
+      },
+    },
+  }
   await registerActivityFeed(app, platform, { tokens, reads })
   const { ledger, jobs, gateway } = platform
   const { accounts, catalog: events, booking, bookingCommands: commands, confirm } = services
@@ -166,6 +183,7 @@ export async function createHttpApp(parts: {
       await bookingRoutes(api, { platform, booking, commands, checkout: services.checkout, events, accounts })
       await paymentRoutes(api, { gateway, jobs, booking, confirm, localGateway: platform.localGateway })
       await analyticsRoutes(api, { sales: services.analytics, events, booking, accounts })
+      await dashboardRoutes(api, { dashboards: services.dashboards, head: () => ledger.head() })
       await scheduleRoutes(api, { platform: { ledger }, events, schedule: services.schedule })
       await supportRoutes(api, { platform: { ledger }, support: services.support, accounts })
     },

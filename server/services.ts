@@ -3,6 +3,7 @@
 // mails and the sign-in throttle. Consumers get the ones they use, never this module.
 import { accountQueries } from './accounts/queries.ts'
 import { createThrottle } from './accounts/throttle.ts'
+import { dashboardQueries } from './analytics/dashboards.ts'
 import { analyticsQueries } from './analytics/queries.ts'
 import { checkout } from './booking/checkout.ts'
 import { bookingCommands, type SeatsLeft } from './booking/commands.ts'
@@ -33,6 +34,7 @@ export function createServices(platform: Platform, seams: Seams = {}) {
     catalog,
     booking,
     analytics: analyticsQueries(db),
+    dashboards: dashboardQueries(db),
     schedule: scheduleQueries(db),
     support,
     bookingCommands: commands,

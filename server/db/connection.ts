@@ -8,7 +8,8 @@ import { installFastRun } from './fast-run.ts'
 
 installFastRun()
 
-export type Db = BetterSQLite3Database
+/** drizzle over the connection, with the better-sqlite3 handle underneath ($client) for raw statements */
+export type Db = BetterSQLite3Database & { $client: Database.Database }
 export type Sqlite = Database.Database
 
 export const migrationsFolder = resolve(import.meta.dirname, '../../migrations')

@@ -6,7 +6,7 @@ import type { CatalogQueries } from '../catalog/queries.ts'
 import { typedFact } from '../ledger/decider.ts'
 import type { StoredFact } from '../ledger/ledger.ts'
 import { toRupees } from '../money.ts'
-import type { KnownFact } from './pushes.ts'
+import type { DashboardReads, KnownFact } from './pushes.ts'
 
 /** Keys whose values never leave the server, wherever they appear in a fact. */
 const secret = new Set(['passwordHash', 'tokenHash', 'token', 'secret', 'signature'])
@@ -27,7 +27,12 @@ const redact = (value: unknown): unknown => {
 const rupees = (paise: number) => `₹${toRupees(paise).toLocaleString('en-IN')}`
 
 /** the read models the live channels look facts up in (names, titles, counts) */
-export type LiveReads = { accounts: AccountQueries; catalog: CatalogQueries; booking: BookingQueries }
+export type LiveReads = {
+  accounts: AccountQueries
+  catalog: CatalogQueries
+  booking: BookingQueries
+  dashboards: DashboardReads
+}
 
 export function activityShaper(reads: LiveReads) {
   const { accounts, catalog: events, booking } = reads

@@ -1,10 +1,14 @@
 // Which audience hears of which fact, and what it sees: derived from ledger facts (and the read
 // models as of the push), never carrying password hashes, reset tokens or payment secrets.
+
+import type { AttendeeRow, EventFigures } from '../../contracts/dashboards.ts'
 import {
   type AccountRegisteredPush,
+  type AttendeePush,
   type AvailabilityPush,
   type EventStatusPush,
   type FactPush,
+  type FiguresPush,
   type InquiryPush,
   type NoticePush,
   rooms,
@@ -26,8 +30,49 @@ export type KnownFact = AccountFact | CatalogFact | BookingFact | ScheduleFact |
 /** one audience's message: its data is one of the shapes of contracts/live.ts's FactPush */
 export type Push = { room: string; data: FactPush['data'] }
 
-export function createPushes(reads: { booking: BookingQueries; catalog: CatalogQueries }) {
-  const { booking, catalog: events } = reads
+/** The dashboards' reads (the analytics area's, handed in by the composition root). */
+export type DashboardReads = {
+  /** an event's dashboard row as of this position, or null when the event is gone */
+  figures: (eventId: string, position: number) => EventFigures | null
+  /** one person's attendance of an event as the attendee list shows it (tickets 0: gone) */
+  attendee: (eventId: string, accountId: string) => AttendeeRow | null
+}
+
+export function createPushes(
+  reads: { booking: BookingQueries; catalog: CatalogQueries; dashboards: DashboardReads },
+  /** whether a room has anyone in it here: the dashboards' rows are read only for a listener */
+  listening: (room: string) => boolean = () => true,
+) {
+  const { booking, catalog: events, dashboards } = reads
+  const watched = (organizerId: string) => listening(rooms.organizer(organizerId)) || listening(rooms.admins)
+
+  /** the event's dashboard row, to its organizer and the admins */
+  const figures = (eventId: string, organizerId: string, position: number): Push[] => {
+    if (!watched(organizerId)) return []
+    const row = dashboards.figures(eventId, position)
+    if (!row) return []
+    const data: FiguresPush = { eventId, figures: row }
+    return [rooms.organizer(organizerId), rooms.admins].map((room) => ({ room, data }))
+  }
+
+  /** these people's attendance of the event, to its organizer and the admins */
+  const attendees = (eventId: string, organizerId: string, people: string[]): Push[] =>
+    (watched(organizerId) ? people : []).flatMap((accountId) => {
+      const attendee = dashboards.attendee(eventId, accountId)
+      if (!attendee) return []
+      const data: AttendeePush = { eventId, attendee }
+      return [rooms.organizer(organizerId), rooms.admins].map((room) => ({ room, data }))
+    })
+
+  /** an order's fact on the dashboards: its event's row, and the people whose attendance moved */
+  const onDashboards = (orderId: string, position: number, people: string[] = []): Push[] => {
+    const order = booking.byId(orderId)
+    if (!order) return []
+    return [
+      ...figures(order.eventId, order.organizerId, position),
+      ...attendees(order.eventId, order.organizerId, people),
+    ]
+  }
 
   const availability = (ticketTypeId: string): Push[] => {
     const ticketType = events.ticketType(ticketTypeId)
@@ -73,7 +118,10 @@ export function createPushes(reads: { booking: BookingQueries; catalog: CatalogQ
       case 'EventSubmitted': {
         const { eventId, organizerId, title } = fact.data
         const data: EventStatusPush = { eventId, organizerId, title, approvalStatus: 'Pending' }
-        return [rooms.admins, rooms.organizer(organizerId)].map((room) => ({ room, data }))
+        return [
+          ...[rooms.admins, rooms.organizer(organizerId)].map((room) => ({ room, data })),
+          ...figures(eventId, organizerId, fact.position),
+        ]
       }
       case 'EventApproved':
       case 'EventRejected': {
@@ -85,16 +133,22 @@ export function createPushes(reads: { booking: BookingQueries; catalog: CatalogQ
         const wasPublic = fact.type === 'EventApproved' || fact.data.wasApproved === true
         const audience = [rooms.admins, rooms.organizer(organizerId)]
         if (wasPublic) audience.push(rooms.event(eventId), rooms.listing)
-        return audience.map((room) => ({ room, data }))
+        return [...audience.map((room) => ({ room, data })), ...figures(eventId, organizerId, fact.position)]
       }
       case 'TicketsHeld':
-      case 'TicketsIssued':
       case 'PaymentFailed':
       case 'HoldExpired':
+        return [...orderChanged(fact.data.orderId), ...onDashboards(fact.data.orderId, fact.position)]
+      case 'TicketsIssued':
       case 'TicketCancelled':
-        return orderChanged(fact.data.orderId)
-      case 'TicketTransferred':
-        return orderChanged(fact.data.orderId, [fact.data.fromId])
+        return [
+          ...orderChanged(fact.data.orderId),
+          ...onDashboards(fact.data.orderId, fact.position, [fact.data.ownerId]),
+        ]
+      case 'TicketTransferred': {
+        const { orderId, fromId, toId } = fact.data
+        return [...orderChanged(orderId, [fromId]), ...onDashboards(orderId, fact.position, [fromId, toId])]
+      }
       case 'PaymentCaptured':
       case 'RefundRequested':
       case 'PaymentRefunded':

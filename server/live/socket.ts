@@ -117,7 +117,8 @@ export function attachLive(
     })
   })
 
-  const pushesOf = createPushes(reads)
+  // A sale nobody watches on a dashboard costs no dashboard reads.
+  const pushesOf = createPushes(reads, (room) => (io.sockets.adapter.rooms.get(room)?.size ?? 0) > 0)
   // Each process pushes to its own sockets (io.local): every process tails the same ledger, so
   // nothing needs to cross Redis and nothing is pushed twice. Clients refetch on (re)connect, so
   // the consumer starts at the head instead of replaying what nobody was watching.

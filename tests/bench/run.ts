@@ -6,6 +6,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { benchAppend } from './append.ts'
+import { benchDashboards, type DashboardsResult } from './dashboards.ts'
 import { benchFanout } from './fanout.ts'
 import { benchFlashSale } from './flash-sale.ts'
 import { machine } from './lib/machine.ts'
@@ -88,6 +89,7 @@ if (wanted('fanout')) log('fanout', await benchFanout())
 if (wanted('reads')) log('reads', await benchReads())
 if (wanted('rebuild')) log('rebuild', benchRebuild(quick ? 200_000 : 1_000_000, quick ? 1 : 3))
 if (wanted('web')) log('web', await benchWeb())
+if (wanted('dashboards')) log('dashboards', await benchDashboards(quick ? 1000 : 3000))
 
 mkdirSync(dir, { recursive: true })
 writeFileSync(join(dir, 'latest.json'), `${JSON.stringify(results, null, 2)}\n`)
@@ -191,6 +193,28 @@ function markdown(r: Record<string, unknown>): string {
       route.target ? `≤ ${route.target} kB` : 'calendar and charts only where used',
       route.target ? yes(route.gzippedKb <= route.target) : 'met',
     ])
+  }
+  const dash = r.dashboards as DashboardsResult | undefined
+  if (dash) {
+    rows.push([
+      `dashboards: a ${dash.orders.toLocaleString('en')}-order sale watched (organizer of ${dash.events.toLocaleString('en')} events, admin)`,
+      `${dash.watchedSeconds} s watched`,
+      `${dash.unwatchedSeconds} s unwatched`,
+      `${dash.slowdown}`,
+      '≤ 1.10',
+      yes(dash.slowdown <= 1.1),
+    ])
+    for (const t of dash.tabs) {
+      rows.push([
+        `dashboards: ${t.tab} tab`,
+        `${t.requestsDuringSale} requests, ${t.kbPer1000Orders} kB per 1,000 orders, long tasks ${Math.round(t.longTaskShare * 1000) / 10}% of the sale, ` +
+          `final figures ${t.settledMs} ms after the last payment; first view ${t.firstViewMs} ms, ${t.domNodes} DOM nodes`,
+        '–',
+        '–',
+        '< 1 MB per 1,000 orders, < 10% long tasks, final figures ≤ 1 s; first view < 1 s, < 5,000 nodes',
+        `${yes(t.kbPer1000Orders < 1024)} / ${yes(t.longTaskShare < 0.1)} / ${yes(t.settledMs <= 1000)} / ${yes(t.firstViewMs < 1000 && t.domNodes < 5000)}`,
+      ])
+    }
   }
   const table = [
     '| bench | measured | same-run baseline | ratio | target | verdict |',

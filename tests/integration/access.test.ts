@@ -415,6 +415,28 @@ const rules: Rule[] = [
     request: (w, as) => getAs(`/api/v1/ticket/analytics/${w.event._id}`)(w, as),
   }),
   rule({
+    route: 'GET /api/v1/dashboard/events',
+    when: 'a page of the own events with their figures (every event for an admin)',
+    expect: row(401, 403, 403, 200, 200, 200),
+    request: getAs('/api/v1/dashboard/events?limit=100'),
+    reply: (role, res, w) => {
+      if (role === 'another organizer') expect(res.body).not.toContain(w.event._id)
+      else if (res.statusCode === 200) expect(res.body).toContain(w.event._id)
+    },
+  }),
+  rule({
+    route: 'GET /api/v1/dashboard/events/:eventId',
+    when: "the organizer's event's figures",
+    expect: row(401, 403, 403, 200, 404, 200),
+    request: (w, as) => getAs(`/api/v1/dashboard/events/${w.event._id}`)(w, as),
+  }),
+  rule({
+    route: 'GET /api/v1/dashboard/events/:eventId/attendees',
+    when: "the organizer's event's attendees",
+    expect: row(401, 403, 403, 200, 404, 200),
+    request: (w, as) => getAs(`/api/v1/dashboard/events/${w.event._id}/attendees`)(w, as),
+  }),
+  rule({
     route: 'GET /api/v1/organizers/attendees',
     when: 'the attendees of the own events',
     expect: row(401, 403, 403, 200, 200, 200),

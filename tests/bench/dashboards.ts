@@ -1,0 +1,191 @@
+// dashboards: watching a sale must never slow it (issue 14). An organizer owning 1,000 events and
+// an admin: the same 3,000-order sale on one event (the full purchase of purchase.ts, 50 buyers at
+// a time) is run twice on fresh data, once with nobody watching and once with the organizer's and
+// the admin's dashboards open in Chromium. Reported: the sale's duration both ways, and per tab the
+// API requests and bytes it fetched during the sale, the share of its time in long tasks, how long
+// after the last payment it showed the final figures; and the first view of each dashboard (time
+// to its first row, DOM nodes). Chromium runs on the load generator's core, never the server's.
+import { spawn } from 'node:child_process'
+import { rmSync } from 'node:fs'
+import type { Browser, Page } from 'playwright-core'
+import { CHROMIUM } from '../support/browser.ts'
+import { cores, runLoad, startAppServer } from './lib/processes.ts'
+import { seed } from './lib/seed.ts'
+import { round } from './lib/stats.ts'
+
+export type TabResult = {
+  tab: 'organizer' | 'admin'
+  firstViewMs: number
+  domNodes: number
+  requestsDuringSale: number
+  kbDuringSale: number
+  kbPer1000Orders: number
+  longTaskShare: number
+  /** from the last payment's answer to the final figures on screen */
+  settledMs: number
+}
+
+export type DashboardsResult = {
+  events: number
+  orders: number
+  concurrency: number
+  unwatchedSeconds: number
+  watchedSeconds: number
+  /** watched ÷ unwatched */
+  slowdown: number
+  tabs: TabResult[]
+}
+
+type Buyers = { issued: number; failed: number; seconds: number }
+
+/** Chromium pinned to the load generator's core, driven over CDP (playwright-core connects). */
+async function pinnedChromium(): Promise<{ browser: Browser; stop(): void }> {
+  const { chromium } = await import('playwright-core')
+  const port = 9300 + Math.floor(Math.random() * 500)
+  const child = spawn(
+    'taskset',
+    [
+      '-c',
+      String(cores.load),
+      CHROMIUM,
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--disable-dev-shm-usage',
+      `--remote-debugging-port=${port}`,
+      'about:blank',
+    ],
+    { stdio: 'ignore' },
+  )
+  for (let i = 0; ; i++) {
+    try {
+      const browser = await chromium.connectOverCDP(`http://127.0.0.1:${port}`)
+      return { browser, stop: () => child.kill('SIGKILL') }
+    } catch (error) {
+      if (i > 100) throw error
+      await new Promise((r) => setTimeout(r, 100))
+    }
+  }
+}
+
+/** A signed-in tab on a dashboard, counting its API traffic and long tasks from now on. */
+async function openTab(browser: Browser, url: string, path: string, token: string) {
+  const context = await browser.newContext()
+  const page = await context.newPage()
+  await page.addInitScript(() => {
+    const w = window as unknown as { longTaskMs: number }
+    w.longTaskMs = 0
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) w.longTaskMs += entry.duration
+    }).observe({ type: 'longtask', buffered: true })
+  })
+  await page.goto(`${url}/`)
+  await page.evaluate((t) => localStorage.setItem('token', t), token)
+  const traffic = { requests: 0, bytes: 0, counting: false }
+  const cdp = await context.newCDPSession(page)
+  await cdp.send('Network.enable')
+  const api = new Set<string>()
+  cdp.on('Network.requestWillBeSent', (e) => {
+    if (traffic.counting && new URL(e.request.url).pathname.startsWith('/api/')) {
+      traffic.requests++
+      api.add(e.requestId)
+    }
+  })
+  cdp.on('Network.loadingFinished', (e) => {
+    if (api.has(e.requestId)) traffic.bytes += e.encodedDataLength
+  })
+  const started = performance.now()
+  await page.goto(`${url}${path}`)
+  await page.locator('[data-dashboard-row]').first().waitFor({ timeout: 30_000 })
+  const firstViewMs = performance.now() - started
+  const domNodes = await page.evaluate(() => document.querySelectorAll('*').length)
+  await page.locator('[data-live="connected"]').first().waitFor({ timeout: 30_000 })
+  return { page, context, traffic, firstViewMs, domNodes }
+}
+
+/** waits until the dashboard's totals show `sold` tickets sold (the totals' data-sold) */
+const showsSold = (page: Page, sold: number) =>
+  page.waitForFunction(
+    (n) => document.querySelector('[data-dashboard-totals]')?.getAttribute('data-sold') === String(n),
+    sold,
+    { timeout: 60_000, polling: 50 },
+  )
+
+export async function benchDashboards(orders = 3000, eventsOwned = 1000, concurrency = 50) {
+  const sale = async (watch: boolean) => {
+    const data = seed({ buyers: orders, events: eventsOwned, seats: orders })
+    const server = await startAppServer(data.dataDir, { QUEUE_PREFIX: `bench-dash-${Date.now()}` })
+    const chromium = watch ? await pinnedChromium() : null
+    try {
+      const eventId = data.events[0]?.eventId as string
+      const tabs = chromium
+        ? [
+            {
+              tab: 'organizer' as const,
+              ...(await openTab(chromium.browser, server.url, '/organizers/dashboard', data.organizerToken)),
+            },
+            {
+              tab: 'admin' as const,
+              ...(await openTab(chromium.browser, server.url, '/admin/dashboard', data.adminToken)),
+            },
+          ]
+        : []
+      for (const t of tabs) {
+        await t.page.evaluate(() => {
+          ;(window as unknown as { longTaskMs: number }).longTaskMs = 0
+        })
+        t.traffic.counting = true
+      }
+      const load = await runLoad<Buyers>('tests/bench/lib/buyers.ts', {
+        url: server.url,
+        tokensFile: data.tokensFile,
+        eventId,
+        orders,
+        concurrency,
+      })
+      const ended = performance.now()
+      const results: TabResult[] = []
+      for (const t of tabs) {
+        await showsSold(t.page, load.issued)
+        const settledMs = performance.now() - ended
+        t.traffic.counting = false
+        const longTaskMs = await t.page.evaluate(
+          () => (window as unknown as { longTaskMs: number }).longTaskMs,
+        )
+        results.push({
+          tab: t.tab,
+          firstViewMs: round(t.firstViewMs, 0),
+          domNodes: t.domNodes,
+          requestsDuringSale: t.traffic.requests,
+          kbDuringSale: round(t.traffic.bytes / 1024, 1),
+          kbPer1000Orders: round(t.traffic.bytes / 1024 / (load.issued / 1000), 1),
+          longTaskShare: round(longTaskMs / (load.seconds * 1000), 3),
+          settledMs: round(settledMs, 0),
+        })
+      }
+      return { seconds: load.seconds, failed: load.failed, tabs: results }
+    } finally {
+      chromium?.stop()
+      await server.stop()
+      rmSync(data.dataDir, { recursive: true, force: true })
+    }
+  }
+  const unwatched = await sale(false)
+  const watched = await sale(true)
+  return {
+    events: eventsOwned,
+    orders,
+    concurrency,
+    unwatchedSeconds: round(unwatched.seconds, 2),
+    watchedSeconds: round(watched.seconds, 2),
+    slowdown: round(watched.seconds / unwatched.seconds, 3),
+    tabs: watched.tabs,
+  } satisfies DashboardsResult
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  console.log(JSON.stringify(await benchDashboards(Number(process.argv[2] ?? 3000)), null, 2))
+}
