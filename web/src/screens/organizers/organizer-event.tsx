@@ -11,6 +11,7 @@ import { RowFigures } from '../../ui/dashboard/dashboard-totals.tsx'
 import '../../ui/dashboard/dashboard.css'
 import { Fetched, messageOr } from '../../ui/fetched.tsx'
 import { formatDate, formatTime } from '../../ui/format.ts'
+import { LiveCountsNote } from '../../ui/live-status.tsx'
 import { ApprovalNote, ApprovalPill } from './approval.tsx'
 import { EventAttendees } from './event-attendees.tsx'
 import './organizers.css'
@@ -56,6 +57,7 @@ export function OrganizerEventScreen() {
               </Link>
             </div>
           </header>
+          <LiveCountsNote />
           <dl className="organizer-event-facts">
             <dt>Category:</dt>
             <dd>{row.category}</dd>

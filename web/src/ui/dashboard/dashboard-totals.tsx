@@ -2,15 +2,19 @@
 // whatever page or search is shown: kept live by the rows' pushes (live/dashboards.ts).
 import type { DashboardEventsPage } from '../../../../contracts/dashboards.ts'
 import { Figure } from '../figure.tsx'
+import { LiveCountsNote } from '../live-status.tsx'
 import { formatRupees } from '../rupees.ts'
 
 export function DashboardTotals({ totals }: { totals: DashboardEventsPage['totals'] }) {
   return (
-    <fieldset className="dashboard-totals" aria-label="Totals">
-      <Figure label="Events" value={totals.events} />
-      <Figure label="Tickets Sold" value={totals.sold} />
-      <Figure label="Total Revenue" value={formatRupees(totals.revenue)} />
-    </fieldset>
+    <>
+      <fieldset className="dashboard-totals" aria-label="Totals">
+        <Figure label="Events" value={totals.events} />
+        <Figure label="Tickets Sold" value={totals.sold} />
+        <Figure label="Total Revenue" value={formatRupees(totals.revenue)} />
+      </fieldset>
+      <LiveCountsNote />
+    </>
   )
 }
 
