@@ -41,7 +41,13 @@ export function DashboardEventCard({
   const analyticsId = useId()
   const approved = status === 'Approved'
   return (
-    <li className="card dashboard-event" aria-label={row.title} data-status={status} data-open={open}>
+    <li
+      className="card dashboard-event"
+      aria-label={row.title}
+      data-status={status}
+      data-open={open}
+      data-dashboard-row
+    >
       <h2>{row.title}</h2>
       {open && <EventDescription id={descriptionId} eventId={row._id} />}
       <dl className="dashboard-event-facts">

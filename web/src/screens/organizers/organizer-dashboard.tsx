@@ -77,7 +77,7 @@ function OrganizerEventRow({
   const headingId = useId()
   const detailsId = useId()
   return (
-    <article className="card organizer-event" aria-labelledby={headingId} data-open={open}>
+    <article className="card organizer-event" aria-labelledby={headingId} data-open={open} data-dashboard-row>
       <header className="organizer-event-row">
         <div className="organizer-event-what">
           <h2 id={headingId}>

@@ -8,7 +8,12 @@ import { formatRupees } from '../rupees.ts'
 export function DashboardTotals({ totals }: { totals: DashboardEventsPage['totals'] }) {
   return (
     <>
-      <fieldset className="dashboard-totals" aria-label="Totals">
+      <fieldset
+        className="dashboard-totals"
+        aria-label="Totals"
+        data-dashboard-totals
+        data-sold={totals.sold}
+      >
         <Figure label="Events" value={totals.events} />
         <Figure label="Tickets Sold" value={totals.sold} />
         <Figure label="Total Revenue" value={formatRupees(totals.revenue)} />
