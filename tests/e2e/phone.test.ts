@@ -180,6 +180,7 @@ const routes: Record<'visitor' | 'user' | 'organizer' | 'admin', Route[]> = {
   organizer: [
     { path: () => '/eventform', ready: button('Create Event') },
     { path: () => '/organizers/dashboard', ready: text(/Event Analytics for/) },
+    { path: () => `/organizers/events/${event._id}`, ready: text(/Event Analytics for/) },
     { path: () => `/schedule/${event._id}`, ready: (page) => page.getByLabel(/title/i).first().waitFor() },
     { path: () => '/profile', ready: button('Log Out') },
   ],
