@@ -7,11 +7,15 @@
 // to its first row, DOM nodes). Chromium runs on the load generator's core, never the server's.
 import { spawn } from 'node:child_process'
 import { rmSync } from 'node:fs'
+import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
+import { openDatabase } from '../../server/db/connection.ts'
+import { appLedger } from '../../server/projections.ts'
 import { CHROMIUM } from '../support/browser.ts'
+import { type EventSeed, paidOrderFacts } from './lib/fixtures.ts'
 import { cores, runLoad, startAppServer } from './lib/processes.ts'
 import { seed } from './lib/seed.ts'
-import { round } from './lib/stats.ts'
+import { median, round } from './lib/stats.ts'
 
 export type TabResult = {
   tab: 'organizer' | 'admin'
@@ -34,6 +38,8 @@ export type DashboardsResult = {
   /** watched ÷ unwatched */
   slowdown: number
   tabs: TabResult[]
+  /** one event with this many attendees: its first attendee page, and a search, answered in */
+  attendees: { count: number; firstPageMs: number; searchMs: number }
 }
 
 type Buyers = { issued: number; failed: number; seconds: number }
@@ -114,6 +120,46 @@ const showsSold = (page: Page, sold: number) =>
     { timeout: 60_000, polling: 50 },
   )
 
+/** One event with `count` attendees (paid orders written through the ledger before the server
+ * starts): how long the first page of its attendee list and a search take to answer (medians). */
+export async function bigAttendeeList(count: number) {
+  const data = seed({ buyers: count, events: 1, seats: count * 3 })
+  const event = data.events[0] as EventSeed
+  const connection = openDatabase(join(data.dataDir, 'ticketing.sqlite'), 'NORMAL')
+  const ledger = appLedger(connection)
+  const buyers = connection.sqlite
+    .prepare<[], { id: string }>("SELECT id FROM accounts WHERE role = 'user' ORDER BY id")
+    .all()
+  ledger.transaction(() => {
+    buyers.forEach((buyer, i) => {
+      const order = paidOrderFacts(event, buyer.id, i)
+      ledger.append(order.stream, 0, order.facts)
+    })
+  })
+  connection.close()
+  const server = await startAppServer(data.dataDir, { QUEUE_PREFIX: `bench-attendees-${Date.now()}` })
+  try {
+    const timed = async (query: string) => {
+      const times: number[] = []
+      for (let i = 0; i < 6; i++) {
+        const t0 = performance.now()
+        const res = await fetch(`${server.url}/api/v1/dashboard/events/${event.eventId}/attendees${query}`, {
+          headers: { authorization: `Bearer ${data.organizerToken}` },
+        })
+        const body = (await res.json()) as { total: number }
+        if (res.status !== 200 || (query === '' && body.total !== buyers.length))
+          throw new Error(`attendees: ${res.status} ${JSON.stringify(body).slice(0, 200)}`)
+        if (i > 0) times.push(performance.now() - t0)
+      }
+      return round(median(times), 1)
+    }
+    return { count: buyers.length, firstPageMs: await timed(''), searchMs: await timed('?search=buyer12') }
+  } finally {
+    await server.stop()
+    rmSync(data.dataDir, { recursive: true, force: true })
+  }
+}
+
 export async function benchDashboards(orders = 3000, eventsOwned = 1000, concurrency = 50) {
   const sale = async (watch: boolean) => {
     const data = seed({ buyers: orders, events: eventsOwned, seats: orders })
@@ -183,6 +229,7 @@ export async function benchDashboards(orders = 3000, eventsOwned = 1000, concurr
     watchedSeconds: round(watched.seconds, 2),
     slowdown: round(watched.seconds / unwatched.seconds, 3),
     tabs: watched.tabs,
+    attendees: await bigAttendeeList(50_000),
   } satisfies DashboardsResult
 }
 

@@ -407,6 +407,38 @@ export const routeSpecs: RouteSpec[] = [
       http({ method: 'GET', path: param(w.eventIds).map((id) => `/api/v1/ticket/analytics/${id}`) }),
   },
   {
+    route: 'GET /api/v1/dashboard/events',
+    request: () =>
+      http({
+        method: 'GET',
+        path: fixed('/api/v1/dashboard/events'),
+        query: query({
+          page: fc.constantFrom('1', '2', '0', '-1', '1.5', '999999', '9999999'),
+          limit: fc.constantFrom('1', '25', '100', '101', '0', 'all'),
+          status: fc.constantFrom('Pending', 'Approved', 'Rejected', 'pending', 'Sold'),
+          search: fc.constantFrom('Kabini', '%', '_', '\\', "' OR 1=1 --", ''),
+        }),
+      }),
+  },
+  {
+    route: 'GET /api/v1/dashboard/events/:eventId',
+    request: (w) =>
+      http({ method: 'GET', path: param(w.eventIds).map((id) => `/api/v1/dashboard/events/${id}`) }),
+  },
+  {
+    route: 'GET /api/v1/dashboard/events/:eventId/attendees',
+    request: (w) =>
+      http({
+        method: 'GET',
+        path: param(w.eventIds).map((id) => `/api/v1/dashboard/events/${id}/attendees`),
+        query: query({
+          page: fc.constantFrom('1', '3', '0', 'x'),
+          limit: fc.constantFrom('50', '100', '101'),
+          search: fc.constantFrom('fan', '%', "'); DROP TABLE attendance; --"),
+        }),
+      }),
+  },
+  {
     route: 'GET /api/v1/organizers/attendees',
     request: () => http({ method: 'GET', path: fixed('/api/v1/organizers/attendees') }),
   },
