@@ -37,6 +37,9 @@ export type FeedOptions = {
   openSocket?: (url: string) => Socketish
 }
 
+/** the least time between two updates of the screen while facts arrive live */
+export const LIVE_EMIT_MS = 200
+
 /** close codes that mean "not you": retrying would only be refused again */
 const REFUSED = new Set([4401, 4403])
 
@@ -62,15 +65,26 @@ export function openActivityFeed(options: FeedOptions): { close(): void } {
   let retry: ReturnType<typeof setTimeout> | null = null
   let flush: ReturnType<typeof setTimeout> | null = null
 
+  let lastEmit = Number.NEGATIVE_INFINITY
   const emitNow = () => {
     if (flush) clearTimeout(flush)
     flush = null
     if (closed) return
+    lastEmit = Date.now()
     options.onChange({ items: items.slice(-keep).reverse(), position, status, refusal })
   }
   /** while catching up a long backlog, the screen is updated a few times a second, not per fact */
   const emitSoon = () => {
     flush ??= setTimeout(emitNow, 150)
+  }
+  /**
+   * live: a fact is shown at once, but a sale's thousands of facts a second are shown a few times
+   * a second, not one render of the panel per fact (that took most of an admin tab's time mid-sale)
+   */
+  const emitLive = () => {
+    const wait = lastEmit + LIVE_EMIT_MS - Date.now()
+    if (wait <= 0 && !flush) emitNow()
+    else flush ??= setTimeout(emitNow, Math.max(0, wait))
   }
 
   const connect = () => {
@@ -100,7 +114,7 @@ export function openActivityFeed(options: FeedOptions): { close(): void } {
           position = message.position
           items.push(message)
           if (items.length > keep * 2) items = items.slice(-keep)
-          if (caughtUp) emitNow()
+          if (caughtUp) emitLive()
           else emitSoon()
           return
         case 'caught-up':

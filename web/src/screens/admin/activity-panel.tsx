@@ -2,7 +2,7 @@
 // sales, cancels, transfers, inquiries), newest first, one readable line each, read from the
 // activity feed. The feed is resumed from the last position seen, also when the panel is shown
 // again after a visit elsewhere.
-import { useEffect, useId, useState } from 'react'
+import { memo, useEffect, useId, useState } from 'react'
 import type { ActivityItem } from '../../../../contracts/activity.ts'
 import { useSession } from '../../session/use-session.ts'
 import { activityFeedUrl, type FeedState, type FeedStatus, openActivityFeed } from './activity-feed.ts'
@@ -23,6 +23,16 @@ const statusText: Record<FeedStatus, string> = {
 }
 
 const when = (at: string): string => formatInstant(at)
+
+/** one fact's line; a line once drawn is not drawn again when newer facts arrive */
+const ActivityLine = memo(function ActivityLine({ item }: { item: ActivityItem }) {
+  return (
+    <li className="activity-item" data-type={item.type}>
+      <time dateTime={item.at}>{when(item.at)}</time>
+      <span className="activity-summary">{item.summary}</span>
+    </li>
+  )
+})
 
 export function ActivityPanel() {
   const { token } = useSession()
@@ -67,10 +77,7 @@ export function ActivityPanel() {
       ) : (
         <ol className="activity-list" aria-label="Latest activity" aria-live="polite">
           {feed.items.map((item) => (
-            <li key={item.position} className="activity-item" data-type={item.type}>
-              <time dateTime={item.at}>{when(item.at)}</time>
-              <span className="activity-summary">{item.summary}</span>
-            </li>
+            <ActivityLine key={item.position} item={item} />
           ))}
         </ol>
       )}
