@@ -119,6 +119,8 @@ const EnvSchema = v.object({
   BODY_TIMEOUT_SECONDS: wholeNumber(30, 1),
   UPLOAD_MIN_KB_PER_SECOND: wholeNumber(8, 1),
   LIVE_CONNECTIONS_PER_ADDRESS: wholeNumber(100, 1),
+  /** how often at most an event's dashboard row is pushed (the latest, in ms) */
+  LIVE_FIGURES_EVERY_MS: wholeNumber(200, 0),
   PAYMENT_PROVIDER: v.optional(v.picklist(['local', 'razorpay'], 'must be local or razorpay'), 'local'),
   ALLOW_TEST_PAYMENTS: switchSetting('off'),
   RAZORPAY_KEY_ID: v.optional(v.pipe(v.string(), v.minLength(1))),
@@ -206,7 +208,7 @@ export type Config = {
   }
   /** a request body (other than an upload) must arrive whole within this time */
   bodyTimeoutMs: number
-  live: { connectionsPerAddress: number; roomsPerSocket: number }
+  live: { connectionsPerAddress: number; roomsPerSocket: number; figuresEveryMs: number }
   payments: {
     provider: 'local' | 'razorpay'
     /** the local gateway in production, allowed by ALLOW_TEST_PAYMENTS=on: a banner says so */
@@ -365,7 +367,11 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       minBytesPerSecond: env.UPLOAD_MIN_KB_PER_SECOND * 1024,
     },
     bodyTimeoutMs: env.BODY_TIMEOUT_SECONDS * 1000,
-    live: { connectionsPerAddress: env.LIVE_CONNECTIONS_PER_ADDRESS, roomsPerSocket: 20 },
+    live: {
+      connectionsPerAddress: env.LIVE_CONNECTIONS_PER_ADDRESS,
+      roomsPerSocket: 20,
+      figuresEveryMs: env.LIVE_FIGURES_EVERY_MS,
+    },
     payments: {
       provider: env.PAYMENT_PROVIDER,
       testMode: production && env.PAYMENT_PROVIDER === 'local',

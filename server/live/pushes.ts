@@ -38,21 +38,35 @@ export type DashboardReads = {
   attendee: (eventId: string, accountId: string) => AttendeeRow | null
 }
 
+/** An event's dashboard row is due for these rooms, as of this fact (socket.ts coalesces them). */
+export type FiguresDue = (eventId: string, audience: string[], fact: StoredFact) => void
+
 export function createPushes(
   reads: { booking: BookingQueries; catalog: CatalogQueries; dashboards: DashboardReads },
-  /** whether a room has anyone in it here: the dashboards' rows are read only for a listener */
-  listening: (room: string) => boolean = () => true,
+  options: {
+    /** whether a room has anyone in it here: the dashboards' rows are read only for a listener */
+    listening?: (room: string) => boolean
+    /** where the rows go: by default read and pushed with the fact itself */
+    figuresDue?: FiguresDue
+  } = {},
 ) {
   const { booking, catalog: events, dashboards } = reads
+  const listening = options.listening ?? (() => true)
   const watched = (organizerId: string) => listening(rooms.organizer(organizerId)) || listening(rooms.admins)
+  let current: { fact: StoredFact; pushes: Push[] } | null = null
+  const figuresDue: FiguresDue =
+    options.figuresDue ??
+    ((eventId, audience, fact) => {
+      const row = dashboards.figures(eventId, fact.position)
+      if (!row || !current) return
+      const data: FiguresPush = { eventId, figures: row }
+      current.pushes.push(...audience.map((room) => ({ room, data })))
+    })
 
-  /** the event's dashboard row, to its organizer and the admins */
-  const figures = (eventId: string, organizerId: string, position: number): Push[] => {
-    if (!watched(organizerId)) return []
-    const row = dashboards.figures(eventId, position)
-    if (!row) return []
-    const data: FiguresPush = { eventId, figures: row }
-    return [rooms.organizer(organizerId), rooms.admins].map((room) => ({ room, data }))
+  /** the event's dashboard row is due to its organizer and the admins */
+  const figures = (eventId: string, organizerId: string, fact: StoredFact): Push[] => {
+    if (watched(organizerId)) figuresDue(eventId, [rooms.organizer(organizerId), rooms.admins], fact)
+    return []
   }
 
   /** these people's attendance of the event, to its organizer and the admins */
@@ -65,11 +79,11 @@ export function createPushes(
     })
 
   /** an order's fact on the dashboards: its event's row, and the people whose attendance moved */
-  const onDashboards = (orderId: string, position: number, people: string[] = []): Push[] => {
+  const onDashboards = (orderId: string, fact: StoredFact, people: string[] = []): Push[] => {
     const order = booking.byId(orderId)
     if (!order) return []
     return [
-      ...figures(order.eventId, order.organizerId, position),
+      ...figures(order.eventId, order.organizerId, fact),
       ...attendees(order.eventId, order.organizerId, people),
     ]
   }
@@ -105,6 +119,14 @@ export function createPushes(
   }
 
   return function pushesOf(stored: StoredFact): Push[] {
+    current = { fact: stored, pushes: [] }
+    const pushes = pushesOfFact(stored)
+    const due = current.pushes
+    current = null
+    return [...pushes, ...due]
+  }
+
+  function pushesOfFact(stored: StoredFact): Push[] {
     const fact = typedFact<KnownFact>(stored)
     switch (fact.type) {
       case 'AccountRegistered': {
@@ -120,7 +142,7 @@ export function createPushes(
         const data: EventStatusPush = { eventId, organizerId, title, approvalStatus: 'Pending' }
         return [
           ...[rooms.admins, rooms.organizer(organizerId)].map((room) => ({ room, data })),
-          ...figures(eventId, organizerId, fact.position),
+          ...figures(eventId, organizerId, stored),
         ]
       }
       case 'EventApproved':
@@ -133,21 +155,21 @@ export function createPushes(
         const wasPublic = fact.type === 'EventApproved' || fact.data.wasApproved === true
         const audience = [rooms.admins, rooms.organizer(organizerId)]
         if (wasPublic) audience.push(rooms.event(eventId), rooms.listing)
-        return [...audience.map((room) => ({ room, data })), ...figures(eventId, organizerId, fact.position)]
+        return [...audience.map((room) => ({ room, data })), ...figures(eventId, organizerId, stored)]
       }
       case 'TicketsHeld':
       case 'PaymentFailed':
       case 'HoldExpired':
-        return [...orderChanged(fact.data.orderId), ...onDashboards(fact.data.orderId, fact.position)]
+        return [...orderChanged(fact.data.orderId), ...onDashboards(fact.data.orderId, stored)]
       case 'TicketsIssued':
       case 'TicketCancelled':
         return [
           ...orderChanged(fact.data.orderId),
-          ...onDashboards(fact.data.orderId, fact.position, [fact.data.ownerId]),
+          ...onDashboards(fact.data.orderId, stored, [fact.data.ownerId]),
         ]
       case 'TicketTransferred': {
         const { orderId, fromId, toId } = fact.data
-        return [...orderChanged(orderId, [fromId]), ...onDashboards(orderId, fact.position, [fromId, toId])]
+        return [...orderChanged(orderId, [fromId]), ...onDashboards(orderId, stored, [fromId, toId])]
       }
       case 'PaymentCaptured':
       case 'RefundRequested':

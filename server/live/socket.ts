@@ -7,6 +7,7 @@ import type { FastifyInstance } from 'fastify'
 import { Server, type Socket } from 'socket.io'
 import {
   type FactPush,
+  type FiguresPush,
   type LivePush,
   liveEvents,
   rooms,
@@ -16,6 +17,7 @@ import type { Config } from '../config.ts'
 import { type AccountById, accountOfToken, type Tokens } from '../http/access.ts'
 import { trustProxyOf } from '../http/trust-proxy.ts'
 import { Consumer } from '../ledger/consumer.ts'
+import type { StoredFact } from '../ledger/ledger.ts'
 import type { Platform } from '../platform.ts'
 import type { LiveReads } from './activity.ts'
 import { createPushes } from './pushes.ts'
@@ -117,8 +119,35 @@ export function attachLive(
     })
   })
 
-  // A sale nobody watches on a dashboard costs no dashboard reads.
-  const pushesOf = createPushes(reads, (room) => (io.sockets.adapter.rooms.get(room)?.size ?? 0) > 0)
+  // An event's dashboard row is pushed at most every FIGURES_EVERY_MS, as of the latest fact in
+  // that time: a sale of a thousand orders a second is five rows a second to a dashboard, not a
+  // thousand, each read once. A sale nobody watches on a dashboard costs no dashboard reads.
+  const due = new Map<string, { audience: string[]; fact: StoredFact }>()
+  let flushing: NodeJS.Timeout | null = null
+  const flushFigures = () => {
+    flushing = null
+    for (const [eventId, { audience, fact }] of due) {
+      const figures = reads.dashboards.figures(eventId, fact.position)
+      if (!figures) continue
+      const data: FiguresPush = { eventId, figures }
+      const push: LivePush = {
+        position: fact.position,
+        type: fact.type,
+        stream: fact.stream,
+        at: fact.at,
+        data,
+      }
+      io.local.to(audience).emit(liveEvents.push, push)
+    }
+    due.clear()
+  }
+  const pushesOf = createPushes(reads, {
+    listening: (room) => (io.sockets.adapter.rooms.get(room)?.size ?? 0) > 0,
+    figuresDue(eventId, audience, fact) {
+      due.set(eventId, { audience, fact })
+      flushing ??= setTimeout(flushFigures, config.live.figuresEveryMs)
+    },
+  })
   // Each process pushes to its own sockets (io.local): every process tails the same ledger, so
   // nothing needs to cross Redis and nothing is pushed twice. Clients refetch on (re)connect, so
   // the consumer starts at the head instead of replaying what nobody was watching.
@@ -152,6 +181,7 @@ export function attachLive(
     io,
     async close() {
       await consumer.stop()
+      if (flushing) clearTimeout(flushing)
       io.local.disconnectSockets(true)
       await new Promise<void>((resolve) => io.close(() => resolve()))
       // QUIT lets the adapter's subscriptions still in flight be answered (a plain disconnect
