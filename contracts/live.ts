@@ -91,11 +91,12 @@ export type AccountRegisteredPush = { accountId: string; username: string; email
 export type FiguresPush = { eventId: string; figures: EventFigures }
 
 /**
- * One person's attendance of an event after an order's fact (issue, cancel, transfer: both
- * people), to the organizer's room and the admins': `attendee` is their row now, with `tickets: 0`
- * when they no longer attend. `attendee` tells it apart.
+ * The people whose attendance of an event changed (issue, cancel, transfer: both people), to the
+ * organizer's room and the admins', gathered like the rows (at most one push per event every
+ * LIVE_FIGURES_EVERY_MS): each person's row now, with `tickets: 0` when they no longer attend.
+ * `attendees` tells it apart.
  */
-export type AttendeePush = { eventId: string; attendee: AttendeeRow }
+export type AttendeePush = { eventId: string; attendees: AttendeeRow[] }
 
 /** The facts of an order: each pushes the ticket type's availability and the order's new state. */
 export type OrderFactType =

@@ -38,8 +38,26 @@ export type DashboardReads = {
   attendee: (eventId: string, accountId: string) => AttendeeRow | null
 }
 
-/** An event's dashboard row is due for these rooms, as of this fact (socket.ts coalesces them). */
-export type FiguresDue = (eventId: string, audience: string[], fact: StoredFact) => void
+/**
+ * An event's dashboard row is due for these rooms as of this fact, and these people's attendance
+ * of it (socket.ts gathers them: one row and one list of people per event and interval).
+ */
+export type FiguresDue = (eventId: string, audience: string[], fact: StoredFact, people: string[]) => void
+
+/** the dashboards' pushes of one event: its row, and the people whose attendance moved */
+export function dashboardPushes(
+  dashboards: DashboardReads,
+  eventId: string,
+  position: number,
+  people: Iterable<string>,
+): { figures: FiguresPush | null; attendees: AttendeePush | null } {
+  const row = dashboards.figures(eventId, position)
+  const rows = [...people].flatMap((id) => dashboards.attendee(eventId, id) ?? [])
+  return {
+    figures: row ? { eventId, figures: row } : null,
+    attendees: rows.length > 0 ? { eventId, attendees: rows } : null,
+  }
+}
 
 export function createPushes(
   reads: { booking: BookingQueries; catalog: CatalogQueries; dashboards: DashboardReads },
@@ -56,36 +74,23 @@ export function createPushes(
   let current: { fact: StoredFact; pushes: Push[] } | null = null
   const figuresDue: FiguresDue =
     options.figuresDue ??
-    ((eventId, audience, fact) => {
-      const row = dashboards.figures(eventId, fact.position)
-      if (!row || !current) return
-      const data: FiguresPush = { eventId, figures: row }
-      current.pushes.push(...audience.map((room) => ({ room, data })))
+    ((eventId, audience, fact, people) => {
+      const due = dashboardPushes(dashboards, eventId, fact.position, people)
+      for (const data of [due.figures, due.attendees]) {
+        if (data && current) current.pushes.push(...audience.map((room) => ({ room, data })))
+      }
     })
 
-  /** the event's dashboard row is due to its organizer and the admins */
-  const figures = (eventId: string, organizerId: string, fact: StoredFact): Push[] => {
-    if (watched(organizerId)) figuresDue(eventId, [rooms.organizer(organizerId), rooms.admins], fact)
+  /** the event's dashboard row, and these people's attendance, due to its organizer and the admins */
+  const figures = (eventId: string, organizerId: string, fact: StoredFact, people: string[] = []): Push[] => {
+    if (watched(organizerId)) figuresDue(eventId, [rooms.organizer(organizerId), rooms.admins], fact, people)
     return []
   }
-
-  /** these people's attendance of the event, to its organizer and the admins */
-  const attendees = (eventId: string, organizerId: string, people: string[]): Push[] =>
-    (watched(organizerId) ? people : []).flatMap((accountId) => {
-      const attendee = dashboards.attendee(eventId, accountId)
-      if (!attendee) return []
-      const data: AttendeePush = { eventId, attendee }
-      return [rooms.organizer(organizerId), rooms.admins].map((room) => ({ room, data }))
-    })
 
   /** an order's fact on the dashboards: its event's row, and the people whose attendance moved */
   const onDashboards = (orderId: string, fact: StoredFact, people: string[] = []): Push[] => {
     const order = booking.byId(orderId)
-    if (!order) return []
-    return [
-      ...figures(order.eventId, order.organizerId, fact),
-      ...attendees(order.eventId, order.organizerId, people),
-    ]
+    return order ? figures(order.eventId, order.organizerId, fact, people) : []
   }
 
   const availability = (ticketTypeId: string): Push[] => {
@@ -99,7 +104,10 @@ export function createPushes(
     return [{ room: rooms.event(ticketType.eventId), data }]
   }
 
-  /** The order's availability, and its state for its owner (or buyer) and its organizer. */
+  /**
+   * The order's availability, and its state for its owner (or buyer). Its organizer and the admins
+   * follow it on their dashboards (the event's row and attendees, gathered), not order by order.
+   */
   const orderChanged = (orderId: string, extraAccounts: string[] = []): Push[] => {
     const order = booking.byId(orderId)
     if (!order) return []
@@ -110,12 +118,7 @@ export function createPushes(
       paymentStatus: order.paymentStatus,
     }
     const people = new Set([order.ownerId ?? order.buyerId, ...extraAccounts])
-    return [
-      ...availability(order.ticketTypeId),
-      ...[...people].map((id) => ({ room: rooms.user(id), data })),
-      { room: rooms.organizer(order.organizerId), data },
-      { room: rooms.admins, data },
-    ]
+    return [...availability(order.ticketTypeId), ...[...people].map((id) => ({ room: rooms.user(id), data }))]
   }
 
   return function pushesOf(stored: StoredFact): Push[] {

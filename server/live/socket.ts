@@ -7,7 +7,6 @@ import type { FastifyInstance } from 'fastify'
 import { Server, type Socket } from 'socket.io'
 import {
   type FactPush,
-  type FiguresPush,
   type LivePush,
   liveEvents,
   rooms,
@@ -20,7 +19,7 @@ import { Consumer } from '../ledger/consumer.ts'
 import type { StoredFact } from '../ledger/ledger.ts'
 import type { Platform } from '../platform.ts'
 import type { LiveReads } from './activity.ts'
-import { createPushes } from './pushes.ts'
+import { createPushes, dashboardPushes } from './pushes.ts'
 import { type Watcher, watchRules } from './watch.ts'
 
 export type Live = { io: Server; close(): Promise<void> }
@@ -122,29 +121,32 @@ export function attachLive(
   // An event's dashboard row is pushed at most every FIGURES_EVERY_MS, as of the latest fact in
   // that time: a sale of a thousand orders a second is five rows a second to a dashboard, not a
   // thousand, each read once. A sale nobody watches on a dashboard costs no dashboard reads.
-  const due = new Map<string, { audience: string[]; fact: StoredFact }>()
+  const due = new Map<string, { audience: string[]; fact: StoredFact; people: Set<string> }>()
   let flushing: NodeJS.Timeout | null = null
   const flushFigures = () => {
     flushing = null
-    for (const [eventId, { audience, fact }] of due) {
-      const figures = reads.dashboards.figures(eventId, fact.position)
-      if (!figures) continue
-      const data: FiguresPush = { eventId, figures }
-      const push: LivePush = {
-        position: fact.position,
-        type: fact.type,
-        stream: fact.stream,
-        at: fact.at,
-        data,
+    for (const [eventId, { audience, fact, people }] of due) {
+      const pushes = dashboardPushes(reads.dashboards, eventId, fact.position, people)
+      for (const data of [pushes.figures, pushes.attendees]) {
+        if (!data) continue
+        const push: LivePush = {
+          position: fact.position,
+          type: fact.type,
+          stream: fact.stream,
+          at: fact.at,
+          data,
+        }
+        io.local.to(audience).emit(liveEvents.push, push)
       }
-      io.local.to(audience).emit(liveEvents.push, push)
     }
     due.clear()
   }
   const pushesOf = createPushes(reads, {
     listening: (room) => (io.sockets.adapter.rooms.get(room)?.size ?? 0) > 0,
-    figuresDue(eventId, audience, fact) {
-      due.set(eventId, { audience, fact })
+    figuresDue(eventId, audience, fact, people) {
+      const gathered = due.get(eventId)?.people ?? new Set<string>()
+      for (const person of people) gathered.add(person)
+      due.set(eventId, { audience, fact, people: gathered })
       flushing ??= setTimeout(flushFigures, config.live.figuresEveryMs)
     },
   })

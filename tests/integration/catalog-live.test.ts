@@ -51,7 +51,7 @@ function ear(socket: Socket) {
   const checks = new Set<() => void>()
   socket.on('fact', (push: Push) => {
     // the dashboards' rows and attendees that come with a review: tested in dashboards.test.ts
-    if ('figures' in push.data || 'attendee' in push.data) return
+    if ('figures' in push.data || 'attendees' in push.data) return
     heard.push(push)
     for (const check of checks) check()
   })

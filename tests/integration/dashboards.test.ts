@@ -213,10 +213,11 @@ describe('pushes to the dashboards', () => {
       Completed: 1,
       position: issued?.position,
     })
-    const attendee = heard.organizer.find((p) => 'attendee' in p.data && p.data.eventId === event._id)
-    expect(attendee?.data).toEqual({
+    await until(() => heard.organizer.some((p) => 'attendees' in p.data))
+    const attendees = heard.organizer.find((p) => 'attendees' in p.data)
+    expect(attendees?.data).toEqual({
       eventId: event._id,
-      attendee: { _id: ravi.id, username: 'ravi', email: ravi.email, tickets: 2 },
+      attendees: [{ _id: ravi.id, username: 'ravi', email: ravi.email, tickets: 2 }],
     })
     // positions only grow, and another organizer hears nothing of this event
     const positions = rows(heard.organizer).map((p) => p.position)

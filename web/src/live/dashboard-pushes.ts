@@ -4,19 +4,25 @@
 // caller). A refetch that was under way when a push arrived may answer with what was true before
 // it: the newest push of each row and person is kept, and applied again to what a fetch brings.
 import type { Query, QueryClient, QueryKey } from '@tanstack/react-query'
-import type { AttendeesPage, DashboardEventsPage, EventFigures } from '../../../contracts/dashboards.ts'
-import type { AttendeePush } from '../../../contracts/live.ts'
+import type {
+  AttendeeRow,
+  AttendeesPage,
+  DashboardEventsPage,
+  EventFigures,
+} from '../../../contracts/dashboards.ts'
 import { type AttendeesQuery, keys } from '../api/keys.ts'
 import { newerFigures, withAttendee, withFigures } from './dashboards.ts'
 
-type Pushed = { attendee: AttendeePush['attendee']; position: number }
+/** one person's attendance of an event, as an AttendeePush carries it for each of them */
+type OneAttendee = { eventId: string; attendee: AttendeeRow }
+type Pushed = { attendee: AttendeeRow; position: number }
 
 /** the attendance pushes remembered per event, at most this many (the oldest are forgotten) */
 const REMEMBERED_PER_EVENT = 2000
 
 export type DashboardPushes = {
   figures(figures: EventFigures): void
-  attendee(push: AttendeePush, position: number): void
+  attendee(push: OneAttendee, position: number): void
   stop(): void
 }
 

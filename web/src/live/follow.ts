@@ -89,8 +89,9 @@ export function followLive(live: Live, client: QueryClient): () => void {
           return
         }
         // ... and each person whose attendance changed: set in the attendee lists shown.
-        if ('attendee' in data) {
-          dashboards.attendee(data, push.position)
+        if ('attendees' in data) {
+          for (const attendee of data.attendees)
+            dashboards.attendee({ eventId: data.eventId, attendee }, push.position)
           return
         }
         // The order's people (buyer, owner, organizer, admins) hear its new state.
