@@ -37,12 +37,15 @@ export const EventFigures = v.object({
   _id: v.string(),
   organizerId: v.string(),
   title: v.string(),
+  description: v.string(),
   category: v.string(),
   location: v.string(),
   date: v.string(),
   time: v.string(),
   approvalStatus: ApprovalStatus,
   reviewReason: v.nullable(v.string()),
+  /** the event's version (an admin's review sends it as If-Match) */
+  version: v.number(),
   /** seats the organizer set, over all ticket types */
   capacity: v.number(),
   /** tickets sold and not cancelled */

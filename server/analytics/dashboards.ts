@@ -12,12 +12,14 @@ export type FiguresRow = {
   id: string
   organizerId: string
   title: string
+  description: string
   category: string
   location: string
   date: string
   time: string
   approvalStatus: 'Pending' | 'Approved' | 'Rejected'
   reviewReason: string | null
+  version: number
   capacity: number
   held: number
   seatsSold: number
@@ -41,7 +43,8 @@ export type EventsFilter = {
 export type AttendeeFigures = { id: string; username: string; email: string; tickets: number }
 
 const figures = `
-  e.id AS id, e.organizer_id AS organizerId, e.title AS title, e.category AS category,
+  e.id AS id, e.organizer_id AS organizerId, e.title AS title, e.description AS description,
+  e.category AS category, e.version AS version,
   e.location AS location, e.date AS date, e.time AS time, e.approval_status AS approvalStatus,
   e.review_reason AS reviewReason,
   (SELECT coalesce(sum(t.quantity), 0) FROM event_ticket_types t WHERE t.event_id = e.id) AS capacity,
@@ -149,12 +152,14 @@ export const figuresView = (row: FiguresRow, position: number) => ({
   _id: row.id,
   organizerId: row.organizerId,
   title: row.title,
+  description: row.description,
   category: row.category,
   location: row.location,
   date: row.date,
   time: row.time,
   approvalStatus: row.approvalStatus,
   reviewReason: row.reviewReason,
+  version: row.version,
   capacity: row.capacity,
   sold: row.ticketsSold,
   available: row.capacity - row.held - row.seatsSold,

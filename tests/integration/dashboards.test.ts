@@ -156,6 +156,9 @@ describe("an event's figures and attendees", () => {
     const site = await page(admin)
     expect(site.totals.sold).toBeGreaterThanOrEqual(3)
     // another organizer's event is not found, to an organizer
+    // the row says what the admin's card shows, and the version a review sends as If-Match
+    const read = (await get(server.app, `/api/v1/event/${event._id}`, kabini)).json() as EventView
+    expect(figures).toMatchObject({ description: read.description, version: read.version })
     const hampi = (await page(other)).events[0] as EventFigures
     expect((await get(server.app, `/api/v1/dashboard/events/${hampi._id}`, kabini)).statusCode).toBe(404)
     expect((await figuresOf(admin, hampi._id))._id).toBe(hampi._id)

@@ -1,25 +1,13 @@
 // One event under the admin's review: what it is, its status, and Approve / Reject (SPEC §2, §4);
 // for an approved event, how its sale stands (sold, revenue, attendees: the event's candidates).
-// The card opens on the description and, for an approved event, the analytics panel: only opened
-// cards fetch them, so a page of 25 cards costs one request and a sale none but the open panels'.
-import { useQuery } from '@tanstack/react-query'
+// The description comes with the row; an approved event's card opens on its analytics panel: only
+// opened cards fetch it, so a page of 25 cards costs one request and a sale none but open panels'.
 import { useId, useState } from 'react'
 import type { EventFigures } from '../../../../contracts/dashboards.ts'
 import type { Review } from '../../api/catalog.ts'
-import { eventQuery } from '../../api/queries.ts'
 import { EventAnalytics } from '../../ui/analytics/event-analytics.tsx'
 import { RowFigures } from '../../ui/dashboard/dashboard-totals.tsx'
 import { formatDate } from '../../ui/format.ts'
-
-/** an opened card's description: the event's own read holds it (the row does not) */
-function EventDescription({ id, eventId }: { id: string; eventId: string }) {
-  const event = useQuery(eventQuery(eventId))
-  return (
-    <p id={id} className="dashboard-event-description" aria-busy={event.isPending}>
-      {event.data?.description ?? (event.isError ? '' : 'Loading...')}
-    </p>
-  )
-}
 
 export function DashboardEventCard({
   row,
@@ -49,7 +37,9 @@ export function DashboardEventCard({
       data-dashboard-row
     >
       <h2>{row.title}</h2>
-      {open && <EventDescription id={descriptionId} eventId={row._id} />}
+      <p id={descriptionId} className="dashboard-event-description">
+        {row.description}
+      </p>
       <dl className="dashboard-event-facts">
         <dt>Date:</dt>
         <dd>{formatDate(row.date)}</dd>

@@ -88,10 +88,11 @@ export function AdminDashboardScreen() {
   const review = useMutation({
     mutationKey: reviewKey,
     mutationFn: ({ row, status, reason }: ReviewAsked) => {
-      // The version of the event as its open card read it: another admin's decision since then is
-      // a 409. A read that a review has outdated since (the card closed meanwhile) is not sent.
+      // The version of the event as the card shows it (its row, kept live; or the event's own read
+      // when newer): another admin's decision the card has not shown yet is a 409.
       const read = queryClient.getQueryState<EventView>(keys.event(row._id))
-      const version = read && !read.isInvalidated ? read.data?.version : undefined
+      const fresh = read && !read.isInvalidated ? read.data?.version : undefined
+      const version = Math.max(fresh ?? 0, row.version) || undefined
       return reviewEvent(row._id, status, version, reason)
     },
     onSuccess: (reviewed, { status }) => {
