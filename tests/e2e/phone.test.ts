@@ -145,7 +145,8 @@ async function visit(page: Page, path: string, ready: (page: Page) => Promise<vo
   await page.goto(path)
   await page.getByRole('link', { name: 'Event Management' }).waitFor()
   await ready(page)
-  await page.locator('.loading').waitFor({ state: 'detached' })
+  // every loading indicator gone (a page may show two at once: its data's and a lazy part's)
+  await page.waitForFunction(() => document.querySelector('.loading') === null)
   await page.waitForFunction(() => [...document.images].every((image) => image.complete))
   expect(new URL(page.url()).pathname.toLowerCase(), `${path} was redirected`).toBe(path.toLowerCase())
 }
