@@ -108,6 +108,22 @@ describe('accounts in the browser', () => {
     expect(await page.evaluate(() => localStorage.getItem('token'))).toBeNull()
   })
 
+  it("says 'Profile not found' when the server has no profile to show", async () => {
+    const page = await openPage()
+    await logIn(page, ADMIN.email, ADMIN.password)
+    await at(page, '/')
+    // the session's own check is answered; the profile screen's read finds nothing
+    let reads = 0
+    await page.route('**/api/v1/auth/profile', (route) =>
+      reads++ === 0
+        ? route.continue()
+        : route.fulfill({ status: 404, contentType: 'application/json', body: '{"message":"Not found."}' }),
+    )
+    await page.goto('/profile')
+    await page.getByText('Profile not found', { exact: true }).waitFor()
+    expect(await page.locator('.profile').count()).toBe(0)
+  })
+
   it('lets the admin create an organizer, who then logs in and gets the organizer menu', async () => {
     const page = await openPage()
     const email = `org-${Date.now()}@example.com`

@@ -3,6 +3,7 @@ import { useQuery } from '@tanstack/react-query'
 import { useNavigate } from '@tanstack/react-router'
 import { useEffect } from 'react'
 import type { Profile } from '../../../../contracts/accounts.ts'
+import { ApiError } from '../../api/client.ts'
 import { profileQuery } from '../../api/queries.ts'
 import { useSessionStore } from '../../session/use-session.ts'
 import { Fetched, messageOr } from '../../ui/fetched.tsx'
@@ -17,6 +18,14 @@ export function ProfileScreen() {
     if (profile.data) session.saveUser(profile.data)
   }, [session, profile.data])
 
+  // no such profile (the server answers 404): the empty text of SPEC §2, not an error
+  if (profile.data === undefined && profile.error instanceof ApiError && profile.error.status === 404) {
+    return (
+      <section className="page">
+        <p className="empty-text">Profile not found</p>
+      </section>
+    )
+  }
   return (
     <Fetched query={profile} failed={messageOr('Failed to fetch profile.')}>
       {(shown) => <ProfileCard profile={shown} />}
