@@ -52,15 +52,7 @@ export function DashboardEventCard({
         <p className="dashboard-event-notice">This event has not been approved yet.</p>
       )}
       {row.reviewReason && <p className="dashboard-event-reason">Reason given: {row.reviewReason}</p>}
-      {approved && (
-        <RowFigures
-          title={row.title}
-          sold={row.sold}
-          capacity={row.capacity}
-          revenue={row.revenue}
-          attendees={row.attendees}
-        />
-      )}
+      {approved && <RowFigures row={row} />}
       <div className="field dashboard-event-reason-field">
         <label htmlFor={reasonId}>Reason for the organizer (optional)</label>
         <input

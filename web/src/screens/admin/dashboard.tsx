@@ -5,27 +5,24 @@
 // room: every sale and review pushes the event's row, set in place, and a page whose rows or order
 // that changes is fetched again, at most once a second (live/follow.ts); every (re)connection
 // fetches what is shown. Above the events, the Activity panel follows the ledger live.
-import { useMutation, useMutationState, useQuery, useQueryClient } from '@tanstack/react-query'
+import { useMutation, useMutationState, useQueryClient } from '@tanstack/react-query'
 import { Link } from '@tanstack/react-router'
-import { useCallback, useEffect, useId, useState } from 'react'
+import { useId } from 'react'
 import type { EventView } from '../../../../contracts/catalog.ts'
 import type { DashboardEventsPage, EventFigures } from '../../../../contracts/dashboards.ts'
 import { type Review, reviewEvent } from '../../api/catalog.ts'
-import { type DashboardQuery, dashboardEventsQuery, keys } from '../../api/queries.ts'
+import { type DashboardQuery, keys } from '../../api/queries.ts'
 import { useLiveConnected } from '../../live/use-live.ts'
 import { DashboardTotals } from '../../ui/dashboard/dashboard-totals.tsx'
 import { Pager } from '../../ui/dashboard/pager.tsx'
 import { SearchBox } from '../../ui/dashboard/search-box.tsx'
+import { useDashboardPage } from '../../ui/dashboard/use-dashboard-page.ts'
 import '../../ui/dashboard/dashboard.css'
 import { Fetched } from '../../ui/fetched.tsx'
 import { notify } from '../../ui/toasts.ts'
 import { ActivityPanel } from './activity-panel.tsx'
 import { DashboardEventCard } from './dashboard-event-card.tsx'
 import './dashboard.css'
-
-export const EVENTS_PER_PAGE = 25
-/** with at most this many events on the site every card is open */
-export const OPEN_ALL_UP_TO = 5
 
 type StatusFilter = NonNullable<DashboardQuery['status']>
 const statusFilters: { value: StatusFilter | ''; label: string }[] = [
@@ -50,35 +47,9 @@ const reviewedIn = (page: DashboardEventsPage, reviewed: EventView): DashboardEv
 
 export function AdminDashboardScreen() {
   const queryClient = useQueryClient()
-  const [asked, setAsked] = useState<DashboardQuery>({ page: 1, limit: EVENTS_PER_PAGE })
-  const events = useQuery(dashboardEventsQuery(asked))
+  const { asked, setAsked, events, onSearch, onPage, isOpen, toggle } = useDashboardPage()
   const live = useLiveConnected()
   const statusId = useId()
-  const [toggled, setToggled] = useState<ReadonlyMap<string, boolean>>(new Map())
-  /** decided once, on the first answer: cards do not close when a sixth event arrives */
-  const [smallSite, setSmallSite] = useState<boolean | null>(null)
-  const openByDefault = smallSite ?? (events.data ? events.data.totals.events <= OPEN_ALL_UP_TO : false)
-  useEffect(() => {
-    if (smallSite === null && events.data) setSmallSite(events.data.totals.events <= OPEN_ALL_UP_TO)
-  }, [smallSite, events.data])
-
-  // Events that go (a review under a filter, a search) can leave the page asked past the last one.
-  const shownPage = events.isPlaceholderData ? undefined : events.data
-  useEffect(() => {
-    if (!shownPage) return
-    const last = Math.max(1, Math.ceil(shownPage.total / shownPage.limit))
-    if (asked.page > last) setAsked((now) => ({ ...now, page: last }))
-  }, [shownPage, asked.page])
-
-  const onSearch = useCallback(
-    (words: string) =>
-      setAsked((now) => {
-        if ((now.search ?? '') === words) return now
-        const { search: _, ...rest } = now
-        return { ...rest, page: 1, ...(words ? { search: words } : {}) }
-      }),
-    [],
-  )
   const onStatus = (value: string) =>
     setAsked(({ status: _, ...rest }) => {
       const status = statusFilters.find((filter) => filter.value === value)?.value
@@ -162,13 +133,13 @@ export function AdminDashboardScreen() {
           ) : (
             <ul className="dashboard-events" aria-busy={events.isPlaceholderData}>
               {shown.events.map((row) => {
-                const open = toggled.get(row._id) ?? openByDefault
+                const open = isOpen(row._id)
                 return (
                   <DashboardEventCard
                     key={row._id}
                     row={row}
                     open={open}
-                    onToggle={() => setToggled((now) => new Map(now).set(row._id, !open))}
+                    onToggle={() => toggle(row._id, open)}
                     reviewing={reviewing.has(row._id)}
                     onReview={(row, status, reason) => review.mutate({ row, status, reason })}
                   />
@@ -181,7 +152,7 @@ export function AdminDashboardScreen() {
             page={asked.page}
             limit={shown.limit}
             total={shown.total}
-            onPage={(page) => setAsked((now) => ({ ...now, page }))}
+            onPage={onPage}
           />
         </>
       )}

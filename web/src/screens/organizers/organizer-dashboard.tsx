@@ -1,22 +1,13 @@
-// Organizer dashboard (/organizers/dashboard, SPEC §2): the account's totals, then its events as
-// compact rows (title, date, status, sold of capacity, revenue, attendees), 25 to a page and
-// searchable by title; each row opens on its details: category, location, date, the attendees
-// (paged, searchable), an 'Add Schedule' link and the analytics panel. Only opened rows render
-// their details, so an account of 1,000 events is as light as one of ten; an account of at most
-// five events has every row open, as SPEC shows it. The export of every attendee as
-// attendees_by_events.csv stays. Live: every sale, cancel, transfer or review of one of its events
-// pushes that event's row, set in place (live/follow.ts); nothing refetches the list per sale.
-import { useQuery } from '@tanstack/react-query'
 import { Link } from '@tanstack/react-router'
-import { useCallback, useEffect, useId, useState } from 'react'
+import { useId, useState } from 'react'
 import type { EventFigures } from '../../../../contracts/dashboards.ts'
 import { CSV_FILE_NAME, fetchAttendeesCsv } from '../../api/organizers.ts'
-import { type DashboardQuery, dashboardEventsQuery } from '../../api/queries.ts'
 import { useLiveConnected } from '../../live/use-live.ts'
 import { EventAnalytics } from '../../ui/analytics/event-analytics.tsx'
 import { DashboardTotals, RowFigures } from '../../ui/dashboard/dashboard-totals.tsx'
 import { Pager } from '../../ui/dashboard/pager.tsx'
 import { SearchBox } from '../../ui/dashboard/search-box.tsx'
+import { useDashboardPage } from '../../ui/dashboard/use-dashboard-page.ts'
 import '../../ui/dashboard/dashboard.css'
 import { Fetched } from '../../ui/fetched.tsx'
 import { formatDate } from '../../ui/format.ts'
@@ -24,10 +15,6 @@ import { notify } from '../../ui/toasts.ts'
 import { ApprovalNote, ApprovalPill } from './approval.tsx'
 import { EventAttendees } from './event-attendees.tsx'
 import './organizers.css'
-
-export const EVENTS_PER_PAGE = 25
-/** an account with at most this many events sees every row open */
-export const OPEN_ALL_UP_TO = 5
 
 /** a browser download of a blob under the given name */
 function saveFile(blob: Blob, name: string) {
@@ -89,13 +76,7 @@ function OrganizerEventRow({
             {formatDate(row.date)} <ApprovalPill status={row.approvalStatus} />
           </p>
         </div>
-        <RowFigures
-          title={row.title}
-          sold={row.sold}
-          capacity={row.capacity}
-          revenue={row.revenue}
-          attendees={row.attendees}
-        />
+        <RowFigures row={row} />
         <div className="organizer-event-actions">
           <Link to="/schedule/$id" params={{ id: row._id }} className="button button-secondary">
             Add Schedule
@@ -117,36 +98,9 @@ function OrganizerEventRow({
 }
 
 export function OrganizerDashboardScreen() {
-  const [asked, setAsked] = useState<DashboardQuery>({ page: 1, limit: EVENTS_PER_PAGE })
-  const events = useQuery(dashboardEventsQuery(asked))
+  const { asked, events, onSearch, onPage, isOpen, toggle } = useDashboardPage()
   const live = useLiveConnected()
   const [exporting, setExporting] = useState(false)
-  /** rows opened or closed by hand; the others follow the account's size */
-  const [toggled, setToggled] = useState<ReadonlyMap<string, boolean>>(new Map())
-  /** decided once, on the first answer: rows do not close when a sixth event arrives */
-  const [smallAccount, setSmallAccount] = useState<boolean | null>(null)
-  const openByDefault = smallAccount ?? (events.data ? events.data.totals.events <= OPEN_ALL_UP_TO : false)
-  useEffect(() => {
-    if (smallAccount === null && events.data) setSmallAccount(events.data.totals.events <= OPEN_ALL_UP_TO)
-  }, [smallAccount, events.data])
-
-  // Events that go (a search, a page emptied) can leave the page asked past the last one.
-  const shownPage = events.isPlaceholderData ? undefined : events.data
-  useEffect(() => {
-    if (!shownPage) return
-    const last = Math.max(1, Math.ceil(shownPage.total / shownPage.limit))
-    if (asked.page > last) setAsked((now) => ({ ...now, page: last }))
-  }, [shownPage, asked.page])
-
-  const onSearch = useCallback(
-    (words: string) =>
-      setAsked((now) =>
-        (now.search ?? '') === words
-          ? now
-          : { page: 1, limit: now.limit, ...(words ? { search: words } : {}) },
-      ),
-    [],
-  )
 
   const exportCsv = async () => {
     setExporting(true)
@@ -190,14 +144,10 @@ export function OrganizerDashboardScreen() {
             ) : (
               <ul className="organizer-events" aria-busy={events.isPlaceholderData}>
                 {shown.events.map((row) => {
-                  const open = toggled.get(row._id) ?? openByDefault
+                  const open = isOpen(row._id)
                   return (
                     <li key={row._id}>
-                      <OrganizerEventRow
-                        row={row}
-                        open={open}
-                        onToggle={() => setToggled((now) => new Map(now).set(row._id, !open))}
-                      />
+                      <OrganizerEventRow row={row} open={open} onToggle={() => toggle(row._id, open)} />
                     </li>
                   )
                 })}
@@ -208,7 +158,7 @@ export function OrganizerDashboardScreen() {
               page={asked.page}
               limit={shown.limit}
               total={shown.total}
-              onPage={(page) => setAsked((now) => ({ ...now, page }))}
+              onPage={onPage}
             />
           </>
         )

@@ -44,13 +44,7 @@ export function OrganizerEventScreen() {
                 {formatDate(row.date)} {formatTime(row.time)} <ApprovalPill status={row.approvalStatus} />
               </p>
             </div>
-            <RowFigures
-              title={row.title}
-              sold={row.sold}
-              capacity={row.capacity}
-              revenue={row.revenue}
-              attendees={row.attendees}
-            />
+            <RowFigures row={row} />
             <div className="organizer-event-actions">
               <Link to="/schedule/$id" params={{ id: row._id }} className="button button-secondary">
                 Add Schedule

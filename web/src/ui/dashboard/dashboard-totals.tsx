@@ -1,6 +1,6 @@
 // The account's totals over all its events (the organizer's) or the whole site's (the admin's),
 // whatever page or search is shown: kept live by the rows' pushes (live/dashboards.ts).
-import type { DashboardEventsPage } from '../../../../contracts/dashboards.ts'
+import type { DashboardEventsPage, EventFigures } from '../../../../contracts/dashboards.ts'
 import { Figure } from '../figure.tsx'
 import { LiveCountsNote } from '../live-status.tsx'
 import { formatRupees } from '../rupees.ts'
@@ -24,18 +24,11 @@ export function DashboardTotals({ totals }: { totals: DashboardEventsPage['total
 }
 
 /** one row's sale at a glance: seats sold of the capacity, revenue, people attending */
+/** an event's sales as its row shows them */
 export function RowFigures({
-  title,
-  sold,
-  capacity,
-  revenue,
-  attendees,
+  row: { title, sold, capacity, revenue, attendees },
 }: {
-  title: string
-  sold: number
-  capacity: number
-  revenue: number
-  attendees: number
+  row: Pick<EventFigures, 'title' | 'sold' | 'capacity' | 'revenue' | 'attendees'>
 }) {
   return (
     <fieldset className="row-figures" aria-label={`Sales of ${title}`}>
