@@ -16,7 +16,6 @@ import {
   removeDir,
   type ServerProcess,
   sharedRedisUrl,
-  sleep,
   startServerProcess,
 } from '../support/faults.ts'
 import { INSPECT_OPTIONS, type Inspected, inspect } from '../support/inspector.ts'
