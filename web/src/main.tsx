@@ -39,7 +39,7 @@ void session.resolved().then(({ token }) => {
   })
 })
 
-const router = createAppRouter(session)
+const router = createAppRouter(session, queryClient)
 
 const root = document.getElementById('root')
 if (!root) throw new Error('index.html has no #root element')

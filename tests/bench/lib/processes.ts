@@ -103,3 +103,29 @@ export async function runLoad<T>(script: string, options: unknown): Promise<T> {
   if (code !== 0 || !line) throw new Error(`load ${script} failed (${code}):\n${out}`)
   return JSON.parse(line) as T
 }
+
+/** Each core's busy and total time so far (jiffies, /proc/stat), to tell which core was the limit. */
+export function coreTimes(): Array<{ busy: number; total: number }> {
+  return readFileSync('/proc/stat', 'utf8')
+    .split('\n')
+    .filter((line) => /^cpu\d+ /.test(line))
+    .map((line) => {
+      const [user = 0, nice = 0, system = 0, idle = 0, iowait = 0, ...rest] = line
+        .split(/\s+/)
+        .slice(1)
+        .map(Number)
+      const total = user + nice + system + idle + iowait + rest.reduce((a, b) => a + b, 0)
+      return { busy: total - idle - iowait, total }
+    })
+}
+
+/** How busy the server's and the load's cores were between two coreTimes(), as shares of 1. */
+export function coreUse(from: ReturnType<typeof coreTimes>, to: ReturnType<typeof coreTimes>) {
+  const share = (core: number) => {
+    const a = from[core]
+    const b = to[core]
+    if (!a || !b || b.total === a.total) return 0
+    return Math.round(((b.busy - a.busy) / (b.total - a.total)) * 1000) / 1000
+  }
+  return { server: share(cores.server), load: share(cores.load) }
+}

@@ -12,6 +12,9 @@ export type DashboardQuery = {
   search?: string | undefined
 }
 
+/** the page a dashboard opens on: its route fetches it while the screen's code loads */
+export const FIRST_DASHBOARD_PAGE: DashboardQuery = { page: 1, limit: 25 }
+
 /** what a page of an event's attendees asks for (GET /dashboard/events/:id/attendees) */
 export type AttendeesQuery = { page: number; limit: number; search?: string | undefined }
 

@@ -1,10 +1,12 @@
 // Routes of admins: dashboard, organizer accounts, support inbox, user accounts.
 import { createRoute, lazyRouteComponent } from '@tanstack/react-router'
 import { adminArea } from './layouts.ts'
+import { prefetchFirstDashboardPage } from './prefetch.ts'
 
 export const adminDashboardRoute = createRoute({
   getParentRoute: () => adminArea,
   path: '/admin/dashboard',
+  loader: prefetchFirstDashboardPage,
   component: lazyRouteComponent(() => import('../screens/admin/dashboard.tsx'), 'AdminDashboardScreen'),
 })
 

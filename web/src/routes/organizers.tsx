@@ -2,6 +2,7 @@
 // analytics), add a session to an event.
 import { createRoute, lazyRouteComponent } from '@tanstack/react-router'
 import { organizersArea } from './layouts.ts'
+import { prefetchFirstDashboardPage } from './prefetch.ts'
 
 export const eventFormRoute = createRoute({
   getParentRoute: () => organizersArea,
@@ -13,6 +14,7 @@ export const eventFormRoute = createRoute({
 export const organizerDashboardRoute = createRoute({
   getParentRoute: () => organizersArea,
   path: '/organizers/dashboard',
+  loader: prefetchFirstDashboardPage,
   component: lazyRouteComponent(
     () => import('../screens/organizers/organizer-dashboard.tsx'),
     'OrganizerDashboardScreen',

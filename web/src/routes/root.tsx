@@ -1,6 +1,7 @@
 // The root route: typed context {session}, the page frame (navigation, content, toasts), and the
 // wait for the session to be known before any layout below (layouts.ts) decides. During that wait
 // (a slow profile call) the frame is already there, with the navigation and a loading indicator.
+import type { QueryClient } from '@tanstack/react-query'
 import { createRootRouteWithContext, Link, Outlet } from '@tanstack/react-router'
 import { lazy, Suspense } from 'react'
 import type { Session } from '../session/session.ts'
@@ -11,7 +12,7 @@ import { NavBar } from '../ui/nav-bar.tsx'
 import { TestModeBanner } from '../ui/test-mode-banner.tsx'
 import { ToastHost } from '../ui/toast-host.tsx'
 
-export type RouterContext = { session: Session }
+export type RouterContext = { session: Session; queryClient: QueryClient }
 
 // Loaded only for signed-in accounts, so a visitor's first page carries no socket code.
 const InquiryToasts = lazy(() =>
@@ -74,5 +75,9 @@ export const rootRoute = createRootRouteWithContext<RouterContext>()({
   component: Frame,
   pendingComponent: FrameLoading,
   pendingMs: 0,
+  // Shown at once, and gone as soon as the session is known: the router's default keeps a pending
+  // screen up for at least 500 ms, which alone made every first view of a page take over half a
+  // second however fast its data came.
+  pendingMinMs: 0,
   notFoundComponent: PageNotFound,
 })

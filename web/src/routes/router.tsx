@@ -1,6 +1,7 @@
 // The route tree (every path of SPEC §2) and the router, code-based: the pages open to everyone,
 // the visitors' pages, and every signed-in page under one layout with an area per role
 // (layouts.ts).
+import type { QueryClient } from '@tanstack/react-query'
 import { createRouter } from '@tanstack/react-router'
 import type { Session } from '../session/session.ts'
 import { Loading } from '../ui/loading.tsx'
@@ -25,10 +26,10 @@ export const routeTree = rootRoute.addChildren([
   ]),
 ])
 
-export function createAppRouter(session: Session) {
+export function createAppRouter(session: Session, queryClient: QueryClient) {
   return createRouter({
     routeTree,
-    context: { session },
+    context: { session, queryClient },
     // Paths match regardless of case (the mobile menu's /EventForm opens /eventform).
     caseSensitive: false,
     defaultPreload: 'intent',

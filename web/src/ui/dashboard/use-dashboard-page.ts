@@ -5,14 +5,14 @@
 // under a search, a filter or a review) moves back to the last.
 import { useQuery } from '@tanstack/react-query'
 import { useCallback, useEffect, useState } from 'react'
-import { type DashboardQuery, dashboardEventsQuery } from '../../api/queries.ts'
+import { type DashboardQuery, FIRST_DASHBOARD_PAGE } from '../../api/keys.ts'
+import { dashboardEventsQuery } from '../../api/queries.ts'
 
-export const EVENTS_PER_PAGE = 25
 /** with at most this many events every row is open */
 export const OPEN_ALL_UP_TO = 5
 
 export function useDashboardPage() {
-  const [asked, setAsked] = useState<DashboardQuery>({ page: 1, limit: EVENTS_PER_PAGE })
+  const [asked, setAsked] = useState<DashboardQuery>(FIRST_DASHBOARD_PAGE)
   const events = useQuery(dashboardEventsQuery(asked))
   const [toggled, setToggled] = useState<ReadonlyMap<string, boolean>>(new Map())
   const [small, setSmall] = useState<boolean | null>(null)
