@@ -1,6 +1,6 @@
 // Processes for the HTTP benchmarks: the server and the load generator each pinned to a core of
 // its own (taskset), so they do not take each other's CPU.
-import { type ChildProcess, spawn } from 'node:child_process'
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { cpus } from 'node:os'
 import { resolve } from 'node:path'
@@ -128,4 +128,30 @@ export function coreUse(from: ReturnType<typeof coreTimes>, to: ReturnType<typeo
     return Math.round(((b.busy - a.busy) / (b.total - a.total)) * 1000) / 1000
   }
   return { server: share(cores.server), load: share(cores.load) }
+}
+
+/**
+ * Moves the machine's Redis (every thread of each redis-server) onto the load generator's core for
+ * the length of a bench, and back afterwards. Left free, the scheduler puts it on whichever core is
+ * less busy: on the server's as soon as a browser shares the load's core, where it takes the
+ * server's CPU, so that a watched sale seemed slower for the server's part than it was. Returns the
+ * pids moved (none when Redis is not local or taskset is refused).
+ */
+export function pinRedisToLoadCore(): { pids: number[]; restore(): void } {
+  const pidsOf = spawnSync('pidof', ['redis-server'], { encoding: 'utf8' })
+  const pids = (pidsOf.stdout ?? '').trim().split(/\s+/).filter(Boolean).map(Number)
+  const moved: Array<{ pid: number; mask: string }> = []
+  for (const pid of pids) {
+    const now = /affinity mask: ([0-9a-f]+)/.exec(
+      spawnSync('taskset', ['-p', String(pid)], { encoding: 'utf8' }).stdout ?? '',
+    )
+    const pinned = spawnSync('taskset', ['-a', '-p', (1 << cores.load).toString(16), String(pid)])
+    if (now?.[1] && pinned.status === 0) moved.push({ pid, mask: now[1] })
+  }
+  return {
+    pids: moved.map((m) => m.pid),
+    restore: () => {
+      for (const { pid, mask } of moved) spawnSync('taskset', ['-a', '-p', mask, String(pid)])
+    },
+  }
 }
