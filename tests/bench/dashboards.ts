@@ -15,7 +15,16 @@ import { appLedger } from '../../server/projections.ts'
 import { CHROMIUM } from '../support/browser.ts'
 import { buildWeb } from '../support/web-build.ts'
 import { type EventSeed, paidOrderFacts } from './lib/fixtures.ts'
-import { cores, coreTimes, coreUse, pinRedisToLoadCore, runLoad, startAppServer } from './lib/processes.ts'
+import {
+  chromiumCpuSeconds,
+  cores,
+  coreTimes,
+  coreUse,
+  cpuSeconds,
+  pinRedisToLoadCore,
+  runLoad,
+  startAppServer,
+} from './lib/processes.ts'
 import { seed } from './lib/seed.ts'
 import { median, round } from './lib/stats.ts'
 
@@ -46,7 +55,15 @@ export type DashboardsResult = {
     watched: number
     coresUnwatched: { server: number; load: number }
     coresWatched: { server: number; load: number }
+    /** the server process's CPU time per paid order: what watching costs the server itself */
+    serverCpuMsPerOrder: { unwatched: number; watched: number }
+    /** the load generator's CPU time during each sale */
+    loadCpuSeconds: { unwatched: number; watched: number }
+    /** every Chromium process's CPU time during the watched sale */
+    chromiumCpuSeconds: number
   }>
+  /** server CPU per order, watched ÷ unwatched (medians of the rounds) */
+  serverCpuRatio: number
   tabs: TabResult[]
   /** whether the local Redis was moved onto the load's core for the sales (pinRedisToLoadCore) */
   redisPinned: boolean
@@ -54,7 +71,7 @@ export type DashboardsResult = {
   attendees: { count: number; firstPageMs: number; searchMs: number }
 }
 
-type Buyers = { issued: number; failed: number; seconds: number }
+type Buyers = { issued: number; failed: number; seconds: number; cpuSeconds: number }
 
 /** Chromium pinned to the load generator's core, driven over CDP (playwright-core connects). */
 async function pinnedChromium(): Promise<{ browser: Browser; stop(): void }> {
@@ -208,6 +225,8 @@ export async function benchDashboards(orders = 3000, eventsOwned = 1000, concurr
         t.traffic.counting = true
       }
       const before = coreTimes()
+      const serverCpuBefore = cpuSeconds(server.pid)
+      const chromiumCpuBefore = chromium ? chromiumCpuSeconds() : 0
       const load = await runLoad<Buyers>('tests/bench/lib/buyers.ts', {
         url: server.url,
         tokensFile: data.tokensFile,
@@ -217,6 +236,11 @@ export async function benchDashboards(orders = 3000, eventsOwned = 1000, concurr
       })
       const ended = performance.now()
       const use = coreUse(before, coreTimes())
+      const cpu = {
+        server: cpuSeconds(server.pid) - serverCpuBefore,
+        load: load.cpuSeconds,
+        chromium: chromium ? chromiumCpuSeconds() - chromiumCpuBefore : 0,
+      }
       const results: TabResult[] = []
       for (const t of tabs) {
         await showsSold(t.page, load.issued)
@@ -236,7 +260,7 @@ export async function benchDashboards(orders = 3000, eventsOwned = 1000, concurr
           settledMs: round(settledMs, 0),
         })
       }
-      return { seconds: load.seconds, failed: load.failed, tabs: results, use }
+      return { seconds: load.seconds, issued: load.issued, failed: load.failed, tabs: results, use, cpu }
     } finally {
       chromium?.stop()
       await server.stop()
@@ -252,11 +276,15 @@ export async function benchDashboards(orders = 3000, eventsOwned = 1000, concurr
     for (let done = 0; done < rounds; done++) {
       const unwatched = await sale(false)
       watched = await sale(true)
+      const perOrderMs = (s: typeof unwatched) => round((s.cpu.server * 1000) / Math.max(1, s.issued), 3)
       pairs.push({
         unwatched: round(unwatched.seconds, 2),
         watched: round(watched.seconds, 2),
         coresUnwatched: unwatched.use,
         coresWatched: watched.use,
+        serverCpuMsPerOrder: { unwatched: perOrderMs(unwatched), watched: perOrderMs(watched) },
+        loadCpuSeconds: { unwatched: round(unwatched.cpu.load, 2), watched: round(watched.cpu.load, 2) },
+        chromiumCpuSeconds: round(watched.cpu.chromium, 2),
       })
     }
   } finally {
@@ -271,6 +299,11 @@ export async function benchDashboards(orders = 3000, eventsOwned = 1000, concurr
     unwatchedSeconds: round(unwatchedSeconds, 2),
     watchedSeconds: round(watchedSeconds, 2),
     slowdown: round(watchedSeconds / unwatchedSeconds, 3),
+    serverCpuRatio: round(
+      median(pairs.map((p) => p.serverCpuMsPerOrder.watched)) /
+        median(pairs.map((p) => p.serverCpuMsPerOrder.unwatched)),
+      3,
+    ),
     rounds: pairs,
     redisPinned: redis.pids.length > 0,
     tabs: (watched as Awaited<ReturnType<typeof sale>>).tabs,

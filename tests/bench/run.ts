@@ -11,6 +11,7 @@ import { benchFanout } from './fanout.ts'
 import { benchFlashSale } from './flash-sale.ts'
 import { machine } from './lib/machine.ts'
 import { root } from './lib/processes.ts'
+import { median } from './lib/stats.ts'
 import { benchPurchase } from './purchase.ts'
 import { benchReads } from './reads.ts'
 import { benchRebuild } from './rebuild.ts'
@@ -206,6 +207,14 @@ function markdown(r: Record<string, unknown>): string {
       `${dash.slowdown}`,
       '≤ 1.10',
       yes(dash.slowdown <= 1.1),
+    ])
+    rows.push([
+      "dashboards: the server's own CPU per paid order during that sale",
+      `${median(dash.rounds.map((p) => p.serverCpuMsPerOrder.watched))} ms watched (Chromium used ${median(dash.rounds.map((p) => p.chromiumCpuSeconds))} s of CPU, the load ${median(dash.rounds.map((p) => p.loadCpuSeconds.watched))} s)`,
+      `${median(dash.rounds.map((p) => p.serverCpuMsPerOrder.unwatched))} ms unwatched (the load ${median(dash.rounds.map((p) => p.loadCpuSeconds.unwatched))} s)`,
+      `${dash.serverCpuRatio}`,
+      '– (what watching costs the server itself)',
+      '–',
     ])
     rows.push([
       `dashboards: attendee list of one event (${dash.attendees.count.toLocaleString('en')} attendees)`,

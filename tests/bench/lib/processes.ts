@@ -1,7 +1,7 @@
 // Processes for the HTTP benchmarks: the server and the load generator each pinned to a core of
 // its own (taskset), so they do not take each other's CPU.
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process'
-import { readFileSync } from 'node:fs'
+import { readdirSync, readFileSync } from 'node:fs'
 import { cpus } from 'node:os'
 import { resolve } from 'node:path'
 import { freePort } from '../../support/server.ts'
@@ -154,4 +154,28 @@ export function pinRedisToLoadCore(): { pids: number[]; restore(): void } {
       for (const { pid, mask } of moved) spawnSync('taskset', ['-a', '-p', mask, String(pid)])
     },
   }
+}
+
+/** CPU time (user + system) a process has used so far, in seconds (/proc/<pid>/stat, 100 Hz). */
+export function cpuSeconds(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? []
+    return (Number(fields[11]) + Number(fields[12])) / 100
+  } catch {
+    return 0
+  }
+}
+
+/** CPU time used so far by every Chromium process of the machine, in seconds. */
+export function chromiumCpuSeconds(): number {
+  let total = 0
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue
+    try {
+      if (/chrom/i.test(readFileSync(`/proc/${entry}/comm`, 'utf8'))) total += cpuSeconds(Number(entry))
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return total
 }
