@@ -7,6 +7,8 @@ export const rooms = {
   /** everyone looking at the public listing */
   listing: 'events',
   event: (eventId: string) => `event-${eventId}`,
+  /** an event's attendee list, open on a dashboard: its organizer and the admins may watch it */
+  attendees: (eventId: string) => `attendees-${eventId}`,
   user: (accountId: string) => `user-${accountId}`,
   organizer: (accountId: string) => `organizer-${accountId}`,
   admins: 'admins',
@@ -15,15 +17,23 @@ export const rooms = {
 }
 
 /**
- * The name of a room anyone may ask to watch: the listing, the schedule and single events
- * (`event:{id}` is accepted too). The server still refuses the room of an event that does not
- * exist or that the asker may not see (server/live/watch.ts).
+ * The name of a room a client may ask to watch: the listing, the schedule, single events
+ * (`event:{id}` is accepted too) and an event's attendee list. The server still refuses the room
+ * of an event that does not exist or that the asker may not see, and an attendee list to anyone
+ * but the event's organizer and the admins (server/live/watch.ts).
  */
 export function publicRoom(requested: unknown): string | null {
   if (typeof requested !== 'string') return null
   if (requested === rooms.listing || requested === rooms.schedule) return requested
   const eventId = eventOfRoom(requested)
-  return eventId ? rooms.event(eventId) : null
+  if (eventId) return rooms.event(eventId)
+  const listOf = attendeesOfRoom(requested)
+  return listOf ? rooms.attendees(listOf) : null
+}
+
+/** The event whose attendee list a room name asks for (`attendees-<id>`), or null. */
+export function attendeesOfRoom(room: string): string | null {
+  return /^attendees-([a-zA-Z0-9_-]{1,64})$/.exec(room)?.[1] ?? null
 }
 
 /** The event a room name asks for (`event-<id>` or `event:<id>`), or null. */

@@ -39,19 +39,22 @@ export type DashboardReads = {
 }
 
 /**
- * An event's dashboard row is due for these rooms as of this fact, and these people's attendance
- * of it (socket.ts gathers them: one row and one list of people per event and interval).
+ * An event's dashboard row is due for these rooms (none: only its attendee list is watched) as of
+ * this fact, and these people's attendance of it for the event's attendee-list room (socket.ts
+ * gathers them: one row and one list of people per event and interval).
  */
 export type FiguresDue = (eventId: string, audience: string[], fact: StoredFact, people: string[]) => void
 
-/** the dashboards' pushes of one event: its row, and the people whose attendance moved */
+/** the dashboards' pushes of one event: its row (when `withRow`), and the people whose attendance
+ * moved */
 export function dashboardPushes(
   dashboards: DashboardReads,
   eventId: string,
   position: number,
   people: Iterable<string>,
+  withRow = true,
 ): { figures: FiguresPush | null; attendees: AttendeePush | null } {
-  const row = dashboards.figures(eventId, position)
+  const row = withRow ? dashboards.figures(eventId, position) : null
   const rows = [...people].flatMap((id) => dashboards.attendee(eventId, id) ?? [])
   return {
     figures: row ? { eventId, figures: row } : null,
@@ -75,15 +78,28 @@ export function createPushes(
   const figuresDue: FiguresDue =
     options.figuresDue ??
     ((eventId, audience, fact, people) => {
-      const due = dashboardPushes(dashboards, eventId, fact.position, people)
-      for (const data of [due.figures, due.attendees]) {
-        if (data && current) current.pushes.push(...audience.map((room) => ({ room, data })))
-      }
+      const due = dashboardPushes(dashboards, eventId, fact.position, people, audience.length > 0)
+      if (!current) return
+      const { figures, attendees } = due
+      if (figures) current.pushes.push(...audience.map((room) => ({ room, data: figures })))
+      if (attendees) current.pushes.push({ room: rooms.attendees(eventId), data: attendees })
     })
 
-  /** the event's dashboard row, and these people's attendance, due to its organizer and the admins */
+  /**
+   * The event's dashboard row, due to its organizer and the admins when one of them is connected,
+   * and these people's attendance, due to whoever has the event's attendee list open (a dashboard of
+   * a thousand events shows none of them until a row is opened: nobody is sent every buyer).
+   */
   const figures = (eventId: string, organizerId: string, fact: StoredFact, people: string[] = []): Push[] => {
-    if (watched(organizerId)) figuresDue(eventId, [rooms.organizer(organizerId), rooms.admins], fact, people)
+    const rowsWatched = watched(organizerId)
+    const listWatched = people.length > 0 && listening(rooms.attendees(eventId))
+    if (rowsWatched || listWatched)
+      figuresDue(
+        eventId,
+        rowsWatched ? [rooms.organizer(organizerId), rooms.admins] : [],
+        fact,
+        listWatched ? people : [],
+      )
     return []
   }
 

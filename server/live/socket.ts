@@ -45,7 +45,10 @@ export function attachLive(
   })
   const pub = platform.redis?.duplicate({ enableOfflineQueue: true, maxRetriesPerRequest: null })
   const sub = pub?.duplicate()
-  if (pub && sub) io.adapter(createAdapter(pub, sub))
+  // The adapter's channels carry QUEUE_PREFIX, like the queues: two deployments (or two test files)
+  // on one Redis share nothing. Unscoped, every server on the Redis answered each other's
+  // fetchSockets, and one busy server elsewhere made it time out here.
+  if (pub && sub) io.adapter(createAdapter(pub, sub, { key: `${config.queuePrefix}:socket.io` }))
 
   // Connections per client address: checked at the handshake, counted while connected.
   const addressOf = clientAddress(config.trustProxy)
@@ -126,9 +129,13 @@ export function attachLive(
   const flushFigures = () => {
     flushing = null
     for (const [eventId, { audience, fact, people }] of due) {
-      const pushes = dashboardPushes(reads.dashboards, eventId, fact.position, people)
-      for (const data of [pushes.figures, pushes.attendees]) {
-        if (!data) continue
+      const pushes = dashboardPushes(reads.dashboards, eventId, fact.position, people, audience.length > 0)
+      const sends: Array<[string[], FactPush['data'] | null]> = [
+        [audience, pushes.figures],
+        [[rooms.attendees(eventId)], pushes.attendees],
+      ]
+      for (const [to, data] of sends) {
+        if (!data || to.length === 0) continue
         const push: LivePush = {
           position: fact.position,
           type: fact.type,
@@ -136,7 +143,7 @@ export function attachLive(
           at: fact.at,
           data,
         }
-        io.local.to(audience).emit(liveEvents.push, push)
+        io.local.to(to).emit(liveEvents.push, push)
       }
     }
     due.clear()
@@ -144,9 +151,12 @@ export function attachLive(
   const pushesOf = createPushes(reads, {
     listening: (room) => (io.sockets.adapter.rooms.get(room)?.size ?? 0) > 0,
     figuresDue(eventId, audience, fact, people) {
-      const gathered = due.get(eventId)?.people ?? new Set<string>()
+      const before = due.get(eventId)
+      const gathered = before?.people ?? new Set<string>()
       for (const person of people) gathered.add(person)
-      due.set(eventId, { audience, fact, people: gathered })
+      // the widest audience of the interval: a fact with no row audience does not drop an earlier one's
+      const to = audience.length > 0 ? audience : (before?.audience ?? [])
+      due.set(eventId, { audience: to, fact, people: gathered })
       flushing ??= setTimeout(flushFigures, config.live.figuresEveryMs)
     },
   })

@@ -1,7 +1,7 @@
 // Which rooms a socket may watch, and how many. A refused watch joins nothing: a socket asking for
 // made-up rooms must not make the server keep anything for it (issue 11: one socket watching
 // random rooms grew the server by 130 MB in 8 s).
-import { eventOfRoom, publicRoom, type WatchAck } from '../../contracts/live.ts'
+import { attendeesOfRoom, eventOfRoom, publicRoom, type WatchAck } from '../../contracts/live.ts'
 import type { CatalogQueries } from '../catalog/queries.ts'
 
 /** The account in a socket's handshake token; null for a visitor. */
@@ -16,15 +16,15 @@ export type Watches = {
 
 export function watchRules(events: Pick<CatalogQueries, 'byId'>, roomsPerSocket: number) {
   // An event's room carries its availability and sessions: the public's once the event is
-  // approved, its organizer's and the admins' before that.
+  // approved, its organizer's and the admins' before that. Its attendee list is only ever theirs.
   const maySee = (room: string, watcher: Watcher): boolean => {
-    const eventId = eventOfRoom(room)
+    const listOf = attendeesOfRoom(room)
+    const eventId = eventOfRoom(room) ?? listOf
     if (!eventId) return true
     const event = events.byId(eventId)
     if (!event) return false
-    return (
-      event.approvalStatus === 'Approved' || watcher?.role === 'admin' || event.organizerId === watcher?.id
-    )
+    const own = watcher?.role === 'admin' || event.organizerId === watcher?.id
+    return own || (listOf === null && event.approvalStatus === 'Approved')
   }
 
   /** The rooms one socket watches. The rooms the server joins it to (its account's) are not counted. */

@@ -8,7 +8,7 @@ import type { EventView } from '../../contracts/catalog.ts'
 import type { AttendeesPage, DashboardEventsPage, EventFigures } from '../../contracts/dashboards.ts'
 import { type FactPush, liveEvents, rooms } from '../../contracts/live.ts'
 import { adminSession, organizerSession, type Session, signUp } from '../support/accounts.ts'
-import { open, sockets } from '../support/live-sockets.ts'
+import { open, sockets, watch } from '../support/live-sockets.ts'
 import {
   approvedEvent,
   buy,
@@ -190,17 +190,34 @@ describe("an event's figures and attendees", () => {
 })
 
 describe('pushes to the dashboards', () => {
-  it("carry the event's row and each attendee as they change, to the organizer and the admins", async () => {
+  it("carry the event's row to the organizer and the admins, and each attendee to whoever has its list open", async () => {
     const event = events[2] as EventView
-    const heard = { organizer: [] as FactPush[], admin: [] as FactPush[], other: [] as FactPush[] }
+    const heard = {
+      organizer: [] as FactPush[],
+      admin: [] as FactPush[],
+      other: [] as FactPush[],
+      listOpen: [] as FactPush[],
+    }
     const listen = async (session: Session, into: FactPush[]) => {
       const socket = await open(server.url, session.token)
       socket.on(liveEvents.push, (push: FactPush) => into.push(push))
+      return socket
     }
-    await listen(kabini, heard.organizer)
+    const organizerSocket = await listen(kabini, heard.organizer)
     await listen(admin, heard.admin)
-    await listen(other, heard.other)
+    const otherSocket = await listen(other, heard.other)
+    // The organizer's second tab has the event's attendee list open; the first only its rows.
+    const listSocket = await listen(kabini, heard.listOpen)
+    expect(await watch(listSocket, rooms.attendees(event._id))).toEqual({
+      ok: true,
+      room: rooms.attendees(event._id),
+    })
+    // Nobody else may watch that list: another organizer, a buyer, a visitor.
     const [ravi] = await signUpAll(server.app, ['ravi'] as const)
+    const buyerSocket = await open(server.url, ravi.token)
+    const visitorSocket = await open(server.url)
+    for (const socket of [otherSocket, buyerSocket, visitorSocket])
+      expect(await watch(socket, rooms.attendees(event._id))).toEqual({ ok: false, message: 'No such event.' })
     await buy(server.app, ravi, event, 'VIP', 2)
 
     const rows = (pushes: FactPush[]) =>
@@ -216,12 +233,16 @@ describe('pushes to the dashboards', () => {
       Completed: 1,
       position: issued?.position,
     })
-    await until(() => heard.organizer.some((p) => 'attendees' in p.data))
-    const attendees = heard.organizer.find((p) => 'attendees' in p.data)
+    await until(() => heard.listOpen.some((p) => 'attendees' in p.data))
+    const attendees = heard.listOpen.find((p) => 'attendees' in p.data)
     expect(attendees?.data).toEqual({
       eventId: event._id,
       attendees: [{ _id: ravi.id, username: 'ravi', email: ravi.email, tickets: 2 }],
     })
+    // the tab without the list, and the admin's, hear the rows but no attendee
+    expect(heard.organizer.some((p) => 'attendees' in p.data)).toBe(false)
+    expect(heard.admin.some((p) => 'attendees' in p.data)).toBe(false)
+    expect(organizerSocket.connected).toBe(true)
     // positions only grow, and another organizer hears nothing of this event
     const positions = rows(heard.organizer).map((p) => p.position)
     expect([...positions].sort((a, b) => a - b)).toEqual(positions)

@@ -13,7 +13,7 @@ function useLive(): Live {
   return live
 }
 
-/** watches a public room ('events', 'event-<id>', 'schedule') while the screen is shown */
+/** watches a room ('events', 'event-<id>', 'schedule', 'attendees-<id>') while the screen is shown */
 export function useLiveRoom(room: string): void {
   const live = useLive()
   useEffect(() => live.watch(room), [live, room])

@@ -1,10 +1,13 @@
 // One event's attendees (SPEC §2: a table of attendee name and e-mail, 'No attendees found for this
 // event.'), a page at a time and searchable by name or e-mail, so an event of 10,000 people is as
-// light as one of ten. Live: each person's attendance is pushed and set in place; a page that
-// shifts is fetched again, at most once a second (live/follow.ts).
+// light as one of ten. Live while shown: the list's room is watched, each person's attendance is
+// pushed to it and set in place; a page that shifts is fetched again, at most once a second
+// (live/follow.ts).
 import { useQuery } from '@tanstack/react-query'
 import { useCallback, useEffect, useId, useState } from 'react'
+import { rooms } from '../../../../contracts/live.ts'
 import { type AttendeesQuery, attendeesQuery } from '../../api/queries.ts'
+import { useLiveRoom } from '../../live/use-live.ts'
 import { Pager } from '../../ui/dashboard/pager.tsx'
 import { SearchBox } from '../../ui/dashboard/search-box.tsx'
 import { FetchError } from '../../ui/fetched.tsx'
@@ -15,6 +18,7 @@ export function EventAttendees({ eventId, title }: { eventId: string; title: str
   const headingId = useId()
   const [asked, setAsked] = useState<AttendeesQuery>({ page: 1, limit: ATTENDEES_PER_PAGE })
   const query = useQuery(attendeesQuery(eventId, asked))
+  useLiveRoom(rooms.attendees(eventId))
   const onSearch = useCallback(
     (words: string) =>
       setAsked((now) =>
