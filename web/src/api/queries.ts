@@ -21,16 +21,17 @@ export const eventQuery = (id: string) =>
   queryOptions({ queryKey: keys.event(id), queryFn: () => fetchEvent(id) })
 
 /**
- * a page of dashboard rows; while another page or search loads, the last one stays on screen. A page
- * fetched in the last 2 s is shown as it is (pushes keep it current): the one the dashboard's route
- * fetched while the screen's code loaded (routes/prefetch.ts) is not fetched again on mount.
+ * a page of dashboard rows; while another page or search loads, the last one stays on screen. A
+ * screen mounting on a page fetched or pushed in the last 2 s shows it as it is: the one the
+ * dashboard's route fetched while the screen's code loaded (routes/prefetch.ts) is not fetched again.
+ * (Not a staleTime: a page stays stale for the refetch of every reconnection, live/follow.ts.)
  */
 export const dashboardEventsQuery = (query: DashboardQuery) =>
   queryOptions({
     queryKey: keys.dashboardEvents(query),
     queryFn: () => fetchDashboardEvents(query),
     placeholderData: keepPreviousData,
-    staleTime: 2000,
+    refetchOnMount: (cached) => Date.now() - cached.state.dataUpdatedAt > 2000,
   })
 
 export const eventFiguresQuery = (eventId: string) =>
