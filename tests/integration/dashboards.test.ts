@@ -217,7 +217,10 @@ describe('pushes to the dashboards', () => {
     const buyerSocket = await open(server.url, ravi.token)
     const visitorSocket = await open(server.url)
     for (const socket of [otherSocket, buyerSocket, visitorSocket])
-      expect(await watch(socket, rooms.attendees(event._id))).toEqual({ ok: false, message: 'No such event.' })
+      expect(await watch(socket, rooms.attendees(event._id))).toEqual({
+        ok: false,
+        message: 'No such event.',
+      })
     await buy(server.app, ravi, event, 'VIP', 2)
 
     const rows = (pushes: FactPush[]) =>
