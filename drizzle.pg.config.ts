@@ -1,0 +1,10 @@
+// PostgreSQL's migrations (DATABASE_URL=postgres://…), generated from its own tables:
+// `npx drizzle-kit generate --config drizzle.pg.config.ts`. SQLite's are drizzle.config.ts's.
+import { defineConfig } from 'drizzle-kit'
+
+export default defineConfig({
+  dialect: 'postgresql',
+  schema: ['./server/db/pg-schema.ts'],
+  out: './migrations-pg',
+  casing: 'snake_case',
+})
