@@ -31,7 +31,7 @@ function table(runs: Array<[string, ClusterRun]>): string[] {
       (r) => `${r.sale.pushLatency.p50} / ${r.sale.pushLatency.p99} / ${r.sale.pushLatency.max} ms`,
     ),
     row(
-      "… from the hold's answer (p50 / p99 / max)",
+      "… from the hold's answer (p50 / p99 / max, limit 1 s)",
       (r) =>
         `${r.sale.pushAfterAnswer.p50} / ${r.sale.pushAfterAnswer.p99} / ${r.sale.pushAfterAnswer.max} ms`,
     ),
@@ -63,8 +63,9 @@ export function clusterSection(results: ClusterResults): string {
     "local gateway's file) and one Redis. Every buyer holds one seat through the app processes in",
     'turn; every hold is paid at the gateway through the next process and reported through the one',
     'after; a socket on each process times the push of every hold made on another. Then, under a',
-    'booking load spread over the processes, one app process and one worker are killed with',
-    "`kill -9`, the dead process's unanswered callbacks are sent again to the others, and the fault",
+    'booking load spread over the processes, one app process is killed with `kill -9`, and so is the',
+    "worker process running a job of a burst of payments (its `processedBy`); the dead process's",
+    'unanswered callbacks are sent again to the others, and the fault',
     "runs' invariants are checked (every acknowledged hold, ticket and cancellation in the ledger,",
     'one capture and one ticket per paid order, held + sold within capacity, read models equal to a',
     'rebuild, every accepted payment captured and every ticket mailed).',
@@ -79,7 +80,11 @@ export function clusterSection(results: ClusterResults): string {
       `${mode[0]?.toUpperCase()}${mode.slice(1)} run, seed ${run.seed}: sale ${r.sale.seconds} s; ` +
         `${r.faults.requests} requests under the kills, app process ${r.faults.killedApp.index + 1} killed after ` +
         `${r.faults.killedApp.afterMs} ms (${r.faults.killedApp.requestsCut} requests cut), worker ` +
-        `${r.faults.killedWorker.index + 1} after ${r.faults.killedWorker.afterMs} ms while it ran ` +
+        `${r.faults.killedWorker.index + 1} after ${r.faults.killedWorker.afterMs} ms` +
+        (r.faults.killedWorker.kills > 1
+          ? ` (kill ${r.faults.killedWorker.kills}: the kills before it caught no job running, and the worker was started again)`
+          : '') +
+        ' while it ran ' +
         `${r.faults.killedWorker.jobsRunning.length} jobs (${r.faults.killedWorker.jobsRunning.join(', ') || 'none'}; ` +
         `${r.faults.killedWorker.takenOver} taken over by the other worker); ${r.faults.callbacksRetried} callbacks ` +
         `sent again; ${r.faults.paymentsAccepted} payments accepted, everything owed done ${r.faults.settleSeconds} s after the load.`,
