@@ -24,7 +24,7 @@ function table(runs: Array<[string, ClusterRun]>): string[] {
     ),
     row('refused as sold out (409)', (r) => n(r.sale.soldOut)),
     row('sale answers other than 200 or sold out', (r) => n(r.sale.buyers - r.sale.held - r.sale.soldOut)),
-    row('holds per second (all processes)', (r) => n(r.sale.holdsPerSecond)),
+    row('hold requests answered per second (all processes)', (r) => n(r.sale.holdsPerSecond)),
     row('tickets issued / oversold seats', (r) => `${n(r.sale.ticketsIssued)} / ${r.sale.oversoldSeats}`),
     row(
       "push to the other processes during the sale, from the hold's request (p50 / p99 / max)",
@@ -71,6 +71,17 @@ export function clusterSection(results: ClusterResults): string {
     'rebuild, every accepted payment captured and every ticket mailed).',
     '',
     ...(runs.length ? table(runs) : ['No run recorded yet.']),
+    '',
+    'What several processes cost on one SQLite file (this 2-core machine, the same sale of 5,000',
+    'buyers for 2,000 seats, the same load generator, 2 workers): one app process sold out in 4.0 s',
+    '(one run), three in 13.5–17.7 s (four runs). The likely cause, not yet measured apart: the',
+    "write lock passes between processes through SQLite's busy handler, which sleeps inside the",
+    'waiting process (better-sqlite3 is synchronous), so that process answers nothing, not even a',
+    'sold-out 409, while it waits. Nothing was lost or oversold and nothing answered 5xx: on one',
+    'SQLite file more processes add availability, not throughput (DESIGN.md: PostgreSQL for several',
+    "processes). Still counted per process: the live channel's connections per address",
+    '(`LIVE_CONNECTIONS_PER_ADDRESS`), so behind a load balancer an address may hold that many on',
+    'each process.',
   ]
   for (const [mode, run] of runs) {
     const r = run.result
