@@ -1,3 +1,5 @@
+import { hostname } from 'node:os'
+import { pid } from 'node:process'
 import { Queue, Worker } from 'bullmq'
 import { Redis } from 'ioredis'
 import type { Logger } from 'pino'
@@ -78,6 +80,9 @@ export function createBullJobs(redisUrl: string, prefix: string, logger: Logger)
           {
             connection: connection.duplicate(),
             prefix,
+            // Names this process in each job it takes (the job's processedBy), for operators and
+            // for the cluster test, which kills the worker process that holds a running job.
+            name: `${hostname()}:${pid}`,
             concurrency: 8,
             lockDuration: 10_000,
             stalledInterval: 5_000,
