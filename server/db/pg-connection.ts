@@ -1,0 +1,40 @@
+// A pool of PostgreSQL connections (DATABASE_URL=postgres://…), with drizzle's pg-core over it;
+// PostgreSQL's migrations (migrations-pg/) are applied at open, one process at a time.
+import { resolve } from 'node:path'
+import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres'
+import { migrate } from 'drizzle-orm/node-postgres/migrator'
+import pg from 'pg'
+
+export const pgMigrationsFolder = resolve(import.meta.dirname, '../../migrations-pg')
+
+/** advisory lock key held while migrations are applied: processes starting together take turns */
+const MIGRATIONS_LOCK = 7_401_001
+
+export type PgConnection = { pool: pg.Pool; db: NodePgDatabase; close(): Promise<void> }
+
+/** bigint columns (the ledger's positions) read as numbers: a ledger stays far below 2^53 facts */
+const types: pg.CustomTypesConfig = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    oid === pg.types.builtins.INT8
+      ? Number
+      : pg.types.getTypeParser(oid, format)) as pg.CustomTypesConfig['getTypeParser'],
+}
+
+export async function openPostgres(url: string, poolSize = 10): Promise<PgConnection> {
+  const pool = new pg.Pool({ connectionString: url, max: poolSize, types })
+  // An idle connection the server drops (a restart, a failover) is an error on the pool: it is
+  // replaced on the next checkout, and must not take the process down.
+  pool.on('error', () => {})
+  const client = await pool.connect()
+  try {
+    await client.query('SELECT pg_advisory_lock($1)', [MIGRATIONS_LOCK])
+    try {
+      await migrate(drizzle(client), { migrationsFolder: pgMigrationsFolder })
+    } finally {
+      await client.query('SELECT pg_advisory_unlock($1)', [MIGRATIONS_LOCK])
+    }
+  } finally {
+    client.release()
+  }
+  return { pool, db: drizzle(pool), close: () => pool.end() }
+}

@@ -1,0 +1,305 @@
+// The append-only ledger on PostgreSQL (issue 15): the contract of ledger.ts (streams with versions,
+// one global position, projections in the append's own transaction, group commit, listeners after
+// commit) over an async driver, for any number of processes on one database.
+//
+// Appends are serialised: a transaction that appends takes one advisory transaction lock
+// (APPEND_LOCK) when it begins, as SQLite's BEGIN IMMEDIATE takes the write lock, and holds it
+// until it ends. Two things follow.
+// - Decisions are never made on stale state, in any process: reading a stream (or the seats left),
+//   deciding and appending happen under the lock, so an availability read and the hold it allows
+//   cannot interleave with another hold (no oversell across processes), and a version conflict is
+//   only ever a client's stale If-Match. The unique (stream, version) key stays as the backstop.
+// - Readers never skip a fact. A position is drawn from a sequence at insert but becomes visible at
+//   commit: with two appenders at once, position 8 could commit while 7 is still open, and a
+//   consumer that had read 8 would move its checkpoint past 7 for ever. Under the lock, positions
+//   are drawn and committed in order, and PostgreSQL makes a commit visible before it releases the
+//   transaction's locks, so every reader sees a prefix of the ledger (its only gaps are positions
+//   of rolled-back transactions, which no fact will ever take). The test that fails without the
+//   lock: tests/integration/ledger-stores.test.ts, "a reader tailing the ledger".
+// The price is one appending transaction at a time across all processes, which group commit
+// (transactionInBatch) spreads over every request of a turn of the event loop, as on SQLite.
+import type pg from 'pg'
+import type { FactMeta } from '../db/schema.ts'
+import { type Fact, type StoredFact, StreamVersionConflict } from './ledger.ts'
+import { inDependencyOrder } from './projection-order.ts'
+import { type Upcasters, upcast } from './upcast.ts'
+
+/** the advisory lock every appending transaction holds (one key, chosen once, for this table) */
+export const APPEND_LOCK = 7_401_000
+
+/** Folds facts into read-model tables on PostgreSQL, inside the append's transaction. */
+export type PgProjection = {
+  name: string
+  /** one handler per fact type it reads, given the fact and the appending transaction */
+  handlers: Partial<Record<string, (fact: StoredFact, tx: PgTx) => Promise<void>>>
+  /** the projections whose read models this one reads: it runs after them for each fact */
+  after?: readonly string[]
+}
+
+/** What runs inside one transaction of the ledger: its statements, its appends, its reads. */
+export type PgTx = {
+  query<R extends pg.QueryResultRow = Record<string, unknown>>(text: string, values?: unknown[]): Promise<R[]>
+  append<F extends Fact>(
+    stream: string,
+    expectedVersion: number | 'any',
+    facts: F[],
+    meta?: FactMeta,
+  ): Promise<StoredFact<F>[]>
+  readStream(stream: string): Promise<StoredFact[]>
+  version(stream: string): Promise<number>
+}
+
+type Row = {
+  position: number
+  stream: string
+  version: number
+  type: string
+  data: string
+  meta: string
+  at: string
+}
+
+class Transaction implements PgTx {
+  /** the position of the last fact appended (0: none), and the streams that grew */
+  lastAppended = 0
+  touched = new Set<string>()
+  constructor(
+    private readonly client: pg.PoolClient,
+    private readonly ledger: PgLedger,
+  ) {}
+
+  async query<R extends pg.QueryResultRow>(text: string, values?: unknown[]): Promise<R[]> {
+    return (await this.client.query<R>(text, values)).rows
+  }
+
+  async version(stream: string): Promise<number> {
+    const [row] = await this.query<{ v: number }>(
+      'SELECT coalesce(max(version), 0)::int AS v FROM ledger WHERE stream = $1',
+      [stream],
+    )
+    return row?.v ?? 0
+  }
+
+  async readStream(stream: string): Promise<StoredFact[]> {
+    const rows = await this.query<Row>('SELECT * FROM ledger WHERE stream = $1 ORDER BY version', [stream])
+    return rows.map(this.ledger.decode)
+  }
+
+  async append<F extends Fact>(
+    stream: string,
+    expectedVersion: number | 'any',
+    facts: F[],
+    meta: FactMeta = {},
+  ): Promise<StoredFact<F>[]> {
+    if (facts.length === 0) return []
+    const actual = await this.version(stream)
+    if (expectedVersion !== 'any' && actual !== expectedVersion) {
+      throw new StreamVersionConflict(stream, expectedVersion, actual)
+    }
+    const at = this.ledger.now().toISOString()
+    const metaText = JSON.stringify(meta)
+    const versions = facts.map((_, i) => actual + i + 1)
+    const rows = await this.query<{ position: number; version: number }>(
+      `INSERT INTO ledger (stream, version, type, data, meta, at)
+       SELECT $1, v, t, d, $5, $6 FROM unnest($2::int[], $3::text[], $4::text[]) AS f(v, t, d)
+       RETURNING position, version`,
+      [stream, versions, facts.map((f) => f.type), facts.map((f) => JSON.stringify(f.data)), metaText, at],
+    )
+    const positionOf = new Map(rows.map((r) => [r.version, r.position]))
+    const stored = facts.map(
+      (fact, i) =>
+        ({
+          ...fact,
+          position: positionOf.get(versions[i] as number) as number,
+          stream,
+          version: versions[i] as number,
+          meta,
+          at,
+        }) as StoredFact<F>,
+    )
+    for (const fact of stored) await this.ledger.project(fact, this)
+    this.lastAppended = (stored[stored.length - 1] as StoredFact).position
+    this.touched.add(stream)
+    return stored
+  }
+}
+
+export class PgLedger {
+  private readonly listeners = new Set<(head: number, streams: ReadonlySet<string>) => void>()
+  private readonly byType = new Map<string, Array<NonNullable<PgProjection['handlers'][string]>>>()
+  readonly projections: PgProjection[]
+
+  constructor(
+    readonly pool: pg.Pool,
+    projections: PgProjection[] = [],
+    readonly now: () => Date = () => new Date(),
+    private readonly upcasters: Upcasters = {},
+    /** tests only: false shows what the append lock prevents (see the head of this file) */
+    private readonly serialiseAppends = true,
+  ) {
+    this.projections = inDependencyOrder(projections)
+    for (const p of this.projections) {
+      for (const [type, handler] of Object.entries(p.handlers)) {
+        if (!handler) continue
+        this.byType.set(type, [...(this.byType.get(type) ?? []), handler])
+      }
+    }
+  }
+
+  /** Applies one fact to every projection that reads its type, in the appending transaction. */
+  async project(fact: StoredFact, tx: PgTx): Promise<void> {
+    for (const handler of this.byType.get(fact.type) ?? []) await handler(fact, tx)
+  }
+
+  /**
+   * Runs fn in one transaction that holds the append lock from its start (as SQLite's BEGIN
+   * IMMEDIATE does): what fn reads cannot change under it before it commits. Listeners hear of
+   * the facts it appended once it has committed.
+   */
+  async transaction<T>(fn: (tx: PgTx) => Promise<T>): Promise<T> {
+    const { result, tx } = await this.inTransaction(async (tx) => ({ result: await fn(tx), tx }))
+    this.heard(tx)
+    return result
+  }
+
+  private async inTransaction<T>(fn: (tx: Transaction) => Promise<T>): Promise<T> {
+    const client = await this.pool.connect()
+    let broken: Error | undefined
+    try {
+      await client.query('BEGIN')
+      if (this.serialiseAppends) await client.query('SELECT pg_advisory_xact_lock($1)', [APPEND_LOCK])
+      const result = await fn(new Transaction(client, this))
+      await client.query('COMMIT')
+      return result
+    } catch (error) {
+      await client.query('ROLLBACK').catch((rollbackFailed: Error) => {
+        broken = rollbackFailed
+      })
+      throw error
+    } finally {
+      // a connection that could not even roll back is not given to anyone else
+      client.release(broken)
+    }
+  }
+
+  private heard(tx: Transaction) {
+    if (tx.lastAppended === 0) return
+    for (const listener of this.listeners) listener(tx.lastAppended, tx.touched)
+  }
+
+  /** Work waiting for the next group commit. */
+  private batch: Array<{
+    fn: (tx: PgTx) => Promise<unknown>
+    settle: (error: unknown, result?: unknown) => void
+  }> = []
+
+  /**
+   * Like transaction(), but shares one commit with the other work queued in the same turn of the
+   * event loop (group commit): each fn runs in a savepoint of its own, in arrival order, seeing what
+   * the ones before it wrote, and a fn that throws rolls back alone. The promise settles once the
+   * shared commit is durable; a commit that fails fails every fn of the batch.
+   */
+  transactionInBatch<T>(fn: (tx: PgTx) => Promise<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      if (this.batch.length === 0) setImmediate(() => void this.commitBatch())
+      this.batch.push({
+        fn,
+        settle: (error, result) => (error === undefined ? resolve(result as T) : reject(error)),
+      })
+    })
+  }
+
+  private async commitBatch() {
+    const batch = this.batch
+    this.batch = []
+    const outcomes: Array<{ error?: unknown; result?: unknown }> = []
+    let tx: Transaction | undefined
+    try {
+      tx = await this.inTransaction(async (t) => {
+        for (const { fn } of batch) {
+          const appendedBefore = t.lastAppended
+          const touchedBefore = new Set(t.touched)
+          await t.query('SAVEPOINT work')
+          try {
+            outcomes.push({ result: await fn(t) })
+            await t.query('RELEASE SAVEPOINT work')
+          } catch (error) {
+            await t.query('ROLLBACK TO SAVEPOINT work')
+            t.lastAppended = appendedBefore
+            t.touched = touchedBefore
+            outcomes.push({ error: error ?? new Error('failed') })
+          }
+        }
+        return t
+      })
+    } catch (error) {
+      for (const { settle } of batch) settle(error ?? new Error('commit failed'))
+      return
+    }
+    this.heard(tx)
+    for (const [i, { settle }] of batch.entries()) settle(outcomes[i]?.error, outcomes[i]?.result)
+  }
+
+  /** Appends in a transaction of its own (see PgTx.append). */
+  append<F extends Fact>(
+    stream: string,
+    expectedVersion: number | 'any',
+    facts: F[],
+    meta: FactMeta = {},
+  ): Promise<StoredFact<F>[]> {
+    return this.transaction((tx) => tx.append(stream, expectedVersion, facts, meta))
+  }
+
+  /** A stored row as a fact in its current shape (older shapes are upcast on every read). */
+  readonly decode = (row: Row): StoredFact => ({
+    position: row.position,
+    stream: row.stream,
+    version: row.version,
+    type: row.type,
+    data: upcast(this.upcasters, row.type, JSON.parse(row.data)),
+    meta: JSON.parse(row.meta),
+    at: row.at,
+  })
+
+  private async rows(text: string, values: unknown[]): Promise<Row[]> {
+    return (await this.pool.query<Row>(text, values)).rows
+  }
+
+  async version(stream: string): Promise<number> {
+    const { rows } = await this.pool.query<{ v: number }>(
+      'SELECT coalesce(max(version), 0)::int AS v FROM ledger WHERE stream = $1',
+      [stream],
+    )
+    return rows[0]?.v ?? 0
+  }
+
+  async readStream(stream: string): Promise<StoredFact[]> {
+    return (await this.rows('SELECT * FROM ledger WHERE stream = $1 ORDER BY version', [stream])).map(
+      this.decode,
+    )
+  }
+
+  /** Facts after a position, oldest first. */
+  async readFrom(position: number, limit = 500): Promise<StoredFact[]> {
+    return (
+      await this.rows('SELECT * FROM ledger WHERE position > $1 ORDER BY position LIMIT $2', [
+        position,
+        limit,
+      ])
+    ).map(this.decode)
+  }
+
+  async head(): Promise<number> {
+    const { rows } = await this.pool.query<{ p: number }>(
+      'SELECT coalesce(max(position), 0) AS p FROM ledger',
+    )
+    return rows[0]?.p ?? 0
+  }
+
+  /** Called after each commit in this process that appended facts, with the new head and the
+   * streams that grew. (Other processes' facts are found by polling, as on SQLite.) */
+  onAppend(listener: (head: number, streams: ReadonlySet<string>) => void): () => void {
+    this.listeners.add(listener)
+    return () => this.listeners.delete(listener)
+  }
+}
