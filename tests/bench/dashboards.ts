@@ -4,8 +4,9 @@
 // the admin's dashboards open in Chromium. Reported: the sale's duration both ways, and per tab the
 // API requests and bytes it fetched during the sale, the share of its time in long tasks, how long
 // after the last payment it showed the final figures; and the first view of each dashboard (time
-// to its first row, DOM nodes). Chromium and Redis run on the load generator's core, never the
-// server's, and each core's use is reported: a load core near 100% means the ratio is the load's.
+// to its first row, DOM nodes). The server's side (the app, Redis) runs on one core, the clients
+// (the load generator, Chromium) on the other, and each core's use is reported: a clients' core near
+// 100% means the clients, not the server, set the pace.
 import { spawn } from 'node:child_process'
 import { rmSync } from 'node:fs'
 import { join } from 'node:path'
@@ -21,7 +22,7 @@ import {
   coreTimes,
   coreUse,
   cpuSeconds,
-  pinRedisToLoadCore,
+  pinRedisToServerCore,
   runLoad,
   startAppServer,
 } from './lib/processes.ts'
@@ -65,7 +66,7 @@ export type DashboardsResult = {
   /** server CPU per order, watched ÷ unwatched (medians of the rounds) */
   serverCpuRatio: number
   tabs: TabResult[]
-  /** whether the local Redis was moved onto the load's core for the sales (pinRedisToLoadCore) */
+  /** whether the local Redis was moved onto the server's core for the sales (pinRedisToServerCore) */
   redisPinned: boolean
   /** one event with this many attendees: its first attendee page, and a search, answered in */
   attendees: { count: number; firstPageMs: number; searchMs: number }
@@ -271,7 +272,7 @@ export async function benchDashboards(orders = 3000, eventsOwned = 1000, concurr
   // medians are compared, and each round's pair is kept to show the spread.
   const pairs: DashboardsResult['rounds'] = []
   let watched: Awaited<ReturnType<typeof sale>> | undefined
-  const redis = pinRedisToLoadCore()
+  const redis = pinRedisToServerCore()
   try {
     for (let done = 0; done < rounds; done++) {
       const unwatched = await sale(false)

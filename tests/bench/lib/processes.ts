@@ -131,13 +131,14 @@ export function coreUse(from: ReturnType<typeof coreTimes>, to: ReturnType<typeo
 }
 
 /**
- * Moves the machine's Redis (every thread of each redis-server) onto the load generator's core for
- * the length of a bench, and back afterwards. Left free, the scheduler puts it on whichever core is
- * less busy: on the server's as soon as a browser shares the load's core, where it takes the
- * server's CPU, so that a watched sale seemed slower for the server's part than it was. Returns the
- * pids moved (none when Redis is not local or taskset is refused).
+ * Moves the machine's Redis (every thread of each redis-server) onto the server's core for the
+ * length of a bench, and back afterwards: Redis is the server's side (on a real deployment it sits
+ * with the app, not with the buyers or the organizer's browser), so the clients' core holds only
+ * clients. Left free, the scheduler moved it to whichever core was less busy, so that it ran beside
+ * the server in one run and beside Chromium in the next. Returns the pids moved (none when Redis is
+ * not local or taskset is refused).
  */
-export function pinRedisToLoadCore(): { pids: number[]; restore(): void } {
+export function pinRedisToServerCore(): { pids: number[]; restore(): void } {
   const pidsOf = spawnSync('pidof', ['redis-server'], { encoding: 'utf8' })
   const pids = (pidsOf.stdout ?? '').trim().split(/\s+/).filter(Boolean).map(Number)
   const moved: Array<{ pid: number; mask: string }> = []
@@ -145,7 +146,7 @@ export function pinRedisToLoadCore(): { pids: number[]; restore(): void } {
     const now = /affinity mask: ([0-9a-f]+)/.exec(
       spawnSync('taskset', ['-p', String(pid)], { encoding: 'utf8' }).stdout ?? '',
     )
-    const pinned = spawnSync('taskset', ['-a', '-p', (1 << cores.load).toString(16), String(pid)])
+    const pinned = spawnSync('taskset', ['-a', '-p', (1 << cores.server).toString(16), String(pid)])
     if (now?.[1] && pinned.status === 0) moved.push({ pid, mask: now[1] })
   }
   return {

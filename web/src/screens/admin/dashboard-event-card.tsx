@@ -2,14 +2,16 @@
 // for an approved event, how its sale stands (sold, revenue, attendees: the event's candidates).
 // The description comes with the row; an approved event's card opens on its analytics panel: only
 // opened cards fetch it, so a page of 25 cards costs one request and a sale none but open panels'.
-import { useId, useState } from 'react'
+import { memo, useId, useState } from 'react'
 import type { EventFigures } from '../../../../contracts/dashboards.ts'
 import type { Review } from '../../api/catalog.ts'
 import { EventAnalytics } from '../../ui/analytics/event-analytics.tsx'
 import { RowFigures } from '../../ui/dashboard/dashboard-totals.tsx'
 import { formatDate } from '../../ui/format.ts'
 
-export function DashboardEventCard({
+/** memo: a push changes one row of the page, and only that card renders again (not 25, with their
+ * links) */
+export const DashboardEventCard = memo(function DashboardEventCard({
   row,
   open,
   onToggle,
@@ -18,7 +20,8 @@ export function DashboardEventCard({
 }: {
   row: EventFigures
   open: boolean
-  onToggle: () => void
+  /** opens or closes the card of this event (stable: the card is memoised) */
+  onToggle: (eventId: string, open: boolean) => void
   reviewing: boolean
   onReview: (row: EventFigures, status: Review, reason?: string) => void
 }) {
@@ -85,7 +88,7 @@ export function DashboardEventCard({
           className="button-secondary dashboard-event-toggle"
           aria-expanded={open}
           aria-controls={open ? (approved ? `${descriptionId} ${analyticsId}` : descriptionId) : undefined}
-          onClick={onToggle}
+          onClick={() => onToggle(row._id, open)}
         >
           Details
         </button>
@@ -97,4 +100,4 @@ export function DashboardEventCard({
       )}
     </li>
   )
-}
+})

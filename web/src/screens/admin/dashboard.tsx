@@ -7,7 +7,7 @@
 // fetches what is shown. Above the events, the Activity panel follows the ledger live.
 import { useMutation, useMutationState, useQueryClient } from '@tanstack/react-query'
 import { Link } from '@tanstack/react-router'
-import { useId } from 'react'
+import { useCallback, useId } from 'react'
 import type { EventView } from '../../../../contracts/catalog.ts'
 import type { DashboardEventsPage, EventFigures } from '../../../../contracts/dashboards.ts'
 import { type Review, reviewEvent } from '../../api/catalog.ts'
@@ -83,6 +83,11 @@ export function AdminDashboardScreen() {
       void queryClient.invalidateQueries({ queryKey: keys.event(row._id) })
     },
   })
+  const { mutate } = review
+  const onReview = useCallback(
+    (row: EventFigures, status: Review, reason?: string) => mutate({ row, status, reason }),
+    [mutate],
+  )
   /** the events whose review is on its way (several cards may be reviewed at once) */
   const reviewing = new Set(
     useMutationState({
@@ -139,9 +144,9 @@ export function AdminDashboardScreen() {
                     key={row._id}
                     row={row}
                     open={open}
-                    onToggle={() => toggle(row._id, open)}
+                    onToggle={toggle}
                     reviewing={reviewing.has(row._id)}
-                    onReview={(row, status, reason) => review.mutate({ row, status, reason })}
+                    onReview={onReview}
                   />
                 )
               })}

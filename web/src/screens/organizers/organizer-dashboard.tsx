@@ -1,5 +1,5 @@
 import { Link } from '@tanstack/react-router'
-import { useId, useState } from 'react'
+import { memo, useId, useState } from 'react'
 import type { EventFigures } from '../../../../contracts/dashboards.ts'
 import { CSV_FILE_NAME, fetchAttendeesCsv } from '../../api/organizers.ts'
 import { useLiveConnected } from '../../live/use-live.ts'
@@ -52,14 +52,17 @@ function EventDetails({ id, row }: { id: string; row: EventFigures }) {
   )
 }
 
-function OrganizerEventRow({
+/** memo: a push changes one row of the page, and only that row renders again (not 25, with their
+ * links) */
+const OrganizerEventRow = memo(function OrganizerEventRow({
   row,
   open,
   onToggle,
 }: {
   row: EventFigures
   open: boolean
-  onToggle: () => void
+  /** opens or closes the row of this event (stable: the row is memoised) */
+  onToggle: (eventId: string, open: boolean) => void
 }) {
   const headingId = useId()
   const detailsId = useId()
@@ -86,7 +89,7 @@ function OrganizerEventRow({
             className="button-secondary"
             aria-expanded={open}
             aria-controls={open ? detailsId : undefined}
-            onClick={onToggle}
+            onClick={() => onToggle(row._id, open)}
           >
             Details
           </button>
@@ -95,7 +98,7 @@ function OrganizerEventRow({
       {open && <EventDetails id={detailsId} row={row} />}
     </article>
   )
-}
+})
 
 export function OrganizerDashboardScreen() {
   const { asked, events, onSearch, onPage, isOpen, toggle } = useDashboardPage()
@@ -147,7 +150,7 @@ export function OrganizerDashboardScreen() {
                   const open = isOpen(row._id)
                   return (
                     <li key={row._id}>
-                      <OrganizerEventRow row={row} open={open} onToggle={() => toggle(row._id, open)} />
+                      <OrganizerEventRow row={row} open={open} onToggle={toggle} />
                     </li>
                   )
                 })}

@@ -39,6 +39,12 @@ export function useDashboardPage() {
     [],
   )
 
+  /** stable, so that memoised rows do not render again for it */
+  const toggle = useCallback(
+    (eventId: string, open: boolean) => setToggled((now) => new Map(now).set(eventId, !open)),
+    [],
+  )
+
   return {
     asked,
     setAsked,
@@ -46,6 +52,6 @@ export function useDashboardPage() {
     onSearch,
     onPage: (page: number) => setAsked((now) => ({ ...now, page })),
     isOpen: (eventId: string) => toggled.get(eventId) ?? openByDefault,
-    toggle: (eventId: string, open: boolean) => setToggled((now) => new Map(now).set(eventId, !open)),
+    toggle,
   }
 }
