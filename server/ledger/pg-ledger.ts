@@ -240,6 +240,37 @@ export class PgLedger {
     for (const [i, { settle }] of batch.entries()) settle(outcomes[i]?.error, outcomes[i]?.result)
   }
 
+  /**
+   * Copies facts in as they were stored elsewhere (positions, versions, times and meta kept), in
+   * position order after everything here, each projected as if just appended: what a copy of a
+   * ledger from SQLite (ledger:copy) and the stores' differential tests are made of. One
+   * transaction; the position sequence then continues after the last fact copied.
+   */
+  async copyIn(facts: readonly StoredFact[]): Promise<void> {
+    if (facts.length === 0) return
+    await this.inTransaction(async (tx) => {
+      for (const fact of facts) {
+        await tx.query(
+          `INSERT INTO ledger (position, stream, version, type, data, meta, at)
+           OVERRIDING SYSTEM VALUE VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+          [
+            fact.position,
+            fact.stream,
+            fact.version,
+            fact.type,
+            JSON.stringify(fact.data),
+            JSON.stringify(fact.meta),
+            fact.at,
+          ],
+        )
+        await this.project(fact, tx)
+      }
+      await tx.query(
+        "SELECT setval(pg_get_serial_sequence('ledger', 'position'), (SELECT max(position) FROM ledger))",
+      )
+    })
+  }
+
   /** Appends in a transaction of its own (see PgTx.append). */
   append<F extends Fact>(
     stream: string,

@@ -12,6 +12,7 @@ import { openPostgres, type PgConnection } from '../../server/db/pg-connection.t
 import { Ledger, type StoredFact, StreamVersionConflict } from '../../server/ledger/ledger.ts'
 import { PgLedger, type PgProjection, type PgTx } from '../../server/ledger/pg-ledger.ts'
 import { freshDatabase, type TestDatabase } from '../support/postgres.ts'
+import { allFacts } from '../support/stores.ts'
 
 const fact = (n: number) => ({ type: 'Counted', data: { n } })
 
@@ -158,6 +159,31 @@ describe.each([
     expect(outcomes).toEqual(['ok', 'failed', 'ok', 'failed', 'ok'])
     const kept = await Promise.all([0, 1, 2, 3, 4].map((i) => store.readStream(`batch-${i}`)))
     expect(kept.map((facts) => facts.length)).toEqual([1, 0, 1, 0, 1])
+  })
+})
+
+describe('a SQLite ledger copied into PostgreSQL (copyIn)', () => {
+  it('holds the same facts, positions and versions, and appends after them', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ledger-copy-'))
+    const sqlite = openDatabase(join(dir, 'ledger.sqlite'))
+    const source = new Ledger(sqlite, [])
+    source.append('copy-a', 0, [fact(1), fact(2)])
+    source.append('copy-b', 0, [fact(3)], { actor: 'someone', requestId: 'r-1' })
+    source.append('copy-a', 2, [fact(4)])
+    const copyDb = await freshDatabase()
+    const target = await openPostgres(copyDb.url)
+    try {
+      const ledger = new PgLedger(target.pool)
+      await ledger.copyIn(allFacts(source))
+      expect(await ledger.readFrom(0, 100)).toEqual(allFacts(source))
+      const [next] = await ledger.append('copy-a', 3, [fact(5)])
+      expect(next).toMatchObject({ position: source.head() + 1, version: 4 })
+    } finally {
+      await target.close()
+      await copyDb.drop()
+      sqlite.close()
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
 })
 
