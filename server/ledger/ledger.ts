@@ -240,6 +240,33 @@ export class Ledger {
     })
   }
 
+  /**
+   * Copies facts in as they were stored elsewhere (positions, versions, times and meta kept), after
+   * everything here, each projected as if just appended: a ledger copied from PostgreSQL
+   * (ledger:copy). One transaction.
+   */
+  copyIn(facts: readonly StoredFact[]): void {
+    if (facts.length === 0) return
+    const insert = this.sqlite.prepare(
+      'INSERT INTO ledger (position, stream, version, type, data, meta, at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    )
+    this.transaction(() => {
+      for (const fact of facts) {
+        insert.run(
+          fact.position,
+          fact.stream,
+          fact.version,
+          fact.type,
+          JSON.stringify(fact.data),
+          JSON.stringify(fact.meta),
+          fact.at,
+        )
+        this.project(fact)
+      }
+      this.lastAppended = (facts[facts.length - 1] as StoredFact).position
+    })
+  }
+
   /** Applies one fact to every inline projection that reads its type. */
   project(fact: StoredFact): void {
     const handlers = this.byType.get(fact.type)

@@ -1,0 +1,11 @@
+// The app's read side of the ledger on PostgreSQL: every area's projection as pg-project.ts writes
+// it (the same read models as projections.ts builds on SQLite), and the same upcasters.
+import type pg from 'pg'
+import { PgLedger, type PgProjection } from './ledger/pg-ledger.ts'
+import { upcasters } from './upcasters.ts'
+
+export const pgProjections: PgProjection[] = []
+
+/** The app's ledger over a PostgreSQL pool: every projection, every upcaster. */
+export const pgAppLedger = (pool: pg.Pool, now?: () => Date) =>
+  new PgLedger(pool, pgProjections, now, upcasters)
