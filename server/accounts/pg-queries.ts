@@ -23,8 +23,15 @@ export function pgAccountQueries(db: NodePgDatabase): AsyncQueries<AccountQuerie
   return {
     byId: async (id) => (await byId.execute({ id }))[0],
     byEmail: async (email) => (await byEmail.execute({ email: email.toLowerCase() }))[0],
+    // by id, as SQLite's plan reads them (its key's index, in order); callers key them by id anyway
     byIds: async (ids) =>
-      ids.length === 0 ? [] : db.select().from(pgAccounts).where(inArray(pgAccounts.id, ids)),
+      ids.length === 0
+        ? []
+        : db
+            .select()
+            .from(pgAccounts)
+            .where(inArray(pgAccounts.id, ids))
+            .orderBy(asc(binary(pgAccounts.id))),
     all: () =>
       db
         .select()
