@@ -1,10 +1,13 @@
 // The app's read side of the ledger on PostgreSQL: every area's projection as pg-project.ts writes
 // it (the same read models as projections.ts builds on SQLite), and the same upcasters.
 import type pg from 'pg'
+import { pgAccountsProjection } from './accounts/pg-project.ts'
 import { PgLedger, type PgProjection } from './ledger/pg-ledger.ts'
+import { pgScheduleProjection } from './schedule/pg-project.ts'
+import { pgSupportProjection } from './support/pg-project.ts'
 import { upcasters } from './upcasters.ts'
 
-export const pgProjections: PgProjection[] = []
+export const pgProjections: PgProjection[] = [pgAccountsProjection, pgScheduleProjection, pgSupportProjection]
 
 /** The app's ledger over a PostgreSQL pool: every projection, every upcaster. */
 export const pgAppLedger = (pool: pg.Pool, now?: () => Date) =>
