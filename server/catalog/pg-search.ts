@@ -10,30 +10,63 @@
 // text arrays (events_search's *_tokens), and a GIN-indexed tsvector of them (lexemes) only finds
 // the candidate rows; the arrays decide matches and frequencies exactly.
 //
-// Known differences, both at the edges of Unicode: the tokens follow Node's Unicode tables where
-// SQLite's are older (letters added to Unicode since then are words here, separators there), and
-// case folding is JavaScript's per character where SQLite has its own table (they agree on every
-// script tested: Latin, Greek, Cyrillic, Devanagari, CJK, full-width forms, ligatures).
+// Known differences, at the edges of Unicode only: the tokens follow Node's Unicode tables where
+// SQLite's are older, so a letter added to Unicode since (Greek Ϳ, U+037F) or a case pair added
+// since (outside Cherokee and Georgian, kept as SQLite keeps them) is folded here and not there.
+// Every code point of U+00A0–024F, U+0370–04FF, U+0900–097F, U+0B80–0BFF and U+1E00–1EFF gives
+// FTS5's tokens (checked against fts5vocab), and tests/integration/pg-catalog.test.ts holds a
+// corpus's tokens against FTS5's.
 import { matchQuery, SEARCH_WEIGHTS } from './search-index.ts'
 
-/** unicode61's token characters: letters, numbers, private use; combining diacritics (U+0300–036F)
+/** unicode61's token characters: letters, numbers, private use (and code points it knows nothing
+ * of, as unicode61 does); combining diacritics (U+0300–036F)
  * belong to the token and are removed from it (remove_diacritics). Other marks (Devanagari vowel
  * signs, …) separate tokens, as they do in unicode61. */
-const TOKEN_RUN = /(?:[\p{L}\p{N}\p{Co}]|[\u0300-\u036f])+/gu
+const TOKEN_RUN = /(?:[\p{L}\p{N}\p{Co}\p{Cn}]|[\u0300-\u036f])+/gu
 const COMBINING_DIACRITICS = /[\u0300-\u036f]/g
 
 /** unicode61's remove_diacritics applies to Latin letters only (Greek ί stays ί). */
 const isLatin = (code: number) => (code >= 0xc0 && code <= 0x24f) || (code >= 0x1e00 && code <= 0x1eff)
 
+/** A Latin letter's base, when that is an ASCII letter (unicode61 keeps ǣ, ǿ, ǯ and ǡ whole). */
+function withoutDiacritics(letter: string): string {
+  const decomposed = letter.normalize('NFD').replace(/^ſ/, 's')
+  return /^[a-z]/.test(decomposed) && letter !== 'ǡ' ? decomposed : letter
+}
+
+/** Case folding beyond lowercasing (Unicode's CaseFolding.txt, which unicode61 follows): final
+ * sigma, long s, the Greek symbol variants, micro. */
+const FOLDED: Record<string, string> = {
+  ς: 'σ',
+  ſ: 's',
+  ϐ: 'β',
+  ϑ: 'θ',
+  ϕ: 'φ',
+  ϖ: 'π',
+  ϰ: 'κ',
+  ϱ: 'ρ',
+  ϵ: 'ε',
+  µ: 'μ',
+}
+const SPECIAL_FOLDS = new RegExp(`[${Object.keys(FOLDED).join('')}]`, 'gu')
+
+/** Scripts whose case pairs came after SQLite's Unicode tables: unicode61 leaves them as they are. */
+const unfoldedScript = (code: number) =>
+  (code >= 0x13a0 && code <= 0x13ff) || (code >= 0x1c90 && code <= 0x1cbf)
+
 function fold(run: string): string {
   let folded = ''
   for (const char of run) {
+    const code = char.codePointAt(0) ?? 0
+    if (unfoldedScript(code)) {
+      folded += char
+      continue
+    }
     // per character: no context-sensitive lowercasing (FTS5 folds Σ to σ, never to final ς)
     const lower = char.toLowerCase()
-    folded +=
-      isLatin(char.codePointAt(0) ?? 0) || isLatin(lower.codePointAt(0) ?? 0) ? lower.normalize('NFD') : lower
+    folded += isLatin(code) || isLatin(lower.codePointAt(0) ?? 0) ? withoutDiacritics(lower) : lower
   }
-  return folded.replace(COMBINING_DIACRITICS, '')
+  return folded.replace(COMBINING_DIACRITICS, '').replace(SPECIAL_FOLDS, (c) => FOLDED[c] ?? c)
 }
 
 /** A text's tokens, as FTS5's unicode61 tokenizer (remove_diacritics 2) makes them. */
