@@ -185,11 +185,6 @@ afterAll(async () => {
   await server?.close()
 })
 
-/** both stores' answers to one read, for one expect */
-const both = async <T>(sqliteAnswer: T, pgAnswer: Promise<T>) => ({
-  sqlite: sqliteAnswer,
-  pg: await pgAnswer,
-})
 const byId = <T extends { id: string }>(rows: T[]) => [...rows].sort((a, b) => (a.id < b.id ? -1 : 1))
 
 describe('the corpus', () => {
