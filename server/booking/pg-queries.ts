@@ -1,0 +1,163 @@
+// Booking's reads on PostgreSQL (issue 15): what queries.ts answers, for the same rows, over any
+// reader: the pool, or the PgTx of a decision (the seats left for a hold are read in the hold's own
+// transaction, under the ledger's append lock, so they are exact when the hold is decided).
+import type pg from 'pg'
+import type { EventExtras } from '../catalog/queries.ts'
+import type { AsyncQueries } from '../db/store.ts'
+import type { PgTx } from '../ledger/pg-ledger.ts'
+import type { BookingQueries, OrderRow } from './queries.ts'
+import type { PaymentStatus } from './tables.ts'
+
+/** What the reads run on: a transaction of the ledger (PgTx) or the pool (poolReader). */
+export type PgReader = Pick<PgTx, 'query'>
+
+/** the pool as a reader: each read a statement of its own */
+export const poolReader = (pool: pg.Pool): PgReader => ({
+  query: async <R extends pg.QueryResultRow>(text: string, values?: unknown[]) =>
+    (await pool.query<R>(text, values)).rows,
+})
+
+/** an order row as queries.ts reads it (drizzle's camelCase names) */
+const order = `id, event_id AS "eventId", organizer_id AS "organizerId", ticket_type_id AS "ticketTypeId",
+  ticket_type AS "ticketType", buyer_id AS "buyerId", owner_id AS "ownerId", quantity,
+  unit_price_paise AS "unitPricePaise", amount_paise AS "amountPaise", provider,
+  provider_order_id AS "providerOrderId", status, payment_status AS "paymentStatus",
+  payment_id AS "paymentId", held_until AS "heldUntil", client_key AS "clientKey", refund,
+  issued_at AS "issuedAt", created_at AS "createdAt", updated_at AS "updatedAt"`
+
+const byRank: Record<number, PaymentStatus> = { 0: 'Completed', 1: 'Pending', 2: 'Cancelled', 3: 'Failed' }
+
+export function pgBookingQueries(db: PgReader) {
+  const orders = (where: string, values: unknown[], tail = '') =>
+    db.query<OrderRow>(`SELECT ${order} FROM orders WHERE ${where} ${tail}`, values)
+  const one = async (where: string, values: unknown[]) => (await orders(where, values))[0]
+  const count = async (text: string, values: unknown[]) =>
+    (await db.query<{ n: number }>(text, values))[0]?.n ?? 0
+
+  /** Each account's best payment status (queries.ts's bestPaymentStatuses), one query for many. */
+  const bestPaymentStatuses = async (
+    accountIds: string[],
+    organizerId?: string,
+  ): Promise<Map<string, PaymentStatus>> => {
+    const best = new Map<string, PaymentStatus>()
+    if (accountIds.length === 0) return best
+    const rows = await db.query<{ person: string; rank: number }>(
+      `SELECT coalesce(owner_id, buyer_id) AS person,
+         min(CASE payment_status WHEN 'Completed' THEN 0 WHEN 'Pending' THEN 1 WHEN 'Cancelled' THEN 2 ELSE 3 END)
+           AS rank
+       FROM orders
+       WHERE (owner_id = ANY($1::text[]) OR (owner_id IS NULL AND buyer_id = ANY($1::text[])))
+         AND ($2::text IS NULL OR organizer_id = $2::text)
+       GROUP BY coalesce(owner_id, buyer_id)`,
+      [accountIds, organizerId ?? null],
+    )
+    for (const row of rows) {
+      const status = byRank[row.rank]
+      if (status) best.set(row.person, status)
+    }
+    return best
+  }
+
+  const seatsTaken = (ticketTypeId: string) =>
+    count('SELECT held + sold AS n FROM inventory WHERE ticket_type_id = $1', [ticketTypeId])
+
+  const queries: AsyncQueries<BookingQueries> = {
+    /** capacity − sold − held: what can still be booked right now (exact in the hold's PgTx) */
+    available: async (ticketType) => ticketType.quantity - (await seatsTaken(ticketType.id)),
+
+    /** Availability and attendees for the catalogue's event views, loaded once per list. */
+    async eventExtras(eventIds) {
+      const none: ReturnType<EventExtras> = { available: (t) => t.quantity, candidates: () => [] }
+      if (eventIds.length === 0) return none
+      const taken = new Map<string, number>()
+      const seats = await db.query<{ id: string; taken: number }>(
+        'SELECT ticket_type_id AS id, held + sold AS taken FROM inventory WHERE event_id = ANY($1::text[])',
+        [eventIds],
+      )
+      for (const row of seats) taken.set(row.id, row.taken)
+      const attendees = new Map<string, Set<string>>()
+      // the order SQLite reads them in: the partial index orders_issued_by_event (event, id)
+      const issued = await db.query<{ eventId: string; ownerId: string | null }>(
+        `SELECT event_id AS "eventId", owner_id AS "ownerId" FROM orders
+         WHERE event_id = ANY($1::text[]) AND status = 'issued' ORDER BY event_id, id`,
+        [eventIds],
+      )
+      for (const { eventId, ownerId } of issued) {
+        if (!ownerId) continue
+        const set = attendees.get(eventId) ?? new Set<string>()
+        set.add(ownerId)
+        attendees.set(eventId, set)
+      }
+      return {
+        available: (t) => t.quantity - (taken.get(t.id) ?? 0),
+        candidates: (eventId) => [...(attendees.get(eventId) ?? [])],
+      }
+    },
+
+    byId: (orderId) => one('id = $1', [orderId]),
+    heldBy: (buyerId, eventId) =>
+      orders("buyer_id = $1 AND event_id = $2 AND status = 'held'", [buyerId, eventId]),
+    seatsIssuedTo: (buyerId, eventId) =>
+      count(
+        `SELECT coalesce(sum(quantity), 0)::int AS n FROM orders
+         WHERE buyer_id = $1 AND event_id = $2 AND status = 'issued'`,
+        [buyerId, eventId],
+      ),
+    seatsHeldFrom: (clientKey, eventId) =>
+      count('SELECT seats AS n FROM held_by_client WHERE client_key = $1 AND event_id = $2', [
+        clientKey,
+        eventId,
+      ]),
+    byProviderOrderId: (providerOrderId) => one('provider_order_id = $1', [providerOrderId]),
+
+    ticketsOf: (accountId) =>
+      orders("owner_id = $1 AND status = 'issued'", [accountId], 'ORDER BY created_at DESC'),
+
+    isAttendeeOf: async (organizerId, accountId) =>
+      (
+        await db.query(
+          `SELECT 1 FROM orders WHERE organizer_id = $1 AND owner_id = $2 AND status = 'issued' LIMIT 1`,
+          [organizerId, accountId],
+        )
+      ).length > 0,
+
+    bestPaymentStatus: async (accountId, organizerId) =>
+      (await bestPaymentStatuses([accountId], organizerId)).get(accountId) ?? null,
+    bestPaymentStatuses,
+
+    // Ids are newId()'s lowercase hex of one length: every collation orders them as SQLite's
+    // binary one does, so the primary key's order serves the page.
+    issuedPage: async (eventIds, afterId, limit) =>
+      eventIds.length === 0
+        ? []
+        : orders(
+            "event_id = ANY($1::text[]) AND status = 'issued' AND id > $2",
+            [eventIds, afterId, limit],
+            'ORDER BY id LIMIT $3',
+          ),
+
+    attendeeIds: async (eventId) =>
+      (
+        await db.query<{ ownerId: string | null }>(
+          `SELECT DISTINCT owner_id AS "ownerId" FROM orders WHERE event_id = $1 AND status = 'issued'`,
+          [eventId],
+        )
+      ).flatMap((r) => (r.ownerId ? [r.ownerId] : [])),
+
+    releasedUnpaid: (since) =>
+      orders(
+        `status IN ('failed', 'expired') AND payment_id IS NULL AND held_until >= $1 AND provider <> 'free'`,
+        [since],
+      ),
+
+    openHolds: () => orders("status = 'held'", []),
+    refundsOwed: () => orders("refund = 'requested'", []),
+    lapsedHolds: (now, ticketTypeId) =>
+      ticketTypeId
+        ? orders("status = 'held' AND held_until <= $1 AND ticket_type_id = $2", [now, ticketTypeId])
+        : orders("status = 'held' AND held_until <= $1", [now]),
+  }
+  return queries
+}
+
+export type PgBookingQueries = ReturnType<typeof pgBookingQueries>
