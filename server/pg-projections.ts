@@ -2,12 +2,24 @@
 // it (the same read models as projections.ts builds on SQLite), and the same upcasters.
 import type pg from 'pg'
 import { pgAccountsProjection } from './accounts/pg-project.ts'
+import { pgAnalyticsProjection } from './analytics/pg-project.ts'
+import { pgBookingProjection } from './booking/pg-project.ts'
+import { pgBookingQueries } from './booking/pg-queries.ts'
+import { pgCatalogProjection } from './catalog/pg-project.ts'
 import { PgLedger, type PgProjection } from './ledger/pg-ledger.ts'
 import { pgScheduleProjection } from './schedule/pg-project.ts'
 import { pgSupportProjection } from './support/pg-project.ts'
 import { upcasters } from './upcasters.ts'
 
-export const pgProjections: PgProjection[] = [pgAccountsProjection, pgScheduleProjection, pgSupportProjection]
+export const pgProjections: PgProjection[] = [
+  pgAccountsProjection,
+  pgCatalogProjection,
+  pgBookingProjection,
+  // analytics reads the order booking's projection has just written, in the same transaction
+  pgAnalyticsProjection((tx) => pgBookingQueries(tx)),
+  pgScheduleProjection,
+  pgSupportProjection,
+]
 
 /** The app's ledger over a PostgreSQL pool: every projection, every upcaster. */
 export const pgAppLedger = (pool: pg.Pool, now?: () => Date) =>

@@ -34,6 +34,12 @@ const normalised = (rows: Row[]): Row[] =>
 export const sqliteRows = (sqlite: Sqlite, table: string): Row[] =>
   normalised(sqlite.prepare(`SELECT * FROM "${table}"`).all() as Row[])
 
-/** A table's rows in PostgreSQL, comparable and in one order. */
-export const pgRows = async (pool: pg.Pool, table: string): Promise<Row[]> =>
-  normalised((await pool.query(`SELECT * FROM "${table}"`)).rows as Row[])
+/** A table's columns in SQLite. */
+export const sqliteColumns = (sqlite: Sqlite, table: string): string[] =>
+  (sqlite.prepare(`PRAGMA table_info("${table}")`).all() as Array<{ name: string }>).map((c) => c.name)
+
+/** A table's rows in PostgreSQL (these columns only, when given), comparable and in one order. */
+export const pgRows = async (pool: pg.Pool, table: string, columns?: string[]): Promise<Row[]> => {
+  const list = columns ? columns.map((c) => `"${c}"`).join(', ') : '*'
+  return normalised((await pool.query(`SELECT ${list} FROM "${table}"`)).rows as Row[])
+}
