@@ -1,24 +1,20 @@
 // Reads of the catalogue on PostgreSQL: queries.ts's answers, the same rows in the same order,
 // awaited (AsyncQueries<CatalogQueries>).
 import type pg from 'pg'
-import {
-  type ApprovalStatus,
-  type EventView,
-  isCalendarDate,
-  type TicketTypeName,
-} from '../../contracts/catalog.ts'
+import type { ApprovalStatus, EventView, TicketTypeName } from '../../contracts/catalog.ts'
 import type { AsyncQueries } from '../db/store.ts'
-import { invalid } from '../errors.ts'
-import { absoluteMedia } from '../http/media-urls.ts'
-import { paiseBound, toRupees } from '../money.ts'
 import { searchPhrases, wordsSql } from './pg-search.ts'
+import type { CatalogQueries } from './queries.ts'
 import {
-  type CatalogQueries,
   type EventExtras,
   type EventRow,
+  eventViews,
+  type FilterType,
+  fold,
   noExtras,
+  readFilter,
   type TicketTypeRow,
-} from './queries.ts'
+} from './views.ts'
 
 /** events' columns as EventRow names them (images and videos are JSON text, parsed below) */
 const EVENT_COLUMNS = `id, organizer_id AS "organizerId", title, description, date, time, location, category,
@@ -39,8 +35,6 @@ const eventRow = (row: StoredEvent): EventRow => ({
 })
 
 const WORDS = wordsSql(EVENT_COLUMNS)
-
-const fold = (text: string) => text.normalize('NFKC').toLocaleLowerCase('en-IN').trim()
 
 export function pgCatalogQueries(pool: pg.Pool): AsyncQueries<CatalogQueries> {
   const events = async (where: string, values: unknown[] = [], order = BY_START) =>
@@ -74,94 +68,35 @@ export function pgCatalogQueries(pool: pg.Pool): AsyncQueries<CatalogQueries> {
     return byEvent
   }
 
-  /** The event objects of API.md (queries.ts's toViews, its rows read from here). */
+  /** The event objects of API.md (views.ts), with their ticket types read here. */
   const toViews = async (
     rows: EventRow[],
     extras: EventExtras = noExtras,
     mediaBase = '',
-  ): Promise<EventView[]> => {
-    const ids = rows.map((r) => r.id)
-    const types = await ticketTypesOf(ids)
-    const extra = extras(ids)
-    const media = (list: { url: string }[]) => list.map((m) => ({ url: absoluteMedia(m.url, mediaBase) }))
-    return rows.map((row) => ({
-      _id: row.id,
-      title: row.title,
-      description: row.description,
-      date: row.date,
-      time: row.time,
-      location: row.location,
-      category: row.category,
-      approvalStatus: row.approvalStatus,
-      organizer: row.organizerId,
-      images: media(row.images),
-      videos: media(row.videos),
-      candidates: extra.candidates(row.id),
-      ticketTypes: (types.get(row.id) ?? []).map((t) => {
-        const available = extra.available(t)
-        return {
-          _id: t.id,
-          type: t.type,
-          price: toRupees(t.pricePaise),
-          quantity: available,
-          available,
-          capacity: t.quantity,
-        }
-      }),
-      createdAt: row.createdAt,
-      salesEnd: row.salesEnd,
-      reviewReason: row.reviewReason,
-      version: row.version,
-    }))
-  }
+  ): Promise<EventView[]> => eventViews(rows, await ticketTypesOf(rows.map((r) => r.id)), extras, mediaBase)
 
-  const filtered = async (
-    filterType: 'text' | 'category' | 'date' | 'location' | 'price',
-    search: string,
-  ): Promise<EventRow[]> => {
-    switch (filterType) {
-      case 'text':
-        return withWords(search)
-      case 'category': {
-        const wanted = fold(search)
-        return (await approved()).filter((e) => fold(e.category) === wanted)
-      }
-      case 'location': {
-        const wanted = fold(search)
-        return (await approved()).filter((e) => fold(e.location).includes(wanted))
-      }
-      case 'date': {
-        const day = /^(\d{4})-(\d{2})-(\d{2})$/.exec(search)
-        const month = /^(\d{4})-(\d{2})$/.exec(search)
-        const validMonth = (m: string) => Number(m) >= 1 && Number(m) <= 12
-        if (day && isCalendarDate(search)) {
-          return events("WHERE approval_status = 'Approved' AND date = $1", [search])
-        }
-        if (month?.[2] && validMonth(month[2])) {
-          // the month is digits only (checked above): nothing in it is a pattern
-          return events("WHERE approval_status = 'Approved' AND date LIKE $1", [`${search}-%`])
-        }
-        throw invalid('Date must be YYYY-MM-DD (a day) or YYYY-MM (a month).', [
-          { field: 'search', message: 'Date must be YYYY-MM-DD (a day) or YYYY-MM (a month).' },
-        ])
-      }
-      case 'price': {
-        const range = /^\s*(\d+(?:\.\d+)?)\s*-\s*(\d+(?:\.\d+)?)\s*$/.exec(search)
-        const min = Number(range?.[1])
-        const max = Number(range?.[2])
-        if (!range || !(min <= max)) {
-          throw invalid('Please enter valid min and max prices.', [
-            { field: 'search', message: 'Price must be min-max with min not above max, e.g. 100-500.' },
-          ])
-        }
+  /** SPEC's search (views.ts reads the user's text): approved events only. */
+  const filtered = async (filterType: FilterType, search: string): Promise<EventRow[]> => {
+    const filter = readFilter(filterType, search)
+    switch (filter.kind) {
+      case 'words':
+        return withWords(filter.search)
+      case 'category':
+        return (await approved()).filter((e) => fold(e.category) === filter.wanted)
+      case 'location':
+        return (await approved()).filter((e) => fold(e.location).includes(filter.wanted))
+      case 'day':
+        return events("WHERE approval_status = 'Approved' AND date = $1", [filter.day])
+      case 'month':
+        return events("WHERE approval_status = 'Approved' AND date LIKE $1", [`${filter.prefix}%`])
+      case 'price':
         return events(
           `WHERE approval_status = 'Approved' AND id IN (
              SELECT event_id FROM event_ticket_types WHERE price_paise >= $1 AND price_paise <= $2)`,
-          [paiseBound(range[1] ?? '', 'up'), paiseBound(range[2] ?? '', 'down')],
+          [filter.minPaise, filter.maxPaise],
         )
-      }
       default:
-        return filterType satisfies never
+        return filter satisfies never
     }
   }
 
