@@ -2,9 +2,9 @@
 // reader: the pool, or the PgTx of a decision (the seats left for a hold are read in the hold's own
 // transaction, under the ledger's append lock, so they are exact when the hold is decided).
 import type pg from 'pg'
-import type { EventExtras } from '../catalog/queries.ts'
 import type { AsyncQueries } from '../db/store.ts'
 import type { PgTx } from '../ledger/pg-ledger.ts'
+import { extrasOf, noExtras } from './extras.ts'
 import type { BookingQueries, OrderRow } from './queries.ts'
 import type { PaymentStatus } from './tables.ts'
 
@@ -67,31 +67,19 @@ export function pgBookingQueries(db: PgReader) {
 
     /** Availability and attendees for the catalogue's event views, loaded once per list. */
     async eventExtras(eventIds) {
-      const none: ReturnType<EventExtras> = { available: (t) => t.quantity, candidates: () => [] }
-      if (eventIds.length === 0) return none
-      const taken = new Map<string, number>()
-      const seats = await db.query<{ id: string; taken: number }>(
-        'SELECT ticket_type_id AS id, held + sold AS taken FROM inventory WHERE event_id = ANY($1::text[])',
-        [eventIds],
+      if (eventIds.length === 0) return noExtras
+      return extrasOf(
+        await db.query<{ ticketTypeId: string; taken: number }>(
+          'SELECT ticket_type_id AS "ticketTypeId", held + sold AS taken FROM inventory WHERE event_id = ANY($1::text[])',
+          [eventIds],
+        ),
+        // the order SQLite reads them in: the partial index orders_issued_by_event (event, id)
+        await db.query<{ eventId: string; ownerId: string | null }>(
+          `SELECT event_id AS "eventId", owner_id AS "ownerId" FROM orders
+           WHERE event_id = ANY($1::text[]) AND status = 'issued' ORDER BY event_id, id`,
+          [eventIds],
+        ),
       )
-      for (const row of seats) taken.set(row.id, row.taken)
-      const attendees = new Map<string, Set<string>>()
-      // the order SQLite reads them in: the partial index orders_issued_by_event (event, id)
-      const issued = await db.query<{ eventId: string; ownerId: string | null }>(
-        `SELECT event_id AS "eventId", owner_id AS "ownerId" FROM orders
-         WHERE event_id = ANY($1::text[]) AND status = 'issued' ORDER BY event_id, id`,
-        [eventIds],
-      )
-      for (const { eventId, ownerId } of issued) {
-        if (!ownerId) continue
-        const set = attendees.get(eventId) ?? new Set<string>()
-        set.add(ownerId)
-        attendees.set(eventId, set)
-      }
-      return {
-        available: (t) => t.quantity - (taken.get(t.id) ?? 0),
-        candidates: (eventId) => [...(attendees.get(eventId) ?? [])],
-      }
     },
 
     byId: (orderId) => one('id = $1', [orderId]),

@@ -2,6 +2,7 @@
 import { and, asc, desc, eq, gt, gte, inArray, isNull, lte, ne, or, sql } from 'drizzle-orm'
 import type { EventExtras } from '../catalog/queries.ts'
 import type { Db } from '../db/connection.ts'
+import { extrasOf, noExtras } from './extras.ts'
 import { heldByClient, inventory, orders, type PaymentStatus } from './tables.ts'
 
 export type OrderRow = typeof orders.$inferSelect
@@ -115,27 +116,20 @@ export function bookingQueries(db: Db) {
 
     /** Availability and attendees for the catalogue's event views, loaded once per list. */
     eventExtras: ((eventIds) => {
-      if (eventIds.length === 0) return { available: (t) => t.quantity, candidates: () => [] }
-      const taken = new Map<string, number>()
-      for (const row of db.select().from(inventory).where(inArray(inventory.eventId, eventIds)).all()) {
-        taken.set(row.ticketTypeId, row.held + row.sold)
-      }
-      const attendees = new Map<string, Set<string>>()
-      const issued = db
-        .select({ eventId: orders.eventId, ownerId: orders.ownerId })
-        .from(orders)
-        .where(and(inArray(orders.eventId, eventIds), eq(orders.status, 'issued')))
-        .all()
-      for (const { eventId, ownerId } of issued) {
-        if (!ownerId) continue
-        const set = attendees.get(eventId) ?? new Set<string>()
-        set.add(ownerId)
-        attendees.set(eventId, set)
-      }
-      return {
-        available: (t) => t.quantity - (taken.get(t.id) ?? 0),
-        candidates: (eventId) => [...(attendees.get(eventId) ?? [])],
-      }
+      if (eventIds.length === 0) return noExtras
+      return extrasOf(
+        db
+          .select()
+          .from(inventory)
+          .where(inArray(inventory.eventId, eventIds))
+          .all()
+          .map((row) => ({ ticketTypeId: row.ticketTypeId, taken: row.held + row.sold })),
+        db
+          .select({ eventId: orders.eventId, ownerId: orders.ownerId })
+          .from(orders)
+          .where(and(inArray(orders.eventId, eventIds), eq(orders.status, 'issued')))
+          .all(),
+      )
     }) satisfies EventExtras,
 
     byId: (orderId: string): OrderRow | undefined => byId.get({ id: orderId }),

@@ -44,6 +44,17 @@ export function projection<F extends Fact>(spec: {
   return spec as unknown as Projection
 }
 
+/** A stored row as a fact in its current shape (older shapes are upcast here, on every read). */
+export const decodeRow = (upcasters: Upcasters, row: LedgerRow): StoredFact => ({
+  position: row.position,
+  stream: row.stream,
+  version: row.version,
+  type: row.type,
+  data: upcast(upcasters, row.type, JSON.parse(row.data)),
+  meta: JSON.parse(row.meta),
+  at: row.at,
+})
+
 export class StreamVersionConflict extends Error {
   constructor(
     readonly stream: string,
@@ -55,7 +66,8 @@ export class StreamVersionConflict extends Error {
   }
 }
 
-type Row = {
+/** a fact as the ledger table stores it, on either store (data and meta as JSON text) */
+export type LedgerRow = {
   position: number
   stream: string
   version: number
@@ -107,11 +119,13 @@ export class Ledger {
       insert: this.sqlite.prepare(
         'INSERT INTO ledger (stream, version, type, data, meta, at) VALUES (?, ?, ?, ?, ?, ?)',
       ),
-      stream: this.sqlite.prepare<[string], Row>('SELECT * FROM ledger WHERE stream = ? ORDER BY version'),
-      from: this.sqlite.prepare<[number, number], Row>(
+      stream: this.sqlite.prepare<[string], LedgerRow>(
+        'SELECT * FROM ledger WHERE stream = ? ORDER BY version',
+      ),
+      from: this.sqlite.prepare<[number, number], LedgerRow>(
         'SELECT * FROM ledger WHERE position > ? ORDER BY position LIMIT ?',
       ),
-      replay: this.sqlite.prepare<[number, number], Omit<Row, 'meta'>>(
+      replay: this.sqlite.prepare<[number, number], Omit<LedgerRow, 'meta'>>(
         'SELECT position, stream, version, type, data, at FROM ledger WHERE position > ? ORDER BY position LIMIT ?',
       ),
       head: this.sqlite.prepare<[], { p: number }>('SELECT coalesce(max(position), 0) AS p FROM ledger'),
@@ -278,16 +292,7 @@ export class Ledger {
     return (this.statements.version.get(stream) as { v: number }).v
   }
 
-  /** A stored row as a fact in its current shape (older shapes are upcast here, on every read). */
-  private readonly decode = (row: Row): StoredFact => ({
-    position: row.position,
-    stream: row.stream,
-    version: row.version,
-    type: row.type,
-    data: upcast(this.upcasters, row.type, JSON.parse(row.data)),
-    meta: JSON.parse(row.meta),
-    at: row.at,
-  })
+  private readonly decode = (row: LedgerRow): StoredFact => decodeRow(this.upcasters, row)
 
   readStream(stream: string): StoredFact[] {
     return this.statements.stream.all(stream).map(this.decode)

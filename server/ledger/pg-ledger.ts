@@ -20,9 +20,9 @@
 // (transactionInBatch) spreads over every request of a turn of the event loop, as on SQLite.
 import type pg from 'pg'
 import type { FactMeta } from '../db/schema.ts'
-import { type Fact, type StoredFact, StreamVersionConflict } from './ledger.ts'
+import { decodeRow, type Fact, type LedgerRow, type StoredFact, StreamVersionConflict } from './ledger.ts'
 import { inDependencyOrder } from './projection-order.ts'
-import { type Upcasters, upcast } from './upcast.ts'
+import type { Upcasters } from './upcast.ts'
 
 /** the advisory lock every appending transaction holds (one key, chosen once, for this table) */
 export const APPEND_LOCK = 7_401_000
@@ -49,16 +49,6 @@ export type PgTx = {
   version(stream: string): Promise<number>
 }
 
-type Row = {
-  position: number
-  stream: string
-  version: number
-  type: string
-  data: string
-  meta: string
-  at: string
-}
-
 class Transaction implements PgTx {
   /** the position of the last fact appended (0: none), and the streams that grew */
   lastAppended = 0
@@ -81,7 +71,9 @@ class Transaction implements PgTx {
   }
 
   async readStream(stream: string): Promise<StoredFact[]> {
-    const rows = await this.query<Row>('SELECT * FROM ledger WHERE stream = $1 ORDER BY version', [stream])
+    const rows = await this.query<LedgerRow>('SELECT * FROM ledger WHERE stream = $1 ORDER BY version', [
+      stream,
+    ])
     return rows.map(this.ledger.decode)
   }
 
@@ -281,19 +273,11 @@ export class PgLedger {
     return this.transaction((tx) => tx.append(stream, expectedVersion, facts, meta))
   }
 
-  /** A stored row as a fact in its current shape (older shapes are upcast on every read). */
-  readonly decode = (row: Row): StoredFact => ({
-    position: row.position,
-    stream: row.stream,
-    version: row.version,
-    type: row.type,
-    data: upcast(this.upcasters, row.type, JSON.parse(row.data)),
-    meta: JSON.parse(row.meta),
-    at: row.at,
-  })
+  /** A stored row as a fact in its current shape (ledger.ts's decodeRow). */
+  readonly decode = (row: LedgerRow): StoredFact => decodeRow(this.upcasters, row)
 
-  private async rows(text: string, values: unknown[]): Promise<Row[]> {
-    return (await this.pool.query<Row>(text, values)).rows
+  private async rows(text: string, values: unknown[]): Promise<LedgerRow[]> {
+    return (await this.pool.query<LedgerRow>(text, values)).rows
   }
 
   async version(stream: string): Promise<number> {

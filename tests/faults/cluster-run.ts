@@ -5,13 +5,13 @@
 // (CI): 1,000 buyers for 400 seats. Every request and its answer is recorded
 // (tests/faults/history/cluster-<mode>.jsonl); the figures go to tests/faults/cluster-results.json
 // and the README's reliability section. Exits 1 when any check fails.
-import { spawnSync } from 'node:child_process'
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { History, randomSource, removeDir, root } from '../support/faults.ts'
 import { type ClusterResult, clusterScenario } from './cluster.ts'
 import { writeClusterSection } from './cluster-readme.ts'
+import { recordRun } from './results.ts'
 
 const args = process.argv.slice(2)
 const quick = args.includes('--quick')
@@ -100,17 +100,12 @@ const run: ClusterRun = {
   result: result ? (figures as Omit<ClusterResult, 'failures'>) : null,
   failures,
 }
-const resultsFile = join(root, 'tests/faults/cluster-results.json')
-const previous: ClusterResults = existsSync(resultsFile) ? JSON.parse(readFileSync(resultsFile, 'utf8')) : {}
-const results: ClusterResults = { ...previous, [mode]: run }
-writeFileSync(resultsFile, `${JSON.stringify(results, null, 2)}\n`)
-writeClusterSection(join(root, 'README.md'), results)
-spawnSync(
-  join(root, 'node_modules/.bin/biome'),
-  ['format', '--write', resultsFile, join(root, 'README.md')],
-  {
-    stdio: 'ignore',
-  },
+recordRun<ClusterResults>(
+  root,
+  join(root, 'tests/faults/cluster-results.json'),
+  mode,
+  run,
+  writeClusterSection,
 )
 
 log(`${mode} run ${run.passed ? 'PASSED' : 'FAILED'} in ${run.durationSeconds} s`)

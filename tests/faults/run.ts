@@ -11,7 +11,7 @@
 // side by side. Full (several minutes): 20 crash trials, 3 worker kills, and the Redis runs wait
 // for every hold to lapse.
 import { spawnSync } from 'node:child_process'
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Redis } from 'ioredis'
@@ -26,7 +26,7 @@ import {
 import { type CrashResult, crashScenario } from './crash.ts'
 import { writeReliabilitySection } from './readme.ts'
 import { type RedisResult, redisScenario } from './redis.ts'
-import type { FaultRun, FaultsResults } from './results.ts'
+import { type FaultRun, type FaultsResults, recordRun } from './results.ts'
 import { type WorkerResult, workerScenario } from './worker.ts'
 
 const args = process.argv.slice(2)
@@ -333,19 +333,7 @@ const run: FaultRun = {
 // Only a whole run (no --only) writes the figures.
 const whole = !args.some((a) => a.startsWith('--only='))
 if (whole) {
-  const resultsFile = join(root, 'tests/faults/results.json')
-  const previous: FaultsResults = existsSync(resultsFile) ? JSON.parse(readFileSync(resultsFile, 'utf8')) : {}
-  const results: FaultsResults = { ...previous, [mode]: run }
-  writeFileSync(resultsFile, `${JSON.stringify(results, null, 2)}\n`)
-  // In the repository's own format, so `npm run lint` stays clean after a run.
-  writeReliabilitySection(join(root, 'README.md'), results)
-  spawnSync(
-    join(root, 'node_modules/.bin/biome'),
-    ['format', '--write', resultsFile, join(root, 'README.md')],
-    {
-      stdio: 'ignore',
-    },
-  )
+  recordRun<FaultsResults>(root, join(root, 'tests/faults/results.json'), mode, run, writeReliabilitySection)
 }
 
 log(

@@ -1,0 +1,28 @@
+// What booking adds to the catalogue's event views (EventExtras: the seats available now and the
+// attendees), made from the rows either store read for a list of events.
+import type { EventExtras } from '../catalog/views.ts'
+
+type Extras = ReturnType<EventExtras>
+
+/** a list of no events: every type as its capacity, nobody attending */
+export const noExtras: Extras = { available: (t) => t.quantity, candidates: () => [] }
+
+/** from the seats taken (held + sold) per ticket type, and the owners of issued orders per event */
+export function extrasOf(
+  taken: Iterable<{ ticketTypeId: string; taken: number }>,
+  issued: Iterable<{ eventId: string; ownerId: string | null }>,
+): Extras {
+  const seats = new Map<string, number>()
+  for (const row of taken) seats.set(row.ticketTypeId, row.taken)
+  const attendees = new Map<string, Set<string>>()
+  for (const { eventId, ownerId } of issued) {
+    if (!ownerId) continue
+    const set = attendees.get(eventId) ?? new Set<string>()
+    set.add(ownerId)
+    attendees.set(eventId, set)
+  }
+  return {
+    available: (t) => t.quantity - (seats.get(t.id) ?? 0),
+    candidates: (eventId) => [...(attendees.get(eventId) ?? [])],
+  }
+}
