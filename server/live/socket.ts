@@ -19,6 +19,7 @@ import { Consumer } from '../ledger/consumer.ts'
 import type { StoredFact } from '../ledger/ledger.ts'
 import type { Platform } from '../platform.ts'
 import type { LiveReads } from './activity.ts'
+import { connectionCounts } from './connection-counts.ts'
 import { createPushes, dashboardPushes } from './pushes.ts'
 import { type Watcher, watchRules } from './watch.ts'
 
@@ -50,15 +51,18 @@ export function attachLive(
   // fetchSockets, and one busy server elsewhere made it time out here.
   if (pub && sub) io.adapter(createAdapter(pub, sub, { key: `${config.queuePrefix}:socket.io` }))
 
-  // Connections per client address: checked at the handshake, counted while connected.
+  // Connections per client address, on every process of this Redis (connection-counts.ts): checked
+  // at the handshake, counted while connected.
   const addressOf = clientAddress(config.trustProxy)
-  const connected = new Map<string, number>()
+  const counts = connectionCounts(platform.redis, config.queuePrefix)
   const cap = config.live.connectionsPerAddress
   io.use((socket, next) => {
     const address = addressOf(socket)
-    if ((connected.get(address) ?? 0) >= cap) return next(new Error(TOO_MANY_CONNECTIONS))
-    socket.data.address = address
-    next()
+    void counts.total(address).then((total) => {
+      if (total >= cap) return next(new Error(TOO_MANY_CONNECTIONS))
+      socket.data.address = address
+      next()
+    })
   })
 
   io.use((socket, next) => {
@@ -79,18 +83,13 @@ export function attachLive(
   const watchesOf = watchRules(reads.catalog, config.live.roomsPerSocket)
   io.on('connection', (socket) => {
     const address = socket.data.address as string
-    const count = (connected.get(address) ?? 0) + 1
-    connected.set(address, count)
-    socket.once('disconnect', () => {
-      const left = (connected.get(address) ?? 1) - 1
-      if (left > 0) connected.set(address, left)
-      else connected.delete(address)
+    counts.opened(address)
+    socket.once('disconnect', () => counts.closed(address))
+    // Two handshakes from one address (on one process or two) can pass the check before either is
+    // counted: the later one counted over the cap goes.
+    void counts.total(address).then((total) => {
+      if (total > cap) socket.disconnect(true)
     })
-    // Two handshakes from one address can pass the check before either is counted.
-    if (count > cap) {
-      socket.disconnect(true)
-      return
-    }
 
     // A client that stops reading would have the server queue every answer and push for it
     // (measured: 200,000 unread acks held 37 MB). Past the limit the connection is dropped without
@@ -193,6 +192,7 @@ export function attachLive(
     io,
     async close() {
       await consumer.stop()
+      await counts.stop()
       if (flushing) clearTimeout(flushing)
       io.local.disconnectSockets(true)
       await new Promise<void>((resolve) => io.close(() => resolve()))

@@ -79,9 +79,9 @@ export function clusterSection(results: ClusterResults): string {
     'waiting process (better-sqlite3 is synchronous), so that process answers nothing, not even a',
     'sold-out 409, while it waits. Nothing was lost or oversold and nothing answered 5xx: on one',
     'SQLite file more processes add availability, not throughput (DESIGN.md: PostgreSQL for several',
-    "processes). Still counted per process: the live channel's connections per address",
-    '(`LIVE_CONNECTIONS_PER_ADDRESS`), so behind a load balancer an address may hold that many on',
-    'each process.',
+    "processes). The live channel's connections per address (`LIVE_CONNECTIONS_PER_ADDRESS`), once",
+    'counted per process (an address could hold that many on each), are counted over all processes',
+    'of one Redis (`server/live/connection-counts.ts`, `tests/integration/live-connections-processes.test.ts`).',
   ]
   for (const [mode, run] of runs) {
     const r = run.result

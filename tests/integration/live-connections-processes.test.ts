@@ -1,0 +1,83 @@
+// The live connection cap per address across app processes (issue 15, found by the cluster test):
+// two real server processes on one data folder and one Redis, LIVE_CONNECTIONS_PER_ADDRESS=3. An
+// address holds 3 connections in all, however it spreads them over the processes; one that leaves
+// makes room on either; a process that stops takes its count with it (one killed with kill -9: once
+// its counts lapse, connection-counts.ts COUNTS_TTL_MS).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { testConfig } from '../support/app.ts'
+import {
+  dropQueuePrefix,
+  removeDir,
+  type ServerProcess,
+  sharedRedisUrl,
+  startServerProcess,
+} from '../support/faults.ts'
+import { open, sockets } from '../support/live-sockets.ts'
+import { until } from '../support/sales.ts'
+
+const TOO_MANY = 'Too many live connections from your address; close some tabs and try again.'
+
+let a: ServerProcess
+let b: ServerProcess
+let dataDir: string
+let queuePrefix: string
+beforeAll(async () => {
+  const config = testConfig({ REDIS_URL: sharedRedisUrl })
+  dataDir = config.dataDir
+  queuePrefix = config.queuePrefix
+  const env = {
+    NODE_ENV: 'test',
+    DATA_DIR: dataDir,
+    QUEUE_PREFIX: queuePrefix,
+    REDIS_URL: sharedRedisUrl,
+    HOST: '127.0.0.1',
+    RATE_LIMITS: 'off',
+    LOG_LEVEL: 'warn',
+    WORKERS: 'off',
+    LIVE_CONNECTIONS_PER_ADDRESS: '3',
+  }
+  // one after the other: the first applies the migrations
+  a = await startServerProcess(env)
+  b = await startServerProcess(env)
+}, 60_000)
+afterAll(async () => {
+  for (const socket of sockets) socket.disconnect()
+  await a?.proc.stop()
+  await b?.proc.stop()
+  await dropQueuePrefix(sharedRedisUrl, queuePrefix)
+  removeDir(dataDir)
+})
+
+describe('live connections per address, over two app processes', () => {
+  it('allow 3 in all however they are spread, refuse the 4th on either, and make room when one leaves', async () => {
+    const first = await open(a.url)
+    await open(b.url)
+    await open(a.url)
+    await expect(open(b.url)).rejects.toThrow(TOO_MANY)
+    await expect(open(a.url)).rejects.toThrow(TOO_MANY)
+    first.disconnect()
+    // the room is made on the other process too, once the leaving is counted
+    await until(async () => {
+      try {
+        await open(b.url)
+        return true
+      } catch {
+        return false
+      }
+    }, 5000)
+    await expect(open(a.url)).rejects.toThrow(TOO_MANY)
+  })
+
+  it("stop counting a process's connections once it is gone", async () => {
+    for (const socket of sockets) socket.disconnect()
+    const onA = await Promise.all([open(a.url), open(a.url)])
+    expect(onA.every((s) => s.connected)).toBe(true)
+    await open(b.url)
+    await expect(open(b.url)).rejects.toThrow(TOO_MANY)
+    // A stops (its counts leave Redis with it): B has room for two more
+    await a.proc.stop()
+    await open(b.url)
+    await open(b.url)
+    await expect(open(b.url)).rejects.toThrow(TOO_MANY)
+  })
+})
