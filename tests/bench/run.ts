@@ -11,10 +11,11 @@ import { benchFanout } from './fanout.ts'
 import { benchFlashSale } from './flash-sale.ts'
 import { machine } from './lib/machine.ts'
 import { root } from './lib/processes.ts'
-import { median } from './lib/stats.ts'
+import { median, round } from './lib/stats.ts'
 import { benchPurchase } from './purchase.ts'
 import { benchReads } from './reads.ts'
 import { benchRebuild } from './rebuild.ts'
+import { benchStores, type StoreFigures } from './stores.ts'
 import { benchWeb } from './web.ts'
 
 const { values } = parseArgs({
@@ -90,6 +91,7 @@ if (wanted('fanout')) log('fanout', await benchFanout())
 if (wanted('reads')) log('reads', await benchReads())
 if (wanted('rebuild')) log('rebuild', benchRebuild(quick ? 200_000 : 1_000_000, quick ? 1 : 3))
 if (wanted('web')) log('web', await benchWeb())
+if (wanted('stores')) log('stores', await benchStores())
 if (wanted('dashboards'))
   log('dashboards', await benchDashboards(quick ? 1000 : 3000, 1000, 50, quick ? 1 : 3))
 
@@ -194,6 +196,17 @@ function markdown(r: Record<string, unknown>): string {
       '–',
       route.target ? `≤ ${route.target} kB` : 'calendar and charts only where used',
       route.target ? yes(route.gzippedKb <= route.target) : 'met',
+    ])
+  }
+  for (const store of (r.stores as StoreFigures[] | undefined) ?? []) {
+    rows.push([
+      `stores: a hold with every projection on ${store.store}`,
+      `${store.sequentialPerSecond} holds/s one after another; ${store.groupedPerSecond}/s with 64 in flight (group commit)` +
+        (store.groupedTwoPoolsPerSecond ? `, ${store.groupedTwoPoolsPerSecond}/s from two pools` : ''),
+      `${store.rawSequentialPerSecond} raw inserts/s one after another`,
+      `${round(store.sequentialPerSecond / store.rawSequentialPerSecond, 3)}`,
+      '– (where each store is the better choice)',
+      '–',
     ])
   }
   const dash = r.dashboards as DashboardsResult | undefined
