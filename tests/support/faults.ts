@@ -194,7 +194,12 @@ export function track(child: ChildProcess) {
 }
 
 export function spawnNode(script: string, env: Record<string, string>): Proc {
-  const child = spawn(process.execPath, ['--import', 'tsx', script], {
+  return spawnProgram(process.execPath, ['--import', 'tsx', script], env)
+}
+
+/** Any program (nginx, for one), tracked, killed and read like the server and worker entries. */
+export function spawnProgram(command: string, args: string[], env: Record<string, string> = {}): Proc {
+  const child = spawn(command, args, {
     cwd: root,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
