@@ -74,7 +74,7 @@ export function clusterSection(results: ClusterResults): string {
     '',
     'What several processes cost on one SQLite file (this 2-core machine, quiet, the same sale of',
     '5,000 buyers for 2,000 seats, the same load generator, 2 workers; the scenario run with the app',
-    'process count changed): one app process sold out in 4.8 s, two in 7.2 s, three in 6.3–6.6 s.',
+    'process count changed): one app process sold out in 4.8 s, two in 7.2 s, three in 6.3–7.9 s.',
     '(13.5–17.7 s, measured earlier for three, was taken while other work loaded the machine.) The',
     "write lock passes between processes through SQLite's busy handler, which sleeps inside the",
     'waiting process; waiting for it off the event loop instead (trying again every millisecond) was',
