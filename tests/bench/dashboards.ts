@@ -49,6 +49,8 @@ export type DashboardsResult = {
   watchedSeconds: number
   /** watched ÷ unwatched (medians of the rounds) */
   slowdown: number
+  /** watched ÷ the browser open with no dashboard (medians of the rounds) */
+  slowdownOverBrowserOnly: number
   /** each round's two sales, in seconds, and how busy the server's core and the load's core (the
    * load generator, and Chromium when watched) were during each, as shares of 1 */
   rounds: Array<{
@@ -62,6 +64,10 @@ export type DashboardsResult = {
     loadCpuSeconds: { unwatched: number; watched: number }
     /** every Chromium process's CPU time during the watched sale */
     chromiumCpuSeconds: number
+    /** the same sale with the browser open on two blank tabs (no dashboard open), in seconds */
+    browserOnly: number
+    /** Chromium's CPU time during that sale */
+    chromiumCpuSecondsBrowserOnly: number
   }>
   /** server CPU per order, watched ÷ unwatched (medians of the rounds) */
   serverCpuRatio: number
@@ -201,24 +207,36 @@ export async function bigAttendeeList(count: number) {
 export async function benchDashboards(orders = 3000, eventsOwned = 1000, concurrency = 50, rounds = 3) {
   // The tabs load what the server serves from web/dist: the bundle of the code being measured.
   buildWeb()
-  const sale = async (watch: boolean) => {
+  /** 'none': no browser; 'blank': the browser with two tabs open on nothing; 'dashboards': the two
+   * dashboards open */
+  const sale = async (browser: 'none' | 'blank' | 'dashboards') => {
+    const watch = browser === 'dashboards'
     const data = seed({ buyers: orders, events: eventsOwned, seats: orders })
     const server = await startAppServer(data.dataDir, { QUEUE_PREFIX: `bench-dash-${Date.now()}` })
-    const chromium = watch ? await pinnedChromium() : null
+    const chromium = browser === 'none' ? null : await pinnedChromium()
     try {
       const eventId = data.events[0]?.eventId as string
-      const tabs = chromium
-        ? [
-            {
-              tab: 'organizer' as const,
-              ...(await openTab(chromium.browser, server.url, '/organizers/dashboard', data.organizerToken)),
-            },
-            {
-              tab: 'admin' as const,
-              ...(await openTab(chromium.browser, server.url, '/admin/dashboard', data.adminToken)),
-            },
-          ]
-        : []
+      if (chromium && !watch)
+        for (let i = 0; i < 2; i++)
+          await (await (await chromium.browser.newContext()).newPage()).goto('about:blank')
+      const tabs =
+        chromium && watch
+          ? [
+              {
+                tab: 'organizer' as const,
+                ...(await openTab(
+                  chromium.browser,
+                  server.url,
+                  '/organizers/dashboard',
+                  data.organizerToken,
+                )),
+              },
+              {
+                tab: 'admin' as const,
+                ...(await openTab(chromium.browser, server.url, '/admin/dashboard', data.adminToken)),
+              },
+            ]
+          : []
       for (const t of tabs) {
         await t.page.evaluate(() => {
           ;(window as unknown as { longTaskMs: number }).longTaskMs = 0
@@ -275,8 +293,9 @@ export async function benchDashboards(orders = 3000, eventsOwned = 1000, concurr
   const redis = pinRedisToServerCore()
   try {
     for (let done = 0; done < rounds; done++) {
-      const unwatched = await sale(false)
-      watched = await sale(true)
+      const unwatched = await sale('none')
+      const blank = await sale('blank')
+      watched = await sale('dashboards')
       const perOrderMs = (s: typeof unwatched) => round((s.cpu.server * 1000) / Math.max(1, s.issued), 3)
       pairs.push({
         unwatched: round(unwatched.seconds, 2),
@@ -286,6 +305,8 @@ export async function benchDashboards(orders = 3000, eventsOwned = 1000, concurr
         serverCpuMsPerOrder: { unwatched: perOrderMs(unwatched), watched: perOrderMs(watched) },
         loadCpuSeconds: { unwatched: round(unwatched.cpu.load, 2), watched: round(watched.cpu.load, 2) },
         chromiumCpuSeconds: round(watched.cpu.chromium, 2),
+        browserOnly: round(blank.seconds, 2),
+        chromiumCpuSecondsBrowserOnly: round(blank.cpu.chromium, 2),
       })
     }
   } finally {
@@ -300,6 +321,7 @@ export async function benchDashboards(orders = 3000, eventsOwned = 1000, concurr
     unwatchedSeconds: round(unwatchedSeconds, 2),
     watchedSeconds: round(watchedSeconds, 2),
     slowdown: round(watchedSeconds / unwatchedSeconds, 3),
+    slowdownOverBrowserOnly: round(watchedSeconds / median(pairs.map((p) => p.browserOnly)), 3),
     serverCpuRatio: round(
       median(pairs.map((p) => p.serverCpuMsPerOrder.watched)) /
         median(pairs.map((p) => p.serverCpuMsPerOrder.unwatched)),

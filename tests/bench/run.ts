@@ -222,6 +222,14 @@ function markdown(r: Record<string, unknown>): string {
       yes(dash.slowdown <= 1.1),
     ])
     rows.push([
+      'dashboards: the same sale with the browser open on two blank tabs (no dashboard open)',
+      `${median(dash.rounds.map((p) => p.browserOnly))} s (rounds: ${dash.rounds.map((p) => `${p.browserOnly} s, Chromium ${p.chromiumCpuSecondsBrowserOnly} s of CPU`).join('; ')})`,
+      `${dash.unwatchedSeconds} s with no browser`,
+      `${round(median(dash.rounds.map((p) => p.browserOnly)) / dash.unwatchedSeconds, 3)}`,
+      `– (watched ÷ this: ${dash.slowdownOverBrowserOnly})`,
+      '–',
+    ])
+    rows.push([
       "dashboards: the server's own CPU per paid order during that sale",
       `${median(dash.rounds.map((p) => p.serverCpuMsPerOrder.watched))} ms watched (Chromium used ${median(dash.rounds.map((p) => p.chromiumCpuSeconds))} s of CPU, the load ${median(dash.rounds.map((p) => p.loadCpuSeconds.watched))} s)`,
       `${median(dash.rounds.map((p) => p.serverCpuMsPerOrder.unwatched))} ms unwatched (the load ${median(dash.rounds.map((p) => p.loadCpuSeconds.unwatched))} s)`,
