@@ -510,11 +510,22 @@ export async function clusterScenario(o: ClusterOptions): Promise<ClusterResult>
       ),
     )
     const settleSeconds = Math.round((performance.now() - settleStarted) / 100) / 10
-    // BullMQ's job hash: stc counts the times it was found stalled, finishedOn its completion.
-    let takenOver = 0
-    for (const key of orphaned) {
-      const [stc, finishedOn] = await watcher.hmget(key, 'stc', 'finishedOn')
-      if (finishedOn && Number(stc) > 0) takenOver++
+    // BullMQ's job hash: stc counts the times it was found stalled, finishedOn its completion. A job
+    // the dead worker held is found stalled once its lock lapses (10 s, checked every 5 s), which
+    // can be after everything owed is done (its work was done and recorded before the kill): wait
+    // for that too, within the settle time.
+    const countTakenOver = async () => {
+      let n = 0
+      for (const key of orphaned) {
+        const [stc, finishedOn] = await watcher.hmget(key, 'stc', 'finishedOn')
+        if (finishedOn && Number(stc) > 0) n++
+      }
+      return n
+    }
+    let takenOver = await countTakenOver()
+    while (takenOver < orphaned.length && performance.now() - settleStarted < o.settleMs) {
+      await sleep(500)
+      takenOver = await countTakenOver()
     }
     const faultReport = checkInvariants(databaseFile, ops(), o.scratchDir)
     log(
