@@ -6,7 +6,7 @@ import { join } from 'node:path'
 import { openDatabase } from '../../server/db/connection.ts'
 import { Ledger } from '../../server/ledger/ledger.ts'
 import { appLedger } from '../../server/projections.ts'
-import { eventFacts } from './lib/fixtures.ts'
+import { eventFacts, heldFact } from './lib/fixtures.ts'
 import { median, opsPerSecond, round } from './lib/stats.ts'
 
 export type AppendResult = {
@@ -37,25 +37,7 @@ export function benchAppend(synchronous: 'NORMAL' | 'FULL'): AppendResult {
     let n = 0
     const holdIn = (into: Ledger) => () => {
       const orderId = `o${++n}`
-      into.append(`order-${orderId}`, 0, [
-        {
-          type: 'TicketsHeld',
-          data: {
-            orderId,
-            buyerId: 'buyer',
-            eventId: seed.eventId,
-            organizerId: seed.organizerId,
-            ticketTypeId: type.ticketTypeId,
-            ticketType: type.type,
-            quantity: 1,
-            unitPricePaise: type.pricePaise,
-            amountPaise: type.pricePaise,
-            provider: 'local',
-            providerOrderId: `order_${orderId}`,
-            heldUntil: '2030-01-01T00:00:00.000Z',
-          },
-        },
-      ])
+      into.append(`order-${orderId}`, 0, [heldFact(seed, type, orderId, 'buyer')])
     }
     const hold = holdIn(ledger)
     const holdBare = holdIn(bare)

@@ -13,7 +13,7 @@ import type { PgLedger } from '../../server/ledger/pg-ledger.ts'
 import { pgAppLedger } from '../../server/pg-projections.ts'
 import { appLedger } from '../../server/projections.ts'
 import { freshDatabase } from '../support/postgres.ts'
-import { eventFacts } from './lib/fixtures.ts'
+import { eventFacts, heldFact } from './lib/fixtures.ts'
 import { round } from './lib/stats.ts'
 
 const MS = 3000
@@ -36,28 +36,7 @@ const type = seed.ticketTypes[0] as (typeof seed.ticketTypes)[number]
 let n = 0
 const holdFacts = () => {
   const orderId = `o${++n}`
-  return {
-    stream: `order-${orderId}`,
-    facts: [
-      {
-        type: 'TicketsHeld',
-        data: {
-          orderId,
-          buyerId: 'buyer',
-          eventId: seed.eventId,
-          organizerId: seed.organizerId,
-          ticketTypeId: type.ticketTypeId,
-          ticketType: type.type,
-          quantity: 1,
-          unitPricePaise: type.pricePaise,
-          amountPaise: type.pricePaise,
-          provider: 'local',
-          providerOrderId: `order_${orderId}`,
-          heldUntil: '2030-01-01T00:00:00.000Z',
-        },
-      },
-    ],
-  }
+  return { stream: `order-${orderId}`, facts: [heldFact(seed, type, orderId, 'buyer')] }
 }
 const RAW_ROW = JSON.stringify({ orderId: 'raw', quantity: 1 })
 

@@ -82,6 +82,33 @@ export function eventFacts(
   }
 }
 
+/** The fact of a hold of `quantity` seats of one ticket type, as the app appends it. */
+export function heldFact(
+  event: Pick<EventSeed, 'eventId' | 'organizerId'>,
+  t: EventSeed['ticketTypes'][number],
+  orderId: string,
+  buyerId: string,
+  quantity = 1,
+): Fact {
+  return {
+    type: 'TicketsHeld',
+    data: {
+      orderId,
+      buyerId,
+      eventId: event.eventId,
+      organizerId: event.organizerId,
+      ticketTypeId: t.ticketTypeId,
+      ticketType: t.type,
+      quantity,
+      unitPricePaise: t.pricePaise,
+      amountPaise: t.pricePaise * quantity,
+      provider: 'local',
+      providerOrderId: `order_${orderId}`,
+      heldUntil: '2030-01-01T00:00:00.000Z',
+    },
+  }
+}
+
 /** An order that was held, paid and issued: three facts on its own stream. */
 export function paidOrderFacts(event: EventSeed, buyerId: string, index: number): Stream {
   const orderId = newId()
@@ -91,23 +118,7 @@ export function paidOrderFacts(event: EventSeed, buyerId: string, index: number)
   return {
     stream: `order-${orderId}`,
     facts: [
-      {
-        type: 'TicketsHeld',
-        data: {
-          orderId,
-          buyerId,
-          eventId: event.eventId,
-          organizerId: event.organizerId,
-          ticketTypeId: t.ticketTypeId,
-          ticketType: t.type,
-          quantity,
-          unitPricePaise: t.pricePaise,
-          amountPaise,
-          provider: 'local',
-          providerOrderId: `order_${orderId}`,
-          heldUntil: '2030-01-01T00:00:00.000Z',
-        },
-      },
+      heldFact(event, t, orderId, buyerId, quantity),
       {
         type: 'PaymentCaptured',
         data: { orderId, paymentId: `pay_${orderId}`, amountPaise, method: 'card' },
