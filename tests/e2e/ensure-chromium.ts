@@ -8,9 +8,10 @@ import { spawnSync } from 'node:child_process'
 import { accessSync, constants, statSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { aptInstall, hasAptGet, installDebianPackage } from '../support/apt.ts'
 
 export const DEBIAN_CHROMIUM = '/usr/bin/chromium'
-const INSTALL = ['apt-get', 'install', '-y', '--no-install-recommends', 'chromium'] as const
+const INSTALL = aptInstall('chromium')
 
 export type ChromiumCheck =
   | { ok: true; path: string; version: string; installed: boolean }
@@ -27,9 +28,6 @@ export function chromiumVersion(path: string): string | null {
   const run = spawnSync(path, ['--version'], { encoding: 'utf8', timeout: 30_000 })
   return run.status === 0 ? run.stdout.trim() || 'Chromium' : null
 }
-
-const hasAptGet = (env: NodeJS.ProcessEnv) =>
-  spawnSync('apt-get', ['--version'], { env, stdio: 'ignore' }).status === 0
 
 export function ensureChromium(
   env: NodeJS.ProcessEnv = process.env,
@@ -65,14 +63,7 @@ export function ensureChromium(
   const mayInstall = root && env.CHROMIUM_INSTALL !== 'off'
   if (mayInstall) {
     log(`Chromium is missing at ${path}: installing Debian's package (${INSTALL.join(' ')})`)
-    const options = { env: { ...env, DEBIAN_FRONTEND: 'noninteractive' }, stdio: 'inherit' as const }
-    const [program, ...args] = INSTALL
-    let run = spawnSync(program, args, options)
-    if (run.status !== 0) {
-      // A fresh machine may have no package lists yet.
-      spawnSync('apt-get', ['update'], options)
-      run = spawnSync(program, args, options)
-    }
+    installDebianPackage('chromium', env)
     const installed = chromiumVersion(path)
     if (installed) return { ok: true, path, version: installed, installed: true }
   }
