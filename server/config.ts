@@ -58,6 +58,13 @@ const EnvSchema = v.object({
     '3000',
   ),
   DATA_DIR: v.optional(v.pipe(v.string(), v.minLength(1)), './data'),
+  DATABASE_URL: v.optional(
+    v.pipe(
+      v.string(),
+      v.regex(/^postgres(ql)?:\/\//, 'must be postgres://user@host:5432/database (unset: SQLite under DATA_DIR)'),
+    ),
+  ),
+  DATABASE_POOL_SIZE: wholeNumber(10, 2),
   SQLITE_SYNCHRONOUS: v.optional(v.picklist(['FULL', 'NORMAL'], 'must be FULL or NORMAL'), 'FULL'),
   PUBLIC_URL: v.optional(v.pipe(v.string(), v.url('must be a URL such as http://localhost:3000'))),
   JWT_SECRET: v.optional(v.pipe(v.string(), v.minLength(32, 'must be at least 32 characters'))),
@@ -163,6 +170,9 @@ export type Config = {
   port: number
   dataDir: string
   databaseFile: string
+  /** PostgreSQL (postgres://…) for the ledger and every read model; null: SQLite in databaseFile */
+  databaseUrl: string | null
+  databasePoolSize: number
   uploadsDir: string
   outboxDir: string
   webDist: string
@@ -270,6 +280,13 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       throw new ConfigError(missing.map((k) => `${k}: required when PAYMENT_PROVIDER is razorpay`))
   }
   const production = env.NODE_ENV === 'production'
+  if (env.DATABASE_URL && !env.JWT_SECRET) {
+    // One generated into DATA_DIR would differ between machines: a token signed by one process
+    // would be refused by the next.
+    throw new ConfigError([
+      'JWT_SECRET: required with DATABASE_URL (every process that shares the database must sign and check sign-ins with the same secret; at least 32 random characters)',
+    ])
+  }
   const extraOrigins = env.CORS_ORIGINS.split(',')
     .map((o) => o.trim())
     .filter(Boolean)
@@ -318,6 +335,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     port: env.PORT,
     dataDir,
     databaseFile: join(dataDir, 'ticketing.sqlite'),
+    databaseUrl: env.DATABASE_URL ?? null,
+    databasePoolSize: env.DATABASE_POOL_SIZE,
     uploadsDir: join(dataDir, 'uploads'),
     outboxDir: join(dataDir, 'outbox'),
     webDist: resolve(import.meta.dirname, '../web/dist'),

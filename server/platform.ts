@@ -3,21 +3,22 @@
 import { Redis } from 'ioredis'
 import type { Logger } from 'pino'
 import type { Config } from './config.ts'
-import { type Connection, openDatabase } from './db/connection.ts'
 import { createBullJobs } from './jobs/bullmq.ts'
 import { createInProcessJobs } from './jobs/in-process.ts'
 import type { Jobs } from './jobs/port.ts'
-import type { Ledger } from './ledger/ledger.ts'
 import { createMailer, type Mailer } from './mail/mailer.ts'
 import { createGateway } from './payments/gateway.ts'
 import type { LocalGateway } from './payments/local-gateway.ts'
 import type { PaymentGateway } from './payments/port.ts'
+import type { AppLedger, Store } from './stores.ts'
 
 export type Platform = {
   config: Config
   logger: Logger
-  connection: Connection
-  ledger: Ledger
+  /** the database the settings chose (SQLite or PostgreSQL), with every area's queries */
+  store: Store
+  /** the store's ledger */
+  ledger: AppLedger
   /** null when REDIS_URL is off or nothing answered at start */
   redis: Redis | null
   jobs: Jobs
@@ -59,11 +60,10 @@ async function probeRedis(url: string | null, logger: Logger): Promise<Redis | n
 export async function createPlatform(
   config: Config,
   logger: Logger,
-  /** opens the ledger with the app's projections and upcasters (the root's appLedger) */
-  openLedger: (connection: Connection) => Ledger,
+  /** opens the store with the app's projections, upcasters and queries (the root's openStore) */
+  openStore: (config: Config) => Promise<Store>,
 ): Promise<Platform> {
-  const connection = openDatabase(config.databaseFile, config.sqliteSynchronous)
-  const ledger = openLedger(connection)
+  const store = await openStore(config)
   const redis = await probeRedis(config.redisUrl, logger)
   const jobs =
     redis && config.redisUrl
@@ -74,8 +74,8 @@ export async function createPlatform(
   return {
     config,
     logger,
-    connection,
-    ledger,
+    store,
+    ledger: store.ledger,
     redis,
     jobs,
     mailer,
@@ -86,7 +86,7 @@ export async function createPlatform(
       local?.close()
       mailer.close()
       redis?.disconnect()
-      connection.close()
+      await store.close()
     },
   }
 }

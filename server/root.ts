@@ -13,13 +13,13 @@ import type { Config } from './config.ts'
 import { createTokens } from './http/access.ts'
 import { createLogger } from './log.ts'
 import { createPlatform, type Platform } from './platform.ts'
-import { appLedger } from './projections.ts'
 import { createDispatch, enqueueOwedJobs } from './reactions.ts'
 import { createServices, type Seams, type Services } from './services.ts'
+import { openStore } from './stores.ts'
 
 /** The ports and the services of one process. */
 export async function compose(config: Config, logger: Logger, seams: Seams = {}) {
-  const platform = await createPlatform(config, logger, appLedger)
+  const platform = await createPlatform(config, logger, openStore)
   return { platform, services: createServices(platform, seams) }
 }
 
@@ -64,7 +64,7 @@ export async function buildApp(
   })
 
   if (config.admin) {
-    const admin = await ensureAdmin(platform.ledger, config.admin)
+    const admin = await ensureAdmin(platform.ledger, services.accounts, config.admin)
     if (admin.created) logger.info(`Admin ${config.admin.email} created`)
     else if (admin.role !== 'admin') {
       logger.warn(

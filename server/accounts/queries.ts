@@ -2,6 +2,7 @@
 import { asc, eq, inArray, sql } from 'drizzle-orm'
 import type { Db } from '../db/connection.ts'
 import { accounts, passwordResetLinks } from './tables.ts'
+import type { AsyncQueries } from '../db/store.ts'
 
 export type Account = typeof accounts.$inferSelect
 
@@ -32,4 +33,7 @@ export function accountQueries(db: Db) {
   }
 }
 
-export type AccountQueries = ReturnType<typeof accountQueries>
+/** the SQLite reads as they answer, at once */
+export type AccountQueriesNow = ReturnType<typeof accountQueries>
+/** the reads on either store, awaited (db/store.ts) */
+export type AccountQueries = AsyncQueries<AccountQueriesNow>

@@ -2,11 +2,17 @@
 // lookup and the append happen in one transaction, so two sign-ups cannot take one e-mail.
 import type { Role } from '../../contracts/accounts.ts'
 import { newId, streams } from '../ids.ts'
-import { handleCommand } from '../ledger/decider.ts'
-import type { FactMeta, Ledger } from '../ledger/ledger.ts'
+import { type LedgerPort, wait } from '../db/store.ts'
+import { decideIn } from '../ledger/decider.ts'
+import type { FactMeta } from '../ledger/ledger.ts'
 import { accountDecider } from './decide.ts'
 import { hashPassword } from './passwords.ts'
-import { accountQueries } from './queries.ts'
+
+/** the ledger a sign-up decides on: it reads whether the e-mail is taken in its own transaction */
+export type AccountsLedger = Pick<
+  LedgerPort<{ accounts: { emailTaken(email: string): boolean | Promise<boolean> } }>,
+  'transaction'
+>
 
 export type NewAccount = {
   username: string
@@ -18,15 +24,15 @@ export type NewAccount = {
 }
 
 export async function registerAccount(
-  ledger: Ledger,
+  ledger: AccountsLedger,
   input: NewAccount,
   meta: FactMeta = {},
 ): Promise<string> {
   const passwordHash = await hashPassword(input.password)
   const accountId = newId()
-  const accounts = accountQueries(ledger.db)
-  ledger.transaction(() =>
-    handleCommand(ledger, accountDecider, {
+  await ledger.transaction(function* (tx) {
+    const emailTaken = yield* wait(tx.reads.accounts.emailTaken(input.email))
+    return yield* decideIn(tx, accountDecider, {
       stream: streams.account(accountId),
       command: {
         type: 'Register',
@@ -37,10 +43,10 @@ export async function registerAccount(
         role: input.role,
         phone: input.phone ?? null,
         createdBy: input.createdBy ?? null,
-        emailTaken: accounts.byEmail(input.email) !== undefined,
+        emailTaken,
       },
       meta: { actor: input.createdBy ?? accountId, ...meta },
-    }),
-  )
+    })
+  })
   return accountId
 }

@@ -7,6 +7,7 @@
 import type { Db } from '../db/connection.ts'
 import { toRupees } from '../money.ts'
 import { SITE } from './project.ts'
+import type { AsyncQueries } from '../db/store.ts'
 
 export type FiguresRow = {
   id: string
@@ -145,7 +146,10 @@ export function dashboardQueries(db: Db) {
       oneAttendee.get(eventId, accountId),
   }
 }
-export type DashboardQueries = ReturnType<typeof dashboardQueries>
+/** the SQLite reads as they answer, at once */
+export type DashboardQueriesNow = ReturnType<typeof dashboardQueries>
+/** the reads on either store, awaited (db/store.ts) */
+export type DashboardQueries = AsyncQueries<DashboardQueriesNow>
 
 /** A figures row as the dashboards show it (contracts/dashboards.ts EventFigures): rupees. */
 export const figuresView = (row: FiguresRow, position: number) => ({

@@ -4,7 +4,7 @@
 // this fact: the projection declares it runs after booking's.
 import { eq, sql } from 'drizzle-orm'
 import type { BookingFact } from '../booking/facts.ts'
-import type { BookingQueries } from '../booking/queries.ts'
+import type { BookingQueriesNow } from '../booking/queries.ts'
 import type { Db } from '../db/connection.ts'
 import { projection } from '../ledger/ledger.ts'
 import { attendance, eventSales, salesByHour, salesByTicketType, salesTotals } from './tables.ts'
@@ -32,7 +32,7 @@ const counts = (by: Move) => ({
 })
 
 /** reads an order as booking's read model has it (booking's queries over the same connection) */
-export type OrderReader = (db: Db) => Pick<BookingQueries, 'byId'>
+export type OrderReader = (db: Db) => Pick<BookingQueriesNow, 'byId'>
 
 export const analyticsProjection = (ordersOf: OrderReader) =>
   projection<BookingFact>({

@@ -3,6 +3,7 @@
 import { type AnyColumn, asc, eq, sql } from 'drizzle-orm'
 import type { Db } from '../db/connection.ts'
 import { salesByHour, salesByTicketType } from './tables.ts'
+import type { AsyncQueries } from '../db/store.ts'
 
 export function analyticsQueries(db: Db) {
   const t = salesByTicketType
@@ -36,4 +37,7 @@ export function analyticsQueries(db: Db) {
   }
 }
 
-export type AnalyticsQueries = ReturnType<typeof analyticsQueries>
+/** the SQLite reads as they answer, at once */
+export type AnalyticsQueriesNow = ReturnType<typeof analyticsQueries>
+/** the reads on either store, awaited (db/store.ts) */
+export type AnalyticsQueries = AsyncQueries<AnalyticsQueriesNow>

@@ -2,8 +2,9 @@
 // of the ticket type), shared by the routes and the workers.
 import type { TicketTypeRow } from '../catalog/queries.ts'
 import { streams } from '../ids.ts'
-import { handleCommand } from '../ledger/decider.ts'
-import type { FactMeta, Ledger } from '../ledger/ledger.ts'
+import { type DecisionTx, type LedgerPort, type Step, type StepQueries, wait } from '../db/store.ts'
+import { decideIn } from '../ledger/decider.ts'
+import type { FactMeta } from '../ledger/ledger.ts'
 import type { GatewayPayment } from '../payments/port.ts'
 import { type CancelCutoff, type OrderCommand, orderDecider, REPLACED_BY_NEW_CHECKOUT } from './decide.ts'
 import type { TicketsHeld } from './facts.ts'
@@ -17,27 +18,40 @@ export type HoldLimits = {
   maxTicketsPerAccount: number
 }
 
-const run = (ledger: Ledger, orderId: string, command: OrderCommand, meta: FactMeta) =>
-  handleCommand(ledger, orderDecider, { stream: streams.order(orderId), command, meta }).facts
+/** what booking's decisions read inside their own transaction */
+export type BookingReads = { booking: StepQueries<BookingQueries> }
+export type BookingLedger = Pick<LedgerPort<BookingReads>, 'transaction' | 'transactionInBatch'>
+type Tx = DecisionTx<BookingReads>
+
+/** One order command, decided and appended as a step of the caller's transaction. */
+function* run(tx: Tx, orderId: string, command: OrderCommand, meta: FactMeta) {
+  return (yield* decideIn(tx, orderDecider, { stream: streams.order(orderId), command, meta })).facts
+}
 
 /**
  * How many seats of a ticket type are on sale, read inside the hold's transaction (booking's
  * available(): capacity − held − sold). A test may stand in a stale count to show the race this
  * reading under the lock prevents (tests/integration/oversell.test.ts); production never does.
  */
-export type SeatsLeft = (ticketType: TicketTypeRow, order: TicketsHeld['data']) => number
+export type SeatsLeft = (
+  ticketType: TicketTypeRow,
+  order: TicketsHeld['data'],
+  booking: StepQueries<BookingQueries>,
+) => number | Promise<number>
 
 export function bookingCommands(
-  ledger: Ledger,
-  booking: BookingQueries,
-  seatsLeft: SeatsLeft = (ticketType) => booking.available(ticketType),
+  ledger: BookingLedger,
+  seatsLeft: SeatsLeft = (ticketType, _order, booking) => booking.available(ticketType),
 ) {
   /** Holds that ran out but were not released yet give their seats back first. */
-  const releaseLapsed = (now: string, ticketTypeId?: string) => {
-    for (const order of booking.lapsedHolds(now, ticketTypeId)) {
-      run(ledger, order.id, { type: 'Expire', now }, { actor: 'system' })
+  function* releaseLapsed(tx: Tx, now: string, ticketTypeId?: string): Step<void> {
+    for (const order of yield* wait(tx.reads.booking.lapsedHolds(now, ticketTypeId))) {
+      yield* run(tx, order.id, { type: 'Expire', now }, { actor: 'system' })
     }
   }
+  /** one command on one order, in a transaction of its own */
+  const command = (orderId: string, cmd: OrderCommand, meta: FactMeta) =>
+    ledger.transaction((tx) => run(tx, orderId, cmd, meta))
 
   return {
     /**
@@ -46,23 +60,32 @@ export function bookingCommands(
      */
     hold(order: TicketsHeld['data'], ticketType: TicketTypeRow, meta: FactMeta, limits: HoldLimits) {
       // Holds are the flash sale's hot write: they share commits (group commit).
-      return ledger.transactionInBatch(() => {
+      return ledger.transactionInBatch(function* (tx) {
+        const { booking } = tx.reads
         const now = new Date().toISOString()
         // One unpaid hold per buyer and event: a new checkout gives the previous one's seats back
         // first, so nobody can stack holds on an event, and the buyer's own seats count for them.
-        const replaced = booking.heldBy(order.buyerId, order.eventId)
+        const replaced = yield* wait(booking.heldBy(order.buyerId, order.eventId))
         for (const previous of replaced) {
-          run(
-            ledger,
+          yield* run(
+            tx,
             previous.id,
             { type: 'Release', by: order.buyerId, reason: REPLACED_BY_NEW_CHECKOUT },
             meta,
           )
         }
-        if (seatsLeft(ticketType, order) < order.quantity) releaseLapsed(now, ticketType.id)
-        const available = seatsLeft(ticketType, order)
-        const facts = run(
-          ledger,
+        if ((yield* wait(seatsLeft(ticketType, order, booking))) < order.quantity) {
+          yield* releaseLapsed(tx, now, ticketType.id)
+        }
+        const available = yield* wait(seatsLeft(ticketType, order, booking))
+        const heldFromAddress = order.clientKey
+          ? yield* wait(booking.seatsHeldFrom(order.clientKey, order.eventId))
+          : 0
+        // the cap is for free tickets only: a paid hold need not read it
+        const issuedToBuyer =
+          order.amountPaise === 0 ? yield* wait(booking.seatsIssuedTo(order.buyerId, order.eventId)) : 0
+        const facts = yield* run(
+          tx,
           order.orderId,
           {
             type: 'Hold',
@@ -71,11 +94,9 @@ export function bookingCommands(
             checks: {
               now,
               salesCloseAt: limits.salesCloseAt,
-              heldFromAddress: order.clientKey ? booking.seatsHeldFrom(order.clientKey, order.eventId) : 0,
+              heldFromAddress,
               maxHeldFromAddress: limits.maxHeldFromAddress,
-              // the cap is for free tickets only: a paid hold need not read it
-              issuedToBuyer:
-                order.amountPaise === 0 ? booking.seatsIssuedTo(order.buyerId, order.eventId) : 0,
+              issuedToBuyer,
               maxTicketsPerAccount: limits.maxTicketsPerAccount,
             },
           },
@@ -93,24 +114,25 @@ export function bookingCommands(
       const ordered = [...payments].sort((a, b) => rank(a) - rank(b))
       for (const payment of ordered) {
         if (payment.status === 'captured' || payment.status === 'refunded') {
-          await ledger.transactionInBatch(() =>
-            run(
-              ledger,
+          await ledger.transactionInBatch(function* (tx) {
+            const available = yield* wait(tx.reads.booking.available(ticketType))
+            return yield* run(
+              tx,
               orderId,
               {
                 type: 'Capture',
                 paymentId: payment.id,
                 amountPaise: payment.amount,
                 method: payment.method,
-                available: booking.available(ticketType),
+                available,
               },
               { actor: 'system' },
-            ),
-          )
+            )
+          })
         } else if (payment.status === 'failed') {
-          await ledger.transactionInBatch(() =>
+          await ledger.transactionInBatch((tx) =>
             run(
-              ledger,
+              tx,
               orderId,
               { type: 'Fail', paymentId: payment.id, reason: payment.errorDescription ?? 'Payment failed.' },
               { actor: 'system' },
@@ -121,19 +143,20 @@ export function bookingCommands(
     },
 
     expire: (orderId: string, now = new Date().toISOString()) =>
-      run(ledger, orderId, { type: 'Expire', now }, { actor: 'system' }),
+      command(orderId, { type: 'Expire', now }, { actor: 'system' }),
 
     /** Releases every hold past its expiry (at start, and when a ticket type runs short). */
-    releaseLapsedHolds: (now = new Date().toISOString()) => releaseLapsed(now),
+    releaseLapsedHolds: (now = new Date().toISOString()) =>
+      ledger.transaction((tx) => releaseLapsed(tx, now)),
 
     recordRefund: (orderId: string, paymentId: string, refundId: string) =>
-      run(ledger, orderId, { type: 'RecordRefund', paymentId, refundId }, { actor: 'system' }),
+      command(orderId, { type: 'RecordRefund', paymentId, refundId }, { actor: 'system' }),
 
     cancel: (orderId: string, by: string, cutoff: CancelCutoff | null, meta: FactMeta) =>
-      run(ledger, orderId, { type: 'Cancel', by, cutoff, now: new Date().toISOString() }, meta),
+      command(orderId, { type: 'Cancel', by, cutoff, now: new Date().toISOString() }, meta),
 
     transfer: (orderId: string, by: string, toId: string | null, meta: FactMeta) =>
-      run(ledger, orderId, { type: 'Transfer', by, toId }, meta),
+      command(orderId, { type: 'Transfer', by, toId }, meta),
   }
 }
 

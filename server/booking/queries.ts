@@ -4,6 +4,7 @@ import type { EventExtras } from '../catalog/queries.ts'
 import type { Db } from '../db/connection.ts'
 import { extrasOf, noExtras } from './extras.ts'
 import { heldByClient, inventory, orders, type PaymentStatus } from './tables.ts'
+import type { AsyncQueries } from '../db/store.ts'
 
 export type OrderRow = typeof orders.$inferSelect
 
@@ -224,4 +225,7 @@ export function bookingQueries(db: Db) {
   }
 }
 
-export type BookingQueries = ReturnType<typeof bookingQueries>
+/** the SQLite reads as they answer, at once */
+export type BookingQueriesNow = ReturnType<typeof bookingQueries>
+/** the reads on either store, awaited (db/store.ts) */
+export type BookingQueries = AsyncQueries<BookingQueriesNow>

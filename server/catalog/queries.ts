@@ -14,6 +14,7 @@ import {
   readFilter,
   type TicketTypeRow,
 } from './views.ts'
+import type { AsyncQueries } from '../db/store.ts'
 
 export type { EventExtras, EventRow, TicketTypeRow }
 export { noExtras }
@@ -167,4 +168,7 @@ export function catalogQueries(db: Db) {
   }
 }
 
-export type CatalogQueries = ReturnType<typeof catalogQueries>
+/** the SQLite reads as they answer, at once */
+export type CatalogQueriesNow = ReturnType<typeof catalogQueries>
+/** the reads on either store, awaited (db/store.ts) */
+export type CatalogQueries = AsyncQueries<CatalogQueriesNow>

@@ -1,7 +1,110 @@
-// What both stores offer an area, typed once: the async face of an area's queries, which the
-// SQLite queries (synchronous) and the PostgreSQL ones (async) both satisfy when awaited.
+// The one port every area reads and decides through, whichever store holds the ledger (issue 15):
+// SQLite (synchronous, one file) or PostgreSQL (async, any number of processes).
+//
+// Reads outside a decision are async on both (AsyncQueries). A decision (read a stream and the
+// read models it needs, decide, append) is written once, as a generator of steps (Step): each
+// `yield* wait(x)` hands the store what a read or an append answered. SQLite runs the steps at
+// once inside its synchronous write transaction, so nothing else in the process can interleave
+// with a decision there; PostgreSQL awaits each one inside a transaction holding the append lock.
+import type { Fact, FactMeta, StoredFact } from '../ledger/ledger.ts'
+
+export type Awaitable<T> = T | Promise<T>
 
 /** Every method of Q, answering a promise of what it answers. */
 export type AsyncQueries<Q> = {
   [K in keyof Q]: Q[K] extends (...args: infer A) => infer R ? (...args: A) => Promise<Awaited<R>> : Q[K]
+}
+
+/** Every method of Q, answering now (SQLite) or later (PostgreSQL): what a decision reads. */
+export type StepQueries<Q> = {
+  [K in keyof Q]: Q[K] extends (...args: infer A) => infer R ? (...args: A) => Awaitable<Awaited<R>> : Q[K]
+}
+
+/** A decision's work: yields what it waits for (values or promises), returns its outcome. */
+export type Step<T> = Generator<unknown, T, unknown>
+
+/** Waits for one read or append inside a decision: `const rows = yield* wait(tx.booking.heldBy(…))`. */
+export function* wait<T>(value: Awaitable<T>): Step<T> {
+  return (yield value) as T
+}
+
+/** Runs a decision's steps at once (SQLite): every step must already have its answer. */
+export function runNow<T>(work: Step<T>): T {
+  let next = work.next()
+  while (!next.done) {
+    if (next.value instanceof Promise) {
+      // a programming error: a decision on SQLite must not wait for anything outside the transaction
+      void next.value.catch(() => {})
+      throw new Error('A synchronous transaction was given a promise to wait for')
+    }
+    next = work.next(next.value)
+  }
+  return next.value
+}
+
+/** Runs a decision's steps, awaiting each (PostgreSQL); a failed step is thrown into the work. */
+export async function runLater<T>(work: Step<T>): Promise<T> {
+  let next = work.next()
+  while (!next.done) {
+    let answer: unknown
+    try {
+      answer = await next.value
+    } catch (error) {
+      next = work.throw(error)
+      continue
+    }
+    next = work.next(answer)
+  }
+  return next.value
+}
+
+/** What a decision may do inside its transaction. */
+export type DecisionTx<Reads> = {
+  readStream(stream: string): Awaitable<StoredFact[]>
+  append<F extends Fact>(
+    stream: string,
+    expectedVersion: number | 'any',
+    facts: F[],
+    meta?: FactMeta,
+  ): Awaitable<StoredFact<F>[]>
+  /** the read models a decision reads, inside its own transaction (exact under the write lock) */
+  reads: Reads
+}
+
+/** The ledger as every process sees it, on either store. */
+export type LedgerPort<Reads> = {
+  readonly kind: 'sqlite' | 'postgres'
+  /** Runs a decision in one write transaction; listeners hear of its facts after the commit. */
+  transaction<T>(work: (tx: DecisionTx<Reads>) => Step<T>): Promise<T>
+  /** Like transaction(), sharing one commit with the work queued in the same turn (group commit). */
+  transactionInBatch<T>(work: (tx: DecisionTx<Reads>) => Step<T>): Promise<T>
+  readStream(stream: string): Promise<StoredFact[]>
+  /** facts after a position, oldest first */
+  readFrom(position: number, limit?: number): Promise<StoredFact[]>
+  head(): Promise<number>
+  /** called after each commit in this process that appended facts (other processes' are polled) */
+  onAppend(listener: (head: number, streams: ReadonlySet<string>) => void): () => void
+  /** where each consumer has read up to */
+  checkpoints: {
+    read(name: string): Promise<number | undefined>
+    write(name: string, position: number): Promise<void>
+  }
+}
+
+/** Wraps synchronous queries so they answer as the async ones do (a throw becomes a rejection). */
+export function promised<Q extends object>(queries: Q): AsyncQueries<Q> {
+  const wrapped: Record<string, unknown> = {}
+  for (const [name, value] of Object.entries(queries)) {
+    wrapped[name] =
+      typeof value === 'function'
+        ? (...args: unknown[]) => {
+            try {
+              return Promise.resolve(value(...args))
+            } catch (error) {
+              return Promise.reject(error)
+            }
+          }
+        : value
+  }
+  return wrapped as AsyncQueries<Q>
 }

@@ -1,8 +1,10 @@
 // A consumer tails the ledger after commit, from its stored checkpoint: pushes, jobs and mail
 // read facts this way, so a crash between commit and side effect loses nothing.
-import { eq, sql } from 'drizzle-orm'
-import { checkpoints } from '../db/schema.ts'
-import type { Ledger, StoredFact } from './ledger.ts'
+import type { LedgerPort } from '../db/store.ts'
+import type { StoredFact } from './ledger.ts'
+
+/** what a consumer reads the ledger through */
+export type ConsumedLedger = Pick<LedgerPort<unknown>, 'readFrom' | 'head' | 'onAppend' | 'checkpoints'>
 
 export type ConsumerOptions = {
   /** facts read per round */
@@ -12,6 +14,8 @@ export type ConsumerOptions = {
   /** wait before retrying a fact whose handler failed */
   retryMs?: number
   onError?: (error: unknown, fact: StoredFact) => void
+  /** the store itself failed (a read or a checkpoint write): retried after retryMs */
+  onStoreError?: (error: unknown) => void
   /**
    * 'stored' (default) keeps the position in the checkpoints table and resumes from it after a
    * restart; 'memory' starts at the ledger's head and keeps the position in this process only.
@@ -20,26 +24,6 @@ export type ConsumerOptions = {
   /** with an in-memory checkpoint: the position to start after, instead of the head */
   startAt?: number
 }
-
-const checkpointStatements = (ledger: Ledger) => ({
-  read: ledger.db
-    .select({ position: checkpoints.position })
-    .from(checkpoints)
-    .where(eq(checkpoints.name, sql.placeholder('name')))
-    .prepare(),
-  write: ledger.db
-    .insert(checkpoints)
-    .values({
-      name: sql.placeholder('name'),
-      position: sql.placeholder('position'),
-      at: sql.placeholder('at'),
-    })
-    .onConflictDoUpdate({
-      target: checkpoints.name,
-      set: { position: sql`excluded.position`, at: sql`excluded.at` },
-    })
-    .prepare(),
-})
 
 export class Consumer {
   private running = false
@@ -53,21 +37,17 @@ export class Consumer {
   private woken = false
 
   constructor(
-    private readonly ledger: Ledger,
+    private readonly ledger: ConsumedLedger,
     readonly name: string,
     private readonly handle: (fact: StoredFact) => void | Promise<void>,
     private readonly options: ConsumerOptions = {},
-  ) {
-    this.statements = checkpointStatements(ledger)
-  }
+  ) {}
 
-  private readonly statements: ReturnType<typeof checkpointStatements>
-
-  checkpoint(): number {
+  async checkpoint(): Promise<number> {
     this.position ??=
       this.options.checkpoint === 'memory'
-        ? (this.options.startAt ?? this.ledger.head())
-        : (this.statements.read.get({ name: this.name })?.position ?? 0)
+        ? (this.options.startAt ?? (await this.ledger.head()))
+        : ((await this.ledger.checkpoints.read(this.name)) ?? 0)
     return this.position
   }
 
@@ -77,23 +57,23 @@ export class Consumer {
    * the few facts since the last write are handled again, which their handlers allow (stable
    * job ids, idempotent pushes).
    */
-  private save(position: number, now = false) {
+  private async save(position: number, now = false) {
     this.position = position
     if (this.options.checkpoint === 'memory') return
     if (!now && Date.now() - this.writtenAt < 250) {
       this.unwritten = true
       return
     }
-    this.statements.write.run({ name: this.name, position, at: new Date().toISOString() })
     this.writtenAt = Date.now()
     this.unwritten = false
+    await this.ledger.checkpoints.write(this.name, position)
   }
 
   private writtenAt = 0
   private unwritten = false
 
-  private flush() {
-    if (this.unwritten && this.position !== null) this.save(this.position, true)
+  private async flush() {
+    if (this.unwritten && this.position !== null) await this.save(this.position, true)
   }
 
   start(): void {
@@ -111,7 +91,7 @@ export class Consumer {
     this.unsubscribe?.()
     this.wake?.()
     await this.loop
-    this.flush()
+    await this.flush()
   }
 
   /** Processes everything up to the current head once; for commands and tests. */
@@ -120,7 +100,7 @@ export class Consumer {
     for (;;) {
       const n = await this.round()
       if (n === 0) {
-        this.flush()
+        await this.flush()
         return handled
       }
       handled += n
@@ -128,7 +108,7 @@ export class Consumer {
   }
 
   private async round(): Promise<number> {
-    const facts = this.ledger.readFrom(this.checkpoint(), this.options.batchSize ?? 500)
+    const facts = await this.ledger.readFrom(await this.checkpoint(), this.options.batchSize ?? 500)
     let done = 0
     try {
       for (const fact of facts) {
@@ -138,12 +118,12 @@ export class Consumer {
     } catch (error) {
       // Keep what was handled when a handler fails, so nothing is handled twice.
       const last = facts[done - 1]
-      if (last) this.save(last.position, true)
-      else this.flush()
+      if (last) await this.save(last.position, true)
+      else await this.flush()
       throw error
     }
     const last = facts[done - 1]
-    if (last) this.save(last.position)
+    if (last) await this.save(last.position)
     return done
   }
 
@@ -155,12 +135,16 @@ export class Consumer {
       try {
         handled = await this.round()
       } catch (error) {
-        const next = this.ledger.readFrom(this.checkpoint(), 1)[0]
+        const next = await this.checkpoint()
+          .then((position) => this.ledger.readFrom(position, 1))
+          .then((facts) => facts[0])
+          .catch(() => undefined)
         if (next) this.options.onError?.(error, next)
+        else this.options.onStoreError?.(error)
         await this.sleep(this.options.retryMs ?? 1000)
         continue
       }
-      if (handled === 0) this.onIdle?.(this.checkpoint())
+      if (handled === 0) this.onIdle?.(await this.checkpoint())
       if (handled === 0 && !this.woken) await this.sleep(pollMs)
     }
   }

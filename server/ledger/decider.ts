@@ -1,5 +1,6 @@
 // The decider contract and the one command handler: read stream → fold → decide → append.
-import { type Fact, type FactMeta, type Ledger, type StoredFact, StreamVersionConflict } from './ledger.ts'
+import { type DecisionTx, type LedgerPort, type Step, wait } from '../db/store.ts'
+import { type Fact, type FactMeta, type StoredFact, StreamVersionConflict } from './ledger.ts'
 
 export type Decider<State, Command, F extends Fact> = {
   initialState: () => State
@@ -15,8 +16,10 @@ export const fold = <State, F extends Fact>(
 
 /** The facts of one stream, typed as the union F its decider appends: the one place a stored
  * fact is given its type (the ledger stores any fact; each stream holds one area's). */
-export const streamFacts = <F extends Fact>(ledger: Ledger, stream: string): StoredFact<F>[] =>
-  ledger.readStream(stream) as StoredFact<F>[]
+export const streamFacts = async <F extends Fact>(
+  ledger: Pick<LedgerPort<unknown>, 'readStream'>,
+  stream: string,
+): Promise<StoredFact<F>[]> => (await ledger.readStream(stream)) as StoredFact<F>[]
 
 /** A fact read from the whole ledger, typed as the union of every area's facts it may be. */
 export const typedFact = <F extends Fact>(fact: StoredFact): StoredFact<F> => fact as StoredFact<F>
@@ -33,26 +36,36 @@ export type CommandOptions<Command> = {
 export type Handled<State, F extends Fact> = { facts: StoredFact<F>[]; state: State; version: number }
 
 /**
+ * Decides a command against the current state of one stream and appends the outcome, inside the
+ * caller's transaction (a step of a larger decision, e.g. a hold that first releases others).
+ */
+export function* decideIn<State, Command, F extends Fact>(
+  tx: DecisionTx<unknown>,
+  decider: Decider<State, Command, F>,
+  { stream, command, meta = {}, expectedVersion }: CommandOptions<Command>,
+): Step<Handled<State, F>> {
+  const history = (yield* wait(tx.readStream(stream))) as StoredFact<F>[]
+  if (expectedVersion !== undefined && expectedVersion !== history.length) {
+    throw new StreamVersionConflict(stream, expectedVersion, history.length)
+  }
+  const state = fold(decider, history)
+  const decided = decider.decide(command, state)
+  const facts = yield* wait(tx.append(stream, history.length, decided, meta))
+  return {
+    facts,
+    state: decided.reduce(decider.evolve, state),
+    version: history.length + facts.length,
+  }
+}
+
+/**
  * Decides a command against the current state of one stream and appends the outcome, all in
  * one transaction, so the decision can never be made on stale state.
  */
 export function handleCommand<State, Command, F extends Fact>(
-  ledger: Ledger,
+  ledger: Pick<LedgerPort<unknown>, 'transaction'>,
   decider: Decider<State, Command, F>,
-  { stream, command, meta = {}, expectedVersion }: CommandOptions<Command>,
-): Handled<State, F> {
-  return ledger.transaction(() => {
-    const history = streamFacts<F>(ledger, stream)
-    if (expectedVersion !== undefined && expectedVersion !== history.length) {
-      throw new StreamVersionConflict(stream, expectedVersion, history.length)
-    }
-    const state = fold(decider, history)
-    const decided = decider.decide(command, state)
-    const facts = ledger.append(stream, history.length, decided, meta)
-    return {
-      facts,
-      state: decided.reduce(decider.evolve, state),
-      version: history.length + facts.length,
-    }
-  })
+  options: CommandOptions<Command>,
+): Promise<Handled<State, F>> {
+  return ledger.transaction((tx) => decideIn(tx, decider, options))
 }

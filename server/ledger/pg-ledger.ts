@@ -20,6 +20,7 @@
 // (transactionInBatch) spreads over every request of a turn of the event loop, as on SQLite.
 import type pg from 'pg'
 import type { FactMeta } from '../db/schema.ts'
+import { type DecisionTx, type LedgerPort, runLater } from '../db/store.ts'
 import { decodeRow, type Fact, type LedgerRow, type StoredFact, StreamVersionConflict } from './ledger.ts'
 import { inDependencyOrder } from './projection-order.ts'
 import type { Upcasters } from './upcast.ts'
@@ -316,5 +317,40 @@ export class PgLedger {
   onAppend(listener: (head: number, streams: ReadonlySet<string>) => void): () => void {
     this.listeners.add(listener)
     return () => this.listeners.delete(listener)
+  }
+}
+
+/** The PostgreSQL ledger behind the store's port (db/store.ts): each step of a decision awaited in
+ * a transaction that holds the append lock, with the reads it needs made on that transaction. */
+export function pgLedgerPort<Reads>(ledger: PgLedger, readsOf: (tx: PgTx) => Reads): LedgerPort<Reads> {
+  const decision = (tx: PgTx): DecisionTx<Reads> => ({
+    readStream: (stream) => tx.readStream(stream),
+    append: (stream, expectedVersion, facts, meta) => tx.append(stream, expectedVersion, facts, meta),
+    reads: readsOf(tx),
+  })
+  return {
+    kind: 'postgres',
+    transaction: (work) => ledger.transaction((tx) => runLater(work(decision(tx)))),
+    transactionInBatch: (work) => ledger.transactionInBatch((tx) => runLater(work(decision(tx)))),
+    readStream: (stream) => ledger.readStream(stream),
+    readFrom: (position, limit) => ledger.readFrom(position, limit),
+    head: () => ledger.head(),
+    onAppend: (listener) => ledger.onAppend(listener),
+    checkpoints: {
+      read: async (name) => {
+        const { rows } = await ledger.pool.query<{ position: number }>(
+          'SELECT position FROM checkpoints WHERE name = $1',
+          [name],
+        )
+        return rows[0]?.position
+      },
+      write: async (name, position) => {
+        await ledger.pool.query(
+          `INSERT INTO checkpoints (name, position, at) VALUES ($1, $2, $3)
+           ON CONFLICT (name) DO UPDATE SET position = excluded.position, at = excluded.at`,
+          [name, position, new Date().toISOString()],
+        )
+      },
+    },
   }
 }

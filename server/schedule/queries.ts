@@ -1,6 +1,7 @@
 import { asc, eq, inArray } from 'drizzle-orm'
 import type { Db } from '../db/connection.ts'
 import { sessions } from './tables.ts'
+import type { AsyncQueries } from '../db/store.ts'
 
 export type SessionRow = typeof sessions.$inferSelect
 
@@ -17,4 +18,7 @@ export const scheduleQueries = (db: Db) => ({
   byId: (id: string): SessionRow | undefined => db.select().from(sessions).where(eq(sessions.id, id)).get(),
 })
 
-export type ScheduleQueries = ReturnType<typeof scheduleQueries>
+/** the SQLite reads as they answer, at once */
+export type ScheduleQueriesNow = ReturnType<typeof scheduleQueries>
+/** the reads on either store, awaited (db/store.ts) */
+export type ScheduleQueries = AsyncQueries<ScheduleQueriesNow>

@@ -1,6 +1,7 @@
 import { desc, eq, sql } from 'drizzle-orm'
 import type { Db } from '../db/connection.ts'
 import { inquiries } from './tables.ts'
+import type { AsyncQueries } from '../db/store.ts'
 
 export type InquiryRow = typeof inquiries.$inferSelect
 
@@ -18,4 +19,7 @@ export const supportQueries = (db: Db) => ({
   byId: (id: string): InquiryRow | undefined => db.select().from(inquiries).where(eq(inquiries.id, id)).get(),
 })
 
-export type SupportQueries = ReturnType<typeof supportQueries>
+/** the SQLite reads as they answer, at once */
+export type SupportQueriesNow = ReturnType<typeof supportQueries>
+/** the reads on either store, awaited (db/store.ts) */
+export type SupportQueries = AsyncQueries<SupportQueriesNow>

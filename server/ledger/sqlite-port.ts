@@ -1,0 +1,39 @@
+// The SQLite ledger (ledger.ts) behind the store's port (db/store.ts): decisions run at once inside
+// its synchronous write transaction; reads answer promises of what they read.
+import { eq, sql } from 'drizzle-orm'
+import { checkpoints } from '../db/schema.ts'
+import { type DecisionTx, type LedgerPort, runNow } from '../db/store.ts'
+import type { Ledger } from './ledger.ts'
+
+export function sqliteLedgerPort<Reads>(ledger: Ledger, reads: Reads): LedgerPort<Reads> {
+  const tx: DecisionTx<Reads> = {
+    readStream: (stream) => ledger.readStream(stream),
+    append: (stream, expectedVersion, facts, meta) => ledger.append(stream, expectedVersion, facts, meta),
+    reads,
+  }
+  const readCheckpoint = ledger.db
+    .select({ position: checkpoints.position })
+    .from(checkpoints)
+    .where(eq(checkpoints.name, sql.placeholder('name')))
+    .prepare()
+  const writeCheckpoint = ledger.db
+    .insert(checkpoints)
+    .values({ name: sql.placeholder('name'), position: sql.placeholder('position'), at: sql.placeholder('at') })
+    .onConflictDoUpdate({ target: checkpoints.name, set: { position: sql`excluded.position`, at: sql`excluded.at` } })
+    .prepare()
+  return {
+    kind: 'sqlite',
+    transaction: async (work) => ledger.transaction(() => runNow(work(tx))),
+    transactionInBatch: (work) => ledger.transactionInBatch(() => runNow(work(tx))),
+    readStream: async (stream) => ledger.readStream(stream),
+    readFrom: async (position, limit) => ledger.readFrom(position, limit),
+    head: async () => ledger.head(),
+    onAppend: (listener) => ledger.onAppend(listener),
+    checkpoints: {
+      read: async (name) => readCheckpoint.get({ name })?.position,
+      write: async (name, position) => {
+        writeCheckpoint.run({ name, position, at: new Date().toISOString() })
+      },
+    },
+  }
+}
