@@ -151,12 +151,12 @@ export async function createHttpApp(parts: {
     catalog: services.catalog,
     booking: services.booking,
     dashboards: {
-      figures: (eventId: string, position: number) => {
-        const row = dashboards.figuresOf(eventId)
+      figures: async (eventId: string, position: number) => {
+        const row = await dashboards.figuresOf(eventId)
         return row ? figuresView(row, position) : null
       },
-      attendee: (eventId: string, accountId: string) => {
-        const row = dashboards.attendee(eventId, accountId)
+      attendee: async (eventId: string, accountId: string) => {
+        const row = await dashboards.attendee(eventId, accountId)
         return row ? attendeeView(row) : null
       },
     },
@@ -174,9 +174,9 @@ export async function createHttpApp(parts: {
         accounts,
         throttle: services.throttle,
         isAttendeeOf: booking.isAttendeeOf,
-        ticketsOf: (accountId, organizerId) => ({
-          ticketIds: booking.ticketsOf(accountId).map((t) => t.id),
-          paymentStatus: booking.bestPaymentStatus(accountId, organizerId),
+        ticketsOf: async (accountId, organizerId) => ({
+          ticketIds: (await booking.ticketsOf(accountId)).map((t) => t.id),
+          paymentStatus: await booking.bestPaymentStatus(accountId, organizerId),
         }),
       })
       await catalogRoutes(api, { platform, events, extras: booking.eventExtras })

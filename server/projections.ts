@@ -1,5 +1,6 @@
 // The app's read side of the ledger: every inline projection (the ledger runs them in dependency
 // order) and every upcaster of an old fact shape; appLedger() opens the ledger with both.
+import { getTableName } from 'drizzle-orm'
 import { accountsProjection } from './accounts/project.ts'
 import { analyticsProjection } from './analytics/project.ts'
 import { bookingProjection } from './booking/project.ts'
@@ -18,6 +19,11 @@ export const projections: Projection[] = [
   analyticsProjection(bookingQueries),
   scheduleProjection,
   supportProjection,
+]
+
+/** the names of every read-model table, the same on both stores (ledger:rebuild empties them) */
+export const readModelTables = () => [
+  ...new Set(projections.flatMap((p) => p.tables.map((t) => getTableName(t)))),
 ]
 
 /** The app's ledger over a connection: every projection, every upcaster. */

@@ -3,6 +3,7 @@
 // Part of the composition root: it joins every area's facts to the jobs of the catalogue.
 import type { BookingMails } from './booking/mails.ts'
 import type { BookingQueries } from './booking/queries.ts'
+import type { AsyncQueries } from './db/store.ts'
 import { streams } from './ids.ts'
 import { job, jobIds } from './jobs/catalogue.ts'
 import type { JobRequest } from './jobs/port.ts'
@@ -20,7 +21,7 @@ export type ReactionParts = {
   booking: BookingQueries
   bookingMails: BookingMails
   inquiryMails: InquiryMails
-  sentMails: SentMailRecord
+  sentMails: AsyncQueries<SentMailRecord>
 }
 
 /** How far back the repair looks for mails that may not have been sent. */
@@ -38,7 +39,7 @@ export async function enqueueOwedJobs(parts: ReactionParts) {
   const { ledger, jobs } = parts.platform
   const { booking, sentMails: sent } = parts
   const round = Date.now()
-  for (const order of booking.openHolds()) {
+  for (const order of await booking.openHolds()) {
     const delayMs = Math.max(0, Date.parse(order.heldUntil) - Date.now())
     await jobs.enqueue(
       job('holds.expire', { orderId: order.id }, { jobId: jobIds.expire(order.id), delayMs }),
@@ -51,24 +52,26 @@ export async function enqueueOwedJobs(parts: ReactionParts) {
   // An order released unpaid (its buyer gave it up or replaced it, or it lapsed) may have been
   // paid at the provider just before, its confirmation lost with Redis's data: ask again.
   const since = new Date(Date.now() - RELEASED_LOOKBACK_MS).toISOString()
-  for (const order of booking.releasedUnpaid(since)) {
+  for (const order of await booking.releasedUnpaid(since)) {
     await jobs.enqueue(owedConfirmation(order.id, round))
   }
   // Mails of the recent facts that are not recorded as sent (a job that ran is not sent again).
   const jobsOf = jobsForFacts(parts)
   const mailing = new Set(['TicketsIssued', 'TicketCancelled', 'TicketTransferred', 'InquiryAnswered'])
-  const mailedSince = sent.recordedSince()
-  for (let position = Math.max(0, ledger.head() - RECENT_FACTS); ; ) {
-    const page = ledger.readFrom(position, 1000)
+  const mailedSince = await sent.recordedSince()
+  for (let position = Math.max(0, (await ledger.head()) - RECENT_FACTS); ; ) {
+    const page = await ledger.readFrom(position, 1000)
     if (page.length === 0) break
     for (const fact of page) {
       if (!mailing.has(fact.type) || fact.at < mailedSince) continue
-      for (const job of jobsOf(fact)) if (job.jobId && !sent.wasSent(job.jobId)) await jobs.enqueue(job)
+      for (const job of await jobsOf(fact)) {
+        if (job.jobId && !(await sent.wasSent(job.jobId))) await jobs.enqueue(job)
+      }
     }
     position = page[page.length - 1]?.position ?? position
   }
-  for (const order of booking.refundsOwed()) {
-    const facts = streamFacts<KnownFact>(ledger, streams.order(order.id))
+  for (const order of await booking.refundsOwed()) {
+    const facts = await streamFacts<KnownFact>(ledger, streams.order(order.id))
     const paid = new Set(facts.flatMap((f) => (f.type === 'PaymentRefunded' ? [f.data.paymentId] : [])))
     for (const fact of facts) {
       if (fact.type !== 'RefundRequested' || paid.has(fact.data.paymentId)) continue
@@ -90,7 +93,7 @@ function jobsForFacts(parts: Pick<ReactionParts, 'bookingMails' | 'inquiryMails'
   const mail = (jobId: string, message: Mail | null): JobRequest[] =>
     message ? [job('mail.send', message, { jobId })] : []
 
-  const jobsOf = (stored: StoredFact): JobRequest[] => {
+  const jobsOf = async (stored: StoredFact): Promise<JobRequest[]> => {
     const fact = typedFact<KnownFact>(stored)
     switch (fact.type) {
       case 'TicketsHeld': {
@@ -100,17 +103,17 @@ function jobsForFacts(parts: Pick<ReactionParts, 'bookingMails' | 'inquiryMails'
         return [job('holds.expire', { orderId }, { jobId: jobIds.expire(orderId), delayMs })]
       }
       case 'TicketsIssued':
-        return mail(jobIds.issuedMail(fact.data.orderId), mails.issued(fact.data.orderId))
+        return mail(jobIds.issuedMail(fact.data.orderId), await mails.issued(fact.data.orderId))
       case 'TicketCancelled':
         return mail(
           jobIds.cancelledMail(fact.data.orderId),
-          mails.cancelled(fact.data.orderId, fact.data.ownerId),
+          await mails.cancelled(fact.data.orderId, fact.data.ownerId),
         )
       case 'TicketTransferred': {
         const { orderId, fromId, toId } = fact.data
-        return mails
-          .transferred(orderId, fromId, toId)
-          .flatMap((message, i) => mail(jobIds.transferMail(fact.position, i), message))
+        return (await mails.transferred(orderId, fromId, toId)).flatMap((message, i) =>
+          mail(jobIds.transferMail(fact.position, i), message),
+        )
       }
       case 'RefundRequested': {
         const { orderId, paymentId, amountPaise } = fact.data
@@ -127,7 +130,7 @@ function jobsForFacts(parts: Pick<ReactionParts, 'bookingMails' | 'inquiryMails'
         ]
       }
       case 'InquiryAnswered':
-        return mail(jobIds.answerMail(fact.data.inquiryId), supportMails.answered(fact.data.inquiryId))
+        return mail(jobIds.answerMail(fact.data.inquiryId), await supportMails.answered(fact.data.inquiryId))
       case 'SessionScheduled':
       case 'InquiryOpened':
       case 'AccountRegistered':
@@ -155,7 +158,7 @@ export function createDispatch(parts: ReactionParts): Consumer {
     ledger,
     'jobs',
     async (fact) => {
-      for (const job of jobsOf(fact)) await jobs.enqueue(job)
+      for (const job of await jobsOf(fact)) await jobs.enqueue(job)
     },
     {
       pollMs: config.ledgerPollMs,

@@ -53,7 +53,10 @@ export type SentMails = AsyncQueries<SentMailRecord>
 
 /** TEMPORARY until the PostgreSQL mail record lands (pg-gateway branch). */
 const pgSentMailRecord = (_pool: unknown): SentMails => {
-  throw new Error('the mail record on PostgreSQL is not built yet')
+  const missing = async (): Promise<never> => {
+    throw new Error('the mail record on PostgreSQL is not built yet')
+  }
+  return { wasSent: missing, record: missing, recordedSince: missing }
 }
 
 export type Store = {
@@ -64,6 +67,8 @@ export type Store = {
   sqlite: { connection: Connection; ledger: Ledger } | null
   /** the PostgreSQL pool and ledger when PostgreSQL is the store */
   postgres: { connection: PgConnection; ledger: PgLedger } | null
+  /** answers when the database does (readiness) */
+  ping(): Promise<void>
   close(): Promise<void>
 }
 
@@ -89,6 +94,9 @@ export function sqliteStore(connection: Connection, now?: () => Date): Store {
     sentMails: promised(sentMailRecord(db)),
     sqlite: { connection, ledger },
     postgres: null,
+    ping: async () => {
+      connection.sqlite.prepare('SELECT 1').get()
+    },
     close: async () => connection.close(),
   }
 }
@@ -116,6 +124,9 @@ export function postgresStore(connection: PgConnection, now?: () => Date): Store
     sentMails: pgSentMailRecord(connection.pool),
     sqlite: null,
     postgres: { connection, ledger },
+    ping: async () => {
+      await connection.pool.query('SELECT 1')
+    },
     close: () => connection.close(),
   }
 }

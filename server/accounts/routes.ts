@@ -37,10 +37,13 @@ export type AccountRoutesOptions = {
   accounts: AccountQueries
   throttle: Throttle
   /** does this user hold a ticket to one of this organizer's events? (answered by booking) */
-  isAttendeeOf: (organizerId: string, userId: string) => boolean
+  isAttendeeOf: (organizerId: string, userId: string) => Promise<boolean>
   /** the user's live ticket ids and latest payment status, with an organizer's events when given
    * (answered by booking) */
-  ticketsOf: (userId: string, organizerId?: string) => { ticketIds: string[]; paymentStatus: string | null }
+  ticketsOf: (
+    userId: string,
+    organizerId?: string,
+  ) => Promise<{ ticketIds: string[]; paymentStatus: string | null }>
 }
 
 export async function accountRoutes(fastify: FastifyInstance, options: AccountRoutesOptions) {
@@ -78,7 +81,7 @@ export async function accountRoutes(fastify: FastifyInstance, options: AccountRo
     },
     async (request) => {
       const { email, password } = request.body
-      const account = accounts.byEmail(email)
+      const account = await accounts.byEmail(email)
       const attempt = {
         email,
         passwordVersion: account?.passwordChangedAt ?? UNKNOWN_ACCOUNT_VERSION,
@@ -107,7 +110,7 @@ export async function accountRoutes(fastify: FastifyInstance, options: AccountRo
           email: account.email,
           role: account.role,
           phone: account.phone,
-          ticketId: options.ticketsOf(account.id).ticketIds,
+          ticketId: (await options.ticketsOf(account.id)).ticketIds,
         },
       }
     },
@@ -121,9 +124,9 @@ export async function accountRoutes(fastify: FastifyInstance, options: AccountRo
     },
     async (request) => {
       const caller = callerOf(request)
-      const user = accounts.byId(request.body.userid)
+      const user = await accounts.byId(request.body.userid)
       // An organizer learns nothing about accounts that hold none of its tickets, not even existence.
-      if (!user || (caller.role === 'organizers' && !options.isAttendeeOf(caller.id, user.id))) {
+      if (!user || (caller.role === 'organizers' && !(await options.isAttendeeOf(caller.id, user.id)))) {
         throw notFound('User not found.')
       }
       return {
@@ -132,8 +135,9 @@ export async function accountRoutes(fastify: FastifyInstance, options: AccountRo
           username: user.username,
           email: user.email,
           phone: user.phone,
-          paymentStatus: options.ticketsOf(user.id, caller.role === 'organizers' ? caller.id : undefined)
-            .paymentStatus,
+          paymentStatus: (
+            await options.ticketsOf(user.id, caller.role === 'organizers' ? caller.id : undefined)
+          ).paymentStatus,
         },
       }
     },
@@ -148,12 +152,12 @@ export async function accountRoutes(fastify: FastifyInstance, options: AccountRo
     async (request) => {
       const { email } = request.body
       await throttle.forgotRequested(email, request.ip)
-      const account = accounts.byEmail(email)
+      const account = await accounts.byEmail(email)
       if (account) {
         const token = randomBytes(32).toString('base64url')
         const tokenHash = sha256(token)
         const expiresAt = new Date(Date.now() + config.resetTokenMinutes * 60_000).toISOString()
-        handleCommand(ledger, accountDecider, {
+        await handleCommand(ledger, accountDecider, {
           stream: streams.account(account.id),
           command: { type: 'RequestPasswordReset', accountId: account.id, tokenHash, expiresAt },
           meta: meta(request),
@@ -200,10 +204,10 @@ export async function accountRoutes(fastify: FastifyInstance, options: AccountRo
     },
     async (request) => {
       const tokenHash = sha256(request.params.token)
-      const accountId = accounts.resetLinkOwner(tokenHash)
+      const accountId = await accounts.resetLinkOwner(tokenHash)
       if (!accountId) throw invalid(INVALID_RESET_LINK)
       const passwordHash = await hashPassword(request.body.password)
-      handleCommand(ledger, accountDecider, {
+      await handleCommand(ledger, accountDecider, {
         stream: streams.account(accountId),
         command: { type: 'ResetPassword', accountId, tokenHash, passwordHash, now: new Date().toISOString() },
         meta: { actor: accountId, requestId: request.id },
@@ -235,6 +239,6 @@ export async function accountRoutes(fastify: FastifyInstance, options: AccountRo
     '/admin/getalluser',
     { config: { access: ['admin'] }, schema: { response: replies({ 200: AccountList }) } },
     async () =>
-      accounts.all().map((a) => ({ _id: a.id, username: a.username, email: a.email, role: a.role })),
+      (await accounts.all()).map((a) => ({ _id: a.id, username: a.username, email: a.email, role: a.role })),
   )
 }

@@ -20,7 +20,7 @@ import { attendeeView, type DashboardQueries, figuresView } from './dashboards.t
 export type DashboardRoutesOptions = {
   dashboards: DashboardQueries
   /** the ledger's head: the position every answer is as of */
-  head: () => number
+  head: () => Promise<number>
 }
 
 export async function dashboardRoutes(fastify: FastifyInstance, options: DashboardRoutesOptions) {
@@ -29,8 +29,8 @@ export async function dashboardRoutes(fastify: FastifyInstance, options: Dashboa
   const access = { access: ['organizers', 'admin'] as const }
 
   /** the event, if the caller may see its dashboard (its organizer, an admin) */
-  const figuresFor = (caller: { id: string; role: string }, eventId: string) => {
-    const row = dashboards.figuresOf(eventId)
+  const figuresFor = async (caller: { id: string; role: string }, eventId: string) => {
+    const row = await dashboards.figuresOf(eventId)
     if (!row || (caller.role !== 'admin' && row.organizerId !== caller.id)) throw notFound('Event not found.')
     return row
   }
@@ -45,9 +45,9 @@ export async function dashboardRoutes(fastify: FastifyInstance, options: Dashboa
       const caller = callerOf(request)
       const { page, limit, status, search } = request.query
       const organizerId = caller.role === 'admin' ? null : caller.id
-      const position = head()
-      const { rows, total } = dashboards.eventsPage({ organizerId, status, search, page, limit })
-      const totals = dashboards.totals(organizerId)
+      const position = await head()
+      const { rows, total } = await dashboards.eventsPage({ organizerId, status, search, page, limit })
+      const totals = await dashboards.totals(organizerId)
       return {
         events: rows.map((row) => figuresView(row, position)),
         total,
@@ -62,8 +62,8 @@ export async function dashboardRoutes(fastify: FastifyInstance, options: Dashboa
     '/dashboard/events/:eventId',
     { config: access, schema: { params: DashboardEventParams, response: replies({ 200: EventFigures }) } },
     async (request) => {
-      const position = head()
-      return figuresView(figuresFor(callerOf(request), request.params.eventId), position)
+      const position = await head()
+      return figuresView(await figuresFor(callerOf(request), request.params.eventId), position)
     },
   )
 
@@ -79,10 +79,10 @@ export async function dashboardRoutes(fastify: FastifyInstance, options: Dashboa
     },
     async (request) => {
       const { eventId } = request.params
-      const position = head()
-      figuresFor(callerOf(request), eventId)
+      const position = await head()
+      await figuresFor(callerOf(request), eventId)
       const { page, limit, search } = request.query
-      const { rows, total } = dashboards.attendeesPage(eventId, page, limit, search)
+      const { rows, total } = await dashboards.attendeesPage(eventId, page, limit, search)
       return { attendees: rows.map(attendeeView), total, page, limit, position }
     },
   )

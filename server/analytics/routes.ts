@@ -26,12 +26,12 @@ export async function analyticsRoutes(fastify: FastifyInstance, options: Analyti
   const { sales, events, booking, accounts } = options
 
   /** An organizer sees its own events; an admin sees every event. */
-  const eventsOf = (caller: { id: string; role: string }): EventRow[] =>
+  const eventsOf = (caller: { id: string; role: string }): Promise<EventRow[]> =>
     caller.role === 'admin' ? events.all() : events.byOrganizer(caller.id)
 
-  const attendeesOf = (tickets: OrderRow[]) => {
+  const attendeesOf = async (tickets: OrderRow[]) => {
     const people = new Map(
-      accounts.byIds([...new Set(tickets.map((t) => t.ownerId ?? t.buyerId))]).map((a) => [a.id, a]),
+      (await accounts.byIds([...new Set(tickets.map((t) => t.ownerId ?? t.buyerId))])).map((a) => [a.id, a]),
     )
     return tickets.flatMap((t) => {
       const person = people.get(t.ownerId ?? t.buyerId)
@@ -47,11 +47,11 @@ export async function analyticsRoutes(fastify: FastifyInstance, options: Analyti
     },
     async (request) => {
       const caller = callerOf(request)
-      const event = events.byId(request.params.eventId)
+      const event = await events.byId(request.params.eventId)
       if (!event || (caller.role !== 'admin' && event.organizerId !== caller.id))
         throw notFound('Event not found.')
-      const rows = new Map(sales.byTicketType(event.id).map((r) => [r.ticketTypeId, r]))
-      const types = events.ticketTypesOf([event.id]).get(event.id) ?? []
+      const rows = new Map((await sales.byTicketType(event.id)).map((r) => [r.ticketTypeId, r]))
+      const types = (await events.ticketTypesOf([event.id])).get(event.id) ?? []
       const analytics = types.map((t) => {
         const r = rows.get(t.id)
         return {
@@ -61,7 +61,9 @@ export async function analyticsRoutes(fastify: FastifyInstance, options: Analyti
           paymentStatus: [{ Pending: r?.pending ?? 0, Completed: r?.completed ?? 0, Failed: r?.failed ?? 0 }],
         }
       })
-      const totals = sales.totals(event.id)
+      const totals = await sales.totals(event.id)
+      const attendees = (await booking.attendeeIds(event.id)).length
+      const timeline = await sales.timeline(event.id)
       return {
         event: {
           _id: event.id,
@@ -76,14 +78,16 @@ export async function analyticsRoutes(fastify: FastifyInstance, options: Analyti
         totals: {
           ticketsSold: totals.ticketsSold,
           revenue: toRupees(totals.revenuePaise),
-          attendees: booking.attendeeIds(event.id).length,
+          attendees,
           Pending: totals.pending,
           Completed: totals.completed,
           Failed: totals.failed,
         },
-        timeline: sales
-          .timeline(event.id)
-          .map(({ at, tickets, revenuePaise }) => ({ at, tickets, revenue: toRupees(revenuePaise) })),
+        timeline: timeline.map(({ at, tickets, revenuePaise }) => ({
+          at,
+          tickets,
+          revenue: toRupees(revenuePaise),
+        })),
       }
     },
   )
@@ -92,16 +96,17 @@ export async function analyticsRoutes(fastify: FastifyInstance, options: Analyti
     '/organizers/attendees',
     { config: { access: ['organizers', 'admin'] }, schema: { response: replies({ 200: AttendeesByEvent }) } },
     async (request) => {
-      const mine = eventsOf(callerOf(request))
-      return mine.map((event) => {
+      const mine = await eventsOf(callerOf(request))
+      const byEvent = []
+      for (const event of mine) {
         const tickets: OrderRow[] = []
         for (let after = ''; ; ) {
-          const page = booking.issuedPage([event.id], after, PAGE)
+          const page = await booking.issuedPage([event.id], after, PAGE)
           tickets.push(...page)
           if (page.length < PAGE) break
           after = page[page.length - 1]?.id ?? after
         }
-        return {
+        byEvent.push({
           _id: event.id,
           title: event.title,
           category: event.category,
@@ -110,7 +115,7 @@ export async function analyticsRoutes(fastify: FastifyInstance, options: Analyti
           time: event.time,
           approvalStatus: event.approvalStatus,
           reviewReason: event.reviewReason,
-          attendees: attendeesOf(tickets).map(({ ticket, person }) => ({
+          attendees: (await attendeesOf(tickets)).map(({ ticket, person }) => ({
             _id: person.id,
             ticketId: ticket.id,
             username: person.username,
@@ -120,8 +125,9 @@ export async function analyticsRoutes(fastify: FastifyInstance, options: Analyti
             quantity: ticket.quantity,
             paymentStatus: ticket.paymentStatus,
           })),
-        }
-      })
+        })
+      }
+      return byEvent
     },
   )
 
@@ -130,7 +136,7 @@ export async function analyticsRoutes(fastify: FastifyInstance, options: Analyti
     { config: { access: ['organizers', 'admin'] } },
     async (request, reply) => {
       const caller = callerOf(request)
-      const mine = new Map(eventsOf(caller).map((e) => [e.id, e]))
+      const mine = new Map((await eventsOf(caller)).map((e) => [e.id, e]))
       const eventIds = [...mine.keys()]
       // The payment status POST /auth/getbyid gives: the attendee's best for the caller's events.
       const organizerId = caller.role === 'admin' ? undefined : caller.id
@@ -139,9 +145,9 @@ export async function analyticsRoutes(fastify: FastifyInstance, options: Analyti
       async function* rows() {
         yield csvRow([...csvColumns])
         for (let after = ''; ; ) {
-          const page = booking.issuedPage(eventIds, after, PAGE)
-          const attendees = attendeesOf(page)
-          const best = booking.bestPaymentStatuses(
+          const page = await booking.issuedPage(eventIds, after, PAGE)
+          const attendees = await attendeesOf(page)
+          const best = await booking.bestPaymentStatuses(
             [...new Set(attendees.map((a) => a.person.id))],
             organizerId,
           )

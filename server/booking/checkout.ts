@@ -5,12 +5,13 @@
 import { createHmac } from 'node:crypto'
 import type { CatalogQueries, EventRow, TicketTypeRow } from '../catalog/queries.ts'
 import type { Config } from '../config.ts'
+import type { LedgerPort } from '../db/store.ts'
 import { conflict, invalid, notFound } from '../errors.ts'
 import { newId, streams } from '../ids.ts'
 import { job, jobIds } from '../jobs/catalogue.ts'
 import { enqueueOrDoNow, type Jobs } from '../jobs/port.ts'
 import { streamFacts } from '../ledger/decider.ts'
-import type { FactMeta, Ledger } from '../ledger/ledger.ts'
+import type { FactMeta } from '../ledger/ledger.ts'
 import type { PaymentGateway } from '../payments/port.ts'
 import { instantIn } from '../wall-clock.ts'
 import type { BookingCommands } from './commands.ts'
@@ -20,7 +21,8 @@ import type { BookingFact } from './facts.ts'
 import type { BookingQueries } from './queries.ts'
 
 export type CheckoutParts = {
-  ledger: Ledger
+  /** reads an order's stream and hears of its appends (the wait for a payment's outcome) */
+  ledger: Pick<LedgerPort<unknown>, 'readStream' | 'onAppend'>
   config: Pick<Config, 'booking' | 'timeZone' | 'jwt'>
   gateway: PaymentGateway
   jobs: Jobs
@@ -79,8 +81,8 @@ export function checkout(parts: CheckoutParts) {
   }
 
   /** What became of this payment, once the ledger says: a ticket, a refund, or a failure. */
-  const outcomeOf = (orderId: string, paymentId: string): PaymentOutcome | null => {
-    const facts = streamFacts<BookingFact>(ledger, streams.order(orderId))
+  const outcomeOf = async (orderId: string, paymentId: string): Promise<PaymentOutcome | null> => {
+    const facts = await streamFacts<BookingFact>(ledger, streams.order(orderId))
     const about = (f: BookingFact) => 'paymentId' in f.data && f.data.paymentId === paymentId
     if (facts.some((f) => f.type === 'PaymentFailed' && about(f))) return 'failed'
     if (!facts.some((f) => f.type === 'PaymentCaptured' && about(f))) return null
@@ -96,15 +98,23 @@ export function checkout(parts: CheckoutParts) {
     const deadline = Date.now() + config.booking.paymentWaitSeconds * 1000
     const stream = streams.order(orderId)
     let wake: () => void = () => {}
+    // Set when the stream grows; cleared before each read. The read is async, so the stream may
+    // grow while it is under way (before the wait below sets its wake): then it is read again at
+    // once rather than waiting for the poll.
+    let grew = false
     // Woken only when this order's stream grows here; a worker in another process is seen by
-    // the poll.
+    // the poll. Subscribed before the first read, so no append after it goes unheard.
     const stop = ledger.onAppend((_head, grown) => {
-      if (grown.has(stream)) wake()
+      if (!grown.has(stream)) return
+      grew = true
+      wake()
     })
     try {
       for (;;) {
-        const outcome = outcomeOf(orderId, paymentId)
+        grew = false
+        const outcome = await outcomeOf(orderId, paymentId)
         if (outcome || Date.now() > deadline) return outcome
+        if (grew) continue
         await new Promise<void>((resolve) => {
           const timer = setTimeout(resolve, 250)
           wake = () => {
@@ -122,8 +132,8 @@ export function checkout(parts: CheckoutParts) {
     salesCloseAt,
     cutoffOf,
     /** the cancel cutoff of an order's event, or null when the event is gone */
-    cancelCutoff(eventId: string) {
-      const event = events.byId(eventId)
+    async cancelCutoff(eventId: string) {
+      const event = await events.byId(eventId)
       return event ? cutoffOf(event) : null
     },
 
@@ -140,12 +150,12 @@ export function checkout(parts: CheckoutParts) {
           { field: 'quantity', message: `You can book at most ${max} tickets at once.` },
         ])
       }
-      const event = events.byId(order.eventId)
+      const event = await events.byId(order.eventId)
       if (event?.approvalStatus !== 'Approved') throw notFound('Event not found.')
       const closesAt = salesCloseAt(event)
       if (new Date().toISOString() >= closesAt) throw conflict(SALES_CLOSED)
       const wanted = order.ticketType.toLowerCase()
-      const ticketType = (events.ticketTypesOf([event.id]).get(event.id) ?? []).find(
+      const ticketType = ((await events.ticketTypesOf([event.id])).get(event.id) ?? []).find(
         (t: TicketTypeRow) => t.id === order.ticketType || t.type.toLowerCase() === wanted,
       )
       if (!ticketType) {
@@ -154,8 +164,9 @@ export function checkout(parts: CheckoutParts) {
         ])
       }
       // Fail fast when it is sold out (unless lapsed holds would give seats back).
-      const lapsed = () => booking.lapsedHolds(new Date().toISOString(), ticketType.id).length > 0
-      if (booking.available(ticketType) < quantity && !lapsed()) {
+      const lapsed = async () =>
+        (await booking.lapsedHolds(new Date().toISOString(), ticketType.id)).length > 0
+      if ((await booking.available(ticketType)) < quantity && !(await lapsed())) {
         throw conflict('Not enough tickets available.')
       }
       const orderId = newId()
@@ -171,7 +182,7 @@ export function checkout(parts: CheckoutParts) {
           })
       // A new checkout replaces the buyer's unpaid one for this event; one paid in the meantime
       // (its confirmation not yet done) becomes its ticket first, and is not replaced.
-      for (const open of booking.heldBy(buyerId, event.id)) {
+      for (const open of await booking.heldBy(buyerId, event.id)) {
         if (open.provider === 'free') continue
         await confirm(open.id).catch((error) =>
           order.warn('could not ask the provider about a replaced hold', { err: error, orderId: open.id }),

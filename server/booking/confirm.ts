@@ -18,9 +18,9 @@ export function paymentConfirmer(parts: {
 }): PaymentConfirmer {
   const { gateway, booking, catalog: events, commands } = parts
   return async (orderId: string) => {
-    const order = booking.byId(orderId)
+    const order = await booking.byId(orderId)
     if (!order) throw new OrderGone(`order ${orderId} does not exist`)
-    const ticketType = events.ticketType(order.ticketTypeId)
+    const ticketType = await events.ticketType(order.ticketTypeId)
     if (!ticketType) throw new OrderGone(`ticket type of order ${orderId} does not exist`)
     const payments = await Promise.all(
       (await gateway.paymentsOfOrder(order.providerOrderId)).map((p) =>

@@ -1,11 +1,10 @@
 // What booking adds to the catalogue's event views (EventExtras: the seats available now and the
 // attendees), made from the rows either store read for a list of events.
-import type { EventExtras } from '../catalog/views.ts'
+import type { EventExtra } from '../catalog/views.ts'
 
-type Extras = ReturnType<EventExtras>
+export { noExtras } from '../catalog/views.ts'
 
-/** a list of no events: every type as its capacity, nobody attending */
-export const noExtras: Extras = { available: (t) => t.quantity, candidates: () => [] }
+type Extras = EventExtra
 
 /** from the seats taken (held + sold) per ticket type, and the owners of issued orders per event */
 export function extrasOf(

@@ -21,9 +21,9 @@ export function bookingMails(parts: {
 }) {
   const { accounts, catalog: events, booking, publicUrl } = parts
 
-  const context = (orderId: string) => {
-    const order = booking.byId(orderId)
-    const event = order && events.byId(order.eventId)
+  const context = async (orderId: string) => {
+    const order = await booking.byId(orderId)
+    const event = order && (await events.byId(order.eventId))
     return order && event ? { order, event } : null
   }
   const details = (
@@ -40,9 +40,9 @@ export function bookingMails(parts: {
   const to = (accountId: string) => accounts.byId(accountId)
 
   return {
-    issued(orderId: string): Mail | null {
-      const c = context(orderId)
-      const owner = c && to(c.order.ownerId ?? c.order.buyerId)
+    async issued(orderId: string): Promise<Mail | null> {
+      const c = await context(orderId)
+      const owner = c && (await to(c.order.ownerId ?? c.order.buyerId))
       if (!c || !owner) return null
       return {
         to: owner.email,
@@ -58,9 +58,9 @@ export function bookingMails(parts: {
         ].join('\n'),
       }
     },
-    cancelled(orderId: string, ownerId: string): Mail | null {
-      const c = context(orderId)
-      const owner = to(ownerId)
+    async cancelled(orderId: string, ownerId: string): Promise<Mail | null> {
+      const c = await context(orderId)
+      const owner = await to(ownerId)
       if (!c || !owner) return null
       return {
         to: owner.email,
@@ -77,10 +77,10 @@ export function bookingMails(parts: {
         ].join('\n'),
       }
     },
-    transferred(orderId: string, fromId: string, toId: string): Mail[] {
-      const c = context(orderId)
-      const from = to(fromId)
-      const recipient = to(toId)
+    async transferred(orderId: string, fromId: string, toId: string): Promise<Mail[]> {
+      const c = await context(orderId)
+      const from = await to(fromId)
+      const recipient = await to(toId)
       if (!c || !from || !recipient) return []
       return [
         {

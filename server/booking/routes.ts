@@ -12,7 +12,7 @@ import {
 } from '../../contracts/booking.ts'
 import { MessageReply } from '../../contracts/common.ts'
 import type { AccountQueries } from '../accounts/queries.ts'
-import type { CatalogQueries } from '../catalog/queries.ts'
+import type { CatalogQueries, EventRow } from '../catalog/queries.ts'
 import { conflict, invalid, notFound } from '../errors.ts'
 import { callerOf } from '../http/access.ts'
 import { absoluteMedia, mediaBaseOf } from '../http/media-urls.ts'
@@ -95,7 +95,7 @@ export async function bookingRoutes(fastify: FastifyInstance, options: BookingRo
     async (request, reply) => {
       const buyer = callerOf(request)
       const { paymentId, orderId, signature } = request.body
-      const order = booking.byProviderOrderId(orderId)
+      const order = await booking.byProviderOrderId(orderId)
       if (!order || order.buyerId !== buyer.id) throw notFound('Order not found.')
       // Signed over the order id we stored, never one the caller could choose.
       if (!gateway.verifyCheckoutSignature({ orderId: order.providerOrderId, paymentId, signature })) {
@@ -106,7 +106,10 @@ export async function bookingRoutes(fastify: FastifyInstance, options: BookingRo
         return reply.code(202).send({ message: 'Payment received. Your ticket is being issued.' })
       }
       if (outcome === 'issued') {
-        return { message: 'Booking Successful!', ticket: ticketView(booking.byId(order.id) as OrderRow) }
+        return {
+          message: 'Booking Successful!',
+          ticket: ticketView((await booking.byId(order.id)) as OrderRow),
+        }
       }
       if (outcome === 'refunded') {
         throw conflict(
@@ -125,7 +128,7 @@ export async function bookingRoutes(fastify: FastifyInstance, options: BookingRo
     },
     async (request) => {
       const caller = callerOf(request)
-      const order = booking.byId(request.params.ticketId)
+      const order = await booking.byId(request.params.ticketId)
       const allowed =
         order &&
         (caller.role === 'admin' ||
@@ -141,14 +144,13 @@ export async function bookingRoutes(fastify: FastifyInstance, options: BookingRo
     '/ticket/registrations',
     { config: { access: 'signed-in' }, schema: { response: replies({ 200: RegistrationList }) } },
     async (request) => {
-      const tickets = booking.ticketsOf(callerOf(request).id)
+      const tickets = await booking.ticketsOf(callerOf(request).id)
       const mediaBase = mediaBaseOf(request, config)
-      const byId = new Map(
-        [...new Set(tickets.map((t) => t.eventId))].flatMap((id) => {
-          const event = events.byId(id)
-          return event ? [[id, event] as const] : []
-        }),
-      )
+      const byId = new Map<string, EventRow>()
+      for (const id of new Set(tickets.map((t) => t.eventId))) {
+        const event = await events.byId(id)
+        if (event) byId.set(id, event)
+      }
       return tickets.map((t) => {
         const event = byId.get(t.eventId)
         return {
@@ -173,8 +175,9 @@ export async function bookingRoutes(fastify: FastifyInstance, options: BookingRo
     request: { id: string; params: { ticketId: string } } & Parameters<typeof callerOf>[0],
   ) => {
     const owner = callerOf(request)
-    const order = booking.byId(request.params.ticketId)
-    commands.cancel(request.params.ticketId, owner.id, order ? checkout.cancelCutoff(order.eventId) : null, {
+    const order = await booking.byId(request.params.ticketId)
+    const cutoff = order ? await checkout.cancelCutoff(order.eventId) : null
+    await commands.cancel(request.params.ticketId, owner.id, cutoff, {
       actor: owner.id,
       requestId: request.id,
     })
@@ -201,8 +204,8 @@ export async function bookingRoutes(fastify: FastifyInstance, options: BookingRo
       const owner = callerOf(request)
       // The decision checks the caller owns the ticket before it says whether the e-mail has an
       // account, so a stranger's ticket id is no way to test addresses.
-      const recipient = accounts.byEmail(request.body.newAttendeeEmail)
-      commands.transfer(request.body.ticketId, owner.id, recipient?.id ?? null, {
+      const recipient = await accounts.byEmail(request.body.newAttendeeEmail)
+      await commands.transfer(request.body.ticketId, owner.id, recipient?.id ?? null, {
         actor: owner.id,
         requestId: request.id,
       })

@@ -6,6 +6,7 @@ import type { AsyncQueries } from '../db/store.ts'
 import { searchPhrases, wordsSql } from './pg-search.ts'
 import type { CatalogQueries } from './queries.ts'
 import {
+  type EventExtra,
   type EventExtras,
   type EventRow,
   eventViews,
@@ -71,9 +72,9 @@ export function pgCatalogQueries(pool: pg.Pool): AsyncQueries<CatalogQueries> {
   /** The event objects of API.md (views.ts), with their ticket types read here. */
   const toViews = async (
     rows: EventRow[],
-    extras: EventExtras = noExtras,
+    extra: EventExtra = noExtras,
     mediaBase = '',
-  ): Promise<EventView[]> => eventViews(rows, await ticketTypesOf(rows.map((r) => r.id)), extras, mediaBase)
+  ): Promise<EventView[]> => eventViews(rows, await ticketTypesOf(rows.map((r) => r.id)), extra, mediaBase)
 
   /** SPEC's search (views.ts reads the user's text): approved events only. */
   const filtered = async (filterType: FilterType, search: string): Promise<EventRow[]> => {

@@ -5,6 +5,7 @@ import type { Db } from '../db/connection.ts'
 import { eventsSearch, matchQuery, SEARCH_WEIGHTS } from './search-index.ts'
 import { events, eventTicketTypes } from './tables.ts'
 import {
+  type EventExtra,
   type EventExtras,
   type EventRow,
   eventViews,
@@ -96,8 +97,8 @@ export function catalogQueries(db: Db) {
   }
 
   /** The event objects of API.md (views.ts), with their ticket types read here. */
-  const toViews = (rows: EventRow[], extras: EventExtras = noExtras, mediaBase = ''): EventView[] =>
-    eventViews(rows, ticketTypesOf(rows.map((r) => r.id)), extras, mediaBase)
+  const toViews = (rows: EventRow[], extra: EventExtra = noExtras, mediaBase = ''): EventView[] =>
+    eventViews(rows, ticketTypesOf(rows.map((r) => r.id)), extra, mediaBase)
 
   return {
     approved,

@@ -37,7 +37,10 @@ const todayIn = (timeZone: string) => new Intl.DateTimeFormat('en-CA', { timeZon
 export async function catalogRoutes(fastify: FastifyInstance, options: CatalogRoutesOptions) {
   const app = fastify.withTypeProvider<ValibotTypeProvider>()
   const { ledger, config } = options.platform
-  const extras = options.extras ?? noExtras
+  const extras: EventExtras = options.extras ?? (() => noExtras)
+  /** the event objects of API.md, with what other areas add to them */
+  const viewsOf = async (rows: EventRow[], mediaBase: string) =>
+    events.toViews(rows, await extras(rows.map((r) => r.id)), mediaBase)
   const { events } = options
   const media = new MediaStore(config.uploadsDir, config.uploads)
   await media.sweep()
@@ -56,8 +59,8 @@ export async function catalogRoutes(fastify: FastifyInstance, options: CatalogRo
   // bytes; the first read after a new fact makes them again.
   const serializeList = fastJson(toJson(EventList) as unknown as Parameters<typeof fastJson>[0])
   const lists = { head: -1, bodies: new Map<string, string>() }
-  const sendList = (reply: FastifyReply, key: string, rows: () => EventRow[]) => {
-    const head = ledger.head()
+  const sendList = async (reply: FastifyReply, key: string, rows: () => Promise<EventRow[]>) => {
+    const head = await ledger.head()
     if (lists.head !== head) {
       lists.head = head
       lists.bodies.clear()
@@ -67,14 +70,14 @@ export async function catalogRoutes(fastify: FastifyInstance, options: CatalogRo
     const cacheKey = `${base} ${key}`
     let body = lists.bodies.get(cacheKey)
     if (body === undefined) {
-      body = serializeList(events.toViews(rows(), extras, base))
+      body = serializeList(await viewsOf(await rows(), base))
       if (lists.bodies.size < 100) lists.bodies.set(cacheKey, body)
     }
     return reply.type('application/json; charset=utf-8').send(body)
   }
 
-  const view = (row: EventRow, request: FastifyRequest) =>
-    events.toViews([row], extras, mediaBaseOf(request, config))[0] as EventView
+  const view = async (row: EventRow, request: FastifyRequest) =>
+    (await viewsOf([row], mediaBaseOf(request, config)))[0] as EventView
   /** Visible to everyone once approved; before that only to its organizer and admins. */
   const visible = (row: EventRow | undefined, request: FastifyRequest): row is EventRow => {
     if (!row) return false
@@ -89,7 +92,7 @@ export async function catalogRoutes(fastify: FastifyInstance, options: CatalogRo
     async (request, reply) => {
       // Every change to what the listing shows is a fact, so the ledger's head names its version:
       // a client that has it gets 304 without the listing being read at all.
-      const etag = `W/"ledger-${ledger.head()}"`
+      const etag = `W/"ledger-${await ledger.head()}"`
       reply.header('etag', etag).header('cache-control', 'no-cache')
       // No body and no length: a 304 carries neither.
       if (request.headers['if-none-match'] === etag) return (reply as FastifyReply).code(304).send()
@@ -113,7 +116,7 @@ export async function catalogRoutes(fastify: FastifyInstance, options: CatalogRo
     '/event/:id',
     { config: { access: 'anyone' }, schema: { params: EventParams, response: replies({ 200: EventView }) } },
     async (request) => {
-      const row = events.byId(request.params.id)
+      const row = await events.byId(request.params.id)
       if (!visible(row, request)) throw notFound(EVENT_NOT_FOUND)
       return view(row, request)
     },
@@ -193,14 +196,16 @@ export async function catalogRoutes(fastify: FastifyInstance, options: CatalogRo
         // refused, the moved files are removed again below.
         await batch.commit()
         committed = true
-        handleCommand(ledger, eventDecider, {
+        await handleCommand(ledger, eventDecider, {
           stream: streams.event(eventId),
           command: { type: 'Submit', event, today: todayIn(config.timeZone) },
           meta: { actor: organizer.id, requestId: request.id },
         })
         committed = false
-        const row = events.byId(eventId) as EventRow
-        return reply.code(201).send({ message: 'Event created successfully', event: view(row, request) })
+        const row = (await events.byId(eventId)) as EventRow
+        return reply
+          .code(201)
+          .send({ message: 'Event created successfully', event: await view(row, request) })
       } catch (error) {
         await (committed ? batch.removeCommitted() : batch.discard())
         // The multipart parser's complaints about a malformed body carry no status of their own.
@@ -222,13 +227,13 @@ export async function catalogRoutes(fastify: FastifyInstance, options: CatalogRo
     '/ticket/getorgid',
     { config: { access: ['organizers'] }, schema: { response: replies({ 200: EventList }) } },
     async (request) =>
-      events.toViews(events.byOrganizer(callerOf(request).id), extras, mediaBaseOf(request, config)),
+      viewsOf(await events.byOrganizer(callerOf(request).id), mediaBaseOf(request, config)),
   )
 
   app.get(
     '/admin/events',
     { config: { access: ['admin'] }, schema: { response: replies({ 200: EventList }) } },
-    async (request) => events.toViews(events.all(), extras, mediaBaseOf(request, config)),
+    async (request) => viewsOf(await events.all(), mediaBaseOf(request, config)),
   )
 
   app.put(
@@ -246,7 +251,7 @@ export async function catalogRoutes(fastify: FastifyInstance, options: CatalogRo
       const seen = typeof ifMatch === 'string' ? /^(?:W\/)?"?(\d+)"?$/.exec(ifMatch.trim()) : null
       if (typeof ifMatch === 'string' && !seen)
         throw invalid('If-Match must be the event version, such as "2".')
-      handleCommand(ledger, eventDecider, {
+      await handleCommand(ledger, eventDecider, {
         stream: streams.event(id),
         command: {
           type: 'Review',
@@ -260,7 +265,7 @@ export async function catalogRoutes(fastify: FastifyInstance, options: CatalogRo
       })
       return {
         message: decision === 'Approved' ? 'Event approved successfully!' : 'Event rejected !',
-        event: view(events.byId(id) as EventRow, request),
+        event: await view((await events.byId(id)) as EventRow, request),
       }
     },
   )

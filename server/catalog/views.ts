@@ -10,14 +10,17 @@ import type { events, eventTicketTypes } from './tables.ts'
 export type EventRow = typeof events.$inferSelect
 export type TicketTypeRow = typeof eventTicketTypes.$inferSelect
 
-/** What other areas add to events' views (booking: live availability and attendees), loaded
- * once for a whole list of events. */
-export type EventExtras = (eventIds: string[]) => {
+/** What other areas add to a list of events' views (booking: live availability and attendees). */
+export type EventExtra = {
   available: (ticketType: TicketTypeRow) => number
   candidates: (eventId: string) => string[]
 }
 
-export const noExtras: EventExtras = () => ({ available: (t) => t.quantity, candidates: () => [] })
+/** Loads the extras of a whole list of events at once (now on SQLite, later on PostgreSQL). */
+export type EventExtras = (eventIds: string[]) => EventExtra | Promise<EventExtra>
+
+/** every ticket type as its capacity, nobody attending */
+export const noExtras: EventExtra = { available: (t) => t.quantity, candidates: () => [] }
 
 /** text as the category and location filters compare it */
 export const fold = (text: string) => text.normalize('NFKC').toLocaleLowerCase('en-IN').trim()
@@ -30,10 +33,9 @@ export const fold = (text: string) => text.normalize('NFKC').toLocaleLowerCase('
 export function eventViews(
   rows: EventRow[],
   types: ReadonlyMap<string, TicketTypeRow[]>,
-  extras: EventExtras,
+  extra: EventExtra,
   mediaBase: string,
 ): EventView[] {
-  const extra = extras(rows.map((r) => r.id))
   const media = (list: { url: string }[]) => list.map((m) => ({ url: absoluteMedia(m.url, mediaBase) }))
   return rows.map((row) => ({
     _id: row.id,

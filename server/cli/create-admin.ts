@@ -3,9 +3,8 @@
 import { parseArgs } from 'node:util'
 import { ensureAdmin } from '../accounts/seed-admin.ts'
 import { ConfigError, loadConfig } from '../config.ts'
-import { openDatabase } from '../db/connection.ts'
 import { loadSettings } from '../env-file.ts'
-import { appLedger } from '../projections.ts'
+import { openStore } from '../stores.ts'
 
 const { values } = parseArgs({
   options: { email: { type: 'string' }, password: { type: 'string' }, username: { type: 'string' } },
@@ -24,9 +23,10 @@ try {
     console.error('Give --email and --password (or set ADMIN_EMAIL and ADMIN_PASSWORD).')
     process.exit(2)
   }
-  const connection = openDatabase(config.databaseFile, config.sqliteSynchronous)
-  const result = await ensureAdmin(appLedger(connection), config.admin)
-  connection.close()
+  const store = await openStore(config)
+  const result = await ensureAdmin(store.ledger, store.queries.accounts, config.admin).finally(() =>
+    store.close(),
+  )
   console.log(
     result.created
       ? `Admin ${config.admin.email} created.`

@@ -50,16 +50,20 @@ export const INVALID_SESSION = 'Your session has expired or is no longer valid. 
 
 /** The account a token speaks for, or null; throws when a token is present but not valid. */
 /** how access finds the account a token names (the accounts area's byId) */
-export type AccountById = (id: string) => SignedInAccount | undefined
+export type AccountById = (id: string) => Promise<SignedInAccount | undefined>
 
-export function accountOfToken(tokens: Tokens, accountById: AccountById, token: string): SignedInAccount {
+export async function accountOfToken(
+  tokens: Tokens,
+  accountById: AccountById,
+  token: string,
+): Promise<SignedInAccount> {
   let claims: TokenClaims
   try {
     claims = tokens.verify(token)
   } catch {
     throw unauthenticated(INVALID_SESSION)
   }
-  const account = accountById(claims.sub)
+  const account = await accountById(claims.sub)
   // A password change retires every token issued before it, however close in time.
   if (!account || claims.pv !== account.passwordChangedAt) throw unauthenticated(INVALID_SESSION)
   return account
@@ -85,7 +89,7 @@ export function registerAccess(app: FastifyInstance, tokens: Tokens, accountById
     const token = bearer(request)
     if (token) {
       try {
-        request.account = accountOfToken(tokens, accountById, token)
+        request.account = await accountOfToken(tokens, accountById, token)
       } catch (error) {
         if (access !== 'anyone') throw error
       }

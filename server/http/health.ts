@@ -7,7 +7,7 @@ export async function healthRoutes(app: FastifyInstance, platform: Platform) {
   app.get('/health/ready', { config: { access: 'anyone' } }, async (_request, reply) => {
     const checks: Record<string, 'ok' | 'failing' | 'not configured'> = {}
     try {
-      platform.connection.sqlite.prepare('SELECT 1').get()
+      await platform.store.ping()
       checks.database = 'ok'
     } catch {
       checks.database = 'failing'

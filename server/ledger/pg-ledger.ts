@@ -264,6 +264,30 @@ export class PgLedger {
     })
   }
 
+  /**
+   * Empties the read-model tables and replays the whole ledger through the projections, in one
+   * transaction holding the append lock (ledger:rebuild): readers see the old models until it commits.
+   */
+  async rebuild(tables: readonly string[], pageSize = 5000): Promise<number> {
+    let facts = 0
+    await this.inTransaction(async (tx) => {
+      if (tables.length > 0) await tx.query(`TRUNCATE ${tables.map((t) => `"${t}"`).join(', ')}`)
+      for (let position = 0; ; ) {
+        const page = (
+          await tx.query<LedgerRow>('SELECT * FROM ledger WHERE position > $1 ORDER BY position LIMIT $2', [
+            position,
+            pageSize,
+          ])
+        ).map(this.decode)
+        if (page.length === 0) break
+        for (const fact of page) await this.project(fact, tx)
+        facts += page.length
+        position = (page[page.length - 1] as StoredFact).position
+      }
+    })
+    return facts
+  }
+
   /** Appends in a transaction of its own (see PgTx.append). */
   append<F extends Fact>(
     stream: string,

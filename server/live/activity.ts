@@ -36,66 +36,66 @@ export type LiveReads = {
 
 export function activityShaper(reads: LiveReads) {
   const { accounts, catalog: events, booking } = reads
-  const name = (id: string | null | undefined) =>
-    id ? (accounts.byId(id)?.username ?? 'someone') : 'someone'
-  const title = (eventId: string | undefined) =>
-    eventId ? (events.byId(eventId)?.title ?? 'an event') : 'an event'
-  const orderTitle = (orderId: string) => title(booking.byId(orderId)?.eventId)
+  const name = async (id: string | null | undefined) =>
+    id ? ((await accounts.byId(id))?.username ?? 'someone') : 'someone'
+  const title = async (eventId: string | undefined) =>
+    eventId ? ((await events.byId(eventId))?.title ?? 'an event') : 'an event'
+  const orderTitle = async (orderId: string) => title((await booking.byId(orderId))?.eventId)
 
-  const summarize = (stored: StoredFact): string => {
+  const summarize = async (stored: StoredFact): Promise<string> => {
     const fact = typedFact<KnownFact>(stored)
     switch (fact.type) {
       case 'AccountRegistered':
         return `${fact.data.username} signed up as ${fact.data.role}`
       case 'PasswordResetRequested':
-        return `${name(fact.data.accountId)} asked for a password reset link`
+        return `${await name(fact.data.accountId)} asked for a password reset link`
       case 'PasswordReset':
-        return `${name(fact.data.accountId)} reset their password`
+        return `${await name(fact.data.accountId)} reset their password`
       case 'EventSubmitted':
-        return `${name(fact.data.organizerId)} submitted “${fact.data.title}” for approval`
+        return `${await name(fact.data.organizerId)} submitted “${fact.data.title}” for approval`
       case 'EventApproved':
-        return `${name(fact.data.by)} approved “${title(fact.data.eventId)}”`
+        return `${await name(fact.data.by)} approved “${await title(fact.data.eventId)}”`
       case 'EventRejected':
-        return `${name(fact.data.by)} rejected “${title(fact.data.eventId)}”`
+        return `${await name(fact.data.by)} rejected “${await title(fact.data.eventId)}”`
       case 'TicketsHeld':
-        return `${name(fact.data.buyerId)} is paying for ${fact.data.quantity} × ${fact.data.ticketType} for “${title(fact.data.eventId)}”`
+        return `${await name(fact.data.buyerId)} is paying for ${fact.data.quantity} × ${fact.data.ticketType} for “${await title(fact.data.eventId)}”`
       case 'PaymentCaptured':
-        return `Payment of ${rupees(fact.data.amountPaise)} received for “${orderTitle(fact.data.orderId)}”`
+        return `Payment of ${rupees(fact.data.amountPaise)} received for “${await orderTitle(fact.data.orderId)}”`
       case 'TicketsIssued':
-        return `${name(fact.data.ownerId)} booked ${fact.data.quantity} ticket${fact.data.quantity === 1 ? '' : 's'} for “${title(fact.data.eventId)}”`
+        return `${await name(fact.data.ownerId)} booked ${fact.data.quantity} ticket${fact.data.quantity === 1 ? '' : 's'} for “${await title(fact.data.eventId)}”`
       case 'PaymentFailed':
-        return `A payment for “${orderTitle(fact.data.orderId)}” failed; the seats are back on sale`
+        return `A payment for “${await orderTitle(fact.data.orderId)}” failed; the seats are back on sale`
       case 'HoldExpired':
-        return `An unpaid hold for “${orderTitle(fact.data.orderId)}” expired; the seats are back on sale`
+        return `An unpaid hold for “${await orderTitle(fact.data.orderId)}” expired; the seats are back on sale`
       case 'TicketCancelled':
-        return `${name(fact.data.ownerId)} cancelled ${fact.data.quantity} ticket${fact.data.quantity === 1 ? '' : 's'} for “${title(fact.data.eventId)}”`
+        return `${await name(fact.data.ownerId)} cancelled ${fact.data.quantity} ticket${fact.data.quantity === 1 ? '' : 's'} for “${await title(fact.data.eventId)}”`
       case 'TicketTransferred':
-        return `${name(fact.data.fromId)} transferred a ticket for “${orderTitle(fact.data.orderId)}” to ${name(fact.data.toId)}`
+        return `${await name(fact.data.fromId)} transferred a ticket for “${await orderTitle(fact.data.orderId)}” to ${await name(fact.data.toId)}`
       case 'RefundRequested':
         return `A refund of ${rupees(fact.data.amountPaise)} was requested (${fact.data.reason})`
       case 'PaymentRefunded':
         return `A refund of ${rupees(fact.data.amountPaise)} was paid out`
       case 'SessionScheduled':
-        return `“${fact.data.sessionTitle}” was scheduled for “${title(fact.data.eventId)}”`
+        return `“${fact.data.sessionTitle}” was scheduled for “${await title(fact.data.eventId)}”`
       case 'ScheduleNoticePosted':
-        return `The attendees of “${title(fact.data.eventId)}” were notified of a session`
+        return `The attendees of “${await title(fact.data.eventId)}” were notified of a session`
       case 'InquiryOpened':
-        return `${name(fact.data.userId)} asked: “${fact.data.subject}”`
+        return `${await name(fact.data.userId)} asked: “${fact.data.subject}”`
       case 'InquiryAnswered':
-        return `${name(fact.data.by)} answered ${name(fact.data.userId)}'s inquiry`
+        return `${await name(fact.data.by)} answered ${await name(fact.data.userId)}'s inquiry`
       default:
         return (fact satisfies never) && ''
     }
   }
 
-  return (fact: StoredFact): ActivityItem => ({
+  return async (fact: StoredFact): Promise<ActivityItem> => ({
     kind: 'fact',
     position: fact.position,
     type: fact.type,
     stream: fact.stream,
     at: fact.at,
     actor: fact.meta.actor ?? null,
-    summary: summarize(fact),
+    summary: await summarize(fact),
     data: redact(fact.data) as Record<string, unknown>,
   })
 }

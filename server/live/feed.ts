@@ -57,7 +57,7 @@ export async function registerActivityFeed(
         socket.close(code, message)
       }
       const timer = setTimeout(() => refuse(4401, 'Send your token first.'), 10_000)
-      socket.once('message', (raw) => {
+      const begin = async (raw: unknown) => {
         clearTimeout(timer)
         let hello: ActivityHello
         try {
@@ -69,10 +69,12 @@ export async function registerActivityFeed(
         try {
           role =
             request.account?.role ??
-            (hello.token ? accountOfToken(tokens, reads.accounts.byId, hello.token).role : undefined)
+            (hello.token ? (await accountOfToken(tokens, reads.accounts.byId, hello.token)).role : undefined)
         } catch {
           return refuse(4401, 'Your session has expired or is no longer valid. Please log in again.')
         }
+        // closed while its token was looked up: nothing to follow (and no close event to stop it)
+        if (socket.readyState !== socket.OPEN) return
         if (!role) return refuse(4401, 'Please log in to continue.')
         if (role !== 'admin') return refuse(4403, 'You are not allowed to do this.')
         const from =
@@ -82,13 +84,15 @@ export async function registerActivityFeed(
         const consumer = new Consumer(
           ledger,
           'activity',
-          (fact) => {
+          async (fact) => {
             if (socket.readyState !== socket.OPEN) return
             if (socket.bufferedAmount > MAX_BUFFERED) {
               socket.close(4408, 'Too slow: resume from your last position.')
               return
             }
-            send(shape(fact))
+            const item = await shape(fact)
+            if (socket.readyState !== socket.OPEN) return
+            send(item)
           },
           { checkpoint: 'memory', startAt: from, pollMs: platform.config.ledgerPollMs, batchSize: 1000 },
         )
@@ -102,6 +106,12 @@ export async function registerActivityFeed(
         socket.on('close', () => {
           open.delete(consumer)
           void consumer.stop()
+        })
+      }
+      socket.once('message', (raw) => {
+        begin(raw).catch((error) => {
+          request.log.error({ err: error }, 'the activity feed could not start')
+          if (socket.readyState === socket.OPEN) socket.close(1011, 'The feed could not start.')
         })
       })
     },

@@ -33,9 +33,9 @@ export type Push = { room: string; data: FactPush['data'] }
 /** The dashboards' reads (the analytics area's, handed in by the composition root). */
 export type DashboardReads = {
   /** an event's dashboard row as of this position, or null when the event is gone */
-  figures: (eventId: string, position: number) => EventFigures | null
+  figures: (eventId: string, position: number) => Promise<EventFigures | null>
   /** one person's attendance of an event as the attendee list shows it (tickets 0: gone) */
-  attendee: (eventId: string, accountId: string) => AttendeeRow | null
+  attendee: (eventId: string, accountId: string) => Promise<AttendeeRow | null>
 }
 
 /**
@@ -43,19 +43,28 @@ export type DashboardReads = {
  * this fact, and these people's attendance of it for the event's attendee-list room (socket.ts
  * gathers them: one row and one list of people per event and interval).
  */
-export type FiguresDue = (eventId: string, audience: string[], fact: StoredFact, people: string[]) => void
+export type FiguresDue = (
+  eventId: string,
+  audience: string[],
+  fact: StoredFact,
+  people: string[],
+) => void | Promise<void>
 
 /** the dashboards' pushes of one event: its row (when `withRow`), and the people whose attendance
  * moved */
-export function dashboardPushes(
+export async function dashboardPushes(
   dashboards: DashboardReads,
   eventId: string,
   position: number,
   people: Iterable<string>,
   withRow = true,
-): { figures: FiguresPush | null; attendees: AttendeePush | null } {
-  const row = withRow ? dashboards.figures(eventId, position) : null
-  const rows = [...people].flatMap((id) => dashboards.attendee(eventId, id) ?? [])
+): Promise<{ figures: FiguresPush | null; attendees: AttendeePush | null }> {
+  const row = withRow ? await dashboards.figures(eventId, position) : null
+  const rows: AttendeeRow[] = []
+  for (const id of people) {
+    const attendee = await dashboards.attendee(eventId, id)
+    if (attendee) rows.push(attendee)
+  }
   return {
     figures: row ? { eventId, figures: row } : null,
     attendees: rows.length > 0 ? { eventId, attendees: rows } : null,
@@ -74,15 +83,18 @@ export function createPushes(
   const { booking, catalog: events, dashboards } = reads
   const listening = options.listening ?? (() => true)
   const watched = (organizerId: string) => listening(rooms.organizer(organizerId)) || listening(rooms.admins)
-  let current: { fact: StoredFact; pushes: Push[] } | null = null
+  /** the rows read with each fact being pushed (by default), keyed by the fact: pushesOf may be
+   * called again before an earlier call is done */
+  const current = new Map<StoredFact, Push[]>()
   const figuresDue: FiguresDue =
     options.figuresDue ??
-    ((eventId, audience, fact, people) => {
-      const due = dashboardPushes(dashboards, eventId, fact.position, people, audience.length > 0)
-      if (!current) return
+    (async (eventId, audience, fact, people) => {
+      const due = await dashboardPushes(dashboards, eventId, fact.position, people, audience.length > 0)
+      const pushes = current.get(fact)
+      if (!pushes) return
       const { figures, attendees } = due
-      if (figures) current.pushes.push(...audience.map((room) => ({ room, data: figures })))
-      if (attendees) current.pushes.push({ room: rooms.attendees(eventId), data: attendees })
+      if (figures) pushes.push(...audience.map((room) => ({ room, data: figures })))
+      if (attendees) pushes.push({ room: rooms.attendees(eventId), data: attendees })
     })
 
   /**
@@ -90,11 +102,16 @@ export function createPushes(
    * and these people's attendance, due to whoever has the event's attendee list open (a dashboard of
    * a thousand events shows none of them until a row is opened: nobody is sent every buyer).
    */
-  const figures = (eventId: string, organizerId: string, fact: StoredFact, people: string[] = []): Push[] => {
+  const figures = async (
+    eventId: string,
+    organizerId: string,
+    fact: StoredFact,
+    people: string[] = [],
+  ): Promise<Push[]> => {
     const rowsWatched = watched(organizerId)
     const listWatched = people.length > 0 && listening(rooms.attendees(eventId))
     if (rowsWatched || listWatched)
-      figuresDue(
+      await figuresDue(
         eventId,
         rowsWatched ? [rooms.organizer(organizerId), rooms.admins] : [],
         fact,
@@ -104,18 +121,18 @@ export function createPushes(
   }
 
   /** an order's fact on the dashboards: its event's row, and the people whose attendance moved */
-  const onDashboards = (orderId: string, fact: StoredFact, people: string[] = []): Push[] => {
-    const order = booking.byId(orderId)
+  const onDashboards = async (orderId: string, fact: StoredFact, people: string[] = []): Promise<Push[]> => {
+    const order = await booking.byId(orderId)
     return order ? figures(order.eventId, order.organizerId, fact, people) : []
   }
 
-  const availability = (ticketTypeId: string): Push[] => {
-    const ticketType = events.ticketType(ticketTypeId)
+  const availability = async (ticketTypeId: string): Promise<Push[]> => {
+    const ticketType = await events.ticketType(ticketTypeId)
     if (!ticketType) return []
     const data: AvailabilityPush = {
       eventId: ticketType.eventId,
       ticketTypeId,
-      available: booking.available(ticketType),
+      available: await booking.available(ticketType),
     }
     return [{ room: rooms.event(ticketType.eventId), data }]
   }
@@ -124,8 +141,8 @@ export function createPushes(
    * The order's availability, and its state for its owner (or buyer). Its organizer and the admins
    * follow it on their dashboards (the event's row and attendees, gathered), not order by order.
    */
-  const orderChanged = (orderId: string, extraAccounts: string[] = []): Push[] => {
-    const order = booking.byId(orderId)
+  const orderChanged = async (orderId: string, extraAccounts: string[] = []): Promise<Push[]> => {
+    const order = await booking.byId(orderId)
     if (!order) return []
     const data: TicketPush = {
       orderId,
@@ -134,18 +151,24 @@ export function createPushes(
       paymentStatus: order.paymentStatus,
     }
     const people = new Set([order.ownerId ?? order.buyerId, ...extraAccounts])
-    return [...availability(order.ticketTypeId), ...[...people].map((id) => ({ room: rooms.user(id), data }))]
+    return [
+      ...(await availability(order.ticketTypeId)),
+      ...[...people].map((id) => ({ room: rooms.user(id), data })),
+    ]
   }
 
-  return function pushesOf(stored: StoredFact): Push[] {
-    current = { fact: stored, pushes: [] }
-    const pushes = pushesOfFact(stored)
-    const due = current.pushes
-    current = null
-    return [...pushes, ...due]
+  return async function pushesOf(stored: StoredFact): Promise<Push[]> {
+    const due: Push[] = []
+    current.set(stored, due)
+    try {
+      const pushes = await pushesOfFact(stored)
+      return [...pushes, ...due]
+    } finally {
+      current.delete(stored)
+    }
   }
 
-  function pushesOfFact(stored: StoredFact): Push[] {
+  async function pushesOfFact(stored: StoredFact): Promise<Push[]> {
     const fact = typedFact<KnownFact>(stored)
     switch (fact.type) {
       case 'AccountRegistered': {
@@ -161,7 +184,7 @@ export function createPushes(
         const data: EventStatusPush = { eventId, organizerId, title, approvalStatus: 'Pending' }
         return [
           ...[rooms.admins, rooms.organizer(organizerId)].map((room) => ({ room, data })),
-          ...figures(eventId, organizerId, stored),
+          ...(await figures(eventId, organizerId, stored)),
         ]
       }
       case 'EventApproved':
@@ -174,21 +197,27 @@ export function createPushes(
         const wasPublic = fact.type === 'EventApproved' || fact.data.wasApproved === true
         const audience = [rooms.admins, rooms.organizer(organizerId)]
         if (wasPublic) audience.push(rooms.event(eventId), rooms.listing)
-        return [...audience.map((room) => ({ room, data })), ...figures(eventId, organizerId, stored)]
+        return [...audience.map((room) => ({ room, data })), ...(await figures(eventId, organizerId, stored))]
       }
       case 'TicketsHeld':
       case 'PaymentFailed':
       case 'HoldExpired':
-        return [...orderChanged(fact.data.orderId), ...onDashboards(fact.data.orderId, stored)]
+        return [
+          ...(await orderChanged(fact.data.orderId)),
+          ...(await onDashboards(fact.data.orderId, stored)),
+        ]
       case 'TicketsIssued':
       case 'TicketCancelled':
         return [
-          ...orderChanged(fact.data.orderId),
-          ...onDashboards(fact.data.orderId, stored, [fact.data.ownerId]),
+          ...(await orderChanged(fact.data.orderId)),
+          ...(await onDashboards(fact.data.orderId, stored, [fact.data.ownerId])),
         ]
       case 'TicketTransferred': {
         const { orderId, fromId, toId } = fact.data
-        return [...orderChanged(orderId, [fromId]), ...onDashboards(orderId, stored, [fromId, toId])]
+        return [
+          ...(await orderChanged(orderId, [fromId])),
+          ...(await onDashboards(orderId, stored, [fromId, toId])),
+        ]
       }
       case 'PaymentCaptured':
       case 'RefundRequested':
@@ -198,7 +227,7 @@ export function createPushes(
         const { sessionId, eventId, sessionTitle, startTime, endTime } = fact.data
         const data: SessionPush = { sessionId, eventId, sessionTitle, startTime, endTime }
         // The public schedule shows approved events only; until then its organizer alone hears.
-        const event = events.byId(eventId)
+        const event = await events.byId(eventId)
         if (event?.approvalStatus !== 'Approved')
           return [{ room: rooms.organizer(fact.data.organizerId), data }]
         return [rooms.schedule, rooms.event(eventId), rooms.organizer(fact.data.organizerId)].map((room) => ({
@@ -211,11 +240,11 @@ export function createPushes(
         const data: NoticePush = {
           noticeId,
           eventId,
-          eventTitle: events.byId(eventId)?.title ?? '',
+          eventTitle: (await events.byId(eventId))?.title ?? '',
           startTime,
           endTime,
         }
-        return booking.attendeeIds(eventId).map((id) => ({ room: rooms.user(id), data }))
+        return (await booking.attendeeIds(eventId)).map((id) => ({ room: rooms.user(id), data }))
       }
       case 'InquiryOpened': {
         const { inquiryId, userId, subject } = fact.data

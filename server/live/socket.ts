@@ -71,13 +71,15 @@ export function attachLive(
       socket.data.account = null
       return next()
     }
-    try {
-      const account = accountOfToken(tokens, accountById, token)
-      socket.data.account = { id: account.id, role: account.role }
-      next()
-    } catch (error) {
-      next(error as Error)
-    }
+    accountOfToken(tokens, accountById, token)
+      .then(
+        (account) => {
+          socket.data.account = { id: account.id, role: account.role }
+          next()
+        },
+        (error) => next(error as Error),
+      )
+      .catch((error) => logger.error({ err: error }, 'a live handshake failed'))
   })
 
   const watchesOf = watchRules(reads.catalog, config.live.roomsPerSocket)
@@ -109,15 +111,27 @@ export function attachLive(
       if (account.role === 'admin') socket.join(rooms.admins)
     }
     const watches = watchesOf(account)
-    socket.on(liveEvents.watch, (requested: unknown, ack?: unknown) => {
-      const answer = watches.watch(requested)
-      if (answer.ok) socket.join(answer.room)
-      if (typeof ack === 'function') ack(answer)
-    })
-    socket.on(liveEvents.unwatch, (requested: unknown) => {
-      const room = watches.unwatch(requested)
-      if (room) socket.leave(room)
-    })
+    // A watch reads the event; a socket's watches and unwatches are taken in the order they came
+    // (a watch then an unwatch of one room leaves it unwatched), each after the one before.
+    let turn: Promise<void> = Promise.resolve()
+    const inTurn = (work: () => Promise<void>) => {
+      turn = turn.then(work).catch((error) => logger.error({ err: error }, 'a live watch failed'))
+    }
+    socket.on(liveEvents.watch, (requested: unknown, ack?: unknown) =>
+      inTurn(async () => {
+        const answer = await watches.watch(requested)
+        // a socket gone meanwhile joins nothing (the adapter would keep its room)
+        if (!socket.connected) return
+        if (answer.ok) socket.join(answer.room)
+        if (typeof ack === 'function') ack(answer)
+      }),
+    )
+    socket.on(liveEvents.unwatch, (requested: unknown) =>
+      inTurn(async () => {
+        const room = watches.unwatch(requested)
+        if (room) socket.leave(room)
+      }),
+    )
   })
 
   // An event's dashboard row is pushed at most every FIGURES_EVERY_MS, as of the latest fact in
@@ -125,10 +139,20 @@ export function attachLive(
   // thousand, each read once. A sale nobody watches on a dashboard costs no dashboard reads.
   const due = new Map<string, { audience: string[]; fact: StoredFact; people: Set<string> }>()
   let flushing: NodeJS.Timeout | null = null
-  const flushFigures = () => {
-    flushing = null
-    for (const [eventId, { audience, fact, people }] of due) {
-      const pushes = dashboardPushes(reads.dashboards, eventId, fact.position, people, audience.length > 0)
+  /** the flush under way: the next one waits for it, so rows go out in order */
+  let flushed: Promise<void> = Promise.resolve()
+  const flushFigures = async () => {
+    // taken whole before the reads: what facts make due meanwhile goes with the next flush
+    const batch = [...due]
+    due.clear()
+    for (const [eventId, { audience, fact, people }] of batch) {
+      const pushes = await dashboardPushes(
+        reads.dashboards,
+        eventId,
+        fact.position,
+        people,
+        audience.length > 0,
+      )
       const sends: Array<[string[], FactPush['data'] | null]> = [
         [audience, pushes.figures],
         [[rooms.attendees(eventId)], pushes.attendees],
@@ -145,7 +169,12 @@ export function attachLive(
         io.local.to(to).emit(liveEvents.push, push)
       }
     }
-    due.clear()
+  }
+  const scheduleFlush = () => {
+    flushing = null
+    flushed = flushed
+      .then(flushFigures)
+      .catch((error) => logger.error({ err: error }, 'the dashboard pushes failed'))
   }
   const pushesOf = createPushes(reads, {
     listening: (room) => (io.sockets.adapter.rooms.get(room)?.size ?? 0) > 0,
@@ -156,7 +185,7 @@ export function attachLive(
       // the widest audience of the interval: a fact with no row audience does not drop an earlier one's
       const to = audience.length > 0 ? audience : (before?.audience ?? [])
       due.set(eventId, { audience: to, fact, people: gathered })
-      flushing ??= setTimeout(flushFigures, config.live.figuresEveryMs)
+      flushing ??= setTimeout(scheduleFlush, config.live.figuresEveryMs)
     },
   })
   // Each process pushes to its own sockets (io.local): every process tails the same ledger, so
@@ -165,10 +194,11 @@ export function attachLive(
   const consumer = new Consumer(
     ledger,
     'live',
-    (fact) => {
+    async (fact) => {
       // One emit per distinct message to all its rooms: a socket in several of them gets it once.
       const audiences = new Map<FactPush['data'], string[]>()
-      for (const { room, data } of pushesOf(fact)) audiences.set(data, [...(audiences.get(data) ?? []), room])
+      for (const { room, data } of await pushesOf(fact))
+        audiences.set(data, [...(audiences.get(data) ?? []), room])
       for (const [data, audience] of audiences) {
         const push: LivePush = {
           position: fact.position,
@@ -194,6 +224,7 @@ export function attachLive(
       await consumer.stop()
       await counts.stop()
       if (flushing) clearTimeout(flushing)
+      await flushed
       io.local.disconnectSockets(true)
       await new Promise<void>((resolve) => io.close(() => resolve()))
       // QUIT lets the adapter's subscriptions still in flight be answered (a plain disconnect

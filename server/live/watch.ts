@@ -9,7 +9,7 @@ export type Watcher = { id: string; role: string } | null
 
 export type Watches = {
   /** the room to join, or why not */
-  watch(requested: unknown): WatchAck
+  watch(requested: unknown): Promise<WatchAck>
   /** the room to leave, if it was watched */
   unwatch(requested: unknown): string | null
 }
@@ -17,11 +17,11 @@ export type Watches = {
 export function watchRules(events: Pick<CatalogQueries, 'byId'>, roomsPerSocket: number) {
   // An event's room carries its availability and sessions: the public's once the event is
   // approved, its organizer's and the admins' before that. Its attendee list is only ever theirs.
-  const maySee = (room: string, watcher: Watcher): boolean => {
+  const maySee = async (room: string, watcher: Watcher): Promise<boolean> => {
     const listOf = attendeesOfRoom(room)
     const eventId = eventOfRoom(room) ?? listOf
     if (!eventId) return true
-    const event = events.byId(eventId)
+    const event = await events.byId(eventId)
     if (!event) return false
     const own = watcher?.role === 'admin' || event.organizerId === watcher?.id
     return own || (listOf === null && event.approvalStatus === 'Approved')
@@ -31,13 +31,16 @@ export function watchRules(events: Pick<CatalogQueries, 'byId'>, roomsPerSocket:
   return function watchesOf(watcher: Watcher): Watches {
     const watched = new Set<string>()
     return {
-      watch(requested) {
+      async watch(requested) {
         const room = publicRoom(requested)
         if (!room) return { ok: false, message: 'Unknown room.' }
         if (watched.has(room)) return { ok: true, room }
         // The same answer for an event that does not exist and one not yet public, so a visitor
         // cannot learn of pending events by asking for their rooms.
-        if (!maySee(room, watcher)) return { ok: false, message: 'No such event.' }
+        if (!(await maySee(room, watcher))) return { ok: false, message: 'No such event.' }
+        // checked again after the read: another watch of this socket may have taken the room (or
+        // the last place) meanwhile
+        if (watched.has(room)) return { ok: true, room }
         if (watched.size >= roomsPerSocket)
           return {
             ok: false,

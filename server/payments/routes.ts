@@ -47,7 +47,7 @@ async function localGatewayRoutes(
     '/payments/local/pay',
     { config: { access: 'signed-in' }, schema: { body: LocalPayBody } },
     async (request, reply) => {
-      const order = booking.byProviderOrderId(request.body.orderId)
+      const order = await booking.byProviderOrderId(request.body.orderId)
       if (!order || order.buyerId !== callerOf(request).id) throw notFound('Order not found.')
       const result = gatewayCall(reply, () => local.pay(order.providerOrderId, request.body.outcome))
       if (result && 'error' in result) return reply.code(402).send({ message: 'Payment failed.', ...result })

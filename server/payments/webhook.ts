@@ -41,7 +41,7 @@ export function webhookAcceptor(parts: WebhookParts) {
     const payment = body.payload?.payment?.entity
     const providerOrderId = payment?.order_id ?? body.payload?.order?.entity?.id
     if (typeof providerOrderId !== 'string') return { accepted: false, reason: 'not about an order' }
-    const order = booking.byProviderOrderId(providerOrderId)
+    const order = await booking.byProviderOrderId(providerOrderId)
     if (!order) return { accepted: false, reason: 'unknown order' }
     // The queue away, the confirmation is done now (the same idempotent work).
     const paymentId = typeof payment?.id === 'string' ? payment.id : 'order'

@@ -42,8 +42,8 @@ export async function scheduleRoutes(fastify: FastifyInstance, options: Schedule
   })
 
   /** The caller's own event (admins may act on any): otherwise it does not exist for them. */
-  const ownEvent = (eventId: string, caller: { id: string; role: string }) => {
-    const event = events.byId(eventId)
+  const ownEvent = async (eventId: string, caller: { id: string; role: string }) => {
+    const event = await events.byId(eventId)
     if (!event || (caller.role !== 'admin' && event.organizerId !== caller.id))
       throw notFound('Event not found.')
     return event
@@ -60,7 +60,7 @@ export async function scheduleRoutes(fastify: FastifyInstance, options: Schedule
       const caller = request.account
       let shown: EventRow[]
       if (eventId) {
-        const event = events.byId(eventId)
+        const event = await events.byId(eventId)
         const visible =
           event &&
           (event.approvalStatus === 'Approved' ||
@@ -68,10 +68,10 @@ export async function scheduleRoutes(fastify: FastifyInstance, options: Schedule
             caller?.id === event.organizerId)
         shown = visible ? [event] : []
       } else {
-        shown = events.approved()
+        shown = await events.approved()
       }
       const byId = new Map(shown.map((e) => [e.id, e]))
-      return schedule.ofEvents([...byId.keys()]).map((s) => view(s, byId.get(s.eventId)))
+      return (await schedule.ofEvents([...byId.keys()])).map((s) => view(s, byId.get(s.eventId)))
     },
   )
 
@@ -84,9 +84,9 @@ export async function scheduleRoutes(fastify: FastifyInstance, options: Schedule
     async (request, reply) => {
       const organizer = callerOf(request)
       const body = request.body
-      const event = ownEvent(body.eventId, organizer)
+      const event = await ownEvent(body.eventId, organizer)
       const sessionId = newId()
-      handleCommand(ledger, scheduleDecider, {
+      await handleCommand(ledger, scheduleDecider, {
         stream: streams.session(sessionId),
         command: {
           type: 'Schedule',
@@ -104,7 +104,7 @@ export async function scheduleRoutes(fastify: FastifyInstance, options: Schedule
         },
         meta: { actor: organizer.id, requestId: request.id },
       })
-      return reply.code(201).send(view(schedule.byId(sessionId) as SessionRow, event))
+      return reply.code(201).send(view((await schedule.byId(sessionId)) as SessionRow, event))
     },
   )
 
@@ -116,9 +116,9 @@ export async function scheduleRoutes(fastify: FastifyInstance, options: Schedule
     },
     async (request, reply) => {
       const organizer = callerOf(request)
-      const event = ownEvent(request.body.eventId, organizer)
+      const event = await ownEvent(request.body.eventId, organizer)
       const noticeId = newId()
-      handleCommand(ledger, scheduleDecider, {
+      await handleCommand(ledger, scheduleDecider, {
         stream: streams.notice(noticeId),
         command: {
           type: 'PostNotice',

@@ -12,9 +12,9 @@ export function inquiryMails(parts: {
 }) {
   const { accounts, support, publicUrl } = parts
   return {
-    answered(inquiryId: string): Mail | null {
-      const inquiry = support.byId(inquiryId)
-      const asker = inquiry && accounts.byId(inquiry.userId)
+    async answered(inquiryId: string): Promise<Mail | null> {
+      const inquiry = await support.byId(inquiryId)
+      const asker = inquiry && (await accounts.byId(inquiry.userId))
       if (!inquiry || !asker || !inquiry.reply) return null
       return {
         to: asker.email,

@@ -28,8 +28,10 @@ export async function supportRoutes(fastify: FastifyInstance, options: SupportRo
   const { support, accounts } = options
   const { ledger } = options.platform
 
-  const views = (rows: InquiryRow[]) => {
-    const people = new Map(accounts.byIds([...new Set(rows.map((r) => r.userId))]).map((a) => [a.id, a]))
+  const views = async (rows: InquiryRow[]) => {
+    const people = new Map(
+      (await accounts.byIds([...new Set(rows.map((r) => r.userId))])).map((a) => [a.id, a]),
+    )
     return rows.map((r) => ({
       _id: r.id,
       userId: r.userId,
@@ -50,12 +52,12 @@ export async function supportRoutes(fastify: FastifyInstance, options: SupportRo
     async (request, reply) => {
       const asker = callerOf(request)
       const inquiryId = newId()
-      handleCommand(ledger, inquiryDecider, {
+      await handleCommand(ledger, inquiryDecider, {
         stream: streams.inquiry(inquiryId),
         command: { type: 'Open', inquiry: { inquiryId, userId: asker.id, ...request.body } },
         meta: { actor: asker.id, requestId: request.id },
       })
-      const inquiry = views([support.byId(inquiryId) as InquiryRow])[0] as InquiryView
+      const inquiry = (await views([(await support.byId(inquiryId)) as InquiryRow]))[0] as InquiryView
       return reply
         .code(201)
         .send({ message: 'Your inquiry has been submitted. We will reply soon.', inquiry })
@@ -65,7 +67,7 @@ export async function supportRoutes(fastify: FastifyInstance, options: SupportRo
   app.post(
     '/admin/support/get',
     { config: { access: ['admin'] }, schema: { response: replies({ 200: InquiryList }) } },
-    async () => views(support.all()),
+    async () => views(await support.all()),
   )
 
   app.post(
@@ -73,7 +75,7 @@ export async function supportRoutes(fastify: FastifyInstance, options: SupportRo
     { config: { access: ['admin'] }, schema: { body: ReplyBody, response: replies({ 200: MessageReply }) } },
     async (request) => {
       const admin = callerOf(request)
-      handleCommand(ledger, inquiryDecider, {
+      await handleCommand(ledger, inquiryDecider, {
         stream: streams.inquiry(request.body.inquiryId),
         command: { type: 'Answer', reply: request.body.reply, by: admin.id },
         meta: { actor: admin.id, requestId: request.id },
@@ -85,6 +87,6 @@ export async function supportRoutes(fastify: FastifyInstance, options: SupportRo
   app.get(
     '/support/mine',
     { config: { access: 'signed-in' }, schema: { response: replies({ 200: InquiryList }) } },
-    async (request) => views(support.ofUser(callerOf(request).id)),
+    async (request) => views(await support.ofUser(callerOf(request).id)),
   )
 }
