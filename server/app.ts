@@ -10,13 +10,14 @@ import Fastify, {
   LogController,
 } from 'fastify'
 import helmet from 'helmet'
+import type pg from 'pg'
 import type { Logger } from 'pino'
 import { accountRoutes } from './accounts/routes.ts'
 import { dashboardRoutes } from './analytics/dashboard-routes.ts'
 import { attendeeView, figuresView } from './analytics/dashboards.ts'
 import { analyticsRoutes } from './analytics/routes.ts'
 import { bookingRoutes } from './booking/routes.ts'
-import { serveMedia } from './catalog/media.ts'
+import { createMediaStore, serveMedia } from './catalog/media-store.ts'
 import { catalogRoutes } from './catalog/routes.ts'
 import type { Config } from './config.ts'
 import { registerAccess, type Tokens } from './http/access.ts'
@@ -68,8 +69,11 @@ export async function createHttpApp(parts: {
   platform: Platform
   services: Services
   tokens: Tokens
+  /** PostgreSQL's pool, where media are kept when MEDIA_STORE is database */
+  mediaPool?: pg.Pool | null
 }): Promise<FastifyInstance> {
   const { config, logger, platform, services, tokens } = parts
+  const media = createMediaStore(config, parts.mediaPool ?? null)
   const app = Fastify({
     loggerInstance: logger as FastifyBaseLogger,
     genReqId: () => randomUUID(),
@@ -179,7 +183,7 @@ export async function createHttpApp(parts: {
           paymentStatus: await booking.bestPaymentStatus(accountId, organizerId),
         }),
       })
-      await catalogRoutes(api, { platform, events, extras: booking.eventExtras })
+      await catalogRoutes(api, { platform, events, extras: booking.eventExtras, media })
       await bookingRoutes(api, { platform, booking, commands, checkout: services.checkout, events, accounts })
       await paymentRoutes(api, { gateway, jobs, booking, confirm, localGateway: platform.localGateway })
       await analyticsRoutes(api, { sales: services.analytics, events, booking, accounts })
@@ -189,7 +193,7 @@ export async function createHttpApp(parts: {
     },
     { prefix: '/api/v1' },
   )
-  await serveMedia(app, config.uploadsDir)
+  await serveMedia(app, media)
   await registerWeb(app, config.webDist)
 
   const live = attachLive(app, platform, { tokens, reads })

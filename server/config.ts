@@ -66,6 +66,16 @@ const EnvSchema = v.object({
   ),
   DATABASE_POOL_SIZE: wholeNumber(10, 2),
   SQLITE_SYNCHRONOUS: v.optional(v.picklist(['FULL', 'NORMAL'], 'must be FULL or NORMAL'), 'FULL'),
+  DATABASE_URL: v.optional(
+    v.pipe(
+      v.string(),
+      v.trim(),
+      v.regex(/^postgres(ql)?:\/\/./, 'must be a PostgreSQL URL, postgres://… or postgresql://…'),
+      v.check((url) => URL.canParse(url), 'must be a PostgreSQL URL, postgres://… or postgresql://…'),
+    ),
+  ),
+  // no default here: database when DATABASE_URL is set, disk otherwise (loadConfig)
+  MEDIA_STORE: v.optional(v.picklist(['disk', 'database'], 'must be disk or database')),
   PUBLIC_URL: v.optional(v.pipe(v.string(), v.url('must be a URL such as http://localhost:3000'))),
   JWT_SECRET: v.optional(v.pipe(v.string(), v.minLength(32, 'must be at least 32 characters'))),
   JWT_EXPIRES_IN: v.optional(
@@ -177,6 +187,10 @@ export type Config = {
   outboxDir: string
   webDist: string
   sqliteSynchronous: 'FULL' | 'NORMAL'
+  /** PostgreSQL (DATABASE_URL), for several processes on several machines; null: none */
+  databaseUrl: string | null
+  /** where uploaded media are kept: DATA_DIR/uploads (disk) or PostgreSQL's media table (database) */
+  mediaStore: 'disk' | 'database'
   publicUrl: string
   jwt: { secret: string; expiresIn: string }
   redisUrl: string | null
@@ -246,6 +260,9 @@ export type Config = {
   logFormat: Env['LOG_FORMAT']
 }
 
+/** A setting's value as a message shows it: a URL's password (postgres://user:secret@…) left out. */
+const withoutPassword = (value: string | undefined) => value?.replace(/(\/\/[^/:@]*):[^/@]*@/, '$1:***@')
+
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
     super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`)
@@ -264,7 +281,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     throw new ConfigError(
       parsed.issues.map((issue) => {
         const key = v.getDotPath(issue) ?? 'setting'
-        return `${key}: ${issue.message} (got ${JSON.stringify(present[key])})`
+        return `${key}: ${issue.message} (got ${JSON.stringify(withoutPassword(present[key]))})`
       }),
     )
   }
@@ -278,6 +295,13 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     )
     if (missing.length)
       throw new ConfigError(missing.map((k) => `${k}: required when PAYMENT_PROVIDER is razorpay`))
+  }
+  const mediaStore = env.MEDIA_STORE ?? (env.DATABASE_URL ? 'database' : 'disk')
+  if (mediaStore === 'database' && !env.DATABASE_URL) {
+    throw new ConfigError([
+      'MEDIA_STORE: database keeps media in PostgreSQL and needs DATABASE_URL (postgres://…); ' +
+        'set DATABASE_URL, or MEDIA_STORE=disk to keep them in DATA_DIR/uploads',
+    ])
   }
   const production = env.NODE_ENV === 'production'
   if (env.DATABASE_URL && !env.JWT_SECRET) {
@@ -341,6 +365,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     outboxDir: join(dataDir, 'outbox'),
     webDist: resolve(import.meta.dirname, '../web/dist'),
     sqliteSynchronous: env.SQLITE_SYNCHRONOUS,
+    databaseUrl: env.DATABASE_URL ?? null,
+    mediaStore,
     publicUrl,
     jwt: { secret: env.JWT_SECRET ?? '', expiresIn: env.JWT_EXPIRES_IN },
     redisUrl: env.REDIS_URL === 'off' ? null : env.REDIS_URL,

@@ -1,6 +1,7 @@
 // Event media: multipart files streamed to a staging folder while their first bytes are checked
-// (magic bytes, not the name or declared type), then moved into the uploads folder under
-// server-made names once the event is committed. A refused request leaves nothing behind.
+// (magic bytes, not the name or declared type), then kept under server-made names once the event
+// is committed: in the uploads folder (MEDIA_STORE=disk, here) or in PostgreSQL (database,
+// pg-media.ts). A refused request leaves nothing behind.
 import { once } from 'node:events'
 import { createWriteStream } from 'node:fs'
 import { mkdir, rename, rm } from 'node:fs/promises'
@@ -36,6 +37,8 @@ export type StagedFile = {
   kind: MediaKind
   staged: string
   name: string
+  /** the type read from the content's first bytes (image/png, video/mp4, …) */
+  contentType: string
   bytes: number
   closed: Promise<unknown>
 }
@@ -89,6 +92,7 @@ function whole(extension: string, head: Buffer, tail: Buffer, bytes: number): bo
 class Inspector extends Transform {
   bytes = 0
   extension: string | null = null
+  mime = ''
   /** reads an image's declared size until it is known (then null) */
   private size: DeclaredSize | null = null
   private sample: Buffer[] = []
@@ -158,7 +162,7 @@ class Inspector extends Transform {
     const sample = Buffer.concat(this.sample)
     const type = await fileTypeFromBuffer(sample)
     const extension = type ? accepted[this.kind][type.mime] : undefined
-    if (!extension) {
+    if (!type || !extension) {
       throw invalid(`${shown(this.filename)} is not ${describe[this.kind]}.`, [
         {
           field: this.kind === 'image' ? 'images' : 'videos',
@@ -167,6 +171,7 @@ class Inspector extends Transform {
       ])
     }
     this.extension = extension
+    this.mime = type.mime
     this.head = sample.subarray(0, 12)
     this.sample = []
     if (this.kind === 'image') this.size = declaredSize(extension)
@@ -175,104 +180,146 @@ class Inspector extends Transform {
   }
 }
 
-export class MediaStore {
-  constructor(
-    readonly uploadsDir: string,
-    private readonly limits: ImageCaps & {
-      imageMaxBytes: number
-      videoMaxBytes: number
-      requestMaxBytes: number
+export type MediaLimits = ImageCaps & {
+  imageMaxBytes: number
+  videoMaxBytes: number
+  requestMaxBytes: number
+}
+
+/** The files of one request, staged until committed or discarded. */
+export type MediaBatch = {
+  readonly files: StagedFile[]
+  /** Streams one file to the staging folder, checking it on the way; throws on a refusal. */
+  add(kind: MediaKind, filename: string, stream: NodeJS.ReadableStream): Promise<StagedFile>
+  /** The public URLs the files will have once committed. */
+  urls(kind: MediaKind): Array<{ url: string }>
+  /** Keeps every staged file under its name (the database store: all in one transaction). */
+  commit(): Promise<void>
+  /** Removes staged files that were not committed (safe to call more than once). */
+  discard(): Promise<void>
+  /** Takes committed files back out when what referred to them was refused. */
+  removeCommitted(): Promise<void>
+}
+
+/** Where committed media are kept, and how they are served at /uploads/<name>. */
+export type MediaStore = {
+  readonly kind: 'disk' | 'database'
+  /** Removes what a crash mid-upload may have left in the staging folder; run at start. */
+  sweep(): Promise<void>
+  batch(): MediaBatch
+  /** Registers GET (and HEAD) /uploads/<name> on the app. */
+  serve(app: FastifyInstance): Promise<void>
+}
+
+/** What a store does with checked files once the request's event is committed. */
+export type MediaShelf = {
+  put(files: StagedFile[]): Promise<void>
+  remove(files: StagedFile[]): Promise<void>
+}
+
+/** Uploads are staged here, in the data folder, whichever store keeps them afterwards. */
+export const incomingDirOf = (uploadsDir: string) => join(uploadsDir, '.incoming')
+
+export async function sweepIncoming(incomingDir: string) {
+  await rm(incomingDir, { recursive: true, force: true })
+  await mkdir(incomingDir, { recursive: true })
+}
+
+/** A batch that stages and checks files in incomingDir and hands them to the shelf on commit. */
+export function stagedBatch(incomingDir: string, limits: MediaLimits, shelf: MediaShelf): MediaBatch {
+  const staged: StagedFile[] = []
+  const budget = { left: limits.requestMaxBytes }
+  return {
+    files: staged,
+    async add(kind, filename, stream) {
+      await mkdir(incomingDir, { recursive: true })
+      const id = newId()
+      const maxBytes = kind === 'image' ? limits.imageMaxBytes : limits.videoMaxBytes
+      const inspector = new Inspector(kind, filename, maxBytes, budget, limits)
+      const path = join(incomingDir, `${id}.part`)
+      const file = createWriteStream(path)
+      // A refusal can come while the file is still being opened: it is only gone once closed.
+      const closed = once(file, 'close').catch(() => {})
+      staged.push({ kind, staged: path, name: '', contentType: '', bytes: 0, closed })
+      try {
+        await pipeline(stream, inspector, file)
+      } catch (error) {
+        if (error instanceof DomainError) throw error
+        // The multipart parser's own limits (file count, size) arrive as its errors.
+        const status = (error as { statusCode?: number }).statusCode
+        if (status === 413) throw tooLarge(`${shown(filename)} is larger than this request may carry.`)
+        throw error
+      }
+      const done = staged[staged.length - 1] as StagedFile
+      done.name = `${id}.${inspector.extension}`
+      done.contentType = inspector.mime
+      done.bytes = inspector.bytes
+      return done
     },
-  ) {}
-
-  get incomingDir() {
-    return join(this.uploadsDir, '.incoming')
-  }
-
-  /** Removes what a crash mid-upload may have left; run at start. */
-  async sweep() {
-    await rm(this.incomingDir, { recursive: true, force: true })
-    await mkdir(this.incomingDir, { recursive: true })
-  }
-
-  /** A batch of files for one request, staged until committed or discarded. */
-  batch() {
-    const staged: StagedFile[] = []
-    const budget = { left: this.limits.requestMaxBytes }
-    const store = this
-    return {
-      files: staged,
-      async add(kind: MediaKind, filename: string, stream: NodeJS.ReadableStream) {
-        await mkdir(store.incomingDir, { recursive: true })
-        const id = newId()
-        const maxBytes = kind === 'image' ? store.limits.imageMaxBytes : store.limits.videoMaxBytes
-        const inspector = new Inspector(kind, filename, maxBytes, budget, store.limits)
-        const path = join(store.incomingDir, `${id}.part`)
-        const file = createWriteStream(path)
-        // A refusal can come while the file is still being opened: it is only gone once closed.
-        const closed = once(file, 'close').catch(() => {})
-        staged.push({ kind, staged: path, name: '', bytes: 0, closed })
-        try {
-          await pipeline(stream, inspector, file)
-        } catch (error) {
-          if (error instanceof DomainError) throw error
-          // The multipart parser's own limits (file count, size) arrive as its errors.
-          const status = (error as { statusCode?: number }).statusCode
-          if (status === 413) throw tooLarge(`${shown(filename)} is larger than this request may carry.`)
-          throw error
-        }
-        const done = staged[staged.length - 1] as StagedFile
-        done.name = `${id}.${inspector.extension}`
-        done.bytes = inspector.bytes
-        return done
-      },
-      /** The public URLs the files will have once committed. */
-      urls: (kind: MediaKind) =>
-        staged.filter((f) => f.kind === kind).map((f) => ({ url: `/uploads/${f.name}` })),
-      async commit() {
-        await mkdir(store.uploadsDir, { recursive: true })
-        for (const file of staged) await rename(file.staged, join(store.uploadsDir, file.name))
-      },
-      /** Removes staged files that were not committed (safe to call more than once). */
-      async discard() {
-        await Promise.all(
-          staged.map(async (f) => {
-            await f.closed
-            await rm(f.staged, { force: true })
-          }),
-        )
-      },
-      /** Takes committed files back out when what referred to them was refused. */
-      async removeCommitted() {
-        await Promise.all(
-          staged.filter((f) => f.name).map((f) => rm(join(store.uploadsDir, f.name), { force: true })),
-        )
-      },
-    }
+    urls: (kind) => staged.filter((f) => f.kind === kind).map((f) => ({ url: `/uploads/${f.name}` })),
+    commit: () => shelf.put(staged),
+    async discard() {
+      await Promise.all(
+        staged.map(async (f) => {
+          await f.closed
+          await rm(f.staged, { force: true })
+        }),
+      )
+    },
+    removeCommitted: () => shelf.remove(staged.filter((f) => f.name)),
   }
 }
 
-/** Serves committed media at /uploads/<name>, with range requests so a video can seek. */
+/** MEDIA_STORE=disk: committed files are renamed into the uploads folder, one process's disk. */
+export class DiskMediaStore implements MediaStore {
+  readonly kind = 'disk'
 
-/**
- * /uploads/*: readable from any origin (a client served elsewhere shows the images; helmet's
- * same-origin stays on everything else), cached for good (the names are random and never reused),
- * and ranges for video seeking (@fastify/static answers Range with 206).
- */
-export async function serveMedia(app: FastifyInstance, uploadsDir: string) {
-  await mkdir(uploadsDir, { recursive: true })
-  await app.register(fastifyStatic, {
-    root: uploadsDir,
-    prefix: '/uploads/',
-    decorateReply: false,
-    index: false,
-    allowedPath: (path) => !path.split('/').some((segment) => segment.startsWith('.')),
-    maxAge: '365d',
-    immutable: true,
-    acceptRanges: true,
-    // helmet set same-origin on the raw response; the reply's own header wins when it is written
-    setHeaders: (reply) => {
-      reply.header('cross-origin-resource-policy', 'cross-origin')
-    },
-  })
+  constructor(
+    readonly uploadsDir: string,
+    private readonly limits: MediaLimits,
+  ) {}
+
+  get incomingDir() {
+    return incomingDirOf(this.uploadsDir)
+  }
+
+  sweep() {
+    return sweepIncoming(this.incomingDir)
+  }
+
+  batch() {
+    const { uploadsDir } = this
+    return stagedBatch(this.incomingDir, this.limits, {
+      async put(files) {
+        await mkdir(uploadsDir, { recursive: true })
+        for (const file of files) await rename(file.staged, join(uploadsDir, file.name))
+      },
+      async remove(files) {
+        await Promise.all(files.map((f) => rm(join(uploadsDir, f.name), { force: true })))
+      },
+    })
+  }
+
+  /**
+   * /uploads/*: readable from any origin (a client served elsewhere shows the images; helmet's
+   * same-origin stays on everything else), cached for good (the names are random and never
+   * reused), and ranges for video seeking (@fastify/static answers Range with 206).
+   */
+  async serve(app: FastifyInstance) {
+    await mkdir(this.uploadsDir, { recursive: true })
+    await app.register(fastifyStatic, {
+      root: this.uploadsDir,
+      prefix: '/uploads/',
+      decorateReply: false,
+      index: false,
+      allowedPath: (path) => !path.split('/').some((segment) => segment.startsWith('.')),
+      maxAge: '365d',
+      immutable: true,
+      acceptRanges: true,
+      // helmet set same-origin on the raw response; the reply's own header wins when it is written
+      setHeaders: (reply) => {
+        reply.header('cross-origin-resource-policy', 'cross-origin')
+      },
+    })
+  }
 }

@@ -23,13 +23,16 @@ import { toPaise } from '../money.ts'
 import type { Platform } from '../platform.ts'
 import { EVENT_NOT_FOUND, eventDecider } from './decide.ts'
 import type { EventSubmitted } from './facts.ts'
-import { MediaStore } from './media.ts'
+import type { MediaStore } from './media.ts'
+import { createMediaStore } from './media-store.ts'
 import { type CatalogQueries, type EventExtras, type EventRow, noExtras } from './queries.ts'
 
 export type CatalogRoutesOptions = {
   platform: Pick<Platform, 'ledger' | 'config'>
   events: CatalogQueries
   extras?: EventExtras
+  /** where uploads are kept; by default createMediaStore(config) without a PostgreSQL pool */
+  media?: MediaStore
 }
 
 const todayIn = (timeZone: string) => new Intl.DateTimeFormat('en-CA', { timeZone }).format(new Date())
@@ -42,7 +45,7 @@ export async function catalogRoutes(fastify: FastifyInstance, options: CatalogRo
   const viewsOf = async (rows: EventRow[], mediaBase: string) =>
     events.toViews(rows, await extras(rows.map((r) => r.id)), mediaBase)
   const { events } = options
-  const media = new MediaStore(config.uploadsDir, config.uploads)
+  const media = options.media ?? createMediaStore(config, null)
   await media.sweep()
 
   await app.register(multipart, {

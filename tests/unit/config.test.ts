@@ -58,4 +58,33 @@ describe('loadConfig', () => {
   it('wants ADMIN_EMAIL and ADMIN_PASSWORD together', () => {
     expect(problemsOf({ ADMIN_EMAIL: 'a@b.co' })).toMatch(/ADMIN_EMAIL and ADMIN_PASSWORD/)
   })
+
+  describe('MEDIA_STORE', () => {
+    const url = 'postgres://app:secret@db.internal:5432/tickets'
+
+    it('keeps media on disk without DATABASE_URL, and in PostgreSQL with it', () => {
+      expect(loadConfig({})).toMatchObject({ databaseUrl: null, mediaStore: 'disk' })
+      expect(loadConfig({ DATABASE_URL: url })).toMatchObject({ databaseUrl: url, mediaStore: 'database' })
+      expect(loadConfig({ DATABASE_URL: 'postgresql://db/tickets' }).mediaStore).toBe('database')
+    })
+
+    it('takes either choice when set', () => {
+      expect(loadConfig({ DATABASE_URL: url, MEDIA_STORE: 'disk' }).mediaStore).toBe('disk')
+      expect(loadConfig({ DATABASE_URL: url, MEDIA_STORE: 'database' }).mediaStore).toBe('database')
+      expect(loadConfig({ MEDIA_STORE: 'disk' }).mediaStore).toBe('disk')
+    })
+
+    it('stops on database without DATABASE_URL, saying what to set', () => {
+      expect(problemsOf({ MEDIA_STORE: 'database' })).toMatch(/MEDIA_STORE: database .* needs DATABASE_URL/)
+      expect(problemsOf({ MEDIA_STORE: 'cloud' })).toMatch(/MEDIA_STORE: must be disk or database/)
+    })
+
+    it('takes only a PostgreSQL URL as DATABASE_URL, and does not repeat its password', () => {
+      for (const bad of ['mysql://app:secret@db/tickets', 'db.internal:5432', 'postgres://']) {
+        const problems = problemsOf({ DATABASE_URL: bad })
+        expect(problems, bad).toMatch(/DATABASE_URL: must be a PostgreSQL URL/)
+        expect(problems, bad).not.toContain('secret')
+      }
+    })
+  })
 })
