@@ -69,11 +69,11 @@ export async function createHttpApp(parts: {
   platform: Platform
   services: Services
   tokens: Tokens
-  /** PostgreSQL's pool, where media are kept when MEDIA_STORE is database */
+  /** where media are kept when MEDIA_STORE is database: the store's own pool unless given */
   mediaPool?: pg.Pool | null
 }): Promise<FastifyInstance> {
   const { config, logger, platform, services, tokens } = parts
-  const media = createMediaStore(config, parts.mediaPool ?? null)
+  const media = createMediaStore(config, parts.mediaPool ?? platform.store.postgres?.connection.pool ?? null)
   const app = Fastify({
     loggerInstance: logger as FastifyBaseLogger,
     genReqId: () => randomUUID(),

@@ -58,12 +58,6 @@ const EnvSchema = v.object({
     '3000',
   ),
   DATA_DIR: v.optional(v.pipe(v.string(), v.minLength(1)), './data'),
-  DATABASE_URL: v.optional(
-    v.pipe(
-      v.string(),
-      v.regex(/^postgres(ql)?:\/\//, 'must be postgres://user@host:5432/database (unset: SQLite under DATA_DIR)'),
-    ),
-  ),
   DATABASE_POOL_SIZE: wholeNumber(10, 2),
   SQLITE_SYNCHRONOUS: v.optional(v.picklist(['FULL', 'NORMAL'], 'must be FULL or NORMAL'), 'FULL'),
   DATABASE_URL: v.optional(
@@ -180,14 +174,13 @@ export type Config = {
   port: number
   dataDir: string
   databaseFile: string
-  /** PostgreSQL (postgres://…) for the ledger and every read model; null: SQLite in databaseFile */
-  databaseUrl: string | null
   databasePoolSize: number
   uploadsDir: string
   outboxDir: string
   webDist: string
   sqliteSynchronous: 'FULL' | 'NORMAL'
-  /** PostgreSQL (DATABASE_URL), for several processes on several machines; null: none */
+  /** PostgreSQL (DATABASE_URL) for the ledger, every read model and (MEDIA_STORE=database) the
+   * media, for several processes on several machines; null: SQLite in databaseFile */
   databaseUrl: string | null
   /** where uploaded media are kept: DATA_DIR/uploads (disk) or PostgreSQL's media table (database) */
   mediaStore: 'disk' | 'database'
@@ -359,7 +352,6 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     port: env.PORT,
     dataDir,
     databaseFile: join(dataDir, 'ticketing.sqlite'),
-    databaseUrl: env.DATABASE_URL ?? null,
     databasePoolSize: env.DATABASE_POOL_SIZE,
     uploadsDir: join(dataDir, 'uploads'),
     outboxDir: join(dataDir, 'outbox'),
