@@ -17,7 +17,7 @@ export type HoldsParts = {
 export function holdsProcessor({ booking, commands, confirm }: HoldsParts): Processor {
   return handlers('holds')({
     async expire({ orderId }) {
-      const order = booking.byId(orderId)
+      const order = await booking.byId(orderId)
       if (order?.status === 'held' && order.provider !== 'free') {
         try {
           await confirm(orderId)
@@ -26,7 +26,7 @@ export function holdsProcessor({ booking, commands, confirm }: HoldsParts): Proc
           throw error
         }
       }
-      return { released: commands.expire(orderId).length > 0 }
+      return { released: (await commands.expire(orderId)).length > 0 }
     },
   })
 }

@@ -34,9 +34,9 @@ export function notificationsProcessor(parts: NotificationsParts): Processor {
   const { jobs, config, booking, accounts, events } = parts
   return handlers('notifications')({
     async announce({ noticeId, eventId, startTime, endTime }) {
-      const event = events.byId(eventId)
+      const event = await events.byId(eventId)
       if (!event) throw new UnrecoverableError(`event ${eventId} does not exist`)
-      const attendees = accounts.byIds(booking.attendeeIds(event.id))
+      const attendees = await accounts.byIds(await booking.attendeeIds(event.id))
       for (const person of attendees) {
         const text = [
           `Hello ${person.username},`,

@@ -29,7 +29,7 @@ export function paymentsProcessor({ gateway, commands, confirm }: PaymentsParts)
       const refunded = earlier.reduce((sum, r) => sum + r.amount, 0)
       const refund =
         refunded >= amountPaise && earlier[0] ? earlier[0] : await gateway.refund(paymentId, amountPaise)
-      commands.recordRefund(orderId, paymentId, refund.id)
+      await commands.recordRefund(orderId, paymentId, refund.id)
       return refund
     },
   })

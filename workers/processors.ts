@@ -5,6 +5,7 @@ import type { BookingCommands } from '../server/booking/commands.ts'
 import type { PaymentConfirmer } from '../server/booking/confirm.ts'
 import type { BookingQueries } from '../server/booking/queries.ts'
 import type { CatalogQueries } from '../server/catalog/queries.ts'
+import type { AsyncQueries } from '../server/db/store.ts'
 import type { Processors } from '../server/jobs/port.ts'
 import type { SentMailRecord } from '../server/mail/sent.ts'
 import type { Platform } from '../server/platform.ts'
@@ -20,7 +21,7 @@ export type WorkerParts = {
   booking: BookingQueries
   bookingCommands: BookingCommands
   confirm: PaymentConfirmer
-  sentMails: SentMailRecord
+  sentMails: AsyncQueries<SentMailRecord>
 }
 
 export const createProcessors = (parts: WorkerParts): Processors => {
@@ -49,15 +50,13 @@ const SWEEP_MS = 30_000
  */
 export function startWorkers(parts: WorkerParts): () => void {
   const { platform, bookingCommands: commands } = parts
-  commands.releaseLapsedHolds()
+  const sweepOnce = () =>
+    commands
+      .releaseLapsedHolds()
+      .catch((error) => platform.logger.error({ err: error }, 'the sweep of lapsed holds failed'))
+  void sweepOnce()
   platform.jobs.startWorkers(createProcessors(parts))
-  const sweep = setInterval(() => {
-    try {
-      commands.releaseLapsedHolds()
-    } catch (error) {
-      platform.logger.error({ err: error }, 'the sweep of lapsed holds failed')
-    }
-  }, SWEEP_MS)
+  const sweep = setInterval(() => void sweepOnce(), SWEEP_MS)
   sweep.unref()
   return () => clearInterval(sweep)
 }
