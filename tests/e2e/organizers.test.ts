@@ -393,15 +393,13 @@ describe('schedule', () => {
     ])
     await expect
       .poll(
-        () =>
-          server.app.platform.ledger
-            .readFrom(0, 1_000_000)
-            .filter(
-              (fact) =>
-                fact.type === 'ScheduleNoticePosted' &&
-                (fact.data as { eventId?: string; startTime?: string }).eventId === eventId &&
-                (fact.data as { startTime?: string }).startTime === start,
-            ).length,
+        async () =>
+          (await server.app.platform.ledger.readFrom(0, 1_000_000)).filter(
+            (fact) =>
+              fact.type === 'ScheduleNoticePosted' &&
+              (fact.data as { eventId?: string; startTime?: string }).eventId === eventId &&
+              (fact.data as { startTime?: string }).startTime === start,
+          ).length,
         { timeout: 10_000 },
       )
       .toBe(1)

@@ -280,7 +280,7 @@ describe('support desk in the browser', () => {
     await page.locator('[data-feed="live"]').waitFor()
     await markDocument(page)
     const linesBefore = await activity(page).count()
-    const headBefore = server.app.platform.ledger.head()
+    const headBefore = await server.app.platform.ledger.head()
     expect(hellos).toHaveLength(1)
     expect(hellos[0]).toEqual({ token: admin.token, from: 0 })
 

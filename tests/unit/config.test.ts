@@ -59,18 +59,35 @@ describe('loadConfig', () => {
     expect(problemsOf({ ADMIN_EMAIL: 'a@b.co' })).toMatch(/ADMIN_EMAIL and ADMIN_PASSWORD/)
   })
 
+  describe('DATABASE_URL', () => {
+    const url = 'postgres://app:secret@db.internal:5432/tickets'
+
+    it('needs JWT_SECRET: processes sharing a database must agree on it', () => {
+      expect(problemsOf({ DATABASE_URL: url })).toMatch(/JWT_SECRET: required with DATABASE_URL/)
+      expect(loadConfig({ DATABASE_URL: url, JWT_SECRET: 'k'.repeat(32) }).databaseUrl).toBe(url)
+    })
+
+    it('sizes the pool, within bounds', () => {
+      const secret = { DATABASE_URL: url, JWT_SECRET: 'k'.repeat(32) }
+      expect(loadConfig(secret).databasePoolSize).toBe(10)
+      expect(loadConfig({ ...secret, DATABASE_POOL_SIZE: '25' }).databasePoolSize).toBe(25)
+      expect(problemsOf({ ...secret, DATABASE_POOL_SIZE: '1' })).toMatch(/DATABASE_POOL_SIZE/)
+    })
+  })
+
   describe('MEDIA_STORE', () => {
     const url = 'postgres://app:secret@db.internal:5432/tickets'
+    const JWT_SECRET = 'k'.repeat(32)
 
     it('keeps media on disk without DATABASE_URL, and in PostgreSQL with it', () => {
       expect(loadConfig({})).toMatchObject({ databaseUrl: null, mediaStore: 'disk' })
-      expect(loadConfig({ DATABASE_URL: url })).toMatchObject({ databaseUrl: url, mediaStore: 'database' })
-      expect(loadConfig({ DATABASE_URL: 'postgresql://db/tickets' }).mediaStore).toBe('database')
+      expect(loadConfig({ DATABASE_URL: url , JWT_SECRET })).toMatchObject({ databaseUrl: url, mediaStore: 'database' })
+      expect(loadConfig({ DATABASE_URL: 'postgresql://db/tickets' , JWT_SECRET }).mediaStore).toBe('database')
     })
 
     it('takes either choice when set', () => {
-      expect(loadConfig({ DATABASE_URL: url, MEDIA_STORE: 'disk' }).mediaStore).toBe('disk')
-      expect(loadConfig({ DATABASE_URL: url, MEDIA_STORE: 'database' }).mediaStore).toBe('database')
+      expect(loadConfig({ DATABASE_URL: url, MEDIA_STORE: 'disk' , JWT_SECRET }).mediaStore).toBe('disk')
+      expect(loadConfig({ DATABASE_URL: url, MEDIA_STORE: 'database' , JWT_SECRET }).mediaStore).toBe('database')
       expect(loadConfig({ MEDIA_STORE: 'disk' }).mediaStore).toBe('disk')
     })
 
