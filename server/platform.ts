@@ -70,7 +70,7 @@ export async function createPlatform(
       ? createBullJobs(config.redisUrl, config.queuePrefix, logger)
       : createInProcessJobs(logger)
   const mailer = createMailer(config)
-  const { gateway, local } = createGateway(config)
+  const { gateway, local } = createGateway(config, store.postgres?.connection.pool ?? null)
   return {
     config,
     logger,

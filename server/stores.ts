@@ -3,10 +3,11 @@
 // unset, they live in one SQLite file under DATA_DIR. Either way every area sees the same port:
 // the ledger (db/store.ts's LedgerPort), async queries, and the reads a decision makes inside its
 // transaction. Knows every area, as projections.ts does; areas never import it.
+
+import { pgAccountQueries } from './accounts/pg-queries.ts'
 import type { AccountQueries } from './accounts/queries.ts'
 import { accountQueries } from './accounts/queries.ts'
-import { pgAccountQueries } from './accounts/pg-queries.ts'
-import { dashboardQueries, type DashboardQueries } from './analytics/dashboards.ts'
+import { type DashboardQueries, dashboardQueries } from './analytics/dashboards.ts'
 import { pgDashboardQueries } from './analytics/pg-dashboards.ts'
 import { pgAnalyticsQueries } from './analytics/pg-queries.ts'
 import { type AnalyticsQueries, analyticsQueries } from './analytics/queries.ts'
@@ -22,6 +23,7 @@ import type { Ledger } from './ledger/ledger.ts'
 import type { PgLedger } from './ledger/pg-ledger.ts'
 import { pgLedgerPort } from './ledger/pg-ledger.ts'
 import { sqliteLedgerPort } from './ledger/sqlite-port.ts'
+import { pgSentMailRecord } from './mail/pg-sent.ts'
 import { type SentMailRecord, sentMailRecord } from './mail/sent.ts'
 import { pgAppLedger } from './pg-projections.ts'
 import { appLedger } from './projections.ts'
@@ -50,14 +52,6 @@ export type StoreQueries = {
 }
 
 export type SentMails = AsyncQueries<SentMailRecord>
-
-/** TEMPORARY until the PostgreSQL mail record lands (pg-gateway branch). */
-const pgSentMailRecord = (_pool: unknown): SentMails => {
-  const missing = async (): Promise<never> => {
-    throw new Error('the mail record on PostgreSQL is not built yet')
-  }
-  return { wasSent: missing, record: missing, recordedSince: missing }
-}
 
 export type Store = {
   ledger: AppLedger
@@ -121,7 +115,7 @@ export function postgresStore(connection: PgConnection, now?: () => Date): Store
       schedule: pgScheduleQueries(connection.db),
       support: pgSupportQueries(connection.db),
     },
-    sentMails: pgSentMailRecord(connection.pool),
+    sentMails: pgSentMailRecord(connection.db),
     sqlite: null,
     postgres: { connection, ledger },
     ping: async () => {

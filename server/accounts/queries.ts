@@ -1,8 +1,8 @@
 // Reads of the accounts area; other areas read accounts only through these.
 import { asc, eq, inArray, sql } from 'drizzle-orm'
 import type { Db } from '../db/connection.ts'
-import { accounts, passwordResetLinks } from './tables.ts'
 import type { AsyncQueries } from '../db/store.ts'
+import { accounts, passwordResetLinks } from './tables.ts'
 
 export type Account = typeof accounts.$inferSelect
 

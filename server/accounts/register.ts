@@ -1,8 +1,8 @@
 // The Register command, shared by sign-up, organizer creation and the admin seed: the e-mail
 // lookup and the append happen in one transaction, so two sign-ups cannot take one e-mail.
 import type { Role } from '../../contracts/accounts.ts'
-import { newId, streams } from '../ids.ts'
 import { type LedgerPort, wait } from '../db/store.ts'
+import { newId, streams } from '../ids.ts'
 import { decideIn } from '../ledger/decider.ts'
 import type { FactMeta } from '../ledger/ledger.ts'
 import { accountDecider } from './decide.ts'

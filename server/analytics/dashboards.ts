@@ -5,9 +5,9 @@
 // (a row or two per event); the attendees from this area's attendance. Raw statements, prepared
 // once: these answer every dashboard view and every refetch during a sale.
 import type { Db } from '../db/connection.ts'
+import type { AsyncQueries } from '../db/store.ts'
 import { toRupees } from '../money.ts'
 import { SITE } from './project.ts'
-import type { AsyncQueries } from '../db/store.ts'
 
 export type FiguresRow = {
   id: string

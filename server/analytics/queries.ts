@@ -2,8 +2,8 @@
 // here is integer paise, summed in SQL; the routes turn it into rupees for the reply.
 import { type AnyColumn, asc, eq, sql } from 'drizzle-orm'
 import type { Db } from '../db/connection.ts'
-import { salesByHour, salesByTicketType } from './tables.ts'
 import type { AsyncQueries } from '../db/store.ts'
+import { salesByHour, salesByTicketType } from './tables.ts'
 
 export function analyticsQueries(db: Db) {
   const t = salesByTicketType

@@ -1,8 +1,8 @@
 // Booking commands with what they must look up inside the same transaction (live availability
 // of the ticket type), shared by the routes and the workers.
 import type { TicketTypeRow } from '../catalog/queries.ts'
-import { streams } from '../ids.ts'
 import { type DecisionTx, type LedgerPort, type Step, type StepQueries, wait } from '../db/store.ts'
+import { streams } from '../ids.ts'
 import { decideIn } from '../ledger/decider.ts'
 import type { FactMeta } from '../ledger/ledger.ts'
 import type { GatewayPayment } from '../payments/port.ts'

@@ -2,9 +2,9 @@
 import { and, asc, desc, eq, gt, gte, inArray, isNull, lte, ne, or, sql } from 'drizzle-orm'
 import type { EventExtras } from '../catalog/queries.ts'
 import type { Db } from '../db/connection.ts'
+import type { AsyncQueries } from '../db/store.ts'
 import { extrasOf, noExtras } from './extras.ts'
 import { heldByClient, inventory, orders, type PaymentStatus } from './tables.ts'
-import type { AsyncQueries } from '../db/store.ts'
 
 export type OrderRow = typeof orders.$inferSelect
 

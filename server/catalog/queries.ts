@@ -2,6 +2,7 @@
 import { and, asc, desc, eq, getTableColumns, gte, inArray, like, lte, type SQL, sql } from 'drizzle-orm'
 import type { EventView } from '../../contracts/catalog.ts'
 import type { Db } from '../db/connection.ts'
+import type { AsyncQueries } from '../db/store.ts'
 import { eventsSearch, matchQuery, SEARCH_WEIGHTS } from './search-index.ts'
 import { events, eventTicketTypes } from './tables.ts'
 import {
@@ -15,7 +16,6 @@ import {
   readFilter,
   type TicketTypeRow,
 } from './views.ts'
-import type { AsyncQueries } from '../db/store.ts'
 
 export type { EventExtras, EventRow, TicketTypeRow }
 export { noExtras }

@@ -229,8 +229,7 @@ export async function catalogRoutes(fastify: FastifyInstance, options: CatalogRo
   app.get(
     '/ticket/getorgid',
     { config: { access: ['organizers'] }, schema: { response: replies({ 200: EventList }) } },
-    async (request) =>
-      viewsOf(await events.byOrganizer(callerOf(request).id), mediaBaseOf(request, config)),
+    async (request) => viewsOf(await events.byOrganizer(callerOf(request).id), mediaBaseOf(request, config)),
   )
 
   app.get(

@@ -1,9 +1,9 @@
 // npm run ledger:rebuild — empties every read model and replays the whole ledger into it.
 import { ConfigError, loadConfig } from '../config.ts'
 import { openDatabase } from '../db/connection.ts'
+import { openPostgres } from '../db/pg-connection.ts'
 import { loadSettings } from '../env-file.ts'
 import { rebuildReadModels } from '../ledger/rebuild.ts'
-import { openPostgres } from '../db/pg-connection.ts'
 import { pgAppLedger } from '../pg-projections.ts'
 import { appLedger, readModelTables } from '../projections.ts'
 

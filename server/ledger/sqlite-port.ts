@@ -18,8 +18,15 @@ export function sqliteLedgerPort<Reads>(ledger: Ledger, reads: Reads): LedgerPor
     .prepare()
   const writeCheckpoint = ledger.db
     .insert(checkpoints)
-    .values({ name: sql.placeholder('name'), position: sql.placeholder('position'), at: sql.placeholder('at') })
-    .onConflictDoUpdate({ target: checkpoints.name, set: { position: sql`excluded.position`, at: sql`excluded.at` } })
+    .values({
+      name: sql.placeholder('name'),
+      position: sql.placeholder('position'),
+      at: sql.placeholder('at'),
+    })
+    .onConflictDoUpdate({
+      target: checkpoints.name,
+      set: { position: sql`excluded.position`, at: sql`excluded.at` },
+    })
     .prepare()
   return {
     kind: 'sqlite',

@@ -3,8 +3,11 @@ import { eq, sql } from 'drizzle-orm'
 import type { Db } from '../db/connection.ts'
 import { sentMails } from '../db/schema.ts'
 
-/** The row migration 0005 wrote: when sent mails began to be recorded. */
-const SINCE = '~recorded-since'
+/**
+ * The row migration 0005 wrote (on PostgreSQL, the migration of its sent_mails): when sent mails
+ * began to be recorded.
+ */
+export const RECORDED_SINCE = '~recorded-since'
 
 export function sentMailRecord(db: Db) {
   const find = db
@@ -21,8 +24,18 @@ export function sentMailRecord(db: Db) {
     wasSent: (jobId: string) => find.get({ id: jobId }) !== undefined,
     record: (jobId: string) => void add.run({ id: jobId, at: new Date().toISOString() }),
     /** Facts recorded before this moment had their mails sent untracked (before the table existed). */
-    recordedSince: () => find.get({ id: SINCE })?.sentAt ?? '',
+    recordedSince: () => find.get({ id: RECORDED_SINCE })?.sentAt ?? '',
   }
 }
 
 export type SentMailRecord = ReturnType<typeof sentMailRecord>
+
+/**
+ * What both records offer (this one on SQLite, answering at once; pgSentMailRecord on PostgreSQL,
+ * answering promises): every answer is to be awaited.
+ */
+export type SentMails = {
+  [K in keyof SentMailRecord]: (
+    ...args: Parameters<SentMailRecord[K]>
+  ) => ReturnType<SentMailRecord[K]> | Promise<ReturnType<SentMailRecord[K]>>
+}

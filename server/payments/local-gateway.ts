@@ -1,11 +1,13 @@
-// The built-in test payment provider: what Razorpay would do, kept in a SQLite file of its own
-// (it stands for the outside world, so it is not part of the ledger). It creates orders, takes
-// a payer's success or failure from the checkout dialog, signs the checkout payload and sends
-// signed webhooks, serves Razorpay's REST shapes, and refunds.
+// The built-in test payment provider: what Razorpay would do, kept in a store of its own (it
+// stands for the outside world, so it is not part of the ledger): a SQLite file, or PostgreSQL when
+// several app processes must see the same payments. It creates orders, takes a payer's success or
+// failure from the checkout dialog, signs the checkout payload and sends signed webhooks, serves
+// Razorpay's REST shapes, and refunds.
 import { randomBytes } from 'node:crypto'
-import { mkdirSync } from 'node:fs'
-import { dirname } from 'node:path'
-import Database from 'better-sqlite3'
+import type pg from 'pg'
+import { pgGatewayStore } from './local-gateway-pg.ts'
+import { sqliteGatewayStore } from './local-gateway-sqlite.ts'
+import type { GatewayOrderStatus, GatewayStore, OrderRow, PaymentRow } from './local-gateway-store.ts'
 import type { GatewayPayment } from './port.ts'
 import { checkoutSignature, webhookSignature } from './signatures.ts'
 
@@ -20,7 +22,7 @@ export type GatewayOrder = {
   amount_paid: number
   currency: string
   receipt: string
-  status: 'created' | 'attempted' | 'paid'
+  status: GatewayOrderStatus
   notes: Record<string, string>
   created_at: number
 }
@@ -42,64 +44,23 @@ export type RazorpayPaymentEntity = {
 
 export type WebhookDelivery = (rawBody: Buffer, signature: string, eventId: string) => Promise<void> | void
 
-type OrderRow = {
-  id: string
-  amount: number
-  currency: string
-  receipt: string
-  notes: string
-  status: string
-  created_at: number
-}
-type PaymentRow = {
-  id: string
-  order_id: string
-  amount: number
-  currency: string
-  status: GatewayPayment['status']
-  method: string | null
-  amount_refunded: number
-  error_description: string | null
-  created_at: number
-}
+/** Where the gateway keeps its records: the path of its SQLite file, or a PostgreSQL pool (not closed by it). */
+export type LocalGatewayStorage = string | pg.Pool
+
+const now = () => Math.floor(Date.now() / 1000)
+const doesNotExist = () => new GatewayError(400, 'BAD_REQUEST_ERROR', 'The id provided does not exist')
 
 export class LocalGateway {
-  private readonly db: Database.Database
+  private readonly store: GatewayStore
   private deliver: WebhookDelivery | null = null
 
   constructor(
-    file: string,
+    storage: LocalGatewayStorage,
     readonly keyId: string,
     private readonly keySecret: string,
     private readonly webhookSecret: string,
   ) {
-    mkdirSync(dirname(file), { recursive: true })
-    this.db = new Database(file)
-    this.db.pragma('journal_mode = WAL')
-    // A stand-in for a remote provider: its own durability is not what the app's tests measure.
-    this.db.pragma('synchronous = NORMAL')
-    this.db.pragma('busy_timeout = 5000')
-    this.db.exec(`
-      CREATE TABLE IF NOT EXISTS gateway_orders (id TEXT PRIMARY KEY, amount INTEGER NOT NULL, currency TEXT NOT NULL,
-        receipt TEXT NOT NULL, notes TEXT NOT NULL, status TEXT NOT NULL, created_at INTEGER NOT NULL);
-      CREATE TABLE IF NOT EXISTS gateway_payments (id TEXT PRIMARY KEY, order_id TEXT NOT NULL, amount INTEGER NOT NULL,
-        currency TEXT NOT NULL, status TEXT NOT NULL, method TEXT, amount_refunded INTEGER NOT NULL DEFAULT 0,
-        error_description TEXT, created_at INTEGER NOT NULL);
-      CREATE INDEX IF NOT EXISTS gateway_payments_order ON gateway_payments (order_id);
-      CREATE TABLE IF NOT EXISTS gateway_refunds (id TEXT PRIMARY KEY, payment_id TEXT NOT NULL, amount INTEGER NOT NULL,
-        created_at INTEGER NOT NULL);
-    `)
-  }
-
-  private readonly statements = new Map<string, Database.Statement>()
-  /** Each statement is prepared once. */
-  private prepare<P extends unknown[] = unknown[], R = unknown>(sql: string): Database.Statement<P, R> {
-    let statement = this.statements.get(sql)
-    if (!statement) {
-      statement = this.db.prepare(sql)
-      this.statements.set(sql, statement)
-    }
-    return statement as unknown as Database.Statement<P, R>
+    this.store = typeof storage === 'string' ? sqliteGatewayStore(storage) : pgGatewayStore(storage)
   }
 
   /** Where webhooks go (the app's own webhook handler, in-process). */
@@ -111,12 +72,12 @@ export class LocalGateway {
     return keyId === this.keyId && keySecret === this.keySecret
   }
 
-  createOrder(input: {
+  async createOrder(input: {
     amount: number
     currency: string
     receipt: string
     notes: Record<string, string>
-  }): GatewayOrder {
+  }): Promise<GatewayOrder> {
     if (!Number.isInteger(input.amount) || input.amount < 100) {
       throw new GatewayError(400, 'BAD_REQUEST_ERROR', 'The amount must be at least INR 1.00')
     }
@@ -127,48 +88,39 @@ export class LocalGateway {
       receipt: input.receipt,
       notes: JSON.stringify(input.notes),
       status: 'created',
-      created_at: Math.floor(Date.now() / 1000),
+      createdAt: now(),
     }
-    this.prepare(
-      'INSERT INTO gateway_orders (id, amount, currency, receipt, notes, status, created_at) VALUES (@id, @amount, @currency, @receipt, @notes, @status, @created_at)',
-    ).run(row)
+    await this.store.addOrder(row)
     return this.orderEntity(row)
   }
 
-  order(orderId: string): GatewayOrder | null {
-    const row = this.prepare<[string], OrderRow>('SELECT * FROM gateway_orders WHERE id = ?').get(orderId)
+  async order(orderId: string): Promise<GatewayOrder | null> {
+    const row = await this.store.order(orderId)
     return row ? this.orderEntity(row) : null
   }
 
   /**
    * The payer's choice in the checkout dialog. Success answers with Razorpay's checkout payload;
    * failure with Razorpay's error object. Either way a signed webhook follows, as Razorpay's would.
+   * An order is paid once, whichever process the payers reach at once.
    */
-  pay(orderId: string, outcome: 'success' | 'failure') {
-    const order = this.prepare<[string], OrderRow>('SELECT * FROM gateway_orders WHERE id = ?').get(orderId)
-    if (!order) throw new GatewayError(400, 'BAD_REQUEST_ERROR', 'The id provided does not exist')
-    if (order.status === 'paid')
-      throw new GatewayError(400, 'BAD_REQUEST_ERROR', 'Order has already been paid')
+  async pay(orderId: string, outcome: 'success' | 'failure') {
+    const order = await this.store.order(orderId)
+    if (!order) throw doesNotExist()
+    const alreadyPaid = () => new GatewayError(400, 'BAD_REQUEST_ERROR', 'Order has already been paid')
+    if (order.status === 'paid') throw alreadyPaid()
     const payment: PaymentRow = {
       id: razorpayId('pay'),
-      order_id: orderId,
+      orderId,
       amount: order.amount,
       currency: order.currency,
       status: outcome === 'success' ? 'captured' : 'failed',
       method: 'card',
-      amount_refunded: 0,
-      error_description: outcome === 'success' ? null : 'Payment was declined by the test card.',
-      created_at: Math.floor(Date.now() / 1000),
+      amountRefunded: 0,
+      errorDescription: outcome === 'success' ? null : 'Payment was declined by the test card.',
+      createdAt: now(),
     }
-    this.db.transaction(() => {
-      this.prepare(
-        'INSERT INTO gateway_payments (id, order_id, amount, currency, status, method, amount_refunded, error_description, created_at) VALUES (@id, @order_id, @amount, @currency, @status, @method, @amount_refunded, @error_description, @created_at)',
-      ).run(payment)
-      this.prepare('UPDATE gateway_orders SET status = ? WHERE id = ?').run(
-        outcome === 'success' ? 'paid' : 'attempted',
-        orderId,
-      )
-    })()
+    if (!(await this.store.addPayment(payment))) throw alreadyPaid()
     const entity = this.paymentEntity(payment)
     this.sendWebhook(outcome === 'success' ? 'payment.captured' : 'payment.failed', entity)
     if (outcome === 'failure') {
@@ -190,62 +142,52 @@ export class LocalGateway {
     }
   }
 
-  payment(paymentId: string): RazorpayPaymentEntity | null {
-    const row = this.prepare<[string], PaymentRow>('SELECT * FROM gateway_payments WHERE id = ?').get(
-      paymentId,
-    )
+  async payment(paymentId: string): Promise<RazorpayPaymentEntity | null> {
+    const row = await this.store.payment(paymentId)
     return row ? this.paymentEntity(row) : null
   }
 
-  paymentsOfOrder(orderId: string): RazorpayPaymentEntity[] {
-    return this.prepare<[string], PaymentRow>(
-      'SELECT * FROM gateway_payments WHERE order_id = ? ORDER BY created_at, rowid',
-    )
-      .all(orderId)
-      .map((row) => this.paymentEntity(row))
+  async paymentsOfOrder(orderId: string): Promise<RazorpayPaymentEntity[]> {
+    return (await this.store.paymentsOfOrder(orderId)).map((row) => this.paymentEntity(row))
   }
 
   /** Payments are captured at once here (auto-capture); capturing again just answers the payment. */
-  capture(paymentId: string): RazorpayPaymentEntity {
-    const payment = this.payment(paymentId)
-    if (!payment) throw new GatewayError(400, 'BAD_REQUEST_ERROR', 'The id provided does not exist')
+  async capture(paymentId: string): Promise<RazorpayPaymentEntity> {
+    const payment = await this.payment(paymentId)
+    if (!payment) throw doesNotExist()
     return payment
   }
 
-  refund(
+  async refund(
     paymentId: string,
     amount: number,
-  ): { id: string; entity: 'refund'; amount: number; payment_id: string } {
-    const payment = this.prepare<[string], PaymentRow>('SELECT * FROM gateway_payments WHERE id = ?').get(
-      paymentId,
-    )
-    if (!payment) throw new GatewayError(400, 'BAD_REQUEST_ERROR', 'The id provided does not exist')
-    if (payment.status !== 'captured' && payment.status !== 'refunded') {
-      throw new GatewayError(400, 'BAD_REQUEST_ERROR', 'The payment has not been captured')
+  ): Promise<{ id: string; entity: 'refund'; amount: number; payment_id: string }> {
+    const refusal = (payment: PaymentRow | undefined) => {
+      if (!payment) return doesNotExist()
+      if (payment.status !== 'captured' && payment.status !== 'refunded') {
+        return new GatewayError(400, 'BAD_REQUEST_ERROR', 'The payment has not been captured')
+      }
+      if (payment.amountRefunded + amount > payment.amount) {
+        return new GatewayError(
+          400,
+          'BAD_REQUEST_ERROR',
+          'The total refund amount is greater than the payment amount',
+        )
+      }
+      return null
     }
-    if (payment.amount_refunded + amount > payment.amount) {
-      throw new GatewayError(
-        400,
-        'BAD_REQUEST_ERROR',
-        'The total refund amount is greater than the payment amount',
-      )
-    }
+    const before = refusal(await this.store.payment(paymentId))
+    if (before) throw before
     const id = razorpayId('rfnd')
-    this.db.transaction(() => {
-      this.prepare(
-        'INSERT INTO gateway_refunds (id, payment_id, amount, created_at) VALUES (?, ?, ?, ?)',
-      ).run(id, paymentId, amount, Math.floor(Date.now() / 1000))
-      this.prepare(
-        "UPDATE gateway_payments SET amount_refunded = amount_refunded + ?, status = CASE WHEN amount_refunded + ? >= amount THEN 'refunded' ELSE status END WHERE id = ?",
-      ).run(amount, amount, paymentId)
-    })()
+    if (!(await this.store.addRefund({ id, paymentId, amount, createdAt: now() }))) {
+      // another refund of this payment was taken meanwhile: the reason, as it stands now
+      throw refusal(await this.store.payment(paymentId)) ?? doesNotExist()
+    }
     return { id, entity: 'refund', amount, payment_id: paymentId }
   }
 
-  refundsOf(paymentId: string): Array<{ id: string; amount: number }> {
-    return this.prepare<[string], { id: string; amount: number }>(
-      'SELECT id, amount FROM gateway_refunds WHERE payment_id = ?',
-    ).all(paymentId)
+  refundsOf(paymentId: string): Promise<Array<{ id: string; amount: number }>> {
+    return this.store.refundsOf(paymentId)
   }
 
   /** Builds and delivers a webhook the way Razorpay signs it (HMAC of the raw body). */
@@ -257,7 +199,7 @@ export class LocalGateway {
         event,
         contains: ['payment'],
         payload: { payment: { entity: payment } },
-        created_at: Math.floor(Date.now() / 1000),
+        created_at: now(),
       }),
     )
     const eventId = razorpayId('evt')
@@ -269,8 +211,9 @@ export class LocalGateway {
     })
   }
 
+  /** Closes the gateway's SQLite file; a PostgreSQL pool stays open for its owner to close. */
   close() {
-    this.db.close()
+    this.store.close()
   }
 
   private orderEntity(row: OrderRow): GatewayOrder {
@@ -281,9 +224,9 @@ export class LocalGateway {
       amount_paid: row.status === 'paid' ? row.amount : 0,
       currency: row.currency,
       receipt: row.receipt,
-      status: row.status as GatewayOrder['status'],
+      status: row.status,
       notes: JSON.parse(row.notes),
-      created_at: row.created_at,
+      created_at: row.createdAt,
     }
   }
 
@@ -294,13 +237,13 @@ export class LocalGateway {
       amount: row.amount,
       currency: row.currency,
       status: row.status,
-      order_id: row.order_id,
+      order_id: row.orderId,
       method: row.method,
       captured: row.status === 'captured' || row.status === 'refunded',
-      amount_refunded: row.amount_refunded,
+      amount_refunded: row.amountRefunded,
       error_code: row.status === 'failed' ? 'BAD_REQUEST_ERROR' : null,
-      error_description: row.error_description,
-      created_at: row.created_at,
+      error_description: row.errorDescription,
+      created_at: row.createdAt,
     }
   }
 }

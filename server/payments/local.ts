@@ -29,18 +29,20 @@ export function localAdapter(
     provider: 'local',
     keyId: gateway.keyId,
     async createOrder(input) {
-      return { id: gateway.createOrder(input).id }
+      return { id: (await gateway.createOrder(input)).id }
     },
     verifyCheckoutSignature: ({ orderId, paymentId, signature }) =>
       sameSignature(checkoutSignature(secrets.keySecret, orderId, paymentId), signature),
     async paymentsOfOrder(orderId) {
-      return gateway.paymentsOfOrder(orderId).map((p: RazorpayPaymentEntity) => fromRazorpayPayment(p))
+      return (await gateway.paymentsOfOrder(orderId)).map((p: RazorpayPaymentEntity) =>
+        fromRazorpayPayment(p),
+      )
     },
     async capture(payment) {
-      return fromRazorpayPayment(gateway.capture(payment.id))
+      return fromRazorpayPayment(await gateway.capture(payment.id))
     },
     async refund(paymentId, amount) {
-      return { id: gateway.refund(paymentId, amount).id }
+      return { id: (await gateway.refund(paymentId, amount)).id }
     },
     async refundsOf(paymentId) {
       return gateway.refundsOf(paymentId)

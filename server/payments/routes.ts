@@ -49,7 +49,7 @@ async function localGatewayRoutes(
     async (request, reply) => {
       const order = await booking.byProviderOrderId(request.body.orderId)
       if (!order || order.buyerId !== callerOf(request).id) throw notFound('Order not found.')
-      const result = gatewayCall(reply, () => local.pay(order.providerOrderId, request.body.outcome))
+      const result = await gatewayCall(reply, () => local.pay(order.providerOrderId, request.body.outcome))
       if (result && 'error' in result) return reply.code(402).send({ message: 'Payment failed.', ...result })
       return result
     },
@@ -88,11 +88,11 @@ async function localGatewayRoutes(
         return gatewayCall(reply, () => local.createOrder(parsed.output))
       })
       rest.get<{ Params: { id: string } }>('/orders/:id/payments', anyone, async (request) => {
-        const items = local.paymentsOfOrder(request.params.id)
+        const items = await local.paymentsOfOrder(request.params.id)
         return { entity: 'collection', count: items.length, items }
       })
       rest.get<{ Params: { id: string } }>('/payments/:id', anyone, async (request, reply) => {
-        const payment = local.payment(request.params.id)
+        const payment = await local.payment(request.params.id)
         if (!payment) return missing(reply)
         return payment
       })
@@ -100,16 +100,18 @@ async function localGatewayRoutes(
         gatewayCall(reply, () => local.capture(request.params.id)),
       )
       rest.get<{ Params: { id: string } }>('/payments/:id/refunds', anyone, async (request) => {
-        const items = local
-          .refundsOf(request.params.id)
-          .map((r) => ({ ...r, entity: 'refund', payment_id: request.params.id }))
+        const items = (await local.refundsOf(request.params.id)).map((r) => ({
+          ...r,
+          entity: 'refund',
+          payment_id: request.params.id,
+        }))
         return { entity: 'collection', count: items.length, items }
       })
       rest.post<{ Params: { id: string }; Body: { amount?: number } }>(
         '/payments/:id/refund',
         anyone,
         async (request, reply) => {
-          const payment = local.payment(request.params.id)
+          const payment = await local.payment(request.params.id)
           if (!payment) return missing(reply)
           const amount = request.body?.amount ?? payment.amount - payment.amount_refunded
           if (!Number.isSafeInteger(amount) || (amount as number) <= 0) {
@@ -134,9 +136,9 @@ function missing(reply: FastifyReply) {
 }
 
 /** Runs a gateway call, answering its errors the way Razorpay does. */
-function gatewayCall<T>(reply: FastifyReply, call: () => T): T | undefined {
+async function gatewayCall<T>(reply: FastifyReply, call: () => Promise<T>): Promise<T | undefined> {
   try {
-    return call()
+    return await call()
   } catch (error) {
     if (!(error instanceof GatewayError)) throw error
     reply.code(error.statusCode).send({

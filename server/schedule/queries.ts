@@ -1,7 +1,7 @@
 import { asc, eq, inArray } from 'drizzle-orm'
 import type { Db } from '../db/connection.ts'
-import { sessions } from './tables.ts'
 import type { AsyncQueries } from '../db/store.ts'
+import { sessions } from './tables.ts'
 
 export type SessionRow = typeof sessions.$inferSelect
 

@@ -1,7 +1,7 @@
 import { desc, eq, sql } from 'drizzle-orm'
 import type { Db } from '../db/connection.ts'
-import { inquiries } from './tables.ts'
 import type { AsyncQueries } from '../db/store.ts'
+import { inquiries } from './tables.ts'
 
 export type InquiryRow = typeof inquiries.$inferSelect
 
