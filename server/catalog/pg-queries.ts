@@ -7,7 +7,6 @@ import { searchPhrases, wordsSql } from './pg-search.ts'
 import type { CatalogQueries } from './queries.ts'
 import {
   type EventExtra,
-  type EventExtras,
   type EventRow,
   eventViews,
   type FilterType,

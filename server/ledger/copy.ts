@@ -29,8 +29,8 @@ export async function copyLedger(from: CopyEnd, to: CopyEnd, pageSize = 5000): P
   for (let after = 0; ; ) {
     const page = await readPage(from, after, pageSize)
     if (page.length === 0) return copied
-    if (to.store === 'sqlite') to.ledger.copyIn(page)
-    else await to.ledger.copyIn(page)
+    // (SQLite's copyIn answers at once, PostgreSQL's later)
+    await to.ledger.copyIn(page)
     copied += page.length
     after = (page.at(-1) as StoredFact).position
   }
