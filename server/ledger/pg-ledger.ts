@@ -155,7 +155,23 @@ export class PgLedger {
     return result
   }
 
-  private async inTransaction<T>(fn: (tx: Transaction) => Promise<T>): Promise<T> {
+  /**
+   * This process's appending transactions, one after another. They would queue on the append lock
+   * anyway; queued here instead, each waits without holding a pool connection, so reads (the live
+   * pushes', the routes') are never starved of connections by transactions waiting for the lock.
+   * Found by the cluster test on PostgreSQL: with a batch per turn of the event loop, 26 of 32
+   * connections sat waiting on the lock, and pushes fell seconds behind the sale.
+   */
+  private turns: Promise<unknown> = Promise.resolve()
+
+  private inTransaction<T>(fn: (tx: Transaction) => Promise<T>): Promise<T> {
+    if (!this.serialiseAppends) return this.openTransaction(fn)
+    const turn = this.turns.then(() => this.openTransaction(fn))
+    this.turns = turn.catch(() => {})
+    return turn
+  }
+
+  private async openTransaction<T>(fn: (tx: Transaction) => Promise<T>): Promise<T> {
     const client = await this.pool.connect()
     let broken: Error | undefined
     try {
@@ -203,12 +219,18 @@ export class PgLedger {
   }
 
   private async commitBatch() {
-    const batch = this.batch
-    this.batch = []
+    // The batch is taken once this process's turn has come and the lock is held: the work that
+    // arrived while an earlier batch was committing joins this one (group commit under load).
+    let batch: typeof this.batch = []
+    const take = () => {
+      batch = this.batch
+      this.batch = []
+    }
     const outcomes: Array<{ error?: unknown; result?: unknown }> = []
     let tx: Transaction | undefined
     try {
       tx = await this.inTransaction(async (t) => {
+        take()
         for (const { fn } of batch) {
           const appendedBefore = t.lastAppended
           const touchedBefore = new Set(t.touched)
@@ -226,6 +248,7 @@ export class PgLedger {
         return t
       })
     } catch (error) {
+      if (batch.length === 0) take()
       for (const { settle } of batch) settle(error ?? new Error('commit failed'))
       return
     }

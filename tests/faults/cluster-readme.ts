@@ -3,6 +3,7 @@
 // added after the fault runs' section when it is missing).
 import { readFileSync, writeFileSync } from 'node:fs'
 import type { ClusterResults, ClusterRun } from './cluster-run.ts'
+import { type StoreName, storeLabel, storeNames } from './cluster-stores.ts'
 import { END as FAULTS_END } from './readme.ts'
 
 export const START = '<!-- cluster:start -->'
@@ -11,13 +12,21 @@ export const END = '<!-- cluster:end -->'
 const n = (x: number) => x.toLocaleString('en')
 const seconds = (s: number) => (s >= 120 ? `${(s / 60).toFixed(1)} min` : `${Math.round(s)} s`)
 
-function table(runs: Array<[string, ClusterRun]>): string[] {
+type Column = { mode: 'full' | 'quick'; store: StoreName; run: ClusterRun }
+
+/** "full run on SQLite", as the table heads and the paragraphs name a run */
+const runName = ({ mode, store }: Column) => `${mode} run on ${storeLabel[store]}`
+const load = (run: ClusterRun) =>
+  run.machine ? `, load ${run.machine.loadAverage} on ${run.machine.cores} cores` : ''
+
+function table(columns: Column[]): string[] {
   const row = (label: string, pick: (r: NonNullable<ClusterRun['result']>) => string | number) =>
-    `| ${label} | ${runs.map(([, r]) => (r.result ? pick(r.result) : '—')).join(' | ')} |`
+    `| ${label} | ${columns.map(({ run }) => (run.result ? pick(run.result) : '—')).join(' | ')} |`
   return [
-    `| | ${runs.map(([mode, r]) => `${mode} run (${r.finishedAt.slice(0, 10)}, ${seconds(r.durationSeconds)})`).join(' | ')} |`,
-    `|---|${runs.map(() => '---:').join('|')}|`,
+    `| | ${columns.map((c) => `${runName(c)} (${c.run.finishedAt.slice(0, 10)}, ${seconds(c.run.durationSeconds)}${load(c.run)})`).join(' | ')} |`,
+    `|---|${columns.map(() => '---:').join('|')}|`,
     row('buyers / seats', (r) => `${n(r.sale.buyers)} / ${n(r.sale.seats)}`),
+    row('sale: every buyer answered in', (r) => `${r.sale.seconds} s`),
     row(
       'holds acknowledged (per process)',
       (r) => `${n(r.sale.held)} (${r.sale.heldPerProcess.join(' / ')})`,
@@ -44,23 +53,55 @@ function table(runs: Array<[string, ClusterRun]>): string[] {
     row('acknowledged writes lost', (r) => r.faults.report.lost.length),
     row('second tickets or captures', (r) => r.faults.report.duplicates.length),
     row('read models equal to a rebuild', (r) => (r.faults.report.rebuild.length === 0 ? 'yes' : 'no')),
+    row("PostgreSQL's read models equal to its ledger's SQLite copy's", (r) =>
+      (r.store ?? 'sqlite') === 'sqlite'
+        ? '—'
+        : [r.sale.report, r.faults.report].every((report) => (report.stores ?? []).length === 0)
+          ? 'yes'
+          : 'no',
+    ),
     row('acknowledged jobs lost', (r) => Object.values(r.faults.owed).flat().length),
-    `| result | ${runs.map(([, r]) => (r.passed ? 'passed' : `**failed** (${r.failures.length})`)).join(' | ')} |`,
+    `| result | ${columns.map(({ run }) => (run.passed ? 'passed' : `**failed** (${run.failures.length})`)).join(' | ')} |`,
   ]
 }
 
+/** Each store's sale times beside the other's, for the modes both have run. */
+function saleTimes(columns: Column[]): string[] {
+  const lines: string[] = []
+  for (const mode of ['full', 'quick'] as const) {
+    const both = columns.filter((c) => c.mode === mode && c.run.result)
+    if (both.length < 2) continue
+    lines.push(
+      `The ${mode} run's sale, ${n(both[0]?.run.result?.sale.buyers ?? 0)} buyers for ${n(both[0]?.run.result?.sale.seats ?? 0)} seats over 3 app processes: ` +
+        both
+          .map(({ store, run }) => {
+            const sale = run.result?.sale
+            return `${storeLabel[store]} ${sale?.seconds} s (${n(sale?.holdsPerSecond ?? 0)} holds answered a second)`
+          })
+          .join(', ') +
+        '.',
+    )
+  }
+  return lines.length ? ['', ...lines] : []
+}
+
 export function clusterSection(results: ClusterResults): string {
-  const runs = (['full', 'quick'] as const).flatMap((mode) => {
-    const run = results[mode]
-    return run ? [[mode, run] as [string, ClusterRun]] : []
-  })
+  const columns = (['full', 'quick'] as const).flatMap((mode) =>
+    storeNames.flatMap((store) => {
+      const run = results[store]?.[mode]
+      return run ? [{ mode, store, run }] : []
+    }),
+  )
   const lines = [
     '',
     'Many processes (issue 15), produced by `npm run test:cluster` (full) and',
-    '`npm run test:cluster -- --quick` (CI), which write',
+    '`npm run test:cluster -- --quick` (CI), each on SQLite (the default, `--store sqlite`) or on',
+    'PostgreSQL (`--store postgres`), which write',
     '[tests/faults/cluster-results.json](tests/faults/cluster-results.json) and this part: 3 app',
-    'processes (`WORKERS=off`) and 2 `workers/main.ts` on one data folder (SQLite file, JWT secret,',
-    "local gateway's file) and one Redis. Every buyer holds one seat through the app processes in",
+    'processes (`WORKERS=off`) and 2 `workers/main.ts` on one data folder (JWT secret, local',
+    "gateway's file, mail outbox; on SQLite the database file too) and one Redis; on PostgreSQL every",
+    'process is given `DATABASE_URL` (a fresh database each run, seeded through `PgLedger.copyIn`) and',
+    'one `JWT_SECRET`. Every buyer holds one seat through the app processes in',
     'turn; every hold is paid at the gateway through the next process and reported through the one',
     'after; a socket on each process times the push of every hold made on another. Then, under a',
     'booking load spread over the processes, one app process is killed with `kill -9`, and so is the',
@@ -68,9 +109,13 @@ export function clusterSection(results: ClusterResults): string {
     'unanswered callbacks are sent again to the others, and the fault',
     "runs' invariants are checked (every acknowledged hold, ticket and cancellation in the ledger,",
     'one capture and one ticket per paid order, held + sold within capacity, read models equal to a',
-    'rebuild, every accepted payment captured and every ticket mailed).',
+    'rebuild, every accepted payment captured and every ticket mailed). On PostgreSQL they are',
+    "checked on a SQLite copy of its ledger (`copyLedger`, from one snapshot of the live database, the copy's",
+    'read models built by replaying it), and every PostgreSQL read-model table, read in that snapshot,',
+    "must equal the copy's row for row.",
     '',
-    ...(runs.length ? table(runs) : ['No run recorded yet.']),
+    ...(columns.length ? table(columns) : ['No run recorded yet.']),
+    ...saleTimes(columns),
     '',
     'What several processes cost on one SQLite file (this 2-core machine, quiet, the same sale of',
     '5,000 buyers for 2,000 seats, the same load generator, 2 workers; the scenario run with the app',
@@ -84,12 +129,20 @@ export function clusterSection(results: ClusterResults): string {
     '(`LIVE_CONNECTIONS_PER_ADDRESS`), once counted per process (an address could hold that many on each), are counted over all processes',
     'of one Redis (`server/live/connection-counts.ts`, `tests/integration/live-connections-processes.test.ts`).',
   ]
-  for (const [mode, run] of runs) {
+  for (const column of columns) {
+    const { run } = column
     const r = run.result
     if (!r) continue
+    const name = runName(column)
     lines.push(
       '',
-      `${mode[0]?.toUpperCase()}${mode.slice(1)} run, seed ${run.seed}: sale ${r.sale.seconds} s; ` +
+      `${name[0]?.toUpperCase()}${name.slice(1)}, seed ${run.seed}` +
+        (run.settings
+          ? ` (with ${Object.entries(run.settings)
+              .map(([k, v]) => `${k}=${v}`)
+              .join(', ')})`
+          : '') +
+        `: sale ${r.sale.seconds} s; ` +
         `${r.faults.requests} requests under the kills, app process ${r.faults.killedApp.index + 1} killed after ` +
         `${r.faults.killedApp.afterMs} ms (${r.faults.killedApp.requestsCut} requests cut), worker ` +
         `${r.faults.killedWorker.index + 1} after ${r.faults.killedWorker.afterMs} ms` +
@@ -102,9 +155,10 @@ export function clusterSection(results: ClusterResults): string {
         `sent again; ${r.faults.paymentsAccepted} payments accepted, everything owed done ${r.faults.settleSeconds} s after the load.`,
     )
   }
-  for (const [mode, run] of runs) {
+  for (const column of columns) {
+    const { run } = column
     if (run.failures.length === 0) continue
-    lines.push('', `Failed checks of the ${mode} cluster run:`, '')
+    lines.push('', `Failed checks of the ${runName(column)}:`, '')
     for (const failure of run.failures.slice(0, 12))
       lines.push(`- ${failure.length > 320 ? `${failure.slice(0, 320)}…` : failure}`)
   }

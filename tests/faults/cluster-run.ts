@@ -1,17 +1,21 @@
-// npm run test:cluster [-- --quick] [--seed=N] [--keep]
+// npm run test:cluster [-- --quick] [--store sqlite|postgres] [--seed=N] [--keep]
 //
 // The cluster test of issue 15: 3 app processes (WORKERS=off) and 2 worker processes on one
 // database and one Redis (tests/faults/cluster.ts). Full: 5,000 buyers for 2,000 seats; --quick
-// (CI): 1,000 buyers for 400 seats. Every request and its answer is recorded
-// (tests/faults/history/cluster-<mode>.jsonl); the figures go to tests/faults/cluster-results.json
-// and the README's reliability section. Exits 1 when any check fails.
+// (CI): 1,000 buyers for 400 seats. The store is the SQLite file of the shared data folder (the
+// default), or with --store postgres a fresh PostgreSQL database on the server of TEST_DATABASE_URL
+// (tests/support/postgres.ts; by default the local one). Every request and its answer is recorded
+// (tests/faults/history/cluster[-postgres]-<mode>.jsonl); the figures go to
+// tests/faults/cluster-results.json, by store and mode, and the README's reliability section.
+// Exits 1 when any check fails.
 import { mkdtempSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { availableParallelism, loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { History, randomSource, removeDir, root } from '../support/faults.ts'
 import { type ClusterResult, clusterScenario } from './cluster.ts'
 import { writeClusterSection } from './cluster-readme.ts'
-import { recordRun } from './results.ts'
+import { type StoreName, storeNames } from './cluster-stores.ts'
+import { recordResults } from './results.ts'
 
 const args = process.argv.slice(2)
 const quick = args.includes('--quick')
@@ -19,6 +23,13 @@ const keep = args.includes('--keep')
 const seedArg = args.find((a) => a.startsWith('--seed='))
 const seed = seedArg ? Number(seedArg.split('=')[1]) : Math.floor(Math.random() * 2 ** 31)
 const mode = quick ? 'quick' : 'full'
+const storeAt = args.findIndex((a) => a === '--store' || a.startsWith('--store='))
+const storeArg = storeAt < 0 ? 'sqlite' : (args[storeAt]?.split('=')[1] ?? args[storeAt + 1])
+if (!storeNames.includes(storeArg as StoreName)) {
+  console.error(`--store: ${storeArg ?? 'nothing'}; it is one of ${storeNames.join(', ')}`)
+  process.exit(2)
+}
+const store = storeArg as StoreName
 
 const plan = quick
   ? {
@@ -48,7 +59,12 @@ const plan = quick
 
 export type ClusterRun = {
   mode: 'full' | 'quick'
+  store: StoreName
   seed: number
+  /** the machine: its cores, and its 1-minute load average when the run began */
+  machine?: { cores: number; loadAverage: number }
+  /** settings the processes inherited from this run's environment, when any was set */
+  settings?: Record<string, string>
   startedAt: string
   finishedAt: string
   durationSeconds: number
@@ -56,7 +72,21 @@ export type ClusterRun = {
   result: Omit<ClusterResult, 'failures'> | null
   failures: string[]
 }
-export type ClusterResults = { full?: ClusterRun; quick?: ClusterRun }
+export type StoreRuns = { full?: ClusterRun; quick?: ClusterRun }
+/** the last full and quick run on each store */
+export type ClusterResults = Partial<Record<StoreName, StoreRuns>>
+
+/** Results as they are now, from a file written before runs were kept by store (SQLite's, then). */
+export function byStore(results: ClusterResults & StoreRuns): ClusterResults {
+  const { full, quick, ...stores } = results
+  if (!full && !quick) return stores
+  const old = Object.fromEntries(
+    Object.entries({ full, quick }).flatMap(([mode, run]) =>
+      run ? [[mode, { ...run, store: 'sqlite' }]] : [],
+    ),
+  ) as StoreRuns
+  return { ...stores, sqlite: { ...old, ...stores.sqlite } }
+}
 
 const started = performance.now()
 const startedAt = new Date().toISOString()
@@ -65,13 +95,24 @@ const log = (line: string) =>
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(130))
 
-log(`cluster test, ${mode} run, seed ${seed}`)
-const history = new History(join(root, 'tests/faults/history', `cluster-${mode}.jsonl`))
+const machine = { cores: availableParallelism(), loadAverage: Math.round((loadavg()[0] ?? 0) * 100) / 100 }
+// The processes inherit this environment: a setting that changes their figures is kept with them.
+const settings = Object.fromEntries(
+  ['DATABASE_POOL_SIZE', 'LEDGER_POLL_MS', 'LIVE_FIGURES_EVERY_MS'].flatMap((name) =>
+    process.env[name] ? [[name, process.env[name] as string]] : [],
+  ),
+)
+log(
+  `cluster test, ${mode} run on ${store}, seed ${seed} (${machine.cores} cores, load average ${machine.loadAverage})`,
+)
+const historyFile = `cluster${store === 'sqlite' ? '' : `-${store}`}-${mode}.jsonl`
+const history = new History(join(root, 'tests/faults/history', historyFile))
 const scratchDir = mkdtempSync(join(tmpdir(), 'cluster-scratch-'))
 let result: ClusterResult | null = null
 const failures: string[] = []
 try {
   result = await clusterScenario({
+    store,
     apps: 3,
     workers: 2,
     ...plan,
@@ -92,7 +133,10 @@ removeDir(scratchDir)
 const { failures: _, ...figures } = result ?? { failures: [] }
 const run: ClusterRun = {
   mode,
+  store,
   seed,
+  machine,
+  ...(Object.keys(settings).length ? { settings } : {}),
   startedAt,
   finishedAt: new Date().toISOString(),
   durationSeconds: Math.round((performance.now() - started) / 100) / 10,
@@ -100,20 +144,24 @@ const run: ClusterRun = {
   result: result ? (figures as Omit<ClusterResult, 'failures'>) : null,
   failures,
 }
-recordRun<ClusterResults>(
+recordResults<ClusterResults>(
   root,
   join(root, 'tests/faults/cluster-results.json'),
-  mode,
-  run,
+  (previous) => {
+    const results: ClusterResults = { ...byStore(previous) }
+    results[store] = { ...results[store], [mode]: run }
+    // SQLite's first, then PostgreSQL's, whichever ran last
+    return Object.fromEntries(storeNames.flatMap((name) => (results[name] ? [[name, results[name]]] : [])))
+  },
   writeClusterSection,
 )
 
-log(`${mode} run ${run.passed ? 'PASSED' : 'FAILED'} in ${run.durationSeconds} s`)
+log(`${mode} run on ${store} ${run.passed ? 'PASSED' : 'FAILED'} in ${run.durationSeconds} s`)
 if (failures.length) {
   console.log(`\n${failures.length} failed checks:`)
   for (const f of failures.slice(0, 40)) console.log(`  - ${f}`)
 }
 console.log(
-  `History: tests/faults/history/cluster-${mode}.jsonl; figures: tests/faults/cluster-results.json and README.md`,
+  `History: tests/faults/history/${historyFile}; figures: tests/faults/cluster-results.json and README.md`,
 )
 process.exit(run.passed ? 0 : 1)

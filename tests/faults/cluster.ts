@@ -2,7 +2,8 @@
 // processes on one database and one Redis. A flash sale spread over the app processes sells
 // exactly the seats there are; a booking on one process is pushed to sockets on the others; then
 // one app process and one worker are killed with kill -9 under load and the fault harness's
-// invariants are checked on the recorded history. Run by tests/faults/cluster-run.ts.
+// invariants are checked on the recorded history. The store is the shared SQLite file or a
+// PostgreSQL database (tests/faults/cluster-stores.ts). Run by tests/faults/cluster-run.ts.
 import { join } from 'node:path'
 import { Redis } from 'ioredis'
 import type { Socket } from 'socket.io-client'
@@ -10,24 +11,22 @@ import type { LivePush } from '../../contracts/live.ts'
 import { NOT_ENOUGH_TICKETS } from '../../server/booking/decide.ts'
 import { openDatabase } from '../../server/db/connection.ts'
 import { queueNames } from '../../server/jobs/port.ts'
+import type { StoredFact } from '../../server/ledger/ledger.ts'
 import { appLedger } from '../../server/projections.ts'
 import { type EventSeed, eventFacts } from '../bench/lib/fixtures.ts'
 import { seed } from '../bench/lib/seed.ts'
 import {
   type Call,
-  checkInvariants,
   describeOwed,
   dropQueuePrefix,
   faultEnv,
   type History,
-  type InvariantReport,
   nthEvent,
   type Op,
   owedJobs,
   type Proc,
   paidOrders,
   type Random,
-  readLedger,
   recordingClient,
   refused,
   removeDir,
@@ -41,8 +40,11 @@ import {
   streamEnd,
 } from '../support/faults.ts'
 import { open, watch } from '../support/live-sockets.ts'
+import { type ClusterReport, type ClusterStore, openClusterStore, type StoreName } from './cluster-stores.ts'
 
 export type ClusterOptions = {
+  /** where the ledger and the read models live (tests/faults/cluster-stores.ts) */
+  store: StoreName
   apps: number
   workers: number
   buyers: number
@@ -71,6 +73,7 @@ export type ClusterOptions = {
 export type Latency = { samples: number; p50: number; p99: number; max: number }
 
 export type ClusterResult = {
+  store: StoreName
   processes: { apps: number; workers: number }
   sale: {
     buyers: number
@@ -91,7 +94,7 @@ export type ClusterResult = {
     /** the same from the hold's answer */
     pushAfterAnswer: Latency
     pushesMissing: number
-    report: InvariantReport
+    report: ClusterReport
   }
   live: { samples: number; latency: Latency; missing: number; limitMs: number }
   faults: {
@@ -105,7 +108,7 @@ export type ClusterResult = {
     paymentsAccepted: number
     settleSeconds: number
     owed: Record<string, string[]>
-    report: InvariantReport
+    report: ClusterReport
   }
   failures: string[]
   seconds: number
@@ -151,22 +154,28 @@ export async function clusterScenario(o: ClusterOptions): Promise<ClusterResult>
   const loadEvent = addEvent(seeded.dataDir, saleEvent, 50_000)
   const saleType = saleEvent.ticketTypes.find((t) => t.type === 'General Admission')
   if (!saleType) throw new Error('the seeded event has no General Admission')
-  const env = faultEnv(seeded.dataDir, { WORKERS: 'off' })
+  let env = faultEnv(seeded.dataDir, { WORKERS: 'off' })
   const prefix = env.QUEUE_PREFIX as string
-  const databaseFile = join(seeded.dataDir, 'ticketing.sqlite')
   const outboxDir = join(seeded.dataDir, 'outbox')
   const apps: ServerProcess[] = []
   const workers: Proc[] = []
   const sockets: Socket[] = []
   const cleanup: Array<() => void> = []
+  let store: ClusterStore | null = null
   try {
-    // Every process reads the same data folder: the database, the JWT secret the seed wrote
-    // there (the buyers' tokens are signed with it) and the local gateway's own file.
+    store = await openClusterStore(o.store, seeded.dataDir, o.keepData)
+    const { check, facts, processEnv } = store
+    env = { ...env, ...store.env }
+    if (o.store !== 'sqlite')
+      log(`store: ${o.store}, seeded in ${Math.round(performance.now() - started)} ms`)
+    // On SQLite every process reads the same data folder: the database, the JWT secret the seed
+    // wrote there (the buyers' tokens are signed with it) and the local gateway's own file. On
+    // PostgreSQL each has a data folder of its own, which shares only the mail outbox.
     const startedApps = await Promise.allSettled(
-      Array.from({ length: o.apps }, () => startServerProcess(env)),
+      Array.from({ length: o.apps }, () => startServerProcess({ ...env, ...processEnv() })),
     )
     const startedWorkers = await Promise.allSettled(
-      Array.from({ length: o.workers }, () => startWorkerProcess(env)),
+      Array.from({ length: o.workers }, () => startWorkerProcess({ ...env, ...processEnv() })),
     )
     for (const s of startedApps) if (s.status === 'fulfilled') apps.push(s.value)
     for (const s of startedWorkers) if (s.status === 'fulfilled') workers.push(s.value)
@@ -294,17 +303,18 @@ export async function clusterScenario(o: ClusterOptions): Promise<ClusterResult>
     const confirms = await pool(held, o.concurrency, (hold) => payAndReport(hold))
     const issued = confirms.filter((c) => c.op === 'confirm' && (c.answer as { ticket?: unknown })?.ticket)
     // A 202 ("being issued") is honest too: its ticket must still come.
-    let sale = saleState(databaseFile, saleType.ticketTypeId)
+    let sale = saleState(await facts(), saleType.ticketTypeId)
     for (let waited = 0; sale.issued < held.length && waited < 30_000; waited += 250) {
       await sleep(250)
-      sale = saleState(databaseFile, saleType.ticketTypeId)
+      sale = saleState(await facts(), saleType.ticketTypeId)
     }
     const ticketsIssued = sale.issued
     const inventory = { held: sale.held, sold: sale.sold }
-    const saleReport = checkInvariants(databaseFile, ops(), o.scratchDir)
+    const saleReport = await check(ops(), o.scratchDir)
     log(
       `sale paid: ${issued.length} tickets answered at once, ${ticketsIssued} issued in the ledger; ledger holds ${inventory.held} held, ` +
-        `${inventory.sold} sold; oversold ${saleReport.oversoldSeats}; rebuild ${saleReport.rebuild.length ? 'DIFFERS' : 'equal'}`,
+        `${inventory.sold} sold; oversold ${saleReport.oversoldSeats}; rebuild ${saleReport.rebuild.length ? 'DIFFERS' : 'equal'}` +
+        storesNote(o.store, saleReport),
     )
     if (ticketsIssued !== o.seats)
       failures.push(`sale: ${ticketsIssued} tickets issued for ${o.seats} paid seats`)
@@ -457,7 +467,7 @@ export async function clusterScenario(o: ClusterOptions): Promise<ClusterResult>
         // Its jobs had finished before it died: that proves nothing, so it starts again and the
         // next burst gets another kill.
         log(`faults: worker ${workerVictim} died with no job running; restarted for another try`)
-        workers[workerVictim] = await startWorkerProcess(env)
+        workers[workerVictim] = await startWorkerProcess({ ...env, ...processEnv() })
       }
     })
     await Promise.all([killApp, killWorker])
@@ -499,7 +509,7 @@ export async function clusterScenario(o: ClusterOptions): Promise<ClusterResult>
       sharedRedisUrl,
       prefix,
       await settleJobs(
-        () => owedJobs(databaseFile, outboxDir, accepted),
+        async () => owedJobs(await facts(), outboxDir, accepted),
         o.settleMs,
         (left) =>
           log(
@@ -527,11 +537,12 @@ export async function clusterScenario(o: ClusterOptions): Promise<ClusterResult>
       await sleep(500)
       takenOver = await countTakenOver()
     }
-    const faultReport = checkInvariants(databaseFile, ops(), o.scratchDir)
+    const faultReport = await check(ops(), o.scratchDir)
     log(
       `faults: ${accepted.length} payments accepted, everything owed done after ${settleSeconds} s ` +
         `(${Object.values(owed).flat().length} left); ${takenOver} of the ${orphaned.length} jobs the dead worker ran were taken over; integrity ${faultReport.integrity}, lost ${faultReport.lost.length}, ` +
-        `duplicates ${faultReport.duplicates.length}, oversold ${faultReport.oversoldSeats}, rebuild ${faultReport.rebuild.length ? 'DIFFERS' : 'equal'}`,
+        `duplicates ${faultReport.duplicates.length}, oversold ${faultReport.oversoldSeats}, rebuild ${faultReport.rebuild.length ? 'DIFFERS' : 'equal'}` +
+        storesNote(o.store, faultReport),
     )
     failures.push(...reportFailures('faults', faultReport))
     if (orphaned.length === 0)
@@ -547,6 +558,7 @@ export async function clusterScenario(o: ClusterOptions): Promise<ClusterResult>
       failures.push(`faults: ${e.method} ${e.path} answered ${e.status}: ${JSON.stringify(e.answer)}`)
 
     return {
+      store: o.store,
       processes: { apps: o.apps, workers: o.workers },
       sale: {
         buyers: o.buyers,
@@ -591,9 +603,18 @@ export async function clusterScenario(o: ClusterOptions): Promise<ClusterResult>
     for (const socket of sockets) socket.disconnect()
     for (const done of cleanup) done()
     await Promise.all([...apps.map((a) => a.proc.kill9()), ...workers.map((w) => w.kill9())])
+    // (the result returned above holds this very array: what the store saw counts too)
+    failures.push(...(store?.afterwards() ?? []))
+    await store?.close()
     await dropQueuePrefix(sharedRedisUrl, prefix)
     if (!o.keepData) removeDir(seeded.dataDir)
-    else log(`data kept in ${seeded.dataDir}`)
+    else
+      log(
+        `data kept in ${seeded.dataDir}` +
+          (store?.env.DATABASE_URL
+            ? ` and database ${new URL(store.env.DATABASE_URL).pathname.slice(1)}`
+            : ''),
+      )
   }
 }
 
@@ -614,10 +635,10 @@ function addEvent(dataDir: string, like: EventSeed, seats: number): EventSeed {
 }
 
 /** A ticket type's orders as the ledger has them: seats held and sold, TicketsIssued facts. */
-function saleState(databaseFile: string, ticketTypeId: string) {
+function saleState(facts: StoredFact[], ticketTypeId: string) {
   const state = new Map<string, { quantity: number; status: string }>()
   let issued = 0
-  for (const f of readLedger(databaseFile)) {
+  for (const f of facts) {
     const data = f.data as { ticketTypeId?: string; quantity?: number }
     if (f.type === 'TicketsHeld' && data.ticketTypeId === ticketTypeId)
       state.set(f.stream, { quantity: data.quantity ?? 0, status: 'held' })
@@ -635,8 +656,14 @@ function saleState(databaseFile: string, ticketTypeId: string) {
   return { held: seats('held'), sold: seats('sold'), issued }
 }
 
+/** On PostgreSQL: whether its read models equal its ledger's SQLite copy's. */
+const storesNote = (store: StoreName, report: ClusterReport) =>
+  store === 'sqlite'
+    ? ''
+    : `; ${store} read models ${report.stores.length ? 'DIFFER from' : 'equal'} its ledger's SQLite copy's`
+
 /** The invariant report's failures, as the fault runner words them. */
-export function reportFailures(where: string, report: InvariantReport): string[] {
+export function reportFailures(where: string, report: ClusterReport): string[] {
   return [
     ...(report.integrity === 'ok' ? [] : [`${where}: integrity_check says ${report.integrity}`]),
     ...report.lost.map((l) => `${where}: acknowledged write lost: ${l}`),
@@ -644,5 +671,8 @@ export function reportFailures(where: string, report: InvariantReport): string[]
     ...(report.oversoldSeats > 0 ? [`${where}: ${report.oversoldSeats} seats oversold`] : []),
     ...report.inventory.map((i) => `${where}: ${i}`),
     ...report.rebuild.map((r) => `${where}: rebuilt read model differs: ${r}`),
+    ...report.stores.map(
+      (r) => `${where}: a PostgreSQL read model differs from its ledger's SQLite copy: ${r}`,
+    ),
   ]
 }

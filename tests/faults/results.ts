@@ -42,8 +42,18 @@ export function recordRun<Results extends Record<string, unknown>>(
   run: Results[keyof Results],
   writeSection: (readme: string, results: Results) => void,
 ): void {
+  recordResults<Results>(root, resultsFile, (previous) => ({ ...previous, [mode]: run }), writeSection)
+}
+
+/** The same for any shape of results file: `update` makes the new results from the previous ones. */
+export function recordResults<Results extends Record<string, unknown>>(
+  root: string,
+  resultsFile: string,
+  update: (previous: Results) => Results,
+  writeSection: (readme: string, results: Results) => void,
+): void {
   const previous = (existsSync(resultsFile) ? JSON.parse(readFileSync(resultsFile, 'utf8')) : {}) as Results
-  const results = { ...previous, [mode]: run } as Results
+  const results = update(previous)
   writeFileSync(resultsFile, `${JSON.stringify(results, null, 2)}\n`)
   const readme = join(root, 'README.md')
   writeSection(readme, results)

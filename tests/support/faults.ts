@@ -877,12 +877,13 @@ export const jobKinds = {
  * `graceMs` ago and not released.
  */
 export function owedJobs(
-  databaseFile: string,
+  /** the SQLite file, or the facts of a ledger already read (PostgreSQL's) */
+  ledger: string | StoredFact[],
   outboxDir: string,
   accepted: PaidOrder[],
   graceMs = 5000,
 ): Record<string, string[]> {
-  const facts = readLedger(databaseFile)
+  const facts = typeof ledger === 'string' ? readLedger(ledger) : ledger
   const owed: Record<string, string[]> = {}
   const add = (kind: string, item: string) => {
     owed[kind] ??= []
@@ -922,17 +923,17 @@ export function owedJobs(
 
 /** Waits until nothing is owed (or the time is up) and returns what still is. */
 export async function settleJobs(
-  owed: () => Record<string, string[]>,
+  owed: () => Record<string, string[]> | Promise<Record<string, string[]>>,
   timeoutMs: number,
   /** hears what is still owed every ten seconds */
   progress?: (left: Record<string, string[]>) => void,
 ): Promise<Record<string, string[]>> {
-  let left = owed()
+  let left = await owed()
   const started = Date.now()
   let told = started
   while (Object.keys(left).length > 0 && Date.now() < started + timeoutMs) {
     await sleep(500)
-    left = owed()
+    left = await owed()
     if (progress && Date.now() - told >= 10_000) {
       told = Date.now()
       progress(left)
