@@ -1,9 +1,11 @@
 // flash sale: POST /ticket/create for 5,000 orders from distinct signed-in buyers at concurrency
 // 100 on one event, against Fastify's hello world under the same load on the same core.
+// benchFlashSaleOn: the same sale on either store with 1 or 2 app processes (sale-stores.ts).
 import { rmSync } from 'node:fs'
 import { join } from 'node:path'
 import Database from 'better-sqlite3'
 import { freePort } from '../support/server.ts'
+import { deploy, type ServerSideUse, type Variant } from './lib/deploy.ts'
 import { cores, runLoad, spawnPinned, startAppServer, waitUntilUp } from './lib/processes.ts'
 import { seed } from './lib/seed.ts'
 import { median, round } from './lib/stats.ts'
@@ -16,6 +18,10 @@ type Cannon = {
   statusCodes: Record<string, { count: number }>
   errors: number
   timeouts: number
+  /** the run's duration, s */
+  duration?: number
+  /** the generator's own CPU time */
+  cpuSeconds?: number
 }
 
 export type FlashSaleResult = {
@@ -133,6 +139,118 @@ export async function benchFlashSale(synchronous: 'FULL' | 'NORMAL', rounds = 3)
     refused: median(runs.map((r) => r.statusCodes['409']?.count ?? 0)),
     oversold: Math.max(...runs.map((r) => r.oversold)),
     rounds,
+  }
+}
+
+export type FlashSaleVariantResult = Variant & {
+  orders: number
+  concurrency: number
+  seats: number
+  requestsPerSecond: number
+  holdsPerSecond: number
+  p50Ms: number
+  p99Ms: number
+  held: number
+  refused: number
+  oversold: number
+  /** answers other than 200 and 409 (the sum over the rounds) */
+  otherAnswers: number
+  /** the server side's CPU time per request (app processes + PostgreSQL backends; Redis apart), ms */
+  serverCpuMsPerRequest: number
+  /** of which the PostgreSQL backends, ms */
+  databaseCpuMsPerRequest: number
+  /** Redis's CPU time per request, ms (the machine's Redis: anything else using it counts too) */
+  redisCpuMsPerRequest: number
+  /** the load generator's CPU time ÷ the sale's duration: near 1, the generator set the pace */
+  loadCpuShare: number
+  /** the server side's CPU time (apps, PostgreSQL backends, Redis) ÷ the sale's duration: near 1,
+   * its one core was the limit */
+  serverSideCpuShare: number
+  /** what the app processes logged at warn or above, by message, over every round */
+  serverWarnings: Record<string, number>
+  rounds: Array<ServerSideUse & { requestsPerSecond: number; generatorCpuSeconds: number }>
+}
+
+/**
+ * The flash sale on one store with 1 or 2 app processes, measured as benchFlashSale measures it
+ * (5,000 orders, 100 connections, 1,000 warm-up holds on a second event first) with the load
+ * spread over the processes (one autocannon per process, the connections shared out). SQLite at
+ * synchronous=FULL (its default), PostgreSQL as installed (fsync on).
+ */
+export async function benchFlashSaleOn(variant: Variant, rounds = 3): Promise<FlashSaleVariantResult> {
+  const runs: Array<Cannon & { held: number; oversold: number; use: ServerSideUse }> = []
+  const warnings: Record<string, number> = {}
+  for (let i = 0; i < rounds; i++) {
+    const deployment = await deploy(
+      variant,
+      { buyers: ORDERS, events: 2, seats: SEATS },
+      { SQLITE_SYNCHRONOUS: 'FULL' },
+    )
+    try {
+      const [event, warmup] = deployment.seeded.events
+      const general = event?.ticketTypes[0]
+      if (!event || !general || !warmup) throw new Error('no event seeded')
+      const load = (eventId: string, amount: number) =>
+        runLoad<Cannon>('tests/bench/lib/cannon.ts', {
+          urls: deployment.urls,
+          method: 'POST',
+          path: '/api/v1/ticket/create',
+          body: { eventId, ticketType: 'General Admission', quantity: 1 },
+          tokensFile: deployment.seeded.tokensFile,
+          connections: CONCURRENCY,
+          amount,
+        })
+      await load(warmup.eventId, WARMUP)
+      const measuring = deployment.measure()
+      const result = await load(event.eventId, ORDERS)
+      const use = await measuring.end()
+      const inventory = await deployment.inventory(general.ticketTypeId)
+      const held = inventory.held + inventory.sold
+      runs.push({ ...result, held, oversold: Math.max(0, held - SEATS), use })
+      for (const [k, n] of Object.entries(deployment.warnings())) warnings[k] = (warnings[k] ?? 0) + n
+    } finally {
+      await deployment.stop()
+    }
+  }
+  const ok = (r: Cannon) => r.statusCodes['200']?.count ?? 0
+  const refused = (r: Cannon) => r.statusCodes['409']?.count ?? 0
+  const perRequest = (r: (typeof runs)[number], cpu: number) => (cpu * 1000) / r.requests
+  return {
+    ...variant,
+    orders: ORDERS,
+    concurrency: CONCURRENCY,
+    seats: SEATS,
+    requestsPerSecond: round(median(runs.map((r) => r.requestsPerSecond)), 0),
+    holdsPerSecond: round(median(runs.map((r) => (ok(r) / r.requests) * r.requestsPerSecond)), 0),
+    p50Ms: round(median(runs.map((r) => r.p50)), 0),
+    p99Ms: round(median(runs.map((r) => r.p99)), 0),
+    held: median(runs.map((r) => r.held)),
+    refused: median(runs.map(refused)),
+    oversold: Math.max(...runs.map((r) => r.oversold)),
+    otherAnswers: runs.reduce((sum, r) => sum + r.requests - ok(r) - refused(r) + r.errors, 0),
+    serverCpuMsPerRequest: round(
+      median(runs.map((r) => perRequest(r, r.use.cpuSeconds.apps + r.use.cpuSeconds.database))),
+      3,
+    ),
+    databaseCpuMsPerRequest: round(median(runs.map((r) => perRequest(r, r.use.cpuSeconds.database))), 3),
+    redisCpuMsPerRequest: round(median(runs.map((r) => perRequest(r, r.use.cpuSeconds.redis))), 3),
+    loadCpuShare: round(median(runs.map((r) => (r.cpuSeconds ?? 0) / (r.duration ?? r.use.seconds))), 3),
+    serverSideCpuShare: round(
+      median(
+        runs.map(
+          (r) =>
+            (r.use.cpuSeconds.apps + r.use.cpuSeconds.database + r.use.cpuSeconds.redis) /
+            (r.duration ?? r.use.seconds),
+        ),
+      ),
+      3,
+    ),
+    serverWarnings: warnings,
+    rounds: runs.map((r) => ({
+      ...r.use,
+      requestsPerSecond: round(r.requestsPerSecond, 0),
+      generatorCpuSeconds: round(r.cpuSeconds ?? 0, 3),
+    })),
   }
 }
 

@@ -1,6 +1,8 @@
 // npm run bench [-- --only append,reads] [--quick] [--render]: runs every benchmark (or some), side by side with the
 // same machine's ceiling in the same run, and writes tests/bench/results/latest.json and
-// tests/bench/results/RESULTS.md.
+// tests/bench/results/RESULTS.md. Benches: append, flash-sale, purchase, fanout, reads, rebuild, web,
+// stores, sale-stores (the flash sale and the full purchase on SQLite and PostgreSQL with 1 and 2
+// app processes), dashboards.
 import { spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -15,6 +17,7 @@ import { median, round } from './lib/stats.ts'
 import { benchPurchase } from './purchase.ts'
 import { benchReads } from './reads.ts'
 import { benchRebuild } from './rebuild.ts'
+import { benchSaleStores, type SaleStoresResult } from './sale-stores.ts'
 import { benchStores, type StoreFigures } from './stores.ts'
 import { benchWeb } from './web.ts'
 
@@ -92,6 +95,8 @@ if (wanted('reads')) log('reads', await benchReads())
 if (wanted('rebuild')) log('rebuild', benchRebuild(quick ? 200_000 : 1_000_000, quick ? 1 : 3))
 if (wanted('web')) log('web', await benchWeb())
 if (wanted('stores')) log('stores', await benchStores())
+if (wanted('sale-stores'))
+  log('saleStores', await benchSaleStores(quick ? 1 : 3, (line) => console.log(line)))
 if (wanted('dashboards'))
   log('dashboards', await benchDashboards(quick ? 1000 : 3000, 1000, 50, quick ? 1 : 3))
 
@@ -107,6 +112,61 @@ spawnSync(
   },
 )
 console.log(`Results written to tests/bench/results/RESULTS.md and latest.json`)
+
+/** The flash sale and the full purchase on both stores with 1 and 2 app processes (sale-stores). */
+function saleStoresSection(s: SaleStoresResult | undefined): string[] {
+  if (!s) return []
+  const storeName = (store: string) => (store === 'postgres' ? 'PostgreSQL' : 'SQLite')
+  const pct = (share: number) => `${Math.round(share * 100)}%`
+  const ms = (n: number) => `${Math.round(n * 100) / 100}`
+  const rounds = s.flashSale[0]?.rounds.length ?? s.purchase[0]?.rounds.length ?? 0
+  const other = [...s.flashSale.flatMap((f) => f.rounds), ...s.purchase.flatMap((p) => p.rounds)]
+  const otherShare = Math.max(0, ...other.map((r) => r.otherOnServerCore / r.seconds))
+  const rows = [
+    ...s.flashSale.map((f) => [
+      'flash sale',
+      storeName(f.store),
+      `${f.apps}`,
+      `${f.requestsPerSecond} req/s (${f.holdsPerSecond} holds/s)`,
+      `${f.p50Ms} / ${f.p99Ms}`,
+      `${ms(f.serverCpuMsPerRequest)} (${ms(f.serverCpuMsPerRequest - f.databaseCpuMsPerRequest)} + ${ms(f.databaseCpuMsPerRequest)}); Redis ${ms(f.redisCpuMsPerRequest)}`,
+      `${pct(f.serverSideCpuShare)} / ${pct(f.loadCpuShare)}`,
+      `${f.held} of ${f.seats} held, ${f.refused} refused, oversold ${f.oversold}` +
+        (f.otherAnswers ? `, **${f.otherAnswers} other answers**` : ''),
+    ]),
+    ...s.purchase.map((p) => [
+      'full purchase',
+      storeName(p.store),
+      `${p.apps}`,
+      `${p.paidOrdersPerSecond} paid orders/s`,
+      `${p.p50Ms} / ${p.p99Ms}`,
+      `${ms(p.serverCpuMsPerOrder)} (${ms(p.serverCpuMsPerOrder - p.databaseCpuMsPerOrder)} + ${ms(p.databaseCpuMsPerOrder)}); Redis ${ms(p.redisCpuMsPerOrder)}`,
+      `${pct(p.serverSideCpuShare)} / ${pct(p.loadCpuShare)}`,
+      `${p.sold} of ${p.orders} sold, ${p.failed} failed` +
+        (Object.keys(p.failures).length ? ` (${JSON.stringify(p.failures)})` : ''),
+    ]),
+  ]
+  return [
+    '## Stores: SQLite and PostgreSQL, 1 and 2 app processes',
+    '',
+    'The flash sale and the full purchase above, measured alike on each store (`npm run bench -- --only sale-stores`):',
+    'the same load generators, connections, warm-up and amounts, the load spread over the app processes (one',
+    'autocannon per process, the connections shared out; the buyers round-robin). The whole server side (the app',
+    "processes with their workers inline, this database's PostgreSQL backends, Redis) is pinned to the server's",
+    'core and the load generator to the other, so both stores get the same one core: two app processes share it,',
+    'and their figures say what a second process costs on the same hardware, not what a second machine would add.',
+    `SQLite at synchronous=FULL, PostgreSQL as installed (fsync on); medians of ${rounds} round${rounds === 1 ? '' : 's'}.`,
+    'CPU is per request (flash sale) or per paid order (full purchase): app processes + PostgreSQL backends.',
+    `Other programs used up to ${pct(otherShare)} of the server's core during a round (near 0% on a quiet machine);`,
+    'the PostgreSQL server is shared with whatever else uses it (WAL, shared buffers, checkpoints), and on a busy',
+    "one its backends' CPU per request rises: the rounds' own figures are in latest.json.",
+    '',
+    '| bench | store | app processes | throughput | p50 / p99 ms | server CPU ms (app + database) | server side / generator CPU (share of the run) | check |',
+    '|---|---|---|---|---|---|---|---|',
+    ...rows.map((cells) => `| ${cells.join(' | ')} |`),
+    '',
+  ]
+}
 
 function markdown(r: Record<string, unknown>): string {
   const m = r.machine as ReturnType<typeof machine>
@@ -273,6 +333,7 @@ function markdown(r: Record<string, unknown>): string {
     '',
     'See the README, "Performance", for what the misses are made of.',
     '',
+    ...saleStoresSection(r.saleStores as SaleStoresResult | undefined),
     '## Changes made after profiling, before and after',
     '',
     'Measured on this machine with `npm run bench -- --only <bench>` just before and just after each change.',
