@@ -18,7 +18,7 @@
 //   lock: tests/integration/ledger-stores.test.ts, "a reader tailing the ledger".
 // The price is one appending transaction at a time across all processes, which group commit
 // (transactionInBatch) spreads over every request of a turn of the event loop, as on SQLite.
-import type pg from 'pg'
+import pg from 'pg'
 import type { FactMeta } from '../db/schema.ts'
 import { type DecisionTx, type LedgerPort, runLater } from '../db/store.ts'
 import { decodeRow, type Fact, type LedgerRow, type StoredFact, StreamVersionConflict } from './ledger.ts'
@@ -54,6 +54,8 @@ class Transaction implements PgTx {
   /** the position of the last fact appended (0: none), and the streams that grew */
   lastAppended = 0
   touched = new Set<string>()
+  /** appends begun in this transaction (group commit: did a failed work write anything?) */
+  appends = 0
   constructor(
     private readonly client: pg.PoolClient,
     private readonly ledger: PgLedger,
@@ -85,6 +87,7 @@ class Transaction implements PgTx {
     meta: FactMeta = {},
   ): Promise<StoredFact<F>[]> {
     if (facts.length === 0) return []
+    this.appends++
     const actual = await this.version(stream)
     if (expectedVersion !== 'any' && actual !== expectedVersion) {
       throw new StreamVersionConflict(stream, expectedVersion, actual)
@@ -114,6 +117,16 @@ class Transaction implements PgTx {
     this.lastAppended = (stored[stored.length - 1] as StoredFact).position
     this.touched.add(stream)
     return stored
+  }
+}
+
+/** a work of a batch failed after it wrote: the batch runs again without it */
+class RunAgainWithout extends Error {
+  constructor(
+    readonly index: number,
+    readonly failure: unknown,
+  ) {
+    super('run the batch again without one work')
   }
 }
 
@@ -222,38 +235,61 @@ export class PgLedger {
     // The batch is taken once this process's turn has come and the lock is held: the work that
     // arrived while an earlier batch was committing joins this one (group commit under load).
     let batch: typeof this.batch = []
+    let taken = false
     const take = () => {
+      if (taken) return
+      taken = true
       batch = this.batch
       this.batch = []
     }
-    const outcomes: Array<{ error?: unknown; result?: unknown }> = []
+    let outcomes: Array<{ error?: unknown; result?: unknown }> = []
+    let left: number[] = []
     let tx: Transaction | undefined
-    try {
-      tx = await this.inTransaction(async (t) => {
-        take()
-        for (const { fn } of batch) {
-          const appendedBefore = t.lastAppended
-          const touchedBefore = new Set(t.touched)
-          await t.query('SAVEPOINT work')
-          try {
-            outcomes.push({ result: await fn(t) })
-            await t.query('RELEASE SAVEPOINT work')
-          } catch (error) {
-            await t.query('ROLLBACK TO SAVEPOINT work')
-            t.lastAppended = appendedBefore
-            t.touched = touchedBefore
-            outcomes.push({ error: error ?? new Error('failed') })
+    // No savepoint per work (PostgreSQL makes each a subtransaction, and past 64 in one transaction
+    // every snapshot in the database grows costly). A work refused before it appended (sold out,
+    // any DomainError) has nothing to undo and is answered alone; the rare one that fails after it
+    // wrote, or on a statement (which aborts the whole transaction), is answered with its error
+    // and the batch is run again without it in a new transaction.
+    for (;;) {
+      try {
+        tx = await this.inTransaction(async (t) => {
+          if (!taken) {
+            take()
+            left = batch.map((_, i) => i)
           }
+          outcomes = []
+          for (const i of left) {
+            const appendsBefore = t.appends
+            try {
+              outcomes[i] = { result: await (batch[i] as (typeof batch)[number]).fn(t) }
+            } catch (error) {
+              if (t.appends !== appendsBefore || error instanceof pg.DatabaseError) {
+                throw new RunAgainWithout(i, error ?? new Error('failed'))
+              }
+              outcomes[i] = { error: error ?? new Error('failed') }
+            }
+          }
+          return t
+        })
+        break
+      } catch (error) {
+        if (error instanceof RunAgainWithout) {
+          const { index, failure } = error
+          batch[index]?.settle(failure)
+          left = left.filter((i) => i !== index)
+          if (left.length > 0) continue
+          return
         }
-        return t
-      })
-    } catch (error) {
-      if (batch.length === 0) take()
-      for (const { settle } of batch) settle(error ?? new Error('commit failed'))
-      return
+        if (!taken) {
+          take()
+          left = batch.map((_, i) => i)
+        }
+        for (const i of left) batch[i]?.settle(error ?? new Error('commit failed'))
+        return
+      }
     }
     this.heard(tx)
-    for (const [i, { settle }] of batch.entries()) settle(outcomes[i]?.error, outcomes[i]?.result)
+    for (const i of left) batch[i]?.settle(outcomes[i]?.error, outcomes[i]?.result)
   }
 
   /**
