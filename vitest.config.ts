@@ -19,6 +19,39 @@ export default defineConfig({
         },
       },
       {
+        // The same suite on PostgreSQL (issue 15): every app a test starts gets a database of its own
+        // (tests/support/app.ts), so files still run in parallel. Left out: what is about SQLite
+        // itself, and what holds both stores side by side already (it runs in 'integration').
+        test: {
+          name: 'integration-pg',
+          include: ['tests/integration/**/*.test.ts'],
+          exclude: [
+            // the drizzle patch for SQLite's prepared statements (server/db/fast-run.ts), on a SQLite file
+            'tests/integration/fast-run.test.ts',
+            // kill -9 of a server on a SQLite file, whose file, WAL and read models it checks afterwards
+            // (tests/faults/crash.ts reads the SQLite file)
+            'tests/integration/crash.test.ts',
+            // a SQLite ledger copied into PostgreSQL and back (npm run ledger:copy, ledger:rebuild)
+            'tests/integration/ledger-copy.test.ts',
+            // both ledgers held to one contract, each on a store of its own
+            'tests/integration/ledger-stores.test.ts',
+            // a SQLite app's read models and queries held against PostgreSQL's, row for row
+            'tests/integration/pg-booking.test.ts',
+            'tests/integration/pg-catalog.test.ts',
+            'tests/integration/pg-small-areas.test.ts',
+            // the mail record and the local gateway on both of their stores
+            'tests/integration/pg-sent-mails.test.ts',
+            'tests/integration/local-gateway.test.ts',
+            // two processes on one PostgreSQL database (store and media) whatever the suite's store
+            'tests/integration/media-database.test.ts',
+          ],
+          globalSetup: ['tests/integration/global-setup.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+          env: { TEST_STORE: 'postgres' },
+        },
+      },
+      {
         // Figures that need a quiet machine (a server process's memory under a flood): run alone,
         // after the integration tests.
         test: {

@@ -82,7 +82,7 @@ async function gatewayPayment(): Promise<{ orderId: string; paymentId: string }>
   const orderId = res.json().id as string
   const gateway = app().platform.localGateway
   if (!gateway) throw new Error('the local gateway is not running')
-  const paid = gateway.pay(orderId, 'success') as Checkout
+  const paid = (await gateway.pay(orderId, 'success')) as Checkout
   return { orderId, paymentId: paid.razorpay_payment_id }
 }
 
@@ -97,7 +97,8 @@ async function resetTokenOf(email: string): Promise<string> {
 }
 
 /** How the admins' activity feed (a WebSocket) answers a first message with this token. */
-function feedAnswer(token: string | undefined): Promise<number> {
+async function feedAnswer(token: string | undefined): Promise<number> {
+  const from = await app().platform.ledger.head()
   const socket = new WebSocket(`${server.url.replace('http', 'ws')}/api/v1/activity`)
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
@@ -108,7 +109,7 @@ function feedAnswer(token: string | undefined): Promise<number> {
       clearTimeout(timer)
       resolve(status)
     }
-    socket.on('open', () => socket.send(JSON.stringify({ token, from: app().platform.ledger.head() })))
+    socket.on('open', () => socket.send(JSON.stringify({ token, from })))
     socket.on('message', (raw) => {
       // Caught up: the feed is open to this caller (written 200 in the table).
       if (JSON.parse(String(raw)).kind === 'caught-up') {
@@ -952,7 +953,7 @@ describe('two people changing the same thing at once', () => {
       password: 'second-admin-1',
       username: 'Second Admin',
     }
-    await ensureAdmin(app().platform.ledger, second)
+    await ensureAdmin(app().platform.ledger, app().services.accounts, second)
     const admins = [world.admin, { token: await login(app(), second.email, second.password) }]
     for (const first of ['Approved', 'Rejected'] as const) {
       const event = await submitEvent(app(), world.organizer, { title: `Contested ${first}` })
@@ -970,7 +971,7 @@ describe('two people changing the same thing at once', () => {
       expect(seen[1]).toBe(seen[0])
       const decisions =
         first === 'Approved' ? (['Approved', 'Rejected'] as const) : (['Rejected', 'Approved'] as const)
-      const factsBefore = app().platform.ledger.readStream(`event-${event._id}`).length
+      const factsBefore = (await app().platform.ledger.readStream(`event-${event._id}`)).length
 
       const answers = await Promise.all(
         decisions.map((status, i) =>
@@ -987,7 +988,7 @@ describe('two people changing the same thing at once', () => {
       const loser = answers.find((a) => a.statusCode === 409)
       expect(loser?.json().message).toEqual(expect.stringMatching(/\S/))
       const winner = decisions[answers.findIndex((a) => a.statusCode === 200)]
-      expect(app().platform.ledger.readStream(`event-${event._id}`).length).toBe(factsBefore + 1)
+      expect((await app().platform.ledger.readStream(`event-${event._id}`)).length).toBe(factsBefore + 1)
       const now = await app().inject({
         method: 'GET',
         url: `/api/v1/event/${event._id}`,
@@ -1018,10 +1019,8 @@ describe('two people changing the same thing at once', () => {
       const [transferred, cancelled] = first === 'transfer' ? [a, b] : [b, a]
 
       expect([transferred?.statusCode, cancelled?.statusCode].sort()).toEqual([200, 409])
-      const order = orderRow(app(), ticket)
-      const facts = app()
-        .platform.ledger.readStream(`order-${ticket}`)
-        .map((f) => f.type)
+      const order = await orderRow(app(), ticket)
+      const facts = (await app().platform.ledger.readStream(`order-${ticket}`)).map((f) => f.type)
       if (transferred?.statusCode === 200) {
         expect(order).toMatchObject({ status: 'issued', ownerId: world.anotherUser.id })
         expect(facts).toContain('TicketTransferred')
@@ -1039,7 +1038,7 @@ describe('two people changing the same thing at once', () => {
       })
       expect(seen.statusCode).toBe(200)
       expect(
-        factsOfType(app(), 'TicketCancelled').filter(
+        (await factsOfType(app(), 'TicketCancelled')).filter(
           (f) => (f.data as { orderId: string }).orderId === ticket,
         ),
       ).toHaveLength(cancelled?.statusCode === 200 ? 1 : 0)

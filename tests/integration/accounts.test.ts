@@ -2,14 +2,15 @@
 // app, its SQLite file and Redis: every test checks the status, the body and the stored rows, and
 // every reply of this file is scanned for password hashes and reset-token hashes.
 import { randomBytes } from 'node:crypto'
-import { readFileSync, rmSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import { createDecoder, createSigner, createVerifier } from 'fast-jwt'
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { loadConfig, withJwtSecret } from '../../server/config.ts'
 import { buildApp } from '../../server/root.ts'
 import { adminSession, bearer, login, organizerSession, type Session, signUp } from '../support/accounts.ts'
-import { ADMIN, startApp, type TestApp, testConfig } from '../support/app.ts'
+import { ADMIN, sameStore, startApp, type TestApp, testConfigOnStore } from '../support/app.ts'
+import { dbRow, dbRows, factField, tableNames } from '../support/db.ts'
 import { type OutboxMail, readOutbox, waitForMail } from '../support/outbox.ts'
 
 const SECRET_MARKERS = ['$argon2', 'passwordHash', 'password_hash', 'tokenHash']
@@ -52,30 +53,25 @@ afterAll(async () => {
   await t?.close()
 })
 
-const sqlite = () => app.platform.connection.sqlite
-const count = (sql: string, ...params: unknown[]) =>
-  (
-    sqlite()
-      .prepare(sql)
-      .get(...params) as { n: number }
-  ).n
+const count = async (sql: string, ...params: unknown[]) =>
+  ((await dbRow<{ n: number }>(app, sql, ...params)) as { n: number }).n
 const ledgerSize = () => count('SELECT count(*) AS n FROM ledger')
 const accountCount = () => count('SELECT count(*) AS n FROM accounts')
 const accountByEmail = (email: string) =>
-  sqlite().prepare('SELECT * FROM accounts WHERE email = ?').get(email) as AccountRow | undefined
-const accountById = (id: string) =>
-  sqlite().prepare('SELECT * FROM accounts WHERE id = ?').get(id) as AccountRow | undefined
-const factsOf = (type: string, accountId: string) =>
+  dbRow<AccountRow>(app, 'SELECT * FROM accounts WHERE email = ?', email)
+const accountById = (id: string) => dbRow<AccountRow>(app, 'SELECT * FROM accounts WHERE id = ?', id)
+const factsOf = async (type: string, accountId: string) =>
   (
-    sqlite()
-      .prepare(
-        "SELECT * FROM ledger WHERE type = ? AND json_extract(data, '$.accountId') = ? ORDER BY position",
-      )
-      .all(type, accountId) as LedgerRow[]
+    await dbRows<LedgerRow>(
+      app,
+      `SELECT * FROM ledger WHERE type = ? AND ${factField(app, 'accountId')} = ? ORDER BY position`,
+      type,
+      accountId,
+    )
   ).map((row) => ({ ...row, data: JSON.parse(row.data) as Record<string, unknown> }))
 const registeredFactsFor = (email: string) =>
   count(
-    "SELECT count(*) AS n FROM ledger WHERE type = 'AccountRegistered' AND json_extract(data, '$.email') = ?",
+    `SELECT count(*) AS n FROM ledger WHERE type = 'AccountRegistered' AND ${factField(app, 'email')} = ?`,
     email,
   )
 
@@ -133,7 +129,7 @@ describe('POST /api/v1/auth/register', () => {
   it('creates a user account, with the e-mail stored in lower case, and answers {status:true, message}', async () => {
     const email = freshEmail('Mixed.Case')
     const shouted = `  ${email.toUpperCase()} `
-    const before = ledgerSize()
+    const before = await ledgerSize()
 
     const res = await post('/auth/register', {
       username: 'Asha',
@@ -144,7 +140,7 @@ describe('POST /api/v1/auth/register', () => {
 
     expect(res.statusCode).toBe(200)
     expect(res.json()).toEqual({ status: true, message: expect.stringMatching(/\S/) })
-    const row = accountByEmail(email.toLowerCase())
+    const row = await accountByEmail(email.toLowerCase())
     expect(row).toMatchObject({
       username: 'Asha',
       email: email.toLowerCase(),
@@ -153,9 +149,9 @@ describe('POST /api/v1/auth/register', () => {
     })
     expect(row?.password_hash).toMatch(/^\$argon2id\$/)
     expect(row?.password_hash).not.toContain('secret-1')
-    expect(count('SELECT count(*) AS n FROM accounts WHERE email = ?', shouted)).toBe(0)
-    expect(ledgerSize()).toBe(before + 1)
-    const facts = factsOf('AccountRegistered', row?.id ?? '')
+    expect(await count('SELECT count(*) AS n FROM accounts WHERE email = ?', shouted)).toBe(0)
+    expect(await ledgerSize()).toBe(before + 1)
+    const facts = await factsOf('AccountRegistered', row?.id ?? '')
     expect(facts).toHaveLength(1)
     expect(facts[0]?.data).toMatchObject({ accountId: row?.id, email: email.toLowerCase(), role: 'user' })
   })
@@ -170,12 +166,12 @@ describe('POST /api/v1/auth/register', () => {
     })
 
     expect(res.statusCode).toBe(200)
-    expect(accountByEmail(email)?.role).toBe('user')
+    expect((await accountByEmail(email))?.role).toBe('user')
   })
 
   it('answers 409 {status:false, message} for a taken e-mail, also when it differs only by case', async () => {
     const { email } = await register()
-    const before = { ledger: ledgerSize(), accounts: accountCount() }
+    const before = { ledger: await ledgerSize(), accounts: await accountCount() }
 
     const same = await post('/auth/register', { username: 'Other', email, password: 'other-pass' })
     const upper = await post('/auth/register', {
@@ -188,9 +184,9 @@ describe('POST /api/v1/auth/register', () => {
     expect(same.json()).toEqual({ status: false, message: expect.stringMatching(/\S/) })
     expect(upper.statusCode).toBe(409)
     expect(upper.json()).toEqual(same.json())
-    expect(ledgerSize()).toBe(before.ledger)
-    expect(accountCount()).toBe(before.accounts)
-    expect(accountByEmail(email)?.username).toBe('Asha')
+    expect(await ledgerSize()).toBe(before.ledger)
+    expect(await accountCount()).toBe(before.accounts)
+    expect((await accountByEmail(email))?.username).toBe('Asha')
   })
 
   const valid = { username: 'Valid Name', password: 'secret-1' }
@@ -237,7 +233,7 @@ describe('POST /api/v1/auth/register', () => {
     ],
     ['a malformed phone', () => ({ ...valid, email: freshEmail(), phone: 'call me' }), ['phone']],
   ])('answers 400 {status:false, message, issues} and stores nothing for %s', async (_, body, fields) => {
-    const before = { ledger: ledgerSize(), accounts: accountCount() }
+    const before = { ledger: await ledgerSize(), accounts: await accountCount() }
 
     const res = await postRaw('/auth/register', JSON.stringify(body()))
 
@@ -251,8 +247,8 @@ describe('POST /api/v1/auth/register', () => {
       ),
     })
     expect(reply.message).toBe(reply.issues[0].message)
-    expect(ledgerSize()).toBe(before.ledger)
-    expect(accountCount()).toBe(before.accounts)
+    expect(await ledgerSize()).toBe(before.ledger)
+    expect(await accountCount()).toBe(before.accounts)
   })
 
   it('says "Password must be at least 6 characters." for a 5-character password', async () => {
@@ -275,20 +271,20 @@ describe('POST /api/v1/auth/register', () => {
       `{"username":"x","email":"${freshEmail()}","password":"secret-1","constructor":{"prototype":{"role":"admin"}}}`,
     ],
   ])('answers 400 {status:false, message} and stores nothing for %s', async (_, body) => {
-    const before = { ledger: ledgerSize(), accounts: accountCount() }
+    const before = { ledger: await ledgerSize(), accounts: await accountCount() }
 
     const res = await postRaw('/auth/register', body)
 
     expect(res.statusCode).toBe(400)
     expect(res.json()).toEqual({ status: false, message: expect.stringMatching(/\S/) })
     expect(res.body).not.toMatch(/SyntaxError|\.ts:\d+|\.js:\d+/)
-    expect(ledgerSize()).toBe(before.ledger)
-    expect(accountCount()).toBe(before.accounts)
+    expect(await ledgerSize()).toBe(before.ledger)
+    expect(await accountCount()).toBe(before.accounts)
   })
 
   it('lets exactly one of 20 simultaneous sign-ups with one e-mail through; the others get 409', async () => {
     const email = freshEmail('race')
-    const before = accountCount()
+    const before = await accountCount()
 
     const replies = await Promise.all(
       Array.from({ length: 20 }, (_, i) =>
@@ -301,17 +297,17 @@ describe('POST /api/v1/auth/register', () => {
     for (const r of replies.filter((r) => r.statusCode === 409)) {
       expect(r.json()).toEqual({ status: false, message: expect.stringMatching(/\S/) })
     }
-    expect(accountCount()).toBe(before + 1)
-    expect(registeredFactsFor(email)).toBe(1)
+    expect(await accountCount()).toBe(before + 1)
+    expect(await registeredFactsFor(email)).toBe(1)
     const winner = replies.findIndex((r) => r.statusCode === 200)
-    expect(accountByEmail(email)?.username).toBe(`racer${winner}`)
+    expect((await accountByEmail(email))?.username).toBe(`racer${winner}`)
   })
 })
 
 describe('POST /api/v1/auth/login', () => {
   it('answers {status:true, token, message} with a bare HS256 JWT for the account', async () => {
     const { email, password } = await register()
-    const row = accountByEmail(email)
+    const row = await accountByEmail(email)
 
     const res = await post('/auth/login', { email: email.toUpperCase(), password })
 
@@ -332,7 +328,7 @@ describe('POST /api/v1/auth/login', () => {
 
   it('answers 401 {status:false, message} with the same message for a wrong password and an unknown e-mail', async () => {
     const { email } = await register()
-    const before = ledgerSize()
+    const before = await ledgerSize()
 
     const wrong = await post('/auth/login', { email, password: 'not-the-password' })
     const unknown = await post('/auth/login', { email: freshEmail('nobody'), password: 'not-the-password' })
@@ -341,7 +337,7 @@ describe('POST /api/v1/auth/login', () => {
     expect(wrong.json()).toEqual({ status: false, message: expect.stringMatching(/\S/) })
     expect(unknown.statusCode).toBe(401)
     expect(unknown.json()).toEqual(wrong.json())
-    expect(ledgerSize()).toBe(before)
+    expect(await ledgerSize()).toBe(before)
   })
 
   it.each([
@@ -374,7 +370,7 @@ describe('GET /api/v1/auth/profile', () => {
     const res = await profile(user.token)
 
     expect(res.statusCode).toBe(200)
-    const row = accountByEmail(user.email)
+    const row = await accountByEmail(user.email)
     expect(res.json()).toEqual({
       user: {
         _id: row?.id,
@@ -396,7 +392,7 @@ describe('GET /api/v1/auth/profile', () => {
       role: 'organizers',
     })
     expect((await profile(admin.token)).json().user).toMatchObject({
-      _id: accountByEmail(ADMIN.email)?.id,
+      _id: (await accountByEmail(ADMIN.email))?.id,
       email: ADMIN.email,
       role: 'admin',
     })
@@ -452,7 +448,7 @@ describe('GET /api/v1/auth/profile', () => {
     const sign = createSigner({ key: secret(), algorithm: 'HS256' })
     const iat = nowSeconds()
 
-    const pv = accountById(user.id)?.password_changed_at
+    const pv = (await accountById(user.id))?.password_changed_at
     const expired = await profile(sign({ sub: user.id, role: 'user', pv, iat, exp: iat - 1 }))
     const current = await profile(sign({ sub: user.id, role: 'user', pv, iat, exp: iat + 3600 }))
 
@@ -465,7 +461,7 @@ describe('GET /api/v1/auth/profile', () => {
   it('answers 401 for a well-signed token of an account that does not exist', async () => {
     const sign = createSigner({ key: secret(), algorithm: 'HS256', expiresIn: 3600_000 })
     const ghost = randomBytes(12).toString('hex')
-    expect(accountById(ghost)).toBeUndefined()
+    expect(await accountById(ghost)).toBeUndefined()
 
     const res = await profile(sign({ sub: ghost, role: 'admin' }))
 
@@ -475,7 +471,11 @@ describe('GET /api/v1/auth/profile', () => {
 
   it("takes the role from the account, not from the token's claims", async () => {
     const sign = createSigner({ key: secret(), algorithm: 'HS256', expiresIn: 3600_000 })
-    const promoted = sign({ sub: user.id, role: 'admin', pv: accountById(user.id)?.password_changed_at })
+    const promoted = sign({
+      sub: user.id,
+      role: 'admin',
+      pv: (await accountById(user.id))?.password_changed_at,
+    })
 
     expect((await profile(promoted)).json().user.role).toBe('user')
     expect((await get('/admin/getalluser', bearer(promoted))).statusCode).toBe(403)
@@ -509,9 +509,9 @@ describe('GET /api/v1/auth/profile', () => {
       used.push(token)
       expect((await resetPassword(token, `changed-${attempt}`)).statusCode).toBe(200)
       const iat = (createDecoder()(old) as { iat: number }).iat
-      if (iat === Math.floor((accountByEmail(someone.email)?.password_changed_at ?? 0) / 1000)) break
+      if (iat === Math.floor(((await accountByEmail(someone.email))?.password_changed_at ?? 0) / 1000)) break
     }
-    const row = accountByEmail(someone.email)
+    const row = await accountByEmail(someone.email)
     const iat = (createDecoder()(old) as { iat: number }).iat
     expect(iat).toBe(Math.floor((row?.password_changed_at ?? 0) / 1000))
 
@@ -530,7 +530,7 @@ describe('POST /api/v1/auth/getbyid', () => {
     organizer = await organizerSession(app)
     user = await signUp(app, 'plain')
     const registered = await register({ username: 'Phoned', phone: '+91 99999 00000' })
-    phoneUser = { ...registered, id: accountByEmail(registered.email)?.id ?? '' }
+    phoneUser = { ...registered, id: (await accountByEmail(registered.email))?.id ?? '' }
   })
 
   it('answers the admin {user:{_id, username, email, phone, paymentStatus}}', async () => {
@@ -604,15 +604,12 @@ describe('POST /api/v1/auth/getbyid', () => {
 
 describe('POST /api/v1/auth/forgotpassword', () => {
   const outbox = () => app.platform.config.outboxDir
-  const tables = () =>
-    (sqlite().prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map(
-      (r) => r.name,
-    )
+  const tables = () => tableNames(app)
 
   it('answers the same for a known and an unknown e-mail, and mails a link only to the known one', async () => {
     const { email, username } = await register({ username: 'Forgetful' })
     const unknown = freshEmail('stranger')
-    const before = ledgerSize()
+    const before = await ledgerSize()
 
     const forUnknown = await post('/auth/forgotpassword', { email: unknown })
     const forKnown = await post('/auth/forgotpassword', { email })
@@ -630,16 +627,16 @@ describe('POST /api/v1/auth/forgotpassword', () => {
     expect(forKnown.body).not.toContain(tokenOf(mail))
     await new Promise((r) => setTimeout(r, 300))
     expect(readOutbox(outbox()).filter((m) => m.to.includes(unknown))).toEqual([])
-    expect(ledgerSize()).toBe(before + 1) // the known account's request only
+    expect(await ledgerSize()).toBe(before + 1) // the known account's request only
   })
 
   it('keeps only a hash of the token: the raw token is in no table and nowhere in the database files', async () => {
     const { email } = await register()
-    const accountId = accountByEmail(email)?.id ?? ''
+    const accountId = (await accountByEmail(email))?.id ?? ''
 
     const token = await requestResetToken(email)
 
-    const [fact] = factsOf('PasswordResetRequested', accountId)
+    const [fact] = await factsOf('PasswordResetRequested', accountId)
     const tokenHash = String(fact?.data.tokenHash)
     expect(tokenHash).toMatch(/^[0-9a-f]{64}$/)
     expect(tokenHash).not.toContain(token)
@@ -647,14 +644,14 @@ describe('POST /api/v1/auth/forgotpassword', () => {
     expect(Math.abs(expiresAt - Date.now() - app.platform.config.resetTokenMinutes * 60_000)).toBeLessThan(
       60_000,
     )
-    expect(
-      sqlite().prepare('SELECT * FROM password_reset_links WHERE account_id = ?').all(accountId),
-    ).toEqual([{ token_hash: tokenHash, account_id: accountId, expires_at: fact?.data.expiresAt }])
-    for (const table of tables()) {
-      const dump = JSON.stringify(sqlite().prepare(`SELECT * FROM "${table}"`).all())
+    expect(await dbRows(app, 'SELECT * FROM password_reset_links WHERE account_id = ?', accountId)).toEqual([
+      { token_hash: tokenHash, account_id: accountId, expires_at: fact?.data.expiresAt },
+    ])
+    for (const table of await tables()) {
+      const dump = JSON.stringify(await dbRows(app, `SELECT * FROM "${table}"`))
       expect(dump, `table ${table}`).not.toContain(token)
     }
-    expect(JSON.stringify(sqlite().prepare('SELECT * FROM ledger').all())).toContain(tokenHash)
+    expect(JSON.stringify(await dbRows(app, 'SELECT * FROM ledger'))).toContain(tokenHash)
     const file = app.platform.config.databaseFile
     for (const path of [file, `${file}-wal`]) {
       let bytes: Buffer
@@ -681,17 +678,17 @@ describe('POST /api/v1/auth/forgotpassword', () => {
     ['an empty e-mail', { email: '' }],
     ['no e-mail', {}],
   ])("answers 400 {status:false, message:'Email required'} for %s", async (_, body) => {
-    const before = ledgerSize()
+    const before = await ledgerSize()
 
     const res = await post('/auth/forgotpassword', body)
 
     expect(res.statusCode).toBe(400)
     expect(res.json()).toMatchObject({ status: false, message: 'Email required' })
-    expect(ledgerSize()).toBe(before)
+    expect(await ledgerSize()).toBe(before)
   })
 
   it('answers 400 for a malformed e-mail and stores nothing', async () => {
-    const before = ledgerSize()
+    const before = await ledgerSize()
 
     const res = await post('/auth/forgotpassword', { email: 'no-at-sign' })
 
@@ -700,14 +697,14 @@ describe('POST /api/v1/auth/forgotpassword', () => {
       status: false,
       issues: [{ field: 'email', message: expect.any(String) }],
     })
-    expect(ledgerSize()).toBe(before)
+    expect(await ledgerSize()).toBe(before)
   })
 })
 
 describe('POST /api/v1/auth/reset-password/:token', () => {
   it('sets the new password: the old one no longer logs in, the new one does', async () => {
     const { email, password } = await register()
-    const row = accountByEmail(email)
+    const row = await accountByEmail(email)
     const token = await requestResetToken(email)
 
     const res = await resetPassword(token, 'the-new-password')
@@ -716,24 +713,26 @@ describe('POST /api/v1/auth/reset-password/:token', () => {
     expect(res.json()).toEqual({ status: true, message: expect.stringMatching(/\S/) })
     expect(await loginStatus(email, password)).toBe(401)
     expect(await loginStatus(email, 'the-new-password')).toBe(200)
-    const after = accountByEmail(email)
+    const after = await accountByEmail(email)
     expect(after?.password_hash).not.toBe(row?.password_hash)
     expect(after?.password_changed_at).toBeGreaterThan(row?.password_changed_at ?? Number.POSITIVE_INFINITY)
-    expect(factsOf('PasswordReset', row?.id ?? '')).toHaveLength(1)
-    expect(count('SELECT count(*) AS n FROM password_reset_links WHERE account_id = ?', row?.id)).toBe(0)
+    expect(await factsOf('PasswordReset', row?.id ?? '')).toHaveLength(1)
+    expect(await count('SELECT count(*) AS n FROM password_reset_links WHERE account_id = ?', row?.id)).toBe(
+      0,
+    )
   })
 
   it('accepts a token once: a second use answers 400 {status:false, message} and changes nothing', async () => {
     const { email } = await register()
     const token = await requestResetToken(email)
     expect((await resetPassword(token, 'first-reset')).statusCode).toBe(200)
-    const before = ledgerSize()
+    const before = await ledgerSize()
 
     const again = await resetPassword(token, 'second-reset')
 
     expect(again.statusCode).toBe(400)
     expect(again.json()).toEqual({ status: false, message: expect.stringMatching(/\S/) })
-    expect(ledgerSize()).toBe(before)
+    expect(await ledgerSize()).toBe(before)
     expect(await loginStatus(email, 'second-reset')).toBe(401)
     expect(await loginStatus(email, 'first-reset')).toBe(200)
   })
@@ -768,7 +767,7 @@ describe('POST /api/v1/auth/reset-password/:token', () => {
     it('answers 400 {status:false, message} once RESET_TOKEN_MINUTES have passed', async () => {
       const { email, password } = await register()
       const token = await requestResetToken(email)
-      const before = ledgerSize()
+      const before = await ledgerSize()
 
       clockForward(app.platform.config.resetTokenMinutes + 1)
       const res = await resetPassword(token, 'too-late-password')
@@ -776,7 +775,7 @@ describe('POST /api/v1/auth/reset-password/:token', () => {
 
       expect(res.statusCode).toBe(400)
       expect(res.json()).toEqual({ status: false, message: expect.stringMatching(/\S/) })
-      expect(ledgerSize()).toBe(before)
+      expect(await ledgerSize()).toBe(before)
       expect(await loginStatus(email, password)).toBe(200)
       expect(await loginStatus(email, 'too-late-password')).toBe(401)
     })
@@ -799,13 +798,13 @@ describe('POST /api/v1/auth/reset-password/:token', () => {
     ['a token that is too short', 'abc'],
     ['a token with characters a link never has', 'not!a*token$at(all)aaaaaaaaa'],
   ])('answers 400 {status:false, message} for %s', async (_, token) => {
-    const before = ledgerSize()
+    const before = await ledgerSize()
 
     const res = await post(`/auth/reset-password/${encodeURIComponent(token)}`, { password: 'whatever-1' })
 
     expect(res.statusCode).toBe(400)
     expect(res.json()).toMatchObject({ status: false, message: expect.stringMatching(/\S/) })
-    expect(ledgerSize()).toBe(before)
+    expect(await ledgerSize()).toBe(before)
   })
 
   it("answers 400 'Password is required.' without a password, and the link still works afterwards", async () => {
@@ -824,13 +823,13 @@ describe('POST /api/v1/auth/reset-password/:token', () => {
 
   it('lets exactly one of two simultaneous resets with one token through', async () => {
     const { email } = await register()
-    const accountId = accountByEmail(email)?.id ?? ''
+    const accountId = (await accountByEmail(email))?.id ?? ''
     const token = await requestResetToken(email)
 
     const [a, b] = await Promise.all([resetPassword(token, 'password-a'), resetPassword(token, 'password-b')])
 
     expect([a?.statusCode, b?.statusCode].sort()).toEqual([200, 400])
-    expect(factsOf('PasswordReset', accountId)).toHaveLength(1)
+    expect(await factsOf('PasswordReset', accountId)).toHaveLength(1)
     const winner = a?.statusCode === 200 ? 'password-a' : 'password-b'
     const loser = winner === 'password-a' ? 'password-b' : 'password-a'
     expect(await loginStatus(email, winner)).toBe(200)
@@ -846,7 +845,7 @@ describe('POST /api/v1/admin/create-organizer', () => {
 
   it('answers 201 {status:true, message} and creates an organizer account that can log in', async () => {
     const email = freshEmail('organizer')
-    const before = ledgerSize()
+    const before = await ledgerSize()
 
     const res = await post(
       '/admin/create-organizer',
@@ -856,10 +855,10 @@ describe('POST /api/v1/admin/create-organizer', () => {
 
     expect(res.statusCode).toBe(201)
     expect(res.json()).toEqual({ status: true, message: expect.stringMatching(/\S/) })
-    const row = accountByEmail(email)
+    const row = await accountByEmail(email)
     expect(row).toMatchObject({ username: 'Olga Org', email, role: 'organizers' })
-    expect(ledgerSize()).toBe(before + 1)
-    expect(factsOf('AccountRegistered', row?.id ?? '')[0]?.data).toMatchObject({
+    expect(await ledgerSize()).toBe(before + 1)
+    expect((await factsOf('AccountRegistered', row?.id ?? ''))[0]?.data).toMatchObject({
       role: 'organizers',
       createdBy: admin.id,
     })
@@ -869,7 +868,7 @@ describe('POST /api/v1/admin/create-organizer', () => {
 
   it('answers 409 {status:false, message} for a taken e-mail, whatever its case', async () => {
     const { email } = await register()
-    const before = { ledger: ledgerSize(), accounts: accountCount() }
+    const before = { ledger: await ledgerSize(), accounts: await accountCount() }
 
     const res = await post(
       '/admin/create-organizer',
@@ -879,9 +878,9 @@ describe('POST /api/v1/admin/create-organizer', () => {
 
     expect(res.statusCode).toBe(409)
     expect(res.json()).toEqual({ status: false, message: expect.stringMatching(/\S/) })
-    expect(accountByEmail(email)?.role).toBe('user')
-    expect(ledgerSize()).toBe(before.ledger)
-    expect(accountCount()).toBe(before.accounts)
+    expect((await accountByEmail(email))?.role).toBe('user')
+    expect(await ledgerSize()).toBe(before.ledger)
+    expect(await accountCount()).toBe(before.accounts)
   })
 
   it('answers 403 to a user and to an organizer, 401 to a visitor, and creates nothing', async () => {
@@ -889,7 +888,7 @@ describe('POST /api/v1/admin/create-organizer', () => {
     const organizer = await organizerSession(app)
     const email = freshEmail('blocked')
     const body = { name: 'Nope', email, password: 'org-password' }
-    const before = ledgerSize()
+    const before = await ledgerSize()
 
     const asUser = await post('/admin/create-organizer', body, bearer(user.token))
     const asOrganizer = await post('/admin/create-organizer', body, bearer(organizer.token))
@@ -900,8 +899,8 @@ describe('POST /api/v1/admin/create-organizer', () => {
     expect(asOrganizer.statusCode).toBe(403)
     expect(asVisitor.statusCode).toBe(401)
     expect(asVisitor.json()).toEqual({ status: false, message: expect.stringMatching(/\S/) })
-    expect(accountByEmail(email)).toBeUndefined()
-    expect(ledgerSize()).toBe(before)
+    expect(await accountByEmail(email)).toBeUndefined()
+    expect(await ledgerSize()).toBe(before)
   })
 
   it.each<[string, Record<string, unknown>, string]>([
@@ -910,7 +909,7 @@ describe('POST /api/v1/admin/create-organizer', () => {
     ['no password', { name: 'N', email: 'x@example.com' }, 'password'],
     ['a short password', { name: 'N', email: 'x@example.com', password: '123' }, 'password'],
   ])('answers 400 with an issue on the field for %s', async (_, body, field) => {
-    const before = ledgerSize()
+    const before = await ledgerSize()
 
     const res = await post('/admin/create-organizer', body, bearer(admin.token))
 
@@ -920,7 +919,7 @@ describe('POST /api/v1/admin/create-organizer', () => {
       message: expect.stringMatching(/\S/),
       issues: [{ field, message: expect.stringMatching(/\S/) }],
     })
-    expect(ledgerSize()).toBe(before)
+    expect(await ledgerSize()).toBe(before)
   })
 })
 
@@ -935,7 +934,7 @@ describe('GET /api/v1/admin/getalluser', () => {
     expect(res.statusCode).toBe(200)
     const list = res.json() as Record<string, unknown>[]
     expect(Array.isArray(list)).toBe(true)
-    const rows = sqlite().prepare('SELECT id, username, email, role FROM accounts').all() as AccountRow[]
+    const rows = await dbRows<AccountRow>(app, 'SELECT id, username, email, role FROM accounts')
     expect(list).toHaveLength(rows.length)
     expect(new Set(list.map((a) => a._id))).toEqual(new Set(rows.map((r) => r.id)))
     for (const item of list) expect(Object.keys(item).sort()).toEqual(['_id', 'email', 'role', 'username'])
@@ -965,17 +964,18 @@ describe('GET /api/v1/admin/getalluser', () => {
 
 describe('the first admin (ADMIN_EMAIL, ADMIN_PASSWORD)', () => {
   it('is created once, and a later start with another ADMIN_PASSWORD does not overwrite it', async () => {
-    const first = testConfig({ ADMIN_EMAIL: 'Boss@Example.com', ADMIN_PASSWORD: 'first-secret' })
+    const { config: first, release } = await testConfigOnStore({
+      ADMIN_EMAIL: 'Boss@Example.com',
+      ADMIN_PASSWORD: 'first-secret',
+    })
     const dir = first.dataDir
     try {
       const one = await buildApp(first)
       scanEveryReply(one)
       const rowsOf = (a: FastifyInstance) =>
-        a.platform.connection.sqlite
-          .prepare("SELECT * FROM accounts WHERE role = 'admin'")
-          .all() as AccountRow[]
-      const [created] = rowsOf(one)
-      expect(rowsOf(one)).toHaveLength(1)
+        dbRows<AccountRow>(a, "SELECT * FROM accounts WHERE role = 'admin'")
+      const [created] = await rowsOf(one)
+      expect(await rowsOf(one)).toHaveLength(1)
       expect(created).toMatchObject({ email: 'boss@example.com', role: 'admin', username: ADMIN.username })
       expect(await login(one, 'boss@example.com', 'first-secret')).toMatch(/\./)
       await one.close()
@@ -988,20 +988,21 @@ describe('the first admin (ADMIN_EMAIL, ADMIN_PASSWORD)', () => {
           LOG_LEVEL: 'silent',
           ADMIN_EMAIL: 'boss@example.com',
           ADMIN_PASSWORD: 'second-secret',
+          ...sameStore(first),
         }),
       )
       const two = await buildApp(second)
       scanEveryReply(two)
       try {
-        const rows = rowsOf(two)
+        const rows = await rowsOf(two)
         expect(rows).toHaveLength(1)
         expect(rows[0]?.id).toBe(created?.id)
         expect(rows[0]?.password_hash).toBe(created?.password_hash)
-        expect(
-          two.platform.connection.sqlite
-            .prepare("SELECT count(*) AS n FROM ledger WHERE type = 'AccountRegistered'")
-            .get(),
-        ).toEqual({ n: 1 })
+        expect(await dbRow(two, "SELECT count(*) AS n FROM ledger WHERE type = 'AccountRegistered'")).toEqual(
+          {
+            n: 1,
+          },
+        )
         const tryLogin = (password: string) =>
           two.inject({
             method: 'POST',
@@ -1014,7 +1015,7 @@ describe('the first admin (ADMIN_EMAIL, ADMIN_PASSWORD)', () => {
         await two.close()
       }
     } finally {
-      rmSync(dir, { recursive: true, force: true })
+      await release()
     }
   })
 })

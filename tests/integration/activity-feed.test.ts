@@ -44,9 +44,9 @@ function openFeed(hello: unknown): Promise<Feed> {
   })
 }
 
-const until = async (check: () => boolean, timeoutMs = 5000) => {
+const until = async (check: () => boolean | Promise<boolean>, timeoutMs = 5000) => {
   const deadline = Date.now() + timeoutMs
-  while (!check()) {
+  while (!(await check())) {
     if (Date.now() > deadline) throw new Error('timed out')
     await new Promise((r) => setTimeout(r, 10))
   }
@@ -68,7 +68,7 @@ describe('GET /api/v1/activity (WebSocket)', () => {
     await signUp(server.app, 'Before')
     const feed = await openFeed({ token: admin.token, from: 0 })
     await until(() => feed.messages.some((m) => m.kind === 'caught-up'))
-    const head = server.app.platform.ledger.head()
+    const head = await server.app.platform.ledger.head()
     const backlog = facts(feed.messages)
     expect(backlog.map((f) => f.position)).toEqual(Array.from({ length: head }, (_, i) => i + 1))
     expect(feed.messages.find((m) => m.kind === 'caught-up')).toEqual({ kind: 'caught-up', position: head })
@@ -83,7 +83,7 @@ describe('GET /api/v1/activity (WebSocket)', () => {
     const first = await openFeed({ token: admin.token, from: 0 })
     await until(() => first.messages.some((m) => m.kind === 'caught-up'))
     const signups = Array.from({ length: 15 }, (_, i) => signUp(server.app, `Wave${i}`))
-    await until(() => facts(first.messages).length > server.app.platform.ledger.head() - 10)
+    await until(async () => facts(first.messages).length > (await server.app.platform.ledger.head()) - 10)
     first.socket.terminate()
     const seen = facts(first.messages)
     const last = seen[seen.length - 1]?.position ?? 0
@@ -91,12 +91,12 @@ describe('GET /api/v1/activity (WebSocket)', () => {
     const second = await openFeed({ token: admin.token, from: last })
     await until(() => second.messages.some((m) => m.kind === 'caught-up'))
     const all = [...seen, ...facts(second.messages)].map((f) => f.position)
-    expect(all).toEqual(Array.from({ length: server.app.platform.ledger.head() }, (_, i) => i + 1))
+    expect(all).toEqual(Array.from({ length: await server.app.platform.ledger.head() }, (_, i) => i + 1))
     second.socket.close()
   })
   it('shows bookings, failed payments, cancels, transfers, inquiries and reset requests with readable summaries and no secrets', async () => {
     const admin = await adminSession(server.app)
-    const from = server.app.platform.ledger.head()
+    const from = await server.app.platform.ledger.head()
     const feed = await openFeed({ token: admin.token, from })
     const app = server.app
     const organizer = await organizerSession(app, 'Feedorg')
@@ -110,8 +110,8 @@ describe('GET /api/v1/activity (WebSocket)', () => {
     await failToPay(app, bilal, event, 'VIP', 1)
     await transfer(app, asha, ticket, chen)
     await cancel(app, chen, ticket)
-    await untilTrue(() =>
-      app.platform.ledger.readStream(`order-${ticket}`).some((f) => f.type === 'PaymentRefunded'),
+    await untilTrue(async () =>
+      (await app.platform.ledger.readStream(`order-${ticket}`)).some((f) => f.type === 'PaymentRefunded'),
     )
     const asked = await post(app, '/api/v1/admin/support', bilal, {
       subject: 'Why did it fail?',
@@ -127,7 +127,7 @@ describe('GET /api/v1/activity (WebSocket)', () => {
       headers: bearer(asha.token),
       payload: { email: asha.email },
     })
-    const head = app.platform.ledger.head()
+    const head = await app.platform.ledger.head()
     await until(() => facts(feed.messages).some((f) => f.position === head))
 
     const seen = facts(feed.messages)
@@ -171,9 +171,9 @@ describe('GET /api/v1/activity (WebSocket)', () => {
     for (const secret of ['passwordHash', 'tokenHash', 'token', 'signature', 'secret'])
       expect(keys).not.toContain(secret)
     expect(JSON.stringify(seen)).not.toMatch(/argon2/)
-    const resetFact = app.platform.ledger
-      .readFrom(from, 10_000)
-      .find((f) => f.type === 'PasswordResetRequested')
+    const resetFact = (await app.platform.ledger.readFrom(from, 10_000)).find(
+      (f) => f.type === 'PasswordResetRequested',
+    )
     const tokenHash = (resetFact?.data as { tokenHash?: string } | undefined)?.tokenHash
     expect(tokenHash).toBeTruthy()
     expect(JSON.stringify(feed.messages)).not.toContain(tokenHash)

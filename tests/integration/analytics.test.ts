@@ -2,7 +2,6 @@
 // analytics panel): sales figures folded from booking's facts, attendee lists that follow
 // transfers and cancellations, and the attendee CSV export (RFC 4180, formulas neutralised,
 // streamed page by page).
-import { rmSync } from 'node:fs'
 import { setFlagsFromString } from 'node:v8'
 import { runInNewContext } from 'node:vm'
 import { getTableName } from 'drizzle-orm'
@@ -13,11 +12,13 @@ import type { AccountRegistered } from '../../server/accounts/facts.ts'
 import { salesByHour, salesByTicketType } from '../../server/analytics/tables.ts'
 import type { TicketsHeld, TicketsIssued } from '../../server/booking/facts.ts'
 import { openDatabase } from '../../server/db/connection.ts'
+import { openPostgres } from '../../server/db/pg-connection.ts'
 import { newId, streams } from '../../server/ids.ts'
-import { rebuildReadModels } from '../../server/ledger/rebuild.ts'
+import { pgAppLedger } from '../../server/pg-projections.ts'
 import { appLedger } from '../../server/projections.ts'
 import { adminSession, bearer, organizerSession, type Session, signUp } from '../support/accounts.ts'
-import { startApp, type TestApp } from '../support/app.ts'
+import { sameStore, startApp, type TestApp } from '../support/app.ts'
+import { dbRows, numberedPlaceholders, rebuildStore, testStore } from '../support/db.ts'
 import {
   approvedEvent,
   buy,
@@ -169,9 +170,9 @@ describe('GET /api/v1/ticket/analytics/:eventId', () => {
     const lapsing = await hold(t.app, hari, event, 'General Admission', 2)
     expect((await now())[0]).toMatchObject({ paymentStatus: [{ Pending: 2, Completed: 1, Failed: 0 }] })
     const later = new Date(Date.now() + 11 * 60_000).toISOString()
-    expect(t.app.services.bookingCommands.expire(lapsing.ticketId, later).map((f) => f.type)).toEqual([
-      'HoldExpired',
-    ])
+    expect((await t.app.services.bookingCommands.expire(lapsing.ticketId, later)).map((f) => f.type)).toEqual(
+      ['HoldExpired'],
+    )
     expect((await now())[0]).toEqual(
       row({ type: 'General Admission', sold: 4, revenue: 2000, Pending: 1, Completed: 1, Failed: 1 }),
     )
@@ -187,9 +188,9 @@ describe('GET /api/v1/ticket/analytics/:eventId', () => {
 
     // A hold that lapsed and is paid afterwards (the gateway's webhook) is honoured: Failed → Completed.
     const paidLate = await hold(t.app, ivan, event, 'General Admission', 1)
-    t.app.services.bookingCommands.expire(paidLate.ticketId, later)
+    await t.app.services.bookingCommands.expire(paidLate.ticketId, later)
     expect((await pay(t.app, ivan, paidLate)).statusCode).toBe(200)
-    await until(() => orderRow(t.app, paidLate.ticketId)?.status === 'issued')
+    await until(async () => (await orderRow(t.app, paidLate.ticketId))?.status === 'issued')
 
     const final = await figures(event._id, organizer)
     expect(final.analytics).toEqual([
@@ -208,12 +209,12 @@ describe('GET /api/v1/ticket/analytics/:eventId', () => {
     // The timeline: net tickets and revenue per hour, as the issue and cancel facts say.
     const expected = new Map<string, { tickets: number; revenue: number }>()
     const unit: Record<string, number> = { 'General Admission': 500, VIP: 1500 }
-    for (const fact of t.app.platform.ledger.readFrom(0, 100_000)) {
+    for (const fact of await t.app.platform.ledger.readFrom(0, 100_000)) {
       const data = fact.data as { eventId?: string; quantity?: number; orderId?: string }
       if (data.eventId !== event._id) continue
       const sign = fact.type === 'TicketsIssued' ? 1 : fact.type === 'TicketCancelled' ? -1 : 0
       if (sign === 0) continue
-      const order = orderRow(t.app, data.orderId as string)
+      const order = await orderRow(t.app, data.orderId as string)
       const hour = `${fact.at.slice(0, 13)}:00:00.000Z`
       const sum = expected.get(hour) ?? { tickets: 0, revenue: 0 }
       sum.tickets += sign * (data.quantity ?? 0)
@@ -238,22 +239,23 @@ describe('GET /api/v1/ticket/analytics/:eventId', () => {
     await hold(t.app, c, event, 'General Admission', 1)
     await cancel(t.app, a, cancelled)
 
-    const { sqlite } = t.app.platform.ledger
-    const dump = () =>
+    const dump = async () =>
       Object.fromEntries(
-        [salesByTicketType, salesByHour].map((table) => {
-          const name = getTableName(table)
-          return [name, sqlite.prepare(`SELECT * FROM "${name}" ORDER BY 1, 2`).all()]
-        }),
+        await Promise.all(
+          [salesByTicketType, salesByHour].map(async (table) => {
+            const name = getTableName(table)
+            return [name, await dbRows(t.app, `SELECT * FROM "${name}" ORDER BY 1, 2`)] as const
+          }),
+        ),
       )
-    const before = dump()
+    const before = await dump()
     const reply = await figures(event._id, organizer)
     expect(before.sales_by_ticket_type?.length).toBeGreaterThanOrEqual(2)
 
-    const rebuilt = rebuildReadModels(t.app.platform.ledger)
+    const rebuilt = await rebuildStore(t.app)
 
     expect(rebuilt.tables).toEqual(expect.arrayContaining(['sales_by_ticket_type', 'sales_by_hour']))
-    expect(dump()).toEqual(before)
+    expect(await dump()).toEqual(before)
     expect(await figures(event._id, organizer)).toEqual(reply)
   })
 })
@@ -482,8 +484,11 @@ describe('GET /api/v1/organizers/attendees.csv', () => {
 
 describe('GET /api/v1/organizers/attendees.csv with 50,000 attendees', () => {
   const ROWS = 50_000
+  /** how long writing the history may take: PostgreSQL appends each fact and runs its projections a
+   * round trip at a time, minutes (about 4 ms an attendee) where SQLite takes seconds */
+  const HISTORY_MS = testStore === 'postgres' ? 600_000 : 120_000
+  let first: TestServer | undefined
   let server: TestServer
-  let dataDir = ''
   let organizer: Session
   let event: EventView
 
@@ -492,7 +497,7 @@ describe('GET /api/v1/organizers/attendees.csv with 50,000 attendees', () => {
     // (with their projections) while the server is down, the way a restored database holds them.
     // The job dispatcher's checkpoint is moved past them (their mails went out long ago); the
     // live pusher starts at the head anyway.
-    const first = await startServer({ RATE_LIMITS: 'off' })
+    first = await startServer({ RATE_LIMITS: 'off' })
     const boss = await adminSession(first.app)
     organizer = await organizerSession(first.app)
     event = await approvedEvent(
@@ -502,80 +507,116 @@ describe('GET /api/v1/organizers/attendees.csv with 50,000 attendees', () => {
       { title: `Stadium ${'Night '.repeat(20).trim()}` },
       [{ type: 'General Admission', price: 499, quantity: 100_000 }],
     )
-    dataDir = first.config.dataDir
-    await first.close()
+    await first.stop()
 
     const ticketType = event.ticketTypes[0] as EventView['ticketTypes'][number]
-    const connection = openDatabase(first.config.databaseFile)
-    const ledger = appLedger(connection)
     const started = performance.now()
     const heldUntil = new Date(Date.now() + 3_600_000).toISOString()
-    ledger.transaction(() => {
-      for (let i = 0; i < ROWS; i++) {
-        const accountId = newId()
-        const orderId = newId()
-        const registered: AccountRegistered = {
-          type: 'AccountRegistered',
-          data: {
-            accountId,
-            username: `Attendee number ${i} with a rather long display name`,
-            email: `attendee-${i}-${accountId}@bulk.example.com`,
-            passwordHash: 'not-a-real-hash',
-            role: 'user',
-            phone: `98450${String(i).padStart(5, '0')}`,
-            createdBy: null,
-          },
-        }
-        ledger.append(streams.account(accountId), 0, [registered], { actor: 'system' })
-        const held: TicketsHeld = {
-          type: 'TicketsHeld',
-          data: {
-            orderId,
-            buyerId: accountId,
-            eventId: event._id,
-            organizerId: organizer.id,
-            ticketTypeId: ticketType._id,
-            ticketType: 'General Admission',
-            quantity: 1,
-            unitPricePaise: 49900,
-            amountPaise: 49900,
-            provider: 'local',
-            providerOrderId: `order_bulk_${orderId}`,
-            heldUntil,
-          },
-        }
-        const issued: TicketsIssued = {
-          type: 'TicketsIssued',
-          data: {
-            orderId,
-            ownerId: accountId,
-            eventId: event._id,
-            ticketTypeId: ticketType._id,
-            quantity: 1,
-            amountPaise: 49900,
-            afterExpiry: false,
-          },
-        }
-        ledger.append(streams.order(orderId), 0, [held, issued], { actor: accountId })
+    /** the i-th attendee's sign-up and paid order */
+    const history = (i: number) => {
+      const accountId = newId()
+      const orderId = newId()
+      const registered: AccountRegistered = {
+        type: 'AccountRegistered',
+        data: {
+          accountId,
+          username: `Attendee number ${i} with a rather long display name`,
+          email: `attendee-${i}-${accountId}@bulk.example.com`,
+          passwordHash: 'not-a-real-hash',
+          role: 'user',
+          phone: `98450${String(i).padStart(5, '0')}`,
+          createdBy: null,
+        },
       }
-      ledger.sqlite
-        .prepare("INSERT OR REPLACE INTO checkpoints (name, position, at) VALUES ('jobs', ?, ?)")
-        .run(ledger.head(), new Date().toISOString())
-      // ...and they went out untracked, like mails sent before sent_mails existed.
-      ledger.sqlite
-        .prepare("UPDATE sent_mails SET sent_at = ? WHERE job_id = '~recorded-since'")
-        .run(new Date(Date.now() + 1000).toISOString())
-    })
-    connection.close()
+      const held: TicketsHeld = {
+        type: 'TicketsHeld',
+        data: {
+          orderId,
+          buyerId: accountId,
+          eventId: event._id,
+          organizerId: organizer.id,
+          ticketTypeId: ticketType._id,
+          ticketType: 'General Admission',
+          quantity: 1,
+          unitPricePaise: 49900,
+          amountPaise: 49900,
+          provider: 'local',
+          providerOrderId: `order_bulk_${orderId}`,
+          heldUntil,
+        },
+      }
+      const issued: TicketsIssued = {
+        type: 'TicketsIssued',
+        data: {
+          orderId,
+          ownerId: accountId,
+          eventId: event._id,
+          ticketTypeId: ticketType._id,
+          quantity: 1,
+          amountPaise: 49900,
+          afterExpiry: false,
+        },
+      }
+      return { accountId, orderId, registered, held, issued }
+    }
+    const checkpoint =
+      "INSERT INTO checkpoints (name, position, at) VALUES ('jobs', ?, ?) ON CONFLICT (name) DO UPDATE SET position = excluded.position, at = excluded.at"
+    // ...and they went out untracked, like mails sent before sent_mails existed.
+    const untracked = "UPDATE sent_mails SET sent_at = ? WHERE job_id = '~recorded-since'"
+    // (a moment after the last of them: taken once they are appended)
+    const recordedSince = () => new Date(Date.now() + 1000).toISOString()
+    const { databaseUrl } = first.config
+    if (databaseUrl) {
+      const connection = await openPostgres(databaseUrl, 2)
+      try {
+        // In transactions of 500 attendees: one transaction of them all would update the same
+        // few rows (inventory, the event's sales) 50,000 times, and PostgreSQL keeps every version
+        // of a row a transaction updates until it ends, each update stepping over the ones before.
+        const ledger = pgAppLedger(connection.pool)
+        for (let from = 0; from < ROWS; from += 500) {
+          await ledger.transaction(async (tx) => {
+            for (let i = from; i < Math.min(ROWS, from + 500); i++) {
+              const { accountId, orderId, registered, held, issued } = history(i)
+              await tx.append(streams.account(accountId), 0, [registered], { actor: 'system' })
+              await tx.append(streams.order(orderId), 0, [held, issued], { actor: accountId })
+            }
+          })
+        }
+        await ledger.transaction(async (tx) => {
+          const [top] = await tx.query<{ head: number }>('SELECT max(position) AS head FROM ledger')
+          await tx.query(numberedPlaceholders(checkpoint), [top?.head, new Date().toISOString()])
+          await tx.query(numberedPlaceholders(untracked), [recordedSince()])
+        })
+      } finally {
+        await connection.close()
+      }
+    } else {
+      const connection = openDatabase(first.config.databaseFile)
+      const ledger = appLedger(connection)
+      ledger.transaction(() => {
+        for (let i = 0; i < ROWS; i++) {
+          const { accountId, orderId, registered, held, issued } = history(i)
+          ledger.append(streams.account(accountId), 0, [registered], { actor: 'system' })
+          ledger.append(streams.order(orderId), 0, [held, issued], { actor: accountId })
+        }
+        ledger.sqlite.prepare(checkpoint).run(ledger.head(), new Date().toISOString())
+        ledger.sqlite.prepare(untracked).run(recordedSince())
+      })
+      connection.close()
+    }
     console.info(
       `${ROWS} attendees (${ROWS * 3} facts) appended in ${(performance.now() - started).toFixed(0)} ms`,
     )
-    server = await startServer({ RATE_LIMITS: 'off', DATA_DIR: dataDir })
-  }, 120_000)
+    server = await startServer({
+      RATE_LIMITS: 'off',
+      DATA_DIR: first.config.dataDir,
+      ...sameStore(first.config),
+    })
+  }, HISTORY_MS)
 
   afterAll(async () => {
     await server?.close()
-    if (dataDir) rmSync(dataDir, { recursive: true, force: true })
+    await first?.release()
   })
 
   it('streams 50,001 lines: the first bytes arrive long before the last, and the heap never holds all rows', async () => {

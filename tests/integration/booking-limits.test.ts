@@ -45,7 +45,8 @@ describe('hoarding, with the default caps (10 per order, 20 unpaid seats per add
   })
   const thirtySeats = () =>
     createApprovedEvent(app, organizer, admin, [{ type: 'General Admission', price: 250, quantity: 30 }])
-  const heldOf = (event: EventView) => inventoryRow(app, ticketTypeOf(event, 'General Admission')._id)?.held
+  const heldOf = async (event: EventView) =>
+    (await inventoryRow(app, ticketTypeOf(event, 'General Admission')._id))?.held
 
   it('a new checkout for the same event replaces the previous unpaid hold, and says so', async () => {
     const event = await thirtySeats()
@@ -61,21 +62,24 @@ describe('hoarding, with the default caps (10 per order, 20 unpaid seats per add
       replacedTicketIds: [first.json().ticketId],
       message: 'Your previous unpaid checkout for this event was released; this one replaces it.',
     })
-    expect(orderRow(app, first.json().ticketId)).toMatchObject({ status: 'failed', paymentStatus: 'Failed' })
-    expect(heldOf(event)).toBe(6)
+    expect(await orderRow(app, first.json().ticketId)).toMatchObject({
+      status: 'failed',
+      paymentStatus: 'Failed',
+    })
+    expect(await heldOf(event)).toBe(6)
   })
 
   it('keeps the previous hold when the new checkout is refused', async () => {
     const event = await thirtySeats()
     const buyer = await signUp(app, 'Ravi')
     const first = await orderFrom(app, buyer, event, 2)
-    const before = ledgerLength(app)
+    const before = await ledgerLength(app)
 
     const refused = await orderFrom(app, buyer, event, 11)
 
     expect(refused.statusCode).toBe(400)
-    expect(ledgerLength(app)).toBe(before)
-    expect(orderRow(app, first.json().ticketId)?.status).toBe('held')
+    expect(await ledgerLength(app)).toBe(before)
+    expect((await orderRow(app, first.json().ticketId))?.status).toBe('held')
   })
 
   it('one account ordering 100 times never holds more than 10 seats; a buyer elsewhere gets a seat', async () => {
@@ -85,7 +89,7 @@ describe('hoarding, with the default caps (10 per order, 20 unpaid seats per add
       Array.from({ length: 100 }, () => orderFrom(app, hoarder, event, 10, '10.1.1.1')),
     )
     expect(outcomes.every((r) => r.statusCode === 200)).toBe(true)
-    expect(heldOf(event)).toBe(10)
+    expect(await heldOf(event)).toBe(10)
 
     const buyer = await signUp(app, 'RealBuyer')
     const res = await orderFrom(app, buyer, event, 2, '10.9.9.9')
@@ -107,7 +111,7 @@ describe('hoarding, with the default caps (10 per order, 20 unpaid seats per add
     })
     expect(refused[0]?.headers['retry-after']).toBe('60')
     expect(outcomes.every((r) => r.statusCode === 200 || r.statusCode === 429)).toBe(true)
-    expect(heldOf(event)).toBeLessThanOrEqual(20)
+    expect(await heldOf(event)).toBeLessThanOrEqual(20)
 
     const buyer = await signUp(app, 'Neighbour')
     const res = await orderFrom(app, buyer, event, 1, '10.3.3.3')
@@ -128,7 +132,7 @@ describe('hoarding, with the default caps (10 per order, 20 unpaid seats per add
       payload: { orderId: paid.json().orderId, outcome: 'success' },
     })
     expect(checkout.statusCode, checkout.body).toBe(200)
-    await until(() => orderRow(app, paid.json().ticketId)?.status === 'issued')
+    await until(async () => (await orderRow(app, paid.json().ticketId))?.status === 'issued')
 
     expect((await orderFrom(app, second as Session, event, 10, '10.7.7.7')).statusCode).toBe(200)
     expect((await orderFrom(app, third as Session, event, 10, '10.7.7.7')).statusCode).toBe(200)
@@ -197,7 +201,7 @@ describe('free events: MAX_TICKETS_PER_ACCOUNT (default 10) per account and even
     const first = await orderFrom(app, guest, event, 6)
     const second = await orderFrom(app, guest, event, 4)
     expect([first.statusCode, second.statusCode]).toEqual([200, 200])
-    const before = ledgerLength(app)
+    const before = await ledgerLength(app)
 
     const third = await orderFrom(app, guest, event, 1)
 
@@ -205,7 +209,7 @@ describe('free events: MAX_TICKETS_PER_ACCOUNT (default 10) per account and even
     expect(third.json()).toEqual({
       message: 'You can have at most 10 free tickets for this event, and you have them all.',
     })
-    expect(ledgerLength(app)).toBe(before)
+    expect(await ledgerLength(app)).toBe(before)
 
     const cancelled = await app.inject({
       method: 'DELETE',
@@ -252,13 +256,13 @@ describe('sales and cancellation windows, judged in TIMEZONE (America/New_York h
     // midnight today in New York has passed (unless the test runs in its first minute)
     const started = await eventAt({ date: wallClockIn(zone, 0).date, time: '00:00' })
     const buyer = await signUp(app, 'Late')
-    const before = ledgerLength(app)
+    const before = await ledgerLength(app)
 
     const res = await orderFrom(app, buyer, started, 1)
 
     expect(res.statusCode).toBe(409)
     expect(res.json()).toEqual({ message: 'Booking for this event has closed.' })
-    expect(ledgerLength(app)).toBe(before)
+    expect(await ledgerLength(app)).toBe(before)
   })
 
   it('sells until the start in the event’s zone: 40 minutes ahead in New York is still on sale', async () => {
@@ -280,7 +284,7 @@ describe('sales and cancellation windows, judged in TIMEZONE (America/New_York h
     const cutoff = registrations.json()[0].cancellableUntil
     expect(Date.parse(cutoff)).toBeLessThan(Date.now())
     expect(Date.now() + 40 * 60_000 - Date.parse(cutoff)).toBeGreaterThan(24 * 3_600_000 - 120_000)
-    const before = ledgerLength(app)
+    const before = await ledgerLength(app)
 
     for (const url of [`/api/v1/ticket/cancel/${ticketId}`, `/api/v1/ticket/${ticketId}`]) {
       const res = await app.inject({ method: 'DELETE', url, headers: bearer(buyer.token) })
@@ -290,8 +294,8 @@ describe('sales and cancellation windows, judged in TIMEZONE (America/New_York h
           'This ticket can no longer be cancelled: cancellation closes 24 hours before the event starts.',
       })
     }
-    expect(ledgerLength(app)).toBe(before)
-    expect(orderRow(app, ticketId)?.status).toBe('issued')
+    expect(await ledgerLength(app)).toBe(before)
+    expect((await orderRow(app, ticketId))?.status).toBe('issued')
   })
 
   it('allows cancelling an event more than 24 hours away, and shows until when', async () => {
@@ -350,6 +354,6 @@ describe('POST /ticket/transfer tells nobody but the owner whether an e-mail has
     const owners = await transfer(owner as Session, 'nobody-here@example.com')
     expect(owners.statusCode).toBe(404)
     expect(owners.json()).toEqual({ message: 'No account found with that email.' })
-    expect(orderRow(app, ticketId)?.ownerId).toBe((owner as Session).id)
+    expect((await orderRow(app, ticketId))?.ownerId).toBe((owner as Session).id)
   })
 })

@@ -112,8 +112,8 @@ async function review(eventId: string, status: 'Approved' | 'Rejected') {
   expect(res.statusCode, res.body).toBe(200)
 }
 
-const positionOf = (eventId: string, type: string) =>
-  server.app.platform.ledger.readStream(`event-${eventId}`).find((f) => f.type === type)?.position
+const positionOf = async (eventId: string, type: string) =>
+  (await server.app.platform.ledger.readStream(`event-${eventId}`)).find((f) => f.type === type)?.position
 
 describe('EventSubmitted pushes', () => {
   it("reach the admins' room at once, and the organizer; no one else", async () => {
@@ -127,7 +127,7 @@ describe('EventSubmitted pushes', () => {
 
     const event = await submitEvent(organizer, 'Raga Nights Live')
     const expected = {
-      position: positionOf(event._id, 'EventSubmitted'),
+      position: await positionOf(event._id, 'EventSubmitted'),
       type: 'EventSubmitted',
       stream: `event-${event._id}`,
       at: expect.any(String),
@@ -175,7 +175,7 @@ describe('EventApproved pushes', () => {
     await review(event._id, 'Approved')
 
     const expected = {
-      position: positionOf(event._id, 'EventApproved'),
+      position: await positionOf(event._id, 'EventApproved'),
       type: 'EventApproved',
       stream: `event-${event._id}`,
       at: expect.any(String),
@@ -198,7 +198,7 @@ describe('EventRejected pushes', () => {
     await review(event._id, 'Rejected')
 
     const expected = {
-      position: positionOf(event._id, 'EventRejected'),
+      position: await positionOf(event._id, 'EventRejected'),
       type: 'EventRejected',
       stream: `event-${event._id}`,
       at: expect.any(String),

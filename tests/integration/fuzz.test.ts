@@ -21,12 +21,12 @@ const PATH = process.env.FUZZ_PATH
 
 let t: TestApp
 let w: World
-let runner: ReturnType<typeof fuzzRunner>
+let runner: Awaited<ReturnType<typeof fuzzRunner>>
 
 beforeAll(async () => {
   t = await startApp({ PAYMENT_WAIT_SECONDS: '1' })
   w = await makeWorld(t)
-  runner = fuzzRunner(t, w, { seed: SEED, runs: RUNS, ...(PATH ? { path: PATH } : {}) })
+  runner = await fuzzRunner(t, w, { seed: SEED, runs: RUNS, ...(PATH ? { path: PATH } : {}) })
 })
 
 afterAll(async () => {

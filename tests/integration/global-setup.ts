@@ -2,9 +2,12 @@
 // its CSP and its route's access and fuzzing need it, and fail rather than skip without it).
 // After the whole run: the fuzz and access figures it measured go into the README's
 // reliability section (between <!-- suite:start --> and <!-- suite:end -->), so the README says
-// what the last run showed. A partial run (one file, a filter) leaves the README alone.
+// what the last run showed. A partial run (one file, a filter) leaves the README alone. The same
+// suite on PostgreSQL (the integration-pg project) builds the web app when nothing in this run has
+// yet, and leaves the figures to the SQLite run (figures.ts records none there).
 import { readFileSync, writeFileSync } from 'node:fs'
 import { resolve } from 'node:path'
+import type { TestProject } from 'vitest/node'
 import { clearFigures, readFigures, type SuiteFigures } from '../support/figures.ts'
 import { buildWeb } from '../support/web-build.ts'
 
@@ -26,8 +29,15 @@ export function suiteSection({ fuzz, access }: Required<SuiteFigures>): string {
   ].join('\n')
 }
 
-export default function setup() {
-  buildWeb()
+/** set once this process (one vitest run, every project) has built the web app */
+const built = globalThis as { ticketingWebBuilt?: boolean }
+
+export default function setup(project?: TestProject) {
+  if (!built.ticketingWebBuilt) {
+    buildWeb()
+    built.ticketingWebBuilt = true
+  }
+  if (project?.config.env?.TEST_STORE === 'postgres') return
   clearFigures()
   return () => {
     const { fuzz, access } = readFigures()

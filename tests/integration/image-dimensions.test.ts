@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { EventView } from '../../contracts/catalog.ts'
 import { bearer, organizerSession, type Session } from '../support/accounts.ts'
 import { startApp, type TestApp } from '../support/app.ts'
+import { dbRows } from '../support/db.ts'
 import { multipartBody, pngImage } from '../support/media.ts'
 import { nextYear } from '../support/sales.ts'
 
@@ -167,10 +168,8 @@ async function submit(title: string, filename: string, bytes: Buffer) {
 
 const stored = () => readdirSync(t.config.uploadsDir).filter((name) => name !== '.incoming')
 const incoming = () => readdirSync(join(t.config.uploadsDir, '.incoming'))
-const eventTitles = () =>
-  (t.app.platform.connection.sqlite.prepare('SELECT title FROM events').all() as { title: string }[]).map(
-    (row) => row.title,
-  )
+const eventTitles = async () =>
+  (await dbRows<{ title: string }>(t.app, 'SELECT title FROM events')).map((row) => row.title)
 
 const tooLarge = (filename: string, width: number, height: number) =>
   `"${filename}" is ${width}×${height} pixels; images may be at most 20000 pixels on a side and 40 megapixels.`
@@ -226,7 +225,7 @@ describe('POST /api/v1/event/create with an image declaring more pixels than all
       })
       expect(stored()).toEqual(before)
       expect(incoming()).toEqual([])
-      expect(eventTitles()).not.toContain(`Too big: ${label}`)
+      expect(await eventTitles()).not.toContain(`Too big: ${label}`)
     },
   )
 
@@ -267,7 +266,7 @@ describe('POST /api/v1/event/create with an image declaring more pixels than all
     expect(res.statusCode, res.body).toBe(400)
     expect(res.json().message).toBe(`"${filename}" is damaged: its size cannot be read.`)
     expect(incoming()).toEqual([])
-    expect(eventTitles()).not.toContain(`Damaged: ${label}`)
+    expect(await eventTitles()).not.toContain(`Damaged: ${label}`)
   })
 })
 
@@ -294,6 +293,6 @@ describe('POST /api/v1/event/create with images of an ordinary size', () => {
     const images = (res.json().event as EventView).images.map((image) => new URL(image.url).pathname)
     expect(images).toEqual([expect.stringMatching(new RegExp(`^/uploads/[A-Za-z0-9_-]+\\.${extension}$`))])
     expect(stored()).toContain(images[0]?.replace('/uploads/', ''))
-    expect(eventTitles()).toContain(`Fine: ${label}`)
+    expect(await eventTitles()).toContain(`Fine: ${label}`)
   })
 })

@@ -1,13 +1,12 @@
 // The original client, served elsewhere, against this API (API.md's event object, media URLs,
 // /auth/getbyid's paymentStatus and CORS): live counts in `quantity`, absolute media URLs with
 // files any origin may show, the attendee's best payment status, and preflights for PUT and DELETE.
-import { rmSync } from 'node:fs'
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { EventView } from '../../contracts/catalog.ts'
 import { buildApp } from '../../server/root.ts'
 import { adminSession, bearer, organizerSession, type Session, signUp } from '../support/accounts.ts'
-import { startApp, type TestApp, testConfig } from '../support/app.ts'
+import { startApp, type TestApp, testConfigOnStore } from '../support/app.ts'
 import { multipartBody, pngImage, webmVideo } from '../support/media.ts'
 import { buy, cancel, get, hold, post, signUpAll, submitEvent } from '../support/sales.ts'
 import { startServer, type TestServer } from '../support/server.ts'
@@ -140,10 +139,8 @@ describe('media URLs are absolute and the files load from any origin', () => {
   })
 
   it('in production, uses PUBLIC_URL whatever the Host header says', async () => {
-    const config = {
-      ...testConfig({ PUBLIC_URL: 'https://tickets.example.com/' }),
-      env: 'production' as const,
-    }
+    const stored = await testConfigOnStore({ PUBLIC_URL: 'https://tickets.example.com/' })
+    const config = { ...stored.config, env: 'production' as const }
     const app = await buildApp(config)
     try {
       const organizer = await organizerSession(app)
@@ -159,7 +156,7 @@ describe('media URLs are absolute and the files load from any origin', () => {
       )
     } finally {
       await app.close()
-      rmSync(config.dataDir, { recursive: true, force: true })
+      await stored.release()
     }
   })
 
@@ -303,7 +300,6 @@ describe('CORS for a client served from an allowed origin', () => {
     })
     afterAll(async () => {
       await server?.close()
-      if (server) rmSync(server.config.dataDir, { recursive: true, force: true })
     })
 
     it('answers the preflight of its polling transport for an allowed origin, not for others', async () => {

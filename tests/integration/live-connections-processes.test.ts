@@ -1,10 +1,11 @@
 // The live connection cap per address across app processes (issue 15, found by the cluster test):
-// two real server processes on one data folder and one Redis, LIVE_CONNECTIONS_PER_ADDRESS=3. An
-// address holds 3 connections in all, however it spreads them over the processes; one that leaves
-// makes room on either; a process that stops takes its count with it (one killed with kill -9: once
-// its counts lapse, connection-counts.ts COUNTS_TTL_MS).
+// two real server processes on one data folder (under integration-pg, one PostgreSQL database too)
+// and one Redis, LIVE_CONNECTIONS_PER_ADDRESS=3. An address holds 3 connections in all, however it
+// spreads them over the processes; one that leaves makes room on either; a process that stops takes
+// its count with it (one killed with kill -9: once its counts lapse, connection-counts.ts
+// COUNTS_TTL_MS).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { testConfig } from '../support/app.ts'
+import { type StoreSettings, storeSettings, testConfig } from '../support/app.ts'
 import {
   dropQueuePrefix,
   removeDir,
@@ -21,11 +22,14 @@ let a: ServerProcess
 let b: ServerProcess
 let dataDir: string
 let queuePrefix: string
+let store: StoreSettings | undefined
 beforeAll(async () => {
+  store = await storeSettings()
   const config = testConfig({ REDIS_URL: sharedRedisUrl })
   dataDir = config.dataDir
   queuePrefix = config.queuePrefix
   const env = {
+    ...store.env,
     NODE_ENV: 'test',
     DATA_DIR: dataDir,
     QUEUE_PREFIX: queuePrefix,
@@ -46,6 +50,7 @@ afterAll(async () => {
   await b?.proc.stop()
   await dropQueuePrefix(sharedRedisUrl, queuePrefix)
   removeDir(dataDir)
+  await store?.drop()
 })
 
 describe('live connections per address, over two app processes', () => {

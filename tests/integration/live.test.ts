@@ -80,7 +80,7 @@ describe('pushes', () => {
     const push = await pushed
     expect(push.data).toEqual({ accountId: zoya.id, username: 'Zoya', email: zoya.email, role: 'user' })
     expect(push.stream).toBe(`account-${zoya.id}`)
-    const stored = server.app.platform.ledger.readStream(push.stream)
+    const stored = await server.app.platform.ledger.readStream(push.stream)
     expect(push.position).toBe(stored[0]?.position)
     expect(JSON.stringify(push)).not.toMatch(/argon2|passwordHash/)
     await new Promise((r) => setTimeout(r, 200))

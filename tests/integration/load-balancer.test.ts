@@ -1,4 +1,4 @@
-// Two app processes on one data folder and one Redis behind nginx running deploy/nginx.conf, every
+// Two app processes on one data folder (and under integration-pg one PostgreSQL database) and one Redis behind nginx running deploy/nginx.conf, every
 // request and socket going through the balancer only: the API is spread over both processes; a
 // Socket.IO client that starts on long-polling and upgrades, and one held to long-polling, hear
 // the holds either process takes; the live channel's connection cap counts the client's address,
@@ -13,8 +13,9 @@ import WebSocket from 'ws'
 import type { ActivityMessage } from '../../contracts/activity.ts'
 import { type LivePush, TOO_MANY_CONNECTIONS } from '../../contracts/live.ts'
 import type { EventSeed } from '../bench/lib/fixtures.ts'
-import { type Seeded, seed } from '../bench/lib/seed.ts'
+import { type Seeded, seed, seedPostgres } from '../bench/lib/seed.ts'
 import { type Balancer, ensureNginx, startBalancer } from '../support/balancer.ts'
+import { testStore } from '../support/db.ts'
 import {
   dropQueuePrefix,
   faultEnv,
@@ -24,6 +25,7 @@ import {
   startServerProcess,
   waitFor,
 } from '../support/faults.ts'
+import { freshDatabase, type TestDatabase } from '../support/postgres.ts'
 
 /** Live connections one address may hold: small, so the test reaches it. */
 const CAP = 2
@@ -34,6 +36,7 @@ const UPGRADE = [
 ]
 
 let seeded: Seeded
+let database: TestDatabase | undefined
 let event: EventSeed
 let prefix: string
 const apps: ServerProcess[] = []
@@ -43,9 +46,19 @@ const run = randomBytes(4).toString('hex')
 
 beforeAll(async () => {
   ensureNginx()
-  seeded = seed({ buyers: 12, events: 1, seats: 100 })
+  // the suite's store: one SQLite file in the shared data folder, or one PostgreSQL database
+  let store: Record<string, string> = {}
+  if (testStore === 'postgres') {
+    database = await freshDatabase()
+    const jwtSecret = randomBytes(32).toString('base64url')
+    seeded = await seedPostgres({ buyers: 12, events: 1, seats: 100, databaseUrl: database.url, jwtSecret })
+    store = { DATABASE_URL: database.url, JWT_SECRET: jwtSecret, MEDIA_STORE: 'disk' }
+  } else {
+    seeded = seed({ buyers: 12, events: 1, seats: 100 })
+  }
   event = seeded.events[0] as EventSeed
   const env = faultEnv(seeded.dataDir, {
+    ...store,
     WORKERS: 'off',
     TRUST_PROXY: '127.0.0.1',
     LIVE_CONNECTIONS_PER_ADDRESS: String(CAP),
@@ -66,6 +79,7 @@ afterAll(async () => {
   await Promise.all(apps.map((a) => a.proc.stop()))
   await dropQueuePrefix(sharedRedisUrl, prefix)
   if (seeded) removeDir(seeded.dataDir)
+  await database?.drop()
 })
 
 type Answer = { status: number; headers: Record<string, string | string[] | undefined>; body: unknown }

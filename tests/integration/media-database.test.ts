@@ -1,8 +1,9 @@
 // Media every process can read (issue 15, MEDIA_STORE=database): two app processes, each with a
-// data folder and a SQLite ledger of its own, keep media in one PostgreSQL database. An image taken
+// data folder of its own, keep the store and the media in one PostgreSQL database. An image taken
 // in with an event by one is served by the other, whole, by byte range (also across the pieces a
 // large file is read in) and to HEAD, with the headers the uploads folder is served with; nothing
 // of it is written to either data folder; a refused upload leaves no row; a missing name is a 404.
+import { randomBytes } from 'node:crypto'
 import { readdirSync, rmSync } from 'node:fs'
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -23,11 +24,16 @@ import { nextYear } from '../support/sales.ts'
 type Process = { app: FastifyInstance; config: Config; pg: PgConnection; close(): Promise<void> }
 
 /**
- * One app process as main.ts would run it against PostgreSQL for media: its own data folder and
- * SQLite ledger, its own pool, the real HTTP app (createHttpApp) given that pool.
+ * One app process as main.ts would run it against PostgreSQL for the store and media: its own data
+ * folder, a media pool of its own, the real HTTP app (createHttpApp) given that pool.
  */
 async function startProcess(databaseUrl: string): Promise<Process> {
-  const config = testConfig({ REDIS_URL: 'off', DATABASE_URL: databaseUrl })
+  const config = testConfig({
+    REDIS_URL: 'off',
+    DATABASE_URL: databaseUrl,
+    JWT_SECRET: jwtSecret,
+    MEDIA_STORE: 'database',
+  })
   const logger = createLogger(config)
   const pg = await openPostgres(databaseUrl, 4)
   const { platform, services } = await compose(config, logger)
@@ -39,7 +45,7 @@ async function startProcess(databaseUrl: string): Promise<Process> {
     tokens: createTokens(config),
     mediaPool: pg.pool,
   })
-  if (config.admin) await ensureAdmin(platform.ledger, config.admin)
+  if (config.admin) await ensureAdmin(platform.ledger, services.accounts, config.admin)
   return {
     app,
     config,
@@ -55,6 +61,8 @@ async function startProcess(databaseUrl: string): Promise<Process> {
 }
 
 let database: TestDatabase
+/** one secret for both processes, as DATABASE_URL requires: a sign-in at one is good at the other */
+const jwtSecret = randomBytes(32).toString('base64url')
 let one: Process
 let other: Process
 let organizer: Session

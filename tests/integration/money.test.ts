@@ -10,11 +10,19 @@ import { migrate } from 'drizzle-orm/better-sqlite3/migrator'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { AnalyticsReply } from '../../contracts/analytics.ts'
 import type { EventView } from '../../contracts/catalog.ts'
-import { migrationsFolder, openDatabase, type Sqlite } from '../../server/db/connection.ts'
+import { migrationsFolder, openDatabase } from '../../server/db/connection.ts'
 import { newId } from '../../server/ids.ts'
-import { rebuildReadModels } from '../../server/ledger/rebuild.ts'
-import { appLedger } from '../../server/projections.ts'
 import { adminSession, bearer, organizerSession, type Session } from '../support/accounts.ts'
+import { sameStore } from '../support/app.ts'
+import {
+  dbRow,
+  dbRows,
+  type OfflineStore,
+  openOffline,
+  rebuildStore,
+  sqliteLedger,
+  storeKind,
+} from '../support/db.ts'
 import { readOutbox } from '../support/outbox.ts'
 import {
   approvedEvent,
@@ -32,24 +40,33 @@ import { startServer, type TestServer } from '../support/server.ts'
 type RawFact = { type: string; data: Record<string, unknown>; at: string }
 
 /** Facts appended as rows, the way an older version of the app left them in the ledger. */
-function appendRaw(sqlite: Sqlite, stream: string, facts: RawFact[], actor: string) {
-  const insert = sqlite.prepare(
-    'INSERT INTO ledger (stream, version, type, data, meta, at) VALUES (?, ?, ?, ?, ?, ?)',
-  )
+async function appendRaw(db: OfflineStore, stream: string, facts: RawFact[], actor: string) {
   for (const [i, fact] of facts.entries()) {
-    insert.run(stream, i + 1, fact.type, JSON.stringify(fact.data), JSON.stringify({ actor }), fact.at)
+    await db.run(
+      'INSERT INTO ledger (stream, version, type, data, meta, at) VALUES (?, ?, ?, ?, ?, ?)',
+      stream,
+      i + 1,
+      fact.type,
+      JSON.stringify(fact.data),
+      JSON.stringify({ actor }),
+      fact.at,
+    )
   }
 }
 
 /** The consumers' work for facts already in the ledger is done (their mails went out long ago). */
-function markDispatched(sqlite: Sqlite) {
-  const head = (sqlite.prepare('SELECT max(position) AS p FROM ledger').get() as { p: number }).p
-  sqlite
-    .prepare("INSERT OR REPLACE INTO checkpoints (name, position, at) VALUES ('jobs', ?, ?)")
-    .run(head, new Date().toISOString())
-  sqlite
-    .prepare("UPDATE sent_mails SET sent_at = ? WHERE job_id = '~recorded-since'")
-    .run(new Date(Date.now() + 1000).toISOString())
+async function markDispatched(db: OfflineStore) {
+  const [top] = await db.rows<{ p: number }>('SELECT max(position) AS p FROM ledger')
+  await db.run(
+    `INSERT INTO checkpoints (name, position, at) VALUES ('jobs', ?, ?)
+     ON CONFLICT (name) DO UPDATE SET position = excluded.position, at = excluded.at`,
+    top?.p,
+    new Date().toISOString(),
+  )
+  await db.run(
+    "UPDATE sent_mails SET sent_at = ? WHERE job_id = '~recorded-since'",
+    new Date(Date.now() + 1000).toISOString(),
+  )
 }
 
 const analytics = async (server: TestServer, eventId: string, as: Session): Promise<AnalyticsReply> => {
@@ -73,7 +90,7 @@ const row = (
 })
 
 describe('a ledger written in rupees, before money was kept in paise', () => {
-  let dataDir = ''
+  let first: TestServer | undefined
   let server: TestServer
   let organizer: Session
   let asha: Session
@@ -90,21 +107,24 @@ describe('a ledger written in rupees, before money was kept in paise', () => {
   beforeAll(async () => {
     // Accounts through the API; then, with the server down, the event and its sales as facts of
     // the old shapes (rupees in price, unitPrice, amount), written straight into the ledger.
-    const first = await startServer({ RATE_LIMITS: 'off' })
+    first = await startServer({ RATE_LIMITS: 'off' })
     const admin = await adminSession(first.app)
     organizer = await organizerSession(first.app)
     ;[asha, bala, chitra] = await signUpAll(first.app, ['Asha', 'Bala', 'Chitra'])
     // Bala's order was really paid at the provider (₹59.97 = 5997 paise), so it can be refunded.
     const gateway = first.app.platform.localGateway
     if (!gateway) throw new Error('the tests run on the local gateway')
-    const providerOrder = gateway.createOrder({ amount: 5997, currency: 'INR', receipt: ids.o2, notes: {} })
-    balaPayment = (gateway.pay(providerOrder.id, 'success') as { razorpay_payment_id: string })
+    const providerOrder = await gateway.createOrder({
+      amount: 5997,
+      currency: 'INR',
+      receipt: ids.o2,
+      notes: {},
+    })
+    balaPayment = ((await gateway.pay(providerOrder.id, 'success')) as { razorpay_payment_id: string })
       .razorpay_payment_id
-    dataDir = first.config.dataDir
-    await first.close()
+    await first.stop()
 
-    const connection = openDatabase(first.config.databaseFile)
-    const { sqlite } = connection
+    const db = await openOffline(first.config)
     const day = `${nextYear}-04-01`
     const at = (time: string) => `${nextYear - 2}-05-01T${time}:00.000Z`
     const submitted = (id: string, title: string, ticketTypes: unknown[]): RawFact => ({
@@ -129,8 +149,8 @@ describe('a ledger written in rupees, before money was kept in paise', () => {
       data: { eventId: id, organizerId: organizer.id, by: admin.id },
       at: at('09:05'),
     })
-    appendRaw(
-      sqlite,
+    await appendRaw(
+      db,
       `event-${eventId}`,
       [
         submitted(eventId, 'Old Ledger Night', [
@@ -143,7 +163,7 @@ describe('a ledger written in rupees, before money was kept in paise', () => {
     )
     // An order as the old code wrote it: amount = Math.round(price × quantity × 100) / 100, and
     // the captured amount as the provider's paise / 100.
-    const order = (
+    const order = async (
       id: string,
       buyer: Session,
       type: { id: string; name: string; price: number },
@@ -220,19 +240,29 @@ describe('a ledger written in rupees, before money was kept in paise', () => {
           )
         }
       })
-      appendRaw(sqlite, `order-${id}`, facts, buyer.id)
+      await appendRaw(db, `order-${id}`, facts, buyer.id)
     }
     const GA = { id: ga, name: 'General Admission', price: 499.5 }
     const VIP = { id: vip, name: 'VIP', price: 19.99 }
-    order(ids.o1, asha, GA, 2, ['paid'], [at('10:10'), at('10:15')])
-    order(ids.o2, bala, VIP, 3, ['paid'], [at('10:18'), at('10:20')], eventId, providerOrder.id, balaPayment)
-    order(ids.o3, asha, VIP, 1, ['expired'], [at('10:25'), at('10:40')])
-    order(ids.o4, chitra, GA, 1, ['paid', 'cancelled'], [at('10:28'), at('10:30'), at('11:20')])
-    order(ids.o5, chitra, VIP, 7, ['paid'], [at('11:35'), at('11:40')])
+    await order(ids.o1, asha, GA, 2, ['paid'], [at('10:10'), at('10:15')])
+    await order(
+      ids.o2,
+      bala,
+      VIP,
+      3,
+      ['paid'],
+      [at('10:18'), at('10:20')],
+      eventId,
+      providerOrder.id,
+      balaPayment,
+    )
+    await order(ids.o3, asha, VIP, 1, ['expired'], [at('10:25'), at('10:40')])
+    await order(ids.o4, chitra, GA, 1, ['paid', 'cancelled'], [at('10:28'), at('10:30'), at('11:20')])
+    await order(ids.o5, chitra, VIP, 7, ['paid'], [at('11:35'), at('11:40')])
 
     // A thousand sales at ₹0.10: adding the rupees in floating point gives 99.9999999999986.
-    appendRaw(
-      sqlite,
+    await appendRaw(
+      db,
       `event-${chaiId}`,
       [
         submitted(chaiId, 'Chai Morning', [
@@ -242,9 +272,9 @@ describe('a ledger written in rupees, before money was kept in paise', () => {
       ],
       organizer.id,
     )
-    sqlite.transaction(() => {
+    await db.transaction(async () => {
       for (let i = 0; i < 1000; i++) {
-        order(
+        await order(
           newId(),
           i % 2 ? asha : bala,
           { id: chaiGa, name: 'General Admission', price: 0.1 },
@@ -254,18 +284,22 @@ describe('a ledger written in rupees, before money was kept in paise', () => {
           chaiId,
         )
       }
-    })()
-    markDispatched(sqlite)
+    })
+    await markDispatched(db)
     // The read models, rebuilt from those facts (npm run ledger:rebuild).
-    rebuildReadModels(appLedger(connection))
-    connection.close()
+    await db.rebuild()
+    await db.close()
 
-    server = await startServer({ RATE_LIMITS: 'off', DATA_DIR: dataDir })
+    server = await startServer({
+      RATE_LIMITS: 'off',
+      DATA_DIR: first.config.dataDir,
+      ...sameStore(first.config),
+    })
   }, 120_000)
 
   afterAll(async () => {
     await server?.close()
-    if (dataDir) rmSync(dataDir, { recursive: true, force: true })
+    await first?.release()
   })
 
   const expectedFigures = {
@@ -283,13 +317,15 @@ describe('a ledger written in rupees, before money was kept in paise', () => {
     ],
   }
 
-  it('reads the old facts in paise (the stored rows keep their rupees)', () => {
-    const stored = server.app.platform.connection.sqlite
-      .prepare("SELECT data FROM ledger WHERE stream = ? AND type = 'TicketsHeld'")
-      .get(`order-${ids.o2}`) as { data: string }
+  it('reads the old facts in paise (the stored rows keep their rupees)', async () => {
+    const stored = (await dbRow(
+      server.app,
+      "SELECT data FROM ledger WHERE stream = ? AND type = 'TicketsHeld'",
+      `order-${ids.o2}`,
+    )) as { data: string }
     expect(JSON.parse(stored.data)).toMatchObject({ unitPrice: 19.99, amount: 59.97 })
 
-    const [held, captured, issued] = server.app.platform.ledger.readStream(`order-${ids.o2}`)
+    const [held, captured, issued] = await server.app.platform.ledger.readStream(`order-${ids.o2}`)
     expect(held?.data).toMatchObject({ unitPricePaise: 1999, amountPaise: 5997 })
     expect(held?.data).not.toHaveProperty('amount')
     expect(captured?.data).toEqual({
@@ -300,24 +336,26 @@ describe('a ledger written in rupees, before money was kept in paise', () => {
     })
     expect(issued?.data).toMatchObject({ amountPaise: 5997 })
     // the same through the consumers' read (readFrom) and the replay's
-    const tailed = server.app.platform.ledger
-      .readFrom(0, 1_000_000)
-      .find((f) => f.stream === `event-${eventId}`)
+    const tailed = (await server.app.platform.ledger.readFrom(0, 1_000_000)).find(
+      (f) => f.stream === `event-${eventId}`,
+    )
     expect(tailed?.data).toMatchObject({
       ticketTypes: [
         { ticketTypeId: ga, pricePaise: 49950 },
         { ticketTypeId: vip, pricePaise: 1999 },
       ],
     })
-    const replayed = server.app.platform.ledger
-      .replayFrom(0, 1_000_000)
-      .filter((f) => f.stream === `order-${ids.o4}`)
-      .map((f) => f.data)
+    // (PostgreSQL's replay, PgLedger.rebuild, reads the facts as readFrom does)
+    const replay =
+      storeKind(server.app) === 'sqlite'
+        ? sqliteLedger(server.app).replayFrom(0, 1_000_000)
+        : await server.app.platform.ledger.readFrom(0, 1_000_000)
+    const replayed = replay.filter((f) => f.stream === `order-${ids.o4}`).map((f) => f.data)
     expect(replayed.slice(-2)).toEqual([
       { orderId: ids.o4, paymentId: `pay_old_${ids.o4}`, amountPaise: 49950, reason: 'cancelled' },
       { orderId: ids.o4, paymentId: `pay_old_${ids.o4}`, refundId: `rfnd_old_${ids.o4}`, amountPaise: 49950 },
     ])
-    expect(orderRow(server.app, ids.o2)).toMatchObject({ unitPricePaise: 1999, amountPaise: 5997 })
+    expect(await orderRow(server.app, ids.o2)).toMatchObject({ unitPricePaise: 1999, amountPaise: 5997 })
   })
 
   it('answers the same figures, in rupees with paise precision (₹499.50, ₹19.99)', async () => {
@@ -371,31 +409,47 @@ describe('a ledger written in rupees, before money was kept in paise', () => {
   })
 
   it('gives the same read models and figures when rebuilt again from the ledger', async () => {
-    const { sqlite } = server.app.platform.connection
+    const tables = ['orders', 'event_ticket_types', 'sales_by_ticket_type', 'sales_by_hour']
     const dump = () =>
-      ['orders', 'event_ticket_types', 'sales_by_ticket_type', 'sales_by_hour'].map((table) =>
-        sqlite.prepare(`SELECT * FROM "${table}" ORDER BY 1, 2`).all(),
-      )
-    const before = { tables: dump(), figures: await analytics(server, eventId, organizer) }
-    rebuildReadModels(server.app.platform.ledger)
-    expect(dump()).toEqual(before.tables)
+      Promise.all(tables.map((table) => dbRows(server.app, `SELECT * FROM "${table}" ORDER BY 1, 2`)))
+    const before = { tables: await dump(), figures: await analytics(server, eventId, organizer) }
+    await rebuildStore(server.app)
+    expect(await dump()).toEqual(before.tables)
     expect(await analytics(server, eventId, organizer)).toEqual(before.figures)
     // integers, all of them
-    const kinds = sqlite
-      .prepare(
+    if (storeKind(server.app) === 'sqlite') {
+      const kinds = await dbRows(
+        server.app,
         `SELECT DISTINCT typeof(amount_paise) AS a, typeof(unit_price_paise) AS u FROM orders
          UNION SELECT DISTINCT typeof(price_paise), typeof(price_paise) FROM event_ticket_types
          UNION SELECT DISTINCT typeof(revenue_paise), typeof(revenue_paise) FROM sales_by_ticket_type
          UNION SELECT DISTINCT typeof(revenue_paise), typeof(revenue_paise) FROM sales_by_hour`,
       )
-      .all()
-    expect(kinds).toEqual([{ a: 'integer', u: 'integer' }])
+      expect(kinds).toEqual([{ a: 'integer', u: 'integer' }])
+    } else {
+      // PostgreSQL keeps a column's type for every value: the columns' own types say it
+      const kinds = await dbRows<{ column: string; type: string }>(
+        server.app,
+        `SELECT table_name || '.' || column_name AS "column", data_type AS type FROM information_schema.columns
+         WHERE table_schema = current_schema() AND column_name IN ('amount_paise', 'unit_price_paise', 'price_paise', 'revenue_paise')
+           AND table_name IN ('orders', 'event_ticket_types', 'sales_by_ticket_type', 'sales_by_hour')
+         ORDER BY 1`,
+      )
+      expect(kinds.map((k) => k.column)).toEqual([
+        'event_ticket_types.price_paise',
+        'orders.amount_paise',
+        'orders.unit_price_paise',
+        'sales_by_hour.revenue_paise',
+        'sales_by_ticket_type.revenue_paise',
+      ])
+      for (const { column, type } of kinds) expect(['integer', 'bigint'], column).toContain(type)
+    }
   })
 
   it('decides on the old facts: cancelling an old ticket refunds its paise at the provider', async () => {
     await cancel(server.app, bala, ids.o2)
-    await until(() => server.app.platform.ledger.readStream(`order-${ids.o2}`).length === 6)
-    const facts = server.app.platform.ledger.readStream(`order-${ids.o2}`)
+    await until(async () => (await server.app.platform.ledger.readStream(`order-${ids.o2}`)).length === 6)
+    const facts = await server.app.platform.ledger.readStream(`order-${ids.o2}`)
     expect(facts.map((f) => f.type)).toEqual([
       'TicketsHeld',
       'PaymentCaptured',
@@ -411,7 +465,7 @@ describe('a ledger written in rupees, before money was kept in paise', () => {
       reason: 'cancelled',
     })
     expect(facts[5]?.data).toMatchObject({ paymentId: balaPayment, amountPaise: 5997 })
-    expect(server.app.platform.localGateway?.refundsOf(balaPayment)).toEqual([
+    expect(await server.app.platform.localGateway?.refundsOf(balaPayment)).toEqual([
       { id: expect.stringMatching(/^rfnd_/), amount: 5997 },
     ])
     await until(() => readOutbox(server.config.outboxDir).some((m) => m.to.includes(bala.email)))
@@ -551,9 +605,7 @@ describe('many sales through the API add up exactly, where rupees in floating po
     server = await startServer({ RATE_LIMITS: 'off' })
   })
   afterAll(async () => {
-    const dataDir = server?.config.dataDir
     await server?.close()
-    if (dataDir) rmSync(dataDir, { recursive: true, force: true })
   })
 
   it('₹19.99 six times less one cancelled, and ₹0.30 × 4 three times: ₹99.95, ₹3.60, ₹103.55', async () => {
@@ -591,7 +643,7 @@ describe('many sales through the API add up exactly, where rupees in floating po
     for (const hour of figures.timeline) expect(Math.round(hour.revenue * 100) / 100).toBe(hour.revenue)
 
     // the provider was asked for whole paise, and the tickets say the rupees
-    const issued = factsOfType(server.app, 'TicketsIssued').filter(
+    const issued = (await factsOfType(server.app, 'TicketsIssued')).filter(
       (f) => (f.data as { eventId: string }).eventId === event._id,
     )
     expect(new Set(issued.map((f) => (f.data as { amountPaise: number }).amountPaise))).toEqual(
@@ -603,8 +655,8 @@ describe('many sales through the API add up exactly, where rupees in floating po
       buyers[1] as Session,
     )
     expect(ticket.json().totalAmount).toBe(19.99)
-    const placed = orderRow(server.app, vipTickets[1] as string)
-    expect(server.app.platform.localGateway?.order(placed?.providerOrderId as string)).toMatchObject({
+    const placed = await orderRow(server.app, vipTickets[1] as string)
+    expect(await server.app.platform.localGateway?.order(placed?.providerOrderId as string)).toMatchObject({
       amount: 1999,
     })
     const res = await server.app.inject({

@@ -12,11 +12,11 @@
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { EventView } from '../../contracts/catalog.ts'
-import { accountQueries } from '../../server/accounts/queries.ts'
 import { registerAccount } from '../../server/accounts/register.ts'
 import type { SeatsLeft } from '../../server/booking/commands.ts'
 import type { LocalGateway } from '../../server/payments/local-gateway.ts'
 import { adminSession, organizerSession } from '../support/accounts.ts'
+import { dbValue, factField } from '../support/db.ts'
 import {
   availableOf,
   type Checkout,
@@ -50,12 +50,14 @@ async function manyBuyers(app: FastifyInstance, n: number): Promise<Buyer[]> {
       }),
     ),
   )
-  const accounts = accountQueries(app.platform.ledger.db)
-  return ids.map((id) => {
-    const account = accounts.byId(id)
-    if (!account) throw new Error(`account ${id} missing`)
-    return { id, token: app.tokens.sign(account) }
-  })
+  const { accounts } = app.platform.store.queries
+  return Promise.all(
+    ids.map(async (id) => {
+      const account = await accounts.byId(id)
+      if (!account) throw new Error(`account ${id} missing`)
+      return { id, token: app.tokens.sign(account) }
+    }),
+  )
 }
 
 type Outcome = { status: number; body: { orderId?: string; ticketId?: string; message?: string } }
@@ -95,19 +97,18 @@ const tally = (outcomes: Outcome[]) => ({
   other: outcomes.filter((o) => o.status !== 200 && o.status !== 409).length,
 })
 
-const factsOfEvent = (app: FastifyInstance, type: string, eventId: string) =>
-  (
-    app.platform.ledger.sqlite
-      .prepare("SELECT count(*) AS n FROM ledger WHERE type = ? AND json_extract(data, '$.eventId') = ?")
-      .get(type, eventId) as { n: number }
-  ).n
+const factsOfEvent = async (app: FastifyInstance, type: string, eventId: string) =>
+  Number(
+    await dbValue(
+      app,
+      `SELECT count(*) AS n FROM ledger WHERE type = ? AND ${factField(app, 'eventId')} = ?`,
+      type,
+      eventId,
+    ),
+  )
 
-const ordersOfEvent = (app: FastifyInstance, eventId: string) =>
-  (
-    app.platform.ledger.sqlite
-      .prepare('SELECT count(*) AS n FROM orders WHERE event_id = ?')
-      .get(eventId) as { n: number }
-  ).n
+const ordersOfEvent = async (app: FastifyInstance, eventId: string) =>
+  Number(await dbValue(app, 'SELECT count(*) AS n FROM orders WHERE event_id = ?', eventId))
 
 async function setUp(server: TestServer) {
   const admin = await adminSession(server.app)
@@ -149,19 +150,25 @@ async function payAll(
 async function expectExactlySold(server: TestServer, event: EventView, confirmations: Outcome[]) {
   expect(confirmations).toHaveLength(SEATS)
   for (const c of confirmations) expect(c.status, JSON.stringify(c.body)).toBe(200)
-  expect(factsOfEvent(server.app, 'TicketsIssued', event._id)).toBe(SEATS)
-  expect(inventoryRow(server.app, ticketTypeOf(event, 'VIP')._id)).toMatchObject({ held: 0, sold: SEATS })
+  expect(await factsOfEvent(server.app, 'TicketsIssued', event._id)).toBe(SEATS)
+  expect(await inventoryRow(server.app, ticketTypeOf(event, 'VIP')._id)).toMatchObject({
+    held: 0,
+    sold: SEATS,
+  })
   expect(await availableOf(server.app, event._id, 'VIP')).toBe(0)
 }
 
-function expectExactlyHeld(server: TestServer, event: EventView, outcomes: Outcome[]) {
+async function expectExactlyHeld(server: TestServer, event: EventView, outcomes: Outcome[]) {
   expect(tally(outcomes)).toEqual({ ok: SEATS, soldOut: BUYERS - SEATS, other: 0 })
   for (const o of outcomes.filter((x) => x.status === 409)) {
     expect(o.body).toEqual({ message: 'Not enough tickets available.' })
   }
-  expect(inventoryRow(server.app, ticketTypeOf(event, 'VIP')._id)).toMatchObject({ held: SEATS, sold: 0 })
-  expect(factsOfEvent(server.app, 'TicketsHeld', event._id)).toBe(SEATS)
-  expect(ordersOfEvent(server.app, event._id)).toBe(SEATS)
+  expect(await inventoryRow(server.app, ticketTypeOf(event, 'VIP')._id)).toMatchObject({
+    held: SEATS,
+    sold: 0,
+  })
+  expect(await factsOfEvent(server.app, 'TicketsHeld', event._id)).toBe(SEATS)
+  expect(await ordersOfEvent(server.app, event._id)).toBe(SEATS)
 }
 
 describe('POST /ticket/create: 300 concurrent buyers, 20 seats', () => {
@@ -200,7 +207,7 @@ describe('POST /ticket/create: 300 concurrent buyers, 20 seats', () => {
         const outcomes = await rush(server, world.buyers, event._id, transport)
 
         console.info(`[oversell] guarded, local gateway, ${transport}:`, tally(outcomes))
-        expectExactlyHeld(server, event, outcomes)
+        await expectExactlyHeld(server, event, outcomes)
         expect(await availableOf(server.app, event._id, 'VIP')).toBe(0)
 
         const confirmations = await payAll(server, world.buyers, outcomes, async (buyer, orderId) => {
@@ -237,14 +244,14 @@ describe('POST /ticket/create: 300 concurrent buyers, 20 seats', () => {
         const outcomes = await rush(server, world.buyers, event._id, transport)
 
         console.info(`[oversell] guarded, razorpay provider, ${transport}:`, tally(outcomes))
-        expectExactlyHeld(server, event, outcomes)
+        await expectExactlyHeld(server, event, outcomes)
         expect(await availableOf(server.app, event._id, 'VIP')).toBe(0)
 
         const confirmations = await payAll(
           server,
           world.buyers,
           outcomes,
-          async (_buyer, orderId) => gateway().pay(orderId, 'success') as Checkout,
+          async (_buyer, orderId) => (await gateway().pay(orderId, 'success')) as Checkout,
         )
         await expectExactlySold(server, event, confirmations)
       },
@@ -258,14 +265,14 @@ describe('POST /ticket/create: 300 concurrent buyers, 20 seats', () => {
       // The unsafe way: each order's seat count is read when its provider order is asked for, and
       // the hold trusts it after the await, however many holds committed meanwhile.
       const seen = new Map<string, number>()
-      const stale: SeatsLeft = (ticketType, order) =>
-        seen.get(order.orderId) ?? server.app.services.booking.available(ticketType)
+      const stale: SeatsLeft = (ticketType, order, booking) =>
+        seen.get(order.orderId) ?? booking.available(ticketType)
       server = await startServer(shopSettings(), { seatsLeft: stale })
       const { gateway } = server.app.platform
       const createOrder = gateway.createOrder.bind(gateway)
-      gateway.createOrder = (order) => {
-        const ticketType = server.app.services.catalog.ticketType(String(order.notes?.ticketTypeId))
-        if (ticketType) seen.set(order.receipt, server.app.services.booking.available(ticketType))
+      gateway.createOrder = async (order) => {
+        const ticketType = await server.app.services.catalog.ticketType(String(order.notes?.ticketTypeId))
+        if (ticketType) seen.set(order.receipt, await server.app.services.booking.available(ticketType))
         return createOrder(order)
       }
       world = await setUp(server)
@@ -279,11 +286,11 @@ describe('POST /ticket/create: 300 concurrent buyers, 20 seats', () => {
 
       const outcomes = await rush(server, world.buyers, event._id, 'inject')
 
-      const held = inventoryRow(server.app, ticketTypeOf(event, 'VIP')._id)?.held ?? 0
+      const held = (await inventoryRow(server.app, ticketTypeOf(event, 'VIP')._id))?.held ?? 0
       console.info('[oversell] control (stale count), razorpay provider, inject:', tally(outcomes), { held })
       expect(tally(outcomes).ok).toBeGreaterThan(SEATS)
       expect(held).toBeGreaterThan(SEATS)
-      expect(factsOfEvent(server.app, 'TicketsHeld', event._id)).toBe(held)
+      expect(await factsOfEvent(server.app, 'TicketsHeld', event._id)).toBe(held)
       expect(await availableOf(server.app, event._id, 'VIP')).toBeLessThan(0)
     })
 
@@ -295,7 +302,7 @@ describe('POST /ticket/create: 300 concurrent buyers, 20 seats', () => {
 
         const outcomes = await rush(server, world.buyers, event._id, 'fetch')
 
-        const held = inventoryRow(server.app, ticketTypeOf(event, 'VIP')._id)?.held ?? 0
+        const held = (await inventoryRow(server.app, ticketTypeOf(event, 'VIP')._id))?.held ?? 0
         console.info('[oversell] control (stale count), razorpay provider, fetch:', tally(outcomes), { held })
         expect(held).toBeGreaterThanOrEqual(SEATS)
         expect(tally(outcomes).ok).toBe(held)

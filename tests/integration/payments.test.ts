@@ -161,7 +161,7 @@ describe('with the local gateway (workers inline on real Redis)', () => {
           paymentStatus: 'Completed',
         },
       })
-      const facts = app.platform.ledger.readStream(`order-${placed.ticketId}`)
+      const facts = await app.platform.ledger.readStream(`order-${placed.ticketId}`)
       expect(facts.map((f) => f.type)).toEqual(['TicketsHeld', 'PaymentCaptured', 'TicketsIssued'])
       expect(facts[1]?.data).toEqual({
         orderId: placed.ticketId,
@@ -178,13 +178,13 @@ describe('with the local gateway (workers inline on real Redis)', () => {
         amountPaise: 299800,
         afterExpiry: false,
       })
-      expect(orderRow(app, placed.ticketId)).toMatchObject({
+      expect(await orderRow(app, placed.ticketId)).toMatchObject({
         status: 'issued',
         paymentStatus: 'Completed',
         ownerId: buyer.id,
         paymentId: checkout.razorpay_payment_id,
       })
-      expect(inventoryRow(app, vip._id)).toMatchObject({ held: 0, sold: 2 })
+      expect(await inventoryRow(app, vip._id)).toMatchObject({ held: 0, sold: 2 })
       expect(await availableOf(app, event._id, 'VIP')).toBe(18)
       const mail = await waitForMail(t.config.outboxDir, (m) => m.to.includes(buyer.email))
       expect(mail.subject).toBe('Your tickets for Raga Nights')
@@ -229,8 +229,8 @@ describe('with the local gateway (workers inline on real Redis)', () => {
         expect(res.json()).toEqual(first.json())
       }
       await new Promise((r) => setTimeout(r, 300))
-      expect(factsOf(app, placed.ticketId)).toEqual(['TicketsHeld', 'PaymentCaptured', 'TicketsIssued'])
-      expect(inventoryRow(app, ticketTypeOf(event, 'General Admission')._id)).toMatchObject({
+      expect(await factsOf(app, placed.ticketId)).toEqual(['TicketsHeld', 'PaymentCaptured', 'TicketsIssued'])
+      expect(await inventoryRow(app, ticketTypeOf(event, 'General Admission')._id)).toMatchObject({
         held: 0,
         sold: 1,
       })
@@ -251,7 +251,7 @@ describe('with the local gateway (workers inline on real Redis)', () => {
         expect(res.statusCode, res.body).toBe(200)
         expect(res.json().ticket).toMatchObject({ _id: placed.ticketId, paymentStatus: 'Completed' })
       }
-      expect(factsOf(app, placed.ticketId)).toEqual(['TicketsHeld', 'PaymentCaptured', 'TicketsIssued'])
+      expect(await factsOf(app, placed.ticketId)).toEqual(['TicketsHeld', 'PaymentCaptured', 'TicketsIssued'])
     })
 
     it('answers 400 to a forged signature, and nothing changes', async () => {
@@ -261,7 +261,7 @@ describe('with the local gateway (workers inline on real Redis)', () => {
       // another order of the same buyer (another event: a new checkout for the same one replaces it)
       const other = await hold(app, buyer, await createApprovedEvent(app, organizer, admin))
       const otherCheckout = await pay(app, buyer, other)
-      const before = orderRow(app, placed.ticketId)
+      const before = await orderRow(app, placed.ticketId)
 
       const forgeries: Array<Partial<{ paymentId: string; orderId: string; signature: string }>> = [
         // made up, signed with a guessed secret
@@ -281,9 +281,9 @@ describe('with the local gateway (workers inline on real Redis)', () => {
         expect(res.json()).toEqual({ message: 'Payment verification failed.' })
       }
       await new Promise((r) => setTimeout(r, 300))
-      expect(factsOf(app, placed.ticketId)).toEqual(['TicketsHeld'])
-      expect(orderRow(app, placed.ticketId)).toEqual(before)
-      expect(app.platform.localGateway?.paymentsOfOrder(placed.orderId)).toEqual([])
+      expect(await factsOf(app, placed.ticketId)).toEqual(['TicketsHeld'])
+      expect(await orderRow(app, placed.ticketId)).toEqual(before)
+      expect(await app.platform.localGateway?.paymentsOfOrder(placed.orderId)).toEqual([])
     })
 
     it("answers 404 for someone else's order and for an unknown order, and nothing changes", async () => {
@@ -309,8 +309,8 @@ describe('with the local gateway (workers inline on real Redis)', () => {
       expect(payAsIntruder.statusCode).toBe(404)
 
       await new Promise((r) => setTimeout(r, 300))
-      expect(factsOf(app, placed.ticketId)).toEqual(['TicketsHeld'])
-      expect(orderRow(app, placed.ticketId)).toMatchObject({
+      expect(await factsOf(app, placed.ticketId)).toEqual(['TicketsHeld'])
+      expect(await orderRow(app, placed.ticketId)).toMatchObject({
         status: 'held',
         paymentStatus: 'Pending',
         paymentId: null,
@@ -344,16 +344,19 @@ describe('with the local gateway (workers inline on real Redis)', () => {
       expect(delivered.statusCode).toBe(200)
       expect(delivered.json()).toEqual({ status: 'ok', accepted: true })
 
-      await until(() => factsOf(app, placed.ticketId).includes('PaymentFailed'))
-      const facts = app.platform.ledger.readStream(`order-${placed.ticketId}`)
+      await until(async () => (await factsOf(app, placed.ticketId)).includes('PaymentFailed'))
+      const facts = await app.platform.ledger.readStream(`order-${placed.ticketId}`)
       expect(facts.map((f) => f.type)).toEqual(['TicketsHeld', 'PaymentFailed'])
       expect(facts[1]?.data).toEqual({
         orderId: placed.ticketId,
         paymentId: declined.json().error.metadata.payment_id,
         reason: 'Payment was declined by the test card.',
       })
-      expect(orderRow(app, placed.ticketId)).toMatchObject({ status: 'failed', paymentStatus: 'Failed' })
-      expect(inventoryRow(app, ga._id)).toMatchObject({ held: 0, sold: 0 })
+      expect(await orderRow(app, placed.ticketId)).toMatchObject({
+        status: 'failed',
+        paymentStatus: 'Failed',
+      })
+      expect(await inventoryRow(app, ga._id)).toMatchObject({ held: 0, sold: 0 })
       expect(await availableOf(app, event._id, 'General Admission')).toBe(100)
       const shown = await app.inject({
         method: 'GET',
@@ -387,7 +390,7 @@ describe('with the local gateway (workers inline on real Redis)', () => {
       const vip = ticketTypeOf(event, 'VIP')
       const buyer = await signUp(app, 'Jai')
       const placed = await hold(app, buyer, event, 'VIP', 1)
-      lapseHold(app, placed.ticketId)
+      await lapseHold(app, placed.ticketId)
       expect(await holdsOf(app)(job('expire', { orderId: placed.ticketId }))).toEqual({
         released: true,
       })
@@ -396,8 +399,8 @@ describe('with the local gateway (workers inline on real Redis)', () => {
 
       const res = await confirmPayment(app, buyer, checkout)
 
-      await until(() => factsOf(app, placed.ticketId).includes('TicketsIssued'))
-      const facts = app.platform.ledger.readStream(`order-${placed.ticketId}`)
+      await until(async () => (await factsOf(app, placed.ticketId)).includes('TicketsIssued'))
+      const facts = await app.platform.ledger.readStream(`order-${placed.ticketId}`)
       expect(facts.map((f) => f.type)).toEqual([
         'TicketsHeld',
         'HoldExpired',
@@ -405,8 +408,11 @@ describe('with the local gateway (workers inline on real Redis)', () => {
         'TicketsIssued',
       ])
       expect(facts[3]?.data).toMatchObject({ ownerId: buyer.id, afterExpiry: true })
-      expect(orderRow(app, placed.ticketId)).toMatchObject({ status: 'issued', paymentStatus: 'Completed' })
-      expect(inventoryRow(app, vip._id)).toMatchObject({ held: 0, sold: 1 })
+      expect(await orderRow(app, placed.ticketId)).toMatchObject({
+        status: 'issued',
+        paymentStatus: 'Completed',
+      })
+      expect(await inventoryRow(app, vip._id)).toMatchObject({ held: 0, sold: 1 })
       expect(await availableOf(app, event._id, 'VIP')).toBe(0)
       // the buyer is told of the ticket, not of a failure
       expect(res.statusCode, res.body).toBe(200)
@@ -421,7 +427,7 @@ describe('with the local gateway (workers inline on real Redis)', () => {
       const late = await signUp(app, 'Kavya')
       const quick = await signUp(app, 'Lata')
       const placed = await hold(app, late, event, 'VIP', 1)
-      lapseHold(app, placed.ticketId)
+      await lapseHold(app, placed.ticketId)
       await holdsOf(app)(job('expire', { orderId: placed.ticketId }))
       const taken = await hold(app, quick, event, 'VIP', 1)
       expect((await confirmPayment(app, quick, await pay(app, quick, taken))).statusCode).toBe(200)
@@ -429,8 +435,8 @@ describe('with the local gateway (workers inline on real Redis)', () => {
 
       const res = await confirmPayment(app, late, checkout)
 
-      await until(() => factsOf(app, placed.ticketId).includes('PaymentRefunded'))
-      const facts = app.platform.ledger.readStream(`order-${placed.ticketId}`)
+      await until(async () => (await factsOf(app, placed.ticketId)).includes('PaymentRefunded'))
+      const facts = await app.platform.ledger.readStream(`order-${placed.ticketId}`)
       expect(facts.map((f) => f.type)).toEqual([
         'TicketsHeld',
         'HoldExpired',
@@ -445,19 +451,19 @@ describe('with the local gateway (workers inline on real Redis)', () => {
         amountPaise: 149900,
         reason: 'sold out after hold expired',
       })
-      const refunds = app.platform.localGateway?.refundsOf(paymentId)
+      const refunds = await app.platform.localGateway?.refundsOf(paymentId)
       expect(refunds).toEqual([{ id: expect.stringMatching(/^rfnd_/), amount: 149900 }])
       expect(facts[4]?.data).toMatchObject({ paymentId, refundId: refunds?.[0]?.id })
-      expect(app.platform.localGateway?.payment(paymentId)).toMatchObject({
+      expect(await app.platform.localGateway?.payment(paymentId)).toMatchObject({
         status: 'refunded',
         amount_refunded: 149900,
       })
-      expect(orderRow(app, placed.ticketId)).toMatchObject({
+      expect(await orderRow(app, placed.ticketId)).toMatchObject({
         status: 'expired',
         ownerId: null,
         refund: 'refunded',
       })
-      expect(inventoryRow(app, vip._id)).toMatchObject({ held: 0, sold: 1 })
+      expect(await inventoryRow(app, vip._id)).toMatchObject({ held: 0, sold: 1 })
       expect(await availableOf(app, event._id, 'VIP')).toBe(0)
       // the late buyer is told the payment will come back
       expect(res.statusCode, res.body).toBe(409)
@@ -490,8 +496,8 @@ describe('with the local gateway (workers inline on real Redis)', () => {
         expect(res.json()).toEqual({ message: 'Invalid webhook signature.' })
       }
       await new Promise((r) => setTimeout(r, 300))
-      expect(factsOf(app, placed.ticketId)).toEqual(['TicketsHeld'])
-      expect(orderRow(app, placed.ticketId)).toMatchObject({ status: 'held', paymentId: null })
+      expect(await factsOf(app, placed.ticketId)).toEqual(['TicketsHeld'])
+      expect(await orderRow(app, placed.ticketId)).toMatchObject({ status: 'held', paymentId: null })
     })
 
     it('a valid payment.captured webhook alone (no client callback) issues the ticket', async () => {
@@ -506,9 +512,9 @@ describe('with the local gateway (workers inline on real Redis)', () => {
 
       expect(res.statusCode).toBe(200)
       expect(res.json()).toEqual({ status: 'ok', accepted: true })
-      await until(() => factsOf(app, placed.ticketId).includes('TicketsIssued'))
-      expect(factsOf(app, placed.ticketId)).toEqual(['TicketsHeld', 'PaymentCaptured', 'TicketsIssued'])
-      expect(orderRow(app, placed.ticketId)).toMatchObject({
+      await until(async () => (await factsOf(app, placed.ticketId)).includes('TicketsIssued'))
+      expect(await factsOf(app, placed.ticketId)).toEqual(['TicketsHeld', 'PaymentCaptured', 'TicketsIssued'])
+      expect(await orderRow(app, placed.ticketId)).toMatchObject({
         status: 'issued',
         paymentStatus: 'Completed',
         paymentId: checkout.razorpay_payment_id,
@@ -546,8 +552,8 @@ describe('with the local gateway (workers inline on real Redis)', () => {
         else expect(res.json()).toEqual({ status: 'ok', accepted: true })
       }
       await new Promise((r) => setTimeout(r, 300))
-      expect(factsOf(app, placed.ticketId)).toEqual(['TicketsHeld', 'PaymentCaptured', 'TicketsIssued'])
-      expect(inventoryRow(app, ticketTypeOf(event, 'VIP')._id)).toMatchObject({ held: 0, sold: 2 })
+      expect(await factsOf(app, placed.ticketId)).toEqual(['TicketsHeld', 'PaymentCaptured', 'TicketsIssued'])
+      expect(await inventoryRow(app, ticketTypeOf(event, 'VIP')._id)).toMatchObject({ held: 0, sold: 2 })
       await until(() => issuedMails(t, placed.ticketId).length > 0)
       await new Promise((r) => setTimeout(r, 300))
       expect(issuedMails(t, placed.ticketId)).toHaveLength(1)
@@ -600,13 +606,13 @@ describe('workers, run by hand (WORKERS=off: jobs wait in Redis until a test run
       const buyer = await signUp(app, 'Uma')
       const first = await hold(app, buyer, event, 'VIP', 1)
       await pay(app, buyer, first) // nothing runs the queued confirmation (WORKERS=off)
-      expect(factsOf(app, first.ticketId)).toEqual(['TicketsHeld'])
+      expect(await factsOf(app, first.ticketId)).toEqual(['TicketsHeld'])
 
       const second = await hold(app, buyer, event, 'VIP', 2)
 
       expect(second).not.toHaveProperty('replacedTicketIds')
-      expect(factsOf(app, first.ticketId)).toEqual(['TicketsHeld', 'PaymentCaptured', 'TicketsIssued'])
-      expect(inventoryRow(app, ticketTypeOf(event, 'VIP')._id)).toMatchObject({ held: 2, sold: 1 })
+      expect(await factsOf(app, first.ticketId)).toEqual(['TicketsHeld', 'PaymentCaptured', 'TicketsIssued'])
+      expect(await inventoryRow(app, ticketTypeOf(event, 'VIP')._id)).toMatchObject({ held: 2, sold: 1 })
     })
 
     it('asks the provider again, after Redis forgot, about a hold released unpaid', async () => {
@@ -620,7 +626,7 @@ describe('workers, run by hand (WORKERS=off: jobs wait in Redis until a test run
         headers: bearer(buyer.token),
       })
       expect(gaveUp.statusCode, gaveUp.body).toBe(200)
-      expect(factsOf(app, placed.ticketId)).toEqual(['TicketsHeld', 'PaymentFailed'])
+      expect(await factsOf(app, placed.ticketId)).toEqual(['TicketsHeld', 'PaymentFailed'])
       const payments = new Queue('payments', {
         connection: { host: '127.0.0.1', port: 6379 },
         prefix: t.config.queuePrefix,
@@ -637,7 +643,7 @@ describe('workers, run by hand (WORKERS=off: jobs wait in Redis until a test run
         await payments.close()
       }
       // paid after its seats went back: honoured, as they are still there
-      expect(factsOf(app, placed.ticketId)).toEqual([
+      expect(await factsOf(app, placed.ticketId)).toEqual([
         'TicketsHeld',
         'PaymentFailed',
         'PaymentCaptured',
@@ -656,7 +662,7 @@ describe('workers, run by hand (WORKERS=off: jobs wait in Redis until a test run
       const waiting = await confirmPayment(app, buyer, checkout)
       expect(waiting.statusCode).toBe(202)
       expect(waiting.json()).toEqual({ message: 'Payment received. Your ticket is being issued.' })
-      expect(factsOf(app, placed.ticketId)).toEqual(['TicketsHeld'])
+      expect(await factsOf(app, placed.ticketId)).toEqual(['TicketsHeld'])
       const processor = paymentsOf(app)
       const confirm = job('confirm', { orderId: placed.ticketId })
 
@@ -668,7 +674,7 @@ describe('workers, run by hand (WORKERS=off: jobs wait in Redis until a test run
         },
       })
       await expect(down(confirm)).rejects.toThrow('socket hang up')
-      expect(factsOf(app, placed.ticketId)).toEqual(['TicketsHeld'])
+      expect(await factsOf(app, placed.ticketId)).toEqual(['TicketsHeld'])
       // the retry succeeds; a worker restarted after appending runs it once more, twice at once
       expect(await processor({ ...confirm, attemptsMade: 1 })).toEqual({ payments: 1 })
       await Promise.all([
@@ -677,8 +683,8 @@ describe('workers, run by hand (WORKERS=off: jobs wait in Redis until a test run
       ])
       expect(await processor({ ...confirm, attemptsMade: 3 })).toEqual({ payments: 1 })
 
-      expect(factsOf(app, placed.ticketId)).toEqual(['TicketsHeld', 'PaymentCaptured', 'TicketsIssued'])
-      expect(inventoryRow(app, ticketTypeOf(event, 'VIP')._id)).toMatchObject({ held: 0, sold: 1 })
+      expect(await factsOf(app, placed.ticketId)).toEqual(['TicketsHeld', 'PaymentCaptured', 'TicketsIssued'])
+      expect(await inventoryRow(app, ticketTypeOf(event, 'VIP')._id)).toMatchObject({ held: 0, sold: 1 })
       const res = await confirmPayment(app, buyer, checkout)
       expect(res.statusCode).toBe(200)
       expect(res.json().ticket).toMatchObject({ _id: placed.ticketId, paymentStatus: 'Completed' })
@@ -696,12 +702,12 @@ describe('workers, run by hand (WORKERS=off: jobs wait in Redis until a test run
       await processor(job('confirm', { orderId: placed.ticketId }, 1))
 
       // captures are applied before failures, so the declined attempt no longer releases the seats
-      expect(factsOf(app, placed.ticketId)).toEqual(['TicketsHeld', 'PaymentCaptured', 'TicketsIssued'])
-      expect(orderRow(app, placed.ticketId)).toMatchObject({
+      expect(await factsOf(app, placed.ticketId)).toEqual(['TicketsHeld', 'PaymentCaptured', 'TicketsIssued'])
+      expect(await orderRow(app, placed.ticketId)).toMatchObject({
         status: 'issued',
         paymentId: checkout.razorpay_payment_id,
       })
-      expect(inventoryRow(app, ticketTypeOf(event, 'VIP')._id)).toMatchObject({ held: 0, sold: 1 })
+      expect(await inventoryRow(app, ticketTypeOf(event, 'VIP')._id)).toMatchObject({ held: 0, sold: 1 })
     })
   })
 
@@ -719,9 +725,9 @@ describe('workers, run by hand (WORKERS=off: jobs wait in Redis until a test run
         headers: bearer(buyer.token),
       })
       expect(cancelled.statusCode).toBe(200)
-      const requested = app.platform.ledger
-        .readStream(`order-${placed.ticketId}`)
-        .find((f) => f.type === 'RefundRequested')
+      const requested = (await app.platform.ledger.readStream(`order-${placed.ticketId}`)).find(
+        (f) => f.type === 'RefundRequested',
+      )
       const data = requested?.data as { orderId: string; paymentId: string; amountPaise: number }
       // the first attempt reached the provider, then the worker died before appending
       await app.platform.gateway.refund(data.paymentId, 49900)
@@ -729,8 +735,8 @@ describe('workers, run by hand (WORKERS=off: jobs wait in Redis until a test run
       const retry = processor(job('refund', data, 1))
 
       await expect(retry).resolves.toBeDefined()
-      expect(app.platform.localGateway?.refundsOf(data.paymentId)).toHaveLength(1)
-      expect(factsOf(app, placed.ticketId).at(-1)).toBe('PaymentRefunded')
+      expect(await app.platform.localGateway?.refundsOf(data.paymentId)).toHaveLength(1)
+      expect((await factsOf(app, placed.ticketId)).at(-1)).toBe('PaymentRefunded')
     })
 
     it('a refund job enqueued before money was kept in paise (amount in rupees) refunds the same paise', async () => {
@@ -749,18 +755,18 @@ describe('workers, run by hand (WORKERS=off: jobs wait in Redis until a test run
         headers: bearer(buyer.token),
       })
       expect(cancelled.statusCode).toBe(200)
-      const paymentId = orderRow(app, placed.ticketId)?.paymentId as string
+      const paymentId = (await orderRow(app, placed.ticketId))?.paymentId as string
 
       // as the old dispatcher enqueued it: 3 × ₹19.99 in rupees
       await processor(job('refund', { orderId: placed.ticketId, paymentId, amount: 59.97 }))
 
-      expect(app.platform.localGateway?.refundsOf(paymentId)).toEqual([
+      expect(await app.platform.localGateway?.refundsOf(paymentId)).toEqual([
         { id: expect.stringMatching(/^rfnd_/), amount: 5997 },
       ])
-      expect(factsOf(app, placed.ticketId).at(-1)).toBe('PaymentRefunded')
+      expect((await factsOf(app, placed.ticketId)).at(-1)).toBe('PaymentRefunded')
       // and the job of today's shape, run again, pays nothing twice
       await processor(job('refund', { orderId: placed.ticketId, paymentId, amountPaise: 5997 }, 1))
-      expect(app.platform.localGateway?.refundsOf(paymentId)).toHaveLength(1)
+      expect(await app.platform.localGateway?.refundsOf(paymentId)).toHaveLength(1)
     })
   })
 
@@ -775,16 +781,19 @@ describe('workers, run by hand (WORKERS=off: jobs wait in Redis until a test run
       const expire = holdsOf(app)
 
       expect(await expire(job('expire', { orderId: placed.ticketId }))).toEqual({ released: false })
-      expect(factsOf(app, placed.ticketId)).toEqual(['TicketsHeld'])
+      expect(await factsOf(app, placed.ticketId)).toEqual(['TicketsHeld'])
       expect(await availableOf(app, event._id, 'VIP')).toBe(1)
 
-      lapseHold(app, placed.ticketId)
+      await lapseHold(app, placed.ticketId)
       expect(await expire(job('expire', { orderId: placed.ticketId }))).toEqual({ released: true })
       expect(await expire(job('expire', { orderId: placed.ticketId }))).toEqual({ released: false })
 
-      expect(factsOf(app, placed.ticketId)).toEqual(['TicketsHeld', 'HoldExpired'])
-      expect(orderRow(app, placed.ticketId)).toMatchObject({ status: 'expired', paymentStatus: 'Failed' })
-      expect(inventoryRow(app, vip._id)).toMatchObject({ held: 0, sold: 0 })
+      expect(await factsOf(app, placed.ticketId)).toEqual(['TicketsHeld', 'HoldExpired'])
+      expect(await orderRow(app, placed.ticketId)).toMatchObject({
+        status: 'expired',
+        paymentStatus: 'Failed',
+      })
+      expect(await inventoryRow(app, vip._id)).toMatchObject({ held: 0, sold: 0 })
       expect(await availableOf(app, event._id, 'VIP')).toBe(4)
     })
 
@@ -794,11 +803,11 @@ describe('workers, run by hand (WORKERS=off: jobs wait in Redis until a test run
       const placed = await hold(app, buyer, event)
       await pay(app, buyer, placed)
       await paymentsOf(app)(job('confirm', { orderId: placed.ticketId }))
-      lapseHold(app, placed.ticketId)
+      await lapseHold(app, placed.ticketId)
       expect(await holdsOf(app)(job('expire', { orderId: placed.ticketId }))).toEqual({
         released: false,
       })
-      expect(factsOf(app, placed.ticketId)).toEqual(['TicketsHeld', 'PaymentCaptured', 'TicketsIssued'])
+      expect(await factsOf(app, placed.ticketId)).toEqual(['TicketsHeld', 'PaymentCaptured', 'TicketsIssued'])
     })
 
     it('refuses a malformed or unknown job without retrying it', async () => {
@@ -819,14 +828,19 @@ describe('workers, run by hand (WORKERS=off: jobs wait in Redis until a test run
         await hold(app, await signUp(app, 'Yash'), event, 'VIP', 2),
       ]
       const running = await hold(app, await signUp(app, 'Yuvan'), event, 'VIP', 1)
-      for (const placed of lapsed) lapseHold(app, placed.ticketId)
+      for (const placed of lapsed) await lapseHold(app, placed.ticketId)
       expect(await availableOf(app, event._id, 'VIP')).toBe(1)
 
       startWorkers({ platform: app.platform, ...app.services })
+      // the sweep at start: done at once on SQLite, within moments on PostgreSQL (its next is 30 s away)
+      await until(async () => {
+        const streams = await Promise.all(lapsed.map((placed) => factsOf(app, placed.ticketId)))
+        return streams.every((types) => types.includes('HoldExpired'))
+      }, 5000)
 
       for (const placed of lapsed)
-        expect(factsOf(app, placed.ticketId)).toEqual(['TicketsHeld', 'HoldExpired'])
-      expect(factsOf(app, running.ticketId)).toEqual(['TicketsHeld'])
+        expect(await factsOf(app, placed.ticketId)).toEqual(['TicketsHeld', 'HoldExpired'])
+      expect(await factsOf(app, running.ticketId)).toEqual(['TicketsHeld'])
       expect(await availableOf(app, event._id, 'VIP')).toBe(4)
     })
   })
@@ -872,7 +886,7 @@ describe('razorpay adapter against the local gateway REST API (listening server)
       notes: { eventId: 'e1' },
     })
     expect(created.id).toMatch(/^order_/)
-    expect(local().order(created.id)).toMatchObject({
+    expect(await local().order(created.id)).toMatchObject({
       amount: 49900,
       currency: 'INR',
       receipt: 'r-1',
@@ -881,7 +895,7 @@ describe('razorpay adapter against the local gateway REST API (listening server)
     })
     expect(await adapter.paymentsOfOrder(created.id)).toEqual([])
 
-    const checkout = local().pay(created.id, 'success') as Checkout
+    const checkout = (await local().pay(created.id, 'success')) as Checkout
     const payments = await adapter.paymentsOfOrder(created.id)
     expect(payments).toEqual([
       {
@@ -916,9 +930,9 @@ describe('razorpay adapter against the local gateway REST API (listening server)
 
     const refund = await adapter.refund(payment.id, 10000)
     expect(refund.id).toMatch(/^rfnd_/)
-    expect(local().refundsOf(payment.id)).toEqual([{ id: refund.id, amount: 10000 }])
+    expect(await local().refundsOf(payment.id)).toEqual([{ id: refund.id, amount: 10000 }])
     await expect(adapter.refund(payment.id, 49900)).rejects.toMatchObject({ statusCode: 400 })
-    expect(local().refundsOf(payment.id)).toHaveLength(1)
+    expect(await local().refundsOf(payment.id)).toHaveLength(1)
 
     await until(() => delivered.length > 0)
     const webhook = delivered.at(-1)
@@ -929,7 +943,7 @@ describe('razorpay adapter against the local gateway REST API (listening server)
     )
 
     const failed = await adapter.createOrder({ amount: 10000, currency: 'INR', receipt: 'r-2', notes: {} })
-    local().pay(failed.id, 'failure')
+    await local().pay(failed.id, 'failure')
     expect(await adapter.paymentsOfOrder(failed.id)).toEqual([
       expect.objectContaining({
         status: 'failed',
@@ -1000,7 +1014,7 @@ describe('razorpay adapter against the local gateway REST API (listening server)
         keyId: 'rzp_test_gateway',
         provider: 'razorpay',
       })
-      expect(local().order(created.body.orderId)).toMatchObject({
+      expect(await local().order(created.body.orderId)).toMatchObject({
         amount: 299800,
         receipt: created.body.ticketId,
       })
@@ -1014,7 +1028,7 @@ describe('razorpay adapter against the local gateway REST API (listening server)
         ).status,
       ).toBe(404)
 
-      const checkout = local().pay(created.body.orderId, 'success') as Checkout
+      const checkout = (await local().pay(created.body.orderId, 'success')) as Checkout
       const confirmed = await call('POST', '/ticket/handlePaymentSuccess', buyer.token, {
         paymentId: checkout.razorpay_payment_id,
         orderId: checkout.razorpay_order_id,
@@ -1034,7 +1048,7 @@ describe('razorpay adapter against the local gateway REST API (listening server)
           paymentStatus: 'Completed',
         },
       })
-      expect(factsOf(shop.app, created.body.ticketId)).toEqual([
+      expect(await factsOf(shop.app, created.body.ticketId)).toEqual([
         'TicketsHeld',
         'PaymentCaptured',
         'TicketsIssued',
@@ -1053,9 +1067,9 @@ describe('razorpay adapter against the local gateway REST API (listening server)
 
       const cancelled = await call('DELETE', `/ticket/cancel/${created.body.ticketId}`, buyer.token)
       expect(cancelled).toEqual({ status: 200, body: { message: 'Ticket canceled successfully.' } })
-      await until(() => factsOf(shop.app, created.body.ticketId).includes('PaymentRefunded'))
-      expect(countOf(factsOf(shop.app, created.body.ticketId), 'TicketsIssued')).toBe(1)
-      expect(local().refundsOf(checkout.razorpay_payment_id)).toEqual([
+      await until(async () => (await factsOf(shop.app, created.body.ticketId)).includes('PaymentRefunded'))
+      expect(countOf(await factsOf(shop.app, created.body.ticketId), 'TicketsIssued')).toBe(1)
+      expect(await local().refundsOf(checkout.razorpay_payment_id)).toEqual([
         { id: expect.any(String), amount: 299800 },
       ])
       expect(await availableOf(shop.app, event._id, 'VIP')).toBe(20)

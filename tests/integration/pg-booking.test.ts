@@ -14,14 +14,17 @@ import { dashboardQueries } from '../../server/analytics/dashboards.ts'
 import { pgDashboardQueries } from '../../server/analytics/pg-dashboards.ts'
 import { pgAnalyticsProjection } from '../../server/analytics/pg-project.ts'
 import { pgAnalyticsQueries } from '../../server/analytics/pg-queries.ts'
+import { analyticsQueries } from '../../server/analytics/queries.ts'
 import { pgBookingProjection } from '../../server/booking/pg-project.ts'
 import { pgBookingQueries, poolReader } from '../../server/booking/pg-queries.ts'
+import { bookingQueries } from '../../server/booking/queries.ts'
 import type { TicketTypeRow } from '../../server/catalog/queries.ts'
 import type { Sqlite } from '../../server/db/connection.ts'
 import { openPostgres, type PgConnection } from '../../server/db/pg-connection.ts'
 import type { StoredFact } from '../../server/ledger/ledger.ts'
 import { PgLedger } from '../../server/ledger/pg-ledger.ts'
 import { adminSession, organizerSession, type Session, signUp } from '../support/accounts.ts'
+import { sqliteLedger, sqliteOf } from '../support/db.ts'
 import { lapseHold, ticketTypeOf } from '../support/events.ts'
 import { freshDatabase, type TestDatabase } from '../support/postgres.ts'
 import {
@@ -75,8 +78,8 @@ async function mirror(pool: pg.Pool, table: string) {
 }
 
 const expire = (app: FastifyInstance, orderId: string) => app.services.bookingCommands.expire(orderId)
-const streamHas = (app: FastifyInstance, orderId: string, type: string) =>
-  app.platform.ledger.readStream(`order-${orderId}`).some((f) => f.type === type)
+const streamHas = async (app: FastifyInstance, orderId: string, type: string) =>
+  (await app.platform.ledger.readStream(`order-${orderId}`)).some((f) => f.type === type)
 
 /** Real sales through the real app, on SQLite, with its real workers. */
 async function sell(app: FastifyInstance) {
@@ -133,18 +136,18 @@ async function sell(app: FastifyInstance) {
   await hold(app, b(10), k0, 'VIP', 1)
   // a hold that lapsed and was released
   const lapsed = await hold(app, b(11), k1, 'General Admission', 2)
-  lapseHold(app, lapsed.ticketId)
-  expire(app, lapsed.ticketId)
+  await lapseHold(app, lapsed.ticketId)
+  await expire(app, lapsed.ticketId)
   // a payment after the hold lapsed, honoured while the seats remain
   const late = await hold(app, b(4), k1, 'VIP', 2)
-  lapseHold(app, late.ticketId)
-  expire(app, late.ticketId)
+  await lapseHold(app, late.ticketId)
+  await expire(app, late.ticketId)
   await confirm(app, b(4), (await pay(app, b(4), late)).json() as Checkout)
   await until(() => streamHas(app, late.ticketId, 'TicketsIssued'))
   // and one refunded: the last VIP seat of k2 sold meanwhile
   const tooLate = await hold(app, b(3), k2, 'VIP', 2)
-  lapseHold(app, tooLate.ticketId)
-  expire(app, tooLate.ticketId)
+  await lapseHold(app, tooLate.ticketId)
+  await expire(app, tooLate.ticketId)
   await buy(app, b(2), k2, 'VIP', 2)
   await confirm(app, b(3), (await pay(app, b(3), tooLate)).json() as Checkout)
   await until(() => streamHas(app, tooLate.ticketId, 'PaymentRefunded'))
@@ -161,14 +164,14 @@ async function sell(app: FastifyInstance) {
   ] as const) {
     await cancel(app, owner, ticket as string)
   }
-  await until(() => factsOfType(app, 'PaymentRefunded').length === 4)
+  await until(async () => (await factsOfType(app, 'PaymentRefunded')).length === 4)
 }
 
 beforeAll(async () => {
   server = await startServer({ RATE_LIMITS: 'off', MAX_HELD_SEATS_PER_ADDRESS: '1000' })
   await sell(server.app)
-  sqlite = server.app.platform.ledger.sqlite
-  facts = allFacts(server.app.platform.ledger)
+  sqlite = sqliteOf(server.app)
+  facts = allFacts(sqliteLedger(server.app))
   database = await freshDatabase()
   postgres = await openPostgres(database.url)
   for (const table of ['events', 'event_ticket_types', 'accounts']) await mirror(postgres.pool, table)
@@ -225,11 +228,12 @@ describe.each([
 
 describe('the same answers on both stores', () => {
   const stores = () => {
-    const db = server.app.platform.ledger.db
+    // SQLite's own queries (synchronous), held against PostgreSQL's
+    const { db } = sqliteLedger(server.app)
     const reader = poolReader(postgres.pool)
     return {
-      booking: [server.app.services.booking, pgBookingQueries(reader)] as const,
-      analytics: [server.app.services.analytics, pgAnalyticsQueries(reader)] as const,
+      booking: [bookingQueries(db), pgBookingQueries(reader)] as const,
+      analytics: [analyticsQueries(db), pgAnalyticsQueries(reader)] as const,
       dashboards: [dashboardQueries(db), pgDashboardQueries(reader)] as const,
     }
   }

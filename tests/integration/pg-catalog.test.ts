@@ -16,6 +16,7 @@ import { openPostgres, type PgConnection } from '../../server/db/pg-connection.t
 import { PgLedger } from '../../server/ledger/pg-ledger.ts'
 import { adminSession, bearer, organizerSession, type Session } from '../support/accounts.ts'
 import { startApp, type TestApp } from '../support/app.ts'
+import { sqliteLedger, sqliteOf as sqliteOfApp } from '../support/db.ts'
 import { multipartBody, pngImage, type Upload } from '../support/media.ts'
 import { freshDatabase, type TestDatabase } from '../support/postgres.ts'
 import { nextYear } from '../support/sales.ts'
@@ -172,7 +173,7 @@ beforeAll(async () => {
   }
   database = await freshDatabase()
   pg = await openPostgres(database.url)
-  await new PgLedger(pg.pool, [pgCatalogProjection]).copyIn(allFacts(t.app.platform.ledger))
+  await new PgLedger(pg.pool, [pgCatalogProjection]).copyIn(allFacts(sqliteLedger(t.app)))
 })
 afterAll(async () => {
   await pg?.close()
@@ -180,12 +181,12 @@ afterAll(async () => {
   await t?.close()
 })
 
-const sqliteOf = () => t.app.platform.connection.sqlite
+const sqliteOf = () => sqliteOfApp(t.app)
 const SEARCH_COLUMNS = 'event_id, title, description, location, category'
 
 describe('the catalogue copied into PostgreSQL', () => {
   it('holds every fact type of the catalogue', () => {
-    const types = new Set(allFacts(t.app.platform.ledger).map((f) => f.type))
+    const types = new Set(allFacts(sqliteLedger(t.app)).map((f) => f.type))
     for (const type of Object.keys(pgCatalogProjection.handlers)) expect(types).toContain(type)
   })
 
@@ -255,7 +256,7 @@ const withinTies = (rows: EventRow[], key: (row: EventRow) => string) => {
 }
 
 describe('the catalogue queries on both stores', () => {
-  const sqlite = () => catalogQueries(t.app.platform.ledger.db)
+  const sqlite = () => catalogQueries(sqliteLedger(t.app).db)
   const pgQueries = () => pgCatalogQueries(pg.pool)
 
   const same = async (label: string, run: (q: ReturnType<typeof pgQueries>) => unknown) => {

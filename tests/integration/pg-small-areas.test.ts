@@ -19,6 +19,7 @@ import { supportQueries } from '../../server/support/queries.ts'
 import { upcasters } from '../../server/upcasters.ts'
 import { adminSession, login, organizerSession, type Session, signUp } from '../support/accounts.ts'
 import { startApp, type TestApp } from '../support/app.ts'
+import { sqliteLedger, sqliteOf } from '../support/db.ts'
 import { waitForMail } from '../support/outbox.ts'
 import { freshDatabase, type TestDatabase } from '../support/postgres.ts'
 import { approvedEvent, post, submitEvent } from '../support/sales.ts'
@@ -160,7 +161,7 @@ beforeAll(async () => {
     undefined,
     upcasters,
   )
-  await ledger.copyIn(allFacts(app.platform.ledger))
+  await ledger.copyIn(allFacts(sqliteLedger(app)))
 }, 120_000)
 
 afterAll(async () => {
@@ -171,7 +172,7 @@ afterAll(async () => {
 
 describe('the corpus', () => {
   it('has every fact type of the three areas, and ties in time to order by arrival', () => {
-    const types = new Set(allFacts(app.platform.ledger).map((f) => f.type))
+    const types = new Set(allFacts(sqliteLedger(app)).map((f) => f.type))
     for (const type of [
       'AccountRegistered',
       'PasswordResetRequested',
@@ -183,7 +184,7 @@ describe('the corpus', () => {
     ]) {
       expect(types, type).toContain(type)
     }
-    const times = supportQueries(app.platform.ledger.db)
+    const times = supportQueries(sqliteLedger(app).db)
       .all()
       .map((i) => i.createdAt)
     expect(new Set(times).size).toBeLessThan(times.length)
@@ -192,7 +193,7 @@ describe('the corpus', () => {
 
 describe.each(tables)('the %s table', (table) => {
   it('holds the same rows on both stores', async () => {
-    const expected = sqliteRows(app.platform.connection.sqlite, table)
+    const expected = sqliteRows(sqliteOf(app), table)
     expect(expected.length).toBeGreaterThan(0)
     expect(await pgRows(pgSide.pool, table)).toEqual(expected)
   })
@@ -211,12 +212,10 @@ async function both<A extends unknown[], R>(
 }
 
 const column = (table: string, name: string) =>
-  (
-    app.platform.connection.sqlite.prepare(`SELECT ${name} AS v FROM ${table}`).all() as Array<{ v: string }>
-  ).map((r) => r.v)
+  (sqliteOf(app).prepare(`SELECT ${name} AS v FROM ${table}`).all() as Array<{ v: string }>).map((r) => r.v)
 
 describe('the accounts queries', () => {
-  const stores = () => ({ s: accountQueries(app.platform.ledger.db), p: pgAccountQueries(pgSide.db) })
+  const stores = () => ({ s: accountQueries(sqliteLedger(app).db), p: pgAccountQueries(pgSide.db) })
 
   it('byId: every account, and one that does not exist', async () => {
     const { s, p } = stores()
@@ -261,7 +260,7 @@ describe('the accounts queries', () => {
   it('resetLinkOwner: every live link, a used or replaced one, and none', async () => {
     const { s, p } = stores()
     const live = column('password_reset_links', 'token_hash')
-    const gone = allFacts(app.platform.ledger)
+    const gone = allFacts(sqliteLedger(app))
       .filter((f) => f.type === 'PasswordResetRequested')
       .map((f) => (f.data as { tokenHash: string }).tokenHash)
       .filter((hash) => !live.includes(hash))
@@ -274,7 +273,7 @@ describe('the accounts queries', () => {
 })
 
 describe('the support queries', () => {
-  const stores = () => ({ s: supportQueries(app.platform.ledger.db), p: pgSupportQueries(pgSide.db) })
+  const stores = () => ({ s: supportQueries(sqliteLedger(app).db), p: pgSupportQueries(pgSide.db) })
 
   it('all: newest first, ties in time by arrival', async () => {
     const { s, p } = stores()
@@ -300,7 +299,7 @@ describe('the support queries', () => {
 })
 
 describe('the schedule queries', () => {
-  const stores = () => ({ s: scheduleQueries(app.platform.ledger.db), p: pgScheduleQueries(pgSide.db) })
+  const stores = () => ({ s: scheduleQueries(sqliteLedger(app).db), p: pgScheduleQueries(pgSide.db) })
 
   it('ofEvents: none, each event, all in any order, with events that have no sessions', async () => {
     const { s, p } = stores()

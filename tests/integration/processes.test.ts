@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { afterEach, describe, expect, it } from 'vitest'
+import { storeSettings } from '../support/app.ts'
 import { waitForMail } from '../support/outbox.ts'
 import { freePort } from '../support/server.ts'
 
@@ -14,10 +15,20 @@ const repo = resolve(import.meta.dirname, '../..')
 
 const running: ChildProcess[] = []
 const dirs: string[] = []
-afterEach(() => {
+const databases: Array<() => Promise<void>> = []
+afterEach(async () => {
   for (const child of running.splice(0)) child.kill('SIGKILL')
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true })
+  for (const drop of databases.splice(0)) await drop()
 })
+
+/** The suite's store for the processes of one test: DATABASE_URL and JWT_SECRET under integration-pg
+ * (a database of the test's own, dropped after it), nothing on SQLite (a file in DATA_DIR). */
+async function suiteStore(): Promise<Record<string, string>> {
+  const store = await storeSettings()
+  databases.push(store.drop)
+  return store.env
+}
 
 const dataDir = () => {
   const dir = mkdtempSync(join(tmpdir(), 'process-test-'))
@@ -192,6 +203,7 @@ describe('the worker process', () => {
     const dir = dataDir()
     const port = await freePort()
     const env = {
+      ...(await suiteStore()),
       DATA_DIR: dir,
       PORT: String(port),
       HOST: '127.0.0.1',
@@ -217,8 +229,9 @@ describe('the worker process', () => {
 })
 
 describe('npm run admin:create', () => {
-  it('creates the admin once and never overwrites it', () => {
+  it('creates the admin once and never overwrites it', async () => {
     const dir = dataDir()
+    const store = await suiteStore()
     const run = (password: string) =>
       spawnSync(
         process.execPath,
@@ -232,7 +245,7 @@ describe('npm run admin:create', () => {
           password,
         ],
         {
-          env: { ...process.env, DATA_DIR: dir },
+          env: { ...process.env, DATA_DIR: dir, ...store },
           encoding: 'utf8',
         },
       )

@@ -9,6 +9,7 @@ import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type Session, signUp } from '../support/accounts.ts'
 import { startApp, type TestApp } from '../support/app.ts'
+import { dbRow, factField } from '../support/db.ts'
 import { readOutbox, waitForMail } from '../support/outbox.ts'
 
 const LIMITS = {
@@ -255,11 +256,11 @@ describe('POST /api/v1/auth/forgotpassword', () => {
     await waitForMail(t.config.outboxDir, () => mailsTo(user.email).length >= 2)
     await pause(300)
     expect(mailsTo(user.email)).toHaveLength(2)
-    const requested = app.platform.connection.sqlite
-      .prepare(
-        "SELECT count(*) AS n FROM ledger WHERE type = 'PasswordResetRequested' AND json_extract(data, '$.accountId') = ?",
-      )
-      .get(user.id)
+    const requested = await dbRow(
+      app,
+      `SELECT count(*) AS n FROM ledger WHERE type = 'PasswordResetRequested' AND ${factField(app, 'accountId')} = ?`,
+      user.id,
+    )
     expect(requested).toEqual({ n: 2 })
   })
 
@@ -293,9 +294,7 @@ describe('POST /api/v1/auth/register, per address', () => {
       remoteAddress: ip,
     })
   const accountsWith = (email: string) =>
-    farm.app.platform.connection.sqlite
-      .prepare('SELECT count(*) AS n FROM accounts WHERE email = ?')
-      .get(email)
+    dbRow(farm.app, 'SELECT count(*) AS n FROM accounts WHERE email = ?', email)
 
   it('answers 429 to the 4th sign-up from one address within the window, and makes no account; another address is unaffected', async () => {
     const ip = freshIp()
@@ -306,7 +305,7 @@ describe('POST /api/v1/auth/register, per address', () => {
     const elsewhere = await registerFrom(freshIp(), unknownEmail())
 
     expectTooMany(here, SIGNUP_WINDOW)
-    expect(accountsWith(email)).toEqual({ n: 0 })
+    expect(await accountsWith(email)).toEqual({ n: 0 })
     expect(elsewhere.statusCode).toBe(200)
   })
 

@@ -7,6 +7,7 @@ import { join } from 'node:path'
 import { Worker } from 'node:worker_threads'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { organizerSession, type Session, signUp } from '../support/accounts.ts'
+import { dbCount } from '../support/db.ts'
 import { multipartBody, pngImage, type Upload } from '../support/media.ts'
 import { nextYear } from '../support/sales.ts'
 import { startServer, type TestServer } from '../support/server.ts'
@@ -107,8 +108,7 @@ const times = (n: number, send: (i: number) => Sent) => Array.from({ length: n }
 
 const incoming = () => readdirSync(join(server.config.uploadsDir, '.incoming'))
 const stored = () => readdirSync(server.config.uploadsDir).filter((name) => name !== '.incoming')
-const eventCount = () =>
-  (server.app.platform.connection.sqlite.prepare('SELECT count(*) AS n FROM events').get() as { n: number }).n
+const eventCount = () => dbCount(server.app, 'events')
 
 const images = (count: number) => Array.from({ length: count }, (_, i) => png(`photo-${i}.png`, 0.95 * MB))
 const notAnImage = 'is not an image (JPEG, PNG, GIF, WebP or AVIF).'
@@ -168,8 +168,8 @@ describe('POST /api/v1/event/create refused before its body is read, over a real
     })
   })
 
-  it('kept nothing of the refused requests: no event, no stored file, nothing staged', () => {
-    expect(eventCount()).toBe(0)
+  it('kept nothing of the refused requests: no event, no stored file, nothing staged', async () => {
+    expect(await eventCount()).toBe(0)
     expect(stored()).toEqual([])
     expect(incoming()).toEqual([])
   })

@@ -42,7 +42,7 @@ describe('PUT /admin/events/{id}/status with a reason', () => {
       message: 'Event rejected !',
       event: { approvalStatus: 'Rejected', reviewReason: 'The venue is not confirmed.' },
     })
-    const fact = app.platform.ledger.readStream(`event-${event._id}`).at(-1)
+    const fact = (await app.platform.ledger.readStream(`event-${event._id}`)).at(-1)
     expect(fact).toMatchObject({ type: 'EventRejected', data: { reason: 'The venue is not confirmed.' } })
 
     expect((await asOrganizer(`/api/v1/event/${event._id}`)).json().reviewReason).toBe(
@@ -62,10 +62,10 @@ describe('PUT /admin/events/{id}/status with a reason', () => {
     const event = await submitEvent(app, organizer)
     const blank = await decide(event._id, { status: 'Rejected', reason: '   ' })
     expect(blank.json().event.reviewReason).toBeNull()
-    const head = app.platform.ledger.head()
+    const head = await app.platform.ledger.head()
     const long = await decide(event._id, { status: 'Approved', reason: 'x'.repeat(501) })
     expect(long.statusCode).toBe(400)
     expect(long.json().message).toBe('The reason is too long (500 characters at most).')
-    expect(app.platform.ledger.head()).toBe(head)
+    expect(await app.platform.ledger.head()).toBe(head)
   })
 })

@@ -1,15 +1,15 @@
 // An event's optional sales end (POST /event/create's salesEnd, a wall clock in TIMEZONE): booking
 // closes then when it is earlier than the start; a sales end after the start is refused at
 // creation; the event's views carry it as entered; a rebuild of the read models keeps it.
-import { eq } from 'drizzle-orm'
+import { getTableName } from 'drizzle-orm'
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { EventView } from '../../contracts/catalog.ts'
 import { events } from '../../server/catalog/tables.ts'
-import { rebuildReadModels } from '../../server/ledger/rebuild.ts'
 import { adminSession, bearer, organizerSession, type Session, signUp } from '../support/accounts.ts'
 import { startApp, type TestApp } from '../support/app.ts'
 import { wallClockIn } from '../support/clock.ts'
+import { dbCount, dbExec, rebuildStore } from '../support/db.ts'
 import { createApprovedEvent, inventoryRow, order, ticketTypeOf } from '../support/events.ts'
 
 // New York, not the default Asia/Kolkata: the same wall clock there is about ten hours earlier.
@@ -63,14 +63,14 @@ describe('POST /event/create with a sales end (TIMEZONE America/New_York)', () =
   it('closes booking at a sales end that has passed, before the start: 409 and nothing stored', async () => {
     const event = await eventSelling(wallClockIn(zone, -40).dateTime)
     const buyer = await signUp(app, 'TooLate')
-    const before = app.platform.ledger.head()
+    const before = await app.platform.ledger.head()
 
     const res = await order(app, buyer, { eventId: event._id, ticketType: 'General Admission', quantity: 1 })
 
     expect(res.statusCode).toBe(409)
     expect(res.json()).toEqual(CLOSED)
-    expect(app.platform.ledger.head()).toBe(before)
-    expect(inventoryRow(app, ticketTypeOf(event, 'General Admission')._id)?.held ?? 0).toBe(0)
+    expect(await app.platform.ledger.head()).toBe(before)
+    expect((await inventoryRow(app, ticketTypeOf(event, 'General Admission')._id))?.held ?? 0).toBe(0)
   })
 
   it('sells until the sales end in the event’s zone: 40 minutes ahead in New York is still on sale', async () => {
@@ -103,8 +103,8 @@ describe('POST /event/create with a sales end (TIMEZONE America/New_York)', () =
 
   it('refuses a sales end after the event starts with 400 on salesEnd, storing nothing', async () => {
     const date = wallClockIn(zone, 3 * 24 * 60).date
-    const before = app.platform.ledger.head()
-    const rows = app.platform.ledger.db.select().from(events).all().length
+    const before = await app.platform.ledger.head()
+    const rows = await dbCount(app, getTableName(events))
 
     for (const salesEnd of [`${date}T19:31`, `${date}T23:59`, '2999-01-01T00:00']) {
       const res = await submit(app, organizer, { date, time: '19:30', salesEnd })
@@ -114,12 +114,12 @@ describe('POST /event/create with a sales end (TIMEZONE America/New_York)', () =
         issues: [{ field: 'salesEnd', message: AFTER_START }],
       })
     }
-    expect(app.platform.ledger.head()).toBe(before)
-    expect(app.platform.ledger.db.select().from(events).all()).toHaveLength(rows)
+    expect(await app.platform.ledger.head()).toBe(before)
+    expect(await dbCount(app, getTableName(events))).toBe(rows)
   })
 
   it('refuses a sales end that is not a real date and time with 400 on salesEnd', async () => {
-    const before = app.platform.ledger.head()
+    const before = await app.platform.ledger.head()
     for (const salesEnd of [
       'tomorrow',
       '2027-02-30T10:00',
@@ -133,7 +133,7 @@ describe('POST /event/create with a sales end (TIMEZONE America/New_York)', () =
         { field: 'salesEnd', message: expect.stringMatching(/^Sales end /) },
       ])
     }
-    expect(app.platform.ledger.head()).toBe(before)
+    expect(await app.platform.ledger.head()).toBe(before)
   })
 
   it('carries the sales end in every view of the event, as entered; none is null', async () => {
@@ -142,7 +142,7 @@ describe('POST /event/create with a sales end (TIMEZONE America/New_York)', () =
     expect(created.statusCode, created.body).toBe(201)
     const event = created.json().event as EventView
     expect(event.salesEnd).toBe(`${date}T18:00`)
-    expect(app.platform.ledger.readStream(`event-${event._id}`)[0]?.data).toMatchObject({
+    expect((await app.platform.ledger.readStream(`event-${event._id}`))[0]?.data).toMatchObject({
       salesEnd: `${date}T18:00`,
     })
 
@@ -169,29 +169,31 @@ describe('POST /event/create with a sales end (TIMEZONE America/New_York)', () =
     expect(plain.statusCode, plain.body).toBe(201)
     const none = plain.json().event as EventView
     expect(none.salesEnd).toBeNull()
-    expect(app.platform.ledger.readStream(`event-${none._id}`)[0]?.data).not.toHaveProperty('salesEnd')
+    expect((await app.platform.ledger.readStream(`event-${none._id}`))[0]?.data).not.toHaveProperty(
+      'salesEnd',
+    )
   })
 
   it('keeps sales ends through a rebuild of the read models (and facts without one stay null)', async () => {
-    const { ledger } = app.platform
+    const { catalog } = app.platform.store.queries
+    const byId = (a: { id: string }, b: { id: string }) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)
+    const allEvents = async () => (await catalog.all()).sort(byId)
     const date = wallClockIn(zone, 3 * 24 * 60).date
     const withEnd = (await submit(app, organizer, { date, time: '19:30', salesEnd: `${date}T12:00` })).json()
       .event as EventView
     const without = (await submit(app, organizer, {})).json().event as EventView
-    const live = ledger.db.select().from(events).orderBy(events.id).all()
+    const live = await allEvents()
     expect(live.find((e) => e.id === withEnd._id)?.salesEnd).toBe(`${date}T12:00`)
     expect(live.find((e) => e.id === without._id)?.salesEnd).toBeNull()
 
-    ledger.sqlite.exec('DELETE FROM events')
-    rebuildReadModels(ledger)
+    await dbExec(app, 'DELETE FROM events')
+    await rebuildStore(app)
 
-    expect(ledger.db.select().from(events).orderBy(events.id).all()).toEqual(live)
-    expect(ledger.db.select().from(events).where(eq(events.id, withEnd._id)).get()?.salesEnd).toBe(
-      `${date}T12:00`,
-    )
+    expect(await allEvents()).toEqual(live)
+    expect((await catalog.byId(withEnd._id))?.salesEnd).toBe(`${date}T12:00`)
     // …and booking still closes at it after the rebuild.
     const closing = await eventSelling(wallClockIn(zone, -40).dateTime)
-    rebuildReadModels(ledger)
+    await rebuildStore(app)
     const res = await order(app, await signUp(app, 'AfterRebuild'), {
       eventId: closing._id,
       ticketType: 'General Admission',

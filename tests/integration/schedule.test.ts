@@ -11,7 +11,6 @@ import type { EventView } from '../../contracts/catalog.ts'
 import type { LivePush, NoticePush, SessionPush } from '../../contracts/live.ts'
 import type { SessionView } from '../../contracts/schedule.ts'
 import { newId } from '../../server/ids.ts'
-import { scheduleQueries } from '../../server/schedule/queries.ts'
 import { notificationsProcessor } from '../../workers/notifications.ts'
 import { adminSession, organizerSession, type Session, signUp } from '../support/accounts.ts'
 import {
@@ -179,7 +178,7 @@ describe('POST /api/v1/schedule', () => {
       ],
       location: 'Main Stage',
     })
-    const facts = server.app.platform.ledger.readStream(`session-${body._id}`)
+    const facts = await server.app.platform.ledger.readStream(`session-${body._id}`)
     expect(facts.map((f) => [f.type, f.meta.actor])).toEqual([['SessionScheduled', organizer.id]])
     expect(facts[0]?.data).toEqual({
       sessionId: body._id,
@@ -192,7 +191,7 @@ describe('POST /api/v1/schedule', () => {
       speakers: body.speakers,
       location: 'Main Stage',
     })
-    expect(scheduleQueries(server.app.platform.ledger.db).byId(body._id)).toMatchObject({
+    expect(await server.app.platform.store.queries.schedule.byId(body._id)).toMatchObject({
       eventId: event._id,
       organizerId: organizer.id,
       sessionTitle: 'Opening Keynote',
@@ -212,7 +211,7 @@ describe('POST /api/v1/schedule', () => {
   })
 
   it('hides the event from another organizer (404), refuses users and admins (403) and visitors (401); nothing stored', async () => {
-    const head = server.app.platform.ledger.head()
+    const head = await server.app.platform.ledger.head()
     const other = await session(keynote(event._id), await organizerSession(server.app))
     expect(other.statusCode).toBe(404)
     expect(other.json()).toEqual({ message: 'Event not found.' })
@@ -225,7 +224,7 @@ describe('POST /api/v1/schedule', () => {
     const visitor = await session(keynote(event._id), null)
     expect(visitor.statusCode).toBe(401)
     expect(visitor.json()).toEqual({ message: 'Please log in to continue.' })
-    const facts = server.app.platform.ledger.readFrom(head, 1000)
+    const facts = await server.app.platform.ledger.readFrom(head, 1000)
     expect(facts.filter((f) => f.type === 'SessionScheduled')).toEqual([])
   })
 
@@ -256,11 +255,11 @@ describe('POST /api/v1/schedule', () => {
       'Please provide both name and bio for the speaker.',
     ],
   ])('answers 400 naming %s for %j', async (field, change, message) => {
-    const head = server.app.platform.ledger.head()
+    const head = await server.app.platform.ledger.head()
     const res = await session(keynote(event._id, change))
     expect(res.statusCode, res.body).toBe(400)
     expect(res.json()).toMatchObject({ message, issues: expect.arrayContaining([{ field, message }]) })
-    expect(server.app.platform.ledger.head()).toBe(head)
+    expect(await server.app.platform.ledger.head()).toBe(head)
   })
 
   it("refuses a speaker without a name or a bio key with SPEC's message 'Please provide both name and bio for the speaker.'", async () => {
@@ -452,11 +451,9 @@ describe('POST /api/v1/notify', () => {
       { field: 'endTime', message: 'The end time must be after the start time.' },
     ])
     expect((await notify(organizer, { eventId: event._id })).statusCode).toBe(400)
-    const posted = server.app.platform.ledger
-      .readFrom(0, 100_000)
-      .filter(
-        (f) => f.type === 'ScheduleNoticePosted' && (f.data as { eventId: string }).eventId === event._id,
-      )
+    const posted = (await server.app.platform.ledger.readFrom(0, 100_000)).filter(
+      (f) => f.type === 'ScheduleNoticePosted' && (f.data as { eventId: string }).eventId === event._id,
+    )
     expect(posted).toEqual([])
   })
 
@@ -496,11 +493,9 @@ describe('POST /api/v1/notify', () => {
 
     expect(res.statusCode, res.body).toBe(202)
     expect(res.json()).toEqual({ message: expect.any(String) })
-    const posted = server.app.platform.ledger
-      .readFrom(0, 100_000)
-      .filter(
-        (f) => f.type === 'ScheduleNoticePosted' && (f.data as { eventId: string }).eventId === event._id,
-      )
+    const posted = (await server.app.platform.ledger.readFrom(0, 100_000)).filter(
+      (f) => f.type === 'ScheduleNoticePosted' && (f.data as { eventId: string }).eventId === event._id,
+    )
     expect(posted).toHaveLength(1)
     const notice = posted[0]?.data as {
       noticeId: string

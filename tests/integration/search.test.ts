@@ -8,11 +8,10 @@ import { join } from 'node:path'
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { EventView } from '../../contracts/catalog.ts'
-import { catalogQueries } from '../../server/catalog/queries.ts'
 import { migrationsFolder, openDatabase } from '../../server/db/connection.ts'
-import { rebuildReadModels } from '../../server/ledger/rebuild.ts'
 import { adminSession, organizerSession, type Session } from '../support/accounts.ts'
 import { startApp, type TestApp } from '../support/app.ts'
+import { dbExec, dbRow, dbRows, rebuildStore, sqliteOf, testStore } from '../support/db.ts'
 import { review, submitEvent } from '../support/sales.ts'
 
 const year = new Date().getFullYear() + 1
@@ -46,9 +45,10 @@ async function found(query: Record<string, string>): Promise<string[]> {
 const words = (search: string) => found({ search })
 
 const indexRows = () =>
-  t.app.platform.connection.sqlite
-    .prepare('SELECT event_id, title, description, location, category FROM events_search ORDER BY event_id')
-    .all()
+  dbRows(
+    t.app,
+    'SELECT event_id, title, description, location, category FROM events_search ORDER BY event_id',
+  )
 
 beforeAll(async () => {
   t = await startApp({ RATE_LIMITS: 'off' })
@@ -233,9 +233,7 @@ describe('GET /event/filter by words', () => {
     expect(await words('^jazz*')).toEqual(['jazz'])
     expect(await words('(kabini)')).toEqual(['jazz'])
     expect(await words('*')).toEqual([])
-    expect(t.app.platform.connection.sqlite.prepare('SELECT count(*) AS n FROM events').get()).toEqual({
-      n: 7,
-    })
+    expect(await dbRow(t.app, 'SELECT count(*) AS n FROM events')).toEqual({ n: 7 })
   })
 
   it('follows approval: found once approved, gone once rejected', async () => {
@@ -256,9 +254,10 @@ describe('GET /event/filter by words', () => {
     expect(await words('ghazal')).toEqual(['ghazal'])
   })
 
-  it('reads the full-text index, not a scan of the events', () => {
-    const sqlite = t.app.platform.connection.sqlite
-    const sql = catalogQueries(t.app.platform.ledger.db).wordsSql()
+  // SQLite's query plan (FTS5); PostgreSQL's search is pg-catalog.test.ts's to check.
+  it.skipIf(testStore === 'postgres')('reads the full-text index, not a scan of the events', async () => {
+    const sqlite = sqliteOf(t.app)
+    const sql = await t.app.platform.store.queries.catalog.wordsSql()
     const plan = sqlite
       .prepare(`EXPLAIN QUERY PLAN ${sql}`)
       .all('"jazz"*', 'Approved')
@@ -285,58 +284,61 @@ describe('the other filter types', () => {
 
 describe('the index as a read model', () => {
   it('is emptied and refilled by a rebuild, equal to the live one', async () => {
-    const live = indexRows()
+    const live = await indexRows()
     expect(live.length).toBe(Object.keys(catalogue).length)
-    t.app.platform.connection.sqlite.exec(
+    await dbExec(
+      t.app,
       "DELETE FROM events_search WHERE title LIKE '%Jazz%'; UPDATE events_search SET title = 'tampered'",
     )
     // (read through the queries: the route's answers are kept until the ledger moves on)
-    const search = catalogQueries(t.app.platform.ledger.db)
-    const byWords = (text: string) => search.withWords(text).map((e) => names()[e.id])
-    expect(byWords('jazz')).toEqual([])
-    rebuildReadModels(t.app.platform.ledger)
-    expect(indexRows()).toEqual(live)
-    expect(byWords('jazz')).toEqual(['jazz'])
-    expect(byWords('tabla')).toEqual(['tablaNights', 'rhythm'])
+    const search = t.app.platform.store.queries.catalog
+    const byWords = async (text: string) => (await search.withWords(text)).map((e) => names()[e.id])
+    expect(await byWords('jazz')).toEqual([])
+    await rebuildStore(t.app)
+    expect(await indexRows()).toEqual(live)
+    expect(await byWords('jazz')).toEqual(['jazz'])
+    expect(await byWords('tabla')).toEqual(['tablaNights', 'rhythm'])
   })
 
-  it('holds the events made before its migration, once the migration runs', async () => {
-    const sqlite = t.app.platform.connection.sqlite
-    const live = indexRows()
-    // As before migration 0009: no index, and the migration not recorded. drizzle applies every
-    // migration newer than the newest recorded, so the later 0011 (money in paise) is undone and
-    // unrecorded too: it runs again after 0009, converting the rupees back; and so is 0012 (the
-    // dashboards' read models), which fills them again from the read models it finds.
-    const journal = JSON.parse(readFileSync(join(migrationsFolder, 'meta', '_journal.json'), 'utf8')) as {
-      entries: Array<{ tag: string; when: number }>
-    }
-    const recorded = (tag: string) => journal.entries.find((e) => e.tag === tag)?.when
-    sqlite.exec('DROP TABLE events_search')
-    for (const [table, column] of [
-      ['event_ticket_types', 'price'],
-      ['orders', 'unit_price'],
-      ['orders', 'amount'],
-      ['sales_by_ticket_type', 'revenue'],
-      ['sales_by_hour', 'revenue'],
-    ]) {
-      sqlite.exec(`ALTER TABLE ${table} RENAME COLUMN ${column}_paise TO ${column}`)
-      sqlite.exec(`UPDATE ${table} SET ${column} = ${column} / 100.0`)
-    }
-    for (const table of ['event_sales', 'attendance', 'sales_totals']) sqlite.exec(`DROP TABLE ${table}`)
-    sqlite
-      .prepare('DELETE FROM __drizzle_migrations WHERE created_at IN (?, ?, ?)')
-      .run(
-        recorded('0009_events_search'),
-        recorded('0011_money_in_paise'),
-        recorded('0012_dashboard_figures'),
-      )
-    // Opening the database applies the missing migration, which indexes the existing events.
-    openDatabase(sqlite.name).close()
-    expect(indexRows()).toEqual(live)
-    expect(
-      catalogQueries(t.app.platform.ledger.db)
-        .withWords('poetry')
-        .map((e) => names()[e.id]),
-    ).toEqual(['cafe', 'ghazal'])
-  })
+  // SQLite's migrations (0009 made the FTS5 index); PostgreSQL's start with the index.
+  it.skipIf(testStore === 'postgres')(
+    'holds the events made before its migration, once the migration runs',
+    async () => {
+      const sqlite = sqliteOf(t.app)
+      const live = await indexRows()
+      // As before migration 0009: no index, and the migration not recorded. drizzle applies every
+      // migration newer than the newest recorded, so the later 0011 (money in paise) is undone and
+      // unrecorded too: it runs again after 0009, converting the rupees back; and so is 0012 (the
+      // dashboards' read models), which fills them again from the read models it finds.
+      const journal = JSON.parse(readFileSync(join(migrationsFolder, 'meta', '_journal.json'), 'utf8')) as {
+        entries: Array<{ tag: string; when: number }>
+      }
+      const recorded = (tag: string) => journal.entries.find((e) => e.tag === tag)?.when
+      sqlite.exec('DROP TABLE events_search')
+      for (const [table, column] of [
+        ['event_ticket_types', 'price'],
+        ['orders', 'unit_price'],
+        ['orders', 'amount'],
+        ['sales_by_ticket_type', 'revenue'],
+        ['sales_by_hour', 'revenue'],
+      ]) {
+        sqlite.exec(`ALTER TABLE ${table} RENAME COLUMN ${column}_paise TO ${column}`)
+        sqlite.exec(`UPDATE ${table} SET ${column} = ${column} / 100.0`)
+      }
+      for (const table of ['event_sales', 'attendance', 'sales_totals']) sqlite.exec(`DROP TABLE ${table}`)
+      sqlite
+        .prepare('DELETE FROM __drizzle_migrations WHERE created_at IN (?, ?, ?)')
+        .run(
+          recorded('0009_events_search'),
+          recorded('0011_money_in_paise'),
+          recorded('0012_dashboard_figures'),
+        )
+      // Opening the database applies the missing migration, which indexes the existing events.
+      openDatabase(sqlite.name).close()
+      expect(await indexRows()).toEqual(live)
+      expect(
+        (await t.app.platform.store.queries.catalog.withWords('poetry')).map((e) => names()[e.id]),
+      ).toEqual(['cafe', 'ghazal'])
+    },
+  )
 })

@@ -7,6 +7,7 @@ import WebSocket from 'ws'
 import type { EventView } from '../../contracts/catalog.ts'
 import { webhookSignature } from '../../server/payments/signatures.ts'
 import { adminSession, bearer, login, type Session, signUp } from '../support/accounts.ts'
+import { dbRows } from '../support/db.ts'
 import { multipartBody, pngImage } from '../support/media.ts'
 import { waitForMail } from '../support/outbox.ts'
 import { type Checkout, hold, nextYear, pay, until } from '../support/sales.ts'
@@ -19,23 +20,15 @@ let scanner: ReplyScanner
 
 beforeAll(async () => {
   server = await startServer({ CORS_ORIGINS: 'https://partner.example' })
-  scanner = scanReplies(server.app, () => [
+  scanner = scanReplies(server.app, async () => [
     server.config.jwt.secret,
     server.config.payments.keySecret,
     server.config.payments.webhookSecret,
+    ...(await dbRows<{ hash: string }>(server.app, 'SELECT password_hash AS hash FROM accounts')).map(
+      (row) => row.hash,
+    ),
     ...(
-      server.app.platform.connection.sqlite
-        .prepare('SELECT password_hash AS hash FROM accounts')
-        .all() as Array<{
-        hash: string
-      }>
-    ).map((row) => row.hash),
-    ...(
-      server.app.platform.connection.sqlite
-        .prepare('SELECT token_hash AS hash FROM password_reset_links')
-        .all() as Array<{
-        hash: string
-      }>
+      await dbRows<{ hash: string }>(server.app, 'SELECT token_hash AS hash FROM password_reset_links')
     ).map((row) => row.hash),
   ])
 })
@@ -271,7 +264,7 @@ describe('no reply carries a password hash, a reset token or a secret', () => {
     scanner.keep(`GET / → ${page.status}`, await page.text())
 
     expect(scanner.count).toBeGreaterThan(60)
-    expect(scanner.findings()).toEqual([])
+    expect(await scanner.findings()).toEqual([])
     console.info(`secrets: ${scanner.count} replies scanned`)
   })
 })

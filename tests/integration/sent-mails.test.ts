@@ -2,22 +2,27 @@
 // mails (here: a new, empty queue prefix on the same data folder) gets the unsent ones again at
 // start, and only those.
 import { randomBytes } from 'node:crypto'
-import { rmSync } from 'node:fs'
 import type { FastifyInstance } from 'fastify'
-import { afterAll, describe, expect, it } from 'vitest'
-import { sentMailRecord } from '../../server/mail/sent.ts'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Config } from '../../server/config.ts'
 import { buildApp } from '../../server/root.ts'
 import { mailProcessor } from '../../workers/mail.ts'
 import { adminSession, organizerSession, signUp } from '../support/accounts.ts'
-import { testConfig } from '../support/app.ts'
+import { type StoreConfig, testConfigOnStore } from '../support/app.ts'
+import { dbRun } from '../support/db.ts'
 import { readOutbox } from '../support/outbox.ts'
 import { approvedEvent, buy, until } from '../support/sales.ts'
 
-const config = testConfig()
+let store: StoreConfig
+let config: Config
+beforeAll(async () => {
+  store = await testConfigOnStore()
+  config = store.config
+})
 const apps: FastifyInstance[] = []
 afterAll(async () => {
   for (const app of apps) await app.close()
-  rmSync(config.dataDir, { recursive: true, force: true })
+  await store?.release()
 })
 
 const start = async (queuePrefix: string) => {
@@ -44,9 +49,9 @@ describe('mails sent once', () => {
     const ashaTicket = await buy(first, asha, event)
     const raviTicket = await buy(first, ravi, event)
     await until(() => ticketMails('Sent Once Mela').length === 2)
-    const sent = sentMailRecord(first.platform.ledger.db)
-    expect(sent.wasSent(`mail-issued-${ashaTicket}`)).toBe(true)
-    expect(sent.wasSent(`mail-issued-${raviTicket}`)).toBe(true)
+    const sent = first.platform.store.sentMails
+    expect(await sent.wasSent(`mail-issued-${ashaTicket}`)).toBe(true)
+    expect(await sent.wasSent(`mail-issued-${raviTicket}`)).toBe(true)
 
     // The same job run again (a worker killed after sending, before BullMQ heard of it).
     const again = await mailProcessor(
@@ -64,10 +69,8 @@ describe('mails sent once', () => {
 
     // Ravi's mail was never sent, as far as the record knows, and the queue it sat in is gone.
     const second = await start(`test-${randomBytes(5).toString('hex')}`)
-    expect(sentMailRecord(second.platform.ledger.db).wasSent(`mail-issued-${raviTicket}`)).toBe(true)
-    second.platform.connection.sqlite
-      .prepare('DELETE FROM sent_mails WHERE job_id = ?')
-      .run(`mail-issued-${raviTicket}`)
+    expect(await second.platform.store.sentMails.wasSent(`mail-issued-${raviTicket}`)).toBe(true)
+    await dbRun(second, 'DELETE FROM sent_mails WHERE job_id = ?', `mail-issued-${raviTicket}`)
     await stop(second)
 
     const third = await start(`test-${randomBytes(5).toString('hex')}`)
@@ -76,6 +79,6 @@ describe('mails sent once', () => {
     const mails = ticketMails('Sent Once Mela')
     expect(mails.filter((m) => m.to === ravi.email)).toHaveLength(2)
     expect(mails.filter((m) => m.to === asha.email)).toHaveLength(1)
-    expect(sentMailRecord(third.platform.ledger.db).wasSent(`mail-issued-${raviTicket}`)).toBe(true)
+    expect(await third.platform.store.sentMails.wasSent(`mail-issued-${raviTicket}`)).toBe(true)
   })
 })

@@ -7,6 +7,7 @@ import { connect } from 'node:net'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { organizerSession, type Session } from '../support/accounts.ts'
+import { dbRows } from '../support/db.ts'
 import { multipartBody, pngImage } from '../support/media.ts'
 import { nextYear } from '../support/sales.ts'
 import { startServer, type TestServer } from '../support/server.ts'
@@ -143,10 +144,8 @@ const login = () => {
 
 const incoming = () => readdirSync(join(server.config.uploadsDir, '.incoming'))
 const stored = () => readdirSync(server.config.uploadsDir).filter((name) => name !== '.incoming')
-const eventTitles = () =>
-  (
-    server.app.platform.connection.sqlite.prepare('SELECT title FROM events').all() as { title: string }[]
-  ).map((row) => row.title)
+const eventTitles = async () =>
+  (await dbRows<{ title: string }>(server.app, 'SELECT title FROM events')).map((row) => row.title)
 const TOO_SLOW = {
   message: 'The request arrived too slowly and was cut off. Please try again on a steadier connection.',
 }
@@ -197,7 +196,7 @@ describe(`an upload slower than UPLOAD_MIN_KB_PER_SECOND=${MIN_KB_PER_SECOND}`, 
     expect(seen.answeredMs).toBeLessThan(BODY_TIMEOUT_SECONDS * 1000 + 2500)
     expect(seen.endedMs).not.toBeNull()
     expect(seen.sent).toBeLessThan(200_000)
-    expect(eventTitles()).not.toContain(`Cut off ${label}`)
+    expect(await eventTitles()).not.toContain(`Cut off ${label}`)
     expect(incoming()).toEqual([])
     expect(stored()).toEqual([])
   })
@@ -213,7 +212,7 @@ describe(`an upload slower than UPLOAD_MIN_KB_PER_SECOND=${MIN_KB_PER_SECOND}`, 
 
     expect(seen.status, JSON.stringify(seen)).toBe(201)
     expect(seen.answeredMs).toBeGreaterThan(BODY_TIMEOUT_SECONDS * 2000)
-    expect(eventTitles()).toContain('Steady upload')
+    expect(await eventTitles()).toContain('Steady upload')
     expect(stored()).toHaveLength(1)
   })
 

@@ -6,7 +6,6 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import type { InquiryPush, LivePush } from '../../contracts/live.ts'
 import type { InquiryView } from '../../contracts/support.ts'
 import { newId } from '../../server/ids.ts'
-import { supportQueries } from '../../server/support/queries.ts'
 import { adminSession, organizerSession, type Session, signUp } from '../support/accounts.ts'
 import { readOutbox, waitForMail } from '../support/outbox.ts'
 import { get, post, until } from '../support/sales.ts'
@@ -29,7 +28,7 @@ const ask = (as: Session | null, body: Record<string, unknown>) =>
 const list = (as: Session | null) => post(server.app, '/api/v1/admin/support/get', as)
 const answer = (as: Session | null, body: Record<string, unknown>) =>
   post(server.app, '/api/v1/admin/support/reply', as, body)
-const stored = (id: string) => supportQueries(server.app.platform.ledger.db).byId(id)
+const stored = (id: string) => server.app.platform.store.queries.support.byId(id)
 
 async function opened(asker: Session, subject: string, inquiry = `About ${subject}`): Promise<InquiryView> {
   const res = await ask(asker, { subject, inquiry })
@@ -79,7 +78,7 @@ describe('POST /api/v1/admin/support', () => {
         repliedAt: null,
       },
     })
-    const facts = server.app.platform.ledger.readStream(`inquiry-${body.inquiry._id}`)
+    const facts = await server.app.platform.ledger.readStream(`inquiry-${body.inquiry._id}`)
     expect(facts.map((f) => [f.type, f.meta.actor])).toEqual([['InquiryOpened', asker.id]])
     expect(facts[0]?.data).toEqual({
       inquiryId: body.inquiry._id,
@@ -87,11 +86,11 @@ describe('POST /api/v1/admin/support', () => {
       subject: 'Refund timing',
       inquiry: 'When will my refund arrive?',
     })
-    expect(stored(body.inquiry._id)).toMatchObject({ userId: asker.id, status: 'Pending', reply: null })
+    expect(await stored(body.inquiry._id)).toMatchObject({ userId: asker.id, status: 'Pending', reply: null })
   })
 
   it('is for users only: organizers and admins 403, visitors 401; nothing is stored', async () => {
-    const head = server.app.platform.ledger.head()
+    const head = await server.app.platform.ledger.head()
     const body = { subject: 'Hello', inquiry: 'Is anyone there?' }
     const organizer = await ask(await organizerSession(server.app), body)
     expect(organizer.statusCode).toBe(403)
@@ -100,7 +99,7 @@ describe('POST /api/v1/admin/support', () => {
     const visitor = await ask(null, body)
     expect(visitor.statusCode).toBe(401)
     expect(visitor.json()).toEqual({ message: 'Please log in to continue.' })
-    const facts = server.app.platform.ledger.readFrom(head, 1000)
+    const facts = await server.app.platform.ledger.readFrom(head, 1000)
     expect(facts.filter((f) => f.type === 'InquiryOpened')).toEqual([])
   })
 
@@ -201,12 +200,12 @@ describe('POST /api/v1/admin/support/reply', () => {
 
     expect(res.statusCode, res.body).toBe(200)
     expect(res.json()).toEqual({ message: 'Reply sent successfully.' })
-    expect(stored(inquiry._id)).toMatchObject({
+    expect(await stored(inquiry._id)).toMatchObject({
       status: 'Replied',
       reply: 'Yes: cancel and book VIP.',
       repliedAt: expect.any(String),
     })
-    const facts = server.app.platform.ledger.readStream(`inquiry-${inquiry._id}`)
+    const facts = await server.app.platform.ledger.readStream(`inquiry-${inquiry._id}`)
     expect(facts.map((f) => f.type)).toEqual(['InquiryOpened', 'InquiryAnswered'])
     expect(facts[1]?.data).toEqual({
       inquiryId: inquiry._id,
@@ -244,8 +243,8 @@ describe('POST /api/v1/admin/support/reply', () => {
     const again = await answer(admin, { inquiryId: inquiry._id, reply: 'Changed my mind.' })
     expect(again.statusCode).toBe(409)
     expect(again.json()).toEqual({ message: 'This inquiry has been answered already.' })
-    expect(stored(inquiry._id)?.reply).toBe('Yes: cancel and book VIP.')
-    expect(server.app.platform.ledger.readStream(`inquiry-${inquiry._id}`)).toHaveLength(2)
+    expect((await stored(inquiry._id))?.reply).toBe('Yes: cancel and book VIP.')
+    expect(await server.app.platform.ledger.readStream(`inquiry-${inquiry._id}`)).toHaveLength(2)
     await new Promise((r) => setTimeout(r, 300))
     expect(readOutbox(server.config.outboxDir).filter((m) => m.subject === 'Re: Seat upgrade')).toHaveLength(
       1,
@@ -262,7 +261,7 @@ describe('POST /api/v1/admin/support/reply', () => {
     const res = await answer(admin, { inquiryId: inquiry._id, ...change })
     expect(res.statusCode, res.body).toBe(400)
     expect(res.json()).toEqual({ message, issues: [{ field, message }] })
-    expect(stored(inquiry._id)).toMatchObject({ status: 'Pending', reply: null })
+    expect(await stored(inquiry._id)).toMatchObject({ status: 'Pending', reply: null })
   })
 
   it('answers 404 for an inquiry that does not exist', async () => {
@@ -278,7 +277,7 @@ describe('POST /api/v1/admin/support/reply', () => {
     expect((await answer(asker, body)).statusCode).toBe(403)
     expect((await answer(await organizerSession(server.app), body)).statusCode).toBe(403)
     expect((await answer(null, body)).statusCode).toBe(401)
-    expect(stored(inquiry._id)).toMatchObject({ status: 'Pending', reply: null })
+    expect(await stored(inquiry._id)).toMatchObject({ status: 'Pending', reply: null })
   })
 })
 

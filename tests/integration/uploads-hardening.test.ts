@@ -2,7 +2,7 @@
 // per-request cap streamed to a real listening server, and file names that try to climb out of the
 // uploads folder. Refusals name the file, nothing is written outside the uploads folder, stored
 // names are the server's own, and nothing is left in uploads/.incoming.
-import fs, { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
+import fs, { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { request as httpRequest } from 'node:http'
 import { join, relative } from 'node:path'
 import type { FastifyInstance } from 'fastify'
@@ -11,13 +11,14 @@ import type { EventView } from '../../contracts/catalog.ts'
 import type { Config } from '../../server/config.ts'
 import { buildApp } from '../../server/root.ts'
 import { bearer, organizerSession, type Session } from '../support/accounts.ts'
-import { testConfig } from '../support/app.ts'
+import { testConfigOnStore } from '../support/app.ts'
 import { pngImage } from '../support/media.ts'
 import { nextYear } from '../support/sales.ts'
 import { freePort } from '../support/server.ts'
 
 /** The folder the test watches: the data folder lives inside it, so a file written next to it shows. */
 let root: string
+let release: (() => Promise<void>) | undefined
 let config: Config
 let app: FastifyInstance
 let url: string
@@ -28,7 +29,7 @@ const MB = 1024 * 1024
 beforeAll(async () => {
   const port = await freePort()
   url = `http://127.0.0.1:${port}`
-  const base = testConfig({
+  const stored = await testConfigOnStore({
     PORT: String(port),
     PUBLIC_URL: url,
     HOST: '127.0.0.1',
@@ -36,7 +37,13 @@ beforeAll(async () => {
     UPLOAD_IMAGE_MAX_MB: '5',
     UPLOAD_VIDEO_MAX_MB: '5',
   })
+  release = stored.release
+  const base = stored.config
   root = base.dataDir
+  // SQLite's settings keep a generated JWT secret there (jwt-secret); on PostgreSQL it comes from
+  // the environment, so a file of that name stands in: the climbs out of uploads/ below reach for it.
+  const secretFile = join(root, 'jwt-secret')
+  if (!existsSync(secretFile)) writeFileSync(secretFile, base.jwt.secret, { mode: 0o600 })
   const dataDir = join(root, 'data')
   config = {
     ...base,
@@ -51,7 +58,8 @@ beforeAll(async () => {
 })
 afterAll(async () => {
   await app?.close()
-  if (root) rmSync(root, { recursive: true, force: true })
+  // the watched folder (the data folder's parent) and the database
+  await release?.()
 })
 
 // ---------------------------------------------------------------------------------------------

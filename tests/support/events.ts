@@ -1,12 +1,11 @@
 // Approved events, orders and payments through the real API, and what booking leaves behind
 // (order streams, read rows), for the booking and payments tests.
-import { eq } from 'drizzle-orm'
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
 import { expect } from 'vitest'
 import type { CreateOrderReply } from '../../contracts/booking.ts'
 import type { EventView, TicketTypeInput } from '../../contracts/catalog.ts'
-import { inventory } from '../../server/booking/tables.ts'
 import { bearer, type Session } from './accounts.ts'
+import { dbRow, dbRun, rewriteFactData } from './db.ts'
 import { type Checkout, pay as payAtGateway, submitEvent as submitPending } from './sales.ts'
 
 export { type Checkout, orderRow, until } from './sales.ts'
@@ -134,13 +133,18 @@ export async function buyTicket(
 }
 
 /** The fact types of an order's stream, in order. */
-export const factsOf = (app: FastifyInstance, ticketId: string) =>
-  app.platform.ledger.readStream(`order-${ticketId}`).map((f) => f.type)
+export const factsOf = async (app: FastifyInstance, ticketId: string): Promise<string[]> =>
+  (await app.platform.ledger.readStream(`order-${ticketId}`)).map((f) => f.type)
 
 export const countOf = (types: string[], type: string) => types.filter((t) => t === type).length
 
+/** A ticket type's row of booking's inventory (seats held and sold), as the store holds it. */
 export const inventoryRow = (app: FastifyInstance, ticketTypeId: string) =>
-  app.platform.ledger.db.select().from(inventory).where(eq(inventory.ticketTypeId, ticketTypeId)).get()
+  dbRow<{ ticketTypeId: string; eventId: string; held: number; sold: number }>(
+    app,
+    'SELECT ticket_type_id AS "ticketTypeId", event_id AS "eventId", held, sold FROM inventory WHERE ticket_type_id = ?',
+    ticketTypeId,
+  )
 
 /** What GET /event/{id} says is still available for a ticket type. */
 export async function availableOf(app: FastifyInstance, eventId: string, type: string): Promise<number> {
@@ -157,15 +161,19 @@ export async function availableOf(app: FastifyInstance, eventId: string, type: s
  * row's held_until (what lapsedHolds() selects on) and the TicketsHeld fact's heldUntil (what
  * the decider's Expire compares with). Rewriting a stored fact is a test-only trick.
  */
-export function lapseHold(app: FastifyInstance, ticketId: string, at = new Date(Date.now() - 1000)): string {
+export async function lapseHold(
+  app: FastifyInstance,
+  ticketId: string,
+  at = new Date(Date.now() - 1000),
+): Promise<string> {
   const when = at.toISOString()
-  const { sqlite } = app.platform.ledger
-  sqlite.prepare('UPDATE orders SET held_until = ? WHERE id = ?').run(when, ticketId)
-  const changed = sqlite
-    .prepare(
-      "UPDATE ledger SET data = json_set(data, '$.heldUntil', ?) WHERE stream = ? AND type = 'TicketsHeld'",
-    )
-    .run(when, `order-${ticketId}`)
-  expect(changed.changes).toBe(1)
+  await dbRun(app, 'UPDATE orders SET held_until = ? WHERE id = ?', when, ticketId)
+  const changed = await rewriteFactData(app, {
+    stream: `order-${ticketId}`,
+    type: 'TicketsHeld',
+    field: 'heldUntil',
+    value: when,
+  })
+  expect(changed).toBe(1)
   return when
 }

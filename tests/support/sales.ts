@@ -1,12 +1,10 @@
 // Events and sales made through the real API, for the organizer-tools, schedule and support tests:
 // submit and approve an event, hold seats, pay at the local gateway (or fail to), confirm, cancel,
 // transfer; and a few reads of what booking and analytics stored.
-import { eq } from 'drizzle-orm'
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
 import { expect } from 'vitest'
 import type { CreateOrderReply } from '../../contracts/booking.ts'
 import type { EventView, TicketTypeInput } from '../../contracts/catalog.ts'
-import { orders } from '../../server/booking/tables.ts'
 import { bearer, type Session, signUp } from './accounts.ts'
 
 export const nextYear = new Date().getFullYear() + 1
@@ -161,7 +159,7 @@ export async function failToPay(
   const placed = await hold(app, buyer, event, ticketType, quantity)
   const res = await pay(app, buyer, placed, 'failure')
   expect(res.statusCode, res.body).toBe(402)
-  await until(() => orderRow(app, placed.ticketId)?.paymentStatus === 'Failed')
+  await until(async () => (await orderRow(app, placed.ticketId))?.paymentStatus === 'Failed')
   return placed.ticketId
 }
 
@@ -184,12 +182,13 @@ export async function transfer(app: FastifyInstance, owner: Session, ticketId: s
   expect(res.statusCode, res.body).toBe(200)
 }
 
+/** An order's row of booking's read model (its ticket, once paid), on either store. */
 export const orderRow = (app: FastifyInstance, ticketId: string) =>
-  app.platform.ledger.db.select().from(orders).where(eq(orders.id, ticketId)).get()
+  app.platform.store.queries.booking.byId(ticketId)
 
 /** The facts of one type in the ledger (all streams), oldest first. */
-export const factsOfType = (app: FastifyInstance, type: string) =>
-  app.platform.ledger.readFrom(0, 1_000_000).filter((f) => f.type === type)
+export const factsOfType = async (app: FastifyInstance, type: string) =>
+  (await app.platform.ledger.readFrom(0, 1_000_000)).filter((f) => f.type === type)
 
 /** Waits until check() holds: workers, consumers and pushes run after commit. */
 export async function until(check: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<void> {

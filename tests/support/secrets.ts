@@ -17,7 +17,7 @@ export type ReplyScanner = {
   /** How many replies and texts were kept. */
   readonly count: number
   /** Every leak: which reply, and what it carried. */
-  findings(): string[]
+  findings(): Promise<string[]>
   /** Gives app.inject back. */
   stop(): void
 }
@@ -26,7 +26,7 @@ export type ReplyScanner = {
  * Starts keeping every reply of app.inject. `secrets` is asked at the end, for the values known by
  * then (configuration secrets, stored password hashes).
  */
-export function scanReplies(app: FastifyInstance, secrets: () => string[]): ReplyScanner {
+export function scanReplies(app: FastifyInstance, secrets: () => string[] | Promise<string[]>): ReplyScanner {
   const kept: Array<{ label: string; text: string }> = []
   const learnt: string[] = []
   const original = app.inject.bind(app)
@@ -45,8 +45,8 @@ export function scanReplies(app: FastifyInstance, secrets: () => string[]): Repl
     get count() {
       return kept.length
     },
-    findings() {
-      const values = [...secrets(), ...learnt].filter((s) => s.length >= 8)
+    async findings() {
+      const values = [...(await secrets()), ...learnt].filter((s) => s.length >= 8)
       const needles = [...secretFieldNames, ...values]
       return kept.flatMap(({ label, text }) =>
         needles

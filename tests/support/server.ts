@@ -1,12 +1,23 @@
-// A real listening server (the same buildApp) on a free port, for sockets and the browser.
+// A real listening server (the same buildApp) on a free port, for sockets and the browser, on the
+// suite's store (app.ts's testConfigOnStore: a PostgreSQL database of its own under integration-pg).
 import { createServer } from 'node:net'
 import type { FastifyInstance } from 'fastify'
 import type { Config } from '../../server/config.ts'
 import { buildApp } from '../../server/root.ts'
 import type { Seams } from '../../server/services.ts'
-import { testConfig } from './app.ts'
+import { testConfigOnStore } from './app.ts'
 
-export type TestServer = { app: FastifyInstance; config: Config; url: string; close(): Promise<void> }
+export type TestServer = {
+  app: FastifyInstance
+  config: Config
+  url: string
+  /** closes the server, keeping its data folder and database (another may start on them) */
+  stop(): Promise<void>
+  /** removes the data folder and drops the database this server was given (after stop()) */
+  release(): Promise<void>
+  /** stop() and release() */
+  close(): Promise<void>
+}
 
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -26,15 +37,39 @@ export async function startServer(
 ): Promise<TestServer> {
   const port = await freePort()
   const url = `http://localhost:${port}`
-  const config = testConfig({ PORT: String(port), PUBLIC_URL: url, HOST: '127.0.0.1', ...overrides })
-  const app = await buildApp(config, undefined, seams)
-  await app.listen({ host: '127.0.0.1', port })
+  const { config, release } = await testConfigOnStore({
+    PORT: String(port),
+    PUBLIC_URL: url,
+    HOST: '127.0.0.1',
+    ...overrides,
+  })
+  let app: FastifyInstance | undefined
+  try {
+    app = await buildApp(config, undefined, seams)
+    await app.listen({ host: '127.0.0.1', port })
+  } catch (error) {
+    await app?.close()
+    await release()
+    throw error
+  }
+  const started = app
+  let stopped: Promise<void> | null = null
+  const stop = () => {
+    stopped ??= started.close()
+    return stopped
+  }
   return {
-    app,
+    app: started,
     config,
     url,
+    stop,
+    release,
     async close() {
-      await app.close()
+      try {
+        await stop()
+      } finally {
+        await release()
+      }
     },
   }
 }

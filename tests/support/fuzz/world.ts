@@ -103,7 +103,7 @@ export async function makeWorld(t: TestApp): Promise<World> {
     headers: { authorization: key },
     payload: { amount: 100_000, currency: 'INR' },
   })
-  const gatewayPaid = app.platform.localGateway?.pay(gatewayOrder.json().id, 'success') as Checkout
+  const gatewayPaid = (await app.platform.localGateway?.pay(gatewayOrder.json().id, 'success')) as Checkout
   const claims = JSON.parse(Buffer.from(admin.token.split('.')[1] ?? '', 'base64url').toString())
 
   return {
