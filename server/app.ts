@@ -24,6 +24,7 @@ import { registerAccess, type Tokens } from './http/access.ts'
 import { registerDocs } from './http/docs.ts'
 import { registerErrorHandling } from './http/errors.ts'
 import { healthRoutes } from './http/health.ts'
+import { refuseNulText } from './http/nul-text.ts'
 import { siteRoutes } from './http/site.ts'
 import { registerSlowBodies } from './http/slow-bodies.ts'
 import { trustProxyOf } from './http/trust-proxy.ts'
@@ -97,6 +98,7 @@ export async function createHttpApp(parts: {
   app.setValidatorCompiler(validatorCompiler)
   app.setSerializerCompiler(serializerCompiler)
   registerErrorHandling(app)
+  refuseNulText(app)
   registerSlowBodies(app, config)
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id)

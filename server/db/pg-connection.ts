@@ -25,6 +25,10 @@ export async function openPostgres(url: string, poolSize = 10): Promise<PgConnec
   // An idle connection the server drops (a restart, a failover) is an error on the pool: it is
   // replaced on the next checkout, and must not take the process down.
   pool.on('error', () => {})
+  // A checked-out connection that drops mid-query (a failover, a database dropped under it) emits
+  // its error on the client: the query in flight rejects and is answered; without a listener the
+  // process would end on an uncaught 'error'.
+  pool.on('connect', (client) => client.on('error', () => {}))
   const client = await pool.connect()
   try {
     await client.query('SELECT pg_advisory_lock($1)', [MIGRATIONS_LOCK])

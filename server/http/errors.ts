@@ -4,6 +4,7 @@ import { Socket } from 'node:net'
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { DomainError, statusOf } from '../errors.ts'
 import { StreamVersionConflict } from '../ledger/ledger.ts'
+import { isUnstorableText, NUL_REFUSED } from './nul-text.ts'
 import { SlowBody } from './slow-bodies.ts'
 
 export const SERVER_FAULT = 'Something went wrong on our side. Please try again.'
@@ -111,6 +112,9 @@ export function registerErrorHandling(app: FastifyInstance) {
         .code(503)
         .header('retry-after', 1)
         .send(withStatusFlag({ message: BUSY }))
+    }
+    if (isUnstorableText(error)) {
+      return reply.code(400).send(withStatusFlag({ message: NUL_REFUSED }))
     }
     const status = (error as FastifyError).statusCode
     if (status && status >= 400 && status < 500) {
