@@ -1,4 +1,4 @@
-// Text with the NUL character (U+0000) is refused at the door, on every route: PostgreSQL cannot
+// Text with the NUL character (U+0000) is refused at the door, on every API route: PostgreSQL cannot
 // store it in a text column (SQLite can), so the same request must get the same answer whichever
 // store holds the ledger: a 400 with a message, and nothing kept. The error handler maps the
 // database's own refusal to the same answer, for text that reaches it another way (a multipart
@@ -25,6 +25,8 @@ function holdsNul(value: unknown, depth = 0): boolean {
 
 export function refuseNulText(app: FastifyInstance) {
   app.addHook('preValidation', async (request) => {
+    // the API's routes (media names are checked by their own pattern, and a bad one is a 404)
+    if (!request.routeOptions.url?.startsWith('/api/')) return
     if (request.url.includes('%00') || holdsNul(request.params) || holdsNul(request.query)) {
       throw invalid(NUL_REFUSED)
     }
