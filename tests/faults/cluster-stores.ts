@@ -19,6 +19,7 @@ import { PgLedger } from '../../server/ledger/pg-ledger.ts'
 import { pgAppLedger } from '../../server/pg-projections.ts'
 import { appLedger, readModelTables } from '../../server/projections.ts'
 import { upcasters } from '../../server/upcasters.ts'
+import { everyFact } from '../support/db.ts'
 import {
   checkInvariants,
   type InvariantReport,
@@ -130,17 +131,9 @@ function postgresStore(
       dirs.push(dir)
       return { DATA_DIR: dir }
     },
-    async facts() {
-      // Appends commit in position order (PgLedger's append lock): pages read one after another
-      // make a prefix of the ledger.
-      const facts: StoredFact[] = []
-      for (let after = 0; ; ) {
-        const page = await ledger.readFrom(after, 5000)
-        if (page.length === 0) return facts
-        facts.push(...page)
-        after = (page.at(-1) as StoredFact).position
-      }
-    },
+    // Appends commit in position order (PgLedger's append lock): pages read one after another
+    // make a prefix of the ledger.
+    facts: () => everyFact(ledger),
     check: (ops, scratchDir) => checkPostgres(postgres.pool, ops, scratchDir),
     // (the media store stages an upload in uploads/.incoming before it goes into the database: a
     // scratch folder, emptied at start; folders alone hold nothing)

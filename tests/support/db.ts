@@ -170,9 +170,10 @@ export async function rewriteFactData(
   return dbRun(app, sql, value, stream, type)
 }
 
-/** Every fact of the app's ledger, in position order. */
-export async function ledgerFacts(app: HasStore): Promise<StoredFact[]> {
-  const { ledger } = storeOf(app)
+/** Every fact of a ledger (either store's), in position order, read a page at a time. */
+export async function everyFact(ledger: {
+  readFrom(position: number, limit: number): Promise<StoredFact[]>
+}): Promise<StoredFact[]> {
   const facts: StoredFact[] = []
   for (let after = 0; ; ) {
     const page = await ledger.readFrom(after, 5000)
@@ -181,6 +182,9 @@ export async function ledgerFacts(app: HasStore): Promise<StoredFact[]> {
     after = (page.at(-1) as StoredFact).position
   }
 }
+
+/** Every fact of the app's ledger, in position order. */
+export const ledgerFacts = (app: HasStore): Promise<StoredFact[]> => everyFact(storeOf(app).ledger)
 
 /** Empties every read model and replays the whole ledger into it, on the app's store (ledger:rebuild). */
 export async function rebuildStore(app: HasStore): Promise<{ facts: number; tables: string[] }> {
