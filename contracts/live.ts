@@ -108,6 +108,30 @@ export type FiguresPush = { eventId: string; figures: EventFigures }
  */
 export type AttendeePush = { eventId: string; attendees: AttendeeRow[] }
 
+/**
+ * An event's check-in figures (issue 16): the shape of GET /checkin/{eventId}/summary, to the
+ * event's dashboard rooms (its organizer's and the admins') when a PassAdmitted or PassScanRefused
+ * is appended. Not a fact's type: its push is named `checkin-summary`, and its position is that of
+ * the latest fact it reflects, so a dashboard keeps the newest one.
+ */
+export type CheckinSummaryPush = {
+  eventId: string
+  ticketTypes: { ticketType: string; admitted: number; expected: number }[]
+  /** minute: 'YYYY-MM-DDTHH:MM' (UTC) */
+  perMinute: { minute: string; admitted: number }[]
+  doubleEntries: {
+    passId: string
+    device: string
+    scannedAt: string
+    firstDevice: string | null
+    firstAdmittedAt: string | null
+    holder: string | null
+  }[]
+}
+
+/** the `type` of a check-in summary's push */
+export const CHECKIN_SUMMARY = 'checkin-summary'
+
 /** The facts of an order: each pushes the ticket type's availability and the order's new state. */
 export type OrderFactType =
   | 'TicketsHeld'
@@ -132,6 +156,7 @@ export type FactPush =
   | PushOf<'SessionScheduled', SessionPush>
   | PushOf<'ScheduleNoticePosted', NoticePush>
   | PushOf<'InquiryOpened' | 'InquiryAnswered', InquiryPush>
+  | PushOf<typeof CHECKIN_SUMMARY, CheckinSummaryPush>
 
 /** The handshake refusal when an address has LIVE_CONNECTIONS_PER_ADDRESS sockets open already. */
 export const TOO_MANY_CONNECTIONS =

@@ -38,6 +38,14 @@ export const keys = {
   sessions: (eventId?: string) => ['sessions', eventId ?? 'all'] as const,
   /** a ticket's screens; a ticket's id is its order's id */
   ticket: (ticketId: string) => ['ticket', ticketId] as const,
+  /** a ticket's passes (its QR codes): under the ticket, so a push about it refetches them too */
+  passes: (ticketId: string) => ['ticket', ticketId, 'passes'] as const,
+  /** what a check-in screen works from offline (kept in IndexedDB as well) */
+  checkinManifest: (eventId: string) => ['checkin-manifest', eventId] as const,
+  /** an event's admissions per ticket type and minute, and its double entries (pushed live) */
+  checkinSummary: (eventId: string) => ['checkin-summary', eventId] as const,
+  /** the accounts that may scan an event's passes */
+  doorStaff: (eventId: string) => ['door-staff', eventId] as const,
   /** the signed-in account with its tickets */
   myTickets: ['my-tickets'] as const,
   profile: ['profile'] as const,

@@ -5,6 +5,7 @@ import { keepPreviousData, queryOptions } from '@tanstack/react-query'
 import { fetchAccounts, fetchProfile } from './accounts.ts'
 import { fetchRegistrations, fetchTicket } from './booking.ts'
 import { fetchEvent, fetchEvents } from './catalog.ts'
+import { fetchCheckinSummary, fetchDoorStaff, fetchManifest, fetchPasses } from './checkin.ts'
 import { fetchAttendees, fetchDashboardEvents, fetchEventFigures } from './dashboards.ts'
 import { type AttendeesQuery, type DashboardQuery, keys } from './keys.ts'
 import { fetchAnalytics } from './organizers.ts'
@@ -81,6 +82,24 @@ export const bookedTicketQuery = (ticketId: string, eventId: string) =>
       return { ticket, event }
     },
   })
+
+/** a ticket's passes, each with its QR code's text and whether it was used */
+export const passesQuery = (ticketId: string) =>
+  queryOptions({ queryKey: keys.passes(ticketId), queryFn: () => fetchPasses(ticketId) })
+
+/** the check-in screen's manifest, fetched again every minute while the screen is open */
+export const checkinManifestQuery = (eventId: string) =>
+  queryOptions({
+    queryKey: keys.checkinManifest(eventId),
+    queryFn: () => fetchManifest(eventId),
+    refetchInterval: 60_000,
+  })
+
+export const checkinSummaryQuery = (eventId: string) =>
+  queryOptions({ queryKey: keys.checkinSummary(eventId), queryFn: () => fetchCheckinSummary(eventId) })
+
+export const doorStaffQuery = (eventId: string) =>
+  queryOptions({ queryKey: keys.doorStaff(eventId), queryFn: () => fetchDoorStaff(eventId) })
 
 export const myTicketsQuery = () =>
   queryOptions({

@@ -1,14 +1,15 @@
 // Keeps the cached server state (api/queries.ts) in step with the ledger: each push updates the
-// queries it carries enough for (availability, a new account, the dashboards' rows and attendees:
-// no request) and refetches the ones it changed otherwise, each at most once a second however fast
-// the facts come (a sale is watched, never slowed); every (re)connection refetches whatever is on
-// screen, so facts pushed while offline are caught up. Screens only read their queries and watch
-// their public rooms.
+// queries it carries enough for (availability, a new account, the dashboards' rows and attendees,
+// an event's check-in summary: no request) and refetches the ones it changed otherwise, each at
+// most once a second however fast the facts come (a sale is watched, never slowed); every
+// (re)connection refetches whatever is on screen, so facts pushed while offline are caught up.
+// Screens only read their queries and watch their public rooms.
 import type { QueryClient } from '@tanstack/react-query'
 import * as v from 'valibot'
 import { AccountSummary } from '../../../contracts/accounts.ts'
 import type { EventView } from '../../../contracts/catalog.ts'
 import type { AvailabilityPush, FactPush } from '../../../contracts/live.ts'
+import type { CheckinSummary } from '../api/checkin.ts'
 import { keys } from '../api/keys.ts'
 import { followDashboards } from './dashboard-pushes.ts'
 import type { Live } from './live.ts'
@@ -33,6 +34,8 @@ export function followLive(live: Live, client: QueryClient): () => void {
   const dashboards = followDashboards(client, refetch)
   /** the position of the latest availability applied per ticket type, so an older one never wins */
   const applied = new Map<string, number>()
+  /** the position of the latest check-in summary set per event */
+  const summaries = new Map<string, number>()
 
   const onPush = (push: FactPush): void => {
     switch (push.type) {
@@ -111,6 +114,15 @@ export function followLive(live: Live, client: QueryClient): () => void {
       case 'InquiryAnswered':
         refetch(keys.inquiries)
         return
+      case 'checkin-summary': {
+        // An event's door as of this push, from whichever device scanned: set as it is, unless a
+        // newer one was set already.
+        const { data } = push
+        if (push.position < (summaries.get(data.eventId) ?? -1)) return
+        summaries.set(data.eventId, push.position)
+        client.setQueryData<CheckinSummary>(keys.checkinSummary(data.eventId), data)
+        return
+      }
       default:
         push satisfies never
     }

@@ -1,5 +1,5 @@
 // Routes of people who attend: their dashboard and inquiries (role user), booking and their
-// tickets (any signed-in account).
+// tickets and their passes (any signed-in account).
 import { createRoute, lazyRouteComponent } from '@tanstack/react-router'
 import { signedInLayout, userArea } from './layouts.ts'
 
@@ -48,6 +48,13 @@ export const cancelTicketRoute = createRoute({
   component: lazyRouteComponent(() => import('../screens/booking/cancel-ticket.tsx'), 'CancelTicketScreen'),
 })
 
+/** A ticket's passes (issue 16): a QR code per admission, printable one to a page. */
+export const ticketRoute = createRoute({
+  getParentRoute: () => signedInLayout,
+  path: '/ticket/$ticketId',
+  component: lazyRouteComponent(() => import('../screens/booking/ticket-passes.tsx'), 'TicketPassesScreen'),
+})
+
 export const userRoutes = [userDashboardRoute, inquiryFormRoute] as const
 
 export const attendeeRoutes = [
@@ -56,4 +63,5 @@ export const attendeeRoutes = [
   registrationsRoute,
   transferRoute,
   cancelTicketRoute,
+  ticketRoute,
 ] as const
