@@ -19,6 +19,7 @@ import { analyticsRoutes } from './analytics/routes.ts'
 import { bookingRoutes } from './booking/routes.ts'
 import { createMediaStore, serveMedia } from './catalog/media-store.ts'
 import { catalogRoutes } from './catalog/routes.ts'
+import { checkinRoutes } from './checkin/routes.ts'
 import type { Config } from './config.ts'
 import { registerAccess, type Tokens } from './http/access.ts'
 import { registerDocs } from './http/docs.ts'
@@ -151,6 +152,7 @@ export async function createHttpApp(parts: {
 
   const { dashboards } = services
   const reads = {
+    checkin: { summary: services.checkinViews.summary },
     accounts: services.accounts,
     catalog: services.catalog,
     booking: services.booking,
@@ -185,6 +187,15 @@ export async function createHttpApp(parts: {
       })
       await catalogRoutes(api, { platform, events, extras: booking.eventExtras, media })
       await bookingRoutes(api, { platform, booking, commands, checkout: services.checkout, events, accounts })
+      await checkinRoutes(api, {
+        ledger,
+        checkin: services.checkin,
+        scans: services.checkinScans,
+        views: services.checkinViews,
+        events,
+        booking,
+        accounts,
+      })
       await paymentRoutes(api, { gateway, jobs, booking, confirm, localGateway: platform.localGateway })
       await analyticsRoutes(api, { sales: services.analytics, events, booking, accounts })
       await dashboardRoutes(api, { dashboards: services.dashboards, head: () => ledger.head() })

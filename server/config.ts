@@ -76,6 +76,14 @@ const EnvSchema = v.object({
     v.pipe(v.string(), v.regex(/^\d+[smhd]$/, 'must be a duration such as 30m, 12h or 7d')),
     '1d',
   ),
+  // 32 bytes in base64url (43 characters): the seed of the Ed25519 key that signs ticket passes
+  PASS_SIGNING_KEY: v.optional(
+    v.pipe(
+      v.string(),
+      v.trim(),
+      v.regex(/^[A-Za-z0-9_-]{43}$/, 'must be 32 random bytes in base64url (43 characters)'),
+    ),
+  ),
   REDIS_URL: v.optional(
     v.union([v.literal('off'), v.pipe(v.string(), v.regex(/^rediss?:\/\//, 'must be redis://… or off'))]),
     'redis://127.0.0.1:6379',
@@ -186,6 +194,8 @@ export type Config = {
   mediaStore: 'disk' | 'database'
   publicUrl: string
   jwt: { secret: string; expiresIn: string }
+  /** the seed of the key that signs ticket passes (base64url); null: derived from jwt.secret */
+  passSigningKey: string | null
   redisUrl: string | null
   queuePrefix: string
   workers: 'inline' | 'off'
@@ -361,6 +371,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     mediaStore,
     publicUrl,
     jwt: { secret: env.JWT_SECRET ?? '', expiresIn: env.JWT_EXPIRES_IN },
+    passSigningKey: env.PASS_SIGNING_KEY ?? null,
     redisUrl: env.REDIS_URL === 'off' ? null : env.REDIS_URL,
     queuePrefix: env.QUEUE_PREFIX,
     workers: env.WORKERS,

@@ -6,6 +6,7 @@ import { pgAnalyticsProjection } from './analytics/pg-project.ts'
 import { pgBookingProjection } from './booking/pg-project.ts'
 import { pgBookingQueries } from './booking/pg-queries.ts'
 import { pgCatalogProjection } from './catalog/pg-project.ts'
+import { pgCheckinProjection } from './checkin/pg-project.ts'
 import { PgLedger, type PgProjection } from './ledger/pg-ledger.ts'
 import { pgScheduleProjection } from './schedule/pg-project.ts'
 import { pgSupportProjection } from './support/pg-project.ts'
@@ -17,6 +18,8 @@ export const pgProjections: PgProjection[] = [
   pgBookingProjection,
   // analytics reads the order booking's projection has just written, in the same transaction
   pgAnalyticsProjection((tx) => pgBookingQueries(tx)),
+  // so does the door's (a ticket's passes take its ticket type's name)
+  pgCheckinProjection((tx) => pgBookingQueries(tx)),
   pgScheduleProjection,
   pgSupportProjection,
 ]

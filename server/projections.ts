@@ -6,6 +6,7 @@ import { analyticsProjection } from './analytics/project.ts'
 import { bookingProjection } from './booking/project.ts'
 import { bookingQueries } from './booking/queries.ts'
 import { catalogProjection } from './catalog/project.ts'
+import { checkinProjection } from './checkin/project.ts'
 import type { Connection } from './db/connection.ts'
 import { Ledger, type Projection } from './ledger/ledger.ts'
 import { scheduleProjection } from './schedule/project.ts'
@@ -17,6 +18,7 @@ export const projections: Projection[] = [
   catalogProjection,
   bookingProjection,
   analyticsProjection(bookingQueries),
+  checkinProjection(bookingQueries),
   scheduleProjection,
   supportProjection,
 ]

@@ -143,6 +143,10 @@ function jobsForFacts(parts: Pick<ReactionParts, 'bookingMails' | 'inquiryMails'
       case 'PaymentFailed':
       case 'HoldExpired':
       case 'PaymentRefunded':
+      case 'PassAdmitted':
+      case 'PassScanRefused':
+      case 'DoorStaffAdded':
+      case 'DoorStaffRemoved':
         return []
       default:
         return (fact satisfies never) && []

@@ -6,6 +6,9 @@ import { checkout } from './booking/checkout.ts'
 import { bookingCommands, type SeatsLeft } from './booking/commands.ts'
 import { paymentConfirmer } from './booking/confirm.ts'
 import { bookingMails } from './booking/mails.ts'
+import { passSeed, passSigner } from './checkin/pass-codes.ts'
+import { checkinScans } from './checkin/scans.ts'
+import { checkinViews } from './checkin/views.ts'
 import type { Platform } from './platform.ts'
 import { inquiryMails } from './support/mails.ts'
 
@@ -17,6 +20,9 @@ export function createServices(platform: Platform, seams: Seams = {}) {
   const { accounts, catalog, booking, support } = store.queries
   const commands = bookingCommands(ledger, seams.seatsLeft)
   const confirm = paymentConfirmer({ gateway, booking, catalog, commands })
+  // the key that signs ticket passes: every process with the same settings signs alike
+  const signer = passSigner(passSeed(config.jwt.secret, config.passSigningKey))
+  const checkin = store.queries.checkin
   return {
     accounts,
     catalog,
@@ -26,6 +32,9 @@ export function createServices(platform: Platform, seams: Seams = {}) {
     schedule: store.queries.schedule,
     support,
     bookingCommands: commands,
+    checkin,
+    checkinScans: checkinScans({ ledger, signer, accounts }),
+    checkinViews: checkinViews({ checkin, catalog, accounts, signer, head: () => ledger.head() }),
     confirm,
     checkout: checkout({ ledger, config, gateway, jobs, booking, commands, confirm, events: catalog }),
     bookingMails: bookingMails({ accounts, catalog, booking, publicUrl: config.publicUrl }),

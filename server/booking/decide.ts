@@ -1,9 +1,12 @@
 // Pure decisions about one order (and the ticket it becomes once paid).
 import { conflict, invalid, notFound, rateLimited } from '../errors.ts'
 import type { Decider } from '../ledger/decider.ts'
-import type { BookingFact, TicketsHeld } from './facts.ts'
+import type { BookingFact, PassAdmitted, PassScanRefused, TicketsHeld } from './facts.ts'
 
 export type OrderStatus = 'none' | 'held' | 'issued' | 'failed' | 'expired' | 'cancelled'
+
+/** An admission of the ticket let in: when, and by which door device first. */
+export type Admission = { admittedAt: string; device: string }
 
 export type OrderState = {
   status: OrderStatus
@@ -13,6 +16,32 @@ export type OrderState = {
   captured: string[]
   refundsRequested: string[]
   refunded: string[]
+  /** the version of the ticket's passes: one more per transfer (each voids the codes before it) */
+  passVersion: number
+  /** the admissions let in, by admission number (1..quantity), whatever the version since */
+  admitted: Readonly<Record<string, Admission>>
+  /** the scans decided with a fact, by scanId, and their answer: the same scan again gets it again */
+  scans: Readonly<Record<string, 'admitted' | 'already-admitted'>>
+}
+
+/** A pass scanned at the door, its code already verified as signed by us for this event. */
+export type PassScan = {
+  scanId: string
+  eventId: string
+  admission: number
+  version: number
+  device: string
+  /** ISO, the door's clock */
+  scannedAt: string
+}
+
+/** What the ledger answers a scan of a genuine code (the code's own checks come before). */
+export type ScanVerdict = {
+  result: 'admitted' | 'already-admitted' | 'void' | 'invalid'
+  /** when this admission was first let in; null if never */
+  admittedAt: string | null
+  /** the answer was given to this very scan before (it is sent again: nothing new is decided) */
+  known: boolean
 }
 
 /** What a hold is judged against besides availability, all read in the hold's transaction. */
@@ -50,6 +79,8 @@ export type OrderCommand =
   /** toId: the recipient's account, null when no account has the e-mail given */
   | { type: 'Transfer'; by: string; toId: string | null }
   | { type: 'RecordRefund'; paymentId: string; refundId: string }
+  /** a pass of this ticket scanned at the door (now: the server's time, ISO) */
+  | { type: 'Admit'; scan: PassScan; now: string }
 
 export const NOT_ENOUGH_TICKETS = 'Not enough tickets available.'
 export const TICKET_NOT_FOUND = 'Ticket not found.'
@@ -68,6 +99,9 @@ export const orderDecider: Decider<OrderState, OrderCommand, BookingFact> = {
     captured: [],
     refundsRequested: [],
     refunded: [],
+    passVersion: 0,
+    admitted: {},
+    scans: {},
   }),
 
   evolve(state, fact) {
@@ -85,11 +119,26 @@ export const orderDecider: Decider<OrderState, OrderCommand, BookingFact> = {
       case 'TicketCancelled':
         return { ...state, status: 'cancelled' }
       case 'TicketTransferred':
-        return { ...state, ownerId: fact.data.toId, formerOwners: [...state.formerOwners, fact.data.fromId] }
+        return {
+          ...state,
+          ownerId: fact.data.toId,
+          formerOwners: [...state.formerOwners, fact.data.fromId],
+          passVersion: state.passVersion + 1,
+        }
       case 'RefundRequested':
         return { ...state, refundsRequested: [...state.refundsRequested, fact.data.paymentId] }
       case 'PaymentRefunded':
         return { ...state, refunded: [...state.refunded, fact.data.paymentId] }
+      case 'PassAdmitted': {
+        const { admission, admittedAt, device, scanId } = fact.data
+        return {
+          ...state,
+          admitted: { ...state.admitted, [admission]: { admittedAt, device } },
+          scans: { ...state.scans, [scanId]: 'admitted' },
+        }
+      }
+      case 'PassScanRefused':
+        return { ...state, scans: { ...state.scans, [fact.data.scanId]: 'already-admitted' } }
       default:
         return fact satisfies never
     }
@@ -282,10 +331,82 @@ export const orderDecider: Decider<OrderState, OrderCommand, BookingFact> = {
           },
         ]
       }
+      case 'Admit': {
+        const { scan } = command
+        const verdict = scanVerdict(state, scan)
+        const order = state.order
+        if (verdict.known || !order) return []
+        if (verdict.result === 'admitted') {
+          const admitted: PassAdmitted = {
+            type: 'PassAdmitted',
+            data: {
+              orderId: order.orderId,
+              eventId: order.eventId,
+              ticketTypeId: order.ticketTypeId,
+              admission: scan.admission,
+              version: scan.version,
+              scanId: scan.scanId,
+              device: scan.device,
+              scannedAt: scan.scannedAt,
+              // the door's time of the scan (an offline door syncs later), never ahead of ours
+              admittedAt: earlierOf(scan.scannedAt, command.now),
+            },
+          }
+          return [admitted]
+        }
+        const first = state.admitted[scan.admission]
+        if (verdict.result === 'already-admitted' && first) {
+          const refused: PassScanRefused = {
+            type: 'PassScanRefused',
+            data: {
+              orderId: order.orderId,
+              eventId: order.eventId,
+              admission: scan.admission,
+              version: scan.version,
+              scanId: scan.scanId,
+              device: scan.device,
+              scannedAt: scan.scannedAt,
+              reason: 'already-admitted',
+              firstAdmittedAt: first.admittedAt,
+              firstDevice: first.device,
+            },
+          }
+          return [refused]
+        }
+        // void and invalid scans leave no fact: asked again, they get the same answer
+        return []
+      }
       default:
         return command satisfies never
     }
   },
+}
+
+/**
+ * What a scan of a genuine code of this ticket is answered, against the ticket's stream: the scan
+ * decided before (by its scanId) gets its answer again, whatever happened since; then a ticket that
+ * is not a valid one (unpaid, cancelled) or a code of a version a transfer replaced is void; an
+ * admission let in already is a double entry; else it is admitted. Pure: decide() and the answer
+ * after the append both read it.
+ */
+export function scanVerdict(state: OrderState, scan: PassScan): ScanVerdict {
+  const first = state.admitted[scan.admission]
+  const admittedAt = first?.admittedAt ?? null
+  const known = state.scans[scan.scanId]
+  if (known) return { result: known, admittedAt, known: true }
+  const verdict = (result: ScanVerdict['result']): ScanVerdict => ({ result, admittedAt, known: false })
+  const order = state.order
+  if (!order || state.status === 'none' || order.eventId !== scan.eventId) return verdict('invalid')
+  if (state.status !== 'issued' || scan.version < state.passVersion) return verdict('void')
+  // Signed by us, so these never come from a real pass: a code made by someone with our key?
+  if (scan.version > state.passVersion || scan.admission > order.quantity) return verdict('invalid')
+  return verdict(first ? 'already-admitted' : 'admitted')
+}
+
+/** the earlier of two ISO instants of the same form (text order is time order) */
+function earlierOf(a: string, b: string): string {
+  if (a < b) return a
+  return b
 }
 
 /** The ticket, if `by` owns it now; otherwise the reason why not, as the error to answer. */

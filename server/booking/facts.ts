@@ -79,6 +79,44 @@ export type PaymentRefunded = {
   data: { orderId: string; paymentId: string; refundId: string; amountPaise: number }
 }
 
+/**
+ * One admission of a ticket let in at the door (issue 16): the first scan of its pass to reach the
+ * ledger. scanId names the scan (sha256 of device, code and scannedAt), so the same scan sent again
+ * is known; scannedAt is the door's clock, admittedAt when it counts as admitted (scannedAt, or the
+ * server's time if the door's clock was ahead).
+ */
+export type PassAdmitted = {
+  type: 'PassAdmitted'
+  data: {
+    orderId: string
+    eventId: string
+    ticketTypeId: string
+    admission: number
+    version: number
+    scanId: string
+    device: string
+    scannedAt: string
+    admittedAt: string
+  }
+}
+
+/** A scan of an admission that was admitted already: a double entry, for the organizer's list. */
+export type PassScanRefused = {
+  type: 'PassScanRefused'
+  data: {
+    orderId: string
+    eventId: string
+    admission: number
+    version: number
+    scanId: string
+    device: string
+    scannedAt: string
+    reason: 'already-admitted'
+    firstAdmittedAt: string
+    firstDevice: string
+  }
+}
+
 export type BookingFact =
   | TicketsHeld
   | PaymentCaptured
@@ -89,6 +127,8 @@ export type BookingFact =
   | TicketTransferred
   | RefundRequested
   | PaymentRefunded
+  | PassAdmitted
+  | PassScanRefused
 
 /**
  * Facts of the shapes before money was kept in paise: `amount` (and TicketsHeld's `unitPrice`) in

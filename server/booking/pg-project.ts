@@ -111,6 +111,9 @@ const handlers: Handlers = {
       fact.at,
     ])
   },
+  // the door's facts change no order: the check-in area keeps the passes (checkin/pg-project.ts)
+  async PassAdmitted() {},
+  async PassScanRefused() {},
 }
 
 export const pgBookingProjection: PgProjection = {

@@ -169,6 +169,9 @@ export const bookingProjection = projection<BookingFact>({
       PaymentRefunded(fact) {
         setRefund.run({ refund: 'refunded', at: fact.at, id: fact.data.orderId })
       },
+      // the door's facts change no order: the check-in area keeps the passes (checkin/project.ts)
+      PassAdmitted() {},
+      PassScanRefused() {},
     }
   },
 })

@@ -37,7 +37,18 @@ export type EventRejected = {
   data: { eventId: string; organizerId: string; by: string; wasApproved?: boolean; reason?: string }
 }
 
-export type CatalogFact = EventSubmitted | EventApproved | EventRejected
+/** An account the organizer (or an admin: `by`) lets scan this event's passes at the door (issue 16). */
+export type DoorStaffAdded = {
+  type: 'DoorStaffAdded'
+  data: { eventId: string; accountId: string; by: string }
+}
+/** That account may no longer scan this event's passes. */
+export type DoorStaffRemoved = {
+  type: 'DoorStaffRemoved'
+  data: { eventId: string; accountId: string; by: string }
+}
+
+export type CatalogFact = EventSubmitted | EventApproved | EventRejected | DoorStaffAdded | DoorStaffRemoved
 
 export const catalogUpcasters = {
   /** Before prices were kept in paise: ticketTypes[].price in rupees. */

@@ -2,7 +2,14 @@
 // append's transaction.
 import type { StoredFact } from '../ledger/ledger.ts'
 import type { PgProjection, PgTx } from '../ledger/pg-ledger.ts'
-import type { CatalogFact, EventApproved, EventRejected, EventSubmitted } from './facts.ts'
+import type {
+  CatalogFact,
+  DoorStaffAdded,
+  DoorStaffRemoved,
+  EventApproved,
+  EventRejected,
+  EventSubmitted,
+} from './facts.ts'
 import { LEXEME_CHARS, searchTokens } from './pg-search.ts'
 
 type Handler<F extends CatalogFact> = (fact: StoredFact<F>, tx: PgTx) => Promise<void>
@@ -71,11 +78,19 @@ const submitted: Handler<EventSubmitted> = async (fact, tx) => {
   }
 }
 
+/** The door staff is the check-in area's read model; the event's row only follows its stream's
+ * version, which If-Match checks against. */
+const followVersion: Handler<DoorStaffAdded | DoorStaffRemoved> = async (fact, tx) => {
+  await tx.query('UPDATE events SET version = $1 WHERE id = $2', [fact.version, fact.data.eventId])
+}
+
 export const pgCatalogProjection: PgProjection = {
   name: 'catalog',
   handlers: {
     EventSubmitted: submitted as PgProjection['handlers'][string],
     EventApproved: setStatus('Approved') as PgProjection['handlers'][string],
     EventRejected: setStatus('Rejected') as PgProjection['handlers'][string],
+    DoorStaffAdded: followVersion as PgProjection['handlers'][string],
+    DoorStaffRemoved: followVersion as PgProjection['handlers'][string],
   },
 }

@@ -63,6 +63,15 @@ export const catalogProjection = projection<CatalogFact>({
       })
       .where(eq(events.id, p('id')))
       .prepare()
+    // The door staff is the check-in area's read model (checkin/project.ts); the event's row only
+    // follows its stream's version, which If-Match checks against.
+    const setVersion = db
+      .update(events)
+      .set({ version: sql`${p('version')}` })
+      .where(eq(events.id, p('id')))
+      .prepare()
+    const followVersion = (fact: { version: number; data: { eventId: string } }) =>
+      setVersion.run({ version: fact.version, id: fact.data.eventId })
     return {
       EventSubmitted(fact) {
         const d = fact.data
@@ -119,6 +128,8 @@ export const catalogProjection = projection<CatalogFact>({
           id: fact.data.eventId,
         })
       },
+      DoorStaffAdded: followVersion,
+      DoorStaffRemoved: followVersion,
     }
   },
 })

@@ -6,6 +6,8 @@ import {
   type AccountRegisteredPush,
   type AttendeePush,
   type AvailabilityPush,
+  CHECKIN_SUMMARY,
+  type CheckinSummaryPush,
   type EventStatusPush,
   type FactPush,
   type FiguresPush,
@@ -27,8 +29,30 @@ import type { SupportFact } from '../support/facts.ts'
 
 export type KnownFact = AccountFact | CatalogFact | BookingFact | ScheduleFact | SupportFact
 
-/** one audience's message: its data is one of the shapes of contracts/live.ts's FactPush */
-export type Push = { room: string; data: FactPush['data'] }
+/**
+ * One audience's message: its data is one of the shapes of contracts/live.ts's FactPush; `type` when
+ * it is not the fact's own (a check-in summary's push is `checkin-summary`).
+ */
+export type Push = { room: string; data: FactPush['data']; type?: string }
+
+/** The door's reads (the check-in area's, handed in by the composition root). */
+export type CheckinReads = {
+  /** an event's check-in summary now (GET /checkin/{eventId}/summary's shape) */
+  summary: (eventId: string) => Promise<CheckinSummaryPush>
+}
+
+/**
+ * An event's check-in summary is due for these rooms as of this fact (socket.ts gathers them: at
+ * most one summary per event and interval, as of the latest fact).
+ */
+export type CheckinDue = (eventId: string, audience: string[], fact: StoredFact) => void | Promise<void>
+
+/** the rooms that follow an event's door: its organizer's, the admins', its attendee list's */
+export const checkinAudience = (eventId: string, organizerId: string) => [
+  rooms.organizer(organizerId),
+  rooms.admins,
+  rooms.attendees(eventId),
+]
 
 /** The dashboards' reads (the analytics area's, handed in by the composition root). */
 export type DashboardReads = {
@@ -72,12 +96,19 @@ export async function dashboardPushes(
 }
 
 export function createPushes(
-  reads: { booking: BookingQueries; catalog: CatalogQueries; dashboards: DashboardReads },
+  reads: {
+    booking: BookingQueries
+    catalog: CatalogQueries
+    dashboards: DashboardReads
+    checkin?: CheckinReads
+  },
   options: {
     /** whether a room has anyone in it here: the dashboards' rows are read only for a listener */
     listening?: (room: string) => boolean
     /** where the rows go: by default read and pushed with the fact itself */
     figuresDue?: FiguresDue
+    /** where the check-in summaries go: by default read and pushed with the fact itself */
+    checkinDue?: CheckinDue
   } = {},
 ) {
   const { booking, catalog: events, dashboards } = reads
@@ -96,6 +127,35 @@ export function createPushes(
       if (figures) pushes.push(...audience.map((room) => ({ room, data: figures })))
       if (attendees) pushes.push({ room: rooms.attendees(eventId), data: attendees })
     })
+
+  const checkinDue: CheckinDue =
+    options.checkinDue ??
+    (async (eventId, audience, fact) => {
+      if (!reads.checkin) return
+      const data = await reads.checkin.summary(eventId)
+      current.get(fact)?.push(...audience.map((room) => ({ room, data, type: CHECKIN_SUMMARY })))
+    })
+  /** each event's organizer (it never changes), so a scan costs no event read once one is known */
+  const organizers = new Map<string, string>()
+  const organizerOf = async (eventId: string): Promise<string | null> => {
+    const known = organizers.get(eventId)
+    if (known) return known
+    const organizerId = (await events.byId(eventId))?.organizerId ?? null
+    if (organizerId) {
+      if (organizers.size >= 10_000) organizers.clear()
+      organizers.set(eventId, organizerId)
+    }
+    return organizerId
+  }
+  /** a scan's fact: the event's check-in summary, due to whoever follows its door here */
+  const atTheDoor = async (eventId: string, fact: StoredFact): Promise<Push[]> => {
+    if (!reads.checkin) return []
+    const organizerId = await organizerOf(eventId)
+    if (!organizerId) return []
+    const audience = checkinAudience(eventId, organizerId).filter(listening)
+    if (audience.length > 0) await checkinDue(eventId, audience, fact)
+    return []
+  }
 
   /**
    * The event's dashboard row, due to its organizer and the admins when one of them is connected,
@@ -256,6 +316,12 @@ export function createPushes(
         const data: InquiryPush = { inquiryId, userId, status: 'Replied' }
         return [rooms.admins, rooms.user(userId)].map((room) => ({ room, data }))
       }
+      case 'PassAdmitted':
+      case 'PassScanRefused':
+        return atTheDoor(fact.data.eventId, stored)
+      case 'DoorStaffAdded':
+      case 'DoorStaffRemoved':
+        return []
       default:
         return (fact satisfies never) && []
     }

@@ -6,6 +6,7 @@ import { createAdapter } from '@socket.io/redis-adapter'
 import type { FastifyInstance } from 'fastify'
 import { Server, type Socket } from 'socket.io'
 import {
+  CHECKIN_SUMMARY,
   type FactPush,
   type LivePush,
   liveEvents,
@@ -141,10 +142,26 @@ export function attachLive(
   let flushing: NodeJS.Timeout | null = null
   /** the flush under way: the next one waits for it, so rows go out in order */
   let flushed: Promise<void> = Promise.resolve()
+  // An event's check-in summary likewise: at most one per event and interval, as of the latest
+  // scan in it, however many scans a second its door syncs.
+  const doorDue = new Map<string, { audience: string[]; fact: StoredFact }>()
   const flushFigures = async () => {
     // taken whole before the reads: what facts make due meanwhile goes with the next flush
     const batch = [...due]
     due.clear()
+    const doors = [...doorDue]
+    doorDue.clear()
+    for (const [eventId, { audience, fact }] of doors) {
+      if (!reads.checkin) break
+      const push: LivePush = {
+        position: fact.position,
+        type: CHECKIN_SUMMARY,
+        stream: fact.stream,
+        at: fact.at,
+        data: await reads.checkin.summary(eventId),
+      }
+      io.local.to(audience).emit(liveEvents.push, push)
+    }
     for (const [eventId, { audience, fact, people }] of batch) {
       const pushes = await dashboardPushes(
         reads.dashboards,
@@ -187,6 +204,11 @@ export function attachLive(
       due.set(eventId, { audience: to, fact, people: gathered })
       flushing ??= setTimeout(scheduleFlush, config.live.figuresEveryMs)
     },
+    checkinDue(eventId, audience, fact) {
+      const before = doorDue.get(eventId)
+      doorDue.set(eventId, { audience: [...new Set([...(before?.audience ?? []), ...audience])], fact })
+      flushing ??= setTimeout(scheduleFlush, config.live.figuresEveryMs)
+    },
   })
   // Each process pushes to its own sockets (io.local): every process tails the same ledger, so
   // nothing needs to cross Redis and nothing is pushed twice. Clients refetch on (re)connect, so
@@ -197,12 +219,15 @@ export function attachLive(
     async (fact) => {
       // One emit per distinct message to all its rooms: a socket in several of them gets it once.
       const audiences = new Map<FactPush['data'], string[]>()
-      for (const { room, data } of await pushesOf(fact))
+      const types = new Map<FactPush['data'], string>()
+      for (const { room, data, type } of await pushesOf(fact)) {
         audiences.set(data, [...(audiences.get(data) ?? []), room])
+        if (type) types.set(data, type)
+      }
       for (const [data, audience] of audiences) {
         const push: LivePush = {
           position: fact.position,
-          type: fact.type,
+          type: types.get(data) ?? fact.type,
           stream: fact.stream,
           at: fact.at,
           data,

@@ -6,6 +6,7 @@ import {
   EVENT_NOT_FOUND,
   type EventCommand,
   eventDecider,
+  NOT_DOOR_STAFF,
 } from '../../server/catalog/decide.ts'
 import type { CatalogFact, EventSubmitted } from '../../server/catalog/facts.ts'
 import { deciderSpec } from '../support/decider-spec.ts'
@@ -99,4 +100,37 @@ describe('Review', () => {
     given([submitted, approved(), rejected(true)])
       .when(review('Rejected'))
       .thenRefuses('conflict', 'This event is already rejected.'))
+})
+
+// issue 16: the accounts that may scan the event's passes at the door
+describe('Door staff', () => {
+  const staff = (type: 'AddDoorStaff' | 'RemoveDoorStaff', accountId = 'acc1'): EventCommand => ({
+    type,
+    eventId: 'e1',
+    accountId,
+    by: 'org1',
+  })
+  const added = (accountId = 'acc1'): CatalogFact => ({
+    type: 'DoorStaffAdded',
+    data: { eventId: 'e1', accountId, by: 'org1' },
+  })
+  const removed = (accountId = 'acc1'): CatalogFact => ({
+    type: 'DoorStaffRemoved',
+    data: { eventId: 'e1', accountId, by: 'org1' },
+  })
+  it('adds an account', () => given([submitted]).when(staff('AddDoorStaff')).then([added()]))
+  it('adds an account once (asked again: nothing happens)', () =>
+    given([submitted, added()]).when(staff('AddDoorStaff')).thenNothingHappens())
+  it('adds it again after it was removed', () =>
+    given([submitted, added(), removed()]).when(staff('AddDoorStaff')).then([added()]))
+  it('removes a member', () =>
+    given([submitted, added(), added('acc2')])
+      .when(staff('RemoveDoorStaff'))
+      .then([removed()]))
+  it('refuses to remove an account that is not door staff', () =>
+    given([submitted, added('acc2')])
+      .when(staff('RemoveDoorStaff'))
+      .thenRefuses('not-found', NOT_DOOR_STAFF))
+  it('refuses an event that was never submitted', () =>
+    given([]).when(staff('AddDoorStaff')).thenRefuses('not-found', EVENT_NOT_FOUND))
 })

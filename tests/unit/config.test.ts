@@ -81,13 +81,18 @@ describe('loadConfig', () => {
 
     it('keeps media on disk without DATABASE_URL, and in PostgreSQL with it', () => {
       expect(loadConfig({})).toMatchObject({ databaseUrl: null, mediaStore: 'disk' })
-      expect(loadConfig({ DATABASE_URL: url , JWT_SECRET })).toMatchObject({ databaseUrl: url, mediaStore: 'database' })
-      expect(loadConfig({ DATABASE_URL: 'postgresql://db/tickets' , JWT_SECRET }).mediaStore).toBe('database')
+      expect(loadConfig({ DATABASE_URL: url, JWT_SECRET })).toMatchObject({
+        databaseUrl: url,
+        mediaStore: 'database',
+      })
+      expect(loadConfig({ DATABASE_URL: 'postgresql://db/tickets', JWT_SECRET }).mediaStore).toBe('database')
     })
 
     it('takes either choice when set', () => {
-      expect(loadConfig({ DATABASE_URL: url, MEDIA_STORE: 'disk' , JWT_SECRET }).mediaStore).toBe('disk')
-      expect(loadConfig({ DATABASE_URL: url, MEDIA_STORE: 'database' , JWT_SECRET }).mediaStore).toBe('database')
+      expect(loadConfig({ DATABASE_URL: url, MEDIA_STORE: 'disk', JWT_SECRET }).mediaStore).toBe('disk')
+      expect(loadConfig({ DATABASE_URL: url, MEDIA_STORE: 'database', JWT_SECRET }).mediaStore).toBe(
+        'database',
+      )
       expect(loadConfig({ MEDIA_STORE: 'disk' }).mediaStore).toBe('disk')
     })
 
