@@ -41,7 +41,8 @@ const everyone = (status: number) => row(status, status, status, status, status,
 
 /**
  * What the tests share: a user who bought a ticket to an approved event of "organizer", a pending
- * event of the same organizer, an inquiry of the user, and an event image on disk.
+ * event of the same organizer, an inquiry of the user, and an event image on disk. "another user" is
+ * the approved event's door staff (issue 16), which lets it scan that event and nothing else.
  */
 type World = {
   sessions: Record<Exclude<RoleName, 'visitor'>, Session>
@@ -408,6 +409,83 @@ const rules: Rule[] = [
     }),
   }),
 
+  // the door (issue 16): "another user" is door staff of the organizer's event, and of nothing else
+  rule({
+    route: 'GET /api/v1/ticket/:ticketId/passes',
+    when: "the user's ticket (owner, event's organizer, admin; not the event's door staff)",
+    expect: row(401, 200, 404, 200, 404, 200),
+    request: (w, as) => getAs(`/api/v1/ticket/${w.ticket}/passes`)(w, as),
+  }),
+  rule({
+    route: 'POST /api/v1/checkin/:eventId/scans',
+    when: "a scan at the organizer's event (organizer, its door staff, admin)",
+    expect: row(401, 403, 200, 200, 403, 200),
+    request: (w, as) => ({
+      method: 'POST',
+      url: `/api/v1/checkin/${w.event._id}/scans`,
+      headers: auth(as),
+      payload: { scans: [{ code: 'not-a-pass', scannedAt: new Date().toISOString(), device: 'access' }] },
+    }),
+  }),
+  rule({
+    route: 'GET /api/v1/checkin/:eventId/manifest',
+    when: "the organizer's event (organizer, its door staff, admin)",
+    expect: row(401, 403, 200, 200, 403, 200),
+    request: (w, as) => getAs(`/api/v1/checkin/${w.event._id}/manifest`)(w, as),
+  }),
+  rule({
+    route: 'GET /api/v1/checkin/:eventId/manifest',
+    when: 'a pending event (hidden from who has no part in it)',
+    expect: row(401, 404, 404, 200, 404, 200),
+    request: (w, as) => getAs(`/api/v1/checkin/${w.pending._id}/manifest`)(w, as),
+  }),
+  rule({
+    route: 'GET /api/v1/checkin/:eventId/summary',
+    when: "the organizer's event (organizer, its door staff, admin)",
+    expect: row(401, 403, 200, 200, 403, 200),
+    request: (w, as) => getAs(`/api/v1/checkin/${w.event._id}/summary`)(w, as),
+  }),
+  rule({
+    route: 'GET /api/v1/checkin/:eventId/door-staff',
+    when: "the organizer's event (organizer, admin; not its door staff)",
+    expect: row(401, 403, 403, 200, 403, 200),
+    request: (w, as) => getAs(`/api/v1/checkin/${w.event._id}/door-staff`)(w, as),
+  }),
+  rule({
+    route: 'POST /api/v1/checkin/:eventId/door-staff',
+    when: "an account added to the organizer's event's door staff (organizer, admin)",
+    expect: row(401, 403, 403, 201, 403, 201),
+    prepare: () => signUp(app(), 'Helper'),
+    request: (w, as, helper) => ({
+      method: 'POST',
+      url: `/api/v1/checkin/${w.event._id}/door-staff`,
+      headers: auth(as),
+      payload: { email: helper.email },
+    }),
+  }),
+  rule({
+    route: 'DELETE /api/v1/checkin/:eventId/door-staff/:accountId',
+    when: "a member of the organizer's event's door staff (organizer, admin)",
+    expect: row(401, 403, 403, 200, 403, 200),
+    fresh: true,
+    prepare: async (w) => {
+      const helper = await signUp(app(), 'Steward')
+      const res = await app().inject({
+        method: 'POST',
+        url: `/api/v1/checkin/${w.event._id}/door-staff`,
+        headers: bearer(w.organizer.token),
+        payload: { email: helper.email },
+      })
+      expect(res.statusCode, res.body).toBe(201)
+      return helper
+    },
+    request: (w, as, helper) => ({
+      method: 'DELETE',
+      url: `/api/v1/checkin/${w.event._id}/door-staff/${helper.id}`,
+      headers: auth(as),
+    }),
+  }),
+
   // organizer tools
   rule({
     route: 'GET /api/v1/ticket/analytics/:eventId',
@@ -748,6 +826,14 @@ beforeAll(async () => {
   const event = review.json().event as EventView
   const pending = await submitEvent(app(), organizer, { title: 'Still Pending' })
   const ticket = await buy(app(), user, event, 'General Admission')
+  // "another user" works the event's door: it may scan there, and that gives it nothing else
+  const staffed = await app().inject({
+    method: 'POST',
+    url: `/api/v1/checkin/${event._id}/door-staff`,
+    headers: bearer(organizer.token),
+    payload: { email: anotherUser.email },
+  })
+  expect(staffed.statusCode, staffed.body).toBe(201)
   const asked = await app().inject({
     method: 'POST',
     url: '/api/v1/admin/support',
