@@ -38,6 +38,7 @@ export default defineConfig({
             // a SQLite app's read models and queries held against PostgreSQL's, row for row
             'tests/integration/pg-booking.test.ts',
             'tests/integration/pg-catalog.test.ts',
+            'tests/integration/pg-checkin.test.ts',
             'tests/integration/pg-small-areas.test.ts',
             // the mail record and the local gateway on both of their stores
             'tests/integration/pg-sent-mails.test.ts',
