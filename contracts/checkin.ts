@@ -20,32 +20,35 @@ export type TicketPass = v.InferOutput<typeof TicketPass>
 /** the most scans one request carries */
 export const SCANS_PER_REQUEST = 500
 
-export const ScanInput = v.object({
-  code: v.pipe(
-    v.string('A scan needs the code read.'),
-    v.maxLength(1000, 'A pass code is at most 1000 characters.'),
-  ),
-  scannedAt: v.pipe(
-    v.string('A scan needs the time it was made (scannedAt).'),
-    v.maxLength(40, 'scannedAt must be an ISO time such as 2030-01-01T18:00:00.000Z.'),
-    v.check(
-      (text) => /^\d{4}-\d\d-\d\dT\d\d:\d\d/.test(text) && Number.isFinite(Date.parse(text)),
-      'scannedAt must be an ISO time such as 2030-01-01T18:00:00.000Z.',
+export const ScanInput = v.object(
+  {
+    code: v.pipe(
+      v.string('A scan needs the code read.'),
+      v.maxLength(1000, 'A pass code is 1000 characters or fewer.'),
     ),
-  ),
-  device: v.pipe(
-    v.string('A scan needs the device that made it.'),
-    v.minLength(1, 'A scan needs the device that made it.'),
-    v.maxLength(100, 'A device name is at most 100 characters.'),
-  ),
-})
+    scannedAt: v.pipe(
+      v.string('A scan needs the time it was made (scannedAt).'),
+      v.maxLength(40, 'scannedAt must be an ISO time such as 2030-01-01T18:00:00.000Z.'),
+      v.check(
+        (text) => /^\d{4}-\d\d-\d\dT\d\d:\d\d/.test(text) && Number.isFinite(Date.parse(text)),
+        'scannedAt must be an ISO time such as 2030-01-01T18:00:00.000Z.',
+      ),
+    ),
+    device: v.pipe(
+      v.string('A scan needs the device that made it.'),
+      v.minLength(1, 'A scan needs the device that made it.'),
+      v.maxLength(100, 'A device name is 100 characters or fewer.'),
+    ),
+  },
+  'Each scan is an object with code, scannedAt and device.',
+)
 export type ScanInput = v.InferOutput<typeof ScanInput>
 
 export const ScansBody = v.object({
   scans: v.pipe(
     v.array(ScanInput, 'Send the scans as a list.'),
-    v.minLength(1, 'Send at least one scan.'),
-    v.maxLength(SCANS_PER_REQUEST, `Send at most ${SCANS_PER_REQUEST} scans at once.`),
+    v.minLength(1, 'Send one scan or more.'),
+    v.maxLength(SCANS_PER_REQUEST, `Send ${SCANS_PER_REQUEST} scans or fewer in one request.`),
   ),
 })
 

@@ -400,6 +400,80 @@ export const routeSpecs: RouteSpec[] = [
       }),
   },
 
+  // the door (issue 16)
+  {
+    route: 'GET /api/v1/ticket/:ticketId/passes',
+    request: (w) =>
+      http({ method: 'GET', path: param(w.ticketIds).map((id) => `/api/v1/ticket/${id}/passes`) }),
+  },
+  {
+    route: 'POST /api/v1/checkin/:eventId/scans',
+    scale: 2,
+    request: (w) => {
+      const code = fc.oneof(
+        { weight: 3, arbitrary: fc.constantFrom(...w.passCodes) },
+        {
+          weight: 2,
+          arbitrary: fc.constantFrom(...w.passCodes).map((c) => `${c.slice(0, 20)}A${c.slice(21)}`),
+        },
+        {
+          weight: 1,
+          arbitrary: fc.constantFrom('', 'TKT1..', 'TKT1.e30.x', 'x'.repeat(1000), 'x'.repeat(1001)),
+        },
+        { weight: 1, arbitrary: nasty },
+      )
+      const scan = fc.record({
+        code,
+        scannedAt: fc.oneof(
+          { weight: 3, arbitrary: fc.constant(new Date().toISOString()) },
+          { weight: 1, arbitrary: badTimes() },
+          { weight: 1, arbitrary: fc.constantFrom('+275760-09-13T00:00:00.000Z', '0000-01-01T00:00:00Z') },
+          { weight: 1, arbitrary: nasty },
+        ),
+        device: fc.oneof(fc.constantFrom('door-1', '', 'd'.repeat(101), '😀'), nasty),
+      })
+      return http({
+        method: 'POST',
+        path: param(w.eventIds).map((id) => `/api/v1/checkin/${id}/scans`),
+        body: jsonBody(
+          { scans: fc.array(scan, { minLength: 1, maxLength: 5 }) },
+          {
+            scans: fc.oneof(
+              fc.constantFrom<unknown>([], 'all', [null], {}),
+              fc.constant(Array.from({ length: 501 }, () => ({ code: 'x', scannedAt: 'y', device: 'z' }))),
+            ),
+          },
+        ),
+      })
+    },
+  },
+  ...(['manifest', 'summary', 'door-staff'] as const).map(
+    (what): RouteSpec => ({
+      route: `GET /api/v1/checkin/:eventId/${what}`,
+      request: (w) =>
+        http({ method: 'GET', path: param(w.eventIds).map((id) => `/api/v1/checkin/${id}/${what}`) }),
+    }),
+  ),
+  {
+    route: 'POST /api/v1/checkin/:eventId/door-staff',
+    request: (w) =>
+      http({
+        method: 'POST',
+        path: param(w.eventIds).map((id) => `/api/v1/checkin/${id}/door-staff`),
+        body: jsonBody({ email: fc.constantFrom(...w.emails) }, { email: badEmails() }),
+      }),
+  },
+  {
+    route: 'DELETE /api/v1/checkin/:eventId/door-staff/:accountId',
+    request: (w) =>
+      http({
+        method: 'DELETE',
+        path: fc
+          .tuple(param(w.eventIds), param(w.userIds))
+          .map(([event, account]) => `/api/v1/checkin/${event}/door-staff/${account}`),
+      }),
+  },
+
   // organizer tools
   {
     route: 'GET /api/v1/ticket/analytics/:eventId',
