@@ -6,7 +6,7 @@ import { checkout } from './booking/checkout.ts'
 import { bookingCommands, type SeatsLeft } from './booking/commands.ts'
 import { paymentConfirmer } from './booking/confirm.ts'
 import { bookingMails } from './booking/mails.ts'
-import { passSeed, passSigner } from './checkin/pass-codes.ts'
+import { lazyPassSigner, passSeed } from './checkin/pass-codes.ts'
 import { checkinScans } from './checkin/scans.ts'
 import { checkinViews } from './checkin/views.ts'
 import type { Platform } from './platform.ts'
@@ -20,8 +20,9 @@ export function createServices(platform: Platform, seams: Seams = {}) {
   const { accounts, catalog, booking, support } = store.queries
   const commands = bookingCommands(ledger, seams.seatsLeft)
   const confirm = paymentConfirmer({ gateway, booking, catalog, commands })
-  // the key that signs ticket passes: every process with the same settings signs alike
-  const signer = passSigner(passSeed(config.jwt.secret, config.passSigningKey))
+  // the key that signs ticket passes: every process with the same settings signs alike (made on
+  // first use: the worker process signs nothing, and in development has no JWT_SECRET)
+  const signer = lazyPassSigner(() => passSeed(config.jwt.secret, config.passSigningKey))
   const checkin = store.queries.checkin
   return {
     accounts,

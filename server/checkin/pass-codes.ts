@@ -46,6 +46,25 @@ export type PassSigner = {
   verify(code: string): PassClaim | null
 }
 
+/**
+ * A signer made on first use: a process that never signs nor checks a code (the worker process,
+ * which is not given JWT_SECRET in development) needs no key.
+ */
+export function lazyPassSigner(seed: () => Buffer): PassSigner {
+  let signer: PassSigner | null = null
+  const made = () => {
+    signer ??= passSigner(seed())
+    return signer
+  }
+  return {
+    get publicKey() {
+      return made().publicKey
+    },
+    codeOf: (claim) => made().codeOf(claim),
+    verify: (code) => made().verify(code),
+  }
+}
+
 const isCount = (value: unknown, least: number): value is number =>
   typeof value === 'number' && Number.isSafeInteger(value) && value >= least
 

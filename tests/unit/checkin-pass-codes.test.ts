@@ -4,7 +4,7 @@
 // WebCrypto (the door's own parser); anything forged, altered or garbled is refused.
 import { createHmac, createPrivateKey, generateKeyPairSync, randomBytes, sign } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import { passIdOf, passSeed, passSigner } from '../../server/checkin/pass-codes.ts'
+import { lazyPassSigner, passIdOf, passSeed, passSigner } from '../../server/checkin/pass-codes.ts'
 import { loadConfig } from '../../server/config.ts'
 import { importPassKey, parsePassCode, verifyPassCode } from '../../web/src/screens/checkin/pass-code.ts'
 
@@ -44,6 +44,20 @@ describe('the signing key', () => {
     const key = randomBytes(32).toString('base64url')
     expect(loadConfig({ PASS_SIGNING_KEY: key }).passSigningKey).toBe(key)
     expect(loadConfig({}).passSigningKey).toBeNull()
+  })
+
+  it('is made on first use only (a process that never signs needs no secret), then signs alike', () => {
+    let asked = 0
+    const lazy = lazyPassSigner(() => {
+      asked++
+      return passSeed(SECRET)
+    })
+    expect(asked).toBe(0)
+    expect(() => lazyPassSigner(() => passSeed('')).publicKey).toThrow(/JWT_SECRET/)
+    expect(lazy.verify(signer.codeOf(claim))).toEqual(claim)
+    expect(lazy.publicKey).toBe(signer.publicKey)
+    expect(lazy.codeOf(claim)).toBe(signer.codeOf(claim))
+    expect(asked).toBe(1)
   })
 
   it('publishes the raw 32-byte public key in base64url', () => {
