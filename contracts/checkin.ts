@@ -38,6 +38,8 @@ export const ScanInput = v.object(
       v.string('A scan needs the device that made it.'),
       v.minLength(1, 'A scan needs the device that made it.'),
       v.maxLength(100, 'A device name is 100 characters or fewer.'),
+      // kept in the read models (PostgreSQL's text takes no NUL) and shown to the organizer
+      v.regex(/^[^\p{Cc}]*$/u, 'A device name is printable text.'),
     ),
   },
   'Each scan is an object with code, scannedAt and device.',

@@ -407,6 +407,8 @@ describe('POST /checkin/{eventId}/scans', () => {
     ['a scan without a device', { scans: [{ code: 'x', scannedAt: now() }] }],
     ['an empty device', { scans: [scanOf('x', '')] }],
     ['a device name of 101 characters', { scans: [scanOf('x', 'd'.repeat(101))] }],
+    ['a device name with a NUL', { scans: [scanOf('x', 'door\u00001')] }],
+    ['a device name with a line break', { scans: [scanOf('x', 'door\n1')] }],
     ['a code of 1001 characters', { scans: [scanOf('c'.repeat(1001))] }],
     ['a code that is not text', { scans: [{ code: 42, scannedAt: now(), device: 'd' }] }],
     ['a time that is not one', { scans: [scanOf('x', 'd', 'yesterday')] }],
