@@ -18,6 +18,16 @@ export type PurchaseResult = {
   rounds: number
 }
 
+/** the figures every purchase run reports, over its rounds: medians, and the worst failure count */
+const orderFigures = (
+  runs: Array<{ ordersPerSecond: number; p50: number; p99: number; failed: number }>,
+) => ({
+  paidOrdersPerSecond: round(median(runs.map((r) => r.ordersPerSecond)), 0),
+  p50Ms: round(median(runs.map((r) => r.p50)), 0),
+  p99Ms: round(median(runs.map((r) => r.p99)), 0),
+  failed: Math.max(...runs.map((r) => r.failed)),
+})
+
 type Buyers = {
   issued: number
   failed: number
@@ -61,10 +71,7 @@ export async function benchPurchase(
     synchronous,
     orders,
     concurrency,
-    paidOrdersPerSecond: round(median(runs.map((r) => r.ordersPerSecond)), 0),
-    p50Ms: round(median(runs.map((r) => r.p50)), 0),
-    p99Ms: round(median(runs.map((r) => r.p99)), 0),
-    failed: Math.max(...runs.map((r) => r.failed)),
+    ...orderFigures(runs),
     rounds,
   } satisfies PurchaseResult
 }
@@ -143,10 +150,7 @@ export async function benchPurchaseOn(
     ...variant,
     orders,
     concurrency,
-    paidOrdersPerSecond: round(median(runs.map((r) => r.ordersPerSecond)), 0),
-    p50Ms: round(median(runs.map((r) => r.p50)), 0),
-    p99Ms: round(median(runs.map((r) => r.p99)), 0),
-    failed: Math.max(...runs.map((r) => r.failed)),
+    ...orderFigures(runs),
     failures,
     sold: median(runs.map((r) => r.sold)),
     serverCpuMsPerOrder: round(
