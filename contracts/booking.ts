@@ -1,16 +1,13 @@
 // Orders, payments and tickets (API.md /ticket/*, the payment webhook and the local gateway).
 import * as v from 'valibot'
+import { TicketTypeChoice } from './catalog.ts'
 import { Id } from './common.ts'
+import { PromoCodeText } from './promo.ts'
 
 export const CreateOrderBody = v.object({
   eventId: Id,
   /** the ticket type's name (General Admission, VIP) or its _id */
-  ticketType: v.pipe(
-    v.string('Choose a ticket type.'),
-    v.trim(),
-    v.nonEmpty('Choose a ticket type.'),
-    v.maxLength(64),
-  ),
+  ticketType: TicketTypeChoice,
   quantity: v.pipe(
     v.union(
       [v.number(), v.pipe(v.string(), v.trim(), v.regex(/^\d+$/), v.transform(Number))],
@@ -21,6 +18,8 @@ export const CreateOrderBody = v.object({
   ),
   /** ignored: the price always comes from the event */
   amount: v.optional(v.unknown()),
+  /** a promo code of the event (issue 17): the reply's amount is after its discount */
+  promoCode: v.optional(PromoCodeText),
 })
 export type CreateOrderBody = v.InferInput<typeof CreateOrderBody>
 

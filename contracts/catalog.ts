@@ -3,6 +3,13 @@ import * as v from 'valibot'
 
 export const ticketTypeNames = ['General Admission', 'VIP'] as const
 export const TicketTypeName = v.picklist(ticketTypeNames, 'Ticket type must be General Admission or VIP.')
+/** a ticket type as an order names it: its name (General Admission, VIP, any case) or its _id */
+export const TicketTypeChoice = v.pipe(
+  v.string('Choose a ticket type.'),
+  v.trim(),
+  v.nonEmpty('Choose a ticket type.'),
+  v.maxLength(64),
+)
 export type TicketTypeName = v.InferOutput<typeof TicketTypeName>
 
 export const approvalStatuses = ['Pending', 'Approved', 'Rejected'] as const
@@ -83,27 +90,34 @@ export const TicketTypesInput = v.pipe(
  * optional (empty means none): a wall clock in TIMEZONE, like date and time, at which booking
  * closes if that is earlier than the start.
  */
+const eventFields = {
+  title: required('Title', 150),
+  description: required('Description', 5000),
+  date: v.pipe(
+    required('Date', 10),
+    v.isoDate('Date must be a date (YYYY-MM-DD).'),
+    v.check(isCalendarDate, 'Date must be a real day on the calendar.'),
+  ),
+  time: v.pipe(required('Time', 5), v.regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'Time must be a time (HH:MM).')),
+  location: required('Location', 200),
+  category: required('Category', 80),
+  ticketTypes: TicketTypesInput,
+}
+const salesEndText = v.pipe(
+  v.string('Sales end must be a date and time.'),
+  v.trim(),
+  v.check(
+    (text) => text === '' || isWallClock(text),
+    'Sales end must be a real date and time (YYYY-MM-DDTHH:MM).',
+  ),
+)
+
 export const CreateEventFields = v.pipe(
   v.object({
-    title: required('Title', 150),
-    description: required('Description', 5000),
-    date: v.pipe(
-      required('Date', 10),
-      v.isoDate('Date must be a date (YYYY-MM-DD).'),
-      v.check(isCalendarDate, 'Date must be a real day on the calendar.'),
-    ),
-    time: v.pipe(required('Time', 5), v.regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'Time must be a time (HH:MM).')),
-    location: required('Location', 200),
-    category: required('Category', 80),
-    ticketTypes: TicketTypesInput,
+    ...eventFields,
     salesEnd: v.optional(
       v.pipe(
-        v.string('Sales end must be a date and time.'),
-        v.trim(),
-        v.check(
-          (text) => text === '' || isWallClock(text),
-          'Sales end must be a real date and time (YYYY-MM-DDTHH:MM).',
-        ),
+        salesEndText,
         v.transform((text) => (text === '' ? undefined : text)),
       ),
     ),
@@ -119,6 +133,40 @@ export const CreateEventFields = v.pipe(
   ),
 )
 export type CreateEventFields = v.InferOutput<typeof CreateEventFields>
+
+/** media kept by an edit: URLs the event has now, as its views give them (absolute or not) */
+const KeptMedia = v.pipe(
+  v.array(
+    v.object({ url: v.pipe(v.string('A media URL must be text.'), v.maxLength(2000)) }),
+    'Media must be a list of {url}.',
+  ),
+  v.maxLength(20, 'Too many media.'),
+)
+
+/**
+ * PUT /event/{id} (issue 17): any of the fields of creation, each checked as there; what is left
+ * out stays. salesEnd '' removes the sales end. images and videos list the media to keep (of the
+ * event's own); new files come as multipart parts, added after them. ticketTypes is the whole new
+ * list: a type kept keeps its sales, a capacity never goes below the seats sold and held.
+ */
+export const EditEventFields = v.object({
+  title: v.optional(eventFields.title),
+  description: v.optional(eventFields.description),
+  date: v.optional(eventFields.date),
+  time: v.optional(eventFields.time),
+  location: v.optional(eventFields.location),
+  category: v.optional(eventFields.category),
+  ticketTypes: v.optional(TicketTypesInput),
+  salesEnd: v.optional(
+    v.pipe(
+      salesEndText,
+      v.transform((text) => (text === '' ? null : text)),
+    ),
+  ),
+  images: v.optional(KeptMedia),
+  videos: v.optional(KeptMedia),
+})
+export type EditEventFields = v.InferOutput<typeof EditEventFields>
 
 export const TicketTypeView = v.object({
   _id: v.string(),
@@ -154,11 +202,34 @@ export const EventView = v.object({
   salesEnd: v.nullable(v.string()),
   /** the admin's reason for the latest approval or rejection, when one was given */
   reviewReason: v.nullable(v.string()),
+  /** when the event was called off, and why (issue 17); null while it goes ahead */
+  cancelledAt: v.nullable(v.string()),
+  cancelReason: v.nullable(v.string()),
   /** the event's version: send it back as If-Match to change the event only as seen */
   version: v.number(),
 })
 export type EventView = v.InferOutput<typeof EventView>
 export const EventList = v.array(EventView)
+
+/** GET /event's paging (issue 18): absent, the whole listing (the bare array of API.md); with
+ * `page` (from 1), that page of `limit` events (default 50, at most 200), still a bare array, the
+ * whole count in the X-Total-Count header */
+export const EVENT_PAGE_LIMIT = 50
+export const EVENT_PAGE_MAX = 200
+const pageNumber = (name: string, max: number) =>
+  v.optional(
+    v.pipe(
+      v.string(),
+      v.regex(/^\d{1,6}$/, `${name} must be a whole number from 1 to ${max.toLocaleString('en')}.`),
+      v.transform(Number),
+      v.minValue(1, `${name} must be a whole number from 1 to ${max.toLocaleString('en')}.`),
+      v.maxValue(max, `${name} must be a whole number from 1 to ${max.toLocaleString('en')}.`),
+    ),
+  )
+export const EventListQuery = v.object({
+  page: pageNumber('page', 100_000),
+  limit: pageNumber('limit', EVENT_PAGE_MAX),
+})
 
 export const EventParams = v.object({
   id: v.pipe(v.string(), v.regex(/^[a-zA-Z0-9_-]{1,64}$/, 'Event not found.')),
@@ -188,6 +259,10 @@ export const EventFilterQuery = v.object({
 })
 
 export const CreateEventReply = v.object({ message: v.string(), event: EventView })
+export const EditEventReply = v.object({ message: v.string(), event: EventView })
+/** POST /event/{id}/cancel (issue 17) */
+export const CancelEventBody = v.object({ reason: required('Reason', 500) })
+export const CancelEventReply = v.object({ message: v.string(), event: EventView })
 
 export const ReviewBody = v.object({
   status: v.picklist(['Approved', 'Rejected'], 'Status must be Approved or Rejected.'),

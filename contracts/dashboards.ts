@@ -44,6 +44,8 @@ export const EventFigures = v.object({
   time: v.string(),
   approvalStatus: ApprovalStatus,
   reviewReason: v.nullable(v.string()),
+  /** when the event was called off (issue 17), or null */
+  cancelledAt: v.nullable(v.string()),
   /** the event's version (an admin's review sends it as If-Match) */
   version: v.number(),
   /** seats the organizer set, over all ticket types */
@@ -65,6 +67,7 @@ export const EventFigures = v.object({
 export type EventFigures = v.InferOutput<typeof EventFigures>
 
 export const DashboardTotals = v.object({ events: v.number(), sold: v.number(), revenue: v.number() })
+export type DashboardTotals = v.InferOutput<typeof DashboardTotals>
 
 export const DashboardEventsPage = v.object({
   events: v.array(EventFigures),

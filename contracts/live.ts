@@ -1,7 +1,7 @@
 // Socket messages. Rooms are named like streams (kind-id), so one string names the stream, its
 // jobs and its audience. A visitor may watch public rooms only; private rooms are joined by the
 // server from the account in the handshake token.
-import type { AttendeeRow, EventFigures } from './dashboards.ts'
+import type { AttendeeRow, DashboardTotals, EventFigures } from './dashboards.ts'
 
 export const rooms = {
   /** everyone looking at the public listing */
@@ -82,6 +82,32 @@ export type NoticePush = {
   endTime: string
 }
 
+/**
+ * EventEdited that moved an approved event (its date, time or place), to each holder's own room,
+ * and TicketCancelled of a ticket cancelled with its event, to its holder's: what the event is now
+ * (issue 17).
+ */
+export type HolderNoticePush = {
+  eventId: string
+  eventTitle: string
+  change: 'moved' | 'cancelled'
+  date: string
+  time: string
+  location: string
+  /** the reason given for a cancellation */
+  reason?: string
+}
+
+/**
+ * A waiting list changed (issue 17): to the event's room (pages showing a place in line fetch it
+ * again); WaitlistOffered also to the person offered seats, with the offer.
+ */
+export type WaitlistPush = {
+  eventId: string
+  ticketTypeId: string
+  offer?: { eventTitle: string; ticketType: string; quantity: number; offerUntil: string }
+}
+
 /** InquiryOpened (admins) and InquiryAnswered (admins and the asker). */
 export type InquiryPush = {
   inquiryId: string
@@ -98,7 +124,21 @@ export type AccountRegisteredPush = { accountId: string; username: string; email
  * review): a dashboard replaces the row it holds when the push's position is newer. `figures`
  * tells it apart from the other pushes of the same fact.
  */
-export type FiguresPush = { eventId: string; figures: EventFigures }
+export type FiguresPush = {
+  eventId: string
+  figures: EventFigures
+  /**
+   * The receiving dashboard's totals when the row was read (issue 14): the organizer's own to its
+   * room, the site's to the admins'. Absent, a page moves its totals by the row's change.
+   */
+  totals?: DashboardTotals
+  /**
+   * Only sales moved the row since the last push (no review, edit or cancellation): a page the
+   * event is not on keeps its rows (their order and filters do not depend on sales) and takes the
+   * totals, instead of being fetched again on every sale.
+   */
+  salesOnly?: boolean
+}
 
 /**
  * The people whose attendance of an event changed (issue, cancel, transfer: both people), to the
@@ -107,6 +147,30 @@ export type FiguresPush = { eventId: string; figures: EventFigures }
  * `attendees` tells it apart.
  */
 export type AttendeePush = { eventId: string; attendees: AttendeeRow[] }
+
+/**
+ * An event's check-in figures (issue 16): the shape of GET /checkin/{eventId}/summary, to the
+ * event's dashboard rooms (its organizer's and the admins') when a PassAdmitted or PassScanRefused
+ * is appended. Not a fact's type: its push is named `checkin-summary`, and its position is that of
+ * the latest fact it reflects, so a dashboard keeps the newest one.
+ */
+export type CheckinSummaryPush = {
+  eventId: string
+  ticketTypes: { ticketType: string; admitted: number; expected: number }[]
+  /** minute: 'YYYY-MM-DDTHH:MM' (UTC) */
+  perMinute: { minute: string; admitted: number }[]
+  doubleEntries: {
+    passId: string
+    device: string
+    scannedAt: string
+    firstDevice: string | null
+    firstAdmittedAt: string | null
+    holder: string | null
+  }[]
+}
+
+/** the `type` of a check-in summary's push */
+export const CHECKIN_SUMMARY = 'checkin-summary'
 
 /** The facts of an order: each pushes the ticket type's availability and the order's new state. */
 export type OrderFactType =
@@ -128,10 +192,16 @@ type PushOf<Type extends string, Data> = Type extends string ? LivePush<Data> & 
 export type FactPush =
   | PushOf<'AccountRegistered', AccountRegisteredPush>
   | PushOf<'EventSubmitted' | 'EventApproved' | 'EventRejected', EventStatusPush | FiguresPush>
-  | PushOf<OrderFactType, AvailabilityPush | TicketPush | FiguresPush | AttendeePush>
+  | PushOf<'EventEdited' | 'EventCancelled', EventStatusPush | FiguresPush | HolderNoticePush>
+  | PushOf<
+      'WaitlistJoined' | 'WaitlistLeft' | 'WaitlistOffered' | 'WaitlistOfferLapsed' | 'WaitlistServed',
+      WaitlistPush | AvailabilityPush
+    >
+  | PushOf<OrderFactType, AvailabilityPush | TicketPush | FiguresPush | AttendeePush | HolderNoticePush>
   | PushOf<'SessionScheduled', SessionPush>
   | PushOf<'ScheduleNoticePosted', NoticePush>
   | PushOf<'InquiryOpened' | 'InquiryAnswered', InquiryPush>
+  | PushOf<typeof CHECKIN_SUMMARY, CheckinSummaryPush>
 
 /** The handshake refusal when an address has LIVE_CONNECTIONS_PER_ADDRESS sockets open already. */
 export const TOO_MANY_CONNECTIONS =

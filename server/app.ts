@@ -16,9 +16,11 @@ import { accountRoutes } from './accounts/routes.ts'
 import { dashboardRoutes } from './analytics/dashboard-routes.ts'
 import { attendeeView, figuresView } from './analytics/dashboards.ts'
 import { analyticsRoutes } from './analytics/routes.ts'
+import { promoRoutes } from './booking/promo-routes.ts'
 import { bookingRoutes } from './booking/routes.ts'
 import { createMediaStore, serveMedia } from './catalog/media-store.ts'
 import { catalogRoutes } from './catalog/routes.ts'
+import { checkinRoutes } from './checkin/routes.ts'
 import type { Config } from './config.ts'
 import { registerAccess, type Tokens } from './http/access.ts'
 import { registerDocs } from './http/docs.ts'
@@ -32,11 +34,13 @@ import { serializerCompiler, validatorCompiler } from './http/valibot.ts'
 import { registerWeb } from './http/web.ts'
 import { registerActivityFeed } from './live/feed.ts'
 import { attachLive, type Live } from './live/socket.ts'
+import { toRupees } from './money.ts'
 import { paymentRoutes } from './payments/routes.ts'
 import type { Platform } from './platform.ts'
 import { scheduleRoutes } from './schedule/routes.ts'
 import type { Services } from './services.ts'
 import { supportRoutes } from './support/routes.ts'
+import { waitlistRoutes } from './waitlist/routes.ts'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -119,7 +123,8 @@ export async function createHttpApp(parts: {
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],
-        scriptSrc: ["'self'", ...razorpay.scripts],
+        // 'wasm-unsafe-eval': the door's QR reader is WebAssembly (compiling it, no eval of scripts)
+        scriptSrc: ["'self'", "'wasm-unsafe-eval'", ...razorpay.scripts],
         styleSrc: ["'self'", "'unsafe-inline'"],
         imgSrc: ["'self'", 'data:', 'blob:'],
         mediaSrc: ["'self'", 'blob:'],
@@ -143,6 +148,8 @@ export async function createHttpApp(parts: {
     // every method the API uses, and the headers a client served elsewhere sends (API.md)
     methods: ['GET', 'HEAD', 'POST', 'PUT', 'DELETE'],
     allowedHeaders: ['Authorization', 'Content-Type', 'If-Match', 'If-None-Match'],
+    // a paged listing's count and next page (GET /event?page=), readable by a client served elsewhere
+    exposedHeaders: ['ETag', 'X-Total-Count', 'Link'],
   })
 
   app.decorate('platform', platform)
@@ -153,6 +160,7 @@ export async function createHttpApp(parts: {
 
   const { dashboards } = services
   const reads = {
+    checkin: { summary: services.checkinViews.summary },
     accounts: services.accounts,
     catalog: services.catalog,
     booking: services.booking,
@@ -164,6 +172,10 @@ export async function createHttpApp(parts: {
       attendee: async (eventId: string, accountId: string) => {
         const row = await dashboards.attendee(eventId, accountId)
         return row ? attendeeView(row) : null
+      },
+      totals: async (organizerId: string | null) => {
+        const totals = await dashboards.totals(organizerId)
+        return { events: totals.events, sold: totals.ticketsSold, revenue: toRupees(totals.revenuePaise) }
       },
     },
   }
@@ -187,6 +199,22 @@ export async function createHttpApp(parts: {
       })
       await catalogRoutes(api, { platform, events, extras: booking.eventExtras, media })
       await bookingRoutes(api, { platform, booking, commands, checkout: services.checkout, events, accounts })
+      await checkinRoutes(api, {
+        ledger,
+        checkin: services.checkin,
+        scans: services.checkinScans,
+        views: services.checkinViews,
+        events,
+        booking,
+        accounts,
+      })
+      await promoRoutes(api, { ledger, events, booking, throttle: services.throttle })
+      await waitlistRoutes(api, {
+        events,
+        booking,
+        commands: services.waitlist,
+        maxQuantity: config.booking.maxTicketsPerOrder,
+      })
       await paymentRoutes(api, { gateway, jobs, booking, confirm, localGateway: platform.localGateway })
       await analyticsRoutes(api, { sales: services.analytics, events, booking, accounts })
       await dashboardRoutes(api, { dashboards: services.dashboards, head: () => ledger.head() })

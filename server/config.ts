@@ -76,6 +76,14 @@ const EnvSchema = v.object({
     v.pipe(v.string(), v.regex(/^\d+[smhd]$/, 'must be a duration such as 30m, 12h or 7d')),
     '1d',
   ),
+  // 32 bytes in base64url (43 characters): the seed of the Ed25519 key that signs ticket passes
+  PASS_SIGNING_KEY: v.optional(
+    v.pipe(
+      v.string(),
+      v.trim(),
+      v.regex(/^[A-Za-z0-9_-]{43}$/, 'must be 32 random bytes in base64url (43 characters)'),
+    ),
+  ),
   REDIS_URL: v.optional(
     v.union([v.literal('off'), v.pipe(v.string(), v.regex(/^rediss?:\/\//, 'must be redis://… or off'))]),
     'redis://127.0.0.1:6379',
@@ -118,6 +126,8 @@ const EnvSchema = v.object({
   FORGOT_PER_ACCOUNT: wholeNumber(3, 1),
   FORGOT_PER_IP: wholeNumber(30, 1),
   FORGOT_WINDOW_MINUTES: wholeNumber(60, 1),
+  PROMO_GUESSES_PER_ACCOUNT: wholeNumber(20, 1),
+  PROMO_GUESS_WINDOW_MINUTES: wholeNumber(10, 1),
   RESET_TOKEN_MINUTES: wholeNumber(30, 1),
   LEDGER_POLL_MS: wholeNumber(100, 10),
   UPLOAD_IMAGE_MAX_MB: wholeNumber(10, 1),
@@ -139,6 +149,7 @@ const EnvSchema = v.object({
   RAZORPAY_WEBHOOK_SECRET: v.optional(v.pipe(v.string(), v.minLength(8, 'must be at least 8 characters'))),
   RAZORPAY_API_URL: v.optional(v.pipe(v.string(), v.url('must be a URL'))),
   HOLD_MINUTES: wholeNumber(10, 1),
+  OFFER_MINUTES: wholeNumber(30, 1),
   MAX_TICKETS_PER_ORDER: wholeNumber(10, 1),
   MAX_TICKETS_PER_ACCOUNT: wholeNumber(10, 1),
   MAX_HELD_SEATS_PER_ADDRESS: wholeNumber(20, 1),
@@ -186,6 +197,8 @@ export type Config = {
   mediaStore: 'disk' | 'database'
   publicUrl: string
   jwt: { secret: string; expiresIn: string }
+  /** the seed of the key that signs ticket passes (base64url); null: derived from jwt.secret */
+  passSigningKey: string | null
   redisUrl: string | null
   queuePrefix: string
   workers: 'inline' | 'off'
@@ -209,6 +222,9 @@ export type Config = {
     forgotPerAccount: number
     forgotPerIp: number
     forgotWindowMinutes: number
+    /** promo codes an account may try that do not exist, per window, before it is refused (issue 17) */
+    promoGuessesPerAccount: number
+    promoGuessWindowMinutes: number
   }
   resetTokenMinutes: number
   ledgerPollMs: number
@@ -237,6 +253,8 @@ export type Config = {
   }
   booking: {
     holdMinutes: number
+    /** how long seats offered to a waiting list's entry are held for that person (issue 17) */
+    offerMinutes: number
     maxTicketsPerOrder: number
     /** free events: tickets one account may hold per event */
     maxTicketsPerAccount: number
@@ -361,6 +379,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     mediaStore,
     publicUrl,
     jwt: { secret: env.JWT_SECRET ?? '', expiresIn: env.JWT_EXPIRES_IN },
+    passSigningKey: env.PASS_SIGNING_KEY ?? null,
     redisUrl: env.REDIS_URL === 'off' ? null : env.REDIS_URL,
     queuePrefix: env.QUEUE_PREFIX,
     workers: env.WORKERS,
@@ -390,6 +409,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       forgotPerAccount: env.FORGOT_PER_ACCOUNT,
       forgotPerIp: env.FORGOT_PER_IP,
       forgotWindowMinutes: env.FORGOT_WINDOW_MINUTES,
+      promoGuessesPerAccount: env.PROMO_GUESSES_PER_ACCOUNT,
+      promoGuessWindowMinutes: env.PROMO_GUESS_WINDOW_MINUTES,
     },
     resetTokenMinutes: env.RESET_TOKEN_MINUTES,
     ledgerPollMs: env.LEDGER_POLL_MS,
@@ -419,6 +440,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     },
     booking: {
       holdMinutes: env.HOLD_MINUTES,
+      offerMinutes: env.OFFER_MINUTES,
       maxTicketsPerOrder: env.MAX_TICKETS_PER_ORDER,
       maxTicketsPerAccount: env.MAX_TICKETS_PER_ACCOUNT,
       maxHeldSeatsPerAddress: env.MAX_HELD_SEATS_PER_ADDRESS,

@@ -18,6 +18,8 @@ export const streams = {
   inquiry: (id: string) => `inquiry-${id}`,
   session: (id: string) => `session-${id}`,
   notice: (id: string) => `notice-${id}`,
+  /** the waiting list of one ticket type (issue 17) */
+  waitlist: (ticketTypeId: string) => `waitlist-${ticketTypeId}`,
 }
 
 /** The id part of a stream name: everything after the first '-'. */

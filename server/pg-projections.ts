@@ -4,21 +4,28 @@ import type pg from 'pg'
 import { pgAccountsProjection } from './accounts/pg-project.ts'
 import { pgAnalyticsProjection } from './analytics/pg-project.ts'
 import { pgBookingProjection } from './booking/pg-project.ts'
+import { pgPromoProjection } from './booking/pg-promo-project.ts'
 import { pgBookingQueries } from './booking/pg-queries.ts'
 import { pgCatalogProjection } from './catalog/pg-project.ts'
+import { pgCheckinProjection } from './checkin/pg-project.ts'
 import { PgLedger, type PgProjection } from './ledger/pg-ledger.ts'
 import { pgScheduleProjection } from './schedule/pg-project.ts'
 import { pgSupportProjection } from './support/pg-project.ts'
 import { upcasters } from './upcasters.ts'
+import { pgWaitlistProjection } from './waitlist/pg-project.ts'
 
 export const pgProjections: PgProjection[] = [
   pgAccountsProjection,
   pgCatalogProjection,
   pgBookingProjection,
+  pgPromoProjection,
   // analytics reads the order booking's projection has just written, in the same transaction
   pgAnalyticsProjection((tx) => pgBookingQueries(tx)),
+  // so does the door's (a ticket's passes take its ticket type's name)
+  pgCheckinProjection((tx) => pgBookingQueries(tx)),
   pgScheduleProjection,
   pgSupportProjection,
+  pgWaitlistProjection,
 ]
 
 /** The app's ledger over a PostgreSQL pool: every projection, every upcaster. */

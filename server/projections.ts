@@ -4,21 +4,27 @@ import { getTableName } from 'drizzle-orm'
 import { accountsProjection } from './accounts/project.ts'
 import { analyticsProjection } from './analytics/project.ts'
 import { bookingProjection } from './booking/project.ts'
+import { promoProjection } from './booking/promo-project.ts'
 import { bookingQueries } from './booking/queries.ts'
 import { catalogProjection } from './catalog/project.ts'
+import { checkinProjection } from './checkin/project.ts'
 import type { Connection } from './db/connection.ts'
 import { Ledger, type Projection } from './ledger/ledger.ts'
 import { scheduleProjection } from './schedule/project.ts'
 import { supportProjection } from './support/project.ts'
 import { upcasters } from './upcasters.ts'
+import { waitlistProjection } from './waitlist/project.ts'
 
 export const projections: Projection[] = [
   accountsProjection,
   catalogProjection,
   bookingProjection,
+  promoProjection,
   analyticsProjection(bookingQueries),
+  checkinProjection(bookingQueries),
   scheduleProjection,
   supportProjection,
+  waitlistProjection,
 ]
 
 /** the names of every read-model table, the same on both stores (ledger:rebuild empties them) */

@@ -57,7 +57,13 @@ export async function enqueueOwedJobs(parts: ReactionParts) {
   }
   // Mails of the recent facts that are not recorded as sent (a job that ran is not sent again).
   const jobsOf = jobsForFacts(parts)
-  const mailing = new Set(['TicketsIssued', 'TicketCancelled', 'TicketTransferred', 'InquiryAnswered'])
+  const mailing = new Set([
+    'TicketsIssued',
+    'TicketCancelled',
+    'TicketTransferred',
+    'InquiryAnswered',
+    'WaitlistOffered',
+  ])
   const mailedSince = await sent.recordedSince()
   for (let position = Math.max(0, (await ledger.head()) - RECENT_FACTS); ; ) {
     const page = await ledger.readFrom(position, 1000)
@@ -69,6 +75,10 @@ export async function enqueueOwedJobs(parts: ReactionParts) {
       }
     }
     position = page[page.length - 1]?.position ?? position
+  }
+  // An event called off with orders still open: its cancellation is done again (what is done stays).
+  for (const eventId of await booking.cancelledWithOpenOrders()) {
+    await jobs.enqueue(job('holds.cancel-event', { eventId }, { jobId: jobIds.cancelEvent(eventId, round) }))
   }
   for (const order of await booking.refundsOwed()) {
     const facts = await streamFacts<KnownFact>(ledger, streams.order(order.id))
@@ -88,10 +98,22 @@ const refundJob = (orderId: string, paymentId: string, amountPaise: number) =>
   job('payments.refund', { orderId, paymentId, amountPaise }, { jobId: jobIds.refund(orderId, paymentId) })
 
 /** What each fact calls for, as jobs (shared by the dispatch consumer and the owed-jobs repair). */
-function jobsForFacts(parts: Pick<ReactionParts, 'bookingMails' | 'inquiryMails'>) {
-  const { bookingMails: mails, inquiryMails: supportMails } = parts
+function jobsForFacts(parts: Pick<ReactionParts, 'bookingMails' | 'inquiryMails' | 'booking'>) {
+  const { bookingMails: mails, inquiryMails: supportMails, booking } = parts
+  /** the waiting list's serving, when anyone waits for this ticket type (issue 17) */
+  const serveIfWaiting = async (ticketTypeId: string, eventId: string, position: number) =>
+    (await booking.waiting(ticketTypeId))
+      ? [
+          job(
+            'holds.serve-waitlist',
+            { ticketTypeId, eventId },
+            { jobId: jobIds.serveWaitlist(ticketTypeId, position) },
+          ),
+        ]
+      : []
   const mail = (jobId: string, message: Mail | null): JobRequest[] =>
-    message ? [job('mail.send', message, { jobId })] : []
+    // a mail with passes carries codes that let people in: gone from Redis once sent, as a reset link
+    message ? [job('mail.send', message, { jobId, sensitive: Boolean(message.passes?.length) })] : []
 
   const jobsOf = async (stored: StoredFact): Promise<JobRequest[]> => {
     const fact = typedFact<KnownFact>(stored)
@@ -105,10 +127,60 @@ function jobsForFacts(parts: Pick<ReactionParts, 'bookingMails' | 'inquiryMails'
       case 'TicketsIssued':
         return mail(jobIds.issuedMail(fact.data.orderId), await mails.issued(fact.data.orderId))
       case 'TicketCancelled':
-        return mail(
-          jobIds.cancelledMail(fact.data.orderId),
-          await mails.cancelled(fact.data.orderId, fact.data.ownerId),
+        return [
+          ...mail(
+            jobIds.cancelledMail(fact.data.orderId),
+            await mails.cancelled(fact.data.orderId, fact.data.ownerId, fact.data.eventCancelled),
+          ),
+          ...(await serveIfWaiting(fact.data.ticketTypeId, fact.data.eventId, fact.position)),
+        ]
+      case 'PaymentFailed':
+      case 'HoldExpired': {
+        // seats back: a waiting list, if anyone waits, is offered them
+        const order = await booking.byId(fact.data.orderId)
+        return order ? serveIfWaiting(order.ticketTypeId, order.eventId, fact.position) : []
+      }
+      case 'WaitlistLeft':
+        return fact.data.wasOffered
+          ? serveIfWaiting(fact.data.ticketTypeId, fact.data.eventId, fact.position)
+          : []
+      case 'WaitlistOffered': {
+        const { entryId, ticketTypeId, eventId, offerUntil } = fact.data
+        const lapse = job(
+          'holds.serve-waitlist',
+          { ticketTypeId, eventId },
+          { jobId: jobIds.offerLapse(entryId), delayMs: Math.max(0, Date.parse(offerUntil) - Date.now()) },
         )
+        return [lapse, ...mail(jobIds.offerMail(entryId), await mails.offered(fact.data))]
+      }
+      case 'WaitlistJoined':
+      case 'WaitlistOfferLapsed':
+      case 'WaitlistServed':
+        return []
+      case 'EventCancelled':
+        return [
+          job(
+            'holds.cancel-event',
+            { eventId: fact.data.eventId },
+            { jobId: jobIds.cancelEvent(fact.data.eventId) },
+          ),
+        ]
+      case 'EventEdited': {
+        const { moved, eventId, ticketTypes } = fact.data
+        // a capacity raised gives its seats to the waiting list first
+        const serving: JobRequest[] = []
+        for (const type of ticketTypes ?? [])
+          serving.push(...(await serveIfWaiting(type.ticketTypeId, eventId, fact.position)))
+        if (!moved) return serving
+        return [
+          ...serving,
+          job(
+            'notifications.moved',
+            { eventId, position: fact.position, was: moved },
+            { jobId: jobIds.moved(fact.position) },
+          ),
+        ]
+      }
       case 'TicketTransferred': {
         const { orderId, fromId, toId } = fact.data
         return (await mails.transferred(orderId, fromId, toId)).flatMap((message, i) =>
@@ -140,9 +212,13 @@ function jobsForFacts(parts: Pick<ReactionParts, 'bookingMails' | 'inquiryMails'
       case 'EventApproved':
       case 'EventRejected':
       case 'PaymentCaptured':
-      case 'PaymentFailed':
-      case 'HoldExpired':
       case 'PaymentRefunded':
+      case 'PassAdmitted':
+      case 'PassScanRefused':
+      case 'DoorStaffAdded':
+      case 'DoorStaffRemoved':
+      case 'PromoCodeCreated':
+      case 'PromoCodeDisabled':
         return []
       default:
         return (fact satisfies never) && []

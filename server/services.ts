@@ -6,8 +6,12 @@ import { checkout } from './booking/checkout.ts'
 import { bookingCommands, type SeatsLeft } from './booking/commands.ts'
 import { paymentConfirmer } from './booking/confirm.ts'
 import { bookingMails } from './booking/mails.ts'
+import { lazyPassSigner, passSeed } from './checkin/pass-codes.ts'
+import { checkinScans } from './checkin/scans.ts'
+import { checkinViews } from './checkin/views.ts'
 import type { Platform } from './platform.ts'
 import { inquiryMails } from './support/mails.ts'
+import { waitlistCommands } from './waitlist/commands.ts'
 
 /** what a test may stand in for (never set in production): see each part's own comment */
 export type Seams = { seatsLeft?: SeatsLeft }
@@ -15,8 +19,18 @@ export type Seams = { seatsLeft?: SeatsLeft }
 export function createServices(platform: Platform, seams: Seams = {}) {
   const { ledger, store, config, gateway, redis, jobs } = platform
   const { accounts, catalog, booking, support } = store.queries
+  const throttle = createThrottle(config, redis)
   const commands = bookingCommands(ledger, seams.seatsLeft)
   const confirm = paymentConfirmer({ gateway, booking, catalog, commands })
+  // the key that signs ticket passes: every process with the same settings signs alike (made on
+  // first use: the worker process signs nothing, and in development has no JWT_SECRET)
+  const signer = lazyPassSigner(() => passSeed(config.jwt.secret, config.passSigningKey))
+  const checkin = store.queries.checkin
+  const views = checkinViews({ checkin, catalog, accounts, signer, head: () => ledger.head() })
+  const validPasses = async (order: Parameters<typeof views.ticketPasses>[0]) =>
+    (await views.ticketPasses(order))
+      .filter((pass) => pass.status === 'valid')
+      .map(({ admission, code }) => ({ admission, code }))
   return {
     accounts,
     catalog,
@@ -26,12 +40,33 @@ export function createServices(platform: Platform, seams: Seams = {}) {
     schedule: store.queries.schedule,
     support,
     bookingCommands: commands,
+    waitlist: waitlistCommands(ledger, config.booking.offerMinutes),
+    checkin,
+    checkinScans: checkinScans({ ledger, signer, accounts }),
+    checkinViews: views,
     confirm,
-    checkout: checkout({ ledger, config, gateway, jobs, booking, commands, confirm, events: catalog }),
-    bookingMails: bookingMails({ accounts, catalog, booking, publicUrl: config.publicUrl }),
+    checkout: checkout({
+      ledger,
+      config,
+      gateway,
+      jobs,
+      booking,
+      commands,
+      confirm,
+      events: catalog,
+      throttle,
+    }),
+    bookingMails: bookingMails({
+      accounts,
+      catalog,
+      booking,
+      publicUrl: config.publicUrl,
+      timeZone: config.timeZone,
+      passesOf: validPasses,
+    }),
     inquiryMails: inquiryMails({ accounts, support, publicUrl: config.publicUrl }),
     sentMails: store.sentMails,
-    throttle: createThrottle(config, redis),
+    throttle,
   }
 }
 export type Services = ReturnType<typeof createServices>

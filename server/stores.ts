@@ -15,6 +15,8 @@ import { pgBookingQueries, poolReader } from './booking/pg-queries.ts'
 import { type BookingQueries, bookingQueries } from './booking/queries.ts'
 import { pgCatalogQueries } from './catalog/pg-queries.ts'
 import { type CatalogQueries, catalogQueries } from './catalog/queries.ts'
+import { pgCheckinQueries } from './checkin/pg-queries.ts'
+import { type CheckinQueries, checkinQueries } from './checkin/queries.ts'
 import type { Config } from './config.ts'
 import { type Connection, openDatabase } from './db/connection.ts'
 import { openPostgres, type PgConnection } from './db/pg-connection.ts'
@@ -45,6 +47,7 @@ export type StoreQueries = {
   accounts: AccountQueries
   catalog: CatalogQueries
   booking: BookingQueries
+  checkin: CheckinQueries
   analytics: AnalyticsQueries
   dashboards: DashboardQueries
   schedule: ScheduleQueries
@@ -80,6 +83,7 @@ export function sqliteStore(connection: Connection, now?: () => Date): Store {
       accounts: promised(accounts),
       catalog: promised(catalogQueries(db)),
       booking: promised(booking),
+      checkin: promised(checkinQueries(db)),
       analytics: promised(analyticsQueries(db)),
       dashboards: promised(dashboardQueries(db)),
       schedule: promised(scheduleQueries(db)),
@@ -110,6 +114,7 @@ export function postgresStore(connection: PgConnection, now?: () => Date): Store
       accounts: pgAccountQueries(connection.db),
       catalog: pgCatalogQueries(connection.pool),
       booking: pgBookingQueries(reader),
+      checkin: pgCheckinQueries(reader),
       analytics: pgAnalyticsQueries(reader),
       dashboards: pgDashboardQueries(reader),
       schedule: pgScheduleQueries(connection.db),

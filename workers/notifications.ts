@@ -2,6 +2,7 @@
 // is its own job keyed by notice and attendee, so a retried notice mails nobody twice.
 import { UnrecoverableError } from 'bullmq'
 import type { AccountQueries } from '../server/accounts/queries.ts'
+import { movedMail } from '../server/booking/mails.ts'
 import type { BookingQueries } from '../server/booking/queries.ts'
 import type { CatalogQueries } from '../server/catalog/queries.ts'
 import type { Config } from '../server/config.ts'
@@ -56,6 +57,19 @@ export function notificationsProcessor(parts: NotificationsParts): Processor {
         )
       }
       return { mailed: attendees.length }
+    },
+    async moved({ eventId, position, was }) {
+      const event = await events.byId(eventId)
+      if (!event) throw new UnrecoverableError(`event ${eventId} does not exist`)
+      const holders = await accounts.byIds(await booking.attendeeIds(event.id))
+      for (const person of holders) {
+        await jobs.enqueue(
+          job('mail.send', movedMail(config.publicUrl, event, was, person), {
+            jobId: jobIds.movedMail(position, person.id),
+          }),
+        )
+      }
+      return { mailed: holders.length }
     },
   })
 }

@@ -9,6 +9,7 @@ import type { AsyncQueries } from '../server/db/store.ts'
 import type { Processors } from '../server/jobs/port.ts'
 import type { SentMailRecord } from '../server/mail/sent.ts'
 import type { Platform } from '../server/platform.ts'
+import type { WaitlistCommands } from '../server/waitlist/commands.ts'
 import { holdsProcessor } from './holds.ts'
 import { mailProcessor } from './mail.ts'
 import { notificationsProcessor } from './notifications.ts'
@@ -20,6 +21,7 @@ export type WorkerParts = {
   catalog: CatalogQueries
   booking: BookingQueries
   bookingCommands: BookingCommands
+  waitlist: WaitlistCommands
   confirm: PaymentConfirmer
   sentMails: AsyncQueries<SentMailRecord>
 }
@@ -29,7 +31,7 @@ export const createProcessors = (parts: WorkerParts): Processors => {
   return {
     mail: mailProcessor(platform.mailer, parts.sentMails),
     payments: paymentsProcessor({ gateway: platform.gateway, commands, confirm }),
-    holds: holdsProcessor({ booking, commands, confirm }),
+    holds: holdsProcessor({ booking, commands, confirm, events: parts.catalog, waitlist: parts.waitlist }),
     notifications: notificationsProcessor({
       jobs: platform.jobs,
       config: platform.config,

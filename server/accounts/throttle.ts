@@ -1,4 +1,4 @@
-// Abuse limits for sign-in, sign-up and forgot-password. Sign-in follows rate-limiter-flexible's
+// Abuse limits for sign-in, sign-up, forgot-password and guessing promo codes. Sign-in follows rate-limiter-flexible's
 // login recipe: failures are counted per (account, address) pair, so guesses from one address
 // never lock the owner out from another; an account's failures from everywhere only slow it down.
 import type { Redis } from 'ioredis'
@@ -32,6 +32,10 @@ export type Throttle = {
   /** Every sign-up attempt counts, taken e-mail or not: both account farming and probing which
    * e-mails have accounts need many attempts from one address. */
   signupRequested(ip: string): Promise<void>
+  /** Refuses an account that has tried too many promo codes that do not exist (guessing codes). */
+  beforePromo(accountId: string): Promise<void>
+  /** A promo code the account tried does not exist. */
+  promoUnknown(accountId: string): Promise<void>
 }
 
 const minutes = (ms: number) => Math.max(1, Math.ceil(ms / 60_000))
@@ -59,6 +63,8 @@ export function createThrottle(config: Config, redis: Redis | null): Throttle {
       loginSucceeded: pass,
       forgotRequested: pass,
       signupRequested: pass,
+      beforePromo: pass,
+      promoUnknown: pass,
     }
   }
   const make = (name: string, points: number, durationSeconds: number): RateLimiterAbstract => {
@@ -79,6 +85,7 @@ export function createThrottle(config: Config, redis: Redis | null): Throttle {
   const signupIp = make('signup-ip', limits.signupsPerAddress, limits.signupWindowMinutes * 60)
   const forgotAccount = make('forgot-account', limits.forgotPerAccount, limits.forgotWindowMinutes * 60)
   const forgotIp = make('forgot-ip', limits.forgotPerIp, limits.forgotWindowMinutes * 60)
+  const promoGuesses = make('promo-guess', limits.promoGuessesPerAccount, limits.promoGuessWindowMinutes * 60)
 
   /** Takes a point; a refusal comes back as the limiter's answer rather than thrown. */
   const take = async (limiter: RateLimiterAbstract, key: string): Promise<RateLimiterRes | null> => {
@@ -129,6 +136,14 @@ export function createThrottle(config: Config, redis: Redis | null): Throttle {
     },
     async signupRequested(ip) {
       await consume(signupIp, ip, 'sign-ups from this address')
+    },
+    async beforePromo(accountId) {
+      const tried = await promoGuesses.get(accountId)
+      if (tried && tried.consumedPoints >= limits.promoGuessesPerAccount)
+        throw tooMany('promo codes tried that do not exist', tried.msBeforeNext)
+    },
+    async promoUnknown(accountId) {
+      await promoGuesses.penalty(accountId)
     },
   }
 }

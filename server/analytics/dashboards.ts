@@ -20,6 +20,7 @@ export type FiguresRow = {
   time: string
   approvalStatus: 'Pending' | 'Approved' | 'Rejected'
   reviewReason: string | null
+  cancelledAt: string | null
   version: number
   capacity: number
   held: number
@@ -47,7 +48,7 @@ const figures = `
   e.id AS id, e.organizer_id AS organizerId, e.title AS title, e.description AS description,
   e.category AS category, e.version AS version,
   e.location AS location, e.date AS date, e.time AS time, e.approval_status AS approvalStatus,
-  e.review_reason AS reviewReason,
+  e.review_reason AS reviewReason, e.cancelled_at AS cancelledAt,
   (SELECT coalesce(sum(t.quantity), 0) FROM event_ticket_types t WHERE t.event_id = e.id) AS capacity,
   (SELECT coalesce(sum(i.held), 0) FROM inventory i WHERE i.event_id = e.id) AS held,
   (SELECT coalesce(sum(i.sold), 0) FROM inventory i WHERE i.event_id = e.id) AS seatsSold,
@@ -163,6 +164,7 @@ export const figuresView = (row: FiguresRow, position: number) => ({
   time: row.time,
   approvalStatus: row.approvalStatus,
   reviewReason: row.reviewReason,
+  cancelledAt: row.cancelledAt,
   version: row.version,
   capacity: row.capacity,
   sold: row.ticketsSold,

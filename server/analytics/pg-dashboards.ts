@@ -15,7 +15,7 @@ const figures = `
   e.id AS id, e.organizer_id AS "organizerId", e.title AS title, e.description AS description,
   e.category AS category, e.version AS version,
   e.location AS location, e.date AS date, e.time AS time, e.approval_status AS "approvalStatus",
-  e.review_reason AS "reviewReason",
+  e.review_reason AS "reviewReason", e.cancelled_at AS "cancelledAt",
   (SELECT coalesce(sum(t.quantity), 0)::bigint FROM event_ticket_types t WHERE t.event_id = e.id) AS capacity,
   (SELECT coalesce(sum(i.held), 0)::bigint FROM inventory i WHERE i.event_id = e.id) AS held,
   (SELECT coalesce(sum(i.sold), 0)::bigint FROM inventory i WHERE i.event_id = e.id) AS "seatsSold",

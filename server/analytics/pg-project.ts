@@ -147,6 +147,9 @@ export const pgAnalyticsProjection = (ordersOf: PgOrderReader): PgProjection => 
     },
     RefundRequested: ignore,
     PaymentRefunded: ignore,
+    // admissions at the door are the check-in area's figures
+    PassAdmitted: ignore,
+    PassScanRefused: ignore,
   }
 
   return { name: 'analytics', after: ['booking'], handlers: handlers as PgProjection['handlers'] }

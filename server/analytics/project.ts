@@ -187,6 +187,9 @@ export const analyticsProjection = (ordersOf: OrderReader) =>
         },
         RefundRequested: ignore,
         PaymentRefunded: ignore,
+        // admissions at the door are the check-in area's figures
+        PassAdmitted: ignore,
+        PassScanRefused: ignore,
       }
     },
   })

@@ -3,6 +3,7 @@
 // provider's order, the hold; then, once a payment is reported, its confirmation and the wait for
 // what the ledger makes of it. The routes (routes.ts) only read requests and shape replies.
 import { createHmac } from 'node:crypto'
+import type { Throttle } from '../accounts/throttle.ts'
 import type { CatalogQueries, EventRow, TicketTypeRow } from '../catalog/queries.ts'
 import type { Config } from '../config.ts'
 import type { LedgerPort } from '../db/store.ts'
@@ -18,6 +19,7 @@ import type { BookingCommands } from './commands.ts'
 import type { PaymentConfirmer } from './confirm.ts'
 import { SALES_CLOSED } from './decide.ts'
 import type { BookingFact } from './facts.ts'
+import { discountPaise, promoTermsFor } from './promo.ts'
 import type { BookingQueries } from './queries.ts'
 
 export type CheckoutParts = {
@@ -30,6 +32,8 @@ export type CheckoutParts = {
   commands: BookingCommands
   confirm: PaymentConfirmer
   events: CatalogQueries
+  /** refuses an account guessing promo codes */
+  throttle: Pick<Throttle, 'beforePromo' | 'promoUnknown'>
 }
 
 export type OrderRequest = {
@@ -40,6 +44,8 @@ export type OrderRequest = {
   quantity: number
   /** the client's address: unpaid seats are counted per address (as a keyed hash) */
   clientIp: string
+  /** a promo code of the event (upper-case), issue 17 */
+  promoCode?: string
   meta: FactMeta
   /** told when a replaced hold's provider could not be asked */
   warn: (message: string, detail: Record<string, unknown>) => void
@@ -50,7 +56,7 @@ export type PaymentOutcome = 'issued' | 'refunded' | 'failed'
 export type Checkout = ReturnType<typeof checkout>
 
 export function checkout(parts: CheckoutParts) {
-  const { ledger, config, gateway, jobs, booking, commands, confirm, events } = parts
+  const { ledger, config, gateway, jobs, booking, commands, confirm, events, throttle } = parts
 
   /** When booking closes: the event's start, or its sales end if earlier, both judged in TIMEZONE. */
   const salesCloseAt = (event: EventRow) => {
@@ -166,11 +172,25 @@ export function checkout(parts: CheckoutParts) {
       // Fail fast when it is sold out (unless lapsed holds would give seats back).
       const lapsed = async () =>
         (await booking.lapsedHolds(new Date().toISOString(), ticketType.id)).length > 0
-      if ((await booking.available(ticketType)) < quantity && !(await lapsed())) {
+      const offered = await booking.offeredTo(buyerId, ticketType.id)
+      if ((await booking.available(ticketType)) + offered < quantity && !(await lapsed())) {
         throw conflict('Not enough tickets available.')
       }
+      // A promo code is checked here to price the provider's order, and again by the hold.
+      let discount = 0
+      if (order.promoCode) {
+        const terms = await promoTermsFor(
+          throttle,
+          booking,
+          buyerId,
+          event.id,
+          order.promoCode,
+          ticketType.id,
+        )
+        discount = discountPaise(terms, ticketType.pricePaise, quantity)
+      }
       const orderId = newId()
-      const amountPaise = ticketType.pricePaise * quantity
+      const amountPaise = ticketType.pricePaise * quantity - discount
       const free = amountPaise === 0
       const providerOrder = free
         ? { id: `free_${orderId}` }
@@ -205,6 +225,7 @@ export function checkout(parts: CheckoutParts) {
           providerOrderId: providerOrder.id,
           heldUntil,
           clientKey: clientKeyOf(order.clientIp),
+          ...(order.promoCode ? { promoCode: order.promoCode, discountPaise: discount } : {}),
         },
         ticketType,
         order.meta,

@@ -6,6 +6,7 @@ import { streams } from '../ids.ts'
 import { decideIn } from '../ledger/decider.ts'
 import type { FactMeta } from '../ledger/ledger.ts'
 import type { GatewayPayment } from '../payments/port.ts'
+import { waitlistDecider } from '../waitlist/decide.ts'
 import { type CancelCutoff, type OrderCommand, orderDecider, REPLACED_BY_NEW_CHECKOUT } from './decide.ts'
 import type { TicketsHeld } from './facts.ts'
 import type { BookingQueries } from './queries.ts'
@@ -74,16 +75,22 @@ export function bookingCommands(
             meta,
           )
         }
-        if ((yield* wait(seatsLeft(ticketType, order, booking))) < order.quantity) {
+        // seats a waiting list offered this buyer are theirs to book (issue 17)
+        const offered = yield* wait(booking.offeredTo(order.buyerId, order.ticketTypeId))
+        if ((yield* wait(seatsLeft(ticketType, order, booking))) + offered < order.quantity) {
           yield* releaseLapsed(tx, now, ticketType.id)
         }
-        const available = yield* wait(seatsLeft(ticketType, order, booking))
+        const available = (yield* wait(seatsLeft(ticketType, order, booking))) + offered
         const heldFromAddress = order.clientKey
           ? yield* wait(booking.seatsHeldFrom(order.clientKey, order.eventId))
           : 0
         // the cap is for free tickets only: a paid hold need not read it
         const issuedToBuyer =
           order.amountPaise === 0 ? yield* wait(booking.seatsIssuedTo(order.buyerId, order.eventId)) : 0
+        const promo = order.promoCode
+          ? yield* wait(booking.promoCode(order.eventId, order.promoCode))
+          : undefined
+        const eventCancelled = yield* wait(booking.eventCancelled(order.eventId))
         const facts = yield* run(
           tx,
           order.orderId,
@@ -98,10 +105,24 @@ export function bookingCommands(
               maxHeldFromAddress: limits.maxHeldFromAddress,
               issuedToBuyer,
               maxTicketsPerAccount: limits.maxTicketsPerAccount,
+              ...(order.promoCode ? { promo } : {}),
+              eventCancelled,
             },
           },
           meta,
         )
+        if (offered > 0) {
+          yield* decideIn(tx, waitlistDecider, {
+            stream: streams.waitlist(order.ticketTypeId),
+            command: {
+              type: 'Use',
+              ticketTypeId: order.ticketTypeId,
+              accountId: order.buyerId,
+              orderId: order.orderId,
+            },
+            meta,
+          })
+        }
         return { facts, replaced: replaced.map((r) => r.id) }
       })
     },
@@ -116,6 +137,7 @@ export function bookingCommands(
         if (payment.status === 'captured' || payment.status === 'refunded') {
           await ledger.transactionInBatch(function* (tx) {
             const available = yield* wait(tx.reads.booking.available(ticketType))
+            const eventCancelled = yield* wait(tx.reads.booking.eventCancelled(ticketType.eventId))
             return yield* run(
               tx,
               orderId,
@@ -125,6 +147,7 @@ export function bookingCommands(
                 amountPaise: payment.amount,
                 method: payment.method,
                 available,
+                eventCancelled,
               },
               { actor: 'system' },
             )
@@ -154,6 +177,12 @@ export function bookingCommands(
 
     cancel: (orderId: string, by: string, cutoff: CancelCutoff | null, meta: FactMeta) =>
       command(orderId, { type: 'Cancel', by, cutoff, now: new Date().toISOString() }, meta),
+
+    /** one order of an event called off: its hold released, or its ticket cancelled and refunded */
+    cancelForEvent: (orderId: string, reason: string) =>
+      ledger.transactionInBatch((tx) =>
+        run(tx, orderId, { type: 'CancelForEvent', reason }, { actor: 'system' }),
+      ),
 
     transfer: (orderId: string, by: string, toId: string | null, meta: FactMeta) =>
       command(orderId, { type: 'Transfer', by, toId }, meta),

@@ -1,9 +1,13 @@
 // Pure decisions about one order (and the ticket it becomes once paid).
 import { conflict, invalid, notFound, rateLimited } from '../errors.ts'
 import type { Decider } from '../ledger/decider.ts'
-import type { BookingFact, TicketsHeld } from './facts.ts'
+import type { BookingFact, PassAdmitted, PassScanRefused, TicketsHeld } from './facts.ts'
+import { discountPaise, type PromoTerms, promoRefusal } from './promo.ts'
 
 export type OrderStatus = 'none' | 'held' | 'issued' | 'failed' | 'expired' | 'cancelled'
+
+/** An admission of the ticket let in: when, and by which door device first. */
+export type Admission = { admittedAt: string; device: string }
 
 export type OrderState = {
   status: OrderStatus
@@ -13,6 +17,32 @@ export type OrderState = {
   captured: string[]
   refundsRequested: string[]
   refunded: string[]
+  /** the version of the ticket's passes: one more per transfer (each voids the codes before it) */
+  passVersion: number
+  /** the admissions let in, by admission number (1..quantity), whatever the version since */
+  admitted: Readonly<Record<string, Admission>>
+  /** the scans decided with a fact, by scanId, and their answer: the same scan again gets it again */
+  scans: Readonly<Record<string, 'admitted' | 'already-admitted'>>
+}
+
+/** A pass scanned at the door, its code already verified as signed by us for this event. */
+export type PassScan = {
+  scanId: string
+  eventId: string
+  admission: number
+  version: number
+  device: string
+  /** ISO, the door's clock */
+  scannedAt: string
+}
+
+/** What the ledger answers a scan of a genuine code (the code's own checks come before). */
+export type ScanVerdict = {
+  result: 'admitted' | 'already-admitted' | 'void' | 'invalid'
+  /** when this admission was first let in; null if never */
+  admittedAt: string | null
+  /** the answer was given to this very scan before (it is sent again: nothing new is decided) */
+  known: boolean
 }
 
 /** What a hold is judged against besides availability, all read in the hold's transaction. */
@@ -26,6 +56,10 @@ export type HoldChecks = {
   /** free events: tickets of this event the buyer has had issued (not cancelled), and the cap */
   issuedToBuyer: number
   maxTicketsPerAccount: number
+  /** the order's promo code as read under the lock, its terms and uses (null: none such) */
+  promo?: PromoTerms | null
+  /** the event is called off (issue 17) */
+  eventCancelled?: boolean
 }
 
 /** When a ticket may still be cancelled with its refund: until `at`, `hours` before the start. */
@@ -41,19 +75,26 @@ export type OrderCommand =
       method: string | null
       /** seats of the ticket type free right now, in case the hold has lapsed */
       available: number
+      /** the event is called off: the payment is refunded, whatever the order's state */
+      eventCancelled?: boolean
     }
   | { type: 'Fail'; paymentId: string | null; reason: string }
   | { type: 'Expire'; now: string }
   /** an unpaid hold given up by its buyer (a new checkout for the same event replaces it) */
   | { type: 'Release'; by: string; reason: string }
   | { type: 'Cancel'; by: string; now?: string; cutoff?: CancelCutoff | null }
+  /** the event is called off: a hold is released, a ticket cancelled and refunded in full */
+  | { type: 'CancelForEvent'; reason: string }
   /** toId: the recipient's account, null when no account has the e-mail given */
   | { type: 'Transfer'; by: string; toId: string | null }
   | { type: 'RecordRefund'; paymentId: string; refundId: string }
+  /** a pass of this ticket scanned at the door (now: the server's time, ISO) */
+  | { type: 'Admit'; scan: PassScan; now: string }
 
 export const NOT_ENOUGH_TICKETS = 'Not enough tickets available.'
 export const TICKET_NOT_FOUND = 'Ticket not found.'
 export const SALES_CLOSED = 'Booking for this event has closed.'
+export const EVENT_CALLED_OFF = 'This event has been cancelled.'
 export const NO_SUCH_RECIPIENT = 'No account found with that email.'
 export const REPLACED_BY_NEW_CHECKOUT = 'Replaced by a new checkout for the same event.'
 const HELD_FROM_ADDRESS =
@@ -68,6 +109,9 @@ export const orderDecider: Decider<OrderState, OrderCommand, BookingFact> = {
     captured: [],
     refundsRequested: [],
     refunded: [],
+    passVersion: 0,
+    admitted: {},
+    scans: {},
   }),
 
   evolve(state, fact) {
@@ -85,11 +129,26 @@ export const orderDecider: Decider<OrderState, OrderCommand, BookingFact> = {
       case 'TicketCancelled':
         return { ...state, status: 'cancelled' }
       case 'TicketTransferred':
-        return { ...state, ownerId: fact.data.toId, formerOwners: [...state.formerOwners, fact.data.fromId] }
+        return {
+          ...state,
+          ownerId: fact.data.toId,
+          formerOwners: [...state.formerOwners, fact.data.fromId],
+          passVersion: state.passVersion + 1,
+        }
       case 'RefundRequested':
         return { ...state, refundsRequested: [...state.refundsRequested, fact.data.paymentId] }
       case 'PaymentRefunded':
         return { ...state, refunded: [...state.refunded, fact.data.paymentId] }
+      case 'PassAdmitted': {
+        const { admission, admittedAt, device, scanId } = fact.data
+        return {
+          ...state,
+          admitted: { ...state.admitted, [admission]: { admittedAt, device } },
+          scans: { ...state.scans, [scanId]: 'admitted' },
+        }
+      }
+      case 'PassScanRefused':
+        return { ...state, scans: { ...state.scans, [fact.data.scanId]: 'already-admitted' } }
       default:
         return fact satisfies never
     }
@@ -101,6 +160,7 @@ export const orderDecider: Decider<OrderState, OrderCommand, BookingFact> = {
         if (state.status !== 'none') throw conflict('This order exists already.')
         const order = command.order
         const checks = command.checks
+        if (checks?.eventCancelled) throw conflict(EVENT_CALLED_OFF)
         if (checks && checks.now >= checks.salesCloseAt) throw conflict(SALES_CLOSED)
         if (
           checks &&
@@ -116,6 +176,17 @@ export const orderDecider: Decider<OrderState, OrderCommand, BookingFact> = {
         }
         if (checks && checks.heldFromAddress + order.quantity > checks.maxHeldFromAddress) {
           throw rateLimited(HELD_FROM_ADDRESS, 60)
+        }
+        if (order.promoCode && checks) {
+          // decided again under the lock: of many orders at once, only maxUses get the code
+          const refusal = promoRefusal(checks.promo ?? null, order.ticketTypeId, checks.now)
+          if (refusal) throw invalid(refusal, [{ field: 'promoCode', message: refusal }])
+          const discount = discountPaise(checks.promo as PromoTerms, order.unitPricePaise, order.quantity)
+          if (
+            discount !== order.discountPaise ||
+            order.amountPaise !== order.unitPricePaise * order.quantity - discount
+          )
+            throw conflict('The promo code changed while this order was placed; please try again.')
         }
         if (command.available < order.quantity) throw conflict(NOT_ENOUGH_TICKETS)
         if (order.amountPaise > 0) return [{ type: 'TicketsHeld', data: order }]
@@ -150,7 +221,9 @@ export const orderDecider: Decider<OrderState, OrderCommand, BookingFact> = {
             method: command.method,
           },
         }
-        const refund = (reason: 'sold out after hold expired' | 'duplicate payment'): BookingFact => ({
+        const refund = (
+          reason: 'sold out after hold expired' | 'duplicate payment' | 'event cancelled',
+        ): BookingFact => ({
           type: 'RefundRequested',
           data: { orderId, paymentId: command.paymentId, amountPaise: command.amountPaise, reason },
         })
@@ -166,6 +239,8 @@ export const orderDecider: Decider<OrderState, OrderCommand, BookingFact> = {
             afterExpiry,
           },
         })
+        // An event called off sells nothing more: the payment goes back (once: captured above).
+        if (command.eventCancelled && state.status !== 'issued') return [captured, refund('event cancelled')]
         switch (state.status) {
           case 'held':
             return [captured, issue(false)]
@@ -248,6 +323,46 @@ export const orderDecider: Decider<OrderState, OrderCommand, BookingFact> = {
         }
         return facts
       }
+      case 'CancelForEvent': {
+        const order = state.order
+        if (!order) return []
+        if (state.status === 'held') {
+          return [
+            {
+              type: 'PaymentFailed',
+              data: { orderId: order.orderId, paymentId: null, reason: 'The event was cancelled.' },
+            },
+          ]
+        }
+        if (state.status !== 'issued' || !state.ownerId) return []
+        const facts: BookingFact[] = [
+          {
+            type: 'TicketCancelled',
+            data: {
+              orderId: order.orderId,
+              ownerId: state.ownerId,
+              eventId: order.eventId,
+              ticketTypeId: order.ticketTypeId,
+              quantity: order.quantity,
+              eventCancelled: { reason: command.reason },
+            },
+          },
+        ]
+        // every payment kept for this order goes back: the ticket's, and any not refunded yet
+        const paymentId = state.captured.find((id) => !state.refundsRequested.includes(id))
+        if (paymentId && order.amountPaise > 0) {
+          facts.push({
+            type: 'RefundRequested',
+            data: {
+              orderId: order.orderId,
+              paymentId,
+              amountPaise: order.amountPaise,
+              reason: 'event cancelled',
+            },
+          })
+        }
+        return facts
+      }
       case 'Transfer': {
         // Whether the ticket is the caller's is judged first: nobody learns which e-mails have
         // accounts by trying them on someone else's ticket.
@@ -282,10 +397,82 @@ export const orderDecider: Decider<OrderState, OrderCommand, BookingFact> = {
           },
         ]
       }
+      case 'Admit': {
+        const { scan } = command
+        const verdict = scanVerdict(state, scan)
+        const order = state.order
+        if (verdict.known || !order) return []
+        if (verdict.result === 'admitted') {
+          const admitted: PassAdmitted = {
+            type: 'PassAdmitted',
+            data: {
+              orderId: order.orderId,
+              eventId: order.eventId,
+              ticketTypeId: order.ticketTypeId,
+              admission: scan.admission,
+              version: scan.version,
+              scanId: scan.scanId,
+              device: scan.device,
+              scannedAt: scan.scannedAt,
+              // the door's time of the scan (an offline door syncs later), never ahead of ours
+              admittedAt: earlierOf(scan.scannedAt, command.now),
+            },
+          }
+          return [admitted]
+        }
+        const first = state.admitted[scan.admission]
+        if (verdict.result === 'already-admitted' && first) {
+          const refused: PassScanRefused = {
+            type: 'PassScanRefused',
+            data: {
+              orderId: order.orderId,
+              eventId: order.eventId,
+              admission: scan.admission,
+              version: scan.version,
+              scanId: scan.scanId,
+              device: scan.device,
+              scannedAt: scan.scannedAt,
+              reason: 'already-admitted',
+              firstAdmittedAt: first.admittedAt,
+              firstDevice: first.device,
+            },
+          }
+          return [refused]
+        }
+        // void and invalid scans leave no fact: asked again, they get the same answer
+        return []
+      }
       default:
         return command satisfies never
     }
   },
+}
+
+/**
+ * What a scan of a genuine code of this ticket is answered, against the ticket's stream: the scan
+ * decided before (by its scanId) gets its answer again, whatever happened since; then a ticket that
+ * is not a valid one (unpaid, cancelled) or a code of a version a transfer replaced is void; an
+ * admission let in already is a double entry; else it is admitted. Pure: decide() and the answer
+ * after the append both read it.
+ */
+export function scanVerdict(state: OrderState, scan: PassScan): ScanVerdict {
+  const first = state.admitted[scan.admission]
+  const admittedAt = first?.admittedAt ?? null
+  const known = state.scans[scan.scanId]
+  if (known) return { result: known, admittedAt, known: true }
+  const verdict = (result: ScanVerdict['result']): ScanVerdict => ({ result, admittedAt, known: false })
+  const order = state.order
+  if (!order || state.status === 'none' || order.eventId !== scan.eventId) return verdict('invalid')
+  if (state.status !== 'issued' || scan.version < state.passVersion) return verdict('void')
+  // Signed by us, so these never come from a real pass: a code made by someone with our key?
+  if (scan.version > state.passVersion || scan.admission > order.quantity) return verdict('invalid')
+  return verdict(first ? 'already-admitted' : 'admitted')
+}
+
+/** the earlier of two ISO instants of the same form (text order is time order) */
+function earlierOf(a: string, b: string): string {
+  if (a < b) return a
+  return b
 }
 
 /** The ticket, if `by` owns it now; otherwise the reason why not, as the error to answer. */

@@ -8,11 +8,16 @@ type Extras = EventExtra
 
 /** from the seats taken (held + sold) per ticket type, and the owners of issued orders per event */
 export function extrasOf(
-  taken: Iterable<{ ticketTypeId: string; taken: number }>,
+  taken: Iterable<{ ticketTypeId: string; taken: number; waiting?: number | boolean }>,
   issued: Iterable<{ eventId: string; ownerId: string | null }>,
 ): Extras {
   const seats = new Map<string, number>()
-  for (const row of taken) seats.set(row.ticketTypeId, row.taken)
+  // a ticket type someone waits for has nothing on sale: its seats go to the waiting list
+  const waited = new Set<string>()
+  for (const row of taken) {
+    seats.set(row.ticketTypeId, row.taken)
+    if (row.waiting) waited.add(row.ticketTypeId)
+  }
   const attendees = new Map<string, Set<string>>()
   for (const { eventId, ownerId } of issued) {
     if (!ownerId) continue
@@ -21,7 +26,7 @@ export function extrasOf(
     attendees.set(eventId, set)
   }
   return {
-    available: (t) => t.quantity - (seats.get(t.id) ?? 0),
+    available: (t) => (waited.has(t.id) ? 0 : t.quantity - (seats.get(t.id) ?? 0)),
     candidates: (eventId) => [...(attendees.get(eventId) ?? [])],
   }
 }

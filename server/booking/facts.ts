@@ -24,6 +24,9 @@ export type TicketsHeld = {
     heldUntil: string
     /** a keyed hash of the buyer's client address (never the address), for the per-address cap */
     clientKey?: string
+    /** the promo code used (issue 17): amountPaise is after its discount */
+    promoCode?: string
+    discountPaise?: number
   }
 }
 
@@ -56,7 +59,15 @@ export type HoldExpired = { type: 'HoldExpired'; data: { orderId: string } }
 
 export type TicketCancelled = {
   type: 'TicketCancelled'
-  data: { orderId: string; ownerId: string; eventId: string; ticketTypeId: string; quantity: number }
+  data: {
+    orderId: string
+    ownerId: string
+    eventId: string
+    ticketTypeId: string
+    quantity: number
+    /** the event was called off (issue 17): the reason given, for the holder's mail */
+    eventCancelled?: { reason: string }
+  }
 }
 
 export type TicketTransferred = {
@@ -70,13 +81,51 @@ export type RefundRequested = {
     orderId: string
     paymentId: string
     amountPaise: number
-    reason: 'cancelled' | 'sold out after hold expired' | 'duplicate payment'
+    reason: 'cancelled' | 'sold out after hold expired' | 'duplicate payment' | 'event cancelled'
   }
 }
 
 export type PaymentRefunded = {
   type: 'PaymentRefunded'
   data: { orderId: string; paymentId: string; refundId: string; amountPaise: number }
+}
+
+/**
+ * One admission of a ticket let in at the door (issue 16): the first scan of its pass to reach the
+ * ledger. scanId names the scan (sha256 of device, code and scannedAt), so the same scan sent again
+ * is known; scannedAt is the door's clock, admittedAt when it counts as admitted (scannedAt, or the
+ * server's time if the door's clock was ahead).
+ */
+export type PassAdmitted = {
+  type: 'PassAdmitted'
+  data: {
+    orderId: string
+    eventId: string
+    ticketTypeId: string
+    admission: number
+    version: number
+    scanId: string
+    device: string
+    scannedAt: string
+    admittedAt: string
+  }
+}
+
+/** A scan of an admission that was admitted already: a double entry, for the organizer's list. */
+export type PassScanRefused = {
+  type: 'PassScanRefused'
+  data: {
+    orderId: string
+    eventId: string
+    admission: number
+    version: number
+    scanId: string
+    device: string
+    scannedAt: string
+    reason: 'already-admitted'
+    firstAdmittedAt: string
+    firstDevice: string
+  }
 }
 
 export type BookingFact =
@@ -89,6 +138,8 @@ export type BookingFact =
   | TicketTransferred
   | RefundRequested
   | PaymentRefunded
+  | PassAdmitted
+  | PassScanRefused
 
 /**
  * Facts of the shapes before money was kept in paise: `amount` (and TicketsHeld's `unitPrice`) in

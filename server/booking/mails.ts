@@ -1,7 +1,10 @@
-// The mails booking sends: confirmation, cancellation, transfer (texts only; sent by the mail queue).
+// The mails booking sends: confirmation, cancellation, transfer (sent by the mail queue). The mails
+// that give someone tickets (the confirmation, and the transfer's to the new holder) carry the
+// ticket's passes (issue 16): an HTML part shows each as a QR code to scan at the door, drawn when
+// the mail is sent (mail/mailer.ts); the text part links to the ticket page, which shows them too.
 import type { AccountQueries } from '../accounts/queries.ts'
 import type { CatalogQueries } from '../catalog/queries.ts'
-import type { Mail } from '../mail/mailer.ts'
+import { type Mail, type MailPass, passImageId } from '../mail/mailer.ts'
 import { toRupees } from '../money.ts'
 import type { BookingQueries, OrderRow } from './queries.ts'
 
@@ -13,13 +16,75 @@ const rupees = (paise: number) =>
 
 export type BookingMails = ReturnType<typeof bookingMails>
 
+/** the most passes one mail shows (a larger ticket's are all on its page) */
+export const PASSES_PER_MAIL = 50
+
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
+
+/** the mail's text as HTML paragraphs, then each pass as a QR code image */
+function withPasses(mail: Mail, passes: MailPass[], ticketUrl: string): Mail {
+  if (passes.length === 0) return mail
+  const shown = passes.slice(0, PASSES_PER_MAIL)
+  const more = passes.length - shown.length
+  const text = [
+    mail.text,
+    '',
+    `Show a pass at the door for each person (${passes.length === 1 ? '1 pass' : `${passes.length} passes`}): ${ticketUrl}`,
+  ].join('\n')
+  const html = [
+    ...mail.text.split('\n\n').map((paragraph) => `<p>${escapeHtml(paragraph).replaceAll('\n', '<br>')}</p>`),
+    '<p>Show a pass at the door for each person:</p>',
+    ...shown.map(
+      (pass) =>
+        `<p><img src="cid:${passImageId(pass.admission)}" alt="Pass for admission ${pass.admission}" width="240" height="240"><br>Admission ${pass.admission}</p>`,
+    ),
+    more > 0 ? `<p>${more} more on your ticket page.</p>` : '',
+    `<p><a href="${escapeHtml(ticketUrl)}">Your ticket and its passes</a></p>`,
+  ].join('\n')
+  return { ...mail, text, html, passes: shown }
+}
+
+type Where = { date: string; time: string; location: string }
+
+/** To each holder of an event whose date, time or place changed (`was`: as it was before). */
+export function movedMail(
+  publicUrl: string,
+  event: Where & { title: string },
+  was: Where,
+  holder: { username: string; email: string },
+): Mail {
+  const lines = (e: Where) => [`When: ${e.date} at ${e.time}`, `Where: ${e.location}`]
+  return {
+    to: holder.email,
+    subject: `${event.title} has changed`,
+    text: [
+      `Hello ${holder.username},`,
+      '',
+      `The organizer of ${event.title} changed when or where it takes place. Your ticket stays valid.`,
+      '',
+      'Now:',
+      ...lines(event),
+      '',
+      'Before:',
+      ...lines(was),
+      '',
+      `Your tickets: ${publicUrl}/dashboard`,
+    ].join('\n'),
+  }
+}
+
 export function bookingMails(parts: {
   accounts: AccountQueries
   catalog: CatalogQueries
   booking: BookingQueries
   publicUrl: string
+  /** the zone an offer's time is shown in */
+  timeZone: string
+  /** the valid passes of a ticket, with their codes (the door's views) */
+  passesOf(order: OrderRow): Promise<MailPass[]>
 }) {
   const { accounts, catalog: events, booking, publicUrl } = parts
+  const ticketUrl = (orderId: string) => `${publicUrl}/ticket/${orderId}`
 
   const context = async (orderId: string) => {
     const order = await booking.byId(orderId)
@@ -44,7 +109,7 @@ export function bookingMails(parts: {
       const c = await context(orderId)
       const owner = c && (await to(c.order.ownerId ?? c.order.buyerId))
       if (!c || !owner) return null
-      return {
+      const mail = {
         to: owner.email,
         subject: `Your tickets for ${c.event.title}`,
         text: [
@@ -57,11 +122,33 @@ export function bookingMails(parts: {
           `Your tickets: ${publicUrl}/dashboard`,
         ].join('\n'),
       }
+      return withPasses(mail, await parts.passesOf(c.order), ticketUrl(orderId))
     },
-    async cancelled(orderId: string, ownerId: string): Promise<Mail | null> {
+    async cancelled(
+      orderId: string,
+      ownerId: string,
+      eventCancelled?: { reason: string },
+    ): Promise<Mail | null> {
       const c = await context(orderId)
       const owner = await to(ownerId)
       if (!c || !owner) return null
+      if (eventCancelled) {
+        return {
+          to: owner.email,
+          subject: `${c.event.title} is cancelled`,
+          text: [
+            `Hello ${owner.username},`,
+            '',
+            `${c.event.title} has been cancelled by its organizer, so your ticket is cancelled.`,
+            eventCancelled.reason ? `The reason given: ${eventCancelled.reason}` : '',
+            c.order.amountPaise > 0
+              ? `A full refund of ${rupees(c.order.amountPaise)} is on its way to your payment method.`
+              : '',
+            '',
+            ...details(c.order, c.event),
+          ].join('\n'),
+        }
+      }
       return {
         to: owner.email,
         subject: `Your ticket for ${c.event.title} is cancelled`,
@@ -74,6 +161,40 @@ export function bookingMails(parts: {
             : '',
           '',
           ...details(c.order, c.event),
+        ].join('\n'),
+      }
+    },
+    /** to the person a waiting list offers seats (issue 17) */
+    async offered(offer: {
+      eventId: string
+      ticketTypeId: string
+      accountId: string
+      quantity: number
+      offerUntil: string
+    }): Promise<Mail | null> {
+      const [person, event, type] = await Promise.all([
+        to(offer.accountId),
+        events.byId(offer.eventId),
+        events.ticketType(offer.ticketTypeId),
+      ])
+      if (!person || !event) return null
+      const until = new Date(offer.offerUntil).toLocaleString('en-IN', {
+        dateStyle: 'medium',
+        timeStyle: 'short',
+        timeZone: parts.timeZone,
+      })
+      return {
+        to: person.email,
+        subject: `Tickets for ${event.title} are held for you`,
+        text: [
+          `Hello ${person.username},`,
+          '',
+          `Seats came back for ${event.title}, and you are next on its waiting list.`,
+          `${offer.quantity} × ${type?.type ?? 'ticket'} are held for you alone until ${until}.`,
+          '',
+          `Book them: ${publicUrl}/booking/${event.id}`,
+          '',
+          'If you do not book them by then, they are offered to the next person waiting.',
         ].join('\n'),
       }
     },
@@ -94,19 +215,23 @@ export function bookingMails(parts: {
             ...details(c.order, c.event),
           ].join('\n'),
         },
-        {
-          to: recipient.email,
-          subject: `${from.username} sent you a ticket for ${c.event.title}`,
-          text: [
-            `Hello ${recipient.username},`,
-            '',
-            `${from.username} transferred a ticket to you.`,
-            '',
-            ...details(c.order, c.event),
-            '',
-            `Your tickets: ${publicUrl}/dashboard`,
-          ].join('\n'),
-        },
+        withPasses(
+          {
+            to: recipient.email,
+            subject: `${from.username} sent you a ticket for ${c.event.title}`,
+            text: [
+              `Hello ${recipient.username},`,
+              '',
+              `${from.username} transferred a ticket to you.`,
+              '',
+              ...details(c.order, c.event),
+              '',
+              `Your tickets: ${publicUrl}/dashboard`,
+            ].join('\n'),
+          },
+          await parts.passesOf(c.order),
+          ticketUrl(orderId),
+        ),
       ]
     },
   }

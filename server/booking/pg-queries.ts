@@ -5,7 +5,7 @@ import type pg from 'pg'
 import type { AsyncQueries } from '../db/store.ts'
 import type { PgTx } from '../ledger/pg-ledger.ts'
 import { extrasOf, noExtras } from './extras.ts'
-import type { BookingQueries, OrderRow } from './queries.ts'
+import { type BookingQueries, type OrderRow, promoTerms, type WaitlistEntryRow } from './queries.ts'
 import type { PaymentStatus } from './tables.ts'
 
 /** What the reads run on: a transaction of the ledger (PgTx) or the pool (poolReader). */
@@ -22,8 +22,15 @@ const order = `id, event_id AS "eventId", organizer_id AS "organizerId", ticket_
   ticket_type AS "ticketType", buyer_id AS "buyerId", owner_id AS "ownerId", quantity,
   unit_price_paise AS "unitPricePaise", amount_paise AS "amountPaise", provider,
   provider_order_id AS "providerOrderId", status, payment_status AS "paymentStatus",
-  payment_id AS "paymentId", held_until AS "heldUntil", client_key AS "clientKey", refund,
+  payment_id AS "paymentId", held_until AS "heldUntil", client_key AS "clientKey",
+  promo_code AS "promoCode", discount_paise AS "discountPaise", refund,
   issued_at AS "issuedAt", created_at AS "createdAt", updated_at AS "updatedAt"`
+
+/** a promo_codes row as queries.ts reads it */
+const promo = `event_id AS "eventId", code, percent_off AS "percentOff", amount_off_paise AS "amountOffPaise",
+  ticket_type_ids AS "ticketTypeIds", max_uses AS "maxUses", starts_at AS "startsAt", ends_at AS "endsAt",
+  disabled, held, paid, created_at AS "createdAt"`
+type PromoRow = Parameters<typeof promoTerms>[0]
 
 const byRank: Record<number, PaymentStatus> = { 0: 'Completed', 1: 'Pending', 2: 'Cancelled', 3: 'Failed' }
 
@@ -58,19 +65,67 @@ export function pgBookingQueries(db: PgReader) {
     return best
   }
 
-  const seatsTaken = (ticketTypeId: string) =>
-    count('SELECT held + sold AS n FROM inventory WHERE ticket_type_id = $1', [ticketTypeId])
+  // The capacity as the event's stream has it now (an edit may change it) less the seats taken.
+  // Seats offered to a waiting list are held for those people alone; while anyone waits, seats that
+  // come back go to the list, not on sale (queries.ts).
+  const onSale = async (ticketTypeId: string) =>
+    (
+      await db.query<{ free: number; waiting: boolean }>(
+        `SELECT (t.quantity - coalesce(i.held, 0) - coalesce(i.sold, 0)
+           - coalesce((SELECT sum(w.quantity) FROM waitlist_entries w WHERE w.ticket_type_id = t.id AND w.status = 'offered'), 0))::int AS free,
+           EXISTS (SELECT 1 FROM waitlist_entries w WHERE w.ticket_type_id = t.id AND w.status = 'waiting') AS waiting
+         FROM event_ticket_types t LEFT JOIN inventory i ON i.ticket_type_id = t.id WHERE t.id = $1`,
+        [ticketTypeId],
+      )
+    )[0]
 
   const queries: AsyncQueries<BookingQueries> = {
     /** capacity − sold − held: what can still be booked right now (exact in the hold's PgTx) */
-    available: async (ticketType) => ticketType.quantity - (await seatsTaken(ticketType.id)),
+    available: async (ticketType) => {
+      const row = await onSale(ticketType.id)
+      return row && !row.waiting ? row.free : 0
+    },
+    freeSeats: async (ticketTypeId) => (await onSale(ticketTypeId))?.free ?? 0,
+    offeredTo: (accountId, ticketTypeId) =>
+      count(
+        `SELECT quantity AS n FROM waitlist_entries WHERE account_id = $1 AND ticket_type_id = $2 AND status = 'offered'`,
+        [accountId, ticketTypeId],
+      ),
+    waiting: async (ticketTypeId) => Boolean((await onSale(ticketTypeId))?.waiting),
+    waitlistOf: (accountId) =>
+      db.query<WaitlistEntryRow>(
+        `SELECT entry_id AS "entryId", event_id AS "eventId", ticket_type_id AS "ticketTypeId",
+           ticket_type AS "ticketType", quantity, status, offer_until AS "offerUntil",
+           (SELECT count(*)::int FROM waitlist_entries o WHERE o.ticket_type_id = e.ticket_type_id
+              AND o.status IN ('waiting', 'offered') AND o.seq <= e.seq) AS position
+         FROM waitlist_entries e WHERE account_id = $1 AND status IN ('waiting', 'offered') ORDER BY seq`,
+        [accountId],
+      ),
+    seatsTaken: (ticketTypeId) =>
+      count('SELECT held + sold AS n FROM inventory WHERE ticket_type_id = $1', [ticketTypeId]),
+    eventCancelled: async (eventId) =>
+      (await db.query('SELECT 1 FROM events WHERE id = $1 AND cancelled_at IS NOT NULL', [eventId])).length >
+      0,
+    heldOf: (eventId) => orders("event_id = $1 AND status = 'held'", [eventId]),
+    cancelledWithOpenOrders: async () =>
+      (
+        await db.query<{ id: string }>(
+          `SELECT e.id FROM events e WHERE e.cancelled_at IS NOT NULL
+             AND EXISTS (SELECT 1 FROM orders o WHERE o.event_id = e.id AND o.status IN ('held', 'issued'))`,
+          [],
+        )
+      ).map((row) => row.id),
 
     /** Availability and attendees for the catalogue's event views, loaded once per list. */
     async eventExtras(eventIds) {
       if (eventIds.length === 0) return noExtras
       return extrasOf(
         await db.query<{ ticketTypeId: string; taken: number }>(
-          'SELECT ticket_type_id AS "ticketTypeId", held + sold AS taken FROM inventory WHERE event_id = ANY($1::text[])',
+          `SELECT ticket_type_id AS "ticketTypeId",
+             (held + sold + coalesce((SELECT sum(w.quantity) FROM waitlist_entries w
+               WHERE w.ticket_type_id = inventory.ticket_type_id AND w.status = 'offered'), 0))::int AS taken,
+             EXISTS (SELECT 1 FROM waitlist_entries w WHERE w.ticket_type_id = inventory.ticket_type_id AND w.status = 'waiting') AS waiting
+           FROM inventory WHERE event_id = ANY($1::text[])`,
           [eventIds],
         ),
         // the order SQLite reads them in: the partial index orders_issued_by_event (event, id)
@@ -140,6 +195,21 @@ export function pgBookingQueries(db: PgReader) {
 
     openHolds: () => orders("status = 'held'", []),
     refundsOwed: () => orders("refund = 'requested'", []),
+    promoCode: async (eventId, code) => {
+      const [row] = await db.query<PromoRow>(
+        `SELECT ${promo} FROM promo_codes WHERE event_id = $1 AND code = $2`,
+        [eventId, code],
+      )
+      return row ? promoTerms(row) : null
+    },
+    promoCodesOf: async (eventId) =>
+      (
+        await db.query<PromoRow>(
+          `SELECT ${promo} FROM promo_codes WHERE event_id = $1 ORDER BY created_at, code`,
+          [eventId],
+        )
+      ).map(promoTerms),
+
     lapsedHolds: (now, ticketTypeId) =>
       ticketTypeId
         ? orders("status = 'held' AND held_until <= $1 AND ticket_type_id = $2", [now, ticketTypeId])

@@ -2,7 +2,17 @@
 // column and index for index. Money stays integer paise; an order's amount is a bigint (a price up
 // to ₹1 crore times a quantity passes 2^31 paise), read as a number.
 import { sql } from 'drizzle-orm'
-import { bigint, index, integer, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core'
+import {
+  bigint,
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core'
 import type { TicketTypeName } from '../../contracts/catalog.ts'
 import type { OrderStatus } from './decide.ts'
 import type { PaymentStatus } from './tables.ts'
@@ -28,6 +38,8 @@ export const pgOrders = pgTable(
     paymentId: text('payment_id'),
     heldUntil: text('held_until').notNull(),
     clientKey: text('client_key'),
+    promoCode: text('promo_code'),
+    discountPaise: bigint('discount_paise', { mode: 'number' }).notNull().default(0),
     refund: text('refund').$type<'requested' | 'refunded'>(),
     issuedAt: text('issued_at'),
     createdAt: text('created_at').notNull(),
@@ -64,4 +76,24 @@ export const pgHeldByClient = pgTable(
     seats: integer('seats').notNull(),
   },
   (t) => [primaryKey({ columns: [t.clientKey, t.eventId] })],
+)
+
+/** An event's promo codes and their uses (tables.ts's promo_codes). */
+export const pgPromoCodes = pgTable(
+  'promo_codes',
+  {
+    eventId: text('event_id').notNull(),
+    code: text('code').notNull(),
+    percentOff: integer('percent_off'),
+    amountOffPaise: bigint('amount_off_paise', { mode: 'number' }),
+    ticketTypeIds: jsonb('ticket_type_ids').$type<string[]>(),
+    maxUses: integer('max_uses'),
+    startsAt: text('starts_at'),
+    endsAt: text('ends_at'),
+    disabled: boolean('disabled').notNull(),
+    held: integer('held').notNull(),
+    paid: integer('paid').notNull(),
+    createdAt: text('created_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.eventId, t.code] })],
 )

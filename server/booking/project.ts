@@ -28,6 +28,8 @@ export const bookingProjection = projection<BookingFact>({
         paymentStatus: 'Pending',
         heldUntil: p('heldUntil'),
         clientKey: p('clientKey'),
+        promoCode: p('promoCode'),
+        discountPaise: p('discountPaise'),
         createdAt: p('at'),
         updatedAt: p('at'),
       })
@@ -125,6 +127,8 @@ export const bookingProjection = projection<BookingFact>({
           providerOrderId: d.providerOrderId,
           heldUntil: d.heldUntil,
           clientKey: d.clientKey ?? null,
+          promoCode: d.promoCode ?? null,
+          discountPaise: d.discountPaise ?? 0,
           at: fact.at,
         })
         adjust.run({ ticketTypeId: d.ticketTypeId, eventId: d.eventId, held: d.quantity, sold: 0 })
@@ -169,6 +173,9 @@ export const bookingProjection = projection<BookingFact>({
       PaymentRefunded(fact) {
         setRefund.run({ refund: 'refunded', at: fact.at, id: fact.data.orderId })
       },
+      // the door's facts change no order: the check-in area keeps the passes (checkin/project.ts)
+      PassAdmitted() {},
+      PassScanRefused() {},
     }
   },
 })

@@ -1,18 +1,55 @@
 // Reads of the booking area: availability, orders and tickets, attendees.
 import { and, asc, desc, eq, gt, gte, inArray, isNull, lte, ne, or, sql } from 'drizzle-orm'
 import type { EventExtras } from '../catalog/queries.ts'
+import { events, eventTicketTypes } from '../catalog/tables.ts'
 import type { Db } from '../db/connection.ts'
 import type { AsyncQueries } from '../db/store.ts'
+import { waitlistEntries } from '../waitlist/tables.ts'
 import { extrasOf, noExtras } from './extras.ts'
-import { heldByClient, inventory, orders, type PaymentStatus } from './tables.ts'
+import type { PromoTerms } from './promo.ts'
+import { heldByClient, inventory, orders, type PaymentStatus, promoCodes } from './tables.ts'
 
 export type OrderRow = typeof orders.$inferSelect
+
+/** an entry of a waiting list as its person sees it (issue 17) */
+export type WaitlistEntryRow = {
+  entryId: string
+  eventId: string
+  ticketTypeId: string
+  ticketType: string
+  quantity: number
+  status: 'waiting' | 'offered' | 'served' | 'left' | 'lapsed'
+  offerUntil: string | null
+  position: number
+}
+
+/** Who may see a ticket (its screens, its passes): its holder (its buyer until issued), the event's
+ * organizer, admins. */
+export const mayReadTicket = (order: OrderRow, caller: { id: string; role: string }): boolean =>
+  caller.role === 'admin' ||
+  order.ownerId === caller.id ||
+  (order.ownerId === null && order.buyerId === caller.id) ||
+  (caller.role === 'organizers' && order.organizerId === caller.id)
 
 /** Best first: a valid ticket, then a payment awaited, then a ticket cancelled, then a failed payment. */
 const paymentRank: Record<PaymentStatus, number> = { Completed: 0, Pending: 1, Cancelled: 2, Failed: 3 }
 const byRank = Object.fromEntries(
   Object.entries(paymentRank).map(([status, rank]) => [rank, status]),
 ) as Record<number, PaymentStatus>
+
+/** a promo_codes row as the hold and the organizer read it */
+export const promoTerms = (row: typeof promoCodes.$inferSelect): PromoTerms => ({
+  code: row.code,
+  percentOff: row.percentOff,
+  amountOffPaise: row.amountOffPaise,
+  ticketTypeIds: row.ticketTypeIds,
+  maxUses: row.maxUses,
+  startsAt: row.startsAt,
+  endsAt: row.endsAt,
+  disabled: row.disabled,
+  held: row.held,
+  paid: row.paid,
+})
 
 export function bookingQueries(db: Db) {
   /**
@@ -41,15 +78,60 @@ export function bookingQueries(db: Db) {
     return best
   }
 
+  // The capacity as the event's stream has it now (an edit may change it) less the seats taken:
+  // read in the hold's transaction, both are exact under the write lock.
+  // Seats offered to a waiting list (issue 17) are held for those people alone; while anyone waits,
+  // seats that come back go to the list, not on sale.
+  const onSale = db
+    .select({
+      free: sql<number>`${eventTicketTypes.quantity} - coalesce(${inventory.held}, 0) - coalesce(${inventory.sold}, 0)
+        - coalesce((SELECT sum(w.quantity) FROM waitlist_entries w WHERE w.ticket_type_id = "event_ticket_types"."id" AND w.status = 'offered'), 0)`,
+      waiting: sql<number>`EXISTS (SELECT 1 FROM waitlist_entries w WHERE w.ticket_type_id = "event_ticket_types"."id" AND w.status = 'waiting')`,
+    })
+    .from(eventTicketTypes)
+    .leftJoin(inventory, eq(inventory.ticketTypeId, eventTicketTypes.id))
+    .where(eq(eventTicketTypes.id, sql.placeholder('id')))
+    .prepare()
   const taken = db
-    .select({ held: inventory.held, sold: inventory.sold })
+    .select({ seats: sql<number>`${inventory.held} + ${inventory.sold}` })
     .from(inventory)
     .where(eq(inventory.ticketTypeId, sql.placeholder('id')))
     .prepare()
-  const seatsTaken = (ticketTypeId: string) => {
-    const row = taken.get({ id: ticketTypeId })
-    return (row?.held ?? 0) + (row?.sold ?? 0)
-  }
+  const cancelledAt = db
+    .select({ at: events.cancelledAt })
+    .from(events)
+    .where(eq(events.id, sql.placeholder('id')))
+    .prepare()
+  // on every hold and order (prepared: building the query each time cost the flash sale dearly)
+  const offerOf = db
+    .select({ quantity: waitlistEntries.quantity })
+    .from(waitlistEntries)
+    .where(
+      and(
+        eq(waitlistEntries.accountId, sql.placeholder('accountId')),
+        eq(waitlistEntries.ticketTypeId, sql.placeholder('ticketTypeId')),
+        eq(waitlistEntries.status, 'offered'),
+      ),
+    )
+    .prepare()
+  const heldOfEvent = db
+    .select()
+    .from(orders)
+    .where(and(eq(orders.eventId, sql.placeholder('eventId')), eq(orders.status, 'held')))
+    .prepare()
+  const promoOne = db
+    .select()
+    .from(promoCodes)
+    .where(
+      and(eq(promoCodes.eventId, sql.placeholder('eventId')), eq(promoCodes.code, sql.placeholder('code'))),
+    )
+    .prepare()
+  const promoAll = db
+    .select()
+    .from(promoCodes)
+    .where(eq(promoCodes.eventId, sql.placeholder('eventId')))
+    .orderBy(asc(promoCodes.createdAt), asc(promoCodes.code))
+    .prepare()
   const byProviderOrderId = db
     .select()
     .from(orders)
@@ -111,20 +193,81 @@ export function bookingQueries(db: Db) {
     .prepare()
 
   return {
-    /** capacity − sold − held: what can still be booked right now */
-    available: (ticketType: { id: string; quantity: number }) =>
-      ticketType.quantity - seatsTaken(ticketType.id),
+    /** capacity − sold − held − offered: what anyone can book right now (none of a type that is
+     * gone, none while people wait for it) */
+    available: (ticketType: { id: string }) => {
+      const row = onSale.get({ id: ticketType.id })
+      return row && !row.waiting ? row.free : 0
+    },
+    /** capacity − sold − held − offered, for the waiting list's offers */
+    freeSeats: (ticketTypeId: string): number => onSale.get({ id: ticketTypeId })?.free ?? 0,
+    /** seats of this ticket type offered to the account now (its waiting list's offer), or 0 */
+    offeredTo: (accountId: string, ticketTypeId: string): number =>
+      offerOf.get({ accountId, ticketTypeId })?.quantity ?? 0,
+    /** whether anyone waits for this ticket type */
+    waiting: (ticketTypeId: string): boolean => Boolean(onSale.get({ id: ticketTypeId })?.waiting),
+    /** the account's entries still waiting or offered, each with its place in line (1: next) */
+    waitlistOf: (accountId: string): WaitlistEntryRow[] =>
+      db
+        .select({
+          entryId: waitlistEntries.entryId,
+          eventId: waitlistEntries.eventId,
+          ticketTypeId: waitlistEntries.ticketTypeId,
+          ticketType: waitlistEntries.ticketType,
+          quantity: waitlistEntries.quantity,
+          status: waitlistEntries.status,
+          offerUntil: waitlistEntries.offerUntil,
+          // qualified by hand: drizzle names a one-table query's columns without their table
+          position: sql<number>`(SELECT count(*) FROM waitlist_entries o WHERE o.ticket_type_id = "waitlist_entries"."ticket_type_id"
+            AND o.status IN ('waiting', 'offered') AND o.seq <= "waitlist_entries"."seq")`,
+        })
+        .from(waitlistEntries)
+        .where(
+          and(
+            eq(waitlistEntries.accountId, accountId),
+            inArray(waitlistEntries.status, ['waiting', 'offered']),
+          ),
+        )
+        .orderBy(asc(waitlistEntries.seq))
+        .all(),
+
+    /** seats of a ticket type sold or held (what an edit may not take its capacity below) */
+    seatsTaken: (ticketTypeId: string): number => taken.get({ id: ticketTypeId })?.seats ?? 0,
+
+    /** whether the event is called off (issue 17): read under the lock, it stops holds and sales */
+    eventCancelled: (eventId: string): boolean => Boolean(cancelledAt.get({ id: eventId })?.at),
+
+    /** the unpaid holds of an event */
+    heldOf: (eventId: string): OrderRow[] => heldOfEvent.all({ eventId }),
+
+    /** Cancelled events that still have orders held or issued: their cancellation is unfinished. */
+    cancelledWithOpenOrders: (): string[] =>
+      db
+        .select({ id: events.id })
+        .from(events)
+        .where(
+          and(
+            sql`${events.cancelledAt} IS NOT NULL`,
+            sql`EXISTS (SELECT 1 FROM ${orders} WHERE ${orders.eventId} = ${events.id} AND ${orders.status} IN ('held', 'issued'))`,
+          ),
+        )
+        .all()
+        .map((row) => row.id),
 
     /** Availability and attendees for the catalogue's event views, loaded once per list. */
     eventExtras: ((eventIds) => {
       if (eventIds.length === 0) return noExtras
       return extrasOf(
         db
-          .select()
+          .select({
+            ticketTypeId: inventory.ticketTypeId,
+            taken: sql<number>`${inventory.held} + ${inventory.sold}
+              + coalesce((SELECT sum(w.quantity) FROM waitlist_entries w WHERE w.ticket_type_id = "inventory"."ticket_type_id" AND w.status = 'offered'), 0)`,
+            waiting: sql<number>`EXISTS (SELECT 1 FROM waitlist_entries w WHERE w.ticket_type_id = "inventory"."ticket_type_id" AND w.status = 'waiting')`,
+          })
           .from(inventory)
           .where(inArray(inventory.eventId, eventIds))
-          .all()
-          .map((row) => ({ ticketTypeId: row.ticketTypeId, taken: row.held + row.sold })),
+          .all(),
         db
           .select({ eventId: orders.eventId, ownerId: orders.ownerId })
           .from(orders)
@@ -218,6 +361,14 @@ export function bookingQueries(db: Db) {
 
     /** Orders with a refund asked for and not yet paid out. */
     refundsOwed: (): OrderRow[] => db.select().from(orders).where(eq(orders.refund, 'requested')).all(),
+
+    /** A promo code of an event (upper-case) with its uses, or null (issue 17). */
+    promoCode: (eventId: string, code: string): PromoTerms | null => {
+      const row = promoOne.get({ eventId, code })
+      return row ? promoTerms(row) : null
+    },
+    /** An event's promo codes, oldest first. */
+    promoCodesOf: (eventId: string): PromoTerms[] => promoAll.all({ eventId }).map(promoTerms),
 
     /** Holds whose time is up but which no fact has released yet. */
     lapsedHolds: (now: string, ticketTypeId?: string): OrderRow[] =>

@@ -22,7 +22,7 @@ import type { Platform } from '../platform.ts'
 import type { Checkout } from './checkout.ts'
 import type { BookingCommands } from './commands.ts'
 import { TICKET_NOT_FOUND } from './decide.ts'
-import type { BookingQueries, OrderRow } from './queries.ts'
+import { type BookingQueries, mayReadTicket, type OrderRow } from './queries.ts'
 
 export const ticketView = (order: OrderRow) => ({
   _id: order.id,
@@ -62,6 +62,7 @@ export async function bookingRoutes(fastify: FastifyInstance, options: BookingRo
         ticketType: request.body.ticketType,
         quantity: request.body.quantity,
         clientIp: request.ip,
+        ...(request.body.promoCode ? { promoCode: request.body.promoCode } : {}),
         meta: { actor: buyer.id, requestId: request.id },
         warn: (message, detail) => request.log.warn(detail, message),
       })
@@ -129,13 +130,7 @@ export async function bookingRoutes(fastify: FastifyInstance, options: BookingRo
     async (request) => {
       const caller = callerOf(request)
       const order = await booking.byId(request.params.ticketId)
-      const allowed =
-        order &&
-        (caller.role === 'admin' ||
-          order.ownerId === caller.id ||
-          (order.ownerId === null && order.buyerId === caller.id) ||
-          (caller.role === 'organizers' && order.organizerId === caller.id))
-      if (!order || !allowed) throw notFound(TICKET_NOT_FOUND)
+      if (!order || !mayReadTicket(order, caller)) throw notFound(TICKET_NOT_FOUND)
       return ticketView(order)
     },
   )

@@ -30,6 +30,9 @@ export const orders = sqliteTable(
     heldUntil: text('held_until').notNull(),
     /** a keyed hash of the client address that made the hold (per-address cap on unpaid seats) */
     clientKey: text('client_key'),
+    /** the promo code the order used (issue 17), and what it took off amountPaise's full price */
+    promoCode: text('promo_code'),
+    discountPaise: integer('discount_paise').notNull().default(0),
     refund: text('refund').$type<'requested' | 'refunded'>(),
     /** when the ticket was issued (sales over time) */
     issuedAt: text('issued_at'),
@@ -70,4 +73,27 @@ export const heldByClient = sqliteTable(
     seats: integer('seats').notNull(),
   },
   (t) => [primaryKey({ columns: [t.clientKey, t.eventId] })],
+)
+
+/** An event's promo codes (issue 17): the terms, and the orders using each, unpaid and paid, the
+ * count the hold decides a code's maxUses against. Folded from the event's promo facts and the
+ * orders' (promo-project.ts). */
+export const promoCodes = sqliteTable(
+  'promo_codes',
+  {
+    eventId: text('event_id').notNull(),
+    code: text('code').notNull(),
+    percentOff: integer('percent_off'),
+    amountOffPaise: integer('amount_off_paise'),
+    /** JSON array of ticket type ids; null: every type */
+    ticketTypeIds: text('ticket_type_ids', { mode: 'json' }).$type<string[]>(),
+    maxUses: integer('max_uses'),
+    startsAt: text('starts_at'),
+    endsAt: text('ends_at'),
+    disabled: integer('disabled', { mode: 'boolean' }).notNull(),
+    held: integer('held').notNull(),
+    paid: integer('paid').notNull(),
+    createdAt: text('created_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.eventId, t.code] })],
 )

@@ -1,29 +1,131 @@
-// Pure decisions about one event's stream: submission and the admin's review.
-import type { ApprovalStatus } from '../../contracts/catalog.ts'
-import { conflict, invalid, notFound } from '../errors.ts'
+// Pure decisions about one event's stream: submission, the admin's review, its door staff, its
+// promo codes, the organizer's changes and its cancellation.
+import { type ApprovalStatus, SALES_END_AFTER_START, type TicketTypeName } from '../../contracts/catalog.ts'
+import { conflict, forbidden, invalid, notFound } from '../errors.ts'
 import type { Decider } from '../ledger/decider.ts'
-import type { CatalogFact, EventSubmitted } from './facts.ts'
+import { instantIn } from '../wall-clock.ts'
+import type { CatalogFact, EventEdited, EventSubmitted, PromoCodeCreated } from './facts.ts'
 
-export type EventState = { status: ApprovalStatus | null; organizerId: string | null }
+export type EventDetails = Required<EventEdited['data']['details']>
+export type TicketTypeState = EventSubmitted['data']['ticketTypes'][number]
+
+export type EventState = {
+  status: ApprovalStatus | null
+  organizerId: string | null
+  /** the accounts that may scan its passes at the door */
+  doorStaff: readonly string[]
+  /** its promo codes (upper-case), and whether each is disabled */
+  promoCodes: Readonly<Record<string, { disabled: boolean }>>
+  /** what the organizer set, as of now (null before it is submitted) */
+  details: EventDetails | null
+  ticketTypes: readonly TicketTypeState[]
+  cancelled: boolean
+}
+
+/** A ticket type as the organizer sends it in a change: its name, price and capacity. */
+export type TicketTypeChange = { type: TicketTypeName; pricePaise: number; quantity: number }
 
 export type EventCommand =
   | { type: 'Submit'; event: EventSubmitted['data']; today: string }
   | { type: 'Review'; eventId: string; decision: 'Approved' | 'Rejected'; by: string; reason?: string }
+  /** an account let scan this event's passes (adding one that may already: nothing happens) */
+  | { type: 'AddDoorStaff'; eventId: string; accountId: string; by: string }
+  | { type: 'RemoveDoorStaff'; eventId: string; accountId: string; by: string }
+  | { type: 'CreatePromoCode'; promo: PromoCodeCreated['data'] }
+  /** disabling a disabled code: nothing happens */
+  | { type: 'DisablePromoCode'; eventId: string; code: string; by: string }
+  | {
+      type: 'Edit'
+      eventId: string
+      by: string
+      details: Partial<EventDetails>
+      ticketTypes?: TicketTypeChange[]
+      /** seats sold or held per ticket type id, read under the write lock */
+      taken: Readonly<Record<string, number>>
+      /** an id for each ticket type the change adds */
+      newId: () => string
+      /** ISO; today is the date in timeZone */
+      now: string
+      today: string
+      timeZone: string
+    }
+  | {
+      type: 'Cancel'
+      eventId: string
+      by: string
+      asAdmin: boolean
+      reason: string
+      now: string
+      timeZone: string
+    }
 
 export const EVENT_NOT_FOUND = 'Event not found.'
 export const DATE_IN_PAST = 'The date cannot be in the past.'
+export const NOT_DOOR_STAFF = 'This account is not door staff of this event.'
+export const PROMO_CODE_TAKEN = 'This event has a promo code with that name already.'
+export const PROMO_CODE_NOT_FOUND = 'Promo code not found.'
+export const EVENT_CANCELLED = 'This event has been cancelled.'
+export const NOT_YOUR_EVENT = 'You can only change your own events.'
+
+/** when the event starts, as an instant (ISO) */
+const startOf = (details: EventDetails, timeZone: string) =>
+  instantIn(details.date, details.time, timeZone).toISOString()
+
+const sameJson = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b)
 
 export const eventDecider: Decider<EventState, EventCommand, CatalogFact> = {
-  initialState: () => ({ status: null, organizerId: null }),
+  initialState: () => ({
+    status: null,
+    organizerId: null,
+    doorStaff: [],
+    promoCodes: {},
+    details: null,
+    ticketTypes: [],
+    cancelled: false,
+  }),
 
   evolve(state, fact) {
     switch (fact.type) {
-      case 'EventSubmitted':
-        return { status: 'Pending', organizerId: fact.data.organizerId }
+      case 'EventSubmitted': {
+        const { title, description, date, time, location, category, images, videos } = fact.data
+        return {
+          ...state,
+          status: 'Pending',
+          organizerId: fact.data.organizerId,
+          details: {
+            title,
+            description,
+            date,
+            time,
+            location,
+            category,
+            images,
+            videos,
+            salesEnd: fact.data.salesEnd ?? null,
+          },
+          ticketTypes: fact.data.ticketTypes,
+        }
+      }
+      case 'EventEdited':
+        return {
+          ...state,
+          details: state.details && { ...state.details, ...fact.data.details },
+          ticketTypes: fact.data.ticketTypes ?? state.ticketTypes,
+        }
+      case 'EventCancelled':
+        return { ...state, cancelled: true }
       case 'EventApproved':
         return { ...state, status: 'Approved' }
       case 'EventRejected':
         return { ...state, status: 'Rejected' }
+      case 'DoorStaffAdded':
+        return { ...state, doorStaff: [...state.doorStaff, fact.data.accountId] }
+      case 'DoorStaffRemoved':
+        return { ...state, doorStaff: state.doorStaff.filter((id) => id !== fact.data.accountId) }
+      case 'PromoCodeCreated':
+        return { ...state, promoCodes: { ...state.promoCodes, [fact.data.code]: { disabled: false } } }
+      case 'PromoCodeDisabled':
+        return { ...state, promoCodes: { ...state.promoCodes, [fact.data.code]: { disabled: true } } }
       default:
         return fact satisfies never
     }
@@ -40,6 +142,7 @@ export const eventDecider: Decider<EventState, EventCommand, CatalogFact> = {
       }
       case 'Review': {
         if (!state.status || !state.organizerId) throw notFound(EVENT_NOT_FOUND)
+        if (state.cancelled) throw conflict(EVENT_CANCELLED)
         if (state.status === command.decision) {
           throw conflict(
             `This event is already ${command.decision === 'Approved' ? 'approved' : 'rejected'}.`,
@@ -57,8 +160,103 @@ export const eventDecider: Decider<EventState, EventCommand, CatalogFact> = {
             : { type: 'EventRejected', data: { ...data, wasApproved: state.status === 'Approved' } },
         ]
       }
+      case 'AddDoorStaff':
+      case 'RemoveDoorStaff': {
+        if (!state.status) throw notFound(EVENT_NOT_FOUND)
+        const data = { eventId: command.eventId, accountId: command.accountId, by: command.by }
+        const member = state.doorStaff.includes(command.accountId)
+        if (command.type === 'AddDoorStaff') return member ? [] : [{ type: 'DoorStaffAdded', data }]
+        if (!member) throw notFound(NOT_DOOR_STAFF)
+        return [{ type: 'DoorStaffRemoved', data }]
+      }
+      case 'CreatePromoCode': {
+        if (!state.status) throw notFound(EVENT_NOT_FOUND)
+        if (state.promoCodes[command.promo.code]) throw conflict(PROMO_CODE_TAKEN)
+        return [{ type: 'PromoCodeCreated', data: command.promo }]
+      }
+      case 'DisablePromoCode': {
+        const promo = state.promoCodes[command.code]
+        if (!state.status || !promo) throw notFound(PROMO_CODE_NOT_FOUND)
+        if (promo.disabled) return []
+        return [
+          {
+            type: 'PromoCodeDisabled',
+            data: { eventId: command.eventId, code: command.code, by: command.by },
+          },
+        ]
+      }
+      case 'Edit':
+        return decideEdit(command, state)
+      case 'Cancel': {
+        const { details, organizerId } = state
+        if (!state.status || !details || !organizerId) throw notFound(EVENT_NOT_FOUND)
+        if (!command.asAdmin && organizerId !== command.by) throw forbidden(NOT_YOUR_EVENT)
+        if (state.cancelled) throw conflict('This event is already cancelled.')
+        if (command.now >= startOf(details, command.timeZone))
+          throw conflict('This event has started, so it can no longer be cancelled.')
+        return [
+          {
+            type: 'EventCancelled',
+            data: { eventId: command.eventId, organizerId, by: command.by, reason: command.reason },
+          },
+        ]
+      }
       default:
         return command satisfies never
     }
   },
+}
+
+function decideEdit(command: Extract<EventCommand, { type: 'Edit' }>, state: EventState): CatalogFact[] {
+  const { details: before, organizerId } = state
+  if (!state.status || !before || !organizerId) throw notFound(EVENT_NOT_FOUND)
+  if (organizerId !== command.by) throw forbidden(NOT_YOUR_EVENT)
+  if (state.cancelled) throw conflict(EVENT_CANCELLED)
+  if (command.now >= startOf(before, command.timeZone))
+    throw conflict('This event has started, so it can no longer be changed.')
+  const after: EventDetails = { ...before, ...command.details }
+  const changed: Partial<EventDetails> = {}
+  for (const key of Object.keys(command.details) as Array<keyof EventDetails>) {
+    if (!sameJson(before[key], after[key])) Object.assign(changed, { [key]: after[key] })
+  }
+  if (changed.date !== undefined && changed.date < command.today)
+    throw invalid(DATE_IN_PAST, [{ field: 'date', message: DATE_IN_PAST }])
+  if (after.salesEnd !== null && after.salesEnd > `${after.date}T${after.time}`)
+    throw invalid(SALES_END_AFTER_START, [{ field: 'salesEnd', message: SALES_END_AFTER_START }])
+
+  let ticketTypes: TicketTypeState[] | undefined
+  if (command.ticketTypes) {
+    const next = command.ticketTypes.map((wanted): TicketTypeState => {
+      const kept = state.ticketTypes.find((t) => t.type === wanted.type)
+      const taken = kept ? (command.taken[kept.ticketTypeId] ?? 0) : 0
+      if (wanted.quantity < taken) {
+        const message = `${wanted.type} cannot have fewer than ${taken} seats: that many are sold or held.`
+        throw conflict(message)
+      }
+      return { ticketTypeId: kept?.ticketTypeId ?? command.newId(), ...wanted }
+    })
+    for (const old of state.ticketTypes) {
+      if (next.some((t) => t.ticketTypeId === old.ticketTypeId)) continue
+      if ((command.taken[old.ticketTypeId] ?? 0) > 0)
+        throw conflict(`${old.type} has seats sold or held, so it cannot be removed.`)
+    }
+    if (!sameJson(next, state.ticketTypes)) ticketTypes = next
+  }
+  if (Object.keys(changed).length === 0 && !ticketTypes) return []
+  const moved =
+    state.status === 'Approved' &&
+    (changed.date !== undefined || changed.time !== undefined || changed.location !== undefined)
+  return [
+    {
+      type: 'EventEdited',
+      data: {
+        eventId: command.eventId,
+        organizerId,
+        by: command.by,
+        details: changed,
+        ...(ticketTypes ? { ticketTypes } : {}),
+        ...(moved ? { moved: { date: before.date, time: before.time, location: before.location } } : {}),
+      },
+    },
+  ]
 }

@@ -37,7 +37,85 @@ export type EventRejected = {
   data: { eventId: string; organizerId: string; by: string; wasApproved?: boolean; reason?: string }
 }
 
-export type CatalogFact = EventSubmitted | EventApproved | EventRejected
+/** An account the organizer (or an admin: `by`) lets scan this event's passes at the door (issue 16). */
+export type DoorStaffAdded = {
+  type: 'DoorStaffAdded'
+  data: { eventId: string; accountId: string; by: string }
+}
+/** That account may no longer scan this event's passes. */
+export type DoorStaffRemoved = {
+  type: 'DoorStaffRemoved'
+  data: { eventId: string; accountId: string; by: string }
+}
+
+/** A promo code of the event (issue 17): its terms, fixed once made (a code is disabled, never edited). */
+export type PromoCodeCreated = {
+  type: 'PromoCodeCreated'
+  data: {
+    eventId: string
+    /** upper-case */
+    code: string
+    /** one of the two is set */
+    percentOff: number | null
+    amountOffPaise: number | null
+    /** null: every ticket type */
+    ticketTypeIds: string[] | null
+    maxUses: number | null
+    startsAt: string | null
+    endsAt: string | null
+    by: string
+  }
+}
+/** The code takes nothing off from now on (orders that hold it keep their price). */
+export type PromoCodeDisabled = {
+  type: 'PromoCodeDisabled'
+  data: { eventId: string; code: string; by: string }
+}
+
+/**
+ * The organizer changed the event (issue 17): `details` holds every field that changed, with its
+ * new value; `ticketTypes`, when they changed, is the whole new list (a type kept keeps its id; a
+ * type left out had nothing sold or held). `moved`: the date, time or location of an approved
+ * event changed, so its holders are told (their values before).
+ */
+export type EventEdited = {
+  type: 'EventEdited'
+  data: {
+    eventId: string
+    organizerId: string
+    by: string
+    details: Partial<{
+      title: string
+      description: string
+      date: string
+      time: string
+      location: string
+      category: string
+      images: Array<{ url: string }>
+      videos: Array<{ url: string }>
+      salesEnd: string | null
+    }>
+    ticketTypes?: Array<{ ticketTypeId: string; type: TicketTypeName; pricePaise: number; quantity: number }>
+    moved?: { date: string; time: string; location: string }
+  }
+}
+
+/** The event is called off (issue 17): sales stop, every order is released or refunded (a job). */
+export type EventCancelled = {
+  type: 'EventCancelled'
+  data: { eventId: string; organizerId: string; by: string; reason: string }
+}
+
+export type CatalogFact =
+  | EventSubmitted
+  | EventApproved
+  | EventRejected
+  | DoorStaffAdded
+  | DoorStaffRemoved
+  | PromoCodeCreated
+  | PromoCodeDisabled
+  | EventEdited
+  | EventCancelled
 
 export const catalogUpcasters = {
   /** Before prices were kept in paise: ticketTypes[].price in rupees. */

@@ -19,11 +19,11 @@ import {
 /** events' columns as EventRow names them (images and videos are JSON text, parsed below) */
 const EVENT_COLUMNS = `id, organizer_id AS "organizerId", title, description, date, time, location, category,
   approval_status AS "approvalStatus", images, videos, sales_end AS "salesEnd",
-  review_reason AS "reviewReason", version, created_at AS "createdAt", updated_at AS "updatedAt"`
+  review_reason AS "reviewReason", cancelled_at AS "cancelledAt", cancel_reason AS "cancelReason", version, created_at AS "createdAt", updated_at AS "updatedAt"`
 const TYPE_COLUMNS = 'id, event_id AS "eventId", rank, type, price_paise AS "pricePaise", quantity'
 
 /** SQLite compares text byte by byte; so does the "C" collation, whatever the database's default. */
-const BY_START = 'ORDER BY date COLLATE "C", time COLLATE "C"'
+const BY_START = 'ORDER BY date COLLATE "C", time COLLATE "C", id COLLATE "C"'
 
 type StoredEvent = Omit<EventRow, 'images' | 'videos'> & { images: string; videos: string }
 
@@ -50,6 +50,14 @@ export function pgCatalogQueries(pool: pg.Pool): AsyncQueries<CatalogQueries> {
     ).rows
 
   const approved = () => events("WHERE approval_status = 'Approved'")
+  const approvedPage = (limit: number, offset: number) =>
+    events(`WHERE approval_status = 'Approved'`, [limit, offset], `${BY_START} LIMIT $1 OFFSET $2`)
+  const approvedCount = async () =>
+    (
+      await pool.query<{ n: number }>(
+        "SELECT count(*)::int AS n FROM events WHERE approval_status = 'Approved'",
+      )
+    ).rows[0]?.n ?? 0
 
   const withWords = async (search: string): Promise<EventRow[]> => {
     const phrases = searchPhrases(search)
@@ -102,6 +110,8 @@ export function pgCatalogQueries(pool: pg.Pool): AsyncQueries<CatalogQueries> {
 
   return {
     approved,
+    approvedPage,
+    approvedCount,
     ticketTypesOf,
     toViews,
     byId: async (id: string) => (await events('WHERE id = $1', [id], ''))[0],

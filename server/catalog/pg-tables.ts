@@ -20,6 +20,9 @@ export const pgEvents = pgTable(
     videos: text().notNull(),
     salesEnd: text(),
     reviewReason: text(),
+    /** when the event was called off (issue 17), and the reason given */
+    cancelledAt: text(),
+    cancelReason: text(),
     version: integer().notNull(),
     createdAt: text().notNull(),
     updatedAt: text().notNull(),

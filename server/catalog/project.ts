@@ -1,4 +1,4 @@
-import { eq, sql } from 'drizzle-orm'
+import { and, eq, notInArray, sql } from 'drizzle-orm'
 import { projection } from '../ledger/ledger.ts'
 import type { CatalogFact } from './facts.ts'
 import { eventsSearch } from './search-index.ts'
@@ -63,6 +63,21 @@ export const catalogProjection = projection<CatalogFact>({
       })
       .where(eq(events.id, p('id')))
       .prepare()
+    // The door staff is the check-in area's read model (checkin/project.ts); the event's row only
+    // follows its stream's version, which If-Match checks against.
+    const setVersion = db
+      .update(events)
+      .set({ version: sql`${p('version')}` })
+      .where(eq(events.id, p('id')))
+      .prepare()
+    /** an edit's new words in the index: its row taken out and put back (FTS5 has no UPDATE of a
+     * row found by an unindexed column that would be cheaper) */
+    const unindexEvent = db
+      .delete(eventsSearch)
+      .where(eq(eventsSearch.eventId, p('eventId')))
+      .prepare()
+    const followVersion = (fact: { version: number; data: { eventId: string } }) =>
+      setVersion.run({ version: fact.version, id: fact.data.eventId })
     return {
       EventSubmitted(fact) {
         const d = fact.data
@@ -119,6 +134,53 @@ export const catalogProjection = projection<CatalogFact>({
           id: fact.data.eventId,
         })
       },
+      EventEdited(fact) {
+        const { eventId, details, ticketTypes } = fact.data
+        db.update(events)
+          .set({ ...details, version: fact.version, updatedAt: fact.at })
+          .where(eq(events.id, eventId))
+          .run()
+        if (['title', 'description', 'location', 'category'].some((key) => key in details)) {
+          const row = db.select().from(events).where(eq(events.id, eventId)).get()
+          if (row) {
+            unindexEvent.run({ eventId })
+            indexEvent.run({
+              eventId,
+              title: row.title,
+              description: row.description,
+              location: row.location,
+              category: row.category,
+            })
+          }
+        }
+        if (!ticketTypes) return
+        const ids = ticketTypes.map((t) => t.ticketTypeId)
+        db.delete(eventTicketTypes)
+          .where(and(eq(eventTicketTypes.eventId, eventId), notInArray(eventTicketTypes.id, ids)))
+          .run()
+        ticketTypes.forEach((t, rank) => {
+          const row = { rank, type: t.type, pricePaise: t.pricePaise, quantity: t.quantity }
+          db.insert(eventTicketTypes)
+            .values({ id: t.ticketTypeId, eventId, ...row })
+            .onConflictDoUpdate({ target: eventTicketTypes.id, set: row })
+            .run()
+        })
+      },
+      EventCancelled(fact) {
+        db.update(events)
+          .set({
+            cancelledAt: fact.at,
+            cancelReason: fact.data.reason,
+            version: fact.version,
+            updatedAt: fact.at,
+          })
+          .where(eq(events.id, fact.data.eventId))
+          .run()
+      },
+      DoorStaffAdded: followVersion,
+      DoorStaffRemoved: followVersion,
+      PromoCodeCreated: followVersion,
+      PromoCodeDisabled: followVersion,
     }
   },
 })

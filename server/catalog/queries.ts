@@ -26,7 +26,21 @@ export function catalogQueries(db: Db) {
     .select()
     .from(events)
     .where(eq(events.approvalStatus, 'Approved'))
-    .orderBy(asc(events.date), asc(events.time))
+    .orderBy(asc(events.date), asc(events.time), asc(events.id))
+    .prepare()
+  // a page of them, in the same order (the id settles ties, so pages neither skip nor repeat)
+  const approvedEventsPage = db
+    .select()
+    .from(events)
+    .where(eq(events.approvalStatus, 'Approved'))
+    .orderBy(asc(events.date), asc(events.time), asc(events.id))
+    .limit(sql.placeholder('limit'))
+    .offset(sql.placeholder('offset'))
+    .prepare()
+  const approvedEventsCount = db
+    .select({ n: sql<number>`count(*)` })
+    .from(events)
+    .where(eq(events.approvalStatus, 'Approved'))
     .prepare()
   const eventById = db
     .select()
@@ -102,6 +116,9 @@ export function catalogQueries(db: Db) {
 
   return {
     approved,
+    /** a page of approved(): `limit` events after the first `offset` */
+    approvedPage: (limit: number, offset: number): EventRow[] => approvedEventsPage.all({ limit, offset }),
+    approvedCount: (): number => approvedEventsCount.get()?.n ?? 0,
     ticketTypesOf,
     toViews,
     byId: (id: string): EventRow | undefined => eventById.get({ id }),
@@ -121,7 +138,7 @@ export function catalogQueries(db: Db) {
         .select()
         .from(events)
         .where(eq(events.organizerId, organizerId))
-        .orderBy(asc(events.date), asc(events.time))
+        .orderBy(asc(events.date), asc(events.time), asc(events.id))
         .all(),
     withWords,
     /** the SQL of the words search, for EXPLAIN QUERY PLAN (tests) */
@@ -134,7 +151,7 @@ export function catalogQueries(db: Db) {
           .select()
           .from(events)
           .where(and(eq(events.approvalStatus, 'Approved'), condition))
-          .orderBy(asc(events.date), asc(events.time))
+          .orderBy(asc(events.date), asc(events.time), asc(events.id))
           .all()
       switch (filter.kind) {
         case 'words':

@@ -1,29 +1,38 @@
 // /event*, /admin/events*, /ticket/getorgid (API.md).
+import { promisify } from 'node:util'
+import { gzip } from 'node:zlib'
 import multipart from '@fastify/multipart'
 import fastJson from 'fast-json-stringify'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import * as v from 'valibot'
 import {
+  CancelEventBody,
+  CancelEventReply,
   CreateEventFields,
   CreateEventReply,
+  EditEventFields,
+  EditEventReply,
+  EVENT_PAGE_LIMIT,
   EventFilterQuery,
   EventList,
+  EventListQuery,
   EventParams,
   EventView,
   ReviewBody,
   ReviewReply,
 } from '../../contracts/catalog.ts'
-import { invalid, notFound } from '../errors.ts'
+import { wait } from '../db/store.ts'
+import { forbidden, invalid, notFound } from '../errors.ts'
 import { callerOf } from '../http/access.ts'
 import { mediaBaseOf } from '../http/media-urls.ts'
 import { issuesOf, replies, toJson, type ValibotTypeProvider } from '../http/valibot.ts'
 import { newId, streams } from '../ids.ts'
-import { handleCommand } from '../ledger/decider.ts'
+import { decideIn, handleCommand } from '../ledger/decider.ts'
 import { toPaise } from '../money.ts'
 import type { Platform } from '../platform.ts'
-import { EVENT_NOT_FOUND, eventDecider } from './decide.ts'
+import { EVENT_NOT_FOUND, type EventDetails, eventDecider, NOT_YOUR_EVENT } from './decide.ts'
 import type { EventSubmitted } from './facts.ts'
-import type { MediaStore } from './media.ts'
+import type { MediaBatch, MediaStore } from './media.ts'
 import { createMediaStore } from './media-store.ts'
 import { type CatalogQueries, type EventExtras, type EventRow, noExtras } from './queries.ts'
 
@@ -33,6 +42,22 @@ export type CatalogRoutesOptions = {
   extras?: EventExtras
   /** where uploads are kept; by default createMediaStore(config) without a PostgreSQL pool */
   media?: MediaStore
+}
+
+const gzipAsync = promisify(gzip)
+/** below this, a body goes as it is */
+const GZIP_FROM = 1024
+/** zlib's level for the listings: its fastest still makes JSON about 8 times smaller */
+const GZIP_LEVEL = 1
+/** whether an Accept-Encoding takes gzip (not refused with q=0) */
+export function takesGzip(accept: string | string[] | undefined): boolean {
+  for (const part of String(accept ?? '').split(',')) {
+    const [coding = '', ...params] = part.trim().toLowerCase().split(';')
+    if (coding.trim() !== 'gzip' && coding.trim() !== '*') continue
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='))
+    return q === undefined || Number(q.slice(2)) > 0
+  }
+  return false
 }
 
 const todayIn = (timeZone: string) => new Intl.DateTimeFormat('en-CA', { timeZone }).format(new Date())
@@ -59,25 +84,73 @@ export async function catalogRoutes(fastify: FastifyInstance, options: CatalogRo
   })
 
   // Listings serialised once per ledger head: while nothing happens, every reader gets the same
-  // bytes; the first read after a new fact makes them again.
+  // bytes; the first read after a new fact makes them again. A client that takes gzip (every
+  // browser) gets them compressed, also once per head (issue 18: a listing of 1,000 events is
+  // ~0.6 MB of JSON, ~10 times less gzipped, and sending the bytes was most of its cost).
   const serializeList = fastJson(toJson(EventList) as unknown as Parameters<typeof fastJson>[0])
-  const lists = { head: -1, bodies: new Map<string, string>() }
-  const sendList = async (reply: FastifyReply, key: string, rows: () => Promise<EventRow[]>) => {
+  type Body = { json: string; gzipped?: Promise<Buffer> }
+  const lists: { head: number; bodies: Map<string, Body>; count?: number } = { head: -1, bodies: new Map() }
+  /** the cache as of the ledger's head: emptied when a fact came since */
+  const listsAt = async () => {
     const head = await ledger.head()
     if (lists.head !== head) {
       lists.head = head
       lists.bodies.clear()
+      lists.count = undefined
     }
+  }
+  const sendList = async (reply: FastifyReply, key: string, rows: () => Promise<EventRow[]>) => {
+    await listsAt()
     // Media URLs are absolute against a base that, outside production, is the asker's origin.
     const base = mediaBaseOf(reply.request, config)
     const cacheKey = `${base} ${key}`
     let body = lists.bodies.get(cacheKey)
     if (body === undefined) {
-      body = serializeList(await viewsOf(await rows(), base))
+      body = { json: serializeList(await viewsOf(await rows(), base)) }
       if (lists.bodies.size < 100) lists.bodies.set(cacheKey, body)
     }
-    return reply.type('application/json; charset=utf-8').send(body)
+    // added to what is there (CORS varies by Origin)
+    const vary = reply.getHeader('vary')
+    reply
+      .type('application/json; charset=utf-8')
+      .header('vary', vary ? `${vary}, Accept-Encoding` : 'Accept-Encoding')
+    if (body.json.length >= GZIP_FROM && takesGzip(reply.request.headers['accept-encoding'])) {
+      body.gzipped ??= gzipAsync(body.json, { level: GZIP_LEVEL })
+      return reply.header('content-encoding', 'gzip').send(await body.gzipped)
+    }
+    return reply.send(body.json)
   }
+
+  /** A multipart body's text fields, its files staged in `batch` (at most the limits, per kind). */
+  const readParts = async (request: FastifyRequest, batch: MediaBatch) => {
+    const fields: Record<string, string> = {}
+    const counts = { image: 0, video: 0 }
+    for await (const part of request.parts()) {
+      const field = part.fieldname.replace(/\[\]$/, '')
+      if (part.type === 'field') {
+        fields[field] = String(part.value)
+        continue
+      }
+      const kind = field === 'images' ? 'image' : field === 'videos' ? 'video' : null
+      if (!kind) throw invalid(`Files go in "images" or "videos", not "${field.slice(0, 40)}".`)
+      if (!part.filename && part.file.readableLength === 0) {
+        part.file.resume() // an empty file input
+        continue
+      }
+      const max = kind === 'image' ? config.uploads.maxImages : config.uploads.maxVideos
+      if (++counts[kind] > max)
+        throw invalid(`At most ${max} ${kind}s per event.`, [
+          { field, message: `At most ${max} ${kind}s per event.` },
+        ])
+      await batch.add(kind, part.filename, part.file)
+    }
+    return fields
+  }
+  /** the multipart parser's complaints about a malformed body carry no status of their own */
+  const multipartRefusal = (error: unknown) =>
+    error instanceof Error && /multipart|boundary|part header/i.test(error.message) && !('code' in error)
+      ? invalid(`The upload is not valid multipart/form-data (${error.message}).`)
+      : error
 
   const view = async (row: EventRow, request: FastifyRequest) =>
     (await viewsOf([row], mediaBaseOf(request, config)))[0] as EventView
@@ -91,15 +164,28 @@ export async function catalogRoutes(fastify: FastifyInstance, options: CatalogRo
 
   app.get(
     '/event',
-    { config: { access: 'anyone' }, schema: { response: replies({ 200: EventList }) } },
+    {
+      config: { access: 'anyone' },
+      schema: { querystring: EventListQuery, response: replies({ 200: EventList }) },
+    },
     async (request, reply) => {
       // Every change to what the listing shows is a fact, so the ledger's head names its version:
       // a client that has it gets 304 without the listing being read at all.
-      const etag = `W/"ledger-${await ledger.head()}"`
+      const { page, limit = EVENT_PAGE_LIMIT } = request.query
+      const etag = `W/"ledger-${await ledger.head()}${page ? `-${page}-${limit}` : ''}"`
       reply.header('etag', etag).header('cache-control', 'no-cache')
       // No body and no length: a 304 carries neither.
       if (request.headers['if-none-match'] === etag) return (reply as FastifyReply).code(304).send()
-      return sendList(reply, 'all', () => events.approved())
+      if (!page) return sendList(reply, 'all', () => events.approved())
+      // A page: the same order as the whole listing, its count in a header (the body stays a bare
+      // array), and the next page's address while there is one.
+      await listsAt()
+      lists.count ??= await events.approvedCount()
+      const total = lists.count
+      reply.header('x-total-count', String(total))
+      if (page * limit < total)
+        reply.header('link', `</api/v1/event?page=${page + 1}&limit=${limit}>; rel="next"`)
+      return sendList(reply, `page:${page}:${limit}`, () => events.approvedPage(limit, (page - 1) * limit))
     },
   )
 
@@ -131,30 +217,10 @@ export async function catalogRoutes(fastify: FastifyInstance, options: CatalogRo
     async (request, reply) => {
       if (!request.isMultipart()) throw invalid('Send the event as multipart/form-data.')
       const organizer = callerOf(request)
-      const fields: Record<string, string> = {}
       const batch = media.batch()
-      const counts = { image: 0, video: 0 }
       let committed = false
       try {
-        for await (const part of request.parts()) {
-          const field = part.fieldname.replace(/\[\]$/, '')
-          if (part.type === 'field') {
-            fields[field] = String(part.value)
-            continue
-          }
-          const kind = field === 'images' ? 'image' : field === 'videos' ? 'video' : null
-          if (!kind) throw invalid(`Files go in "images" or "videos", not "${field.slice(0, 40)}".`)
-          if (!part.filename && part.file.readableLength === 0) {
-            part.file.resume() // an empty file input
-            continue
-          }
-          const max = kind === 'image' ? config.uploads.maxImages : config.uploads.maxVideos
-          if (++counts[kind] > max)
-            throw invalid(`At most ${max} ${kind}s per event.`, [
-              { field, message: `At most ${max} ${kind}s per event.` },
-            ])
-          await batch.add(kind, part.filename, part.file)
-        }
+        const fields = await readParts(request, batch)
 
         let ticketTypes: unknown = fields.ticketTypes
         try {
@@ -211,17 +277,157 @@ export async function catalogRoutes(fastify: FastifyInstance, options: CatalogRo
           .send({ message: 'Event created successfully', event: await view(row, request) })
       } catch (error) {
         await (committed ? batch.removeCommitted() : batch.discard())
-        // The multipart parser's complaints about a malformed body carry no status of their own.
-        if (
-          error instanceof Error &&
-          /multipart|boundary|part header/i.test(error.message) &&
-          !('code' in error)
-        ) {
-          throw invalid(`The upload is not valid multipart/form-data (${error.message}).`)
-        }
-        throw error
+        throw multipartRefusal(error)
       } finally {
         await batch.discard()
+      }
+    },
+  )
+
+  /** the stored form of a media URL the views gave (absolute against some base), if it is one */
+  const storedMedia = (url: string, own: Array<{ url: string }>) => {
+    const path = url.startsWith('/') ? url : URL.canParse(url) ? new URL(url).pathname : url
+    return own.find((m) => m.url === path || m.url === url)
+  }
+
+  app.put(
+    '/event/:id',
+    {
+      config: { access: ['organizers'] },
+      schema: { params: EventParams, response: replies({ 200: EditEventReply }) },
+    },
+    async (request) => {
+      const organizer = callerOf(request)
+      const { id } = request.params
+      const row = await events.byId(id)
+      if (!visible(row, request)) throw notFound(EVENT_NOT_FOUND)
+      if (row.organizerId !== organizer.id) throw forbidden(NOT_YOUR_EVENT)
+      const batch = media.batch()
+      let committed = false
+      try {
+        let input: Record<string, unknown>
+        if (request.isMultipart()) {
+          const fields = await readParts(request, batch)
+          input = { ...fields }
+          for (const key of ['ticketTypes', 'images', 'videos']) {
+            const text = fields[key]
+            if (text === undefined) continue
+            try {
+              input[key] = JSON.parse(text)
+            } catch {
+              const message =
+                key === 'ticketTypes'
+                  ? 'Ticket types must be a JSON list of {type, price, quantity}.'
+                  : `${key === 'images' ? 'Images' : 'Videos'} to keep must be a JSON list of {url}.`
+              throw invalid(message, [{ field: key, message }])
+            }
+          }
+        } else {
+          const body = request.body
+          if (typeof body !== 'object' || body === null || Array.isArray(body))
+            throw invalid('Send the changes as a JSON object or as multipart/form-data.')
+          input = body as Record<string, unknown>
+        }
+        const parsed = v.safeParse(EditEventFields, input)
+        if (!parsed.success) {
+          const issues = issuesOf(EditEventFields, parsed.issues)
+          throw invalid(issues[0]?.message ?? 'Some fields are not right.', issues)
+        }
+        const { ticketTypes, images, videos, ...text } = parsed.output
+        const details: Partial<EventDetails> = { ...text }
+        for (const [kind, kept, current, max] of [
+          ['image', images, row.images, config.uploads.maxImages],
+          ['video', videos, row.videos, config.uploads.maxVideos],
+        ] as const) {
+          const added = batch.urls(kind)
+          if (!kept && added.length === 0) continue
+          const keep = (kept ?? current).map((m) => {
+            const own = storedMedia(m.url, current)
+            if (!own)
+              throw invalid(`Only the event's own ${kind}s can be kept.`, [
+                { field: `${kind}s`, message: `Only the event's own ${kind}s can be kept.` },
+              ])
+            return own
+          })
+          const all = [...keep, ...added]
+          if (all.length > max)
+            throw invalid(`At most ${max} ${kind}s per event.`, [
+              { field: `${kind}s`, message: `At most ${max} ${kind}s per event.` },
+            ])
+          details[kind === 'image' ? 'images' : 'videos'] = all
+        }
+        const types = (await events.ticketTypesOf([id])).get(id) ?? []
+        await batch.commit()
+        committed = true
+        await ledger.transaction(function* (tx) {
+          const taken: Record<string, number> = {}
+          for (const type of types) taken[type.id] = yield* wait(tx.reads.booking.seatsTaken(type.id))
+          return yield* decideIn(tx, eventDecider, {
+            stream: streams.event(id),
+            command: {
+              type: 'Edit',
+              eventId: id,
+              by: organizer.id,
+              details,
+              ...(ticketTypes
+                ? {
+                    ticketTypes: ticketTypes.map((t) => ({
+                      type: t.type,
+                      pricePaise: toPaise(t.price),
+                      quantity: t.quantity,
+                    })),
+                  }
+                : {}),
+              taken,
+              newId,
+              now: new Date().toISOString(),
+              today: todayIn(config.timeZone),
+              timeZone: config.timeZone,
+            },
+            meta: { actor: organizer.id, requestId: request.id },
+          })
+        })
+        committed = false
+        return {
+          message: 'Event updated successfully',
+          event: await view((await events.byId(id)) as EventRow, request),
+        }
+      } catch (error) {
+        await (committed ? batch.removeCommitted() : batch.discard())
+        throw multipartRefusal(error)
+      } finally {
+        await batch.discard()
+      }
+    },
+  )
+
+  app.post(
+    '/event/:id/cancel',
+    {
+      config: { access: ['organizers', 'admin'] },
+      schema: { params: EventParams, body: CancelEventBody, response: replies({ 200: CancelEventReply }) },
+    },
+    async (request) => {
+      const caller = callerOf(request)
+      const { id } = request.params
+      const row = await events.byId(id)
+      if (!visible(row, request)) throw notFound(EVENT_NOT_FOUND)
+      await handleCommand(ledger, eventDecider, {
+        stream: streams.event(id),
+        command: {
+          type: 'Cancel',
+          eventId: id,
+          by: caller.id,
+          asAdmin: caller.role === 'admin',
+          reason: request.body.reason,
+          now: new Date().toISOString(),
+          timeZone: config.timeZone,
+        },
+        meta: { actor: caller.id, requestId: request.id },
+      })
+      return {
+        message: 'Event cancelled. Every paid order will be refunded.',
+        event: await view((await events.byId(id)) as EventRow, request),
       }
     },
   )

@@ -19,6 +19,9 @@ export const events = sqliteTable(
     salesEnd: text('sales_end'),
     /** the admin's reason for the latest decision, when one was given */
     reviewReason: text('review_reason'),
+    /** when the event was called off (issue 17), and the reason its organizer or an admin gave */
+    cancelledAt: text('cancelled_at'),
+    cancelReason: text('cancel_reason'),
     /** the stream version, for caching and optimistic checks */
     version: integer('version').notNull(),
     createdAt: text('created_at').notNull(),

@@ -51,8 +51,9 @@ export function eventViews(
     videos: media(row.videos),
     candidates: extra.candidates(row.id),
     ticketTypes: (types.get(row.id) ?? []).map((t) => {
-      // The original client shows `quantity` as "Available": both carry the live count.
-      const available = extra.available(t)
+      // The original client shows `quantity` as "Available": both carry the live count (none on
+      // sale once the event is called off).
+      const available = row.cancelledAt ? 0 : extra.available(t)
       return {
         _id: t.id,
         type: t.type,
@@ -65,6 +66,8 @@ export function eventViews(
     createdAt: row.createdAt,
     salesEnd: row.salesEnd,
     reviewReason: row.reviewReason,
+    cancelledAt: row.cancelledAt,
+    cancelReason: row.cancelReason,
     version: row.version,
   }))
 }

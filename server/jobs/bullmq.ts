@@ -86,6 +86,11 @@ export function createBullJobs(redisUrl: string, prefix: string, logger: Logger)
             concurrency: 8,
             lockDuration: 10_000,
             stalledInterval: 5_000,
+            // A job whose process died under it (kill -9, a crash) is taken over again each time:
+            // BullMQ's default (1) failed a job stalled twice, and a failed job that carries passes
+            // is removed at once (sensitive), so a mail active during two kills was lost (the fault
+            // harness's crash trials found it). Every job here is safe to run again.
+            maxStalledCount: 20,
           },
         )
         worker.on('failed', (job, error) =>

@@ -13,6 +13,13 @@ const Mail = v.object({
   subject: v.string(),
   text: v.string(),
   html: v.optional(v.string()),
+  /** ticket passes the mail shows as QR codes (drawn when it is sent) */
+  passes: v.optional(
+    v.pipe(
+      v.array(v.object({ admission: v.pipe(v.number(), v.safeInteger()), code: v.string() })),
+      v.maxLength(100),
+    ),
+  ),
 })
 const Order = v.object({ orderId: v.string() })
 const Paise = v.pipe(v.number(), v.safeInteger())
@@ -34,10 +41,28 @@ export const catalogue = {
     ]),
   },
   'holds.expire': { queue: 'holds', name: 'expire', data: Order },
+  /** every order of an event called off: holds released, tickets cancelled and refunded (issue 17) */
+  /** a waiting list's seats offered in order, overdue offers lapsed first (issue 17) */
+  'holds.serve-waitlist': {
+    queue: 'holds',
+    name: 'serve-waitlist',
+    data: v.object({ ticketTypeId: v.string(), eventId: v.string() }),
+  },
+  'holds.cancel-event': { queue: 'holds', name: 'cancel-event', data: v.object({ eventId: v.string() }) },
   'notifications.announce': {
     queue: 'notifications',
     name: 'announce',
     data: v.object({ noticeId: v.string(), eventId: v.string(), startTime: v.string(), endTime: v.string() }),
+  },
+  /** an approved event's date, time or place changed: a mail to each holder (issue 17) */
+  'notifications.moved': {
+    queue: 'notifications',
+    name: 'moved',
+    data: v.object({
+      eventId: v.string(),
+      position: v.number(),
+      was: v.object({ date: v.string(), time: v.string(), location: v.string() }),
+    }),
   },
 } as const satisfies Record<string, { queue: QueueName; name: string; data: v.GenericSchema }>
 
@@ -47,6 +72,13 @@ export type JobData<K extends JobKind> = v.InferOutput<(typeof catalogue)[K]['da
 /** The stable job ids: one place, so a repair re-enqueues under the same id as the first time. */
 export const jobIds = {
   expire: (orderId: string) => `expire-${orderId}`,
+  /** one per event (a repair round enqueues it again while orders are left) */
+  /** after the fact at `position` gave seats back; or when an entry's offer runs out */
+  serveWaitlist: (ticketTypeId: string, position: number) => `serve-${ticketTypeId}-${position}`,
+  offerLapse: (entryId: string) => `offer-lapse-${entryId}`,
+  offerMail: (entryId: string) => `mail-offer-${entryId}`,
+  cancelEvent: (eventId: string, round?: number) =>
+    `cancel-event-${eventId}${round === undefined ? '' : `-${round}`}`,
   /** one confirmation per order and payment, however often the callback and the webhook arrive */
   confirm: (orderId: string, paymentId: string) => `confirm-${orderId}-${paymentId}`,
   /** a confirmation asked again after the queue's store lost its jobs, once per repair round */
@@ -54,6 +86,8 @@ export const jobIds = {
   refund: (orderId: string, paymentId: string) => `refund-${orderId}-${paymentId}`,
   notice: (noticeId: string) => `notice-${noticeId}`,
   noticeMail: (noticeId: string, accountId: string) => `mail-notice-${noticeId}-${accountId}`,
+  moved: (position: number) => `moved-${position}`,
+  movedMail: (position: number, accountId: string) => `mail-moved-${position}-${accountId}`,
   issuedMail: (orderId: string) => `mail-issued-${orderId}`,
   cancelledMail: (orderId: string) => `mail-cancelled-${orderId}`,
   transferMail: (position: number, index: number) => `mail-transfer-${position}-${index}`,

@@ -6,7 +6,7 @@ import type { CatalogQueries } from '../catalog/queries.ts'
 import { typedFact } from '../ledger/decider.ts'
 import type { StoredFact } from '../ledger/ledger.ts'
 import { toRupees } from '../money.ts'
-import type { DashboardReads, KnownFact } from './pushes.ts'
+import type { CheckinReads, DashboardReads, KnownFact } from './pushes.ts'
 
 /** Keys whose values never leave the server, wherever they appear in a fact. */
 const secret = new Set(['passwordHash', 'tokenHash', 'token', 'secret', 'signature'])
@@ -32,6 +32,8 @@ export type LiveReads = {
   catalog: CatalogQueries
   booking: BookingQueries
   dashboards: DashboardReads
+  /** the door's summaries (issue 16), pushed to whoever follows an event's door */
+  checkin?: CheckinReads
 }
 
 export function activityShaper(reads: LiveReads) {
@@ -83,6 +85,34 @@ export function activityShaper(reads: LiveReads) {
         return `${await name(fact.data.userId)} asked: “${fact.data.subject}”`
       case 'InquiryAnswered':
         return `${await name(fact.data.by)} answered ${await name(fact.data.userId)}'s inquiry`
+      case 'DoorStaffAdded':
+        return `${await name(fact.data.by)} made ${await name(fact.data.accountId)} door staff of “${await title(fact.data.eventId)}”`
+      case 'DoorStaffRemoved':
+        return `${await name(fact.data.by)} removed ${await name(fact.data.accountId)} from the door staff of “${await title(fact.data.eventId)}”`
+      case 'PassAdmitted':
+        return `Admission ${fact.data.admission} of a ticket for “${await title(fact.data.eventId)}” was let in`
+      case 'PassScanRefused':
+        return `Admission ${fact.data.admission} of a ticket for “${await title(fact.data.eventId)}” was scanned again after it was let in (a double entry)`
+      case 'PromoCodeCreated':
+        return `${await name(fact.data.by)} made promo code ${fact.data.code} for “${await title(fact.data.eventId)}”`
+      case 'PromoCodeDisabled':
+        return `${await name(fact.data.by)} disabled promo code ${fact.data.code} of “${await title(fact.data.eventId)}”`
+      case 'WaitlistJoined':
+        return `${await name(fact.data.accountId)} joined the waiting list for ${fact.data.quantity} × ${fact.data.ticketType} of “${await title(fact.data.eventId)}”`
+      case 'WaitlistLeft':
+        return `${await name(fact.data.accountId)} left the waiting list of “${await title(fact.data.eventId)}”`
+      case 'WaitlistOffered':
+        return `${fact.data.quantity} seat${fact.data.quantity === 1 ? '' : 's'} of “${await title(fact.data.eventId)}” offered to ${await name(fact.data.accountId)} from the waiting list`
+      case 'WaitlistOfferLapsed':
+        return `${await name(fact.data.accountId)}'s offer for “${await title(fact.data.eventId)}” ran out; it passes on`
+      case 'WaitlistServed':
+        return `${await name(fact.data.accountId)} booked with their waiting-list offer for “${await title(fact.data.eventId)}”`
+      case 'EventEdited':
+        return `${await name(fact.data.by)} changed “${await title(fact.data.eventId)}”${
+          fact.data.moved ? ' (its date, time or place: the holders are told)' : ''
+        }`
+      case 'EventCancelled':
+        return `${await name(fact.data.by)} cancelled “${await title(fact.data.eventId)}”: ${fact.data.reason}`
       default:
         return (fact satisfies never) && ''
     }

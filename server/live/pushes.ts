@@ -1,19 +1,23 @@
 // Which audience hears of which fact, and what it sees: derived from ledger facts (and the read
 // models as of the push), never carrying password hashes, reset tokens or payment secrets.
 
-import type { AttendeeRow, EventFigures } from '../../contracts/dashboards.ts'
+import type { AttendeeRow, DashboardTotals, EventFigures } from '../../contracts/dashboards.ts'
 import {
   type AccountRegisteredPush,
   type AttendeePush,
   type AvailabilityPush,
+  CHECKIN_SUMMARY,
+  type CheckinSummaryPush,
   type EventStatusPush,
   type FactPush,
   type FiguresPush,
+  type HolderNoticePush,
   type InquiryPush,
   type NoticePush,
   rooms,
   type SessionPush,
   type TicketPush,
+  type WaitlistPush,
 } from '../../contracts/live.ts'
 import type { AccountFact } from '../accounts/facts.ts'
 import type { BookingFact } from '../booking/facts.ts'
@@ -24,11 +28,34 @@ import { typedFact } from '../ledger/decider.ts'
 import type { StoredFact } from '../ledger/ledger.ts'
 import type { ScheduleFact } from '../schedule/facts.ts'
 import type { SupportFact } from '../support/facts.ts'
+import type { WaitlistFact } from '../waitlist/facts.ts'
 
-export type KnownFact = AccountFact | CatalogFact | BookingFact | ScheduleFact | SupportFact
+export type KnownFact = AccountFact | CatalogFact | BookingFact | ScheduleFact | SupportFact | WaitlistFact
 
-/** one audience's message: its data is one of the shapes of contracts/live.ts's FactPush */
-export type Push = { room: string; data: FactPush['data'] }
+/**
+ * One audience's message: its data is one of the shapes of contracts/live.ts's FactPush; `type` when
+ * it is not the fact's own (a check-in summary's push is `checkin-summary`).
+ */
+export type Push = { room: string; data: FactPush['data']; type?: string }
+
+/** The door's reads (the check-in area's, handed in by the composition root). */
+export type CheckinReads = {
+  /** an event's check-in summary now (GET /checkin/{eventId}/summary's shape) */
+  summary: (eventId: string) => Promise<CheckinSummaryPush>
+}
+
+/**
+ * An event's check-in summary is due for these rooms as of this fact (socket.ts gathers them: at
+ * most one summary per event and interval, as of the latest fact).
+ */
+export type CheckinDue = (eventId: string, audience: string[], fact: StoredFact) => void | Promise<void>
+
+/** the rooms that follow an event's door: its organizer's, the admins', its attendee list's */
+export const checkinAudience = (eventId: string, organizerId: string) => [
+  rooms.organizer(organizerId),
+  rooms.admins,
+  rooms.attendees(eventId),
+]
 
 /** The dashboards' reads (the analytics area's, handed in by the composition root). */
 export type DashboardReads = {
@@ -36,6 +63,8 @@ export type DashboardReads = {
   figures: (eventId: string, position: number) => Promise<EventFigures | null>
   /** one person's attendance of an event as the attendee list shows it (tickets 0: gone) */
   attendee: (eventId: string, accountId: string) => Promise<AttendeeRow | null>
+  /** an organizer's totals, or the site's (null), as the dashboards' pages carry them */
+  totals?: (organizerId: string | null) => Promise<DashboardTotals>
 }
 
 /**
@@ -48,6 +77,8 @@ export type FiguresDue = (
   audience: string[],
   fact: StoredFact,
   people: string[],
+  /** the fact is an order's: only sales moved the row (its status, title and date did not) */
+  sales: boolean,
 ) => void | Promise<void>
 
 /** the dashboards' pushes of one event: its row (when `withRow`), and the people whose attendance
@@ -72,12 +103,19 @@ export async function dashboardPushes(
 }
 
 export function createPushes(
-  reads: { booking: BookingQueries; catalog: CatalogQueries; dashboards: DashboardReads },
+  reads: {
+    booking: BookingQueries
+    catalog: CatalogQueries
+    dashboards: DashboardReads
+    checkin?: CheckinReads
+  },
   options: {
     /** whether a room has anyone in it here: the dashboards' rows are read only for a listener */
     listening?: (room: string) => boolean
     /** where the rows go: by default read and pushed with the fact itself */
     figuresDue?: FiguresDue
+    /** where the check-in summaries go: by default read and pushed with the fact itself */
+    checkinDue?: CheckinDue
   } = {},
 ) {
   const { booking, catalog: events, dashboards } = reads
@@ -97,6 +135,35 @@ export function createPushes(
       if (attendees) pushes.push({ room: rooms.attendees(eventId), data: attendees })
     })
 
+  const checkinDue: CheckinDue =
+    options.checkinDue ??
+    (async (eventId, audience, fact) => {
+      if (!reads.checkin) return
+      const data = await reads.checkin.summary(eventId)
+      current.get(fact)?.push(...audience.map((room) => ({ room, data, type: CHECKIN_SUMMARY })))
+    })
+  /** each event's organizer (it never changes), so a scan costs no event read once one is known */
+  const organizers = new Map<string, string>()
+  const organizerOf = async (eventId: string): Promise<string | null> => {
+    const known = organizers.get(eventId)
+    if (known) return known
+    const organizerId = (await events.byId(eventId))?.organizerId ?? null
+    if (organizerId) {
+      if (organizers.size >= 10_000) organizers.clear()
+      organizers.set(eventId, organizerId)
+    }
+    return organizerId
+  }
+  /** a scan's fact: the event's check-in summary, due to whoever follows its door here */
+  const atTheDoor = async (eventId: string, fact: StoredFact): Promise<Push[]> => {
+    if (!reads.checkin) return []
+    const organizerId = await organizerOf(eventId)
+    if (!organizerId) return []
+    const audience = checkinAudience(eventId, organizerId).filter(listening)
+    if (audience.length > 0) await checkinDue(eventId, audience, fact)
+    return []
+  }
+
   /**
    * The event's dashboard row, due to its organizer and the admins when one of them is connected,
    * and these people's attendance, due to whoever has the event's attendee list open (a dashboard of
@@ -107,6 +174,7 @@ export function createPushes(
     organizerId: string,
     fact: StoredFact,
     people: string[] = [],
+    sales = false,
   ): Promise<Push[]> => {
     const rowsWatched = watched(organizerId)
     const listWatched = people.length > 0 && listening(rooms.attendees(eventId))
@@ -116,6 +184,7 @@ export function createPushes(
         rowsWatched ? [rooms.organizer(organizerId), rooms.admins] : [],
         fact,
         listWatched ? people : [],
+        sales,
       )
     return []
   }
@@ -123,7 +192,7 @@ export function createPushes(
   /** an order's fact on the dashboards: its event's row, and the people whose attendance moved */
   const onDashboards = async (orderId: string, fact: StoredFact, people: string[] = []): Promise<Push[]> => {
     const order = await booking.byId(orderId)
-    return order ? figures(order.eventId, order.organizerId, fact, people) : []
+    return order ? figures(order.eventId, order.organizerId, fact, people, true) : []
   }
 
   const availability = async (ticketTypeId: string): Promise<Push[]> => {
@@ -207,11 +276,30 @@ export function createPushes(
           ...(await onDashboards(fact.data.orderId, stored)),
         ]
       case 'TicketsIssued':
-      case 'TicketCancelled':
-        return [
+      case 'TicketCancelled': {
+        const pushes = [
           ...(await orderChanged(fact.data.orderId)),
           ...(await onDashboards(fact.data.orderId, stored, [fact.data.ownerId])),
         ]
+        // a ticket cancelled with its event: its holder is told, by this very fact (not by a list of
+        // holders read later, which the cancellation may have emptied meanwhile)
+        if (fact.type === 'TicketCancelled' && fact.data.eventCancelled) {
+          const event = await events.byId(fact.data.eventId)
+          if (event) {
+            const notice: HolderNoticePush = {
+              eventId: event.id,
+              eventTitle: event.title,
+              change: 'cancelled',
+              date: event.date,
+              time: event.time,
+              location: event.location,
+              reason: fact.data.eventCancelled.reason,
+            }
+            pushes.push({ room: rooms.user(fact.data.ownerId), data: notice })
+          }
+        }
+        return pushes
+      }
       case 'TicketTransferred': {
         const { orderId, fromId, toId } = fact.data
         return [
@@ -255,6 +343,65 @@ export function createPushes(
         const { inquiryId, userId } = fact.data
         const data: InquiryPush = { inquiryId, userId, status: 'Replied' }
         return [rooms.admins, rooms.user(userId)].map((room) => ({ room, data }))
+      }
+      case 'PassAdmitted':
+      case 'PassScanRefused':
+        return atTheDoor(fact.data.eventId, stored)
+      case 'DoorStaffAdded':
+      case 'DoorStaffRemoved':
+      case 'PromoCodeCreated':
+      case 'PromoCodeDisabled':
+        return []
+      case 'WaitlistJoined':
+      case 'WaitlistLeft':
+      case 'WaitlistOffered':
+      case 'WaitlistOfferLapsed':
+      case 'WaitlistServed': {
+        // the ticket type's seats on sale (offers hold some), and a nudge to pages showing places
+        const { eventId, ticketTypeId } = fact.data
+        const data: WaitlistPush = { eventId, ticketTypeId }
+        const pushes: Push[] = [...(await availability(ticketTypeId)), { room: rooms.event(eventId), data }]
+        if (fact.type === 'WaitlistOffered') {
+          const [event, type] = await Promise.all([events.byId(eventId), events.ticketType(ticketTypeId)])
+          const offer = {
+            eventTitle: event?.title ?? '',
+            ticketType: type?.type ?? '',
+            quantity: fact.data.quantity,
+            offerUntil: fact.data.offerUntil,
+          }
+          pushes.push({ room: rooms.user(fact.data.accountId), data: { ...data, offer } })
+        }
+        return pushes
+      }
+      case 'EventEdited':
+      case 'EventCancelled': {
+        // The event's page, the listing (when it is public) and the dashboards show it as it is
+        // now; its holders hear of a new date, time or place, or of its cancellation, in person.
+        const { eventId, organizerId } = fact.data
+        const event = await events.byId(eventId)
+        if (!event) return []
+        const data: EventStatusPush = { eventId, organizerId, approvalStatus: event.approvalStatus }
+        const audience = [rooms.admins, rooms.organizer(organizerId)]
+        const isPublic = event.approvalStatus === 'Approved'
+        if (isPublic) audience.push(rooms.event(eventId), rooms.listing)
+        const pushes: Push[] = [
+          ...audience.map((room) => ({ room, data })),
+          ...(await figures(eventId, organizerId, stored)),
+        ]
+        // a move is told here; a cancellation with each ticket it cancels (TicketCancelled)
+        if (isPublic && fact.type === 'EventEdited' && fact.data.moved !== undefined) {
+          const notice: HolderNoticePush = {
+            eventId,
+            eventTitle: event.title,
+            change: 'moved',
+            date: event.date,
+            time: event.time,
+            location: event.location,
+          }
+          for (const id of await booking.attendeeIds(eventId))
+            pushes.push({ room: rooms.user(id), data: notice })
+        }
+        return pushes
       }
       default:
         return (fact satisfies never) && []

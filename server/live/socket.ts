@@ -5,7 +5,9 @@ import proxyAddr from '@fastify/proxy-addr'
 import { createAdapter } from '@socket.io/redis-adapter'
 import type { FastifyInstance } from 'fastify'
 import { Server, type Socket } from 'socket.io'
+import type { DashboardTotals } from '../../contracts/dashboards.ts'
 import {
+  CHECKIN_SUMMARY,
   type FactPush,
   type LivePush,
   liveEvents,
@@ -137,15 +139,40 @@ export function attachLive(
   // An event's dashboard row is pushed at most every FIGURES_EVERY_MS, as of the latest fact in
   // that time: a sale of a thousand orders a second is five rows a second to a dashboard, not a
   // thousand, each read once. A sale nobody watches on a dashboard costs no dashboard reads.
-  const due = new Map<string, { audience: string[]; fact: StoredFact; people: Set<string> }>()
+  const due = new Map<
+    string,
+    { audience: string[]; fact: StoredFact; people: Set<string>; salesOnly: boolean }
+  >()
   let flushing: NodeJS.Timeout | null = null
   /** the flush under way: the next one waits for it, so rows go out in order */
   let flushed: Promise<void> = Promise.resolve()
+  // An event's check-in summary likewise: at most one per event and interval, as of the latest
+  // scan in it, however many scans a second its door syncs.
+  const doorDue = new Map<string, { audience: string[]; fact: StoredFact }>()
   const flushFigures = async () => {
     // taken whole before the reads: what facts make due meanwhile goes with the next flush
     const batch = [...due]
     due.clear()
-    for (const [eventId, { audience, fact, people }] of batch) {
+    const doors = [...doorDue]
+    doorDue.clear()
+    for (const [eventId, { audience, fact }] of doors) {
+      if (!reads.checkin) break
+      const push: LivePush = {
+        position: fact.position,
+        type: CHECKIN_SUMMARY,
+        stream: fact.stream,
+        at: fact.at,
+        data: await reads.checkin.summary(eventId),
+      }
+      io.local.to(audience).emit(liveEvents.push, push)
+    }
+    /** each audience's totals, read once per flush (an organizer's own, or the site's for admins) */
+    const totalsOf = new Map<string | null, Promise<DashboardTotals> | undefined>()
+    const totals = (organizerId: string | null) => {
+      if (!totalsOf.has(organizerId)) totalsOf.set(organizerId, reads.dashboards.totals?.(organizerId))
+      return totalsOf.get(organizerId)
+    }
+    for (const [eventId, { audience, fact, people, salesOnly }] of batch) {
       const pushes = await dashboardPushes(
         reads.dashboards,
         eventId,
@@ -154,9 +181,17 @@ export function attachLive(
         audience.length > 0,
       )
       const sends: Array<[string[], FactPush['data'] | null]> = [
-        [audience, pushes.figures],
         [[rooms.attendees(eventId)], pushes.attendees],
       ]
+      // the row to each audience room with that room's totals: a page the event is not on then
+      // needs no refetch for a sale (FiguresPush)
+      const { figures } = pushes
+      if (figures)
+        for (const room of audience) {
+          const organizerId = room === rooms.admins ? null : figures.figures.organizerId
+          const known = await totals(organizerId)
+          sends.push([[room], known ? { ...figures, totals: known, salesOnly } : figures])
+        }
       for (const [to, data] of sends) {
         if (!data || to.length === 0) continue
         const push: LivePush = {
@@ -178,13 +213,20 @@ export function attachLive(
   }
   const pushesOf = createPushes(reads, {
     listening: (room) => (io.sockets.adapter.rooms.get(room)?.size ?? 0) > 0,
-    figuresDue(eventId, audience, fact, people) {
+    figuresDue(eventId, audience, fact, people, sales) {
       const before = due.get(eventId)
       const gathered = before?.people ?? new Set<string>()
       for (const person of people) gathered.add(person)
       // the widest audience of the interval: a fact with no row audience does not drop an earlier one's
       const to = audience.length > 0 ? audience : (before?.audience ?? [])
-      due.set(eventId, { audience: to, fact, people: gathered })
+      // sales only while every fact gathered this interval is an order's
+      const salesOnly = (before?.salesOnly ?? true) && sales
+      due.set(eventId, { audience: to, fact, people: gathered, salesOnly })
+      flushing ??= setTimeout(scheduleFlush, config.live.figuresEveryMs)
+    },
+    checkinDue(eventId, audience, fact) {
+      const before = doorDue.get(eventId)
+      doorDue.set(eventId, { audience: [...new Set([...(before?.audience ?? []), ...audience])], fact })
       flushing ??= setTimeout(scheduleFlush, config.live.figuresEveryMs)
     },
   })
@@ -197,12 +239,15 @@ export function attachLive(
     async (fact) => {
       // One emit per distinct message to all its rooms: a socket in several of them gets it once.
       const audiences = new Map<FactPush['data'], string[]>()
-      for (const { room, data } of await pushesOf(fact))
+      const types = new Map<FactPush['data'], string>()
+      for (const { room, data, type } of await pushesOf(fact)) {
         audiences.set(data, [...(audiences.get(data) ?? []), room])
+        if (type) types.set(data, type)
+      }
       for (const [data, audience] of audiences) {
         const push: LivePush = {
           position: fact.position,
-          type: fact.type,
+          type: types.get(data) ?? fact.type,
           stream: fact.stream,
           at: fact.at,
           data,

@@ -1,39 +1,72 @@
 // Mail through nodemailer: SMTP when SMTP_URL is set, else one .eml file per message in the outbox.
+// A mail may carry ticket passes (issue 16): each is drawn as a QR code image (qrcode, the library
+// the ticket page draws them with, in a worker thread: pass-images.ts) when the mail is sent, and
+// attached inline under the content id its HTML names (passImageId), so a job in the queue holds
+// only the codes' text.
 import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import nodemailer from 'nodemailer'
 import type { Config } from '../config.ts'
+import { type PassImages, passImages } from './pass-images.ts'
 
-export type Mail = { to: string; subject: string; text: string; html?: string }
+/** a pass the mail shows as a QR code: its admission number and its code */
+export type MailPass = { admission: number; code: string }
+
+export type Mail = { to: string; subject: string; text: string; html?: string; passes?: MailPass[] }
+
+/** the content id of a pass's image: what the mail's HTML names in <img src="cid:…"> */
+export const passImageId = (admission: number) => `pass-${admission}@tickets`
 
 export type Mailer = {
   send(mail: Mail): Promise<{ messageId: string }>
   close(): void
 }
 
+/** what nodemailer sends: the mail with its passes drawn and attached inline */
+async function message(mail: Mail, images: PassImages) {
+  const { passes, ...rest } = mail
+  if (!passes?.length) return rest
+  const drawn = await images.draw(passes.map((pass) => pass.code))
+  const attachments = passes.map((pass, i) => ({
+    filename: `pass-${pass.admission}.png`,
+    content: drawn[i] as Buffer,
+    contentType: 'image/png',
+    cid: passImageId(pass.admission),
+    contentDisposition: 'inline' as const,
+  }))
+  return { ...rest, attachments }
+}
+
 export function createMailer(config: Config): Mailer {
   const from = config.mail.from
+  const images = passImages()
   if (config.mail.smtpUrl) {
     const transport = nodemailer.createTransport(config.mail.smtpUrl)
     return {
       async send(mail) {
-        const info = await transport.sendMail({ from, ...mail })
+        const info = await transport.sendMail({ from, ...(await message(mail, images)) })
         return { messageId: info.messageId }
       },
-      close: () => transport.close(),
+      close: () => {
+        transport.close()
+        void images.close()
+      },
     }
   }
   const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' })
   let outbox: Promise<unknown> | null = null
   return {
     async send(mail) {
-      const info = await transport.sendMail({ from, ...mail })
+      const info = await transport.sendMail({ from, ...(await message(mail, images)) })
       outbox ??= mkdir(config.outboxDir, { recursive: true })
       await outbox
       const name = `${new Date().toISOString().replace(/[:.]/g, '-')}-${info.messageId.replace(/[^a-zA-Z0-9]/g, '')}.eml`
       await writeFile(join(config.outboxDir, name), info.message as Buffer)
       return { messageId: info.messageId }
     },
-    close: () => transport.close(),
+    close: () => {
+      transport.close()
+      void images.close()
+    },
   }
 }

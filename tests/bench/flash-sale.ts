@@ -1,14 +1,15 @@
-// flash sale: POST /ticket/create for 5,000 orders from distinct signed-in buyers at concurrency
-// 100 on one event, against Fastify's hello world under the same load on the same core.
+// flash sale: POST /ticket/create from distinct signed-in buyers at concurrency 100 on one event,
+// against Fastify's hello world warmed up and measured exactly alike on the same core (issue 18).
 // benchFlashSaleOn: the same sale on either store with 1 or 2 app processes (sale-stores.ts).
 import { rmSync } from 'node:fs'
 import { join } from 'node:path'
 import Database from 'better-sqlite3'
 import { freePort } from '../support/server.ts'
 import { deploy, type ServerSideUse, type Variant } from './lib/deploy.ts'
-import { cores, runLoad, spawnPinned, startAppServer, waitUntilUp } from './lib/processes.ts'
+import { cores, cpuSeconds, runLoad, spawnPinned, startAppServer, waitUntilUp } from './lib/processes.ts'
 import { seed } from './lib/seed.ts'
 import { median, round } from './lib/stats.ts'
+import { hasWrk, runWrk, tokenLines } from './lib/wrk.ts'
 
 type Cannon = {
   requests: number
@@ -24,121 +25,382 @@ type Cannon = {
   cpuSeconds?: number
 }
 
+/** a figure over the rounds */
+export type Spread = { median: number; min: number; max: number }
+
+const spread = (values: number[], digits = 0): Spread => ({
+  median: round(median(values), digits),
+  min: round(Math.min(...values), digits),
+  max: round(Math.max(...values), digits),
+})
+
+/** one measured run of either server: the rates, and whose CPU was the limit */
+type Measured = {
+  requestsPerSecond: number
+  /** answers 200: holds for the app, every answer for hello world */
+  okPerSecond: number
+  p50: number
+  p99: number
+  /** the load generator's CPU time ÷ the run's duration: near 1, the generator set the pace */
+  generatorCpuShare: number
+  /** the server process's CPU time ÷ the run's duration: near 1, its one core was the limit */
+  serverCpuShare: number
+}
+
 export type FlashSaleResult = {
   synchronous: 'FULL' | 'NORMAL'
-  orders: number
   concurrency: number
-  seats: number
-  holdsPerSecond: number
-  requestsPerSecond: number
+  warmupSeconds: number
+  seconds: number
+  rounds: number
+  /** the app's holds (answers 200) per second in the measured window, over the rounds */
+  holds: Spread
+  /** every answer of the app (holds; a refusal would count here too) */
+  requests: Spread
   p50Ms: number
   p99Ms: number
-  baselineRequestsPerSecond: number
+  generatorCpuShare: Spread
+  serverCpuShare: Spread
+  /** Fastify's hello world, warmed up and measured exactly like the app */
+  baseline: {
+    requests: Spread
+    generatorCpuShare: Spread
+    serverCpuShare: Spread
+    p50Ms: number
+    p99Ms: number
+  }
+  /** holds per second ÷ hello world's requests per second (medians) */
   ratio: number
-  held: number
-  refused: number
-  oversold: number
-  rounds: number
+  /** the window never ran out of seats or buyers (else it would measure refusals) */
+  windowSeats: number
+  windowBuyers: number
+  /** the sell-out check: more buyers than seats, every seat held once, none oversold */
+  sellOut: { orders: number; seats: number; held: number; refused: number; oversold: number }
+  /** the same app and baseline under wrk (C), one round: the Node generator is not the limit when
+   * the two agree */
+  wrk?: {
+    hello: { requestsPerSecond: number; cpuShare: number; p99Ms: number }
+    app: { requestsPerSecond: number; holdsPerSecond: number; cpuShare: number; p99Ms: number }
+    ratio: number
+  }
 }
 
 const ORDERS = 5000
 const CONCURRENCY = 100
 const SEATS = 2000
 const WARMUP = 1000
+/** the measured window and the warm-up before it, for the app and the baseline alike */
+const WARMUP_SECONDS = 3
+const SECONDS = 10
+/** buyers (and seats) for the window: more than this machine holds in WARMUP + SECONDS */
+const WINDOW_BUYERS = 30_000
 
-export async function helloBaseline(
-  load: { method: 'GET' | 'POST'; amount?: number; duration?: number },
-  rounds = 3,
-) {
+const hold = (eventId: string) => ({ eventId, ticketType: 'General Admission', quantity: 1 })
+
+type CannonOptions = {
+  url: string
+  method: 'GET' | 'POST'
+  path: string
+  body?: unknown
+  headers?: Record<string, string>
+  tokensFile?: string
+}
+
+/** warm-up, then the measured window, with the same generator and connections for any server */
+async function measure(
+  pid: number,
+  load: CannonOptions,
+  warmup: CannonOptions = load,
+  connections = CONCURRENCY,
+): Promise<Measured & { statusCodes: Cannon['statusCodes'] }> {
+  await runLoad<Cannon>('tests/bench/lib/cannon.ts', {
+    ...warmup,
+    connections,
+    duration: WARMUP_SECONDS,
+  })
+  const cpuBefore = cpuSeconds(pid)
+  const result = await runLoad<Cannon>('tests/bench/lib/cannon.ts', {
+    ...load,
+    connections,
+    duration: SECONDS,
+  })
+  const duration = result.duration ?? SECONDS
+  const ok = load.path === '/hello' ? result.requests : (result.statusCodes['200']?.count ?? 0)
+  return {
+    requestsPerSecond: result.requestsPerSecond,
+    okPerSecond: ok / duration,
+    p50: result.p50,
+    p99: result.p99,
+    generatorCpuShare: (result.cpuSeconds ?? 0) / duration,
+    serverCpuShare: (cpuSeconds(pid) - cpuBefore) / duration,
+    statusCodes: result.statusCodes,
+  }
+}
+
+/** Fastify's hello world on the server's core: a fresh process per call, warmed up, then measured
+ * like the app (same generator, connections, tokens and body when given). */
+export async function helloRun(load: Omit<CannonOptions, 'url' | 'path'>): Promise<Measured> {
   const port = await freePort()
   const hello = spawnPinned(cores.server, ['tests/bench/lib/hello.ts'], { PORT: String(port) })
   try {
     await waitUntilUp(`http://127.0.0.1:${port}/hello`)
-    const results: Cannon[] = []
-    for (let i = 0; i < rounds; i++) {
-      results.push(
-        await runLoad<Cannon>('tests/bench/lib/cannon.ts', {
-          url: `http://127.0.0.1:${port}`,
-          method: load.method,
-          path: '/hello',
-          body:
-            load.method === 'POST'
-              ? { eventId: 'x', ticketType: 'General Admission', quantity: 1 }
-              : undefined,
-          connections: CONCURRENCY,
-          amount: load.amount,
-          duration: load.duration,
-        }),
-      )
-    }
-    return median(results.map((r) => r.requestsPerSecond))
+    return await measure(hello.child.pid ?? 0, { ...load, url: `http://127.0.0.1:${port}`, path: '/hello' })
   } finally {
     hello.child.kill('SIGTERM')
     await hello.exited
   }
 }
 
-export async function benchFlashSale(synchronous: 'FULL' | 'NORMAL', rounds = 3): Promise<FlashSaleResult> {
-  const runs: Array<Cannon & { held: number; oversold: number }> = []
-  for (let i = 0; i < rounds; i++) {
-    // Two events: the second warms the server up (JIT, caches) with WARMUP orders first.
-    const data = seed({ buyers: ORDERS, events: 2, seats: SEATS })
-    const [event, warmup] = data.events
-    const general = event?.ticketTypes[0]
-    if (!event || !general || !warmup) throw new Error('no event seeded')
-    const server = await startAppServer(data.dataDir, {
-      SQLITE_SYNCHRONOUS: synchronous,
-      QUEUE_PREFIX: `bench-${Date.now()}-${i}`,
+/** hello world's requests per second (the median of `rounds` fresh, warmed-up runs) */
+export async function helloBaseline(load: Omit<CannonOptions, 'url' | 'path'>, rounds = 3) {
+  const runs: Measured[] = []
+  for (let i = 0; i < rounds; i++) runs.push(await helloRun(load))
+  return runs
+}
+
+/** a fresh seed: buyers with tokens, an event to measure and another to warm up on */
+function seedHolds(buyers = WINDOW_BUYERS, seats = WINDOW_BUYERS) {
+  const data = seed({ buyers, events: 2, seats })
+  const [event, warmup] = data.events
+  const general = event?.ticketTypes[0]
+  if (!event || !general || !warmup) throw new Error('no event seeded')
+  return { data, event, warmup, general }
+}
+
+/** the app on a seed, started only when it is its turn: no idle app shares the core with a
+ * baseline being measured */
+async function startHolds(seeded: ReturnType<typeof seedHolds>, synchronous: 'FULL' | 'NORMAL', tag: string) {
+  const server = await startAppServer(seeded.data.dataDir, {
+    SQLITE_SYNCHRONOUS: synchronous,
+    QUEUE_PREFIX: `bench-${tag}-${Date.now()}`,
+  })
+  const base = {
+    url: server.url,
+    method: 'POST' as const,
+    path: '/api/v1/ticket/create',
+    tokensFile: seeded.data.tokensFile,
+  }
+  return { ...seeded, server, base }
+}
+
+async function heldOf(dataDir: string, ticketTypeId: string) {
+  const db = new Database(join(dataDir, 'ticketing.sqlite'), { readonly: true })
+  const row = db.prepare('SELECT held, sold FROM inventory WHERE ticket_type_id = ?').get(ticketTypeId) as
+    | { held: number; sold: number }
+    | undefined
+  db.close()
+  return (row?.held ?? 0) + (row?.sold ?? 0)
+}
+
+/** More buyers than seats, each buyer once: every seat held exactly once, none oversold. */
+async function sellOut(synchronous: 'FULL' | 'NORMAL') {
+  const app = await startHolds(seedHolds(ORDERS, SEATS), synchronous, 'sellout')
+  try {
+    const base = { ...app.base, connections: CONCURRENCY }
+    await runLoad<Cannon>('tests/bench/lib/cannon.ts', {
+      ...base,
+      body: hold(app.warmup.eventId),
+      amount: WARMUP,
     })
+    const result = await runLoad<Cannon>('tests/bench/lib/cannon.ts', {
+      ...base,
+      body: hold(app.event.eventId),
+      amount: ORDERS,
+    })
+    const held = await heldOf(app.data.dataDir, app.general.ticketTypeId)
+    return {
+      orders: ORDERS,
+      seats: SEATS,
+      held,
+      refused: result.statusCodes['409']?.count ?? 0,
+      oversold: Math.max(0, held - SEATS),
+    }
+  } finally {
+    await app.server.stop()
+    rmSync(app.data.dataDir, { recursive: true, force: true })
+  }
+}
+
+/** the same comparison under wrk: hello world, then the app, each warmed up then measured */
+async function wrkCrossCheck(synchronous: 'FULL' | 'NORMAL'): Promise<FlashSaleResult['wrk']> {
+  if (!hasWrk()) return undefined
+  const seeded = seedHolds()
+  try {
+    const lines = tokenLines(seeded.data.tokensFile)
+    const load = { method: 'POST' as const, tokenLinesFile: lines, connections: CONCURRENCY }
+    // hello world first, alone on its core; then the app, alone on it
+    const port = await freePort()
+    const hello = spawnPinned(cores.server, ['tests/bench/lib/hello.ts'], { PORT: String(port) })
+    let h: ReturnType<typeof runWrk>
     try {
-      await runLoad<Cannon>('tests/bench/lib/cannon.ts', {
-        url: server.url,
-        method: 'POST',
-        path: '/api/v1/ticket/create',
-        body: { eventId: warmup.eventId, ticketType: 'General Admission', quantity: 1 },
-        tokensFile: data.tokensFile,
-        connections: CONCURRENCY,
-        amount: WARMUP,
-      })
-      const result = await runLoad<Cannon>('tests/bench/lib/cannon.ts', {
-        url: server.url,
-        method: 'POST',
-        path: '/api/v1/ticket/create',
-        body: { eventId: event.eventId, ticketType: 'General Admission', quantity: 1 },
-        tokensFile: data.tokensFile,
-        connections: CONCURRENCY,
-        amount: ORDERS,
-      })
-      const db = new Database(join(data.dataDir, 'ticketing.sqlite'), { readonly: true })
-      const row = db
-        .prepare('SELECT held, sold FROM inventory WHERE ticket_type_id = ?')
-        .get(general.ticketTypeId) as { held: number; sold: number } | undefined
-      db.close()
-      const held = (row?.held ?? 0) + (row?.sold ?? 0)
-      runs.push({ ...result, held, oversold: Math.max(0, held - SEATS) })
+      await waitUntilUp(`http://127.0.0.1:${port}/hello`)
+      const helloLoad = {
+        ...load,
+        url: `http://127.0.0.1:${port}`,
+        path: '/hello',
+        body: hold(seeded.event.eventId),
+      }
+      runWrk({ ...helloLoad, seconds: WARMUP_SECONDS })
+      h = runWrk({ ...helloLoad, seconds: SECONDS })
     } finally {
-      await server.stop()
-      rmSync(data.dataDir, { recursive: true, force: true })
+      hello.child.kill('SIGTERM')
+      await hello.exited
+    }
+    const app = await startHolds(seeded, synchronous, 'wrk')
+    let a: ReturnType<typeof runWrk>
+    try {
+      const appLoad = { ...load, url: app.server.url, path: app.base.path }
+      runWrk({ ...appLoad, body: hold(app.warmup.eventId), seconds: WARMUP_SECONDS })
+      a = runWrk({ ...appLoad, body: hold(app.event.eventId), seconds: SECONDS })
+    } finally {
+      await app.server.stop()
+    }
+    return {
+      hello: {
+        requestsPerSecond: round(h.requestsPerSecond, 0),
+        cpuShare: round(h.cpuSeconds / h.seconds, 3),
+        p99Ms: round(h.p99Ms, 1),
+      },
+      app: {
+        requestsPerSecond: round(a.requestsPerSecond, 0),
+        holdsPerSecond: round(a.okPerSecond, 0),
+        cpuShare: round(a.cpuSeconds / a.seconds, 3),
+        p99Ms: round(a.p99Ms, 1),
+      },
+      ratio: round(a.okPerSecond / h.requestsPerSecond, 3),
+    }
+  } finally {
+    rmSync(seeded.data.dataDir, { recursive: true, force: true })
+  }
+}
+
+export type LatencyPoint = {
+  connections: number
+  holdsPerSecond: number
+  p50Ms: number
+  p99Ms: number
+  generatorCpuShare: number
+  serverCpuShare: number
+}
+
+/**
+ * The throughput-latency curve of the holds (issue 18): the window above at 10, 25, 50 and 100
+ * connections, each on a fresh seed and server. The target is read at the fewest connections that
+ * reach 90% of the peak throughput: there, p99 ≤ 50 ms.
+ */
+export async function latencyCurve(synchronous: 'FULL' | 'NORMAL', levels = [10, 25, 50, 100]) {
+  const points: LatencyPoint[] = []
+  for (const connections of levels) {
+    const app = await startHolds(seedHolds(), synchronous, `curve-${connections}`)
+    try {
+      const run = await measure(
+        app.server.pid,
+        { ...app.base, body: hold(app.event.eventId) },
+        { ...app.base, body: hold(app.warmup.eventId) },
+        connections,
+      )
+      points.push({
+        connections,
+        holdsPerSecond: round(run.okPerSecond, 0),
+        p50Ms: round(run.p50, 1),
+        p99Ms: round(run.p99, 1),
+        generatorCpuShare: round(run.generatorCpuShare, 3),
+        serverCpuShare: round(run.serverCpuShare, 3),
+      })
+    } finally {
+      await app.server.stop()
+      rmSync(app.data.dataDir, { recursive: true, force: true })
     }
   }
-  const baseline = await helloBaseline({ method: 'POST', amount: ORDERS })
-  const rps = median(runs.map((r) => r.requestsPerSecond))
-  const ok = (r: Cannon) => r.statusCodes['200']?.count ?? 0
+  const peak = Math.max(...points.map((p) => p.holdsPerSecond))
+  const at90 = points.find((p) => p.holdsPerSecond >= 0.9 * peak) as LatencyPoint
+  return { synchronous, points, peakHoldsPerSecond: peak, at90 }
+}
+
+/**
+ * The flash sale's holds against Fastify's hello world, measured alike (issue 18): a fresh process
+ * of each per round, the same Node generator (autocannon, 100 connections, a buyer's token and the
+ * hold's body on every request), WARMUP_SECONDS of warm-up then SECONDS measured; hello world and
+ * the app alternate round by round so that a drift of the machine falls on both. The app's window
+ * has a seat for every buyer, so it measures holds, not refusals; a separate sell-out (5,000 buyers
+ * for 2,000 seats) shows none oversold; wrk cross-checks one round.
+ */
+export async function benchFlashSale(synchronous: 'FULL' | 'NORMAL', rounds = 3): Promise<FlashSaleResult> {
+  const apps: Measured[] = []
+  const hellos: Measured[] = []
+  for (let i = 0; i < rounds; i++) {
+    // hello world measured before the app starts: the two never share the core
+    const seeded = seedHolds()
+    try {
+      hellos.push(
+        await helloRun({
+          method: 'POST',
+          body: hold(seeded.event.eventId),
+          tokensFile: seeded.data.tokensFile,
+        }),
+      )
+    } catch (error) {
+      rmSync(seeded.data.dataDir, { recursive: true, force: true })
+      throw error
+    }
+    const app = await startHolds(seeded, synchronous, `flash-${i}`)
+    try {
+      const run = await measure(
+        app.server.pid,
+        { ...app.base, body: hold(app.event.eventId) },
+        { ...app.base, body: hold(app.warmup.eventId) },
+      )
+      const held = await heldOf(app.data.dataDir, app.general.ticketTypeId)
+      const answered = run.statusCodes['200']?.count ?? 0
+      // the requests in flight when the window closed were held too, unanswered by then
+      if (held < answered || held > answered + CONCURRENCY || held >= WINDOW_BUYERS)
+        throw new Error(
+          `flash sale window: ${answered} holds answered, ${held} held of ${WINDOW_BUYERS} (${JSON.stringify(run.statusCodes)})`,
+        )
+      apps.push(run)
+    } finally {
+      await app.server.stop()
+      rmSync(app.data.dataDir, { recursive: true, force: true })
+    }
+  }
+  const holds = spread(apps.map((r) => r.okPerSecond))
+  const baseline = spread(hellos.map((r) => r.requestsPerSecond))
   return {
     synchronous,
-    orders: ORDERS,
     concurrency: CONCURRENCY,
-    seats: SEATS,
-    holdsPerSecond: round(median(runs.map((r) => (ok(r) / r.requests) * r.requestsPerSecond)), 0),
-    requestsPerSecond: round(rps, 0),
-    p50Ms: median(runs.map((r) => r.p50)),
-    p99Ms: median(runs.map((r) => r.p99)),
-    baselineRequestsPerSecond: round(baseline, 0),
-    ratio: round(rps / baseline, 3),
-    held: median(runs.map((r) => r.held)),
-    refused: median(runs.map((r) => r.statusCodes['409']?.count ?? 0)),
-    oversold: Math.max(...runs.map((r) => r.oversold)),
+    warmupSeconds: WARMUP_SECONDS,
+    seconds: SECONDS,
     rounds,
+    holds,
+    requests: spread(apps.map((r) => r.requestsPerSecond)),
+    p50Ms: round(median(apps.map((r) => r.p50)), 1),
+    p99Ms: round(median(apps.map((r) => r.p99)), 1),
+    generatorCpuShare: spread(
+      apps.map((r) => r.generatorCpuShare),
+      3,
+    ),
+    serverCpuShare: spread(
+      apps.map((r) => r.serverCpuShare),
+      3,
+    ),
+    baseline: {
+      requests: baseline,
+      generatorCpuShare: spread(
+        hellos.map((r) => r.generatorCpuShare),
+        3,
+      ),
+      serverCpuShare: spread(
+        hellos.map((r) => r.serverCpuShare),
+        3,
+      ),
+      p50Ms: round(median(hellos.map((r) => r.p50)), 1),
+      p99Ms: round(median(hellos.map((r) => r.p99)), 1),
+    },
+    ratio: round(holds.median / baseline.median, 3),
+    windowSeats: WINDOW_BUYERS,
+    windowBuyers: WINDOW_BUYERS,
+    sellOut: await sellOut(synchronous),
+    wrk: synchronous === 'FULL' ? await wrkCrossCheck(synchronous) : undefined,
   }
 }
 

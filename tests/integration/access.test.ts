@@ -15,6 +15,7 @@ import { recordFigures } from '../support/figures.ts'
 import { multipartBody, pngImage } from '../support/media.ts'
 import { waitForMail } from '../support/outbox.ts'
 import {
+  approvedEvent,
   buy,
   type Checkout,
   factsOfType,
@@ -30,6 +31,9 @@ import { requireWebBuild } from '../support/web-build.ts'
 let server: TestServer
 const app = () => server.app
 
+/** promo codes made by the rules, each a name of its own */
+let promoCodes = 0
+
 const roles = ['visitor', 'user', 'another user', 'organizer', 'another organizer', 'admin'] as const
 type RoleName = (typeof roles)[number]
 type Statuses = Record<RoleName, number>
@@ -41,7 +45,8 @@ const everyone = (status: number) => row(status, status, status, status, status,
 
 /**
  * What the tests share: a user who bought a ticket to an approved event of "organizer", a pending
- * event of the same organizer, an inquiry of the user, and an event image on disk.
+ * event of the same organizer, an inquiry of the user, and an event image on disk. "another user" is
+ * the approved event's door staff (issue 16), which lets it scan that event and nothing else.
  */
 type World = {
   sessions: Record<Exclude<RoleName, 'visitor'>, Session>
@@ -408,6 +413,203 @@ const rules: Rule[] = [
     }),
   }),
 
+  // the door (issue 16): "another user" is door staff of the organizer's event, and of nothing else
+  rule({
+    route: 'GET /api/v1/ticket/:ticketId/passes',
+    when: "the user's ticket (owner, event's organizer, admin; not the event's door staff)",
+    expect: row(401, 200, 404, 200, 404, 200),
+    request: (w, as) => getAs(`/api/v1/ticket/${w.ticket}/passes`)(w, as),
+  }),
+  rule({
+    route: 'POST /api/v1/checkin/:eventId/scans',
+    when: "a scan at the organizer's event (organizer, its door staff, admin)",
+    expect: row(401, 403, 200, 200, 403, 200),
+    request: (w, as) => ({
+      method: 'POST',
+      url: `/api/v1/checkin/${w.event._id}/scans`,
+      headers: auth(as),
+      payload: { scans: [{ code: 'not-a-pass', scannedAt: new Date().toISOString(), device: 'access' }] },
+    }),
+  }),
+  rule({
+    route: 'GET /api/v1/checkin/:eventId/manifest',
+    when: "the organizer's event (organizer, its door staff, admin)",
+    expect: row(401, 403, 200, 200, 403, 200),
+    request: (w, as) => getAs(`/api/v1/checkin/${w.event._id}/manifest`)(w, as),
+  }),
+  rule({
+    route: 'GET /api/v1/checkin/:eventId/manifest',
+    when: 'a pending event (hidden from who has no part in it)',
+    expect: row(401, 404, 404, 200, 404, 200),
+    request: (w, as) => getAs(`/api/v1/checkin/${w.pending._id}/manifest`)(w, as),
+  }),
+  rule({
+    route: 'GET /api/v1/checkin/:eventId/summary',
+    when: "the organizer's event (organizer, its door staff, admin)",
+    expect: row(401, 403, 200, 200, 403, 200),
+    request: (w, as) => getAs(`/api/v1/checkin/${w.event._id}/summary`)(w, as),
+  }),
+  rule({
+    route: 'GET /api/v1/checkin/:eventId/door-staff',
+    when: "the organizer's event (organizer, admin; not its door staff)",
+    expect: row(401, 403, 403, 200, 403, 200),
+    request: (w, as) => getAs(`/api/v1/checkin/${w.event._id}/door-staff`)(w, as),
+  }),
+  rule({
+    route: 'POST /api/v1/checkin/:eventId/door-staff',
+    when: "an account added to the organizer's event's door staff (organizer, admin)",
+    expect: row(401, 403, 403, 201, 403, 201),
+    prepare: () => signUp(app(), 'Helper'),
+    request: (w, as, helper) => ({
+      method: 'POST',
+      url: `/api/v1/checkin/${w.event._id}/door-staff`,
+      headers: auth(as),
+      payload: { email: helper.email },
+    }),
+  }),
+  rule({
+    route: 'DELETE /api/v1/checkin/:eventId/door-staff/:accountId',
+    when: "a member of the organizer's event's door staff (organizer, admin)",
+    expect: row(401, 403, 403, 200, 403, 200),
+    fresh: true,
+    prepare: async (w) => {
+      const helper = await signUp(app(), 'Steward')
+      const res = await app().inject({
+        method: 'POST',
+        url: `/api/v1/checkin/${w.event._id}/door-staff`,
+        headers: bearer(w.organizer.token),
+        payload: { email: helper.email },
+      })
+      expect(res.statusCode, res.body).toBe(201)
+      return helper
+    },
+    request: (w, as, helper) => ({
+      method: 'DELETE',
+      url: `/api/v1/checkin/${w.event._id}/door-staff/${helper.id}`,
+      headers: auth(as),
+    }),
+  }),
+
+  // promo codes (issue 17)
+  rule({
+    route: 'GET /api/v1/event/:id/promo-codes',
+    when: "the organizer's approved event (organizer, admin)",
+    expect: row(401, 403, 403, 200, 403, 200),
+    request: (w, as) => getAs(`/api/v1/event/${w.event._id}/promo-codes`)(w, as),
+  }),
+  rule({
+    route: 'GET /api/v1/event/:id/promo-codes',
+    when: "the organizer's pending event (as if it did not exist to others)",
+    expect: row(401, 404, 404, 200, 404, 200),
+    request: (w, as) => getAs(`/api/v1/event/${w.pending._id}/promo-codes`)(w, as),
+  }),
+  rule({
+    route: 'POST /api/v1/event/:id/promo-codes',
+    when: "a new code for the organizer's event (organizer, admin)",
+    expect: row(401, 403, 403, 201, 403, 201),
+    fresh: true,
+    prepare: async () => `ACCESS-${++promoCodes}`,
+    request: (w, as, code) => ({
+      method: 'POST',
+      url: `/api/v1/event/${w.event._id}/promo-codes`,
+      headers: auth(as),
+      payload: { code, percentOff: 10 },
+    }),
+  }),
+  rule({
+    route: 'GET /api/v1/event/:id/promo-codes/:code/price',
+    when: "a code of an approved event, for anyone signed in (the booking screen's check)",
+    expect: row(401, 200, 200, 200, 200, 200),
+    prepare: async (w) => {
+      const res = await app().inject({
+        method: 'POST',
+        url: `/api/v1/event/${w.event._id}/promo-codes`,
+        headers: bearer(w.organizer.token),
+        payload: { code: 'PRICE-CHECK', percentOff: 10 },
+      })
+      expect(res.statusCode, res.body).toBe(201)
+    },
+    request: (w, as) =>
+      getAs(`/api/v1/event/${w.event._id}/promo-codes/price-check/price?ticketType=VIP&quantity=1`)(w, as),
+  }),
+  rule({
+    route: 'DELETE /api/v1/event/:id/promo-codes/:code',
+    when: "a code of the organizer's event (organizer, admin)",
+    expect: row(401, 403, 403, 200, 403, 200),
+    fresh: true,
+    prepare: async (w) => {
+      const code = `GONE-${++promoCodes}`
+      const res = await app().inject({
+        method: 'POST',
+        url: `/api/v1/event/${w.event._id}/promo-codes`,
+        headers: bearer(w.organizer.token),
+        payload: { code, amountOff: 20 },
+      })
+      expect(res.statusCode, res.body).toBe(201)
+      return code
+    },
+    request: (w, as, code) => ({
+      method: 'DELETE',
+      url: `/api/v1/event/${w.event._id}/promo-codes/${code}`,
+      headers: auth(as),
+    }),
+  }),
+
+  // editing and cancelling an event (issue 17)
+  rule({
+    route: 'PUT /api/v1/event/:id',
+    when: "a change to the organizer's approved event (its organizer only: not an admin)",
+    expect: row(401, 403, 403, 200, 403, 403),
+    request: (w, as) => ({
+      method: 'PUT',
+      url: `/api/v1/event/${w.event._id}`,
+      headers: auth(as),
+      payload: { description: 'A description changed by its organizer.' },
+    }),
+  }),
+  rule({
+    route: 'POST /api/v1/event/:id/cancel',
+    when: "the organizer's approved event, cancelled (organizer, admin)",
+    expect: row(401, 403, 403, 200, 403, 200),
+    fresh: true,
+    prepare: (w) => approvedEvent(app(), w.organizer, w.admin, { title: 'To call off' }, plenty),
+    request: (_w, as, event) => ({
+      method: 'POST',
+      url: `/api/v1/event/${(event as EventView)._id}/cancel`,
+      headers: auth(as),
+      payload: { reason: 'Called off for the access table.' },
+    }),
+  }),
+
+  // waiting lists (issue 17): anyone signed in; a list of a type on sale is refused (409)
+  rule({
+    route: 'POST /api/v1/event/:id/waitlist',
+    when: 'a ticket type on sale (joining is refused while seats are on sale)',
+    expect: row(401, 409, 409, 409, 409, 409),
+    request: (w, as) => ({
+      method: 'POST',
+      url: `/api/v1/event/${w.event._id}/waitlist`,
+      headers: auth(as),
+      payload: { ticketType: 'VIP', quantity: 1 },
+    }),
+  }),
+  rule({
+    route: 'DELETE /api/v1/event/:id/waitlist',
+    when: 'nobody on the list (signed in: 404)',
+    expect: row(401, 404, 404, 404, 404, 404),
+    request: (w, as) => ({
+      method: 'DELETE',
+      url: `/api/v1/event/${w.event._id}/waitlist`,
+      headers: auth(as),
+    }),
+  }),
+  rule({
+    route: 'GET /api/v1/waitlist/mine',
+    when: 'their own places in line',
+    expect: row(401, 200, 200, 200, 200, 200),
+    request: getAs('/api/v1/waitlist/mine'),
+  }),
+
   // organizer tools
   rule({
     route: 'GET /api/v1/ticket/analytics/:eventId',
@@ -748,6 +950,14 @@ beforeAll(async () => {
   const event = review.json().event as EventView
   const pending = await submitEvent(app(), organizer, { title: 'Still Pending' })
   const ticket = await buy(app(), user, event, 'General Admission')
+  // "another user" works the event's door: it may scan there, and that gives it nothing else
+  const staffed = await app().inject({
+    method: 'POST',
+    url: `/api/v1/checkin/${event._id}/door-staff`,
+    headers: bearer(organizer.token),
+    payload: { email: anotherUser.email },
+  })
+  expect(staffed.statusCode, staffed.body).toBe(201)
   const asked = await app().inject({
     method: 'POST',
     url: '/api/v1/admin/support',

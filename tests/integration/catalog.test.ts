@@ -2,6 +2,7 @@
 // each call answers, and what it leaves in the ledger, the read model and the uploads folder.
 import { readdirSync, readFileSync } from 'node:fs'
 import { basename, join } from 'node:path'
+import { gunzipSync } from 'node:zlib'
 import { getTableName } from 'drizzle-orm'
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -186,6 +187,8 @@ describe('POST /api/v1/event/create', () => {
         createdAt: expect.any(String),
         salesEnd: null,
         reviewReason: null,
+        cancelledAt: null,
+        cancelReason: null,
         version: 1,
       },
     })
@@ -575,6 +578,75 @@ describe('GET /api/v1/event', () => {
       expect(list.every((e) => e.approvalStatus === 'Approved')).toBe(true)
       // Approval is the event stream's second fact: version 2.
       expect(list[0]).toEqual({ ...earlier, approvalStatus: 'Approved', version: 2 })
+    }
+  })
+
+  it('sends the same listing gzipped to a client that takes gzip, made once per ledger head', async () => {
+    const owner = await organizerSession(t.app)
+    for (let i = 0; i < 8; i++)
+      await anEvent(t.app, owner, { title: `Zipped ${i}`, date: on(`04-${10 + i}`) }, 'Approved')
+    const plain = await get(t.app, '/api/v1/event')
+    expect(plain.headers['content-encoding']).toBeUndefined()
+    expect(String(plain.headers.vary).toLowerCase()).toContain('accept-encoding')
+    const zipped = await t.app.inject({
+      method: 'GET',
+      url: '/api/v1/event',
+      headers: { 'accept-encoding': 'gzip, deflate, br' },
+    })
+    expect(zipped.statusCode).toBe(200)
+    expect(zipped.headers['content-encoding']).toBe('gzip')
+    expect(zipped.headers['content-type']).toBe('application/json; charset=utf-8')
+    expect(zipped.headers.etag).toBe(plain.headers.etag)
+    expect(zipped.rawPayload.length).toBeLessThan(plain.rawPayload.length / 3)
+    expect(JSON.parse(gunzipSync(zipped.rawPayload).toString('utf8'))).toEqual(plain.json())
+    // refused with q=0: sent as it is
+    const refused = await t.app.inject({
+      method: 'GET',
+      url: '/api/v1/event',
+      headers: { 'accept-encoding': 'gzip;q=0, identity' },
+    })
+    expect(refused.headers['content-encoding']).toBeUndefined()
+    expect(refused.json()).toEqual(plain.json())
+    // a new fact: a new body, gzipped again
+    const added = await anEvent(t.app, owner, { title: 'After the zip', date: on('04-30') }, 'Approved')
+    const again = await t.app.inject({
+      method: 'GET',
+      url: '/api/v1/event',
+      headers: { 'accept-encoding': 'gzip' },
+    })
+    expect(again.headers.etag).not.toBe(plain.headers.etag)
+    expect(idsOf(JSON.parse(gunzipSync(again.rawPayload).toString('utf8')))).toContain(added._id)
+  })
+
+  it('pages the listing on request: a bare array per page, the count and next page in headers', async () => {
+    const whole = (await get(t.app, '/api/v1/event')).json() as EventView[]
+    expect(whole.length).toBeGreaterThan(5)
+    const pages: EventView[] = []
+    let url: string | undefined = '/api/v1/event?page=1&limit=4'
+    let seen = 0
+    while (url) {
+      const res = await get(t.app, url)
+      expect(res.statusCode).toBe(200)
+      expect(res.headers['x-total-count']).toBe(String(whole.length))
+      const page = res.json() as EventView[]
+      expect(Array.isArray(page)).toBe(true)
+      expect(page.length).toBeLessThanOrEqual(4)
+      pages.push(...page)
+      const next = /^<([^>]+)>; rel="next"$/.exec(String(res.headers.link ?? ''))
+      url = next?.[1]
+      if (++seen > 10) throw new Error('the pages never end')
+    }
+    // the pages, one after another, are the whole listing in its order, none skipped or repeated
+    expect(idsOf(pages)).toEqual(idsOf(whole))
+    // the default page size is 50: every event fits on page 1
+    expect(idsOf((await get(t.app, '/api/v1/event?page=1')).json())).toEqual(idsOf(whole))
+    // past the end: an empty page
+    expect((await get(t.app, '/api/v1/event?page=99&limit=4')).json()).toEqual([])
+    // bad paging: 400 with a message
+    for (const query of ['page=0', 'page=-1', 'page=abc', 'page=1&limit=201', 'page=1&limit=0', 'page=1.5']) {
+      const res = await get(t.app, `/api/v1/event?${query}`)
+      expect(res.statusCode, query).toBe(400)
+      expect(res.json().message, query).toMatch(/must be a whole number from 1 to/)
     }
   })
 })

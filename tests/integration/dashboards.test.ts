@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { EventView } from '../../contracts/catalog.ts'
 import type { AttendeesPage, DashboardEventsPage, EventFigures } from '../../contracts/dashboards.ts'
 import { type FactPush, liveEvents, rooms } from '../../contracts/live.ts'
-import { adminSession, organizerSession, type Session, signUp } from '../support/accounts.ts'
+import { adminSession, bearer, organizerSession, type Session, signUp } from '../support/accounts.ts'
 import { sqliteOf, testStore } from '../support/db.ts'
 import { open, sockets, watch } from '../support/live-sockets.ts'
 import {
@@ -258,6 +258,22 @@ describe('pushes to the dashboards', () => {
       ...read,
       position: 0,
     })
+    // with each room's own totals, as its dashboard page carries them (the organizer's account,
+    // the whole site for the admins), and marked as moved by sales only: a page without this
+    // event needs no refetch for it (issue 14)
+    const lastAdmin = rows(heard.admin).at(-1)
+    const pageTotals = async (session: Session) =>
+      (
+        (
+          await server.app.inject({
+            method: 'GET',
+            url: '/api/v1/dashboard/events?page=1&limit=1',
+            headers: bearer(session.token),
+          })
+        ).json() as DashboardEventsPage
+      ).totals
+    expect(last?.data).toMatchObject({ salesOnly: true, totals: await pageTotals(kabini) })
+    expect(lastAdmin?.data).toMatchObject({ salesOnly: true, totals: await pageTotals(admin) })
   })
 
   it('rooms: the organizer room and the admins room are the audiences', () => {

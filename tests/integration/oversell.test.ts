@@ -12,10 +12,9 @@
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { EventView } from '../../contracts/catalog.ts'
-import { registerAccount } from '../../server/accounts/register.ts'
 import type { SeatsLeft } from '../../server/booking/commands.ts'
 import type { LocalGateway } from '../../server/payments/local-gateway.ts'
-import { adminSession, organizerSession } from '../support/accounts.ts'
+import { adminSession, crowd, organizerSession } from '../support/accounts.ts'
 import { dbValue, factField } from '../support/db.ts'
 import {
   availableOf,
@@ -37,28 +36,6 @@ const gatewaySecrets = {
 }
 
 type Buyer = { id: string; token: string }
-
-/** 300 distinct accounts through the real Register command, signed in with the app's own tokens. */
-async function manyBuyers(app: FastifyInstance, n: number): Promise<Buyer[]> {
-  const ids = await Promise.all(
-    Array.from({ length: n }, (_, i) =>
-      registerAccount(app.platform.ledger, {
-        username: `buyer${i}`,
-        email: `buyer${i}@example.com`,
-        password: 'password-1',
-        role: 'user',
-      }),
-    ),
-  )
-  const { accounts } = app.platform.store.queries
-  return Promise.all(
-    ids.map(async (id) => {
-      const account = await accounts.byId(id)
-      if (!account) throw new Error(`account ${id} missing`)
-      return { id, token: app.tokens.sign(account) }
-    }),
-  )
-}
 
 type Outcome = { status: number; body: { orderId?: string; ticketId?: string; message?: string } }
 
@@ -113,7 +90,7 @@ const ordersOfEvent = async (app: FastifyInstance, eventId: string) =>
 async function setUp(server: TestServer) {
   const admin = await adminSession(server.app)
   const organizer = await organizerSession(server.app, 'Meera')
-  const buyers = await manyBuyers(server.app, BUYERS)
+  const buyers = await crowd(server.app, BUYERS, 'buyer')
   const event = () =>
     createApprovedEvent(server.app, organizer, admin, [{ type: 'VIP', price: 750, quantity: SEATS }])
   return { admin, organizer, buyers, event }

@@ -40,6 +40,8 @@ const holdsOf = (app: FastifyInstance) =>
     booking: app.services.booking,
     commands: app.services.bookingCommands,
     confirm: app.services.confirm,
+    events: app.platform.store.queries.catalog,
+    waitlist: app.services.waitlist,
   })
 
 /** the app's payments processor, or one asking another gateway (a provider that fails) */

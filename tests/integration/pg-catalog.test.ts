@@ -1,6 +1,6 @@
 // The catalogue on PostgreSQL answers as on SQLite (issue 15). A corpus is made through the real
 // app on SQLite (events of two organizers, with media, approved, rejected, reviewed twice with
-// reasons, left pending; titles and descriptions in several scripts, with accents, numbers, e-mails
+// reasons, left pending, with door staff added and removed, with promo codes made and disabled; titles and descriptions in several scripts, with accents, numbers, e-mails
 // and hosts), every fact of its ledger is copied into a PostgreSQL ledger with the catalogue's
 // PostgreSQL projection, and then: every catalogue table is equal row for row, the search index's
 // tokens are FTS5's own, and every catalogue query gives the same answer on both stores for a range
@@ -14,7 +14,7 @@ import { pgCatalogQueries } from '../../server/catalog/pg-queries.ts'
 import { catalogQueries, type EventRow } from '../../server/catalog/queries.ts'
 import { openPostgres, type PgConnection } from '../../server/db/pg-connection.ts'
 import { PgLedger } from '../../server/ledger/pg-ledger.ts'
-import { adminSession, bearer, organizerSession, type Session } from '../support/accounts.ts'
+import { adminSession, bearer, organizerSession, type Session, signUp } from '../support/accounts.ts'
 import { startApp, type TestApp } from '../support/app.ts'
 import { sqliteLedger, sqliteOf as sqliteOfApp } from '../support/db.ts'
 import { multipartBody, pngImage, type Upload } from '../support/media.ts'
@@ -158,6 +158,7 @@ beforeAll(async () => {
   t = await startApp({ RATE_LIMITS: 'off' })
   const admin = await adminSession(t.app)
   organizers = [await organizerSession(t.app), await organizerSession(t.app)]
+  const doorman = await signUp(t.app, 'Doorman')
   for (const [i, [title]] of texts.entries()) {
     const event = await submit(t.app, organizers[i % 2] as Session, i)
     for (const decision of reviewsOf(i, title)) {
@@ -168,6 +169,68 @@ beforeAll(async () => {
         payload: decision,
       })
       expect(res.statusCode, res.body).toBe(200)
+    }
+    // door staff (issue 16): facts of the event's stream, which move the event's version
+    if (i % 4 === 0) {
+      const organizer = organizers[i % 2] as Session
+      const staff = await t.app.inject({
+        method: 'POST',
+        url: `/api/v1/checkin/${event._id}/door-staff`,
+        headers: bearer(organizer.token),
+        payload: { email: doorman.email },
+      })
+      expect(staff.statusCode, staff.body).toBe(201)
+      if (i % 8 === 0) {
+        const removed = await t.app.inject({
+          method: 'DELETE',
+          url: `/api/v1/checkin/${event._id}/door-staff/${doorman.id}`,
+          headers: bearer(organizer.token),
+        })
+        expect(removed.statusCode, removed.body).toBe(200)
+      }
+    }
+    // promo codes (issue 17): facts of the event's stream too
+    if (i % 4 === 1) {
+      const organizer = organizers[i % 2] as Session
+      const made = await t.app.inject({
+        method: 'POST',
+        url: `/api/v1/event/${event._id}/promo-codes`,
+        headers: bearer(organizer.token),
+        payload: { code: `CORPUS-${i}`, percentOff: 10 },
+      })
+      expect(made.statusCode, made.body).toBe(201)
+      if (i % 8 === 1) {
+        const disabled = await t.app.inject({
+          method: 'DELETE',
+          url: `/api/v1/event/${event._id}/promo-codes/CORPUS-${i}`,
+          headers: bearer(organizer.token),
+        })
+        expect(disabled.statusCode, disabled.body).toBe(200)
+      }
+    }
+    // editing and cancelling (issue 17): facts of the event's stream too
+    if (i % 6 === 3) {
+      const organizer = organizers[i % 2] as Session
+      const edited = await t.app.inject({
+        method: 'PUT',
+        url: `/api/v1/event/${event._id}`,
+        headers: bearer(organizer.token),
+        payload: {
+          description: `${texts[i]?.[1] ?? ''} Doors open an hour before.`,
+          ticketTypes: ticketTypesOf(i).map((type) => ({ ...type, quantity: Number(type.quantity) + 5 })),
+        },
+      })
+      expect(edited.statusCode, edited.body).toBe(200)
+    }
+    if (i % 6 === 5) {
+      const organizer = organizers[i % 2] as Session
+      const cancelled = await t.app.inject({
+        method: 'POST',
+        url: `/api/v1/event/${event._id}/cancel`,
+        headers: bearer(organizer.token),
+        payload: { reason: 'Called off for the corpus.' },
+      })
+      expect(cancelled.statusCode, cancelled.body).toBe(200)
     }
     created.push(event)
   }

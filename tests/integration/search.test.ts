@@ -309,7 +309,9 @@ describe('the index as a read model', () => {
       // As before migration 0009: no index, and the migration not recorded. drizzle applies every
       // migration newer than the newest recorded, so the later 0011 (money in paise) is undone and
       // unrecorded too: it runs again after 0009, converting the rupees back; and so is 0012 (the
-      // dashboards' read models), which fills them again from the read models it finds.
+      // dashboards' read models), which fills them again from the read models it finds; 0013 (the
+      // door's read models), which makes the passes of the tickets it finds; 0014 (promo codes); and 0015
+      // (events' cancellation); and 0016 (waiting lists).
       const journal = JSON.parse(readFileSync(join(migrationsFolder, 'meta', '_journal.json'), 'utf8')) as {
         entries: Array<{ tag: string; when: number }>
       }
@@ -325,13 +327,33 @@ describe('the index as a read model', () => {
         sqlite.exec(`ALTER TABLE ${table} RENAME COLUMN ${column}_paise TO ${column}`)
         sqlite.exec(`UPDATE ${table} SET ${column} = ${column} / 100.0`)
       }
-      for (const table of ['event_sales', 'attendance', 'sales_totals']) sqlite.exec(`DROP TABLE ${table}`)
+      for (const table of [
+        'event_sales',
+        'attendance',
+        'sales_totals',
+        'passes',
+        'double_entries',
+        'admissions',
+        'admissions_by_minute',
+        'door_staff',
+        'promo_codes',
+        'waitlist_entries',
+      ])
+        sqlite.exec(`DROP TABLE ${table}`)
+      for (const column of ['promo_code', 'discount_paise'])
+        sqlite.exec(`ALTER TABLE orders DROP COLUMN ${column}`)
+      for (const column of ['cancelled_at', 'cancel_reason'])
+        sqlite.exec(`ALTER TABLE events DROP COLUMN ${column}`)
       sqlite
-        .prepare('DELETE FROM __drizzle_migrations WHERE created_at IN (?, ?, ?)')
+        .prepare('DELETE FROM __drizzle_migrations WHERE created_at IN (?, ?, ?, ?, ?, ?, ?)')
         .run(
           recorded('0009_events_search'),
           recorded('0011_money_in_paise'),
           recorded('0012_dashboard_figures'),
+          recorded('0013_door'),
+          recorded('0014_promo_codes'),
+          recorded('0015_event_changes'),
+          recorded('0016_waitlist'),
         )
       // Opening the database applies the missing migration, which indexes the existing events.
       openDatabase(sqlite.name).close()

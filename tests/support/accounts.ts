@@ -1,5 +1,6 @@
 // Sign-up and sign-in through the real API, for tests that need accounts of each role.
 import type { FastifyInstance } from 'fastify'
+import { registerAccount } from '../../server/accounts/register.ts'
 import { ADMIN } from './app.ts'
 
 let counter = 0
@@ -50,4 +51,33 @@ export async function organizerSession(app: FastifyInstance, name = `org${++coun
   if (res.statusCode !== 201) throw new Error(`create-organizer failed: ${res.statusCode} ${res.body}`)
   const token = await login(app, email, password)
   return { id: await profileId(app, token), email, password, username: name, token }
+}
+
+/**
+ * `n` distinct accounts made at once through the real Register command (no HTTP, no rate limit),
+ * signed in with the app's own tokens: the crowds of the concurrency tests.
+ */
+export async function crowd(
+  app: FastifyInstance,
+  n: number,
+  prefix: string,
+): Promise<Array<{ id: string; token: string }>> {
+  const ids = await Promise.all(
+    Array.from({ length: n }, (_, i) =>
+      registerAccount(app.platform.ledger, {
+        username: `${prefix}${i}`,
+        email: `${prefix}${i}@example.com`,
+        password: 'password-1',
+        role: 'user',
+      }),
+    ),
+  )
+  const { accounts } = app.platform.store.queries
+  return Promise.all(
+    ids.map(async (id) => {
+      const account = await accounts.byId(id)
+      if (!account) throw new Error(`account ${id} missing`)
+      return { id, token: app.tokens.sign(account) }
+    }),
+  )
 }

@@ -3,7 +3,8 @@ import { type Browser, chromium } from 'playwright-core'
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 
-export function launchBrowser(): Promise<Browser> {
+/** `extraArgs`: more Chromium switches, such as a fake camera's (tests/e2e/door.test.ts) */
+export function launchBrowser(extraArgs: readonly string[] = []): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
@@ -16,6 +17,7 @@ export function launchBrowser(): Promise<Browser> {
       '--disable-quic',
       '--no-first-run',
       '--disable-dev-shm-usage',
+      ...extraArgs,
     ],
   })
 }

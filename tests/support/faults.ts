@@ -4,7 +4,7 @@
 // by the one-trial crash test in the integration suite.
 import { type ChildProcess, spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
-import { createWriteStream, mkdirSync, readdirSync, readFileSync, rmSync, type WriteStream } from 'node:fs'
+import { createWriteStream, mkdirSync, rmSync, type WriteStream } from 'node:fs'
 import { join, resolve } from 'node:path'
 import Database from 'better-sqlite3'
 import { getTableName } from 'drizzle-orm'
@@ -14,6 +14,7 @@ import type { StoredFact } from '../../server/ledger/ledger.ts'
 import { rebuildReadModels } from '../../server/ledger/rebuild.ts'
 import { appLedger, projections } from '../../server/projections.ts'
 import type { EventSeed } from '../bench/lib/fixtures.ts'
+import { readOutbox } from './outbox.ts'
 import { freePort } from './server.ts'
 
 export const root = resolve(import.meta.dirname, '../..')
@@ -834,16 +835,11 @@ export function readLedger(databaseFile: string): StoredFact[] {
 /** Ticket ids named by the confirmation mails in an outbox folder, with how many mails each. */
 export function mailedTickets(outboxDir: string): Map<string, number> {
   const found = new Map<string, number>()
-  let files: string[] = []
-  try {
-    files = readdirSync(outboxDir).filter((f) => f.endsWith('.eml'))
-  } catch {
-    return found
-  }
-  for (const file of files) {
-    const text = readFileSync(join(outboxDir, file), 'utf8').replace(/=\r?\n/g, '')
-    if (!/Your booking is confirmed/.test(text)) continue
-    const id = /Ticket number: ([0-9a-f]+)/.exec(text)?.[1]
+  // each mail's text part decoded (readOutbox): a confirmation with its pass images is multipart,
+  // and its text part may be base64 as well as quoted-printable
+  for (const mail of readOutbox(outboxDir)) {
+    if (!/Your booking is confirmed/.test(mail.text)) continue
+    const id = /Ticket number: ([0-9a-f]+)/.exec(mail.text)?.[1]
     if (id) found.set(id, (found.get(id) ?? 0) + 1)
   }
   return found

@@ -1,6 +1,9 @@
-// Reads mail written to the outbox folder (no SMTP_URL): waits for a message and decodes it.
+// Reads mail written to the outbox folder (no SMTP_URL): waits for a message and decodes its text
+// (the text/plain part of a multipart one); parsedMail() reads one whole (HTML, attachments) with
+// mailparser.
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { type ParsedMail, simpleParser } from 'mailparser'
 
 export type OutboxMail = { file: string; to: string; subject: string; text: string }
 
@@ -11,6 +14,31 @@ const decodeQuotedPrintable = (body: string) =>
       .replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16))),
     'latin1',
   ).toString('utf8')
+
+const headerOf = (head: string, name: string) =>
+  new RegExp(`^${name}: (.*)$`, 'mi').exec(head)?.[1]?.trim() ?? ''
+
+/** a message's text: its body, or the text/plain part of a multipart body, decoded */
+function textOf(head: string, body: string): string {
+  let partHead = head
+  let text = body
+  if (/^multipart\//i.test(headerOf(head, 'Content-Type'))) {
+    const start = body.search(/^Content-Type: text\/plain/im)
+    if (start < 0) return ''
+    const split = body.indexOf('\n\n', start)
+    partHead = body.slice(start, split)
+    const end = body.indexOf('\n--', split + 2)
+    text = body.slice(split + 2, end < 0 ? undefined : end)
+  }
+  const encoding = headerOf(partHead, 'Content-Transfer-Encoding')
+  if (/quoted-printable/i.test(encoding)) return decodeQuotedPrintable(text)
+  if (/base64/i.test(encoding)) return Buffer.from(text, 'base64').toString('utf8')
+  return text
+}
+
+/** one outbox mail read whole: text, HTML and attachments */
+export const parsedMail = (outboxDir: string, mail: OutboxMail): Promise<ParsedMail> =>
+  simpleParser(readFileSync(join(outboxDir, mail.file)), { keepCidLinks: true })
 
 export function readOutbox(outboxDir: string): OutboxMail[] {
   let files: string[]
@@ -26,14 +54,8 @@ export function readOutbox(outboxDir: string): OutboxMail[] {
     const split = raw.indexOf('\n\n')
     const head = raw.slice(0, split)
     const body = raw.slice(split + 2)
-    const header = (name: string) => new RegExp(`^${name}: (.*)$`, 'mi').exec(head)?.[1]?.trim() ?? ''
-    const qp = /quoted-printable/i.test(header('Content-Transfer-Encoding'))
-    return {
-      file,
-      to: header('To'),
-      subject: header('Subject'),
-      text: qp ? decodeQuotedPrintable(body) : body,
-    }
+    const header = (name: string) => headerOf(head, name)
+    return { file, to: header('To'), subject: header('Subject'), text: textOf(head, body) }
   })
 }
 

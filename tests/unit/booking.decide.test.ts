@@ -6,11 +6,19 @@ import {
   NOT_ENOUGH_TICKETS,
   type OrderCommand,
   orderDecider,
+  type PassScan,
   REPLACED_BY_NEW_CHECKOUT,
   SALES_CLOSED,
+  scanVerdict,
   TICKET_NOT_FOUND,
 } from '../../server/booking/decide.ts'
-import type { BookingFact, TicketsHeld, TicketsIssued } from '../../server/booking/facts.ts'
+import type {
+  BookingFact,
+  PassAdmitted,
+  PassScanRefused,
+  TicketsHeld,
+  TicketsIssued,
+} from '../../server/booking/facts.ts'
 import { fold } from '../../server/ledger/decider.ts'
 import { deciderSpec } from '../support/decider-spec.ts'
 
@@ -370,6 +378,9 @@ describe('evolve', () => {
       captured: [],
       refundsRequested: [],
       refunded: [],
+      passVersion: 0,
+      admitted: {},
+      scans: {},
     }))
   it('follows a ticket through payment, transfer, cancel and refund', () =>
     expect(
@@ -388,6 +399,9 @@ describe('evolve', () => {
       captured: ['pay_1'],
       refundsRequested: ['pay_1'],
       refunded: ['pay_1'],
+      passVersion: 1,
+      admitted: {},
+      scans: {},
     }))
   it.each([
     ['held', [held]],
@@ -511,4 +525,128 @@ describe('Transfer to an e-mail with no account', () => {
     given([...paidTicket, transferred('asha', 'bala')])
       .when(toNobody('asha'))
       .thenRefuses('conflict', 'This ticket has been transferred to someone else.'))
+})
+
+// issue 16: a pass scanned at the door, decided on its ticket's stream
+describe('Admit', () => {
+  const NOW = '2031-03-15T18:30:00.000Z'
+  const scan = (over: Partial<PassScan> = {}): PassScan => ({
+    scanId: 'scan-1',
+    eventId: 'e1',
+    admission: 1,
+    version: 0,
+    device: 'door-a',
+    scannedAt: '2031-03-15T18:29:00.000Z',
+    ...over,
+  })
+  const admit = (over: Partial<PassScan> = {}, now = NOW): OrderCommand => ({
+    type: 'Admit',
+    scan: scan(over),
+    now,
+  })
+  const admitted = (over: Partial<PassAdmitted['data']> = {}): BookingFact => ({
+    type: 'PassAdmitted',
+    data: {
+      orderId: 'o1',
+      eventId: 'e1',
+      ticketTypeId: 'vip',
+      admission: 1,
+      version: 0,
+      scanId: 'scan-1',
+      device: 'door-a',
+      scannedAt: '2031-03-15T18:29:00.000Z',
+      admittedAt: '2031-03-15T18:29:00.000Z',
+      ...over,
+    },
+  })
+  const refused = (over: Partial<PassScanRefused['data']> = {}): BookingFact => ({
+    type: 'PassScanRefused',
+    data: {
+      orderId: 'o1',
+      eventId: 'e1',
+      admission: 1,
+      version: 0,
+      scanId: 'scan-2',
+      device: 'door-b',
+      scannedAt: '2031-03-15T18:29:30.000Z',
+      reason: 'already-admitted',
+      firstAdmittedAt: '2031-03-15T18:29:00.000Z',
+      firstDevice: 'door-a',
+      ...over,
+    },
+  })
+  const verdict = (facts: BookingFact[], over: Partial<PassScan> = {}) =>
+    scanVerdict(fold(orderDecider, facts), scan(over))
+
+  it('admits a valid pass of an issued ticket', () => given(paidTicket).when(admit()).then([admitted()]))
+  it('counts the admission at the door’s time, never later than now', () =>
+    given(paidTicket)
+      .when(admit({ scannedAt: '2031-03-15T19:00:00.000Z' }))
+      .then([admitted({ scannedAt: '2031-03-15T19:00:00.000Z', admittedAt: NOW })]))
+  it('admits each admission of a ticket once', () =>
+    given([...paidTicket, admitted()])
+      .when(admit({ admission: 2, scanId: 'scan-3' }))
+      .then([admitted({ admission: 2, scanId: 'scan-3' })]))
+  it('records a second scan of an admitted admission as a double entry', () =>
+    given([...paidTicket, admitted()])
+      .when(admit({ scanId: 'scan-2', device: 'door-b', scannedAt: '2031-03-15T18:29:30.000Z' }))
+      .then([refused()]))
+  it('decides nothing for a scan it decided before (a retried sync)', () => {
+    given([...paidTicket, admitted()])
+      .when(admit())
+      .thenNothingHappens()
+    given([...paidTicket, admitted(), refused()])
+      .when(admit({ scanId: 'scan-2', device: 'door-b', scannedAt: '2031-03-15T18:29:30.000Z' }))
+      .thenNothingHappens()
+  })
+  it('records nothing for a void or invalid pass', () => {
+    given([...paidTicket, cancelled()])
+      .when(admit())
+      .thenNothingHappens()
+    given([...paidTicket, transferred('asha', 'bala')])
+      .when(admit())
+      .thenNothingHappens()
+    given([held]).when(admit()).thenNothingHappens()
+    given([]).when(admit()).thenNothingHappens()
+    given(paidTicket)
+      .when(admit({ admission: 3 }))
+      .thenNothingHappens()
+  })
+  it('admits the new version of a transferred ticket', () =>
+    given([...paidTicket, transferred('asha', 'bala')])
+      .when(admit({ version: 1 }))
+      .then([admitted({ version: 1 })]))
+  it('keeps an admission admitted across a transfer', () =>
+    given([...paidTicket, admitted(), transferred('asha', 'bala')])
+      .when(admit({ version: 1, scanId: 'scan-2', device: 'door-b', scannedAt: '2031-03-15T18:29:30.000Z' }))
+      .then([refused({ version: 1 })]))
+
+  describe('the answer', () => {
+    it('admitted, with when', () =>
+      expect(verdict([...paidTicket, admitted()])).toEqual({
+        result: 'admitted',
+        admittedAt: '2031-03-15T18:29:00.000Z',
+        known: true,
+      }))
+    it('already-admitted, with the first admission’s time', () =>
+      expect(verdict([...paidTicket, admitted()], { scanId: 'scan-9' })).toEqual({
+        result: 'already-admitted',
+        admittedAt: '2031-03-15T18:29:00.000Z',
+        known: false,
+      }))
+    it('void after a cancel, after a transfer (the old code), and before payment', () => {
+      expect(verdict([...paidTicket, cancelled()]).result).toBe('void')
+      expect(verdict([...paidTicket, transferred('asha', 'bala')]).result).toBe('void')
+      expect(verdict([held]).result).toBe('void')
+      expect(verdict([held, failed()]).result).toBe('void')
+    })
+    it('the same answer to the same scan after a transfer voided its code', () =>
+      expect(verdict([...paidTicket, admitted(), transferred('asha', 'bala')]).result).toBe('admitted'))
+    it('invalid for a ticket that does not exist, another event, an admission or version it never had', () => {
+      expect(verdict([]).result).toBe('invalid')
+      expect(verdict(paidTicket, { eventId: 'e2' }).result).toBe('invalid')
+      expect(verdict(paidTicket, { admission: 3 }).result).toBe('invalid')
+      expect(verdict(paidTicket, { version: 1 }).result).toBe('invalid')
+    })
+  })
 })

@@ -6,6 +6,7 @@ import {
   EVENT_NOT_FOUND,
   type EventCommand,
   eventDecider,
+  NOT_DOOR_STAFF,
 } from '../../server/catalog/decide.ts'
 import type { CatalogFact, EventSubmitted } from '../../server/catalog/facts.ts'
 import { deciderSpec } from '../support/decider-spec.ts'
@@ -99,4 +100,139 @@ describe('Review', () => {
     given([submitted, approved(), rejected(true)])
       .when(review('Rejected'))
       .thenRefuses('conflict', 'This event is already rejected.'))
+})
+
+// issue 16: the accounts that may scan the event's passes at the door
+describe('Door staff', () => {
+  const staff = (type: 'AddDoorStaff' | 'RemoveDoorStaff', accountId = 'acc1'): EventCommand => ({
+    type,
+    eventId: 'e1',
+    accountId,
+    by: 'org1',
+  })
+  const added = (accountId = 'acc1'): CatalogFact => ({
+    type: 'DoorStaffAdded',
+    data: { eventId: 'e1', accountId, by: 'org1' },
+  })
+  const removed = (accountId = 'acc1'): CatalogFact => ({
+    type: 'DoorStaffRemoved',
+    data: { eventId: 'e1', accountId, by: 'org1' },
+  })
+  it('adds an account', () => given([submitted]).when(staff('AddDoorStaff')).then([added()]))
+  it('adds an account once (asked again: nothing happens)', () =>
+    given([submitted, added()]).when(staff('AddDoorStaff')).thenNothingHappens())
+  it('adds it again after it was removed', () =>
+    given([submitted, added(), removed()]).when(staff('AddDoorStaff')).then([added()]))
+  it('removes a member', () =>
+    given([submitted, added(), added('acc2')])
+      .when(staff('RemoveDoorStaff'))
+      .then([removed()]))
+  it('refuses to remove an account that is not door staff', () =>
+    given([submitted, added('acc2')])
+      .when(staff('RemoveDoorStaff'))
+      .thenRefuses('not-found', NOT_DOOR_STAFF))
+  it('refuses an event that was never submitted', () =>
+    given([]).when(staff('AddDoorStaff')).thenRefuses('not-found', EVENT_NOT_FOUND))
+})
+
+describe('Edit and Cancel (issue 17)', () => {
+  const edit = (change: Partial<Extract<EventCommand, { type: 'Edit' }>>): EventCommand => ({
+    type: 'Edit',
+    eventId: 'e1',
+    by: 'org1',
+    details: {},
+    taken: { vip: 40 },
+    newId: () => 'new-type',
+    now: '2030-03-01T00:00:00.000Z',
+    today: TODAY,
+    timeZone: 'Asia/Kolkata',
+    ...change,
+  })
+  const cancel = (by = 'org1', now = '2030-03-01T00:00:00.000Z', asAdmin = false): EventCommand => ({
+    type: 'Cancel',
+    eventId: 'e1',
+    by,
+    asAdmin,
+    reason: 'Rain.',
+    now,
+    timeZone: 'Asia/Kolkata',
+  })
+  const cancelled: CatalogFact = {
+    type: 'EventCancelled',
+    data: { eventId: 'e1', organizerId: 'org1', by: 'org1', reason: 'Rain.' },
+  }
+
+  it('records only what changed, and tells holders when an approved event moves', () =>
+    given([submitted, approved()])
+      .when(edit({ details: { title: event.title, location: 'Mumbai' } }))
+      .then([
+        {
+          type: 'EventEdited',
+          data: {
+            eventId: 'e1',
+            organizerId: 'org1',
+            by: 'org1',
+            details: { location: 'Mumbai' },
+            moved: { date: event.date, time: event.time, location: event.location },
+          },
+        },
+      ]))
+  it('changes nothing when nothing differs', () =>
+    given([submitted])
+      .when(edit({ details: { title: event.title } }))
+      .thenNothingHappens())
+  it('keeps a capacity at or above the seats sold and held', () =>
+    given([submitted])
+      .when(edit({ ticketTypes: [{ type: 'VIP', pricePaise: 149900, quantity: 39 }] }))
+      .thenRefuses('conflict', 'VIP cannot have fewer than 40 seats: that many are sold or held.'))
+  it('refuses to drop a type with sales, and adds a new one with an id of its own', () => {
+    given([submitted])
+      .when(edit({ ticketTypes: [{ type: 'General Admission', pricePaise: 0, quantity: 5 }] }))
+      .thenRefuses('conflict', 'VIP has seats sold or held, so it cannot be removed.')
+    given([submitted])
+      .when(
+        edit({
+          taken: {},
+          ticketTypes: [
+            { type: 'VIP', pricePaise: 149900, quantity: 100 },
+            { type: 'General Admission', pricePaise: 0, quantity: 5 },
+          ],
+        }),
+      )
+      .then([
+        {
+          type: 'EventEdited',
+          data: {
+            eventId: 'e1',
+            organizerId: 'org1',
+            by: 'org1',
+            details: {},
+            ticketTypes: [
+              { ticketTypeId: 'vip', type: 'VIP', pricePaise: 149900, quantity: 100 },
+              { ticketTypeId: 'new-type', type: 'General Admission', pricePaise: 0, quantity: 5 },
+            ],
+          },
+        },
+      ])
+  })
+  it("refuses another organizer's edit, and any once cancelled", () => {
+    given([submitted])
+      .when(edit({ by: 'org2' }))
+      .thenRefuses('forbidden', 'You can only change your own events.')
+    given([submitted, cancelled])
+      .when(edit({ details: { title: 'Back' } }))
+      .thenRefuses('conflict', 'This event has been cancelled.')
+  })
+  it('cancels once, by its organizer or an admin, before it starts', () => {
+    given([submitted, approved()]).when(cancel()).then([cancelled])
+    given([submitted, approved()])
+      .when(cancel('admin1', '2030-03-01T00:00:00.000Z', true))
+      .then([{ ...cancelled, data: { ...cancelled.data, by: 'admin1' } } as CatalogFact])
+    given([submitted, cancelled]).when(cancel()).thenRefuses('conflict', 'This event is already cancelled.')
+    given([submitted]).when(cancel('org2')).thenRefuses('forbidden', 'You can only change your own events.')
+    // 19:00 in Kolkata is 13:30 UTC
+    given([submitted])
+      .when(cancel('org1', '2030-03-15T13:30:00.000Z'))
+      .thenRefuses('conflict', 'This event has started, so it can no longer be cancelled.')
+  })
 })

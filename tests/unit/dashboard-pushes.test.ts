@@ -6,7 +6,7 @@ import { QueryClient, QueryObserver } from '@tanstack/react-query'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import type { AttendeesPage, DashboardEventsPage, EventFigures } from '../../contracts/dashboards.ts'
 import { followDashboards } from '../../web/src/live/dashboard-pushes.ts'
-import { withAttendee, withFigures } from '../../web/src/live/dashboards.ts'
+import { withAttendee, withFigures, withTotals } from '../../web/src/live/dashboards.ts'
 import { coalescedRefresh } from '../../web/src/live/refresh.ts'
 
 const row = (id: string, changes: Partial<EventFigures> = {}): EventFigures => ({
@@ -20,6 +20,7 @@ const row = (id: string, changes: Partial<EventFigures> = {}): EventFigures => (
   time: '18:00',
   approvalStatus: 'Approved',
   reviewReason: null,
+  cancelledAt: null,
   version: 2,
   capacity: 100,
   sold: 0,
@@ -79,6 +80,29 @@ describe('an event row pushed to a page of rows', () => {
   it('refetches a page the event is not on (it may belong there; the totals moved)', () => {
     const shown = page([row('a')])
     expect(withFigures(shown, row('z', { position: 11 }))).toEqual({ page: shown, refetch: true })
+    // with the totals but after a review, edit or cancellation: it may belong there
+    const totals = { events: 40, sold: 9, revenue: 4500.5 }
+    expect(withFigures(shown, row('z', { position: 11 }), { totals }).refetch).toBe(true)
+  })
+
+  it('keeps a page the event is not on when only sales moved it and the push carries the totals', () => {
+    const shown = page([row('a')])
+    const totals = { events: 40, sold: 9, revenue: 4500.5 }
+    expect(withFigures(shown, row('z', { sold: 2, position: 11 }), { salesOnly: true, totals })).toEqual({
+      page: shown,
+      refetch: false,
+    })
+    // the totals are set whole, when the push is newer than the page
+    expect(withTotals(shown, totals, 11).totals).toEqual(totals)
+    expect(withTotals(shown, totals, 10)).toBe(shown)
+    // a row on the page with whole totals: replaced, the totals left to withTotals (not moved twice)
+    const held = page([row('a', { sold: 1 })])
+    const applied = withFigures(withTotals(held, totals, 12), row('a', { sold: 3, position: 12 }), {
+      salesOnly: true,
+      totals,
+    })
+    expect(applied.page.events[0]?.sold).toBe(3)
+    expect(applied.page.totals).toEqual(totals)
   })
 
   it('applies a review but refetches: the order and the filter follow the status', () => {
@@ -125,15 +149,50 @@ describe("a person's attendance pushed to a page of attendees", () => {
   })
 })
 
+/** a cache with two dashboard pages, one holding event a (1 sold), the other event b */
+function twoPages() {
+  const client = new QueryClient()
+  const refetched: unknown[] = []
+  const pushes = followDashboards(client, (key) => refetched.push(key))
+  const holding = ['dashboard-events', { page: 1, limit: 25 }]
+  const other = ['dashboard-events', { page: 2, limit: 25 }]
+  client.setQueryData(holding, page([row('a', { sold: 1 })]))
+  client.setQueryData(other, page([row('b')]))
+  return { client, refetched, pushes, holding, other }
+}
+
 describe('the pushes on the query cache', () => {
+  it("take a sale's totals on a page the event is not on, without a refetch, and keep them over an older fetch", async () => {
+    const { client, refetched, pushes, holding, other } = twoPages()
+
+    const totals = { events: 40, sold: 10, revenue: 5000.5 }
+    pushes.figures(row('a', { sold: 4, position: 12 }), { salesOnly: true, totals })
+    expect(refetched).toEqual([])
+    expect(client.getQueryData<DashboardEventsPage>(other)?.totals).toEqual(totals)
+    // the page holding the row: the row replaced, the totals whole (not moved by the change again)
+    expect(client.getQueryData<DashboardEventsPage>(holding)?.events[0]?.sold).toBe(4)
+    expect(client.getQueryData<DashboardEventsPage>(holding)?.totals).toEqual(totals)
+    // a fetch read before the push answers after it: the newer totals and row win, counted once
+    await client.fetchQuery({
+      queryKey: holding,
+      queryFn: async () =>
+        page([row('a', { sold: 1, position: 11 })], { events: 40, sold: 7, revenue: 3500.5 }),
+    })
+    expect(client.getQueryData<DashboardEventsPage>(holding)?.totals).toEqual(totals)
+    expect(client.getQueryData<DashboardEventsPage>(holding)?.events[0]?.sold).toBe(4)
+    await client.fetchQuery({
+      queryKey: other,
+      queryFn: async () => page([row('b', { position: 11 })], { events: 40, sold: 7, revenue: 3500.5 }),
+    })
+    expect(client.getQueryData<DashboardEventsPage>(other)?.totals).toEqual(totals)
+    // a review of an event not on a page still refetches it
+    pushes.figures(row('c', { position: 13, approvalStatus: 'Pending' }), { salesOnly: false, totals })
+    expect(refetched).toEqual([holding, other])
+    pushes.stop()
+  })
+
   it('set every cached page holding the row, refetch the ones not holding it, and outlast a stale fetch', async () => {
-    const client = new QueryClient()
-    const refetched: unknown[] = []
-    const pushes = followDashboards(client, (key) => refetched.push(key))
-    const holding = ['dashboard-events', { page: 1, limit: 25 }]
-    const other = ['dashboard-events', { page: 2, limit: 25 }]
-    client.setQueryData(holding, page([row('a', { sold: 1 })]))
-    client.setQueryData(other, page([row('b')]))
+    const { client, refetched, pushes, holding, other } = twoPages()
     client.setQueryData(['event-figures', 'a'], row('a', { sold: 1 }))
 
     pushes.figures(row('a', { sold: 4, position: 12 }))

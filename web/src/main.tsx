@@ -20,7 +20,7 @@ const session = createSession({
   fetchProfile,
   isRejection: (error) => error instanceof ApiError && error.status === 401,
 })
-session.start()
+void session.start()
 
 const queryClient = createQueryClient()
 const live = createLive()

@@ -231,7 +231,16 @@ export const routeSpecs: RouteSpec[] = [
   // events
   {
     route: 'GET /api/v1/event',
-    request: () => http({ method: 'GET', path: fixed('/api/v1/event'), headers: commonHeaders }),
+    request: () =>
+      http({
+        method: 'GET',
+        path: fixed('/api/v1/event'),
+        headers: commonHeaders,
+        query: query({
+          page: fc.constantFrom('1', '2', '0', '-1', '1e3', '99999999', ''),
+          limit: fc.constantFrom('1', '50', '200', '201', '0', 'all'),
+        }),
+      }),
   },
   {
     route: 'GET /api/v1/event/filter',
@@ -330,11 +339,13 @@ export const routeSpecs: RouteSpec[] = [
             ticketType: fc.constantFrom('VIP', 'General Admission', 'vip', ...w.ticketTypeIds.slice(0, 2)),
             quantity: fc.constantFrom(1, 2, '3', ' 4 ', 10),
             amount: fc.constantFrom(1, -100, 0, 'free', 1e308),
+            promoCode: fc.constantFrom('FUZZ10', 'fuzz10', 'NOPE-NOT-A-CODE'),
           },
           {
             eventId: fc.constantFrom(...w.eventIds.slice(1)),
             ticketType: fc.constantFrom('Balcony', '', ...w.ticketTypeIds.slice(2)),
             quantity: fc.constantFrom(11, 0, -1, 1.5, 1e308, 'NaN', '1e3', '0x3', 2 ** 53 + 2),
+            promoCode: fc.constantFrom('', 'x', ' ', 'a'.repeat(40), 5, 'TEN OFF', '%', null),
           },
         ),
       }),
@@ -398,6 +409,222 @@ export const routeSpecs: RouteSpec[] = [
           },
         ),
       }),
+  },
+
+  // the door (issue 16)
+  {
+    route: 'GET /api/v1/ticket/:ticketId/passes',
+    request: (w) =>
+      http({ method: 'GET', path: param(w.ticketIds).map((id) => `/api/v1/ticket/${id}/passes`) }),
+  },
+  {
+    route: 'POST /api/v1/checkin/:eventId/scans',
+    scale: 2,
+    request: (w) => {
+      const code = fc.oneof(
+        { weight: 3, arbitrary: fc.constantFrom(...w.passCodes) },
+        {
+          weight: 2,
+          arbitrary: fc.constantFrom(...w.passCodes).map((c) => `${c.slice(0, 20)}A${c.slice(21)}`),
+        },
+        {
+          weight: 1,
+          arbitrary: fc.constantFrom('', 'TKT1..', 'TKT1.e30.x', 'x'.repeat(1000), 'x'.repeat(1001)),
+        },
+        { weight: 1, arbitrary: nasty },
+      )
+      const scan = fc.record({
+        code,
+        scannedAt: fc.oneof(
+          { weight: 3, arbitrary: fc.constant(new Date().toISOString()) },
+          { weight: 1, arbitrary: badTimes() },
+          { weight: 1, arbitrary: fc.constantFrom('+275760-09-13T00:00:00.000Z', '0000-01-01T00:00:00Z') },
+          { weight: 1, arbitrary: nasty },
+        ),
+        device: fc.oneof(fc.constantFrom('door-1', '', 'd'.repeat(101), '😀'), nasty),
+      })
+      return http({
+        method: 'POST',
+        path: param(w.eventIds).map((id) => `/api/v1/checkin/${id}/scans`),
+        body: jsonBody(
+          { scans: fc.array(scan, { minLength: 1, maxLength: 5 }) },
+          {
+            scans: fc.oneof(
+              fc.constantFrom<unknown>([], 'all', [null], {}),
+              fc.constant(Array.from({ length: 501 }, () => ({ code: 'x', scannedAt: 'y', device: 'z' }))),
+            ),
+          },
+        ),
+      })
+    },
+  },
+  ...(['manifest', 'summary', 'door-staff'] as const).map(
+    (what): RouteSpec => ({
+      route: `GET /api/v1/checkin/:eventId/${what}`,
+      request: (w) =>
+        http({ method: 'GET', path: param(w.eventIds).map((id) => `/api/v1/checkin/${id}/${what}`) }),
+    }),
+  ),
+  {
+    route: 'POST /api/v1/checkin/:eventId/door-staff',
+    request: (w) =>
+      http({
+        method: 'POST',
+        path: param(w.eventIds).map((id) => `/api/v1/checkin/${id}/door-staff`),
+        body: jsonBody({ email: fc.constantFrom(...w.emails) }, { email: badEmails() }),
+      }),
+  },
+  {
+    route: 'DELETE /api/v1/checkin/:eventId/door-staff/:accountId',
+    request: (w) =>
+      http({
+        method: 'DELETE',
+        path: fc
+          .tuple(param(w.eventIds), param(w.userIds))
+          .map(([event, account]) => `/api/v1/checkin/${event}/door-staff/${account}`),
+      }),
+  },
+
+  // promo codes (issue 17)
+  {
+    route: 'GET /api/v1/event/:id/promo-codes',
+    request: (w) =>
+      http({ method: 'GET', path: param(w.eventIds).map((id) => `/api/v1/event/${id}/promo-codes`) }),
+  },
+  {
+    route: 'POST /api/v1/event/:id/promo-codes',
+    request: (w) =>
+      http({
+        method: 'POST',
+        path: param(w.eventIds).map((id) => `/api/v1/event/${id}/promo-codes`),
+        body: jsonBody(
+          {
+            code: fc.constantFrom('FUZZ10', 'fuzz-20', 'Fuzz_30'),
+            percentOff: fc.constantFrom(10, 100, 1),
+            ticketTypes: fc.constantFrom(['VIP'], ['General Admission', 'VIP']),
+            maxUses: fc.constantFrom(1, 20, 1_000_000),
+            startsAt: fc.constantFrom('2020-01-01T00:00:00Z', `${nextYear}-01-01T00:00:00.000Z`),
+          },
+          {
+            code: fc.constantFrom('', 'x', '-LEADING', 'a'.repeat(40), 'TEN OFF', 7, null),
+            percentOff: fc.constantFrom(0, 101, -5, 2.5, '10', 1e308),
+            amountOff: fc.constantFrom(0, -1, 0.001, 1e308, '50'),
+            ticketTypes: fc.constantFrom([], ['Balcony'], 'VIP', [1]),
+            maxUses: fc.constantFrom(0, -1, 1.5, 2 ** 53 + 2),
+            endsAt: fc.constantFrom('yesterday', '2020-13-45T99:99', '', 0),
+          },
+        ),
+      }),
+  },
+  {
+    route: 'GET /api/v1/event/:id/promo-codes/:code/price',
+    request: (w) =>
+      http({
+        method: 'GET',
+        path: fc
+          .tuple(param(w.eventIds), fc.constantFrom('FUZZ10', 'fuzz10', 'NOPE', '%', 'x', 'a'.repeat(40)))
+          .map(([event, code]) => `/api/v1/event/${event}/promo-codes/${enc(code)}/price`),
+        query: query({
+          ticketType: fc.constantFrom(
+            'VIP',
+            'vip',
+            'General Admission',
+            'Balcony',
+            '',
+            ...w.ticketTypeIds.slice(0, 2),
+          ),
+          quantity: fc.constantFrom('1', '2', '0', '-1', '1.5', '9999999', 'NaN', ''),
+        }),
+      }),
+  },
+  {
+    route: 'DELETE /api/v1/event/:id/promo-codes/:code',
+    request: (w) =>
+      http({
+        method: 'DELETE',
+        path: fc
+          .tuple(param(w.eventIds), fc.constantFrom('FUZZ10', 'fuzz10', 'NOPE', '%', 'x', 'a'.repeat(40)))
+          .map(([event, code]) => `/api/v1/event/${event}/promo-codes/${enc(code)}`),
+      }),
+  },
+
+  // editing and cancelling an event (issue 17)
+  {
+    route: 'PUT /api/v1/event/:id',
+    request: (w) =>
+      http({
+        method: 'PUT',
+        path: param(w.eventIds).map((id) => `/api/v1/event/${id}`),
+        body: jsonBody(
+          {
+            title: fc.constantFrom('Renamed', 'ज़ाकिर हुसैन', 'A'.repeat(150)),
+            location: fc.constantFrom('Hall 2', 'Mumbai'),
+            time: fc.constantFrom('19:30', '00:00'),
+            ticketTypes: fc.constantFrom(
+              [{ type: 'VIP', price: 1500, quantity: 1000 }],
+              [
+                { type: 'General Admission', price: 0, quantity: 5 },
+                { type: 'VIP', price: 99.5, quantity: 1_000_000 },
+              ],
+            ),
+            salesEnd: fc.constantFrom('', `${nextYear}-01-01T10:00`),
+          },
+          {
+            title: fc.constantFrom('', ' ', 'A'.repeat(151), 7, null),
+            date: fc.constantFrom('2001-01-01', '2030-02-30', 'tomorrow', ''),
+            ticketTypes: fc.constantFrom([], [{ type: 'Balcony', price: 1, quantity: 1 }], 'VIP', [
+              { type: 'VIP', price: -1, quantity: 0 },
+            ]),
+            images: fc.constantFrom([{ url: 'https://elsewhere.example/x.png' }], 'none', [{}]),
+            salesEnd: fc.constantFrom('2999-01-01T10:00', 'soon', 5),
+          },
+        ),
+      }),
+  },
+  {
+    route: 'POST /api/v1/event/:id/cancel',
+    request: (w) =>
+      http({
+        method: 'POST',
+        path: param(w.eventIds).map((id) => `/api/v1/event/${id}/cancel`),
+        body: jsonBody(
+          { reason: fc.constantFrom('The venue flooded.', 'रद्द') },
+          { reason: fc.constantFrom('', ' ', 'x'.repeat(501), 3, null) },
+        ),
+      }),
+  },
+
+  // waiting lists (issue 17)
+  {
+    route: 'POST /api/v1/event/:id/waitlist',
+    request: (w) =>
+      http({
+        method: 'POST',
+        path: param(w.eventIds).map((id) => `/api/v1/event/${id}/waitlist`),
+        body: jsonBody(
+          {
+            ticketType: fc.constantFrom('VIP', 'vip', 'General Admission', ...w.ticketTypeIds.slice(0, 2)),
+            quantity: fc.constantFrom(1, 2, 10),
+          },
+          {
+            ticketType: fc.constantFrom('', 'Balcony', 7, null, 'x'.repeat(65)),
+            quantity: fc.constantFrom(0, -1, 1.5, '2', 1001, 2 ** 53 + 2),
+          },
+        ),
+      }),
+  },
+  {
+    route: 'DELETE /api/v1/event/:id/waitlist',
+    request: (w) =>
+      http({
+        method: 'DELETE',
+        path: param(w.eventIds).map((id) => `/api/v1/event/${id}/waitlist`),
+        query: query({ ticketType: fc.constantFrom('VIP', 'Balcony', '', 'general admission') }),
+      }),
+  },
+  {
+    route: 'GET /api/v1/waitlist/mine',
+    request: () => http({ method: 'GET', path: fc.constant('/api/v1/waitlist/mine') }),
   },
 
   // organizer tools

@@ -21,6 +21,8 @@ export type World = {
   /** the approved event's ticket types, then another event's */
   ticketTypeIds: string[]
   ticketIds: string[]
+  /** the codes of the user's first ticket's passes (issue 16), then one of another event's door */
+  passCodes: string[]
   heldOrders: string[]
   checkout: Checkout
   gatewayOrders: string[]
@@ -104,6 +106,19 @@ export async function makeWorld(t: TestApp): Promise<World> {
     payload: { amount: 100_000, currency: 'INR' },
   })
   const gatewayPaid = (await app.platform.localGateway?.pay(gatewayOrder.json().id, 'success')) as Checkout
+  // the door (issue 16): "another user" is the approved event's door staff; passes to scan
+  await app.inject({
+    method: 'POST',
+    url: `/api/v1/checkin/${event._id}/door-staff`,
+    headers: bearer(organizer.token),
+    payload: { email: anotherUser.email },
+  })
+  const passes = await app.inject({
+    method: 'GET',
+    url: `/api/v1/ticket/${tickets[0]}/passes`,
+    headers: bearer(user.token),
+  })
+  const passCodes = (passes.json() as Array<{ code: string }>).map((p) => p.code)
   const claims = JSON.parse(Buffer.from(admin.token.split('.')[1] ?? '', 'base64url').toString())
 
   return {
@@ -136,6 +151,7 @@ export async function makeWorld(t: TestApp): Promise<World> {
       ...(rivals.ticketTypes.map((tt) => tt._id) ?? []),
     ],
     ticketIds: [...tickets, toConfirm.ticketId, held.ticketId, 'no-such-ticket'],
+    passCodes,
     heldOrders: [held.orderId, toConfirm.orderId, 'order_unknown'],
     checkout,
     gatewayOrders: [gatewayOrder.json().id, held.orderId, 'order_unknown'],

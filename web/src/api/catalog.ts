@@ -2,6 +2,8 @@
 // with XMLHttpRequest so the bytes uploaded can be shown), and the admin's review (API.md).
 import * as v from 'valibot'
 import {
+  CancelEventReply,
+  EditEventReply,
   EventList,
   EventView as EventShape,
   type EventView,
@@ -44,6 +46,25 @@ export const reviewEvent = async (
       },
     ),
   ).event
+
+/** what the organizer's edit sends (PUT /event/{id}, issue 17): the fields changed, and the whole
+ * list of ticket types (price in rupees, quantity the capacity) when they changed */
+export type EventChanges = Partial<{
+  title: string
+  description: string
+  date: string
+  time: string
+  location: string
+  category: string
+  ticketTypes: Array<{ type: string; price: number; quantity: number }>
+}>
+
+export const editEvent = async (id: string, changes: EventChanges): Promise<EventView> =>
+  v.parse(EditEventReply, await api.put<unknown>(`/event/${encodeURIComponent(id)}`, changes)).event
+
+export const cancelEvent = async (id: string, reason: string): Promise<EventView> =>
+  v.parse(CancelEventReply, await api.post<unknown>(`/event/${encodeURIComponent(id)}/cancel`, { reason }))
+    .event
 
 /** The new event as multipart: the text fields, ticketTypes as JSON text, files in images/videos. */
 export type NewEvent = {

@@ -34,12 +34,26 @@ export const keys = {
   attendees: (eventId: string, query?: AttendeesQuery) =>
     query ? (['attendees', eventId, query] as const) : (['attendees', eventId] as const),
   analytics: (eventId: string) => ['analytics', eventId] as const,
+  /** an event's promo codes (its organizer's), and a code's price for one order (the booking screen) */
+  promoCodes: (eventId: string) => ['promo-codes', eventId] as const,
+  promoPrice: (eventId: string, code: string, ticketType: string, quantity: number) =>
+    ['promo-price', eventId, code, ticketType, quantity] as const,
   /** the schedule's sessions: all of them, or one event's */
   sessions: (eventId?: string) => ['sessions', eventId ?? 'all'] as const,
   /** a ticket's screens; a ticket's id is its order's id */
   ticket: (ticketId: string) => ['ticket', ticketId] as const,
+  /** a ticket's passes (its QR codes): under the ticket, so a push about it refetches them too */
+  passes: (ticketId: string) => ['ticket', ticketId, 'passes'] as const,
+  /** what a check-in screen works from offline (kept in IndexedDB as well) */
+  checkinManifest: (eventId: string) => ['checkin-manifest', eventId] as const,
+  /** an event's admissions per ticket type and minute, and its double entries (pushed live) */
+  checkinSummary: (eventId: string) => ['checkin-summary', eventId] as const,
+  /** the accounts that may scan an event's passes */
+  doorStaff: (eventId: string) => ['door-staff', eventId] as const,
   /** the signed-in account with its tickets */
   myTickets: ['my-tickets'] as const,
+  /** the caller's places on waiting lists and their offers (issue 17) */
+  myWaitlist: ['my-waitlist'] as const,
   profile: ['profile'] as const,
   accounts: ['accounts'] as const,
   inquiries: ['inquiries'] as const,

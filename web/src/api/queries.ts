@@ -5,12 +5,15 @@ import { keepPreviousData, queryOptions } from '@tanstack/react-query'
 import { fetchAccounts, fetchProfile } from './accounts.ts'
 import { fetchRegistrations, fetchTicket } from './booking.ts'
 import { fetchEvent, fetchEvents } from './catalog.ts'
+import { fetchCheckinSummary, fetchDoorStaff, fetchManifest, fetchPasses } from './checkin.ts'
 import { fetchAttendees, fetchDashboardEvents, fetchEventFigures } from './dashboards.ts'
 import { type AttendeesQuery, type DashboardQuery, keys } from './keys.ts'
 import { fetchAnalytics } from './organizers.ts'
+import { fetchPromoCodes, fetchPromoPrice } from './promo.ts'
 import { fetchSessions } from './schedule.ts'
 import { siteQuery } from './site.ts'
 import { fetchInquiries, fetchMyInquiries } from './support.ts'
+import { fetchMyWaitlist } from './waitlist.ts'
 
 export type { AttendeesQuery, DashboardQuery }
 export { keys }
@@ -82,6 +85,26 @@ export const bookedTicketQuery = (ticketId: string, eventId: string) =>
     },
   })
 
+/** a ticket's passes, each with its QR code's text and whether it was used */
+export const passesQuery = (ticketId: string) =>
+  queryOptions({ queryKey: keys.passes(ticketId), queryFn: () => fetchPasses(ticketId) })
+
+/** the check-in screen's manifest, fetched again every minute while the screen is open */
+export const checkinManifestQuery = (eventId: string) =>
+  queryOptions({
+    queryKey: keys.checkinManifest(eventId),
+    queryFn: () => fetchManifest(eventId),
+    refetchInterval: 60_000,
+  })
+
+export const checkinSummaryQuery = (eventId: string) =>
+  queryOptions({ queryKey: keys.checkinSummary(eventId), queryFn: () => fetchCheckinSummary(eventId) })
+
+export const doorStaffQuery = (eventId: string) =>
+  queryOptions({ queryKey: keys.doorStaff(eventId), queryFn: () => fetchDoorStaff(eventId) })
+
+export const myWaitlistQuery = () => queryOptions({ queryKey: keys.myWaitlist, queryFn: fetchMyWaitlist })
+
 export const myTicketsQuery = () =>
   queryOptions({
     queryKey: keys.myTickets,
@@ -103,3 +126,15 @@ export const myInquiriesQuery = () =>
 
 /** the installation's settings: they change only with a restart, so they are read once */
 export { siteQuery }
+
+export const promoCodesQuery = (eventId: string) =>
+  queryOptions({ queryKey: keys.promoCodes(eventId), queryFn: () => fetchPromoCodes(eventId) })
+
+/** a code's price for one order: asked again when the type or quantity changes; a refusal is final */
+export const promoPriceQuery = (eventId: string, code: string, ticketType: string, quantity: number) =>
+  queryOptions({
+    queryKey: keys.promoPrice(eventId, code, ticketType, quantity),
+    queryFn: () => fetchPromoPrice(eventId, code, ticketType, quantity),
+    retry: false,
+    staleTime: 30_000,
+  })

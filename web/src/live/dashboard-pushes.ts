@@ -8,10 +8,11 @@ import type {
   AttendeeRow,
   AttendeesPage,
   DashboardEventsPage,
+  DashboardTotals,
   EventFigures,
 } from '../../../contracts/dashboards.ts'
 import { type AttendeesQuery, keys } from '../api/keys.ts'
-import { newerFigures, withAttendee, withFigures } from './dashboards.ts'
+import { newerFigures, withAttendee, withFigures, withTotals } from './dashboards.ts'
 
 /** one person's attendance of an event, as an AttendeePush carries it for each of them */
 type OneAttendee = { eventId: string; attendee: AttendeeRow }
@@ -20,8 +21,11 @@ type Pushed = { attendee: AttendeeRow; position: number }
 /** the attendance pushes remembered per event, at most this many (the oldest are forgotten) */
 const REMEMBERED_PER_EVENT = 2000
 
+/** what a row's push says besides the row (FiguresPush) */
+type PushedTotals = { salesOnly?: boolean; totals?: DashboardTotals }
+
 export type DashboardPushes = {
-  figures(figures: EventFigures): void
+  figures(figures: EventFigures, push?: PushedTotals): void
   attendee(push: OneAttendee, position: number): void
   stop(): void
 }
@@ -31,6 +35,10 @@ const searchingIn = (key: QueryKey) => Boolean((key[2] as AttendeesQuery | undef
 export function followDashboards(client: QueryClient, refetch: (key: QueryKey) => void): DashboardPushes {
   const cache = client.getQueryCache()
   const latestFigures = new Map<string, EventFigures>()
+  /** what came with each row's newest push: applied again with it */
+  const latestPush = new Map<string, PushedTotals>()
+  /** the newest totals pushed (this account's: the organizer's own, or the site's for an admin) */
+  let latestTotals: { totals: DashboardTotals; position: number } | null = null
   const latestAttendance = new Map<string, Map<string, Pushed>>()
 
   /** a query with nothing to update yet: if it is being fetched, that fetch may predate the push */
@@ -38,14 +46,16 @@ export function followDashboards(client: QueryClient, refetch: (key: QueryKey) =
     if (query.state.fetchStatus === 'fetching') refetch(query.queryKey)
   }
 
-  const applyFigures = (figures: EventFigures, asked: boolean) => {
+  const applyFigures = (figures: EventFigures, asked: boolean, push: PushedTotals = {}) => {
     for (const query of cache.findAll({ queryKey: keys.dashboardEvents() })) {
       const page = query.state.data as DashboardEventsPage | undefined
       if (!page) {
         if (asked) unknown(query)
         continue
       }
-      const applied = withFigures(page, figures)
+      // the totals first: the row's own position would make them look old once it is set
+      const totalled = push.totals ? withTotals(page, push.totals, figures.position) : page
+      const applied = withFigures(totalled, figures, push)
       if (applied.page !== page) client.setQueryData(query.queryKey, applied.page)
       if (applied.refetch && asked) refetch(query.queryKey)
     }
@@ -76,13 +86,17 @@ export function followDashboards(client: QueryClient, refetch: (key: QueryKey) =
     const [kind, eventId] = event.query.queryKey
     if (kind === keys.dashboardEvents()[0]) {
       const page = event.query.state.data as DashboardEventsPage | undefined
+      if (page && latestTotals) {
+        const totalled = withTotals(page, latestTotals.totals, latestTotals.position)
+        if (totalled !== page) client.setQueryData(event.query.queryKey, totalled)
+      }
       for (const row of page?.events ?? []) {
         const newer = latestFigures.get(row._id)
-        if (newer && newer.position > row.position) applyFigures(newer, false)
+        if (newer && newer.position > row.position) applyFigures(newer, false, latestPush.get(row._id))
       }
     } else if (kind === keys.eventFigures('')[0] && typeof eventId === 'string') {
       const newer = latestFigures.get(eventId)
-      if (newer) applyFigures(newer, false)
+      if (newer) applyFigures(newer, false, latestPush.get(eventId))
     } else if (kind === keys.attendees('')[0] && typeof eventId === 'string') {
       const page = event.query.state.data as AttendeesPage | undefined
       for (const pushed of latestAttendance.get(eventId)?.values() ?? [])
@@ -91,11 +105,14 @@ export function followDashboards(client: QueryClient, refetch: (key: QueryKey) =
   })
 
   return {
-    figures(figures) {
+    figures(figures, push = {}) {
       const known = latestFigures.get(figures._id)
       if (known && known.position >= figures.position) return
       latestFigures.set(figures._id, figures)
-      applyFigures(figures, true)
+      latestPush.set(figures._id, push)
+      if (push.totals && figures.position > (latestTotals?.position ?? -1))
+        latestTotals = { totals: push.totals, position: figures.position }
+      applyFigures(figures, true, push)
     },
     attendee({ eventId, attendee }, position) {
       // Only a list being shown or fetched can miss a push; one fetched later reads it.

@@ -6,6 +6,7 @@ import type {
   AttendeeRow,
   AttendeesPage,
   DashboardEventsPage,
+  DashboardTotals,
   EventFigures,
 } from '../../../contracts/dashboards.ts'
 
@@ -25,10 +26,17 @@ const rupees = (amount: number) => Math.round(amount * 100) / 100
  * the organizer's by date, a title search), and an event not on the page may belong on it and
  * moves totals the page cannot compute: both mean fetching the page again.
  */
-export function withFigures(page: DashboardEventsPage, figures: EventFigures): Applied<DashboardEventsPage> {
+export function withFigures(
+  page: DashboardEventsPage,
+  figures: EventFigures,
+  /** what the push says besides the row (FiguresPush): only sales moved it; the totals come whole */
+  push: { salesOnly?: boolean; totals?: DashboardTotals } = {},
+): Applied<DashboardEventsPage> {
   const at = page.events.findIndex((row) => row._id === figures._id)
   const shown = page.events[at]
-  if (!shown) return { page, refetch: true }
+  // A sale of an event not on the page changes none of its rows, their order or their count: only
+  // the totals, which such a push carries whole (withTotals).
+  if (!shown) return { page, refetch: !(push.salesOnly && push.totals) }
   if (figures.position <= shown.position) return { page, refetch: false }
   const moved =
     shown.approvalStatus !== figures.approvalStatus ||
@@ -38,14 +46,34 @@ export function withFigures(page: DashboardEventsPage, figures: EventFigures): A
     page: {
       ...page,
       events: page.events.map((row, index) => (index === at ? figures : row)),
-      totals: {
-        ...page.totals,
-        sold: page.totals.sold + figures.sold - shown.sold,
-        revenue: rupees(page.totals.revenue + figures.revenue - shown.revenue),
-      },
+      // whole when the push carries them (withTotals sets them), else moved by the row's change
+      totals: push.totals
+        ? page.totals
+        : {
+            ...page.totals,
+            sold: page.totals.sold + figures.sold - shown.sold,
+            revenue: rupees(page.totals.revenue + figures.revenue - shown.revenue),
+          },
     },
     refetch: moved,
   }
+}
+
+/** the position a page is as of: its rows were read together (each carries the read's position) */
+const asOf = (page: DashboardEventsPage) => Math.max(-1, ...page.events.map((row) => row.position))
+
+/** a page's totals as a push at `position` carries them, if the push is newer than the page */
+export function withTotals(
+  page: DashboardEventsPage,
+  totals: DashboardTotals,
+  position: number,
+): DashboardEventsPage {
+  if (position <= asOf(page)) return page
+  const same =
+    page.totals.events === totals.events &&
+    page.totals.sold === totals.sold &&
+    page.totals.revenue === totals.revenue
+  return same ? page : { ...page, totals }
 }
 
 /** one event's row as of a push, if the push is newer */

@@ -1,14 +1,15 @@
 // Keeps the cached server state (api/queries.ts) in step with the ledger: each push updates the
-// queries it carries enough for (availability, a new account, the dashboards' rows and attendees:
-// no request) and refetches the ones it changed otherwise, each at most once a second however fast
-// the facts come (a sale is watched, never slowed); every (re)connection refetches whatever is on
-// screen, so facts pushed while offline are caught up. Screens only read their queries and watch
-// their public rooms.
+// queries it carries enough for (availability, a new account, the dashboards' rows and attendees,
+// an event's check-in summary: no request) and refetches the ones it changed otherwise, each at
+// most once a second however fast the facts come (a sale is watched, never slowed); every
+// (re)connection refetches whatever is on screen, so facts pushed while offline are caught up.
+// Screens only read their queries and watch their public rooms.
 import type { QueryClient } from '@tanstack/react-query'
 import * as v from 'valibot'
 import { AccountSummary } from '../../../contracts/accounts.ts'
 import type { EventView } from '../../../contracts/catalog.ts'
 import type { AvailabilityPush, FactPush } from '../../../contracts/live.ts'
+import type { CheckinSummary } from '../api/checkin.ts'
 import { keys } from '../api/keys.ts'
 import { followDashboards } from './dashboard-pushes.ts'
 import type { Live } from './live.ts'
@@ -33,6 +34,18 @@ export function followLive(live: Live, client: QueryClient): () => void {
   const dashboards = followDashboards(client, refetch)
   /** the position of the latest availability applied per ticket type, so an older one never wins */
   const applied = new Map<string, number>()
+  /** the position of the latest check-in summary set per event */
+  const summaries = new Map<string, number>()
+
+  /** a ticket type's live count as pushed, unless a newer one was applied already */
+  const applyAvailability = (data: AvailabilityPush, position: number) => {
+    if (position < (applied.get(data.ticketTypeId) ?? -1)) return
+    applied.set(data.ticketTypeId, position)
+    client.setQueryData<EventView>(
+      keys.event(data.eventId),
+      (event) => event && withAvailability(event, data),
+    )
+  }
 
   const onPush = (push: FactPush): void => {
     switch (push.type) {
@@ -56,7 +69,7 @@ export function followLive(live: Live, client: QueryClient): () => void {
         const { data } = push
         // The organizer's and the admins' dashboards hear the event's row as of the review.
         if ('figures' in data) {
-          dashboards.figures(data.figures)
+          dashboards.figures(data.figures, data)
           return
         }
         if (push.type === 'EventSubmitted') return
@@ -73,21 +86,21 @@ export function followLive(live: Live, client: QueryClient): () => void {
         const { data } = push
         // The event's room hears the ticket type's availability: applied as it is.
         if ('available' in data) {
-          if (push.position < (applied.get(data.ticketTypeId) ?? -1)) return
-          applied.set(data.ticketTypeId, push.position)
-          client.setQueryData<EventView>(
-            keys.event(data.eventId),
-            (event) => event && withAvailability(event, data),
-          )
+          applyAvailability(data, push.position)
           return
         }
         // The organizer's and the admins' dashboards hear the event's row: set in place; an open
-        // analytics panel (per ticket type, charts) is fetched again, at most once a second.
+        // analytics panel (per ticket type, charts) and list of promo codes (their uses) are
+        // fetched again, at most once a second.
         if ('figures' in data) {
-          dashboards.figures(data.figures)
+          dashboards.figures(data.figures, data)
           refetch(keys.analytics(data.eventId))
+          refetch(keys.promoCodes(data.eventId))
           return
         }
+        // a holder told their event is cancelled: a toast (notice-listener.tsx); the ticket's own
+        // state arrives as its own push
+        if ('change' in data) return
         // ... and each person whose attendance changed: set in the attendee lists shown.
         if ('attendees' in data) {
           for (const attendee of data.attendees)
@@ -98,6 +111,37 @@ export function followLive(live: Live, client: QueryClient): () => void {
         refetch(keys.ticket(data.orderId))
         // a hold is not a ticket yet: the holder's list changes when it is issued or released
         if (push.type !== 'TicketsHeld') refetch(keys.myTickets)
+        return
+      }
+      case 'EventEdited':
+      case 'EventCancelled': {
+        const { data } = push
+        if ('figures' in data) {
+          dashboards.figures(data.figures, data)
+          return
+        }
+        // a holder's notice is a toast (schedule/notice-listener.tsx); their tickets show it too
+        if ('change' in data) {
+          refetch(keys.myTickets)
+          return
+        }
+        refetch(keys.events)
+        refetch(keys.event(data.eventId))
+        return
+      }
+      case 'WaitlistJoined':
+      case 'WaitlistLeft':
+      case 'WaitlistOffered':
+      case 'WaitlistOfferLapsed':
+      case 'WaitlistServed': {
+        const { data } = push
+        // the ticket type's seats on sale, as with an order's facts
+        if ('available' in data) {
+          applyAvailability(data, push.position)
+          return
+        }
+        // places in line moved (an offer is toasted: waitlist-listener.tsx): fetched again if shown
+        refetch(keys.myWaitlist)
         return
       }
       case 'SessionScheduled':
@@ -111,6 +155,15 @@ export function followLive(live: Live, client: QueryClient): () => void {
       case 'InquiryAnswered':
         refetch(keys.inquiries)
         return
+      case 'checkin-summary': {
+        // An event's door as of this push, from whichever device scanned: set as it is, unless a
+        // newer one was set already.
+        const { data } = push
+        if (push.position < (summaries.get(data.eventId) ?? -1)) return
+        summaries.set(data.eventId, push.position)
+        client.setQueryData<CheckinSummary>(keys.checkinSummary(data.eventId), data)
+        return
+      }
       default:
         push satisfies never
     }

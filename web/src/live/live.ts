@@ -7,6 +7,7 @@
 // so it stays out of the first page's bundle.
 import type { Socket } from 'socket.io-client'
 import { type FactPush, liveEvents, TOO_MANY_CONNECTIONS } from '../../../contracts/live.ts'
+import { retryImport } from '../ui/retry-import.ts'
 
 /**
  * idle: no connection (none needed yet, or being opened or replaced on purpose); connected;
@@ -43,7 +44,7 @@ export function createLive(url = ''): Live {
   }
 
   const open = () => {
-    opening ??= import('socket.io-client').then(({ io }) => {
+    opening ??= retryImport(() => import('socket.io-client')).then(({ io }) => {
       const created = io(url, {
         path: '/socket.io',
         autoConnect: false,

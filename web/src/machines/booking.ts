@@ -15,7 +15,14 @@ export const bookingMessages = {
 } as const
 
 /** What the buyer asks for; `amount` (rupees) is informative: the server prices the order. */
-export type OrderRequest = { eventId: string; ticketType: string; quantity: number; amount: number }
+export type OrderRequest = {
+  eventId: string
+  ticketType: string
+  quantity: number
+  amount: number
+  /** a promo code of the event (issue 17) */
+  promoCode?: string
+}
 
 /** POST /ticket/create's answer (contracts/booking.ts CreateOrderReply) */
 export type Order = {

@@ -1,5 +1,6 @@
 // Routes of the accounts area: login and sign up (visitors), profile (signed in), password reset.
-import { createRoute, lazyRouteComponent } from '@tanstack/react-router'
+import { createRoute } from '@tanstack/react-router'
+import { lazyScreen } from '../ui/retry-import.ts'
 import { signedInLayout, visitorsLayout } from './layouts.ts'
 import { LoginSearch } from './return-to.ts'
 import { rootRoute } from './root.tsx'
@@ -9,37 +10,31 @@ export const loginRoute = createRoute({
   path: '/login',
   // the page to return to once signed in (a path of this site only)
   validateSearch: LoginSearch,
-  component: lazyRouteComponent(() => import('../screens/accounts/login.tsx'), 'LoginScreen'),
+  component: lazyScreen(() => import('../screens/accounts/login.tsx'), 'LoginScreen'),
 })
 
 export const signUpRoute = createRoute({
   getParentRoute: () => visitorsLayout,
   path: '/signup',
-  component: lazyRouteComponent(() => import('../screens/accounts/sign-up.tsx'), 'SignUpScreen'),
+  component: lazyScreen(() => import('../screens/accounts/sign-up.tsx'), 'SignUpScreen'),
 })
 
 export const profileRoute = createRoute({
   getParentRoute: () => signedInLayout,
   path: '/profile',
-  component: lazyRouteComponent(() => import('../screens/accounts/profile.tsx'), 'ProfileScreen'),
+  component: lazyScreen(() => import('../screens/accounts/profile.tsx'), 'ProfileScreen'),
 })
 
 export const forgotPasswordRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/forgot-password',
-  component: lazyRouteComponent(
-    () => import('../screens/accounts/forgot-password.tsx'),
-    'ForgotPasswordScreen',
-  ),
+  component: lazyScreen(() => import('../screens/accounts/forgot-password.tsx'), 'ForgotPasswordScreen'),
 })
 
 export const resetPasswordRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/reset-password/$token',
-  component: lazyRouteComponent(
-    () => import('../screens/accounts/reset-password.tsx'),
-    'ResetPasswordScreen',
-  ),
+  component: lazyScreen(() => import('../screens/accounts/reset-password.tsx'), 'ResetPasswordScreen'),
 })
 
 export const visitorRoutes = [loginRoute, signUpRoute] as const

@@ -1,51 +1,59 @@
 // Routes of people who attend: their dashboard and inquiries (role user), booking and their
-// tickets (any signed-in account).
-import { createRoute, lazyRouteComponent } from '@tanstack/react-router'
+// tickets and their passes (any signed-in account).
+import { createRoute } from '@tanstack/react-router'
+import { lazyScreen } from '../ui/retry-import.ts'
 import { signedInLayout, userArea } from './layouts.ts'
 
 export const userDashboardRoute = createRoute({
   getParentRoute: () => userArea,
   path: '/dashboard',
-  component: lazyRouteComponent(() => import('./pages/user-dashboard.tsx'), 'UserDashboardPage'),
+  component: lazyScreen(() => import('./pages/user-dashboard.tsx'), 'UserDashboardPage'),
 })
 
 export const inquiryFormRoute = createRoute({
   getParentRoute: () => userArea,
   path: '/inquiryform',
-  component: lazyRouteComponent(() => import('../screens/support/inquiry-form.tsx'), 'InquiryFormScreen'),
+  component: lazyScreen(() => import('../screens/support/inquiry-form.tsx'), 'InquiryFormScreen'),
 })
 
 export const bookingRoute = createRoute({
   getParentRoute: () => signedInLayout,
   path: '/booking/$id',
-  component: lazyRouteComponent(() => import('../screens/booking/booking.tsx'), 'BookingScreen'),
+  component: lazyScreen(() => import('../screens/booking/booking.tsx'), 'BookingScreen'),
 })
 
 /** Where a booking ends (issue 12): the ticket just bought, linking to its card and home. */
 export const bookingConfirmedRoute = createRoute({
   getParentRoute: () => signedInLayout,
   path: '/booking/$id/confirmed/$ticketId',
-  component: lazyRouteComponent(() => import('../screens/booking/confirmation.tsx'), 'ConfirmationScreen'),
+  component: lazyScreen(() => import('../screens/booking/confirmation.tsx'), 'ConfirmationScreen'),
 })
 
 /** Your Registrations: SPEC §2 leaves its path open; the dashboard links here. */
 export const registrationsRoute = createRoute({
   getParentRoute: () => signedInLayout,
   path: '/registrations',
-  component: lazyRouteComponent(() => import('../screens/booking/registrations.tsx'), 'RegistrationsScreen'),
+  component: lazyScreen(() => import('../screens/booking/registrations.tsx'), 'RegistrationsScreen'),
 })
 
 export const transferRoute = createRoute({
   getParentRoute: () => signedInLayout,
   path: '/ticket/transfer/$ticketId',
-  component: lazyRouteComponent(() => import('../screens/booking/transfer.tsx'), 'TransferScreen'),
+  component: lazyScreen(() => import('../screens/booking/transfer.tsx'), 'TransferScreen'),
 })
 
 /** SPEC §2 names the route, not its screen: one ticket with its cancel. */
 export const cancelTicketRoute = createRoute({
   getParentRoute: () => signedInLayout,
   path: '/cancelTicket/$id',
-  component: lazyRouteComponent(() => import('../screens/booking/cancel-ticket.tsx'), 'CancelTicketScreen'),
+  component: lazyScreen(() => import('../screens/booking/cancel-ticket.tsx'), 'CancelTicketScreen'),
+})
+
+/** A ticket's passes (issue 16): a QR code per admission, printable one to a page. */
+export const ticketRoute = createRoute({
+  getParentRoute: () => signedInLayout,
+  path: '/ticket/$ticketId',
+  component: lazyScreen(() => import('../screens/booking/ticket-passes.tsx'), 'TicketPassesScreen'),
 })
 
 export const userRoutes = [userDashboardRoute, inquiryFormRoute] as const
@@ -56,4 +64,5 @@ export const attendeeRoutes = [
   registrationsRoute,
   transferRoute,
   cancelTicketRoute,
+  ticketRoute,
 ] as const

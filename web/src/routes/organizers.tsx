@@ -1,6 +1,7 @@
 // Routes of organizers: create event, attendee dashboard, one event's own page (its attendees and
 // analytics), add a session to an event.
-import { createRoute, lazyRouteComponent } from '@tanstack/react-router'
+import { createRoute } from '@tanstack/react-router'
+import { lazyScreen } from '../ui/retry-import.ts'
 import { organizersArea } from './layouts.ts'
 import { prefetchFirstDashboardPage } from './prefetch.ts'
 
@@ -8,14 +9,14 @@ export const eventFormRoute = createRoute({
   getParentRoute: () => organizersArea,
   // The mobile menu links to /EventForm: paths match regardless of case.
   path: '/eventform',
-  component: lazyRouteComponent(() => import('../screens/catalog/create-event.tsx'), 'CreateEventScreen'),
+  component: lazyScreen(() => import('../screens/catalog/create-event.tsx'), 'CreateEventScreen'),
 })
 
 export const organizerDashboardRoute = createRoute({
   getParentRoute: () => organizersArea,
   path: '/organizers/dashboard',
   loader: prefetchFirstDashboardPage,
-  component: lazyRouteComponent(
+  component: lazyScreen(
     () => import('../screens/organizers/organizer-dashboard.tsx'),
     'OrganizerDashboardScreen',
   ),
@@ -25,16 +26,13 @@ export const organizerDashboardRoute = createRoute({
 export const organizerEventRoute = createRoute({
   getParentRoute: () => organizersArea,
   path: '/organizers/events/$eventId',
-  component: lazyRouteComponent(
-    () => import('../screens/organizers/organizer-event.tsx'),
-    'OrganizerEventScreen',
-  ),
+  component: lazyScreen(() => import('../screens/organizers/organizer-event.tsx'), 'OrganizerEventScreen'),
 })
 
 export const addSessionRoute = createRoute({
   getParentRoute: () => organizersArea,
   path: '/schedule/$id',
-  component: lazyRouteComponent(() => import('../screens/schedule/add-session.tsx'), 'AddSessionScreen'),
+  component: lazyScreen(() => import('../screens/schedule/add-session.tsx'), 'AddSessionScreen'),
 })
 
 export const organizerRoutes = [

@@ -3,22 +3,23 @@
 // (a slow profile call) the frame is already there, with the navigation and a loading indicator.
 import type { QueryClient } from '@tanstack/react-query'
 import { createRootRouteWithContext, Link, Outlet } from '@tanstack/react-router'
-import { lazy, Suspense } from 'react'
+import { Suspense } from 'react'
 import type { Session } from '../session/session.ts'
 import { useSession } from '../session/use-session.ts'
 import { LiveStatusBadge } from '../ui/live-status.tsx'
 import { Loading } from '../ui/loading.tsx'
 import { NavBar } from '../ui/nav-bar.tsx'
+import { lazyRetry } from '../ui/retry-import.ts'
 import { TestModeBanner } from '../ui/test-mode-banner.tsx'
 import { ToastHost } from '../ui/toast-host.tsx'
 
 export type RouterContext = { session: Session; queryClient: QueryClient }
 
 // Loaded only for signed-in accounts, so a visitor's first page carries no socket code.
-const InquiryToasts = lazy(() =>
+const InquiryToasts = lazyRetry(() =>
   import('../screens/support/inquiry-toasts.tsx').then((m) => ({ default: m.InquiryToasts })),
 )
-const ScheduleNoticeListener = lazy(() =>
+const ScheduleNoticeListener = lazyRetry(() =>
   import('../screens/schedule/notice-listener.tsx').then((m) => ({ default: m.ScheduleNoticeListener })),
 )
 

@@ -8,6 +8,7 @@ import { Loading } from '../ui/loading.tsx'
 import { passwordRoutes, profileRoute, visitorRoutes } from './accounts.ts'
 import { adminRoutes } from './admin.tsx'
 import { attendeeRoutes, userRoutes } from './attendees.tsx'
+import { checkinRoutes } from './checkin.ts'
 import { adminArea, organizersArea, signedInLayout, userArea, visitorsLayout } from './layouts.ts'
 import { organizerRoutes } from './organizers.tsx'
 import { publicRoutes } from './public.tsx'
@@ -16,6 +17,7 @@ import { rootRoute } from './root.tsx'
 export const routeTree = rootRoute.addChildren([
   ...publicRoutes,
   ...passwordRoutes,
+  ...checkinRoutes,
   visitorsLayout.addChildren([...visitorRoutes]),
   signedInLayout.addChildren([
     profileRoute,

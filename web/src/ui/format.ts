@@ -46,5 +46,18 @@ export function formatInstant(instant: string | Date): string {
   return Number.isNaN(at.getTime()) ? String(instant) : dayAndClock.format(at)
 }
 
+const clockWithSeconds = new Intl.DateTimeFormat('en-IN', {
+  hour: 'numeric',
+  minute: '2-digit',
+  second: '2-digit',
+  hour12: true,
+})
+
+/** An instant's time of day in the viewer's zone, to the second: 7:30:05 pm (a scan at the door). */
+export function formatClock(instant: string | Date): string {
+  const at = typeof instant === 'string' ? new Date(instant) : instant
+  return Number.isNaN(at.getTime()) ? String(instant) : clockWithSeconds.format(at)
+}
+
 /** A price: ₹1,499, or Free. */
 export const formatPrice = (amount: number): string => (amount === 0 ? 'Free' : formatRupees(amount))

@@ -5,6 +5,7 @@
 // never downloads it. The host (ui/toast-host.tsx) mounts its container once it is asked for;
 // toasts made before that wait in react-toastify's own queue and show when it mounts.
 import type { ToastOptions } from 'react-toastify'
+import { retryImport } from './retry-import.ts'
 
 export const TOAST_DEFAULT_MS = 5000
 export const TOAST_SHORT_MS = 3000
@@ -16,7 +17,7 @@ const wanted = new Set<() => void>()
 /** react-toastify, loaded on first use; asking for it also mounts the container */
 export function toastify(): Promise<Toastify> {
   if (!loading) {
-    loading = import('react-toastify')
+    loading = retryImport(() => import('react-toastify'))
     for (const listener of wanted) listener()
   }
   return loading

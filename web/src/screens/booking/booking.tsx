@@ -7,12 +7,13 @@
 import { useQuery } from '@tanstack/react-query'
 import { getRouteApi, useNavigate } from '@tanstack/react-router'
 import { useMachine } from '@xstate/react'
-import { type FormEvent, useMemo, useState } from 'react'
+import { type FormEvent, useId, useMemo, useState } from 'react'
 import { fromPromise } from 'xstate'
 import type { EventView, TicketTypeView } from '../../../../contracts/catalog.ts'
 import { rooms } from '../../../../contracts/live.ts'
 import { confirmPayment, createOrder, payLocally } from '../../api/booking.ts'
-import { eventQuery } from '../../api/queries.ts'
+import { eventQuery, myWaitlistQuery, promoPriceQuery } from '../../api/queries.ts'
+import type { WaitlistEntryView } from '../../api/waitlist.ts'
 import { useLiveConnected, useLiveRoom } from '../../live/use-live.ts'
 import { bookingMachine } from '../../machines/booking.ts'
 import { useSession } from '../../session/use-session.ts'
@@ -31,6 +32,8 @@ const bookingRoute = getRouteApi('/_signed-in/booking/$id')
 export function BookingScreen() {
   const { id } = bookingRoute.useParams()
   const event = useQuery(eventQuery(id))
+  // seats a waiting list offers this person are theirs to book (issue 17)
+  const waitlist = useQuery(myWaitlistQuery())
   const live = useLiveConnected()
   useLiveRoom(rooms.event(id))
 
@@ -43,11 +46,26 @@ export function BookingScreen() {
       {(shown) => (
         <section className="page booking-page" data-live={live ? 'connected' : 'offline'}>
           <EventSummary event={shown} />
-          <BookingForm event={shown} />
+          <BookingForm event={withOffers(shown, waitlist.data)} />
         </section>
       )}
     </Fetched>
   )
+}
+
+/** the event as this person may book it: each type's live count plus the seats offered to them */
+function withOffers(event: EventView, entries: WaitlistEntryView[] | undefined): EventView {
+  const offered = (entries ?? []).filter((e) => e.status === 'offered' && e.eventId === event._id)
+  if (offered.length === 0) return event
+  return {
+    ...event,
+    ticketTypes: event.ticketTypes.map((type) => {
+      const offer = offered.find((e) => e.ticketTypeId === type._id)
+      return offer
+        ? { ...type, available: type.available + offer.quantity, quantity: type.quantity + offer.quantity }
+        : type
+    }),
+  }
 }
 
 function EventSummary({ event }: { event: EventView }) {
@@ -57,6 +75,11 @@ function EventSummary({ event }: { event: EventView }) {
       {image && <img src={image} alt={event.title} />}
       <div>
         <h1>{event.title}</h1>
+        {event.cancelledAt && (
+          <p className="form-error" role="status">
+            This event has been cancelled.
+          </p>
+        )}
         <p>{event.description}</p>
         <dl className="facts">
           <dt>Date:</dt>
@@ -140,6 +163,17 @@ function BookingForm({ event }: { event: EventView }) {
   const maxPerOrder = useSite()?.maxTicketsPerOrder ?? null
   const refusal = chosen ? quantityRefusal(count, chosen, maxPerOrder) : null
 
+  // A promo code (issue 17): checked once applied, again whenever the type or quantity changes, and
+  // sent with the order (the server decides again when it holds the seats).
+  const [promoInput, setPromoInput] = useState('')
+  const [promoCode, setPromoCode] = useState<string | null>(null)
+  const countable = chosen !== undefined && refusal === null && Number.isInteger(count) && count >= 1
+  const promo = useQuery({
+    ...promoPriceQuery(event._id, promoCode ?? '', chosen?.type ?? '', count),
+    enabled: promoCode !== null && countable,
+  })
+  const promoError = promo.error ? promo.error.message : null
+
   const busy = snapshot.hasTag('busy')
   const { error, detail, notice, order } = snapshot.context
   const dialogOpen = snapshot.matches({ checkout: 'dialog' }) || snapshot.matches({ checkout: 'paying' })
@@ -149,7 +183,13 @@ function BookingForm({ event }: { event: EventView }) {
     if (!chosen || busy || refusal) return
     send({
       type: 'BOOK',
-      request: { eventId: event._id, ticketType: chosen.type, quantity: count, amount: chosen.price * count },
+      request: {
+        eventId: event._id,
+        ticketType: chosen.type,
+        quantity: count,
+        amount: promo.data?.amount ?? chosen.price * count,
+        ...(promoCode ? { promoCode } : {}),
+      },
       now: Date.now(),
     })
   }
@@ -205,9 +245,34 @@ function BookingForm({ event }: { event: EventView }) {
       {chosen && (
         <p className="booking-price" aria-live="polite">
           Price: {formatPrice(chosen.price)}
-          {count > 1 && <span className="booking-total"> · Total: {formatPrice(chosen.price * count)}</span>}
+          {count > 1 && !promo.data && (
+            <span className="booking-total"> · Total: {formatPrice(chosen.price * count)}</span>
+          )}
+          {promo.data && (
+            <span className="booking-total booking-discounted">
+              {' '}
+              · Promo code {promo.data.code}: −{formatPrice(promo.data.discount)} · Total:{' '}
+              {formatPrice(promo.data.amount)}
+            </span>
+          )}
         </p>
       )}
+      <PromoField
+        value={promoInput}
+        applied={promoCode}
+        checking={promo.isFetching}
+        error={promoError}
+        disabled={busy}
+        onChange={(text) => {
+          setPromoInput(text)
+          send({ type: 'EDIT' })
+        }}
+        onApply={() => setPromoCode(promoInput.trim() ? promoInput.trim().toUpperCase() : null)}
+        onRemove={() => {
+          setPromoCode(null)
+          setPromoInput('')
+        }}
+      />
       {refusal ? (
         <p className="form-error booking-error" role="alert">
           {refusal}
@@ -239,5 +304,68 @@ function BookingForm({ event }: { event: EventView }) {
         />
       )}
     </form>
+  )
+}
+
+/** The promo code field: a code applied, or the reason it does not apply. */
+function PromoField(props: {
+  value: string
+  applied: string | null
+  checking: boolean
+  error: string | null
+  disabled: boolean
+  onChange(text: string): void
+  onApply(): void
+  onRemove(): void
+}) {
+  const id = useId()
+  return (
+    <div className="field booking-promo">
+      <label htmlFor={id}>Promo code</label>
+      <div className="booking-promo-row">
+        <input
+          id={id}
+          name="promoCode"
+          value={props.value}
+          disabled={props.disabled || props.applied !== null}
+          autoComplete="off"
+          autoCapitalize="characters"
+          spellCheck={false}
+          aria-invalid={props.error !== null}
+          onChange={(change) => props.onChange(change.target.value)}
+          onKeyDown={(key) => {
+            if (key.key === 'Enter') {
+              key.preventDefault()
+              props.onApply()
+            }
+          }}
+        />
+        {props.applied === null ? (
+          <button
+            type="button"
+            className="button-secondary"
+            onClick={props.onApply}
+            disabled={props.disabled}
+          >
+            Apply
+          </button>
+        ) : (
+          <button
+            type="button"
+            className="button-secondary"
+            onClick={props.onRemove}
+            disabled={props.disabled}
+          >
+            Remove
+          </button>
+        )}
+      </div>
+      {props.checking && <p className="form-hint">Checking the code…</p>}
+      {props.error && (
+        <p className="form-error" role="alert">
+          {props.error}
+        </p>
+      )}
+    </div>
   )
 }

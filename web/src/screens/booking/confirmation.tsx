@@ -21,6 +21,7 @@ export const confirmationTexts = {
   pendingNote: 'Your ticket is being issued; it shows here and on your dashboard as soon as it is.',
   failed: 'This booking could not be loaded.',
   viewTicket: 'View your ticket',
+  passes: 'Show your passes',
   home: 'Back to home',
 } as const
 
@@ -81,6 +82,11 @@ function Confirmation({ ticket, event }: { ticket: TicketView; event: EventView 
         <Link to={ticketPage} hash={ticketAnchor(ticket._id)} className="button">
           {confirmationTexts.viewTicket}
         </Link>
+        {!pending && (
+          <Link to="/ticket/$ticketId" params={{ ticketId: ticket._id }} className="button button-secondary">
+            {confirmationTexts.passes}
+          </Link>
+        )}
         <Link to="/" className="button button-secondary">
           {confirmationTexts.home}
         </Link>

@@ -181,6 +181,9 @@ function TicketCard({ ticket, profile, cancelling, targeted, onCancel, onUndo }:
           <Link to="/ticket/transfer/$ticketId" params={{ ticketId: ticket._id }} className="button">
             Transfer
           </Link>
+          <Link to="/ticket/$ticketId" params={{ ticketId: ticket._id }} className="button button-secondary">
+            Passes
+          </Link>
         </div>
       </div>
     </article>

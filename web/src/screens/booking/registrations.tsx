@@ -2,6 +2,7 @@
 // quantity, amount and date to tell two orders apart, a confirmed cancel and an in-place transfer
 // (the first click asks for the new attendee's e-mail). Live as the dashboard is.
 import { useMutation, useQueryClient } from '@tanstack/react-query'
+import { Link } from '@tanstack/react-router'
 import { useState } from 'react'
 import type { Registration } from '../../../../contracts/booking.ts'
 import { cancelRegistration, transferTicket } from '../../api/booking.ts'
@@ -152,6 +153,13 @@ function RegistrationCard({ registration, targeted }: RegistrationCardProps) {
           <button type="button" onClick={askTransfer} disabled={busy}>
             Transfer Ticket
           </button>
+          <Link
+            to="/ticket/$ticketId"
+            params={{ ticketId: registration._id }}
+            className="button button-secondary"
+          >
+            Passes
+          </Link>
         </div>
       </div>
     </article>

@@ -13,6 +13,7 @@ export function EventCard({ event, price }: { event: EventView; price: number | 
         <p>Date: {formatDate(event.date)}</p>
         <p>Location: {event.location}</p>
         <p>{priceText(price)}</p>
+        {event.cancelledAt && <p className="event-card-cancelled">Cancelled</p>}
         <Link to="/event/$id" params={{ id: event._id }} className="button">
           View Details
         </Link>

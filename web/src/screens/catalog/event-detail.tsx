@@ -1,7 +1,8 @@
 // Event detail (/event/{id}, SPEC §2): the event, its tickets with live availability, Book Now and
 // the first video; the page puts the event's sessions (another area's) below the tickets. Watching
 // 'event-<id>', each availability push is applied to it as it is, and it is fetched again when the
-// event is reviewed and on every (re)connection (live/follow.ts).
+// event is reviewed, changed or cancelled, and on every (re)connection (live/follow.ts). A cancelled
+// event says so, and offers no booking (issue 17).
 import { useQuery } from '@tanstack/react-query'
 import { Link, useParams } from '@tanstack/react-router'
 import type { ReactNode } from 'react'
@@ -13,6 +14,7 @@ import { Fetched } from '../../ui/fetched.tsx'
 import { formatDate, formatEventWhen, formatPrice, formatTime } from '../../ui/format.ts'
 import { LiveCountsNote } from '../../ui/live-status.tsx'
 import { coverOf } from './event-facts.ts'
+import { Waitlists } from './waitlist.tsx'
 import './catalog.css'
 
 function EventDetail({ id, sessions }: { id: string; sessions: ReactNode }) {
@@ -32,6 +34,12 @@ function EventArticle({ event, sessions }: { event: EventView; sessions: ReactNo
   return (
     <article className="page event-detail" data-live={live ? 'connected' : 'offline'}>
       <h1>{event.title}</h1>
+      {event.cancelledAt && (
+        <p className="event-cancelled form-error" role="status">
+          This event has been cancelled.{event.cancelReason ? ` ${event.cancelReason}` : ''} Every paid ticket
+          is refunded.
+        </p>
+      )}
       <img className="event-detail-image" src={coverOf(event)} alt={event.title} />
       <p className="event-description">{event.description}</p>
       <dl className="event-facts">
@@ -61,9 +69,12 @@ function EventArticle({ event, sessions }: { event: EventView; sessions: ReactNo
             </li>
           ))}
         </ul>
-        <Link to="/booking/$id" params={{ id: event._id }} className="button">
-          Book Now
-        </Link>
+        {!event.cancelledAt && (
+          <Link to="/booking/$id" params={{ id: event._id }} className="button">
+            Book Now
+          </Link>
+        )}
+        <Waitlists event={event} />
       </section>
 
       {sessions}

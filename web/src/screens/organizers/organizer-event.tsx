@@ -1,7 +1,9 @@
 // One event of the organizer's (/organizers/events/{id}, reached from its dashboard row): what it
-// is and how its sale stands, its attendees a page at a time and searchable, its analytics panel
-// and the 'Add Schedule' link. Live as the dashboard: the row's figures are pushed and set in place,
-// the attendees likewise, the analytics fetched again at most once a second (live/follow.ts).
+// is and how its sale stands, its attendees a page at a time and searchable, its analytics panel,
+// its door (check-in figures and door staff, issue 16), its changes and cancellation (issue 17) and
+// the 'Add Schedule' link. Live as the
+// dashboard: the row's figures are pushed and set in place, the attendees and the check-in summary
+// likewise, the analytics fetched again at most once a second (live/follow.ts).
 import { useQuery } from '@tanstack/react-query'
 import { getRouteApi, Link } from '@tanstack/react-router'
 import { eventFiguresQuery } from '../../api/queries.ts'
@@ -14,6 +16,9 @@ import { formatDate, formatTime } from '../../ui/format.ts'
 import { LiveCountsNote } from '../../ui/live-status.tsx'
 import { ApprovalNote, ApprovalPill } from './approval.tsx'
 import { EventAttendees } from './event-attendees.tsx'
+import { EventChangesPanel } from './event-changes.tsx'
+import { EventCheckin } from './event-checkin.tsx'
+import { PromoCodes } from './promo-codes.tsx'
 import './organizers.css'
 
 const eventRoute = getRouteApi('/_signed-in/_organizers/organizers/events/$eventId')
@@ -62,8 +67,11 @@ export function OrganizerEventScreen() {
               <ApprovalNote row={row} />
             </dd>
           </dl>
+          <EventChangesPanel eventId={row._id} />
           <EventAttendees eventId={row._id} title={row.title} />
           <EventAnalytics eventId={row._id} title={row.title} />
+          <PromoCodes eventId={row._id} />
+          <EventCheckin eventId={row._id} />
         </article>
       )}
     </Fetched>

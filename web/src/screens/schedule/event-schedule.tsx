@@ -3,16 +3,17 @@
 // added, and on every (re)connection (live/follow.ts). The calendar itself (FullCalendar) is
 // loaded only here.
 import { useQuery } from '@tanstack/react-query'
-import { lazy, Suspense, useEffect, useState } from 'react'
+import { Suspense, useEffect, useState } from 'react'
 import { rooms } from '../../../../contracts/live.ts'
 import type { SessionView } from '../../../../contracts/schedule.ts'
 import { sessionsQuery } from '../../api/queries.ts'
 import { useLiveConnected, useLiveRoom } from '../../live/use-live.ts'
 import { FetchError } from '../../ui/fetched.tsx'
 import { Loading } from '../../ui/loading.tsx'
+import { lazyRetry } from '../../ui/retry-import.ts'
 import './schedule.css'
 
-const ScheduleCalendar = lazy(() => import('./schedule-calendar.tsx'))
+const ScheduleCalendar = lazyRetry(() => import('./schedule-calendar.tsx'))
 
 const noSessions: SessionView[] = []
 

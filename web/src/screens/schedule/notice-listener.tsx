@@ -1,9 +1,10 @@
 // Tells an attendee who is online that a session was scheduled for an event they hold tickets to
-// (ScheduleNoticePosted, pushed to their own room). Renders nothing; meant to be mounted once for
-// the whole app. A notice is toasted once however many listeners hear it.
-import type { NoticePush } from '../../../../contracts/live.ts'
+// (ScheduleNoticePosted), or that the event moved or was called off (EventEdited, TicketCancelled:
+// issue 17), each pushed to their own room. Renders nothing; meant to be mounted once for the whole
+// app. A notice is toasted once however many listeners hear it.
+import type { HolderNoticePush, NoticePush } from '../../../../contracts/live.ts'
 import { useLiveFacts } from '../../live/use-live.ts'
-import { formatInstant } from '../../ui/format.ts'
+import { formatEventWhen, formatInstant } from '../../ui/format.ts'
 import { toastify } from '../../ui/toasts.ts'
 
 const when = (time: string) => formatInstant(time)
@@ -11,8 +12,33 @@ const when = (time: string) => formatInstant(time)
 export const noticeText = (notice: NoticePush): string =>
   `New session for ${notice.eventTitle || 'your event'}: ${when(notice.startTime)} – ${when(notice.endTime)}`
 
+export const holderNoticeText = (notice: HolderNoticePush): string =>
+  notice.change === 'cancelled'
+    ? `${notice.eventTitle} has been cancelled${notice.reason ? `: ${notice.reason}` : ''}. Your payment will be refunded.`
+    : `${notice.eventTitle} has changed: now ${formatEventWhen(notice.date, notice.time)}, ${notice.location}.`
+
 export function ScheduleNoticeListener() {
   useLiveFacts((push) => {
+    if ((push.type === 'EventEdited' || push.type === 'TicketCancelled') && 'change' in push.data) {
+      const notice = push.data
+      // one toast for a holder of several tickets cancelled with their event
+      const toastId =
+        notice.change === 'cancelled'
+          ? `event-cancelled-${notice.eventId}`
+          : `event-${notice.eventId}-${push.position}`
+      void toastify().then(({ toast }) => toast.warning(holderNoticeText(notice), { toastId }))
+      return
+    }
+    if (push.type === 'WaitlistOffered' && 'offer' in push.data && push.data.offer) {
+      const { offer, eventId } = push.data
+      void toastify().then(({ toast }) =>
+        toast.success(
+          `${offer.quantity} × ${offer.ticketType} for ${offer.eventTitle} held for you until ${formatInstant(offer.offerUntil)}: book them now.`,
+          { toastId: `offer-${eventId}-${push.position}` },
+        ),
+      )
+      return
+    }
     if (push.type !== 'ScheduleNoticePosted') return
     // the same id twice is one toast (react-toastify drops the second)
     void toastify().then(({ toast }) =>

@@ -38,7 +38,7 @@ echarts.use([
   CanvasRenderer,
 ])
 
-type ChartOption = ComposeOption<
+export type ChartOption = ComposeOption<
   | BarSeriesOption
   | LineSeriesOption
   | GridComponentOption
@@ -111,7 +111,8 @@ const seriesOf = (instance: EChartsType): string | undefined => {
   return held && JSON.stringify((held.series ?? []).map((one) => one.data ?? []))
 }
 
-function Chart({ caption, kind, option }: { caption: string; kind: string; option: ChartOption }) {
+/** one chart in its figure (the check-in's admissions chart uses it too) */
+export function Chart({ caption, kind, option }: { caption: string; kind: string; option: ChartOption }) {
   const captionId = useId()
   const figure = useRef<HTMLElement>(null)
   const chart = useRef<ReactEChartsCore>(null)

@@ -5,14 +5,15 @@
 // dashboards mount the panel only for the events opened, so a closed row costs nothing. A failed
 // fetch is logged and shows empty analytics.
 import { useQuery } from '@tanstack/react-query'
-import { lazy, Suspense, useId } from 'react'
+import { Suspense, useId } from 'react'
 import type { AnalyticsReply } from '../../../../contracts/analytics.ts'
 import { analyticsQuery } from '../../api/queries.ts'
 import { Figure } from '../figure.tsx'
+import { lazyRetry } from '../retry-import.ts'
 import { formatRupees } from '../rupees.ts'
 import './analytics.css'
 
-const AnalyticsCharts = lazy(() => import('./analytics-charts.tsx'))
+const AnalyticsCharts = lazyRetry(() => import('./analytics-charts.tsx'))
 
 type Totals = AnalyticsReply['totals']
 const noTotals: Totals = { ticketsSold: 0, revenue: 0, attendees: 0, Pending: 0, Completed: 0, Failed: 0 }

@@ -1,0 +1,63 @@
+CREATE TABLE `admissions` (
+	`event_id` text NOT NULL,
+	`ticket_type_id` text NOT NULL,
+	`admitted` integer NOT NULL,
+	PRIMARY KEY(`event_id`, `ticket_type_id`)
+);
+--> statement-breakpoint
+CREATE TABLE `admissions_by_minute` (
+	`event_id` text NOT NULL,
+	`minute` text NOT NULL,
+	`admitted` integer NOT NULL,
+	PRIMARY KEY(`event_id`, `minute`)
+);
+--> statement-breakpoint
+CREATE TABLE `door_staff` (
+	`event_id` text NOT NULL,
+	`account_id` text NOT NULL,
+	`added_at` text NOT NULL,
+	PRIMARY KEY(`event_id`, `account_id`)
+);
+--> statement-breakpoint
+CREATE TABLE `double_entries` (
+	`scan_id` text PRIMARY KEY NOT NULL,
+	`event_id` text NOT NULL,
+	`order_id` text NOT NULL,
+	`admission` integer NOT NULL,
+	`pass_id` text NOT NULL,
+	`device` text NOT NULL,
+	`scanned_at` text NOT NULL,
+	`first_device` text NOT NULL,
+	`first_admitted_at` text NOT NULL
+);
+--> statement-breakpoint
+CREATE INDEX `double_entries_event` ON `double_entries` (`event_id`,`scanned_at`);--> statement-breakpoint
+CREATE TABLE `passes` (
+	`id` text PRIMARY KEY NOT NULL,
+	`event_id` text NOT NULL,
+	`order_id` text NOT NULL,
+	`ticket_type_id` text NOT NULL,
+	`ticket_type` text NOT NULL,
+	`admission` integer NOT NULL,
+	`version` integer NOT NULL,
+	`owner_id` text NOT NULL,
+	`status` text NOT NULL,
+	`admitted_at` text,
+	`device` text
+);
+--> statement-breakpoint
+CREATE INDEX `passes_event` ON `passes` (`event_id`,`id`);--> statement-breakpoint
+CREATE INDEX `passes_order` ON `passes` (`order_id`);--> statement-breakpoint
+-- Backfill (written by hand): a database that already holds tickets gets the passes the check-in
+-- projection would have folded from its ledger: one per admission of every issued or cancelled
+-- ticket, at the version its transfers reached (void when cancelled). Nothing was scanned before.
+WITH RECURSIVE `n`(`a`) AS (
+	SELECT 1 UNION ALL SELECT `a` + 1 FROM `n` WHERE `a` < (SELECT coalesce(max(`quantity`), 0) FROM `orders`)
+), `t` AS (
+	SELECT substr(`stream`, 7) AS `order_id`, count(*) AS `transfers` FROM `ledger`
+	WHERE `type` = 'TicketTransferred' GROUP BY `stream`
+)
+INSERT INTO `passes` (`id`, `event_id`, `order_id`, `ticket_type_id`, `ticket_type`, `admission`, `version`, `owner_id`, `status`, `admitted_at`, `device`)
+SELECT o.`id` || '.' || n.`a` || '.' || coalesce(t.`transfers`, 0), o.`event_id`, o.`id`, o.`ticket_type_id`, o.`ticket_type`, n.`a`, coalesce(t.`transfers`, 0), coalesce(o.`owner_id`, o.`buyer_id`), CASE WHEN o.`status` = 'cancelled' THEN 'void' ELSE 'valid' END, NULL, NULL
+FROM `orders` o JOIN `n` ON n.`a` <= o.`quantity` LEFT JOIN `t` ON t.`order_id` = o.`id`
+WHERE o.`status` IN ('issued', 'cancelled');

@@ -1,0 +1,173 @@
+// Folds the facts the door cares about into its read models: a ticket issued gets one pass per
+// admission, a transfer moves them to the next version (and the new owner), a cancel voids them;
+// admissions and double entries from the door's own facts; door staff from the event's stream.
+// The ticket type's name is read from booking's order (booking's queries, handed in by the
+// composition root), which the booking projection has brought up to date for this fact.
+import { and, eq, sql } from 'drizzle-orm'
+import type { BookingFact } from '../booking/facts.ts'
+import type { BookingQueriesNow } from '../booking/queries.ts'
+import type { CatalogFact } from '../catalog/facts.ts'
+import type { Db } from '../db/connection.ts'
+import { projection } from '../ledger/ledger.ts'
+import { admissions, admissionsByMinute, doorStaff, doubleEntries, passes } from './tables.ts'
+
+const p = sql.placeholder
+const ignore = () => {}
+/** 'YYYY-MM-DDTHH:MM' (UTC) of an ISO instant */
+export const minuteOf = (at: string) => new Date(at).toISOString().slice(0, 16)
+
+/** reads an order as booking's read model has it (booking's queries over the same connection) */
+export type OrderReader = (db: Db) => Pick<BookingQueriesNow, 'byId'>
+
+export const checkinProjection = (ordersOf: OrderReader) =>
+  projection<BookingFact | CatalogFact>({
+    name: 'checkin',
+    tables: [passes, doubleEntries, admissions, admissionsByMinute, doorStaff],
+    after: ['booking'],
+    handlers(db) {
+      const booking = ordersOf(db)
+      const insertPass = db
+        .insert(passes)
+        .values({
+          id: p('id'),
+          eventId: p('eventId'),
+          orderId: p('orderId'),
+          ticketTypeId: p('ticketTypeId'),
+          ticketType: p('ticketType'),
+          admission: p('admission'),
+          version: 0,
+          ownerId: p('ownerId'),
+          status: 'valid',
+          admittedAt: null,
+          device: null,
+        })
+        .prepare()
+      const nextVersion = db
+        .update(passes)
+        .set({
+          id: sql`${passes.orderId} || '.' || ${passes.admission} || '.' || (${passes.version} + 1)`,
+          version: sql`${passes.version} + 1`,
+          ownerId: sql`${p('ownerId')}`,
+        })
+        .where(eq(passes.orderId, p('orderId')))
+        .prepare()
+      const voidAll = db
+        .update(passes)
+        .set({ status: 'void' })
+        .where(eq(passes.orderId, p('orderId')))
+        .prepare()
+      const admit = db
+        .update(passes)
+        .set({ status: 'admitted', admittedAt: sql`${p('admittedAt')}`, device: sql`${p('device')}` })
+        .where(and(eq(passes.orderId, p('orderId')), eq(passes.admission, p('admission'))))
+        .prepare()
+      const countType = db
+        .insert(admissions)
+        .values({ eventId: p('eventId'), ticketTypeId: p('ticketTypeId'), admitted: 1 })
+        .onConflictDoUpdate({
+          target: [admissions.eventId, admissions.ticketTypeId],
+          set: { admitted: sql`${admissions.admitted} + 1` },
+        })
+        .prepare()
+      const countMinute = db
+        .insert(admissionsByMinute)
+        .values({ eventId: p('eventId'), minute: p('minute'), admitted: 1 })
+        .onConflictDoUpdate({
+          target: [admissionsByMinute.eventId, admissionsByMinute.minute],
+          set: { admitted: sql`${admissionsByMinute.admitted} + 1` },
+        })
+        .prepare()
+      const insertDouble = db
+        .insert(doubleEntries)
+        .values({
+          scanId: p('scanId'),
+          eventId: p('eventId'),
+          orderId: p('orderId'),
+          admission: p('admission'),
+          passId: p('passId'),
+          device: p('device'),
+          scannedAt: p('scannedAt'),
+          firstDevice: p('firstDevice'),
+          firstAdmittedAt: p('firstAdmittedAt'),
+        })
+        .prepare()
+      const addStaff = db
+        .insert(doorStaff)
+        .values({ eventId: p('eventId'), accountId: p('accountId'), addedAt: p('at') })
+        .onConflictDoNothing()
+        .prepare()
+      const removeStaff = db
+        .delete(doorStaff)
+        .where(and(eq(doorStaff.eventId, p('eventId')), eq(doorStaff.accountId, p('accountId'))))
+        .prepare()
+
+      return {
+        TicketsIssued(fact) {
+          const d = fact.data
+          const order = booking.byId(d.orderId)
+          if (!order) throw new Error(`order ${d.orderId} is missing from the read model`)
+          for (let admission = 1; admission <= d.quantity; admission++) {
+            insertPass.run({
+              id: `${d.orderId}.${admission}.0`,
+              eventId: d.eventId,
+              orderId: d.orderId,
+              ticketTypeId: d.ticketTypeId,
+              ticketType: order.ticketType,
+              admission,
+              ownerId: d.ownerId,
+            })
+          }
+        },
+        TicketTransferred(fact) {
+          nextVersion.run({ orderId: fact.data.orderId, ownerId: fact.data.toId })
+        },
+        TicketCancelled(fact) {
+          voidAll.run({ orderId: fact.data.orderId })
+        },
+        PassAdmitted(fact) {
+          const d = fact.data
+          admit.run({
+            orderId: d.orderId,
+            admission: d.admission,
+            admittedAt: d.admittedAt,
+            device: d.device,
+          })
+          countType.run({ eventId: d.eventId, ticketTypeId: d.ticketTypeId })
+          countMinute.run({ eventId: d.eventId, minute: minuteOf(d.admittedAt) })
+        },
+        PassScanRefused(fact) {
+          const d = fact.data
+          insertDouble.run({
+            scanId: d.scanId,
+            eventId: d.eventId,
+            orderId: d.orderId,
+            admission: d.admission,
+            passId: `${d.orderId}.${d.admission}.${d.version}`,
+            device: d.device,
+            scannedAt: d.scannedAt,
+            firstDevice: d.firstDevice,
+            firstAdmittedAt: d.firstAdmittedAt,
+          })
+        },
+        DoorStaffAdded(fact) {
+          addStaff.run({ eventId: fact.data.eventId, accountId: fact.data.accountId, at: fact.at })
+        },
+        DoorStaffRemoved(fact) {
+          removeStaff.run({ eventId: fact.data.eventId, accountId: fact.data.accountId })
+        },
+        TicketsHeld: ignore,
+        PaymentCaptured: ignore,
+        PaymentFailed: ignore,
+        HoldExpired: ignore,
+        RefundRequested: ignore,
+        PaymentRefunded: ignore,
+        EventSubmitted: ignore,
+        EventApproved: ignore,
+        EventRejected: ignore,
+        PromoCodeCreated: ignore,
+        PromoCodeDisabled: ignore,
+        EventEdited: ignore,
+        EventCancelled: ignore,
+      }
+    },
+  })

@@ -1,0 +1,149 @@
+// What the door's reads answer (door-design.md, HTTP): a ticket's passes with their codes, an
+// event's manifest for offline scanning, its check-in summary (also what its live push carries) and
+// its door staff, built from the read models and the other areas' queries.
+import type {
+  CheckinSummary,
+  DoorStaffMember,
+  Manifest,
+  ManifestPass,
+  TicketPass,
+} from '../../contracts/checkin.ts'
+import { passIdOf } from '../../contracts/pass-code.ts'
+import type { AccountQueries } from '../accounts/queries.ts'
+import type { OrderRow } from '../booking/queries.ts'
+import type { CatalogQueries, EventRow } from '../catalog/queries.ts'
+import { holdersOf } from './holders.ts'
+import type { PassSigner } from './pass-codes.ts'
+import type { CheckinQueries } from './queries.ts'
+import type { PassStatus } from './tables.ts'
+
+const statusIndex: Record<PassStatus, 0 | 1 | 2> = { valid: 0, admitted: 1, void: 2 }
+
+export function checkinViews(parts: {
+  checkin: CheckinQueries
+  catalog: Pick<CatalogQueries, 'ticketTypesOf'>
+  accounts: Pick<AccountQueries, 'byIds'>
+  signer: PassSigner
+  /** the ledger's head: what a manifest is as of */
+  head: () => Promise<number>
+}) {
+  const { checkin, catalog, accounts, signer } = parts
+
+  /** the event's ticket types in the organizer's order */
+  const typesOf = async (eventId: string) => (await catalog.ticketTypesOf([eventId])).get(eventId) ?? []
+
+  return {
+    /**
+     * A ticket's passes of its current version. A ticket never issued (unpaid, failed) has no pass
+     * rows: its admissions are shown void, as a cancelled ticket's are.
+     */
+    async ticketPasses(order: OrderRow): Promise<TicketPass[]> {
+      const rows = await checkin.passesOfTicket(order.id)
+      if (rows.length === 0) {
+        return Array.from({ length: order.quantity }, (_, i) => {
+          const claim = { eventId: order.eventId, ticketId: order.id, admission: i + 1, version: 0 }
+          return {
+            _id: passIdOf(claim),
+            admission: claim.admission,
+            code: signer.codeOf(claim),
+            status: 'void' as const,
+            admittedAt: null,
+          }
+        })
+      }
+      return rows.map((row) => ({
+        _id: row.id,
+        admission: row.admission,
+        code: signer.codeOf({
+          eventId: row.eventId,
+          ticketId: row.orderId,
+          admission: row.admission,
+          version: row.version,
+        }),
+        status: row.status,
+        admittedAt: row.admittedAt,
+      }))
+    },
+
+    /** Everything a scanner needs offline, as of the ledger's head read first. */
+    async manifest(event: EventRow): Promise<Manifest> {
+      const position = await parts.head()
+      const [types, rows] = await Promise.all([typesOf(event.id), checkin.passesOfEvent(event.id)])
+      const typeIndex = new Map(types.map((t, i) => [t.id, i]))
+      const holders = await holdersOf(
+        accounts,
+        rows.map((r) => r.ownerId),
+      )
+      const voided: string[] = []
+      const listed = rows.map((row): ManifestPass => {
+        for (let version = 0; version < row.version; version++) {
+          voided.push(passIdOf({ ticketId: row.orderId, admission: row.admission, version }))
+        }
+        return [
+          row.id,
+          statusIndex[row.status],
+          row.admittedAt ? Date.parse(row.admittedAt) : null,
+          typeIndex.get(row.ticketTypeId) ?? -1,
+          holders.get(row.ownerId) ?? null,
+        ]
+      })
+      return {
+        eventId: event.id,
+        title: event.title,
+        publicKey: signer.publicKey,
+        generatedAt: new Date().toISOString(),
+        position,
+        voided,
+        passes: listed,
+        ticketTypes: types.map((t) => t.type),
+      }
+    },
+
+    /** Admitted and expected per ticket type, admissions per minute, the latest double entries. */
+    async summary(eventId: string): Promise<CheckinSummary> {
+      const [types, admitted, expected, perMinute, doubles] = await Promise.all([
+        typesOf(eventId),
+        checkin.admitted(eventId),
+        checkin.expected(eventId),
+        checkin.perMinute(eventId),
+        checkin.doubleEntries(eventId),
+      ])
+      const admittedOf = new Map(admitted.map((r) => [r.ticketTypeId, r.admitted]))
+      const expectedOf = new Map(expected.map((r) => [r.ticketTypeId, r.expected]))
+      const holders = await holdersOf(
+        accounts,
+        doubles.flatMap((d) => (d.ownerId ? [d.ownerId] : [])),
+      )
+      return {
+        eventId,
+        ticketTypes: types.map((t) => ({
+          ticketType: t.type,
+          admitted: Number(admittedOf.get(t.id) ?? 0),
+          expected: Number(expectedOf.get(t.id) ?? 0),
+        })),
+        perMinute: perMinute.map((r) => ({ minute: r.minute, admitted: Number(r.admitted) })),
+        doubleEntries: doubles.map((d) => ({
+          passId: d.passId,
+          device: d.device,
+          scannedAt: d.scannedAt,
+          firstDevice: d.firstDevice,
+          firstAdmittedAt: d.firstAdmittedAt,
+          holder: d.ownerId ? (holders.get(d.ownerId) ?? null) : null,
+        })),
+      }
+    },
+
+    /** The accounts that may scan the event's passes, in the order they were added. */
+    async doorStaff(eventId: string): Promise<DoorStaffMember[]> {
+      const rows = await checkin.doorStaff(eventId)
+      const found = new Map<string, { username: string; email: string }>()
+      for (const account of await accounts.byIds(rows.map((r) => r.accountId))) found.set(account.id, account)
+      return rows.flatMap((r) => {
+        const account = found.get(r.accountId)
+        return account ? [{ accountId: r.accountId, username: account.username, email: account.email }] : []
+      })
+    },
+  }
+}
+
+export type CheckinViews = ReturnType<typeof checkinViews>

@@ -1,0 +1,266 @@
+// The door's read models on both stores (issue 16 on issue 15's two stores): a corpus of real facts
+// made through the app on SQLite (tickets of several quantities and types, transferred once and
+// twice, cancelled, unpaid; scans of every result, double entries over several minutes, an admitted
+// ticket then transferred and another then cancelled; door staff added and removed), copied into a
+// PostgreSQL ledger with booking's and the door's PostgreSQL projections. Then every door table is
+// compared row for row, and every door query answers the same on both for a range of arguments.
+// Last, the migrations' backfill of passes (for databases that held tickets before the door
+// existed) is held against what the projection folded, on each store.
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import type { FastifyInstance } from 'fastify'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { EventView, TicketTypeInput } from '../../contracts/catalog.ts'
+import type { ScanReply, TicketPass } from '../../contracts/checkin.ts'
+import { pgBookingProjection } from '../../server/booking/pg-project.ts'
+import { pgBookingQueries, poolReader } from '../../server/booking/pg-queries.ts'
+import { pgCheckinProjection } from '../../server/checkin/pg-project.ts'
+import { pgCheckinQueries } from '../../server/checkin/pg-queries.ts'
+import { checkinQueries } from '../../server/checkin/queries.ts'
+import { migrationsFolder, type Sqlite } from '../../server/db/connection.ts'
+import { openPostgres, type PgConnection, pgMigrationsFolder } from '../../server/db/pg-connection.ts'
+import type { StoredFact } from '../../server/ledger/ledger.ts'
+import { PgLedger } from '../../server/ledger/pg-ledger.ts'
+import { adminSession, organizerSession, type Session, signUp } from '../support/accounts.ts'
+import { sqliteLedger, sqliteOf } from '../support/db.ts'
+import { freshDatabase, type TestDatabase } from '../support/postgres.ts'
+import { approvedEvent, buy, cancel, get, hold, post, transfer, until } from '../support/sales.ts'
+import { startServer, type TestServer } from '../support/server.ts'
+import { allFacts, pgRows, sqliteRows } from '../support/stores.ts'
+
+const doorTables = ['passes', 'double_entries', 'admissions', 'admissions_by_minute', 'door_staff']
+
+let server: TestServer
+let database: TestDatabase
+let postgres: PgConnection
+let sqlite: Sqlite
+let facts: StoredFact[]
+const events: EventView[] = []
+const tickets: string[] = []
+let people: Session[] = []
+
+const types: TicketTypeInput[] = [
+  { type: 'General Admission', price: 499.5, quantity: 500 },
+  { type: 'VIP', price: 1500, quantity: 50 },
+]
+
+/** Real sales and a real door through the real app, on SQLite. */
+async function sellAndScan(app: FastifyInstance) {
+  const admin = await adminSession(app)
+  const kabini = await organizerSession(app, 'kabini')
+  const hampi = await organizerSession(app, 'hampi')
+  const names = ['asha', 'Bala', 'chitra', 'Dev', 'esha', 'Farid', 'gita', 'Hari']
+  const buyers: Session[] = []
+  for (const name of names) buyers.push(await signUp(app, name))
+  const [gate, usher, temp] = [
+    await signUp(app, 'gate'),
+    await signUp(app, 'usher'),
+    await signUp(app, 'temp'),
+  ]
+  people = [...buyers, gate, usher, temp, kabini, hampi]
+  const b = (i: number) => buyers[i] as Session
+  events.push(await approvedEvent(app, kabini, admin, { title: 'Kabini Door' }, types))
+  events.push(await approvedEvent(app, hampi, admin, { title: 'Hampi Door' }, types))
+  events.push(await approvedEvent(app, kabini, admin, { title: 'Kabini Quiet' }, types))
+  const [k, h] = events as [EventView, EventView, EventView]
+  const staff = async (as: Session, event: EventView, who: Session) =>
+    expect(
+      (await post(app, `/api/v1/checkin/${event._id}/door-staff`, as, { email: who.email })).statusCode,
+    ).toBe(201)
+  await staff(kabini, k, gate)
+  await staff(kabini, k, temp)
+  await staff(hampi, h, usher)
+  await staff(admin, h, temp)
+  const removed = await app.inject({
+    method: 'DELETE',
+    url: `/api/v1/checkin/${k._id}/door-staff/${temp.id}`,
+    headers: { authorization: `Bearer ${kabini.token}` },
+  })
+  expect(removed.statusCode, removed.body).toBe(200)
+
+  for (let i = 0; i < buyers.length; i++) {
+    tickets.push(await buy(app, b(i), i % 3 === 2 ? h : k, i % 2 ? 'VIP' : 'General Admission', (i % 4) + 1))
+  }
+  // unpaid: no passes
+  await hold(app, b(0), k, 'VIP', 2)
+  const passesOf = async (ticket: string, owner: Session) =>
+    (await get(app, `/api/v1/ticket/${ticket}/passes`, owner)).json() as TicketPass[]
+  const code = async (i: number, admission = 1) =>
+    (await passesOf(tickets[i] as string, b(i)))[admission - 1]?.code ?? ''
+  const scan = async (as: Session, event: EventView, scans: Array<[string, string, string]>) => {
+    const res = await post(app, `/api/v1/checkin/${event._id}/scans`, as, {
+      scans: scans.map(([c, device, scannedAt]) => ({ code: c, device, scannedAt })),
+    })
+    expect(res.statusCode, res.body).toBe(200)
+    return (res.json() as ScanReply[]).map((r) => r.result)
+  }
+  const oldCode = await code(1)
+  // scans across minutes, from three devices, with double entries
+  expect(
+    await scan(gate, k, [
+      [await code(0), 'a', '2024-06-01T18:00:01.000Z'],
+      [await code(1), 'a', '2024-06-01T18:00:40.000Z'],
+      [await code(1, 2), 'b', '2024-06-01T18:01:10.000Z'],
+      [await code(0), 'b', '2024-06-01T18:01:20.000Z'],
+      [await code(3), 'c', '2024-06-01T18:03:00.000Z'],
+      [await code(3, 2), 'c', '2024-06-01T18:03:30.000Z'],
+      [await code(3), 'a', '2024-06-01T18:04:00.000Z'],
+      [await code(2), 'a', '2024-06-01T18:04:10.000Z'],
+      ['garbage', 'a', '2024-06-01T18:04:20.000Z'],
+    ]),
+  ).toEqual([
+    'admitted',
+    'admitted',
+    'admitted',
+    'already-admitted',
+    'admitted',
+    'admitted',
+    'already-admitted',
+    'wrong-event',
+    'invalid',
+  ])
+  expect(await scan(usher, h, [[await code(2), 'h', '2024-06-01T19:00:00.000Z']])).toEqual(['admitted'])
+  // an admitted ticket transferred twice (its old code void, the new one a double entry), another cancelled
+  await transfer(app, b(1), tickets[1] as string, b(4))
+  await transfer(app, b(4), tickets[1] as string, b(6))
+  await cancel(app, b(3), tickets[3] as string)
+  await transfer(app, b(4), tickets[4] as string, b(7))
+  await cancel(app, b(5), tickets[5] as string)
+  expect(
+    await scan(kabini, k, [
+      [oldCode, 'a', '2024-06-01T18:10:00.000Z'],
+      ['TKT1.not.signed', 'a', '2024-06-01T18:10:01.000Z'],
+      [(await passesOf(tickets[1] as string, b(6)))[0]?.code ?? '', 'b', '2024-06-01T18:10:02.000Z'],
+      [(await passesOf(tickets[4] as string, b(7)))[0]?.code ?? '', 'b', '2024-06-01T18:11:00.000Z'],
+      [(await passesOf(tickets[3] as string, b(3)))[0]?.code ?? '', 'b', '2024-06-01T18:11:30.000Z'],
+    ]),
+  ).toEqual(['void', 'invalid', 'already-admitted', 'admitted', 'void'])
+  // the two cancelled tickets' refunds, paid by a worker
+  await until(
+    async () =>
+      (await app.platform.ledger.readFrom(0, 1_000_000)).filter((f) => f.type === 'PaymentRefunded')
+        .length === 2,
+  )
+}
+
+beforeAll(async () => {
+  server = await startServer({ RATE_LIMITS: 'off', MAX_HELD_SEATS_PER_ADDRESS: '1000' })
+  await sellAndScan(server.app)
+  sqlite = sqliteOf(server.app)
+  facts = allFacts(sqliteLedger(server.app))
+  database = await freshDatabase()
+  postgres = await openPostgres(database.url)
+  const ledger = new PgLedger(postgres.pool, [
+    pgCheckinProjection((tx) => pgBookingQueries(tx)),
+    pgBookingProjection,
+  ])
+  await ledger.copyIn(facts)
+}, 180_000)
+
+afterAll(async () => {
+  await postgres?.close()
+  await database?.drop()
+  await server?.close()
+})
+
+describe('the corpus', () => {
+  it('holds every kind of door fact and pass', () => {
+    const kinds = new Set(facts.map((f) => f.type))
+    for (const type of [
+      'PassAdmitted',
+      'PassScanRefused',
+      'DoorStaffAdded',
+      'DoorStaffRemoved',
+      'TicketTransferred',
+    ])
+      expect(kinds, type).toContain(type)
+    const statuses = sqlite.prepare('SELECT DISTINCT status FROM passes ORDER BY 1').all()
+    expect(statuses).toEqual([{ status: 'admitted' }, { status: 'valid' }, { status: 'void' }])
+    expect(sqlite.prepare('SELECT max(version) AS v FROM passes').get()).toEqual({ v: 2 })
+  })
+})
+
+describe("the door's read models", () => {
+  it.each(doorTables)('%s: the same rows on both stores', async (table) => {
+    const rows = sqliteRows(sqlite, table)
+    expect(rows.length).toBeGreaterThan(0)
+    expect(await pgRows(postgres.pool, table)).toEqual(rows)
+  })
+})
+
+describe('the same answers on both stores', () => {
+  it("the door's reads of every ticket, event and account", async () => {
+    const lite = checkinQueries(sqliteLedger(server.app).db)
+    const pg = pgCheckinQueries(poolReader(postgres.pool))
+    const orders = sqlite.prepare('SELECT id FROM orders').all() as Array<{ id: string }>
+    for (const { id } of [...orders, { id: 'none' }]) {
+      expect(await pg.passesOfTicket(id)).toEqual(lite.passesOfTicket(id))
+    }
+    for (const event of [...events.map((e) => e._id), 'none']) {
+      expect(await pg.passesOfEvent(event)).toEqual(lite.passesOfEvent(event))
+      expect(await pg.admitted(event)).toEqual(lite.admitted(event))
+      expect(await pg.expected(event)).toEqual(lite.expected(event))
+      expect(await pg.perMinute(event)).toEqual(lite.perMinute(event))
+      for (const limit of [undefined, 1, 2, 100]) {
+        expect(await pg.doubleEntries(event, limit)).toEqual(lite.doubleEntries(event, limit))
+      }
+      expect(await pg.doorStaff(event)).toEqual(lite.doorStaff(event))
+      for (const person of [...people.map((p) => p.id), 'nobody']) {
+        expect(await pg.isDoorStaff(event, person)).toBe(lite.isDoorStaff(event, person))
+      }
+    }
+    const [k] = events as [EventView]
+    expect(lite.doubleEntries(k._id)).toHaveLength(3)
+    expect(lite.perMinute(k._id).length).toBeGreaterThan(3)
+  })
+})
+
+/** The hand-written backfill at the end of a migration file (after its "-- Backfill" comment). */
+function backfillOf(file: string): string {
+  const text = readFileSync(file, 'utf8')
+  const at = text.indexOf('-- Backfill')
+  if (at < 0) throw new Error(`no backfill in ${file}`)
+  return text.slice(at)
+}
+
+/** what the backfill can know of a pass: everything but whether (and when, where) it was scanned */
+const unscanned = (rows: Record<string, unknown>[]) =>
+  rows
+    .map(
+      ({ status, admitted_at: _a, device: _d, ...row }): Record<string, unknown> => ({
+        ...row,
+        status: status === 'admitted' ? 'valid' : status,
+      }),
+    )
+    .sort((a, b) => (String(a.id) < String(b.id) ? -1 : 1))
+
+describe("the migrations' backfill of passes", () => {
+  it('makes on SQLite the passes the projection folded (scans aside)', () => {
+    const folded = unscanned(sqliteRows(sqlite, 'passes'))
+    sqlite.exec('SAVEPOINT backfill')
+    try {
+      sqlite.exec('DELETE FROM passes')
+      sqlite.exec(backfillOf(join(migrationsFolder, '0013_door.sql')))
+      expect(unscanned(sqliteRows(sqlite, 'passes'))).toEqual(folded)
+    } finally {
+      sqlite.exec('ROLLBACK TO backfill')
+      sqlite.exec('RELEASE backfill')
+    }
+    expect(sqliteRows(sqlite, 'passes').some((r) => r.status === 'admitted')).toBe(true)
+  })
+
+  it('makes on PostgreSQL the passes the projection folded (scans aside)', async () => {
+    const folded = unscanned(await pgRows(postgres.pool, 'passes'))
+    const client = await postgres.pool.connect()
+    try {
+      await client.query('BEGIN')
+      await client.query('DELETE FROM passes')
+      await client.query(backfillOf(join(pgMigrationsFolder, '0004_door.sql')))
+      const { rows } = await client.query('SELECT * FROM passes')
+      expect(unscanned(rows)).toEqual(folded)
+    } finally {
+      await client.query('ROLLBACK')
+      client.release()
+    }
+  })
+})

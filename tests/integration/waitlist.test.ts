@@ -1,0 +1,159 @@
+// Waiting lists (issue 17) on the real app, its store and its workers: a sold-out ticket type's list
+// is joined (refused while seats are on sale), served in the order joined as seats come back through
+// a lapsed hold and a cancelled ticket, a group keeping its place while a later, smaller entry is
+// offered the seat that fits; an offer holds its seats for that person alone, is booked with, or
+// lapses and passes on; and many people joining at once get one place each.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { EventView } from '../../contracts/catalog.ts'
+import type { WaitlistEntryView } from '../../contracts/waitlist.ts'
+import { ON_SALE } from '../../server/waitlist/decide.ts'
+import { adminSession, bearer, crowd, organizerSession, type Session, signUp } from '../support/accounts.ts'
+import { lapseHold } from '../support/events.ts'
+import { readOutbox } from '../support/outbox.ts'
+import { approvedEvent, buy, cancel, get, hold, post, until } from '../support/sales.ts'
+import { startServer, type TestServer } from '../support/server.ts'
+
+let server: TestServer
+const app = () => server.app
+let admin: Session
+let organizer: Session
+
+beforeAll(async () => {
+  server = await startServer({ RATE_LIMITS: 'off', LOG_LEVEL: 'error' })
+  admin = await adminSession(app())
+  organizer = await organizerSession(app(), 'Lister')
+}, 60_000)
+
+afterAll(async () => {
+  await server?.close()
+})
+
+const vipOnly = (seats: number) => [
+  { type: 'General Admission' as const, price: 500, quantity: 100 },
+  { type: 'VIP' as const, price: 1500, quantity: seats },
+]
+const join = (event: EventView, who: Session | { token: string }, quantity: number, ticketType = 'VIP') =>
+  app().inject({
+    method: 'POST',
+    url: `/api/v1/event/${event._id}/waitlist`,
+    headers: bearer(who.token),
+    payload: { ticketType, quantity },
+  })
+const mine = async (who: Session): Promise<WaitlistEntryView[]> => {
+  const res = await get(app(), '/api/v1/waitlist/mine', who)
+  expect(res.statusCode, res.body).toBe(200)
+  return res.json() as WaitlistEntryView[]
+}
+const entryOf = async (who: Session, event: EventView) =>
+  (await mine(who)).find((e) => e.eventId === event._id)
+const vipOf = async (event: EventView) =>
+  ((await get(app(), `/api/v1/event/${event._id}`)).json() as EventView).ticketTypes.find(
+    (t) => t.type === 'VIP',
+  )
+
+describe('a waiting list', () => {
+  it('is refused while seats are on sale, and joined once sold out', async () => {
+    const event = await approvedEvent(app(), organizer, admin, { title: 'Small Room' }, vipOnly(1))
+    const [early, late] = [await signUp(app()), await signUp(app())]
+    const refused = await join(event, early, 1)
+    expect([refused.statusCode, refused.json().message]).toEqual([409, ON_SALE])
+    await buy(app(), early, event, 'VIP', 1)
+    const joined = await join(event, late, 1)
+    expect(joined.statusCode, joined.body).toBe(201)
+    expect(joined.json()).toEqual({ position: 1 })
+    expect((await join(event, late, 1)).statusCode).toBe(409)
+    expect(await entryOf(late, event)).toMatchObject({
+      ticketType: 'VIP',
+      quantity: 1,
+      position: 1,
+      status: 'waiting',
+    })
+    // leaving, then leaving again
+    const left = await app().inject({
+      method: 'DELETE',
+      url: `/api/v1/event/${event._id}/waitlist`,
+      headers: bearer(late.token),
+    })
+    expect(left.statusCode, left.body).toBe(200)
+    expect(await entryOf(late, event)).toBeUndefined()
+    const again = await app().inject({
+      method: 'DELETE',
+      url: `/api/v1/event/${event._id}/waitlist`,
+      headers: bearer(late.token),
+    })
+    expect(again.statusCode).toBe(404)
+  })
+
+  it('is served in order through a lapsed hold and a cancel, a group keeping its place', async () => {
+    const event = await approvedEvent(app(), organizer, admin, { title: 'Group Night' }, vipOnly(3))
+    const [owner, holder, group, single, another, outsider] = await Promise.all(
+      ['Owner', 'Holder', 'Group', 'Single', 'Another', 'Outsider'].map((name) => signUp(app(), name)),
+    )
+    const ticket = await buy(app(), owner as Session, event, 'VIP', 2)
+    const unpaid = await hold(app(), holder as Session, event, 'VIP', 1)
+    expect((await vipOf(event))?.available).toBe(0)
+
+    expect((await join(event, group as Session, 2)).json()).toEqual({ position: 1 })
+    expect((await join(event, single as Session, 1)).json()).toEqual({ position: 2 })
+    expect((await join(event, another as Session, 1)).json()).toEqual({ position: 3 })
+    // only VIP is waited for: the other type stays on sale, here and in the listing
+    const shown = (await get(app(), `/api/v1/event/${event._id}`)).json() as EventView
+    expect(shown.ticketTypes.find((t) => t.type === 'General Admission')?.available).toBe(100)
+    const listed = ((await get(app(), '/api/v1/event')).json() as EventView[]).find(
+      (e) => e._id === event._id,
+    )
+    expect(listed?.ticketTypes.map((t) => t.available)).toEqual([100, 0])
+
+    // the unpaid hold lapses: 1 seat back; the group of 2 does not fit, the single after it does
+    await lapseHold(app(), unpaid.ticketId)
+    await app().services.bookingCommands.expire(unpaid.ticketId)
+    await until(async () => (await entryOf(single as Session, event))?.status === 'offered')
+    expect(await entryOf(group as Session, event)).toMatchObject({ status: 'waiting', position: 1 })
+    expect(await entryOf(another as Session, event)).toMatchObject({ status: 'waiting', position: 3 })
+    // the offered seat is held for that person alone: nobody else can book it
+    expect((await vipOf(event))?.available).toBe(0)
+    const taken = await post(app(), '/api/v1/ticket/create', outsider as Session, {
+      eventId: event._id,
+      ticketType: 'VIP',
+      quantity: 1,
+      amount: 1,
+    })
+    expect(taken.statusCode).toBe(409)
+    await until(() =>
+      readOutbox(server.config.outboxDir).some(
+        (m) =>
+          m.to.includes((single as Session).email) &&
+          m.subject === 'Tickets for Group Night are held for you',
+      ),
+    )
+
+    // a ticket cancelled: 2 seats back, and the group, first in line, fits now
+    await cancel(app(), owner as Session, ticket)
+    await until(async () => (await entryOf(group as Session, event))?.status === 'offered')
+    expect(await entryOf(another as Session, event)).toMatchObject({ status: 'waiting' })
+
+    // the group books with its offer
+    const booked = await hold(app(), group as Session, event, 'VIP', 2)
+    expect(booked.amount).toBe(2 * 150_000)
+    await until(async () => (await entryOf(group as Session, event)) === undefined)
+
+    // the single's offer lapses unused (serving after its time): it passes on to the next in line
+    const later = new Date(Date.now() + 31 * 60_000).toISOString()
+    const vip = (await vipOf(event))?._id as string
+    await app().services.waitlist.serve(vip, event._id, later)
+    expect(await entryOf(single as Session, event)).toBeUndefined()
+    expect(await entryOf(another as Session, event)).toMatchObject({ status: 'offered', position: 1 })
+  }, 60_000)
+
+  it('gives each of many people joining at once a place of their own', async () => {
+    const event = await approvedEvent(app(), organizer, admin, { title: 'Rush' }, vipOnly(1))
+    await buy(app(), await signUp(app()), event, 'VIP', 1)
+    const people = await crowd(app(), 60, `rush${Date.now()}`)
+    const answers = await Promise.all(
+      people.map((p) => join(event, p, 1 + (Number(p.id.slice(-1)) % 2 ? 1 : 0))),
+    )
+    expect(answers.every((a) => a.statusCode === 201)).toBe(true)
+    const positions = answers.map((a) => a.json().position as number).sort((a, b) => a - b)
+    expect(positions).toEqual(Array.from({ length: 60 }, (_, i) => i + 1))
+  })
+})

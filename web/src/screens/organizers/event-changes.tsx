@@ -1,0 +1,240 @@
+// The organizer's changes to one event (issue 17), on its page: its details and its ticket types'
+// prices and capacities edited (the server keeps a capacity at or above the seats sold and held,
+// and a new price applies to seats not yet sold; a new date, time or place of an approved event is
+// mailed and pushed to its holders), or the event called off with a reason (its sales stop and
+// every paid order is refunded). The server decides every rule and says what is wrong.
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { type FormEvent, useId, useState } from 'react'
+import type { EventView } from '../../../../contracts/catalog.ts'
+import { cancelEvent, type EventChanges, editEvent } from '../../api/catalog.ts'
+import { eventQuery, keys } from '../../api/queries.ts'
+import { messageOr } from '../../ui/fetched.tsx'
+import { notify } from '../../ui/toasts.ts'
+
+export const changeTexts = {
+  edit: 'Edit event',
+  save: 'Save changes',
+  saving: 'Saving...',
+  saved: 'Event updated successfully',
+  saveFailed: 'Could not save the changes.',
+  movedNote:
+    'Holders are told by mail and on their screens when the date, time or location of an approved event changes.',
+  cancelHeading: 'Cancel event',
+  reason: 'Reason (shown to ticket holders)',
+  cancel: 'Cancel this event',
+  cancelling: 'Cancelling...',
+  confirm: 'Cancel this event? Its sales stop and every paid order is refunded. This cannot be undone.',
+  cancelled: 'Event cancelled. Every paid order will be refunded.',
+  cancelFailed: 'Could not cancel the event.',
+  isCancelled: 'This event has been cancelled.',
+} as const
+
+type Draft = {
+  title: string
+  description: string
+  date: string
+  time: string
+  location: string
+  category: string
+  ticketTypes: Array<{ type: string; price: string; quantity: string }>
+}
+
+const draftOf = (event: EventView): Draft => ({
+  title: event.title,
+  description: event.description,
+  date: event.date,
+  time: event.time,
+  location: event.location,
+  category: event.category,
+  ticketTypes: event.ticketTypes.map((t) => ({
+    type: t.type,
+    price: String(t.price),
+    quantity: String(t.capacity),
+  })),
+})
+
+/** only what differs from the event as shown (the server ignores the rest anyway) */
+function changesOf(event: EventView, draft: Draft): EventChanges {
+  const changes: EventChanges = {}
+  for (const key of ['title', 'description', 'date', 'time', 'location', 'category'] as const) {
+    if (draft[key] !== event[key]) changes[key] = draft[key]
+  }
+  const types = draft.ticketTypes.map((t) => ({
+    type: t.type,
+    price: Number(t.price),
+    quantity: Number(t.quantity),
+  }))
+  const before = event.ticketTypes.map((t) => ({ type: t.type, price: t.price, quantity: t.capacity }))
+  if (JSON.stringify(types) !== JSON.stringify(before)) changes.ticketTypes = types
+  return changes
+}
+
+export function EventChangesPanel({ eventId }: { eventId: string }) {
+  const event = useQuery(eventQuery(eventId))
+  if (!event.data) return null
+  if (event.data.cancelledAt) {
+    return (
+      <section className="event-changes event-analytics" data-cancelled="yes">
+        <p className="form-error" role="status">
+          {changeTexts.isCancelled} {event.data.cancelReason}
+        </p>
+      </section>
+    )
+  }
+  return <EventChangesForms event={event.data} key={event.data.version} />
+}
+
+function EventChangesForms({ event }: { event: EventView }) {
+  const ids = {
+    title: useId(),
+    description: useId(),
+    date: useId(),
+    time: useId(),
+    location: useId(),
+    category: useId(),
+    reason: useId(),
+    heading: useId(),
+  }
+  const queryClient = useQueryClient()
+  const [draft, setDraft] = useState<Draft>(() => draftOf(event))
+  const [error, setError] = useState<string | null>(null)
+  const [reason, setReason] = useState('')
+  const [cancelError, setCancelError] = useState<string | null>(null)
+  const settle = (updated: EventView) => {
+    queryClient.setQueryData(keys.event(updated._id), updated)
+    return queryClient.invalidateQueries({ queryKey: keys.eventFigures(updated._id) })
+  }
+  const save = useMutation({
+    mutationFn: (changes: EventChanges) => editEvent(event._id, changes),
+    onSuccess: (updated) => {
+      notify.success(changeTexts.saved)
+      return settle(updated)
+    },
+    onError: (failure) => setError(messageOr(changeTexts.saveFailed)(failure)),
+  })
+  const callOff = useMutation({
+    mutationFn: () => cancelEvent(event._id, reason.trim()),
+    onSuccess: (updated) => {
+      notify.success(changeTexts.cancelled)
+      return settle(updated)
+    },
+    onError: (failure) => setCancelError(messageOr(changeTexts.cancelFailed)(failure)),
+  })
+  const submit = (form: FormEvent) => {
+    form.preventDefault()
+    setError(null)
+    save.mutate(changesOf(event, draft))
+  }
+  const submitCancel = (form: FormEvent) => {
+    form.preventDefault()
+    setCancelError(null)
+    if (window.confirm(changeTexts.confirm)) callOff.mutate()
+  }
+  const field = (key: Exclude<keyof Draft, 'ticketTypes'>, label: string, type = 'text') => (
+    <div className="field">
+      <label htmlFor={ids[key]}>{label}</label>
+      {key === 'description' ? (
+        <textarea
+          id={ids[key]}
+          value={draft[key]}
+          onChange={(change) => setDraft({ ...draft, [key]: change.target.value })}
+          disabled={save.isPending}
+        />
+      ) : (
+        <input
+          id={ids[key]}
+          type={type}
+          value={draft[key]}
+          onChange={(change) => setDraft({ ...draft, [key]: change.target.value })}
+          disabled={save.isPending}
+        />
+      )}
+    </div>
+  )
+  return (
+    <section className="event-changes event-analytics" aria-labelledby={ids.heading}>
+      <details>
+        <summary id={ids.heading}>{changeTexts.edit}</summary>
+        <form className="event-changes-form" onSubmit={submit} noValidate>
+          {field('title', 'Title')}
+          {field('description', 'Description')}
+          {field('date', 'Date', 'date')}
+          {field('time', 'Time', 'time')}
+          {field('location', 'Location')}
+          {field('category', 'Category')}
+          {draft.ticketTypes.map((ticketType, index) => (
+            <fieldset key={ticketType.type} className="event-changes-type">
+              <legend>{ticketType.type}</legend>
+              <label>
+                Price (₹)
+                <input
+                  type="number"
+                  min={0}
+                  value={ticketType.price}
+                  onChange={(change) =>
+                    setDraft({
+                      ...draft,
+                      ticketTypes: draft.ticketTypes.map((t, i) =>
+                        i === index ? { ...t, price: change.target.value } : t,
+                      ),
+                    })
+                  }
+                  disabled={save.isPending}
+                />
+              </label>
+              <label>
+                Capacity
+                <input
+                  type="number"
+                  min={1}
+                  value={ticketType.quantity}
+                  onChange={(change) =>
+                    setDraft({
+                      ...draft,
+                      ticketTypes: draft.ticketTypes.map((t, i) =>
+                        i === index ? { ...t, quantity: change.target.value } : t,
+                      ),
+                    })
+                  }
+                  disabled={save.isPending}
+                />
+              </label>
+            </fieldset>
+          ))}
+          <p className="analytics-empty">{changeTexts.movedNote}</p>
+          <button type="submit" disabled={save.isPending}>
+            {save.isPending ? changeTexts.saving : changeTexts.save}
+          </button>
+          {error && (
+            <p className="form-error" role="alert">
+              {error}
+            </p>
+          )}
+        </form>
+      </details>
+      <details>
+        <summary>{changeTexts.cancelHeading}</summary>
+        <form className="event-changes-cancel" onSubmit={submitCancel} noValidate>
+          <div className="field">
+            <label htmlFor={ids.reason}>{changeTexts.reason}</label>
+            <textarea
+              id={ids.reason}
+              value={reason}
+              maxLength={500}
+              onChange={(change) => setReason(change.target.value)}
+              disabled={callOff.isPending}
+            />
+          </div>
+          <button type="submit" className="button-danger" disabled={callOff.isPending}>
+            {callOff.isPending ? changeTexts.cancelling : changeTexts.cancel}
+          </button>
+          {cancelError && (
+            <p className="form-error" role="alert">
+              {cancelError}
+            </p>
+          )}
+        </form>
+      </details>
+    </section>
+  )
+}
