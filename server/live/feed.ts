@@ -1,13 +1,16 @@
 // The admins' activity feed over a plain WebSocket (GET /api/v1/activity): the client's first
 // message carries its token and the last position it saw; the feed sends every later fact in
 // order, says when it has caught up, then follows the ledger live. After a disconnect a client
-// resumes from its last position and misses nothing and gets nothing twice.
+// resumes from its last position and misses nothing and gets nothing twice. A client that shows
+// only the latest facts says how many (`keep`): it gets at most that many of the backlog, then the
+// latest of each short interval in one message (ActivityBatch), shaped only when sent.
 import type { IncomingMessage } from 'node:http'
 import websocket from '@fastify/websocket'
 import type { FastifyInstance } from 'fastify'
-import type { ActivityHello, ActivityMessage } from '../../contracts/activity.ts'
+import { ACTIVITY_KEEP_MAX, type ActivityHello, type ActivityMessage } from '../../contracts/activity.ts'
 import { accountOfToken, type Tokens } from '../http/access.ts'
 import { Consumer } from '../ledger/consumer.ts'
+import type { StoredFact } from '../ledger/ledger.ts'
 import type { Platform } from '../platform.ts'
 import { activityShaper, type LiveReads } from './activity.ts'
 
@@ -80,30 +83,59 @@ export async function registerActivityFeed(
         const from =
           Number.isSafeInteger(hello.from) && (hello.from as number) >= 0 ? (hello.from as number) : 0
 
+        const keep =
+          Number.isSafeInteger(hello.keep) && (hello.keep as number) >= 1
+            ? Math.min(hello.keep as number, ACTIVITY_KEEP_MAX)
+            : null
+
         let caughtUp = false
+        const tooSlow = () => {
+          if (socket.bufferedAmount <= MAX_BUFFERED) return false
+          socket.close(4408, 'Too slow: resume from your last position.')
+          return true
+        }
+        const every = async (fact: StoredFact) => {
+          if (socket.readyState !== socket.OPEN || tooSlow()) return
+          const item = await shape(fact)
+          if (socket.readyState !== socket.OPEN) return
+          send(item)
+        }
+        const latest = keep
+          ? latestOnly(keep, platform.config.live.figuresEveryMs, shape, send, (error) => {
+              // a read failed: the client comes back from its last position and misses nothing
+              request.log.error({ err: error }, 'the activity feed could not shape a fact')
+              if (socket.readyState === socket.OPEN) socket.close(1011, 'The feed could not go on.')
+            })
+          : null
         const consumer = new Consumer(
           ledger,
           'activity',
-          async (fact) => {
-            if (socket.readyState !== socket.OPEN) return
-            if (socket.bufferedAmount > MAX_BUFFERED) {
-              socket.close(4408, 'Too slow: resume from your last position.')
-              return
-            }
-            const item = await shape(fact)
-            if (socket.readyState !== socket.OPEN) return
-            send(item)
+          latest
+            ? (fact) => {
+                if (socket.readyState !== socket.OPEN || tooSlow()) return
+                latest.add(fact, caughtUp)
+              }
+            : every,
+          {
+            checkpoint: 'memory',
+            // only the latest `keep` of the backlog are shown: the rest is not even read
+            startAt: keep ? Math.max(from, (await ledger.head()) - keep) : from,
+            pollMs: platform.config.ledgerPollMs,
+            batchSize: 1000,
           },
-          { checkpoint: 'memory', startAt: from, pollMs: platform.config.ledgerPollMs, batchSize: 1000 },
         )
         consumer.onIdle = (position) => {
           if (caughtUp || socket.readyState !== socket.OPEN) return
           caughtUp = true
-          send({ kind: 'caught-up', position })
+          const sent = latest ? latest.flush() : Promise.resolve()
+          void sent.then(() => {
+            if (socket.readyState === socket.OPEN) send({ kind: 'caught-up', position })
+          })
         }
         open.add(consumer)
         consumer.start()
         socket.on('close', () => {
+          latest?.stop()
           open.delete(consumer)
           void consumer.stop()
         })
@@ -116,4 +148,65 @@ export async function registerActivityFeed(
       })
     },
   })
+}
+
+/**
+ * The latest `keep` facts of each interval of `everyMs`, shaped and sent in one message when the
+ * interval ends (a fact after a quiet interval goes at once); the ones before them are only
+ * counted. The backlog (before `live`) waits for flush().
+ */
+function latestOnly(
+  keep: number,
+  everyMs: number,
+  shape: (fact: StoredFact) => Promise<ActivityMessage & { kind: 'fact' }>,
+  send: (message: ActivityMessage) => void,
+  fail: (error: unknown) => void,
+) {
+  let pending: StoredFact[] = []
+  let passedOver = 0
+  let sentAt = Number.NEGATIVE_INFINITY
+  let timer: NodeJS.Timeout | null = null
+  let stopped = false
+  /** the batch under way: the next waits for it, so batches go out in order */
+  let sending: Promise<void> = Promise.resolve()
+  const flush = (): Promise<void> => {
+    if (timer) clearTimeout(timer)
+    timer = null
+    const facts = pending
+    const skipped = passedOver
+    pending = []
+    passedOver = 0
+    const last = facts.at(-1)
+    if (!last || stopped) return sending
+    sentAt = Date.now()
+    sending = sending
+      .then(async () => {
+        const items = []
+        for (const fact of facts) items.push(await shape(fact))
+        if (!stopped) send({ kind: 'facts', items, passedOver: skipped, position: last.position })
+      })
+      .catch((error) => {
+        stopped = true
+        fail(error)
+      })
+    return sending
+  }
+  return {
+    add(fact: StoredFact, live: boolean) {
+      pending.push(fact)
+      if (pending.length > keep) {
+        pending.shift()
+        passedOver++
+      }
+      if (!live) return
+      const wait = sentAt + everyMs - Date.now()
+      if (wait <= 0 && !timer) void flush()
+      else timer ??= setTimeout(flush, Math.max(0, wait))
+    },
+    flush,
+    stop() {
+      stopped = true
+      if (timer) clearTimeout(timer)
+    },
+  }
 }

@@ -34,6 +34,9 @@ export type TabResult = {
   firstViewMs: number
   domNodes: number
   requestsDuringSale: number
+  /** WebSocket messages received during the sale (Socket.IO's pushes, the activity feed) */
+  framesDuringSale: number
+  /** what the tab downloaded during the sale: API responses and WebSocket messages */
   kbDuringSale: number
   kbPer1000Orders: number
   longTaskShare: number
@@ -87,7 +90,7 @@ type Buyers = { issued: number; failed: number; seconds: number; cpuSeconds: num
  * tabs took 1.2x the sale without a browser). An organizer's dashboard is open before the on-sale
  * begins, so the sale starts once the open tabs have settled.
  */
-async function chromiumSettled(): Promise<void> {
+export async function chromiumSettled(): Promise<void> {
   const started = performance.now()
   let last = chromiumCpuSeconds()
   while (performance.now() - started < 20_000) {
@@ -99,7 +102,7 @@ async function chromiumSettled(): Promise<void> {
 }
 
 /** Chromium pinned to the load generator's core, driven over CDP (playwright-core connects). */
-async function pinnedChromium(): Promise<{ browser: Browser; stop(): void }> {
+export async function pinnedChromium(): Promise<{ browser: Browser; stop(): void }> {
   const { chromium } = await import('playwright-core')
   const port = 9300 + Math.floor(Math.random() * 500)
   const child = spawn(
@@ -132,7 +135,7 @@ async function pinnedChromium(): Promise<{ browser: Browser; stop(): void }> {
 }
 
 /** A signed-in tab on a dashboard, counting its API traffic and long tasks from now on. */
-async function openTab(browser: Browser, url: string, path: string, token: string) {
+export async function openTab(browser: Browser, url: string, path: string, token: string) {
   const context = await browser.newContext()
   const page = await context.newPage()
   await page.addInitScript(() => {
@@ -153,7 +156,7 @@ async function openTab(browser: Browser, url: string, path: string, token: strin
   })
   await page.goto(`${url}/`)
   await page.evaluate((t) => localStorage.setItem('token', t), token)
-  const traffic = { requests: 0, bytes: 0, counting: false }
+  const traffic = { requests: 0, frames: 0, bytes: 0, counting: false }
   const cdp = await context.newCDPSession(page)
   await cdp.send('Network.enable')
   const api = new Set<string>()
@@ -165,6 +168,12 @@ async function openTab(browser: Browser, url: string, path: string, token: strin
   })
   cdp.on('Network.loadingFinished', (e) => {
     if (api.has(e.requestId)) traffic.bytes += e.encodedDataLength
+  })
+  // the pushes and the activity feed are downloads too (their payload; frame headers are a few bytes)
+  cdp.on('Network.webSocketFrameReceived', (e) => {
+    if (!traffic.counting) return
+    traffic.frames++
+    traffic.bytes += Buffer.byteLength(e.response.payloadData)
   })
   await page.goto(`${url}${path}`)
   await page.locator('[data-dashboard-row]').first().waitFor({ timeout: 30_000 })
@@ -292,6 +301,7 @@ export async function benchDashboards(orders = 3000, eventsOwned = 1000, concurr
           firstViewMs: round(t.firstViewMs, 0),
           domNodes: t.domNodes,
           requestsDuringSale: t.traffic.requests,
+          framesDuringSale: t.traffic.frames,
           kbDuringSale: round(t.traffic.bytes / 1024, 1),
           kbPer1000Orders: round(t.traffic.bytes / 1024 / (load.issued / 1000), 1),
           longTaskShare: round(longTaskMs / (load.seconds * 1000), 3),

@@ -357,7 +357,7 @@ function markdown(r: Record<string, unknown>): string {
     for (const t of dash.tabs) {
       rows.push([
         `dashboards: ${t.tab} tab`,
-        `${t.requestsDuringSale} requests, ${t.kbPer1000Orders} kB per 1,000 orders, long tasks ${Math.round(t.longTaskShare * 1000) / 10}% of the sale, ` +
+        `${t.requestsDuringSale} requests and ${t.framesDuringSale ?? '?'} WebSocket messages, ${t.kbPer1000Orders} kB per 1,000 orders, long tasks ${Math.round(t.longTaskShare * 1000) / 10}% of the sale, ` +
           `final figures ${t.settledMs} ms after the last payment; first view ${t.firstViewMs} ms, ${t.domNodes} DOM nodes`,
         '–',
         '–',

@@ -1,7 +1,7 @@
 // The admins' activity feed over a plain WebSocket: every fact once, in order, resumable.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import WebSocket from 'ws'
-import type { ActivityItem, ActivityMessage } from '../../contracts/activity.ts'
+import type { ActivityBatch, ActivityItem, ActivityMessage } from '../../contracts/activity.ts'
 import { adminSession, bearer, organizerSession, signUp } from '../support/accounts.ts'
 import {
   approvedEvent,
@@ -16,7 +16,9 @@ import { startServer, type TestServer } from '../support/server.ts'
 
 let server: TestServer
 beforeAll(async () => {
-  server = await startServer({ RATE_LIMITS: 'off' })
+  // a client that keeps the latest gets a batch at most every second: a burst of sign-ups (argon2,
+  // a few hundred ms each on a slow machine) lands in a few
+  server = await startServer({ RATE_LIMITS: 'off', LIVE_FIGURES_EVERY_MS: '1000' })
 })
 afterAll(async () => {
   await server.close()
@@ -53,6 +55,10 @@ const until = async (check: () => boolean | Promise<boolean>, timeoutMs = 5000) 
 }
 
 const facts = (messages: ActivityMessage[]) => messages.filter((m): m is ActivityItem => m.kind === 'fact')
+const batches = (messages: ActivityMessage[]) =>
+  messages.filter((m): m is ActivityBatch => m.kind === 'facts')
+/** the facts a client that keeps the latest was sent, in the order sent */
+const batched = (messages: ActivityMessage[]) => batches(messages).flatMap((b) => b.items)
 
 describe('GET /api/v1/activity (WebSocket)', () => {
   it('refuses a visitor and a user, with a reason', async () => {
@@ -178,5 +184,73 @@ describe('GET /api/v1/activity (WebSocket)', () => {
     expect(tokenHash).toBeTruthy()
     expect(JSON.stringify(feed.messages)).not.toContain(tokenHash)
     feed.socket.close()
+  })
+
+  describe('a client that keeps only the latest facts (keep)', () => {
+    it('gets the latest `keep` of the backlog in one message, then says it has caught up', async () => {
+      const admin = await adminSession(server.app)
+      for (let i = 0; i < 6; i++) await signUp(server.app, `Backlog${i}`)
+      const head = await server.app.platform.ledger.head()
+      const feed = await openFeed({ token: admin.token, from: 0, keep: 4 })
+      await until(() => feed.messages.some((m) => m.kind === 'caught-up'))
+      expect(facts(feed.messages)).toEqual([])
+      expect(batches(feed.messages)).toHaveLength(1)
+      expect(batched(feed.messages).map((f) => f.position)).toEqual([head - 3, head - 2, head - 1, head])
+      expect(batched(feed.messages).at(-1)?.summary).toBe('Backlog5 signed up as user')
+      expect(feed.messages.at(-1)).toEqual({ kind: 'caught-up', position: head })
+      feed.socket.close()
+    })
+
+    it('during a burst sends a few batches of at most `keep`, newest last, and counts every fact it passed over', async () => {
+      const admin = await adminSession(server.app)
+      const feed = await openFeed({ token: admin.token, from: 0, keep: 3 })
+      await until(() => feed.messages.some((m) => m.kind === 'caught-up'))
+      const from = (feed.messages.find((m) => m.kind === 'caught-up') as { position: number }).position
+      const before = batches(feed.messages).length
+      await Promise.all(Array.from({ length: 40 }, (_, i) => signUp(server.app, `Burst${i}`)))
+      const head = await server.app.platform.ledger.head()
+      await until(() => batched(feed.messages).some((f) => f.position === head))
+      const live = batches(feed.messages).slice(before)
+      // 40 facts, at most 3 of them in each message, a few messages
+      expect(live.length).toBeLessThan(20)
+      for (const batch of live) {
+        expect(batch.items.length).toBeGreaterThan(0)
+        expect(batch.items.length).toBeLessThanOrEqual(3)
+        expect(batch.position).toBe(batch.items.at(-1)?.position)
+      }
+      // every fact is either sent or counted, once, in ledger order
+      expect(live.reduce((n, b) => n + b.passedOver + b.items.length, 0)).toBe(head - from)
+      const positions = live.flatMap((b) => b.items.map((f) => f.position))
+      expect(positions).toEqual([...positions].sort((a, b) => a - b))
+      expect(new Set(positions).size).toBe(positions.length)
+      feed.socket.close()
+    })
+
+    it('resumes from its last position with only what came after it', async () => {
+      const admin = await adminSession(server.app)
+      const from = await server.app.platform.ledger.head()
+      await signUp(server.app, 'AfterDrop')
+      const feed = await openFeed({ token: admin.token, from, keep: 50 })
+      await until(() => feed.messages.some((m) => m.kind === 'caught-up'))
+      const head = await server.app.platform.ledger.head()
+      expect(batched(feed.messages).map((f) => f.position)).toEqual(
+        Array.from({ length: head - from }, (_, i) => from + i + 1),
+      )
+      expect(batched(feed.messages).some((f) => f.summary === 'AfterDrop signed up as user')).toBe(true)
+      feed.socket.close()
+    })
+
+    it('takes a keep that is not a whole number from 1 as no keep (every fact, one message each)', async () => {
+      const admin = await adminSession(server.app)
+      const from = await server.app.platform.ledger.head()
+      await signUp(server.app, 'NoKeep')
+      for (const keep of [0, -3, 2.5, '7']) {
+        const feed = await openFeed({ token: admin.token, from, keep })
+        await until(() => feed.messages.some((m) => m.kind === 'caught-up'))
+        expect(batches(feed.messages)).toEqual([])
+        expect(facts(feed.messages).at(-1)?.summary).toBe('NoKeep signed up as user')
+        feed.socket.close()
+      }
+    })
   })
 })

@@ -96,7 +96,8 @@ export function openActivityFeed(options: FeedOptions): { close(): void } {
     const current = openSocket(options.url)
     socket = current
     current.onopen = () => {
-      current.send(JSON.stringify({ token: options.token, from: position }))
+      // only the latest `keep` are shown: the server sends no more than that (ActivityBatch)
+      current.send(JSON.stringify({ token: options.token, from: position, keep }))
       status = 'catching-up'
       emitNow()
     }
@@ -107,15 +108,23 @@ export function openActivityFeed(options: FeedOptions): { close(): void } {
       } catch {
         return
       }
+      const shown = () => {
+        if (items.length > keep * 2) items = items.slice(-keep)
+        if (caughtUp) emitLive()
+        else emitSoon()
+      }
       switch (message.kind) {
         case 'fact':
           // a fact at or before the last position was seen already
           if (message.position <= position) return
           position = message.position
           items.push(message)
-          if (items.length > keep * 2) items = items.slice(-keep)
-          if (caughtUp) emitLive()
-          else emitSoon()
+          shown()
+          return
+        case 'facts':
+          for (const item of message.items) if (item.position > position) items.push(item)
+          position = Math.max(position, message.position)
+          shown()
           return
         case 'caught-up':
           caughtUp = true
