@@ -20,6 +20,7 @@ import { benchPurchase } from './purchase.ts'
 import { benchReads } from './reads.ts'
 import { benchRebuild } from './rebuild.ts'
 import { benchSaleStores, type SaleStoresResult } from './sale-stores.ts'
+import { benchSoak, type SoakResult } from './soak.ts'
 import { benchStores, type StoreFigures } from './stores.ts'
 import { benchWeb } from './web.ts'
 
@@ -103,6 +104,8 @@ if (wanted('sale-stores'))
 if (wanted('dashboards'))
   log('dashboards', await benchDashboards(quick ? 1000 : 3000, 1000, 50, quick ? 1 : 3))
 if (wanted('checkin')) log('checkin', await benchCheckin(quick))
+// the soak only when asked (ten minutes and more): npm run bench -- --only soak
+if (only?.has('soak')) log('soak', await benchSoak(quick ? 90 : 600, quick ? 500 : 2000))
 
 mkdirSync(dir, { recursive: true })
 writeFileSync(join(dir, 'latest.json'), `${JSON.stringify(results, null, 2)}\n`)
@@ -393,6 +396,26 @@ function markdown(r: Record<string, unknown>): string {
       '–',
       'report',
       '–',
+    ])
+  }
+  const soak = r.soak as SoakResult | undefined
+  if (soak) {
+    const errors = Object.values(soak.errors).reduce((a, b) => a + b, 0)
+    rows.push([
+      `soak: ${Math.round(soak.seconds / 60)} min of mixed traffic at ${soak.rate} operations/s (70% of the mix's peak, ${soak.peakOpsPerSecond}), ${soak.sockets.toLocaleString('en')} live sockets ([plot](${soak.plot}))`,
+      `RSS ${soak.rss.firstMinuteMb} MB after the first minute, at most ${soak.rss.maxAfterMb} MB after (${pct(soak.rss.growth)} growth); ` +
+        `median window p99 ${soak.p99.middleMs} ms in the middle third, ${soak.p99.lastMs} ms in the last (${soak.p99.ratio}x); ` +
+        `${errors} errors${
+          errors > 0
+            ? ` (${Object.entries(soak.errors)
+                .map(([k, n]) => `${k}: ${n}`)
+                .join(', ')})`
+            : ''
+        }, ${soak.socketDrops} sockets dropped, ${soak.operations.toLocaleString('en')} operations`,
+      '–',
+      '–',
+      'RSS growth < 10% after the first minute, p99 steady (last third ≤ 1.25x the middle), no errors',
+      `${yes(soak.verdict.rss)} / ${yes(soak.verdict.p99)} / ${yes(soak.verdict.errors)}`,
     ])
   }
   const table = [

@@ -8,6 +8,7 @@ export const adminDashboardRoute = createRoute({
   getParentRoute: () => adminArea,
   path: '/admin/dashboard',
   loader: prefetchFirstDashboardPage,
+  staticData: { atBoot: prefetchFirstDashboardPage },
   component: lazyScreen(() => import('../screens/admin/dashboard.tsx'), 'AdminDashboardScreen'),
 })
 

@@ -16,6 +16,7 @@ export const organizerDashboardRoute = createRoute({
   getParentRoute: () => organizersArea,
   path: '/organizers/dashboard',
   loader: prefetchFirstDashboardPage,
+  staticData: { atBoot: prefetchFirstDashboardPage },
   component: lazyScreen(
     () => import('../screens/organizers/organizer-dashboard.tsx'),
     'OrganizerDashboardScreen',

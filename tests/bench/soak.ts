@@ -1,0 +1,248 @@
+// soak: staying power (issue 18). The real server on its core, 2,000 Socket.IO clients watching
+// event pages, and mixed traffic (browsing the listing, opening events, holds left to lapse,
+// purchases, cancels) from a second process on the other core. First the mix's peak is found
+// (closed loop, 50 operations at a time, 20 s); then the mix runs open loop at 70% of that peak
+// for `seconds` (10 minutes). Every 10 s: the server's RSS, the window's p50/p99 over every
+// request, errors, sockets still connected, pushes delivered. Written to results/soak.json and
+// drawn (RSS and p99 over time) to results/soak.svg with echarts' server-side SVG renderer.
+// Targets: RSS growth after the first minute under 10%, p99 steady (the last third's median
+// window p99 within 25% of the second third's... see `verdict`), no errors, no socket dropped.
+import { rmSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { createInterface } from 'node:readline'
+import * as echarts from 'echarts'
+import { cores, cpuSeconds, root, rssMb, spawnPinned, startAppServer } from './lib/processes.ts'
+import { seed } from './lib/seed.ts'
+import { median, round } from './lib/stats.ts'
+
+export type SoakPoint = {
+  /** seconds since the soak began */
+  t: number
+  rssMb: number
+  p50: number
+  p99: number
+  requests: number
+  errors: number
+  /** the server's share of its core in the window */
+  serverCpu: number
+  generatorCpu: number
+  socketsConnected: number
+  pushes: number
+}
+
+export type SoakResult = {
+  seconds: number
+  sockets: number
+  peakOpsPerSecond: number
+  rate: number
+  operations: number
+  points: SoakPoint[]
+  /** what went wrong, by request and status (every window's errors, summed) */
+  errors: Record<string, number>
+  socketDrops: number
+  /** RSS at the end of the first minute, the highest after it, and the growth between */
+  rss: { firstMinuteMb: number; maxAfterMb: number; growth: number }
+  /** median window p99 in the second and the last third of the soak */
+  p99: { middleMs: number; lastMs: number; ratio: number }
+  verdict: { rss: boolean; p99: boolean; errors: boolean }
+  plot: string
+}
+
+type Lines = { next(): Promise<Record<string, unknown> | null>; ready: Promise<void> }
+
+/** a load process's JSON lines as they come; `ready` once it printed 'ready' */
+function linesOf(running: ReturnType<typeof spawnPinned>): Lines {
+  const queue: Array<Record<string, unknown>> = []
+  const waiting: Array<(line: Record<string, unknown> | null) => void> = []
+  let readyNow: () => void = () => {}
+  const ready = new Promise<void>((r) => {
+    readyNow = r
+  })
+  const reader = createInterface({ input: running.child.stdout as NodeJS.ReadableStream })
+  reader.on('line', (line) => {
+    if (line === 'ready') return readyNow()
+    if (!line.startsWith('{')) return
+    const parsed = JSON.parse(line) as Record<string, unknown>
+    const taker = waiting.shift()
+    if (taker) taker(parsed)
+    else queue.push(parsed)
+  })
+  reader.on('close', () => {
+    for (const taker of waiting.splice(0)) taker(null)
+  })
+  return {
+    ready,
+    next: () =>
+      queue.length > 0
+        ? Promise.resolve(queue.shift() as Record<string, unknown>)
+        : new Promise((resolve) => waiting.push(resolve)),
+  }
+}
+
+function plot(points: SoakPoint[], title: string): string {
+  const chart = echarts.init(null, null, { renderer: 'svg', ssr: true, width: 960, height: 420 })
+  chart.setOption({
+    animation: false,
+    title: { text: title, left: 'center', textStyle: { fontSize: 14 } },
+    legend: { top: 28, data: ['server RSS (MB)', 'p99 (ms)', 'p50 (ms)'] },
+    grid: { left: 70, right: 70, top: 70, bottom: 50 },
+    xAxis: { type: 'value', name: 'seconds', nameLocation: 'middle', nameGap: 28, min: 0 },
+    yAxis: [
+      { type: 'value', name: 'RSS (MB)', min: 0 },
+      { type: 'value', name: 'latency (ms)', min: 0, splitLine: { show: false } },
+    ],
+    series: [
+      {
+        name: 'server RSS (MB)',
+        type: 'line',
+        yAxisIndex: 0,
+        showSymbol: false,
+        data: points.map((p) => [p.t, p.rssMb]),
+      },
+      {
+        name: 'p99 (ms)',
+        type: 'line',
+        yAxisIndex: 1,
+        showSymbol: false,
+        data: points.map((p) => [p.t, p.p99]),
+      },
+      {
+        name: 'p50 (ms)',
+        type: 'line',
+        yAxisIndex: 1,
+        showSymbol: false,
+        data: points.map((p) => [p.t, p.p50]),
+      },
+    ],
+  })
+  const svg = chart.renderToSVGString()
+  chart.dispose()
+  return svg
+}
+
+export async function benchSoak(seconds = 600, sockets = 2000): Promise<SoakResult> {
+  const windowSeconds = 10
+  const data = seed({ buyers: 30_000, events: 50, seats: 1_000_000 })
+  const eventIds = data.events.map((e) => e.eventId)
+  const server = await startAppServer(data.dataDir, {
+    QUEUE_PREFIX: `bench-soak-${Date.now()}`,
+    // every socket comes from this one address
+    LIVE_CONNECTIONS_PER_ADDRESS: String(sockets + 100),
+  })
+  const stopAll: Array<() => void> = []
+  try {
+    const clients = spawnPinned(cores.load, [
+      'tests/bench/lib/soak-sockets.ts',
+      JSON.stringify({ url: server.url, clients: sockets, eventIds, seconds: seconds + 60, windowSeconds }),
+    ])
+    stopAll.push(() => clients.child.kill('SIGKILL'))
+    const socketLines = linesOf(clients)
+    await Promise.race([
+      socketLines.ready,
+      clients.exited.then(() => {
+        throw new Error(`the sockets did not connect:\n${clients.output()}`)
+      }),
+    ])
+
+    const load = (rate: number, concurrency: number, secs: number) =>
+      spawnPinned(cores.load, [
+        'tests/bench/lib/soak-load.ts',
+        JSON.stringify({
+          url: server.url,
+          tokensFile: data.tokensFile,
+          eventIds,
+          rate,
+          concurrency,
+          seconds: secs,
+          windowSeconds,
+        }),
+      ])
+    // the peak of this mix (which also warms the server up)
+    const peakRun = load(0, 50, 20)
+    stopAll.push(() => peakRun.child.kill('SIGKILL'))
+    await peakRun.exited
+    const peakLine = peakRun
+      .output()
+      .split('\n')
+      .filter((l) => l.startsWith('{"done"'))
+      .pop()
+    if (!peakLine) throw new Error(`the peak run failed:\n${peakRun.output()}`)
+    const peak = JSON.parse(peakLine) as { operationsPerSecond: number }
+    const rate = round(peak.operationsPerSecond * 0.7, 1)
+
+    const soak = load(rate, 0, seconds)
+    stopAll.push(() => soak.child.kill('SIGKILL'))
+    const loadLines = linesOf(soak)
+    const points: SoakPoint[] = []
+    const errors: Record<string, number> = {}
+    let cpuBefore = cpuSeconds(server.pid)
+    let operations = 0
+    for (;;) {
+      const line = await loadLines.next()
+      if (!line) throw new Error(`the soak's load stopped:\n${soak.output().slice(-2000)}`)
+      if (line.done) {
+        operations = line.operations as number
+        break
+      }
+      if (line.final) continue
+      const sockets = (await socketLines.next()) ?? {}
+      const cpuNow = cpuSeconds(server.pid)
+      const windowErrors = line.errors as Record<string, number>
+      for (const [key, n] of Object.entries(windowErrors)) errors[key] = (errors[key] ?? 0) + n
+      points.push({
+        t: line.t as number,
+        rssMb: rssMb(server.pid),
+        p50: round(line.p50 as number, 1),
+        p99: round(line.p99 as number, 1),
+        requests: line.requests as number,
+        errors: Object.values(windowErrors).reduce((a, b) => a + b, 0),
+        serverCpu: round((cpuNow - cpuBefore) / windowSeconds, 2),
+        generatorCpu: round(line.generatorCpu as number, 2),
+        socketsConnected: (sockets.connected as number) ?? 0,
+        pushes: (sockets.pushes as number) ?? 0,
+      })
+      cpuBefore = cpuNow
+      console.error(`soak ${JSON.stringify(points.at(-1))}`)
+    }
+    const socketDrops = Math.max(0, ...points.map((p) => sockets - p.socketsConnected))
+
+    const whole = points
+    const firstMinute = whole.filter((p) => p.t <= 60).at(-1)?.rssMb ?? 0
+    const maxAfter = Math.max(...whole.filter((p) => p.t > 60).map((p) => p.rssMb))
+    const third = seconds / 3
+    const middle = median(whole.filter((p) => p.t > third && p.t <= 2 * third).map((p) => p.p99))
+    const last = median(whole.filter((p) => p.t > 2 * third).map((p) => p.p99))
+    const growth = round(maxAfter / firstMinute - 1, 3)
+    const ratio = round(last / middle, 2)
+    const totalErrors = Object.values(errors).reduce((a, b) => a + b, 0)
+    const svg = plot(
+      points,
+      `Soak: ${Math.round(seconds / 60)} min at ${rate} operations/s (70% of peak), ${sockets} sockets`,
+    )
+    const plotFile = 'soak.svg'
+    writeFileSync(join(root, 'tests/bench/results', plotFile), svg)
+    return {
+      seconds,
+      sockets,
+      peakOpsPerSecond: round(peak.operationsPerSecond, 1),
+      rate,
+      operations,
+      points,
+      errors,
+      socketDrops,
+      rss: { firstMinuteMb: firstMinute, maxAfterMb: maxAfter, growth },
+      p99: { middleMs: middle, lastMs: last, ratio },
+      verdict: { rss: growth < 0.1, p99: ratio <= 1.25, errors: totalErrors === 0 && socketDrops === 0 },
+      plot: plotFile,
+    }
+  } finally {
+    for (const stop of stopAll) stop()
+    await server.stop()
+    rmSync(data.dataDir, { recursive: true, force: true })
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const result = await benchSoak(Number(process.argv[2] ?? 600), Number(process.argv[3] ?? 2000))
+  console.log(JSON.stringify({ ...result, points: result.points.length }, null, 2))
+}
