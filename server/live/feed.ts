@@ -87,6 +87,9 @@ export async function registerActivityFeed(
           Number.isSafeInteger(hello.keep) && (hello.keep as number) >= 1
             ? Math.min(hello.keep as number, ACTIVITY_KEEP_MAX)
             : null
+        // only the latest `keep` of the backlog are shown: the rest is not even read
+        const startAt = keep ? Math.max(from, (await ledger.head()) - keep) : from
+        if (socket.readyState !== socket.OPEN) return
 
         let caughtUp = false
         const tooSlow = () => {
@@ -118,8 +121,7 @@ export async function registerActivityFeed(
             : every,
           {
             checkpoint: 'memory',
-            // only the latest `keep` of the backlog are shown: the rest is not even read
-            startAt: keep ? Math.max(from, (await ledger.head()) - keep) : from,
+            startAt,
             pollMs: platform.config.ledgerPollMs,
             batchSize: 1000,
           },

@@ -58,12 +58,16 @@ const request = async (kind: Kind, method: string, path: string, token: string |
     json = text.startsWith('{') ? JSON.parse(text) : {}
   } catch (error) {
     status = 0
-    json = { message: (error as Error).message }
+    // fetch says "fetch failed"; what failed is its cause (ECONNRESET, a timeout)
+    const cause = (error as Error & { cause?: { code?: string; message?: string } }).cause
+    json = { message: cause?.code ?? cause?.message ?? (error as Error).message }
   }
   window.latencies.push(performance.now() - t0)
   window.requests++
   if (status < 200 || status >= 300) {
-    const key = `${kind} ${method} ${path.split('/').slice(0, 3).join('/')} ${status}`
+    // one key per route (an event's id left out), and what failed for a request that got no answer
+    const route = kind === 'event' ? '/event/:id' : kind === 'cancel' ? '/ticket/cancel/:id' : path
+    const key = `${kind} ${method} ${route} ${status || json.message}`
     window.errors[key] = (window.errors[key] ?? 0) + 1
   }
   return { status, json }
