@@ -42,6 +42,11 @@ export type TabResult = {
   longTaskShare: number
   /** from the last payment's answer to the final figures on screen */
   settledMs: number
+  /** the tab offline and the server restarted (every live connection dropped), 20 more orders
+   * paid meanwhile: from the tab's reconnection, once back online, to the final figures on screen */
+  reconnectedMs?: number
+  /** the same, from the tab's coming back online (Socket.IO's pause before it tries again included) */
+  backOnlineMs?: number
 }
 
 export type DashboardsResult = {
@@ -238,8 +243,9 @@ export async function benchDashboards(orders = 3000, eventsOwned = 1000, concurr
    * dashboards open */
   const sale = async (browser: 'none' | 'blank' | 'dashboards') => {
     const watch = browser === 'dashboards'
-    const data = seed({ buyers: orders, events: eventsOwned, seats: orders })
-    const server = await startAppServer(data.dataDir, { QUEUE_PREFIX: `bench-dash-${Date.now()}` })
+    const data = seed({ buyers: orders, events: eventsOwned, seats: orders + 20 })
+    const env = { QUEUE_PREFIX: `bench-dash-${Date.now()}` }
+    let server = await startAppServer(data.dataDir, env)
     const chromium = browser === 'none' ? null : await pinnedChromium()
     try {
       const eventId = data.events[0]?.eventId as string
@@ -307,6 +313,52 @@ export async function benchDashboards(orders = 3000, eventsOwned = 1000, concurr
           longTaskShare: round(longTaskMs / (load.seconds * 1000), 3),
           settledMs: round(settledMs, 0),
         })
+      }
+      if (watch) {
+        // The same figures after a dropped connection: the tabs go offline and the server restarts on
+        // its address (every socket drops), 20 more orders are paid while the tabs cannot hear of
+        // them, then the tabs come back online; each is timed from its reconnection to the final
+        // figures (which only its refetch on reconnecting can show).
+        for (const t of tabs) await t.context.setOffline(true)
+        await server.stop()
+        await Promise.all(tabs.map((t) => t.page.locator('[data-live="offline"]').first().waitFor()))
+        server = await startAppServer(data.dataDir, env, server.port)
+        const more = await runLoad<Buyers>('tests/bench/lib/buyers.ts', {
+          url: server.url,
+          tokensFile: data.tokensFile,
+          eventId,
+          orders: 20,
+          concurrency: 5,
+        })
+        if (more.issued !== 20) throw new Error(`the orders during the outage: ${JSON.stringify(more)}`)
+        const final = String(load.issued + more.issued)
+        // timed in the page (Playwright's polling would add its own delay): when it is connected
+        // again, and when its totals first show the final count
+        for (const t of tabs)
+          await t.page.evaluate((sold) => {
+            const w = window as unknown as { backAt?: number; connectedAt?: number; finalAt?: number }
+            w.backAt = performance.now()
+            // (no named function in here: tsx would wrap it in a helper the page does not have)
+            new MutationObserver(() => {
+              if (w.connectedAt === undefined && document.querySelector('[data-live="connected"]'))
+                w.connectedAt = performance.now()
+              const shown = document.querySelector('[data-dashboard-totals]')?.getAttribute('data-sold')
+              if (w.finalAt === undefined && shown === sold) w.finalAt = performance.now()
+            }).observe(document, { subtree: true, childList: true, attributes: true })
+          }, final)
+        for (const t of tabs) await t.context.setOffline(false)
+        await Promise.all(
+          tabs.map(async (t, i) => {
+            await showsSold(t.page, load.issued + more.issued)
+            const at = await t.page.evaluate(() => {
+              const w = window as unknown as { backAt: number; connectedAt?: number; finalAt: number }
+              return { backAt: w.backAt, connectedAt: w.connectedAt, finalAt: w.finalAt }
+            })
+            const result = results[i] as TabResult
+            result.reconnectedMs = round(at.finalAt - (at.connectedAt ?? at.finalAt), 0)
+            result.backOnlineMs = round(at.finalAt - at.backAt, 0)
+          }),
+        )
       }
       return { seconds: load.seconds, issued: load.issued, failed: load.failed, tabs: results, use, cpu }
     } finally {

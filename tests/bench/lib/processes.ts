@@ -51,8 +51,13 @@ export type AppServer = {
 }
 
 /** The real server (server/main.ts) on a data folder prepared beforehand, pinned to its core. */
-export async function startAppServer(dataDir: string, env: Record<string, string> = {}): Promise<AppServer> {
-  const port = await freePort()
+export async function startAppServer(
+  dataDir: string,
+  env: Record<string, string> = {},
+  /** a port of its own (a restart on the same address); a free one by default */
+  onPort?: number,
+): Promise<AppServer> {
+  const port = onPort ?? (await freePort())
   // BENCH_SERVER_PROF=<dir>: the server writes a V8 CPU profile there when it stops.
   const profile = process.env.BENCH_SERVER_PROF
   const flags = profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : []
