@@ -355,7 +355,9 @@ export async function benchDashboards(orders = 3000, eventsOwned = 1000, concurr
               return { backAt: w.backAt, connectedAt: w.connectedAt, finalAt: w.finalAt }
             })
             const result = results[i] as TabResult
-            result.reconnectedMs = round(at.finalAt - (at.connectedAt ?? at.finalAt), 0)
+            // never seen connected (the attribute missed): no figure rather than a false 0
+            result.reconnectedMs =
+              at.connectedAt === undefined ? Number.NaN : round(at.finalAt - at.connectedAt, 0)
             result.backOnlineMs = round(at.finalAt - at.backAt, 0)
           }),
         )
