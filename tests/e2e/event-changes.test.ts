@@ -4,17 +4,16 @@
 // event off with a reason while its ticket holder's dashboard and its public page are open: the
 // holder is told at once, the public page stops offering Book Now, and the holder's order is
 // cancelled and refunded on the server.
-import type { Browser, BrowserContext, Page } from 'playwright-core'
+import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { EventView, TicketTypeInput } from '../../contracts/catalog.ts'
 import { adminSession, organizerSession, type Session, signUp } from '../support/accounts.ts'
-import { launchBrowser } from '../support/browser.ts'
+import { launchBrowser, signedInPages } from '../support/browser.ts'
 import { approvedEvent, buy, factsOfType, get, orderRow, until } from '../support/sales.ts'
 import { startServer, type TestServer } from '../support/server.ts'
 
 let server: TestServer
 let browser: Browser
-const contexts: BrowserContext[] = []
 let admin: Session
 let organizer: Session
 let buyer: Session
@@ -35,24 +34,19 @@ beforeAll(async () => {
 }, 60_000)
 
 afterAll(async () => {
-  for (const context of contexts) await context.close()
+  await pages.closeAll()
   await browser?.close()
   await server?.close()
 })
 
-async function signedInPage(account: Session): Promise<Page> {
-  const context = await browser.newContext({ baseURL: server.url })
-  contexts.push(context)
-  await context.addInitScript((token) => localStorage.setItem('token', token), account.token)
-  return context.newPage()
-}
+const pages = signedInPages(
+  () => browser,
+  () => server.url,
+)
+const signedInPage = (account: Session): Promise<Page> => pages.open(account.token)
 
 /** a page of a browser context nobody is signed in to */
-async function visitorPage(): Promise<Page> {
-  const context = await browser.newContext({ baseURL: server.url })
-  contexts.push(context)
-  return context.newPage()
-}
+const visitorPage = (): Promise<Page> => pages.open(null)
 
 /** the public event page, open and listening to the event's pushes */
 async function openPublicPage(page: Page, event: EventView) {

@@ -1,18 +1,17 @@
 // Promo codes (issue 17) in Chromium: the organizer makes a code on the event's page; a buyer applies
 // it on the booking screen, sees the discount before checkout (and why another code does not
 // apply), pays the discounted amount, and the organizer's list counts the use as paid.
-import type { Browser, BrowserContext, Page } from 'playwright-core'
+import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { EventView } from '../../contracts/catalog.ts'
 import { PROMO_UNKNOWN } from '../../server/booking/promo.ts'
 import { adminSession, organizerSession, type Session, signUp } from '../support/accounts.ts'
-import { launchBrowser } from '../support/browser.ts'
+import { launchBrowser, signedInPages } from '../support/browser.ts'
 import { approvedEvent } from '../support/sales.ts'
 import { startServer, type TestServer } from '../support/server.ts'
 
 let server: TestServer
 let browser: Browser
-const contexts: BrowserContext[] = []
 let organizer: Session
 let buyer: Session
 let event: EventView
@@ -30,17 +29,16 @@ beforeAll(async () => {
 }, 60_000)
 
 afterAll(async () => {
-  for (const context of contexts) await context.close()
+  await pages.closeAll()
   await browser?.close()
   await server?.close()
 })
 
-async function signedInPage(account: Session): Promise<Page> {
-  const context = await browser.newContext({ baseURL: server.url })
-  contexts.push(context)
-  await context.addInitScript((token) => localStorage.setItem('token', token), account.token)
-  return context.newPage()
-}
+const pages = signedInPages(
+  () => browser,
+  () => server.url,
+)
+const signedInPage = (account: Session): Promise<Page> => pages.open(account.token)
 
 describe('a promo code, from the organizer to the checkout', () => {
   it('is made on the event page, applied before checkout, paid at its price and counted', async () => {

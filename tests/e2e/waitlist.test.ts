@@ -2,19 +2,18 @@
 // B and then C join its list on the event page and see their places; the ticket cancelled, B's page
 // shows the seat held for B, and a toast says so, without a reload, while C's page still shows C
 // waiting; B follows Book Now, books the held seat through the local checkout, and holds the ticket.
-import type { Browser, BrowserContext, Page } from 'playwright-core'
+import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { TicketView } from '../../contracts/booking.ts'
 import type { EventView } from '../../contracts/catalog.ts'
 import { WAITLIST_RULE, type WaitlistEntryView } from '../../contracts/waitlist.ts'
 import { adminSession, organizerSession, type Session, signUp } from '../support/accounts.ts'
-import { launchBrowser } from '../support/browser.ts'
+import { launchBrowser, signedInPages } from '../support/browser.ts'
 import { approvedEvent, buy, cancel, get } from '../support/sales.ts'
 import { startServer, type TestServer } from '../support/server.ts'
 
 let server: TestServer
 let browser: Browser
-const contexts: BrowserContext[] = []
 let buyerA: Session
 let personB: Session
 let personC: Session
@@ -38,17 +37,16 @@ beforeAll(async () => {
 }, 60_000)
 
 afterAll(async () => {
-  for (const context of contexts) await context.close()
+  await pages.closeAll()
   await browser?.close()
   await server?.close()
 })
 
-async function signedInPage(account: Session): Promise<Page> {
-  const context = await browser.newContext({ baseURL: server.url })
-  contexts.push(context)
-  await context.addInitScript((token) => localStorage.setItem('token', token), account.token)
-  return context.newPage()
-}
+const pages = signedInPages(
+  () => browser,
+  () => server.url,
+)
+const signedInPage = (account: Session): Promise<Page> => pages.open(account.token)
 
 /** the event page, signed in, with its live connection up (pushes reach it from here on) */
 async function openEventPage(page: Page) {

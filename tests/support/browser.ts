@@ -1,5 +1,5 @@
 // Debian's Chromium driven by playwright-core (no browser download).
-import { type Browser, chromium } from 'playwright-core'
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core'
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 
@@ -20,4 +20,23 @@ export function launchBrowser(extraArgs: readonly string[] = []): Promise<Browse
       ...extraArgs,
     ],
   })
+}
+
+/**
+ * Pages of a browser signed in as one account each (its token in localStorage before the app
+ * starts; none: a visitor's), on the server at `baseURL`; closeAll() closes every context opened.
+ */
+export function signedInPages(browser: () => Browser, baseURL: () => string) {
+  const contexts: BrowserContext[] = []
+  return {
+    async open(token: string | null): Promise<Page> {
+      const context = await browser().newContext({ baseURL: baseURL() })
+      contexts.push(context)
+      if (token) await context.addInitScript((stored) => localStorage.setItem('token', stored), token)
+      return context.newPage()
+    },
+    async closeAll() {
+      for (const context of contexts.splice(0)) await context.close()
+    },
+  }
 }
