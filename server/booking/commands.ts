@@ -77,10 +77,11 @@ export function bookingCommands(
         }
         // seats a waiting list offered this buyer are theirs to book (issue 17)
         const offered = yield* wait(booking.offeredTo(order.buyerId, order.ticketTypeId))
-        if ((yield* wait(seatsLeft(ticketType, order, booking))) + offered < order.quantity) {
+        let available = (yield* wait(seatsLeft(ticketType, order, booking))) + offered
+        if (available < order.quantity) {
           yield* releaseLapsed(tx, now, ticketType.id)
+          available = (yield* wait(seatsLeft(ticketType, order, booking))) + offered
         }
-        const available = (yield* wait(seatsLeft(ticketType, order, booking))) + offered
         const heldFromAddress = order.clientKey
           ? yield* wait(booking.seatsHeldFrom(order.clientKey, order.eventId))
           : 0

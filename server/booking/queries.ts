@@ -3,6 +3,7 @@ import { and, asc, desc, eq, gt, gte, inArray, isNull, lte, ne, or, sql } from '
 import type { EventExtras } from '../catalog/queries.ts'
 import { events, eventTicketTypes } from '../catalog/tables.ts'
 import type { Db } from '../db/connection.ts'
+import { equalsConstant, inConstants } from '../db/constant.ts'
 import type { AsyncQueries } from '../db/store.ts'
 import { waitlistEntries } from '../waitlist/tables.ts'
 import { extrasOf, noExtras } from './extras.ts'
@@ -117,7 +118,7 @@ export function bookingQueries(db: Db) {
   const heldOfEvent = db
     .select()
     .from(orders)
-    .where(and(eq(orders.eventId, sql.placeholder('eventId')), eq(orders.status, 'held')))
+    .where(and(eq(orders.eventId, sql.placeholder('eventId')), equalsConstant(orders.status, 'held')))
     .prepare()
   const promoOne = db
     .select()
@@ -140,14 +141,14 @@ export function bookingQueries(db: Db) {
   const lapsed = db
     .select()
     .from(orders)
-    .where(and(eq(orders.status, 'held'), lte(orders.heldUntil, sql.placeholder('now'))))
+    .where(and(equalsConstant(orders.status, 'held'), lte(orders.heldUntil, sql.placeholder('now'))))
     .prepare()
   const lapsedOfType = db
     .select()
     .from(orders)
     .where(
       and(
-        eq(orders.status, 'held'),
+        equalsConstant(orders.status, 'held'),
         lte(orders.heldUntil, sql.placeholder('now')),
         eq(orders.ticketTypeId, sql.placeholder('ticketTypeId')),
       ),
@@ -166,7 +167,7 @@ export function bookingQueries(db: Db) {
       and(
         eq(orders.buyerId, sql.placeholder('buyerId')),
         eq(orders.eventId, sql.placeholder('eventId')),
-        eq(orders.status, 'held'),
+        equalsConstant(orders.status, 'held'),
       ),
     )
     .prepare()
@@ -177,7 +178,7 @@ export function bookingQueries(db: Db) {
       and(
         eq(orders.buyerId, sql.placeholder('buyerId')),
         eq(orders.eventId, sql.placeholder('eventId')),
-        eq(orders.status, 'issued'),
+        equalsConstant(orders.status, 'issued'),
       ),
     )
     .prepare()
@@ -271,7 +272,7 @@ export function bookingQueries(db: Db) {
         db
           .select({ eventId: orders.eventId, ownerId: orders.ownerId })
           .from(orders)
-          .where(and(inArray(orders.eventId, eventIds), eq(orders.status, 'issued')))
+          .where(and(inArray(orders.eventId, eventIds), equalsConstant(orders.status, 'issued')))
           .all(),
       )
     }) satisfies EventExtras,
@@ -294,7 +295,7 @@ export function bookingQueries(db: Db) {
       db
         .select()
         .from(orders)
-        .where(and(eq(orders.ownerId, accountId), eq(orders.status, 'issued')))
+        .where(and(eq(orders.ownerId, accountId), equalsConstant(orders.status, 'issued')))
         .orderBy(desc(orders.createdAt))
         .all(),
 
@@ -306,7 +307,7 @@ export function bookingQueries(db: Db) {
           and(
             eq(orders.organizerId, organizerId),
             eq(orders.ownerId, accountId),
-            eq(orders.status, 'issued'),
+            equalsConstant(orders.status, 'issued'),
           ),
         )
         .get() !== undefined,
@@ -325,7 +326,11 @@ export function bookingQueries(db: Db) {
             .select()
             .from(orders)
             .where(
-              and(inArray(orders.eventId, eventIds), eq(orders.status, 'issued'), gt(orders.id, afterId)),
+              and(
+                inArray(orders.eventId, eventIds),
+                equalsConstant(orders.status, 'issued'),
+                gt(orders.id, afterId),
+              ),
             )
             .orderBy(asc(orders.id))
             .limit(limit)
@@ -336,7 +341,7 @@ export function bookingQueries(db: Db) {
       db
         .selectDistinct({ ownerId: orders.ownerId })
         .from(orders)
-        .where(and(eq(orders.eventId, eventId), eq(orders.status, 'issued')))
+        .where(and(eq(orders.eventId, eventId), equalsConstant(orders.status, 'issued')))
         .all()
         .flatMap((r) => (r.ownerId ? [r.ownerId] : [])),
 
@@ -348,7 +353,7 @@ export function bookingQueries(db: Db) {
         .from(orders)
         .where(
           and(
-            inArray(orders.status, ['failed', 'expired']),
+            inConstants(orders.status, ['failed', 'expired']),
             isNull(orders.paymentId),
             gte(orders.heldUntil, since),
             ne(orders.provider, 'free'),
@@ -357,7 +362,7 @@ export function bookingQueries(db: Db) {
         .all(),
 
     /** Every hold still waiting for its payment. */
-    openHolds: (): OrderRow[] => db.select().from(orders).where(eq(orders.status, 'held')).all(),
+    openHolds: (): OrderRow[] => db.select().from(orders).where(equalsConstant(orders.status, 'held')).all(),
 
     /** Orders with a refund asked for and not yet paid out. */
     refundsOwed: (): OrderRow[] => db.select().from(orders).where(eq(orders.refund, 'requested')).all(),

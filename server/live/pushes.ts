@@ -189,12 +189,6 @@ export function createPushes(
     return []
   }
 
-  /** an order's fact on the dashboards: its event's row, and the people whose attendance moved */
-  const onDashboards = async (orderId: string, fact: StoredFact, people: string[] = []): Promise<Push[]> => {
-    const order = await booking.byId(orderId)
-    return order ? figures(order.eventId, order.organizerId, fact, people, true) : []
-  }
-
   const availability = async (ticketTypeId: string): Promise<Push[]> => {
     const ticketType = await events.ticketType(ticketTypeId)
     if (!ticketType) return []
@@ -209,10 +203,18 @@ export function createPushes(
   /**
    * The order's availability, and its state for its owner (or buyer). Its organizer and the admins
    * follow it on their dashboards (the event's row and attendees, gathered), not order by order.
+   * The order is read once for both.
    */
-  const orderChanged = async (orderId: string, extraAccounts: string[] = []): Promise<Push[]> => {
+  const orderChanged = async (
+    orderId: string,
+    fact: StoredFact,
+    /** whose attendance moved (the dashboards' lists); who else is told of the order's state */
+    { attending = [], extraAccounts = [] }: { attending?: string[]; extraAccounts?: string[] } = {},
+  ): Promise<Push[]> => {
     const order = await booking.byId(orderId)
     if (!order) return []
+    // on the dashboards: its event's row, and the people whose attendance moved
+    await figures(order.eventId, order.organizerId, fact, attending, true)
     const data: TicketPush = {
       orderId,
       eventId: order.eventId,
@@ -271,15 +273,11 @@ export function createPushes(
       case 'TicketsHeld':
       case 'PaymentFailed':
       case 'HoldExpired':
-        return [
-          ...(await orderChanged(fact.data.orderId)),
-          ...(await onDashboards(fact.data.orderId, stored)),
-        ]
+        return [...(await orderChanged(fact.data.orderId, stored))]
       case 'TicketsIssued':
       case 'TicketCancelled': {
         const pushes = [
-          ...(await orderChanged(fact.data.orderId)),
-          ...(await onDashboards(fact.data.orderId, stored, [fact.data.ownerId])),
+          ...(await orderChanged(fact.data.orderId, stored, { attending: [fact.data.ownerId] })),
         ]
         // a ticket cancelled with its event: its holder is told, by this very fact (not by a list of
         // holders read later, which the cancellation may have emptied meanwhile)
@@ -303,8 +301,7 @@ export function createPushes(
       case 'TicketTransferred': {
         const { orderId, fromId, toId } = fact.data
         return [
-          ...(await orderChanged(orderId, [fromId])),
-          ...(await onDashboards(orderId, stored, [fromId, toId])),
+          ...(await orderChanged(orderId, stored, { attending: [fromId, toId], extraAccounts: [fromId] })),
         ]
       }
       case 'PaymentCaptured':

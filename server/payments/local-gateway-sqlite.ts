@@ -58,6 +58,33 @@ export function sqliteGatewayStore(file: string): GatewayStore {
     'SELECT id, amount FROM gateway_refunds WHERE payment_id = ? ORDER BY rowid',
   )
 
+  // Orders made in the same turn of the event loop (a flash sale's concurrent checkouts) share one
+  // commit: each on its own cost ~30 µs of the app's core, a twelfth of a hold (issue 18). The
+  // provider this stands in for spends none of the app's CPU at all. Each caller still waits until
+  // its order is committed.
+  const insertOrders = db.transaction((rows: OrderRow[]) => {
+    for (const row of rows) insertOrder.run(row)
+  })
+  let queued: OrderRow[] = []
+  let committed: Promise<void> | null = null
+  const addOrder = (order: OrderRow) => {
+    queued.push(order)
+    committed ??= new Promise<void>((resolve, reject) => {
+      setImmediate(() => {
+        const rows = queued
+        queued = []
+        committed = null
+        try {
+          insertOrders.immediate(rows)
+          resolve()
+        } catch (error) {
+          reject(error)
+        }
+      })
+    })
+    return committed
+  }
+
   const pay = db.transaction((payment: PaymentRow) => {
     const status = payment.status === 'captured' ? 'paid' : 'attempted'
     if (moveUnpaidOrder.run(status, payment.orderId).changes === 0) return false
@@ -71,9 +98,7 @@ export function sqliteGatewayStore(file: string): GatewayStore {
   })
 
   return {
-    async addOrder(order) {
-      insertOrder.run(order)
-    },
+    addOrder,
     order: async (orderId) => selectOrder.get(orderId),
     // IMMEDIATE: the write lock is taken at the start, so two processes never both read then write.
     addPayment: async (payment) => pay.immediate(payment),

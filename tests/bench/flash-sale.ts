@@ -93,7 +93,7 @@ const WARMUP = 1000
 const WARMUP_SECONDS = 3
 const SECONDS = 10
 /** buyers (and seats) for the window: more than this machine holds in WARMUP + SECONDS */
-const WINDOW_BUYERS = 30_000
+const WINDOW_BUYERS = 60_000
 
 const hold = (eventId: string) => ({ eventId, ticketType: 'General Admission', quantity: 1 })
 

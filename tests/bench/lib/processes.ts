@@ -61,6 +61,8 @@ export async function startAppServer(
   // BENCH_SERVER_PROF=<dir>: the server writes a V8 CPU profile there when it stops.
   const profile = process.env.BENCH_SERVER_PROF
   const flags = profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : []
+  // BENCH_SQL_STATS=<file>: the server writes there what each SQLite statement cost (sql-stats.cjs).
+  if (process.env.BENCH_SQL_STATS) flags.push('--require', './tests/bench/lib/sql-stats.cjs')
   const running = spawnPinned(cores.server, [...flags, 'server/main.ts'], {
     DATA_DIR: dataDir,
     PORT: String(port),
