@@ -197,7 +197,13 @@ export async function createHttpApp(parts: {
           paymentStatus: await booking.bestPaymentStatus(accountId, organizerId),
         }),
       })
-      await catalogRoutes(api, { platform, events, extras: booking.eventExtras, media })
+      await catalogRoutes(api, {
+        platform,
+        events,
+        extras: booking.eventExtras,
+        eventOfOrder: async (orderId) => (await booking.byId(orderId))?.eventId,
+        media,
+      })
       await bookingRoutes(api, { platform, booking, commands, checkout: services.checkout, events, accounts })
       await checkinRoutes(api, {
         ledger,

@@ -32,6 +32,7 @@ import { toPaise } from '../money.ts'
 import type { Platform } from '../platform.ts'
 import { EVENT_NOT_FOUND, type EventDetails, eventDecider, NOT_YOUR_EVENT } from './decide.ts'
 import type { EventSubmitted } from './facts.ts'
+import { eventFragments } from './fragments.ts'
 import type { MediaBatch, MediaStore } from './media.ts'
 import { createMediaStore } from './media-store.ts'
 import { type CatalogQueries, type EventExtras, type EventRow, noExtras } from './queries.ts'
@@ -40,6 +41,8 @@ export type CatalogRoutesOptions = {
   platform: Pick<Platform, 'ledger' | 'config'>
   events: CatalogQueries
   extras?: EventExtras
+  /** the event of an order (booking's read), to tell which event an order's fact changes */
+  eventOfOrder?: (orderId: string) => Promise<string | undefined>
   /** where uploads are kept; by default createMediaStore(config) without a PostgreSQL pool */
   media?: MediaStore
 }
@@ -87,7 +90,14 @@ export async function catalogRoutes(fastify: FastifyInstance, options: CatalogRo
   // bytes; the first read after a new fact makes them again. A client that takes gzip (every
   // browser) gets them compressed, also once per head (issue 18: a listing of 1,000 events is
   // ~0.6 MB of JSON, ~10 times less gzipped, and sending the bytes was most of its cost).
-  const serializeList = fastJson(toJson(EventList) as unknown as Parameters<typeof fastJson>[0])
+  const serializeOne = fastJson(toJson(EventView) as unknown as Parameters<typeof fastJson>[0])
+  // each event's object made once per change of that event (fragments.ts)
+  const fragments = eventFragments({
+    ledger,
+    eventOfOrder: options.eventOfOrder ?? (async () => undefined),
+    eventOfTicketType: async (id) => (await events.ticketType(id))?.eventId,
+    build: async (rows, base) => (await viewsOf(rows, base)).map((view) => serializeOne(view)),
+  })
   type Body = { json: string; gzipped?: Promise<Buffer> }
   const lists: { head: number; bodies: Map<string, Body>; count?: number } = { head: -1, bodies: new Map() }
   /** the cache as of the ledger's head: emptied when a fact came since */
@@ -106,7 +116,7 @@ export async function catalogRoutes(fastify: FastifyInstance, options: CatalogRo
     const cacheKey = `${base} ${key}`
     let body = lists.bodies.get(cacheKey)
     if (body === undefined) {
-      body = { json: serializeList(await viewsOf(await rows(), base)) }
+      body = { json: `[${(await fragments.jsonOf(rows, base)).join(',')}]` }
       if (lists.bodies.size < 100) lists.bodies.set(cacheKey, body)
     }
     // added to what is there (CORS varies by Origin)
@@ -204,10 +214,19 @@ export async function catalogRoutes(fastify: FastifyInstance, options: CatalogRo
   app.get(
     '/event/:id',
     { config: { access: 'anyone' }, schema: { params: EventParams, response: replies({ 200: EventView }) } },
-    async (request) => {
-      const row = await events.byId(request.params.id)
-      if (!visible(row, request)) throw notFound(EVENT_NOT_FOUND)
-      return view(row, request)
+    async (request, reply) => {
+      // the row is read once the fragments have caught up with the ledger (jsonOf's order), and
+      // checked before its object is made
+      const [json] = await fragments.jsonOf(
+        async () => {
+          const row = await events.byId(request.params.id)
+          return visible(row, request) ? [row] : []
+        },
+        mediaBaseOf(request, config),
+      )
+      if (json === undefined) throw notFound(EVENT_NOT_FOUND)
+      // the object as made for the listings: the same bytes, not serialised again
+      return (reply as FastifyReply).type('application/json; charset=utf-8').send(json)
     },
   )
 
