@@ -11,6 +11,10 @@
 import type { StoredFact } from '../ledger/ledger.ts'
 import type { EventRow } from './views.ts'
 
+/** an event's object as JSON, the same object for as long as it is kept (gzip-groups.ts reuses
+ * what it compressed of it) */
+export type Fragment = { readonly id: string; readonly version: number; readonly json: string }
+
 /** what the fragments need of the ledger (either store's) */
 type LedgerReads = {
   head(): Promise<number>
@@ -39,7 +43,7 @@ const UNRELATED = new Set(['account', 'inquiry', 'session', 'notice', 'ticket'])
 
 export function eventFragments(parts: FragmentParts) {
   /** per media base: event id → its JSON, with the event's version it was made from */
-  const byBase = new Map<string, Map<string, { version: number; json: string }>>()
+  const byBase = new Map<string, Map<string, Fragment>>()
   /** changes seen per event: a fragment made while its event changed is not kept */
   const changes = new Map<string, number>()
   let everything = 0
@@ -94,30 +98,30 @@ export function eventFragments(parts: FragmentParts) {
      * The events' objects as JSON, in the rows' order: kept ones as they are, the others made. The
      * rows are read after the ledger is caught up with, so none is older than what was marked.
      */
-    async jsonOf(readRows: () => Promise<EventRow[]>, mediaBase: string): Promise<string[]> {
+    async of(readRows: () => Promise<EventRow[]>, mediaBase: string): Promise<Fragment[]> {
       await catchUp()
       const rows = await readRows()
       if (!byBase.has(mediaBase) && byBase.size >= BASES_MAX) byBase.clear()
-      const fragments = byBase.get(mediaBase) ?? new Map<string, { version: number; json: string }>()
+      const fragments = byBase.get(mediaBase) ?? new Map<string, Fragment>()
       byBase.set(mediaBase, fragments)
-      const answer = new Map<string, string>()
+      const answer = new Map<string, Fragment>()
       for (const row of rows) {
         const kept = fragments.get(row.id)
-        if (kept?.version === row.version) answer.set(row.id, kept.json)
+        if (kept?.version === row.version) answer.set(row.id, kept)
       }
       const missing = rows.filter((row) => !answer.has(row.id))
       if (missing.length > 0) {
         const before = { everything, changes: missing.map((row) => changes.get(row.id) ?? 0) }
         const made = await parts.build(missing, mediaBase)
         for (const [i, row] of missing.entries()) {
-          const json = made[i] as string
-          answer.set(row.id, json)
+          const fragment: Fragment = { id: row.id, version: row.version, json: made[i] as string }
+          answer.set(row.id, fragment)
           // kept only when nothing about the event was seen to change while it was made
           if (before.everything === everything && (changes.get(row.id) ?? 0) === before.changes[i])
-            byBase.get(mediaBase)?.set(row.id, { version: row.version, json })
+            byBase.get(mediaBase)?.set(row.id, fragment)
         }
       }
-      return rows.map((row) => answer.get(row.id) as string)
+      return rows.map((row) => answer.get(row.id) as Fragment)
     },
   }
 }

@@ -1,6 +1,4 @@
 // /event*, /admin/events*, /ticket/getorgid (API.md).
-import { promisify } from 'node:util'
-import { gzip } from 'node:zlib'
 import multipart from '@fastify/multipart'
 import fastJson from 'fast-json-stringify'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
@@ -24,6 +22,7 @@ import {
 import { wait } from '../db/store.ts'
 import { forbidden, invalid, notFound } from '../errors.ts'
 import { callerOf } from '../http/access.ts'
+import { gzipJsonArray } from '../http/gzip-groups.ts'
 import { mediaBaseOf } from '../http/media-urls.ts'
 import { issuesOf, replies, toJson, type ValibotTypeProvider } from '../http/valibot.ts'
 import { newId, streams } from '../ids.ts'
@@ -32,7 +31,7 @@ import { toPaise } from '../money.ts'
 import type { Platform } from '../platform.ts'
 import { EVENT_NOT_FOUND, type EventDetails, eventDecider, NOT_YOUR_EVENT } from './decide.ts'
 import type { EventSubmitted } from './facts.ts'
-import { eventFragments } from './fragments.ts'
+import { eventFragments, type Fragment } from './fragments.ts'
 import type { MediaBatch, MediaStore } from './media.ts'
 import { createMediaStore } from './media-store.ts'
 import { type CatalogQueries, type EventExtras, type EventRow, noExtras } from './queries.ts'
@@ -47,11 +46,8 @@ export type CatalogRoutesOptions = {
   media?: MediaStore
 }
 
-const gzipAsync = promisify(gzip)
 /** below this, a body goes as it is */
 const GZIP_FROM = 1024
-/** zlib's level for the listings: its fastest still makes JSON about 8 times smaller */
-const GZIP_LEVEL = 1
 /** whether an Accept-Encoding takes gzip (not refused with q=0) */
 export function takesGzip(accept: string | string[] | undefined): boolean {
   for (const part of String(accept ?? '').split(',')) {
@@ -86,10 +82,12 @@ export async function catalogRoutes(fastify: FastifyInstance, options: CatalogRo
     },
   })
 
-  // Listings serialised once per ledger head: while nothing happens, every reader gets the same
-  // bytes; the first read after a new fact makes them again. A client that takes gzip (every
-  // browser) gets them compressed, also once per head (issue 18: a listing of 1,000 events is
-  // ~0.6 MB of JSON, ~10 times less gzipped, and sending the bytes was most of its cost).
+  // Listings put together once per ledger head: while nothing happens, every reader gets the same
+  // bytes; the first read after a new fact joins them again from the events' objects, of which
+  // only the changed ones are made again. A client that takes gzip (every browser) gets them
+  // compressed, also once per head, from groups of events of which only the changed ones are
+  // compressed again (gzip-groups.ts). Issue 18: a listing of 1,000 events is ~0.6 MB of JSON,
+  // several times less gzipped, and sending the bytes was most of its cost.
   const serializeOne = fastJson(toJson(EventView) as unknown as Parameters<typeof fastJson>[0])
   // each event's object made once per change of that event (fragments.ts)
   const fragments = eventFragments({
@@ -98,7 +96,7 @@ export async function catalogRoutes(fastify: FastifyInstance, options: CatalogRo
     eventOfTicketType: async (id) => (await events.ticketType(id))?.eventId,
     build: async (rows, base) => (await viewsOf(rows, base)).map((view) => serializeOne(view)),
   })
-  type Body = { json: string; gzipped?: Promise<Buffer> }
+  type Body = { json: string; items: Fragment[]; gzipped?: Buffer }
   const lists: { head: number; bodies: Map<string, Body>; count?: number } = { head: -1, bodies: new Map() }
   /** the cache as of the ledger's head: emptied when a fact came since */
   const listsAt = async () => {
@@ -116,7 +114,8 @@ export async function catalogRoutes(fastify: FastifyInstance, options: CatalogRo
     const cacheKey = `${base} ${key}`
     let body = lists.bodies.get(cacheKey)
     if (body === undefined) {
-      body = { json: `[${(await fragments.jsonOf(rows, base)).join(',')}]` }
+      const items = await fragments.of(rows, base)
+      body = { json: `[${items.map((item) => item.json).join(',')}]`, items }
       if (lists.bodies.size < 100) lists.bodies.set(cacheKey, body)
     }
     // added to what is there (CORS varies by Origin)
@@ -125,8 +124,8 @@ export async function catalogRoutes(fastify: FastifyInstance, options: CatalogRo
       .type('application/json; charset=utf-8')
       .header('vary', vary ? `${vary}, Accept-Encoding` : 'Accept-Encoding')
     if (body.json.length >= GZIP_FROM && takesGzip(reply.request.headers['accept-encoding'])) {
-      body.gzipped ??= gzipAsync(body.json, { level: GZIP_LEVEL })
-      return reply.header('content-encoding', 'gzip').send(await body.gzipped)
+      body.gzipped ??= gzipJsonArray(body.json, body.items)
+      return reply.header('content-encoding', 'gzip').send(body.gzipped)
     }
     return reply.send(body.json)
   }
@@ -215,18 +214,18 @@ export async function catalogRoutes(fastify: FastifyInstance, options: CatalogRo
     '/event/:id',
     { config: { access: 'anyone' }, schema: { params: EventParams, response: replies({ 200: EventView }) } },
     async (request, reply) => {
-      // the row is read once the fragments have caught up with the ledger (jsonOf's order), and
+      // the row is read once the fragments have caught up with the ledger (of()'s order), and
       // checked before its object is made
-      const [json] = await fragments.jsonOf(
+      const [fragment] = await fragments.of(
         async () => {
           const row = await events.byId(request.params.id)
           return visible(row, request) ? [row] : []
         },
         mediaBaseOf(request, config),
       )
-      if (json === undefined) throw notFound(EVENT_NOT_FOUND)
+      if (fragment === undefined) throw notFound(EVENT_NOT_FOUND)
       // the object as made for the listings: the same bytes, not serialised again
-      return (reply as FastifyReply).type('application/json; charset=utf-8').send(json)
+      return (reply as FastifyReply).type('application/json; charset=utf-8').send(fragment.json)
     },
   )
 

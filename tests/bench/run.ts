@@ -71,17 +71,18 @@ const profiledChanges = [
       '(WAL pages per commit are now in the table).',
   },
   {
-    change: "Orders' status written into the SQL, not bound (server/db/constant.ts); the hold's seats read once; a pushed order read once",
+    change:
+      "Orders' status written into the SQL, not bound (server/db/constant.ts); the hold's seats read once; a pushed order read once",
     commit: 'ccc8771',
     before:
       'hold probe (60,000 buyers, 100 connections, 10 s after 3 s of warm-up, FULL): 2,645 holds/s, 0.37 ms of the server core per hold; flash sale 1,844 holds/s, 0.059 of hello world (the day before, a slower machine)',
     after:
       'probe 3,375–3,518 holds/s, 0.27–0.28 ms per hold; flash sale 3,273 holds/s (3,188–3,402), 0.080 of hello world (40,936 req/s); latency curve p99 44 ms at 100 connections, 90% of the peak',
     why:
-      'BENCH_SQL_STATS (every statement the server ran, timed) put the two lookups of the buyer\'s held orders first: 28 µs each, for an indexed lookup that finds nothing. ' +
+      "BENCH_SQL_STATS (every statement the server ran, timed) put the two lookups of the buyer's held orders first: 28 µs each, for an indexed lookup that finds nothing. " +
       "SQLite plans a statement again on every run when a bound value decides whether a partial index may serve it, and orders' indexes are partial on status: " +
       "`status = 'held'` written into the SQL takes 1.4 µs instead of 13. The hold's transaction read the seats twice, and the pushes read the order twice. " +
-      'The local gateway (a stand-in for the provider, whose work is not on the app\'s core in production) commits the orders of one event-loop turn together.',
+      "The local gateway (a stand-in for the provider, whose work is not on the app's core in production) commits the orders of one event-loop turn together.",
   },
 ]
 

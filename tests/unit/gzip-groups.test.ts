@@ -1,0 +1,50 @@
+// A JSON array gzipped from groups compressed apart (server/http/gzip-groups.ts) is one ordinary
+// gzip member: it inflates to exactly the text, multi-byte characters and all, and stays about as
+// small as the whole text gzipped at once.
+import { randomBytes } from 'node:crypto'
+import { gunzipSync, gzipSync } from 'node:zlib'
+import { describe, expect, it } from 'vitest'
+import { type GzipItem, gzipJsonArray } from '../../server/http/gzip-groups.ts'
+
+const item = (i: number, extra = ''): GzipItem => {
+  const id = randomBytes(12).toString('hex')
+  return {
+    id,
+    json: JSON.stringify({ _id: id, title: `Event ${i} ₹ कार्यक्रम${extra}`, price: i * 10, candidates: [] }),
+  }
+}
+const arrayOf = (items: GzipItem[]) => `[${items.map((i) => i.json).join(',')}]`
+
+describe('gzipped from groups', () => {
+  it('inflates to exactly the array, for none, one and many items', () => {
+    for (const count of [0, 1, 2, 17, 1000]) {
+      const items = Array.from({ length: count }, (_, i) => item(i))
+      const text = arrayOf(items)
+      expect(gunzipSync(gzipJsonArray(text, items)).toString('utf8')).toBe(text)
+    }
+  })
+
+  it('still inflates exactly once items change, are added or go, reusing the groups that did not', () => {
+    const items = Array.from({ length: 300 }, (_, i) => item(i))
+    gzipJsonArray(arrayOf(items), items)
+    items[150] = { id: items[150]?.id as string, json: item(150, ' changed').json }
+    items.splice(10, 1)
+    items.push(item(301))
+    const text = arrayOf(items)
+    expect(gunzipSync(gzipJsonArray(text, items)).toString('utf8')).toBe(text)
+  })
+
+  it('is not much bigger than the whole text gzipped at once', () => {
+    const items = Array.from({ length: 1000 }, (_, i) => item(i))
+    const text = arrayOf(items)
+    const grouped = gzipJsonArray(text, items).length
+    const whole = gzipSync(text, { level: 1 }).length
+    expect(grouped).toBeLessThan(whole * 1.3)
+  })
+
+  it('groups big items on their own', () => {
+    const big = Array.from({ length: 5 }, (_, i) => item(i, 'x'.repeat(100_000)))
+    const text = arrayOf(big)
+    expect(gunzipSync(gzipJsonArray(text, big)).toString('utf8')).toBe(text)
+  })
+})
