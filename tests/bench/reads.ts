@@ -1,11 +1,15 @@
 // reads: req/s for the listing with 1,000 approved events (and its 304 when unchanged), one
 // event, and the price filter, against Fastify's hello world warmed up and measured alike (each
-// route warmed up for as long as hello world is, then measured as long).
+// route warmed up for as long as hello world is, then measured as long). Hello world runs before
+// the app starts, alone on the server's core; each figure is taken by autocannon and again by wrk
+// (C), since receiving the listing's hundreds of kilobytes is work for the generator too.
 import { rmSync } from 'node:fs'
+import { freePort } from '../support/server.ts'
 import { helloBaseline } from './flash-sale.ts'
-import { runLoad, startAppServer } from './lib/processes.ts'
+import { cores, runLoad, spawnPinned, startAppServer, waitUntilUp } from './lib/processes.ts'
 import { seed } from './lib/seed.ts'
 import { median, round } from './lib/stats.ts'
+import { hasWrk, runWrk } from './lib/wrk.ts'
 
 type Cannon = {
   requestsPerSecond: number
@@ -26,9 +30,34 @@ export type ReadsResult = {
     ratio: number
     /** the load generator's CPU time ÷ the run's duration */
     generatorCpuShare?: number
+    /** the same route under wrk: its rate, its ratio to wrk's hello world, its CPU share */
+    wrk?: { requestsPerSecond: number; p99Ms: number; ratio: number; cpuShare: number }
   }>
   baselineRequestsPerSecond: number
   baselineGeneratorCpuShare?: number
+  /** hello world under wrk */
+  wrkBaseline?: { requestsPerSecond: number; cpuShare: number }
+}
+
+/** hello world under wrk, warmed up then measured, alone on the server's core */
+async function wrkHello() {
+  const port = await freePort()
+  const hello = spawnPinned(cores.server, ['tests/bench/lib/hello.ts'], { PORT: String(port) })
+  try {
+    await waitUntilUp(`http://127.0.0.1:${port}/hello`)
+    const load = {
+      url: `http://127.0.0.1:${port}`,
+      method: 'GET' as const,
+      path: '/hello',
+      connections: CONNECTIONS,
+    }
+    runWrk({ ...load, seconds: WARMUP_SECONDS })
+    const r = runWrk({ ...load, seconds: SECONDS })
+    return { requestsPerSecond: round(r.requestsPerSecond, 0), cpuShare: round(r.cpuSeconds / r.seconds, 3) }
+  } finally {
+    hello.child.kill('SIGTERM')
+    await hello.exited
+  }
 }
 
 const WARMUP_SECONDS = 3
@@ -37,11 +66,13 @@ const CONNECTIONS = 100
 
 export async function benchReads(): Promise<ReadsResult> {
   const data = seed({ buyers: 1, events: 1000, seats: 1000 })
+  // hello world first, while no app shares its core
+  const hello = await helloBaseline({ method: 'GET' }, 1)
+  const baseline = median(hello.map((r) => r.requestsPerSecond))
+  const wrkBaseline = hasWrk() ? await wrkHello() : undefined
   const server = await startAppServer(data.dataDir, { QUEUE_PREFIX: `bench-reads-${Date.now()}` })
   const eventId = data.events[0]?.eventId
   const routes: ReadsResult['routes'] = []
-  const hello = await helloBaseline({ method: 'GET' }, 1)
-  const baseline = median(hello.map((r) => r.requestsPerSecond))
   try {
     const etag = (await fetch(`${server.url}/api/v1/event`)).headers.get('etag') ?? ''
     const cases: Array<[string, string, Record<string, string>?]> = [
@@ -63,6 +94,19 @@ export async function benchReads(): Promise<ReadsResult> {
       const result = await runLoad<Cannon>('tests/bench/lib/cannon.ts', { ...load, duration: SECONDS })
       const ok = (result.statusCodes['200']?.count ?? 0) + (result.statusCodes['304']?.count ?? 0)
       if (ok === 0) throw new Error(`${route}: no successful replies ${JSON.stringify(result.statusCodes)}`)
+      let wrk: ReadsResult['routes'][number]['wrk']
+      if (wrkBaseline) {
+        const wrkLoad = { url: server.url, method: 'GET' as const, path, connections: CONNECTIONS }
+        runWrk({ ...wrkLoad, ...(headers ? { headers } : {}), seconds: WARMUP_SECONDS })
+        const w = runWrk({ ...wrkLoad, ...(headers ? { headers } : {}), seconds: SECONDS })
+        if (w.ok === 0) throw new Error(`${route}: wrk had no successful replies`)
+        wrk = {
+          requestsPerSecond: round(w.okPerSecond, 0),
+          p99Ms: round(w.p99Ms, 1),
+          ratio: round(w.okPerSecond / wrkBaseline.requestsPerSecond, 3),
+          cpuShare: round(w.cpuSeconds / w.seconds, 3),
+        }
+      }
       routes.push({
         route,
         requestsPerSecond: round(result.requestsPerSecond, 0),
@@ -70,6 +114,7 @@ export async function benchReads(): Promise<ReadsResult> {
         p99Ms: result.p99,
         ratio: round(result.requestsPerSecond / baseline, 3),
         generatorCpuShare: round(result.cpuSeconds / result.duration, 3),
+        ...(wrk ? { wrk } : {}),
       })
     }
   } finally {
@@ -81,6 +126,7 @@ export async function benchReads(): Promise<ReadsResult> {
     routes,
     baselineRequestsPerSecond: round(baseline, 0),
     baselineGeneratorCpuShare: round(median(hello.map((r) => r.generatorCpuShare)), 3),
+    ...(wrkBaseline ? { wrkBaseline } : {}),
   }
 }
 

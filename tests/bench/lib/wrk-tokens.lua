@@ -1,7 +1,9 @@
 -- wrk script for the benches' cross-check (tests/bench/lib/wrk.ts): each request is sent with the
 -- next buyer's token (one per line in a file) and a fixed JSON body, as the Node generator does;
 -- the answers with status 200 are counted apart (a hold, not a refusal), and done() prints one JSON
--- line. Arguments after `--`: method, path, tokens file ('' for none), body ('' for none).
+-- line. Arguments after `--`: method, path, tokens file ('' for none), body ('' for none), headers
+-- ('' for none; "name: value" pairs joined by '|'). A 304 counts as answered like a 200 (a reader
+-- that has the listing).
 local threads = {}
 
 function setup(thread)
@@ -9,6 +11,7 @@ function setup(thread)
 end
 
 local method, path, body
+local extra = {}
 local tokens = {}
 local next_token = 0
 ok_answers = 0
@@ -22,10 +25,19 @@ function init(args)
     end
   end
   body = args[4] ~= "" and args[4] or nil
+  for pair in string.gmatch(args[5] or "", "[^|]+") do
+    local name, value = pair:match("^([^:]+):%s*(.*)$")
+    if name then
+      extra[name] = value
+    end
+  end
 end
 
 function request()
   local headers = {}
+  for name, value in pairs(extra) do
+    headers[name] = value
+  end
   if body then
     headers["content-type"] = "application/json"
   end
@@ -37,7 +49,7 @@ function request()
 end
 
 function response(status)
-  if status == 200 then
+  if status == 200 or status == 304 then
     ok_answers = ok_answers + 1
   end
 end

@@ -9,7 +9,7 @@ import { cores, root } from './processes.ts'
 
 export type WrkResult = {
   requests: number
-  /** answers with status 200 */
+  /** answers with status 200 (or 304) */
   ok: number
   requestsPerSecond: number
   okPerSecond: number
@@ -42,6 +42,8 @@ export function runWrk(options: {
   path: string
   body?: unknown
   tokenLinesFile?: string
+  /** sent with every request */
+  headers?: Record<string, string>
   connections: number
   seconds: number
 }): WrkResult {
@@ -62,6 +64,9 @@ export function runWrk(options: {
     options.path,
     options.tokenLinesFile ?? '',
     options.body === undefined ? '' : JSON.stringify(options.body),
+    Object.entries(options.headers ?? {})
+      .map(([name, value]) => `${name}: ${value}`)
+      .join('|'),
   ]
   // bash's `times` prints the CPU time of the children it waited for: wrk's own
   const run = spawnSync('bash', ['-c', 'taskset "$@"; times', 'wrk', ...args], { encoding: 'utf8' })
