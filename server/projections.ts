@@ -5,7 +5,7 @@ import { accountsProjection } from './accounts/project.ts'
 import { analyticsProjection } from './analytics/project.ts'
 import { bookingProjection } from './booking/project.ts'
 import { promoProjection } from './booking/promo-project.ts'
-import { bookingQueries } from './booking/queries.ts'
+import { orderSummaries } from './booking/queries.ts'
 import { catalogProjection } from './catalog/project.ts'
 import { checkinProjection } from './checkin/project.ts'
 import type { Connection } from './db/connection.ts'
@@ -20,8 +20,8 @@ export const projections: Projection[] = [
   catalogProjection,
   bookingProjection,
   promoProjection,
-  analyticsProjection(bookingQueries),
-  checkinProjection(bookingQueries),
+  analyticsProjection(orderSummaries),
+  checkinProjection(orderSummaries),
   scheduleProjection,
   supportProjection,
   waitlistProjection,

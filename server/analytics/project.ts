@@ -4,7 +4,7 @@
 // this fact: the projection declares it runs after booking's.
 import { eq, sql } from 'drizzle-orm'
 import type { BookingFact } from '../booking/facts.ts'
-import type { BookingQueriesNow } from '../booking/queries.ts'
+import type { OrderSummary } from '../booking/queries.ts'
 import type { Db } from '../db/connection.ts'
 import { projection } from '../ledger/ledger.ts'
 import { attendance, eventSales, salesByHour, salesByTicketType, salesTotals } from './tables.ts'
@@ -31,8 +31,8 @@ const counts = (by: Move) => ({
   revenuePaise: by.revenuePaise ?? 0,
 })
 
-/** reads an order as booking's read model has it (booking's queries over the same connection) */
-export type OrderReader = (db: Db) => Pick<BookingQueriesNow, 'byId'>
+/** reads an order as booking's read model has it (booking's summaries over the same connection) */
+export type OrderReader = (db: Db) => { summary(orderId: string): OrderSummary | undefined }
 
 export const analyticsProjection = (ordersOf: OrderReader) =>
   projection<BookingFact>({
@@ -123,7 +123,7 @@ export const analyticsProjection = (ordersOf: OrderReader) =>
         addToTotals.run(SITE, tickets, revenuePaise)
       }
       const orderOf = (orderId: string) => {
-        const order = booking.byId(orderId)
+        const order = booking.summary(orderId)
         if (!order) throw new Error(`order ${orderId} is missing from the read model`)
         return order
       }

@@ -5,7 +5,7 @@
 // composition root), which the booking projection has brought up to date for this fact.
 import { and, eq, sql } from 'drizzle-orm'
 import type { BookingFact } from '../booking/facts.ts'
-import type { BookingQueriesNow } from '../booking/queries.ts'
+import type { OrderSummary } from '../booking/queries.ts'
 import type { CatalogFact } from '../catalog/facts.ts'
 import type { Db } from '../db/connection.ts'
 import { projection } from '../ledger/ledger.ts'
@@ -16,8 +16,8 @@ const ignore = () => {}
 /** 'YYYY-MM-DDTHH:MM' (UTC) of an ISO instant */
 export const minuteOf = (at: string) => new Date(at).toISOString().slice(0, 16)
 
-/** reads an order as booking's read model has it (booking's queries over the same connection) */
-export type OrderReader = (db: Db) => Pick<BookingQueriesNow, 'byId'>
+/** reads an order as booking's read model has it (booking's summaries over the same connection) */
+export type OrderReader = (db: Db) => { summary(orderId: string): OrderSummary | undefined }
 
 export const checkinProjection = (ordersOf: OrderReader) =>
   projection<BookingFact | CatalogFact>({
@@ -104,7 +104,7 @@ export const checkinProjection = (ordersOf: OrderReader) =>
       return {
         TicketsIssued(fact) {
           const d = fact.data
-          const order = booking.byId(d.orderId)
+          const order = booking.summary(d.orderId)
           if (!order) throw new Error(`order ${d.orderId} is missing from the read model`)
           for (let admission = 1; admission <= d.quantity; admission++) {
             insertPass.run({
