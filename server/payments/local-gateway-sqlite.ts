@@ -3,6 +3,7 @@
 import { mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
 import Database from 'better-sqlite3'
+import { committedPerTurn } from '../db/per-turn.ts'
 import type { GatewayStore, OrderRow, PaymentRow } from './local-gateway-store.ts'
 
 const orderColumns = 'id, amount, currency, receipt, notes, status, created_at AS createdAt'
@@ -65,25 +66,7 @@ export function sqliteGatewayStore(file: string): GatewayStore {
   const insertOrders = db.transaction((rows: OrderRow[]) => {
     for (const row of rows) insertOrder.run(row)
   })
-  let queued: OrderRow[] = []
-  let committed: Promise<void> | null = null
-  const addOrder = (order: OrderRow) => {
-    queued.push(order)
-    committed ??= new Promise<void>((resolve, reject) => {
-      setImmediate(() => {
-        const rows = queued
-        queued = []
-        committed = null
-        try {
-          insertOrders.immediate(rows)
-          resolve()
-        } catch (error) {
-          reject(error)
-        }
-      })
-    })
-    return committed
-  }
+  const addOrder = committedPerTurn<OrderRow>((rows) => insertOrders.immediate(rows))
 
   const pay = db.transaction((payment: PaymentRow) => {
     const status = payment.status === 'captured' ? 'paid' : 'attempted'
