@@ -273,7 +273,7 @@ export function createPushes(
       case 'TicketsHeld':
       case 'PaymentFailed':
       case 'HoldExpired':
-        return [...(await orderChanged(fact.data.orderId, stored))]
+        return orderChanged(fact.data.orderId, stored)
       case 'TicketsIssued':
       case 'TicketCancelled': {
         const pushes = [
@@ -300,9 +300,7 @@ export function createPushes(
       }
       case 'TicketTransferred': {
         const { orderId, fromId, toId } = fact.data
-        return [
-          ...(await orderChanged(orderId, stored, { attending: [fromId, toId], extraAccounts: [fromId] })),
-        ]
+        return orderChanged(orderId, stored, { attending: [fromId, toId], extraAccounts: [fromId] })
       }
       case 'PaymentCaptured':
       case 'RefundRequested':
