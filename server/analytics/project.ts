@@ -4,8 +4,7 @@
 // this fact: the projection declares it runs after booking's.
 import { eq, sql } from 'drizzle-orm'
 import type { BookingFact } from '../booking/facts.ts'
-import type { OrderSummary } from '../booking/queries.ts'
-import type { Db } from '../db/connection.ts'
+import type { OrderReader } from '../booking/queries.ts'
 import { projection } from '../ledger/ledger.ts'
 import { attendance, eventSales, salesByHour, salesByTicketType, salesTotals } from './tables.ts'
 
@@ -30,9 +29,6 @@ const counts = (by: Move) => ({
   ticketsSold: by.ticketsSold ?? 0,
   revenuePaise: by.revenuePaise ?? 0,
 })
-
-/** reads an order as booking's read model has it (booking's summaries over the same connection) */
-export type OrderReader = (db: Db) => { summary(orderId: string): OrderSummary | undefined }
 
 export const analyticsProjection = (ordersOf: OrderReader) =>
   projection<BookingFact>({

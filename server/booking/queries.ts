@@ -408,6 +408,9 @@ export function orderSummaries(db: Db) {
   return { summary: (orderId: string): OrderSummary | undefined => summary.get({ id: orderId }) }
 }
 
+/** how a projection of another area reads orders: booking's summaries over its own connection */
+export type OrderReader = (db: Db) => ReturnType<typeof orderSummaries>
+
 /** the SQLite reads as they answer, at once */
 export type BookingQueriesNow = ReturnType<typeof bookingQueries>
 /** the reads on either store, awaited (db/store.ts) */

@@ -5,9 +5,8 @@
 // composition root), which the booking projection has brought up to date for this fact.
 import { and, eq, sql } from 'drizzle-orm'
 import type { BookingFact } from '../booking/facts.ts'
-import type { OrderSummary } from '../booking/queries.ts'
+import type { OrderReader } from '../booking/queries.ts'
 import type { CatalogFact } from '../catalog/facts.ts'
-import type { Db } from '../db/connection.ts'
 import { projection } from '../ledger/ledger.ts'
 import { admissions, admissionsByMinute, doorStaff, doubleEntries, passes } from './tables.ts'
 
@@ -15,9 +14,6 @@ const p = sql.placeholder
 const ignore = () => {}
 /** 'YYYY-MM-DDTHH:MM' (UTC) of an ISO instant */
 export const minuteOf = (at: string) => new Date(at).toISOString().slice(0, 16)
-
-/** reads an order as booking's read model has it (booking's summaries over the same connection) */
-export type OrderReader = (db: Db) => { summary(orderId: string): OrderSummary | undefined }
 
 export const checkinProjection = (ordersOf: OrderReader) =>
   projection<BookingFact | CatalogFact>({
