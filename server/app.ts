@@ -1,6 +1,7 @@
 // The HTTP face of the server: one Fastify instance with its hooks, access rules and every area's
 // routes, given the parts the composition root built (root.ts: buildApp). Starts nothing else.
 import { randomUUID } from 'node:crypto'
+import type { IncomingMessage, ServerResponse } from 'node:http'
 import cors from '@fastify/cors'
 import Fastify, {
   type FastifyBaseLogger,
@@ -68,6 +69,28 @@ class OneLinePerRequest extends LogController {
   }
 }
 
+/** The headers a middleware sets on a response, read once off a stand-in (it must answer at once). */
+function headersSetBy(
+  middleware: (req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void) => void,
+): Record<string, string> {
+  const headers: Record<string, string> = {}
+  const recorder = {
+    setHeader: (name: string, value: unknown) => {
+      headers[name.toLowerCase()] = String(value)
+    },
+    removeHeader: (name: string) => {
+      delete headers[name.toLowerCase()]
+    },
+  }
+  let done = false
+  middleware({ headers: {} } as IncomingMessage, recorder as unknown as ServerResponse, (error) => {
+    if (error) throw error
+    done = true
+  })
+  if (!done || Object.keys(headers).length === 0) throw new Error('the security headers were not set at once')
+  return headers
+}
+
 export async function createHttpApp(parts: {
   config: Config
   logger: Logger
@@ -104,9 +127,6 @@ export async function createHttpApp(parts: {
   registerErrorHandling(app)
   refuseNulText(app)
   registerSlowBodies(app, config)
-  app.addHook('onSend', async (request, reply) => {
-    reply.header('x-request-id', request.id)
-  })
 
   // Razorpay's checkout is a script that opens a frame and calls its own APIs.
   const razorpay =
@@ -137,8 +157,13 @@ export async function createHttpApp(parts: {
     },
     crossOriginEmbedderPolicy: false,
   })
+  // Its headers do not depend on the request here (no nonces, no policy functions), so they are
+  // taken from it once and given to each reply as Fastify's own headers: its middleware chain and
+  // Node's checks of every raw header on every request were ~8% of the listing's profile (issue 18).
+  const securityHeaderSet = headersSetBy(securityHeaders)
   app.addHook('onRequest', (request, reply, done) => {
-    securityHeaders(request.raw, reply.raw, (error?: unknown) => done(error as Error | undefined))
+    reply.headers(securityHeaderSet).header('x-request-id', request.id)
+    done()
   })
   // Not strict: an OPTIONS without the preflight headers is answered like any other request.
   await app.register(cors, {

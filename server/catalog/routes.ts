@@ -98,17 +98,21 @@ export async function catalogRoutes(fastify: FastifyInstance, options: CatalogRo
   })
   type Body = { json: string; items: Fragment[]; gzipped?: Buffer }
   const lists: { head: number; bodies: Map<string, Body>; count?: number } = { head: -1, bodies: new Map() }
-  /** the cache as of the ledger's head: emptied when a fact came since */
-  const listsAt = async () => {
-    const head = await ledger.head()
+  /** the cache as of the ledger's head (read once per request): emptied when a fact came since */
+  const listsAt = (head: number) => {
     if (lists.head !== head) {
       lists.head = head
       lists.bodies.clear()
       lists.count = undefined
     }
   }
-  const sendList = async (reply: FastifyReply, key: string, rows: () => Promise<EventRow[]>) => {
-    await listsAt()
+  const sendList = async (
+    reply: FastifyReply,
+    head: number,
+    key: string,
+    rows: () => Promise<EventRow[]>,
+  ) => {
+    listsAt(head)
     // Media URLs are absolute against a base that, outside production, is the asker's origin.
     const base = mediaBaseOf(reply.request, config)
     const cacheKey = `${base} ${key}`
@@ -181,20 +185,21 @@ export async function catalogRoutes(fastify: FastifyInstance, options: CatalogRo
       // Every change to what the listing shows is a fact, so the ledger's head names its version:
       // a client that has it gets 304 without the listing being read at all.
       const { page, limit = EVENT_PAGE_LIMIT } = request.query
-      const etag = `W/"ledger-${await ledger.head()}${page ? `-${page}-${limit}` : ''}"`
+      const head = await ledger.head()
+      const etag = `W/"ledger-${head}${page ? `-${page}-${limit}` : ''}"`
       reply.header('etag', etag).header('cache-control', 'no-cache')
       // No body and no length: a 304 carries neither.
       if (request.headers['if-none-match'] === etag) return (reply as FastifyReply).code(304).send()
-      if (!page) return sendList(reply, 'all', () => events.approved())
+      if (!page) return sendList(reply, head, 'all', () => events.approved())
       // A page: the same order as the whole listing, its count in a header (the body stays a bare
       // array), and the next page's address while there is one.
-      await listsAt()
+      listsAt(head)
       lists.count ??= await events.approvedCount()
       const total = lists.count
       reply.header('x-total-count', String(total))
       if (page * limit < total)
         reply.header('link', `</api/v1/event?page=${page + 1}&limit=${limit}>; rel="next"`)
-      return sendList(reply, `page:${page}:${limit}`, () => events.approvedPage(limit, (page - 1) * limit))
+      return sendList(reply, head, `page:${page}:${limit}`, () => events.approvedPage(limit, (page - 1) * limit))
     },
   )
 
@@ -206,7 +211,7 @@ export async function catalogRoutes(fastify: FastifyInstance, options: CatalogRo
     },
     async (request, reply) => {
       const { filterType, search } = request.query
-      return sendList(reply, `${filterType}:${search}`, () => events.filtered(filterType, search))
+      return sendList(reply, await ledger.head(), `${filterType}:${search}`, () => events.filtered(filterType, search))
     },
   )
 
