@@ -61,6 +61,8 @@ class OneLinePerRequest extends LogController {
   override incomingRequest() {}
   override routeNotFound() {}
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply) {
+    // made only when it is written (LOG_LEVEL=warn in the benches): a line and its message per request
+    if (!error && !(reply.log as unknown as Logger).isLevelEnabled('info')) return
     const ms = Math.round(reply.elapsedTime)
     const line = { method: request.method, url: request.url, status: reply.statusCode, ms }
     const message = `${request.method} ${request.url} ${reply.statusCode} ${ms} ms`

@@ -50,6 +50,21 @@ export type CatalogRoutesOptions = {
 const GZIP_FROM = 1024
 /** whether an Accept-Encoding takes gzip (not refused with q=0) */
 export function takesGzip(accept: string | string[] | undefined): boolean {
+  // the same few headers come again and again (each browser sends its own every time)
+  if (typeof accept === 'string') {
+    let takes = gzipTakers.get(accept)
+    if (takes === undefined) {
+      takes = takesGzipParsed(accept)
+      if (gzipTakers.size >= 100) gzipTakers.clear()
+      gzipTakers.set(accept, takes)
+    }
+    return takes
+  }
+  return takesGzipParsed(accept)
+}
+const gzipTakers = new Map<string, boolean>()
+
+function takesGzipParsed(accept: string | string[] | undefined): boolean {
   for (const part of String(accept ?? '').split(',')) {
     const [coding = '', ...params] = part.trim().toLowerCase().split(';')
     if (coding.trim() !== 'gzip' && coding.trim() !== '*') continue

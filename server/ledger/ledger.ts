@@ -128,7 +128,7 @@ export class Ledger {
       replay: this.sqlite.prepare<[number, number], Omit<LedgerRow, 'meta'>>(
         'SELECT position, stream, version, type, data, at FROM ledger WHERE position > ? ORDER BY position LIMIT ?',
       ),
-      head: this.sqlite.prepare<[], { p: number }>('SELECT coalesce(max(position), 0) AS p FROM ledger'),
+      head: this.sqlite.prepare<[], number>('SELECT coalesce(max(position), 0) FROM ledger').pluck(),
     }
   }
 
@@ -317,7 +317,7 @@ export class Ledger {
   }
 
   head(): number {
-    return (this.statements.head.get() as { p: number }).p
+    return this.statements.head.get() as number
   }
 
   /** Called after each commit that appended facts (in this process), with the new head and the
