@@ -214,7 +214,9 @@ export async function catalogRoutes(fastify: FastifyInstance, options: CatalogRo
       reply.header('x-total-count', String(total))
       if (page * limit < total)
         reply.header('link', `</api/v1/event?page=${page + 1}&limit=${limit}>; rel="next"`)
-      return sendList(reply, head, `page:${page}:${limit}`, () => events.approvedPage(limit, (page - 1) * limit))
+      return sendList(reply, head, `page:${page}:${limit}`, () =>
+        events.approvedPage(limit, (page - 1) * limit),
+      )
     },
   )
 
@@ -226,7 +228,9 @@ export async function catalogRoutes(fastify: FastifyInstance, options: CatalogRo
     },
     async (request, reply) => {
       const { filterType, search } = request.query
-      return sendList(reply, await ledger.head(), `${filterType}:${search}`, () => events.filtered(filterType, search))
+      return sendList(reply, await ledger.head(), `${filterType}:${search}`, () =>
+        events.filtered(filterType, search),
+      )
     },
   )
 

@@ -29,7 +29,11 @@ const GROUP_MAX_BYTES = 64 * 1024
 const WINDOW_BYTES = 32 * 1024
 
 const piece = (text: string, dictionary?: Buffer) =>
-  deflateRawSync(text, { level: LEVEL, finishFlush: constants.Z_FULL_FLUSH, ...(dictionary ? { dictionary } : {}) })
+  deflateRawSync(text, {
+    level: LEVEL,
+    finishFlush: constants.Z_FULL_FLUSH,
+    ...(dictionary ? { dictionary } : {}),
+  })
 const OPEN = piece('[')
 const COMMA = piece(',')
 const CLOSE = piece(']')
