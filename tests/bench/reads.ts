@@ -2,13 +2,22 @@
 // event, and the price filter, against Fastify's hello world warmed up and measured alike (each
 // route warmed up for as long as hello world is, then measured as long). Hello world runs before
 // the app starts, alone on the server's core; each figure is taken by autocannon and again by wrk
-// (C), since receiving the listing's hundreds of kilobytes is work for the generator too.
+// (C), since receiving the listing's hundreds of kilobytes is work for the generator too. Every
+// figure is the median of `rounds` rounds (hello world a fresh process each), with its min and max.
 import { rmSync } from 'node:fs'
 import { freePort } from '../support/server.ts'
 import { helloBaseline } from './flash-sale.ts'
 import { cores, runLoad, spawnPinned, startAppServer, waitUntilUp } from './lib/processes.ts'
 import { seed } from './lib/seed.ts'
 import { median, round } from './lib/stats.ts'
+
+/** a median over rounds, with the lowest and highest */
+export type Spread = { median: number; min: number; max: number }
+const spread = (values: number[], digits = 0): Spread => ({
+  median: round(median(values), digits),
+  min: round(Math.min(...values), digits),
+  max: round(Math.max(...values), digits),
+})
 import { hasWrk, runWrk } from './lib/wrk.ts'
 
 type Cannon = {
@@ -30,16 +39,20 @@ export type ReadsResult = {
     ratio: number
     /** the load generator's CPU time ÷ the run's duration */
     generatorCpuShare?: number
+    /** requests per second over the rounds */
+    spread?: Spread
     /** the same route under wrk: its rate, its ratio to wrk's hello world, its CPU share */
-    wrk?: { requestsPerSecond: number; p99Ms: number; ratio: number; cpuShare: number }
+    wrk?: { requestsPerSecond: number; p99Ms: number; ratio: number; cpuShare: number; spread?: Spread }
   }>
   baselineRequestsPerSecond: number
   baselineGeneratorCpuShare?: number
+  baselineSpread?: Spread
   /** hello world under wrk */
-  wrkBaseline?: { requestsPerSecond: number; cpuShare: number }
+  wrkBaseline?: { requestsPerSecond: number; cpuShare: number; spread?: Spread }
+  rounds?: number
 }
 
-/** hello world under wrk, warmed up then measured, alone on the server's core */
+/** hello world under wrk, a fresh process warmed up then measured, alone on the server's core */
 async function wrkHello() {
   const port = await freePort()
   const hello = spawnPinned(cores.server, ['tests/bench/lib/hello.ts'], { PORT: String(port) })
@@ -53,7 +66,7 @@ async function wrkHello() {
     }
     runWrk({ ...load, seconds: WARMUP_SECONDS })
     const r = runWrk({ ...load, seconds: SECONDS })
-    return { requestsPerSecond: round(r.requestsPerSecond, 0), cpuShare: round(r.cpuSeconds / r.seconds, 3) }
+    return { requestsPerSecond: r.requestsPerSecond, cpuShare: r.cpuSeconds / r.seconds }
   } finally {
     hello.child.kill('SIGTERM')
     await hello.exited
@@ -64,12 +77,21 @@ const WARMUP_SECONDS = 3
 const SECONDS = 10
 const CONNECTIONS = 100
 
-export async function benchReads(): Promise<ReadsResult> {
+export async function benchReads(rounds = 3): Promise<ReadsResult> {
   const data = seed({ buyers: 1, events: 1000, seats: 1000 })
   // hello world first, while no app shares its core
-  const hello = await helloBaseline({ method: 'GET' }, 1)
+  const hello = await helloBaseline({ method: 'GET' }, rounds)
   const baseline = median(hello.map((r) => r.requestsPerSecond))
-  const wrkBaseline = hasWrk() ? await wrkHello() : undefined
+  const wrkHellos: Array<Awaited<ReturnType<typeof wrkHello>>> = []
+  if (hasWrk()) for (let i = 0; i < rounds; i++) wrkHellos.push(await wrkHello())
+  const wrkBaseline =
+    wrkHellos.length > 0
+      ? {
+          requestsPerSecond: round(median(wrkHellos.map((r) => r.requestsPerSecond)), 0),
+          cpuShare: round(median(wrkHellos.map((r) => r.cpuShare)), 3),
+          spread: spread(wrkHellos.map((r) => r.requestsPerSecond)),
+        }
+      : undefined
   const server = await startAppServer(data.dataDir, { QUEUE_PREFIX: `bench-reads-${Date.now()}` })
   const eventId = data.events[0]?.eventId
   const routes: ReadsResult['routes'] = []
@@ -90,30 +112,47 @@ export async function benchReads(): Promise<ReadsResult> {
     ]
     for (const [route, path, headers] of cases) {
       const load = { url: server.url, path, headers, connections: CONNECTIONS }
-      await runLoad<Cannon>('tests/bench/lib/cannon.ts', { ...load, duration: WARMUP_SECONDS })
-      const result = await runLoad<Cannon>('tests/bench/lib/cannon.ts', { ...load, duration: SECONDS })
-      const ok = (result.statusCodes['200']?.count ?? 0) + (result.statusCodes['304']?.count ?? 0)
-      if (ok === 0) throw new Error(`${route}: no successful replies ${JSON.stringify(result.statusCodes)}`)
+      const cannons: Cannon[] = []
+      const wrks: Array<ReturnType<typeof runWrk>> = []
+      for (let i = 0; i < rounds; i++) {
+        await runLoad<Cannon>('tests/bench/lib/cannon.ts', { ...load, duration: WARMUP_SECONDS })
+        const result = await runLoad<Cannon>('tests/bench/lib/cannon.ts', { ...load, duration: SECONDS })
+        const ok = (result.statusCodes['200']?.count ?? 0) + (result.statusCodes['304']?.count ?? 0)
+        if (ok === 0) throw new Error(`${route}: no successful replies ${JSON.stringify(result.statusCodes)}`)
+        cannons.push(result)
+        if (wrkBaseline) {
+          const wrkLoad = { url: server.url, method: 'GET' as const, path, connections: CONNECTIONS }
+          runWrk({ ...wrkLoad, ...(headers ? { headers } : {}), seconds: WARMUP_SECONDS })
+          const w = runWrk({ ...wrkLoad, ...(headers ? { headers } : {}), seconds: SECONDS })
+          if (w.ok === 0) throw new Error(`${route}: wrk had no successful replies`)
+          wrks.push(w)
+        }
+      }
+      const rates = cannons.map((r) => r.requestsPerSecond)
+      const rate = median(rates)
+      // the round whose rate is the median gives the latencies
+      const middle = cannons.find((r) => r.requestsPerSecond === rate) as Cannon
       let wrk: ReadsResult['routes'][number]['wrk']
-      if (wrkBaseline) {
-        const wrkLoad = { url: server.url, method: 'GET' as const, path, connections: CONNECTIONS }
-        runWrk({ ...wrkLoad, ...(headers ? { headers } : {}), seconds: WARMUP_SECONDS })
-        const w = runWrk({ ...wrkLoad, ...(headers ? { headers } : {}), seconds: SECONDS })
-        if (w.ok === 0) throw new Error(`${route}: wrk had no successful replies`)
+      if (wrkBaseline && wrks.length > 0) {
+        const wrkRates = wrks.map((w) => w.okPerSecond)
+        const wrkRate = median(wrkRates)
+        const w = wrks.find((r) => r.okPerSecond === wrkRate) as (typeof wrks)[number]
         wrk = {
-          requestsPerSecond: round(w.okPerSecond, 0),
+          requestsPerSecond: round(wrkRate, 0),
           p99Ms: round(w.p99Ms, 1),
-          ratio: round(w.okPerSecond / wrkBaseline.requestsPerSecond, 3),
-          cpuShare: round(w.cpuSeconds / w.seconds, 3),
+          ratio: round(wrkRate / wrkBaseline.requestsPerSecond, 3),
+          cpuShare: round(median(wrks.map((r) => r.cpuSeconds / r.seconds)), 3),
+          spread: spread(wrkRates),
         }
       }
       routes.push({
         route,
-        requestsPerSecond: round(result.requestsPerSecond, 0),
-        p50Ms: result.p50,
-        p99Ms: result.p99,
-        ratio: round(result.requestsPerSecond / baseline, 3),
-        generatorCpuShare: round(result.cpuSeconds / result.duration, 3),
+        requestsPerSecond: round(rate, 0),
+        p50Ms: middle.p50,
+        p99Ms: middle.p99,
+        ratio: round(rate / baseline, 3),
+        generatorCpuShare: round(median(cannons.map((r) => r.cpuSeconds / r.duration)), 3),
+        spread: spread(rates),
         ...(wrk ? { wrk } : {}),
       })
     }
@@ -126,8 +165,10 @@ export async function benchReads(): Promise<ReadsResult> {
     routes,
     baselineRequestsPerSecond: round(baseline, 0),
     baselineGeneratorCpuShare: round(median(hello.map((r) => r.generatorCpuShare)), 3),
+    baselineSpread: spread(hello.map((r) => r.requestsPerSecond)),
     ...(wrkBaseline ? { wrkBaseline } : {}),
+    rounds,
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) console.log(JSON.stringify(await benchReads(), null, 2))
+if (import.meta.url === `file://${process.argv[1]}`) console.log(JSON.stringify(await benchReads(Number(process.argv[2] ?? 3)), null, 2))

@@ -128,7 +128,7 @@ if (wanted('flash-sale')) {
 if (wanted('purchase'))
   log('purchase', [await benchPurchase('FULL', quick ? 1 : 3), await benchPurchase('NORMAL', quick ? 1 : 3)])
 if (wanted('fanout')) log('fanout', await benchFanout())
-if (wanted('reads')) log('reads', await benchReads())
+if (wanted('reads')) log('reads', await benchReads(quick ? 1 : 3))
 if (wanted('rebuild')) log('rebuild', benchRebuild(quick ? 200_000 : 1_000_000, quick ? 1 : 3))
 if (wanted('web')) log('web', await benchWeb())
 if (wanted('stores')) log('stores', await benchStores())
@@ -305,25 +305,28 @@ function markdown(r: Record<string, unknown>): string {
     ])
   }
   const reads = r.reads as Awaited<ReturnType<typeof benchReads>> | undefined
+  /** a median's rounds, lowest to highest, when there were several */
+  const between = (spread?: { min: number; max: number }) =>
+    spread && spread.min !== spread.max ? ` (${n(spread.min)}–${n(spread.max)})` : ''
   for (const route of reads?.routes ?? []) {
     const listing = route.route.startsWith('GET /event (1,000 events)')
     // the better of the two generators' ratios: the lower one was limited by its generator
     const best = Math.max(route.ratio, route.wrk?.ratio ?? 0)
     rows.push([
       `reads: ${route.route}`,
-      `${route.requestsPerSecond} req/s, p50 ${route.p50Ms} ms, p99 ${route.p99Ms} ms` +
+      `${route.requestsPerSecond} req/s${between(route.spread)}, p50 ${route.p50Ms} ms, p99 ${route.p99Ms} ms` +
         (route.generatorCpuShare === undefined
           ? ''
           : `; generator CPU ${Math.round(route.generatorCpuShare * 100)}%`) +
         (route.wrk
-          ? `; wrk ${route.wrk.requestsPerSecond} req/s, p99 ${route.wrk.p99Ms} ms, its CPU ${Math.round(route.wrk.cpuShare * 100)}%`
+          ? `; wrk ${route.wrk.requestsPerSecond} req/s${between(route.wrk.spread)}, p99 ${route.wrk.p99Ms} ms, its CPU ${Math.round(route.wrk.cpuShare * 100)}%`
           : ''),
-      `${reads?.baselineRequestsPerSecond} req/s hello world` +
+      `${reads?.baselineRequestsPerSecond} req/s${between(reads?.baselineSpread)} hello world` +
         (reads?.baselineGeneratorCpuShare === undefined
           ? ''
           : `; generator CPU ${Math.round(reads.baselineGeneratorCpuShare * 100)}%`) +
         (reads?.wrkBaseline
-          ? `; wrk ${reads.wrkBaseline.requestsPerSecond} req/s, its CPU ${Math.round(reads.wrkBaseline.cpuShare * 100)}%`
+          ? `; wrk ${reads.wrkBaseline.requestsPerSecond} req/s${between(reads.wrkBaseline.spread)}, its CPU ${Math.round(reads.wrkBaseline.cpuShare * 100)}%`
           : ''),
       `${route.ratio}${route.wrk ? ` (wrk ${route.wrk.ratio})` : ''}`,
       listing ? '≥ 0.3' : 'report',
