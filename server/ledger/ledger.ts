@@ -30,15 +30,26 @@ export type Projection = {
    * connection, so the handlers' statements are prepared once and not on every fact.
    */
   handlers: (db: Db) => Partial<Record<string, (fact: StoredFact) => void>>
+  /**
+   * Handlers for a rebuild's replay (ledger.replaying), when they differ: this projection's tables
+   * start empty and nobody reads them until flush(), so they may fold in memory and write once.
+   */
+  replay?: (db: Db) => Replay
   /** the projections whose read models this one reads: it runs after them for each fact */
   after?: readonly string[]
 }
+
+/** a projection's handlers for a replay, and what writes what they kept back */
+export type Replay = { handlers: Partial<Record<string, (fact: StoredFact) => void>>; flush(): void }
+
+type HandlersOf<F extends Fact> = { [T in F['type']]: (fact: StoredFact<Extract<F, { type: T }>>) => void }
 
 /** Builds a projection whose handler map must cover every fact of the module's union. */
 export function projection<F extends Fact>(spec: {
   name: string
   tables: SQLiteTable[]
-  handlers: (db: Db) => { [T in F['type']]: (fact: StoredFact<Extract<F, { type: T }>>) => void }
+  handlers: (db: Db) => HandlersOf<F>
+  replay?: (db: Db) => { handlers: HandlersOf<F>; flush(): void }
   after?: readonly string[]
 }): Projection {
   return spec as unknown as Projection
@@ -279,6 +290,30 @@ export class Ledger {
       }
       this.lastAppended = (facts[facts.length - 1] as StoredFact).position
     })
+  }
+
+  /**
+   * A rebuild's replay, in a transaction the caller holds: fn projects facts through each
+   * projection's replay handlers (its own handlers when it has none), and what they kept back is
+   * written when fn returns, in the projections' order.
+   */
+  replaying(fn: (project: (fact: StoredFact) => void) => void): void {
+    const byType = new Map<string, Array<(fact: StoredFact) => void>>()
+    const flushes: Array<() => void> = []
+    for (const p of this.projections) {
+      const replay = p.replay?.(this.db)
+      if (replay) flushes.push(() => replay.flush())
+      for (const [type, handler] of Object.entries(replay ? replay.handlers : p.handlers(this.db))) {
+        if (!handler) continue
+        const list = byType.get(type) ?? []
+        list.push(handler)
+        byType.set(type, list)
+      }
+    }
+    fn((fact) => {
+      for (const handler of byType.get(fact.type) ?? []) handler(fact)
+    })
+    for (const flush of flushes) flush()
   }
 
   /** Applies one fact to every inline projection that reads its type. */

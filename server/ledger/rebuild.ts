@@ -22,14 +22,16 @@ export function rebuildReadModels(ledger: Ledger, pageSize = 5000): { facts: num
       for (const index of indexes) ledger.sqlite.prepare(`DROP INDEX "${index.name}"`).run()
       // Children before parents, in case a table refers to another.
       for (const table of [...tables].reverse()) ledger.sqlite.prepare(`DELETE FROM "${table}"`).run()
-      let position = 0
-      for (;;) {
-        const page = ledger.replayFrom(position, pageSize)
-        if (page.length === 0) break
-        for (const fact of page) ledger.project(fact)
-        facts += page.length
-        position = page[page.length - 1]?.position ?? position
-      }
+      ledger.replaying((project) => {
+        let position = 0
+        for (;;) {
+          const page = ledger.replayFrom(position, pageSize)
+          if (page.length === 0) break
+          for (const fact of page) project(fact)
+          facts += page.length
+          position = page[page.length - 1]?.position ?? position
+        }
+      })
       for (const index of indexes) ledger.sqlite.prepare(index.sql).run()
     })
   } finally {

@@ -10,6 +10,7 @@ import { helloBaseline } from './flash-sale.ts'
 import { cores, runLoad, spawnPinned, startAppServer, waitUntilUp } from './lib/processes.ts'
 import { seed } from './lib/seed.ts'
 import { median, round } from './lib/stats.ts'
+import { hasWrk, runWrk } from './lib/wrk.ts'
 
 /** a median over rounds, with the lowest and highest */
 export type Spread = { median: number; min: number; max: number }
@@ -18,7 +19,6 @@ const spread = (values: number[], digits = 0): Spread => ({
   min: round(Math.min(...values), digits),
   max: round(Math.max(...values), digits),
 })
-import { hasWrk, runWrk } from './lib/wrk.ts'
 
 type Cannon = {
   requestsPerSecond: number
@@ -171,4 +171,5 @@ export async function benchReads(rounds = 3): Promise<ReadsResult> {
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) console.log(JSON.stringify(await benchReads(Number(process.argv[2] ?? 3)), null, 2))
+if (import.meta.url === `file://${process.argv[1]}`)
+  console.log(JSON.stringify(await benchReads(Number(process.argv[2] ?? 3)), null, 2))
