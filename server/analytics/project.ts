@@ -7,6 +7,7 @@ import type { BookingFact } from '../booking/facts.ts'
 import type { OrderReader } from '../booking/queries.ts'
 import type { Db } from '../db/connection.ts'
 import { projection, type StoredFact } from '../ledger/ledger.ts'
+import { replayRows } from '../ledger/replay-rows.ts'
 import { attendance, eventSales, salesByHour, salesByTicketType, salesTotals } from './tables.ts'
 
 const p = sql.placeholder
@@ -131,13 +132,12 @@ function tableFigures(db: Db): Figures {
   }
 }
 
-/** how many rows a replay keeps in memory before it writes them out and starts again */
-const REPLAY_ROWS = 200_000
-
 type Counts = ReturnType<typeof counts>
 type TicketTypeRow = { ticketTypeId: string; eventId: string; ticketType: string } & Counts
 type EventRow = { eventId: string; organizerId: string; attendees: number } & Counts
-type Sum = { tickets: number; revenuePaise: number }
+type TotalRow = { organizerId: string; tickets: number; revenuePaise: number }
+type HourRow = { eventId: string; hour: string; tickets: number; revenuePaise: number }
+type SeatsRow = { eventId: string; accountId: string; tickets: number }
 
 const add = (row: Counts, by: Move) => {
   row.pending += by.pending ?? 0
@@ -147,21 +147,58 @@ const add = (row: Counts, by: Move) => {
   row.revenuePaise += by.revenuePaise ?? 0
 }
 
-/**
- * The figures of a rebuild's replay, in memory: a paid order moved them with ten statements, about
- * a third of the replay's time (issue 18). Each row is written once, when the replay ends, or when
- * `rowsHeld` are held (then the rows are written and let go, and a row needed again is read back).
- * The tables are empty when the replay starts, so before the first write a row not held is a row
- * that does not exist.
- */
+/** The figures of a rebuild's replay, in memory (replay-rows.ts): a row is written once. */
 function replayFigures(db: Db, rowsHeld: number): Figures & { flush(): void } {
   const sqlite = db.$client
-  const ticketTypes = new Map<string, TicketTypeRow | null>()
-  const events = new Map<string, EventRow | null>()
-  const totals = new Map<string, Sum>()
-  const hours = new Map<string, Sum & { eventId: string; hour: string }>()
-  const seats = new Map<string, { eventId: string; accountId: string; tickets: number }>()
-  let written = false
+  const held = replayRows(rowsHeld)
+  const upsert = <Row>(text: string) => {
+    const statement = sqlite.prepare<[Row]>(text)
+    return (row: Row) => {
+      statement.run(row)
+    }
+  }
+  const ticketTypes = held.table(
+    upsert<TicketTypeRow>(
+      `INSERT INTO sales_by_ticket_type (ticket_type_id, event_id, ticket_type, pending, completed,
+         failed, tickets_sold, revenue_paise)
+       VALUES (@ticketTypeId, @eventId, @ticketType, @pending, @completed, @failed, @ticketsSold, @revenuePaise)
+       ON CONFLICT (ticket_type_id) DO UPDATE SET pending = excluded.pending,
+         completed = excluded.completed, failed = excluded.failed,
+         tickets_sold = excluded.tickets_sold, revenue_paise = excluded.revenue_paise`,
+    ),
+  )
+  const events = held.table(
+    upsert<EventRow>(
+      `INSERT INTO event_sales (event_id, organizer_id, pending, completed, failed, tickets_sold,
+         revenue_paise, attendees)
+       VALUES (@eventId, @organizerId, @pending, @completed, @failed, @ticketsSold, @revenuePaise, @attendees)
+       ON CONFLICT (event_id) DO UPDATE SET pending = excluded.pending, completed = excluded.completed,
+         failed = excluded.failed, tickets_sold = excluded.tickets_sold,
+         revenue_paise = excluded.revenue_paise, attendees = excluded.attendees`,
+    ),
+  )
+  const totals = held.table(
+    upsert<TotalRow>(
+      `INSERT INTO sales_totals (organizer_id, tickets_sold, revenue_paise)
+       VALUES (@organizerId, @tickets, @revenuePaise)
+       ON CONFLICT (organizer_id) DO UPDATE SET tickets_sold = excluded.tickets_sold,
+         revenue_paise = excluded.revenue_paise`,
+    ),
+  )
+  const hours = held.table(
+    upsert<HourRow>(
+      `INSERT INTO sales_by_hour (event_id, hour, tickets, revenue_paise)
+       VALUES (@eventId, @hour, @tickets, @revenuePaise)
+       ON CONFLICT (event_id, hour) DO UPDATE SET tickets = excluded.tickets,
+         revenue_paise = excluded.revenue_paise`,
+    ),
+  )
+  const seats = held.table(
+    upsert<SeatsRow>(
+      `INSERT INTO attendance (event_id, account_id, tickets) VALUES (@eventId, @accountId, @tickets)
+       ON CONFLICT (event_id, account_id) DO UPDATE SET tickets = excluded.tickets`,
+    ),
+  )
   const read = {
     ticketType: sqlite.prepare<[string], TicketTypeRow>(
       `SELECT ticket_type_id AS ticketTypeId, event_id AS eventId, ticket_type AS ticketType, pending,
@@ -173,128 +210,66 @@ function replayFigures(db: Db, rowsHeld: number): Figures & { flush(): void } {
          tickets_sold AS ticketsSold, revenue_paise AS revenuePaise, attendees
        FROM event_sales WHERE event_id = ?`,
     ),
-    total: sqlite.prepare<[string], Sum>(
-      'SELECT tickets_sold AS tickets, revenue_paise AS revenuePaise FROM sales_totals WHERE organizer_id = ?',
+    total: sqlite.prepare<[string], TotalRow>(
+      `SELECT organizer_id AS organizerId, tickets_sold AS tickets, revenue_paise AS revenuePaise
+       FROM sales_totals WHERE organizer_id = ?`,
     ),
-    hour: sqlite.prepare<[string, string], Sum>(
-      'SELECT tickets, revenue_paise AS revenuePaise FROM sales_by_hour WHERE event_id = ? AND hour = ?',
+    hour: sqlite.prepare<[string, string], HourRow>(
+      `SELECT event_id AS eventId, hour, tickets, revenue_paise AS revenuePaise
+       FROM sales_by_hour WHERE event_id = ? AND hour = ?`,
     ),
-    seats: sqlite
-      .prepare<[string, string], number>(
-        'SELECT tickets FROM attendance WHERE event_id = ? AND account_id = ?',
-      )
-      .pluck(),
-  }
-  const write = {
-    ticketType: sqlite.prepare<[TicketTypeRow]>(
-      `INSERT INTO sales_by_ticket_type (ticket_type_id, event_id, ticket_type, pending, completed,
-         failed, tickets_sold, revenue_paise)
-       VALUES (@ticketTypeId, @eventId, @ticketType, @pending, @completed, @failed, @ticketsSold, @revenuePaise)
-       ON CONFLICT (ticket_type_id) DO UPDATE SET pending = excluded.pending,
-         completed = excluded.completed, failed = excluded.failed,
-         tickets_sold = excluded.tickets_sold, revenue_paise = excluded.revenue_paise`,
+    seats: sqlite.prepare<[string, string], SeatsRow>(
+      `SELECT event_id AS eventId, account_id AS accountId, tickets
+       FROM attendance WHERE event_id = ? AND account_id = ?`,
     ),
-    event: sqlite.prepare<[EventRow]>(
-      `INSERT INTO event_sales (event_id, organizer_id, pending, completed, failed, tickets_sold,
-         revenue_paise, attendees)
-       VALUES (@eventId, @organizerId, @pending, @completed, @failed, @ticketsSold, @revenuePaise, @attendees)
-       ON CONFLICT (event_id) DO UPDATE SET pending = excluded.pending, completed = excluded.completed,
-         failed = excluded.failed, tickets_sold = excluded.tickets_sold,
-         revenue_paise = excluded.revenue_paise, attendees = excluded.attendees`,
-    ),
-    total: sqlite.prepare<[string, number, number]>(
-      `INSERT INTO sales_totals (organizer_id, tickets_sold, revenue_paise) VALUES (?, ?, ?)
-       ON CONFLICT (organizer_id) DO UPDATE SET tickets_sold = excluded.tickets_sold,
-         revenue_paise = excluded.revenue_paise`,
-    ),
-    hour: sqlite.prepare<[string, string, number, number]>(
-      `INSERT INTO sales_by_hour (event_id, hour, tickets, revenue_paise) VALUES (?, ?, ?, ?)
-       ON CONFLICT (event_id, hour) DO UPDATE SET tickets = excluded.tickets,
-         revenue_paise = excluded.revenue_paise`,
-    ),
-    seats: sqlite.prepare<[string, string, number]>(
-      `INSERT INTO attendance (event_id, account_id, tickets) VALUES (?, ?, ?)
-       ON CONFLICT (event_id, account_id) DO UPDATE SET tickets = excluded.tickets`,
-    ),
-  }
-  /** a row held, else read back (only once rows were written), else none */
-  const held = <K, R>(map: Map<K, R | null>, key: K, readBack: () => R | undefined): R | null => {
-    let row = map.get(key)
-    if (row === undefined) {
-      row = (written ? readBack() : undefined) ?? null
-      map.set(key, row)
-    }
-    return row
-  }
-  const flush = () => {
-    for (const row of ticketTypes.values()) if (row) write.ticketType.run(row)
-    for (const row of events.values()) if (row) write.event.run(row)
-    for (const [organizerId, sum] of totals) write.total.run(organizerId, sum.tickets, sum.revenuePaise)
-    for (const row of hours.values()) write.hour.run(row.eventId, row.hour, row.tickets, row.revenuePaise)
-    for (const row of seats.values()) write.seats.run(row.eventId, row.accountId, row.tickets)
-    for (const map of [ticketTypes, events, totals, hours, seats]) map.clear()
-    written = true
-  }
-  const roomLeft = () => {
-    if (ticketTypes.size + events.size + totals.size + hours.size + seats.size >= rowsHeld) flush()
   }
   return {
     openTicketType(ticketTypeId, eventId, ticketType, by) {
-      roomLeft()
-      const row = held(ticketTypes, ticketTypeId, () => read.ticketType.get(ticketTypeId))
-      if (row) add(row, by)
-      else ticketTypes.set(ticketTypeId, { ticketTypeId, eventId, ticketType, ...counts(by) })
+      const made = () => ({ ticketTypeId, eventId, ticketType, ...counts({}) })
+      add(
+        ticketTypes.ensure(ticketTypeId, () => read.ticketType.get(ticketTypeId), made),
+        by,
+      )
     },
     moveTicketType(ticketTypeId, by) {
-      const row = held(ticketTypes, ticketTypeId, () => read.ticketType.get(ticketTypeId))
+      const row = ticketTypes.find(ticketTypeId, () => read.ticketType.get(ticketTypeId))
       if (row) add(row, by)
     },
     openEvent(eventId, organizerId) {
-      roomLeft()
-      if (!held(events, eventId, () => read.event.get(eventId)))
-        events.set(eventId, { eventId, organizerId, ...counts({}), attendees: 0 })
+      events.ensure(
+        eventId,
+        () => read.event.get(eventId),
+        () => ({ eventId, organizerId, ...counts({}), attendees: 0 }),
+      )
     },
     moveEvent(eventId, by) {
-      const row = held(events, eventId, () => read.event.get(eventId))
+      const row = events.find(eventId, () => read.event.get(eventId))
       if (!row) return
       add(row, by)
       row.attendees += by.attendees ?? 0
     },
     attend(eventId, accountId, moved) {
-      roomLeft()
-      const key = `${eventId} ${accountId}`
-      let row = seats.get(key)
-      if (!row) {
-        const tickets = written ? (read.seats.get(eventId, accountId) ?? 0) : 0
-        row = { eventId, accountId, tickets }
-        seats.set(key, row)
-      }
+      const row = seats.ensure(
+        `${eventId} ${accountId}`,
+        () => read.seats.get(eventId, accountId),
+        () => ({ eventId, accountId, tickets: 0 }),
+      )
       row.tickets += moved
       return row.tickets
     },
     addToTotals(organizerId, tickets, revenuePaise) {
-      roomLeft()
-      let sum = totals.get(organizerId)
-      if (!sum) {
-        sum = (written ? read.total.get(organizerId) : undefined) ?? { tickets: 0, revenuePaise: 0 }
-        totals.set(organizerId, sum)
-      }
-      sum.tickets += tickets
-      sum.revenuePaise += revenuePaise
-    },
-    addToHour(eventId, hour, tickets, revenuePaise) {
-      roomLeft()
-      const key = `${eventId} ${hour}`
-      let row = hours.get(key)
-      if (!row) {
-        const stored = written ? read.hour.get(eventId, hour) : undefined
-        row = { eventId, hour, tickets: stored?.tickets ?? 0, revenuePaise: stored?.revenuePaise ?? 0 }
-        hours.set(key, row)
-      }
+      const made = () => ({ organizerId, tickets: 0, revenuePaise: 0 })
+      const row = totals.ensure(organizerId, () => read.total.get(organizerId), made)
       row.tickets += tickets
       row.revenuePaise += revenuePaise
     },
-    flush,
+    addToHour(eventId, hour, tickets, revenuePaise) {
+      const made = () => ({ eventId, hour, tickets: 0, revenuePaise: 0 })
+      const row = hours.ensure(`${eventId} ${hour}`, () => read.hour.get(eventId, hour), made)
+      row.tickets += tickets
+      row.revenuePaise += revenuePaise
+    },
+    flush: held.flush,
   }
 }
 
@@ -373,18 +348,14 @@ function handlersOver(booking: ReturnType<OrderReader>, figures: Figures) {
   return handlers
 }
 
-export const analyticsProjection = (
-  ordersOf: OrderReader,
-  /** rows a rebuild's replay holds in memory at most (fewer in a test, to write and read them back) */
-  replayRows = REPLAY_ROWS,
-) =>
+export const analyticsProjection = (ordersOf: OrderReader) =>
   projection<BookingFact>({
     name: 'analytics',
     tables: [salesByTicketType, salesByHour, eventSales, attendance, salesTotals],
     after: ['booking'],
     handlers: (db) => handlersOver(ordersOf(db), tableFigures(db)),
-    replay(db) {
-      const figures = replayFigures(db, replayRows)
+    replay(db, rowsHeld) {
+      const figures = replayFigures(db, rowsHeld)
       return { handlers: handlersOver(ordersOf(db), figures), flush: figures.flush }
     },
   })

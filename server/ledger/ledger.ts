@@ -6,6 +6,7 @@ import type { SQLiteTable } from 'drizzle-orm/sqlite-core'
 import type { Connection, Db, Sqlite } from '../db/connection.ts'
 import type { FactMeta } from '../db/schema.ts'
 import { inDependencyOrder } from './projection-order.ts'
+import { REPLAY_ROWS } from './replay-rows.ts'
 import { type Upcasters, upcast } from './upcast.ts'
 
 export type { FactMeta }
@@ -34,7 +35,7 @@ export type Projection = {
    * Handlers for a rebuild's replay (ledger.replaying), when they differ: this projection's tables
    * start empty and nobody reads them until flush(), so they may fold in memory and write once.
    */
-  replay?: (db: Db) => Replay
+  replay?: (db: Db, rowsHeld: number) => Replay
   /** the projections whose read models this one reads: it runs after them for each fact */
   after?: readonly string[]
 }
@@ -42,14 +43,17 @@ export type Projection = {
 /** a projection's handlers for a replay, and what writes what they kept back */
 export type Replay = { handlers: Partial<Record<string, (fact: StoredFact) => void>>; flush(): void }
 
-type HandlersOf<F extends Fact> = { [T in F['type']]: (fact: StoredFact<Extract<F, { type: T }>>) => void }
+/** one handler per fact type of a module's union */
+export type HandlersOf<F extends Fact> = {
+  [T in F['type']]: (fact: StoredFact<Extract<F, { type: T }>>) => void
+}
 
 /** Builds a projection whose handler map must cover every fact of the module's union. */
 export function projection<F extends Fact>(spec: {
   name: string
   tables: SQLiteTable[]
   handlers: (db: Db) => HandlersOf<F>
-  replay?: (db: Db) => { handlers: HandlersOf<F>; flush(): void }
+  replay?: (db: Db, rowsHeld: number) => { handlers: HandlersOf<F>; flush(): void }
   after?: readonly string[]
 }): Projection {
   return spec as unknown as Projection
@@ -297,11 +301,15 @@ export class Ledger {
    * projection's replay handlers (its own handlers when it has none), and what they kept back is
    * written when fn returns, in the projections' order.
    */
-  replaying(fn: (project: (fact: StoredFact) => void) => void): void {
+  replaying(
+    fn: (project: (fact: StoredFact) => void) => void,
+    /** rows the projections hold in memory at most (replay-rows.ts) */
+    rowsHeld = REPLAY_ROWS,
+  ): void {
     const byType = new Map<string, Array<(fact: StoredFact) => void>>()
     const flushes: Array<() => void> = []
     for (const p of this.projections) {
-      const replay = p.replay?.(this.db)
+      const replay = p.replay?.(this.db, rowsHeld)
       if (replay) flushes.push(() => replay.flush())
       for (const [type, handler] of Object.entries(replay ? replay.handlers : p.handlers(this.db))) {
         if (!handler) continue

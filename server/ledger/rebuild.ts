@@ -3,8 +3,14 @@
 // faster into bare tables); primary keys and the conflict targets of upserts stay.
 import { getTableName } from 'drizzle-orm'
 import type { Ledger } from './ledger.ts'
+import { REPLAY_ROWS } from './replay-rows.ts'
 
-export function rebuildReadModels(ledger: Ledger, pageSize = 5000): { facts: number; tables: string[] } {
+export function rebuildReadModels(
+  ledger: Ledger,
+  pageSize = 5000,
+  /** rows the projections' replays hold in memory at most (fewer in a test: written and read back) */
+  rowsHeld = REPLAY_ROWS,
+): { facts: number; tables: string[] } {
   const tables = [...new Set(ledger.projections.flatMap((p) => p.tables.map((t) => getTableName(t))))]
   const marks = tables.map(() => '?').join(', ')
   const indexes = ledger.sqlite
@@ -31,7 +37,7 @@ export function rebuildReadModels(ledger: Ledger, pageSize = 5000): { facts: num
           facts += page.length
           position = page[page.length - 1]?.position ?? position
         }
-      })
+      }, rowsHeld)
       for (const index of indexes) ledger.sqlite.prepare(index.sql).run()
     })
   } finally {
