@@ -30,7 +30,7 @@ export type Projection = {
    * Builds one handler per fact type it reads (facts of other types pass by), once per
    * connection, so the handlers' statements are prepared once and not on every fact.
    */
-  handlers: (db: Db) => Partial<Record<string, (fact: StoredFact) => void>>
+  handlers: (db: Db) => Handlers
   /**
    * Handlers for a rebuild's replay (ledger.replaying), when they differ: this projection's tables
    * start empty and nobody reads them until flush(), so they may fold in memory and write once.
@@ -41,7 +41,7 @@ export type Projection = {
 }
 
 /** a projection's handlers for a replay, and what writes what they kept back */
-export type Replay = { handlers: Partial<Record<string, (fact: StoredFact) => void>>; flush(): void }
+export type Replay = { handlers: Handlers; flush(): void }
 
 /** one handler per fact type of a module's union */
 export type HandlersOf<F extends Fact> = {
@@ -69,6 +69,22 @@ export const decodeRow = (upcasters: Upcasters, row: LedgerRow): StoredFact => (
   meta: JSON.parse(row.meta),
   at: row.at,
 })
+
+type Handlers = Partial<Record<string, (fact: StoredFact) => void>>
+
+/** each fact type's handlers, in the order of the projections they come from */
+function byType(sets: Handlers[]): Map<string, Array<(fact: StoredFact) => void>> {
+  const map = new Map<string, Array<(fact: StoredFact) => void>>()
+  for (const set of sets) {
+    for (const [type, handler] of Object.entries(set)) {
+      if (!handler) continue
+      const list = map.get(type) ?? []
+      list.push(handler)
+      map.set(type, list)
+    }
+  }
+  return map
+}
 
 export class StreamVersionConflict extends Error {
   constructor(
@@ -101,7 +117,7 @@ export class Ledger {
   private depth = 0
   /** the position of the last fact appended in the running transaction (0: none yet) */
   private lastAppended = 0
-  private readonly byType = new Map<string, Array<(fact: StoredFact) => void>>()
+  private readonly byType: Map<string, Array<(fact: StoredFact) => void>>
 
   /** every projection, in the order they run for each fact (dependencies first) */
   readonly projections: Projection[]
@@ -117,14 +133,7 @@ export class Ledger {
     this.sqlite = connection.sqlite
     this.db = connection.db
     this.projections = inDependencyOrder(projections)
-    for (const p of this.projections) {
-      for (const [type, handler] of Object.entries(p.handlers(this.db))) {
-        if (!handler) continue
-        const list = this.byType.get(type) ?? []
-        list.push(handler)
-        this.byType.set(type, list)
-      }
-    }
+    this.byType = byType(this.projections.map((p) => p.handlers(this.db)))
     // One transaction function, reused: fn is passed through (a nested call becomes a savepoint).
     this.run = this.sqlite.transaction((fn: () => unknown) => fn())
     this.statements = {
@@ -306,22 +315,12 @@ export class Ledger {
     /** rows the projections hold in memory at most (replay-rows.ts) */
     rowsHeld = REPLAY_ROWS,
   ): void {
-    const byType = new Map<string, Array<(fact: StoredFact) => void>>()
-    const flushes: Array<() => void> = []
-    for (const p of this.projections) {
-      const replay = p.replay?.(this.db, rowsHeld)
-      if (replay) flushes.push(() => replay.flush())
-      for (const [type, handler] of Object.entries(replay ? replay.handlers : p.handlers(this.db))) {
-        if (!handler) continue
-        const list = byType.get(type) ?? []
-        list.push(handler)
-        byType.set(type, list)
-      }
-    }
+    const replays = this.projections.map((p) => p.replay?.(this.db, rowsHeld))
+    const handlers = byType(this.projections.map((p, i) => replays[i]?.handlers ?? p.handlers(this.db)))
     fn((fact) => {
-      for (const handler of byType.get(fact.type) ?? []) handler(fact)
+      for (const handler of handlers.get(fact.type) ?? []) handler(fact)
     })
-    for (const flush of flushes) flush()
+    for (const replay of replays) replay?.flush()
   }
 
   /** Applies one fact to every inline projection that reads its type. */
