@@ -126,11 +126,13 @@ const profiledChanges = [
       'A third fewer bytes for every browser; under wrk the rate fell ~5%, which the profile (the same share for every part) does not explain.',
   },
   {
-    change: "Rebuild: analytics' figures folded in memory during the replay, each row written once",
-    commit: '1b43612',
+    change:
+      "Rebuild: analytics' figures, then booking's seat counts, folded in memory during the replay, each row written once",
+    commit: '1b43612, 941df8a',
     before:
       '1,000,001 facts 34,430 facts/s against a raw copy of 243,396 rows/s (0.141, three rounds, the same machine and day); 300,000 facts 0.148',
-    after: '1,000,001 facts 44,128 facts/s against 249,300 (0.177); 300,000 facts 0.202',
+    after:
+      "1,000,001 facts 44,128 facts/s against 249,300 (0.177); 300,000 facts 0.202. With booking's counts too: 43,500 against 244,407 (0.178), 300,000 facts 0.202–0.209: no change that the rounds' spread shows",
     why:
       'BENCH_SQL_STATS on the rebuild: a paid order (three facts) ran about twenty statements, ~63 µs; ten of them moved the analytics figures (per ticket type, event, hour, person and organizer), ~23 µs. ' +
       'During a replay nobody reads those tables, so they are added up in memory and written once at the end (ledger.replaying; at most 200,000 rows are held, then written and read back as needed).',
