@@ -113,9 +113,12 @@ export async function catalogRoutes(fastify: FastifyInstance, options: CatalogRo
   })
   type Body = { json: string; items: Fragment[]; gzipped?: Buffer }
   const lists: { head: number; bodies: Map<string, Body>; count?: number } = { head: -1, bodies: new Map() }
-  /** the cache as of the ledger's head (read once per request): emptied when a fact came since */
+  /**
+   * the cache as of the ledger's head (read once per request): emptied when a fact came since; a
+   * request that read an older head may use what is kept (it is newer) but keeps nothing
+   */
   const listsAt = (head: number) => {
-    if (lists.head !== head) {
+    if (head > lists.head) {
       lists.head = head
       lists.bodies.clear()
       lists.count = undefined
@@ -135,7 +138,8 @@ export async function catalogRoutes(fastify: FastifyInstance, options: CatalogRo
     if (body === undefined) {
       const items = await fragments.of(rows, base)
       body = { json: `[${items.map((item) => item.json).join(',')}]`, items }
-      if (lists.bodies.size < 100) lists.bodies.set(cacheKey, body)
+      // kept only under the head this request read: a newer fact may have come while it was made
+      if (lists.head === head && lists.bodies.size < 100) lists.bodies.set(cacheKey, body)
     }
     // added to what is there (CORS varies by Origin)
     const vary = reply.getHeader('vary')
@@ -209,8 +213,8 @@ export async function catalogRoutes(fastify: FastifyInstance, options: CatalogRo
       // A page: the same order as the whole listing, its count in a header (the body stays a bare
       // array), and the next page's address while there is one.
       listsAt(head)
-      lists.count ??= await events.approvedCount()
-      const total = lists.count
+      const total = lists.count ?? (await events.approvedCount())
+      if (lists.head === head) lists.count = total
       reply.header('x-total-count', String(total))
       if (page * limit < total)
         reply.header('link', `</api/v1/event?page=${page + 1}&limit=${limit}>; rel="next"`)
