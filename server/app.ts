@@ -104,32 +104,6 @@ export async function createHttpApp(parts: {
 }): Promise<FastifyInstance> {
   const { config, logger, platform, services, tokens } = parts
   const media = createMediaStore(config, parts.mediaPool ?? platform.store.postgres?.connection.pool ?? null)
-  const app = Fastify({
-    loggerInstance: logger as FastifyBaseLogger,
-    genReqId: () => randomUUID(),
-    logController: new OneLinePerRequest(),
-    requestIdHeader: 'x-request-id',
-    bodyLimit: 1024 * 1024,
-    routerOptions: { maxParamLength: 200 },
-    // A backstop only: slow-bodies.ts judges bodies (a time for most, a rate for uploads), so this
-    // catches what it never sees, such as a body sent after a malformed request line.
-    requestTimeout: 60 * 60_000,
-    // Errors raised before routing (a malformed URL) get the same reply shape as the rest.
-    frameworkErrors: (error, request, reply) => {
-      request.log.info({ err: error }, 'malformed request')
-      const status = error.statusCode && error.statusCode < 500 ? error.statusCode : 400
-      ;(reply as FastifyReply).code(status).send({ message: 'The request address is malformed.' })
-    },
-    // Whose X-Forwarded-For is believed (TRUST_PROXY): nobody's by default, so a client cannot
-    // choose the address its limits are counted under.
-    trustProxy: trustProxyOf(config.trustProxy),
-  })
-  app.setValidatorCompiler(validatorCompiler)
-  app.setSerializerCompiler(serializerCompiler)
-  registerErrorHandling(app)
-  refuseNulText(app)
-  registerSlowBodies(app, config)
-
   // Razorpay's checkout is a script that opens a frame and calls its own APIs.
   const razorpay =
     config.payments.provider === 'razorpay'
@@ -163,6 +137,37 @@ export async function createHttpApp(parts: {
   // taken from it once and given to each reply as Fastify's own headers: its middleware chain and
   // Node's checks of every raw header on every request were ~8% of the listing's profile (issue 18).
   const securityHeaderSet = headersSetBy(securityHeaders)
+  const app = Fastify({
+    loggerInstance: logger as FastifyBaseLogger,
+    genReqId: () => randomUUID(),
+    logController: new OneLinePerRequest(),
+    requestIdHeader: 'x-request-id',
+    bodyLimit: 1024 * 1024,
+    routerOptions: { maxParamLength: 200 },
+    // A backstop only: slow-bodies.ts judges bodies (a time for most, a rate for uploads), so this
+    // catches what it never sees, such as a body sent after a malformed request line.
+    requestTimeout: 60 * 60_000,
+    // Errors raised before routing (a malformed URL) get the same reply shape as the rest.
+    frameworkErrors: (error, request, reply) => {
+      request.log.info({ err: error }, 'malformed request')
+      const status = error.statusCode && error.statusCode < 500 ? error.statusCode : 400
+      // no onRequest hook ran: its headers are given here
+      ;(reply as FastifyReply)
+        .headers(securityHeaderSet)
+        .header('x-request-id', request.id)
+        .code(status)
+        .send({ message: 'The request address is malformed.' })
+    },
+    // Whose X-Forwarded-For is believed (TRUST_PROXY): nobody's by default, so a client cannot
+    // choose the address its limits are counted under.
+    trustProxy: trustProxyOf(config.trustProxy),
+  })
+  app.setValidatorCompiler(validatorCompiler)
+  app.setSerializerCompiler(serializerCompiler)
+  registerErrorHandling(app)
+  refuseNulText(app)
+  registerSlowBodies(app, config)
+
   app.addHook('onRequest', (request, reply, done) => {
     reply.headers(securityHeaderSet).header('x-request-id', request.id)
     done()

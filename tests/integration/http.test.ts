@@ -387,6 +387,16 @@ describe('request ids', () => {
     expect(a?.headers['x-request-id']).not.toBe(b?.headers['x-request-id'])
   })
 
+  it('come with the security headers on an address refused before routing, as on any other reply', async () => {
+    const res = await app.inject({ method: 'GET', url: '/api/v1/event/%zz' })
+
+    expect(res.statusCode).toBe(400)
+    expect(res.json()).toEqual({ message: 'The request address is malformed.' })
+    expect(res.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/)
+    expect(res.headers['content-security-policy']).toContain("default-src 'self'")
+    expect(res.headers['x-content-type-options']).toBe('nosniff')
+  })
+
   it('are passed through when the caller sends one', async () => {
     const id = `trace-${randomBytes(6).toString('hex')}`
 
