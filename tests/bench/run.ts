@@ -110,7 +110,7 @@ const profiledChanges = [
     before:
       'listing probe (1,000 events gzipped, wrk, 100 connections, 10 s after 3 s of warm-up, three rounds): 18,376–18,731 req/s; reads bench 15,488 req/s, 0.207 of wrk’s hello world (the machine of the day before)',
     after:
-      'probe 20,437–21,386 req/s; reads bench 19,793 req/s (19,303–19,883, three rounds), 0.305 of hello world’s 64,999 (63,562–65,637)',
+      'probe 20,437–21,386 req/s; reads bench 19,793 req/s (19,303–19,883, three rounds), 0.305 of hello world’s 64,999 (63,562–65,637), and in a second run 19,494 against 65,654, 0.297',
     why:
       "A CPU profile of the listing under wrk: sending its bytes (writev) ~23%; helmet's chain of middlewares and Node's checks of the raw headers it set ~8%, though its headers never depend on the request; the ledger's head read twice ~7%; " +
       'and a log line with its message built for every request though LOG_LEVEL=warn drops it.',
