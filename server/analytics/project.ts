@@ -151,14 +151,8 @@ const add = (row: Counts, by: Move) => {
 function replayFigures(db: Db, rowsHeld: number): Figures & { flush(): void } {
   const sqlite = db.$client
   const held = replayRows(rowsHeld)
-  const upsert = <Row>(text: string) => {
-    const statement = sqlite.prepare<[Row]>(text)
-    return (row: Row) => {
-      statement.run(row)
-    }
-  }
   const ticketTypes = held.table(
-    upsert<TicketTypeRow>(
+    sqlite.prepare<[TicketTypeRow]>(
       `INSERT INTO sales_by_ticket_type (ticket_type_id, event_id, ticket_type, pending, completed,
          failed, tickets_sold, revenue_paise)
        VALUES (@ticketTypeId, @eventId, @ticketType, @pending, @completed, @failed, @ticketsSold, @revenuePaise)
@@ -168,7 +162,7 @@ function replayFigures(db: Db, rowsHeld: number): Figures & { flush(): void } {
     ),
   )
   const events = held.table(
-    upsert<EventRow>(
+    sqlite.prepare<[EventRow]>(
       `INSERT INTO event_sales (event_id, organizer_id, pending, completed, failed, tickets_sold,
          revenue_paise, attendees)
        VALUES (@eventId, @organizerId, @pending, @completed, @failed, @ticketsSold, @revenuePaise, @attendees)
@@ -178,7 +172,7 @@ function replayFigures(db: Db, rowsHeld: number): Figures & { flush(): void } {
     ),
   )
   const totals = held.table(
-    upsert<TotalRow>(
+    sqlite.prepare<[TotalRow]>(
       `INSERT INTO sales_totals (organizer_id, tickets_sold, revenue_paise)
        VALUES (@organizerId, @tickets, @revenuePaise)
        ON CONFLICT (organizer_id) DO UPDATE SET tickets_sold = excluded.tickets_sold,
@@ -186,7 +180,7 @@ function replayFigures(db: Db, rowsHeld: number): Figures & { flush(): void } {
     ),
   )
   const hours = held.table(
-    upsert<HourRow>(
+    sqlite.prepare<[HourRow]>(
       `INSERT INTO sales_by_hour (event_id, hour, tickets, revenue_paise)
        VALUES (@eventId, @hour, @tickets, @revenuePaise)
        ON CONFLICT (event_id, hour) DO UPDATE SET tickets = excluded.tickets,
@@ -194,7 +188,7 @@ function replayFigures(db: Db, rowsHeld: number): Figures & { flush(): void } {
     ),
   )
   const seats = held.table(
-    upsert<SeatsRow>(
+    sqlite.prepare<[SeatsRow]>(
       `INSERT INTO attendance (event_id, account_id, tickets) VALUES (@eventId, @accountId, @tickets)
        ON CONFLICT (event_id, account_id) DO UPDATE SET tickets = excluded.tickets`,
     ),

@@ -49,16 +49,6 @@ type ClientRow = { clientKey: string; eventId: string; seats: number }
 function replaySeats(db: Db, rowsHeld: number): Seats & { flush(): void } {
   const sqlite = db.$client
   const held = replayRows(rowsHeld)
-  const write = {
-    inventory: sqlite.prepare<[InventoryRow]>(
-      `INSERT INTO inventory (ticket_type_id, event_id, held, sold) VALUES (@ticketTypeId, @eventId, @held, @sold)
-       ON CONFLICT (ticket_type_id) DO UPDATE SET held = excluded.held, sold = excluded.sold`,
-    ),
-    client: sqlite.prepare<[ClientRow]>(
-      `INSERT INTO held_by_client (client_key, event_id, seats) VALUES (@clientKey, @eventId, @seats)
-       ON CONFLICT (client_key, event_id) DO UPDATE SET seats = excluded.seats`,
-    ),
-  }
   const read = {
     inventory: sqlite.prepare<[string], InventoryRow>(
       `SELECT ticket_type_id AS ticketTypeId, event_id AS eventId, held, sold FROM inventory
@@ -69,12 +59,18 @@ function replaySeats(db: Db, rowsHeld: number): Seats & { flush(): void } {
        WHERE client_key = ? AND event_id = ?`,
     ),
   }
-  const inventoryRows = held.table<InventoryRow>((row) => {
-    write.inventory.run(row)
-  })
-  const clientRows = held.table<ClientRow>((row) => {
-    write.client.run(row)
-  })
+  const inventoryRows = held.table(
+    sqlite.prepare<[InventoryRow]>(
+      `INSERT INTO inventory (ticket_type_id, event_id, held, sold) VALUES (@ticketTypeId, @eventId, @held, @sold)
+       ON CONFLICT (ticket_type_id) DO UPDATE SET held = excluded.held, sold = excluded.sold`,
+    ),
+  )
+  const clientRows = held.table(
+    sqlite.prepare<[ClientRow]>(
+      `INSERT INTO held_by_client (client_key, event_id, seats) VALUES (@clientKey, @eventId, @seats)
+       ON CONFLICT (client_key, event_id) DO UPDATE SET seats = excluded.seats`,
+    ),
+  )
   return {
     adjust(ticketTypeId, eventId, seatsHeld, sold) {
       const made = () => ({ ticketTypeId, eventId, held: 0, sold: 0 })

@@ -15,20 +15,20 @@ export type ReplayRows<Row> = {
 }
 
 export function replayRows(limit: number) {
-  const tables: Array<{ rows: Map<string, unknown>; write: (row: never) => void }> = []
+  const tables: Array<{ rows: Map<string, unknown>; upsert: { run(row: never): unknown } }> = []
   let written = false
   const flush = () => {
-    for (const { rows, write } of tables) {
-      for (const row of rows.values()) if (row) write(row as never)
+    for (const { rows, upsert } of tables) {
+      for (const row of rows.values()) if (row) upsert.run(row as never)
       rows.clear()
     }
     written = true
   }
   return {
-    /** a table's rows, written by `write` (an upsert of the whole row: it may be there already) */
-    table<Row>(write: (row: Row) => void): ReplayRows<Row> {
+    /** a table's rows, written by `upsert` (of the whole row, by its named fields: it may be there already) */
+    table<Row>(upsert: { run(row: Row): unknown }): ReplayRows<Row> {
       const rows = new Map<string, Row | null>()
-      tables.push({ rows, write })
+      tables.push({ rows, upsert })
       const find = (key: string, read: () => Row | undefined) => {
         let row = rows.get(key)
         if (row === undefined) {
