@@ -487,6 +487,10 @@ function markdown(r: Record<string, unknown>): string {
     rows.push([
       `soak: ${Math.round(soak.seconds / 60)} min of mixed traffic at ${soak.rate} operations/s (70% of the mix's peak, ${soak.peakOpsPerSecond}), ${soak.sockets.toLocaleString('en')} live sockets ([plot](${soak.plot}))`,
       `RSS ${soak.rss.firstMinuteMb} MB after the first minute, at most ${soak.rss.maxAfterMb} MB after (${pct(soak.rss.growth)} growth); ` +
+        (soak.heap
+          ? `of it V8's heap held ${soak.heap.heldFirstMinuteMb} MB then at most ${soak.heap.heldMaxAfterMb} MB, ` +
+            `the live heap (least in use) ${soak.heap.liveFirstMinuteMb} MB in the first minute and ${soak.heap.liveLastMinuteMb} MB in the last; `
+          : '') +
         `median window p99 ${soak.p99.middleMs} ms in the middle third, ${soak.p99.lastMs} ms in the last (${soak.p99.ratio}x); ` +
         `${errors} errors${
           errors > 0

@@ -7,7 +7,7 @@
 // time) to results/soak.svg with echarts' server-side SVG renderer. Targets: RSS growth after the
 // first minute under 10%, p99 steady (the last third's median window p99 at most 1.25x the middle
 // third's), no errors, no socket dropped.
-import { rmSync, writeFileSync } from 'node:fs'
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
 import * as echarts from 'echarts'
@@ -19,6 +19,13 @@ export type SoakPoint = {
   /** seconds since the soak began */
   t: number
   rssMb: number
+  /** the server's own view of its memory at the window's end (memory-log.cjs): V8's heap in use,
+   * the heap V8 holds from the system, and Buffers outside it */
+  heapUsedMb?: number
+  /** the least heap in use over the window's samples: about what the last major collection kept */
+  heapLeastMb?: number
+  heapTotalMb?: number
+  externalMb?: number
   p50: number
   p99: number
   requests: number
@@ -45,6 +52,14 @@ export type SoakResult = {
   socketDrops: number
   /** RSS at the end of the first minute, the highest after it, and the growth between */
   rss: { firstMinuteMb: number; maxAfterMb: number; growth: number }
+  /** what drives RSS: V8's heap held from the system at most after the first minute, and the live
+   * heap (the least in use) in the first and the last minute: a leak raises the latter */
+  heap?: {
+    heldFirstMinuteMb: number
+    heldMaxAfterMb: number
+    liveFirstMinuteMb: number
+    liveLastMinuteMb: number
+  }
   /** median window p99 in the second and the last third of the soak */
   p99: { middleMs: number; lastMs: number; ratio: number }
   verdict: { rss: boolean; p99: boolean; errors: boolean }
@@ -98,7 +113,16 @@ function plot(points: SoakPoint[], title: string): string {
   chart.setOption({
     animation: false,
     title: { text: title, left: 'center', textStyle: { fontSize: 14 } },
-    legend: { top: 28, data: ['server RSS (MB)', 'p99 (ms)', 'p50 (ms)'] },
+    legend: {
+      top: 28,
+      data: [
+        'server RSS (MB)',
+        'V8 heap held (MB)',
+        'V8 heap in use, least in the window (MB)',
+        'p99 (ms)',
+        'p50 (ms)',
+      ],
+    },
     grid: { left: 70, right: 70, top: 70, bottom: 50 },
     xAxis: { type: 'value', name: 'seconds', nameLocation: 'middle', nameGap: 28, min: 0 },
     yAxis: [
@@ -112,6 +136,20 @@ function plot(points: SoakPoint[], title: string): string {
         yAxisIndex: 0,
         showSymbol: false,
         data: points.map((p) => [p.t, p.rssMb]),
+      },
+      {
+        name: 'V8 heap held (MB)',
+        type: 'line',
+        yAxisIndex: 0,
+        showSymbol: false,
+        data: points.map((p) => [p.t, p.heapTotalMb ?? null]),
+      },
+      {
+        name: 'V8 heap in use, least in the window (MB)',
+        type: 'line',
+        yAxisIndex: 0,
+        showSymbol: false,
+        data: points.map((p) => [p.t, p.heapLeastMb ?? null]),
       },
       {
         name: 'p99 (ms)',
@@ -141,7 +179,29 @@ export async function benchSoak(seconds = 600, sockets = 2000): Promise<SoakResu
   const windowSeconds = 10
   const data = seed({ buyers: 30_000, events: 50, seats: 1_000_000 })
   const eventIds = data.events.map((e) => e.eventId)
+  const memoryLog = join(data.dataDir, 'memory.jsonl')
+  // the server's memory lines since the window before: the last one, and the least heap in use
+  // among them (sampled every 2 s: about what a major collection left, the live heap)
+  let memoryLines = 0
+  const memoryNow = () => {
+    if (!existsSync(memoryLog)) return {}
+    const lines = readFileSync(memoryLog, 'utf8').trim().split('\n')
+    const window = lines
+      .slice(memoryLines)
+      .map((l) => JSON.parse(l) as { heapUsed: number; heapTotal: number; external: number })
+    memoryLines = lines.length
+    const last = window.at(-1)
+    if (!last) return {}
+    return {
+      heapUsedMb: last.heapUsed,
+      heapLeastMb: Math.min(...window.map((m) => m.heapUsed)),
+      heapTotalMb: last.heapTotal,
+      externalMb: last.external,
+    }
+  }
   const server = await startAppServer(data.dataDir, {
+    BENCH_MEMORY_LOG: memoryLog,
+    BENCH_MEMORY_EVERY_MS: '2000',
     QUEUE_PREFIX: `bench-soak-${Date.now()}`,
     // every socket comes from this one address
     LIVE_CONNECTIONS_PER_ADDRESS: String(sockets + 100),
@@ -237,6 +297,7 @@ export async function benchSoak(seconds = 600, sockets = 2000): Promise<SoakResu
       points.push({
         t: line.t as number,
         rssMb: rssMb(server.pid),
+        ...memoryNow(),
         p50: round(line.p50 as number, 1),
         p99: round(line.p99 as number, 1),
         requests: line.requests as number,
@@ -258,6 +319,13 @@ export async function benchSoak(seconds = 600, sockets = 2000): Promise<SoakResu
     const middle = median(whole.filter((p) => p.t > third && p.t <= 2 * third).map((p) => p.p99))
     const last = median(whole.filter((p) => p.t > 2 * third).map((p) => p.p99))
     const growth = round(maxAfter / firstMinute - 1, 3)
+    const least = (ps: SoakPoint[]) => Math.min(...ps.map((p) => p.heapLeastMb ?? Number.POSITIVE_INFINITY))
+    const heap = {
+      heldFirstMinuteMb: whole.filter((p) => p.t <= 60).at(-1)?.heapTotalMb ?? 0,
+      heldMaxAfterMb: Math.max(...whole.filter((p) => p.t > 60).map((p) => p.heapTotalMb ?? 0)),
+      liveFirstMinuteMb: least(whole.filter((p) => p.t <= 60)),
+      liveLastMinuteMb: least(whole.filter((p) => p.t > seconds - 60)),
+    }
     const ratio = round(last / middle, 2)
     const totalErrors = Object.values(errors).reduce((a, b) => a + b, 0)
     const svg = plot(
@@ -281,6 +349,7 @@ export async function benchSoak(seconds = 600, sockets = 2000): Promise<SoakResu
       errors,
       socketDrops,
       rss: { firstMinuteMb: firstMinute, maxAfterMb: maxAfter, growth },
+      heap,
       p99: { middleMs: middle, lastMs: last, ratio },
       verdict: { rss: growth < 0.1, p99: ratio <= 1.25, errors: totalErrors === 0 && socketDrops === 0 },
       plot: plotFile,

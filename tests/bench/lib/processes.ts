@@ -63,6 +63,9 @@ export async function startAppServer(
   const flags = profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : []
   // BENCH_SQL_STATS=<file>: the server writes there what each SQLite statement cost (sql-stats.cjs).
   if (process.env.BENCH_SQL_STATS) flags.push('--require', './tests/bench/lib/sql-stats.cjs')
+  // BENCH_MEMORY_LOG=<file> (in env or the bench's own): the server logs its memory there (memory-log.cjs).
+  if (env.BENCH_MEMORY_LOG ?? process.env.BENCH_MEMORY_LOG)
+    flags.push('--require', './tests/bench/lib/memory-log.cjs')
   const running = spawnPinned(cores.server, [...flags, 'server/main.ts'], {
     DATA_DIR: dataDir,
     PORT: String(port),
