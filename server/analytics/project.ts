@@ -348,8 +348,8 @@ export const analyticsProjection = (ordersOf: OrderReader) =>
     tables: [salesByTicketType, salesByHour, eventSales, attendance, salesTotals],
     after: ['booking'],
     handlers: (db) => handlersOver(ordersOf(db), tableFigures(db)),
-    replay(db, rowsHeld) {
+    replay(db, rowsHeld, replaying) {
       const figures = replayFigures(db, rowsHeld)
-      return { handlers: handlersOver(ordersOf(db), figures), flush: figures.flush }
+      return { handlers: handlersOver(ordersOf(db, replaying), figures), flush: figures.flush }
     },
   })

@@ -1,6 +1,6 @@
-import { eq, sql } from 'drizzle-orm'
+import { eq, getTableColumns, sql } from 'drizzle-orm'
 import type { Db } from '../db/connection.ts'
-import { type HandlersOf, projection } from '../ledger/ledger.ts'
+import { type HandlersOf, projection, type Replaying } from '../ledger/ledger.ts'
 import { replayRows } from '../ledger/replay-rows.ts'
 import type { BookingFact } from './facts.ts'
 import { heldByClient, inventory, orders } from './tables.ts'
@@ -46,9 +46,8 @@ type InventoryRow = { ticketTypeId: string; eventId: string; held: number; sold:
 type ClientRow = { clientKey: string; eventId: string; seats: number }
 
 /** The seats of a rebuild's replay, in memory (replay-rows.ts): each row written once. */
-function replaySeats(db: Db, rowsHeld: number): Seats & { flush(): void } {
+function replaySeats(db: Db, held: ReturnType<typeof replayRows>): Seats {
   const sqlite = db.$client
-  const held = replayRows(rowsHeld)
   const read = {
     inventory: sqlite.prepare<[string], InventoryRow>(
       `SELECT ticket_type_id AS ticketTypeId, event_id AS eventId, held, sold FROM inventory
@@ -88,36 +87,35 @@ function replaySeats(db: Db, rowsHeld: number): Seats & { flush(): void } {
       )
       row.seats += seats
     },
-    flush: held.flush,
   }
 }
 
-function handlersOver(db: Db, seats: Seats): HandlersOf<BookingFact> {
-  const insertOrder = db
-    .insert(orders)
-    .values({
-      id: p('id'),
-      eventId: p('eventId'),
-      organizerId: p('organizerId'),
-      ticketTypeId: p('ticketTypeId'),
-      ticketType: p('ticketType'),
-      buyerId: p('buyerId'),
-      ownerId: null,
-      quantity: p('quantity'),
-      unitPricePaise: p('unitPricePaise'),
-      amountPaise: p('amountPaise'),
-      provider: p('provider'),
-      providerOrderId: p('providerOrderId'),
-      status: 'held',
-      paymentStatus: 'Pending',
-      heldUntil: p('heldUntil'),
-      clientKey: p('clientKey'),
-      promoCode: p('promoCode'),
-      discountPaise: p('discountPaise'),
-      createdAt: p('at'),
-      updatedAt: p('at'),
-    })
-    .prepare()
+type OrderRow = typeof orders.$inferSelect
+/** what a released or issued order's counts need of it */
+type OrderSeats = Pick<OrderRow, 'ticketTypeId' | 'eventId' | 'quantity' | 'clientKey'>
+
+/**
+ * The orders: a statement per change as sales happen, or rows held in memory during a rebuild's
+ * replay (an order's hold, payment and ticket were an insert, two updates and two reads; now one
+ * write).
+ */
+type Orders = {
+  add(row: OrderRow): void
+  seatsOf(id: string): OrderSeats | undefined
+  setStatus(
+    id: string,
+    status: OrderRow['status'],
+    paymentStatus: OrderRow['paymentStatus'],
+    at: string,
+  ): void
+  issue(id: string, ownerId: string, at: string): void
+  pay(id: string, paymentId: string, at: string): void
+  own(id: string, ownerId: string, at: string): void
+  refund(id: string, refund: NonNullable<OrderRow['refund']>, at: string): void
+}
+
+function tableOrders(db: Db): Orders {
+  const insertOrder = db.insert(orders).values(orderValues).prepare()
   const orderOf = db
     .select({
       ticketTypeId: orders.ticketTypeId,
@@ -128,10 +126,6 @@ function handlersOver(db: Db, seats: Seats): HandlersOf<BookingFact> {
     .from(orders)
     .where(eq(orders.id, p('id')))
     .prepare()
-  const adjust = (a: { ticketTypeId: string; eventId: string; held: number; sold: number }) =>
-    seats.adjust(a.ticketTypeId, a.eventId, a.held, a.sold)
-  const clientHolds = seats.adjustClient
-
   const setStatus = db
     .update(orders)
     .set({
@@ -167,51 +161,140 @@ function handlersOver(db: Db, seats: Seats): HandlersOf<BookingFact> {
     .set({ refund: sql`${p('refund')}`, updatedAt: sql`${p('at')}` })
     .where(eq(orders.id, p('id')))
     .prepare()
+  return {
+    add: (row) => insertOrder.run(row),
+    seatsOf: (id) => orderOf.get({ id }),
+    setStatus: (id, status, paymentStatus, at) => setStatus.run({ status, paymentStatus, at, id }),
+    issue: (id, ownerId, at) => setIssued.run({ ownerId, at, id }),
+    pay: (id, paymentId, at) => setPayment.run({ paymentId, at, id }),
+    own: (id, ownerId, at) => setOwner.run({ ownerId, at, id }),
+    refund: (id, refund, at) => setRefund.run({ refund, at, id }),
+  }
+}
+
+/** every column of an order, bound by name from its row */
+const orderValues = Object.fromEntries(
+  Object.keys(getTableColumns(orders)).map((key) => [key, p(key)]),
+) as unknown as OrderRow
+
+const HELD_ORDERS = Symbol("orders held by booking's replay")
+
+/**
+ * An order as booking's replay has it (held in memory, else stored), for the projections after
+ * booking that read orders during a replay; none outside one.
+ */
+export const heldOrders = (replaying?: Replaying) =>
+  replaying?.get(HELD_ORDERS) as ((id: string) => OrderRow | undefined) | undefined
+
+/** The orders of a rebuild's replay, in memory (replay-rows.ts): each written once. */
+function replayOrders(db: Db, held: ReturnType<typeof replayRows>, replaying: Replaying): Orders {
+  const sqlite = db.$client
+  const columns = Object.entries(getTableColumns(orders)).map(([key, column]) => [key, column.name])
+  const read = sqlite.prepare<[string], OrderRow>(
+    `SELECT ${columns.map(([key, name]) => `"${name}" AS "${key}"`).join(', ')} FROM orders WHERE id = ?`,
+  )
+  const rows = held.table(
+    sqlite.prepare<[OrderRow]>(
+      `INSERT INTO orders (${columns.map(([, name]) => `"${name}"`).join(', ')})
+       VALUES (${columns.map(([key]) => `@${key}`).join(', ')})
+       ON CONFLICT (id) DO UPDATE SET ${columns.map(([, name]) => `"${name}" = excluded."${name}"`).join(', ')}`,
+    ),
+  )
+  const find = (id: string) => rows.find(id, () => read.get(id)) ?? undefined
+  const order = (id: string) => {
+    const row = find(id)
+    if (!row) throw new Error(`order ${id} is missing from the read model`)
+    return row
+  }
+  replaying.set(HELD_ORDERS, find)
+  return {
+    add: (row) =>
+      rows.ensure(
+        row.id,
+        () => undefined,
+        () => row,
+      ),
+    seatsOf: find,
+    setStatus(id, status, paymentStatus, at) {
+      Object.assign(order(id), { status, paymentStatus, updatedAt: at })
+    },
+    issue(id, ownerId, at) {
+      Object.assign(order(id), {
+        status: 'issued',
+        paymentStatus: 'Completed',
+        ownerId,
+        issuedAt: at,
+        updatedAt: at,
+      })
+    },
+    pay(id, paymentId, at) {
+      Object.assign(order(id), { paymentId, updatedAt: at })
+    },
+    own(id, ownerId, at) {
+      Object.assign(order(id), { ownerId, updatedAt: at })
+    },
+    refund(id, refund, at) {
+      Object.assign(order(id), { refund, updatedAt: at })
+    },
+  }
+}
+
+function handlersOver(seats: Seats, orders: Orders): HandlersOf<BookingFact> {
+  const adjust = (a: { ticketTypeId: string; eventId: string; held: number; sold: number }) =>
+    seats.adjust(a.ticketTypeId, a.eventId, a.held, a.sold)
+  const clientHolds = seats.adjustClient
 
   /** An order that stopped waiting for its payment gives its held seats back. */
   const released = (orderId: string, status: 'failed' | 'expired', at: string) => {
-    const order = orderOf.get({ id: orderId })
+    const order = orders.seatsOf(orderId)
     if (!order) throw new Error(`order ${orderId} is missing from the read model`)
-    setStatus.run({ status, paymentStatus: 'Failed', at, id: orderId })
-    adjust({ ticketTypeId: order.ticketTypeId, eventId: order.eventId, held: -order.quantity, sold: 0 })
-    clientHolds(order.clientKey, order.eventId, -order.quantity)
+    const { ticketTypeId, eventId, quantity, clientKey } = order
+    orders.setStatus(orderId, status, 'Failed', at)
+    adjust({ ticketTypeId, eventId, held: -quantity, sold: 0 })
+    clientHolds(clientKey, eventId, -quantity)
   }
 
   return {
     TicketsHeld(fact) {
       const d = fact.data
-      insertOrder.run({
+      orders.add({
         id: d.orderId,
         eventId: d.eventId,
         organizerId: d.organizerId,
         ticketTypeId: d.ticketTypeId,
         ticketType: d.ticketType,
         buyerId: d.buyerId,
+        ownerId: null,
         quantity: d.quantity,
         unitPricePaise: d.unitPricePaise,
         amountPaise: d.amountPaise,
         provider: d.provider,
         providerOrderId: d.providerOrderId,
+        status: 'held',
+        paymentStatus: 'Pending',
+        paymentId: null,
         heldUntil: d.heldUntil,
         clientKey: d.clientKey ?? null,
         promoCode: d.promoCode ?? null,
         discountPaise: d.discountPaise ?? 0,
-        at: fact.at,
+        refund: null,
+        issuedAt: null,
+        createdAt: fact.at,
+        updatedAt: fact.at,
       })
       adjust({ ticketTypeId: d.ticketTypeId, eventId: d.eventId, held: d.quantity, sold: 0 })
       clientHolds(d.clientKey, d.eventId, d.quantity)
     },
     PaymentCaptured(fact) {
-      setPayment.run({ paymentId: fact.data.paymentId, at: fact.at, id: fact.data.orderId })
+      orders.pay(fact.data.orderId, fact.data.paymentId, fact.at)
     },
     TicketsIssued(fact) {
       const d = fact.data
-      setIssued.run({ ownerId: d.ownerId, at: fact.at, id: d.orderId })
+      // read before the change: a replay's held row is the one changed
+      const clientKey = d.afterExpiry ? null : orders.seatsOf(d.orderId)?.clientKey
+      orders.issue(d.orderId, d.ownerId, fact.at)
       // a live hold stops being unpaid (a lapsed one was counted off when it was released)
-      if (!d.afterExpiry) {
-        const order = orderOf.get({ id: d.orderId })
-        clientHolds(order?.clientKey, d.eventId, -d.quantity)
-      }
+      if (!d.afterExpiry) clientHolds(clientKey, d.eventId, -d.quantity)
       // A lapsed hold gave its seats back already; a live one turns into a sale.
       adjust({
         ticketTypeId: d.ticketTypeId,
@@ -228,17 +311,17 @@ function handlersOver(db: Db, seats: Seats): HandlersOf<BookingFact> {
     },
     TicketCancelled(fact) {
       const d = fact.data
-      setStatus.run({ status: 'cancelled', paymentStatus: 'Cancelled', at: fact.at, id: d.orderId })
+      orders.setStatus(d.orderId, 'cancelled', 'Cancelled', fact.at)
       adjust({ ticketTypeId: d.ticketTypeId, eventId: d.eventId, held: 0, sold: -d.quantity })
     },
     TicketTransferred(fact) {
-      setOwner.run({ ownerId: fact.data.toId, at: fact.at, id: fact.data.orderId })
+      orders.own(fact.data.orderId, fact.data.toId, fact.at)
     },
     RefundRequested(fact) {
-      setRefund.run({ refund: 'requested', at: fact.at, id: fact.data.orderId })
+      orders.refund(fact.data.orderId, 'requested', fact.at)
     },
     PaymentRefunded(fact) {
-      setRefund.run({ refund: 'refunded', at: fact.at, id: fact.data.orderId })
+      orders.refund(fact.data.orderId, 'refunded', fact.at)
     },
     // the door's facts change no order: the check-in area keeps the passes (checkin/project.ts)
     PassAdmitted() {},
@@ -249,9 +332,11 @@ function handlersOver(db: Db, seats: Seats): HandlersOf<BookingFact> {
 export const bookingProjection = projection<BookingFact>({
   name: 'booking',
   tables: [orders, inventory, heldByClient],
-  handlers: (db) => handlersOver(db, tableSeats(db)),
-  replay(db, rowsHeld) {
-    const seats = replaySeats(db, rowsHeld)
-    return { handlers: handlersOver(db, seats), flush: seats.flush }
+  handlers: (db) => handlersOver(tableSeats(db), tableOrders(db)),
+  replay(db, rowsHeld, replaying) {
+    const held = replayRows(rowsHeld)
+    const seats = replaySeats(db, held)
+    const orders = replayOrders(db, held, replaying)
+    return { handlers: handlersOver(seats, orders), flush: held.flush }
   },
 })

@@ -6,6 +6,7 @@ import { and, eq, sql } from 'drizzle-orm'
 import type { CatalogFact } from '../catalog/facts.ts'
 import { projection } from '../ledger/ledger.ts'
 import type { BookingFact } from './facts.ts'
+import { heldOrders } from './project.ts'
 import { orders, promoCodes } from './tables.ts'
 
 const p = sql.placeholder
@@ -15,7 +16,7 @@ export const promoProjection = projection<BookingFact | CatalogFact>({
   name: 'promo',
   tables: [promoCodes],
   after: ['booking'],
-  handlers(db) {
+  handlers(db, replaying) {
     const insert = db
       .insert(promoCodes)
       .values({
@@ -49,8 +50,10 @@ export const promoProjection = projection<BookingFact | CatalogFact>({
       .where(eq(orders.id, p('id')))
       .prepare()
     /** the uses of the order's code move by `held` and `paid` (an order without a code: none) */
+    // during a rebuild's replay, booking holds the orders in memory
+    const replayed = heldOrders(replaying)
     const move = (orderId: string, held: number, paid: number) => {
-      const order = promoOf.get({ id: orderId })
+      const order = replayed ? replayed(orderId) : promoOf.get({ id: orderId })
       if (order?.promoCode) uses.run({ eventId: order.eventId, code: order.promoCode, held, paid })
     }
 

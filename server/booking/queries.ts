@@ -5,8 +5,10 @@ import { events, eventTicketTypes } from '../catalog/tables.ts'
 import type { Db } from '../db/connection.ts'
 import { equalsConstant, inConstants } from '../db/constant.ts'
 import type { AsyncQueries } from '../db/store.ts'
+import type { Replaying } from '../ledger/ledger.ts'
 import { waitlistEntries } from '../waitlist/tables.ts'
 import { extrasOf, noExtras } from './extras.ts'
+import { heldOrders } from './project.ts'
 import type { PromoTerms } from './promo.ts'
 import { heldByClient, inventory, orders, type PaymentStatus, promoCodes } from './tables.ts'
 
@@ -392,7 +394,10 @@ export type OrderSummary = Pick<
  * million times in a rebuild). Reading the whole row mapped its 23 columns each time: about a sixth
  * of a rebuild's time went to that (issue 18's profile of `ledger:rebuild`).
  */
-export function orderSummaries(db: Db) {
+export function orderSummaries(db: Db, replaying?: Replaying) {
+  // during a rebuild's replay, booking holds the orders in memory
+  const held = heldOrders(replaying)
+  if (held) return { summary: (orderId: string): OrderSummary | undefined => held(orderId) }
   const summary = db
     .select({
       eventId: orders.eventId,
@@ -409,7 +414,7 @@ export function orderSummaries(db: Db) {
 }
 
 /** how a projection of another area reads orders: booking's summaries over its own connection */
-export type OrderReader = (db: Db) => ReturnType<typeof orderSummaries>
+export type OrderReader = (db: Db, replaying?: Replaying) => ReturnType<typeof orderSummaries>
 
 /** the SQLite reads as they answer, at once */
 export type BookingQueriesNow = ReturnType<typeof bookingQueries>

@@ -20,8 +20,8 @@ export const checkinProjection = (ordersOf: OrderReader) =>
     name: 'checkin',
     tables: [passes, doubleEntries, admissions, admissionsByMinute, doorStaff],
     after: ['booking'],
-    handlers(db) {
-      const booking = ordersOf(db)
+    handlers(db, replaying) {
+      const booking = ordersOf(db, replaying)
       const insertPass = db
         .insert(passes)
         .values({

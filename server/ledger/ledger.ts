@@ -28,17 +28,25 @@ export type Projection = {
   tables: SQLiteTable[]
   /**
    * Builds one handler per fact type it reads (facts of other types pass by), once per
-   * connection, so the handlers' statements are prepared once and not on every fact.
+   * connection, so the handlers' statements are prepared once and not on every fact. In a
+   * rebuild's replay they are built again, given what the replays share.
    */
-  handlers: (db: Db) => Handlers
+  handlers: (db: Db, replaying?: Replaying) => Handlers
   /**
    * Handlers for a rebuild's replay (ledger.replaying), when they differ: this projection's tables
    * start empty and nobody reads them until flush(), so they may fold in memory and write once.
    */
-  replay?: (db: Db, rowsHeld: number) => Replay
+  replay?: (db: Db, rowsHeld: number, replaying: Replaying) => Replay
   /** the projections whose read models this one reads: it runs after them for each fact */
   after?: readonly string[]
 }
+
+/**
+ * What the projections of one replay share: rows a projection holds in memory, lent to the
+ * projections after it that read them (booking's orders: booking/project.ts, heldOrders), under a
+ * key of its own.
+ */
+export type Replaying = Map<symbol, unknown>
 
 /** a projection's handlers for a replay, and what writes what they kept back */
 export type Replay = { handlers: Handlers; flush(): void }
@@ -52,8 +60,8 @@ export type HandlersOf<F extends Fact> = {
 export function projection<F extends Fact>(spec: {
   name: string
   tables: SQLiteTable[]
-  handlers: (db: Db) => HandlersOf<F>
-  replay?: (db: Db, rowsHeld: number) => { handlers: HandlersOf<F>; flush(): void }
+  handlers: (db: Db, replaying?: Replaying) => HandlersOf<F>
+  replay?: (db: Db, rowsHeld: number, replaying: Replaying) => { handlers: HandlersOf<F>; flush(): void }
   after?: readonly string[]
 }): Projection {
   return spec as unknown as Projection
@@ -315,8 +323,11 @@ export class Ledger {
     /** rows the projections hold in memory at most (replay-rows.ts) */
     rowsHeld = REPLAY_ROWS,
   ): void {
-    const replays = this.projections.map((p) => p.replay?.(this.db, rowsHeld))
-    const handlers = byType(this.projections.map((p, i) => replays[i]?.handlers ?? p.handlers(this.db)))
+    const shared: Replaying = new Map()
+    const replays = this.projections.map((p) => p.replay?.(this.db, rowsHeld, shared))
+    const handlers = byType(
+      this.projections.map((p, i) => replays[i]?.handlers ?? p.handlers(this.db, shared)),
+    )
     fn((fact) => {
       for (const handler of handlers.get(fact.type) ?? []) handler(fact)
     })

@@ -17,7 +17,8 @@ import {
   salesTotals,
 } from '../../server/analytics/tables.ts'
 import type { TicketsHeld, TicketsIssued } from '../../server/booking/facts.ts'
-import { heldByClient, inventory } from '../../server/booking/tables.ts'
+import { heldByClient, inventory, orders, promoCodes } from '../../server/booking/tables.ts'
+import { passes } from '../../server/checkin/tables.ts'
 import { openDatabase } from '../../server/db/connection.ts'
 import { openPostgres } from '../../server/db/pg-connection.ts'
 import { newId, streams } from '../../server/ids.ts'
@@ -31,6 +32,7 @@ import {
   approvedEvent,
   buy,
   cancel,
+  confirm,
   failToPay,
   get,
   hold,
@@ -251,12 +253,35 @@ describe('GET /api/v1/ticket/analytics/:eventId', () => {
     await cancel(t.app, a, cancelled)
     await buy(t.app, d, other, 'VIP', 1)
     await transfer(t.app, b, given, d)
+    // a promo code used by a paid order and by one left unpaid
+    const code = await t.app.inject({
+      method: 'POST',
+      url: `/api/v1/event/${other._id}/promo-codes`,
+      headers: bearer(organizer.token),
+      payload: { code: 'REBUILT', percentOff: 10 },
+    })
+    expect(code.statusCode, code.body).toBe(201)
+    for (const who of [a, c]) {
+      const placed = await t.app.inject({
+        method: 'POST',
+        url: '/api/v1/ticket/create',
+        headers: bearer(who.token),
+        payload: { eventId: other._id, ticketType: 'VIP', quantity: 1, amount: 1, promoCode: 'REBUILT' },
+      })
+      expect(placed.statusCode, placed.body).toBe(200)
+      if (who !== a) continue
+      const paid = await pay(t.app, who, placed.json())
+      expect(paid.statusCode, paid.body).toBe(200)
+      expect((await confirm(t.app, who, paid.json())).statusCode).toBe(200)
+    }
 
-    // every table of the analytics projection (attendance and the per-event row included), and
-    // booking's counts of seats (per ticket type, and unpaid per client address)
+    // every table of the analytics projection (attendance and the per-event row included),
+    // booking's orders and counts of seats (per ticket type, and unpaid per client address), the
+    // uses of promo codes and the door's passes: all read orders during the replay, which booking
+    // holds in memory then
     const tables = [
       ...[salesByTicketType, salesByHour, eventSales, attendance, salesTotals],
-      ...[inventory, heldByClient],
+      ...[orders, inventory, heldByClient, promoCodes, passes],
     ].map(getTableName)
     const dump = async () =>
       Object.fromEntries(
@@ -271,6 +296,9 @@ describe('GET /api/v1/ticket/analytics/:eventId', () => {
     expect(before.sales_by_ticket_type?.length).toBeGreaterThanOrEqual(2)
     expect(before.attendance?.length).toBeGreaterThanOrEqual(4)
     expect(before.held_by_client?.length).toBeGreaterThanOrEqual(1)
+    expect(before.orders?.length).toBeGreaterThanOrEqual(8)
+    expect(before.passes?.length).toBeGreaterThanOrEqual(8)
+    expect(before.promo_codes).toEqual([expect.objectContaining({ held: 1, paid: 1 })])
 
     const rebuilt = await rebuildStore(t.app)
 
