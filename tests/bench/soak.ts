@@ -275,6 +275,8 @@ export async function benchSoak(seconds = 600, sockets = 2000): Promise<SoakResu
     await serverIdle(server.pid)
     const rate = round(peak.operationsPerSecond * 0.7, 1)
 
+    // the soak's first window starts from here, not from the server's start
+    memoryNow()
     const soak = load(rate, 0, seconds)
     stopAll.push(() => soak.child.kill('SIGKILL'))
     const loadLines = linesOf(soak)

@@ -25,3 +25,24 @@ if (file && isMainThread) {
     appendFileSync(file, `${JSON.stringify(line)}\n`)
   }, every).unref()
 }
+
+// BENCH_HEAP_PROFILE=<file>: V8's sampling heap profiler over the server's whole run, counting
+// objects collected since (what a run allocates, garbage included, by the code that allocated
+// it), written to that file when the server is told to stop. How the soak's heap was looked into.
+const heapFile = process.env.BENCH_HEAP_PROFILE
+if (heapFile && isMainThread) {
+  const { Session } = require('node:inspector')
+  const { writeFileSync } = require('node:fs')
+  const session = new Session()
+  session.connect()
+  session.post('HeapProfiler.startSampling', {
+    samplingInterval: 64 * 1024,
+    includeObjectsCollectedByMajorGC: true,
+    includeObjectsCollectedByMinorGC: true,
+  })
+  process.prependListener('SIGTERM', () => {
+    session.post('HeapProfiler.stopSampling', (error, result) => {
+      if (!error) writeFileSync(heapFile, JSON.stringify(result.profile))
+    })
+  })
+}
