@@ -111,7 +111,9 @@ export async function catalogRoutes(fastify: FastifyInstance, options: CatalogRo
     eventOfTicketType: async (id) => (await events.ticketType(id))?.eventId,
     build: async (rows, base) => (await viewsOf(rows, base)).map((view) => serializeOne(view)),
   })
-  type Body = { json: string; items: Fragment[]; gzipped?: Buffer }
+  /** a listing: its events' objects, their length joined, and (made when first asked for) the
+   * JSON text and its gzip (gzip-groups.ts, which never makes the whole text) */
+  type Body = { items: Fragment[]; length: number; json?: string; gzipped?: Buffer }
   const lists: { head: number; bodies: Map<string, Body>; count?: number } = { head: -1, bodies: new Map() }
   /**
    * the cache as of the ledger's head (read once per request): emptied when a fact came since; a
@@ -137,7 +139,7 @@ export async function catalogRoutes(fastify: FastifyInstance, options: CatalogRo
     let body = lists.bodies.get(cacheKey)
     if (body === undefined) {
       const items = await fragments.of(rows, base)
-      body = { json: `[${items.map((item) => item.json).join(',')}]`, items }
+      body = { items, length: items.reduce((n, item) => n + item.json.length + 1, 1) }
       // kept only under the head this request read: a newer fact may have come while it was made
       if (lists.head === head && lists.bodies.size < 100) lists.bodies.set(cacheKey, body)
     }
@@ -146,10 +148,11 @@ export async function catalogRoutes(fastify: FastifyInstance, options: CatalogRo
     reply
       .type('application/json; charset=utf-8')
       .header('vary', vary ? `${vary}, Accept-Encoding` : 'Accept-Encoding')
-    if (body.json.length >= GZIP_FROM && takesGzip(reply.request.headers['accept-encoding'])) {
-      body.gzipped ??= gzipJsonArray(body.json, body.items)
+    if (body.length >= GZIP_FROM && takesGzip(reply.request.headers['accept-encoding'])) {
+      body.gzipped ??= gzipJsonArray(body.items)
       return reply.header('content-encoding', 'gzip').send(body.gzipped)
     }
+    body.json ??= `[${body.items.map((item) => item.json).join(',')}]`
     return reply.send(body.json)
   }
 

@@ -28,7 +28,7 @@ const GROUP_MAX_BYTES = 64 * 1024
 /** how far back deflate may point */
 const WINDOW_BYTES = 32 * 1024
 
-const piece = (text: string, dictionary?: Buffer) =>
+const piece = (text: string | Buffer, dictionary?: Buffer) =>
   deflateRawSync(text, {
     level: LEVEL,
     finishFlush: constants.Z_FULL_FLUSH,
@@ -37,16 +37,30 @@ const piece = (text: string, dictionary?: Buffer) =>
 const OPEN = piece('[')
 const COMMA = piece(',')
 const CLOSE = piece(']')
+const COMMA_TEXT = Buffer.from(',')
+const CRC_OPEN = crc32('[')
+const CRC_COMMA = crc32(',')
+const CRC_CLOSE = crc32(']')
 /** magic, deflate, no flags, no time, no extra flags, unknown system */
 const HEADER = Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff])
 /** the last block: empty */
 const LAST = deflateRawSync(Buffer.alloc(0), { level: LEVEL })
 
+/** a group compressed: its deflated text, and its text's CRC-32, length and last window of bytes */
+type Group = {
+  items: GzipItem[]
+  before: GzipItem[]
+  deflated: Buffer
+  crc: number
+  bytes: number
+  tail: Buffer
+}
+
 /**
  * a group's compressed text, found by its first item and kept while its items, and the items of
  * the group before it (its dictionary), are the same
  */
-const groups = new WeakMap<GzipItem, { items: GzipItem[]; before: GzipItem[]; deflated: Buffer }>()
+const groups = new WeakMap<GzipItem, Group>()
 
 /** whether a group may end after this id (a hash of it: the same ids, whatever else changes) */
 const marked = (id: string) => {
@@ -58,43 +72,94 @@ const marked = (id: string) => {
 const sameItems = (a: readonly GzipItem[], b: readonly GzipItem[]) =>
   a.length === b.length && a.every((item, i) => item === b[i])
 
-const textOf = (items: readonly GzipItem[]) => items.map((item) => item.json).join(',')
-
-/** `before`: the group before this one, none for the first */
-function deflatedGroup(items: GzipItem[], before: GzipItem[]): Buffer {
+/** the group's text, compressed with the group before it (none for the first) as its dictionary */
+function deflatedGroup(items: GzipItem[], before: Group | null): Group {
   const first = items[0] as GzipItem
+  const beforeItems = before?.items ?? []
   const kept = groups.get(first)
-  if (kept && sameItems(kept.items, items) && sameItems(kept.before, before)) return kept.deflated
+  if (kept && sameItems(kept.items, items) && sameItems(kept.before, beforeItems)) return kept
+  const text = Buffer.from(items.map((item) => item.json).join(','))
   // what the reader has just inflated: the group before and the comma after it
-  const dictionary = before.length > 0 ? Buffer.from(`${textOf(before)},`).subarray(-WINDOW_BYTES) : undefined
-  const deflated = piece(textOf(items), dictionary)
-  groups.set(first, { items, before, deflated })
-  return deflated
+  const deflated = piece(text, before?.tail)
+  const tail = Buffer.concat([text.subarray(-(WINDOW_BYTES - 1)), COMMA_TEXT])
+  const group = { items, before: beforeItems, deflated, crc: crc32(text), bytes: text.length, tail }
+  groups.set(first, group)
+  return group
 }
 
-/** `[a,b,…]` gzipped: `text` is that array as JSON (the items joined), `items` its items in order */
-export function gzipJsonArray(text: string, items: readonly GzipItem[]): Buffer {
+/**
+ * `[a,b,…]` (the items' JSON joined) gzipped. The trailer's CRC-32 of the whole text is put
+ * together from the groups' own (crc32Combine), so the whole text is never made.
+ */
+export function gzipJsonArray(items: readonly GzipItem[]): Buffer {
   const out: Buffer[] = [HEADER, OPEN]
+  let crc = CRC_OPEN
+  let bytes = 1
   let group: GzipItem[] = []
-  let before: GzipItem[] = []
-  let bytes = 0
+  let before: Group | null = null
+  let groupBytes = 0
   const close = () => {
     if (group.length === 0) return
-    if (before.length > 0) out.push(COMMA)
-    out.push(deflatedGroup(group, before))
-    before = group
+    if (before) {
+      out.push(COMMA)
+      crc = crc32Combine(crc, CRC_COMMA, 1)
+      bytes += 1
+    }
+    before = deflatedGroup(group, before)
+    out.push(before.deflated)
+    crc = crc32Combine(crc, before.crc, before.bytes)
+    bytes += before.bytes
     group = []
-    bytes = 0
+    groupBytes = 0
   }
   for (const item of items) {
     group.push(item)
-    bytes += item.json.length
-    if ((bytes >= GROUP_MIN_BYTES && marked(item.id)) || bytes >= GROUP_MAX_BYTES) close()
+    groupBytes += item.json.length
+    if ((groupBytes >= GROUP_MIN_BYTES && marked(item.id)) || groupBytes >= GROUP_MAX_BYTES) close()
   }
   close()
   const trailer = Buffer.alloc(8)
-  trailer.writeUInt32LE(crc32(text) >>> 0, 0)
-  trailer.writeUInt32LE(Buffer.byteLength(text) % 2 ** 32, 4)
+  trailer.writeUInt32LE(crc32Combine(crc, CRC_CLOSE, 1), 0)
+  trailer.writeUInt32LE((bytes + 1) % 2 ** 32, 4)
   out.push(CLOSE, LAST, trailer)
   return Buffer.concat(out)
 }
+
+// CRC-32 of two texts joined, from the CRC-32 of each and the second's length: zlib's
+// crc32_combine (Mark Adler's method, zlib 1.2.12), which Node does not expose. CRCs are
+// polynomials over GF(2) (reflected, 0xedb88320); appending len2 bytes multiplies the first CRC by
+// x^(8·len2) modulo the polynomial, and that power is made from the powers x^(2^k) tabled below.
+const POLY = 0xedb88320
+
+/** a·b modulo the CRC polynomial (reflected: the top bit is x^0) */
+function multModP(a: number, b: number): number {
+  let m = 0x80000000
+  let p = 0
+  let x = b
+  for (;;) {
+    if (a & m) {
+      p ^= x
+      if ((a & (m - 1)) === 0) break
+    }
+    m >>>= 1
+    x = x & 1 ? (x >>> 1) ^ POLY : x >>> 1
+  }
+  return p >>> 0
+}
+
+/** x^(2^k) modulo the polynomial, k = 0…31 */
+const X2N: number[] = [0x40000000]
+for (let k = 1; k < 32; k++) X2N.push(multModP(X2N[k - 1] as number, X2N[k - 1] as number))
+
+/** x^(n·2^k) modulo the polynomial */
+function x2nModP(n: number, k: number): number {
+  let p = 0x80000000
+  let power = k
+  for (let rest = n; rest > 0; rest = Math.floor(rest / 2), power++)
+    if (rest % 2 === 1) p = multModP(X2N[power & 31] as number, p)
+  return p
+}
+
+/** the CRC-32 of A then B, from A's CRC, B's CRC and B's length in bytes */
+export const crc32Combine = (crcA: number, crcB: number, bytesB: number) =>
+  (multModP(x2nModP(bytesB, 3), crcA) ^ crcB) >>> 0

@@ -2,9 +2,9 @@
 // gzip member: it inflates to exactly the text, multi-byte characters and all, and stays about as
 // small as the whole text gzipped at once.
 import { randomBytes } from 'node:crypto'
-import { gunzipSync, gzipSync } from 'node:zlib'
+import { crc32, gunzipSync, gzipSync } from 'node:zlib'
 import { describe, expect, it } from 'vitest'
-import { type GzipItem, gzipJsonArray } from '../../server/http/gzip-groups.ts'
+import { crc32Combine, type GzipItem, gzipJsonArray } from '../../server/http/gzip-groups.ts'
 
 const item = (i: number, extra = ''): GzipItem => {
   const id = randomBytes(12).toString('hex')
@@ -20,42 +20,58 @@ describe('gzipped from groups', () => {
     for (const count of [0, 1, 2, 17, 1000]) {
       const items = Array.from({ length: count }, (_, i) => item(i))
       const text = arrayOf(items)
-      expect(gunzipSync(gzipJsonArray(text, items)).toString('utf8')).toBe(text)
+      expect(gunzipSync(gzipJsonArray(items)).toString('utf8')).toBe(text)
     }
   })
 
   it('still inflates exactly once items change, are added or go, reusing the groups that did not', () => {
     const items = Array.from({ length: 300 }, (_, i) => item(i))
-    gzipJsonArray(arrayOf(items), items)
+    gzipJsonArray(items)
     items[150] = { id: items[150]?.id as string, json: item(150, ' changed').json }
     items.splice(10, 1)
     items.push(item(301))
     const text = arrayOf(items)
-    expect(gunzipSync(gzipJsonArray(text, items)).toString('utf8')).toBe(text)
+    expect(gunzipSync(gzipJsonArray(items)).toString('utf8')).toBe(text)
   })
 
   it('is not much bigger than the whole text gzipped at once', () => {
     const items = Array.from({ length: 1000 }, (_, i) => item(i))
     const text = arrayOf(items)
-    const grouped = gzipJsonArray(text, items).length
+    const grouped = gzipJsonArray(items).length
     const whole = gzipSync(text).length
     expect(grouped).toBeLessThan(whole * 1.1)
   })
 
   it('compresses a group again when the group before it, its dictionary, changed', () => {
     const items = Array.from({ length: 600 }, (_, i) => item(i))
-    gzipJsonArray(arrayOf(items), items)
+    gzipJsonArray(items)
     // each change is somewhere else in its group: at its end, the text just before the next group
     for (const at of [0, 37, 150, 151, 299, 420, 599]) {
       items[at] = { id: items[at]?.id as string, json: item(at, ` changed ${'é'.repeat(at % 7)}`).json }
       const text = arrayOf(items)
-      expect(gunzipSync(gzipJsonArray(text, items)).toString('utf8')).toBe(text)
+      expect(gunzipSync(gzipJsonArray(items)).toString('utf8')).toBe(text)
     }
   })
 
   it('groups big items on their own', () => {
     const big = Array.from({ length: 5 }, (_, i) => item(i, 'x'.repeat(100_000)))
     const text = arrayOf(big)
-    expect(gunzipSync(gzipJsonArray(text, big)).toString('utf8')).toBe(text)
+    expect(gunzipSync(gzipJsonArray(big)).toString('utf8')).toBe(text)
+  })
+
+  it("puts the whole text's CRC-32 together from its parts' (crc32Combine), as zlib computes it over the whole", () => {
+    for (const [a, b] of [
+      [0, 0],
+      [1, 0],
+      [0, 1],
+      [5, 1],
+      [1000, 70_000],
+      [65_536, 131_071],
+      [3, 1_000_003],
+    ] as const) {
+      const first = randomBytes(a)
+      const second = randomBytes(b)
+      expect(crc32Combine(crc32(first), crc32(second), b)).toBe(crc32(Buffer.concat([first, second])))
+    }
   })
 })
