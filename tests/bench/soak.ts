@@ -118,7 +118,7 @@ function plot(points: SoakPoint[], title: string): string {
       data: [
         'server RSS (MB)',
         'V8 heap held (MB)',
-        'V8 heap in use, least in the window (MB)',
+        'V8 live heap (MB)',
         'p99 (ms)',
         'p50 (ms)',
       ],
@@ -145,7 +145,7 @@ function plot(points: SoakPoint[], title: string): string {
         data: points.map((p) => [p.t, p.heapTotalMb ?? null]),
       },
       {
-        name: 'V8 heap in use, least in the window (MB)',
+        name: 'V8 live heap (MB)',
         type: 'line',
         yAxisIndex: 0,
         showSymbol: false,
