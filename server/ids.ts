@@ -2,12 +2,31 @@
 // stream, a BullMQ job and a Socket.IO room.
 import { randomBytes } from 'node:crypto'
 
+/**
+ * Random bytes drawn from the system 4 kB at a time: one call per 512 ids, not one per id, as
+ * Node's randomUUID does (a flash sale makes ids for every hold; the call per id was ~2% of its
+ * CPU profile).
+ */
+const POOL_BYTES = 4096
+let pool = Buffer.alloc(0)
+let used = 0
+
 /** 24 hex characters, time-ordered like a MongoDB ObjectId (clients treat it as an opaque string). */
 export function newId(now = Date.now()): string {
   const seconds = Math.floor(now / 1000)
     .toString(16)
     .padStart(8, '0')
-  return seconds + randomBytes(8).toString('hex')
+  return seconds + randomPooled(8).toString('hex')
+}
+
+/** `bytes` (at most 64) random bytes from the pool, to be read at once (the pool's memory is reused) */
+export function randomPooled(bytes: number): Buffer {
+  if (used + bytes > pool.length) {
+    pool = randomBytes(POOL_BYTES)
+    used = 0
+  }
+  used += bytes
+  return pool.subarray(used - bytes, used)
 }
 
 export const streams = {

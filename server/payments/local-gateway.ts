@@ -3,8 +3,8 @@
 // several app processes must see the same payments. It creates orders, takes a payer's success or
 // failure from the checkout dialog, signs the checkout payload and sends signed webhooks, serves
 // Razorpay's REST shapes, and refunds.
-import { randomBytes } from 'node:crypto'
 import type pg from 'pg'
+import { randomPooled } from '../ids.ts'
 import { pgGatewayStore } from './local-gateway-pg.ts'
 import { sqliteGatewayStore } from './local-gateway-sqlite.ts'
 import type { GatewayOrderStatus, GatewayStore, OrderRow, PaymentRow } from './local-gateway-store.ts'
@@ -13,7 +13,7 @@ import { checkoutSignature, webhookSignature } from './signatures.ts'
 
 const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789'
 const razorpayId = (prefix: string) =>
-  `${prefix}_${[...randomBytes(14)].map((b) => alphabet[b % alphabet.length]).join('')}`
+  `${prefix}_${[...randomPooled(14)].map((b) => alphabet[b % alphabet.length]).join('')}`
 
 export type GatewayOrder = {
   id: string
