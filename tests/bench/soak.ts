@@ -115,13 +115,7 @@ function plot(points: SoakPoint[], title: string): string {
     title: { text: title, left: 'center', textStyle: { fontSize: 14 } },
     legend: {
       top: 28,
-      data: [
-        'server RSS (MB)',
-        'V8 heap held (MB)',
-        'V8 live heap (MB)',
-        'p99 (ms)',
-        'p50 (ms)',
-      ],
+      data: ['server RSS (MB)', 'V8 heap held (MB)', 'V8 live heap (MB)', 'p99 (ms)', 'p50 (ms)'],
     },
     grid: { left: 70, right: 70, top: 70, bottom: 50 },
     xAxis: { type: 'value', name: 'seconds', nameLocation: 'middle', nameGap: 28, min: 0 },
