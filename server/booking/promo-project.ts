@@ -49,9 +49,9 @@ export const promoProjection = projection<BookingFact | CatalogFact>({
       .from(orders)
       .where(eq(orders.id, p('id')))
       .prepare()
-    /** the uses of the order's code move by `held` and `paid` (an order without a code: none) */
     // during a rebuild's replay, booking holds the orders in memory
     const replayed = heldOrders(replaying)
+    /** the uses of the order's code move by `held` and `paid` (an order without a code: none) */
     const move = (orderId: string, held: number, paid: number) => {
       const order = replayed ? replayed(orderId) : promoOf.get({ id: orderId })
       if (order?.promoCode) uses.run({ eventId: order.eventId, code: order.promoCode, held, paid })
