@@ -66,6 +66,9 @@ export async function startAppServer(
   // BENCH_MEMORY_LOG=<file> (in env or the bench's own): the server logs its memory there (memory-log.cjs).
   if (env.BENCH_MEMORY_LOG ?? process.env.BENCH_MEMORY_LOG)
     flags.push('--require', './tests/bench/lib/memory-log.cjs')
+  // BENCH_SERVER_FLAGS="<node or V8 flags>": given to the server's node (e.g. a heap setting to try)
+  if (process.env.BENCH_SERVER_FLAGS)
+    flags.push(...process.env.BENCH_SERVER_FLAGS.split(/\s+/).filter(Boolean))
   const running = spawnPinned(cores.server, [...flags, 'server/main.ts'], {
     DATA_DIR: dataDir,
     PORT: String(port),
