@@ -42,6 +42,13 @@ const isLocalOrigin = (origin: string) => {
   }
 }
 
+/**
+ * SQLite's page cache per connection, in MB, when SQLITE_CACHE_MB does not say. The cache fills as
+ * pages are read or written and then stays full, so it is memory the process takes over its first
+ * minutes of traffic and keeps; what it does not hold, the system's file cache still serves.
+ */
+export const SQLITE_CACHE_MB = 64
+
 const switchSetting = (fallback: 'on' | 'off') =>
   v.optional(v.picklist(['on', 'off'], 'must be on or off'), fallback)
 
@@ -60,6 +67,7 @@ const EnvSchema = v.object({
   DATA_DIR: v.optional(v.pipe(v.string(), v.minLength(1)), './data'),
   DATABASE_POOL_SIZE: wholeNumber(10, 2),
   SQLITE_SYNCHRONOUS: v.optional(v.picklist(['FULL', 'NORMAL'], 'must be FULL or NORMAL'), 'FULL'),
+  SQLITE_CACHE_MB: wholeNumber(SQLITE_CACHE_MB, 1),
   DATABASE_URL: v.optional(
     v.pipe(
       v.string(),
@@ -190,6 +198,8 @@ export type Config = {
   outboxDir: string
   webDist: string
   sqliteSynchronous: 'FULL' | 'NORMAL'
+  /** SQLite's page cache, per connection (MB): what the process keeps of the file in its own memory */
+  sqliteCacheMb: number
   /** PostgreSQL (DATABASE_URL) for the ledger, every read model and (MEDIA_STORE=database) the
    * media, for several processes on several machines; null: SQLite in databaseFile */
   databaseUrl: string | null
@@ -375,6 +385,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     outboxDir: join(dataDir, 'outbox'),
     webDist: resolve(import.meta.dirname, '../web/dist'),
     sqliteSynchronous: env.SQLITE_SYNCHRONOUS,
+    sqliteCacheMb: env.SQLITE_CACHE_MB,
     databaseUrl: env.DATABASE_URL ?? null,
     mediaStore,
     publicUrl,

@@ -135,5 +135,5 @@ export async function openStore(config: Config): Promise<Store> {
   if (config.databaseUrl) {
     return postgresStore(await openPostgres(config.databaseUrl, config.databasePoolSize))
   }
-  return sqliteStore(openDatabase(config.databaseFile, config.sqliteSynchronous))
+  return sqliteStore(openDatabase(config.databaseFile, config.sqliteSynchronous, config.sqliteCacheMb))
 }

@@ -4,6 +4,7 @@ import { dirname, resolve } from 'node:path'
 import Database from 'better-sqlite3'
 import { type BetterSQLite3Database, drizzle } from 'drizzle-orm/better-sqlite3'
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator'
+import { SQLITE_CACHE_MB } from '../config.ts'
 import { installFastRun } from './fast-run.ts'
 
 installFastRun()
@@ -20,15 +21,19 @@ export type Connection = { sqlite: Sqlite; db: Db; close(): void }
  * synchronous FULL makes every commit durable across power loss; NORMAL (in WAL mode) survives
  * a process crash but may lose the last commits on power loss. See README, "Durability".
  */
-export function openDatabase(file: string, synchronous: 'FULL' | 'NORMAL' = 'FULL'): Connection {
+export function openDatabase(
+  file: string,
+  synchronous: 'FULL' | 'NORMAL' = 'FULL',
+  cacheMb = SQLITE_CACHE_MB,
+): Connection {
   mkdirSync(dirname(file), { recursive: true })
   const sqlite = new Database(file)
   sqlite.pragma('journal_mode = WAL')
   sqlite.pragma(`synchronous = ${synchronous}`)
   sqlite.pragma('foreign_keys = ON')
   sqlite.pragma('busy_timeout = 5000')
-  // 64 MB of page cache (the default is 2 MB): the read models of a busy event stay in memory.
-  sqlite.pragma('cache_size = -65536')
+  // SQLite's own default is 2 MB; see SQLITE_CACHE_MB.
+  sqlite.pragma(`cache_size = ${-Math.round(cacheMb * 1024)}`)
   const db = drizzle(sqlite)
   applyMigrations(db)
   return { sqlite, db, close: () => sqlite.close() }

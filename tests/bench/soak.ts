@@ -7,7 +7,7 @@
 // time) to results/soak.svg with echarts' server-side SVG renderer. Targets: RSS growth after the
 // first minute under 10%, p99 steady (the last third's median window p99 at most 1.25x the middle
 // third's), no errors, no socket dropped.
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
 import * as echarts from 'echarts'
@@ -26,6 +26,10 @@ export type SoakPoint = {
   heapLeastMb?: number
   heapTotalMb?: number
   externalMb?: number
+  /** V8's heap held by the server's other threads (tsx's loader, piscina's pass drawer), summed */
+  threadsHeapMb?: number
+  /** the SQLite file and its write-ahead log (MB): what SQLite's page cache fills from */
+  databaseMb?: number
   p50: number
   p99: number
   requests: number
@@ -180,19 +184,34 @@ export async function benchSoak(seconds = 600, sockets = 2000): Promise<SoakResu
   const memoryNow = () => {
     if (!existsSync(memoryLog)) return {}
     const lines = readFileSync(memoryLog, 'utf8').trim().split('\n')
-    const window = lines
-      .slice(memoryLines)
-      .map((l) => JSON.parse(l) as { heapUsed: number; heapTotal: number; external: number })
+    type Line = { thread?: number; heapUsed: number; heapTotal: number; external: number }
+    const window = lines.slice(memoryLines).map((l) => JSON.parse(l) as Line)
     memoryLines = lines.length
-    const last = window.at(-1)
+    const main = window.filter((m) => m.thread === undefined)
+    // each other thread's last heap held in the window (a thread that logged none has stopped)
+    const threadHeaps = new Map<number, number>()
+    for (const m of window) if (m.thread !== undefined) threadHeaps.set(m.thread, m.heapTotal)
+    const last = main.at(-1)
     if (!last) return {}
     return {
       heapUsedMb: last.heapUsed,
-      heapLeastMb: Math.min(...window.map((m) => m.heapUsed)),
+      heapLeastMb: Math.min(...main.map((m) => m.heapUsed)),
       heapTotalMb: last.heapTotal,
       externalMb: last.external,
+      threadsHeapMb: round(
+        [...threadHeaps.values()].reduce((a, b) => a + b, 0),
+        1,
+      ),
     }
   }
+  const databaseMb = () =>
+    round(
+      ['ticketing.sqlite', 'ticketing.sqlite-wal']
+        .map((f) => join(data.dataDir, f))
+        .reduce((sum, f) => sum + (existsSync(f) ? statSync(f).size : 0), 0) /
+        2 ** 20,
+      1,
+    )
   const server = await startAppServer(data.dataDir, {
     BENCH_MEMORY_LOG: memoryLog,
     BENCH_MEMORY_EVERY_MS: '2000',
@@ -294,6 +313,7 @@ export async function benchSoak(seconds = 600, sockets = 2000): Promise<SoakResu
         t: line.t as number,
         rssMb: rssMb(server.pid),
         ...memoryNow(),
+        databaseMb: databaseMb(),
         p50: round(line.p50 as number, 1),
         p99: round(line.p99 as number, 1),
         requests: line.requests as number,

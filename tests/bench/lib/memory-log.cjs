@@ -3,18 +3,20 @@
 // soak can show which part of the server's memory moves with its RSS: V8's heap (used, and what it
 // holds from the system), memory outside it (Buffers) or neither (native: SQLite, zlib, malloc).
 const { appendFileSync } = require('node:fs')
-const { isMainThread } = require('node:worker_threads')
+const { isMainThread, threadId } = require('node:worker_threads')
 
 const file = process.env.BENCH_MEMORY_LOG
 const every = Number(process.env.BENCH_MEMORY_EVERY_MS ?? 10_000)
 const started = Date.now()
 const mb = (bytes) => Math.round(bytes / 104857.6) / 10
-// Only the main thread: a preload runs in every thread (tsx's loader, piscina's pass drawer), and
-// each thread has its own heap.
-if (file && isMainThread) {
+// A preload runs in every thread (tsx's loader, piscina's pass drawer), and each thread has its own
+// V8 heap: the main thread's lines are as above, another thread's carry its id (`thread`) and its
+// own heap (the RSS is the process's, whichever thread reads it).
+if (file) {
   setInterval(() => {
     const m = process.memoryUsage()
     const line = {
+      ...(isMainThread ? {} : { thread: threadId }),
       t: Math.round((Date.now() - started) / 1000),
       rss: mb(m.rss),
       heapTotal: mb(m.heapTotal),
