@@ -32,6 +32,19 @@ const fact = (n: number) => ({ type: 'Counted', data: { n } })
 // so run once, in the SQLite one; ledger-stores.test.ts holds both stores' ledgers to one contract.
 const onPostgres = testStore === 'postgres'
 
+describe.skipIf(onPostgres)('the SQLite connection', () => {
+  it('keeps the page cache SQLITE_CACHE_MB asks for: 16 MB unless told', () => {
+    const kib = (c: Connection) => -Number(c.sqlite.pragma('cache_size', { simple: true }))
+    expect(kib(connection)).toBe(16 * 1024)
+    const larger = openDatabase(join(dir, 'ledger.sqlite'), 'FULL', 64)
+    try {
+      expect(kib(larger)).toBe(64 * 1024)
+    } finally {
+      larger.close()
+    }
+  })
+})
+
 describe.skipIf(onPostgres)('append', () => {
   it('gives each stream versions 1, 2, … and the ledger increasing positions', () => {
     const ledger = new Ledger(connection, [])

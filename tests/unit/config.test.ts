@@ -17,6 +17,7 @@ describe('loadConfig', () => {
     expect(config.port).toBe(3000)
     expect(config.dataDir).toMatch(/data$/)
     expect(config.sqliteSynchronous).toBe('FULL')
+    expect(config.sqliteCacheMb).toBe(16)
     expect(config.redisUrl).toBe('redis://127.0.0.1:6379')
     expect(config.publicUrl).toBe('http://localhost:3000')
     expect(config.rateLimits.enabled).toBe(true)
@@ -32,8 +33,10 @@ describe('loadConfig', () => {
       ADMIN_EMAIL: ' Boss@Example.com ',
       ADMIN_PASSWORD: 'secret1',
       LOGIN_FAILS_PER_ACCOUNT: '7',
+      SQLITE_CACHE_MB: '128',
     })
     expect(config.port).toBe(4000)
+    expect(config.sqliteCacheMb).toBe(128)
     expect(config.publicUrl).toBe('http://localhost:4000')
     expect(config.redisUrl).toBeNull()
     expect(config.rateLimits).toMatchObject({ enabled: false, loginFailsPerAccount: 7 })
@@ -44,6 +47,8 @@ describe('loadConfig', () => {
     ['PORT', 'abc'],
     ['PORT', '70000'],
     ['SQLITE_SYNCHRONOUS', 'OFF'],
+    ['SQLITE_CACHE_MB', '0'],
+    ['SQLITE_CACHE_MB', 'lots'],
     ['REDIS_URL', 'http://localhost'],
     ['JWT_SECRET', 'short'],
     ['RATE_LIMITS', 'maybe'],
