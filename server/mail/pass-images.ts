@@ -18,18 +18,20 @@ export function passImages(): PassImages {
   return {
     async draw(codes) {
       if (codes.length === 0) return []
-      pool ??= new Piscina({
-        filename: new URL('./pass-image-worker.mjs', import.meta.url).href,
-        minThreads: 0,
-        maxThreads: 1,
-        idleTimeout: 60_000,
-        // A thread's V8 heap sizes itself to its garbage: unbounded, this one held 42 MB for the
-        // 8-15 MB a soak's mails used. An image needs well under 1 MB.
-        resourceLimits: PASS_THREAD_LIMITS,
-      })
-      // a thread that dies (out of its heap) fails the task it ran, whose mail is tried again; the
-      // pool starts another thread for the next
-      pool.on('error', () => {})
+      if (!pool) {
+        pool = new Piscina({
+          filename: new URL('./pass-image-worker.mjs', import.meta.url).href,
+          minThreads: 0,
+          maxThreads: 1,
+          idleTimeout: 60_000,
+          // A thread's V8 heap sizes itself to its garbage: unbounded, this one held 42 MB for the
+          // 8-15 MB a soak's mails used. An image needs well under 1 MB.
+          resourceLimits: PASS_THREAD_LIMITS,
+        })
+        // a thread that dies (out of its heap) fails the task it ran, whose mail is tried again;
+        // the pool starts another thread for the next
+        pool.on('error', () => {})
+      }
       const images = (await pool.run({ codes: [...codes] })) as Uint8Array[]
       return images.map((image) => Buffer.from(image.buffer, image.byteOffset, image.byteLength))
     },

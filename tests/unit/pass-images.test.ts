@@ -24,4 +24,17 @@ describe('the pass drawing thread', () => {
     const again = await images.draw(['one more'])
     expect(again[0]?.subarray(0, 8).equals(PNG)).toBe(true)
   })
+
+  it('adds nothing per mail: 30 drawings in a row raise no listener warning', async () => {
+    const warnings: Error[] = []
+    const warned = (warning: Error) => warnings.push(warning)
+    process.on('warning', warned)
+    try {
+      for (let i = 0; i < 30; i++) await images.draw([`mail ${i}`])
+      await new Promise((r) => setImmediate(r))
+    } finally {
+      process.off('warning', warned)
+    }
+    expect(warnings.map((w) => w.name)).not.toContain('MaxListenersExceededWarning')
+  })
 })
