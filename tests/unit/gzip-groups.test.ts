@@ -4,7 +4,7 @@
 import { randomBytes } from 'node:crypto'
 import { crc32, gunzipSync, gzipSync } from 'node:zlib'
 import { describe, expect, it } from 'vitest'
-import { crc32Combine, type GzipItem, gzipJsonArray } from '../../server/http/gzip-groups.ts'
+import { crc32Combine, type GzipItem, groupsOf, gzipJsonArray } from '../../server/http/gzip-groups.ts'
 
 const item = (i: number, extra = ''): GzipItem => {
   const id = randomBytes(12).toString('hex')
@@ -57,6 +57,29 @@ describe('gzipped from groups', () => {
     const big = Array.from({ length: 5 }, (_, i) => item(i, 'x'.repeat(100_000)))
     const text = arrayOf(big)
     expect(gunzipSync(gzipJsonArray(big)).toString('utf8')).toBe(text)
+  })
+
+  it('compresses an item of 8 kB or more alone: a change to it compresses it again, not its neighbours', () => {
+    // a listing during a sale: small events, and events whose attendees made them 10-20 kB
+    const items = Array.from({ length: 200 }, (_, i) =>
+      item(i, i % 3 === 0 ? 'a'.repeat(10_000 + i * 50) : ''),
+    )
+    const groups = groupsOf(items)
+    expect(groups.flat()).toEqual(items)
+    for (const group of groups) {
+      const bigOnes = group.filter((i) => i.json.length >= 8 * 1024)
+      if (bigOnes.length > 0) expect(group).toEqual(bigOnes.slice(0, 1))
+    }
+    // the small ones are still grouped
+    expect(groups.filter((g) => g.length > 1).length).toBeGreaterThan(0)
+    // one item grows past 8 kB: the groups not next to it stay as they were
+    const grown = [...items]
+    grown[100] = { id: items[100]?.id as string, json: item(100, 'b'.repeat(9_000)).json }
+    const after = groupsOf(grown)
+    const at = after.findIndex((g) => g.includes(grown[100] as GzipItem))
+    expect(after[at]).toEqual([grown[100]])
+    expect(after.slice(at + 3)).toEqual(groups.slice(groups.length - (after.length - at - 3)))
+    expect(gunzipSync(gzipJsonArray(grown)).toString('utf8')).toBe(arrayOf(grown))
   })
 
   it("puts the whole text's CRC-32 together from its parts' (crc32Combine), as zlib computes it over the whole", () => {
