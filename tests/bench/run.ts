@@ -168,6 +168,16 @@ const profiledChanges = [
       'one soak with 16 MB: that memory 163–178 MB from 90 s on while the file grew 53 → 99 MB; the thread 19–32 MB. Purchases, six pairs: 202–274 paid orders/s (median 248) against 239–300 (median 285), a spread as wide as the gap; all SQL statements 2,082 against 1,953 ms of a ~12 s run',
     why: "The soak's memory log, which now logs each thread's own heap and the database's size: the memory outside V8's heap was SQLite's page cache filling as the file grew, up to its 64 MB, and piscina's thread sized its heap to its garbage.",
   },
+  {
+    change:
+      "An event object of 8 kB or more gzipped as a group of its own; an event's attendees read from the index alone (orders_issued_by_event on event, id and owner)",
+    commit: 'b11d0ee',
+    before:
+      "soak of the twelfth session (a faster machine): 115.9 operations/s (70% of 165.5), the server's core ~80% → ~93% busy, p99 110.5 ms middle third, 178.9 ms last (1.62); RSS +14.2%. The code before on this session's machine, profiled (BENCH_SERVER_PROF, which slows it): 97.2 operations/s (70% of 138.8), p99 72.7 ms middle third, 97.1 ms last (1.34), RSS +4.9%; the listing's compression 4.0% → 6.8% of the core from the first minute to the last, the attendee reads of changed events 1.5% → 3.4%; a probe of 400 attendees of one event among 60,000 orders: 908 µs",
+    after:
+      "soak on this session's machine: 102.8 operations/s (70% of 146.9), the core ~70% busy from start to end, p99 64.2 ms middle third, 56 ms last (0.87); RSS 381.9 → at most 410.1 MB (+7.4%); 0 errors, 0 drops (one run); the probe: 207 µs",
+    why: "Every event object lists its attendees, so during a sale events grow to 15 kB and more. gzip-groups.ts grouped them with their neighbours up to 64 kB, and each ticket sold compressed that whole group again; the attendees were read through an index without the owner, one table row per attendee. Both costs grew with the tickets sold: what made the server's CPU per operation climb through the soak.",
+  },
 ]
 
 const dir = join(root, 'tests/bench/results')
