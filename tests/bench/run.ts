@@ -175,7 +175,7 @@ const profiledChanges = [
     before:
       "soak of the twelfth session (a faster machine): 115.9 operations/s (70% of 165.5), the server's core ~80% → ~93% busy, p99 110.5 ms middle third, 178.9 ms last (1.62); RSS +14.2%. The code before on this session's machine, profiled (BENCH_SERVER_PROF, which slows it): 97.2 operations/s (70% of 138.8), p99 72.7 ms middle third, 97.1 ms last (1.34), RSS +4.9%; the listing's compression 4.0% → 6.8% of the core from the first minute to the last, the attendee reads of changed events 1.5% → 3.4%; a probe of 400 attendees of one event among 60,000 orders: 908 µs",
     after:
-      "soak on this session's machine: 102.8 operations/s (70% of 146.9), the core ~70% busy from start to end, p99 64.2 ms middle third, 56 ms last (0.87); RSS 381.9 → at most 410.1 MB (+7.4%); 0 errors, 0 drops (one run); the probe: 207 µs",
+      "soak on this session's machine: 102.8 operations/s (70% of 146.9), the core ~70% busy from start to end, p99 64.2 ms middle third, 56 ms last (0.87); RSS 381.9 → at most 410.1 MB (+7.4%); 0 errors, 0 drops. A second run: 115.3 operations/s (70% of 164.7), the core 80–95% busy, p99 80.8 then 89.5 ms (1.11), RSS 338.1 → at most 393.1 MB (+16.3%, three windows; the median window 340.3 MB in the second minute, 355.2 MB in the last), 0 errors, 0 drops. The probe: 207 µs",
     why: "Every event object lists its attendees, so during a sale events grow to 15 kB and more. gzip-groups.ts grouped them with their neighbours up to 64 kB, and each ticket sold compressed that whole group again; the attendees were read through an index without the owner, one table row per attendee. Both costs grew with the tickets sold: what made the server's CPU per operation climb through the soak.",
   },
 ]
@@ -523,11 +523,16 @@ function markdown(r: Record<string, unknown>): string {
     ])
   }
   const soak = r.soak as SoakResult | undefined
+  /** the median RSS of the soak's windows ending after `from` s and at most `to` s */
+  const rssMedian = (soak: SoakResult, from: number, to: number) =>
+    median(soak.points.filter((p) => p.t > from && p.t <= to).map((p) => p.rssMb))
   if (soak) {
     const errors = Object.values(soak.errors).reduce((a, b) => a + b, 0)
     rows.push([
       `soak: ${Math.round(soak.seconds / 60)} min of mixed traffic at ${soak.rate} operations/s (70% of the mix's peak, ${soak.peakOpsPerSecond}), ${soak.sockets.toLocaleString('en')} live sockets ([plot](${soak.plot}))`,
       `RSS ${soak.rss.firstMinuteMb} MB after the first minute, at most ${soak.rss.maxAfterMb} MB after (${pct(soak.rss.growth)} growth); ` +
+        // the level apart from the spikes of single windows (where collections fall): reported, not judged
+        `the median window's RSS ${rssMedian(soak, 60, 120)} MB in the second minute and ${rssMedian(soak, soak.seconds - 60, soak.seconds)} MB in the last; ` +
         (soak.heap
           ? `of it V8's heap held ${soak.heap.heldFirstMinuteMb} MB then at most ${soak.heap.heldMaxAfterMb} MB, ` +
             `the live heap (least in use) ${soak.heap.liveFirstMinuteMb} MB in the first minute and ${soak.heap.liveLastMinuteMb} MB in the last; `
