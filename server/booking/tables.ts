@@ -45,7 +45,7 @@ export const orders = sqliteTable(
     uniqueIndex('orders_provider_order').on(t.providerOrderId),
     index('orders_owner').on(t.ownerId, t.status).where(sql`${t.ownerId} IS NOT NULL`),
     // with the owner: the attendees of an event (every event object lists them) are read from the
-    // index alone, not from each order's row (4x faster for 400 of them)
+    // index alone, not from each order's row (400 of them: 908 -> 207 µs in a probe)
     index('orders_issued_by_event').on(t.eventId, t.id, t.ownerId).where(sql`${t.status} = 'issued'`),
     index('orders_held_until').on(t.heldUntil).where(sql`${t.status} = 'held'`),
     // A buyer's orders for one event: the unpaid hold a new checkout replaces, free tickets had.

@@ -59,7 +59,7 @@ describe('gzipped from groups', () => {
     expect(gunzipSync(gzipJsonArray(big)).toString('utf8')).toBe(text)
   })
 
-  it('compresses an item of 8 kB or more alone: a change to it compresses it again, not its neighbours', () => {
+  it('puts an item of 8 kB or more in a group of its own; an item grown past it leaves the groups after it as they were', () => {
     // a listing during a sale: small events, and events whose attendees made them 10-20 kB
     const items = Array.from({ length: 200 }, (_, i) =>
       item(i, i % 3 === 0 ? 'a'.repeat(10_000 + i * 50) : ''),
