@@ -362,6 +362,26 @@ describe('CORS', () => {
     },
   )
 
+  it('answers a request without an Origin (not a cross-origin one) with Vary: Origin and no CORS headers', async () => {
+    const origin = 'https://partner.example'
+    const plain = await app.inject({ method: 'GET', url: '/api/v1/event' })
+    const crossing = await app.inject({ method: 'GET', url: '/api/v1/event', headers: { origin } })
+    const options = await app.inject({ method: 'OPTIONS', url: '/api/v1/auth/login' })
+
+    expect(plain.statusCode).toBe(200)
+    expect(String(plain.headers.vary)).toMatch(/\bOrigin\b/)
+    expect(Object.keys(plain.headers).filter((name) => name.startsWith('access-control-'))).toEqual([])
+    // the same reply to a page of an allowed origin carries them
+    expect(crossing.headers['access-control-allow-origin']).toBe(origin)
+    expect(crossing.headers['access-control-allow-credentials']).toBe('true')
+    expect(String(crossing.headers['access-control-expose-headers'])).toContain('ETag')
+    expect(String(crossing.headers.vary)).toMatch(/\bOrigin\b/)
+    // an OPTIONS without an Origin is not a preflight: nothing is allowed by it
+    expect(options.statusCode).toBe(404)
+    expect(options.json()).toHaveProperty('message')
+    expect(options.headers['access-control-allow-methods']).toBeUndefined()
+  })
+
   it('gives a foreign origin no access-control-allow-origin', async () => {
     const origin = 'https://evil.example'
 
