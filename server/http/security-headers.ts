@@ -54,7 +54,7 @@ export function headerObjects(
   const body = names.map((name, i) => `this[${JSON.stringify(name)}] = values[${i}]`).join('\n')
   return new Function(
     'values',
-    `return function Headers(requestId) {\n${body}\nthis['x-request-id'] = requestId\n}`,
+    `return function HeaderObject(requestId) {\n${body}\nthis['x-request-id'] = requestId\n}`,
   )(values)
 }
 
@@ -74,12 +74,12 @@ export const headersAsOneObject = () => replyHeadersKey !== undefined
 
 /** Every reply gets `headers` and X-Request-Id (the request's id) before anything else runs. */
 export function registerSecurityHeaders(app: FastifyInstance, headers: Record<string, string>) {
-  const Headers = headerObjects(headers)
+  const HeaderObject = headerObjects(headers)
   app.addHook('onRequest', (request, reply, done) => {
     const own =
       replyHeadersKey && (reply as unknown as Record<symbol, Record<string, unknown>>)[replyHeadersKey]
     if (own && typeof own === 'object') {
-      const fresh = new Headers(request.id) as Record<string, unknown>
+      const fresh = new HeaderObject(request.id) as Record<string, unknown>
       // whatever was set before this hook is kept, and wins
       for (const name in own) fresh[name] = own[name]
       ;(reply as unknown as Record<symbol, unknown>)[replyHeadersKey as symbol] = fresh

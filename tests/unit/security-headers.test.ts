@@ -15,12 +15,12 @@ const helmetHeaders = headersSetBy(helmet())
 
 describe('security headers as one object', () => {
   it("holds helmet's headers in helmet's order, then the request's id", () => {
-    const Headers = headerObjects(helmetHeaders)
-    const made = new Headers('id-1')
+    const HeaderObject = headerObjects(helmetHeaders)
+    const made = new HeaderObject('id-1')
 
     expect(Object.keys(helmetHeaders).length).toBeGreaterThan(10)
     expect(Object.entries(made)).toEqual([...Object.entries(helmetHeaders), ['x-request-id', 'id-1']])
-    expect(new Headers('id-2')['x-request-id']).toBe('id-2')
+    expect(new HeaderObject('id-2')['x-request-id']).toBe('id-2')
   })
 
   it('refuses a name that is not a header token, so no text of it becomes code', () => {
