@@ -4,7 +4,13 @@
 import { randomBytes } from 'node:crypto'
 import { crc32, gunzipSync, gzipSync } from 'node:zlib'
 import { describe, expect, it } from 'vitest'
-import { crc32Combine, type GzipItem, groupsOf, gzipJsonArray } from '../../server/http/gzip-groups.ts'
+import {
+  compressedBytes,
+  crc32Combine,
+  type GzipItem,
+  groupsOf,
+  gzipJsonArray,
+} from '../../server/http/gzip-groups.ts'
 
 const item = (i: number, extra = ''): GzipItem => {
   const id = randomBytes(12).toString('hex')
@@ -80,6 +86,41 @@ describe('gzipped from groups', () => {
     expect(after[at]).toEqual([grown[100]])
     expect(after.slice(at + 3)).toEqual(groups.slice(groups.length - (after.length - at - 3)))
     expect(gunzipSync(gzipJsonArray(grown)).toString('utf8')).toBe(arrayOf(grown))
+  })
+
+  it('compresses again only the end of a big item whose end changed (a sale: one more attendee, fewer seats left)', () => {
+    // an event object as the listing has it during a sale: its attendees, then its ticket types
+    const attendees = Array.from({ length: 1500 }, () => randomBytes(12).toString('hex'))
+    const event = (id: string, buyers: string[], left: number): GzipItem => ({
+      id,
+      json: JSON.stringify({
+        _id: id,
+        title: 'Big night',
+        candidates: buyers,
+        ticketTypes: [{ available: left }],
+      }),
+    })
+    const bigId = randomBytes(12).toString('hex')
+    const items = Array.from({ length: 60 }, (_, i) => item(i))
+    items[30] = event(bigId, attendees.slice(0, 1200), 500)
+    expect(items[30]?.json.length).toBeGreaterThan(30_000)
+    gzipJsonArray(items)
+
+    // one sale after another: each compresses a slice or two of the big event, not all of it
+    for (let sold = 1; sold <= 5; sold++) {
+      items[30] = event(bigId, attendees.slice(0, 1200 + sold), 500 - sold)
+      const before = compressedBytes.total
+      const gzipped = gzipJsonArray(items)
+      expect(compressedBytes.total - before).toBeLessThan(2 * 8 * 1024 + 100)
+      expect(gunzipSync(gzipped).toString('utf8')).toBe(arrayOf(items))
+    }
+    // a cancel in the middle, then the event before it changing (its dictionary): still exact
+    items[30] = event(bigId, [...attendees.slice(0, 400), ...attendees.slice(401, 1205)], 496)
+    expect(gunzipSync(gzipJsonArray(items)).toString('utf8')).toBe(arrayOf(items))
+    items[29] = item(29, ' changed')
+    const before = compressedBytes.total
+    expect(gunzipSync(gzipJsonArray(items)).toString('utf8')).toBe(arrayOf(items))
+    expect(compressedBytes.total - before).toBeGreaterThan(items[30]?.json.length as number)
   })
 
   it("puts the whole text's CRC-32 together from its parts' (crc32Combine), as zlib computes it over the whole", () => {
