@@ -181,6 +181,17 @@ function plot(points: SoakPoint[], title: string): string {
 /** how long a hold lasts in the soak, minutes */
 const HOLD_MINUTES = 1
 
+/** Draws a soak's plot into the results folder (also from latest.json: npm run bench -- --render). */
+export function drawSoak(soak: Pick<SoakResult, 'seconds' | 'rate' | 'sockets' | 'points'>): string {
+  const svg = plot(
+    soak.points,
+    `Soak: ${Math.round(soak.seconds / 60)} min at ${soak.rate} operations/s (70% of peak), ${soak.sockets} sockets`,
+  )
+  const plotFile = 'soak.svg'
+  writeFileSync(join(root, 'tests/bench/results', plotFile), svg)
+  return plotFile
+}
+
 export async function benchSoak(seconds = 600, sockets = 2000): Promise<SoakResult> {
   const windowSeconds = 10
   const data = seed({ buyers: 30_000, events: 50, seats: 1_000_000 })
@@ -357,12 +368,7 @@ export async function benchSoak(seconds = 600, sockets = 2000): Promise<SoakResu
     }
     const ratio = round(last / middle, 2)
     const totalErrors = Object.values(errors).reduce((a, b) => a + b, 0)
-    const svg = plot(
-      points,
-      `Soak: ${Math.round(seconds / 60)} min at ${rate} operations/s (70% of peak), ${sockets} sockets`,
-    )
-    const plotFile = 'soak.svg'
-    writeFileSync(join(root, 'tests/bench/results', plotFile), svg)
+    const plotFile = drawSoak({ seconds, rate, sockets, points })
     return {
       seconds,
       sockets,
