@@ -107,7 +107,8 @@ function deflatedSlices(item: GzipItem, text: Buffer, dictionary: Buffer | undef
     }
     keeping = false
     const before = k === 0 ? dictionary : text.subarray(Math.max(0, at - WINDOW_BYTES), at)
-    slices.push({ text: part, deflated: piece(part, before), crc: crc32(part) })
+    // a copy: a slice kept through later changes must not keep this whole text alive with it
+    slices.push({ text: Buffer.from(part), deflated: piece(part, before), crc: crc32(part) })
   }
   // the most recently compressed last in the map's order; the oldest go first
   sliced.delete(item.id)
