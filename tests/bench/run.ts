@@ -202,6 +202,18 @@ const profiledChanges = [
       "The soak's CPU profile cut in minutes (BENCH_SERVER_PROF): the one cost that kept growing was the listing's compression, zlib's processChunkSync 4.6% → 10.6% of the core. An event of 8 kB or more was already a group of its own, but every ticket sold compressed its whole object again, and each sale makes it bigger. " +
       "Its attendees are listed in the order they bought, so a sale changes the object's end (the new attendee, the seats left); compressed in slices, each with the text before it as its dictionary, only the last slice or two are compressed again.",
   },
+  {
+    change:
+      "glibc's mmap threshold fixed at 128 kB (MALLOC_MMAP_THRESHOLD_=131072) for npm start, npm run workers, the Dockerfile and the benches' server",
+    commit: '62861d4',
+    before:
+      "soak of b96703d's code (`node --import tsx tests/bench/soak.ts 600 2000`, not written above): 132.8 operations/s (70% of 189.7); the memory outside V8's heaps, Buffers and threads 130 → 170 MB; the median window's RSS 305.5 MB in the second minute, 346 MB in the last; RSS 304.4 → at most 374.8 MB (+23%); p99 1.02x",
+    after:
+      "the same, with the setting: 138.4 operations/s (70% of 197.7); that memory ~140 MB throughout; the median window's RSS 314.2 and 314.4 MB; RSS 306.8 → at most 352.1 MB (+14.8%, one window at 80 s; from 200 s on at most 320.9); p99 1.10x; 0 errors, 0 drops",
+    why:
+      "The soak's memory log: what grew was neither V8's heaps nor the Buffers but the rest of the process, while Buffers of ~0.5 MB (the gzipped listing of each new ledger head) were made and freed many times a second. " +
+      'glibc maps a block of 128 kB or more, but raises that threshold to the size of each mapped block freed, so later blocks came from its heap, whose freed space it kept. A fixed threshold maps them all and gives each back when it is freed.',
+  },
 ]
 
 const dir = join(root, 'tests/bench/results')
