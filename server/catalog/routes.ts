@@ -22,9 +22,8 @@ import {
 import { wait } from '../db/store.ts'
 import { forbidden, invalid, notFound } from '../errors.ts'
 import { callerOf } from '../http/access.ts'
-import { type GzipParts, gzipJsonArrayParts } from '../http/gzip-groups.ts'
+import { gzipJsonArray } from '../http/gzip-groups.ts'
 import { mediaBaseOf } from '../http/media-urls.ts'
-import { sendInParts } from '../http/send-parts.ts'
 import { issuesOf, replies, toJson, type ValibotTypeProvider } from '../http/valibot.ts'
 import { newId, streams } from '../ids.ts'
 import { decideIn, handleCommand } from '../ledger/decider.ts'
@@ -112,17 +111,9 @@ export async function catalogRoutes(fastify: FastifyInstance, options: CatalogRo
     eventOfTicketType: async (id) => (await events.ticketType(id))?.eventId,
     build: async (rows, base) => (await viewsOf(rows, base)).map((view) => serializeOne(view)),
   })
-  /**
-   * a listing: its events' objects, their length joined, and (made when first asked for) the JSON
-   * text and its gzip (gzip-groups.ts, which never makes the whole text): in pieces, joined into
-   * one Buffer only when asked for again at the same head (send-parts.ts)
-   */
-  type Body = {
-    items: Fragment[]
-    length: number
-    json?: string
-    gzipped?: GzipParts & { joined?: Buffer }
-  }
+  /** a listing: its events' objects, their length joined, and (made when first asked for) the
+   * JSON text and its gzip (gzip-groups.ts, which never makes the whole text) */
+  type Body = { items: Fragment[]; length: number; json?: string; gzipped?: Buffer }
   const lists: { head: number; bodies: Map<string, Body>; count?: number } = { head: -1, bodies: new Map() }
   /**
    * the cache as of the ledger's head (read once per request): emptied when a fact came since; a
@@ -158,18 +149,8 @@ export async function catalogRoutes(fastify: FastifyInstance, options: CatalogRo
       .type('application/json; charset=utf-8')
       .header('vary', vary ? `${vary}, Accept-Encoding` : 'Accept-Encoding')
     if (body.length >= GZIP_FROM && takesGzip(reply.request.headers['accept-encoding'])) {
-      reply.header('content-encoding', 'gzip')
-      if (body.gzipped === undefined) {
-        // the first ask at this head: written in pieces, nothing joined (during a sale, most heads
-        // are asked for once)
-        body.gzipped = gzipJsonArrayParts(body.items)
-        if (reply.request.method === 'GET') {
-          return sendInParts(reply, body.gzipped.parts, body.gzipped.length)
-        }
-      }
-      // asked again: one Buffer from now on, sent as Fastify sends any
-      body.gzipped.joined ??= Buffer.concat(body.gzipped.parts, body.gzipped.length)
-      return reply.send(body.gzipped.joined)
+      body.gzipped ??= gzipJsonArray(body.items)
+      return reply.header('content-encoding', 'gzip').send(body.gzipped)
     }
     body.json ??= `[${body.items.map((item) => item.json).join(',')}]`
     return reply.send(body.json)

@@ -168,44 +168,31 @@ export function groupsOf(items: readonly GzipItem[]): GzipItem[][] {
   return groups
 }
 
-/** a gzipped array in the pieces it is made of (most of them kept from earlier listings), and
- * their length together */
-export type GzipParts = { parts: Buffer[]; length: number }
-
 /**
- * `[a,b,…]` (the items' JSON joined) gzipped, as the pieces that joined make it: the groups'
- * compressed bytes between the gzip header and trailer. The trailer's CRC-32 of the whole text is
- * put together from the groups' own (crc32Combine), so the whole text is never made.
+ * `[a,b,…]` (the items' JSON joined) gzipped. The trailer's CRC-32 of the whole text is put
+ * together from the groups' own (crc32Combine), so the whole text is never made.
  */
-export function gzipJsonArrayParts(items: readonly GzipItem[]): GzipParts {
-  const parts: Buffer[] = [HEADER, OPEN]
+export function gzipJsonArray(items: readonly GzipItem[]): Buffer {
+  const out: Buffer[] = [HEADER, OPEN]
   let crc = CRC_OPEN
   let bytes = 1
   let before: Group | null = null
   for (const group of groupsOf(items)) {
     if (before) {
-      parts.push(COMMA)
+      out.push(COMMA)
       crc = crc32Combine(crc, CRC_COMMA, 1)
       bytes += 1
     }
     before = deflatedGroup(group, before)
-    parts.push(before.deflated)
+    out.push(before.deflated)
     crc = crc32Combine(crc, before.crc, before.bytes)
     bytes += before.bytes
   }
   const trailer = Buffer.alloc(8)
   trailer.writeUInt32LE(crc32Combine(crc, CRC_CLOSE, 1), 0)
   trailer.writeUInt32LE((bytes + 1) % 2 ** 32, 4)
-  parts.push(CLOSE, LAST, trailer)
-  let length = 0
-  for (const part of parts) length += part.length
-  return { parts, length }
-}
-
-/** `[a,b,…]` gzipped, in one Buffer */
-export function gzipJsonArray(items: readonly GzipItem[]): Buffer {
-  const { parts, length } = gzipJsonArrayParts(items)
-  return Buffer.concat(parts, length)
+  out.push(CLOSE, LAST, trailer)
+  return Buffer.concat(out)
 }
 
 // CRC-32 of two texts joined, from the CRC-32 of each and the second's length: zlib's
