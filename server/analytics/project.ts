@@ -219,11 +219,13 @@ function replayFigures(db: Db, rowsHeld: number): Figures & { flush(): void } {
   }
   return {
     openTicketType(ticketTypeId, eventId, ticketType, by) {
-      const made = () => ({ ticketTypeId, eventId, ticketType, ...counts({}) })
-      add(
-        ticketTypes.ensure(ticketTypeId, () => read.ticketType.get(ticketTypeId), made),
-        by,
+      // the closures handed over are anonymous: tsx names a named one again at every call
+      const row = ticketTypes.ensure(
+        ticketTypeId,
+        () => read.ticketType.get(ticketTypeId),
+        () => ({ ticketTypeId, eventId, ticketType, ...counts({}) }),
       )
+      add(row, by)
     },
     moveTicketType(ticketTypeId, by) {
       const row = ticketTypes.find(ticketTypeId, () => read.ticketType.get(ticketTypeId))
@@ -252,14 +254,20 @@ function replayFigures(db: Db, rowsHeld: number): Figures & { flush(): void } {
       return row.tickets
     },
     addToTotals(organizerId, tickets, revenuePaise) {
-      const made = () => ({ organizerId, tickets: 0, revenuePaise: 0 })
-      const row = totals.ensure(organizerId, () => read.total.get(organizerId), made)
+      const row = totals.ensure(
+        organizerId,
+        () => read.total.get(organizerId),
+        () => ({ organizerId, tickets: 0, revenuePaise: 0 }),
+      )
       row.tickets += tickets
       row.revenuePaise += revenuePaise
     },
     addToHour(eventId, hour, tickets, revenuePaise) {
-      const made = () => ({ eventId, hour, tickets: 0, revenuePaise: 0 })
-      const row = hours.ensure(`${eventId} ${hour}`, () => read.hour.get(eventId, hour), made)
+      const row = hours.ensure(
+        `${eventId} ${hour}`,
+        () => read.hour.get(eventId, hour),
+        () => ({ eventId, hour, tickets: 0, revenuePaise: 0 }),
+      )
       row.tickets += tickets
       row.revenuePaise += revenuePaise
     },

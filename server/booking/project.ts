@@ -72,18 +72,20 @@ function replaySeats(db: Db, held: ReturnType<typeof replayRows>): Seats {
   )
   return {
     adjust(ticketTypeId, eventId, seatsHeld, sold) {
-      const made = () => ({ ticketTypeId, eventId, held: 0, sold: 0 })
-      const row = inventoryRows.ensure(ticketTypeId, () => read.inventory.get(ticketTypeId), made)
+      const row = inventoryRows.ensure(
+        ticketTypeId,
+        () => read.inventory.get(ticketTypeId),
+        () => ({ ticketTypeId, eventId, held: 0, sold: 0 }),
+      )
       row.held += seatsHeld
       row.sold += sold
     },
     adjustClient(clientKey, eventId, seats) {
       if (!clientKey) return
-      const made = () => ({ clientKey, eventId, seats: 0 })
       const row = clientRows.ensure(
         `${clientKey} ${eventId}`,
         () => read.client.get(clientKey, eventId),
-        made,
+        () => ({ clientKey, eventId, seats: 0 }),
       )
       row.seats += seats
     },
@@ -193,12 +195,13 @@ function replayOrders(db: Db, held: ReturnType<typeof replayRows>, replaying: Re
   const read = sqlite.prepare<[string], OrderRow>(
     `SELECT ${columns.map(([key, name]) => `"${name}" AS "${key}"`).join(', ')} FROM orders WHERE id = ?`,
   )
-  const rows = held.table(
-    sqlite.prepare<[OrderRow]>(
+  const rows = held.tableByColumns<OrderRow>(
+    sqlite.prepare<[unknown[]]>(
       `INSERT INTO orders (${columns.map(([, name]) => `"${name}"`).join(', ')})
-       VALUES (${columns.map(([key]) => `@${key}`).join(', ')})
+       VALUES (${columns.map(() => '?').join(', ')})
        ON CONFLICT (id) DO UPDATE SET ${columns.map(([, name]) => `"${name}" = excluded."${name}"`).join(', ')}`,
     ),
+    columns.map(([key]) => key as keyof OrderRow),
   )
   const find = (id: string) => rows.find(id, () => read.get(id)) ?? undefined
   const order = (id: string) => {

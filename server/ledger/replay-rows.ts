@@ -15,41 +15,56 @@ export type ReplayRows<Row> = {
 }
 
 export function replayRows(limit: number) {
-  const tables: Array<{ rows: Map<string, unknown>; upsert: { run(row: never): unknown } }> = []
+  const tables: Array<{ rows: Map<string, unknown>; write(row: unknown): void }> = []
+  /** rows held in every table together */
+  let count = 0
   let written = false
   const flush = () => {
-    for (const { rows, upsert } of tables) {
-      for (const row of rows.values()) if (row) upsert.run(row as never)
+    for (const { rows, write } of tables) {
+      for (const row of rows.values()) if (row) write(row)
       rows.clear()
     }
+    count = 0
     written = true
   }
   return {
     /** a table's rows, written by `upsert` (of the whole row, by its named fields: it may be there already) */
     table<Row>(upsert: { run(row: Row): unknown }): ReplayRows<Row> {
-      const rows = new Map<string, Row | null>()
-      tables.push({ rows, upsert })
-      const find = (key: string, read: () => Row | undefined) => {
-        let row = rows.get(key)
-        if (row === undefined) {
-          if (tables.reduce((n, t) => n + t.rows.size, 0) >= limit) flush()
-          row = (written ? read() : undefined) ?? null
-          rows.set(key, row)
-        }
-        return row
-      }
-      return {
-        find,
-        ensure(key, read, make) {
-          const row = find(key, read)
-          if (row) return row
-          const made = make()
-          rows.set(key, made)
-          return made
-        },
-      }
+      return held<Row>((row) => upsert.run(row))
+    },
+    /**
+     * the same, `upsert` taking the row's values in the order of `columns` (positional parameters:
+     * for a row of many columns, binding by name cost a fifth more)
+     */
+    tableByColumns<Row>(upsert: { run(values: unknown[]): unknown }, columns: ReadonlyArray<keyof Row>) {
+      return held<Row>((row) => upsert.run(columns.map((column) => row[column])))
     },
     /** writes every row held */
     flush,
+  }
+
+  function held<Row>(write: (row: Row) => unknown): ReplayRows<Row> {
+    const rows = new Map<string, Row | null>()
+    tables.push({ rows, write: write as (row: unknown) => void })
+    const find = (key: string, read: () => Row | undefined) => {
+      let row = rows.get(key)
+      if (row === undefined) {
+        if (count >= limit) flush()
+        row = (written ? read() : undefined) ?? null
+        rows.set(key, row)
+        count++
+      }
+      return row
+    }
+    return {
+      find,
+      ensure(key, read, make) {
+        const row = find(key, read)
+        if (row) return row
+        const made = make()
+        rows.set(key, made)
+        return made
+      },
+    }
   }
 }
