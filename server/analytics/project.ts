@@ -36,6 +36,19 @@ const counts = (by: Move) => ({
 type EventMove = Move & { attendees?: number }
 
 /**
+ * A move of every count, always in this one shape: a replay adds up a million moves, and moves of
+ * several shapes made adding them up ~8% of a rebuild (a megamorphic read of each field).
+ */
+const move = (
+  pending: number,
+  completed: number,
+  failed: number,
+  ticketsSold = 0,
+  revenuePaise = 0,
+  attendees = 0,
+) => ({ pending, completed, failed, ticketsSold, revenuePaise, attendees })
+
+/**
  * Where the figures are kept: the tables, one statement per move (as sales happen), or memory
  * during a rebuild's replay, written once at its end. Both keep the same rules: a ticket type's
  * and an event's rows are opened by a hold, and a move of a row not opened changes nothing.
@@ -294,8 +307,9 @@ function handlersOver(booking: ReturnType<OrderReader>, figures: Figures) {
   // The order decider emits these only for a held order: it moves from Pending to Failed.
   const unpaid = (fact: { data: { orderId: string } }) => {
     const order = orderOf(fact.data.orderId)
-    figures.moveTicketType(order.ticketTypeId, { pending: -1, failed: 1 })
-    figures.moveEvent(order.eventId, { pending: -1, failed: 1 })
+    const by = move(-1, 0, 1)
+    figures.moveTicketType(order.ticketTypeId, by)
+    figures.moveEvent(order.eventId, by)
   }
   type Handlers = {
     [T in BookingFact['type']]: (fact: StoredFact<Extract<BookingFact, { type: T }>>) => void
@@ -303,21 +317,19 @@ function handlersOver(booking: ReturnType<OrderReader>, figures: Figures) {
   const handlers: Handlers = {
     TicketsHeld(fact) {
       const { ticketTypeId, eventId, ticketType, organizerId } = fact.data
-      figures.openTicketType(ticketTypeId, eventId, ticketType, { pending: 1 })
+      const by = move(1, 0, 0)
+      figures.openTicketType(ticketTypeId, eventId, ticketType, by)
       figures.openEvent(eventId, organizerId)
-      figures.moveEvent(eventId, { pending: 1 })
+      figures.moveEvent(eventId, by)
     },
     TicketsIssued(fact) {
       const d = fact.data
       // A payment after the hold lapsed turns a Failed order into a Completed one.
-      const by = {
-        ...(d.afterExpiry ? { failed: -1 } : { pending: -1 }),
-        completed: 1,
-        ticketsSold: d.quantity,
-        revenuePaise: d.amountPaise,
-      }
+      const lapsed = d.afterExpiry === true
+      const by = move(lapsed ? 0 : -1, 1, lapsed ? -1 : 0, d.quantity, d.amountPaise)
       figures.moveTicketType(d.ticketTypeId, by)
-      figures.moveEvent(d.eventId, { ...by, attendees: attendees(d.eventId, d.ownerId, d.quantity) })
+      by.attendees = attendees(d.eventId, d.ownerId, d.quantity)
+      figures.moveEvent(d.eventId, by)
       sold(orderOf(d.orderId).organizerId, d.quantity, d.amountPaise)
       figures.addToHour(d.eventId, hourOf(fact.at), d.quantity, d.amountPaise)
     },
@@ -325,12 +337,10 @@ function handlersOver(booking: ReturnType<OrderReader>, figures: Figures) {
     HoldExpired: unpaid,
     TicketCancelled(fact) {
       const order = orderOf(fact.data.orderId)
-      const by = { completed: -1, ticketsSold: -order.quantity, revenuePaise: -order.amountPaise }
+      const by = move(0, -1, 0, -order.quantity, -order.amountPaise)
       figures.moveTicketType(order.ticketTypeId, by)
-      figures.moveEvent(order.eventId, {
-        ...by,
-        attendees: attendees(order.eventId, fact.data.ownerId, -order.quantity),
-      })
+      by.attendees = attendees(order.eventId, fact.data.ownerId, -order.quantity)
+      figures.moveEvent(order.eventId, by)
       sold(order.organizerId, -order.quantity, -order.amountPaise)
       figures.addToHour(order.eventId, hourOf(fact.at), -order.quantity, -order.amountPaise)
     },
@@ -339,7 +349,7 @@ function handlersOver(booking: ReturnType<OrderReader>, figures: Figures) {
       const { eventId, quantity } = orderOf(fact.data.orderId)
       const moved =
         attendees(eventId, fact.data.fromId, -quantity) + attendees(eventId, fact.data.toId, quantity)
-      if (moved !== 0) figures.moveEvent(eventId, { attendees: moved })
+      if (moved !== 0) figures.moveEvent(eventId, move(0, 0, 0, 0, 0, moved))
     },
     RefundRequested: ignore,
     PaymentRefunded: ignore,
