@@ -213,7 +213,8 @@ const profiledChanges = [
     why:
       "The soak's memory log: what grew was neither V8's heaps nor the Buffers but the rest of the process, while Buffers of ~0.5 MB (the gzipped listing of each new ledger head) were made and freed many times a second. " +
       'glibc maps a block of 128 kB or more, but raises that threshold to the size of each mapped block freed, so later blocks came from its heap, whose freed space it kept. A fixed threshold maps them all and gives each back when it is freed.',
-  },  {
+  },
+  {
     change:
       "Rebuild: the replay reads the ledger's rows as arrays; the rows a replay holds counted as they come, not summed over its tables at every new key; booking's orders (23 columns) and the door's passes written with positional parameters, without drizzle's fill of named values; a new row put in its map once; the replay's closures anonymous",
     commit: '70a7adb, a5deb85',
@@ -223,7 +224,7 @@ const profiledChanges = [
       '78,880 facts/s against 272,972 (0.289) after the first; 81,121 against 267,973 (0.303) and 81,438 against 265,079 (0.307) after the second',
     why:
       "A CPU profile of the rebuild of 1,000,001 facts (`--cpu-prof`), cut to rebuildReadModels: the writes of the rows held (replay-rows.ts) 15%, the index builds 15%, reading the ledger 21%, the door's passes 15%, the commit 10%, and 6% in the held rows' own bookkeeping, which summed the rows of every table at each new key. " +
-      'A probe of 200,000 rows of 23 columns: 1,110-1,170 ms bound by name, 914-922 ms by position. tsx keeps functions\' names, so a named closure made per call (`const made = () => …`) was named again at every call (its __name helper 5% of the replay).',
+      "A probe of 200,000 rows of 23 columns: 1,110-1,170 ms bound by name, 914-922 ms by position. tsx keeps functions' names, so a named closure made per call (`const made = () => …`) was named again at every call (its __name helper 5% of the replay).",
   },
   {
     change:
@@ -233,8 +234,7 @@ const profiledChanges = [
       "rebuild of 1,000,001 facts, three rounds, a5deb85's code in a worktree: 81,438 facts/s against a raw copy of 265,079 rows/s (0.307)",
     after:
       '87,598 and 88,437 facts/s against 268,800 and 261,088 (0.326, 0.339); `npm run bench -- --only rebuild` 87,629 against 269,795 (0.325)',
-    why:
-      "The profile after the change before put analytics' TicketsIssued at 7% of the replay and add(), which moves a row's counts, at 2%, for a few additions each. The moves had five shapes ({ pending: 1 }, { pending: -1, failed: 1 }, the issue's, the cancel's, the transfer's), so add() read each field through a megamorphic load. One shape for every move made the whole rebuild 8% faster.",
+    why: "The profile after the change before put analytics' TicketsIssued at 7% of the replay and add(), which moves a row's counts, at 2%, for a few additions each. The moves had five shapes ({ pending: 1 }, { pending: -1, failed: 1 }, the issue's, the cancel's, the transfer's), so add() read each field through a megamorphic load. One shape for every move made the whole rebuild 8% faster.",
   },
 ]
 
