@@ -96,19 +96,29 @@ const sameBytes = (a: Buffer | undefined, b: Buffer | undefined) =>
  */
 function deflatedSlices(item: GzipItem, text: Buffer, dictionary: Buffer | undefined) {
   const last = sliced.get(item.id)
-  let keeping = last !== undefined && sameBytes(last.dictionary, dictionary)
+  // Only the first slice has the text before the item (the group before) as its dictionary; the
+  // others have the item's own text before them, so they stay right while that text is the same,
+  // whatever came before the item (the fifteenth session's soak: the event after a changed one was
+  // compressed again whole, and events grow with their attendees).
+  const sameDictionary = last !== undefined && sameBytes(last.dictionary, dictionary)
+  let sameTextSoFar = last !== undefined
   const slices: Slice[] = []
   for (let at = 0, k = 0; at < text.length; at += SLICE_BYTES, k++) {
     const part = text.subarray(at, at + SLICE_BYTES)
-    const kept = keeping ? last?.slices[k] : undefined
-    if (kept?.text.equals(part)) {
+    const kept = sameTextSoFar ? last?.slices[k] : undefined
+    const sameText = kept?.text.equals(part) === true
+    if (kept && sameText && (k > 0 || sameDictionary)) {
       slices.push(kept)
       continue
     }
-    keeping = false
+    if (!sameText) sameTextSoFar = false
     const before = k === 0 ? dictionary : text.subarray(Math.max(0, at - WINDOW_BYTES), at)
-    // a copy: a slice kept through later changes must not keep this whole text alive with it
-    slices.push({ text: Buffer.from(part), deflated: piece(part, before), crc: crc32(part) })
+    slices.push({
+      // a copy: a slice kept through later changes must not keep this whole text alive with it
+      text: kept && sameText ? kept.text : Buffer.from(part),
+      deflated: piece(part, before),
+      crc: kept && sameText ? kept.crc : crc32(part),
+    })
   }
   // the most recently compressed last in the map's order; the oldest go first
   sliced.delete(item.id)

@@ -117,10 +117,19 @@ describe('gzipped from groups', () => {
     // a cancel in the middle, then the event before it changing (its dictionary): still exact
     items[30] = event(bigId, [...attendees.slice(0, 400), ...attendees.slice(401, 1205)], 496)
     expect(gunzipSync(gzipJsonArray(items)).toString('utf8')).toBe(arrayOf(items))
+    // the event before changing: its group is compressed again, and of the big event only its
+    // first slice (the only one whose dictionary is the text before the event)
     items[29] = item(29, ' changed')
+    const changed = groupsOf(items).find((group) => group.includes(items[29] as GzipItem)) ?? []
+    const changedBytes = changed.reduce((n, it) => n + Buffer.byteLength(it.json) + 1, 0)
     const before = compressedBytes.total
     expect(gunzipSync(gzipJsonArray(items)).toString('utf8')).toBe(arrayOf(items))
-    expect(compressedBytes.total - before).toBeGreaterThan(items[30]?.json.length as number)
+    expect(compressedBytes.total - before).toBeGreaterThan(changedBytes)
+    expect(compressedBytes.total - before).toBeLessThan(changedBytes + 8 * 1024 + 100)
+    // and again, with the big event growing at the same time: still exact
+    items[29] = item(29, ' changed again')
+    items[30] = event(bigId, attendees.slice(0, 1300), 400)
+    expect(gunzipSync(gzipJsonArray(items)).toString('utf8')).toBe(arrayOf(items))
   })
 
   it("puts the whole text's CRC-32 together from its parts' (crc32Combine), as zlib computes it over the whole", () => {
