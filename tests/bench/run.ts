@@ -236,6 +236,16 @@ const profiledChanges = [
       '87,598 and 88,437 facts/s against 268,800 and 261,088 (0.326, 0.339); `npm run bench -- --only rebuild` 87,629 against 269,795 (0.325)',
     why: "The profile after the change before put analytics' TicketsIssued at 7% of the replay and add(), which moves a row's counts, at 2%, for a few additions each. The moves had five shapes ({ pending: 1 }, { pending: -1, failed: 1 }, the issue's, the cancel's, the transfer's), so add() read each field through a megamorphic load. One shape for every move made the whole rebuild 8% faster.",
   },
+  {
+    change:
+      "The gzipped listing: when the text before a big item changes, only that item's first slice is compressed again (the only one whose dictionary is that text)",
+    commit: 'bc4fc3b',
+    before:
+      "soak of 03e100e's code, profiled (BENCH_SERVER_PROF, `node --import tsx tests/bench/soak.ts 600 2000`): 117.2 operations/s; the listing's compression (gzipJsonArray) 6.8% → 11.7% of the core from the first two minutes to the last two, zlib 5.0% → 10.1%; RSS +13.2%, p99 1.06x. The soak before it (cac0bbf's code, written then): 136.6 operations/s (70% of 195.1), the core ~0.76–0.80 busy at first and 0.84–0.90 at the end, RSS +11%, p99 1.24x; unit test: the event before a 36 kB event changing compressed 36,017 bytes again",
+    after:
+      "soak: 127.1 operations/s (70% of 181.5), the core ~0.71 busy in the first two minutes and ~0.77 in the last two, RSS 336.1 → at most 366.9 MB (+9.2%), p99 57.4 → 67.5 ms (1.18x), 0 errors, 0 drops; unit test: that event's group and one slice, under 11,699 bytes",
+    why: "The profiled soak cut in two-minute buckets: the listing's compression still grew after the fourteenth session's slicing. A big event is compressed in slices, of which only the first has the text before the event (the group before it) as its dictionary, but when that text changed (a sale of the event listed just before) every slice was compressed again, and events grow with their attendees.",
+  },
 ]
 
 const dir = join(root, 'tests/bench/results')
