@@ -243,7 +243,7 @@ const profiledChanges = [
     before:
       "soak of 03e100e's code, profiled (BENCH_SERVER_PROF, `node --import tsx tests/bench/soak.ts 600 2000`): 117.2 operations/s; the listing's compression (gzipJsonArray) 6.8% → 11.7% of the core from the first two minutes to the last two, zlib 5.0% → 10.1%; RSS +13.2%, p99 1.06x. The soak before it (cac0bbf's code, written then): 136.6 operations/s (70% of 195.1), the core ~0.76–0.80 busy at first and 0.84–0.90 at the end, RSS +11%, p99 1.24x; unit test: the event before a 36 kB event changing compressed 36,017 bytes again",
     after:
-      "soak: 127.1 operations/s (70% of 181.5), the core ~0.71 busy in the first two minutes and ~0.77 in the last two, RSS 336.1 → at most 366.9 MB (+9.2%), p99 57.4 → 67.5 ms (1.18x), 0 errors, 0 drops; unit test: that event's group and one slice, under 11,699 bytes",
+      "soak: 127.1 operations/s (70% of 181.5), the core ~0.71 busy in the first two minutes and ~0.77 in the last two, RSS 336.1 → at most 366.9 MB (+9.2%), p99 57.4 → 67.5 ms (1.18x), 0 errors, 0 drops; unit test: that event's group and one slice, under 11,699 bytes. But a profiled run after it (119.5 operations/s, RSS +11.6%, p99 1.02x) still had the listing's compression growing, 7.0% → 11.5% of the core: this removed one cause, not all, and the soak above met its targets partly by luck",
     why: "The profiled soak cut in two-minute buckets: the listing's compression still grew after the fourteenth session's slicing. A big event is compressed in slices, of which only the first has the text before the event (the group before it) as its dictionary, but when that text changed (a sale of the event listed just before) every slice was compressed again, and events grow with their attendees.",
   },
 ]
