@@ -92,7 +92,8 @@ const sameBytes = (a: Buffer | undefined, b: Buffer | undefined) =>
 
 /**
  * A big item's text compressed in slices (the top of this file): the slices up to the first that
- * differs from the item's last compressed text, with the same dictionary before them, are kept.
+ * differs from the item's last compressed text are kept, the first of them only if the text before
+ * the item (its dictionary) is the same too.
  */
 function deflatedSlices(item: GzipItem, text: Buffer, dictionary: Buffer | undefined) {
   const last = sliced.get(item.id)
