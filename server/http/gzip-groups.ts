@@ -7,41 +7,52 @@
 // Each group is raw deflate ending in a full flush (byte-aligned), so groups compressed apart join
 // into one valid deflate stream; the gzip header, a last empty block and the trailer (CRC-32 and
 // length of the whole text) make it one ordinary gzip member. Each group is compressed with the
-// text just before it (the previous group and its comma) as its dictionary: the reader has that
-// text in its window when it reaches the group, so the group may point back into it as deflate
-// does within one stream, and a group is kept only while the group before it is the same too.
-// Without it every group started from nothing and the listing of 1,000 events was 52% bigger than
-// gzipped whole. A group ends after an item whose id says so (about one in MARK_EVERY, the same
-// whatever else changes) once it holds GROUP_MIN_BYTES of text, or anywhere once it holds
+// last DICTIONARY_BYTES of the text just before it (the previous group and its comma) as its
+// dictionary: the reader has that text in its window when it reaches the group, so the group may
+// point back into it as deflate does within one stream, and a group is kept only while that text is
+// the same too. Without it every group started from nothing and the listing of 1,000 events was 52%
+// bigger than gzipped whole. A group ends after an item whose id says so (about one in MARK_EVERY,
+// the same whatever else changes) once it holds GROUP_MIN_BYTES of text, or anywhere once it holds
 // GROUP_MAX_BYTES; ending them at marked ids keeps the same groups when an item before them grows
-// or shrinks (after a group or two, the boundaries fall where they fell before). An item of
-// SOLO_BYTES or more is a group of its own: during a sale an event's object grows with its
-// attendees (15 kB and more for a few hundred), and grouped with its neighbours up to
-// GROUP_MAX_BYTES, every ticket sold compressed 64 kB again (the soak's profile: the listing's
-// compression grew from 4% to 7% of the server's core in ten minutes). Such an item is compressed
-// in slices of SLICE_BYTES, each with the text before it as its dictionary, and when it changes,
-// the slices before the first that differs are kept: an event's attendees are listed in the order
-// they bought, so a sale changes the end of its object (the new attendee, the seats left), and only
-// the last slice or two are compressed again (the fourteenth session's soak: compressing the
-// whole object at every sale took the listing's compression from 6.4% to 12.5% of the core).
+// or shrinks (after a group or two, the boundaries fall where they fell before).
+//
+// What a change costs is the group it is in and the group after it (whose dictionary ends with the
+// changed item: an event's version is its last field). So groups are small (8–16 kB), and an item
+// of SOLO_BYTES or more is a group of its own, compressed in slices: during a sale an event's object
+// grows with its attendees, and each ticket sold (or cancelled) compressed its whole group again,
+// a cost that grew with the tickets sold (the soak's profiles, three sessions running: the listing's
+// compression from ~7% to ~12% of the server's core in ten minutes). A slice ends at a comma chosen
+// by the text just before it (content-defined, as rsync and deduplicating stores cut files), so an
+// attendee added at the end changes the last slice, and one gone from the middle or the front (a
+// cancel: the oldest tickets are the first attendees) changes its own slice and the next one's
+// dictionary, while the slices after them end where they ended and are kept.
 import { constants, crc32, deflateRawSync } from 'node:zlib'
 
 /** an item of the array: its id (where groups end) and its JSON, the same object while unchanged */
 export type GzipItem = { readonly id: string; readonly json: string }
 
-/** zlib's default: a group of 16–64 kB takes 0.1–0.4 ms, and only changed groups are compressed again */
+/** zlib's default: a group of 8–16 kB takes ~0.1 ms, and only changed groups are compressed again */
 const LEVEL = 6
-const MARK_EVERY = 4
-const GROUP_MIN_BYTES = 16 * 1024
-const GROUP_MAX_BYTES = 64 * 1024
-/** an item this long is compressed alone, whatever its id */
-const SOLO_BYTES = 8 * 1024
-/** a big item's slices: what is compressed again when its end changes */
-const SLICE_BYTES = 8 * 1024
+const MARK_EVERY = 2
+const GROUP_MIN_BYTES = 8 * 1024
+const GROUP_MAX_BYTES = 16 * 1024
+/** an item this long is compressed alone, whatever its id, and in slices */
+const SOLO_BYTES = 4 * 1024
+/** a big item's slices end at a comma chosen by the text before it, once this long… */
+const SLICE_MIN_BYTES = 2 * 1024
+/** …or here, when no such comma comes */
+const SLICE_MAX_BYTES = 8 * 1024
+/** about one comma in this many ends a slice (past SLICE_MIN_BYTES) */
+const CUT_EVERY = 4
 /** the big items whose slices are kept (the most recently compressed) */
 const SLICED_ITEMS = 4096
-/** how far back deflate may point */
-const WINDOW_BYTES = 32 * 1024
+/**
+ * The text before a group or slice given to deflate as its dictionary: its last bytes only. Most
+ * of what deflate finds there (an event's keys) is in the last event before it; and the shorter it
+ * is, the fewer changes before a part make it compressed again (each event's version is at its end)
+ * and the less deflate spends reading it (a 32 kB dictionary cost more than a 2 kB slice).
+ */
+const DICTIONARY_BYTES = 2 * 1024
 
 /** bytes of text compressed since the process began (the unit test counts what a change costs) */
 export const compressedBytes = { total: 0 }
@@ -66,68 +77,96 @@ const HEADER = Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff])
 /** the last block: empty */
 const LAST = deflateRawSync(Buffer.alloc(0), { level: LEVEL })
 
-/** a group compressed: its deflated text, and its text's CRC-32, length and last window of bytes */
+/** a group compressed: its deflated text, and its text's CRC-32, length and last bytes */
 type Group = {
   items: GzipItem[]
-  before: GzipItem[]
+  /** the dictionary it was compressed with (the text before it) */
+  dictionary: Buffer | undefined
   deflated: Buffer
   crc: number
   bytes: number
+  /** its last bytes and the comma after it: the next group's dictionary */
   tail: Buffer
 }
 
 /**
- * a group's compressed text, found by its first item and kept while its items, and the items of
- * the group before it (its dictionary), are the same
+ * a group's compressed text, found by its first item and kept while its items, and the text before
+ * it (its dictionary), are the same
  */
 const compressed = new WeakMap<GzipItem, Group>()
 
 /** a slice of a big item's text, compressed with the text before it as its dictionary */
-type Slice = { text: Buffer; deflated: Buffer; crc: number }
-/** per item id, the slices it was last compressed in, and the dictionary its first slice had */
-const sliced = new Map<string, { dictionary: Buffer | undefined; slices: Slice[] }>()
+type Slice = { text: Buffer; dictionary: Buffer | undefined; deflated: Buffer; crc: number }
+/** per item id, the slices it was last compressed in, by their text's CRC-32 */
+const sliced = new Map<string, Map<number, Slice>>()
 
 const sameBytes = (a: Buffer | undefined, b: Buffer | undefined) =>
   a === b || (a !== undefined && b !== undefined && a.equals(b))
 
+/** a hash of the bytes just before `at` (where a slice may end) */
+const hashBefore = (text: Buffer, at: number) => {
+  let hash = 0
+  for (let i = Math.max(0, at - 16); i < at; i++) hash = (hash * 31 + (text[i] as number)) | 0
+  return hash >>> 0
+}
+
 /**
- * A big item's text compressed in slices (the top of this file): the slices up to the first that
- * differs from the item's last compressed text are kept, the first of them only if the text before
- * the item (its dictionary) is the same too.
+ * Where a big item's slices end: after a comma whose text before it says so (about one in
+ * CUT_EVERY), once the slice holds SLICE_MIN_BYTES, or at SLICE_MAX_BYTES when none comes. The
+ * ends depend on the text around them, not on where they fall, so an attendee added or gone in the
+ * middle of an event changes the slice it is in, and the slices after it end where they ended.
+ */
+function sliceEnds(text: Buffer): number[] {
+  const ends: number[] = []
+  for (let start = 0; text.length - start > SLICE_MIN_BYTES; ) {
+    const limit = Math.min(start + SLICE_MAX_BYTES, text.length)
+    let comma = text.indexOf(0x2c, start + SLICE_MIN_BYTES)
+    while (comma !== -1 && comma < limit && hashBefore(text, comma) % CUT_EVERY !== 0)
+      comma = text.indexOf(0x2c, comma + 1)
+    const end = comma !== -1 && comma < limit ? comma + 1 : start + SLICE_MAX_BYTES
+    if (end >= text.length) break
+    ends.push(end)
+    start = end
+  }
+  ends.push(text.length)
+  return ends
+}
+
+/**
+ * A big item's text compressed in slices (the top of this file). A slice compressed before is kept
+ * when its text, and the text before it that was its dictionary, are the same.
  */
 function deflatedSlices(item: GzipItem, text: Buffer, dictionary: Buffer | undefined) {
   const last = sliced.get(item.id)
-  // Only the first slice has the text before the item (the group before) as its dictionary; the
-  // others have the item's own text before them, so they stay right while that text is the same,
-  // whatever came before the item (the fifteenth session's soak: the event after a changed one was
-  // compressed again whole, and events grow with their attendees).
-  const sameDictionary = last !== undefined && sameBytes(last.dictionary, dictionary)
-  let sameTextSoFar = last !== undefined
-  const slices: Slice[] = []
-  for (let at = 0, k = 0; at < text.length; at += SLICE_BYTES, k++) {
-    const part = text.subarray(at, at + SLICE_BYTES)
-    const kept = sameTextSoFar ? last?.slices[k] : undefined
-    const sameText = kept?.text.equals(part) === true
-    if (kept && sameText && (k > 0 || sameDictionary)) {
-      slices.push(kept)
-      continue
-    }
-    if (!sameText) sameTextSoFar = false
-    const before = k === 0 ? dictionary : text.subarray(Math.max(0, at - WINDOW_BYTES), at)
-    slices.push({
-      // a copy: a slice kept through later changes must not keep this whole text alive with it
-      text: kept && sameText ? kept.text : Buffer.from(part),
-      deflated: piece(part, before),
-      crc: kept && sameText ? kept.crc : crc32(part),
-    })
+  const slices = new Map<number, Slice>()
+  const out: Buffer[] = []
+  let crc = 0
+  let start = 0
+  for (const end of sliceEnds(text)) {
+    const part = text.subarray(start, end)
+    const partCrc = crc32(part)
+    const before = start === 0 ? dictionary : text.subarray(Math.max(0, start - DICTIONARY_BYTES), start)
+    const kept = last?.get(partCrc)
+    const slice =
+      kept?.text.equals(part) && sameBytes(kept.dictionary, before)
+        ? kept
+        : // copies: a slice kept through later changes must not keep this whole text alive with it
+          {
+            text: Buffer.from(part),
+            dictionary: before && Buffer.from(before),
+            deflated: piece(part, before),
+            crc: partCrc,
+          }
+    slices.set(partCrc, slice)
+    out.push(slice.deflated)
+    crc = crc32Combine(crc, partCrc, part.length)
+    start = end
   }
   // the most recently compressed last in the map's order; the oldest go first
   sliced.delete(item.id)
-  sliced.set(item.id, { dictionary, slices })
+  sliced.set(item.id, slices)
   if (sliced.size > SLICED_ITEMS) sliced.delete(sliced.keys().next().value as string)
-  let crc = 0
-  for (const slice of slices) crc = crc32Combine(crc, slice.crc, slice.text.length)
-  return { deflated: Buffer.concat(slices.map((slice) => slice.deflated)), crc }
+  return { deflated: Buffer.concat(out), crc }
 }
 
 /** whether a group may end after this id (a hash of it: the same ids, whatever else changes) */
@@ -140,20 +179,20 @@ const marked = (id: string) => {
 const sameItems = (a: readonly GzipItem[], b: readonly GzipItem[]) =>
   a.length === b.length && a.every((item, i) => item === b[i])
 
-/** the group's text, compressed with the group before it (none for the first) as its dictionary */
+/** the group's text, compressed with the end of the group before it (none for the first) as its dictionary */
 function deflatedGroup(items: GzipItem[], before: Group | null): Group {
   const first = items[0] as GzipItem
-  const beforeItems = before?.items ?? []
+  const dictionary = before?.tail
   const kept = compressed.get(first)
-  if (kept && sameItems(kept.items, items) && sameItems(kept.before, beforeItems)) return kept
+  if (kept && sameItems(kept.items, items) && sameBytes(kept.dictionary, dictionary)) return kept
   const text = Buffer.from(items.map((item) => item.json).join(','))
-  // what the reader has just inflated: the group before and the comma after it
+  // what the reader has just inflated: the end of the group before and the comma after it
   const { deflated, crc } =
     items.length === 1 && first.json.length >= SOLO_BYTES
-      ? deflatedSlices(first, text, before?.tail)
-      : { deflated: piece(text, before?.tail), crc: crc32(text) }
-  const tail = Buffer.concat([text.subarray(-(WINDOW_BYTES - 1)), COMMA_TEXT])
-  const group = { items, before: beforeItems, deflated, crc, bytes: text.length, tail }
+      ? deflatedSlices(first, text, dictionary)
+      : { deflated: piece(text, dictionary), crc: crc32(text) }
+  const tail = Buffer.concat([text.subarray(-(DICTIONARY_BYTES - 1)), COMMA_TEXT])
+  const group = { items, dictionary, deflated, crc, bytes: text.length, tail }
   compressed.set(first, group)
   return group
 }

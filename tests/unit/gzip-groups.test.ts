@@ -65,7 +65,7 @@ describe('gzipped from groups', () => {
     expect(gunzipSync(gzipJsonArray(big)).toString('utf8')).toBe(text)
   })
 
-  it('puts an item of 8 kB or more in a group of its own; an item grown past it leaves the groups after it as they were', () => {
+  it('puts an item of 4 kB or more in a group of its own; an item grown past it leaves the groups after it as they were', () => {
     // a listing during a sale: small events, and events whose attendees made them 10-20 kB
     const items = Array.from({ length: 200 }, (_, i) =>
       item(i, i % 3 === 0 ? 'a'.repeat(10_000 + i * 50) : ''),
@@ -73,12 +73,12 @@ describe('gzipped from groups', () => {
     const groups = groupsOf(items)
     expect(groups.flat()).toEqual(items)
     for (const group of groups) {
-      const bigOnes = group.filter((i) => i.json.length >= 8 * 1024)
+      const bigOnes = group.filter((i) => i.json.length >= 4 * 1024)
       if (bigOnes.length > 0) expect(group).toEqual(bigOnes.slice(0, 1))
     }
     // the small ones are still grouped
     expect(groups.filter((g) => g.length > 1).length).toBeGreaterThan(0)
-    // one item grows past 8 kB: the groups not next to it stay as they were
+    // one item grows past 4 kB: the groups not next to it stay as they were
     const grown = [...items]
     grown[100] = { id: items[100]?.id as string, json: item(100, 'b'.repeat(9_000)).json }
     const after = groupsOf(grown)
@@ -129,6 +129,37 @@ describe('gzipped from groups', () => {
     // and again, with the big event growing at the same time: still exact
     items[29] = item(29, ' changed again')
     items[30] = event(bigId, attendees.slice(0, 1300), 400)
+    expect(gunzipSync(gzipJsonArray(items)).toString('utf8')).toBe(arrayOf(items))
+  })
+
+  it('compresses again only the slice an attendee left and the one after it, at the front or in the middle (a cancel)', () => {
+    const attendees = Array.from({ length: 1500 }, () => randomBytes(12).toString('hex'))
+    const event = (id: string, buyers: string[], left: number): GzipItem => ({
+      id,
+      json: JSON.stringify({
+        _id: id,
+        title: 'Big night',
+        candidates: buyers,
+        ticketTypes: [{ available: left }],
+      }),
+    })
+    const bigId = randomBytes(12).toString('hex')
+    const items = Array.from({ length: 60 }, (_, i) => item(i))
+    let buyers = attendees.slice(0, 1200)
+    items[30] = event(bigId, buyers, 300)
+    gzipJsonArray(items)
+    // the oldest ticket cancelled (its owner the first attendee), then one in the middle, then one
+    // near the end: each compresses the slice the attendee was in, the next one (its dictionary),
+    // the event's end (the seats left) and the group after the event, never the rest of the event
+    for (const gone of [0, 600, 1100]) {
+      buyers = buyers.filter((b) => b !== attendees[gone])
+      items[30] = event(bigId, buyers, 301)
+      const before = compressedBytes.total
+      expect(gunzipSync(gzipJsonArray(items)).toString('utf8')).toBe(arrayOf(items))
+      expect(compressedBytes.total - before).toBeLessThan(32_000 / 3)
+    }
+    // and attendees added and gone at once, everywhere: still exact
+    items[30] = event(bigId, [...attendees.slice(5, 300), ...attendees.slice(310, 1500)], 12)
     expect(gunzipSync(gzipJsonArray(items)).toString('utf8')).toBe(arrayOf(items))
   })
 
