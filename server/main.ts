@@ -2,9 +2,11 @@
 // listen; closes cleanly on SIGINT/SIGTERM.
 import { ConfigError, loadConfig, withJwtSecret } from './config.ts'
 import { loadSettings } from './env-file.ts'
+import { steadyHeap } from './heap.ts'
 import { createLogger } from './log.ts'
 import { buildApp } from './root.ts'
 
+steadyHeap()
 let config: ReturnType<typeof loadConfig>
 try {
   config = withJwtSecret(loadSettings(() => loadConfig()))

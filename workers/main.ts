@@ -2,9 +2,11 @@
 // runs the same processors inside the server unless WORKERS=off.
 import { ConfigError, loadConfig } from '../server/config.ts'
 import { loadSettings } from '../server/env-file.ts'
+import { steadyHeap } from '../server/heap.ts'
 import { createLogger } from '../server/log.ts'
 import { compose, runWorkers } from '../server/root.ts'
 
+steadyHeap()
 let config: ReturnType<typeof loadConfig>
 try {
   config = loadSettings(() => loadConfig())
