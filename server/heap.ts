@@ -4,7 +4,7 @@
 // and the process's RSS rose and fell by 40 MB with it (the soak's RSS target missed, +12%). A
 // long-running server is better served by a steady footprint: at a fixed 50% the soak's heap held
 // 135 MB throughout (RSS +3.2%, p99 0.81x); at 25%, 124 MB (RSS +4%) but with its p99 about twice as
-// high, from full collections twice as frequent. A --heap-growing-percent given to node itself is
+// high (at a somewhat higher rate: the two not separated). A --heap-growing-percent given to node itself is
 // left as it is.
 import { setFlagsFromString } from 'node:v8'
 

@@ -246,6 +246,26 @@ const profiledChanges = [
       "soak: 127.1 operations/s (70% of 181.5), the core ~0.71 busy in the first two minutes and ~0.77 in the last two, RSS 336.1 → at most 366.9 MB (+9.2%), p99 57.4 → 67.5 ms (1.18x), 0 errors, 0 drops; unit test: that event's group and one slice, under 11,699 bytes. But a profiled run after it (119.5 operations/s, RSS +11.6%, p99 1.02x) still had the listing's compression growing, 7.0% → 11.5% of the core: this removed one cause, not all, and the soak above met its targets partly by luck",
     why: "The profiled soak cut in two-minute buckets: the listing's compression still grew after the fourteenth session's slicing. A big event is compressed in slices, of which only the first has the text before the event (the group before it) as its dictionary, but when that text changed (a sale of the event listed just before) every slice was compressed again, and events grow with their attendees.",
   },
+  {
+    change:
+      'The gzipped listing in small groups (8–16 kB) with short dictionaries (the last 2 kB before a part); an item of 4 kB or more sliced at commas chosen by the text before them (content-defined), so an attendee gone from the front or the middle changes its slice and the next',
+    commit: '11103d7',
+    before:
+      "`node --import tsx tests/bench/gzip-changes.ts` (the soak's pattern of changes, no server; 25c5a5c's code in a worktree): 60,404 bytes compressed again per listing (1.24 ms) in the first sixth of the run, 157,317 bytes (5.85 ms) in the last; the listing 105,388 bytes gzipped (105,220 whole); unit test: a cancel in a 32 kB event (its first attendee gone) compressed 35,781 bytes again; soak, this session's (much slower) machine: 54 operations/s (70% of 77.1), RSS 348.6 → at most 390.2 MB (+12%), p99 0.99x, the server's CPU per request ~9.2 ms at first and ~9.7 ms at the end",
+    after:
+      "32,864 bytes (0.68 ms) in the first sixth, 12,813 bytes (1.01 ms) in the last; the listing 125,203 bytes gzipped (more blocks, each with its own Huffman tables); the 1,000-event listing 42.7 → 43.7 kB (41.4 kB whole); unit test: each of three cancels in that event under 10.7 kB. (The soak above is this change's: its RSS missed because of V8's heap, see the next change.)",
+    why: "The soak's events stay under 8 kB (4–6 kB after ten minutes: 50 events, about 180 attendees each), so the slicing of the sessions before never applied to them: they sat in groups of 16–64 kB, and each change compressed its group and the next, whose 32 kB dictionary ended with the changed event's version (its last field). The cost grew with the attendees. And a cancel takes the oldest ticket, whose owner is the first attendee listed, so a fixed-offset slicing would have compressed a big event again whole at each one.",
+  },
+  {
+    change:
+      "V8's old generation allowed to grow 50% past what its last full collection kept (--heap-growing-percent, set by the server and the workers at start; server/heap.ts)",
+    commit: 'c078bce, 44de51b',
+    before:
+      "soak (11103d7's code, this session's machine): 54 operations/s (70% of 77.1); V8's heap held 148.8 MB at 60 s and up to 191.8 MB after, live heap 75.5 → 80.7 MB; RSS 348.6 → at most 390.2 MB (+12%: missed), median window 342.6 → 357.5 MB; p99 91.8 → 91.2 ms (0.99x); flash sale, one round: 934 holds/s",
+    after:
+      'at 25% (c078bce): 59.6 operations/s (70% of 85.1); heap held 123.3 → at most 124.3 MB; RSS +4%; p99 182.7 → 188.7 ms (1.03x), the core ~0.73 → ~0.85 busy; flash sale 918 holds/s. At 50% (44de51b), `npm run bench -- --only soak`: 52.2 operations/s (70% of 74.5); heap held 136.5 → at most 136 MB, live heap 78.5 → 78.2 MB; RSS 279.3 → at most 286.2 MB (+3%: met), median window 279.3 → 284.1 MB; p99 103.5 → 128.6 ms (1.24x: met, at its edge); 0 errors, 0 drops; a first run at 50% (BENCH_SERVER_FLAGS): 51.8 operations/s, RSS +3.2%, p99 101 → 81.9 ms (0.81x)',
+    why: "The soak's memory log: what rose and fell by 30–40 MB was V8's heap, which grew to 150–190 MB between full collections with ~80 MB live (V8 chose a growing factor near 1.9 from its own speed), and the Buffers freed with the same collections. The RSS target compares one window with the highest after it, so where those collections fell decided it. 25% held the heap lowest but its soak's p99 was twice the others' (at a rate 10-15% higher: not separated); 50% keeps RSS as flat with the p99 of the run without the setting.",
+  },
 ]
 
 const dir = join(root, 'tests/bench/results')
