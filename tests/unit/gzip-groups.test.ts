@@ -20,6 +20,16 @@ const item = (i: number, extra = ''): GzipItem => {
   }
 }
 const arrayOf = (items: GzipItem[]) => `[${items.map((i) => i.json).join(',')}]`
+/** an event object as the listing has it during a sale: its attendees, then its ticket types */
+const event = (id: string, buyers: string[], left: number): GzipItem => ({
+  id,
+  json: JSON.stringify({
+    _id: id,
+    title: 'Big night',
+    candidates: buyers,
+    ticketTypes: [{ available: left }],
+  }),
+})
 
 describe('gzipped from groups', () => {
   it('inflates to exactly the array, for none, one and many items', () => {
@@ -89,17 +99,7 @@ describe('gzipped from groups', () => {
   })
 
   it('compresses again only the end of a big item whose end changed (a sale: one more attendee, fewer seats left)', () => {
-    // an event object as the listing has it during a sale: its attendees, then its ticket types
     const attendees = Array.from({ length: 1500 }, () => randomBytes(12).toString('hex'))
-    const event = (id: string, buyers: string[], left: number): GzipItem => ({
-      id,
-      json: JSON.stringify({
-        _id: id,
-        title: 'Big night',
-        candidates: buyers,
-        ticketTypes: [{ available: left }],
-      }),
-    })
     const bigId = randomBytes(12).toString('hex')
     const items = Array.from({ length: 60 }, (_, i) => item(i))
     items[30] = event(bigId, attendees.slice(0, 1200), 500)
@@ -134,15 +134,6 @@ describe('gzipped from groups', () => {
 
   it('compresses again only the slice an attendee left and the one after it, at the front or in the middle (a cancel)', () => {
     const attendees = Array.from({ length: 1500 }, () => randomBytes(12).toString('hex'))
-    const event = (id: string, buyers: string[], left: number): GzipItem => ({
-      id,
-      json: JSON.stringify({
-        _id: id,
-        title: 'Big night',
-        candidates: buyers,
-        ticketTypes: [{ available: left }],
-      }),
-    })
     const bigId = randomBytes(12).toString('hex')
     const items = Array.from({ length: 60 }, (_, i) => item(i))
     let buyers = attendees.slice(0, 1200)
