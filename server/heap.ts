@@ -3,9 +3,9 @@
 // about 1.9 for this server: ~80 MB live, so the heap grew to 150-190 MB between full collections,
 // and the process's RSS rose and fell by 40 MB with it (the soak's RSS target missed, +12%). A
 // long-running server is better served by a steady footprint: at a fixed 50% the soak's heap held
-// 135 MB throughout (RSS +3.2%, p99 0.81x); at 25%, 124 MB (RSS +4%) but with its p99 about twice as
-// high (at a somewhat higher rate: the two not separated). A --heap-growing-percent given to node itself is
-// left as it is.
+// 135 MB throughout (RSS +3.2%, p99 0.81x); at 25%, 124 MB (RSS +4%) but with its p99 about twice
+// as high (at a somewhat higher rate: the two not separated). A --heap-growing-percent given to
+// node itself is left as it is.
 import { setFlagsFromString } from 'node:v8'
 
 export const HEAP_GROWING_PERCENT = 50

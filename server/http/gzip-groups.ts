@@ -31,7 +31,7 @@ import { constants, crc32, deflateRawSync } from 'node:zlib'
 /** an item of the array: its id (where groups end) and its JSON, the same object while unchanged */
 export type GzipItem = { readonly id: string; readonly json: string }
 
-/** zlib's default: a group of 8–16 kB takes ~0.1 ms, and only changed groups are compressed again */
+/** zlib's default: a group of 8–16 kB takes ~0.2–0.4 ms, and only changed groups are compressed again */
 const LEVEL = 6
 const MARK_EVERY = 2
 const GROUP_MIN_BYTES = 8 * 1024
@@ -179,7 +179,10 @@ const marked = (id: string) => {
 const sameItems = (a: readonly GzipItem[], b: readonly GzipItem[]) =>
   a.length === b.length && a.every((item, i) => item === b[i])
 
-/** the group's text, compressed with the end of the group before it (none for the first) as its dictionary */
+/**
+ * the group's text, compressed with the end of the group before it (none for the first) as its
+ * dictionary
+ */
 function deflatedGroup(items: GzipItem[], before: Group | null): Group {
   const first = items[0] as GzipItem
   const dictionary = before?.tail
