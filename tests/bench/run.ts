@@ -266,6 +266,16 @@ const profiledChanges = [
       'at 25% (c078bce): 59.6 operations/s (70% of 85.1); heap held 123.3 → at most 124.3 MB; RSS +4%; p99 182.7 → 188.7 ms (1.03x), the core ~0.73 → ~0.85 busy; flash sale 918 holds/s. At 50% (44de51b), `npm run bench -- --only soak`: 52.2 operations/s (70% of 74.5); heap held 136.5 → at most 136 MB, live heap 78.5 → 78.2 MB; RSS 279.3 → at most 286.2 MB (+3%: met), median window 279.3 → 284.1 MB; p99 103.5 → 128.6 ms (1.24x: met, at its edge); 0 errors, 0 drops; a first run at 50% (BENCH_SERVER_FLAGS): 51.8 operations/s, RSS +3.2%, p99 101 → 81.9 ms (0.81x)',
     why: "The soak's memory log: what rose and fell by 30–40 MB was V8's heap, which grew to 150–190 MB between full collections with ~80 MB live (V8 chose a growing factor near 1.9 from its own speed), and the Buffers freed with the same collections. The RSS target compares one window with the highest after it, so where those collections fell decided it. 25% held the heap lowest but its soak's p99 was twice the others' (at a rate 10-15% higher: not separated); 50% keeps RSS as flat with the p99 of the run without the setting.",
   },
+  {
+    change:
+      "The mail's pass images: the QR code's modules from qrcode in one byte-mode segment, the PNG written directly at one bit a pixel (server/mail/pass-image-worker.mjs)",
+    commit: '121b972',
+    before:
+      "a pass code of 192 characters (QR version 10) drawn in 9.1 ms by qrcode's toBuffer on this session's machine (a probe, three rounds of 500 codes); ~1.2 kB an image; full purchase, three rounds interleaved with the code after in a worktree (`node --import tsx tests/bench/purchase.ts FULL 1`): 282, 199, 238 paid orders/s; the drawing thread ~40% busy over a profiled purchase run",
+    after:
+      '1.4–2.0 ms an image, ~0.4 kB; 318, 297, 278 paid orders/s; the drawing thread ~9% busy; tests/unit/pass-qr-read.test.ts reads 200 codes back with ZXing, as before',
+    why: "A CPU profile of the full purchase, the server's threads apart: the pass drawing thread, which shares the server's one core, was busy 40% of the run, drawing one image for each ticket issued. qrcode's PNG renderer builds an RGBA image of every pixel and pngjs packs it back to grey pixel by pixel (with its garbage collections, ~60% of the drawing); its split of the code into modes (a shortest path over the text) was about half of the rest. A QR code is black and white on a grid: each module row is one line of bits, repeated by PNG's Up filter as lines of zeros, and a pass code is ASCII, which one byte-mode segment encodes in the same version.",
+  },
 ]
 
 const dir = join(root, 'tests/bench/results')
