@@ -57,6 +57,12 @@ export const checkinAudience = (eventId: string, organizerId: string) => [
   rooms.attendees(eventId),
 ]
 
+/**
+ * A ticket type's seats on sale are due for its event's room as of this fact (socket.ts gathers
+ * them: at most one count per ticket type and interval, as of the latest fact).
+ */
+export type AvailabilityDue = (ticketTypeId: string, eventId: string, fact: StoredFact) => void
+
 /** The dashboards' reads (the analytics area's, handed in by the composition root). */
 export type DashboardReads = {
   /** an event's dashboard row as of this position, or null when the event is gone */
@@ -102,6 +108,16 @@ export async function dashboardPushes(
   }
 }
 
+/** a ticket type's seats on sale as its event's room hears them, or null when it is gone */
+export async function availabilityOf(
+  reads: { booking: Pick<BookingQueries, 'available'>; catalog: Pick<CatalogQueries, 'ticketType'> },
+  ticketTypeId: string,
+): Promise<AvailabilityPush | null> {
+  const ticketType = await reads.catalog.ticketType(ticketTypeId)
+  if (!ticketType) return null
+  return { eventId: ticketType.eventId, ticketTypeId, available: await reads.booking.available(ticketType) }
+}
+
 export function createPushes(
   reads: {
     booking: BookingQueries
@@ -116,6 +132,8 @@ export function createPushes(
     figuresDue?: FiguresDue
     /** where the check-in summaries go: by default read and pushed with the fact itself */
     checkinDue?: CheckinDue
+    /** where the seats on sale go: by default read and pushed with the fact itself */
+    availabilityDue?: AvailabilityDue
   } = {},
 ) {
   const { booking, catalog: events, dashboards } = reads
@@ -189,15 +207,14 @@ export function createPushes(
     return []
   }
 
-  const availability = async (ticketTypeId: string): Promise<Push[]> => {
-    const ticketType = await events.ticketType(ticketTypeId)
-    if (!ticketType) return []
-    const data: AvailabilityPush = {
-      eventId: ticketType.eventId,
-      ticketTypeId,
-      available: await booking.available(ticketType),
+  /** a ticket type's seats on sale for its event's room: with the fact, or gathered (socket.ts) */
+  const availability = async (ticketTypeId: string, eventId: string, fact: StoredFact): Promise<Push[]> => {
+    if (options.availabilityDue) {
+      options.availabilityDue(ticketTypeId, eventId, fact)
+      return []
     }
-    return [{ room: rooms.event(ticketType.eventId), data }]
+    const data = await availabilityOf(reads, ticketTypeId)
+    return data ? [{ room: rooms.event(data.eventId), data }] : []
   }
 
   /**
@@ -223,7 +240,7 @@ export function createPushes(
     }
     const people = new Set([order.ownerId ?? order.buyerId, ...extraAccounts])
     return [
-      ...(await availability(order.ticketTypeId)),
+      ...(await availability(order.ticketTypeId, order.eventId, fact)),
       ...[...people].map((id) => ({ room: rooms.user(id), data })),
     ]
   }
@@ -355,7 +372,10 @@ export function createPushes(
         // the ticket type's seats on sale (offers hold some), and a nudge to pages showing places
         const { eventId, ticketTypeId } = fact.data
         const data: WaitlistPush = { eventId, ticketTypeId }
-        const pushes: Push[] = [...(await availability(ticketTypeId)), { room: rooms.event(eventId), data }]
+        const pushes: Push[] = [
+          ...(await availability(ticketTypeId, eventId, stored)),
+          { room: rooms.event(eventId), data },
+        ]
         if (fact.type === 'WaitlistOffered') {
           const [event, type] = await Promise.all([events.byId(eventId), events.ticketType(ticketTypeId)])
           const offer = {
