@@ -169,10 +169,16 @@ function seedHolds(buyers = WINDOW_BUYERS, seats = WINDOW_BUYERS) {
 
 /** the app on a seed, started only when it is its turn: no idle app shares the core with a
  * baseline being measured */
-async function startHolds(seeded: ReturnType<typeof seedHolds>, synchronous: 'FULL' | 'NORMAL', tag: string) {
+async function startHolds(
+  seeded: ReturnType<typeof seedHolds>,
+  synchronous: 'FULL' | 'NORMAL',
+  tag: string,
+  env: Record<string, string> = {},
+) {
   const server = await startAppServer(seeded.data.dataDir, {
     SQLITE_SYNCHRONOUS: synchronous,
     QUEUE_PREFIX: `bench-${tag}-${Date.now()}`,
+    ...env,
   })
   const base = {
     url: server.url,
@@ -516,7 +522,126 @@ export async function benchFlashSaleOn(variant: Variant, rounds = 3): Promise<Fl
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+export type WatchedSaleResult = {
+  watchers: number
+  rounds: number
+  /** holds per second with nobody watching, and with `watchers` pages open on the sale's event */
+  unwatched: Spread
+  watched: Spread
+  /** watched ÷ unwatched (medians) */
+  ratio: number
+  p99Ms: { unwatched: number; watched: number }
+  /** the server's CPU time per hold, µs (medians) */
+  cpuPerHoldUs: { unwatched: number; watched: number }
+  /** pushes the watchers received in the measured window, and the fewest still connected at its end */
+  pushes: number
+  connectedAtEnd: number
+}
+
+/**
+ * The flash sale's holds (FULL) with nobody watching, then with `watchers` Socket.IO clients on the
+ * sale's event page (soak-sockets.ts, on the generator's core), each on a fresh seed and server,
+ * alternating round by round: a page that shows the seats left live must not slow the sale.
+ */
+export async function watchedSale(watchers = 200, rounds = 3): Promise<WatchedSaleResult> {
+  const runs: Array<{
+    watched: boolean
+    holds: number
+    p99: number
+    cpuUs: number
+    pushes: number
+    connected: number
+  }> = []
+  for (let i = 0; i < rounds; i++) {
+    for (const watched of [false, true]) {
+      const app = await startHolds(seedHolds(), 'FULL', `watched-${i}`, {
+        LIVE_CONNECTIONS_PER_ADDRESS: String(watchers + 100),
+      })
+      let pages: ReturnType<typeof spawnPinned> | null = null
+      try {
+        await runLoad<Cannon>('tests/bench/lib/cannon.ts', {
+          ...app.base,
+          body: hold(app.warmup.eventId),
+          connections: CONCURRENCY,
+          duration: WARMUP_SECONDS,
+        })
+        if (watched) {
+          pages = spawnPinned(cores.load, [
+            'tests/bench/lib/soak-sockets.ts',
+            JSON.stringify({
+              url: app.server.url,
+              clients: watchers,
+              eventIds: [app.event.eventId],
+              seconds: SECONDS + 4,
+              windowSeconds: 1,
+            }),
+          ])
+          const open = pages
+          const deadline = Date.now() + 60_000
+          while (!open.output().includes('ready')) {
+            if (Date.now() > deadline || open.child.exitCode !== null)
+              throw new Error(`the watchers did not connect: ${open.output()}`)
+            await new Promise((r) => setTimeout(r, 100))
+          }
+        }
+        const before = cpuSeconds(app.server.pid)
+        const result = await runLoad<Cannon>('tests/bench/lib/cannon.ts', {
+          ...app.base,
+          body: hold(app.event.eventId),
+          connections: CONCURRENCY,
+          duration: SECONDS,
+        })
+        const cpu = cpuSeconds(app.server.pid) - before
+        const held = result.statusCodes['200']?.count ?? 0
+        let pushes = 0
+        let connected = 0
+        if (pages) {
+          await pages.exited
+          const lines = pages
+            .output()
+            .split('\n')
+            .filter((line) => line.startsWith('{'))
+            .map((line) => JSON.parse(line) as { pushes?: number; done?: boolean; connected?: number })
+          pushes = lines.reduce((sum, line) => sum + (line.pushes ?? 0), 0)
+          connected = lines.find((line) => line.done)?.connected ?? 0
+        }
+        runs.push({
+          watched,
+          holds: held / (result.duration ?? SECONDS),
+          p99: result.p99,
+          cpuUs: held > 0 ? (cpu / held) * 1e6 : 0,
+          pushes,
+          connected,
+        })
+      } finally {
+        pages?.child.kill('SIGTERM')
+        await app.server.stop()
+        rmSync(app.data.dataDir, { recursive: true, force: true })
+      }
+    }
+  }
+  const of = (watched: boolean) => runs.filter((r) => r.watched === watched)
+  const unwatched = spread(of(false).map((r) => r.holds))
+  const watched = spread(of(true).map((r) => r.holds))
+  return {
+    watchers,
+    rounds,
+    unwatched,
+    watched,
+    ratio: round(watched.median / unwatched.median, 3),
+    p99Ms: { unwatched: median(of(false).map((r) => r.p99)), watched: median(of(true).map((r) => r.p99)) },
+    cpuPerHoldUs: {
+      unwatched: round(median(of(false).map((r) => r.cpuUs)), 0),
+      watched: round(median(of(true).map((r) => r.cpuUs)), 0),
+    },
+    pushes: median(of(true).map((r) => r.pushes)),
+    connectedAtEnd: Math.min(...of(true).map((r) => r.connected)),
+  }
+}
+
+if (process.argv[2] === 'watched' && import.meta.url === `file://${process.argv[1]}`) {
+  console.log(await watchedSale(Number(process.argv[3] ?? 200), Number(process.argv[4] ?? 1)))
+} else if (import.meta.url === `file://${process.argv[1]}`) {
   console.log(
     await benchFlashSale((process.argv[2] as 'FULL' | 'NORMAL') ?? 'FULL', Number(process.argv[3] ?? 1)),
   )

@@ -1,9 +1,9 @@
 // npm run bench [-- --only append,reads] [--quick] [--render]: runs every benchmark (or some), side by side with the
 // same machine's ceiling in the same run, and writes tests/bench/results/latest.json and
-// tests/bench/results/RESULTS.md. Benches: append, flash-sale, purchase, fanout, reads, rebuild, web,
-// stores, sale-stores (the flash sale and the full purchase on SQLite and PostgreSQL with 1 and 2
-// app processes), dashboards, checkin (the door: 10,000 offline scans synced from 4 devices, and
-// one scan at 200 scans/s).
+// tests/bench/results/RESULTS.md. Benches: append, flash-sale, watched-sale (the flash sale with 200
+// pages of its event open), purchase, fanout, reads, rebuild, web, stores, sale-stores (the flash
+// sale and the full purchase on SQLite and PostgreSQL with 1 and 2 app processes), dashboards,
+// checkin (the door: 10,000 offline scans synced from 4 devices, and one scan at 200 scans/s).
 import { spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -12,7 +12,7 @@ import { benchAppend } from './append.ts'
 import { benchCheckin, type CheckinResult } from './checkin.ts'
 import { benchDashboards, type DashboardsResult } from './dashboards.ts'
 import { benchFanout } from './fanout.ts'
-import { benchFlashSale, latencyCurve } from './flash-sale.ts'
+import { benchFlashSale, latencyCurve, type WatchedSaleResult, watchedSale } from './flash-sale.ts'
 import { machine } from './lib/machine.ts'
 import { root } from './lib/processes.ts'
 import { median, round } from './lib/stats.ts'
@@ -276,6 +276,16 @@ const profiledChanges = [
       '1.4–2.0 ms an image, ~0.4 kB; 318, 297, 278 paid orders/s; the drawing thread ~9% busy; tests/unit/pass-qr-read.test.ts reads 200 codes back with ZXing, as before',
     why: "A CPU profile of the full purchase, the server's threads apart: the pass drawing thread, which shares the server's one core, was busy 40% of the run, drawing one image for each ticket issued. qrcode's PNG renderer builds an RGBA image of every pixel and pngjs packs it back to grey pixel by pixel (with its garbage collections, ~60% of the drawing); its split of the code into modes (a shortest path over the text) was about half of the rest. A QR code is black and white on a grid: each module row is one line of bits, repeated by PNG's Up filter as lines of zeros, and a pass code is ASCII, which one byte-mode segment encodes in the same version.",
   },
+  {
+    change:
+      "A ticket type's seats left pushed to its event's room at most once per LIVE_FIGURES_EVERY_MS (200 ms), as of the latest fact, and read only when a page of the event is open on this process (server/live/socket.ts)",
+    commit: '11bc02f',
+    before:
+      "the flash sale (FULL) with 200 Socket.IO clients on its event's page, against the same sale unwatched (`node --import tsx tests/bench/flash-sale.ts watched 200 1`, 121b972's code in a worktree): 541 holds/s against 1,759 (0.308), p99 1,215 ms against 181 ms, 1,793 µs of the server's CPU per hold against 550; 1,119,000 pushes received in 10 s",
+    after:
+      '`npm run bench -- --only watched-sale`, three rounds: 2,074 holds/s (1,952–2,095) against 2,176 (1,794–2,231) unwatched (0.953), p99 158 ms against 103 ms, 464 µs per hold either way; 8,600 pushes, all 200 pages connected',
+    why: "Every hold, sale and release pushed the ticket type's new count to everyone on the event's page: a sale of 2,000 holds a second watched by 200 pages was 400,000 messages a second, each a write to a socket on the server's core, and the sale ran at a third of its pace. The dashboards' rows were already gathered this way (one per event and interval); the seats left now go with them, and the client keeps the newest position.",
+  },
 ]
 
 const dir = join(root, 'tests/bench/results')
@@ -298,6 +308,7 @@ if (wanted('flash-sale')) {
   ])
   log('latencyCurve', await latencyCurve('FULL', quick ? [10, 100] : [10, 25, 50, 100]))
 }
+if (wanted('watched-sale')) log('watchedSale', await watchedSale(200, quick ? 1 : 3))
 if (wanted('purchase'))
   log('purchase', [await benchPurchase('FULL', quick ? 1 : 3), await benchPurchase('NORMAL', quick ? 1 : 3)])
 if (wanted('fanout')) log('fanout', await benchFanout())
@@ -447,6 +458,17 @@ function markdown(r: Record<string, unknown>): string {
       '–',
       `p99 ≤ 50 ms at the fewest connections reaching 90% of the peak (${n(curve.peakHoldsPerSecond)}/s): ${curve.at90.connections}`,
       `${yes(curve.at90.p99Ms <= 50)} (p99 ${curve.at90.p99Ms} ms)`,
+    ])
+  }
+  const watched = r.watchedSale as WatchedSaleResult | undefined
+  if (watched) {
+    rows.push([
+      `flash sale (FULL) watched by ${n(watched.watchers)} pages of its event (Socket.IO, live seats left)`,
+      `${range(watched.watched, ' holds/s')}, p99 ${watched.p99Ms.watched} ms, ${n(watched.cpuPerHoldUs.watched)} µs of the server's CPU per hold; ${n(watched.pushes)} pushes received, ${n(watched.connectedAtEnd)} of ${n(watched.watchers)} pages still connected`,
+      `${range(watched.unwatched, ' holds/s')} with nobody watching, p99 ${watched.p99Ms.unwatched} ms, ${n(watched.cpuPerHoldUs.unwatched)} µs per hold (alternating rounds)`,
+      `${watched.ratio}`,
+      '≥ 0.9: watching a sale does not slow it',
+      yes(watched.ratio >= 0.9 && watched.connectedAtEnd === watched.watchers),
     ])
   }
   type Purchase = Awaited<ReturnType<typeof benchPurchase>>
