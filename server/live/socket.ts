@@ -153,6 +153,11 @@ export function attachLive(
   // 2,000 holds a second watched by 200 pages was 400,000 messages a second and took the server's
   // core from the sale (548 holds/s, p99 1.1 s; issue 18).
   const seatsDue = new Map<string, { eventId: string; fact: StoredFact }>()
+  /** one message to these rooms on this process, as of a fact (its position, type unless given) */
+  const sendAsOf = (fact: StoredFact, to: string[], data: FactPush['data'], type = fact.type) => {
+    const push: LivePush = { position: fact.position, type, stream: fact.stream, at: fact.at, data }
+    io.local.to(to).emit(liveEvents.push, push)
+  }
   const flushFigures = async () => {
     // taken whole before the reads: what facts make due meanwhile goes with the next flush
     const batch = [...due]
@@ -163,26 +168,11 @@ export function attachLive(
     seatsDue.clear()
     for (const [ticketTypeId, { fact }] of seats) {
       const data = await availabilityOf(reads, ticketTypeId)
-      if (!data) continue
-      const push: LivePush = {
-        position: fact.position,
-        type: fact.type,
-        stream: fact.stream,
-        at: fact.at,
-        data,
-      }
-      io.local.to(rooms.event(data.eventId)).emit(liveEvents.push, push)
+      if (data) sendAsOf(fact, [rooms.event(data.eventId)], data)
     }
     for (const [eventId, { audience, fact }] of doors) {
       if (!reads.checkin) break
-      const push: LivePush = {
-        position: fact.position,
-        type: CHECKIN_SUMMARY,
-        stream: fact.stream,
-        at: fact.at,
-        data: await reads.checkin.summary(eventId),
-      }
-      io.local.to(audience).emit(liveEvents.push, push)
+      sendAsOf(fact, audience, await reads.checkin.summary(eventId), CHECKIN_SUMMARY)
     }
     /** each audience's totals, read once per flush (an organizer's own, or the site's for admins) */
     const totalsOf = new Map<string | null, Promise<DashboardTotals> | undefined>()
@@ -211,15 +201,7 @@ export function attachLive(
           sends.push([[room], known ? { ...figures, totals: known, salesOnly } : figures])
         }
       for (const [to, data] of sends) {
-        if (!data || to.length === 0) continue
-        const push: LivePush = {
-          position: fact.position,
-          type: fact.type,
-          stream: fact.stream,
-          at: fact.at,
-          data,
-        }
-        io.local.to(to).emit(liveEvents.push, push)
+        if (data && to.length > 0) sendAsOf(fact, to, data)
       }
     }
   }
