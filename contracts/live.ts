@@ -58,8 +58,7 @@ export const liveEvents = { push: 'fact', watch: 'watch', unwatch: 'unwatch' } a
 /** EventSubmitted, EventApproved, EventRejected: who sees it refetches what it shows. */
 export type EventStatusPush = { eventId: string; organizerId: string; approvalStatus: string; title?: string }
 
-/** Every hold, sale, release, cancel: the ticket type's availability as of this push (the latest fact of
- * LIVE_FIGURES_EVERY_MS: at most one push per ticket type and interval, however fast it sells). */
+/** Every hold, sale, release, cancel: the ticket type's availability as of this push. */
 export type AvailabilityPush = { eventId: string; ticketTypeId: string; available: number }
 
 /** A change to one order or ticket, for its buyer/owner (user room) and its organizer. */

@@ -57,12 +57,6 @@ export const checkinAudience = (eventId: string, organizerId: string) => [
   rooms.attendees(eventId),
 ]
 
-/**
- * A ticket type's seats on sale are due for its event's room as of this fact (socket.ts gathers
- * them: at most one count per ticket type and interval, as of the latest fact).
- */
-export type AvailabilityDue = (ticketTypeId: string, eventId: string, fact: StoredFact) => void
-
 /** The dashboards' reads (the analytics area's, handed in by the composition root). */
 export type DashboardReads = {
   /** an event's dashboard row as of this position, or null when the event is gone */
@@ -108,16 +102,6 @@ export async function dashboardPushes(
   }
 }
 
-/** a ticket type's seats on sale as its event's room hears them, or null when it is gone */
-export async function availabilityOf(
-  reads: { booking: Pick<BookingQueries, 'available'>; catalog: Pick<CatalogQueries, 'ticketType'> },
-  ticketTypeId: string,
-): Promise<AvailabilityPush | null> {
-  const ticketType = await reads.catalog.ticketType(ticketTypeId)
-  if (!ticketType) return null
-  return { eventId: ticketType.eventId, ticketTypeId, available: await reads.booking.available(ticketType) }
-}
-
 export function createPushes(
   reads: {
     booking: BookingQueries
@@ -126,14 +110,13 @@ export function createPushes(
     checkin?: CheckinReads
   },
   options: {
-    /** whether a room has anyone in it here: the dashboards' rows are read only for a listener */
+    /** whether a room has anyone in it here: the dashboards' rows and the seats left are read only
+     * for a listener */
     listening?: (room: string) => boolean
     /** where the rows go: by default read and pushed with the fact itself */
     figuresDue?: FiguresDue
     /** where the check-in summaries go: by default read and pushed with the fact itself */
     checkinDue?: CheckinDue
-    /** where the seats on sale go: by default read and pushed with the fact itself */
-    availabilityDue?: AvailabilityDue
   } = {},
 ) {
   const { booking, catalog: events, dashboards } = reads
@@ -207,14 +190,17 @@ export function createPushes(
     return []
   }
 
-  /** a ticket type's seats on sale for its event's room: with the fact, or gathered (socket.ts) */
-  const availability = async (ticketTypeId: string, eventId: string, fact: StoredFact): Promise<Push[]> => {
-    if (options.availabilityDue) {
-      options.availabilityDue(ticketTypeId, eventId, fact)
-      return []
+  /** a ticket type's seats on sale for its event's room, read only when someone here watches it */
+  const availability = async (ticketTypeId: string, eventId: string): Promise<Push[]> => {
+    if (!listening(rooms.event(eventId))) return []
+    const ticketType = await events.ticketType(ticketTypeId)
+    if (!ticketType) return []
+    const data: AvailabilityPush = {
+      eventId: ticketType.eventId,
+      ticketTypeId,
+      available: await booking.available(ticketType),
     }
-    const data = await availabilityOf(reads, ticketTypeId)
-    return data ? [{ room: rooms.event(data.eventId), data }] : []
+    return [{ room: rooms.event(ticketType.eventId), data }]
   }
 
   /**
@@ -240,7 +226,7 @@ export function createPushes(
     }
     const people = new Set([order.ownerId ?? order.buyerId, ...extraAccounts])
     return [
-      ...(await availability(order.ticketTypeId, order.eventId, fact)),
+      ...(await availability(order.ticketTypeId, order.eventId)),
       ...[...people].map((id) => ({ room: rooms.user(id), data })),
     ]
   }
@@ -373,7 +359,7 @@ export function createPushes(
         const { eventId, ticketTypeId } = fact.data
         const data: WaitlistPush = { eventId, ticketTypeId }
         const pushes: Push[] = [
-          ...(await availability(ticketTypeId, eventId, stored)),
+          ...(await availability(ticketTypeId, eventId)),
           { room: rooms.event(eventId), data },
         ]
         if (fact.type === 'WaitlistOffered') {

@@ -22,7 +22,7 @@ import type { StoredFact } from '../ledger/ledger.ts'
 import type { Platform } from '../platform.ts'
 import type { LiveReads } from './activity.ts'
 import { connectionCounts } from './connection-counts.ts'
-import { availabilityOf, createPushes, dashboardPushes } from './pushes.ts'
+import { createPushes, dashboardPushes } from './pushes.ts'
 import { type Watcher, watchRules } from './watch.ts'
 
 export type Live = { io: Server; close(): Promise<void> }
@@ -149,30 +149,22 @@ export function attachLive(
   // An event's check-in summary likewise: at most one per event and interval, as of the latest
   // scan in it, however many scans a second its door syncs.
   const doorDue = new Map<string, { audience: string[]; fact: StoredFact }>()
-  // A ticket type's seats on sale likewise, to its event's room: pushed with every fact, a sale of
-  // 2,000 holds a second watched by 200 pages was 400,000 messages a second and took the server's
-  // core from the sale (548 holds/s, p99 1.1 s; issue 18).
-  const seatsDue = new Map<string, { eventId: string; fact: StoredFact }>()
-  /** one message to these rooms on this process, as of a fact (its position, type unless given) */
-  const sendAsOf = (fact: StoredFact, to: string[], data: FactPush['data'], type = fact.type) => {
-    const push: LivePush = { position: fact.position, type, stream: fact.stream, at: fact.at, data }
-    io.local.to(to).emit(liveEvents.push, push)
-  }
   const flushFigures = async () => {
     // taken whole before the reads: what facts make due meanwhile goes with the next flush
     const batch = [...due]
     due.clear()
     const doors = [...doorDue]
     doorDue.clear()
-    const seats = [...seatsDue]
-    seatsDue.clear()
-    for (const [ticketTypeId, { fact }] of seats) {
-      const data = await availabilityOf(reads, ticketTypeId)
-      if (data) sendAsOf(fact, [rooms.event(data.eventId)], data)
-    }
     for (const [eventId, { audience, fact }] of doors) {
       if (!reads.checkin) break
-      sendAsOf(fact, audience, await reads.checkin.summary(eventId), CHECKIN_SUMMARY)
+      const push: LivePush = {
+        position: fact.position,
+        type: CHECKIN_SUMMARY,
+        stream: fact.stream,
+        at: fact.at,
+        data: await reads.checkin.summary(eventId),
+      }
+      io.local.to(audience).emit(liveEvents.push, push)
     }
     /** each audience's totals, read once per flush (an organizer's own, or the site's for admins) */
     const totalsOf = new Map<string | null, Promise<DashboardTotals> | undefined>()
@@ -201,7 +193,15 @@ export function attachLive(
           sends.push([[room], known ? { ...figures, totals: known, salesOnly } : figures])
         }
       for (const [to, data] of sends) {
-        if (data && to.length > 0) sendAsOf(fact, to, data)
+        if (!data || to.length === 0) continue
+        const push: LivePush = {
+          position: fact.position,
+          type: fact.type,
+          stream: fact.stream,
+          at: fact.at,
+          data,
+        }
+        io.local.to(to).emit(liveEvents.push, push)
       }
     }
   }
@@ -211,9 +211,8 @@ export function attachLive(
       .then(flushFigures)
       .catch((error) => logger.error({ err: error }, 'the dashboard pushes failed'))
   }
-  const listening = (room: string) => (io.sockets.adapter.rooms.get(room)?.size ?? 0) > 0
   const pushesOf = createPushes(reads, {
-    listening,
+    listening: (room) => (io.sockets.adapter.rooms.get(room)?.size ?? 0) > 0,
     figuresDue(eventId, audience, fact, people, sales) {
       const before = due.get(eventId)
       const gathered = before?.people ?? new Set<string>()
@@ -223,12 +222,6 @@ export function attachLive(
       // sales only while every fact gathered this interval is an order's
       const salesOnly = (before?.salesOnly ?? true) && sales
       due.set(eventId, { audience: to, fact, people: gathered, salesOnly })
-      flushing ??= setTimeout(scheduleFlush, config.live.figuresEveryMs)
-    },
-    availabilityDue(ticketTypeId, eventId, fact) {
-      // nobody on this process watches the event's page: nothing to read or send
-      if (!listening(rooms.event(eventId))) return
-      seatsDue.set(ticketTypeId, { eventId, fact })
       flushing ??= setTimeout(scheduleFlush, config.live.figuresEveryMs)
     },
     checkinDue(eventId, audience, fact) {

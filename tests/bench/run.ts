@@ -276,16 +276,6 @@ const profiledChanges = [
       '1.4–2.0 ms an image, ~0.4 kB; 318, 297, 278 paid orders/s; the drawing thread ~9% busy; tests/unit/pass-qr-read.test.ts reads 200 codes back with ZXing, as before',
     why: "A CPU profile of the full purchase, the server's threads apart: the pass drawing thread, which shares the server's one core, was busy 40% of the run, drawing one image for each ticket issued. qrcode's PNG renderer builds an RGBA image of every pixel and pngjs packs it back to grey pixel by pixel (with its garbage collections, ~60% of the drawing); its split of the code into modes (a shortest path over the text) was about half of the rest. A QR code is black and white on a grid: each module row is one line of bits, repeated by PNG's Up filter as lines of zeros, and a pass code is ASCII, which one byte-mode segment encodes in the same version.",
   },
-  {
-    change:
-      "A ticket type's seats left pushed to its event's room at most once per LIVE_FIGURES_EVERY_MS (200 ms), as of the latest fact, and read only when a page of the event is open on this process (server/live/socket.ts)",
-    commit: '11bc02f',
-    before:
-      "the flash sale (FULL) with 200 Socket.IO clients on its event's page, against the same sale unwatched (`node --import tsx tests/bench/flash-sale.ts watched 200 1`, 121b972's code in a worktree): 541 holds/s against 1,759 (0.308), p99 1,215 ms against 181 ms, 1,793 µs of the server's CPU per hold against 550; 1,119,000 pushes received in 10 s",
-    after:
-      '`npm run bench -- --only watched-sale`, three rounds: 2,074 holds/s (1,952–2,095) against 2,176 (1,794–2,231) unwatched (0.953), p99 158 ms against 103 ms, 464 µs per hold either way; 8,600 pushes, all 200 pages connected',
-    why: "Every hold, sale and release pushed the ticket type's new count to everyone on the event's page: a sale of 2,000 holds a second watched by 200 pages was 400,000 messages a second, each a write to a socket on the server's core, and the sale ran at a third of its pace. The dashboards' rows were already gathered this way (one per event and interval); the seats left now go with them, and the client keeps the newest position.",
-  },
 ]
 
 const dir = join(root, 'tests/bench/results')
