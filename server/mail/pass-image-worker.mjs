@@ -5,7 +5,7 @@
 //
 // The QR code's modules come from qrcode (its encoding, error correction and mask choice); the PNG
 // is written here, one bit a pixel. qrcode's own PNG renderer builds an RGBA image of every pixel
-// and packs it back through pngjs, pixel by pixel: ~2.3 ms an image on a slow machine, most of a
+// and packs it back through pngjs, pixel by pixel: 2.3-9.1 ms an image on a slow machine, most of a
 // purchase's drawing thread (issue 18). A QR code is black and white on a grid, so each module row
 // is one line of bits, written once and repeated by PNG's "Up" filter as rows of zeros.
 import { crc32, deflateSync } from 'node:zlib'

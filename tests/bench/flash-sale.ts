@@ -536,6 +536,10 @@ export type WatchedSaleResult = {
   /** pushes the watchers received in the measured window, and the fewest still connected at its end */
   pushes: number
   connectedAtEnd: number
+  /** the load core's CPU share (autocannon and the pages' clients, which share it) and the server's,
+   * medians: the side near 1 set the pace */
+  loadCoreShare: { unwatched: number; watched: number }
+  serverCpuShare: { unwatched: number; watched: number }
 }
 
 /**
@@ -551,6 +555,8 @@ export async function watchedSale(watchers = 200, rounds = 3): Promise<WatchedSa
     cpuUs: number
     pushes: number
     connected: number
+    loadShare: number
+    serverShare: number
   }> = []
   for (let i = 0; i < rounds; i++) {
     for (const watched of [false, true]) {
@@ -585,6 +591,7 @@ export async function watchedSale(watchers = 200, rounds = 3): Promise<WatchedSa
           }
         }
         const before = cpuSeconds(app.server.pid)
+        const pagesBefore = pages ? cpuSeconds(pages.child.pid ?? 0) : 0
         const result = await runLoad<Cannon>('tests/bench/lib/cannon.ts', {
           ...app.base,
           body: hold(app.event.eventId),
@@ -592,6 +599,8 @@ export async function watchedSale(watchers = 200, rounds = 3): Promise<WatchedSa
           duration: SECONDS,
         })
         const cpu = cpuSeconds(app.server.pid) - before
+        const pagesCpu = pages ? cpuSeconds(pages.child.pid ?? 0) - pagesBefore : 0
+        const seconds = result.duration ?? SECONDS
         const held = result.statusCodes['200']?.count ?? 0
         let pushes = 0
         let connected = 0
@@ -607,11 +616,13 @@ export async function watchedSale(watchers = 200, rounds = 3): Promise<WatchedSa
         }
         runs.push({
           watched,
-          holds: held / (result.duration ?? SECONDS),
+          holds: held / seconds,
           p99: result.p99,
           cpuUs: held > 0 ? (cpu / held) * 1e6 : 0,
           pushes,
           connected,
+          loadShare: ((result.cpuSeconds ?? 0) + pagesCpu) / seconds,
+          serverShare: cpu / seconds,
         })
       } finally {
         pages?.child.kill('SIGTERM')
@@ -636,6 +647,14 @@ export async function watchedSale(watchers = 200, rounds = 3): Promise<WatchedSa
     },
     pushes: median(of(true).map((r) => r.pushes)),
     connectedAtEnd: Math.min(...of(true).map((r) => r.connected)),
+    loadCoreShare: {
+      unwatched: round(median(of(false).map((r) => r.loadShare)), 2),
+      watched: round(median(of(true).map((r) => r.loadShare)), 2),
+    },
+    serverCpuShare: {
+      unwatched: round(median(of(false).map((r) => r.serverShare)), 2),
+      watched: round(median(of(true).map((r) => r.serverShare)), 2),
+    },
   }
 }
 

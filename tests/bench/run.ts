@@ -451,11 +451,16 @@ function markdown(r: Record<string, unknown>): string {
     ])
   }
   const watched = r.watchedSale as WatchedSaleResult | undefined
+  /** the load core's (generator and pages) and the server's CPU shares, when the run recorded them */
+  const shares = (w: WatchedSaleResult, side: 'watched' | 'unwatched') =>
+    w.loadCoreShare
+      ? `; load core ${Math.round(w.loadCoreShare[side] * 100)}% busy (generator and pages), server ${Math.round(w.serverCpuShare[side] * 100)}%`
+      : ''
   if (watched) {
     rows.push([
       `flash sale (FULL) watched by ${n(watched.watchers)} pages of its event (Socket.IO, live seats left)`,
-      `${range(watched.watched, ' holds/s')}, p99 ${watched.p99Ms.watched} ms, ${n(watched.cpuPerHoldUs.watched)} µs of the server's CPU per hold; ${n(watched.pushes)} pushes received, ${n(watched.connectedAtEnd)} of ${n(watched.watchers)} pages still connected`,
-      `${range(watched.unwatched, ' holds/s')} with nobody watching, p99 ${watched.p99Ms.unwatched} ms, ${n(watched.cpuPerHoldUs.unwatched)} µs per hold (alternating rounds)`,
+      `${range(watched.watched, ' holds/s')}, p99 ${watched.p99Ms.watched} ms, ${n(watched.cpuPerHoldUs.watched)} µs of the server's CPU per hold; ${n(watched.pushes)} pushes received, ${n(watched.connectedAtEnd)} of ${n(watched.watchers)} pages still connected${shares(watched, 'watched')}`,
+      `${range(watched.unwatched, ' holds/s')} with nobody watching, p99 ${watched.p99Ms.unwatched} ms, ${n(watched.cpuPerHoldUs.unwatched)} µs per hold (alternating rounds)${shares(watched, 'unwatched')}`,
       `${watched.ratio}`,
       '≥ 0.9: watching a sale does not slow it',
       yes(watched.ratio >= 0.9 && watched.connectedAtEnd === watched.watchers),
