@@ -58,7 +58,9 @@ export const liveEvents = { push: 'fact', watch: 'watch', unwatch: 'unwatch' } a
 /** EventSubmitted, EventApproved, EventRejected: who sees it refetches what it shows. */
 export type EventStatusPush = { eventId: string; organizerId: string; approvalStatus: string; title?: string }
 
-/** Every hold, sale, release, cancel: the ticket type's availability as of this push. */
+/** Every hold, sale, release, cancel: the ticket type's availability as of this push's position. A
+ * fast sale's facts are gathered: the first goes at once, then at most one count per ticket type
+ * every LIVE_FIGURES_EVERY_MS, as of the latest fact. */
 export type AvailabilityPush = { eventId: string; ticketTypeId: string; available: number }
 
 /** A change to one order or ticket, for its buyer/owner (user room) and its organizer. */

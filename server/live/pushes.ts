@@ -102,6 +102,22 @@ export async function dashboardPushes(
   }
 }
 
+/**
+ * Whether a ticket type's seats on sale go to its event's room with this fact. A caller that says
+ * no sends them later itself, as of its latest fact (socket.ts: at most one count per interval).
+ */
+export type AvailabilityNow = (ticketTypeId: string, eventId: string, fact: StoredFact) => boolean
+
+/** a ticket type's seats on sale as its event's room hears them, or null when it is gone */
+export async function availabilityOf(
+  reads: { booking: Pick<BookingQueries, 'available'>; catalog: Pick<CatalogQueries, 'ticketType'> },
+  ticketTypeId: string,
+): Promise<AvailabilityPush | null> {
+  const ticketType = await reads.catalog.ticketType(ticketTypeId)
+  if (!ticketType) return null
+  return { eventId: ticketType.eventId, ticketTypeId, available: await reads.booking.available(ticketType) }
+}
+
 export function createPushes(
   reads: {
     booking: BookingQueries
@@ -117,6 +133,9 @@ export function createPushes(
     figuresDue?: FiguresDue
     /** where the check-in summaries go: by default read and pushed with the fact itself */
     checkinDue?: CheckinDue
+    /** whether a ticket type's seats on sale go with this fact (by default, always); when not, the
+     * caller has gathered them and sends them later, as of its latest fact (socket.ts) */
+    availabilityNow?: AvailabilityNow
   } = {},
 ) {
   const { booking, catalog: events, dashboards } = reads
@@ -190,17 +209,13 @@ export function createPushes(
     return []
   }
 
-  /** a ticket type's seats on sale for its event's room, read only when someone here watches it */
-  const availability = async (ticketTypeId: string, eventId: string): Promise<Push[]> => {
+  /** a ticket type's seats on sale for its event's room, read only when someone here watches it
+   * and only when they go with this fact */
+  const availability = async (ticketTypeId: string, eventId: string, fact: StoredFact): Promise<Push[]> => {
     if (!listening(rooms.event(eventId))) return []
-    const ticketType = await events.ticketType(ticketTypeId)
-    if (!ticketType) return []
-    const data: AvailabilityPush = {
-      eventId: ticketType.eventId,
-      ticketTypeId,
-      available: await booking.available(ticketType),
-    }
-    return [{ room: rooms.event(ticketType.eventId), data }]
+    if (options.availabilityNow && !options.availabilityNow(ticketTypeId, eventId, fact)) return []
+    const data = await availabilityOf(reads, ticketTypeId)
+    return data ? [{ room: rooms.event(data.eventId), data }] : []
   }
 
   /**
@@ -226,7 +241,7 @@ export function createPushes(
     }
     const people = new Set([order.ownerId ?? order.buyerId, ...extraAccounts])
     return [
-      ...(await availability(order.ticketTypeId, order.eventId)),
+      ...(await availability(order.ticketTypeId, order.eventId, fact)),
       ...[...people].map((id) => ({ room: rooms.user(id), data })),
     ]
   }
@@ -359,7 +374,7 @@ export function createPushes(
         const { eventId, ticketTypeId } = fact.data
         const data: WaitlistPush = { eventId, ticketTypeId }
         const pushes: Push[] = [
-          ...(await availability(ticketTypeId, eventId)),
+          ...(await availability(ticketTypeId, eventId, stored)),
           { room: rooms.event(eventId), data },
         ]
         if (fact.type === 'WaitlistOffered') {

@@ -201,31 +201,51 @@ export async function clusterScenario(o: ClusterOptions): Promise<ClusterResult>
     })
     const ops = () => o.history.ops.filter((op) => op.scenario === 'cluster')
 
-    // One socket on each app process watches both events; each push is timed on arrival.
-    const heard = apps.map(() => new Map<string, number>())
+    // One socket on each app process watches both events; each count of seats on sale is timed on
+    // arrival with its position. A count is the ticket type's as of its position: a process may
+    // send one count for many holds (at most one per LIVE_FIGURES_EVERY_MS), so a hold is heard by
+    // the first count of its ticket type at or after the hold's own position.
+    type Count = { ticketTypeId: string; position: number; at: number }
+    const heard = apps.map((): Count[] => [])
     for (const [index, app] of apps.entries()) {
       const socket = await open(app.url)
       sockets.push(socket)
       socket.on('fact', (push: LivePush) => {
-        if (push.type === 'TicketsHeld' && !heard[index]?.has(push.stream))
-          heard[index]?.set(push.stream, Date.now())
+        const data = push.data as { ticketTypeId?: string; available?: number }
+        if (typeof data.ticketTypeId === 'string' && typeof data.available === 'number')
+          heard[index]?.push({ ticketTypeId: data.ticketTypeId, position: push.position, at: Date.now() })
       })
       for (const event of [saleEvent, loadEvent]) {
         const ack = await watch(socket, `event-${event.eventId}`)
         if (!ack.ok) throw new Error(`process ${index} refused to watch the event: ${ack.message}`)
       }
     }
+    /** each acknowledged hold's fact: its ticket type and position in the ledger */
+    const holdFacts = async () => {
+      const found = new Map<string, { ticketTypeId: string; position: number }>()
+      for (const f of await facts())
+        if (f.type === 'TicketsHeld')
+          found.set(f.stream, {
+            ticketTypeId: (f.data as { ticketTypeId: string }).ticketTypeId,
+            position: f.position,
+          })
+      return found
+    }
+    const streamOf = (hold: Op) => `order-${(hold.answer as { ticketId: string }).ticketId}`
+    /** when a process first heard a count of the hold's ticket type as of its fact or later */
+    const heardAt = (arrivals: Count[], fact: { ticketTypeId: string; position: number } | undefined) =>
+      fact && arrivals.find((c) => c.ticketTypeId === fact.ticketTypeId && c.position >= fact.position)?.at
     /** from each acknowledged hold's request to its push on every other process's socket */
-    const pushDelays = (holds: Op[]) => {
+    const pushDelays = (holds: Op[], known: Map<string, { ticketTypeId: string; position: number }>) => {
       const delays: number[] = []
       /** from the hold's answer instead (negative: the push came first) */
       const afterAnswer: number[] = []
       let missing = 0
       for (const hold of holds) {
-        const stream = `order-${(hold.answer as { ticketId: string }).ticketId}`
+        const fact = known.get(streamOf(hold))
         for (const [index, arrivals] of heard.entries()) {
           if (index === servedBy.get(hold.seq)) continue
-          const at = arrivals.get(stream)
+          const at = heardAt(arrivals, fact)
           if (at === undefined) missing++
           else {
             delays.push(at - hold.startedAt)
@@ -324,8 +344,10 @@ export async function clusterScenario(o: ClusterOptions): Promise<ClusterResult>
       )
     failures.push(...reportFailures('sale', saleReport))
     // Pushes still on their way get a moment before they count as missing.
-    for (let waited = 0; pushDelays(held).missing > 0 && waited < 5000; waited += 100) await sleep(100)
-    const salePushesFinal = pushDelays(held)
+    const saleHolds = await holdFacts()
+    for (let waited = 0; pushDelays(held, saleHolds).missing > 0 && waited < 5000; waited += 100)
+      await sleep(100)
+    const salePushesFinal = pushDelays(held, saleHolds)
     // Once a hold is acknowledged its fact is committed: from then on every process has 1 s to
     // push it, even in the middle of the sale.
     const saleAfterAnswer = latency(salePushesFinal.afterAnswer)
@@ -355,11 +377,12 @@ export async function clusterScenario(o: ClusterOptions): Promise<ClusterResult>
       }
       liveHolds.push(hold)
       // Wait for it to be heard everywhere (or the limit to pass) before the next one.
-      const stream = `order-${(hold.answer as { ticketId: string }).ticketId}`
-      for (let waited = 0; heard.some((h) => !h.has(stream)) && waited < 2000; waited += 10) await sleep(10)
+      const fact = (await holdFacts()).get(streamOf(hold))
+      for (let waited = 0; heard.some((h) => heardAt(h, fact) === undefined) && waited < 2000; waited += 10)
+        await sleep(10)
       await sleep(o.random.int(20, 120))
     }
-    const live = pushDelays(liveHolds)
+    const live = pushDelays(liveHolds, await holdFacts())
     const liveLatency = latency(live.delays)
     const limitMs = 1000
     log(

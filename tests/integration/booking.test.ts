@@ -828,6 +828,29 @@ describe('live pushes (real listening server, socket.io-client)', () => {
     expect(JSON.stringify([...watcher.heard, ...own.heard])).not.toMatch(/secret|signature/i)
   })
 
+  it("sends a burst of holds to the event's room as a few counts, the last one the seats left", async () => {
+    const live = server.app
+    const event = await createApprovedEvent(live, liveOrganizer, liveAdmin, [
+      { type: 'VIP', price: 1499, quantity: 100 },
+    ])
+    const vip = ticketTypeOf(event, 'VIP')
+    const watcher = await listen(undefined, `event-${event._id}`)
+    const buyers = await Promise.all(Array.from({ length: 30 }, (_, i) => signUp(live, `Burst${i}`)))
+    await Promise.all(buyers.map((buyer) => hold(live, buyer, event, 'VIP', 1)))
+    const counts = () => watcher.heard.filter((p) => 'available' in p.data)
+    await until(() => counts().some((p) => (p.data as { available: number }).available === 70))
+    // nothing more comes after the last count (one interval later)
+    await new Promise((r) => setTimeout(r, 500))
+    const heard = counts()
+    // the first at once, then one count per LIVE_FIGURES_EVERY_MS (200 ms) while the holds come in,
+    // not one per hold
+    expect(heard.length).toBeGreaterThanOrEqual(1)
+    expect(heard.length).toBeLessThan(10)
+    expect(heard.at(-1)?.data).toEqual({ eventId: event._id, ticketTypeId: vip._id, available: 70 })
+    const positions = heard.map((p) => p.position)
+    expect([...positions].sort((a, b) => a - b)).toEqual(positions)
+  })
+
   it('tells both the old and the new owner of a transfer', async () => {
     const live = server.app
     const event = await createApprovedEvent(live, liveOrganizer, liveAdmin)
