@@ -279,7 +279,7 @@ const profiledChanges = [
   {
     change:
       "A ticket type's seats on sale to its event's room: the first fact after a quiet interval at once, the facts within LIVE_FIGURES_EVERY_MS of a send gathered into one count as of the latest (server/live/socket.ts)",
-    commit: 'this session (eighteenth)',
+    commit: '6e70d90',
     before:
       "the flash sale watched by 200 pages of its event against the same sale unwatched (`npm run bench -- --only watched-sale`, the code before in a worktree, run between the runs after): 0.144, 0.178, 0.209; 2,655–4,049 µs of the server's CPU per hold against 530–554; 535,200–779,400 pushes in 10 s",
     after:
