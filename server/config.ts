@@ -150,7 +150,8 @@ const EnvSchema = v.object({
   BODY_TIMEOUT_SECONDS: wholeNumber(30, 1),
   UPLOAD_MIN_KB_PER_SECOND: wholeNumber(8, 1),
   LIVE_CONNECTIONS_PER_ADDRESS: wholeNumber(100, 1),
-  /** how often at most an event's dashboard row is pushed (the latest, in ms) */
+  /** how often at most an event's dashboard row, check-in summary and seats on sale are pushed (the
+   * latest, in ms; the seats' first count after a quiet spell goes at once) */
   LIVE_FIGURES_EVERY_MS: wholeNumber(200, 0),
   PAYMENT_PROVIDER: v.optional(v.picklist(['local', 'razorpay'], 'must be local or razorpay'), 'local'),
   ALLOW_TEST_PAYMENTS: switchSetting('off'),
