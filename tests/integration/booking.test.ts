@@ -877,3 +877,62 @@ describe('live pushes (real listening server, socket.io-client)', () => {
     expect(bystanderSocket.heard.filter((p) => p.type === 'TicketTransferred')).toEqual([])
   })
 })
+
+describe("seats on sale to an event's room: the first count at once, the rest gathered per interval", () => {
+  // An interval long enough that a count waiting for its end cannot be mistaken for one sent at once.
+  const INTERVAL_MS = 2000
+  let server: TestServer
+  let socket: Socket | undefined
+  beforeAll(async () => {
+    server = await startServer({ RATE_LIMITS: 'off', LIVE_FIGURES_EVERY_MS: String(INTERVAL_MS) })
+  })
+  afterAll(async () => {
+    socket?.disconnect()
+    await server.close()
+  })
+
+  it('sends a quiet hold at once, and two holds within the interval as one count when it ends', async () => {
+    const app = server.app
+    const admin = await adminSession(app)
+    const organizer = await organizerSession(app, 'Latha')
+    const event = await createApprovedEvent(app, organizer, admin, [
+      { type: 'VIP', price: 1499, quantity: 100 },
+    ])
+    const vip = ticketTypeOf(event, 'VIP')
+    socket = connect(server.url, { transports: ['websocket'], reconnection: false })
+    const counts: Array<{ available: number; position: number; at: number }> = []
+    socket.on('fact', (push: LivePush) => {
+      const data = push.data as { ticketTypeId?: string; available?: unknown }
+      if (data.ticketTypeId === vip._id && typeof data.available === 'number')
+        counts.push({ available: data.available, position: push.position, at: Date.now() })
+    })
+    await new Promise<void>((resolve, reject) => {
+      socket?.once('connect', () => resolve())
+      socket?.once('connect_error', reject)
+    })
+    expect(await socket.emitWithAck('watch', `event-${event._id}`)).toEqual({
+      ok: true,
+      room: `event-${event._id}`,
+    })
+    const [first, second, third] = await Promise.all(['Ravi', 'Sita', 'Tara'].map((n) => signUp(app, n)))
+
+    // A hold after a quiet spell: its count goes at once, not when the interval ends.
+    const answered = Date.now()
+    await hold(app, first as Session, event, 'VIP', 1)
+    await until(() => counts.length === 1)
+    expect(counts[0]?.available).toBe(99)
+    expect((counts[0]?.at ?? Number.POSITIVE_INFINITY) - answered).toBeLessThan(INTERVAL_MS / 2)
+
+    // Two more within the interval: nothing at once, then one count as of the latest at its end.
+    await hold(app, second as Session, event, 'VIP', 1)
+    await hold(app, third as Session, event, 'VIP', 1)
+    await new Promise((r) => setTimeout(r, INTERVAL_MS / 4))
+    expect(counts).toHaveLength(1)
+    await until(() => counts.length === 2, INTERVAL_MS * 3)
+    expect(counts[1]?.available).toBe(97)
+    expect(counts[1]?.position).toBeGreaterThan(counts[0]?.position ?? 0)
+    // and nothing after it: the interval after that count gathered no fact
+    await new Promise((r) => setTimeout(r, INTERVAL_MS * 1.5))
+    expect(counts).toHaveLength(2)
+  })
+})
