@@ -44,8 +44,12 @@ async function newPage(account: Session | null): Promise<{ context: BrowserConte
 /** The network goes away under the page: offline, and its open connections closed by the server
  * (every page of an earlier test is closed: one still online would connect again at once). */
 async function dropConnection(context: BrowserContext) {
-  await context.setOffline(true)
   const sockets = server.app.live.io.of('/').sockets
+  // Each page's connection upgraded to its WebSocket first: one still on long-polling when the page
+  // goes offline may not hear its close, and is only found gone by its ping timeout (25 s + 20 s),
+  // after this test's 30 s wait for 'Reconnecting…' (CI once, under load).
+  await until(() => [...sockets.values()].every((socket) => socket.conn.transport.name === 'websocket'))
+  await context.setOffline(true)
   // closed again while any is left: one whose handshake was under way as the page went offline
   // registers after the first round (seen about one run in three)
   // Discarded, not closed: a connection still on long-polling would otherwise wait up to 30 s for
