@@ -9,6 +9,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { benchAppend } from './append.ts'
+import { benchBalancedSale } from './balancer.ts'
 import { benchCheckin, type CheckinResult } from './checkin.ts'
 import { benchDashboards, type DashboardsResult } from './dashboards.ts'
 import { benchFanout } from './fanout.ts'
@@ -321,6 +322,7 @@ if (wanted('flash-sale')) {
 if (wanted('watched-sale')) log('watchedSale', await watchedSale(200, quick ? 1 : 3))
 if (wanted('purchase'))
   log('purchase', [await benchPurchase('FULL', quick ? 1 : 3), await benchPurchase('NORMAL', quick ? 1 : 3)])
+if (wanted('balancer')) log('balancer', await benchBalancedSale(quick ? 1 : 3))
 if (wanted('fanout')) log('fanout', await benchFanout())
 if (wanted('reads')) log('reads', await benchReads(quick ? 1 : 3))
 if (wanted('rebuild')) log('rebuild', benchRebuild(quick ? 200_000 : 1_000_000, quick ? 1 : 3))
@@ -495,6 +497,29 @@ function markdown(r: Record<string, unknown>): string {
       '–',
       '≥ 1,000 paid orders/s',
       yes(p.paidOrdersPerSecond >= 1000),
+    ])
+  }
+  const balanced = r.balancer as Awaited<ReturnType<typeof benchBalancedSale>> | undefined
+  if (balanced) {
+    const { direct, nginx } = balanced.ways
+    const way = (w: typeof direct, what: string) =>
+      `${n(w.holdsPerSecond)} holds/s, p50 ${w.p50Ms} ms, p99 ${w.p99Ms} ms (${w.p99Spread.join(', ')}) ${what}; wrk CPU ${Math.round(w.wrkCpuShare * 100)}%`
+    rows.push([
+      `flash sale (FULL) through nginx (deploy/nginx.conf), wrk, ${balanced.connections} connections, medians of ${balanced.rounds} rounds`,
+      way(nginx, 'through nginx, on the load core'),
+      way(direct, 'straight at the app'),
+      `${round(nginx.holdsPerSecond / direct.holdsPerSecond, 3)}`,
+      "p99 ≤ 1.5× the app's own: the proxy does not make the sale wait",
+      `${yes(nginx.p99Ms <= 1.5 * direct.p99Ms)} (${round(nginx.p99Ms / direct.p99Ms, 2)}×)`,
+    ])
+    const before = balanced.ways['nginx-32']
+    rows.push([
+      'the same through nginx keeping 32 idle connections to the app (the file before)',
+      way(before, 'through nginx'),
+      way(direct, 'straight at the app'),
+      `${round(before.holdsPerSecond / direct.holdsPerSecond, 3)}`,
+      '–',
+      `p99 ${round(before.p99Ms / direct.p99Ms, 2)}× the app's own`,
     ])
   }
   const fan = r.fanout as Awaited<ReturnType<typeof benchFanout>> | undefined

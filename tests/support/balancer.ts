@@ -27,9 +27,14 @@ export type Balancer = { url: string; port: number; proc: Proc; stop(): Promise<
 /**
  * deploy/nginx.conf in front of the given app ports, on a free port of 127.0.0.1, as a foreground
  * child with its pid, logs and temp files in a folder of its own. `without`: lines of the file
- * to drop (each must be there).
+ * to drop (each must be there); `replace`: lines to write otherwise.
  */
-export async function startBalancer(appPorts: number[], without: string[] = []): Promise<Balancer> {
+export async function startBalancer(
+  appPorts: number[],
+  without: string[] = [],
+  /** a line of the file and what it becomes (each must be there): a bench's variant */
+  replace: Record<string, string> = {},
+): Promise<Balancer> {
   ensureNginx()
   const port = await freePort()
   const dir = mkdtempSync(join(tmpdir(), 'nginx-'))
@@ -42,6 +47,14 @@ export async function startBalancer(appPorts: number[], without: string[] = []):
     const kept = lines.filter((l) => l.trim() !== line)
     if (kept.length === lines.length) throw new Error(`deploy/nginx.conf has no line \`${line}\``)
     site = kept.join('\n')
+  }
+  for (const [line, by] of Object.entries(replace)) {
+    if (!site.split('\n').some((l) => l.trim() === line))
+      throw new Error(`deploy/nginx.conf has no line \`${line}\``)
+    site = site
+      .split('\n')
+      .map((l) => (l.trim() === line ? l.replace(line, by) : l))
+      .join('\n')
   }
   writeFileSync(join(dir, 'site.conf'), site)
   writeFileSync(

@@ -1,0 +1,95 @@
+// The flash sale's holds through nginx (deploy/nginx.conf) against the same sale straight at the
+// app, both under wrk with 100 connections (issue 18). Node 20's libuv accepts one connection per
+// turn of the event loop, and a busy app's turns are long (a batch of holds each): connections
+// opened while the sale runs wait turns to be accepted. nginx keeps up to `keepalive` idle
+// connections to the app; with fewer than the requests it has in flight, it closes and opens
+// connections to the app all through the sale. The variant with 32 (the file's value before) shows
+// what that costs.
+import { spawnSync } from 'node:child_process'
+import { rmSync } from 'node:fs'
+import { type Balancer, startBalancer } from '../support/balancer.ts'
+import { cores, startAppServer } from './lib/processes.ts'
+import { seed } from './lib/seed.ts'
+import { median, round } from './lib/stats.ts'
+import { hasWrk, runWrk, tokenLines } from './lib/wrk.ts'
+
+const CONNECTIONS = 100
+const WARMUP_SECONDS = 3
+const SECONDS = 10
+/** deploy/nginx.conf's line, and the variant before it */
+export const KEEPALIVE = 'keepalive 512;'
+const BEFORE = 'keepalive 32;'
+
+type Way = 'direct' | 'nginx' | 'nginx-32'
+type Run = { holdsPerSecond: number; p50Ms: number; p99Ms: number; wrkCpuShare: number }
+
+async function once(way: Way): Promise<Run> {
+  const data = seed({ buyers: 60_000, events: 2, seats: 60_000 })
+  const [event, warmup] = data.events
+  if (!event || !warmup) throw new Error('no event seeded')
+  const server = await startAppServer(data.dataDir, {
+    SQLITE_SYNCHRONOUS: 'FULL',
+    QUEUE_PREFIX: `bench-balancer-${Date.now()}`,
+  })
+  let balancer: Balancer | undefined
+  try {
+    if (way !== 'direct') {
+      balancer = await startBalancer([server.port], [], way === 'nginx-32' ? { [KEEPALIVE]: BEFORE } : {})
+      // nginx (one process) on the load generator's core, off the app's
+      spawnSync('taskset', ['-a', '-p', '-c', String(cores.load), String(balancer.proc.pid)])
+    }
+    const load = {
+      url: balancer?.url ?? server.url,
+      method: 'POST' as const,
+      path: '/api/v1/ticket/create',
+      tokenLinesFile: tokenLines(data.tokensFile),
+      connections: CONNECTIONS,
+    }
+    const body = (eventId: string) => ({ eventId, ticketType: 'General Admission', quantity: 1 })
+    runWrk({ ...load, body: body(warmup.eventId), seconds: WARMUP_SECONDS })
+    const r = runWrk({ ...load, body: body(event.eventId), seconds: SECONDS })
+    return {
+      holdsPerSecond: r.okPerSecond,
+      p50Ms: r.p50Ms,
+      p99Ms: r.p99Ms,
+      wrkCpuShare: r.cpuSeconds / r.seconds,
+    }
+  } finally {
+    await balancer?.stop()
+    await server.stop()
+    rmSync(data.dataDir, { recursive: true, force: true })
+  }
+}
+
+export type BalancedSaleResult = {
+  connections: number
+  rounds: number
+  ways: Record<
+    Way,
+    { holdsPerSecond: number; p50Ms: number; p99Ms: number; p99Spread: number[]; wrkCpuShare: number }
+  >
+}
+
+/** each way in turn, `rounds` times (a drift of the machine falls on all three); medians */
+export async function benchBalancedSale(rounds = 3): Promise<BalancedSaleResult | undefined> {
+  if (!hasWrk()) return undefined
+  const ways: Way[] = ['direct', 'nginx', 'nginx-32']
+  const runs = new Map<Way, Run[]>(ways.map((w) => [w, []]))
+  for (let i = 0; i < rounds; i++) for (const way of ways) runs.get(way)?.push(await once(way))
+  const figures = (of: Run[]) => ({
+    holdsPerSecond: round(median(of.map((r) => r.holdsPerSecond)), 0),
+    p50Ms: round(median(of.map((r) => r.p50Ms)), 1),
+    p99Ms: round(median(of.map((r) => r.p99Ms)), 1),
+    p99Spread: of.map((r) => round(r.p99Ms, 1)).sort((a, b) => a - b),
+    wrkCpuShare: round(median(of.map((r) => r.wrkCpuShare)), 3),
+  })
+  return {
+    connections: CONNECTIONS,
+    rounds,
+    ways: Object.fromEntries(ways.map((w) => [w, figures(runs.get(w) ?? [])])) as BalancedSaleResult['ways'],
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  console.log(JSON.stringify(await benchBalancedSale(Number(process.argv[2] ?? 1)), null, 2))
+}
