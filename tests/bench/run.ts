@@ -289,6 +289,15 @@ const profiledChanges = [
   },
   {
     change:
+      "nginx in front of the app keeps 512 idle connections to it, not 32 (deploy/nginx.conf's upstream keepalive)",
+    commit: '5f73c81',
+    before:
+      '`npm run bench -- --only balancer` (the flash sale under wrk, 100 connections, three rounds; nginx on the load core): through nginx keeping 32, 3,942 holds/s, p99 332 ms (308.5–348.7); straight at the app 4,295 holds/s, p99 241 ms (90.1–246.9)',
+    after: 'through nginx keeping 512, 4,103 holds/s (0.955 of the app straight), p99 63.5 ms (59.6–65.1)',
+    why: "wrk's p99 on the holds (220–330 ms) was 4–5× autocannon's, with the same rate and p50. Timed inside the server the same requests took p99 32–39 ms; a packet capture put the wait before the app: the connections opened last waited up to 729 ms for their first answer. Node 20's libuv accepts one connection per turn of the event loop (strace: one accept4 per wake-up, never an EAGAIN), and a busy app's turn is a batch of holds. nginx keeping fewer idle connections than its requests in flight opened and closed connections to the app through the whole sale.",
+  },
+  {
+    change:
       "Tried and not kept: the group commit's fsync off the event loop (the batch committed at NORMAL, its WAL forced to disk by fdatasync on libuv's thread pool, the batch answered and heard by the process's consumers only then)",
     commit: 'not committed',
     before:
