@@ -17,7 +17,7 @@ const CONNECTIONS = 100
 const WARMUP_SECONDS = 3
 const SECONDS = 10
 /** deploy/nginx.conf's line, and the variant before it */
-export const KEEPALIVE = 'keepalive 512;'
+const KEEPALIVE = 'keepalive 512;'
 const BEFORE = 'keepalive 32;'
 
 type Way = 'direct' | 'nginx' | 'nginx-32'

@@ -1,7 +1,8 @@
 // npm run bench [-- --only append,reads] [--quick] [--render]: runs every benchmark (or some), side by side with the
 // same machine's ceiling in the same run, and writes tests/bench/results/latest.json and
 // tests/bench/results/RESULTS.md. Benches: append, flash-sale, watched-sale (the flash sale with 200
-// pages of its event open), purchase, fanout, reads, rebuild, web, stores, sale-stores (the flash
+// pages of its event open), purchase, balancer (the flash sale through nginx, deploy/nginx.conf),
+// fanout, reads, rebuild, web, stores, sale-stores (the flash
 // sale and the full purchase on SQLite and PostgreSQL with 1 and 2 app processes), dashboards,
 // checkin (the door: 10,000 offline scans synced from 4 devices, and one scan at 200 scans/s).
 import { spawnSync } from 'node:child_process'
