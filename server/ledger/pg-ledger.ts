@@ -88,19 +88,32 @@ class Transaction implements PgTx {
   ): Promise<StoredFact<F>[]> {
     if (facts.length === 0) return []
     this.appends++
-    const actual = await this.version(stream)
-    if (expectedVersion !== 'any' && actual !== expectedVersion) {
-      throw new StreamVersionConflict(stream, expectedVersion, actual)
-    }
     const at = this.ledger.now().toISOString()
     const metaText = JSON.stringify(meta)
-    const versions = facts.map((_, i) => actual + i + 1)
+    // The stream's version is read and the facts inserted after it in one round trip; none are
+    // inserted when it is not the one expected (then it is read again, to say which it is).
     const rows = await this.query<{ position: number; version: number }>(
       `INSERT INTO ledger (stream, version, type, data, meta, at)
-       SELECT $1, v, t, d, $5, $6 FROM unnest($2::int[], $3::text[], $4::text[]) AS f(v, t, d)
+       SELECT $1, head.v + f.n, f.t, f.d, $4, $5
+       FROM (SELECT coalesce(max(version), 0)::int AS v FROM ledger WHERE stream = $1) AS head,
+            unnest($2::text[], $3::text[]) WITH ORDINALITY AS f(t, d, n)
+       WHERE $6::int IS NULL OR head.v = $6
+       ORDER BY f.n
        RETURNING position, version`,
-      [stream, versions, facts.map((f) => f.type), facts.map((f) => JSON.stringify(f.data)), metaText, at],
+      [
+        stream,
+        facts.map((f) => f.type),
+        facts.map((f) => JSON.stringify(f.data)),
+        metaText,
+        at,
+        expectedVersion === 'any' ? null : expectedVersion,
+      ],
     )
+    if (rows.length === 0) {
+      throw new StreamVersionConflict(stream, expectedVersion as number, await this.version(stream))
+    }
+    const first = Math.min(...rows.map((r) => r.version)) - 1
+    const versions = facts.map((_, i) => first + i + 1)
     const positionOf = new Map(rows.map((r) => [r.version, r.position]))
     const stored = facts.map(
       (fact, i) =>
@@ -188,8 +201,10 @@ export class PgLedger {
     const client = await this.pool.connect()
     let broken: Error | undefined
     try {
-      await client.query('BEGIN')
-      if (this.serialiseAppends) await client.query('SELECT pg_advisory_xact_lock($1)', [APPEND_LOCK])
+      // one round trip: two statements in one simple query (the lock's key is a constant)
+      await client.query(
+        this.serialiseAppends ? `BEGIN; SELECT pg_advisory_xact_lock(${Number(APPEND_LOCK)})` : 'BEGIN',
+      )
       const result = await fn(new Transaction(client, this))
       await client.query('COMMIT')
       return result
