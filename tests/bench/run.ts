@@ -299,6 +299,16 @@ const profiledChanges = [
   },
   {
     change:
+      "PostgreSQL's append: the stream's version read by the insert itself (nothing inserted when it is not the one expected), and BEGIN sent with the append lock in one simple query (server/ledger/pg-ledger.ts)",
+    commit: '790bede',
+    before:
+      "stores bench (a hold with every projection), two runs alternating with the code after in a worktree, this session's machine: 843–956 holds/s one after another, 1,621–1,707 with 64 in flight, 1,728–1,920 from two pools; seven round trips for a lone hold",
+    after:
+      '1,063–1,069, 1,749 and 1,867–1,952; `npm run bench -- --only stores` 1,048, 1,515 and 1,898; five round trips',
+    why: "The README named fewer round trips per fact as the next work on PostgreSQL. Counting the queries of one hold appended alone (a probe wrapping pg.Client.query): BEGIN, the advisory lock, the stream version, the insert, a statement per projection (two), COMMIT. The version and the insert need no round trip between them under the append lock, and the lock's key is a constant.",
+  },
+  {
+    change:
       "Tried and not kept: the group commit's fsync off the event loop (the batch committed at NORMAL, its WAL forced to disk by fdatasync on libuv's thread pool, the batch answered and heard by the process's consumers only then)",
     commit: 'not committed',
     before:
