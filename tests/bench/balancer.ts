@@ -5,13 +5,14 @@
 // connections to the app; with fewer than the requests it has in flight, it closes and opens
 // connections to the app all through the sale. The variant with 32 (the file's value before) shows
 // what that costs.
-import { spawnSync } from 'node:child_process'
+import { spawn, spawnSync } from 'node:child_process'
 import { rmSync } from 'node:fs'
+import { join } from 'node:path'
 import { type Balancer, startBalancer } from '../support/balancer.ts'
-import { cores, startAppServer } from './lib/processes.ts'
+import { cores, root, runLoad, startAppServer } from './lib/processes.ts'
 import { seed } from './lib/seed.ts'
 import { median, round } from './lib/stats.ts'
-import { hasWrk, runWrk, tokenLines } from './lib/wrk.ts'
+import { hasWrk, runWrk, tokenLines, WRK } from './lib/wrk.ts'
 
 const CONNECTIONS = 100
 const WARMUP_SECONDS = 3
@@ -64,6 +65,10 @@ async function once(way: Way): Promise<Run> {
 export type BalancedSaleResult = {
   connections: number
   rounds: number
+  /** 300 live clients opened during the sale through nginx, per round: as the file has it, and before */
+  liveClients: number
+  live: LiveConnects[]
+  liveBefore: LiveConnects[]
   ways: Record<
     Way,
     { holdsPerSecond: number; p50Ms: number; p99Ms: number; p99Spread: number[]; wrkCpuShare: number }
@@ -75,7 +80,13 @@ export async function benchBalancedSale(rounds = 3): Promise<BalancedSaleResult 
   if (!hasWrk()) return undefined
   const ways: Way[] = ['direct', 'nginx', 'nginx-32']
   const runs = new Map<Way, Run[]>(ways.map((w) => [w, []]))
-  for (let i = 0; i < rounds; i++) for (const way of ways) runs.get(way)?.push(await once(way))
+  const live: LiveConnects[] = []
+  const liveBefore: LiveConnects[] = []
+  for (let i = 0; i < rounds; i++) {
+    for (const way of ways) runs.get(way)?.push(await once(way))
+    live.push(await liveConnects(false))
+    liveBefore.push(await liveConnects(true))
+  }
   const figures = (of: Run[]) => ({
     holdsPerSecond: round(median(of.map((r) => r.holdsPerSecond)), 0),
     p50Ms: round(median(of.map((r) => r.p50Ms)), 1),
@@ -86,7 +97,78 @@ export async function benchBalancedSale(rounds = 3): Promise<BalancedSaleResult 
   return {
     connections: CONNECTIONS,
     rounds,
+    liveClients: LIVE_CLIENTS,
+    live,
+    liveBefore,
     ways: Object.fromEntries(ways.map((w) => [w, figures(runs.get(w) ?? [])])) as BalancedSaleResult['ways'],
+  }
+}
+
+/** the live upstream's keepalive line (deploy/nginx.conf), dropped for the variant before it */
+const LIVE_KEEPALIVE = 'keepalive 1024;'
+const LIVE_CLIENTS = 300
+
+export type LiveConnects = {
+  connected: number
+  errors: Record<string, number>
+  p50Ms: number
+  p90Ms: number
+  maxMs: number
+}
+
+/**
+ * 300 Socket.IO clients (long-polling, then the upgrade) opened at once through nginx while the sale
+ * runs (wrk, 100 connections, through nginx too): the live upstream as the file has it, or as before,
+ * keeping no idle connection to the app (each long-polling request on a new one).
+ */
+async function liveConnects(before: boolean): Promise<LiveConnects> {
+  const data = seed({ buyers: 60_000, events: 1, seats: 60_000 })
+  const [event] = data.events
+  if (!event) throw new Error('no event seeded')
+  const server = await startAppServer(data.dataDir, {
+    SQLITE_SYNCHRONOUS: 'FULL',
+    QUEUE_PREFIX: `bench-balancer-live-${Date.now()}`,
+    LIVE_CONNECTIONS_PER_ADDRESS: '100000',
+  })
+  let balancer: Balancer | undefined
+  try {
+    balancer = await startBalancer([server.port], before ? [LIVE_KEEPALIVE] : [])
+    spawnSync('taskset', ['-a', '-p', '-c', String(cores.load), String(balancer.proc.pid)])
+    const hold = { eventId: event.eventId, ticketType: 'General Admission', quantity: 1 }
+    const sale = spawn(
+      'taskset',
+      [
+        '-c',
+        String(cores.load),
+        WRK,
+        '-t1',
+        `-c${CONNECTIONS}`,
+        `-d${WARMUP_SECONDS + SECONDS}s`,
+        '-s',
+        join(root, 'tests/bench/lib/wrk-tokens.lua'),
+        balancer.url,
+        '--',
+        'POST',
+        '/api/v1/ticket/create',
+        tokenLines(data.tokensFile),
+        JSON.stringify(hold),
+        '',
+      ],
+      { stdio: 'ignore' },
+    )
+    try {
+      await new Promise((resolve) => setTimeout(resolve, WARMUP_SECONDS * 1000))
+      return await runLoad<LiveConnects>('tests/bench/lib/live-connects.ts', {
+        url: balancer.url,
+        count: LIVE_CLIENTS,
+      })
+    } finally {
+      sale.kill()
+    }
+  } finally {
+    await balancer?.stop()
+    await server.stop()
+    rmSync(data.dataDir, { recursive: true, force: true })
   }
 }
 

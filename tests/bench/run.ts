@@ -532,6 +532,24 @@ function markdown(r: Record<string, unknown>): string {
       "p99 ≤ 1.5× the app's own: the proxy does not make the sale wait",
       `${yes(nginx.p99Ms <= 1.5 * direct.p99Ms)} (${round(nginx.p99Ms / direct.p99Ms, 2)}×)`,
     ])
+    if (balanced.live?.length) {
+      const liveRound = (l: (typeof balanced.live)[number]) =>
+        `${l.connected}/${balanced.liveClients} connected, p50 ${n(l.p50Ms)} ms, p90 ${n(l.p90Ms)} ms${
+          Object.keys(l.errors).length
+            ? `, failed: ${Object.entries(l.errors)
+                .map(([k, c]) => `${k} ${c}`)
+                .join(', ')}`
+            : ''
+        }`
+      rows.push([
+        `${balanced.liveClients} pages' live connections (Socket.IO, long-polling then WebSocket) opened at once through nginx during the sale above, each round`,
+        balanced.live.map(liveRound).join('; '),
+        `without the live upstream's keepalive (before): ${balanced.liveBefore.map(liveRound).join('; ')}`,
+        '–',
+        'every page connects',
+        yes(balanced.live.every((l) => l.connected === balanced.liveClients)),
+      ])
+    }
     const before = balanced.ways['nginx-32']
     rows.push([
       'the same through nginx keeping 32 idle connections to the app (the file before)',
