@@ -299,6 +299,15 @@ const profiledChanges = [
   },
   {
     change:
+      "nginx's live upstream (app_live) keeps idle connections to the app (keepalive 1024): long-polling requests reuse them",
+    commit: '2651bb0',
+    before:
+      "`npm run bench -- --only balancer`: 300 pages' Socket.IO clients (long-polling, then the upgrade) opened at once through nginx while the flash sale runs through it (wrk, 100 connections): 76, 96 and 97 of 300 connected in three rounds, the rest failing (xhr post error, 194–214 a round)",
+    after: '300 of 300 connected in each round, p50 2.3–2.7 s, p90 ~4.1 s',
+    why: "Found with the one accept per turn of the event loop (the change above): app_live had no keepalive, so every long-polling request, a page's first ones included, reached the app on a new connection, accepted one per turn while the sale filled every turn.",
+  },
+  {
+    change:
       "PostgreSQL's append: the stream's version read by the insert itself (nothing inserted when it is not the one expected), and BEGIN sent with the append lock in one simple query (server/ledger/pg-ledger.ts)",
     commit: '790bede',
     before:
