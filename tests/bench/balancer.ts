@@ -7,12 +7,11 @@
 // what that costs.
 import { spawn, spawnSync } from 'node:child_process'
 import { rmSync } from 'node:fs'
-import { join } from 'node:path'
 import { type Balancer, startBalancer } from '../support/balancer.ts'
-import { cores, root, runLoad, startAppServer } from './lib/processes.ts'
+import { cores, runLoad, startAppServer } from './lib/processes.ts'
 import { seed } from './lib/seed.ts'
 import { median, round } from './lib/stats.ts'
-import { hasWrk, runWrk, tokenLines, WRK } from './lib/wrk.ts'
+import { hasWrk, runWrk, tokenLines, wrkArgs } from './lib/wrk.ts'
 
 const CONNECTIONS = 100
 const WARMUP_SECONDS = 3
@@ -22,33 +21,62 @@ const KEEPALIVE = 'keepalive 512;'
 const BEFORE = 'keepalive 32;'
 
 type Way = 'direct' | 'nginx' | 'nginx-32'
-type Run = { holdsPerSecond: number; p50Ms: number; p99Ms: number; wrkCpuShare: number }
 
-async function once(way: Way): Promise<Run> {
-  const data = seed({ buyers: 60_000, events: 2, seats: 60_000 })
-  const [event, warmup] = data.events
-  if (!event || !warmup) throw new Error('no event seeded')
+/** a fresh seed and app, with nginx in front (startBalancer's variants) pinned to the load core */
+async function deployed(
+  events: number,
+  env: Record<string, string>,
+  nginx: Parameters<typeof startBalancer>[1] | null,
+  replace?: Parameters<typeof startBalancer>[2],
+) {
+  const data = seed({ buyers: 60_000, events, seats: 60_000 })
   const server = await startAppServer(data.dataDir, {
     SQLITE_SYNCHRONOUS: 'FULL',
     QUEUE_PREFIX: `bench-balancer-${Date.now()}`,
+    ...env,
   })
   let balancer: Balancer | undefined
+  const stop = async () => {
+    await balancer?.stop()
+    await server.stop()
+    rmSync(data.dataDir, { recursive: true, force: true })
+  }
   try {
-    if (way !== 'direct') {
-      balancer = await startBalancer([server.port], [], way === 'nginx-32' ? { [KEEPALIVE]: BEFORE } : {})
+    if (nginx) {
+      balancer = await startBalancer([server.port], nginx, replace)
       // nginx (one process) on the load generator's core, off the app's
       spawnSync('taskset', ['-a', '-p', '-c', String(cores.load), String(balancer.proc.pid)])
     }
+  } catch (error) {
+    await stop()
+    throw error
+  }
+  const [event, warmup] = data.events
+  if (!event) throw new Error('no event seeded')
+  return { data, event, warmup, url: balancer?.url ?? server.url, stop }
+}
+
+const hold = (eventId: string) => ({ eventId, ticketType: 'General Admission', quantity: 1 })
+type Run = { holdsPerSecond: number; p50Ms: number; p99Ms: number; wrkCpuShare: number }
+
+async function once(way: Way): Promise<Run> {
+  const app = await deployed(
+    2,
+    {},
+    way === 'direct' ? null : [],
+    way === 'nginx-32' ? { [KEEPALIVE]: BEFORE } : {},
+  )
+  try {
+    if (!app.warmup) throw new Error('no event seeded')
     const load = {
-      url: balancer?.url ?? server.url,
+      url: app.url,
       method: 'POST' as const,
       path: '/api/v1/ticket/create',
-      tokenLinesFile: tokenLines(data.tokensFile),
+      tokenLinesFile: tokenLines(app.data.tokensFile),
       connections: CONNECTIONS,
     }
-    const body = (eventId: string) => ({ eventId, ticketType: 'General Admission', quantity: 1 })
-    runWrk({ ...load, body: body(warmup.eventId), seconds: WARMUP_SECONDS })
-    const r = runWrk({ ...load, body: body(event.eventId), seconds: SECONDS })
+    runWrk({ ...load, body: hold(app.warmup.eventId), seconds: WARMUP_SECONDS })
+    const r = runWrk({ ...load, body: hold(app.event.eventId), seconds: SECONDS })
     return {
       holdsPerSecond: r.okPerSecond,
       p50Ms: r.p50Ms,
@@ -56,9 +84,7 @@ async function once(way: Way): Promise<Run> {
       wrkCpuShare: r.cpuSeconds / r.seconds,
     }
   } finally {
-    await balancer?.stop()
-    await server.stop()
-    rmSync(data.dataDir, { recursive: true, force: true })
+    await app.stop()
   }
 }
 
@@ -122,53 +148,32 @@ export type LiveConnects = {
  * keeping no idle connection to the app (each long-polling request on a new one).
  */
 async function liveConnects(before: boolean): Promise<LiveConnects> {
-  const data = seed({ buyers: 60_000, events: 1, seats: 60_000 })
-  const [event] = data.events
-  if (!event) throw new Error('no event seeded')
-  const server = await startAppServer(data.dataDir, {
-    SQLITE_SYNCHRONOUS: 'FULL',
-    QUEUE_PREFIX: `bench-balancer-live-${Date.now()}`,
-    LIVE_CONNECTIONS_PER_ADDRESS: '100000',
-  })
-  let balancer: Balancer | undefined
+  const app = await deployed(1, { LIVE_CONNECTIONS_PER_ADDRESS: '100000' }, before ? [LIVE_KEEPALIVE] : [])
   try {
-    balancer = await startBalancer([server.port], before ? [LIVE_KEEPALIVE] : [])
-    spawnSync('taskset', ['-a', '-p', '-c', String(cores.load), String(balancer.proc.pid)])
-    const hold = { eventId: event.eventId, ticketType: 'General Admission', quantity: 1 }
     const sale = spawn(
       'taskset',
-      [
-        '-c',
-        String(cores.load),
-        WRK,
-        '-t1',
-        `-c${CONNECTIONS}`,
-        `-d${WARMUP_SECONDS + SECONDS}s`,
-        '-s',
-        join(root, 'tests/bench/lib/wrk-tokens.lua'),
-        balancer.url,
-        '--',
-        'POST',
-        '/api/v1/ticket/create',
-        tokenLines(data.tokensFile),
-        JSON.stringify(hold),
-        '',
-      ],
+      wrkArgs({
+        url: app.url,
+        method: 'POST',
+        path: '/api/v1/ticket/create',
+        tokenLinesFile: tokenLines(app.data.tokensFile),
+        body: hold(app.event.eventId),
+        connections: CONNECTIONS,
+        seconds: WARMUP_SECONDS + SECONDS,
+      }),
       { stdio: 'ignore' },
     )
     try {
       await new Promise((resolve) => setTimeout(resolve, WARMUP_SECONDS * 1000))
       return await runLoad<LiveConnects>('tests/bench/lib/live-connects.ts', {
-        url: balancer.url,
+        url: app.url,
         count: LIVE_CLIENTS,
       })
     } finally {
       sale.kill()
     }
   } finally {
-    await balancer?.stop()
-    await server.stop()
-    rmSync(data.dataDir, { recursive: true, force: true })
+    await app.stop()
   }
 }
 

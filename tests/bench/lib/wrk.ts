@@ -35,8 +35,7 @@ export function tokenLines(tokensFile: string): string {
   return file
 }
 
-/** One wrk run of `seconds` over `connections` (one thread), on the load generator's core. */
-export function runWrk(options: {
+export type WrkOptions = {
   url: string
   method: 'GET' | 'POST'
   path: string
@@ -46,8 +45,12 @@ export function runWrk(options: {
   headers?: Record<string, string>
   connections: number
   seconds: number
-}): WrkResult {
-  const args = [
+}
+
+/** taskset's arguments for one wrk run of `seconds` over `connections` (one thread), on the load
+ * generator's core */
+export function wrkArgs(options: WrkOptions): string[] {
+  return [
     '-c',
     String(cores.load),
     WRK,
@@ -68,6 +71,11 @@ export function runWrk(options: {
       .map(([name, value]) => `${name}: ${value}`)
       .join('|'),
   ]
+}
+
+/** One wrk run of `seconds` over `connections` (one thread), on the load generator's core. */
+export function runWrk(options: WrkOptions): WrkResult {
+  const args = wrkArgs(options)
   // bash's `times` prints the CPU time of the children it waited for: wrk's own
   const run = spawnSync('bash', ['-c', 'taskset "$@"; times', 'wrk', ...args], { encoding: 'utf8' })
   const line = run.stdout
