@@ -8,7 +8,7 @@ import { freePort } from '../support/server.ts'
 import { deploy, type ServerSideUse, type Variant } from './lib/deploy.ts'
 import { cores, cpuSeconds, runLoad, spawnPinned, startAppServer, waitUntilUp } from './lib/processes.ts'
 import { seed } from './lib/seed.ts'
-import { median, round } from './lib/stats.ts'
+import { median, round, type Spread, spread } from './lib/stats.ts'
 import { hasWrk, runWrk, tokenLines } from './lib/wrk.ts'
 
 type Cannon = {
@@ -24,15 +24,6 @@ type Cannon = {
   /** the generator's own CPU time */
   cpuSeconds?: number
 }
-
-/** a figure over the rounds */
-export type Spread = { median: number; min: number; max: number }
-
-const spread = (values: number[], digits = 0): Spread => ({
-  median: round(median(values), digits),
-  min: round(Math.min(...values), digits),
-  max: round(Math.max(...values), digits),
-})
 
 /** one measured run of either server: the rates, and whose CPU was the limit */
 type Measured = {
@@ -435,6 +426,123 @@ export async function benchFlashSale(synchronous: 'FULL' | 'NORMAL', rounds = 3)
   }
 }
 
+export type HoldFloorResult = {
+  rounds: number
+  concurrency: number
+  /** hello world, the floor and the app, each round in that order, measured alike */
+  hello: Spread
+  floor: Spread
+  app: Spread
+  floorServerCpuShare: Spread
+  floorGeneratorCpuShare: Spread
+  floorP99Ms: number
+  /** the floor's holds per second ÷ hello world's: the most any design of the hold can reach */
+  floorRatio: number
+  /** the app's holds per second ÷ hello world's (the flash sale's ratio, measured again here) */
+  appRatio: number
+  /** the app's holds per second ÷ the floor's */
+  appOfFloor: number
+}
+
+/** the floor's server (lib/hold-floor.ts) on a seed, on the server's core */
+async function floorRun(seeded: ReturnType<typeof seedHolds>): Promise<Measured> {
+  const port = await freePort()
+  const floor = spawnPinned(cores.server, ['tests/bench/lib/hold-floor.ts'], {
+    PORT: String(port),
+    DATA_DIR: seeded.data.dataDir,
+  })
+  try {
+    const url = `http://127.0.0.1:${port}`
+    await waitUntilUp(`${url}/health`).catch((error) => {
+      throw new Error(`${error.message}\n${floor.output()}`)
+    })
+    const base = {
+      url,
+      method: 'POST' as const,
+      path: '/api/v1/ticket/create',
+      tokensFile: seeded.data.tokensFile,
+    }
+    const run = await measure(
+      floor.child.pid ?? 0,
+      { ...base, body: hold(seeded.event.eventId) },
+      { ...base, body: hold(seeded.warmup.eventId) },
+    )
+    // every answered hold is a committed row (those in flight at the end were appended too)
+    const db = new Database(join(seeded.data.dataDir, 'floor.sqlite'), { readonly: true })
+    const rows = (db.prepare('SELECT count(*) AS n FROM ledger').get() as { n: number }).n
+    db.close()
+    const answered = run.statusCodes['200']?.count ?? 0
+    if (answered === 0 || rows < answered) throw new Error(`hold floor: ${answered} answered, ${rows} rows`)
+    return run
+  } finally {
+    floor.child.kill('SIGTERM')
+    await floor.exited
+  }
+}
+
+/**
+ * The flash sale's floor (issue 18): hello world, the floor's server (lib/hold-floor.ts: the token
+ * check, the body schema and a group-committed FULL append, nothing else) and the app, in turn on
+ * the server's core, each warmed up then measured alike (autocannon, 100 connections, the same
+ * tokens and body).
+ */
+export async function benchHoldFloor(rounds = 3): Promise<HoldFloorResult> {
+  const hellos: Measured[] = []
+  const floors: Measured[] = []
+  const apps: Measured[] = []
+  for (let i = 0; i < rounds; i++) {
+    const seeded = seedHolds()
+    try {
+      hellos.push(
+        await helloRun({
+          method: 'POST',
+          body: hold(seeded.event.eventId),
+          tokensFile: seeded.data.tokensFile,
+        }),
+      )
+      floors.push(await floorRun(seeded))
+    } catch (error) {
+      rmSync(seeded.data.dataDir, { recursive: true, force: true })
+      throw error
+    }
+    const app = await startHolds(seeded, 'FULL', `floor-${i}`)
+    try {
+      apps.push(
+        await measure(
+          app.server.pid,
+          { ...app.base, body: hold(app.event.eventId) },
+          { ...app.base, body: hold(app.warmup.eventId) },
+        ),
+      )
+    } finally {
+      await app.server.stop()
+      rmSync(app.data.dataDir, { recursive: true, force: true })
+    }
+  }
+  const hello = spread(hellos.map((r) => r.requestsPerSecond))
+  const floor = spread(floors.map((r) => r.okPerSecond))
+  const app = spread(apps.map((r) => r.okPerSecond))
+  return {
+    rounds,
+    concurrency: CONCURRENCY,
+    hello,
+    floor,
+    app,
+    floorServerCpuShare: spread(
+      floors.map((r) => r.serverCpuShare),
+      3,
+    ),
+    floorGeneratorCpuShare: spread(
+      floors.map((r) => r.generatorCpuShare),
+      3,
+    ),
+    floorP99Ms: round(median(floors.map((r) => r.p99)), 1),
+    floorRatio: round(floor.median / hello.median, 3),
+    appRatio: round(app.median / hello.median, 3),
+    appOfFloor: round(app.median / floor.median, 3),
+  }
+}
+
 export type FlashSaleVariantResult = Variant & {
   orders: number
   concurrency: number
@@ -683,7 +791,9 @@ export async function watchedSale(watchers = 200, rounds = 3): Promise<WatchedSa
   }
 }
 
-if (process.argv[2] === 'watched' && import.meta.url === `file://${process.argv[1]}`) {
+if (process.argv[2] === 'floor' && import.meta.url === `file://${process.argv[1]}`) {
+  console.log(await benchHoldFloor(Number(process.argv[3] ?? 1)))
+} else if (process.argv[2] === 'watched' && import.meta.url === `file://${process.argv[1]}`) {
   console.log(await watchedSale(Number(process.argv[3] ?? 200), Number(process.argv[4] ?? 1)))
 } else if (import.meta.url === `file://${process.argv[1]}`) {
   console.log(

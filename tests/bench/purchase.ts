@@ -3,9 +3,9 @@
 // store with 1 or 2 app processes (sale-stores.ts).
 import { rmSync } from 'node:fs'
 import { deploy, type ServerSideUse, type Variant } from './lib/deploy.ts'
-import { runLoad, startAppServer } from './lib/processes.ts'
+import { cores, runLoad, startAppServer } from './lib/processes.ts'
 import { seed } from './lib/seed.ts'
-import { median, round } from './lib/stats.ts'
+import { median, round, type Spread, spread } from './lib/stats.ts'
 
 export type PurchaseResult = {
   synchronous: 'FULL' | 'NORMAL'
@@ -74,6 +74,50 @@ export async function benchPurchase(
     ...orderFigures(runs),
     rounds,
   } satisfies PurchaseResult
+}
+
+export type PurchaseJobsFloorResult = {
+  rounds: number
+  purchases: number
+  concurrency: number
+  /** the jobs of a purchase alone (lib/purchase-jobs.ts) on the server's core: purchases per second */
+  jobsPerSecond: Spread
+  /** their CPU time per purchase, µs */
+  jobsCpuMicros: Spread
+  /** the full purchase in the same rounds (benchPurchase, FULL, one round each), paid orders/s */
+  app: Spread
+  /** the app's paid orders per second ÷ what its jobs alone allow */
+  appOfFloor: number
+}
+
+/**
+ * The purchase's floor in BullMQ (issue 18): the jobs of each purchase through the app's own
+ * adapter, nothing else, on the server's core, alternating round by round with the full purchase.
+ */
+export async function benchPurchaseJobsFloor(rounds = 3, purchases = 5000): Promise<PurchaseJobsFloorResult> {
+  const floors: Array<{ purchasesPerSecond: number; cpuSeconds: number }> = []
+  const apps: number[] = []
+  for (let i = 0; i < rounds; i++) {
+    floors.push(
+      await runLoad<{ purchasesPerSecond: number; cpuSeconds: number }>(
+        'tests/bench/lib/purchase-jobs.ts',
+        { purchases, concurrency: 50 },
+        cores.server,
+      ),
+    )
+    apps.push((await benchPurchase('FULL', 1)).paidOrdersPerSecond)
+  }
+  const jobsPerSecond = spread(floors.map((f) => f.purchasesPerSecond))
+  const app = spread(apps)
+  return {
+    rounds,
+    purchases,
+    concurrency: 50,
+    jobsPerSecond,
+    jobsCpuMicros: spread(floors.map((f) => (f.cpuSeconds * 1e6) / purchases)),
+    app,
+    appOfFloor: round(app.median / jobsPerSecond.median, 3),
+  }
 }
 
 export type PurchaseVariantResult = Variant & {
@@ -177,7 +221,9 @@ export async function benchPurchaseOn(
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+if (process.argv[2] === 'floor' && import.meta.url === `file://${process.argv[1]}`) {
+  console.log(await benchPurchaseJobsFloor(Number(process.argv[3] ?? 1)))
+} else if (import.meta.url === `file://${process.argv[1]}`) {
   console.log(
     await benchPurchase((process.argv[2] as 'FULL' | 'NORMAL') ?? 'FULL', Number(process.argv[3] ?? 1)),
   )

@@ -1,7 +1,8 @@
 // npm run bench [-- --only append,reads] [--quick] [--render]: runs every benchmark (or some), side by side with the
 // same machine's ceiling in the same run, and writes tests/bench/results/latest.json and
 // tests/bench/results/RESULTS.md. Benches: append, flash-sale, watched-sale (the flash sale with 200
-// pages of its event open), purchase, balancer (the flash sale through nginx, deploy/nginx.conf),
+// pages of its event open), purchase, floor (the least a hold and a purchase's jobs cost in this
+// stack, beside the app, issue 18), balancer (the flash sale through nginx, deploy/nginx.conf),
 // fanout, reads, rebuild, web, stores, sale-stores (the flash
 // sale and the full purchase on SQLite and PostgreSQL with 1 and 2 app processes), dashboards,
 // checkin (the door: 10,000 offline scans synced from 4 devices, and one scan at 200 scans/s).
@@ -14,11 +15,17 @@ import { benchBalancedSale } from './balancer.ts'
 import { benchCheckin, type CheckinResult } from './checkin.ts'
 import { benchDashboards, type DashboardsResult } from './dashboards.ts'
 import { benchFanout } from './fanout.ts'
-import { benchFlashSale, latencyCurve, type WatchedSaleResult, watchedSale } from './flash-sale.ts'
+import {
+  benchFlashSale,
+  benchHoldFloor,
+  latencyCurve,
+  type WatchedSaleResult,
+  watchedSale,
+} from './flash-sale.ts'
 import { machine } from './lib/machine.ts'
 import { root } from './lib/processes.ts'
 import { median, round } from './lib/stats.ts'
-import { benchPurchase } from './purchase.ts'
+import { benchPurchase, benchPurchaseJobsFloor } from './purchase.ts'
 import { benchReads } from './reads.ts'
 import { benchRebuild } from './rebuild.ts'
 import { benchSaleStores, type SaleStoresResult } from './sale-stores.ts'
@@ -326,6 +333,15 @@ const profiledChanges = [
       '2,357–2,646 at 10, 2,950–3,592 at 25, 3,372–4,133 at 50, 3,847–4,417 at 100, the core 0.94–0.95 busy at 10; `strace`: 11 fdatasync calls on the WAL for 30 batches',
     why: "A CPU profile of the flash sale put better-sqlite3's transaction wrapper (BEGIN, COMMIT and its fsync, the savepoints) at ~15% of the server's time, and the seventeenth session named the fsync off the event loop as the next step. On this machine a FULL commit costs ~175 µs against ~12 µs at NORMAL (2,000 one-row commits), so the loop was held only briefly; the thread pool's wake-ups and the smaller commits (each writing its pages again) cost more than the fsync they hid, with the next batch either committed at once or gathered until the sync was done. Reverted; README, Performance.",
   },
+  {
+    change:
+      "Tried and not kept: SQLite's temporary files in memory (PRAGMA temp_store = MEMORY), where each hold's savepoint in the batched transaction writes the pages it changes again",
+    commit: 'not committed',
+    before:
+      "the flash sale's measured window (FULL, 100 connections, 3 s + 10 s), three rounds alternating with the change, twentieth session's machine: 1,729–1,939 holds/s, 516–577 µs of the server's CPU per hold; `strace -y` of 2 s of the sale: 3,628 pwrite64 calls on SQLite's temporary files (/var/tmp/etilqs_*) against 1,593 on the WAL",
+    after: '1,706–1,970 holds/s, 504–588 µs per hold: no difference the rounds show',
+    why: "better-sqlite3 builds SQLite with SQLITE_TEMP_STORE=1 (files unless asked), and strace showed more writes to temporary files (the savepoints' journals) than to the WAL. They land in the page cache and cost a few µs a hold; the change is harmless but measured nothing, so it was not made.",
+  },
 ]
 
 const dir = join(root, 'tests/bench/results')
@@ -351,6 +367,11 @@ if (wanted('flash-sale')) {
 if (wanted('watched-sale')) log('watchedSale', await watchedSale(200, quick ? 1 : 3))
 if (wanted('purchase'))
   log('purchase', [await benchPurchase('FULL', quick ? 1 : 3), await benchPurchase('NORMAL', quick ? 1 : 3)])
+if (wanted('floor'))
+  log('floor', {
+    hold: await benchHoldFloor(quick ? 1 : 3),
+    purchaseJobs: await benchPurchaseJobsFloor(quick ? 1 : 3),
+  })
 if (wanted('balancer')) log('balancer', await benchBalancedSale(quick ? 1 : 3))
 if (wanted('fanout')) log('fanout', await benchFanout())
 if (wanted('reads')) log('reads', await benchReads(quick ? 1 : 3))
@@ -526,6 +547,32 @@ function markdown(r: Record<string, unknown>): string {
       '–',
       '≥ 1,000 paid orders/s',
       yes(p.paidOrdersPerSecond >= 1000),
+    ])
+  }
+  const floor = r.floor as
+    | {
+        hold: Awaited<ReturnType<typeof benchHoldFloor>>
+        purchaseJobs: Awaited<ReturnType<typeof benchPurchaseJobsFloor>>
+      }
+    | undefined
+  if (floor) {
+    const { hold, purchaseJobs: jobs } = floor
+    rows.push([
+      `the hold's floor (lib/hold-floor.ts: token, body schema, a group-committed FULL append; nothing else), ${hold.concurrency} connections`,
+      `${range(hold.floor, ' holds/s')}, p99 ${hold.floorP99Ms} ms, ${hold.floorRatio} of hello world; generator CPU ${share(hold.floorGeneratorCpuShare)}, server ${share(hold.floorServerCpuShare)}; medians of ${hold.rounds} rounds, each round hello world, the floor and the app in turn`,
+      `the app ${range(hold.app, ' holds/s')} (${hold.appRatio} of hello world), hello world ${range(hold.hello, ' req/s')}`,
+      `${hold.appOfFloor}`,
+      "the flash sale's 0.25 of hello world is within any design's reach when the floor is above it; the app needs ≥ " +
+        `${round(0.25 / hold.floorRatio, 3)} of the floor`,
+      `floor ${yes(hold.floorRatio >= 0.25)}; the app ${yes(hold.appOfFloor >= 0.25 / hold.floorRatio)}`,
+    ])
+    rows.push([
+      `a purchase's jobs alone (lib/purchase-jobs.ts: the app's BullMQ adapter), ${jobs.concurrency} at a time`,
+      `${range(jobs.jobsPerSecond, ' purchases/s')}, ${n(jobs.jobsCpuMicros.median)} µs of the core per purchase (the expiry, the confirmation enqueued twice and done, the mail enqueued and done; ${n(jobs.purchases)} purchases); medians of ${jobs.rounds} rounds alternating with the full purchase`,
+      `the full purchase (FULL) ${range(jobs.app, ' paid orders/s')}`,
+      `${jobs.appOfFloor}`,
+      "the purchase's 1,000 paid orders/s is within reach only when its jobs alone allow more",
+      `jobs alone ${yes(jobs.jobsPerSecond.median >= 1000)}; the app ${yes(jobs.app.median >= 1000)}`,
     ])
   }
   const balanced = r.balancer as Awaited<ReturnType<typeof benchBalancedSale>> | undefined

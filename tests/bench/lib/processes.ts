@@ -106,9 +106,10 @@ export function rssMb(pid: number): number {
   return Math.round(kb / 102.4) / 10
 }
 
-/** Runs a load script in its own pinned process; it prints one JSON line with its result. */
-export async function runLoad<T>(script: string, options: unknown): Promise<T> {
-  const running = spawnPinned(cores.load, [script, JSON.stringify(options)])
+/** Runs a load script in its own pinned process (the load's core unless told); it prints one JSON
+ * line with its result. */
+export async function runLoad<T>(script: string, options: unknown, core = cores.load): Promise<T> {
+  const running = spawnPinned(core, [script, JSON.stringify(options)])
   const code = await running.exited
   const out = running.output()
   const line = out

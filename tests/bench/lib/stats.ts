@@ -10,6 +10,15 @@ export function percentile(values: number[], p: number): number {
 
 export const round = (n: number, digits = 1) => Math.round(n * 10 ** digits) / 10 ** digits
 
+/** a figure over the rounds */
+export type Spread = { median: number; min: number; max: number }
+
+export const spread = (values: number[], digits = 0): Spread => ({
+  median: round(median(values), digits),
+  min: round(Math.min(...values), digits),
+  max: round(Math.max(...values), digits),
+})
+
 /** Runs fn for about `ms` milliseconds, calling it in batches; returns operations per second. */
 export function opsPerSecond(fn: () => void, ms: number, batch = 100): number {
   const start = performance.now()
