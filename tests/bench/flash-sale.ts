@@ -189,6 +189,46 @@ async function heldOf(dataDir: string, ticketTypeId: string) {
   return (row?.held ?? 0) + (row?.sold ?? 0)
 }
 
+/** hello world under the sale's load: the hold's body, the seed's tokens */
+const helloFor = (seeded: ReturnType<typeof seedHolds>) =>
+  helloRun({ method: 'POST', body: hold(seeded.event.eventId), tokensFile: seeded.data.tokensFile })
+
+/** runs what comes before the app on a seed; the seed is removed if it fails (the app removes it after) */
+async function removedOnFailure(seeded: ReturnType<typeof seedHolds>, before: () => Promise<unknown>) {
+  try {
+    await before()
+  } catch (error) {
+    rmSync(seeded.data.dataDir, { recursive: true, force: true })
+    throw error
+  }
+}
+
+/**
+ * The app's measured window on a seed: warmed up on the second event, measured on the first, each
+ * answered hold checked against the seats held; the app stopped and the seed removed after.
+ */
+async function appWindow(seeded: ReturnType<typeof seedHolds>, synchronous: 'FULL' | 'NORMAL', tag: string) {
+  const app = await startHolds(seeded, synchronous, tag)
+  try {
+    const run = await measure(
+      app.server.pid,
+      { ...app.base, body: hold(app.event.eventId) },
+      { ...app.base, body: hold(app.warmup.eventId) },
+    )
+    const held = await heldOf(app.data.dataDir, app.general.ticketTypeId)
+    const answered = run.statusCodes['200']?.count ?? 0
+    // the requests in flight when the window closed were held too, unanswered by then
+    if (held < answered || held > answered + CONCURRENCY || held >= WINDOW_BUYERS)
+      throw new Error(
+        `flash sale window: ${answered} holds answered, ${held} held of ${WINDOW_BUYERS} (${JSON.stringify(run.statusCodes)})`,
+      )
+    return run
+  } finally {
+    await app.server.stop()
+    rmSync(app.data.dataDir, { recursive: true, force: true })
+  }
+}
+
 /** More buyers than seats, each buyer once: every seat held exactly once, none oversold. */
 async function sellOut(synchronous: 'FULL' | 'NORMAL') {
   const app = await startHolds(seedHolds(ORDERS, SEATS), synchronous, 'sellout')
@@ -353,37 +393,8 @@ export async function benchFlashSale(synchronous: 'FULL' | 'NORMAL', rounds = 3)
   for (let i = 0; i < rounds; i++) {
     // hello world measured before the app starts: the two never share the core
     const seeded = seedHolds()
-    try {
-      hellos.push(
-        await helloRun({
-          method: 'POST',
-          body: hold(seeded.event.eventId),
-          tokensFile: seeded.data.tokensFile,
-        }),
-      )
-    } catch (error) {
-      rmSync(seeded.data.dataDir, { recursive: true, force: true })
-      throw error
-    }
-    const app = await startHolds(seeded, synchronous, `flash-${i}`)
-    try {
-      const run = await measure(
-        app.server.pid,
-        { ...app.base, body: hold(app.event.eventId) },
-        { ...app.base, body: hold(app.warmup.eventId) },
-      )
-      const held = await heldOf(app.data.dataDir, app.general.ticketTypeId)
-      const answered = run.statusCodes['200']?.count ?? 0
-      // the requests in flight when the window closed were held too, unanswered by then
-      if (held < answered || held > answered + CONCURRENCY || held >= WINDOW_BUYERS)
-        throw new Error(
-          `flash sale window: ${answered} holds answered, ${held} held of ${WINDOW_BUYERS} (${JSON.stringify(run.statusCodes)})`,
-        )
-      apps.push(run)
-    } finally {
-      await app.server.stop()
-      rmSync(app.data.dataDir, { recursive: true, force: true })
-    }
+    await removedOnFailure(seeded, async () => hellos.push(await helloFor(seeded)))
+    apps.push(await appWindow(seeded, synchronous, `flash-${i}`))
   }
   const holds = spread(apps.map((r) => r.okPerSecond))
   const baseline = spread(hellos.map((r) => r.requestsPerSecond))
@@ -426,16 +437,34 @@ export async function benchFlashSale(synchronous: 'FULL' | 'NORMAL', rounds = 3)
   }
 }
 
+/** one rung of the floor's ladder: the floor with some of the app's reads (lib/hold-floor.ts) */
+type Rung = { name: string; steps: string[] }
+const LADDER: Rung[] = [
+  { name: 'the floor', steps: [] },
+  { name: '+ the account', steps: ['account'] },
+  { name: '+ the event and ticket type', steps: ['account', 'event'] },
+  { name: '+ the seats left, under the write lock', steps: ['account', 'event', 'seats'] },
+  {
+    name: "+ the app's ledger, every read model projected inline",
+    steps: ['account', 'event', 'seats', 'ledger'],
+  },
+]
+
+/** a server's holds per second and its CPU per hold over the rounds */
+type Rate = { holds: Spread; cpuMicros: Spread; p99Ms: number }
+const rateOf = (runs: Measured[]): Rate => ({
+  holds: spread(runs.map((r) => r.okPerSecond)),
+  cpuMicros: spread(runs.map((r) => (r.serverCpuShare * 1e6) / r.okPerSecond)),
+  p99Ms: round(median(runs.map((r) => r.p99)), 1),
+})
+
 export type HoldFloorResult = {
   rounds: number
   concurrency: number
-  /** hello world, the floor and the app, each round in that order, measured alike */
+  /** hello world, each rung and the app, each round in that order, measured alike */
   hello: Spread
-  floor: Spread
-  app: Spread
-  floorServerCpuShare: Spread
-  floorGeneratorCpuShare: Spread
-  floorP99Ms: number
+  ladder: Array<Rung & Rate & { generatorCpuShare: Spread }>
+  app: Rate
   /** the floor's holds per second ÷ hello world's: the most any design of the hold can reach */
   floorRatio: number
   /** the app's holds per second ÷ hello world's (the flash sale's ratio, measured again here) */
@@ -444,13 +473,17 @@ export type HoldFloorResult = {
   appOfFloor: number
 }
 
-/** the floor's server (lib/hold-floor.ts) on a seed, on the server's core */
-async function floorRun(seeded: ReturnType<typeof seedHolds>): Promise<Measured> {
+/** the floor's server (lib/hold-floor.ts) with a rung's steps on a seed, on the server's core; the
+ * rows it appended are counted, then removed, so the app finds the seed as it was */
+async function floorRun(seeded: ReturnType<typeof seedHolds>, rung: Rung): Promise<Measured> {
   const port = await freePort()
   const floor = spawnPinned(cores.server, ['tests/bench/lib/hold-floor.ts'], {
     PORT: String(port),
     DATA_DIR: seeded.data.dataDir,
+    FLOOR_STEPS: rung.steps.join(','),
   })
+  const file = join(seeded.data.dataDir, 'ticketing.sqlite')
+  let run: Awaited<ReturnType<typeof measure>>
   try {
     const url = `http://127.0.0.1:${port}`
     await waitUntilUp(`${url}/health`).catch((error) => {
@@ -462,84 +495,81 @@ async function floorRun(seeded: ReturnType<typeof seedHolds>): Promise<Measured>
       path: '/api/v1/ticket/create',
       tokensFile: seeded.data.tokensFile,
     }
-    const run = await measure(
+    run = await measure(
       floor.child.pid ?? 0,
       { ...base, body: hold(seeded.event.eventId) },
       { ...base, body: hold(seeded.warmup.eventId) },
     )
-    // every answered hold is a committed row (those in flight at the end were appended too)
-    const db = new Database(join(seeded.data.dataDir, 'floor.sqlite'), { readonly: true })
-    const rows = (db.prepare('SELECT count(*) AS n FROM ledger').get() as { n: number }).n
-    db.close()
-    const answered = run.statusCodes['200']?.count ?? 0
-    if (answered === 0 || rows < answered) throw new Error(`hold floor: ${answered} answered, ${rows} rows`)
-    return run
   } finally {
     floor.child.kill('SIGTERM')
     await floor.exited
   }
+  // every answered hold is a committed row (those in flight at the end were appended too); the
+  // floor's own rows are removed, the app's ledger's orders stay with their seed
+  const db = new Database(file)
+  const rows = rung.steps.includes('ledger')
+    ? (db.prepare('SELECT count(*) AS n FROM orders').get() as { n: number }).n
+    : (db.prepare("SELECT count(*) AS n FROM ledger WHERE stream LIKE 'floor-%'").get() as { n: number }).n
+  db.prepare("DELETE FROM ledger WHERE stream LIKE 'floor-%'").run()
+  db.close()
+  const answered = run.statusCodes['200']?.count ?? 0
+  if (answered === 0 || rows < answered)
+    throw new Error(
+      `hold floor (${rung.name}): ${answered} answered, ${rows} rows (${JSON.stringify(run.statusCodes)})`,
+    )
+  return run
 }
 
 /**
  * The flash sale's floor (issue 18): hello world, the floor's server (lib/hold-floor.ts: the token
- * check, the body schema and a group-committed FULL append, nothing else) and the app, in turn on
- * the server's core, each warmed up then measured alike (autocannon, 100 connections, the same
- * tokens and body).
+ * check, the body schema and a group-committed FULL append, nothing else), the floor with the app's
+ * reads added one by one (LADDER), and the app, in turn on the server's core, each warmed up then
+ * measured alike (autocannon, 100 connections, the same tokens and body).
  */
 export async function benchHoldFloor(rounds = 3): Promise<HoldFloorResult> {
   const hellos: Measured[] = []
-  const floors: Measured[] = []
+  const rungs: Measured[][] = LADDER.map(() => [])
   const apps: Measured[] = []
   for (let i = 0; i < rounds; i++) {
     const seeded = seedHolds()
-    try {
-      hellos.push(
-        await helloRun({
-          method: 'POST',
-          body: hold(seeded.event.eventId),
-          tokensFile: seeded.data.tokensFile,
-        }),
-      )
-      floors.push(await floorRun(seeded))
-    } catch (error) {
-      rmSync(seeded.data.dataDir, { recursive: true, force: true })
-      throw error
-    }
-    const app = await startHolds(seeded, 'FULL', `floor-${i}`)
-    try {
-      apps.push(
-        await measure(
-          app.server.pid,
-          { ...app.base, body: hold(app.event.eventId) },
-          { ...app.base, body: hold(app.warmup.eventId) },
-        ),
-      )
-    } finally {
-      await app.server.stop()
-      rmSync(app.data.dataDir, { recursive: true, force: true })
-    }
+    await removedOnFailure(seeded, async () => {
+      hellos.push(await helloFor(seeded))
+      for (const [k, rung] of LADDER.entries()) {
+        // a rung that projects sells seats and writes read models: a seed of its own
+        if (!rung.steps.includes('ledger')) {
+          rungs[k]?.push(await floorRun(seeded, rung))
+          continue
+        }
+        const own = seedHolds()
+        try {
+          rungs[k]?.push(await floorRun(own, rung))
+        } finally {
+          rmSync(own.data.dataDir, { recursive: true, force: true })
+        }
+      }
+    })
+    apps.push(await appWindow(seeded, 'FULL', `floor-${i}`))
   }
   const hello = spread(hellos.map((r) => r.requestsPerSecond))
-  const floor = spread(floors.map((r) => r.okPerSecond))
-  const app = spread(apps.map((r) => r.okPerSecond))
+  const ladder = LADDER.map((rung, k) => ({
+    ...rung,
+    ...rateOf(rungs[k] ?? []),
+    generatorCpuShare: spread(
+      (rungs[k] ?? []).map((r) => r.generatorCpuShare),
+      3,
+    ),
+  }))
+  const app = rateOf(apps)
+  const floor = ladder[0]?.holds.median ?? Number.NaN
   return {
     rounds,
     concurrency: CONCURRENCY,
     hello,
-    floor,
+    ladder,
     app,
-    floorServerCpuShare: spread(
-      floors.map((r) => r.serverCpuShare),
-      3,
-    ),
-    floorGeneratorCpuShare: spread(
-      floors.map((r) => r.generatorCpuShare),
-      3,
-    ),
-    floorP99Ms: round(median(floors.map((r) => r.p99)), 1),
-    floorRatio: round(floor.median / hello.median, 3),
-    appRatio: round(app.median / hello.median, 3),
-    appOfFloor: round(app.median / floor.median, 3),
+    floorRatio: round(floor / hello.median, 3),
+    appRatio: round(app.holds.median / hello.median, 3),
+    appOfFloor: round(app.holds.median / floor, 3),
   }
 }
 

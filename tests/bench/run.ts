@@ -24,7 +24,7 @@ import {
 } from './flash-sale.ts'
 import { machine } from './lib/machine.ts'
 import { root } from './lib/processes.ts'
-import { median, round } from './lib/stats.ts'
+import { median, round, type Spread } from './lib/stats.ts'
 import { benchPurchase, benchPurchaseJobsFloor } from './purchase.ts'
 import { benchReads } from './reads.ts'
 import { benchRebuild } from './rebuild.ts'
@@ -557,15 +557,29 @@ function markdown(r: Record<string, unknown>): string {
     | undefined
   if (floor) {
     const { hold, purchaseJobs: jobs } = floor
-    rows.push([
-      `the hold's floor (lib/hold-floor.ts: token, body schema, a group-committed FULL append; nothing else), ${hold.concurrency} connections`,
-      `${range(hold.floor, ' holds/s')}, p99 ${hold.floorP99Ms} ms, ${hold.floorRatio} of hello world; generator CPU ${share(hold.floorGeneratorCpuShare)}, server ${share(hold.floorServerCpuShare)}; medians of ${hold.rounds} rounds, each round hello world, the floor and the app in turn`,
-      `the app ${range(hold.app, ' holds/s')} (${hold.appRatio} of hello world), hello world ${range(hold.hello, ' req/s')}`,
-      `${hold.appOfFloor}`,
-      "the flash sale's 0.25 of hello world is within any design's reach when the floor is above it; the app needs ≥ " +
-        `${round(0.25 / hold.floorRatio, 3)} of the floor`,
-      `floor ${yes(hold.floorRatio >= 0.25)}; the app ${yes(hold.appOfFloor >= 0.25 / hold.floorRatio)}`,
-    ])
+    const [bare, ...steps] = hold.ladder ?? []
+    const perHold = (x: { holds: Spread; cpuMicros: Spread; p99Ms: number }) =>
+      `${range(x.holds, ' holds/s')}, ${n(x.cpuMicros.median)} µs of the server's CPU a hold, p99 ${x.p99Ms} ms`
+    if (bare) {
+      rows.push([
+        `the hold's floor (lib/hold-floor.ts: token, body schema, a group-committed FULL append; nothing else), ${hold.concurrency} connections`,
+        `${perHold(bare)}, ${hold.floorRatio} of hello world; generator CPU ${share(bare.generatorCpuShare)}; medians of ${hold.rounds} rounds, each round hello world, the floor, its steps below and the app in turn`,
+        `the app ${perHold(hold.app)} (${hold.appRatio} of hello world); hello world ${range(hold.hello, ' req/s')}`,
+        `${hold.appOfFloor}`,
+        "the flash sale's 0.25 of hello world is within any design's reach when the floor is above it; the app needs ≥ " +
+          `${round(0.25 / hold.floorRatio, 3)} of the floor`,
+        `floor ${yes(hold.floorRatio >= 0.25)}; the app ${yes(hold.appOfFloor >= 0.25 / hold.floorRatio)}`,
+      ])
+      for (const step of steps)
+        rows.push([
+          `the hold's floor ${step.name} (the app's own queries)`,
+          perHold(step),
+          '–',
+          `${round(step.holds.median / bare.holds.median, 3)} of the floor`,
+          '–',
+          `${round(step.holds.median / hold.hello.median, 3)} of hello world`,
+        ])
+    }
     rows.push([
       `a purchase's jobs alone (lib/purchase-jobs.ts: the app's BullMQ adapter), ${jobs.concurrency} at a time`,
       `${range(jobs.jobsPerSecond, ' purchases/s')}, ${n(jobs.jobsCpuMicros.median)} µs of the core per purchase (the expiry, the confirmation enqueued twice and done, the mail enqueued and done; ${n(jobs.purchases)} purchases); medians of ${jobs.rounds} rounds alternating with the full purchase`,
