@@ -5,6 +5,7 @@
 // the mail processed. No ledger, no HTTP, no gateway, no mail drawn or written: whatever else a
 // purchase does comes on top, so this rate bounds the purchase's on the same core.
 // Options (JSON, first argument): { purchases, concurrency, redisUrl }. Prints one JSON line.
+import { Redis } from 'ioredis'
 import pino from 'pino'
 import { createBullJobs } from '../../../server/jobs/bullmq.ts'
 import { job, jobIds } from '../../../server/jobs/catalogue.ts'
@@ -17,7 +18,8 @@ const options = JSON.parse(process.argv[2] ?? '{}') as {
 const purchases = options.purchases ?? 5000
 const concurrency = options.concurrency ?? 50
 const prefix = `bench-purchase-jobs-${Date.now()}`
-const jobs = createBullJobs(options.redisUrl ?? 'redis://127.0.0.1:6379', prefix, pino({ level: 'warn' }))
+const redisUrl = options.redisUrl ?? 'redis://127.0.0.1:6379'
+const jobs = createBullJobs(redisUrl, prefix, pino({ level: 'warn' }))
 
 const mailed = new Map<string, () => void>()
 jobs.startWorkers({
@@ -68,6 +70,11 @@ await Promise.all(
 const seconds = (performance.now() - started) / 1000
 const cpu = process.cpuUsage(cpuBefore)
 await jobs.close()
+// the run's queues are gone with it (the expiries would wait in Redis for a worker otherwise)
+const redis = new Redis(redisUrl)
+for await (const keys of redis.scanStream({ match: `${prefix}:*`, count: 1000 }))
+  if ((keys as string[]).length > 0) await redis.unlink(...(keys as string[]))
+redis.disconnect()
 console.log(
   JSON.stringify({
     purchases,
