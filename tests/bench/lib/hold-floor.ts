@@ -39,6 +39,9 @@ const dataDir = process.env.DATA_DIR
 if (!dataDir) throw new Error('DATA_DIR: the seed whose tokens the load sends')
 const steps = new Set((process.env.FLOOR_STEPS ?? '').split(',').filter(Boolean))
 for (const step of steps) if (!FLOOR_STEPS.includes(step)) throw new Error(`FLOOR_STEPS: no step ${step}`)
+// the seats and the ledger's fact need the ticket type the event step reads
+if ((steps.has('seats') || steps.has('ledger')) && !steps.has('event'))
+  throw new Error('FLOOR_STEPS: seats and ledger need the event step')
 const config = withJwtSecret(loadConfig({ DATA_DIR: dataDir }))
 const tokens = createTokens(config)
 
