@@ -26,6 +26,7 @@ import { registerAccess, type Tokens } from './http/access.ts'
 import { registerDocs } from './http/docs.ts'
 import { registerErrorHandling } from './http/errors.ts'
 import { healthRoutes } from './http/health.ts'
+import { readJsonBodies } from './http/json-bodies.ts'
 import { refuseNulText } from './http/nul-text.ts'
 import { headersSetBy, registerSecurityHeaders } from './http/security-headers.ts'
 import { siteRoutes } from './http/site.ts'
@@ -143,6 +144,7 @@ export async function createHttpApp(parts: {
   app.setValidatorCompiler(validatorCompiler)
   app.setSerializerCompiler(serializerCompiler)
   registerErrorHandling(app)
+  readJsonBodies(app)
   refuseNulText(app)
   registerSlowBodies(app, config)
 

@@ -114,7 +114,9 @@ export function registerErrorHandling(app: FastifyInstance) {
         .send(withStatusFlag({ message: BUSY }))
     }
     if (isUnstorableText(error)) {
-      return reply.code(400).send(withStatusFlag({ message: NUL_REFUSED }))
+      return reply
+        .code(400)
+        .send(withStatusFlag({ message: NUL_REFUSED, issues: [{ field: 'request', message: NUL_REFUSED }] }))
     }
     const status = (error as FastifyError).statusCode
     if (status && status >= 400 && status < 500) {

@@ -14,22 +14,28 @@ export const isUnstorableText = (error: unknown) => {
   return code === '22021' || code === '22P05'
 }
 
-function holdsNul(value: unknown, depth = 0): boolean {
-  if (typeof value === 'string') return value.includes('\u0000')
-  if (depth > 32 || value === null || typeof value !== 'object' || Buffer.isBuffer(value)) return false
+/** where a NUL is: the dot path of the first field holding one ('' for the value itself), or null */
+function nulAt(value: unknown, depth = 0): string | null {
+  if (typeof value === 'string') return value.includes('\u0000') ? '' : null
+  if (depth > 32 || value === null || typeof value !== 'object' || Buffer.isBuffer(value)) return null
   for (const [key, item] of Object.entries(value)) {
-    if (key.includes('\u0000') || holdsNul(item, depth + 1)) return true
+    if (key.includes('\u0000')) return key.replaceAll('\u0000', '')
+    const inner = nulAt(item, depth + 1)
+    if (inner !== null) return inner === '' ? key : `${key}.${inner}`
   }
-  return false
+  return null
 }
 
 export function refuseNulText(app: FastifyInstance) {
   app.addHook('preValidation', async (request) => {
     // the API's routes (media names are checked by their own pattern, and a bad one is a 404)
     if (!request.routeOptions.url?.startsWith('/api/')) return
-    if (request.url.includes('%00') || holdsNul(request.params) || holdsNul(request.query)) {
-      throw invalid(NUL_REFUSED)
+    // the field, as a validation error names it (API.md: `issues` with field and message)
+    const refuse = (field: string) => invalid(NUL_REFUSED, [{ field, message: NUL_REFUSED }])
+    if (request.url.includes('%00')) throw refuse('request')
+    for (const part of [request.params, request.query, request.body]) {
+      const at = nulAt(part)
+      if (at !== null) throw refuse(at || 'request')
     }
-    if (holdsNul(request.body)) throw invalid(NUL_REFUSED)
   })
 }

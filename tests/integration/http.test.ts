@@ -116,6 +116,46 @@ describe('bodies the API cannot read', () => {
     expect(await accountCount()).toBe(before)
   })
 
+  // SPEC §7: the client sends a JSON content type on every call; Express read an empty body as none.
+  it('reads an empty JSON body as none on a route that takes no body', async () => {
+    const emptyJson = { 'content-type': 'application/json', ...bearer(adminToken) }
+
+    const inbox = await app.inject({ method: 'POST', url: '/api/v1/admin/support/get', headers: emptyJson })
+    const cancel = await app.inject({
+      method: 'DELETE',
+      url: '/api/v1/ticket/no-such-ticket',
+      headers: emptyJson,
+      payload: '',
+    })
+
+    expect(inbox.statusCode).toBe(200)
+    expect(Array.isArray(inbox.json())).toBe(true)
+    // answered for what it asks (no such ticket), not for the body it does not need
+    expect(cancel.statusCode).toBe(404)
+    expect(cancel.json().message).not.toMatch(/body/i)
+  })
+
+  it('still says an empty JSON body is empty on a route that takes one, and stores nothing', async () => {
+    const before = await ledgerSize()
+
+    const res = await register('', 'application/json')
+
+    expect(res.statusCode).toBe(400)
+    expect(res.json().message).toBe('The request body is empty; send a JSON object.')
+    expect(await ledgerSize()).toBe(before)
+  })
+
+  it('names the field holding a NUL character, as a validation error does, and stores nothing', async () => {
+    const before = await accountCount()
+
+    const res = await register(JSON.stringify({ ...account(), username: 'Ed\u0000ge' }), 'application/json')
+
+    expect(res.statusCode).toBe(400)
+    const message = 'Text may not contain the NUL character (U+0000).'
+    expect(res.json()).toEqual({ message, issues: [{ field: 'username', message }], status: false })
+    expect(await accountCount()).toBe(before)
+  })
+
   it('answers a body over 1 MB with 413 and a message, and stores nothing', async () => {
     const before = await ledgerSize()
     const body = JSON.stringify({ ...account(), username: 'u'.repeat(1024 * 1024) })
