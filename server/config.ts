@@ -100,7 +100,6 @@ const EnvSchema = v.object({
   ),
   QUEUE_PREFIX: v.optional(
     v.pipe(v.string(), v.regex(/^[a-zA-Z0-9_-]+$/, 'must be letters, digits, - or _')),
-    'ticketing',
   ),
   WORKERS: v.optional(v.picklist(['inline', 'off'], 'must be inline or off'), 'inline'),
   SMTP_URL: v.optional(v.pipe(v.string(), v.regex(/^smtps?:\/\//, 'must be smtp://… or smtps://…'))),
@@ -213,7 +212,11 @@ export type Config = {
   /** the seed of the key that signs ticket passes (base64url); null: derived from jwt.secret */
   passSigningKey: string | null
   redisUrl: string | null
+  /** the start of every Redis key (queues, rate limits, the live channel's adapter and counts):
+   * QUEUE_PREFIX, else this deployment's own, derived from JWT_SECRET (deploymentPrefix) */
   queuePrefix: string
+  /** QUEUE_PREFIX was given (else withJwtSecret derives the prefix from the secret it settles on) */
+  queuePrefixSet: boolean
   workers: 'inline' | 'off'
   mail: { smtpUrl: string | null; from: string }
   corsOrigins: string[]
@@ -395,7 +398,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     jwt: { secret: env.JWT_SECRET ?? '', expiresIn: env.JWT_EXPIRES_IN },
     passSigningKey: env.PASS_SIGNING_KEY ?? null,
     redisUrl: env.REDIS_URL === 'off' ? null : env.REDIS_URL,
-    queuePrefix: env.QUEUE_PREFIX,
+    queuePrefix: env.QUEUE_PREFIX ?? (env.JWT_SECRET ? deploymentPrefix(env.JWT_SECRET) : 'ticketing'),
+    queuePrefixSet: env.QUEUE_PREFIX !== undefined,
     workers: env.WORKERS,
     mail: { smtpUrl: env.SMTP_URL ?? null, from: env.MAIL_FROM },
     // The Vite dev server is an origin of its own, in development only.
@@ -484,5 +488,19 @@ export function withJwtSecret(config: Config): Config {
     }
     secret = readFileSync(file, 'utf8').trim()
   }
-  return { ...config, jwt: { ...config.jwt, secret } }
+  return {
+    ...config,
+    jwt: { ...config.jwt, secret },
+    ...(config.queuePrefixSet ? {} : { queuePrefix: deploymentPrefix(secret) }),
+  }
 }
+
+/**
+ * The Redis prefix of a deployment that sets no QUEUE_PREFIX: every process of one deployment shares
+ * JWT_SECRET (or the one generated in the shared data folder), and two deployments never do, so two
+ * deployments on one Redis (staging and production, two local copies) never take each other's jobs:
+ * one's worker would send the other's ticket mails, passes and reset links, or ask its own provider
+ * about the other's payments. A keyed hash: the key names show nothing of the secret.
+ */
+export const deploymentPrefix = (jwtSecret: string) =>
+  `ticketing-${createHmac('sha256', jwtSecret).update('queue prefix').digest('hex').slice(0, 12)}`

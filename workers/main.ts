@@ -1,6 +1,6 @@
 // The worker process (npm run workers): runs every queue's processor against Redis. `npm start`
 // runs the same processors inside the server unless WORKERS=off.
-import { ConfigError, loadConfig } from '../server/config.ts'
+import { ConfigError, loadConfig, withJwtSecret } from '../server/config.ts'
 import { loadSettings } from '../server/env-file.ts'
 import { steadyHeap } from '../server/heap.ts'
 import { createLogger } from '../server/log.ts'
@@ -9,7 +9,8 @@ import { compose, runWorkers } from '../server/root.ts'
 steadyHeap()
 let config: ReturnType<typeof loadConfig>
 try {
-  config = loadSettings(() => loadConfig())
+  // the secret of the data folder when JWT_SECRET is unset, as the server's: the same Redis prefix
+  config = withJwtSecret(loadSettings(() => loadConfig()))
 } catch (error) {
   console.error(error instanceof ConfigError ? error.message : error)
   process.exit(1)
@@ -24,7 +25,7 @@ if (platform.jobs.kind !== 'bullmq') {
   process.exit(1)
 }
 const stopSweep = runWorkers(platform, services)
-logger.info(`Workers are running (queues on ${config.redisUrl}, prefix ${config.queuePrefix})`)
+logger.info(`Workers are running (queues on ${config.redisUrl}, prefix ${platform.config.queuePrefix})`)
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, async () => {

@@ -5,6 +5,7 @@ import { existsSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import Database from 'better-sqlite3'
+import { Queue } from 'bullmq'
 import type { FastifyInstance, InjectOptions } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ConfigError, loadConfig, withJwtSecret } from '../../server/config.ts'
@@ -13,7 +14,8 @@ import { buildApp } from '../../server/root.ts'
 import { adminSession, bearer, login, signUp } from '../support/accounts.ts'
 import { servedRoutes, startApp, type TestApp, testConfig } from '../support/app.ts'
 import { dbCount, testStore } from '../support/db.ts'
-import { waitForMail } from '../support/outbox.ts'
+import { dropQueuePrefix, sharedRedisUrl, sleep, waitFor } from '../support/faults.ts'
+import { readOutbox, waitForMail } from '../support/outbox.ts'
 
 let t: TestApp
 let app: FastifyInstance
@@ -651,10 +653,73 @@ describe('JWT_SECRET', () => {
   })
 })
 
+describe('QUEUE_PREFIX', () => {
+  it("is the deployment's own when unset: one per JWT_SECRET, the same for every process sharing it", () => {
+    const secret = randomBytes(40).toString('base64url')
+    const dir = join(tmpdir(), `ticketing-test-${randomBytes(6).toString('hex')}`)
+    try {
+      const server = withJwtSecret(loadConfig({ DATA_DIR: dir, JWT_SECRET: secret }))
+      const worker = withJwtSecret(loadConfig({ DATA_DIR: dir, JWT_SECRET: secret }))
+      const elsewhere = withJwtSecret(loadConfig({ DATA_DIR: dir, JWT_SECRET: `${secret}x` }))
+      // no JWT_SECRET: the one generated into the data folder, read again by the next process
+      const generated = withJwtSecret(loadConfig({ DATA_DIR: dir }))
+      const generatedAgain = withJwtSecret(loadConfig({ DATA_DIR: dir }))
+      const given = withJwtSecret(loadConfig({ DATA_DIR: dir, JWT_SECRET: secret, QUEUE_PREFIX: 'shop_1' }))
+
+      expect(server.queuePrefix).toMatch(/^ticketing-[0-9a-f]{12}$/)
+      expect(worker.queuePrefix).toBe(server.queuePrefix)
+      expect(elsewhere.queuePrefix).not.toBe(server.queuePrefix)
+      expect(generated.queuePrefix).toMatch(/^ticketing-[0-9a-f]{12}$/)
+      expect(generatedAgain.queuePrefix).toBe(generated.queuePrefix)
+      expect([server.queuePrefix, elsewhere.queuePrefix]).not.toContain(generated.queuePrefix)
+      expect(given.queuePrefix).toBe('shop_1')
+      expect(server.queuePrefix).not.toContain(secret.slice(0, 8))
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
+})
+
 describe('jobs', () => {
   it('run on BullMQ when Redis answers', () => {
     expect(app.platform.jobs.kind).toBe('bullmq')
     expect(app.platform.redis).not.toBeNull()
+  })
+
+  // Two deployments on one Redis (staging beside production, two local copies), QUEUE_PREFIX unset.
+  it("stay in their own deployment's queues: another deployment's worker on the same Redis never takes them", async () => {
+    // one whose jobs wait for workers of its own (WORKERS=off: none run), beside one running workers
+    const waiting = await startApp({ QUEUE_PREFIX: '', WORKERS: 'off' })
+    const working = await startApp({ QUEUE_PREFIX: '' })
+    const mailQueue = new Queue('mail', {
+      connection: { url: sharedRedisUrl },
+      prefix: waiting.config.queuePrefix,
+    })
+    try {
+      expect(waiting.config.queuePrefix).toMatch(/^ticketing-[0-9a-f]{12}$/)
+      expect(working.config.queuePrefix).toMatch(/^ticketing-[0-9a-f]{12}$/)
+      expect(working.config.queuePrefix).not.toBe(waiting.config.queuePrefix)
+      const user = await signUp(waiting.app, 'staging')
+
+      const res = await waiting.app.inject({
+        method: 'POST',
+        url: '/api/v1/auth/forgotpassword',
+        payload: { email: user.email },
+      })
+
+      expect(res.statusCode).toBe(200)
+      await waitFor(async () => (await mailQueue.getWaitingCount()) === 1, 10_000, 'the reset mail queued')
+      // time enough for a worker on the same keys to take it (they wait on the queue's marker)
+      await sleep(1500)
+      expect(await mailQueue.getWaitingCount()).toBe(1)
+      expect(readOutbox(working.config.outboxDir)).toEqual([])
+    } finally {
+      await mailQueue.close()
+      await waiting.close()
+      await working.close()
+      await dropQueuePrefix(sharedRedisUrl, waiting.config.queuePrefix)
+      await dropQueuePrefix(sharedRedisUrl, working.config.queuePrefix)
+    }
   })
 
   it.each([
