@@ -153,7 +153,15 @@ function jobsForFacts(parts: Pick<ReactionParts, 'bookingMails' | 'inquiryMails'
         )
         return [lapse, ...mail(jobIds.offerMail(entryId), await mails.offered(fact.data))]
       }
-      case 'WaitlistJoined':
+      case 'WaitlistJoined': {
+        // Seats may be free for the list yet kept from sale (a group ahead that they do not fit): a
+        // newcomer they fit is offered them now, not when some other seat comes back. A list joined
+        // because the type sold out has none free, and costs no job.
+        const { ticketTypeId, eventId } = fact.data
+        return (await booking.freeSeats(ticketTypeId)) > 0
+          ? serveIfWaiting(ticketTypeId, eventId, fact.position)
+          : []
+      }
       case 'WaitlistOfferLapsed':
       case 'WaitlistServed':
         return []

@@ -3,12 +3,16 @@
 // a lapsed hold and a cancelled ticket, a group keeping its place while a later, smaller entry is
 // offered the seat that fits; an offer holds its seats for that person alone, is booked with, or
 // lapses and passes on; and many people joining at once get one place each.
+import { Queue } from 'bullmq'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { EventView } from '../../contracts/catalog.ts'
 import type { WaitlistEntryView } from '../../contracts/waitlist.ts'
+import { streams } from '../../server/ids.ts'
+import { jobIds } from '../../server/jobs/catalogue.ts'
 import { ON_SALE } from '../../server/waitlist/decide.ts'
 import { adminSession, bearer, crowd, organizerSession, type Session, signUp } from '../support/accounts.ts'
 import { lapseHold } from '../support/events.ts'
+import { sharedRedisUrl } from '../support/faults.ts'
 import { readOutbox } from '../support/outbox.ts'
 import { approvedEvent, buy, cancel, get, hold, post, until } from '../support/sales.ts'
 import { startServer, type TestServer } from '../support/server.ts'
@@ -24,7 +28,15 @@ beforeAll(async () => {
   organizer = await organizerSession(app(), 'Lister')
 }, 60_000)
 
+let holds: Queue | undefined
+/** the queue of the holds' jobs (serving a waiting list among them), on the server's prefix */
+const holdsQueue = () => {
+  holds ??= new Queue('holds', { connection: { url: sharedRedisUrl }, prefix: server.config.queuePrefix })
+  return holds
+}
+
 afterAll(async () => {
+  await holds?.close()
   await server?.close()
 })
 
@@ -143,6 +155,37 @@ describe('a waiting list', () => {
     await app().services.waitlist.serve(vip, event._id, later)
     expect(await entryOf(single as Session, event)).toBeUndefined()
     expect(await entryOf(another as Session, event)).toMatchObject({ status: 'offered', position: 1 })
+  }, 60_000)
+
+  it('offers the seat a group ahead does not fit to a newcomer it fits, when they join', async () => {
+    const event = await approvedEvent(app(), organizer, admin, { title: 'Late Door' }, vipOnly(2))
+    const [owner, holder, group, newcomer] = await Promise.all(
+      ['Owner', 'Holder', 'Group', 'Newcomer'].map((name) => signUp(app(), name)),
+    )
+    await buy(app(), owner as Session, event, 'VIP', 1)
+    const unpaid = await hold(app(), holder as Session, event, 'VIP', 1)
+    expect((await join(event, group as Session, 2)).json()).toEqual({ position: 1 })
+    // a seat comes back; the group of 2 does not fit it, and nobody else waits: it is kept from sale
+    await lapseHold(app(), unpaid.ticketId)
+    await app().services.bookingCommands.expire(unpaid.ticketId)
+    await until(
+      async () => (await app().services.booking.freeSeats((await vipOf(event))?._id as string)) === 1,
+    )
+    // the list was served for that seat (and offered nothing) before the newcomer comes
+    const lapsed = (await app().platform.ledger.readStream(streams.order(unpaid.ticketId))).at(-1)
+    expect(lapsed?.type).toBe('HoldExpired')
+    const served = jobIds.serveWaitlist((await vipOf(event))?._id as string, lapsed?.position ?? 0)
+    await until(async () => (await holdsQueue().getJobState(served)) === 'completed')
+    expect(await entryOf(group as Session, event)).toMatchObject({ status: 'waiting' })
+    expect((await vipOf(event))?.available).toBe(0)
+
+    const joined = await join(event, newcomer as Session, 1)
+
+    expect(joined.json()).toEqual({ position: 2 })
+    await until(async () => (await entryOf(newcomer as Session, event))?.status === 'offered')
+    expect(await entryOf(group as Session, event)).toMatchObject({ status: 'waiting', position: 1 })
+    const booked = await hold(app(), newcomer as Session, event, 'VIP', 1)
+    expect(booked.amount).toBe(150_000)
   }, 60_000)
 
   it('gives each of many people joining at once a place of their own', async () => {
