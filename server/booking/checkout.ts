@@ -169,11 +169,18 @@ export function checkout(parts: CheckoutParts) {
           { field: 'ticketType', message: 'This event has no such ticket type.' },
         ])
       }
-      // Fail fast when it is sold out (unless lapsed holds would give seats back).
+      // Fail fast when it is sold out (unless lapsed holds would give seats back). The buyer's own
+      // unpaid hold of this type counts as theirs: the hold replaces it, giving its seats back first
+      // (a buyer who closed the checkout and books again is not told their own seats are gone).
       const lapsed = async () =>
         (await booking.lapsedHolds(new Date().toISOString(), ticketType.id)).length > 0
       const offered = await booking.offeredTo(buyerId, ticketType.id)
-      if ((await booking.available(ticketType)) + offered < quantity && !(await lapsed())) {
+      const open = await booking.heldBy(buyerId, event.id)
+      const ownHeld = open.reduce(
+        (seats, o) => seats + (o.ticketTypeId === ticketType.id ? o.quantity : 0),
+        0,
+      )
+      if ((await booking.available(ticketType)) + offered + ownHeld < quantity && !(await lapsed())) {
         throw conflict('Not enough tickets available.')
       }
       // A promo code is checked here to price the provider's order, and again by the hold.
@@ -202,10 +209,13 @@ export function checkout(parts: CheckoutParts) {
           })
       // A new checkout replaces the buyer's unpaid one for this event; one paid in the meantime
       // (its confirmation not yet done) becomes its ticket first, and is not replaced.
-      for (const open of await booking.heldBy(buyerId, event.id)) {
-        if (open.provider === 'free') continue
-        await confirm(open.id).catch((error) =>
-          order.warn('could not ask the provider about a replaced hold', { err: error, orderId: open.id }),
+      for (const replaced of open) {
+        if (replaced.provider === 'free') continue
+        await confirm(replaced.id).catch((error) =>
+          order.warn('could not ask the provider about a replaced hold', {
+            err: error,
+            orderId: replaced.id,
+          }),
         )
       }
       const heldUntil = new Date(Date.now() + config.booking.holdMinutes * 60_000).toISOString()

@@ -69,6 +69,28 @@ describe('hoarding, with the default caps (10 per order, 20 unpaid seats per add
     expect(await heldOf(event)).toBe(6)
   })
 
+  it('a new checkout for the last seats, held by the same buyer unpaid, replaces that hold instead of finding them sold out', async () => {
+    const event = await createApprovedEvent(app, organizer, admin, [
+      { type: 'General Admission', price: 250, quantity: 2 },
+    ])
+    const buyer = await signUp(app, 'Retry')
+    const first = await orderFrom(app, buyer, event, 2)
+    expect(first.statusCode, first.body).toBe(200)
+
+    // the checkout closed, then Confirm Booking again: the same seats, then fewer of them
+    const again = await orderFrom(app, buyer, event, 2)
+    const fewer = await orderFrom(app, buyer, event, 1)
+
+    expect(again.statusCode, again.body).toBe(200)
+    expect(again.json().replacedTicketIds).toEqual([first.json().ticketId])
+    expect(fewer.statusCode, fewer.body).toBe(200)
+    expect(fewer.json().replacedTicketIds).toEqual([again.json().ticketId])
+    expect(await heldOf(event)).toBe(1)
+    // they count for that buyer only: for anyone else the seats held are taken
+    const other = await orderFrom(app, await signUp(app, 'Other'), event, 2)
+    expect([other.statusCode, other.json().message]).toEqual([409, 'Not enough tickets available.'])
+  })
+
   it('keeps the previous hold when the new checkout is refused', async () => {
     const event = await thirtySeats()
     const buyer = await signUp(app, 'Ravi')
