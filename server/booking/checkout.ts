@@ -91,7 +91,11 @@ export function checkout(parts: CheckoutParts) {
     const facts = await streamFacts<BookingFact>(ledger, streams.order(orderId))
     const about = (f: BookingFact) => 'paymentId' in f.data && f.data.paymentId === paymentId
     if (facts.some((f) => f.type === 'PaymentFailed' && about(f))) return 'failed'
-    if (!facts.some((f) => f.type === 'PaymentCaptured' && about(f))) return null
+    const captured = facts.findIndex((f) => f.type === 'PaymentCaptured' && about(f))
+    if (captured < 0) return null
+    // This payment issued the ticket (its capture's decision): so it stays, the same answer for the
+    // same report, even once the ticket is cancelled and this payment refunded for it.
+    if (facts[captured + 1]?.type === 'TicketsIssued') return 'issued'
     const refund = facts.find((f) => f.type === 'RefundRequested' && about(f))
     // A second payment for a paid order is refunded, but its payer does have the ticket.
     if (!refund || (refund.type === 'RefundRequested' && refund.data.reason === 'duplicate payment'))

@@ -241,6 +241,33 @@ describe('with the local gateway (workers inline on real Redis)', () => {
       expect(issuedMails(t, placed.ticketId)).toHaveLength(1)
     })
 
+    it('answers a callback replayed after the ticket was cancelled with that ticket as it is now, not a refund for seats sold out', async () => {
+      const event = await createApprovedEvent(app, organizer, admin)
+      const buyer = await signUp(app, 'Charu')
+      const placed = await hold(app, buyer, event)
+      const checkout = await pay(app, buyer, placed)
+      expect((await confirmPayment(app, buyer, checkout)).statusCode).toBe(200)
+      const cancelled = await app.inject({
+        method: 'DELETE',
+        url: `/api/v1/ticket/cancel/${placed.ticketId}`,
+        headers: bearer(buyer.token),
+      })
+      expect(cancelled.statusCode, cancelled.body).toBe(200)
+      const head = await app.platform.ledger.head()
+
+      const replay = await confirmPayment(app, buyer, checkout)
+
+      const now = await app.inject({
+        method: 'GET',
+        url: `/api/v1/ticket/getTicketbyId/${placed.ticketId}`,
+        headers: bearer(buyer.token),
+      })
+      expect(replay.statusCode, replay.body).toBe(200)
+      expect(replay.json()).toEqual({ message: 'Booking Successful!', ticket: now.json() })
+      expect(now.json().paymentStatus).not.toBe('Completed')
+      expect(await app.platform.ledger.head()).toBe(head)
+    })
+
     it('five concurrent first callbacks issue one ticket', async () => {
       const event = await createApprovedEvent(app, organizer, admin)
       const buyer = await signUp(app, 'Deepa')
