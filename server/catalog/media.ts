@@ -145,7 +145,10 @@ class Inspector extends Transform {
   }
 
   override _flush(done: TransformCallback) {
-    if (this.sampled === 0 && !this.extension) return done(invalid(`${shown(this.filename)} is empty.`))
+    if (this.sampled === 0 && !this.extension) {
+      const message = `${shown(this.filename)} is empty.`
+      return done(invalid(message, [{ field: this.kind === 'image' ? 'images' : 'videos', message }]))
+    }
     const identified = this.extension ? Promise.resolve() : this.identify()
     identified
       .then(() => {

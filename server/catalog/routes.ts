@@ -20,10 +20,11 @@ import {
   ReviewReply,
 } from '../../contracts/catalog.ts'
 import { wait } from '../db/store.ts'
-import { forbidden, invalid, notFound } from '../errors.ts'
+import { DomainError, forbidden, invalid, notFound } from '../errors.ts'
 import { callerOf } from '../http/access.ts'
 import { gzipJsonArray } from '../http/gzip-groups.ts'
 import { mediaBaseOf } from '../http/media-urls.ts'
+import { NUL_REFUSED } from '../http/nul-text.ts'
 import { issuesOf, replies, toJson, type ValibotTypeProvider } from '../http/valibot.ts'
 import { newId, streams } from '../ids.ts'
 import { decideIn, handleCommand } from '../ledger/decider.ts'
@@ -163,11 +164,18 @@ export async function catalogRoutes(fastify: FastifyInstance, options: CatalogRo
     for await (const part of request.parts()) {
       const field = part.fieldname.replace(/\[\]$/, '')
       if (part.type === 'field') {
-        fields[field] = String(part.value)
+        const value = String(part.value)
+        // refused at the door as in a JSON body (nul-text.ts), whichever store would keep it
+        if (value.includes('\u0000') || field.includes('\u0000'))
+          throw invalid(NUL_REFUSED, [{ field: field.replaceAll('\u0000', ''), message: NUL_REFUSED }])
+        fields[field] = value
         continue
       }
       const kind = field === 'images' ? 'image' : field === 'videos' ? 'video' : null
-      if (!kind) throw invalid(`Files go in "images" or "videos", not "${field.slice(0, 40)}".`)
+      if (!kind) {
+        const message = `Files go in "images" or "videos", not "${field.slice(0, 40)}".`
+        throw invalid(message, [{ field: field.slice(0, 40), message }])
+      }
       if (!part.filename && part.file.readableLength === 0) {
         part.file.resume() // an empty file input
         continue
@@ -181,9 +189,20 @@ export async function catalogRoutes(fastify: FastifyInstance, options: CatalogRo
     }
     return fields
   }
+  /** the event's version the caller saw (If-Match), to change it only as seen; undefined: any */
+  const versionSeen = (request: FastifyRequest): number | undefined => {
+    const ifMatch = request.headers['if-match']
+    if (typeof ifMatch !== 'string') return undefined
+    const seen = /^(?:W\/)?"?(\d+)"?$/.exec(ifMatch.trim())
+    if (!seen) throw invalid('If-Match must be the event version, such as "2".')
+    return Number(seen[1])
+  }
   /** the multipart parser's complaints about a malformed body carry no status of their own */
   const multipartRefusal = (error: unknown) =>
-    error instanceof Error && /multipart|boundary|part header/i.test(error.message) && !('code' in error)
+    error instanceof Error &&
+    !(error instanceof DomainError) &&
+    /multipart|boundary|part header/i.test(error.message) &&
+    !('code' in error)
       ? invalid(`The upload is not valid multipart/form-data (${error.message}).`)
       : error
 
@@ -351,6 +370,8 @@ export async function catalogRoutes(fastify: FastifyInstance, options: CatalogRo
       const row = await events.byId(id)
       if (!visible(row, request)) throw notFound(EVENT_NOT_FOUND)
       if (row.organizerId !== organizer.id) throw forbidden(NOT_YOUR_EVENT)
+      // an edit made on a stale copy (another tab, a co-organizer's change since) is a 409
+      const seen = versionSeen(request)
       const batch = media.batch()
       let committed = false
       try {
@@ -413,6 +434,7 @@ export async function catalogRoutes(fastify: FastifyInstance, options: CatalogRo
           for (const type of types) taken[type.id] = yield* wait(tx.reads.booking.seatsTaken(type.id))
           return yield* decideIn(tx, eventDecider, {
             stream: streams.event(id),
+            expectedVersion: seen,
             command: {
               type: 'Edit',
               eventId: id,
@@ -504,10 +526,7 @@ export async function catalogRoutes(fastify: FastifyInstance, options: CatalogRo
       const { id } = request.params
       const decision = request.body.status
       // Two admins deciding at once: with If-Match (the version each saw), the second is a 409.
-      const ifMatch = request.headers['if-match']
-      const seen = typeof ifMatch === 'string' ? /^(?:W\/)?"?(\d+)"?$/.exec(ifMatch.trim()) : null
-      if (typeof ifMatch === 'string' && !seen)
-        throw invalid('If-Match must be the event version, such as "2".')
+      const seen = versionSeen(request)
       await handleCommand(ledger, eventDecider, {
         stream: streams.event(id),
         command: {
@@ -518,7 +537,7 @@ export async function catalogRoutes(fastify: FastifyInstance, options: CatalogRo
           reason: request.body.reason || undefined,
         },
         meta: { actor: admin.id, requestId: request.id },
-        expectedVersion: seen ? Number(seen[1]) : undefined,
+        expectedVersion: seen,
       })
       return {
         message: decision === 'Approved' ? 'Event approved successfully!' : 'Event rejected !',

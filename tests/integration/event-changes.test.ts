@@ -84,6 +84,49 @@ describe('editing an event', () => {
     expect((await shown(event)).title).toBe('Typo Night')
   })
 
+  it('changes it only as seen when If-Match is sent: a stale version is a 409 and changes nothing', async () => {
+    const event = await approvedEvent(app(), organizer, admin, { title: 'Two Tabs' }, types)
+    const seen = (await shown(event)).version
+    const withVersion = (version: string, title: string) =>
+      app().inject({
+        method: 'PUT',
+        url: `/api/v1/event/${event._id}`,
+        headers: { ...bearer(organizer.token), 'if-match': version },
+        payload: { title },
+      })
+
+    const first = await withVersion(`"${seen}"`, 'First Tab')
+    const stale = await withVersion(`"${seen}"`, 'Second Tab')
+    const garbled = await withVersion('garbage', 'Third Tab')
+
+    expect(first.statusCode, first.body).toBe(200)
+    expect(answer(stale)).toEqual([409, 'Someone else changed this at the same moment. Please try again.'])
+    expect(answer(garbled)).toEqual([400, 'If-Match must be the event version, such as "2".'])
+    expect((await shown(event)).title).toBe('First Tab')
+    const current = await withVersion(`"${(await shown(event)).version}"`, 'Last Tab')
+    expect(current.statusCode, current.body).toBe(200)
+  })
+
+  it('says what it wants of a body that is not a JSON object, in its own words', async () => {
+    const event = await approvedEvent(app(), organizer, admin, { title: 'Odd Bodies' }, types)
+    for (const [payload, type] of [
+      ['[]', 'application/json'],
+      ['', 'application/json'],
+      ['hi', 'text/plain'],
+    ]) {
+      const res = await app().inject({
+        method: 'PUT',
+        url: `/api/v1/event/${event._id}`,
+        headers: { ...bearer(organizer.token), 'content-type': type as string },
+        payload,
+      })
+      expect([res.statusCode, res.json().message], `${type} ${payload}`).toEqual([
+        400,
+        'Send the changes as a JSON object or as multipart/form-data.',
+      ])
+    }
+  })
+
   it('keeps a capacity at or above the seats sold and held, and prices new sales only', async () => {
     const event = await approvedEvent(app(), organizer, admin, { title: 'Capacity Night' }, types)
     const buyers = await Promise.all([signUp(app()), signUp(app()), signUp(app())])

@@ -93,10 +93,10 @@ const fields = {
 type FilePart = { field?: string; filename: string; bytes: Buffer; type?: string }
 
 /** A multipart body written byte by byte, so a file name can be anything at all (NUL included). */
-function form(files: FilePart[]): { payload: Buffer; type: string } {
+function form(files: FilePart[], overrides: Record<string, string> = {}): { payload: Buffer; type: string } {
   const boundary = 'hardeningBoundary9f3k'
   const chunks: Buffer[] = []
-  for (const [name, value] of Object.entries(fields)) {
+  for (const [name, value] of Object.entries({ ...fields, ...overrides })) {
     chunks.push(
       Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`),
     )
@@ -115,8 +115,8 @@ function form(files: FilePart[]): { payload: Buffer; type: string } {
   return { payload: Buffer.concat(chunks), type: `multipart/form-data; boundary=${boundary}` }
 }
 
-const submit = (files: FilePart[]) => {
-  const body = form(files)
+const submit = (files: FilePart[], overrides: Record<string, string> = {}) => {
+  const body = form(files, overrides)
   return app.inject({
     method: 'POST',
     url: '/api/v1/event/create',
@@ -189,6 +189,38 @@ describe('POST /api/v1/event/create with files that are not what their names say
     expect(res.json().issues).toEqual([{ field: 'images', message: messageOf(res) }])
     expect(filesUnder(root)).toEqual(before)
     expect(incoming()).toEqual([])
+  })
+
+  it.each([
+    ['an empty file', { filename: 'x.png', bytes: Buffer.alloc(0) }, 'images', '"x.png" is empty.'],
+    [
+      'a file in a field of its own',
+      { field: 'photo', filename: 'ok.png', bytes: Buffer.from('not looked at') },
+      'photo',
+      'Files go in "images" or "videos", not "photo".',
+    ],
+  ])(
+    'refuses %s with 400 naming its field in issues; nothing stays behind',
+    async (_label, file, field, message) => {
+      const before = filesUnder(root)
+
+      const res = await submit([file])
+
+      expect(res.statusCode, res.body).toBe(400)
+      expect(res.json()).toEqual({ message, issues: [{ field, message }] })
+      expect(filesUnder(root)).toEqual(before)
+    },
+  )
+
+  it('refuses a text field with a NUL character, as a JSON body is, on either store; nothing is kept', async () => {
+    const head = await app.platform.ledger.head()
+
+    const res = await submit([], { title: 'Null\u0000 Night' })
+
+    const message = 'Text may not contain the NUL character (U+0000).'
+    expect(res.statusCode, res.body).toBe(400)
+    expect(res.json()).toEqual({ message, issues: [{ field: 'title', message }] })
+    expect(await app.platform.ledger.head()).toBe(head)
   })
 
   it('refuses a script named .mp4 among the videos', async () => {
