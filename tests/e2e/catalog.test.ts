@@ -348,6 +348,7 @@ describe('the catalogue in the browser', () => {
     await searchBox.fill(`monsoon ${suffix} chennai`)
     await searchNow(['text'])
     await results.getByText('No events found for the selected criteria.').waitFor()
+    await results.getByText('No events available', { exact: true }).waitFor()
 
     // A term and a filter type, then Search: one GET /event/filter, as the original client sent it.
     const searches: [string, string | [string, string], string][] = [

@@ -289,9 +289,11 @@ export function EventSearchScreen() {
         )}
         {!busy && outcome.state === 'failed' && <FetchError message={outcome.message} />}
         {!busy && outcome.state === 'shown' && outcome.events.length === 0 && (
-          <p className="empty-text">
-            {searched === null ? 'No events available' : 'No events found for the selected criteria.'}
-          </p>
+          <>
+            {/* SPEC: the results say 'No events available'; a search that found nothing says why too */}
+            <p className="empty-text">No events available</p>
+            {searched !== null && <p className="empty-text">No events found for the selected criteria.</p>}
+          </>
         )}
         {!busy && outcome.state === 'shown' && outcome.events.length > 0 && (
           <EventGrid events={outcome.events} price={firstPrice} />
