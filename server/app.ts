@@ -122,7 +122,9 @@ export async function createHttpApp(parts: {
     logController: new OneLinePerRequest(),
     requestIdHeader: 'x-request-id',
     bodyLimit: 1024 * 1024,
-    routerOptions: { maxParamLength: 200 },
+    // Longer than any id or token of the API, so a route's own schema refuses an over-long one with
+    // the route's words (a reset link: 400 {status:false}), not the router with a bare 414.
+    routerOptions: { maxParamLength: 1000 },
     // A backstop only: slow-bodies.ts judges bodies (a time for most, a rate for uploads), so this
     // catches what it never sees, such as a body sent after a malformed request line.
     requestTimeout: 60 * 60_000,

@@ -797,6 +797,7 @@ describe('POST /api/v1/auth/reset-password/:token', () => {
     ['a well-formed token nobody was sent', randomBytes(32).toString('base64url')],
     ['a token that is too short', 'abc'],
     ['a token with characters a link never has', 'not!a*token$at(all)aaaaaaaaa'],
+    ['a token far too long', 'a'.repeat(300)],
   ])('answers 400 {status:false, message} for %s', async (_, token) => {
     const before = await ledgerSize()
 
