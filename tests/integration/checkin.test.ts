@@ -179,12 +179,21 @@ describe('GET /ticket/{ticketId}/passes', () => {
     expect((await get(app(), '/api/v1/ticket/no-such-ticket/passes', admin)).statusCode).toBe(404)
   })
 
-  it('shows the passes of an unpaid ticket and of a cancelled one as void', async () => {
+  it('shows the passes of an unpaid ticket and of a cancelled one as void, with no code a door could take', async () => {
     const unpaid = await hold(app(), buyer(2), event, 'VIP', 2)
-    expect((await passesOf(unpaid.ticketId, buyer(2))).map((p) => p.status)).toEqual(['void', 'void'])
+    const never = await passesOf(unpaid.ticketId, buyer(2))
+    expect(never.map((p) => [p.status, p.code])).toEqual([
+      ['void', ''],
+      ['void', ''],
+    ])
     const ticket = await buy(app(), buyer(2), event, 'VIP', 2)
+    const issued = await passesOf(ticket, buyer(2))
+    expect(issued.every((p) => p.status === 'valid' && p.code.startsWith('TKT1.'))).toBe(true)
     await cancel(app(), buyer(2), ticket)
-    expect((await passesOf(ticket, buyer(2))).map((p) => p.status)).toEqual(['void', 'void'])
+    expect((await passesOf(ticket, buyer(2))).map((p) => [p.status, p.code])).toEqual([
+      ['void', ''],
+      ['void', ''],
+    ])
   })
 })
 
