@@ -68,18 +68,26 @@ export async function registerActivityFeed(
         } catch {
           return refuse(4400, 'The first message must be JSON: {"token": "...", "from": 0}.')
         }
-        let role: string | undefined
+        // the ledger's head before the token is checked: a new password after it retires this feed
+        const since = await ledger.head()
+        let account: { id: string; role: string } | undefined
         try {
-          role =
-            request.account?.role ??
-            (hello.token ? (await accountOfToken(tokens, reads.accounts.byId, hello.token)).role : undefined)
+          account =
+            request.account ??
+            (hello.token ? await accountOfToken(tokens, reads.accounts.byId, hello.token) : undefined)
         } catch {
           return refuse(4401, 'Your session has expired or is no longer valid. Please log in again.')
         }
         // closed while its token was looked up: nothing to follow (and no close event to stop it)
         if (socket.readyState !== socket.OPEN) return
-        if (!role) return refuse(4401, 'Please log in to continue.')
-        if (role !== 'admin') return refuse(4403, 'You are not allowed to do this.')
+        if (!account) return refuse(4401, 'Please log in to continue.')
+        if (account.role !== 'admin') return refuse(4403, 'You are not allowed to do this.')
+        const admin = account.id
+        /** the admin's password changed: the token this feed was opened with is retired, and so is the feed */
+        const retired = (fact: StoredFact) =>
+          fact.type === 'PasswordReset' &&
+          fact.position > since &&
+          (fact.data as { accountId?: string }).accountId === admin
         const from =
           Number.isSafeInteger(hello.from) && (hello.from as number) >= 0 ? (hello.from as number) : 0
 
@@ -97,8 +105,13 @@ export async function registerActivityFeed(
           socket.close(4408, 'Too slow: resume from your last position.')
           return true
         }
+        const closeIfRetired = (fact: StoredFact) => {
+          if (!retired(fact)) return false
+          refuse(4401, 'Your session has expired or is no longer valid. Please log in again.')
+          return true
+        }
         const every = async (fact: StoredFact) => {
-          if (socket.readyState !== socket.OPEN || tooSlow()) return
+          if (socket.readyState !== socket.OPEN || tooSlow() || closeIfRetired(fact)) return
           const item = await shape(fact)
           if (socket.readyState !== socket.OPEN) return
           send(item)
@@ -115,7 +128,7 @@ export async function registerActivityFeed(
           'activity',
           latest
             ? (fact) => {
-                if (socket.readyState !== socket.OPEN || tooSlow()) return
+                if (socket.readyState !== socket.OPEN || tooSlow() || closeIfRetired(fact)) return
                 latest.add(fact, caughtUp)
               }
             : every,

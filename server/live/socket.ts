@@ -73,10 +73,13 @@ export function attachLive(
       socket.data.account = null
       return next()
     }
-    accountOfToken(tokens, accountById, token)
+    // the ledger's head before the token is checked: a new password after it retires this socket
+    Promise.resolve(ledger.head())
+      .then(async (since) => ({ since, account: await accountOfToken(tokens, accountById, token) }))
       .then(
-        (account) => {
+        ({ since, account }) => {
           socket.data.account = { id: account.id, role: account.role }
+          socket.data.since = since
           next()
         },
         (error) => next(error as Error),
@@ -264,6 +267,15 @@ export function attachLive(
     ledger,
     'live',
     async (fact) => {
+      // A new password retires the account's tokens: its open sockets go too, on every process
+      // (each tails the ledger), and come back only with a new sign-in (the handshake checks).
+      if (fact.type === 'PasswordReset') {
+        const account = rooms.user((fact.data as { accountId: string }).accountId)
+        for (const socket of await io.local.in(account).fetchSockets()) {
+          // a socket opened with the new password's token (the handshake came after it) stays
+          if ((socket.data.since ?? 0) < fact.position) socket.disconnect(true)
+        }
+      }
       // One emit per distinct message to all its rooms: a socket in several of them gets it once.
       const audiences = new Map<FactPush['data'], string[]>()
       const types = new Map<FactPush['data'], string>()

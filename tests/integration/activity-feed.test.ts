@@ -2,7 +2,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import WebSocket from 'ws'
 import type { ActivityBatch, ActivityItem, ActivityMessage } from '../../contracts/activity.ts'
-import { adminSession, bearer, organizerSession, signUp } from '../support/accounts.ts'
+import { adminSession, bearer, login, organizerSession, signUp } from '../support/accounts.ts'
+import { ADMIN } from '../support/app.ts'
+import { open } from '../support/live-sockets.ts'
+import { waitForMail } from '../support/outbox.ts'
 import {
   approvedEvent,
   buy,
@@ -60,7 +63,59 @@ const batches = (messages: ActivityMessage[]) =>
 /** the facts a client that keeps the latest was sent, in the order sent */
 const batched = (messages: ActivityMessage[]) => batches(messages).flatMap((b) => b.items)
 
+/** a new password for the account through the mailed link, as its owner would set it */
+const usedLinks: string[] = []
+async function newPassword(email: string, password: string) {
+  const asked = await server.app.inject({
+    method: 'POST',
+    url: '/api/v1/auth/forgotpassword',
+    payload: { email },
+  })
+  expect(asked.statusCode, asked.body).toBe(200)
+  const mail = await waitForMail(
+    server.config.outboxDir,
+    (m) =>
+      m.to.includes(email) && /reset-password\//.test(m.text) && !usedLinks.some((t) => m.text.includes(t)),
+  )
+  const token = /reset-password\/([A-Za-z0-9_-]+)/.exec(mail.text)?.[1] ?? ''
+  usedLinks.push(token)
+  const reset = await server.app.inject({
+    method: 'POST',
+    url: `/api/v1/auth/reset-password/${token}`,
+    payload: { password },
+  })
+  expect(reset.statusCode, reset.body).toBe(200)
+}
+
 describe('GET /api/v1/activity (WebSocket)', () => {
+  it("closes an admin's feed and live sockets when the password changes; the new password's token keeps them", async () => {
+    const admin = await adminSession(server.app)
+    const feed = await openFeed({ token: admin.token, from: await server.app.platform.ledger.head() })
+    await until(() => feed.messages.some((m) => m.kind === 'caught-up'))
+    const socket = await open(server.url, admin.token)
+    const gone = new Promise<string>((resolve) => socket.once('disconnect', resolve))
+
+    await newPassword(admin.email, 'a-new-admin-password')
+
+    expect(await feed.closed).toEqual({
+      code: 4401,
+      reason: 'Your session has expired or is no longer valid. Please log in again.',
+    })
+    expect(await gone).toBe('io server disconnect')
+    // with the new password's token both open again, and stay open though the reset is in the backlog
+    const fresh = await login(server.app, admin.email, 'a-new-admin-password')
+    const again = await open(server.url, fresh)
+    const reopened = await openFeed({ token: fresh, from: 0 })
+    await until(() => reopened.messages.some((m) => m.kind === 'caught-up'), 10_000)
+    await new Promise((r) => setTimeout(r, 300))
+    expect(again.connected).toBe(true)
+    expect(reopened.socket.readyState).toBe(WebSocket.OPEN)
+    reopened.socket.close()
+    again.close()
+    // the admin's password as the other tests sign in with it
+    await newPassword(admin.email, ADMIN.password)
+  }, 30_000)
+
   it('refuses a visitor and a user, with a reason', async () => {
     const visitor = await openFeed({ from: 0 })
     expect((await visitor.closed).code).toBe(4401)
