@@ -25,6 +25,10 @@ import { connectionCounts } from './connection-counts.ts'
 import { availabilityOf, createPushes, dashboardPushes } from './pushes.ts'
 import { type Watcher, watchRules } from './watch.ts'
 
+/** what one socket may send in MESSAGE_WINDOW_MS (watch, unwatch, anything else) */
+export const MESSAGES_PER_WINDOW = 100
+const MESSAGE_WINDOW_MS = 10_000
+
 export type Live = { io: Server; close(): Promise<void> }
 
 /** Packets a socket's client may leave unread: far above a burst of pushes or of answers to a
@@ -108,6 +112,24 @@ export function attachLive(
     socket.conn.on('drain', () => {
       unread = 0
     })
+
+    // What a socket may send: a page watches and unwatches a few rooms as it moves (20 at most at
+    // once), so MESSAGES_PER_WINDOW in WINDOW_MS is far above any page's need. Past it the socket
+    // is dropped, its messages unread: each watch costs a read, and a flood of them from a few
+    // sockets held the whole server back for seconds (RATE_LIMITS=off lifts this, for load tests).
+    if (config.rateLimits.enabled) {
+      let windowStart = Date.now()
+      let sent = 0
+      socket.use((_packet, next) => {
+        const now = Date.now()
+        if (now - windowStart >= MESSAGE_WINDOW_MS) {
+          windowStart = now
+          sent = 0
+        }
+        if (++sent <= MESSAGES_PER_WINDOW) return next()
+        if (sent === MESSAGES_PER_WINDOW + 1) socket.disconnect(true)
+      })
+    }
 
     const account = socket.data.account as Watcher
     if (account) {

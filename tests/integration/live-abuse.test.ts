@@ -1,10 +1,12 @@
 // The live socket under abuse (issue 11): which rooms a socket may watch and how many, how many
 // connections one address may hold, and a client that stops reading. The flood of watch messages
-// is tests/quiet/live-flood.test.ts (a memory figure, measured on a quiet machine).
+// is tests/quiet/live-flood.test.ts (a memory figure, measured on a quiet machine, limits off); with
+// the limits on, a socket past its messages per window is dropped.
 import type { Socket } from 'socket.io-client'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import WebSocket from 'ws'
 import type { EventView } from '../../contracts/catalog.ts'
+import { MESSAGES_PER_WINDOW } from '../../server/live/socket.ts'
 import { adminSession, organizerSession, type Session, signUp } from '../support/accounts.ts'
 import { open, sockets, watch } from '../support/live-sockets.ts'
 import { approvedEvent, submitEvent, until } from '../support/sales.ts'
@@ -170,5 +172,28 @@ describe('connections per address', () => {
     const forwarding = (address: string) => open(server.url, undefined, { 'x-forwarded-for': address })
     for (const address of ['198.51.100.1', '198.51.100.2', '198.51.100.3']) await forwarding(address)
     await expect(forwarding('198.51.100.4')).rejects.toThrow(/Too many live connections/)
+  })
+})
+
+describe('messages per socket', () => {
+  let server: TestServer
+  beforeAll(async () => {
+    server = await startServer() // the limits on, as in production
+  })
+  afterAll(async () => {
+    await server.close()
+  })
+
+  it('drops a socket past MESSAGES_PER_WINDOW messages in its window, unread; other sockets carry on', async () => {
+    const flooder = await open(server.url)
+    const bystander = await open(server.url)
+    const gone = new Promise<string>((resolve) => flooder.once('disconnect', resolve))
+    let answered = 0
+
+    for (let i = 0; i < 1000; i++) flooder.emit('watch', `event-nothing-${i}`, () => answered++)
+
+    expect(await gone).toBe('io server disconnect')
+    expect(answered).toBeLessThanOrEqual(MESSAGES_PER_WINDOW)
+    expect(await watch(bystander, 'events')).toEqual({ ok: true, room: 'events' })
   })
 })
