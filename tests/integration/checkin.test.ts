@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { EventView } from '../../contracts/catalog.ts'
 import type { CheckinSummary, Manifest, ScanReply, TicketPass } from '../../contracts/checkin.ts'
 import type { LivePush } from '../../contracts/live.ts'
+import { DOUBLE_ENTRIES_RECORDED } from '../../server/booking/decide.ts'
 import { passSeed, passSigner } from '../../server/checkin/pass-codes.ts'
 import { passImageId } from '../../server/mail/mailer.ts'
 import { adminSession, bearer, organizerSession, type Session, signUp } from '../support/accounts.ts'
@@ -294,6 +295,23 @@ describe('POST /checkin/{eventId}/scans', () => {
       firstAdmittedAt: first.scannedAt,
       holder: 'Dev',
     })
+  })
+
+  it(`records at most ${DOUBLE_ENTRIES_RECORDED} double entries of a ticket; past them a scan is still answered "already-admitted", adding nothing`, async () => {
+    const ticket = await buy(app(), buyer(3), event, 'General Admission', 1)
+    const [pass] = await passesOf(ticket, buyer(3))
+    const code = pass?.code ?? ''
+    expect((await scanned(door, event._id, [scanOf(code, 'door-first')]))[0]?.result).toBe('admitted')
+    const doubles = Array.from({ length: DOUBLE_ENTRIES_RECORDED + 30 }, (_, i) => scanOf(code, `door-x${i}`))
+    const refusedOf = async () =>
+      (await app().platform.ledger.readStream(`order-${ticket}`)).filter((f) => f.type === 'PassScanRefused')
+
+    const answers = await scanned(door, event._id, doubles)
+    const again = await scanned(door, event._id, doubles)
+
+    expect(new Set([...answers, ...again].map((a) => a.result))).toEqual(new Set(['already-admitted']))
+    expect(again).toEqual(answers)
+    expect(await refusedOf()).toHaveLength(DOUBLE_ENTRIES_RECORDED)
   })
 
   it('answers "void" for a pass of a cancelled ticket, and records nothing', async () => {
