@@ -381,6 +381,7 @@ describe('evolve', () => {
       passVersion: 0,
       admitted: {},
       scans: {},
+      doubleEntries: 0,
     }))
   it('follows a ticket through payment, transfer, cancel and refund', () =>
     expect(
@@ -402,6 +403,7 @@ describe('evolve', () => {
       passVersion: 1,
       admitted: {},
       scans: {},
+      doubleEntries: 0,
     }))
   it.each([
     ['held', [held]],
