@@ -25,7 +25,8 @@ function trustedProxyEntry(entry: string): boolean {
   const family = isIP(address ?? '')
   if (!family || rest.length > 0) return false
   if (prefix === undefined) return true
-  return /^\d+$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128)
+  // a /0 range would trust everyone (and the address parser refuses it)
+  return /^\d+$/.test(prefix) && Number(prefix) >= 1 && Number(prefix) <= (family === 4 ? 32 : 128)
 }
 
 const DAY_MS = 86_400_000
@@ -352,14 +353,32 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       )
     }
     if (!env.JWT_SECRET) unsafe.push('JWT_SECRET: required in production (at least 32 random characters)')
+    else if (new Set(env.JWT_SECRET).size < 10) {
+      unsafe.push(
+        'JWT_SECRET: too easy to guess (fewer than 10 different characters); use 32 or more random characters, e.g. node -e "console.log(crypto.randomBytes(32).toString(\'base64url\'))"',
+      )
+    }
     if (!env.PUBLIC_URL) {
       unsafe.push(
         'PUBLIC_URL: required in production (the address people reach the app at, e.g. https://tickets.example.com)',
+      )
+    } else if (
+      env.ALLOW_TEST_PAYMENTS !== 'on' &&
+      (!env.PUBLIC_URL.startsWith('https://') || isLocalOrigin(new URL(env.PUBLIC_URL).origin))
+    ) {
+      // sign-ins and passwords would travel in clear, and every mailed link would point there
+      unsafe.push(
+        `PUBLIC_URL: must be the https:// address people reach the app at in production, not ${env.PUBLIC_URL} (a test sale with ALLOW_TEST_PAYMENTS=on may use another)`,
       )
     }
     if (env.RATE_LIMITS === 'off') unsafe.push('RATE_LIMITS: off is refused in production')
     if (durationMs(env.JWT_EXPIRES_IN) > 30 * DAY_MS) {
       unsafe.push('JWT_EXPIRES_IN: at most 30d in production')
+    }
+    if (extraOrigins.some((origin) => origin.includes('*'))) {
+      unsafe.push(
+        'CORS_ORIGINS: * would let any site act for its visitors with their sign-in; list the origins allowed',
+      )
     }
     const local = extraOrigins.filter(isLocalOrigin)
     if (local.length)

@@ -560,6 +560,7 @@ describe('loadConfig', () => {
     ['RATE_LIMITS', { RATE_LIMITS: 'maybe' }],
     ['ADMIN_EMAIL', { ADMIN_EMAIL: 'not-an-email', ADMIN_PASSWORD: 'secret-1' }],
     ['ADMIN_PASSWORD', { ADMIN_EMAIL: 'boss@example.com' }],
+    ['TRUST_PROXY', { TRUST_PROXY: '0.0.0.0/0' }],
     ['ADMIN_EMAIL', { ADMIN_EMAIL: 'boss@example.com' }],
     ['ADMIN_EMAIL', { ADMIN_PASSWORD: 'secret-1' }],
   ])('throws a ConfigError naming %s for %j', (setting, env) => {

@@ -143,6 +143,13 @@ describe('the server process in production (NODE_ENV=production)', () => {
     ['RATE_LIMITS', { RATE_LIMITS: 'off' }, /RATE_LIMITS: off is refused in production/],
     ['JWT_EXPIRES_IN', { JWT_EXPIRES_IN: '31d' }, /JWT_EXPIRES_IN: at most 30d/],
     ['CORS_ORIGINS', { CORS_ORIGINS: 'http://localhost:5173' }, /CORS_ORIGINS: localhost origins/],
+    ['CORS_ORIGINS', { CORS_ORIGINS: 'https://partner.example,*' }, /CORS_ORIGINS: \* would let any site/],
+    ['JWT_SECRET', { JWT_SECRET: 'ab'.repeat(20) }, /JWT_SECRET: too easy to guess/],
+    [
+      'PUBLIC_URL',
+      { PUBLIC_URL: 'http://localhost:3000', ALLOW_TEST_PAYMENTS: 'off' },
+      /PUBLIC_URL: must be the https:\/\/ address/,
+    ],
   ])('refuses %s that is unsafe in production', async (_name, env, message) => {
     const { code, output } = await refusal({
       JWT_SECRET: SECRET,
