@@ -32,10 +32,11 @@ export type Throttle = {
   /** Every sign-up attempt counts, taken e-mail or not: both account farming and probing which
    * e-mails have accounts need many attempts from one address. */
   signupRequested(ip: string): Promise<void>
-  /** Refuses an account that has tried too many promo codes that do not exist (guessing codes). */
+  /** Counts a promo code tried as a guess, before it is looked up, and refuses an account past its
+   * allowance of codes that do not exist (guessing codes). */
   beforePromo(accountId: string): Promise<void>
-  /** A promo code the account tried does not exist. */
-  promoUnknown(accountId: string): Promise<void>
+  /** The code tried exists: it was no guess, and is given back. */
+  promoFound(accountId: string): Promise<void>
 }
 
 const minutes = (ms: number) => Math.max(1, Math.ceil(ms / 60_000))
@@ -64,7 +65,7 @@ export function createThrottle(config: Config, redis: Redis | null): Throttle {
       forgotRequested: pass,
       signupRequested: pass,
       beforePromo: pass,
-      promoUnknown: pass,
+      promoFound: pass,
     }
   }
   const make = (name: string, points: number, durationSeconds: number): RateLimiterAbstract => {
@@ -104,6 +105,10 @@ export function createThrottle(config: Config, redis: Redis | null): Throttle {
 
   return {
     async beforeLogin(attempt) {
+      // The address's failures are counted after the fact (loginFailed): people signing in at the
+      // same moment from one address (a campus at an on-sale) are never refused for being many. A
+      // burst of guesses arriving at once can pass this check together, by at most its own size;
+      // each account's guesses are held exactly by the pair's count below.
       const byIp = await loginIp.get(attempt.ip)
       if (byIp && byIp.consumedPoints >= limits.loginFailsPerIp) {
         throw tooMany('failed login attempts', byIp.msBeforeNext)
@@ -123,8 +128,6 @@ export function createThrottle(config: Config, redis: Redis | null): Throttle {
       }
     },
     async loginFailed(attempt) {
-      // The address's count grows with failures only, after the fact: people signing in at
-      // the same moment from one address are never refused for being many.
       await loginIp.penalty(attempt.ip)
     },
     async loginSucceeded(attempt) {
@@ -138,12 +141,10 @@ export function createThrottle(config: Config, redis: Redis | null): Throttle {
       await consume(signupIp, ip, 'sign-ups from this address')
     },
     async beforePromo(accountId) {
-      const tried = await promoGuesses.get(accountId)
-      if (tried && tried.consumedPoints >= limits.promoGuessesPerAccount)
-        throw tooMany('promo codes tried that do not exist', tried.msBeforeNext)
+      await consume(promoGuesses, accountId, 'promo codes tried that do not exist')
     },
-    async promoUnknown(accountId) {
-      await promoGuesses.penalty(accountId)
+    async promoFound(accountId) {
+      await promoGuesses.reward(accountId)
     },
   }
 }

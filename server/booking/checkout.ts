@@ -33,7 +33,7 @@ export type CheckoutParts = {
   confirm: PaymentConfirmer
   events: CatalogQueries
   /** refuses an account guessing promo codes */
-  throttle: Pick<Throttle, 'beforePromo' | 'promoUnknown'>
+  throttle: Pick<Throttle, 'beforePromo' | 'promoFound'>
 }
 
 export type OrderRequest = {

@@ -32,7 +32,7 @@ export type PromoRoutesOptions = {
   ledger: Pick<LedgerPort<unknown>, 'transaction'>
   events: Pick<CatalogQueries, 'byId' | 'ticketTypesOf'>
   booking: Pick<BookingQueries, 'promoCode' | 'promoCodesOf'>
-  throttle: Pick<Throttle, 'beforePromo' | 'promoUnknown'>
+  throttle: Pick<Throttle, 'beforePromo' | 'promoFound'>
 }
 
 export async function promoRoutes(fastify: FastifyInstance, options: PromoRoutesOptions) {

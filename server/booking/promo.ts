@@ -65,16 +65,18 @@ export const amountOffRupees = (terms: Pick<PromoTerms, 'amountOffPaise'>) =>
  * do not exist is refused (429) before the code is looked up, so codes cannot be guessed.
  */
 export async function promoTermsFor(
-  throttle: Pick<Throttle, 'beforePromo' | 'promoUnknown'>,
+  throttle: Pick<Throttle, 'beforePromo' | 'promoFound'>,
   booking: Pick<BookingQueries, 'promoCode'>,
   accountId: string,
   eventId: string,
   code: string,
   ticketTypeId: string,
 ): Promise<PromoTerms> {
+  // counted as a guess before the lookup (tries arriving at once cannot all slip under the limit),
+  // and given back when the code exists
   await throttle.beforePromo(accountId)
   const terms = await booking.promoCode(eventId, code)
-  if (!terms) await throttle.promoUnknown(accountId)
+  if (terms) await throttle.promoFound(accountId)
   const refusal = promoRefusal(terms, ticketTypeId, new Date().toISOString())
   if (refusal || !terms) {
     const message = refusal ?? PROMO_UNKNOWN

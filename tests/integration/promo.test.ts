@@ -317,6 +317,12 @@ describe('an account guessing promo codes', () => {
       expect(Number(res.headers['retry-after'])).toBeGreaterThan(0)
     }
     // a real code costs nothing, and another account is not held back
-    expect((await price(honest, 'REAL')).json()).toEqual({ code: 'REAL', discount: 150, amount: 1350 })
+    for (let i = 0; i < 5; i++)
+      expect((await price(honest, 'REAL')).json()).toEqual({ code: 'REAL', discount: 150, amount: 1350 })
+    // guesses sent at the same moment do not all slip under the allowance
+    const rusher = await signUp(g, 'Rusher')
+    const rushed = await Promise.all(Array.from({ length: 12 }, (_, i) => price(rusher, `RUSH${i}`)))
+    expect(rushed.filter((r) => r.statusCode === 400)).toHaveLength(3)
+    expect(rushed.filter((r) => r.statusCode === 429)).toHaveLength(9)
   }, 60_000)
 })
