@@ -220,7 +220,15 @@ export async function createHttpApp(parts: {
         eventOfOrder: async (orderId) => (await booking.byId(orderId))?.eventId,
         media,
       })
-      await bookingRoutes(api, { platform, booking, commands, checkout: services.checkout, events, accounts })
+      await bookingRoutes(api, {
+        platform,
+        booking,
+        commands,
+        checkout: services.checkout,
+        events,
+        accounts,
+        throttle: services.throttle,
+      })
       await checkinRoutes(api, {
         ledger,
         checkin: services.checkin,
@@ -236,12 +244,18 @@ export async function createHttpApp(parts: {
         booking,
         commands: services.waitlist,
         maxQuantity: config.booking.maxTicketsPerOrder,
+        throttle: services.throttle,
       })
       await paymentRoutes(api, { gateway, jobs, booking, confirm, localGateway: platform.localGateway })
       await analyticsRoutes(api, { sales: services.analytics, events, booking, accounts })
       await dashboardRoutes(api, { dashboards: services.dashboards, head: () => ledger.head() })
       await scheduleRoutes(api, { platform: { ledger }, events, schedule: services.schedule })
-      await supportRoutes(api, { platform: { ledger }, support: services.support, accounts })
+      await supportRoutes(api, {
+        platform: { ledger },
+        support: services.support,
+        accounts,
+        throttle: services.throttle,
+      })
     },
     { prefix: '/api/v1' },
   )

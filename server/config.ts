@@ -138,6 +138,9 @@ const EnvSchema = v.object({
   FORGOT_WINDOW_MINUTES: wholeNumber(60, 1),
   PROMO_GUESSES_PER_ACCOUNT: wholeNumber(20, 1),
   PROMO_GUESS_WINDOW_MINUTES: wholeNumber(10, 1),
+  INQUIRIES_PER_HOUR: wholeNumber(20, 1),
+  TRANSFERS_PER_HOUR: wholeNumber(30, 1),
+  WAITLIST_CHANGES_PER_HOUR: wholeNumber(30, 1),
   RESET_TOKEN_MINUTES: wholeNumber(30, 1),
   LEDGER_POLL_MS: wholeNumber(100, 10),
   UPLOAD_IMAGE_MAX_MB: wholeNumber(10, 1),
@@ -242,6 +245,11 @@ export type Config = {
     /** promo codes an account may try that do not exist, per window, before it is refused (issue 17) */
     promoGuessesPerAccount: number
     promoGuessWindowMinutes: number
+    /** what one account may do per hour: inquiries sent, tickets transferred, waiting lists
+     * joined or left (each is a fact, a mail or a read for others; a loop of them is abuse) */
+    inquiriesPerHour: number
+    transfersPerHour: number
+    waitlistChangesPerHour: number
   }
   resetTokenMinutes: number
   ledgerPollMs: number
@@ -448,6 +456,9 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       forgotWindowMinutes: env.FORGOT_WINDOW_MINUTES,
       promoGuessesPerAccount: env.PROMO_GUESSES_PER_ACCOUNT,
       promoGuessWindowMinutes: env.PROMO_GUESS_WINDOW_MINUTES,
+      inquiriesPerHour: env.INQUIRIES_PER_HOUR,
+      transfersPerHour: env.TRANSFERS_PER_HOUR,
+      waitlistChangesPerHour: env.WAITLIST_CHANGES_PER_HOUR,
     },
     resetTokenMinutes: env.RESET_TOKEN_MINUTES,
     ledgerPollMs: env.LEDGER_POLL_MS,

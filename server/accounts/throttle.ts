@@ -37,6 +37,16 @@ export type Throttle = {
   beforePromo(accountId: string): Promise<void>
   /** The code tried exists: it was no guess, and is given back. */
   promoFound(accountId: string): Promise<void>
+  /** Counts one of the account's hourly allowance of an action, refusing it past the allowance. */
+  perHour(action: HourlyAction, accountId: string): Promise<void>
+}
+
+/** what an account may do only so many times an hour */
+export type HourlyAction = 'inquiry' | 'transfer' | 'waitlist'
+const hourlyWords: Record<HourlyAction, string> = {
+  inquiry: 'inquiries sent',
+  transfer: 'tickets transferred',
+  waitlist: 'waiting list changes',
 }
 
 const minutes = (ms: number) => Math.max(1, Math.ceil(ms / 60_000))
@@ -66,6 +76,7 @@ export function createThrottle(config: Config, redis: Redis | null): Throttle {
       signupRequested: pass,
       beforePromo: pass,
       promoFound: pass,
+      perHour: pass,
     }
   }
   const make = (name: string, points: number, durationSeconds: number): RateLimiterAbstract => {
@@ -87,6 +98,11 @@ export function createThrottle(config: Config, redis: Redis | null): Throttle {
   const forgotAccount = make('forgot-account', limits.forgotPerAccount, limits.forgotWindowMinutes * 60)
   const forgotIp = make('forgot-ip', limits.forgotPerIp, limits.forgotWindowMinutes * 60)
   const promoGuesses = make('promo-guess', limits.promoGuessesPerAccount, limits.promoGuessWindowMinutes * 60)
+  const hourly: Record<HourlyAction, RateLimiterAbstract> = {
+    inquiry: make('inquiry', limits.inquiriesPerHour, 3600),
+    transfer: make('transfer', limits.transfersPerHour, 3600),
+    waitlist: make('waitlist', limits.waitlistChangesPerHour, 3600),
+  }
 
   /** Takes a point; a refusal comes back as the limiter's answer rather than thrown. */
   const take = async (limiter: RateLimiterAbstract, key: string): Promise<RateLimiterRes | null> => {
@@ -145,6 +161,9 @@ export function createThrottle(config: Config, redis: Redis | null): Throttle {
     },
     async promoFound(accountId) {
       await promoGuesses.reward(accountId)
+    },
+    async perHour(action, accountId) {
+      await consume(hourly[action], accountId, hourlyWords[action])
     },
   }
 }

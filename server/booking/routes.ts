@@ -1,4 +1,5 @@
 // /ticket/* (API.md): orders with holds, the payment callback, tickets, cancel, transfer.
+
 import type { FastifyInstance } from 'fastify'
 import {
   CreateOrderBody,
@@ -12,6 +13,7 @@ import {
 } from '../../contracts/booking.ts'
 import { MessageReply } from '../../contracts/common.ts'
 import type { AccountQueries } from '../accounts/queries.ts'
+import type { Throttle } from '../accounts/throttle.ts'
 import type { CatalogQueries, EventRow } from '../catalog/queries.ts'
 import { conflict, invalid, notFound } from '../errors.ts'
 import { callerOf } from '../http/access.ts'
@@ -41,12 +43,14 @@ export type BookingRoutesOptions = {
   checkout: Checkout
   events: Pick<CatalogQueries, 'byId'>
   accounts: Pick<AccountQueries, 'byEmail'>
+  /** refuses an account transferring tickets in a loop */
+  throttle: Pick<Throttle, 'perHour'>
 }
 
 export async function bookingRoutes(fastify: FastifyInstance, options: BookingRoutesOptions) {
   const app = fastify.withTypeProvider<ValibotTypeProvider>()
   const { config, gateway } = options.platform
-  const { booking, commands, checkout, events, accounts } = options
+  const { booking, commands, checkout, events, accounts, throttle } = options
 
   app.post(
     '/ticket/create',
@@ -197,6 +201,7 @@ export async function bookingRoutes(fastify: FastifyInstance, options: BookingRo
     },
     async (request) => {
       const owner = callerOf(request)
+      await throttle.perHour('transfer', owner.id)
       // The decision checks the caller owns the ticket before it says whether the e-mail has an
       // account, so a stranger's ticket id is no way to test addresses.
       const recipient = await accounts.byEmail(request.body.newAttendeeEmail)

@@ -1,4 +1,5 @@
 // /admin/support* (API.md), and the asker's own inquiries.
+
 import type { FastifyInstance } from 'fastify'
 import { MessageReply } from '../../contracts/common.ts'
 import {
@@ -9,6 +10,7 @@ import {
   ReplyBody,
 } from '../../contracts/support.ts'
 import type { AccountQueries } from '../accounts/queries.ts'
+import type { Throttle } from '../accounts/throttle.ts'
 import { callerOf } from '../http/access.ts'
 import { replies, type ValibotTypeProvider } from '../http/valibot.ts'
 import { newId, streams } from '../ids.ts'
@@ -21,11 +23,13 @@ export type SupportRoutesOptions = {
   platform: Pick<Platform, 'ledger'>
   support: SupportQueries
   accounts: AccountQueries
+  /** refuses an account sending inquiries in a loop */
+  throttle: Pick<Throttle, 'perHour'>
 }
 
 export async function supportRoutes(fastify: FastifyInstance, options: SupportRoutesOptions) {
   const app = fastify.withTypeProvider<ValibotTypeProvider>()
-  const { support, accounts } = options
+  const { support, accounts, throttle } = options
   const { ledger } = options.platform
 
   const views = async (rows: InquiryRow[]) => {
@@ -51,6 +55,7 @@ export async function supportRoutes(fastify: FastifyInstance, options: SupportRo
     { config: { access: ['user'] }, schema: { body: InquiryBody, response: replies({ 201: InquiryReply }) } },
     async (request, reply) => {
       const asker = callerOf(request)
+      await throttle.perHour('inquiry', asker.id)
       const inquiryId = newId()
       await handleCommand(ledger, inquiryDecider, {
         stream: streams.inquiry(inquiryId),

@@ -1,5 +1,6 @@
 // Waiting lists' routes (issue 17): POST and DELETE /event/{eventId}/waitlist (join a sold-out
 // ticket type's list, leave it), GET /waitlist/mine (the caller's places in line, and offers).
+
 import type { FastifyInstance } from 'fastify'
 import { EventParams } from '../../contracts/catalog.ts'
 import { MessageReply } from '../../contracts/common.ts'
@@ -9,6 +10,7 @@ import {
   WaitlistLeaveQuery,
   WaitlistMine,
 } from '../../contracts/waitlist.ts'
+import type { Throttle } from '../accounts/throttle.ts'
 import type { BookingQueries } from '../booking/queries.ts'
 import { EVENT_NOT_FOUND } from '../catalog/decide.ts'
 import type { CatalogQueries, TicketTypeRow } from '../catalog/queries.ts'
@@ -24,13 +26,15 @@ export type WaitlistRoutesOptions = {
   booking: Pick<BookingQueries, 'waitlistOf'>
   commands: WaitlistCommands
   maxQuantity: number
+  /** refuses an account joining and leaving in a loop */
+  throttle: Pick<Throttle, 'perHour'>
 }
 
 const NO_SUCH_TYPE = 'This event has no such ticket type.'
 
 export async function waitlistRoutes(fastify: FastifyInstance, options: WaitlistRoutesOptions) {
   const app = fastify.withTypeProvider<ValibotTypeProvider>()
-  const { events, booking, commands, maxQuantity } = options
+  const { events, booking, commands, maxQuantity, throttle } = options
 
   /** the approved event's ticket type named (by name in any case, or by id) */
   const typeOf = async (eventId: string, wanted: string): Promise<TicketTypeRow> => {
@@ -52,6 +56,7 @@ export async function waitlistRoutes(fastify: FastifyInstance, options: Waitlist
     },
     async (request, reply) => {
       const caller = callerOf(request)
+      await throttle.perHour('waitlist', caller.id)
       const { id } = request.params
       const { quantity } = request.body
       if (quantity > maxQuantity) {
@@ -86,6 +91,7 @@ export async function waitlistRoutes(fastify: FastifyInstance, options: Waitlist
     },
     async (request) => {
       const caller = callerOf(request)
+      await throttle.perHour('waitlist', caller.id)
       const { id } = request.params
       const wanted = request.query.ticketType
       const only = wanted ? (await typeOf(id, wanted)).id : null

@@ -7,10 +7,11 @@
 import { randomBytes } from 'node:crypto'
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type Session, signUp } from '../support/accounts.ts'
+import { adminSession, bearer, organizerSession, type Session, signUp } from '../support/accounts.ts'
 import { startApp, type TestApp } from '../support/app.ts'
 import { dbRow, factField } from '../support/db.ts'
 import { readOutbox, waitForMail } from '../support/outbox.ts'
+import { approvedEvent, buy } from '../support/sales.ts'
 
 const LIMITS = {
   LOGIN_FAILS_PER_ACCOUNT_ADDRESS: '3',
@@ -374,5 +375,70 @@ describe('RATE_LIMITS=off', () => {
     for (let i = 0; i < 3; i++) made.push(await signUp(open.app, `farmed${i}`))
 
     expect(made).toHaveLength(3)
+  })
+})
+
+describe('what one account may do per hour: inquiries, transfers, waiting list changes', () => {
+  let hourly: TestApp
+  beforeAll(async () => {
+    hourly = await startApp({
+      INQUIRIES_PER_HOUR: '2',
+      TRANSFERS_PER_HOUR: '2',
+      WAITLIST_CHANGES_PER_HOUR: '2',
+    })
+  })
+  afterAll(async () => {
+    await hourly?.close()
+  })
+  const send = (who: Session, method: 'POST' | 'DELETE', url: string, payload?: object) =>
+    hourly.app.inject({ method, url, headers: bearer(who.token), ...(payload ? { payload } : {}) })
+  /** the 429 of an hourly allowance: the action named, the wait, Retry-After within the hour */
+  const expectHourly = (res: Reply, what: string) => {
+    expect(res.statusCode, res.body).toBe(429)
+    expect(res.json().message).toMatch(
+      new RegExp(`^Too many ${what}\\. Please try again in \\d+ minutes?\\.$`),
+    )
+    expect(Number(res.headers['retry-after'])).toBeLessThanOrEqual(3600)
+  }
+
+  it('refuses the third inquiry of an account, storing nothing; another account still asks', async () => {
+    const [asker, other] = [await signUp(hourly.app, 'Asker'), await signUp(hourly.app, 'Other')]
+    const ask = (who: Session) =>
+      send(who, 'POST', '/api/v1/admin/support', { subject: 'Hi', inquiry: 'A question.' })
+    expect((await ask(asker)).statusCode).toBe(201)
+    expect((await ask(asker)).statusCode).toBe(201)
+    const head = await hourly.app.platform.ledger.head()
+
+    const third = await ask(asker)
+
+    expectHourly(third, 'inquiries sent')
+    expect(await hourly.app.platform.ledger.head()).toBe(head)
+    expect((await ask(other)).statusCode).toBe(201)
+  })
+
+  it('refuses the third transfer of an account (a ticket passed back and forth), and the third waiting list change', async () => {
+    const app = hourly.app
+    const admin = await adminSession(app)
+    const organizer = await organizerSession(app, 'Hourly')
+    const event = await approvedEvent(app, organizer, admin, { title: 'Ping Pong' })
+    const [ping, pong] = [await signUp(app, 'Ping'), await signUp(app, 'Pong')]
+    const ticket = await buy(app, ping, event, 'VIP', 1)
+    const pass = (from: Session, to: Session) =>
+      send(from, 'POST', '/api/v1/ticket/transfer', { ticketId: ticket, newAttendeeEmail: to.email })
+    for (const [from, to] of [
+      [ping, pong],
+      [pong, ping],
+      [ping, pong],
+      [pong, ping],
+    ] as const)
+      expect((await pass(from, to)).statusCode).toBe(200)
+
+    expectHourly(await pass(ping, pong), 'tickets transferred')
+    // joining while seats are on sale is refused (409), and counts as a change all the same
+    const join = () =>
+      send(ping, 'POST', `/api/v1/event/${event._id}/waitlist`, { ticketType: 'VIP', quantity: 1 })
+    expect((await join()).statusCode).toBe(409)
+    expect((await join()).statusCode).toBe(409)
+    expectHourly(await join(), 'waiting list changes')
   })
 })
