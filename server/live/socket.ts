@@ -114,9 +114,9 @@ export function attachLive(
     })
 
     // What a socket may send: a page watches and unwatches a few rooms as it moves (20 at most at
-    // once), so MESSAGES_PER_WINDOW in WINDOW_MS is far above any page's need. Past it the socket
-    // is dropped, its messages unread: each watch costs a read, and a flood of them from a few
-    // sockets held the whole server back for seconds (RATE_LIMITS=off lifts this, for load tests).
+    // once), so MESSAGES_PER_WINDOW in MESSAGE_WINDOW_MS is far above any page's need. Past it the
+    // socket is dropped, its messages unread: each watch costs a read, and a flood of them from a
+    // few sockets held the whole server back for seconds (RATE_LIMITS=off lifts this, for load tests).
     if (config.rateLimits.enabled) {
       let windowStart = Date.now()
       let sent = 0

@@ -123,6 +123,8 @@ async function sellAndScan(app: FastifyInstance) {
   // an admitted ticket transferred twice (its old code void, the new one a double entry), another cancelled
   await transfer(app, b(1), tickets[1] as string, b(4))
   await transfer(app, b(4), tickets[1] as string, b(6))
+  // its code as the holder had it (a void pass is shown with none)
+  const cancelledCode = (await passesOf(tickets[3] as string, b(3)))[0]?.code ?? ''
   await cancel(app, b(3), tickets[3] as string)
   await transfer(app, b(4), tickets[4] as string, b(7))
   await cancel(app, b(5), tickets[5] as string)
@@ -132,7 +134,7 @@ async function sellAndScan(app: FastifyInstance) {
       ['TKT1.not.signed', 'a', '2024-06-01T18:10:01.000Z'],
       [(await passesOf(tickets[1] as string, b(6)))[0]?.code ?? '', 'b', '2024-06-01T18:10:02.000Z'],
       [(await passesOf(tickets[4] as string, b(7)))[0]?.code ?? '', 'b', '2024-06-01T18:11:00.000Z'],
-      [(await passesOf(tickets[3] as string, b(3)))[0]?.code ?? '', 'b', '2024-06-01T18:11:30.000Z'],
+      [cancelledCode, 'b', '2024-06-01T18:11:30.000Z'],
     ]),
   ).toEqual(['void', 'invalid', 'already-admitted', 'admitted', 'void'])
   // the two cancelled tickets' refunds, paid by a worker
