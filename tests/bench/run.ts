@@ -1,6 +1,7 @@
-// npm run bench [-- --only append,reads] [--quick] [--render]: runs every benchmark (or some), side by side with the
-// same machine's ceiling in the same run, and writes tests/bench/results/latest.json and
-// tests/bench/results/RESULTS.md. Benches: append, flash-sale, watched-sale (the flash sale with 200
+// npm run bench [-- --only append,reads] [--quick] [--render] [--record]: runs every benchmark (or some), side by
+// side with the same machine's ceiling in the same run, and writes tests/bench/results/latest/latest.json and
+// RESULTS.md (ignored by git); with --record, the committed tests/bench/results/latest.json and RESULTS.md
+// instead. Each bench's figures keep the commit, CPU and date of the run that measured them. Benches: append, flash-sale, watched-sale (the flash sale with 200
 // pages of its event open), purchase, floor (the least a hold and a purchase's jobs cost in this
 // stack, beside the app, issue 18), balancer (the flash sale through nginx, deploy/nginx.conf),
 // fanout, reads, rebuild, web, stores, sale-stores (the flash
@@ -8,8 +9,9 @@
 // checkin (the door: 10,000 offline scans synced from 4 devices, and one scan at 200 scans/s).
 import { spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { dirname, join, relative } from 'node:path'
 import { parseArgs } from 'node:util'
+import { runFiles } from '../support/results-files.ts'
 import { benchAppend } from './append.ts'
 import { benchBalancedSale } from './balancer.ts'
 import { benchCheckin, type CheckinResult } from './checkin.ts'
@@ -22,7 +24,7 @@ import {
   type WatchedSaleResult,
   watchedSale,
 } from './flash-sale.ts'
-import { machine } from './lib/machine.ts'
+import { type Machine, machine } from './lib/machine.ts'
 import { root } from './lib/processes.ts'
 import { median, round, type Spread } from './lib/stats.ts'
 import { benchPurchase, benchPurchaseJobsFloor } from './purchase.ts'
@@ -34,9 +36,15 @@ import { benchStores, type StoreFigures } from './stores.ts'
 import { benchWeb } from './web.ts'
 
 const { values } = parseArgs({
-  options: { only: { type: 'string' }, quick: { type: 'boolean' }, render: { type: 'boolean' } },
+  options: {
+    only: { type: 'string' },
+    quick: { type: 'boolean' },
+    render: { type: 'boolean' },
+    record: { type: 'boolean' },
+  },
 })
 // --render: no bench runs; RESULTS.md is written again from latest.json.
+// --record: the committed results are read and written; without it, the ones under latest/.
 const only = values.render ? new Set<string>() : values.only ? new Set(values.only.split(',')) : null
 const wanted = (name: string) => !only || only.has(name)
 const quick = values.quick === true
@@ -46,6 +54,7 @@ const profiledChanges = [
   {
     change: 'Group commit of holds and captures',
     commit: 'ea3fed8',
+    on: '2026-11-26, AMD EPYC',
     before:
       'flash sale FULL 983 req/s (ratio 0.209), NORMAL 1,224 req/s; full purchase FULL 249, NORMAL 317 paid orders/s',
     after:
@@ -57,6 +66,7 @@ const profiledChanges = [
   {
     change: 'Warm-up before the measured flash sale',
     commit: 'ea3fed8',
+    on: '2026-11-26, AMD EPYC',
     before: 'p99 298 ms (FULL, cold server)',
     after: 'p99 116 ms',
     why: 'The first requests paid for JIT compilation and lazily loaded modules; 1,000 holds on a second event now warm the server first.',
@@ -64,6 +74,7 @@ const profiledChanges = [
   {
     change: "drizzle's placeholder fill compiled once per prepared query (server/db/fast-run.ts)",
     commit: 'ee298ff',
+    on: '2026-11-26, AMD EPYC',
     before: 'rebuild of 1,000,001 facts 66,229 facts/s (ratio 0.274)',
     after: '67,942 facts/s (0.285)',
     why:
@@ -73,6 +84,7 @@ const profiledChanges = [
   {
     change: 'Measuring what a commit writes',
     commit: '0c13a88',
+    on: '2026-11-26, AMD EPYC',
     before: 'append NORMAL ratio 0.16, unexplained',
     after: 'unchanged, explained',
     why:
@@ -83,6 +95,7 @@ const profiledChanges = [
     change:
       "Orders' status written into the SQL, not bound (server/db/constant.ts); the hold's seats read once; a pushed order read once",
     commit: 'ccc8771',
+    on: '2026-11-27, Intel Xeon',
     before:
       'hold probe (60,000 buyers, 100 connections, 10 s after 3 s of warm-up, FULL): 2,645 holds/s, 0.37 ms of the server core per hold; flash sale 1,844 holds/s, 0.059 of hello world (the day before, a slower machine)',
     after:
@@ -96,6 +109,7 @@ const profiledChanges = [
   {
     change: 'Listings and event pages made per event, per change of that event; listings gzipped from groups',
     commit: '9193e37, 177f8f7',
+    on: '2026-11-27, Intel Xeon',
     before:
       'soak 109 operations/s for 10 min (a 156/s peak), the server core from 73% to 97% busy at that same rate, p99 last/middle third 1.39',
     after:
@@ -107,6 +121,7 @@ const profiledChanges = [
   {
     change: "Analytics' and check-in's projections read an order's six columns, not its row (orderSummaries)",
     commit: '751bf72',
+    on: '2026-11-27, Intel Xeon',
     before: 'rebuild of 200,000 facts 42,723 and 41,903 facts/s (one round each)',
     after:
       "47,295 and 46,134 facts/s; 1,000,001 facts 44,672 facts/s against a raw copy's 303,979 rows/s (0.147)",
@@ -116,6 +131,7 @@ const profiledChanges = [
     change:
       "The listing per request: the ledger's head read once, helmet's headers taken from it once, the log line made only when info is logged, Accept-Encoding's answer kept per header",
     commit: 'c9f3c52, 3d17eb7',
+    on: '2026-11-27, Intel Xeon',
     before:
       'listing probe (1,000 events gzipped, wrk, 100 connections, 10 s after 3 s of warm-up, three rounds): 18,376–18,731 req/s; reads bench 15,488 req/s, 0.207 of wrk’s hello world (the machine of the day before)',
     after:
@@ -128,6 +144,7 @@ const profiledChanges = [
     change:
       "The gzipped listing's groups compressed at zlib's default level, each with the text before it as its dictionary",
     commit: '75188ec',
+    on: '2026-11-27, Intel Xeon',
     before: 'the 1,000-event listing 71,043 bytes gzipped (46,476 gzipped whole); probe 20,885–21,442 req/s',
     after: '47,834 bytes; probe 19,575–20,567 req/s',
     why:
@@ -138,6 +155,7 @@ const profiledChanges = [
     change:
       "Rebuild: analytics' figures, then booking's seat counts, folded in memory during the replay, each row written once",
     commit: '1b43612, 941df8a',
+    on: '2026-11-27, Intel Xeon',
     before:
       '1,000,001 facts 34,430 facts/s against a raw copy of 243,396 rows/s (0.141, three rounds, the same machine and day); 300,000 facts 0.148',
     after:
@@ -150,6 +168,7 @@ const profiledChanges = [
     change:
       "Rebuild: booking's replay holds the orders in memory and lends them to the projections after it (analytics, the door's passes, promo codes)",
     commit: 'e994e24',
+    on: '2026-11-27, AMD EPYC',
     before:
       '1,000,001 facts 38,435 facts/s against a raw copy of 206,463 rows/s (0.186, three rounds, the code before, this machine and day); 300,000 facts 37,940 facts/s',
     after:
@@ -162,6 +181,7 @@ const profiledChanges = [
     change:
       'The gzipped listing of a new ledger head made without the whole JSON text (the CRC-32 put together from the groups’, crc32Combine), the plain text made only when asked for',
     commit: '405d3e2',
+    on: '2026-11-27, AMD EPYC',
     before:
       'probe, one event changed per head: 1,000 events with 40 attendees each 15.8 ms per head, 50 events with 300 attendees each 7.5 ms',
     after: '1.9 ms and 2.7 ms',
@@ -171,6 +191,7 @@ const profiledChanges = [
     change:
       "SQLite's page cache 16 MB by default (SQLITE_CACHE_MB; it was 64), the pass drawing thread's V8 heap bounded (4 MB young, 48 MB old)",
     commit: 'c7e8dd4',
+    on: '2026-11-27, AMD EPYC',
     before:
       "soak (sockets gone in its last minutes, see the soak bench fix 6c75ae8): the memory outside V8's heaps and Buffers 207 → 293 MB over 10 minutes; the drawing thread 42 MB of heap held",
     after:
@@ -181,18 +202,20 @@ const profiledChanges = [
     change:
       "An event object of 8 kB or more gzipped as a group of its own; an event's attendees read from the index alone (orders_issued_by_event on event, id and owner)",
     commit: 'b11d0ee',
+    on: '2026-11-27, AMD EPYC',
     before:
-      "soak of the twelfth session (a faster machine): 115.9 operations/s (70% of 165.5), the server's core ~80% → ~93% busy, p99 110.5 ms middle third, 178.9 ms last (1.62); RSS +14.2%. The code before on this session's machine, profiled (BENCH_SERVER_PROF, which slows it): 97.2 operations/s (70% of 138.8), p99 72.7 ms middle third, 97.1 ms last (1.34), RSS +4.9%; the listing's compression 4.0% → 6.8% of the core from the first minute to the last, the attendee reads of changed events 1.5% → 3.4%; a probe of 400 attendees of one event among 60,000 orders: 908 µs",
+      "soak of the code before on a faster machine (2026-11-27, AMD EPYC): 115.9 operations/s (70% of 165.5), the server's core ~80% → ~93% busy, p99 110.5 ms middle third, 178.9 ms last (1.62); RSS +14.2%. The code before on this entry's machine, profiled (BENCH_SERVER_PROF, which slows it): 97.2 operations/s (70% of 138.8), p99 72.7 ms middle third, 97.1 ms last (1.34), RSS +4.9%; the listing's compression 4.0% → 6.8% of the core from the first minute to the last, the attendee reads of changed events 1.5% → 3.4%; a probe of 400 attendees of one event among 60,000 orders: 908 µs",
     after:
-      "soak on this session's machine: 102.8 operations/s (70% of 146.9), the core ~70% busy from start to end, p99 64.2 ms middle third, 56 ms last (0.87); RSS 381.9 → at most 410.1 MB (+7.4%); 0 errors, 0 drops. A second run: 115.3 operations/s (70% of 164.7), the core 80–95% busy, p99 80.8 then 89.5 ms (1.11), RSS 338.1 → at most 393.1 MB (+16.3%, three windows; the median window 339.2 MB in the second minute, 353.8 MB in the last), 0 errors, 0 drops. The probe: 207 µs. Rebuild of 300,000 facts (three rounds each, this machine): 61,020 facts/s with the code before, 60,954 after (0.242 and 0.240 of a raw copy): the wider index costs nothing the rounds show",
+      'soak: 102.8 operations/s (70% of 146.9), the core ~70% busy from start to end, p99 64.2 ms middle third, 56 ms last (0.87); RSS 381.9 → at most 410.1 MB (+7.4%); 0 errors, 0 drops. A second run: 115.3 operations/s (70% of 164.7), the core 80–95% busy, p99 80.8 then 89.5 ms (1.11), RSS 338.1 → at most 393.1 MB (+16.3%, three windows; the median window 339.2 MB in the second minute, 353.8 MB in the last), 0 errors, 0 drops. The probe: 207 µs. Rebuild of 300,000 facts (three rounds each, this machine): 61,020 facts/s with the code before, 60,954 after (0.242 and 0.240 of a raw copy): the wider index costs nothing the rounds show',
     why: "Every event object lists its attendees, so during a sale events grow to 15 kB and more. gzip-groups.ts grouped them with their neighbours up to 64 kB, and each ticket sold compressed that whole group again; the attendees were read through an index without the owner, one table row per attendee. Both costs grew with the tickets sold: what made the server's CPU per operation climb through the soak.",
   },
   {
     change:
       "Every reply's security headers given as one object of a fixed shape (a constructor made from helmet's names), and CORS headers only for requests that carry an Origin",
     commit: 'c881ee9',
+    on: '2026-11-27, Intel Xeon',
     before:
-      "reads bench, this session's machine, the code before (a3020e9): the gzipped 1,000-event listing 19,053 req/s (17,099–20,345) under wrk against wrk's hello world 68,477 (56,283–70,246), 0.278; a page of 50 13,795, one event 15,702, a 304 27,064 req/s; probe (listing, wrk, three rounds of 10 s) ~23,000 req/s, 28 µs of user and 15 µs of system CPU per request",
+      "reads bench, the code before (a3020e9): the gzipped 1,000-event listing 19,053 req/s (17,099–20,345) under wrk against wrk's hello world 68,477 (56,283–70,246), 0.278; a page of 50 13,795, one event 15,702, a 304 27,064 req/s; probe (listing, wrk, three rounds of 10 s) ~23,000 req/s, 28 µs of user and 15 µs of system CPU per request",
     after:
       "the listing 25,418 req/s (24,937–26,133) against wrk's hello world 83,983 (80,924–85,264), 0.303; a page of 50 18,544, one event 18,298, a 304 31,958 req/s (hello world's own spread moved between the two runs, so the ratios move less than the rates); probe ~27,500 req/s, 22 µs of user CPU per request",
     why:
@@ -203,8 +226,9 @@ const profiledChanges = [
     change:
       'A big item of the gzipped listing (an event object of 8 kB or more) compressed in slices of 8 kB; when it changes, the slices before the first that differs are kept',
     commit: 'a82504d',
+    on: '2026-11-27, Intel Xeon',
     before:
-      "soak, this session's machine (c881ee9's code): 138 operations/s (70% of 197.1), the server's core ~74% busy in the second minute and ~85% in the last, p99 46.8 ms middle third, 68.1 ms last (1.46x); a profiled run of the same code (125.3 operations/s): the listing's compression (gzipJsonArray) 6.4% → 12.5% of the core from the first minute to the last; unit test, a 32 kB event gaining one attendee: 35,835 bytes compressed again",
+      "soak of c881ee9's code: 138 operations/s (70% of 197.1), the server's core ~74% busy in the second minute and ~85% in the last, p99 46.8 ms middle third, 68.1 ms last (1.46x); a profiled run of the same code (125.3 operations/s): the listing's compression (gzipJsonArray) 6.4% → 12.5% of the core from the first minute to the last; unit test, a 32 kB event gaining one attendee: 35,835 bytes compressed again",
     after:
       'soak: 143.1 operations/s (70% of 204.5), the core 80–84% busy from the second minute to the last, p99 68.3 ms middle third, 73.1 ms last (1.07x), 0 errors, 0 drops; unit test: under 16.5 kB compressed per sale',
     why:
@@ -215,6 +239,7 @@ const profiledChanges = [
     change:
       "glibc's mmap threshold fixed at 128 kB (MALLOC_MMAP_THRESHOLD_=131072) for npm start, npm run workers, the Dockerfile and the benches' server",
     commit: '62861d4',
+    on: '2026-11-27, Intel Xeon',
     before:
       "soak of b96703d's code (`node --import tsx tests/bench/soak.ts 600 2000`, not written above): 132.8 operations/s (70% of 189.7); the memory outside V8's heaps, Buffers and threads 130 → 170 MB; the median window's RSS 305.5 MB in the second minute, 346 MB in the last; RSS 304.4 → at most 374.8 MB (+23%); p99 1.02x",
     after:
@@ -227,8 +252,9 @@ const profiledChanges = [
     change:
       "Rebuild: the replay reads the ledger's rows as arrays; the rows a replay holds counted as they come, not summed over its tables at every new key; booking's orders (23 columns) and the door's passes written with positional parameters, without drizzle's fill of named values; a new row put in its map once; the replay's closures anonymous",
     commit: '70a7adb, a5deb85',
+    on: '2026-11-28, AMD EPYC',
     before:
-      "rebuild of 1,000,001 facts (`node --import tsx tests/bench/rebuild.ts 1000000 3`, this session's machine, the code before in a worktree): 67,004 and 64,839 facts/s against a raw copy of 273,817 and 265,873 rows/s (0.245, 0.244)",
+      'rebuild of 1,000,001 facts (`node --import tsx tests/bench/rebuild.ts 1000000 3`, the code before in a worktree): 67,004 and 64,839 facts/s against a raw copy of 273,817 and 265,873 rows/s (0.245, 0.244)',
     after:
       '78,880 facts/s against 272,972 (0.289) after the first; 81,121 against 267,973 (0.303) and 81,438 against 265,079 (0.307) after the second',
     why:
@@ -239,6 +265,7 @@ const profiledChanges = [
     change:
       'Analytics: every move of the counts made in one shape (move()), so adding them up reads each field from one shape',
     commit: '1c51998',
+    on: '2026-11-28, AMD EPYC',
     before:
       "rebuild of 1,000,001 facts, three rounds, a5deb85's code in a worktree: 81,438 facts/s against a raw copy of 265,079 rows/s (0.307)",
     after:
@@ -249,18 +276,20 @@ const profiledChanges = [
     change:
       "The gzipped listing: when the text before a big item changes, only that item's first slice is compressed again (the only one whose dictionary is that text)",
     commit: 'bc4fc3b',
+    on: '2026-11-28, AMD EPYC',
     before:
       "soak of 03e100e's code, profiled (BENCH_SERVER_PROF, `node --import tsx tests/bench/soak.ts 600 2000`): 117.2 operations/s; the listing's compression (gzipJsonArray) 6.8% → 11.7% of the core from the first two minutes to the last two, zlib 5.0% → 10.1%; RSS +13.2%, p99 1.06x. The soak before it (cac0bbf's code, written then): 136.6 operations/s (70% of 195.1), the core ~0.76–0.80 busy at first and 0.84–0.90 at the end, RSS +11%, p99 1.24x; unit test: the event before a 36 kB event changing compressed 36,017 bytes again",
     after:
       "soak: 127.1 operations/s (70% of 181.5), the core ~0.71 busy in the first two minutes and ~0.77 in the last two, RSS 336.1 → at most 366.9 MB (+9.2%), p99 57.4 → 67.5 ms (1.18x), 0 errors, 0 drops; unit test: that event's group and one slice, under 11,699 bytes. But a profiled run after it (119.5 operations/s, RSS +11.6%, p99 1.02x) still had the listing's compression growing, 7.0% → 11.5% of the core: this removed one cause, not all, and the soak above met its targets partly by luck",
-    why: "The profiled soak cut in two-minute buckets: the listing's compression still grew after the fourteenth session's slicing. A big event is compressed in slices, of which only the first has the text before the event (the group before it) as its dictionary, but when that text changed (a sale of the event listed just before) every slice was compressed again, and events grow with their attendees.",
+    why: "The profiled soak cut in two-minute buckets: the listing's compression still grew after the slicing of big events (a82504d). A big event is compressed in slices, of which only the first has the text before the event (the group before it) as its dictionary, but when that text changed (a sale of the event listed just before) every slice was compressed again, and events grow with their attendees.",
   },
   {
     change:
       'The gzipped listing in small groups (8–16 kB) with short dictionaries (the last 2 kB before a part); an item of 4 kB or more sliced at commas chosen by the text before them (content-defined), so an attendee gone from the front or the middle changes its slice and the next',
     commit: '11103d7',
+    on: '2026-11-28, AMD EPYC',
     before:
-      "`node --import tsx tests/bench/gzip-changes.ts` (the soak's pattern of changes, no server; 25c5a5c's code in a worktree): 60,404 bytes compressed again per listing (1.24 ms) in the first sixth of the run, 157,317 bytes (5.85 ms) in the last; the listing 105,388 bytes gzipped (105,220 whole); unit test: a cancel in a 32 kB event (its first attendee gone) compressed 35,781 bytes again; soak, this session's (much slower) machine: 54 operations/s (70% of 77.1), RSS 348.6 → at most 390.2 MB (+12%), p99 0.99x, the server's CPU per request ~9.2 ms at first and ~9.7 ms at the end",
+      "`node --import tsx tests/bench/gzip-changes.ts` (the soak's pattern of changes, no server; 25c5a5c's code in a worktree): 60,404 bytes compressed again per listing (1.24 ms) in the first sixth of the run, 157,317 bytes (5.85 ms) in the last; the listing 105,388 bytes gzipped (105,220 whole); unit test: a cancel in a 32 kB event (its first attendee gone) compressed 35,781 bytes again; soak, on a much slower machine than the entries before: 54 operations/s (70% of 77.1), RSS 348.6 → at most 390.2 MB (+12%), p99 0.99x, the server's CPU per request ~9.2 ms at first and ~9.7 ms at the end",
     after:
       "32,864 bytes (0.68 ms) in the first sixth, 12,813 bytes (1.01 ms) in the last; the listing 125,203 bytes gzipped (more blocks, each with its own Huffman tables); the 1,000-event listing 42.7 → 43.7 kB (41.4 kB whole); unit test: each of three cancels in that event under 10.7 kB. (The soak above is this change's: its RSS missed because of V8's heap, see the next change.)",
     why: "The soak's events stay under 8 kB (4–6 kB after ten minutes: 50 events, about 180 attendees each), so the slicing of the sessions before never applied to them: they sat in groups of 16–64 kB, and each change compressed its group and the next, whose 32 kB dictionary ended with the changed event's version (its last field). The cost grew with the attendees. And a cancel takes the oldest ticket, whose owner is the first attendee listed, so a fixed-offset slicing would have compressed a big event again whole at each one.",
@@ -269,8 +298,9 @@ const profiledChanges = [
     change:
       "V8's old generation allowed to grow 50% past what its last full collection kept (--heap-growing-percent, set by the server and the workers at start; server/heap.ts)",
     commit: 'c078bce, 44de51b',
+    on: '2026-11-28, AMD EPYC',
     before:
-      "soak (11103d7's code, this session's machine): 54 operations/s (70% of 77.1); V8's heap held 148.8 MB at 60 s and up to 191.8 MB after, live heap 75.5 → 80.7 MB; RSS 348.6 → at most 390.2 MB (+12%: missed), median window 342.6 → 357.5 MB; p99 91.8 → 91.2 ms (0.99x); flash sale, one round: 934 holds/s",
+      "soak (11103d7's code): 54 operations/s (70% of 77.1); V8's heap held 148.8 MB at 60 s and up to 191.8 MB after, live heap 75.5 → 80.7 MB; RSS 348.6 → at most 390.2 MB (+12%: missed), median window 342.6 → 357.5 MB; p99 91.8 → 91.2 ms (0.99x); flash sale, one round: 934 holds/s",
     after:
       'at 25% (c078bce): 59.6 operations/s (70% of 85.1); heap held 123.3 → at most 124.3 MB; RSS +4%; p99 182.7 → 188.7 ms (1.03x), the core ~0.73 → ~0.85 busy; flash sale 918 holds/s. At 50% (44de51b), `npm run bench -- --only soak`: 52.2 operations/s (70% of 74.5); heap held 136.5 → at most 136 MB, live heap 78.5 → 78.2 MB; RSS 279.3 → at most 286.2 MB (+3%: met), median window 279.3 → 284.1 MB; p99 103.5 → 128.6 ms (1.24x: met, at its edge); 0 errors, 0 drops; a first run at 50% (BENCH_SERVER_FLAGS): 51.8 operations/s, RSS +3.2%, p99 101 → 81.9 ms (0.81x)',
     why: "The soak's memory log: what rose and fell by 30–40 MB was V8's heap, which grew to 150–190 MB between full collections with ~80 MB live (V8 chose a growing factor near 1.9 from its own speed), and the Buffers freed with the same collections. The RSS target compares one window with the highest after it, so where those collections fell decided it. 25% held the heap lowest but its soak's p99 was twice the others' (at a rate 10-15% higher: not separated); 50% keeps RSS as flat with the p99 of the run without the setting.",
@@ -279,8 +309,9 @@ const profiledChanges = [
     change:
       "The mail's pass images: the QR code's modules from qrcode in one byte-mode segment, the PNG written directly at one bit a pixel (server/mail/pass-image-worker.mjs)",
     commit: '121b972',
+    on: '2026-11-28, Intel Xeon',
     before:
-      "a pass code of 192 characters (QR version 10) drawn in 9.1 ms by qrcode's toBuffer on this session's machine (a probe, three rounds of 500 codes); ~1.2 kB an image; full purchase, three rounds interleaved with the code after in a worktree (`node --import tsx tests/bench/purchase.ts FULL 1`): 282, 199, 238 paid orders/s; the drawing thread ~40% busy over a profiled purchase run",
+      "a pass code of 192 characters (QR version 10) drawn in 9.1 ms by qrcode's toBuffer (a probe, three rounds of 500 codes); ~1.2 kB an image; full purchase, three rounds interleaved with the code after in a worktree (`node --import tsx tests/bench/purchase.ts FULL 1`): 282, 199, 238 paid orders/s; the drawing thread ~40% busy over a profiled purchase run",
     after:
       '1.4–2.0 ms an image, ~0.4 kB; 318, 297, 278 paid orders/s; the drawing thread ~9% busy; tests/unit/pass-qr-read.test.ts reads 200 codes back with ZXing, as before',
     why: "A CPU profile of the full purchase, the server's threads apart: the pass drawing thread, which shares the server's one core, was busy 40% of the run, drawing one image for each ticket issued. qrcode's PNG renderer builds an RGBA image of every pixel and pngjs packs it back to grey pixel by pixel (with its garbage collections, ~60% of the drawing); its split of the code into modes (a shortest path over the text) was about half of the rest. A QR code is black and white on a grid: each module row is one line of bits, repeated by PNG's Up filter as lines of zeros, and a pass code is ASCII, which one byte-mode segment encodes in the same version.",
@@ -289,16 +320,18 @@ const profiledChanges = [
     change:
       "A ticket type's seats on sale to its event's room: the first fact after a quiet interval at once, the facts within LIVE_FIGURES_EVERY_MS of a send gathered into one count as of the latest (server/live/socket.ts)",
     commit: '6e70d90',
+    on: '2026-11-28, AMD EPYC',
     before:
       "the flash sale watched by 200 pages of its event against the same sale unwatched (`npm run bench -- --only watched-sale`, the code before in a worktree, run between the runs after): 0.144, 0.178, 0.209; 2,655–4,049 µs of the server's CPU per hold against 530–554; 535,200–779,400 pushes in 10 s",
     after:
       "0.834, 0.855, 0.88, 0.951; the server's CPU per hold 1.00–1.14× the unwatched sale's (e.g. 584 against 512 µs); ~9,600 pushes in 10 s; the quick cluster run's quiet pushes 56–64 → 99–115 ms at the p50 (max 178 ms, limit 1 s)",
-    why: "Profiles and the bench of the seventeenth session: every hold, sale and release pushed the ticket type's new count to every socket on the event's page, 400,000 messages a second for a sale of 2,000 holds a second watched by 200 pages, on the server's one core. The count is the live quantity, which a page owes as of the latest fact: the client keeps the newest position, and the cluster check asks for a count at or after each acknowledged hold's position on every other process.",
+    why: "Profiles and the watched-sale bench (2026-11-28, Intel Xeon): every hold, sale and release pushed the ticket type's new count to every socket on the event's page, 400,000 messages a second for a sale of 2,000 holds a second watched by 200 pages, on the server's one core. The count is the live quantity, which a page owes as of the latest fact: the client keeps the newest position, and the cluster check asks for a count at or after each acknowledged hold's position on every other process.",
   },
   {
     change:
       "nginx in front of the app keeps 512 idle connections to it, not 32 (deploy/nginx.conf's upstream keepalive)",
     commit: '5f73c81',
+    on: '2026-11-28, AMD EPYC',
     before:
       '`npm run bench -- --only balancer` (the flash sale under wrk, 100 connections, three rounds; nginx on the load core): through nginx keeping 32, 3,942 holds/s, p99 332 ms (308.5–348.7); straight at the app 4,295 holds/s, p99 241 ms (90.1–246.9)',
     after: 'through nginx keeping 512, 4,103 holds/s (0.955 of the app straight), p99 63.5 ms (59.6–65.1)',
@@ -308,6 +341,7 @@ const profiledChanges = [
     change:
       "nginx's live upstream (app_live) keeps idle connections to the app (keepalive 1024): long-polling requests reuse them",
     commit: '2651bb0',
+    on: '2026-11-28, AMD EPYC',
     before:
       "`npm run bench -- --only balancer`: 300 pages' Socket.IO clients (long-polling, then the upgrade) opened at once through nginx while the flash sale runs through it (wrk, 100 connections): 76, 96 and 97 of 300 connected in three rounds, the rest failing (xhr post error, 194–214 a round)",
     after: '300 of 300 connected in each round, p50 2.3–2.7 s, p90 ~4.1 s',
@@ -317,42 +351,54 @@ const profiledChanges = [
     change:
       "PostgreSQL's append: the stream's version read by the insert itself (nothing inserted when it is not the one expected), and BEGIN sent with the append lock in one simple query (server/ledger/pg-ledger.ts)",
     commit: '790bede',
+    on: '2026-11-28, AMD EPYC',
     before:
-      "stores bench (a hold with every projection), two runs alternating with the code after in a worktree, this session's machine: 843–956 holds/s one after another, 1,621–1,707 with 64 in flight, 1,728–1,920 from two pools; seven round trips for a lone hold",
+      'stores bench (a hold with every projection), two runs alternating with the code after in a worktree: 843–956 holds/s one after another, 1,621–1,707 with 64 in flight, 1,728–1,920 from two pools; seven round trips for a lone hold',
     after:
       '1,063–1,069, 1,749 and 1,867–1,952; `npm run bench -- --only stores` 1,048, 1,515 and 1,898; five round trips',
-    why: "The README named fewer round trips per fact as the next work on PostgreSQL. Counting the queries of one hold appended alone (a probe wrapping pg.Client.query): BEGIN, the advisory lock, the stream version, the insert, a statement per projection (two), COMMIT. The version and the insert need no round trip between them under the append lock, and the lock's key is a constant.",
+    why: "Fewer round trips per fact were the next work named for PostgreSQL. Counting the queries of one hold appended alone (a probe wrapping pg.Client.query): BEGIN, the advisory lock, the stream version, the insert, a statement per projection (two), COMMIT. The version and the insert need no round trip between them under the append lock, and the lock's key is a constant.",
   },
   {
     change:
       "Tried and not kept: the group commit's fsync off the event loop (the batch committed at NORMAL, its WAL forced to disk by fdatasync on libuv's thread pool, the batch answered and heard by the process's consumers only then)",
     commit: 'not committed',
+    on: '2026-11-28, AMD EPYC',
     before:
-      "the throughput–latency curve (FULL, one round a level), four runs alternating with the code after in a worktree, this session's machine: 2,739–2,911 holds/s at 10 connections, 3,102–3,634 at 25, 3,902–4,320 at 50, 3,755–4,569 at 100; the server's core 0.87–0.89 busy at 10 connections",
+      "the throughput–latency curve (FULL, one round a level), four runs alternating with the code after in a worktree: 2,739–2,911 holds/s at 10 connections, 3,102–3,634 at 25, 3,902–4,320 at 50, 3,755–4,569 at 100; the server's core 0.87–0.89 busy at 10 connections",
     after:
       '2,357–2,646 at 10, 2,950–3,592 at 25, 3,372–4,133 at 50, 3,847–4,417 at 100, the core 0.94–0.95 busy at 10; `strace`: 11 fdatasync calls on the WAL for 30 batches',
-    why: "A CPU profile of the flash sale put better-sqlite3's transaction wrapper (BEGIN, COMMIT and its fsync, the savepoints) at ~15% of the server's time, and the seventeenth session named the fsync off the event loop as the next step. On this machine a FULL commit costs ~175 µs against ~12 µs at NORMAL (2,000 one-row commits), so the loop was held only briefly; the thread pool's wake-ups and the smaller commits (each writing its pages again) cost more than the fsync they hid, with the next batch either committed at once or gathered until the sync was done. Reverted; README, Performance.",
+    why: "A CPU profile of the flash sale put better-sqlite3's transaction wrapper (BEGIN, COMMIT and its fsync, the savepoints) at ~15% of the server's time, and the analysis of the hold's cost named the fsync off the event loop as the next step. On this machine a FULL commit costs ~175 µs against ~12 µs at NORMAL (2,000 one-row commits), so the loop was held only briefly; the thread pool's wake-ups and the smaller commits (each writing its pages again) cost more than the fsync they hid, with the next batch either committed at once or gathered until the sync was done. Reverted; docs/performance.md.",
   },
   {
     change:
       "Tried and not kept: SQLite's temporary files in memory (PRAGMA temp_store = MEMORY), where each hold's savepoint in the batched transaction writes the pages it changes again",
     commit: 'not committed',
+    on: '2026-11-28, AMD EPYC, a slower one (hello world 16,949 req/s)',
     before:
-      "the flash sale's measured window (FULL, 100 connections, 3 s + 10 s), three rounds alternating with the change, twentieth session's machine: 1,729–1,939 holds/s, 516–577 µs of the server's CPU per hold; `strace -y` of 2 s of the sale: 3,628 pwrite64 calls on SQLite's temporary files (/var/tmp/etilqs_*) against 1,593 on the WAL",
+      "the flash sale's measured window (FULL, 100 connections, 3 s + 10 s), three rounds alternating with the change: 1,729–1,939 holds/s, 516–577 µs of the server's CPU per hold; `strace -y` of 2 s of the sale: 3,628 pwrite64 calls on SQLite's temporary files (/var/tmp/etilqs_*) against 1,593 on the WAL",
     after: '1,706–1,970 holds/s, 504–588 µs per hold: no difference the rounds show',
     why: "better-sqlite3 builds SQLite with SQLITE_TEMP_STORE=1 (files unless asked), and strace showed more writes to temporary files (the savepoints' journals) than to the WAL. They land in the page cache and cost a few µs a hold; the change is harmless but measured nothing, so it was not made.",
   },
 ]
 
-const dir = join(root, 'tests/bench/results')
-// A partial run (--only) replaces its benches' figures in the last results and keeps the others.
+const files = runFiles(values.record === true).bench
+const dir = dirname(files.json)
+// A partial run (--only) replaces its benches' figures in the last results and keeps the others;
+// the latest results start from the committed ones.
+const lastResults = [files.json, runFiles(true).bench.json].find((file) => existsSync(file))
 const previous: Record<string, unknown> =
-  only && existsSync(join(dir, 'latest.json'))
-    ? JSON.parse(readFileSync(join(dir, 'latest.json'), 'utf8'))
-    : {}
-const results: Record<string, unknown> = values.render ? previous : { ...previous, machine: machine() }
+  only && lastResults ? JSON.parse(readFileSync(lastResults, 'utf8')) : {}
+const thisRun = machine()
+const results: Record<string, unknown> = values.render ? previous : { ...previous, machine: thisRun }
+/** what each bench's figures were measured on: the run that measured them, not the last one */
+const measuredOn = ((results.measuredOn as Record<string, Machine> | undefined) ?? {}) as Record<
+  string,
+  Machine
+>
+results.measuredOn = measuredOn
 const log = (name: string, result: unknown) => {
   results[name] = result
+  measuredOn[name] = thisRun
   console.log(name, JSON.stringify(result))
 }
 
@@ -384,22 +430,18 @@ if (wanted('dashboards'))
   log('dashboards', await benchDashboards(quick ? 1000 : 3000, 1000, 50, quick ? 1 : 3))
 if (wanted('checkin')) log('checkin', await benchCheckin(quick))
 // the soak only when asked (ten minutes and more): npm run bench -- --only soak
-if (only?.has('soak')) log('soak', await benchSoak(quick ? 90 : 600, quick ? 500 : 2000))
+if (only?.has('soak')) log('soak', await benchSoak(quick ? 90 : 600, quick ? 500 : 2000, dir))
 // the plot drawn again from the figures kept, so RESULTS and the plot always show the same run
-if (values.render && previous.soak) drawSoak(previous.soak as SoakResult)
+if (values.render && previous.soak) drawSoak(previous.soak as SoakResult, dir)
 
 mkdirSync(dir, { recursive: true })
-writeFileSync(join(dir, 'latest.json'), `${JSON.stringify(results, null, 2)}\n`)
-writeFileSync(join(dir, 'RESULTS.md'), markdown(results))
+writeFileSync(files.json, `${JSON.stringify(results, null, 2)}\n`)
+writeFileSync(files.markdown, markdown(results))
 // In the repository's own format (aligned tables), so `npm run lint` stays clean after a run.
-spawnSync(
-  join(root, 'node_modules/.bin/biome'),
-  ['format', '--write', join(dir, 'RESULTS.md'), join(dir, 'latest.json')],
-  {
-    stdio: 'ignore',
-  },
-)
-console.log(`Results written to tests/bench/results/RESULTS.md and latest.json`)
+spawnSync(join(root, 'node_modules/.bin/biome'), ['format', '--write', files.markdown, files.json], {
+  stdio: 'ignore',
+})
+console.log(`Results written to ${relative(root, files.markdown)} and ${relative(root, files.json)}`)
 
 /** The flash sale and the full purchase on both stores with 1 and 2 app processes (sale-stores). */
 function saleStoresSection(s: SaleStoresResult | undefined): string[] {
@@ -456,8 +498,23 @@ function saleStoresSection(s: SaleStoresResult | undefined): string[] {
   ]
 }
 
+/** The benches' names in results (latest.json) and the runs that measured them, oldest first. */
+function measuredTable(r: Record<string, unknown>): string[] {
+  const on = (r.measuredOn as Record<string, Machine> | undefined) ?? {}
+  const names = Object.keys(r).filter((k) => !['machine', 'measuredOn'].includes(k))
+  const rows = names.map((name) => ({ name, m: on[name] ?? (r.machine as Machine) }))
+  rows.sort((a, b) => a.m.date.localeCompare(b.m.date) || a.name.localeCompare(b.name))
+  return [
+    '| figures | measured | commit | CPU | cores | Node |',
+    '|---|---|---|---|---|---|',
+    ...rows.map(
+      ({ name, m }) =>
+        `| ${name} | ${m.date.slice(0, 16).replace('T', ' ')} UTC | ${m.commit} | ${m.cpu} | ${m.cores} | ${m.node} |`,
+    ),
+  ]
+}
+
 function markdown(r: Record<string, unknown>): string {
-  const m = r.machine as ReturnType<typeof machine>
   const rows: string[][] = []
   const yes = (ok: boolean) => (ok ? 'met' : '**missed**')
   type Append = ReturnType<typeof benchAppend>
@@ -829,23 +886,33 @@ function markdown(r: Record<string, unknown>): string {
   return [
     '# Benchmark results',
     '',
-    `Commit ${m.commit}, ${m.cpu}, ${m.cores} cores, Node ${m.node}, ${m.date}.`,
+    'Each bench was last run as below; a partial run (`--only`) measures its benches again and keeps the',
+    "others' figures, each with its own run. Machines named alike are not the same machine: compare",
+    'each figure with the baseline measured in its own run. Figures from different runs do not compare.',
+    '',
+    ...measuredTable(r),
+    '',
     'Server pinned to core 0, load generator to the last core (taskset); medians of the rounds (min–max where',
     'given); durability FULL unless the row says NORMAL (SQLITE_SYNCHRONOUS). A baseline (hello world) runs in a',
     'fresh process under the same generator, connections, tokens and body as its subject, warmed up as long and',
     'measured as long; "generator CPU" is the load generator\'s CPU time over the run (near 100%, it set the',
-    'pace, and the figure is a floor). Written by `npm run bench`.',
+    'pace, and the figure is a floor). Written by `npm run bench -- --record` (without it, a run writes',
+    '`tests/bench/results/latest/`, which is not committed).',
     '',
     table,
     '',
-    'See the README, "Performance", for what the misses are made of.',
+    'See `docs/performance.md` for what the misses are made of, and `tests/bench/results/HISTORY.md` for how',
+    'the figures moved.',
     '',
     ...saleStoresSection(r.saleStores as SaleStoresResult | undefined),
     '## Changes made after profiling, before and after',
     '',
-    'Measured on this machine with `npm run bench -- --only <bench>` just before and just after each change.',
+    'Measured with `npm run bench -- --only <bench>` (or the probe named) just before and just after each change,',
+    'on the machine named after its commit: the date and the CPU, always 2 cores.',
     '',
-    ...profiledChanges.map((c) => `- **${c.change}** (${c.commit}): ${c.before} → ${c.after}. ${c.why}`),
+    ...profiledChanges.map(
+      (c) => `- **${c.change}** (${c.commit}; ${c.on}): ${c.before} → ${c.after}. ${c.why}`,
+    ),
     '',
   ].join('\n')
 }

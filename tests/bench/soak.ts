@@ -7,11 +7,12 @@
 // time) to results/soak.svg with echarts' server-side SVG renderer. Targets: RSS growth after the
 // first minute under 10%, p99 steady (the last third's median window p99 at most 1.25x the middle
 // third's), no errors, no socket dropped.
-import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { dirname, join } from 'node:path'
 import { createInterface } from 'node:readline'
 import * as echarts from 'echarts'
-import { cores, cpuSeconds, root, rssMb, spawnPinned, startAppServer } from './lib/processes.ts'
+import { runFiles } from '../support/results-files.ts'
+import { cores, cpuSeconds, rssMb, spawnPinned, startAppServer } from './lib/processes.ts'
 import { seed } from './lib/seed.ts'
 import { median, round } from './lib/stats.ts'
 
@@ -181,18 +182,22 @@ function plot(points: SoakPoint[], title: string): string {
 /** how long a hold lasts in the soak, minutes */
 const HOLD_MINUTES = 1
 
-/** Draws a soak's plot into the results folder (also from latest.json: npm run bench -- --render). */
-export function drawSoak(soak: Pick<SoakResult, 'seconds' | 'rate' | 'sockets' | 'points'>): string {
+/** Draws a soak's plot into a results folder (also from latest.json: npm run bench -- --render). */
+export function drawSoak(
+  soak: Pick<SoakResult, 'seconds' | 'rate' | 'sockets' | 'points'>,
+  dir = dirname(runFiles().bench.soakPlot),
+): string {
   const svg = plot(
     soak.points,
     `Soak: ${Math.round(soak.seconds / 60)} min at ${soak.rate} operations/s (70% of peak), ${soak.sockets} sockets`,
   )
   const plotFile = 'soak.svg'
-  writeFileSync(join(root, 'tests/bench/results', plotFile), svg)
+  mkdirSync(dir, { recursive: true })
+  writeFileSync(join(dir, plotFile), svg)
   return plotFile
 }
 
-export async function benchSoak(seconds = 600, sockets = 2000): Promise<SoakResult> {
+export async function benchSoak(seconds = 600, sockets = 2000, dir?: string): Promise<SoakResult> {
   const windowSeconds = 10
   const data = seed({ buyers: 30_000, events: 50, seats: 1_000_000 })
   const eventIds = data.events.map((e) => e.eventId)
@@ -368,7 +373,7 @@ export async function benchSoak(seconds = 600, sockets = 2000): Promise<SoakResu
     }
     const ratio = round(last / middle, 2)
     const totalErrors = Object.values(errors).reduce((a, b) => a + b, 0)
-    const plotFile = drawSoak({ seconds, rate, sockets, points })
+    const plotFile = drawSoak({ seconds, rate, sockets, points }, dir)
     return {
       seconds,
       sockets,

@@ -1,19 +1,22 @@
-// npm run test:cluster [-- --quick] [--store sqlite|postgres] [--seed=N] [--keep]
+// npm run test:cluster [-- --quick] [--store sqlite|postgres] [--seed=N] [--keep] [--record]
 //
-// The cluster test of issue 15: 3 app processes (WORKERS=off) and 2 worker processes on one
+// The cluster test: 3 app processes (WORKERS=off) and 2 worker processes on one
 // database and one Redis (tests/faults/cluster.ts). Full: 5,000 buyers for 2,000 seats; --quick
 // (CI): 1,000 buyers for 400 seats. The store is the SQLite file of the shared data folder (the
 // default), or with --store postgres a fresh PostgreSQL database on the server of TEST_DATABASE_URL
 // (tests/support/postgres.ts; by default the local one). Every request and its answer is recorded
 // (tests/faults/history/cluster[-postgres]-<mode>.jsonl); the figures go to
-// tests/faults/cluster-results.json, by store and mode, and the README's reliability section.
-// Exits 1 when any check fails.
+// tests/bench/results/latest/CLUSTER.md and cluster.json, by store and mode (ignored by git; with
+// --record also to the committed tests/bench/results/CLUSTER.md and cluster.json). Exits 1 when any
+// check fails.
 import { mkdtempSync } from 'node:fs'
 import { availableParallelism, loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { machine as commitAndCpu, type Machine } from '../bench/lib/machine.ts'
 import { History, randomSource, removeDir, root } from '../support/faults.ts'
+import { recordAsked, runFiles } from '../support/results-files.ts'
 import { type ClusterResult, clusterScenario } from './cluster.ts'
-import { writeClusterSection } from './cluster-readme.ts'
+import { clusterReport } from './cluster-report.ts'
 import { type StoreName, storeNames } from './cluster-stores.ts'
 import { recordResults } from './results.ts'
 
@@ -61,8 +64,11 @@ export type ClusterRun = {
   mode: 'full' | 'quick'
   store: StoreName
   seed: number
-  /** the machine: its cores, and its 1-minute load average when the run began */
-  machine?: { cores: number; loadAverage: number }
+  /** the machine: its cores, and its 1-minute load average when the run began; the commit, CPU,
+   * Node and date too (runs recorded before they were kept have `recordedIn` instead) */
+  machine?: { cores: number; loadAverage: number } & Partial<Machine>
+  /** the commit that recorded a run whose commit and CPU were not kept */
+  recordedIn?: string
   /** settings the processes inherited from this run's environment, when any was set */
   settings?: Record<string, string>
   startedAt: string
@@ -95,7 +101,11 @@ const log = (line: string) =>
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(130))
 
-const machine = { cores: availableParallelism(), loadAverage: Math.round((loadavg()[0] ?? 0) * 100) / 100 }
+const machine = {
+  ...commitAndCpu(),
+  cores: availableParallelism(),
+  loadAverage: Math.round((loadavg()[0] ?? 0) * 100) / 100,
+}
 // The processes inherit this environment: a setting that changes their figures is kept with them.
 const settings = Object.fromEntries(
   ['DATABASE_POOL_SIZE', 'LEDGER_POLL_MS', 'LIVE_FIGURES_EVERY_MS'].flatMap((name) =>
@@ -144,16 +154,16 @@ const run: ClusterRun = {
   result: result ? (figures as Omit<ClusterResult, 'failures'>) : null,
   failures,
 }
-recordResults<ClusterResults>(
-  root,
-  join(root, 'tests/faults/cluster-results.json'),
+const written = recordResults<ClusterResults>(
+  { latest: runFiles().cluster, recorded: runFiles(true).cluster },
+  recordAsked(args),
   (previous) => {
     const results: ClusterResults = { ...byStore(previous) }
     results[store] = { ...results[store], [mode]: run }
     // SQLite's first, then PostgreSQL's, whichever ran last
     return Object.fromEntries(storeNames.flatMap((name) => (results[name] ? [[name, results[name]]] : [])))
   },
-  writeClusterSection,
+  clusterReport,
 )
 
 log(`${mode} run on ${store} ${run.passed ? 'PASSED' : 'FAILED'} in ${run.durationSeconds} s`)
@@ -161,7 +171,5 @@ if (failures.length) {
   console.log(`\n${failures.length} failed checks:`)
   for (const f of failures.slice(0, 40)) console.log(`  - ${f}`)
 }
-console.log(
-  `History: tests/faults/history/${historyFile}; figures: tests/faults/cluster-results.json and README.md`,
-)
+console.log(`History: tests/faults/history/${historyFile}; figures: ${written.join(', ')}`)
 process.exit(run.passed ? 0 : 1)

@@ -1,7 +1,10 @@
-// The shape of tests/faults/results.json: the figures of the last full and the last quick run.
+// The shape of the fault runs' results (tests/bench/results/faults.json): the figures of the last
+// full and the last quick run, and how a run keeps them.
 import { spawnSync } from 'node:child_process'
-import { existsSync, readFileSync, writeFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { dirname, join, relative } from 'node:path'
+import type { Machine } from '../bench/lib/machine.ts'
+import { repoRoot } from '../support/results-files.ts'
 
 export type FaultFigures = {
   trialsRun: number
@@ -20,6 +23,10 @@ export type FaultFigures = {
 export type FaultRun = {
   mode: 'full' | 'quick'
   seed: number
+  /** what the run was measured on (runs recorded before it was kept have `recordedIn` instead) */
+  machine?: Machine
+  /** the commit that recorded a run whose machine was not kept */
+  recordedIn?: string
   startedAt: string
   finishedAt: string
   durationSeconds: number
@@ -31,33 +38,38 @@ export type FaultRun = {
 
 export type FaultsResults = { full?: FaultRun; quick?: FaultRun }
 
-/**
- * Keeps a run's figures in `resultsFile` (beside the other mode's last run) and rewrites its README
- * section from them, in the repository's own format, so `npm run lint` stays clean after a run.
- */
-export function recordRun<Results extends Record<string, unknown>>(
-  root: string,
-  resultsFile: string,
-  mode: 'full' | 'quick',
-  run: Results[keyof Results],
-  writeSection: (readme: string, results: Results) => void,
-): void {
-  recordResults<Results>(root, resultsFile, (previous) => ({ ...previous, [mode]: run }), writeSection)
-}
+/** Where a writer keeps its results: the JSON and the Markdown made from it. */
+export type ResultsFiles = { json: string; markdown: string }
 
-/** The same for any shape of results file: `update` makes the new results from the previous ones. */
+/**
+ * Keeps a run's results: always in the latest files (ignored by git), and with `record` in the
+ * committed ones too. `update` makes the new results from the previous ones of the same files (the
+ * other mode's or store's last run stays); `render` makes the Markdown. The committed files are
+ * formatted as the repository's own (aligned tables), so `npm run lint` stays clean after a record.
+ */
 export function recordResults<Results extends Record<string, unknown>>(
-  root: string,
-  resultsFile: string,
+  files: { latest: ResultsFiles; recorded: ResultsFiles },
+  record: boolean,
   update: (previous: Results) => Results,
-  writeSection: (readme: string, results: Results) => void,
-): void {
-  const previous = (existsSync(resultsFile) ? JSON.parse(readFileSync(resultsFile, 'utf8')) : {}) as Results
-  const results = update(previous)
-  writeFileSync(resultsFile, `${JSON.stringify(results, null, 2)}\n`)
-  const readme = join(root, 'README.md')
-  writeSection(readme, results)
-  spawnSync(join(root, 'node_modules/.bin/biome'), ['format', '--write', resultsFile, readme], {
-    stdio: 'ignore',
-  })
+  render: (results: Results) => string,
+): string[] {
+  const read = (file: string) =>
+    existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Results) : null
+  const write = ({ json, markdown }: ResultsFiles, previous: Results | null) => {
+    const results = update(previous ?? ({} as Results))
+    mkdirSync(dirname(json), { recursive: true })
+    writeFileSync(json, `${JSON.stringify(results, null, 2)}\n`)
+    writeFileSync(markdown, render(results))
+    return [json, markdown]
+  }
+  // the latest files start from the committed ones, so they show the other runs too
+  const written = write(files.latest, read(files.latest.json) ?? read(files.recorded.json))
+  if (record) {
+    const recorded = write(files.recorded, read(files.recorded.json))
+    spawnSync(join(repoRoot, 'node_modules/.bin/biome'), ['format', '--write', ...recorded], {
+      stdio: 'ignore',
+    })
+    written.push(...recorded)
+  }
+  return written.map((file) => relative(repoRoot, file))
 }

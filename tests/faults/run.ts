@@ -1,11 +1,13 @@
-// npm run test:faults [-- --quick] [--seed=N] [--only=crash,worker,redis] [--keep]
-// (--only runs a part and writes no figures; --keep keeps the data folders)
+// npm run test:faults [-- --quick] [--seed=N] [--only=crash,worker,redis] [--keep] [--record]
+// (--only runs a part and writes no figures; --keep keeps the data folders; --record also writes
+// the committed results, tests/bench/results/FAULTS.md and faults.json)
 //
 // Fault injection against the real processes: kill -9 of the server under a booking load, kill -9
 // of a worker while payment confirmations run, Redis stopped and restarted under load. Every
 // request and its answer is recorded (tests/faults/history/<mode>.jsonl) and the invariants are
-// checked on that history; the figures go to tests/faults/results.json and the README's
-// reliability section. Exits 1 when any check fails.
+// checked on that history; the figures go to tests/bench/results/latest/FAULTS.md and faults.json
+// (ignored by git: a run changes no committed file unless given --record). Exits 1 when any check
+// fails.
 //
 // --quick (CI, about a minute): 3 crash trials, 1 worker kill, each Redis setup once, the lanes
 // side by side. Full (several minutes): 20 crash trials, 3 worker kills, and the Redis runs wait
@@ -15,6 +17,7 @@ import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Redis } from 'ioredis'
+import { machine } from '../bench/lib/machine.ts'
 import {
   History,
   type InvariantReport,
@@ -23,10 +26,11 @@ import {
   root,
   sharedRedisUrl,
 } from '../support/faults.ts'
+import { recordAsked, runFiles } from '../support/results-files.ts'
 import { type CrashResult, crashScenario } from './crash.ts'
-import { writeReliabilitySection } from './readme.ts'
+import { faultsReport } from './faults-report.ts'
 import { type RedisResult, redisScenario } from './redis.ts'
-import { type FaultRun, type FaultsResults, recordRun } from './results.ts'
+import { type FaultRun, type FaultsResults, recordResults } from './results.ts'
 import { type WorkerResult, workerScenario } from './worker.ts'
 
 const args = process.argv.slice(2)
@@ -40,6 +44,7 @@ const only = new Set(
     .filter(Boolean),
 )
 const mode = quick ? 'quick' : 'full'
+const record = recordAsked(args)
 
 const plan = quick
   ? {
@@ -71,6 +76,7 @@ const plan = quick
 
 const started = performance.now()
 const startedAt = new Date().toISOString()
+const measuredOn = machine()
 const log = (line: string) =>
   console.log(`[${((performance.now() - started) / 1000).toFixed(1).padStart(6)} s] ${line}`)
 
@@ -255,6 +261,7 @@ const figures = {
 const run: FaultRun = {
   mode,
   seed,
+  machine: measuredOn,
   startedAt,
   finishedAt: new Date().toISOString(),
   durationSeconds: Math.round((performance.now() - started) / 100) / 10,
@@ -332,9 +339,14 @@ const run: FaultRun = {
 
 // Only a whole run (no --only) writes the figures.
 const whole = !args.some((a) => a.startsWith('--only='))
-if (whole) {
-  recordRun<FaultsResults>(root, join(root, 'tests/faults/results.json'), mode, run, writeReliabilitySection)
-}
+const written = whole
+  ? recordResults<FaultsResults>(
+      { latest: runFiles().faults, recorded: runFiles(true).faults },
+      record,
+      (previous) => ({ ...previous, [mode]: run }),
+      faultsReport,
+    )
+  : []
 
 log(
   `${mode} run ${run.passed ? 'PASSED' : 'FAILED'} in ${run.durationSeconds} s: ${figures.trialsRun} trials, ` +
@@ -345,9 +357,9 @@ log(
 if (failures.length) {
   console.log(`\n${failures.length} failed checks:`)
   for (const f of failures.slice(0, 40)) console.log(`  - ${f}`)
-  if (failures.length > 40) console.log(`  … ${failures.length - 40} more in tests/faults/results.json`)
+  if (failures.length > 40) console.log(`  … ${failures.length - 40} more in ${written[0] ?? 'the history'}`)
 }
 console.log(
-  `History: tests/faults/history/${mode}.jsonl${whole ? '; figures: tests/faults/results.json and README.md' : ' (--only: figures not written)'}`,
+  `History: tests/faults/history/${mode}.jsonl${whole ? `; figures: ${written.join(', ')}` : ' (--only: figures not written)'}`,
 )
 process.exit(run.passed ? 0 : 1)

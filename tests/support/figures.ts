@@ -1,6 +1,6 @@
-// Figures a test file measured, for the README: each file writes its own JSON under
-// tests/.figures/ (not committed), and the integration project's global teardown writes them into
-// the README's reliability section once every file has finished (tests/integration/global-setup.ts).
+// Figures a test file measured: each file writes its own JSON under tests/.figures/ (not
+// committed), and the integration project's global teardown writes them together into
+// tests/bench/results/latest/suite.md once every file has finished (tests/integration/global-setup.ts).
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 
@@ -18,7 +18,7 @@ export type AccessFigures = { checks: number; routes: number; roles: number }
 export type SuiteFigures = { fuzz?: FuzzFigures; access?: AccessFigures }
 
 export function recordFigures<K extends keyof SuiteFigures>(name: K, figures: SuiteFigures[K]) {
-  // the README's figures are the SQLite run's (integration); the PostgreSQL run's would overwrite them
+  // the figures are the SQLite run's (integration); the PostgreSQL run's would overwrite them
   if (process.env.TEST_STORE === 'postgres') return
   mkdirSync(figuresDir, { recursive: true })
   writeFileSync(join(figuresDir, `${name}.json`), JSON.stringify(figures))

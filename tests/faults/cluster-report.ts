@@ -1,13 +1,8 @@
-// The cluster part of the README's reliability section, written from
-// tests/faults/cluster-results.json: only what lies between its markers is rewritten (the part is
-// added after the fault runs' section when it is missing).
-import { readFileSync, writeFileSync } from 'node:fs'
+// The cluster runs' report (CLUSTER.md), made from their results (cluster.json): what the run
+// checks, the last full and quick run on each store, and what they ran on.
 import type { ClusterResults, ClusterRun } from './cluster-run.ts'
 import { type StoreName, storeLabel, storeNames } from './cluster-stores.ts'
-import { END as FAULTS_END } from './readme.ts'
-
-export const START = '<!-- cluster:start -->'
-export const END = '<!-- cluster:end -->'
+import { ranOn } from './faults-report.ts'
 
 const n = (x: number) => x.toLocaleString('en')
 const seconds = (s: number) => (s >= 120 ? `${(s / 60).toFixed(1)} min` : `${Math.round(s)} s`)
@@ -85,7 +80,7 @@ function saleTimes(columns: Column[]): string[] {
   return lines.length ? ['', ...lines] : []
 }
 
-export function clusterSection(results: ClusterResults): string {
+export function clusterReport(results: ClusterResults): string {
   const columns = (['full', 'quick'] as const).flatMap((mode) =>
     storeNames.flatMap((store) => {
       const run = results[store]?.[mode]
@@ -93,11 +88,12 @@ export function clusterSection(results: ClusterResults): string {
     }),
   )
   const lines = [
+    '# Cluster runs',
     '',
-    'Many processes (issue 15), produced by `npm run test:cluster` (full) and',
+    'Many processes on one store, written by `npm run test:cluster` (full) and',
     '`npm run test:cluster -- --quick` (CI), each on SQLite (the default, `--store sqlite`) or on',
-    'PostgreSQL (`--store postgres`), which write',
-    '[tests/faults/cluster-results.json](tests/faults/cluster-results.json) and this part: 3 app',
+    'PostgreSQL (`--store postgres`): every run to `tests/bench/results/latest/` (not committed), and',
+    'with `--record` to `tests/bench/results/CLUSTER.md` and `cluster.json`. 3 app',
     'processes (`WORKERS=off`) and 2 `workers/main.ts` on one data folder (JWT secret, local',
     "gateway's file, mail outbox; on SQLite the database file too) and one Redis; on PostgreSQL every",
     'process is given `DATABASE_URL` (a fresh database each run, seeded through `PgLedger.copyIn`) and',
@@ -118,18 +114,6 @@ export function clusterSection(results: ClusterResults): string {
     '',
     ...(columns.length ? table(columns) : ['No run recorded yet.']),
     ...saleTimes(columns),
-    '',
-    'What several processes cost on one SQLite file (this 2-core machine, quiet, the same sale of',
-    '5,000 buyers for 2,000 seats, the same load generator, 2 workers; the scenario run with the app',
-    'process count changed): one app process sold out in 4.8 s, two in 7.2 s, three in 6.3–7.9 s.',
-    '(13.5–17.7 s, measured earlier for three, was taken while other work loaded the machine.) The',
-    "write lock passes between processes through SQLite's busy handler, which sleeps inside the",
-    'waiting process; waiting for it off the event loop instead (trying again every millisecond) was',
-    'tried and was slower, 7.2–8.6 s with three, so it was not kept. Nothing was lost or oversold and',
-    'nothing answered 5xx: on one SQLite file more processes add availability, not throughput',
-    "(DESIGN.md: PostgreSQL for several processes). The live channel's connections per address",
-    '(`LIVE_CONNECTIONS_PER_ADDRESS`), once counted per process (an address could hold that many on each), are counted over all processes',
-    'of one Redis (`server/live/connection-counts.ts`, `tests/integration/live-connections-processes.test.ts`).',
   ]
   for (const column of columns) {
     const { run } = column
@@ -138,7 +122,7 @@ export function clusterSection(results: ClusterResults): string {
     const name = runName(column)
     lines.push(
       '',
-      `${name[0]?.toUpperCase()}${name.slice(1)}, seed ${run.seed}` +
+      `${name[0]?.toUpperCase()}${name.slice(1)}, seed ${run.seed} (${ranOn(run)})` +
         (run.settings
           ? ` (with ${Object.entries(run.settings)
               .map(([k, v]) => `${k}=${v}`)
@@ -166,21 +150,4 @@ export function clusterSection(results: ClusterResults): string {
   }
   lines.push('')
   return lines.join('\n')
-}
-
-/** Rewrites the text between the markers (adding them after the fault runs' section if missing). */
-export function writeClusterSection(readmeFile: string, results: ClusterResults) {
-  const readme = readFileSync(readmeFile, 'utf8')
-  const body = clusterSection(results)
-  const start = readme.indexOf(START)
-  const end = readme.indexOf(END)
-  let next: string
-  if (start >= 0 && end > start) next = `${readme.slice(0, start + START.length)}${body}${readme.slice(end)}`
-  else {
-    const after = readme.indexOf(FAULTS_END)
-    if (after < 0) throw new Error(`README.md has no ${FAULTS_END} to put the cluster figures after`)
-    const at = after + FAULTS_END.length
-    next = `${readme.slice(0, at)}\n\n${START}${body}${END}${readme.slice(at)}`
-  }
-  if (next !== readme) writeFileSync(readmeFile, next)
 }

@@ -1,10 +1,6 @@
-// The README's reliability section, written from tests/faults/results.json: only what lies
-// between the markers is rewritten (the section is added at the end when it is missing).
-import { readFileSync, writeFileSync } from 'node:fs'
+// The fault runs' report (FAULTS.md), made from their results (faults.json): what each scenario
+// checks, the last full and quick run's figures, and what they ran on.
 import type { FaultRun, FaultsResults } from './results.ts'
-
-export const START = '<!-- reliability:start -->'
-export const END = '<!-- reliability:end -->'
 
 const seconds = (s: number) => (s >= 120 ? `${(s / 60).toFixed(1)} min` : `${Math.round(s)} s`)
 
@@ -70,7 +66,10 @@ const median = (xs: number[]) => {
 
 function details(mode: string, run: FaultRun): string[] {
   const d = run.scenarios as Details
-  const lines: string[] = [`${mode[0]?.toUpperCase()}${mode.slice(1)} run, seed ${run.seed}:`, '']
+  const lines: string[] = [
+    `${mode[0]?.toUpperCase()}${mode.slice(1)} run, seed ${run.seed} (${ranOn(run)}):`,
+    '',
+  ]
   if (d.crash) {
     lines.push(
       `- crash: ${plural(d.crash.kills, 'kill')} cut ${plural(d.crash.requestsCutByKills, 'request')} off; a restart took ${median(d.crash.restartSeconds).toFixed(1)} s ` +
@@ -104,17 +103,29 @@ function details(mode: string, run: FaultRun): string[] {
   return lines
 }
 
-export function reliabilitySection(results: FaultsResults): string {
+/** What a run ran on: the commit, CPU and cores, or the commit that recorded it. */
+export function ranOn(run: {
+  machine?: { commit?: string; cpu?: string; cores: number }
+  recordedIn?: string
+}) {
+  const m = run.machine
+  if (m?.commit) return `commit ${m.commit}, ${m.cpu}, ${m.cores} cores`
+  return `${m ? `${m.cores} cores, ` : ''}CPU and commit not recorded; figures committed in ${run.recordedIn ?? 'an earlier commit'}`
+}
+
+export function faultsReport(results: FaultsResults): string {
   const runs = (['full', 'quick'] as const).flatMap((mode) => {
     const run = results[mode]
     return run ? [[mode, run] as [string, FaultRun]] : []
   })
   const lines = [
+    '# Fault runs',
     '',
-    'Produced by `npm run test:faults` (full) and `npm run test:faults -- --quick` (CI), which write',
-    '[tests/faults/results.json](tests/faults/results.json) and this section. Every request and its',
-    'answer is recorded (tests/faults/history/, not committed) and the invariants are checked on the',
-    'history and on a consistent copy of the database after every fault:',
+    'Written by `npm run test:faults` (full) and `npm run test:faults -- --quick` (CI): every run to',
+    '`tests/bench/results/latest/` (not committed), and with `--record` to `tests/bench/results/FAULTS.md`',
+    'and `faults.json`. Every request and its answer is recorded (`tests/faults/history/`, not committed)',
+    'and the invariants are checked on the history and on a consistent copy of the database after every',
+    'fault:',
     '',
     '- **Crash**: the real server (`server/main.ts`, `SQLITE_SYNCHRONOUS=FULL`) under a booking load',
     '  (holds, local payments and callbacks, released holds, cancellations, reads) is killed with',
@@ -141,21 +152,8 @@ export function reliabilitySection(results: FaultsResults): string {
     lines.push('', `Failed checks of the ${mode} run:`, '')
     for (const failure of run.failures.slice(0, 12))
       lines.push(`- ${failure.length > 320 ? `${failure.slice(0, 320)}…` : failure}`)
-    if (run.failures.length > 12) lines.push(`- … and ${run.failures.length - 12} more (results.json)`)
+    if (run.failures.length > 12) lines.push(`- … and ${run.failures.length - 12} more (faults.json)`)
   }
   lines.push('')
   return lines.join('\n')
-}
-
-/** Rewrites the text between the markers (adding the section at the end if it is missing). */
-export function writeReliabilitySection(readmeFile: string, results: FaultsResults) {
-  const readme = readFileSync(readmeFile, 'utf8')
-  const body = reliabilitySection(results)
-  const start = readme.indexOf(START)
-  const end = readme.indexOf(END)
-  const next =
-    start >= 0 && end > start
-      ? `${readme.slice(0, start + START.length)}${body}${readme.slice(end)}`
-      : `${readme.replace(/\s*$/, '')}\n\n## Reliability\n\n${START}${body}${END}\n`
-  if (next !== readme) writeFileSync(readmeFile, next)
 }
