@@ -1,5 +1,5 @@
-// Every relative link in the README (and in docs/README.md) names a file or folder of this
-// repository, so that the links work in a clone of it.
+// Every relative link in the README, in docs/ (but the four copies of shared/) and in the hand-kept
+// results history names a file or folder of this repository, so that the links work in a clone of it.
 import { existsSync, readFileSync } from 'node:fs'
 import { dirname, join, relative, resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -14,7 +14,15 @@ function relativeLinks(file: string): string[] {
     .filter((target) => !/^([a-z][a-z0-9+.-]*:|#)/i.test(target))
 }
 
-describe.each(['README.md', 'docs/README.md'])('the links in %s', (file) => {
+describe.each([
+  'README.md',
+  'docs/README.md',
+  'docs/operations.md',
+  'docs/security.md',
+  'docs/performance.md',
+  'docs/design-choices.md',
+  'tests/bench/results/HISTORY.md',
+])('the links in %s', (file) => {
   const links = relativeLinks(file)
 
   it('are there', () => {
