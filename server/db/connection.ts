@@ -19,7 +19,7 @@ export type Connection = { sqlite: Sqlite; db: Db; close(): void }
 
 /**
  * synchronous FULL makes every commit durable across power loss; NORMAL (in WAL mode) survives
- * a process crash but may lose the last commits on power loss. See README, "Durability".
+ * a process crash but may lose the last commits on power loss. See docs/operations.md, "Durability".
  */
 export function openDatabase(
   file: string,

@@ -18,7 +18,7 @@ export function spawnPinned(core: number, args: string[], env: Record<string, st
     cwd: root,
     // Whatever runs on the server's core (the app and its baselines alike) runs as `npm start` and
     // the Dockerfile run the app: glibc maps allocations of 128 kB and more and gives them back when
-    // freed (README, Performance: the soak).
+    // freed (docs/performance.md: the soak).
     env: { ...process.env, ...(core === cores.server ? { MALLOC_MMAP_THRESHOLD_: '131072' } : {}), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
