@@ -22,7 +22,7 @@ import type { StoredFact } from '../ledger/ledger.ts'
 import type { Platform } from '../platform.ts'
 import type { LiveReads } from './activity.ts'
 import { connectionCounts } from './connection-counts.ts'
-import { availabilityOf, createPushes, dashboardPushes } from './pushes.ts'
+import { availabilityOf, createPushes, dashboardPushes, streamShown } from './pushes.ts'
 import { type Watcher, watchRules } from './watch.ts'
 
 /** what one socket may send in MESSAGE_WINDOW_MS (watch, unwatch, anything else) */
@@ -204,7 +204,13 @@ export function attachLive(
   }
   /** one message to these rooms on this process, as of a fact (its position, its type unless given) */
   const sendAsOf = (fact: StoredFact, to: string[], data: FactPush['data'], type = fact.type) => {
-    const push: LivePush = { position: fact.position, type, stream: fact.stream, at: fact.at, data }
+    const push: LivePush = {
+      position: fact.position,
+      type,
+      stream: streamShown(fact.stream, data, to),
+      at: fact.at,
+      data,
+    }
     io.local.to(to).emit(liveEvents.push, push)
   }
   const flushFigures = async () => {
@@ -301,19 +307,24 @@ export function attachLive(
       // One emit per distinct message to all its rooms: a socket in several of them gets it once.
       const audiences = new Map<FactPush['data'], string[]>()
       const types = new Map<FactPush['data'], string>()
-      for (const { room, data, type } of await pushesOf(fact)) {
+      const copies = new Map<FactPush['data'], FactPush['data']>()
+      for (const { room, data, type, copyOf } of await pushesOf(fact)) {
         audiences.set(data, [...(audiences.get(data) ?? []), room])
         if (type) types.set(data, type)
+        if (copyOf) copies.set(data, copyOf)
       }
       for (const [data, audience] of audiences) {
+        // a public copy goes to no socket that hears the full message
+        const original = copies.get(data)
+        const hearingIt = (original && audiences.get(original)) || []
         const push: LivePush = {
           position: fact.position,
           type: types.get(data) ?? fact.type,
-          stream: fact.stream,
+          stream: streamShown(fact.stream, data, audience),
           at: fact.at,
           data,
         }
-        io.local.to(audience).emit(liveEvents.push, push)
+        io.local.to(audience).except(hearingIt).emit(liveEvents.push, push)
       }
     },
     {
