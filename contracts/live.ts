@@ -230,3 +230,12 @@ export type FactPush =
 /** The handshake refusal when an address has LIVE_CONNECTIONS_PER_ADDRESS sockets open already. */
 export const TOO_MANY_CONNECTIONS =
   'Too many live connections from your address; close some tabs and try again.'
+
+/**
+ * The handshake refusal when an address has sent LIVE_MESSAGES_PER_ADDRESS messages (handshakes,
+ * watches) in its window already, over all its sockets.
+ */
+export const TOO_MANY_MESSAGES = 'Too many live messages from your address; try again in a few seconds.'
+
+/** A refused handshake's `data` (connect_error's): when the client may try again. */
+export type LiveRefusal = { retryAfterMs: number }
