@@ -36,6 +36,14 @@ export function attendeesOfRoom(room: string): string | null {
   return /^attendees-([a-zA-Z0-9_-]{1,64})$/.exec(room)?.[1] ?? null
 }
 
+/**
+ * Whether anyone may watch the room (the listing, the schedule, an approved event's): what goes
+ * there names no person and no order (server/live/pushes.ts).
+ */
+export function isPublicRoom(room: string): boolean {
+  return room === rooms.listing || room === rooms.schedule || eventOfRoom(room) !== null
+}
+
 /** The event a room name asks for (`event-<id>` or `event:<id>`), or null. */
 export function eventOfRoom(room: string): string | null {
   return /^event[-:]([a-zA-Z0-9_-]{1,64})$/.exec(room)?.[1] ?? null
@@ -48,6 +56,11 @@ export type WatchAck = { ok: true; room: string } | { ok: false; message: string
 export type LivePush<Data = Record<string, unknown>> = {
   position: number
   type: string
+  /**
+   * The fact's stream. In a public room, an event's or a session's only: a message to one caused by
+   * an order (or a waiting list) names the event it is about instead, as an order's stream name is
+   * the order's id.
+   */
   stream: string
   at: string
   data: Data
@@ -55,8 +68,17 @@ export type LivePush<Data = Record<string, unknown>> = {
 
 export const liveEvents = { push: 'fact', watch: 'watch', unwatch: 'unwatch' } as const
 
-/** EventSubmitted, EventApproved, EventRejected: who sees it refetches what it shows. */
-export type EventStatusPush = { eventId: string; organizerId: string; approvalStatus: string; title?: string }
+/**
+ * EventSubmitted, EventApproved, EventRejected, EventEdited, EventCancelled: who sees it refetches
+ * what it shows. `organizerId` goes to the organizer's and the admins' rooms only: the public rooms
+ * (the event's, the listing) hear of the event, not of the account behind it.
+ */
+export type EventStatusPush = {
+  eventId: string
+  organizerId?: string
+  approvalStatus: string
+  title?: string
+}
 
 /** Every hold, sale, release, cancel: the ticket type's availability as of this push's position. A
  * fast sale's facts are gathered: the first goes at once, then at most one count per ticket type
@@ -208,3 +230,12 @@ export type FactPush =
 /** The handshake refusal when an address has LIVE_CONNECTIONS_PER_ADDRESS sockets open already. */
 export const TOO_MANY_CONNECTIONS =
   'Too many live connections from your address; close some tabs and try again.'
+
+/**
+ * The handshake refusal when an address has sent LIVE_MESSAGES_PER_ADDRESS messages (handshakes,
+ * watches) in its window already, over all its sockets.
+ */
+export const TOO_MANY_MESSAGES = 'Too many live messages from your address; try again in a few seconds.'
+
+/** A refused handshake's `data` (connect_error's): when the client may try again. */
+export type LiveRefusal = { retryAfterMs: number }

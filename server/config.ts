@@ -153,6 +153,9 @@ const EnvSchema = v.object({
   BODY_TIMEOUT_SECONDS: wholeNumber(30, 1),
   UPLOAD_MIN_KB_PER_SECOND: wholeNumber(8, 1),
   LIVE_CONNECTIONS_PER_ADDRESS: wholeNumber(100, 1),
+  /** what one client address may send the live socket in 10 s, over all its sockets and reconnections
+   * (a handshake, a watch, an unwatch: one message each); RATE_LIMITS=off lifts it */
+  LIVE_MESSAGES_PER_ADDRESS: wholeNumber(1000, 1),
   /** how often at most an event's dashboard row, check-in summary and seats on sale are pushed (the
    * latest, in ms; the seats' first count after a quiet spell goes at once) */
   LIVE_FIGURES_EVERY_MS: wholeNumber(200, 0),
@@ -266,7 +269,13 @@ export type Config = {
   }
   /** a request body (other than an upload) must arrive whole within this time */
   bodyTimeoutMs: number
-  live: { connectionsPerAddress: number; roomsPerSocket: number; figuresEveryMs: number }
+  live: {
+    connectionsPerAddress: number
+    /** messages (handshakes among them) per address and 10 s window, on each process */
+    messagesPerAddress: number
+    roomsPerSocket: number
+    figuresEveryMs: number
+  }
   payments: {
     provider: 'local' | 'razorpay'
     /** the local gateway in production, allowed by ALLOW_TEST_PAYMENTS=on: a banner says so */
@@ -475,6 +484,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     bodyTimeoutMs: env.BODY_TIMEOUT_SECONDS * 1000,
     live: {
       connectionsPerAddress: env.LIVE_CONNECTIONS_PER_ADDRESS,
+      messagesPerAddress: env.LIVE_MESSAGES_PER_ADDRESS,
       roomsPerSocket: 20,
       figuresEveryMs: env.LIVE_FIGURES_EVERY_MS,
     },

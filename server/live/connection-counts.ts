@@ -3,8 +3,9 @@
 // every process. Each process keeps its own counts in memory and mirrors them into a Redis hash of
 // its own (address → connections) that lives as long as the process keeps renewing it: a process
 // killed with kill -9 stops renewing, and its connections stop counting within COUNTS_TTL_MS. A
-// handshake adds every live process's count for its address to this process's. Without Redis, or
-// when it does not answer, the count is this process's alone (the cap still holds per process).
+// handshake adds every live process's count for its address to this process's, and counts itself,
+// in one step (RESERVE). Without Redis, or when it does not answer, the count is this process's
+// alone (the cap still holds per process).
 import { randomBytes } from 'node:crypto'
 import { hostname } from 'node:os'
 import type { Redis } from 'ioredis'
@@ -12,10 +13,41 @@ import type { Redis } from 'ioredis'
 /** how long a process's counts outlive its last renewal (renewed every third of it) */
 export const COUNTS_TTL_MS = 30_000
 
+/**
+ * One step on Redis (a script runs alone there, so two processes' steps are taken in turn): the
+ * other live processes' counts for the address, forgetting the processes gone; then, when this
+ * process's connections of the address (`position`, the new one among them) fit under the cap with
+ * them, this process's count written. KEYS: the set of processes. ARGV: the counts' key prefix,
+ * this process, the address, position, the cap, the TTL in ms. Answers 1 when counted, 0 if not.
+ */
+const RESERVE = `
+local sum = 0
+for _, other in ipairs(redis.call('SMEMBERS', KEYS[1])) do
+  if other ~= ARGV[2] then
+    local key = ARGV[1] .. other
+    if redis.call('EXISTS', key) == 0 then
+      redis.call('SREM', KEYS[1], other)
+    else
+      sum = sum + tonumber(redis.call('HGET', key, ARGV[3]) or '0')
+    end
+  end
+end
+if tonumber(ARGV[4]) + sum > tonumber(ARGV[5]) then return 0 end
+local mine = ARGV[1] .. ARGV[2]
+redis.call('HSET', mine, ARGV[3], ARGV[4])
+redis.call('PEXPIRE', mine, ARGV[6])
+redis.call('SADD', KEYS[1], ARGV[2])
+return 1
+`
+
 export type ConnectionCounts = {
-  /** the address's connections on every process, this one's included */
-  total(address: string): Promise<number>
-  opened(address: string): void
+  /**
+   * Counts one more connection of the address unless that puts it over `cap` on all the processes
+   * together: true when counted (closed() gives it back). Decided at once for this process's own
+   * connections, so exactly the cap's worth of handshakes arriving together get in; and with the
+   * others' in one step on Redis, so two processes never both give away the address's last place.
+   */
+  reserve(address: string, cap: number): Promise<boolean>
   closed(address: string): void
   stop(): Promise<void>
 }
@@ -30,7 +62,7 @@ export function connectionCounts(
   const processes = `${prefix}:live:processes`
   const countsOf = (process: string) => `${prefix}:live:connections:${process}`
 
-  const mirror = (address: string) => {
+  const mirror = async (address: string): Promise<void> => {
     if (redis?.status !== 'ready') return
     const count = local.get(address) ?? 0
     const key = countsOf(mine)
@@ -38,7 +70,7 @@ export function connectionCounts(
     if (count > 0) write.hset(key, address, count)
     else write.hdel(key, address)
     write.pexpire(key, ttlMs).sadd(processes, mine)
-    write.exec().catch(() => {})
+    await write.exec().catch(() => {})
   }
   // Renewed whole, so that counts a restarted Redis forgot come back within a third of the TTL.
   const renew = redis
@@ -57,41 +89,41 @@ export function connectionCounts(
     : null
   renew?.unref()
 
-  /** the other live processes' counts for the address (their gone ones forgotten on the way) */
-  const elsewhere = async (address: string): Promise<number> => {
-    if (redis?.status !== 'ready') return 0
-    try {
-      const others = (await redis.smembers(processes)).filter((p) => p !== mine)
-      if (others.length === 0) return 0
-      const read = redis.pipeline()
-      for (const other of others) read.hget(countsOf(other), address).exists(countsOf(other))
-      const replies = (await read.exec()) ?? []
-      let sum = 0
-      const gone: string[] = []
-      others.forEach((other, i) => {
-        const count = Number(replies[2 * i]?.[1] ?? 0)
-        if (replies[2 * i + 1]?.[1] === 0) gone.push(other)
-        else sum += count
-      })
-      if (gone.length > 0) void redis.srem(processes, ...gone).catch(() => {})
-      return sum
-    } catch {
-      return 0
-    }
+  const closed = (address: string) => {
+    const left = (local.get(address) ?? 1) - 1
+    if (left > 0) local.set(address, left)
+    else local.delete(address)
+    void mirror(address)
   }
 
   return {
-    total: async (address) => (local.get(address) ?? 0) + (await elsewhere(address)),
-    opened(address) {
-      local.set(address, (local.get(address) ?? 0) + 1)
-      mirror(address)
+    async reserve(address, cap) {
+      // checked and counted in one turn: the handshakes waiting on this process see each other
+      const position = (local.get(address) ?? 0) + 1
+      if (position > cap) return false
+      local.set(address, position)
+      if (redis?.status !== 'ready') return true
+      let admitted = true
+      try {
+        const answer = await redis.eval(
+          RESERVE,
+          1,
+          processes,
+          countsOf(''),
+          mine,
+          address,
+          position,
+          cap,
+          ttlMs,
+        )
+        admitted = answer === 1
+      } catch {
+        // Redis not answering: this process's count alone, as without Redis
+      }
+      if (!admitted) closed(address)
+      return admitted
     },
-    closed(address) {
-      const left = (local.get(address) ?? 1) - 1
-      if (left > 0) local.set(address, left)
-      else local.delete(address)
-      mirror(address)
-    },
+    closed,
     async stop() {
       if (renew) clearInterval(renew)
       local.clear()

@@ -13,6 +13,7 @@ import {
   type FiguresPush,
   type HolderNoticePush,
   type InquiryPush,
+  isPublicRoom,
   type NoticePush,
   rooms,
   type SessionPush,
@@ -24,6 +25,7 @@ import type { BookingFact } from '../booking/facts.ts'
 import type { BookingQueries } from '../booking/queries.ts'
 import type { CatalogFact } from '../catalog/facts.ts'
 import type { CatalogQueries } from '../catalog/queries.ts'
+import { streams } from '../ids.ts'
 import { typedFact } from '../ledger/decider.ts'
 import type { StoredFact } from '../ledger/ledger.ts'
 import type { ScheduleFact } from '../schedule/facts.ts'
@@ -36,7 +38,38 @@ export type KnownFact = AccountFact | CatalogFact | BookingFact | ScheduleFact |
  * One audience's message: its data is one of the shapes of contracts/live.ts's FactPush; `type` when
  * it is not the fact's own (a check-in summary's push is `checkin-summary`).
  */
-export type Push = { room: string; data: FactPush['data']; type?: string }
+export type Push = {
+  room: string
+  data: FactPush['data']
+  type?: string
+  /** the message this one is the public copy of: a socket that hears that one is not sent this */
+  copyOf?: FactPush['data']
+}
+
+/**
+ * The stream a message names. In a private room, the fact's own. A message to any public room
+ * (isPublicRoom) names an event's or a session's stream only, the public things it reports on: an
+ * order's facts (and a waiting list's) reach an event's room as its seats on sale, named by the
+ * event, since an order's stream name is the order's id, which a visitor must not learn.
+ */
+export function streamShown(stream: string, data: FactPush['data'], audience: readonly string[]): string {
+  if (!audience.some(isPublicRoom)) return stream
+  if (stream.startsWith(streams.event('')) || stream.startsWith(streams.session(''))) return stream
+  // every message to a public room is about one event
+  return 'eventId' in data ? streams.event(data.eventId) : ''
+}
+
+/**
+ * One message to these rooms, and to the public rooms among them the same without the account
+ * behind it (an event's status: its organizer's id stays in the organizer's and the admins' rooms).
+ * A socket in both (an organizer watching its event's page) hears the full one only.
+ */
+function withPublicCopy(audience: string[], data: EventStatusPush): Push[] {
+  const { organizerId: _, ...publicData } = data
+  return audience.map((room) =>
+    isPublicRoom(room) ? { room, data: publicData, copyOf: data } : { room, data },
+  )
+}
 
 /** The door's reads (the check-in area's, handed in by the composition root). */
 export type CheckinReads = {
@@ -286,7 +319,7 @@ export function createPushes(
         const wasPublic = fact.type === 'EventApproved' || fact.data.wasApproved === true
         const audience = [rooms.admins, rooms.organizer(organizerId)]
         if (wasPublic) audience.push(rooms.event(eventId), rooms.listing)
-        return [...audience.map((room) => ({ room, data })), ...(await figures(eventId, organizerId, stored))]
+        return [...withPublicCopy(audience, data), ...(await figures(eventId, organizerId, stored))]
       }
       case 'TicketsHeld':
       case 'PaymentFailed':
@@ -401,7 +434,7 @@ export function createPushes(
         const isPublic = event.approvalStatus === 'Approved'
         if (isPublic) audience.push(rooms.event(eventId), rooms.listing)
         const pushes: Push[] = [
-          ...audience.map((room) => ({ room, data })),
+          ...withPublicCopy(audience, data),
           ...(await figures(eventId, organizerId, stored)),
         ]
         // a move is told here; a cancellation with each ticket it cancels (TicketCancelled)

@@ -10,9 +10,11 @@ import {
   CHECKIN_SUMMARY,
   type FactPush,
   type LivePush,
+  type LiveRefusal,
   liveEvents,
   rooms,
   TOO_MANY_CONNECTIONS,
+  TOO_MANY_MESSAGES,
 } from '../../contracts/live.ts'
 import type { Config } from '../config.ts'
 import { type AccountById, accountOfToken, type Tokens } from '../http/access.ts'
@@ -22,12 +24,20 @@ import type { StoredFact } from '../ledger/ledger.ts'
 import type { Platform } from '../platform.ts'
 import type { LiveReads } from './activity.ts'
 import { connectionCounts } from './connection-counts.ts'
-import { availabilityOf, createPushes, dashboardPushes } from './pushes.ts'
+import { messageBudget } from './message-budget.ts'
+import { availabilityOf, createPushes, dashboardPushes, streamShown } from './pushes.ts'
 import { type Watcher, watchRules } from './watch.ts'
 
 /** what one socket may send in MESSAGE_WINDOW_MS (watch, unwatch, anything else) */
 export const MESSAGES_PER_WINDOW = 100
-const MESSAGE_WINDOW_MS = 10_000
+/** the window of a socket's messages, and of an address's (LIVE_MESSAGES_PER_ADDRESS) */
+export const MESSAGE_WINDOW_MS = 10_000
+/** how soon a client refused for its address's connections is told to try again */
+const CONNECTIONS_RETRY_MS = 15_000
+
+/** a handshake refused: its message, and when to try again, for the client (connect_error) */
+const refusal = (message: string, retryAfterMs: number) =>
+  Object.assign(new Error(message), { data: { retryAfterMs } satisfies LiveRefusal })
 
 export type Live = { io: Server; close(): Promise<void> }
 
@@ -57,18 +67,52 @@ export function attachLive(
   // fetchSockets, and one busy server elsewhere made it time out here.
   if (pub && sub) io.adapter(createAdapter(pub, sub, { key: `${config.queuePrefix}:socket.io` }))
 
-  // Connections per client address, on every process of this Redis (connection-counts.ts): checked
-  // at the handshake, counted while connected.
+  // What each client address may send (message-budget.ts): its handshakes and messages over all its
+  // sockets, counted across reconnections. Checked first, before any read: an address past it costs
+  // the server nothing more until its window ends.
   const addressOf = clientAddress(config.trustProxy)
-  const counts = connectionCounts(platform.redis, config.queuePrefix)
-  const cap = config.live.connectionsPerAddress
+  const limited = config.rateLimits.enabled
+  const budget = messageBudget(config.live.messagesPerAddress, MESSAGE_WINDOW_MS)
   io.use((socket, next) => {
     const address = addressOf(socket)
-    void counts.total(address).then((total) => {
-      if (total >= cap) return next(new Error(TOO_MANY_CONNECTIONS))
-      socket.data.address = address
-      next()
-    })
+    socket.data.address = address
+    if (limited && !budget.take(address))
+      return next(refusal(TOO_MANY_MESSAGES, budget.retryAfterMs(address)))
+    next()
+  })
+
+  // Connections per client address, on every process of this Redis (connection-counts.ts), checked
+  // and counted at the handshake: handshakes arriving together see each other, and those past the
+  // cap are refused with the reason, none let in to be dropped afterwards without a word. Counted
+  // until the socket leaves or its connection closes, whichever comes first.
+  const counts = connectionCounts(platform.redis, config.queuePrefix)
+  const cap = config.live.connectionsPerAddress
+  /** each counted socket's listener to its connection's close, until it is given back */
+  const counted = new WeakMap<Socket, () => void>()
+  const release = (socket: Socket) => {
+    const onClose = counted.get(socket)
+    if (!onClose) return
+    counted.delete(socket)
+    socket.conn.off('close', onClose)
+    counts.closed(socket.data.address)
+  }
+  io.use((socket, next) => {
+    const address = socket.data.address as string
+    counts.reserve(address, cap).then(
+      (admitted) => {
+        if (!admitted) return next(refusal(TOO_MANY_CONNECTIONS, CONNECTIONS_RETRY_MS))
+        // a connection that closed meanwhile would never say so again: its place goes back now
+        if (socket.conn.readyState !== 'open') {
+          counts.closed(address)
+          return next(new Error('The connection closed.'))
+        }
+        const onClose = () => release(socket)
+        counted.set(socket, onClose)
+        socket.conn.once('close', onClose)
+        next()
+      },
+      (error) => next(error as Error),
+    )
   })
 
   io.use((socket, next) => {
@@ -86,7 +130,10 @@ export function attachLive(
           socket.data.since = since
           next()
         },
-        (error) => next(error as Error),
+        (error) => {
+          release(socket)
+          next(error as Error)
+        },
       )
       .catch((error) => logger.error({ err: error }, 'a live handshake failed'))
   })
@@ -94,13 +141,7 @@ export function attachLive(
   const watchesOf = watchRules(reads.catalog, config.live.roomsPerSocket)
   io.on('connection', (socket) => {
     const address = socket.data.address as string
-    counts.opened(address)
-    socket.once('disconnect', () => counts.closed(address))
-    // Two handshakes from one address (on one process or two) can pass the check before either is
-    // counted: the later one counted over the cap goes.
-    void counts.total(address).then((total) => {
-      if (total > cap) socket.disconnect(true)
-    })
+    socket.once('disconnect', () => release(socket))
 
     // A client that stops reading would have the server queue every answer and push for it
     // (measured: 200,000 unread acks held 37 MB). Past the limit the connection is dropped without
@@ -114,20 +155,24 @@ export function attachLive(
     })
 
     // What a socket may send: a page watches and unwatches a few rooms as it moves (20 at most at
-    // once), so MESSAGES_PER_WINDOW in MESSAGE_WINDOW_MS is far above any page's need. Past it the
-    // socket is dropped, its messages unread: each watch costs a read, and a flood of them from a
-    // few sockets held the whole server back for seconds (RATE_LIMITS=off lifts this, for load tests).
-    if (config.rateLimits.enabled) {
+    // once), so MESSAGES_PER_WINDOW in MESSAGE_WINDOW_MS is far above any page's need; and what its
+    // address may send, all its sockets together. Past either the socket is dropped, its message
+    // unread: each watch costs a read, and a flood of them from a few sockets held the whole server
+    // back for seconds (RATE_LIMITS=off lifts both, for load tests).
+    if (limited) {
       let windowStart = Date.now()
       let sent = 0
+      let dropped = false
       socket.use((_packet, next) => {
+        if (dropped) return
         const now = Date.now()
         if (now - windowStart >= MESSAGE_WINDOW_MS) {
           windowStart = now
           sent = 0
         }
-        if (++sent <= MESSAGES_PER_WINDOW) return next()
-        if (sent === MESSAGES_PER_WINDOW + 1) socket.disconnect(true)
+        if (++sent <= MESSAGES_PER_WINDOW && budget.take(address)) return next()
+        dropped = true
+        socket.disconnect(true)
       })
     }
 
@@ -204,7 +249,13 @@ export function attachLive(
   }
   /** one message to these rooms on this process, as of a fact (its position, its type unless given) */
   const sendAsOf = (fact: StoredFact, to: string[], data: FactPush['data'], type = fact.type) => {
-    const push: LivePush = { position: fact.position, type, stream: fact.stream, at: fact.at, data }
+    const push: LivePush = {
+      position: fact.position,
+      type,
+      stream: streamShown(fact.stream, data, to),
+      at: fact.at,
+      data,
+    }
     io.local.to(to).emit(liveEvents.push, push)
   }
   const flushFigures = async () => {
@@ -301,19 +352,24 @@ export function attachLive(
       // One emit per distinct message to all its rooms: a socket in several of them gets it once.
       const audiences = new Map<FactPush['data'], string[]>()
       const types = new Map<FactPush['data'], string>()
-      for (const { room, data, type } of await pushesOf(fact)) {
+      const copies = new Map<FactPush['data'], FactPush['data']>()
+      for (const { room, data, type, copyOf } of await pushesOf(fact)) {
         audiences.set(data, [...(audiences.get(data) ?? []), room])
         if (type) types.set(data, type)
+        if (copyOf) copies.set(data, copyOf)
       }
       for (const [data, audience] of audiences) {
+        // a public copy goes to no socket that hears the full message
+        const original = copies.get(data)
+        const hearingIt = (original && audiences.get(original)) || []
         const push: LivePush = {
           position: fact.position,
           type: types.get(data) ?? fact.type,
-          stream: fact.stream,
+          stream: streamShown(fact.stream, data, audience),
           at: fact.at,
           data,
         }
-        io.local.to(audience).emit(liveEvents.push, push)
+        io.local.to(audience).except(hearingIt).emit(liveEvents.push, push)
       }
     },
     {
@@ -329,6 +385,7 @@ export function attachLive(
     async close() {
       await consumer.stop()
       await counts.stop()
+      budget.stop()
       if (flushing) clearTimeout(flushing)
       for (const { timer } of seats.values()) clearTimeout(timer)
       await flushed

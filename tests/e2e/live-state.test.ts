@@ -1,7 +1,9 @@
 // The live connection's state is visible (issue 12, screen 9): when it drops the page says
 // 'Reconnecting…' and the screens with live counts (event detail, booking) say the counts may be
 // out of date; when it is back the page says 'Updated' and shows the counts as they are now,
-// including seats sold while it was down.
+// including seats sold while it was down. Turned away for its address (one tab too many), the page
+// says so in the server's words, marks the counts as possibly stale, and connects by itself once
+// a place is free.
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { EventView } from '../../contracts/catalog.ts'
@@ -143,5 +145,49 @@ describe('the live connection drops and comes back', () => {
     const before = Number((await page.getByText(/^Available: \d+$/).textContent())?.split(': ')[1])
     await buy(server.app, other, event, 'General Admission', 1)
     await page.getByText(`Available: ${before - 1}`).waitFor()
+  })
+})
+
+describe('the live connection turned away for its address', () => {
+  let capped: TestServer
+  let cappedEvent: EventView
+  beforeAll(async () => {
+    // one live connection per address: a second tab is one too many
+    capped = await startServer({ LIVE_CONNECTIONS_PER_ADDRESS: '1' })
+    const [organizer, admin] = await Promise.all([organizerSession(capped.app), adminSession(capped.app)])
+    cappedEvent = await approvedEvent(capped.app, organizer, admin, {}, [
+      { type: 'General Admission', price: 500, quantity: 50 },
+    ])
+  })
+  afterAll(async () => {
+    await capped?.close()
+  })
+
+  const tab = async () => {
+    const context = await browser.newContext({ baseURL: capped.url, viewport: { width: 390, height: 844 } })
+    contexts.push(context)
+    const page = await context.newPage()
+    await page.goto(`/event/${cappedEvent._id}`)
+    return { context, page }
+  }
+
+  it('says why and that counts may be stale, then connects by itself once a place is free', async () => {
+    const first = await tab()
+    await first.page.locator('[data-live="connected"]').waitFor()
+    const second = await tab()
+    await second.page
+      .getByRole('status')
+      .filter({ hasText: 'Too many live connections from your address; close some tabs and try again.' })
+      .waitFor()
+    await second.page.getByText('Live updates paused… counts may be out of date').waitFor()
+    await second.page.getByText('Available: 50').waitFor()
+
+    // the other tab closed: this one is let in when it asks again, and shows the counts of now
+    await first.context.close()
+    await buy(capped.app, await signUp(capped.app, 'cappedbuyer'), cappedEvent, 'General Admission', 2)
+    await badge(second.page).filter({ hasText: 'Updated' }).waitFor({ timeout: 25_000 })
+    await second.page.locator('[data-live="connected"]').waitFor()
+    await second.page.getByText('Available: 48').waitFor()
+    expect(await second.page.getByText('Live updates paused… counts may be out of date').count()).toBe(0)
   })
 })

@@ -1,14 +1,17 @@
 // The live socket under abuse (issue 11): which rooms a socket may watch and how many, how many
-// connections one address may hold, and a client that stops reading. The flood of watch messages
-// is tests/quiet/live-flood.test.ts (a memory figure, measured on a quiet machine, limits off); with
-// the limits on, a socket past its messages per window is dropped.
+// connections one address may hold (refused at the handshake with the reason, however many arrive
+// at once), and a client that stops reading. The flood of watch messages is
+// tests/quiet/live-flood.test.ts (a memory figure, measured on a quiet machine, limits off); with
+// the limits on, a socket past its messages per window is dropped, and an address past its
+// messages per window (all its sockets and reconnections together) is dropped and refused until
+// the window ends (tests/quiet/live-reconnect-flood.test.ts measures it).
 import type { Socket } from 'socket.io-client'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import WebSocket from 'ws'
 import type { EventView } from '../../contracts/catalog.ts'
 import { MESSAGES_PER_WINDOW } from '../../server/live/socket.ts'
 import { adminSession, organizerSession, type Session, signUp } from '../support/accounts.ts'
-import { open, sockets, watch } from '../support/live-sockets.ts'
+import { droppedSince, handshakeOf, open, rawConnections, sockets, watch } from '../support/live-sockets.ts'
 import { approvedEvent, submitEvent, until } from '../support/sales.ts'
 import { startServer, type TestServer } from '../support/server.ts'
 
@@ -152,6 +155,26 @@ describe('connections per address', () => {
     await expect(open(server.url)).rejects.toThrow(/Too many live connections/)
   })
 
+  it('refuses with the same message every handshake past the cap when many arrive at once, and drops none of those it let in', async () => {
+    const raws = await rawConnections(Array(8).fill(server.url))
+    for (const socket of raws) socket.connect()
+    await until(() => raws.every((socket) => handshakeOf(socket).connected || handshakeOf(socket).refused))
+    // then a while for anything let in to be dropped after all
+    await new Promise((r) => setTimeout(r, 500))
+    const connected = raws.filter((socket) => handshakeOf(socket).connected)
+    expect(raws.flatMap((socket) => handshakeOf(socket).refused ?? [])).toEqual(
+      Array(5).fill('Too many live connections from your address; close some tabs and try again.'),
+    )
+    expect(connected).toHaveLength(3)
+    expect(connected.filter(droppedSince)).toEqual([])
+    expect((await server.app.live.io.fetchSockets()).length).toBe(3)
+    // and the count is right afterwards: all places back once they leave, and no more
+    for (const { raw } of raws) raw.terminate()
+    await until(async () => (await server.app.live.io.fetchSockets()).length === 0)
+    await Promise.all([open(server.url), open(server.url), open(server.url)])
+    await expect(open(server.url)).rejects.toThrow(/Too many live connections/)
+  })
+
   it('counts a client behind a trusted proxy (TRUST_PROXY) under its forwarded address, as Fastify does', async () => {
     const proxied = await startServer({
       RATE_LIMITS: 'off',
@@ -195,5 +218,52 @@ describe('messages per socket', () => {
     expect(await gone).toBe('io server disconnect')
     expect(answered).toBeLessThanOrEqual(MESSAGES_PER_WINDOW)
     expect(await watch(bystander, 'events')).toEqual({ ok: true, room: 'events' })
+  })
+})
+
+describe('messages per address', () => {
+  let server: TestServer
+  beforeAll(async () => {
+    // the limits on, as in production, with a small budget; clients tell their address through
+    // the proxy the server trusts
+    server = await startServer({ LIVE_MESSAGES_PER_ADDRESS: '20', TRUST_PROXY: 'loopback' })
+  })
+  afterAll(async () => {
+    await server.close()
+  })
+  const from = (address: string) => open(server.url, undefined, { 'x-forwarded-for': address })
+
+  it("counts an address's handshakes and messages over all its sockets and reconnections: past its budget none is taken, and the address is refused with a reason until its window ends; other addresses carry on", async () => {
+    const flooding = '203.0.113.50'
+    const first = await from(flooding) // 1: a handshake is a message
+    for (let i = 0; i < 14; i++) expect(await watch(first, 'events')).toEqual({ ok: true, room: 'events' }) // 15
+    first.disconnect()
+    // a reconnection starts nothing afresh, and the address's sockets share one budget
+    const second = await from(flooding) // 16
+    const third = await from(flooding) // 17
+    for (let i = 0; i < 3; i++)
+      expect(await watch(second, 'schedule')).toEqual({ ok: true, room: 'schedule' }) // 20
+
+    const notTaken = async (socket: Socket) => {
+      let answered = false
+      const gone = new Promise<string>((resolve) => socket.once('disconnect', resolve))
+      socket.emit('watch', 'events', () => {
+        answered = true
+      })
+      const stayed = new Promise((resolve) => setTimeout(() => resolve('still connected'), 3000))
+      expect(await Promise.race([gone, stayed])).toBe('io server disconnect')
+      expect(answered).toBe(false)
+    }
+    await notTaken(second) // the 21st
+    await notTaken(third) // over another socket of the address
+    const refused = (await from(flooding).catch((error: unknown) => error)) as Error & {
+      data?: { retryAfterMs?: number }
+    }
+    expect(refused.message).toBe('Too many live messages from your address; try again in a few seconds.')
+    expect(refused.data?.retryAfterMs).toBeGreaterThan(0)
+    expect(refused.data?.retryAfterMs).toBeLessThanOrEqual(10_000)
+
+    const other = await from('203.0.113.51')
+    expect(await watch(other, 'events')).toEqual({ ok: true, room: 'events' })
   })
 })

@@ -6,14 +6,27 @@
 // needed or is being replaced on purpose (a login). The Socket.IO client is loaded on first use,
 // so it stays out of the first page's bundle.
 import type { Socket } from 'socket.io-client'
-import { type FactPush, liveEvents, TOO_MANY_CONNECTIONS } from '../../../contracts/live.ts'
+import {
+  type FactPush,
+  type LiveRefusal,
+  liveEvents,
+  TOO_MANY_CONNECTIONS,
+  TOO_MANY_MESSAGES,
+} from '../../../contracts/live.ts'
 import { retryImport } from '../ui/retry-import.ts'
 
 /**
  * idle: no connection (none needed yet, or being opened or replaced on purpose); connected;
- * reconnecting: the connection dropped or cannot be made, and Socket.IO is trying again.
+ * reconnecting: the connection dropped or cannot be made, and Socket.IO is trying again;
+ * refused: the server turned this address away for now (too many tabs, too many messages), said
+ * why (refusal()), and is asked again when it said to.
  */
-export type LiveStatus = 'idle' | 'connected' | 'reconnecting'
+export type LiveStatus = 'idle' | 'connected' | 'reconnecting' | 'refused'
+
+/** the server's refusals of an address, each tried again after the time the refusal gives */
+const addressRefusals = new Set([TOO_MANY_CONNECTIONS, TOO_MANY_MESSAGES])
+/** when a refusal gives no time */
+const REFUSED_RETRY_MS = 15_000
 
 export type Live = {
   setToken(token: string | null): void
@@ -26,6 +39,8 @@ export type Live = {
   watch(room: string): () => void
   connected(): boolean
   status(): LiveStatus
+  /** the server's reason while the status is refused, else null */
+  refusal(): string | null
   close(): void
 }
 
@@ -38,10 +53,13 @@ export function createLive(url = ''): Live {
   const connectListeners = new Set<() => void>()
   const statusListeners = new Set<() => void>()
   let status: LiveStatus = 'idle'
-  const setStatus = (next: LiveStatus) => {
+  let refusal: string | null = null
+  const setStatus = (next: LiveStatus, reason: string | null = null) => {
     status = next
+    refusal = reason
     for (const listener of statusListeners) listener()
   }
+  let retrying: ReturnType<typeof setTimeout> | null = null
 
   const open = () => {
     opening ??= retryImport(() => import('socket.io-client')).then(({ io }) => {
@@ -71,18 +89,30 @@ export function createLive(url = ''): Live {
         for (const listener of factListeners) listener(push)
       })
       created.on('connect_error', (error) => {
-        // A refused handshake is not retried by Socket.IO. Too many tabs from this address: try
-        // again later as who we are. Otherwise the token is no longer valid: carry on as a
-        // visitor; the session learns that the token is gone through the API.
+        // A refused handshake is not retried by Socket.IO (a transport that failed is).
         if (created.active) {
           setStatus('reconnecting')
           return
         }
-        if (error.message === TOO_MANY_CONNECTIONS) {
-          setStatus('reconnecting')
-          setTimeout(() => created.connect(), 15_000)
+        // Turned away for this address (too many tabs, or too many messages from them): said why,
+        // and asked again once the server said it may be, a little spread so that the address's
+        // tabs do not all come back at the same moment.
+        if (addressRefusals.has(error.message)) {
+          setStatus('refused', error.message)
+          const data = (error as Error & { data?: Partial<LiveRefusal> }).data
+          const after = typeof data?.retryAfterMs === 'number' ? data.retryAfterMs : REFUSED_RETRY_MS
+          if (retrying) clearTimeout(retrying)
+          retrying = setTimeout(
+            () => {
+              retrying = null
+              if (!created.connected && !created.active) created.connect()
+            },
+            after + Math.random() * 2000,
+          )
           return
         }
+        // Otherwise the token is no longer valid: carry on as a visitor; the session learns that
+        // the token is gone through the API.
         token = null
         setTimeout(() => created.connect(), 1000)
       })
@@ -137,6 +167,7 @@ export function createLive(url = ''): Live {
     },
     connected: () => socket?.connected ?? false,
     status: () => status,
+    refusal: () => refusal,
     close: () => socket?.disconnect(),
   }
 }

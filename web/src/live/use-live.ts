@@ -33,8 +33,14 @@ export function useLiveConnected(): boolean {
   return useSyncExternalStore(live.onStatus, live.connected, live.connected)
 }
 
-/** idle, connected, or reconnecting (then live counts on screen may be out of date) */
+/** idle, connected, reconnecting or refused (then live counts on screen may be out of date) */
 export function useLiveStatus(): LiveStatus {
   const live = useLive()
   return useSyncExternalStore(live.onStatus, live.status, live.status)
+}
+
+/** why the server refused the live connection for now (too many tabs or messages), else null */
+export function useLiveRefusal(): string | null {
+  const live = useLive()
+  return useSyncExternalStore(live.onStatus, live.refusal, live.refusal)
 }
