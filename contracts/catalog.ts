@@ -1,5 +1,6 @@
 // Events: creation fields, the event object of API.md, filters and approval.
 import * as v from 'valibot'
+import { PathParams } from './common.ts'
 
 export const ticketTypeNames = ['General Admission', 'VIP'] as const
 export const TicketTypeName = v.picklist(ticketTypeNames, 'Ticket type must be General Admission or VIP.')
@@ -231,7 +232,7 @@ export const EventListQuery = v.object({
   limit: pageNumber('limit', EVENT_PAGE_MAX),
 })
 
-export const EventParams = v.object({
+export const EventParams = PathParams({
   id: v.pipe(v.string(), v.regex(/^[a-zA-Z0-9_-]{1,64}$/, 'Event not found.')),
 })
 

@@ -689,11 +689,28 @@ describe('GET /api/v1/event/:id', () => {
     )
   })
 
-  it('answers an id that could never name an event with a client error, not a server fault', async () => {
-    const res = await get(shop.app, `/api/v1/event/${encodeURIComponent('not an id!')}`)
-    expect(res.statusCode).toBeGreaterThanOrEqual(400)
-    expect(res.statusCode).toBeLessThan(500)
-    expect(res.json().message).toBe('Event not found.')
+  it('answers an id that could never name an event as an unknown one: 404, not a 400 or a server fault', async () => {
+    for (const id of ['not an id!', 'x'.repeat(65), 'a.b', '{}', "1' OR '1'='1"]) {
+      const res = await get(shop.app, `/api/v1/event/${encodeURIComponent(id)}`, organizer.token)
+      expect(res.statusCode, id).toBe(404)
+      expect(res.json(), id).toEqual({ message: 'Event not found.' })
+    }
+    // the same for the event's other addresses, and for a ticket's
+    const edit = await shop.app.inject({
+      method: 'PUT',
+      url: `/api/v1/event/${encodeURIComponent('not an id!')}`,
+      headers: bearer(organizer.token),
+      payload: { title: 'Renamed' },
+    })
+    expect(edit.statusCode).toBe(404)
+    expect(edit.json()).toEqual({ message: 'Event not found.' })
+    const ticket = await get(
+      shop.app,
+      `/api/v1/ticket/getTicketbyId/${encodeURIComponent('no ticket!')}`,
+      user.token,
+    )
+    expect(ticket.statusCode).toBe(404)
+    expect(ticket.json()).toEqual({ message: 'Ticket not found.' })
   })
 
   it('answers 404 with a message for an id that names no event', async () => {
