@@ -25,6 +25,18 @@ export function PathParams<const T extends v.ObjectEntries>(entries: T) {
 export const namesAThing = (schema: unknown) =>
   typeof schema === 'object' && schema !== null && naming.has(schema)
 
+/** A listing's page or page size in the query string (?page=&limit=): absent, or a whole number from 1 to max. */
+export const pageNumber = (name: string, max: number) =>
+  v.optional(
+    v.pipe(
+      v.string(),
+      v.regex(/^\d{1,6}$/, `${name} must be a whole number from 1 to ${max.toLocaleString('en')}.`),
+      v.transform(Number),
+      v.minValue(1, `${name} must be a whole number from 1 to ${max.toLocaleString('en')}.`),
+      v.maxValue(max, `${name} must be a whole number from 1 to ${max.toLocaleString('en')}.`),
+    ),
+  )
+
 export const Email = v.pipe(
   v.string('Email is required'),
   v.trim(),
