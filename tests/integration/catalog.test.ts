@@ -10,6 +10,7 @@ import type { EventView } from '../../contracts/catalog.ts'
 import { events, eventTicketTypes } from '../../server/catalog/tables.ts'
 import { adminSession, bearer, organizerSession, type Session, signUp } from '../support/accounts.ts'
 import { startApp, type TestApp } from '../support/app.ts'
+import { wallClockIn } from '../support/clock.ts'
 import { dbCount, rebuildStore } from '../support/db.ts'
 import { mp4Video, multipartBody, pngImage, type Upload, webmVideo } from '../support/media.ts'
 
@@ -302,9 +303,10 @@ describe('POST /api/v1/event/create', () => {
     expect(bracketed.json().event.videos).toHaveLength(1)
   })
 
-  it('accepts a date of today in the configured time zone, and refuses yesterday with 400', async () => {
+  it('accepts a start later today in the configured time zone; refuses one gone by today (time) or yesterday (date) with 400', async () => {
     const today = todayInKolkata()
-    const ok = await submit(shop.app, organizer.token, eventFields({ date: today }))
+    const later = wallClockIn('Asia/Kolkata', 90)
+    const ok = await submit(shop.app, organizer.token, eventFields({ date: later.date, time: later.time }))
     expect(ok.statusCode, ok.body).toBe(201)
 
     const before = await storedState(shop)
@@ -314,7 +316,38 @@ describe('POST /api/v1/event/create', () => {
       message: 'The date cannot be in the past.',
       issues: [{ field: 'date', message: 'The date cannot be in the past.' }],
     })
+    // two minutes ago: today's date (unless the day began since), a time gone by
+    const gone = wallClockIn('Asia/Kolkata', -2)
+    const earlier = await submit(shop.app, organizer.token, eventFields({ date: gone.date, time: gone.time }))
+    expect(earlier.statusCode).toBe(400)
+    const field = gone.date === todayInKolkata() ? 'time' : 'date'
+    const message = field === 'time' ? 'The time cannot be in the past.' : 'The date cannot be in the past.'
+    expect(earlier.json()).toEqual({ message, issues: [{ field, message }] })
     expect(await storedState(shop)).toEqual(before)
+  })
+
+  it('judges the start in TIMEZONE: a time gone by in New York is refused there, one ahead accepted', async () => {
+    const york = await startApp({ TIMEZONE: 'America/New_York' })
+    try {
+      const yorkOrganizer = await organizerSession(york.app, 'Yorker')
+      const gone = wallClockIn('America/New_York', -5)
+      const ahead = wallClockIn('America/New_York', 30)
+      const refused = await submit(
+        york.app,
+        yorkOrganizer.token,
+        eventFields({ date: gone.date, time: gone.time }),
+      )
+      const accepted = await submit(
+        york.app,
+        yorkOrganizer.token,
+        eventFields({ date: ahead.date, time: ahead.time }),
+      )
+      expect(refused.statusCode).toBe(400)
+      expect(refused.json().issues[0].field).toMatch(/^(date|time)$/)
+      expect(accepted.statusCode, accepted.body).toBe(201)
+    } finally {
+      await york.close()
+    }
   })
 
   it('refuses a date that does not exist on the calendar (February 30) with 400', async () => {
