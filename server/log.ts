@@ -8,12 +8,34 @@ import type { Config } from './config.ts'
  * written synchronously so nothing is lost on exit) in development on a terminal or with
  * LOG_FORMAT=pretty.
  */
+/**
+ * What a log line never shows, should a request, its body or an object holding them be logged:
+ * sign-in headers, the gateway's signature, passwords, tokens and secrets.
+ */
+const SECRET_PATHS = [
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'req.headers["x-razorpay-signature"]',
+  'req.body.password',
+  'req.body.token',
+  'password',
+  'newPassword',
+  'token',
+  'secret',
+  '*.password',
+  '*.newPassword',
+  '*.token',
+  '*.secret',
+  '*.keySecret',
+  '*.webhookSecret',
+]
+
 export function createLogger(
   config: Pick<Config, 'logLevel' | 'logFormat' | 'env'>,
   /** where JSON lines go (stdout unless given) */
   destination?: DestinationStream,
 ): Logger {
-  const options = { level: config.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie'] }
+  const options = { level: config.logLevel, redact: SECRET_PATHS }
   const readable =
     config.logFormat === 'pretty' ||
     (config.logFormat === 'auto' && config.env === 'development' && process.stdout.isTTY === true)

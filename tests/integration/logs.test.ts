@@ -87,6 +87,28 @@ describe('the logs', () => {
     }
   })
 
+  it('hide a password, token or secret in an object that is logged', () => {
+    const { config } = started
+    const own = capturedLogger(config)
+    own.logger.info({ password: 'pw-in-a-log-1', token: 'tok-in-a-log-2' }, 'attempt')
+    own.logger.warn({
+      req: { headers: { authorization: 'Bearer tok-in-a-log-3' }, body: { password: 'pw-4' } },
+    })
+    own.logger.info({ payments: { keySecret: 'ks-in-a-log-5', webhookSecret: 'ws-in-a-log-6' } })
+    const text = own.text()
+    expect(text).toMatch(/"msg":"attempt"/)
+    for (const secret of [
+      'pw-in-a-log-1',
+      'tok-in-a-log-2',
+      'tok-in-a-log-3',
+      'pw-4',
+      'ks-in-a-log-5',
+      'ws-in-a-log-6',
+    ]) {
+      expect(text).not.toContain(secret)
+    }
+  })
+
   it('do not show a password written into REDIS_URL when Redis does not answer', async () => {
     const { config, release } = await testConfigOnStore({ REDIS_URL: 'redis://:redis-pass-61@127.0.0.1:1' })
     const other = capturedLogger(config)
