@@ -1,5 +1,6 @@
 // Organizer tools: sales analytics per event, attendee lists (API.md /ticket/analytics).
 import * as v from 'valibot'
+import { PathParams } from './common.ts'
 
 export const StatusCounts = v.object({ Pending: v.number(), Completed: v.number(), Failed: v.number() })
 
@@ -33,7 +34,7 @@ export const AnalyticsReply = v.object({
 })
 export type AnalyticsReply = v.InferOutput<typeof AnalyticsReply>
 
-export const AnalyticsParams = v.object({
+export const AnalyticsParams = PathParams({
   eventId: v.pipe(v.string(), v.regex(/^[a-zA-Z0-9_-]{1,64}$/, 'Event not found.')),
 })
 

@@ -1,7 +1,7 @@
 // Orders, payments and tickets (API.md /ticket/*, the payment webhook and the local gateway).
 import * as v from 'valibot'
 import { TicketTypeChoice } from './catalog.ts'
-import { Id } from './common.ts'
+import { Id, PathParams } from './common.ts'
 import { PromoCodeText } from './promo.ts'
 
 export const CreateOrderBody = v.object({
@@ -81,7 +81,7 @@ export type TicketView = v.InferOutput<typeof TicketView>
 
 export const PaymentSuccessReply = v.object({ message: v.string(), ticket: v.optional(TicketView) })
 
-export const TicketParams = v.object({
+export const TicketParams = PathParams({
   ticketId: v.pipe(v.string(), v.regex(/^[a-zA-Z0-9_-]{1,64}$/, 'Ticket not found.')),
 })
 

@@ -1,5 +1,6 @@
 // Events: creation fields, the event object of API.md, filters and approval.
 import * as v from 'valibot'
+import { PathParams, pageNumber } from './common.ts'
 
 export const ticketTypeNames = ['General Admission', 'VIP'] as const
 export const TicketTypeName = v.picklist(ticketTypeNames, 'Ticket type must be General Admission or VIP.')
@@ -216,22 +217,12 @@ export const EventList = v.array(EventView)
  * whole count in the X-Total-Count header */
 export const EVENT_PAGE_LIMIT = 50
 export const EVENT_PAGE_MAX = 200
-const pageNumber = (name: string, max: number) =>
-  v.optional(
-    v.pipe(
-      v.string(),
-      v.regex(/^\d{1,6}$/, `${name} must be a whole number from 1 to ${max.toLocaleString('en')}.`),
-      v.transform(Number),
-      v.minValue(1, `${name} must be a whole number from 1 to ${max.toLocaleString('en')}.`),
-      v.maxValue(max, `${name} must be a whole number from 1 to ${max.toLocaleString('en')}.`),
-    ),
-  )
 export const EventListQuery = v.object({
   page: pageNumber('page', 100_000),
   limit: pageNumber('limit', EVENT_PAGE_MAX),
 })
 
-export const EventParams = v.object({
+export const EventParams = PathParams({
   id: v.pipe(v.string(), v.regex(/^[a-zA-Z0-9_-]{1,64}$/, 'Event not found.')),
 })
 

@@ -2,7 +2,7 @@
 // server's answers, the manifest it works offline from, the event's door staff and its check-in
 // summary (whose live push is contracts/live.ts's CheckinSummaryPush).
 import * as v from 'valibot'
-import { Email } from './common.ts'
+import { Email, PathParams } from './common.ts'
 
 export const PassStatus = v.picklist(['valid', 'admitted', 'void'])
 
@@ -119,8 +119,8 @@ export const CheckinSummary = v.object({
 export type CheckinSummary = v.InferOutput<typeof CheckinSummary>
 
 const EventId = v.pipe(v.string(), v.regex(/^[a-zA-Z0-9_-]{1,64}$/, 'Event not found.'))
-export const CheckinParams = v.object({ eventId: EventId })
-export const DoorStaffParams = v.object({
+export const CheckinParams = PathParams({ eventId: EventId })
+export const DoorStaffParams = PathParams({
   eventId: EventId,
   accountId: v.pipe(
     v.string(),

@@ -7,6 +7,36 @@ export const Id = v.pipe(
   v.regex(/^[a-zA-Z0-9_-]{1,64}$/, 'Invalid id.'),
 )
 
+/** Path parameters that name a thing: the schemas made by PathParams. */
+const naming = new WeakSet<object>()
+
+/**
+ * The parameters of an address that names a thing (an event, a ticket): a value that could never
+ * be an id names nothing, and is answered as an unknown one, 404 with the message its check gives
+ * ('Event not found.'), not as a malformed request.
+ */
+export function PathParams<const T extends v.ObjectEntries>(entries: T) {
+  const schema = v.object(entries)
+  naming.add(schema)
+  return schema
+}
+
+/** Whether a malformed value of these parameters is answered 404 (PathParams). */
+export const namesAThing = (schema: unknown) =>
+  typeof schema === 'object' && schema !== null && naming.has(schema)
+
+/** A listing's page or page size in the query string (?page=&limit=): absent, or a whole number from 1 to max. */
+export const pageNumber = (name: string, max: number) =>
+  v.optional(
+    v.pipe(
+      v.string(),
+      v.regex(/^\d{1,6}$/, `${name} must be a whole number from 1 to ${max.toLocaleString('en')}.`),
+      v.transform(Number),
+      v.minValue(1, `${name} must be a whole number from 1 to ${max.toLocaleString('en')}.`),
+      v.maxValue(max, `${name} must be a whole number from 1 to ${max.toLocaleString('en')}.`),
+    ),
+  )
+
 export const Email = v.pipe(
   v.string('Email is required'),
   v.trim(),

@@ -4,6 +4,7 @@
 // to API.md's contract; the original client's routes answer as before.
 import * as v from 'valibot'
 import { ApprovalStatus } from './catalog.ts'
+import { PathParams } from './common.ts'
 
 /** a whole number from a query string, within bounds, or the default when absent */
 const pageNumber = (fallback: number, max: number, message: string) =>
@@ -80,7 +81,7 @@ export const DashboardEventsPage = v.object({
 })
 export type DashboardEventsPage = v.InferOutput<typeof DashboardEventsPage>
 
-export const DashboardEventParams = v.object({
+export const DashboardEventParams = PathParams({
   eventId: v.pipe(v.string(), v.regex(/^[a-zA-Z0-9_-]{1,64}$/, 'Event not found.')),
 })
 

@@ -3,6 +3,7 @@
 // organizer's word, matched without regard to case; it is kept upper-case.
 import * as v from 'valibot'
 import { hasWholePaise, TicketTypeChoice, TicketTypeName } from './catalog.ts'
+import { PathParams } from './common.ts'
 
 export const PROMO_CODE_PATTERN = /^[A-Z0-9][A-Z0-9_-]{2,31}$/
 
@@ -93,7 +94,7 @@ export const PromoCodeView = v.object({
 export type PromoCodeView = v.InferOutput<typeof PromoCodeView>
 export const PromoCodeList = v.array(PromoCodeView)
 
-export const PromoCodeParams = v.object({
+export const PromoCodeParams = PathParams({
   id: v.pipe(v.string(), v.regex(/^[a-zA-Z0-9_-]{1,64}$/, 'Event not found.')),
   code: v.pipe(v.string(), v.trim(), v.toUpperCase(), v.regex(PROMO_CODE_PATTERN, 'Promo code not found.')),
 })

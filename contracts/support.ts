@@ -1,6 +1,6 @@
 // Support inquiries (API.md /admin/support*).
 import * as v from 'valibot'
-import { Id } from './common.ts'
+import { Id, pageNumber } from './common.ts'
 
 export const InquiryBody = v.object({
   subject: v.pipe(
@@ -31,6 +31,17 @@ export const InquiryView = v.object({
 })
 export type InquiryView = v.InferOutput<typeof InquiryView>
 export const InquiryList = v.array(InquiryView)
+
+/** POST /admin/support/get's paging, as GET /event's: absent, every inquiry (the bare array of
+ * API.md); with `page` (from 1), that page of `limit` inquiries (default 50, at most 200), newest
+ * first, still a bare array, the whole count in the X-Total-Count header and the next page's
+ * address in Link */
+export const INQUIRY_PAGE_LIMIT = 50
+export const INQUIRY_PAGE_MAX = 200
+export const InquiryListQuery = v.object({
+  page: pageNumber('page', 100_000),
+  limit: pageNumber('limit', INQUIRY_PAGE_MAX),
+})
 
 export const InquiryReply = v.object({ message: v.string(), inquiry: InquiryView })
 

@@ -36,6 +36,7 @@ import { serializerCompiler, validatorCompiler } from './http/valibot.ts'
 import { registerWeb } from './http/web.ts'
 import { registerActivityFeed } from './live/feed.ts'
 import { attachLive, type Live } from './live/socket.ts'
+import { urlForLog } from './log.ts'
 import { toRupees } from './money.ts'
 import { paymentRoutes } from './payments/routes.ts'
 import type { Platform } from './platform.ts'
@@ -65,8 +66,9 @@ class OneLinePerRequest extends LogController {
     // made only when it is written (LOG_LEVEL=warn in the benches): a line and its message per request
     if (!error && !(reply.log as unknown as Logger).isLevelEnabled('info')) return
     const ms = Math.round(reply.elapsedTime)
-    const line = { method: request.method, url: request.url, status: reply.statusCode, ms }
-    const message = `${request.method} ${request.url} ${reply.statusCode} ${ms} ms`
+    const url = urlForLog(request.url)
+    const line = { method: request.method, url, status: reply.statusCode, ms }
+    const message = `${request.method} ${url} ${reply.statusCode} ${ms} ms`
     if (error) reply.log.error({ ...line, err: error }, message)
     else reply.log.info(line, message)
   }
@@ -130,7 +132,8 @@ export async function createHttpApp(parts: {
     requestTimeout: 60 * 60_000,
     // Errors raised before routing (a malformed URL) get the same reply shape as the rest.
     frameworkErrors: (error, request, reply) => {
-      request.log.info({ err: error }, 'malformed request')
+      // its code only: the error's message repeats the address, a reset link's token included
+      request.log.info({ code: error.code }, 'malformed request')
       const status = error.statusCode && error.statusCode < 500 ? error.statusCode : 400
       // no onRequest hook ran: its headers are given here
       ;(reply as FastifyReply)

@@ -2,7 +2,7 @@
 // (and in .env.example); a bad value stops the app with a message naming the setting.
 import { createHmac, randomBytes } from 'node:crypto'
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
-import { isIP } from 'node:net'
+import { BlockList, isIP } from 'node:net'
 import { join, resolve } from 'node:path'
 import * as v from 'valibot'
 
@@ -34,14 +34,70 @@ const durationMs = (text: string) =>
   Number.parseInt(text, 10) *
   { s: 1000, m: 60_000, h: 3_600_000, d: DAY_MS }[text.slice(-1) as 's' | 'm' | 'h' | 'd']
 
+/**
+ * Addresses that reach the machine itself, whatever their spelling: a URL's host is already
+ * normalized (2130706433, 0x7f.1, 0177.0.0.1 and 127.1 become 127.0.0.1; [0:0::1] becomes [::1]),
+ * and the IPv4-mapped form ([::ffff:127.0.0.1]) is judged as the IPv4 address it carries.
+ */
+const loopback = new BlockList()
+loopback.addSubnet('127.0.0.0', 8, 'ipv4')
+// "this host": a connection to 0.0.0.0 (or 0) reaches the machine itself
+loopback.addSubnet('0.0.0.0', 8, 'ipv4')
+// ::1, :: and the old IPv4-compatible form (::127.0.0.1)
+loopback.addSubnet('::', 96, 'ipv6')
+/** names the usual hosts files give the machine itself (and *.localhost, RFC 6761) */
+const LOOPBACK_NAMES = new Set([
+  'localhost',
+  'localhost.localdomain',
+  'localhost6',
+  'localhost6.localdomain6',
+  'ip6-localhost',
+  'ip6-loopback',
+])
+
+/** A URL host (as URL gives it: lower case, IPv6 in brackets) that names the machine itself. */
+export function isLoopbackHost(hostname: string): boolean {
+  // a name with its trailing dot (localhost.) is the same name, fully qualified
+  const host = hostname.replace(/\.+$/, '')
+  if (LOOPBACK_NAMES.has(host) || host.endsWith('.localhost')) return true
+  const address = host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host
+  const family = isIP(address)
+  return family !== 0 && loopback.check(address, family === 4 ? 'ipv4' : 'ipv6')
+}
+
 const isLocalOrigin = (origin: string) => {
   try {
-    const host = new URL(origin).hostname
-    return host === 'localhost' || host.endsWith('.localhost') || host === '[::1]' || host.startsWith('127.')
+    return isLoopbackHost(new URL(origin).hostname)
   } catch {
     return false
   }
 }
+
+/**
+ * What a refusal shows of a setting: nothing of a secret (its length only), and a URL without its
+ * password (postgres://user:secret@…, ?password=…).
+ */
+const SECRET_SETTINGS = new Set([
+  'JWT_SECRET',
+  'PASS_SIGNING_KEY',
+  'RAZORPAY_KEY_SECRET',
+  'RAZORPAY_WEBHOOK_SECRET',
+  'ADMIN_PASSWORD',
+])
+const shownValue = (key: string, value: string | undefined) =>
+  value !== undefined && SECRET_SETTINGS.has(key)
+    ? `${value.length} characters, not shown`
+    : JSON.stringify(withoutPassword(value))
+
+/** fewer different characters than this in a secret: typed by hand, or a placeholder */
+const MIN_DISTINCT_SECRET_CHARACTERS = 10
+/**
+ * The admin can do everything with a password alone: in production its password is at least as
+ * long as NIST SP 800-63B (rev. 4) asks of a password that is the only factor, and not a few
+ * characters repeated.
+ */
+export const ADMIN_PASSWORD_MIN_PRODUCTION = 15
+const ADMIN_PASSWORD_MIN_DISTINCT = 6
 
 /**
  * SQLite's page cache per connection, in MB, when SQLITE_CACHE_MB does not say (SQLite's own is 2).
@@ -305,8 +361,12 @@ export type Config = {
   logFormat: Env['LOG_FORMAT']
 }
 
-/** A setting's value as a message shows it: a URL's password (postgres://user:secret@…) left out. */
-const withoutPassword = (value: string | undefined) => value?.replace(/(\/\/[^/:@]*):[^/@]*@/, '$1:***@')
+/** A setting's value as a message or a log shows it: a URL's password (postgres://user:secret@…,
+ * ?password=…) left out. */
+export const withoutPassword = (value: string | undefined) =>
+  value
+    ?.replace(/(\/\/[^/:@]*):[^/@]*@/, '$1:***@')
+    .replace(/([?&](?:password|pass|pwd|secret|token)=)[^&#]*/gi, '$1***')
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -326,7 +386,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     throw new ConfigError(
       parsed.issues.map((issue) => {
         const key = v.getDotPath(issue) ?? 'setting'
-        return `${key}: ${issue.message} (got ${JSON.stringify(withoutPassword(present[key]))})`
+        return `${key}: ${issue.message} (got ${shownValue(key, present[key])})`
       }),
     )
   }
@@ -370,10 +430,37 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       )
     }
     if (!env.JWT_SECRET) unsafe.push('JWT_SECRET: required in production (at least 32 random characters)')
-    else if (new Set(env.JWT_SECRET).size < 10) {
+    else if (new Set(env.JWT_SECRET).size < MIN_DISTINCT_SECRET_CHARACTERS) {
       unsafe.push(
-        'JWT_SECRET: too easy to guess (fewer than 10 different characters); use 32 or more random characters, e.g. node -e "console.log(crypto.randomBytes(32).toString(\'base64url\'))"',
+        `JWT_SECRET: too easy to guess (fewer than ${MIN_DISTINCT_SECRET_CHARACTERS} different characters); use 32 or more random characters, e.g. node -e "console.log(crypto.randomBytes(32).toString('base64url'))"`,
       )
+    }
+    // Whoever knows these can sign a payment as the gateway would, or call it as the shop: a few
+    // characters repeated is a placeholder, not a secret (they are checked whenever set: the local
+    // gateway of a test sale takes them too).
+    if (env.RAZORPAY_KEY_SECRET && new Set(env.RAZORPAY_KEY_SECRET).size < MIN_DISTINCT_SECRET_CHARACTERS) {
+      unsafe.push(
+        `RAZORPAY_KEY_SECRET: too easy to guess (fewer than ${MIN_DISTINCT_SECRET_CHARACTERS} different characters); use the key secret Razorpay's dashboard gives with the key id`,
+      )
+    }
+    if (
+      env.RAZORPAY_WEBHOOK_SECRET &&
+      new Set(env.RAZORPAY_WEBHOOK_SECRET).size < MIN_DISTINCT_SECRET_CHARACTERS
+    ) {
+      unsafe.push(
+        `RAZORPAY_WEBHOOK_SECRET: too easy to guess (fewer than ${MIN_DISTINCT_SECRET_CHARACTERS} different characters); use 32 or more random characters, set the same in Razorpay's webhook settings`,
+      )
+    }
+    if (env.ADMIN_PASSWORD !== undefined) {
+      if (env.ADMIN_PASSWORD.length < ADMIN_PASSWORD_MIN_PRODUCTION) {
+        unsafe.push(
+          `ADMIN_PASSWORD: must be at least ${ADMIN_PASSWORD_MIN_PRODUCTION} characters in production (the admin can do everything with it alone); a few words make a passphrase that long`,
+        )
+      } else if (new Set(env.ADMIN_PASSWORD).size < ADMIN_PASSWORD_MIN_DISTINCT) {
+        unsafe.push(
+          `ADMIN_PASSWORD: too easy to guess (fewer than ${ADMIN_PASSWORD_MIN_DISTINCT} different characters)`,
+        )
+      }
     }
     if (!env.PUBLIC_URL) {
       unsafe.push(
@@ -385,7 +472,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     ) {
       // sign-ins and passwords would travel in clear, and every mailed link would point there
       unsafe.push(
-        `PUBLIC_URL: must be the https:// address people reach the app at in production, not ${env.PUBLIC_URL} (a test sale with ALLOW_TEST_PAYMENTS=on may use another)`,
+        `PUBLIC_URL: must be the https:// address people reach the app at in production, not ${withoutPassword(env.PUBLIC_URL)} (a test sale with ALLOW_TEST_PAYMENTS=on may use another)`,
       )
     }
     if (env.RATE_LIMITS === 'off') unsafe.push('RATE_LIMITS: off is refused in production')
@@ -397,9 +484,31 @@ export function loadConfig(source: Record<string, string | undefined> = process.
         'CORS_ORIGINS: * would let any site act for its visitors with their sign-in; list the origins allowed',
       )
     }
-    const local = extraOrigins.filter(isLocalOrigin)
+    // Every origin listed may act for a signed-in visitor: it must be a site's own https origin.
+    const listed = extraOrigins.filter((origin) => !origin.includes('*'))
+    const shown = (origins: string[]) => origins.map((origin) => withoutPassword(origin)).join(', ')
+    if (listed.some((origin) => origin.toLowerCase() === 'null')) {
+      unsafe.push(
+        'CORS_ORIGINS: null is the origin of sandboxed frames, local files and redirects, which any page can take on; list the origins allowed',
+      )
+    }
+    const origins = listed.filter((origin) => origin.toLowerCase() !== 'null')
+    const local = origins.filter(isLocalOrigin)
     if (local.length)
-      unsafe.push(`CORS_ORIGINS: localhost origins are for development only (${local.join(', ')})`)
+      unsafe.push(`CORS_ORIGINS: localhost origins are for development only (${shown(local)})`)
+    const others = origins.filter((origin) => !local.includes(origin))
+    const notOrigins = others.filter((origin) => !URL.canParse(origin) || new URL(origin).origin !== origin)
+    if (notOrigins.length) {
+      unsafe.push(
+        `CORS_ORIGINS: each entry is an origin, scheme, host and port only, such as https://partner.example (${shown(notOrigins)})`,
+      )
+    }
+    const plain = others.filter((origin) => !notOrigins.includes(origin) && !origin.startsWith('https://'))
+    if (plain.length) {
+      unsafe.push(
+        `CORS_ORIGINS: only https:// origins in production (a page sent over plain http can be changed on its way, and would act with its visitors' sign-in) (${shown(plain)})`,
+      )
+    }
     if (unsafe.length) throw new ConfigError(unsafe)
   }
   const dataDir = resolve(env.DATA_DIR)

@@ -2,7 +2,7 @@
 // payment gateway. Knows no area: the composition root (root.ts) hands it the projections.
 import { Redis } from 'ioredis'
 import type { Logger } from 'pino'
-import type { Config } from './config.ts'
+import { type Config, withoutPassword } from './config.ts'
 import { createBullJobs } from './jobs/bullmq.ts'
 import { createInProcessJobs } from './jobs/in-process.ts'
 import type { Jobs } from './jobs/port.ts'
@@ -51,7 +51,7 @@ async function probeRedis(url: string | null, logger: Logger): Promise<Redis | n
     redis.disconnect()
     logger.warn(
       { err: error },
-      `Redis did not answer at ${url}: jobs run in-process and rate limits are kept in memory`,
+      `Redis did not answer at ${withoutPassword(url)}: jobs run in-process and rate limits are kept in memory`,
     )
     return null
   }

@@ -1,6 +1,6 @@
 // The worker process (npm run workers): runs every queue's processor against Redis. `npm start`
 // runs the same processors inside the server unless WORKERS=off.
-import { ConfigError, loadConfig, withJwtSecret } from '../server/config.ts'
+import { ConfigError, loadConfig, withJwtSecret, withoutPassword } from '../server/config.ts'
 import { loadSettings } from '../server/env-file.ts'
 import { steadyHeap } from '../server/heap.ts'
 import { createLogger } from '../server/log.ts'
@@ -25,7 +25,9 @@ if (platform.jobs.kind !== 'bullmq') {
   process.exit(1)
 }
 const stopSweep = runWorkers(platform, services)
-logger.info(`Workers are running (queues on ${config.redisUrl}, prefix ${platform.config.queuePrefix})`)
+logger.info(
+  `Workers are running (queues on ${withoutPassword(config.redisUrl ?? '')}, prefix ${platform.config.queuePrefix})`,
+)
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, async () => {

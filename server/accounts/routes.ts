@@ -87,13 +87,12 @@ export async function accountRoutes(fastify: FastifyInstance, options: AccountRo
         passwordVersion: account?.passwordChangedAt ?? UNKNOWN_ACCOUNT_VERSION,
         ip: request.ip,
       }
-      await throttle.beforeLogin(attempt)
-      const matches = await verifyPassword(account?.passwordHash, password)
-      if (!account || !matches) {
-        await throttle.loginFailed(attempt)
-        throw unauthenticated('Invalid email or password.')
-      }
-      await throttle.loginSucceeded(attempt)
+      // an unknown e-mail is checked too (against a decoy), so it takes as long as a wrong password
+      const matches = await throttle.login(
+        attempt,
+        async () => (await verifyPassword(account?.passwordHash, password)) && account !== undefined,
+      )
+      if (!account || !matches) throw unauthenticated('Invalid email or password.')
       return { status: true as const, token: tokens.sign(account), message: 'Login successfully !' }
     },
   )

@@ -1,6 +1,7 @@
 // Abuse limits for sign-in, sign-up, forgot-password and guessing promo codes. Sign-in follows rate-limiter-flexible's
 // login recipe: failures are counted per (account, address) pair, so guesses from one address
 // never lock the owner out from another; an account's failures from everywhere only slow it down.
+import { randomUUID } from 'node:crypto'
 import type { Redis } from 'ioredis'
 import {
   type RateLimiterAbstract,
@@ -21,13 +22,13 @@ export type LoginAttempt = { email: string; passwordVersion: number; ip: string 
 export const UNKNOWN_ACCOUNT_VERSION = 0
 
 export type Throttle = {
-  /** Refuses when the address, or this account from this address, has failed too often, or when
-   * the account is slowed and its next attempt is not due; counts the attempt as a failure before
-   * the password is checked. */
-  beforeLogin(attempt: LoginAttempt): Promise<void>
-  loginFailed(attempt: LoginAttempt): Promise<void>
-  /** A correct password forgets the pair's failures. */
-  loginSucceeded(attempt: LoginAttempt): Promise<void>
+  /**
+   * One sign-in attempt, `check` being the password's check (true: it matches). Refuses when the
+   * address, or this account from this address, has failed too often, or when the account is
+   * slowed and its next attempt is not due. A failure is counted against the pair before the check
+   * and against the address after it; a correct password forgets the pair's failures.
+   */
+  login(attempt: LoginAttempt, check: () => Promise<boolean>): Promise<boolean>
   forgotRequested(email: string, ip: string): Promise<void>
   /** Every sign-up attempt counts, taken e-mail or not: both account farming and probing which
    * e-mails have accounts need many attempts from one address. */
@@ -64,14 +65,57 @@ const slowed = (ms: number) =>
 const accountKey = (a: LoginAttempt) => `${a.passwordVersion}/${a.email}`
 const pairKey = (a: LoginAttempt) => `${a.passwordVersion}/${a.ip}/${a.email}`
 
+/** How long a sign-in waits for its address's turn before it is refused (turns last a password check). */
+const LOGIN_TURN_WAIT_MS = 10_000
+/** A turn not given back within this long (its process ended mid-check) no longer counts. */
+const LOGIN_TURN_MS = 30_000
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+/**
+ * The sign-in checks under way per address, in every process: a sorted set per address in Redis
+ * (a turn's score is when it was taken, so one never given back lapses), in memory without Redis
+ * or while Redis does not answer.
+ */
+function loginTurns(prefix: string, redis: Redis | null) {
+  const local = new Map<string, Set<string>>()
+  const holdLocally = (ip: string, turn: string) => {
+    const held = local.get(ip) ?? new Set<string>()
+    local.set(ip, held.add(turn))
+    return held.size
+  }
+  const releaseLocally = (ip: string, turn: string) => {
+    const held = local.get(ip)
+    held?.delete(turn)
+    if (held?.size === 0) local.delete(ip)
+  }
+  const key = (ip: string) => `${prefix}-limit-login-turns:${ip}`
+  const HOLD = `redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', tonumber(ARGV[1]) - tonumber(ARGV[3]))
+redis.call('ZADD', KEYS[1], ARGV[1], ARGV[2])
+redis.call('PEXPIRE', KEYS[1], ARGV[3])
+return redis.call('ZCARD', KEYS[1])`
+  return {
+    async hold(ip: string, turn: string): Promise<number> {
+      if (!redis) return holdLocally(ip, turn)
+      try {
+        return Number(await redis.eval(HOLD, 1, key(ip), Date.now(), turn, LOGIN_TURN_MS))
+      } catch {
+        return holdLocally(ip, turn)
+      }
+    },
+    async release(ip: string, turn: string): Promise<void> {
+      releaseLocally(ip, turn)
+      if (!redis) return
+      await redis.zrem(key(ip), turn).catch(() => {})
+    },
+  }
+}
+
 export function createThrottle(config: Config, redis: Redis | null): Throttle {
   const limits = config.rateLimits
   if (!limits.enabled) {
     const pass = async () => {}
     return {
-      beforeLogin: pass,
-      loginFailed: pass,
-      loginSucceeded: pass,
+      login: (_attempt, check) => check(),
       forgotRequested: pass,
       signupRequested: pass,
       beforePromo: pass,
@@ -104,6 +148,38 @@ export function createThrottle(config: Config, redis: Redis | null): Throttle {
     waitlist: make('waitlist', limits.waitlistChangesPerHour, 3600),
   }
 
+  const turns = loginTurns(config.queuePrefix, redis)
+
+  /**
+   * A turn to check a password from this address. Its failures are counted once each check has
+   * failed, and the checks under way are turns held: a turn is given only while the failures
+   * already counted and the turns held stay within the address's allowance, so a burst of guesses
+   * arriving at once ends at its limit (each fails before the next is let through), while people
+   * signing in at once (a campus at an on-sale) are never refused for being many: past the
+   * allowance they wait their turn, the time of a password check, and are refused only once the
+   * address has failed its allowance.
+   */
+  const takeLoginTurn = async (ip: string): Promise<() => Promise<void>> => {
+    const deadline = Date.now() + LOGIN_TURN_WAIT_MS
+    let pauseMs = 5
+    for (;;) {
+      const turn = randomUUID()
+      // held first, then the failures read: a check that fails in between is counted twice (a
+      // wait), never missed
+      const held = await turns.hold(ip, turn)
+      const failures = await loginIp.get(ip)
+      const failed = failures?.consumedPoints ?? 0
+      if (failed + held <= limits.loginFailsPerIp) return () => turns.release(ip, turn)
+      await turns.release(ip, turn)
+      if (failed >= limits.loginFailsPerIp) {
+        throw tooMany('failed login attempts', failures?.msBeforeNext ?? loginWindow * 1000)
+      }
+      if (Date.now() > deadline) throw tooMany('sign-ins from this address at once', LOGIN_TURN_WAIT_MS)
+      await sleep(pauseMs + Math.random() * pauseMs)
+      pauseMs = Math.min(pauseMs * 2, 80)
+    }
+  }
+
   /** Takes a point; a refusal comes back as the limiter's answer rather than thrown. */
   const take = async (limiter: RateLimiterAbstract, key: string): Promise<RateLimiterRes | null> => {
     try {
@@ -120,34 +196,34 @@ export function createThrottle(config: Config, redis: Redis | null): Throttle {
   }
 
   return {
-    async beforeLogin(attempt) {
-      // The address's failures are counted after the fact (loginFailed): people signing in at the
-      // same moment from one address (a campus at an on-sale) are never refused for being many. A
-      // burst of guesses arriving at once can pass this check together, by at most its own size;
-      // each account's guesses are held exactly by the pair's count below.
-      const byIp = await loginIp.get(attempt.ip)
-      if (byIp && byIp.consumedPoints >= limits.loginFailsPerIp) {
-        throw tooMany('failed login attempts', byIp.msBeforeNext)
+    async login(attempt, check) {
+      const release = await takeLoginTurn(attempt.ip)
+      try {
+        // Counted before the password is checked (and given back on success): guesses sent at
+        // the same moment cannot all slip under a limit.
+        await consume(loginPair, pairKey(attempt), 'failed login attempts')
+        const pastCeiling = await take(loginAccount, accountKey(attempt))
+        if (pastCeiling) {
+          // Past the account's ceiling: never locked, since that is what an attacker wants for
+          // the owner, but one attempt per loginSlowSeconds, whoever sends it.
+          const notYet = await take(loginSlow, accountKey(attempt))
+          if (notYet) {
+            // Refused unchecked, so not a failure: the owner waiting for a turn keeps the pair's allowance.
+            await Promise.all([loginPair.reward(pairKey(attempt)), loginAccount.reward(accountKey(attempt))])
+            throw slowed(notYet.msBeforeNext)
+          }
+        }
+        const matches = await check()
+        if (matches) {
+          await Promise.all([loginPair.delete(pairKey(attempt)), loginAccount.reward(accountKey(attempt))])
+        } else {
+          // counted before the turn is given back, so no turn is given against a failure not yet counted
+          await loginIp.penalty(attempt.ip)
+        }
+        return matches
+      } finally {
+        await release()
       }
-      // Counted before the password is checked (and given back on success): guesses sent at
-      // the same moment cannot all slip under a limit.
-      await consume(loginPair, pairKey(attempt), 'failed login attempts')
-      const pastCeiling = await take(loginAccount, accountKey(attempt))
-      if (!pastCeiling) return
-      // Past the account's ceiling: never locked, since that is what an attacker wants for
-      // the owner, but one attempt per loginSlowSeconds, whoever sends it.
-      const notYet = await take(loginSlow, accountKey(attempt))
-      if (notYet) {
-        // Refused unchecked, so not a failure: the owner waiting for a turn keeps the pair's allowance.
-        await Promise.all([loginPair.reward(pairKey(attempt)), loginAccount.reward(accountKey(attempt))])
-        throw slowed(notYet.msBeforeNext)
-      }
-    },
-    async loginFailed(attempt) {
-      await loginIp.penalty(attempt.ip)
-    },
-    async loginSucceeded(attempt) {
-      await Promise.all([loginPair.delete(pairKey(attempt)), loginAccount.reward(accountKey(attempt))])
     },
     async forgotRequested(email, ip) {
       await consume(forgotIp, ip, 'password reset requests')

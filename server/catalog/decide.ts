@@ -26,7 +26,8 @@ export type EventState = {
 export type TicketTypeChange = { type: TicketTypeName; pricePaise: number; quantity: number }
 
 export type EventCommand =
-  | { type: 'Submit'; event: EventSubmitted['data']; today: string }
+  /** now: ISO; the event's start is judged against it in timeZone */
+  | { type: 'Submit'; event: EventSubmitted['data']; now: string; timeZone: string }
   | { type: 'Review'; eventId: string; decision: 'Approved' | 'Rejected'; by: string; reason?: string }
   /** an account let scan this event's passes (adding one that may already: nothing happens) */
   | { type: 'AddDoorStaff'; eventId: string; accountId: string; by: string }
@@ -44,9 +45,8 @@ export type EventCommand =
       taken: Readonly<Record<string, number>>
       /** an id for each ticket type the change adds */
       newId: () => string
-      /** ISO; today is the date in timeZone */
+      /** ISO; the event's start is judged against it in timeZone */
       now: string
-      today: string
       timeZone: string
     }
   | {
@@ -61,6 +61,7 @@ export type EventCommand =
 
 export const EVENT_NOT_FOUND = 'Event not found.'
 export const DATE_IN_PAST = 'The date cannot be in the past.'
+export const TIME_IN_PAST = 'The time cannot be in the past.'
 export const NOT_DOOR_STAFF = 'This account is not door staff of this event.'
 export const PROMO_CODE_TAKEN = 'This event has a promo code with that name already.'
 export const PROMO_CODE_NOT_FOUND = 'Promo code not found.'
@@ -68,8 +69,19 @@ export const EVENT_CANCELLED = 'This event has been cancelled.'
 export const NOT_YOUR_EVENT = 'You can only change your own events.'
 
 /** when the event starts, as an instant (ISO) */
-const startOf = (details: EventDetails, timeZone: string) =>
+const startOf = (details: Pick<EventDetails, 'date' | 'time'>, timeZone: string) =>
   instantIn(details.date, details.time, timeZone).toISOString()
+
+/**
+ * An event may only be set to start after now, judged in its zone: a start on a day before today
+ * is refused naming the date, one earlier today naming the time.
+ */
+function refuseStartGoneBy(details: Pick<EventDetails, 'date' | 'time'>, now: string, timeZone: string) {
+  if (startOf(details, timeZone) > now) return
+  const today = new Intl.DateTimeFormat('en-CA', { timeZone }).format(new Date(now))
+  if (details.date < today) throw invalid(DATE_IN_PAST, [{ field: 'date', message: DATE_IN_PAST }])
+  throw invalid(TIME_IN_PAST, [{ field: 'time', message: TIME_IN_PAST }])
+}
 
 const sameJson = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b)
 
@@ -135,9 +147,7 @@ export const eventDecider: Decider<EventState, EventCommand, CatalogFact> = {
     switch (command.type) {
       case 'Submit': {
         if (state.status) throw conflict('This event exists already.')
-        if (command.event.date < command.today) {
-          throw invalid(DATE_IN_PAST, [{ field: 'date', message: DATE_IN_PAST }])
-        }
+        refuseStartGoneBy(command.event, command.now, command.timeZone)
         return [{ type: 'EventSubmitted', data: command.event }]
       }
       case 'Review': {
@@ -219,8 +229,8 @@ function decideEdit(command: Extract<EventCommand, { type: 'Edit' }>, state: Eve
   for (const key of Object.keys(command.details) as Array<keyof EventDetails>) {
     if (!sameJson(before[key], after[key])) Object.assign(changed, { [key]: after[key] })
   }
-  if (changed.date !== undefined && changed.date < command.today)
-    throw invalid(DATE_IN_PAST, [{ field: 'date', message: DATE_IN_PAST }])
+  if (changed.date !== undefined || changed.time !== undefined)
+    refuseStartGoneBy(after, command.now, command.timeZone)
   if (after.salesEnd !== null && after.salesEnd > `${after.date}T${after.time}`)
     throw invalid(SALES_END_AFTER_START, [{ field: 'salesEnd', message: SALES_END_AFTER_START }])
 

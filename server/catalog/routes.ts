@@ -75,8 +75,6 @@ function takesGzipParsed(accept: string | string[] | undefined): boolean {
   return false
 }
 
-const todayIn = (timeZone: string) => new Intl.DateTimeFormat('en-CA', { timeZone }).format(new Date())
-
 export async function catalogRoutes(fastify: FastifyInstance, options: CatalogRoutesOptions) {
   const app = fastify.withTypeProvider<ValibotTypeProvider>()
   const { ledger, config } = options.platform
@@ -335,7 +333,7 @@ export async function catalogRoutes(fastify: FastifyInstance, options: CatalogRo
         committed = true
         await handleCommand(ledger, eventDecider, {
           stream: streams.event(eventId),
-          command: { type: 'Submit', event, today: todayIn(config.timeZone) },
+          command: { type: 'Submit', event, now: new Date().toISOString(), timeZone: config.timeZone },
           meta: { actor: organizer.id, requestId: request.id },
         })
         committed = false
@@ -452,7 +450,6 @@ export async function catalogRoutes(fastify: FastifyInstance, options: CatalogRo
               taken,
               newId,
               now: new Date().toISOString(),
-              today: todayIn(config.timeZone),
               timeZone: config.timeZone,
             },
             meta: { actor: organizer.id, requestId: request.id },

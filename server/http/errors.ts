@@ -34,6 +34,13 @@ const LINGER: Linger = { bytes: 64 * 1024 * 1024, ms: 30_000, quietMs: 5_000 }
 /** A body cut off for arriving too slowly gets a short linger only. */
 const SLOW_LINGER: Linger = { bytes: 1024 * 1024, ms: 2_000, quietMs: 2_000 }
 
+/** requests whose connection closeAfterReply already closes */
+const closing = new WeakSet<object>()
+
+/** Only a request that declares a body has one (RFC 9112, 6.3). */
+const declaresBody = (request: FastifyRequest) =>
+  request.headers['transfer-encoding'] !== undefined || Number(request.headers['content-length'] ?? 0) > 0
+
 /**
  * A request refused before its body was read (no token, the wrong role, a disguised file, a size
  * cap, a body too slow) still has its body on the way. The reply goes out at once and the
@@ -47,7 +54,8 @@ const SLOW_LINGER: Linger = { bytes: 1024 * 1024, ms: 2_000, quietMs: 2_000 }
  */
 function closeAfterReply(request: FastifyRequest, reply: FastifyReply, linger: Linger) {
   const raw = request.raw
-  if (raw.complete || raw.destroyed) return
+  if (raw.complete || raw.destroyed || closing.has(raw)) return
+  closing.add(raw)
   // Fastify's body parser asks for Connection: close on its own refusals.
   reply.removeHeader('connection')
   // A multipart parser that gave up must not hold the stream back (nor parse what is thrown away).
@@ -81,11 +89,21 @@ function closeAfterReply(request: FastifyRequest, reply: FastifyReply, linger: L
     socket.end()
     heard()
   }
+  // A client that sent `Connection: close` gets that reply, and Node then closes its socket with
+  // destroySoon(): destroyed as soon as the reply is written, while the body is still coming (a
+  // reset). This one socket closes as above instead.
+  socket.destroySoon = end
   if (reply.raw.writableFinished) end()
   else reply.raw.once('finish', end)
 }
 
 export function registerErrorHandling(app: FastifyInstance) {
+  // Any other reply that goes out before its request's body has arrived (an address that does not
+  // exist, a route that never reads it) closes the same way.
+  app.addHook('onSend', (request, reply, payload, done) => {
+    if (declaresBody(request)) closeAfterReply(request, reply, LINGER)
+    done(null, payload)
+  })
   app.setErrorHandler((error: FastifyError | DomainError | StreamVersionConflict, request, reply) => {
     closeAfterReply(request, reply, error instanceof SlowBody ? SLOW_LINGER : LINGER)
     const withStatusFlag = <T extends object>(body: T) =>

@@ -5,8 +5,8 @@ import { toJsonSchema } from '@valibot/to-json-schema'
 import fastJson from 'fast-json-stringify'
 import type { FastifySchemaCompiler, FastifySerializerCompiler, FastifyTypeProvider } from 'fastify'
 import * as v from 'valibot'
-import { ErrorReply } from '../../contracts/common.ts'
-import { invalid } from '../errors.ts'
+import { ErrorReply, namesAThing } from '../../contracts/common.ts'
+import { invalid, notFound } from '../errors.ts'
 
 export interface ValibotTypeProvider extends FastifyTypeProvider {
   validator: this['schema'] extends v.GenericSchema ? v.InferOutput<this['schema']> : unknown
@@ -38,6 +38,10 @@ export const validatorCompiler: FastifySchemaCompiler<unknown> =
         ? `${partName[httpPart ?? ''] ?? 'The request'} must be a JSON object with the expected fields.`
         : (missingKeyMessage(schema, issue) ?? issue.message),
     }))
+    // an address that could never name the thing it asks for names nothing: as an unknown one
+    if (httpPart === 'params' && namesAThing(schema)) {
+      return { error: notFound(issues[0]?.message ?? 'Not found.') }
+    }
     return { error: invalid(issues[0]?.message ?? 'Invalid request.', issues) }
   }
 

@@ -24,6 +24,14 @@ export const pgSupportQueries = (db: NodePgDatabase): AsyncQueries<SupportQuerie
       .select()
       .from(pgInquiries)
       .orderBy(...newestFirst),
+  page: (limit, offset) =>
+    db
+      .select()
+      .from(pgInquiries)
+      .orderBy(...newestFirst)
+      .limit(limit)
+      .offset(offset),
+  count: async () => Number((await db.select({ n: sql<number>`count(*)` }).from(pgInquiries))[0]?.n ?? 0),
   ofUser: (userId) =>
     db
       .select()

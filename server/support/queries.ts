@@ -9,6 +9,16 @@ export const supportQueries = (db: Db) => ({
   all: (): InquiryRow[] =>
     // Ties in time (the same millisecond) go by arrival: the table's rowid.
     db.select().from(inquiries).orderBy(desc(inquiries.createdAt), desc(sql`rowid`)).all(),
+  /** `limit` of them from `offset`, in the order of all() */
+  page: (limit: number, offset: number): InquiryRow[] =>
+    db
+      .select()
+      .from(inquiries)
+      .orderBy(desc(inquiries.createdAt), desc(sql`rowid`))
+      .limit(limit)
+      .offset(offset)
+      .all(),
+  count: (): number => db.select({ n: sql<number>`count(*)` }).from(inquiries).get()?.n ?? 0,
   ofUser: (userId: string): InquiryRow[] =>
     db
       .select()

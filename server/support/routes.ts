@@ -3,8 +3,10 @@
 import type { FastifyInstance } from 'fastify'
 import { MessageReply } from '../../contracts/common.ts'
 import {
+  INQUIRY_PAGE_LIMIT,
   InquiryBody,
   InquiryList,
+  InquiryListQuery,
   InquiryReply,
   type InquiryView,
   ReplyBody,
@@ -71,8 +73,22 @@ export async function supportRoutes(fastify: FastifyInstance, options: SupportRo
 
   app.post(
     '/admin/support/get',
-    { config: { access: ['admin'] }, schema: { response: replies({ 200: InquiryList }) } },
-    async () => views(await support.all()),
+    {
+      config: { access: ['admin'] },
+      schema: { querystring: InquiryListQuery, response: replies({ 200: InquiryList }) },
+    },
+    async (request, reply) => {
+      const { page, limit = INQUIRY_PAGE_LIMIT } = request.query
+      if (!page) return views(await support.all())
+      // A page: the order of the whole list, its count in a header (the body stays a bare array),
+      // and the next page's address while there is one.
+      const total = await support.count()
+      reply.header('x-total-count', String(total))
+      if (page * limit < total) {
+        reply.header('link', `</api/v1/admin/support/get?page=${page + 1}&limit=${limit}>; rel="next"`)
+      }
+      return views(await support.page(limit, (page - 1) * limit))
+    },
   )
 
   app.post(

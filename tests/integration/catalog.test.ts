@@ -10,6 +10,7 @@ import type { EventView } from '../../contracts/catalog.ts'
 import { events, eventTicketTypes } from '../../server/catalog/tables.ts'
 import { adminSession, bearer, organizerSession, type Session, signUp } from '../support/accounts.ts'
 import { startApp, type TestApp } from '../support/app.ts'
+import { wallClockIn } from '../support/clock.ts'
 import { dbCount, rebuildStore } from '../support/db.ts'
 import { mp4Video, multipartBody, pngImage, type Upload, webmVideo } from '../support/media.ts'
 
@@ -302,9 +303,10 @@ describe('POST /api/v1/event/create', () => {
     expect(bracketed.json().event.videos).toHaveLength(1)
   })
 
-  it('accepts a date of today in the configured time zone, and refuses yesterday with 400', async () => {
+  it('accepts a start later today in the configured time zone; refuses one gone by today (time) or yesterday (date) with 400', async () => {
     const today = todayInKolkata()
-    const ok = await submit(shop.app, organizer.token, eventFields({ date: today }))
+    const later = wallClockIn('Asia/Kolkata', 90)
+    const ok = await submit(shop.app, organizer.token, eventFields({ date: later.date, time: later.time }))
     expect(ok.statusCode, ok.body).toBe(201)
 
     const before = await storedState(shop)
@@ -314,7 +316,38 @@ describe('POST /api/v1/event/create', () => {
       message: 'The date cannot be in the past.',
       issues: [{ field: 'date', message: 'The date cannot be in the past.' }],
     })
+    // two minutes ago: today's date (unless the day began since), a time gone by
+    const gone = wallClockIn('Asia/Kolkata', -2)
+    const earlier = await submit(shop.app, organizer.token, eventFields({ date: gone.date, time: gone.time }))
+    expect(earlier.statusCode).toBe(400)
+    const field = gone.date === todayInKolkata() ? 'time' : 'date'
+    const message = field === 'time' ? 'The time cannot be in the past.' : 'The date cannot be in the past.'
+    expect(earlier.json()).toEqual({ message, issues: [{ field, message }] })
     expect(await storedState(shop)).toEqual(before)
+  })
+
+  it('judges the start in TIMEZONE: a time gone by in New York is refused there, one ahead accepted', async () => {
+    const york = await startApp({ TIMEZONE: 'America/New_York' })
+    try {
+      const yorkOrganizer = await organizerSession(york.app, 'Yorker')
+      const gone = wallClockIn('America/New_York', -5)
+      const ahead = wallClockIn('America/New_York', 30)
+      const refused = await submit(
+        york.app,
+        yorkOrganizer.token,
+        eventFields({ date: gone.date, time: gone.time }),
+      )
+      const accepted = await submit(
+        york.app,
+        yorkOrganizer.token,
+        eventFields({ date: ahead.date, time: ahead.time }),
+      )
+      expect(refused.statusCode).toBe(400)
+      expect(refused.json().issues[0].field).toMatch(/^(date|time)$/)
+      expect(accepted.statusCode, accepted.body).toBe(201)
+    } finally {
+      await york.close()
+    }
   })
 
   it('refuses a date that does not exist on the calendar (February 30) with 400', async () => {
@@ -689,11 +722,28 @@ describe('GET /api/v1/event/:id', () => {
     )
   })
 
-  it('answers an id that could never name an event with a client error, not a server fault', async () => {
-    const res = await get(shop.app, `/api/v1/event/${encodeURIComponent('not an id!')}`)
-    expect(res.statusCode).toBeGreaterThanOrEqual(400)
-    expect(res.statusCode).toBeLessThan(500)
-    expect(res.json().message).toBe('Event not found.')
+  it('answers an id that could never name an event as an unknown one: 404, not a 400 or a server fault', async () => {
+    for (const id of ['not an id!', 'x'.repeat(65), 'a.b', '{}', "1' OR '1'='1"]) {
+      const res = await get(shop.app, `/api/v1/event/${encodeURIComponent(id)}`, organizer.token)
+      expect(res.statusCode, id).toBe(404)
+      expect(res.json(), id).toEqual({ message: 'Event not found.' })
+    }
+    // the same for the event's other addresses, and for a ticket's
+    const edit = await shop.app.inject({
+      method: 'PUT',
+      url: `/api/v1/event/${encodeURIComponent('not an id!')}`,
+      headers: bearer(organizer.token),
+      payload: { title: 'Renamed' },
+    })
+    expect(edit.statusCode).toBe(404)
+    expect(edit.json()).toEqual({ message: 'Event not found.' })
+    const ticket = await get(
+      shop.app,
+      `/api/v1/ticket/getTicketbyId/${encodeURIComponent('no ticket!')}`,
+      user.token,
+    )
+    expect(ticket.statusCode).toBe(404)
+    expect(ticket.json()).toEqual({ message: 'Ticket not found.' })
   })
 
   it('answers 404 with a message for an id that names no event', async () => {

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { EventView } from '../../contracts/catalog.ts'
 import { holdsProcessor } from '../../workers/holds.ts'
 import { adminSession, bearer, crowd, organizerSession, type Session, signUp } from '../support/accounts.ts'
+import { wallClockIn } from '../support/clock.ts'
 import { readOutbox } from '../support/outbox.ts'
 import {
   approvedEvent,
@@ -82,6 +83,31 @@ describe('editing an event', () => {
     expect((await edit(event, { date: '2001-01-01' })).statusCode).toBe(400)
     expect((await edit(event, { title: '' })).json().message).toBe('Title is required.')
     expect((await shown(event)).title).toBe('Typo Night')
+  })
+
+  it('refuses to move it to a start gone by, naming the field: an earlier time today, or a day before today', async () => {
+    const event = await approvedEvent(app(), organizer, admin, { title: 'Time Travel' }, types)
+    const zone = server.config.timeZone
+    const gone = wallClockIn(zone, -2)
+    const today = wallClockIn(zone, 0).date
+    const yesterday = new Date(Date.parse(today) - 86_400_000).toISOString().slice(0, 10)
+
+    const earlierToday = await edit(event, { date: gone.date, time: gone.time })
+    const dayBefore = await edit(event, { date: yesterday })
+    const laterToday = wallClockIn(zone, 120)
+    const ahead = await edit(event, { date: laterToday.date, time: laterToday.time })
+
+    const field = gone.date === today ? 'time' : 'date'
+    const message = field === 'time' ? 'The time cannot be in the past.' : 'The date cannot be in the past.'
+    expect(earlierToday.statusCode).toBe(400)
+    expect(earlierToday.json()).toEqual({ message, issues: [{ field, message }] })
+    expect(dayBefore.statusCode).toBe(400)
+    expect(dayBefore.json()).toEqual({
+      message: 'The date cannot be in the past.',
+      issues: [{ field: 'date', message: 'The date cannot be in the past.' }],
+    })
+    expect(ahead.statusCode, ahead.body).toBe(200)
+    expect(await shown(event)).toMatchObject({ date: laterToday.date, time: laterToday.time })
   })
 
   it('changes it only as seen when If-Match is sent: a stale version is a 409 and changes nothing', async () => {

@@ -161,6 +161,48 @@ describe('the server process in production (NODE_ENV=production)', () => {
     expect(output).toMatch(message)
   })
 
+  it('refuses weak secrets and a short admin password, naming each and showing none of them', async () => {
+    const weak = {
+      JWT_SECRET: 'abcdefghij',
+      RAZORPAY_KEY_SECRET: 'kkkkkkkkkkkkkkkkkkkkkkkk',
+      RAZORPAY_WEBHOOK_SECRET: 'wh-wh-wh-wh-wh-wh',
+      ADMIN_PASSWORD: 'boss12',
+    }
+    const { code, output } = await refusal({
+      PUBLIC_URL: 'https://[::ffff:127.0.0.1]',
+      PAYMENT_PROVIDER: 'razorpay',
+      RAZORPAY_KEY_ID: 'rzp_live_example',
+      ADMIN_EMAIL: 'boss@example.com',
+      CORS_ORIGINS: 'null,http://partner.example',
+      ...weak,
+    })
+    expect(code).toBe(1)
+    expect(output).toMatch(/JWT_SECRET: must be at least 32 characters \(got 10 characters, not shown\)/)
+    for (const value of Object.values(weak)) expect(output).not.toContain(value)
+
+    const again = await refusal({ ...weak, JWT_SECRET: SECRET, ADMIN_EMAIL: 'boss@example.com' })
+    expect(again.code).toBe(1)
+    for (const key of ['RAZORPAY_KEY_SECRET', 'RAZORPAY_WEBHOOK_SECRET']) {
+      expect(again.output).toMatch(new RegExp(`${key}: too easy to guess`))
+    }
+    expect(again.output).toMatch(/ADMIN_PASSWORD: must be at least 15 characters in production/)
+    for (const value of Object.values(weak)) expect(again.output).not.toContain(value)
+
+    const addresses = await refusal({
+      JWT_SECRET: SECRET,
+      PAYMENT_PROVIDER: 'razorpay',
+      RAZORPAY_KEY_ID: 'rzp_live_example',
+      RAZORPAY_KEY_SECRET: 'a-live-key-secret',
+      RAZORPAY_WEBHOOK_SECRET: 'a-live-webhook-secret',
+      PUBLIC_URL: 'https://[::ffff:127.0.0.1]',
+      CORS_ORIGINS: 'null,http://partner.example',
+    })
+    expect(addresses.code).toBe(1)
+    expect(addresses.output).toMatch(/PUBLIC_URL: must be the https:\/\/ address/)
+    expect(addresses.output).toMatch(/CORS_ORIGINS: null /)
+    expect(addresses.output).toMatch(/CORS_ORIGINS: only https:\/\/ origins .*\(http:\/\/partner\.example\)/)
+  }, 90_000)
+
   it('with ALLOW_TEST_PAYMENTS=on, starts with a warning, says so to the web app, and signs with no known secret', async () => {
     const port = await freePort()
     const server = startProduction({

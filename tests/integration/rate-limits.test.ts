@@ -240,6 +240,58 @@ describe('POST /api/v1/auth/login, per IP', () => {
   })
 })
 
+describe('POST /api/v1/auth/login, a burst from one address', () => {
+  it("of 30 wrong guesses at 30 accounts arriving at the same moment stays within the address's 10 failures", async () => {
+    const ip = freshIp()
+
+    const replies = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => loginFrom(ip, unknownEmail(), `burst-guess-${i}`)),
+    )
+
+    const answered = replies.filter((r) => r.statusCode === 401).length
+    const refused = replies.filter((r) => r.statusCode === 429)
+    expect(answered + refused.length).toBe(30)
+    expect(answered).toBe(10)
+    for (const res of refused) expectTooMany(res, LOGIN_WINDOW)
+    expectTooMany(await loginFrom(ip, unknownEmail(), 'one-more'), LOGIN_WINDOW)
+  })
+
+  it('of 12 people signing in at the same moment lets every one in, more than the address may fail', async () => {
+    const ip = freshIp()
+    const people = await Promise.all(Array.from({ length: 12 }, (_, i) => signUp(app, `campus${i}`)))
+
+    const replies = await Promise.all(people.map((person) => loginFrom(ip, person.email, person.password)))
+
+    expect(replies.map((r) => r.statusCode)).toEqual(people.map(() => 200))
+  })
+
+  it('of 12 people signing in at the same moment lets every one in, with 9 of its 10 failures spent', async () => {
+    const ip = freshIp()
+    const people = await Promise.all(Array.from({ length: 12 }, (_, i) => signUp(app, `lecture${i}`)))
+    for (let i = 0; i < 3; i++) await failLogins(ip, unknownEmail(), 3)
+
+    const replies = await Promise.all(people.map((person) => loginFrom(ip, person.email, person.password)))
+
+    expect(replies.map((r) => r.statusCode)).toEqual(people.map(() => 200))
+  })
+
+  it('of 12 people and 12 wrong guesses mixed: the people get in, the guesses stop at the 10th failure', async () => {
+    const ip = freshIp()
+    const people = await Promise.all(Array.from({ length: 12 }, (_, i) => signUp(app, `hall${i}`)))
+    await failLogins(ip, unknownEmail(), 3)
+
+    const [signIns, guesses] = await Promise.all([
+      Promise.all(people.map((person) => loginFrom(ip, person.email, person.password))),
+      Promise.all(Array.from({ length: 12 }, (_, i) => loginFrom(ip, unknownEmail(), `mixed-guess-${i}`))),
+    ])
+
+    expect(guesses.filter((r) => r.statusCode === 401).length).toBe(7)
+    expect(guesses.filter((r) => r.statusCode === 429).length).toBe(5)
+    // a person whose turn came after the 10th failure is refused with the rest: the address is spent
+    for (const res of signIns) expect([200, 429]).toContain(res.statusCode)
+  })
+})
+
 describe('POST /api/v1/auth/forgotpassword', () => {
   const mailsTo = (email: string) => readOutbox(t.config.outboxDir).filter((m) => m.to.includes(email))
   const FORGOT_WINDOW = Number(LIMITS.FORGOT_WINDOW_MINUTES) * 60

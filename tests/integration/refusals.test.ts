@@ -174,3 +174,188 @@ describe('POST /api/v1/event/create refused before its body is read, over a real
     expect(incoming()).toEqual([])
   })
 })
+
+/**
+ * Clients that each speak for themselves: Node's http client (keep-alive or `Connection: close`,
+ * writing the body as fast as the server takes it and stopping once the reply is in), and a raw
+ * socket that writes the request and its whole body at once and then reads until the server closes.
+ * A reset or broken pipe before the reply has been read whole, or after it on the raw socket (which
+ * only ever closes gracefully), is what a refusal must never be. Each runs in a thread of its own.
+ */
+const SOCKET_CLIENT = `
+const http = require('node:http')
+const net = require('node:net')
+const { parentPort, workerData } = require('node:worker_threads')
+const { port, path, body, type, token, mode, connection, times } = workerData
+const bytes = Buffer.from(body)
+const headers = {
+  'content-type': type,
+  'content-length': String(bytes.length),
+  connection,
+  ...(token ? { authorization: 'Bearer ' + token } : {}),
+}
+const viaHttp = () => new Promise((resolve) => {
+  let settled = false
+  const finish = (outcome) => { if (!settled) { settled = true; resolve(outcome) } }
+  const timer = setTimeout(() => { finish({ error: 'timed out' }); req.destroy() }, 20000)
+  const req = http.request({ host: '127.0.0.1', port, path, method: 'POST', headers, agent: false })
+  let replied = false
+  req.on('response', (res) => {
+    replied = true
+    let text = ''
+    res.setEncoding('utf8')
+    res.on('data', (t) => { text += t })
+    res.on('end', () => {
+      clearTimeout(timer)
+      let parsed = text
+      try { parsed = JSON.parse(text) } catch {}
+      finish({ status: res.statusCode, body: parsed })
+      req.destroy()
+    })
+    res.on('error', (e) => finish({ error: 'reply cut: ' + (e.code || e.message) }))
+  })
+  req.on('error', (e) => { clearTimeout(timer); finish({ error: e.code || e.message }) })
+  const chunk = 64 * 1024
+  let at = 0
+  const pump = () => {
+    while (!replied && !req.destroyed && at < bytes.length) {
+      const piece = bytes.subarray(at, at + chunk)
+      at += piece.length
+      if (!req.write(piece)) { req.once('drain', pump); return }
+    }
+    if (!replied && !req.destroyed) req.end()
+  }
+  pump()
+})
+const viaSocket = () => new Promise((resolve) => {
+  let settled = false
+  const finish = (outcome) => { if (!settled) { settled = true; resolve(outcome) } }
+  const socket = net.connect(port, '127.0.0.1')
+  const timer = setTimeout(() => { finish({ error: 'timed out' }); socket.destroy() }, 20000)
+  const chunks = []
+  socket.on('data', (c) => chunks.push(c))
+  socket.on('error', (e) => { clearTimeout(timer); finish({ error: e.code || e.message }) })
+  socket.on('close', () => {
+    clearTimeout(timer)
+    const text = Buffer.concat(chunks).toString('utf8')
+    const status = Number(/^HTTP\\/1\\.1 (\\d{3})/.exec(text)?.[1])
+    const [head, ...rest] = text.split('\\r\\n\\r\\n')
+    let content = rest.join('\\r\\n\\r\\n')
+    if (/transfer-encoding: chunked/i.test(head)) content = content.replace(/^[0-9a-f]+\\r\\n/i, '').replace(/\\r\\n0\\r\\n\\r\\n$/, '')
+    let parsed = content
+    try { parsed = JSON.parse(content) } catch {}
+    finish(status ? { status, body: parsed } : { error: 'no reply: ' + JSON.stringify(text.slice(0, 80)) })
+  })
+  const lines = ['POST ' + path + ' HTTP/1.1', 'Host: 127.0.0.1:' + port]
+  for (const [k, v] of Object.entries(headers)) lines.push(k + ': ' + v)
+  socket.write(lines.join('\\r\\n') + '\\r\\n\\r\\n')
+  socket.write(bytes)
+})
+;(async () => {
+  const outcomes = []
+  for (let i = 0; i < times; i++) outcomes.push(await (mode === 'raw' ? viaSocket() : viaHttp()))
+  parentPort.postMessage(outcomes)
+})()
+`
+
+type ClientMode = 'http' | 'raw'
+type Connection = 'close' | 'keep-alive'
+
+/** Sends one request `times` times, one after another, from a client thread; how many of each reply (or error). */
+async function sendFromThread(
+  request: { path: string; body: Buffer; type: string; token?: string | null },
+  mode: ClientMode,
+  connection: Connection,
+  times: number,
+): Promise<Record<string, number>> {
+  const client = new Worker(SOCKET_CLIENT, {
+    eval: true,
+    workerData: {
+      port: Number(new URL(server.url).port),
+      path: request.path,
+      body: new Uint8Array(request.body),
+      type: request.type,
+      token: request.token ?? null,
+      mode,
+      connection,
+      times,
+    },
+  })
+  try {
+    const outcomes = await new Promise<Outcome[]>((resolve, reject) => {
+      client.once('message', resolve)
+      client.once('error', reject)
+    })
+    const tally: Record<string, number> = {}
+    for (const outcome of outcomes) {
+      const key = 'error' in outcome ? outcome.error : `${outcome.status} ${JSON.stringify(outcome.body)}`
+      tally[key] = (tally[key] ?? 0) + 1
+    }
+    return tally
+  } finally {
+    await client.terminate()
+  }
+}
+
+const TRIES = 10
+const clients: Array<[ClientMode, Connection]> = [
+  ['http', 'close'],
+  ['raw', 'close'],
+  ['http', 'keep-alive'],
+  ['raw', 'keep-alive'],
+]
+
+describe('a refusal is a reply whether the client keeps the connection alive or not', () => {
+  it.each(clients)(
+    `a 9 MB upload without a token is answered 401, ${TRIES} times out of ${TRIES} (%s client, Connection: %s)`,
+    async (mode, connection) => {
+      const form = await multipartBody(fields, images(9))
+      expect(form.payload.length).toBeGreaterThan(8 * MB)
+
+      const tally = await sendFromThread(
+        { path: '/api/v1/event/create', body: form.payload, type: form.headers['content-type'] },
+        mode,
+        connection,
+        TRIES,
+      )
+
+      expect(tally).toEqual({ [`401 ${JSON.stringify({ message: 'Please log in to continue.' })}`]: TRIES })
+    },
+  )
+
+  it.each(clients)(
+    `a 5 MB JSON sign-in is answered 413, ${TRIES} times out of ${TRIES} (%s client, Connection: %s)`,
+    async (mode, connection) => {
+      const body = Buffer.from(JSON.stringify({ email: 'a@example.com', password: 'x'.repeat(5 * MB) }))
+
+      const tally = await sendFromThread(
+        { path: '/api/v1/auth/login', body, type: 'application/json' },
+        mode,
+        connection,
+        TRIES,
+      )
+
+      expect(tally).toEqual({
+        [`413 ${JSON.stringify({ message: 'The request body is too large.', status: false })}`]: TRIES,
+      })
+    },
+  )
+
+  it.each(clients)(
+    `a 9 MB upload to an address that does not exist is answered 404, ${TRIES} times out of ${TRIES} (%s client, Connection: %s)`,
+    async (mode, connection) => {
+      const form = await multipartBody(fields, images(9))
+
+      const tally = await sendFromThread(
+        { path: '/api/v1/no-such-upload', body: form.payload, type: form.headers['content-type'] },
+        mode,
+        connection,
+        TRIES,
+      )
+
+      expect(tally).toEqual({
+        [`404 ${JSON.stringify({ message: 'Not found: POST /api/v1/no-such-upload' })}`]: TRIES,
+      })
+    },
+  )
+})

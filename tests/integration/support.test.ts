@@ -179,6 +179,44 @@ describe('POST /api/v1/admin/support/get', () => {
     expect(burst.map((i) => i.subject)).toEqual([...subjects].reverse())
   })
 
+  it('gives a page when one is asked for (?page=&limit=): still a bare array, the whole count in X-Total-Count, the next page in Link', async () => {
+    const asker = await signUp(server.app, 'Pager')
+    for (let i = 1; i <= 5; i++) await opened(asker, `Paged ${i}`)
+    const whole = (await list(admin)).json() as InquiryView[]
+    const page = (query: string) => post(server.app, `/api/v1/admin/support/get?${query}`, admin)
+
+    const first = await page('page=1&limit=2')
+    const second = await page('page=2&limit=2')
+    const last = await page(`page=${Math.ceil(whole.length / 2)}&limit=2`)
+    const beyond = await page(`page=${Math.ceil(whole.length / 2) + 1}&limit=2`)
+    const defaults = await page('page=1')
+
+    expect(first.statusCode).toBe(200)
+    expect(first.json()).toEqual(whole.slice(0, 2))
+    expect(second.json()).toEqual(whole.slice(2, 4))
+    expect(first.headers['x-total-count']).toBe(String(whole.length))
+    expect(first.headers.link).toBe('</api/v1/admin/support/get?page=2&limit=2>; rel="next"')
+    expect(last.json()).toEqual(whole.slice((Math.ceil(whole.length / 2) - 1) * 2))
+    expect(last.headers.link).toBeUndefined()
+    expect(beyond.json()).toEqual([])
+    expect(defaults.json()).toEqual(whole.slice(0, 50))
+    // no page asked for: the whole list, as ever
+    expect((await list(admin)).headers['x-total-count']).toBeUndefined()
+  })
+
+  it('refuses a page or limit that is not a whole number in range, saying which', async () => {
+    for (const [query, field] of [
+      ['page=0', 'page'],
+      ['page=abc', 'page'],
+      ['page=1&limit=201', 'limit'],
+      ['page=1&limit=-1', 'limit'],
+    ]) {
+      const res = await post(server.app, `/api/v1/admin/support/get?${query}`, admin)
+      expect(res.statusCode, query).toBe(400)
+      expect(res.json().message, query).toMatch(new RegExp(`^${field} must be a whole number`))
+    }
+  })
+
   it('is for admins only: users and organizers 403, visitors 401', async () => {
     expect((await list(await signUp(server.app))).statusCode).toBe(403)
     expect((await list(await organizerSession(server.app))).statusCode).toBe(403)

@@ -7,6 +7,7 @@ import {
   type EventCommand,
   eventDecider,
   NOT_DOOR_STAFF,
+  TIME_IN_PAST,
 } from '../../server/catalog/decide.ts'
 import type { CatalogFact, EventSubmitted } from '../../server/catalog/facts.ts'
 import { deciderSpec } from '../support/decider-spec.ts'
@@ -28,8 +29,20 @@ const event: EventSubmitted['data'] = {
   salesEnd: '2030-03-15T12:00',
 }
 const TODAY = '2030-03-01'
+/** 10:00 on TODAY in Asia/Kolkata */
+const NOW = '2030-03-01T04:30:00.000Z'
 
-const submit = (data = event, today = TODAY): EventCommand => ({ type: 'Submit', event: data, today })
+const submit = (data = event, now = NOW, timeZone = 'Asia/Kolkata'): EventCommand => ({
+  type: 'Submit',
+  event: data,
+  now,
+  timeZone,
+})
+/** the event without a sales end of its own, on another day and time */
+const at = (date: string, time: string) => {
+  const { salesEnd: _, ...open } = event
+  return { ...open, date, time }
+}
 const review = (decision: 'Approved' | 'Rejected', reason?: string): EventCommand => ({
   type: 'Review',
   eventId: 'e1',
@@ -50,10 +63,26 @@ const rejected = (wasApproved: boolean, reason?: string): CatalogFact => ({
 
 describe('Submit', () => {
   it('submits a new event, pending review', () => given([]).when(submit()).then([submitted]))
-  it('takes an event on the day it is submitted', () =>
+  it('takes an event later on the day it is submitted', () =>
     given([])
-      .when(submit({ ...event, date: TODAY }))
-      .then([{ type: 'EventSubmitted', data: { ...event, date: TODAY } }]))
+      .when(submit(at(TODAY, '10:01')))
+      .then([{ type: 'EventSubmitted', data: at(TODAY, '10:01') }]))
+  it('refuses a start earlier on the day it is submitted, or at that very minute, naming the time field', () => {
+    for (const time of ['09:59', '10:00', '00:00']) {
+      given([])
+        .when(submit(at(TODAY, time)))
+        .thenRefuses('invalid', TIME_IN_PAST, { issues: [{ field: 'time', message: TIME_IN_PAST }] })
+    }
+  })
+  it('judges the start in the zone given: 09:00 on TODAY has gone by in Kolkata, not yet in Honolulu', () => {
+    const early = at(TODAY, '09:00')
+    given([])
+      .when(submit(early))
+      .thenRefuses('invalid', TIME_IN_PAST, { issues: [{ field: 'time', message: TIME_IN_PAST }] })
+    given([])
+      .when(submit(early, NOW, 'Pacific/Honolulu'))
+      .then([{ type: 'EventSubmitted', data: early }])
+  })
   it('takes an event without a sales end of its own', () => {
     const { salesEnd: _, ...open } = event
     given([])
@@ -144,7 +173,6 @@ describe('Edit and Cancel (issue 17)', () => {
     taken: { vip: 40 },
     newId: () => 'new-type',
     now: '2030-03-01T00:00:00.000Z',
-    today: TODAY,
     timeZone: 'Asia/Kolkata',
     ...change,
   })

@@ -115,3 +115,127 @@ describe('loadConfig', () => {
     })
   })
 })
+
+describe('in production (NODE_ENV=production)', () => {
+  // a production that starts: every other setting below is refused on its own
+  const production = {
+    NODE_ENV: 'production',
+    JWT_SECRET: 'Qm7vX2pL9kR4tY8wE1sD6fG3hJ5zC0bN',
+    PUBLIC_URL: 'https://tickets.example.com',
+    PAYMENT_PROVIDER: 'razorpay',
+    RAZORPAY_KEY_ID: 'rzp_live_example',
+    RAZORPAY_KEY_SECRET: 'Zx8kQ2mP9vL4nR7tY1wE3sD6',
+    RAZORPAY_WEBHOOK_SECRET: 'webhook-7Gk2pQ9xLm4Vz8',
+    ADMIN_EMAIL: 'boss@example.com',
+    ADMIN_PASSWORD: 'a long admin passphrase',
+  }
+  const refusedIn = (env: Record<string, string>) => problemsOf({ ...production, ...env })
+
+  it('starts with safe settings', () => {
+    expect(refusedIn({})).toBe('')
+    expect(refusedIn({ CORS_ORIGINS: 'https://partner.example, https://shop.example:8443' })).toBe('')
+    expect(refusedIn({ PUBLIC_URL: 'https://tickets.example.com/' })).toBe('')
+  })
+
+  it.each([
+    'https://localhost',
+    'https://LOCALHOST:3000',
+    'https://localhost.',
+    'https://tickets.localhost',
+    'https://tickets.localhost.',
+    'https://localhost.localdomain',
+    'https://127.0.0.1',
+    'https://127.0.0.1.',
+    'https://127.9.8.7',
+    'https://127.1',
+    'https://2130706433',
+    'https://0x7f.1',
+    'https://0x7f000001',
+    'https://0177.0.0.1',
+    'https://0.0.0.0',
+    'https://0',
+    'https://[::1]',
+    'https://[0:0:0:0:0:0:0:1]',
+    'https://[::]',
+    'https://[::ffff:127.0.0.1]',
+    'https://[::ffff:7f00:1]',
+    'https://[::ffff:0.0.0.0]',
+    'https://[::127.0.0.1]',
+  ])('refuses PUBLIC_URL=%s, a loopback address in one of its spellings', (url) => {
+    expect(refusedIn({ PUBLIC_URL: url })).toMatch(/PUBLIC_URL: must be the https:\/\/ address/)
+  })
+
+  it.each([
+    ['null', /CORS_ORIGINS: null /],
+    ['https://partner.example,null', /CORS_ORIGINS: null /],
+    ['http://partner.example', /CORS_ORIGINS: .*https:\/\/.*\(http:\/\/partner\.example\)/],
+    ['https://partner.example, http://shop.example', /CORS_ORIGINS: .*\(http:\/\/shop\.example\)/],
+    ['https://[::ffff:127.0.0.1]', /CORS_ORIGINS: localhost origins/],
+    ['https://2130706433', /CORS_ORIGINS: localhost origins/],
+    ['partner.example', /CORS_ORIGINS: .*partner\.example/],
+    ['https://partner.example/path', /CORS_ORIGINS: .*https:\/\/partner\.example\/path/],
+  ])('refuses CORS_ORIGINS=%s', (origins, message) => {
+    expect(refusedIn({ CORS_ORIGINS: origins })).toMatch(message)
+  })
+
+  it('refuses an ADMIN_PASSWORD shorter than 15 characters, or of too few different ones', () => {
+    expect(refusedIn({ ADMIN_PASSWORD: 'secret' })).toMatch(/ADMIN_PASSWORD: .*at least 15 characters/)
+    expect(refusedIn({ ADMIN_PASSWORD: 'fourteen-chars' })).toMatch(/ADMIN_PASSWORD: .*at least 15/)
+    expect(refusedIn({ ADMIN_PASSWORD: 'ab'.repeat(10) })).toMatch(/ADMIN_PASSWORD: too easy to guess/)
+    expect(refusedIn({ ADMIN_PASSWORD: 'fifteen-chars-x' })).toBe('')
+  })
+
+  it.each(['RAZORPAY_KEY_SECRET', 'RAZORPAY_WEBHOOK_SECRET'])(
+    'refuses a %s of too few different characters, as JWT_SECRET',
+    (key) => {
+      expect(refusedIn({ [key]: 'x'.repeat(24) })).toMatch(new RegExp(`${key}: too easy to guess`))
+      expect(refusedIn({ [key]: 'abcabcabcabc' })).toMatch(new RegExp(`${key}: too easy to guess`))
+      // the local gateway of a test sale takes them too when they are set
+      expect(
+        refusedIn({ PAYMENT_PROVIDER: 'local', ALLOW_TEST_PAYMENTS: 'on', [key]: 'x'.repeat(24) }),
+      ).toMatch(new RegExp(`${key}: too easy to guess`))
+    },
+  )
+
+  it('never repeats a secret it refuses', () => {
+    const admin = { ADMIN_EMAIL: 'boss@example.com', ADMIN_PASSWORD: 'x'.repeat(20) }
+    const refusedAnywhere = {
+      JWT_SECRET: 'abcdefghij',
+      RAZORPAY_KEY_SECRET: 'rks1',
+      RAZORPAY_WEBHOOK_SECRET: 'rws1',
+      ADMIN_PASSWORD: 'hunt2',
+      PASS_SIGNING_KEY: 'not-a-key-at-all',
+    }
+    const refusedInProduction = {
+      JWT_SECRET: 'ab'.repeat(20),
+      RAZORPAY_KEY_SECRET: 'kkkkkkkkkkkk',
+      RAZORPAY_WEBHOOK_SECRET: 'whwhwhwhwhwh',
+      ADMIN_PASSWORD: 'hunter2hunter2',
+    }
+    const cases = [
+      ...Object.entries(refusedAnywhere).flatMap(([key, value]) => [
+        [key, value, { ...admin, [key]: value }],
+        [key, value, { ...production, [key]: value }],
+      ]),
+      ...Object.entries(refusedInProduction).map(([key, value]) => [
+        key,
+        value,
+        { ...production, [key]: value },
+      ]),
+    ] as Array<[string, string, Record<string, string>]>
+    for (const [key, value, env] of cases) {
+      const problems = problemsOf(env)
+      expect(problems, `${key} in ${env.NODE_ENV ?? 'development'}`).toContain(key)
+      expect(problems, `${key} in ${env.NODE_ENV ?? 'development'}`).not.toContain(value)
+    }
+  })
+
+  it('does not repeat a password written into a URL setting', () => {
+    const problems = refusedIn({ PUBLIC_URL: 'http://admin:pa55word@tickets.example.com' })
+    expect(problems).toContain('PUBLIC_URL')
+    expect(problems).not.toContain('pa55word')
+    const origins = refusedIn({ CORS_ORIGINS: 'http://user:corsword@partner.example' })
+    expect(origins).toContain('CORS_ORIGINS')
+    expect(origins).not.toContain('corsword')
+  })
+})

@@ -1,7 +1,8 @@
 // What the screens read, as TanStack Query options: one key per kind of server state, so a live
 // push (live/follow.ts) can update or refetch exactly what it changed, wherever it is on screen.
 // Keys that share a first part are refetched together (['inquiries'] covers both lists).
-import { keepPreviousData, queryOptions } from '@tanstack/react-query'
+import { infiniteQueryOptions, keepPreviousData, queryOptions } from '@tanstack/react-query'
+import { INQUIRY_PAGE_LIMIT, type InquiryView } from '../../../contracts/support.ts'
 import { fetchAccounts, fetchProfile } from './accounts.ts'
 import { fetchRegistrations, fetchTicket } from './booking.ts'
 import { fetchEvent, fetchEvents } from './catalog.ts'
@@ -12,7 +13,7 @@ import { fetchAnalytics } from './organizers.ts'
 import { fetchPromoCodes, fetchPromoPrice } from './promo.ts'
 import { fetchSessions } from './schedule.ts'
 import { siteQuery } from './site.ts'
-import { fetchInquiries, fetchMyInquiries } from './support.ts'
+import { fetchInquiryPage, fetchMyInquiries } from './support.ts'
 import { fetchMyWaitlist } from './waitlist.ts'
 
 export type { AttendeesQuery, DashboardQuery }
@@ -118,8 +119,16 @@ export const profileQuery = () => queryOptions({ queryKey: keys.profile, queryFn
 
 export const accountsQuery = () => queryOptions({ queryKey: keys.accounts, queryFn: fetchAccounts })
 
+/** every inquiry, newest first, a page at a time (an inbox may hold thousands): a page short of
+ * INQUIRY_PAGE_LIMIT is the last */
 export const inquiriesQuery = () =>
-  queryOptions({ queryKey: [...keys.inquiries, 'all'] as const, queryFn: fetchInquiries })
+  infiniteQueryOptions({
+    queryKey: [...keys.inquiries, 'all'] as const,
+    queryFn: ({ pageParam }) => fetchInquiryPage(pageParam),
+    initialPageParam: 1,
+    getNextPageParam: (last: InquiryView[], pages: InquiryView[][]) =>
+      last.length < INQUIRY_PAGE_LIMIT ? undefined : pages.length + 1,
+  })
 
 export const myInquiriesQuery = () =>
   queryOptions({ queryKey: [...keys.inquiries, 'mine'] as const, queryFn: fetchMyInquiries })

@@ -1,7 +1,12 @@
 // Calls of the support desk (API.md /admin/support*) and the asker's own inquiries.
 import * as v from 'valibot'
 import { MessageReply } from '../../../contracts/common.ts'
-import { InquiryList, InquiryReply, type InquiryView } from '../../../contracts/support.ts'
+import {
+  INQUIRY_PAGE_LIMIT,
+  InquiryList,
+  InquiryReply,
+  type InquiryView,
+} from '../../../contracts/support.ts'
 import { api } from './client.ts'
 
 export type InquiryDraft = { subject: string; inquiry: string }
@@ -11,9 +16,12 @@ export async function submitInquiry(draft: InquiryDraft): Promise<{ message: str
   return v.parse(InquiryReply, await api.post<unknown>('/admin/support', draft))
 }
 
-/** every inquiry, newest first (admins) */
-export async function fetchInquiries(): Promise<InquiryView[]> {
-  return v.parse(InquiryList, await api.post<unknown>('/admin/support/get'))
+/** one page of every inquiry, newest first (admins): `page` from 1, INQUIRY_PAGE_LIMIT of them */
+export async function fetchInquiryPage(page: number): Promise<InquiryView[]> {
+  return v.parse(
+    InquiryList,
+    await api.post<unknown>(`/admin/support/get?page=${page}&limit=${INQUIRY_PAGE_LIMIT}`),
+  )
 }
 
 export async function replyToInquiry(inquiryId: string, reply: string): Promise<string> {

@@ -9,6 +9,7 @@ import { useNavigate } from '@tanstack/react-router'
 import { type FormEvent, useEffect, useMemo, useRef, useState } from 'react'
 import { createEvent } from '../../api/catalog.ts'
 import { ApiError } from '../../api/client.ts'
+import { useEarliestStart } from '../../ui/earliest-start.ts'
 import { FormControl } from '../../ui/form-control.tsx'
 import { notify } from '../../ui/toasts.ts'
 import { MediaPicker } from './media-picker.tsx'
@@ -29,13 +30,6 @@ const emptyDraft = (): EventDraft => ({
   ticketTypes: [newTicketType()],
   salesEnd: '',
 })
-
-/** today in the organizer's own calendar, for the date picker's lower bound */
-const today = () => {
-  const now = new Date()
-  const pad = (n: number) => String(n).padStart(2, '0')
-  return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`
-}
 
 /** the server's issues by field; those naming no field of this form are kept for the form itself */
 function errorsOfReply(error: ApiError): FieldErrors {
@@ -61,6 +55,7 @@ function touchNameOf(field: string, ticketTypes: TicketTypeDraft[]): string {
 export function CreateEventScreen() {
   const navigate = useNavigate()
   const [draft, setDraft] = useState<EventDraft>(emptyDraft)
+  const earliest = useEarliestStart(draft.date)
   const [images, setImages] = useState<File[]>([])
   const [videos, setVideos] = useState<File[]>([])
   /** fields the organizer has changed or left: their messages show as they type */
@@ -202,8 +197,8 @@ export function CreateEventScreen() {
             />
           )}
         </FormControl>
-        {textInput('date', 'Date', { type: 'date', min: today() })}
-        {textInput('time', 'Time', { type: 'time' })}
+        {textInput('date', 'Date', { type: 'date', min: earliest.date })}
+        {textInput('time', 'Time', { type: 'time', ...(earliest.time ? { min: earliest.time } : {}) })}
         {textInput('salesEnd', 'Sales End (optional)', { type: 'datetime-local' })}
         {textInput('location', 'Location')}
         {textInput('category', 'Category')}

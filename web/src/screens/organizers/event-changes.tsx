@@ -8,6 +8,7 @@ import { type FormEvent, useId, useState } from 'react'
 import type { EventView } from '../../../../contracts/catalog.ts'
 import { cancelEvent, type EventChanges, editEvent } from '../../api/catalog.ts'
 import { eventQuery, keys } from '../../api/queries.ts'
+import { useEarliestStart } from '../../ui/earliest-start.ts'
 import { messageOr } from '../../ui/fetched.tsx'
 import { notify } from '../../ui/toasts.ts'
 
@@ -97,6 +98,7 @@ function EventChangesForms({ event }: { event: EventView }) {
   }
   const queryClient = useQueryClient()
   const [draft, setDraft] = useState<Draft>(() => draftOf(event))
+  const earliest = useEarliestStart(draft.date)
   const [error, setError] = useState<string | null>(null)
   const [reason, setReason] = useState('')
   const [cancelError, setCancelError] = useState<string | null>(null)
@@ -130,7 +132,12 @@ function EventChangesForms({ event }: { event: EventView }) {
     setCancelError(null)
     if (window.confirm(changeTexts.confirm)) callOff.mutate()
   }
-  const field = (key: Exclude<keyof Draft, 'ticketTypes'>, label: string, type = 'text') => (
+  const field = (
+    key: Exclude<keyof Draft, 'ticketTypes'>,
+    label: string,
+    type = 'text',
+    min: string | undefined = undefined,
+  ) => (
     <div className="field">
       <label htmlFor={ids[key]}>{label}</label>
       {key === 'description' ? (
@@ -144,6 +151,7 @@ function EventChangesForms({ event }: { event: EventView }) {
         <input
           id={ids[key]}
           type={type}
+          {...(min ? { min } : {})}
           value={draft[key]}
           onChange={(change) => setDraft({ ...draft, [key]: change.target.value })}
           disabled={save.isPending}
@@ -158,8 +166,8 @@ function EventChangesForms({ event }: { event: EventView }) {
         <form className="event-changes-form" onSubmit={submit} noValidate>
           {field('title', 'Title')}
           {field('description', 'Description')}
-          {field('date', 'Date', 'date')}
-          {field('time', 'Time', 'time')}
+          {field('date', 'Date', 'date', earliest.date)}
+          {field('time', 'Time', 'time', earliest.time)}
           {field('location', 'Location')}
           {field('category', 'Category')}
           {draft.ticketTypes.map((ticketType, index) => (

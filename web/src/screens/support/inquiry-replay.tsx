@@ -1,9 +1,10 @@
 // Admin support inbox (/inquiryreplay; SPEC §2, §4, §5, §8): every inquiry, newest first, with
-// its asker, subject, text, status and reply. Reply (only while none exists) opens a dialog.
+// its asker, subject, text, status and reply, a page at a time (Show more inquiries brings the
+// next). Reply (only while none exists) opens a dialog.
 // Live: the admin's socket is in the 'admins' room, so an inquiry opened or answered anywhere
 // fetches the list again at once (live/follow.ts; the app frame toasts it), as does every
 // (re)connection.
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { type InfiniteData, useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
 import type { InquiryView } from '../../../../contracts/support.ts'
 import { ApiError } from '../../api/client.ts'
@@ -25,7 +26,7 @@ const answered = (inquiry: InquiryView) => inquiry.reply !== null || inquiry.sta
 
 export function InquiryReplayScreen() {
   const queryClient = useQueryClient()
-  const inquiries = useQuery(inquiriesQuery())
+  const inquiries = useInfiniteQuery(inquiriesQuery())
   const [replying, setReplying] = useState<Replying | null>(null)
   const live = useLiveConnected()
 
@@ -35,12 +36,19 @@ export function InquiryReplayScreen() {
     onMutate: ({ inquiry }) => setReplying({ inquiry, sending: true, error: null }),
     onSuccess: (message, { inquiry, text }) => {
       // Shown at once; the refetch below brings the stored version.
-      queryClient.setQueryData<InquiryView[]>(inquiriesQuery().queryKey, (known) =>
-        known?.map((one) =>
-          one._id === inquiry._id
-            ? { ...one, status: 'Replied' as const, reply: text, repliedAt: new Date().toISOString() }
-            : one,
-        ),
+      queryClient.setQueryData<InfiniteData<InquiryView[], number>>(inquiriesQuery().queryKey, (known) =>
+        known
+          ? {
+              ...known,
+              pages: known.pages.map((page) =>
+                page.map((one) =>
+                  one._id === inquiry._id
+                    ? { ...one, status: 'Replied' as const, reply: text, repliedAt: new Date().toISOString() }
+                    : one,
+                ),
+              ),
+            }
+          : known,
       )
       setReplying(null)
       notify.successShort(message)
@@ -76,22 +84,37 @@ export function InquiryReplayScreen() {
         </section>
       )}
     >
-      {(list) =>
-        list.length === 0 ? (
+      {({ pages }) => {
+        // a refetch after a new inquiry moves one across a page's edge: shown once
+        const list = [...new Map(pages.flat().map((inquiry) => [inquiry._id, inquiry])).values()]
+        return list.length === 0 ? (
           <p className="empty-text">No inquiries yet.</p>
         ) : (
-          <ul className="inquiry-list">
-            {list.map((inquiry) => (
-              <li key={inquiry._id}>
-                <InquiryCard
-                  inquiry={inquiry}
-                  onReply={() => setReplying({ inquiry, sending: false, error: null })}
-                />
-              </li>
-            ))}
-          </ul>
+          <>
+            <ul className="inquiry-list">
+              {list.map((inquiry) => (
+                <li key={inquiry._id}>
+                  <InquiryCard
+                    inquiry={inquiry}
+                    onReply={() => setReplying({ inquiry, sending: false, error: null })}
+                  />
+                </li>
+              ))}
+            </ul>
+            {inquiries.hasNextPage && (
+              <div className="inquiry-more">
+                <button
+                  type="button"
+                  disabled={inquiries.isFetchingNextPage}
+                  onClick={() => inquiries.fetchNextPage()}
+                >
+                  {inquiries.isFetchingNextPage ? 'Loading more inquiries...' : 'Show more inquiries'}
+                </button>
+              </div>
+            )}
+          </>
         )
-      }
+      }}
     </Fetched>
   )
 }
