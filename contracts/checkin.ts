@@ -54,7 +54,15 @@ export const ScansBody = v.object({
   ),
 })
 
-export const SCAN_RESULTS = ['admitted', 'already-admitted', 'void', 'invalid', 'wrong-event'] as const
+export const SCAN_RESULTS = [
+  'admitted',
+  'already-admitted',
+  'void',
+  'invalid',
+  'wrong-event',
+  /** made before the door opened (CHECKIN_OPENS_HOURS before the start): no one admitted */
+  'too-early',
+] as const
 export type ScanResult = (typeof SCAN_RESULTS)[number]
 
 /** the server's decision on one scan, in the order the scans were sent */
@@ -83,6 +91,8 @@ export const Manifest = v.object({
   eventId: v.string(),
   title: v.string(),
   publicKey: v.string(),
+  /** when the door opens (ISO): a scan before then is too early */
+  opensAt: v.string(),
   generatedAt: v.string(),
   /** the ledger's head it is as of */
   position: v.number(),

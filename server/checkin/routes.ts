@@ -98,7 +98,7 @@ export async function checkinRoutes(fastify: FastifyInstance, options: CheckinRo
     },
     async (request) => {
       const { event, caller } = await eventFor(request, request.params.eventId, 'scan')
-      return scans.scan(event.id, request.body.scans, { actor: caller.id, requestId: request.id })
+      return scans.scan(event, request.body.scans, { actor: caller.id, requestId: request.id })
     },
   )
 

@@ -13,6 +13,7 @@ import type { AccountQueries } from '../accounts/queries.ts'
 import type { OrderRow } from '../booking/queries.ts'
 import type { CatalogQueries, EventRow } from '../catalog/queries.ts'
 import { holdersOf } from './holders.ts'
+import type { DoorOpening } from './opening.ts'
 import type { PassSigner } from './pass-codes.ts'
 import type { CheckinQueries } from './queries.ts'
 import type { PassStatus } from './tables.ts'
@@ -24,6 +25,7 @@ export function checkinViews(parts: {
   catalog: Pick<CatalogQueries, 'ticketTypesOf'>
   accounts: Pick<AccountQueries, 'byIds'>
   signer: PassSigner
+  opening: DoorOpening
   /** the ledger's head: what a manifest is as of */
   head: () => Promise<number>
 }) {
@@ -94,6 +96,7 @@ export function checkinViews(parts: {
         eventId: event.id,
         title: event.title,
         publicKey: signer.publicKey,
+        opensAt: parts.opening(event),
         generatedAt: new Date().toISOString(),
         position,
         voided,

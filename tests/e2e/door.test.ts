@@ -15,6 +15,7 @@ import type { EventView } from '../../contracts/catalog.ts'
 import type { TicketPass } from '../../contracts/checkin.ts'
 import { adminSession, organizerSession, type Session, signUp } from '../support/accounts.ts'
 import { launchBrowser } from '../support/browser.ts'
+import { wallClockIn } from '../support/clock.ts'
 import { writeQrVideo } from '../support/fake-camera.ts'
 import { approvedEvent, buy, get, post, signUpAll } from '../support/sales.ts'
 import { startServer, type TestServer } from '../support/server.ts'
@@ -62,8 +63,15 @@ async function signedInPage(
   return context.newPage()
 }
 
-async function doorEvent(title: string, seats: number): Promise<EventView> {
-  const event = await approvedEvent(server.app, organizer, admin, { title }, [
+/** an event's date and time `minutes` from now, in the server's zone (its door opens 24 hours before) */
+function startingIn(minutes: number) {
+  const { date, time } = wallClockIn(server.config.timeZone, minutes)
+  return { date, time }
+}
+
+/** an approved event of `seats` seats with the door staff, starting in two hours unless told */
+async function doorEvent(title: string, seats: number, startsInMinutes = 120): Promise<EventView> {
+  const event = await approvedEvent(server.app, organizer, admin, { title, ...startingIn(startsInMinutes) }, [
     { type: 'General Admission', price: 500, quantity: seats },
   ])
   const added = await post(server.app, `/api/v1/checkin/${event._id}/door-staff`, organizer, {
@@ -195,6 +203,79 @@ describe('the door', () => {
     ])
     expect(summary.json().doubleEntries).toHaveLength(10)
   }, 180_000)
+
+  it('lists a pass scanned twice on one device as a double entry, as the organizer’s page does', async () => {
+    const event = await doorEvent(`Twice Night ${Date.now()}`, 10)
+    const [holder] = await signUpAll(server.app, ['Tanvi'])
+    const ticketId = await buy(server.app, holder as Session, event, 'General Admission', 1)
+    const [pass] = await passesOf(ticketId, holder as Session)
+    const page = await signedInPage(browser, doorStaff)
+    await openDoor(page, event)
+    const doubles = page.locator('.checkin-doubles')
+    await expect.poll(() => doubles.textContent()).toContain('No double entries.')
+
+    const field = page.getByLabel('Pass code')
+    const result = page.locator('.scan-result')
+    await field.fill(pass?.code ?? '')
+    await field.press('Enter')
+    await result.and(page.locator('[data-result="admitted"][data-confirmed="yes"]')).waitFor()
+    await page.getByRole('button', { name: 'Next scan' }).click()
+    await field.fill(pass?.code ?? '')
+    await field.press('Enter')
+    await result.and(page.locator('[data-result="already-admitted"][data-confirmed="yes"]')).waitFor()
+
+    // the door lists it, with the server's word: turned away here, recorded, first admitted when
+    const entries = page.locator('.checkin-double-list li')
+    await expect.poll(() => entries.count()).toBe(1)
+    expect(await doubles.textContent()).not.toContain('No double entries.')
+    const entry = (await entries.first().textContent()) ?? ''
+    expect(entry).toContain('Tanvi')
+    expect(entry).toContain('Admission 1')
+    expect(entry).toContain('turned away')
+    expect(entry).toContain('first admitted')
+    expect(entry).toContain('recorded by the server')
+
+    // and so does the organizer's page
+    const dashboard = await signedInPage(browser, organizer)
+    await dashboard.goto(`/organizers/events/${event._id}`)
+    const listed = dashboard.locator('table', {
+      has: dashboard.getByRole('columnheader', { name: 'First device' }),
+    })
+    await expect.poll(() => listed.locator('tbody tr').count()).toBe(1)
+    expect(await listed.locator('tbody tr').first().textContent()).toContain('Tanvi')
+  }, 90_000)
+
+  it('says "Too early" before the door opens, offline as online, and when it opens', async () => {
+    // starts in three days: the door opens in two
+    const event = await doorEvent(`Early Night ${Date.now()}`, 10, 3 * 24 * 60)
+    const [holder] = await signUpAll(server.app, ['Ishaan'])
+    const ticketId = await buy(server.app, holder as Session, event, 'General Admission', 1)
+    const [pass] = await passesOf(ticketId, holder as Session)
+    const page = await signedInPage(browser, doorStaff)
+    await openDoor(page, event)
+    await expect.poll(() => figure(page, 'Opens').textContent()).not.toBe('')
+
+    // offline, the door decides from its pass list
+    await page.context().setOffline(true)
+    const field = page.getByLabel('Pass code')
+    await field.fill(pass?.code ?? '')
+    await field.press('Enter')
+    const result = page.locator('.scan-result')
+    await result.and(page.locator('[data-result="too-early"][data-confirmed="no"]')).waitFor()
+    const shown = (await result.textContent()) ?? ''
+    expect(shown).toContain('Too early')
+    expect(shown).toContain('Check-in opens')
+    expect(shown).toContain('Ishaan')
+
+    // back online, the server says the same, and no one was admitted
+    await page.context().setOffline(false)
+    await page.getByText('Every scan is sent.').waitFor({ timeout: 20_000 })
+    const recent = page.getByRole('table', { name: 'Recent scans' })
+    await expect.poll(() => recent.locator('tbody tr').first().textContent()).toContain('Too early')
+    expect(await figure(page, 'Admitted here').textContent()).toBe('0')
+    const [after] = await passesOf(ticketId, holder as Session)
+    expect(after?.status).toBe('valid')
+  }, 90_000)
 
   it('keeps the pages outside check-in free of the door worker', async () => {
     const page = await signedInPage(browser, organizer)

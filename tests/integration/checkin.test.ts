@@ -13,7 +13,9 @@ import type { LivePush } from '../../contracts/live.ts'
 import { DOUBLE_ENTRIES_RECORDED } from '../../server/booking/decide.ts'
 import { passSeed, passSigner } from '../../server/checkin/pass-codes.ts'
 import { passImageId } from '../../server/mail/mailer.ts'
+import { instantIn } from '../../server/wall-clock.ts'
 import { adminSession, bearer, organizerSession, type Session, signUp } from '../support/accounts.ts'
+import { wallClockIn } from '../support/clock.ts'
 import { ledgerFacts } from '../support/db.ts'
 import { open, sockets } from '../support/live-sockets.ts'
 import { type OutboxMail, parsedMail, waitForMail } from '../support/outbox.ts'
@@ -45,6 +47,8 @@ beforeAll(async () => {
     MAX_TICKETS_PER_ORDER: '100',
     MAX_TICKETS_PER_ACCOUNT: '5000',
     MAX_HELD_SEATS_PER_ADDRESS: '100000',
+    // the door's events start within the day, and their tickets are still cancelled in the tests
+    CANCEL_CUTOFF_HOURS: '0',
   })
   admin = await adminSession(app())
   organizer = await organizerSession(app(), 'Kabini')
@@ -57,8 +61,8 @@ beforeAll(async () => {
   buyers = []
   for (const name of ['Asha', 'Bala', 'Chitra', 'Dev', 'Esha', 'Farid'])
     buyers.push(await signUp(app(), name))
-  event = await approvedEvent(app(), organizer, admin, { title: 'Door Night' }, plenty)
-  rivalEvent = await approvedEvent(app(), rival, admin, { title: 'Other Night' }, plenty)
+  event = await approvedEvent(app(), organizer, admin, { title: 'Door Night', ...startingSoon() }, plenty)
+  rivalEvent = await approvedEvent(app(), rival, admin, { title: 'Other Night', ...startingSoon() }, plenty)
   expect((await addStaff(organizer, event._id, door.email)).statusCode).toBe(201)
   expect((await addStaff(rival, rivalEvent._id, rivalDoor.email)).statusCode).toBe(201)
 }, 120_000)
@@ -70,6 +74,20 @@ afterAll(async () => {
 
 const buyer = (i: number) => buyers[i] as Session
 const now = () => new Date().toISOString()
+/** an event's date and time `minutes` from now in the app's zone (the door opens 24 hours before) */
+const startingIn = (minutes: number) => {
+  const { date, time } = wallClockIn(server.config.timeZone, minutes)
+  return { date, time }
+}
+/** an event two hours from now: its door has been open for 22 hours */
+const startingSoon = () => startingIn(120)
+/** the start of the minute an hour ago: scans of the tests happen from then on, at the open door */
+const sceneStart = Math.floor((Date.now() - 3_600_000) / 60_000) * 60_000
+/** an instant `minute` minutes and `second` seconds into the tests' scene (ISO) */
+const scene = (minute: number, second: number) =>
+  new Date(sceneStart + minute * 60_000 + second * 1000).toISOString()
+/** 'YYYY-MM-DDTHH:MM' (UTC) of an ISO instant, as the summary counts admissions per minute */
+const minuteOf = (at: string) => at.slice(0, 16)
 type ScanSent = { code: string; scannedAt: string; device: string }
 const scanOf = (code: string, device = 'door-1', scannedAt = now()): ScanSent => ({ code, device, scannedAt })
 
@@ -78,7 +96,7 @@ const addStaff = (as: Session, eventId: string, email: string) =>
 
 /** an approved event of the organizer's, with `door` as its door staff */
 async function doorEvent(title: string): Promise<EventView> {
-  const created = await approvedEvent(app(), organizer, admin, { title }, plenty)
+  const created = await approvedEvent(app(), organizer, admin, { title, ...startingSoon() }, plenty)
   expect((await addStaff(organizer, created._id, door.email)).statusCode).toBe(201)
   return created
 }
@@ -263,8 +281,8 @@ describe('POST /checkin/{eventId}/scans', () => {
     const [pass] = await passesOf(ticket, buyer(3))
     const code = pass?.code ?? ''
     // two devices scanned it offline; the one that syncs first wins
-    const first = scanOf(code, 'door-A', '2024-06-01T18:00:05.000Z')
-    const second = scanOf(code, 'door-B', '2024-06-01T18:00:01.000Z')
+    const first = scanOf(code, 'door-A', scene(0, 5))
+    const second = scanOf(code, 'door-B', scene(0, 1))
     expect((await scanned(door, event._id, [first]))[0]?.result).toBe('admitted')
     const refusedBefore = (await factsOfType('PassScanRefused')).length
     const [answer] = await scanned(organizer, event._id, [second])
@@ -322,6 +340,54 @@ describe('POST /checkin/{eventId}/scans', () => {
     const [answer] = await scanned(door, event._id, [scanOf(pass?.code ?? '')])
     expect(answer).toMatchObject({ result: 'void', admittedAt: null, ticketType: 'VIP', holder: 'Esha' })
     expect(await factCount()).toBe(facts)
+  })
+
+  it('answers "too-early" before the door opens (24 hours before the start), admitting no one and recording nothing', async () => {
+    // starts in three days: the door opens in two
+    const later = await approvedEvent(
+      app(),
+      organizer,
+      admin,
+      { title: 'Later Night', ...startingIn(3 * 24 * 60) },
+      plenty,
+    )
+    expect((await addStaff(organizer, later._id, door.email)).statusCode).toBe(201)
+    const ticket = await buy(app(), buyer(2), later, 'VIP', 1)
+    const [pass] = await passesOf(ticket, buyer(2))
+    const code = pass?.code ?? ''
+    const facts = await factCount()
+    const sent = scanOf(code, 'door-early')
+    const [answer] = await scanned(door, later._id, [sent])
+    expect(answer).toEqual({
+      code,
+      result: 'too-early',
+      admittedAt: null,
+      device: 'door-early',
+      ticketType: 'VIP',
+      holder: 'Chitra',
+    })
+    // the same scan again: the same answer
+    expect(await scanned(organizer, later._id, [sent])).toEqual([answer])
+    // a device whose clock is set past the opening is not believed: the server's clock says when
+    const fromTheFuture = scanOf(code, 'door-ahead', new Date(Date.now() + 4 * 24 * 3_600_000).toISOString())
+    expect((await scanned(door, later._id, [fromTheFuture]))[0]?.result).toBe('too-early')
+    expect(await factCount()).toBe(facts)
+    expect((await passesOf(ticket, buyer(2)))[0]?.status).toBe('valid')
+    expect((await summaryOf(later._id)).ticketTypes.every((t) => t.admitted === 0)).toBe(true)
+  })
+
+  it('answers "too-early" for a scan made before the opening and synced after it; the same pass scanned now is admitted', async () => {
+    const ticket = await buy(app(), buyer(5), event, 'VIP', 1)
+    const [pass] = await passesOf(ticket, buyer(5))
+    const code = pass?.code ?? ''
+    // the event starts in two hours: its door opened 22 hours ago
+    const dayBefore = new Date(Date.now() - 23 * 3_600_000).toISOString()
+    const [early, onTime] = await scanned(door, event._id, [
+      scanOf(code, 'door-x', dayBefore),
+      scanOf(code, 'door-x'),
+    ])
+    expect(early).toMatchObject({ result: 'too-early', admittedAt: null, holder: 'Farid' })
+    expect(onTime).toMatchObject({ result: 'admitted', holder: 'Farid' })
   })
 
   it('answers "void" for the old code after a transfer, and admits the new one for its new holder', async () => {
@@ -428,14 +494,14 @@ describe('POST /checkin/{eventId}/scans', () => {
     const rivalTicket = await buy(app(), buyer(4), rivalEvent, 'VIP', 1)
     const [foreign] = await passesOf(rivalTicket, buyer(4))
     const batch = [
-      scanOf(a?.code ?? '', 'phone-1', '2024-06-01T18:01:00.000Z'),
-      scanOf(a?.code ?? '', 'phone-2', '2024-06-01T18:01:02.000Z'),
-      scanOf(b?.code ?? '', 'phone-2', '2024-06-01T18:01:03.000Z'),
-      scanOf(foreign?.code ?? '', 'phone-1', '2024-06-01T18:01:04.000Z'),
-      scanOf('not a pass', 'phone-1', '2024-06-01T18:01:05.000Z'),
+      scanOf(a?.code ?? '', 'phone-1', scene(1, 0)),
+      scanOf(a?.code ?? '', 'phone-2', scene(1, 2)),
+      scanOf(b?.code ?? '', 'phone-2', scene(1, 3)),
+      scanOf(foreign?.code ?? '', 'phone-1', scene(1, 4)),
+      scanOf('not a pass', 'phone-1', scene(1, 5)),
     ]
     await cancelSettled(buyer(5), other)
-    batch.push(scanOf(c?.code ?? '', 'phone-1', '2024-06-01T18:01:06.000Z'))
+    batch.push(scanOf(c?.code ?? '', 'phone-1', scene(1, 6)))
     const first = await scanned(door, event._id, batch)
     expect(first.map((r) => r.result)).toEqual([
       'admitted',
@@ -614,7 +680,7 @@ describe('GET /checkin/{eventId}/manifest', () => {
     const moved = await buy(app(), buyer(1), fresh, 'General Admission', 1)
     const dropped = await buy(app(), buyer(2), fresh, 'General Admission', 1)
     const [used] = await passesOf(kept, buyer(0))
-    const sent = scanOf(used?.code ?? '', 'door-9', '2024-06-01T18:05:00.000Z')
+    const sent = scanOf(used?.code ?? '', 'door-9', scene(5, 0))
     await scanned(door, fresh._id, [sent])
     await transfer(app(), buyer(1), moved, buyer(3))
     await transfer(app(), buyer(3), moved, buyer(4))
@@ -622,6 +688,9 @@ describe('GET /checkin/{eventId}/manifest', () => {
     const head = await app().platform.ledger.head()
     const manifest = (await manifestOf(fresh._id, door)).json() as Manifest
     expect(manifest).toMatchObject({ eventId: fresh._id, title: 'Manifest Night' })
+    // when the door opens, for a door deciding offline: 24 hours before the start
+    const start = instantIn(fresh.date, fresh.time, server.config.timeZone).getTime()
+    expect(manifest.opensAt).toBe(new Date(start - 24 * 3_600_000).toISOString())
     expect(manifest.position).toBeGreaterThanOrEqual(head)
     expect(Date.parse(manifest.generatedAt)).toBeGreaterThan(Date.now() - 60_000)
     expect(manifest.ticketTypes).toEqual(['General Admission', 'VIP'])
@@ -681,10 +750,10 @@ describe('GET /checkin/{eventId}/summary', () => {
     const [v1, v2] = await passesOf(vip, buyer(0))
     const [g1] = await passesOf(ga, buyer(1))
     await scanned(door, fresh._id, [
-      scanOf(v1?.code ?? '', 'a', '2024-06-01T18:00:10.000Z'),
-      scanOf(v2?.code ?? '', 'a', '2024-06-01T18:00:50.000Z'),
-      scanOf(g1?.code ?? '', 'b', '2024-06-01T18:01:30.000Z'),
-      scanOf(g1?.code ?? '', 'c', '2024-06-01T18:02:00.000Z'),
+      scanOf(v1?.code ?? '', 'a', scene(0, 10)),
+      scanOf(v2?.code ?? '', 'a', scene(0, 50)),
+      scanOf(g1?.code ?? '', 'b', scene(1, 30)),
+      scanOf(g1?.code ?? '', 'c', scene(2, 0)),
     ])
     expect(await summaryOf(fresh._id, door)).toEqual({
       eventId: fresh._id,
@@ -693,16 +762,16 @@ describe('GET /checkin/{eventId}/summary', () => {
         { ticketType: 'VIP', admitted: 2, expected: 3 },
       ],
       perMinute: [
-        { minute: '2024-06-01T18:00', admitted: 2 },
-        { minute: '2024-06-01T18:01', admitted: 1 },
+        { minute: minuteOf(scene(0, 0)), admitted: 2 },
+        { minute: minuteOf(scene(1, 0)), admitted: 1 },
       ],
       doubleEntries: [
         {
           passId: `${ga}.1.0`,
           device: 'c',
-          scannedAt: '2024-06-01T18:02:00.000Z',
+          scannedAt: scene(2, 0),
           firstDevice: 'b',
-          firstAdmittedAt: '2024-06-01T18:01:30.000Z',
+          firstAdmittedAt: scene(1, 30),
           holder: 'Bala',
         },
       ],

@@ -22,6 +22,7 @@ import { openPostgres, type PgConnection, pgMigrationsFolder } from '../../serve
 import type { StoredFact } from '../../server/ledger/ledger.ts'
 import { PgLedger } from '../../server/ledger/pg-ledger.ts'
 import { adminSession, organizerSession, type Session, signUp } from '../support/accounts.ts'
+import { wallClockIn } from '../support/clock.ts'
 import { sqliteLedger, sqliteOf } from '../support/db.ts'
 import { freshDatabase, type TestDatabase } from '../support/postgres.ts'
 import { approvedEvent, buy, cancel, get, hold, post, transfer, until } from '../support/sales.ts'
@@ -44,6 +45,16 @@ const types: TicketTypeInput[] = [
   { type: 'VIP', price: 1500, quantity: 50 },
 ]
 
+/** an event two hours from now, in the app's zone: its door has been open for 22 hours */
+const startingSoon = () => {
+  const { date, time } = wallClockIn(server.config.timeZone, 120)
+  return { date, time }
+}
+/** the start of the minute two hours ago: the door's scans happen from then on */
+const sceneStart = Math.floor((Date.now() - 2 * 3_600_000) / 60_000) * 60_000
+const scene = (minute: number, second: number) =>
+  new Date(sceneStart + minute * 60_000 + second * 1000).toISOString()
+
 /** Real sales and a real door through the real app, on SQLite. */
 async function sellAndScan(app: FastifyInstance) {
   const admin = await adminSession(app)
@@ -59,9 +70,9 @@ async function sellAndScan(app: FastifyInstance) {
   ]
   people = [...buyers, gate, usher, temp, kabini, hampi]
   const b = (i: number) => buyers[i] as Session
-  events.push(await approvedEvent(app, kabini, admin, { title: 'Kabini Door' }, types))
-  events.push(await approvedEvent(app, hampi, admin, { title: 'Hampi Door' }, types))
-  events.push(await approvedEvent(app, kabini, admin, { title: 'Kabini Quiet' }, types))
+  events.push(await approvedEvent(app, kabini, admin, { title: 'Kabini Door', ...startingSoon() }, types))
+  events.push(await approvedEvent(app, hampi, admin, { title: 'Hampi Door', ...startingSoon() }, types))
+  events.push(await approvedEvent(app, kabini, admin, { title: 'Kabini Quiet', ...startingSoon() }, types))
   const [k, h] = events as [EventView, EventView, EventView]
   const staff = async (as: Session, event: EventView, who: Session) =>
     expect(
@@ -98,15 +109,15 @@ async function sellAndScan(app: FastifyInstance) {
   // scans across minutes, from three devices, with double entries
   expect(
     await scan(gate, k, [
-      [await code(0), 'a', '2024-06-01T18:00:01.000Z'],
-      [await code(1), 'a', '2024-06-01T18:00:40.000Z'],
-      [await code(1, 2), 'b', '2024-06-01T18:01:10.000Z'],
-      [await code(0), 'b', '2024-06-01T18:01:20.000Z'],
-      [await code(3), 'c', '2024-06-01T18:03:00.000Z'],
-      [await code(3, 2), 'c', '2024-06-01T18:03:30.000Z'],
-      [await code(3), 'a', '2024-06-01T18:04:00.000Z'],
-      [await code(2), 'a', '2024-06-01T18:04:10.000Z'],
-      ['garbage', 'a', '2024-06-01T18:04:20.000Z'],
+      [await code(0), 'a', scene(0, 1)],
+      [await code(1), 'a', scene(0, 40)],
+      [await code(1, 2), 'b', scene(1, 10)],
+      [await code(0), 'b', scene(1, 20)],
+      [await code(3), 'c', scene(3, 0)],
+      [await code(3, 2), 'c', scene(3, 30)],
+      [await code(3), 'a', scene(4, 0)],
+      [await code(2), 'a', scene(4, 10)],
+      ['garbage', 'a', scene(4, 20)],
     ]),
   ).toEqual([
     'admitted',
@@ -119,7 +130,7 @@ async function sellAndScan(app: FastifyInstance) {
     'wrong-event',
     'invalid',
   ])
-  expect(await scan(usher, h, [[await code(2), 'h', '2024-06-01T19:00:00.000Z']])).toEqual(['admitted'])
+  expect(await scan(usher, h, [[await code(2), 'h', scene(60, 0)]])).toEqual(['admitted'])
   // an admitted ticket transferred twice (its old code void, the new one a double entry), another cancelled
   await transfer(app, b(1), tickets[1] as string, b(4))
   await transfer(app, b(4), tickets[1] as string, b(6))
@@ -130,11 +141,11 @@ async function sellAndScan(app: FastifyInstance) {
   await cancel(app, b(5), tickets[5] as string)
   expect(
     await scan(kabini, k, [
-      [oldCode, 'a', '2024-06-01T18:10:00.000Z'],
-      ['TKT1.not.signed', 'a', '2024-06-01T18:10:01.000Z'],
-      [(await passesOf(tickets[1] as string, b(6)))[0]?.code ?? '', 'b', '2024-06-01T18:10:02.000Z'],
-      [(await passesOf(tickets[4] as string, b(7)))[0]?.code ?? '', 'b', '2024-06-01T18:11:00.000Z'],
-      [cancelledCode, 'b', '2024-06-01T18:11:30.000Z'],
+      [oldCode, 'a', scene(10, 0)],
+      ['TKT1.not.signed', 'a', scene(10, 1)],
+      [(await passesOf(tickets[1] as string, b(6)))[0]?.code ?? '', 'b', scene(10, 2)],
+      [(await passesOf(tickets[4] as string, b(7)))[0]?.code ?? '', 'b', scene(11, 0)],
+      [cancelledCode, 'b', scene(11, 30)],
     ]),
   ).toEqual(['void', 'invalid', 'already-admitted', 'admitted', 'void'])
   // the two cancelled tickets' refunds, paid by a worker
@@ -146,7 +157,12 @@ async function sellAndScan(app: FastifyInstance) {
 }
 
 beforeAll(async () => {
-  server = await startServer({ RATE_LIMITS: 'off', MAX_HELD_SEATS_PER_ADDRESS: '1000' })
+  // the door's events start within the day, and tickets of theirs are still cancelled
+  server = await startServer({
+    RATE_LIMITS: 'off',
+    MAX_HELD_SEATS_PER_ADDRESS: '1000',
+    CANCEL_CUTOFF_HOURS: '0',
+  })
   await sellAndScan(server.app)
   sqlite = sqliteOf(server.app)
   facts = allFacts(sqliteLedger(server.app))

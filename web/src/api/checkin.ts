@@ -21,7 +21,14 @@ export const TicketPass = v.object({
 })
 export type TicketPass = v.InferOutput<typeof TicketPass>
 
-export const SCAN_RESULTS = ['admitted', 'already-admitted', 'void', 'invalid', 'wrong-event'] as const
+export const SCAN_RESULTS = [
+  'admitted',
+  'already-admitted',
+  'void',
+  'invalid',
+  'wrong-event',
+  'too-early',
+] as const
 export type ScanResult = (typeof SCAN_RESULTS)[number]
 
 /** what a check-in screen sends of each scan; the server knows a scan again by all three */
@@ -49,6 +56,8 @@ export const Manifest = v.object({
   eventId: v.string(),
   title: v.string(),
   publicKey: v.string(),
+  /** when the door opens: a scan before then is too early (a manifest kept from before has none) */
+  opensAt: v.nullish(v.string(), null),
   generatedAt: v.string(),
   position: v.number(),
   voided: v.array(v.string()),
