@@ -152,6 +152,7 @@ const EnvSchema = v.object({
   INQUIRIES_PER_HOUR: wholeNumber(20, 1),
   TRANSFERS_PER_HOUR: wholeNumber(30, 1),
   WAITLIST_CHANGES_PER_HOUR: wholeNumber(30, 1),
+  DOOR_STAFF_CHANGES_PER_HOUR: wholeNumber(30, 1),
   RESET_TOKEN_MINUTES: wholeNumber(30, 1),
   LEDGER_POLL_MS: wholeNumber(100, 10),
   UPLOAD_IMAGE_MAX_MB: wholeNumber(10, 1),
@@ -263,6 +264,8 @@ export type Config = {
     inquiriesPerHour: number
     transfersPerHour: number
     waitlistChangesPerHour: number
+    /** invitations to door staff sent (each a mail) and door staff removed, per organizer */
+    doorStaffChangesPerHour: number
   }
   resetTokenMinutes: number
   ledgerPollMs: number
@@ -473,6 +476,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       inquiriesPerHour: env.INQUIRIES_PER_HOUR,
       transfersPerHour: env.TRANSFERS_PER_HOUR,
       waitlistChangesPerHour: env.WAITLIST_CHANGES_PER_HOUR,
+      doorStaffChangesPerHour: env.DOOR_STAFF_CHANGES_PER_HOUR,
     },
     resetTokenMinutes: env.RESET_TOKEN_MINUTES,
     ledgerPollMs: env.LEDGER_POLL_MS,

@@ -6,6 +6,7 @@ import { checkout } from './booking/checkout.ts'
 import { bookingCommands, type SeatsLeft } from './booking/commands.ts'
 import { paymentConfirmer } from './booking/confirm.ts'
 import { bookingMails } from './booking/mails.ts'
+import { doorMails } from './checkin/mails.ts'
 import { doorOpening } from './checkin/opening.ts'
 import { lazyPassSigner, passSeed } from './checkin/pass-codes.ts'
 import { checkinScans } from './checkin/scans.ts'
@@ -67,6 +68,7 @@ export function createServices(platform: Platform, seams: Seams = {}) {
       passesOf: validPasses,
     }),
     inquiryMails: inquiryMails({ accounts, support, publicUrl: config.publicUrl }),
+    doorMails: doorMails({ accounts, catalog, publicUrl: config.publicUrl }),
     sentMails: store.sentMails,
     throttle,
   }

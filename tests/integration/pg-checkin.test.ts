@@ -21,6 +21,7 @@ import { migrationsFolder, type Sqlite } from '../../server/db/connection.ts'
 import { openPostgres, type PgConnection, pgMigrationsFolder } from '../../server/db/pg-connection.ts'
 import type { StoredFact } from '../../server/ledger/ledger.ts'
 import { PgLedger } from '../../server/ledger/pg-ledger.ts'
+import { rebuildReadModels } from '../../server/ledger/rebuild.ts'
 import { adminSession, organizerSession, type Session, signUp } from '../support/accounts.ts'
 import { wallClockIn } from '../support/clock.ts'
 import { sqliteLedger, sqliteOf } from '../support/db.ts'
@@ -29,7 +30,7 @@ import { approvedEvent, buy, cancel, get, hold, post, transfer, until } from '..
 import { startServer, type TestServer } from '../support/server.ts'
 import { allFacts, pgRows, sqliteRows } from '../support/stores.ts'
 
-const doorTables = ['passes', 'double_entries', 'admissions', 'admissions_by_minute', 'door_staff']
+const doorTables = ['passes', 'double_entries', 'admissions', 'admissions_by_minute', 'door_invitations']
 
 let server: TestServer
 let database: TestDatabase
@@ -74,20 +75,50 @@ async function sellAndScan(app: FastifyInstance) {
   events.push(await approvedEvent(app, hampi, admin, { title: 'Hampi Door', ...startingSoon() }, types))
   events.push(await approvedEvent(app, kabini, admin, { title: 'Kabini Quiet', ...startingSoon() }, types))
   const [k, h] = events as [EventView, EventView, EventView]
-  const staff = async (as: Session, event: EventView, who: Session) =>
-    expect(
-      (await post(app, `/api/v1/checkin/${event._id}/door-staff`, as, { email: who.email })).statusCode,
-    ).toBe(201)
+  const invite = async (as: Session, event: EventView, email: string) =>
+    expect((await post(app, `/api/v1/checkin/${event._id}/door-staff`, as, { email })).statusCode).toBe(202)
+  const invitationOf = async (who: Session, event: EventView) =>
+    (
+      (await get(app, '/api/v1/checkin/invitations', who)).json() as Array<{ _id: string; eventId: string }>
+    ).find((i) => i.eventId === event._id)?._id ?? ''
+  const staff = async (as: Session, event: EventView, who: Session) => {
+    await invite(as, event, who.email)
+    const accepted = await post(
+      app,
+      `/api/v1/checkin/invitations/${await invitationOf(who, event)}/accept`,
+      who,
+    )
+    expect(accepted.statusCode, accepted.body).toBe(200)
+  }
   await staff(kabini, k, gate)
   await staff(kabini, k, temp)
   await staff(hampi, h, usher)
   await staff(admin, h, temp)
-  const removed = await app.inject({
-    method: 'DELETE',
-    url: `/api/v1/checkin/${k._id}/door-staff/${temp.id}`,
-    headers: { authorization: `Bearer ${kabini.token}` },
-  })
-  expect(removed.statusCode, removed.body).toBe(200)
+  // invited and not (yet) accepted: an account, an address with none, one sent twice
+  await invite(kabini, k, usher.email)
+  await invite(kabini, k, 'nobody-yet@example.com')
+  await invite(kabini, k, 'nobody-yet@example.com')
+  // one withdrawn, one declined
+  await invite(hampi, h, 'withdrawn@example.com')
+  const listed = (await get(app, `/api/v1/checkin/${h._id}/door-staff`, hampi)).json() as Array<{
+    _id: string
+    email: string
+  }>
+  const withdrawn = listed.find((i) => i.email === 'withdrawn@example.com')?._id
+  const removals = [
+    { url: `/api/v1/checkin/${h._id}/door-staff/${withdrawn}`, as: hampi },
+    { url: `/api/v1/checkin/${k._id}/door-staff/${await invitationOf(temp, k)}`, as: kabini },
+  ]
+  await invite(hampi, h, gate.email)
+  removals.push({ url: `/api/v1/checkin/invitations/${await invitationOf(gate, h)}`, as: gate })
+  for (const { url, as } of removals) {
+    const removed = await app.inject({
+      method: 'DELETE',
+      url,
+      headers: { authorization: `Bearer ${as.token}` },
+    })
+    expect(removed.statusCode, removed.body).toBe(200)
+  }
 
   for (let i = 0; i < buyers.length; i++) {
     tickets.push(await buy(app, b(i), i % 3 === 2 ? h : k, i % 2 ? 'VIP' : 'General Admission', (i % 4) + 1))
@@ -165,6 +196,30 @@ beforeAll(async () => {
   })
   await sellAndScan(server.app)
   sqlite = sqliteOf(server.app)
+  // door staff of an older version of the app, which named accounts directly: one kept, one removed
+  const [k] = events as [EventView]
+  const [kept, dropped] = people as [Session, Session]
+  let version = (
+    sqlite.prepare('SELECT max(version) AS v FROM ledger WHERE stream = ?').get(`event-${k._id}`) as {
+      v: number
+    }
+  ).v
+  for (const [type, who] of [
+    ['DoorStaffAdded', kept],
+    ['DoorStaffAdded', dropped],
+    ['DoorStaffRemoved', dropped],
+  ] as const)
+    sqlite
+      .prepare('INSERT INTO ledger (stream, version, type, data, meta, at) VALUES (?, ?, ?, ?, ?, ?)')
+      .run(
+        `event-${k._id}`,
+        ++version,
+        type,
+        JSON.stringify({ eventId: k._id, accountId: who.id, by: 'someone' }),
+        '{}',
+        new Date().toISOString(),
+      )
+  rebuildReadModels(sqliteLedger(server.app))
   facts = allFacts(sqliteLedger(server.app))
   database = await freshDatabase()
   postgres = await openPostgres(database.url)
@@ -188,6 +243,8 @@ describe('the corpus', () => {
       'PassAdmitted',
       'PassScanRefused',
       'DoorStaffAdded',
+      'DoorStaffInvited',
+      'DoorStaffAccepted',
       'DoorStaffRemoved',
       'TicketTransferred',
     ])
@@ -226,7 +283,23 @@ describe('the same answers on both stores', () => {
       for (const person of [...people.map((p) => p.id), 'nobody']) {
         expect(await pg.isDoorStaff(event, person)).toBe(lite.isDoorStaff(event, person))
       }
+      for (const { invitation_id: id } of sqliteRows(sqlite, 'door_invitations') as Array<{
+        invitation_id: string
+      }>)
+        expect(await pg.invitation(id)).toEqual(lite.invitation(id))
     }
+    expect(await pg.invitation('none')).toEqual(lite.invitation('none'))
+    for (const person of [...people, { id: 'nobody', email: 'nobody-yet@example.com' }])
+      expect(await pg.invitationsOf(person.id, person.email.toUpperCase())).toEqual(
+        lite.invitationsOf(person.id, person.email),
+      )
+    const statuses = sqlite
+      .prepare('SELECT status, count(*) AS n FROM door_invitations GROUP BY 1 ORDER BY 1')
+      .all()
+    expect(statuses).toEqual([
+      { status: 'accepted', n: 3 },
+      { status: 'invited', n: 3 },
+    ])
     const [k] = events as [EventView]
     expect(lite.doubleEntries(k._id)).toHaveLength(3)
     expect(lite.perMinute(k._id).length).toBeGreaterThan(3)
@@ -276,6 +349,56 @@ describe("the migrations' backfill of passes", () => {
       await client.query(backfillOf(join(pgMigrationsFolder, '0004_door.sql')))
       const { rows } = await client.query('SELECT * FROM passes')
       expect(unscanned(rows)).toEqual(folded)
+    } finally {
+      await client.query('ROLLBACK')
+      client.release()
+    }
+  })
+})
+
+/**
+ * The door staff as the door's first migration kept it (one row per account named), of the
+ * invitations that are what the projection makes of such accounts (no e-mail, not accepted).
+ */
+const oldDoorStaff = `CREATE TABLE door_staff (event_id text NOT NULL, account_id text NOT NULL,
+  added_at text NOT NULL, PRIMARY KEY (event_id, account_id));
+INSERT INTO door_staff SELECT event_id, account_id, invited_at FROM door_invitations WHERE email IS NULL;
+DELETE FROM door_invitations WHERE email IS NULL;`
+
+/** the SQL statements of a migration's text (drizzle's breakpoints between them) */
+const statementsOf = (sql: string) =>
+  sql
+    .split('--> statement-breakpoint')
+    .map((s) => s.trim())
+    .filter(Boolean)
+
+describe("the migrations' backfill of door staff invitations", () => {
+  it('makes on SQLite, of the door staff before invitations, the invitations the projection folded', () => {
+    const folded = sqliteRows(sqlite, 'door_invitations')
+    expect(folded.some((r) => r.email === null)).toBe(true)
+    sqlite.exec('SAVEPOINT backfill')
+    try {
+      sqlite.exec(oldDoorStaff)
+      for (const statement of statementsOf(backfillOf(join(migrationsFolder, '0018_door_invitations.sql'))))
+        sqlite.exec(statement)
+      expect(sqliteRows(sqlite, 'door_invitations')).toEqual(folded)
+      expect(sqlite.prepare("SELECT name FROM sqlite_master WHERE name = 'door_staff'").all()).toEqual([])
+    } finally {
+      sqlite.exec('ROLLBACK TO backfill')
+      sqlite.exec('RELEASE backfill')
+    }
+  })
+
+  it('makes on PostgreSQL, of the door staff before invitations, the invitations the projection folded', async () => {
+    const folded = await pgRows(postgres.pool, 'door_invitations')
+    const client = await postgres.pool.connect()
+    try {
+      await client.query('BEGIN')
+      await client.query(oldDoorStaff)
+      for (const statement of statementsOf(backfillOf(join(pgMigrationsFolder, '0009_door_invitations.sql'))))
+        await client.query(statement)
+      // (the transaction's own client: the backfill is not committed)
+      expect(await pgRows(client as unknown as typeof postgres.pool, 'door_invitations')).toEqual(folded)
     } finally {
       await client.query('ROLLBACK')
       client.release()
