@@ -15,6 +15,7 @@ import { type CameraReader, startCamera } from './camera.ts'
 import { deviceId } from './device.ts'
 import { createDoor, type Door, type DoorSnapshot } from './door.ts'
 import { indexedDbStore, memoryStore } from './door-store.ts'
+import { InvitationOffer } from './invitations.tsx'
 import { type OfflineCopy, offlineCopyTexts, useOfflineCopy } from './offline-shell.ts'
 import { repeatFilter } from './repeats.ts'
 import { isDoubleEntry, isLateRefusal, resultOf, type ScanRecord, waiting, wasLetIn } from './scan-log.ts'
@@ -108,6 +109,8 @@ export function CheckinScreen() {
   if (!door || !snapshot) return <section className="page checkin-page" aria-busy="true" />
   const shown = shownId ? snapshot.records.findLast((record) => record.id === shownId) : undefined
   const manifestError = manifest.isError ? messageOf(manifest.error) : null
+  // refused: perhaps invited to this door and not accepted yet
+  const refused = manifest.isError && statusOf(manifest.error) === 403
 
   return (
     <section className="page checkin-page" data-online={online ? 'yes' : 'no'}>
@@ -118,6 +121,7 @@ export function CheckinScreen() {
         manifestError={manifestError}
         onRetry={door.sync}
       />
+      {refused && <InvitationOffer eventId={eventId} />}
       <Scanner onCode={(text) => void scan(text)} />
       <DoubleEntries records={snapshot.records} />
       <RecentScans records={snapshot.records} />
