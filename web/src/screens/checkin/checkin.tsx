@@ -184,7 +184,7 @@ function DoorStatus({
         </div>
         {list?.opensAt && (
           <div>
-            <dt>Opens</dt>
+            <dt>{Date.parse(list.opensAt) > Date.now() + snapshot.clockOffset ? 'Opens' : 'Opened'}</dt>
             <dd className="checkin-opens">{formatInstant(list.opensAt)}</dd>
           </div>
         )}
