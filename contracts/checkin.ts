@@ -54,7 +54,15 @@ export const ScansBody = v.object({
   ),
 })
 
-export const SCAN_RESULTS = ['admitted', 'already-admitted', 'void', 'invalid', 'wrong-event'] as const
+export const SCAN_RESULTS = [
+  'admitted',
+  'already-admitted',
+  'void',
+  'invalid',
+  'wrong-event',
+  /** made before the door opened (CHECKIN_OPENS_HOURS before the start): no one admitted */
+  'too-early',
+] as const
 export type ScanResult = (typeof SCAN_RESULTS)[number]
 
 /** the server's decision on one scan, in the order the scans were sent */
@@ -83,6 +91,8 @@ export const Manifest = v.object({
   eventId: v.string(),
   title: v.string(),
   publicKey: v.string(),
+  /** when the door opens (ISO): a scan before then is too early */
+  opensAt: v.string(),
   generatedAt: v.string(),
   /** the ledger's head it is as of */
   position: v.number(),
@@ -94,11 +104,46 @@ export const Manifest = v.object({
 })
 export type Manifest = v.InferOutput<typeof Manifest>
 
-export const DoorStaffMember = v.object({ accountId: v.string(), username: v.string(), email: v.string() })
+export const InvitationStatus = v.picklist(['invited', 'accepted'])
+
+/**
+ * One invitation to an event's door staff, as its organizer sees it: the e-mail invited, and the
+ * account only once it accepted (until then nothing says whether the e-mail has one).
+ */
+export const DoorStaffMember = v.object({
+  /** the invitation's id (DELETE /checkin/{eventId}/door-staff/{_id} withdraws or removes it) */
+  _id: v.string(),
+  email: v.string(),
+  status: InvitationStatus,
+  invitedAt: v.string(),
+  acceptedAt: v.nullable(v.string()),
+  accountId: v.nullable(v.string()),
+  username: v.nullable(v.string()),
+})
 export type DoorStaffMember = v.InferOutput<typeof DoorStaffMember>
 export const DoorStaffList = v.array(DoorStaffMember)
 
+/** POST /checkin/{eventId}/door-staff: invites this e-mail (the same answer for any) */
 export const AddDoorStaffBody = v.object({ email: Email })
+
+/** An invitation to door staff, as the account it is for sees it (GET /checkin/invitations). */
+export const DoorInvitation = v.object({
+  _id: v.string(),
+  eventId: v.string(),
+  title: v.string(),
+  date: v.string(),
+  time: v.string(),
+  location: v.string(),
+  /** the event's organizer's name */
+  organizer: v.nullable(v.string()),
+  status: InvitationStatus,
+  invitedAt: v.string(),
+  acceptedAt: v.nullable(v.string()),
+})
+export type DoorInvitation = v.InferOutput<typeof DoorInvitation>
+export const DoorInvitationList = v.array(DoorInvitation)
+
+export const AcceptInvitationReply = v.object({ message: v.string(), eventId: v.string() })
 
 export const CheckinSummary = v.object({
   eventId: v.string(),
@@ -122,8 +167,11 @@ const EventId = v.pipe(v.string(), v.regex(/^[a-zA-Z0-9_-]{1,64}$/, 'Event not f
 export const CheckinParams = PathParams({ eventId: EventId })
 export const DoorStaffParams = PathParams({
   eventId: EventId,
-  accountId: v.pipe(
+  invitationId: v.pipe(
     v.string(),
     v.regex(/^[a-zA-Z0-9_-]{1,64}$/, 'This account is not door staff of this event.'),
   ),
+})
+export const InvitationParams = v.object({
+  invitationId: v.pipe(v.string(), v.regex(/^[a-zA-Z0-9_-]{1,64}$/, 'Invitation not found.')),
 })

@@ -239,7 +239,7 @@ export async function createHttpApp(parts: {
         views: services.checkinViews,
         events,
         booking,
-        accounts,
+        throttle: services.throttle,
       })
       await promoRoutes(api, { ledger, events, booking, throttle: services.throttle })
       await waitlistRoutes(api, {

@@ -151,6 +151,17 @@ const EnvSchema = v.object({
       v.regex(/^[A-Za-z0-9_-]{43}$/, 'must be 32 random bytes in base64url (43 characters)'),
     ),
   ),
+  // the door opens this many hours before an event starts: a scan before then admits no one
+  CHECKIN_OPENS_HOURS: v.optional(
+    v.pipe(
+      v.string(),
+      v.trim(),
+      v.regex(/^\d+$/, 'must be a whole number of hours'),
+      v.transform(Number),
+      v.maxValue(8760, 'must be at most 8760 (a year)'),
+    ),
+    '24',
+  ),
   REDIS_URL: v.optional(
     v.union([v.literal('off'), v.pipe(v.string(), v.regex(/^rediss?:\/\//, 'must be redis://… or off'))]),
     'redis://127.0.0.1:6379',
@@ -197,6 +208,7 @@ const EnvSchema = v.object({
   INQUIRIES_PER_HOUR: wholeNumber(20, 1),
   TRANSFERS_PER_HOUR: wholeNumber(30, 1),
   WAITLIST_CHANGES_PER_HOUR: wholeNumber(30, 1),
+  DOOR_STAFF_CHANGES_PER_HOUR: wholeNumber(30, 1),
   RESET_TOKEN_MINUTES: wholeNumber(30, 1),
   LEDGER_POLL_MS: wholeNumber(100, 10),
   UPLOAD_IMAGE_MAX_MB: wholeNumber(10, 1),
@@ -274,6 +286,8 @@ export type Config = {
   jwt: { secret: string; expiresIn: string }
   /** the seed of the key that signs ticket passes (base64url); null: derived from jwt.secret */
   passSigningKey: string | null
+  /** scans of an event's passes are answered too-early until this many hours before it starts */
+  checkinOpensHours: number
   redisUrl: string | null
   /** the start of every Redis key (queues, rate limits, the live channel's adapter and counts):
    * QUEUE_PREFIX, else this deployment's own, derived from JWT_SECRET (deploymentPrefix) */
@@ -309,6 +323,8 @@ export type Config = {
     inquiriesPerHour: number
     transfersPerHour: number
     waitlistChangesPerHour: number
+    /** invitations to door staff sent (each a mail) and door staff removed, per organizer */
+    doorStaffChangesPerHour: number
   }
   resetTokenMinutes: number
   ledgerPollMs: number
@@ -542,6 +558,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     publicUrl,
     jwt: { secret: env.JWT_SECRET ?? '', expiresIn: env.JWT_EXPIRES_IN },
     passSigningKey: env.PASS_SIGNING_KEY ?? null,
+    checkinOpensHours: env.CHECKIN_OPENS_HOURS,
     redisUrl: env.REDIS_URL === 'off' ? null : env.REDIS_URL,
     queuePrefix: env.QUEUE_PREFIX ?? (env.JWT_SECRET ? deploymentPrefix(env.JWT_SECRET) : 'ticketing'),
     queuePrefixSet: env.QUEUE_PREFIX !== undefined,
@@ -577,6 +594,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       inquiriesPerHour: env.INQUIRIES_PER_HOUR,
       transfersPerHour: env.TRANSFERS_PER_HOUR,
       waitlistChangesPerHour: env.WAITLIST_CHANGES_PER_HOUR,
+      doorStaffChangesPerHour: env.DOOR_STAFF_CHANGES_PER_HOUR,
     },
     resetTokenMinutes: env.RESET_TOKEN_MINUTES,
     ledgerPollMs: env.LEDGER_POLL_MS,

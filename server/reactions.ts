@@ -3,6 +3,7 @@
 // Part of the composition root: it joins every area's facts to the jobs of the catalogue.
 import type { BookingMails } from './booking/mails.ts'
 import type { BookingQueries } from './booking/queries.ts'
+import type { DoorMails } from './checkin/mails.ts'
 import type { AsyncQueries } from './db/store.ts'
 import { streams } from './ids.ts'
 import { job, jobIds } from './jobs/catalogue.ts'
@@ -21,6 +22,7 @@ export type ReactionParts = {
   booking: BookingQueries
   bookingMails: BookingMails
   inquiryMails: InquiryMails
+  doorMails: DoorMails
   sentMails: AsyncQueries<SentMailRecord>
 }
 
@@ -63,6 +65,7 @@ export async function enqueueOwedJobs(parts: ReactionParts) {
     'TicketTransferred',
     'InquiryAnswered',
     'WaitlistOffered',
+    'DoorStaffInvited',
   ])
   const mailedSince = await sent.recordedSince()
   for (let position = Math.max(0, (await ledger.head()) - RECENT_FACTS); ; ) {
@@ -98,8 +101,8 @@ const refundJob = (orderId: string, paymentId: string, amountPaise: number) =>
   job('payments.refund', { orderId, paymentId, amountPaise }, { jobId: jobIds.refund(orderId, paymentId) })
 
 /** What each fact calls for, as jobs (shared by the dispatch consumer and the owed-jobs repair). */
-function jobsForFacts(parts: Pick<ReactionParts, 'bookingMails' | 'inquiryMails' | 'booking'>) {
-  const { bookingMails: mails, inquiryMails: supportMails, booking } = parts
+function jobsForFacts(parts: Pick<ReactionParts, 'bookingMails' | 'inquiryMails' | 'doorMails' | 'booking'>) {
+  const { bookingMails: mails, inquiryMails: supportMails, doorMails, booking } = parts
   /** the waiting list's serving, when anyone waits for this ticket type (issue 17) */
   const serveIfWaiting = async (ticketTypeId: string, eventId: string, position: number) =>
     (await booking.waiting(ticketTypeId))
@@ -211,6 +214,9 @@ function jobsForFacts(parts: Pick<ReactionParts, 'bookingMails' | 'inquiryMails'
       }
       case 'InquiryAnswered':
         return mail(jobIds.answerMail(fact.data.inquiryId), await supportMails.answered(fact.data.inquiryId))
+      case 'DoorStaffInvited':
+        // one mail per invitation sent (sent again: mailed again)
+        return mail(jobIds.doorInvitationMail(fact.position), await doorMails.invited(fact.data))
       case 'SessionScheduled':
       case 'InquiryOpened':
       case 'AccountRegistered':
@@ -224,6 +230,7 @@ function jobsForFacts(parts: Pick<ReactionParts, 'bookingMails' | 'inquiryMails'
       case 'PassAdmitted':
       case 'PassScanRefused':
       case 'DoorStaffAdded':
+      case 'DoorStaffAccepted':
       case 'DoorStaffRemoved':
       case 'PromoCodeCreated':
       case 'PromoCodeDisabled':

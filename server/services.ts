@@ -6,6 +6,8 @@ import { checkout } from './booking/checkout.ts'
 import { bookingCommands, type SeatsLeft } from './booking/commands.ts'
 import { paymentConfirmer } from './booking/confirm.ts'
 import { bookingMails } from './booking/mails.ts'
+import { doorMails } from './checkin/mails.ts'
+import { doorOpening } from './checkin/opening.ts'
 import { lazyPassSigner, passSeed } from './checkin/pass-codes.ts'
 import { checkinScans } from './checkin/scans.ts'
 import { checkinViews } from './checkin/views.ts'
@@ -26,7 +28,8 @@ export function createServices(platform: Platform, seams: Seams = {}) {
   // first use: the worker process signs nothing, and in development has no JWT_SECRET)
   const signer = lazyPassSigner(() => passSeed(config.jwt.secret, config.passSigningKey))
   const checkin = store.queries.checkin
-  const views = checkinViews({ checkin, catalog, accounts, signer, head: () => ledger.head() })
+  const opening = doorOpening(config.timeZone, config.checkinOpensHours)
+  const views = checkinViews({ checkin, catalog, accounts, signer, opening, head: () => ledger.head() })
   const validPasses = async (order: Parameters<typeof views.ticketPasses>[0]) =>
     (await views.ticketPasses(order))
       .filter((pass) => pass.status === 'valid')
@@ -42,7 +45,7 @@ export function createServices(platform: Platform, seams: Seams = {}) {
     bookingCommands: commands,
     waitlist: waitlistCommands(ledger, config.booking.offerMinutes),
     checkin,
-    checkinScans: checkinScans({ ledger, signer, accounts }),
+    checkinScans: checkinScans({ ledger, signer, accounts, opening }),
     checkinViews: views,
     confirm,
     checkout: checkout({
@@ -65,6 +68,7 @@ export function createServices(platform: Platform, seams: Seams = {}) {
       passesOf: validPasses,
     }),
     inquiryMails: inquiryMails({ accounts, support, publicUrl: config.publicUrl }),
+    doorMails: doorMails({ accounts, catalog, publicUrl: config.publicUrl }),
     sentMails: store.sentMails,
     throttle,
   }

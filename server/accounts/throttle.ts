@@ -43,11 +43,12 @@ export type Throttle = {
 }
 
 /** what an account may do only so many times an hour */
-export type HourlyAction = 'inquiry' | 'transfer' | 'waitlist'
+export type HourlyAction = 'inquiry' | 'transfer' | 'waitlist' | 'door-staff'
 const hourlyWords: Record<HourlyAction, string> = {
   inquiry: 'inquiries sent',
   transfer: 'tickets transferred',
   waitlist: 'waiting list changes',
+  'door-staff': 'door staff changes',
 }
 
 const minutes = (ms: number) => Math.max(1, Math.ceil(ms / 60_000))
@@ -146,6 +147,7 @@ export function createThrottle(config: Config, redis: Redis | null): Throttle {
     inquiry: make('inquiry', limits.inquiriesPerHour, 3600),
     transfer: make('transfer', limits.transfersPerHour, 3600),
     waitlist: make('waitlist', limits.waitlistChangesPerHour, 3600),
+    'door-staff': make('door-staff', limits.doorStaffChangesPerHour, 3600),
   }
 
   const turns = loginTurns(config.queuePrefix, redis)

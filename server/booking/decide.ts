@@ -47,9 +47,12 @@ export type PassScan = {
   scannedAt: string
 }
 
+/** When a scan is decided: the server's time now, and when the event's door opens (ISO both). */
+export type DoorClock = { now: string; opensAt: string }
+
 /** What the ledger answers a scan of a genuine code (the code's own checks come before). */
 export type ScanVerdict = {
-  result: 'admitted' | 'already-admitted' | 'void' | 'invalid'
+  result: 'admitted' | 'already-admitted' | 'void' | 'invalid' | 'too-early'
   /** when this admission was first let in; null if never */
   admittedAt: string | null
   /** the answer was given to this very scan before (it is sent again: nothing new is decided) */
@@ -99,8 +102,8 @@ export type OrderCommand =
   /** toId: the recipient's account, null when no account has the e-mail given */
   | { type: 'Transfer'; by: string; toId: string | null }
   | { type: 'RecordRefund'; paymentId: string; refundId: string }
-  /** a pass of this ticket scanned at the door (now: the server's time, ISO) */
-  | { type: 'Admit'; scan: PassScan; now: string }
+  /** a pass of this ticket scanned at the door */
+  | { type: 'Admit'; scan: PassScan; door: DoorClock }
 
 export const NOT_ENOUGH_TICKETS = 'Not enough tickets available.'
 export const TICKET_NOT_FOUND = 'Ticket not found.'
@@ -414,8 +417,8 @@ export const orderDecider: Decider<OrderState, OrderCommand, BookingFact> = {
         ]
       }
       case 'Admit': {
-        const { scan } = command
-        const verdict = scanVerdict(state, scan)
+        const { scan, door } = command
+        const verdict = scanVerdict(state, scan, door)
         const order = state.order
         if (verdict.known || !order) return []
         if (verdict.result === 'admitted') {
@@ -431,7 +434,7 @@ export const orderDecider: Decider<OrderState, OrderCommand, BookingFact> = {
               device: scan.device,
               scannedAt: scan.scannedAt,
               // the door's time of the scan (an offline door syncs later), never ahead of ours
-              admittedAt: earlierOf(scan.scannedAt, command.now),
+              admittedAt: scanTime(scan, door),
             },
           }
           return [admitted]
@@ -455,7 +458,7 @@ export const orderDecider: Decider<OrderState, OrderCommand, BookingFact> = {
           }
           return [refused]
         }
-        // void and invalid scans leave no fact: asked again, they get the same answer
+        // void, invalid and too-early scans leave no fact: asked again, they get the same answer
         return []
       }
       default:
@@ -465,13 +468,21 @@ export const orderDecider: Decider<OrderState, OrderCommand, BookingFact> = {
 }
 
 /**
- * What a scan of a genuine code of this ticket is answered, against the ticket's stream: the scan
- * decided before (by its scanId) gets its answer again, whatever happened since; then a ticket that
- * is not a valid one (unpaid, cancelled) or a code of a version a transfer replaced is void; an
- * admission let in already is a double entry; else it is admitted. Pure: decide() and the answer
- * after the append both read it.
+ * When a scan counts as made: the door's clock (an offline door syncs later), but never ahead of
+ * the server's, so a device whose clock is set forward can neither open the door early nor date an
+ * admission in the future. A clock set back only makes its scans earlier: too early, at worst.
  */
-export function scanVerdict(state: OrderState, scan: PassScan): ScanVerdict {
+export const scanTime = (scan: PassScan, door: DoorClock): string => earlierOf(scan.scannedAt, door.now)
+
+/**
+ * What a scan of a genuine code of this ticket is answered, against the ticket's stream: the scan
+ * decided before (by its scanId) gets its answer again, whatever happened since; then a scan made
+ * before the door opened is too early (whatever the ticket); then a ticket that is not a valid one
+ * (unpaid, cancelled) or a code of a version a transfer replaced is void; an admission let in
+ * already is a double entry; else it is admitted. Pure: decide() and the answer after the append
+ * both read it.
+ */
+export function scanVerdict(state: OrderState, scan: PassScan, door: DoorClock): ScanVerdict {
   const first = state.admitted[scan.admission]
   const admittedAt = first?.admittedAt ?? null
   const known = state.scans[scan.scanId]
@@ -479,6 +490,7 @@ export function scanVerdict(state: OrderState, scan: PassScan): ScanVerdict {
   const verdict = (result: ScanVerdict['result']): ScanVerdict => ({ result, admittedAt, known: false })
   const order = state.order
   if (!order || state.status === 'none' || order.eventId !== scan.eventId) return verdict('invalid')
+  if (scanTime(scan, door) < door.opensAt) return verdict('too-early')
   if (state.status !== 'issued' || scan.version < state.passVersion) return verdict('void')
   // Signed by us, so these never come from a real pass: a code made by someone with our key?
   if (scan.version > state.passVersion || scan.admission > order.quantity) return verdict('invalid')

@@ -95,6 +95,8 @@ export const promoProjection = projection<BookingFact | CatalogFact>({
       EventEdited: ignore,
       EventCancelled: ignore,
       DoorStaffAdded: ignore,
+      DoorStaffInvited: ignore,
+      DoorStaffAccepted: ignore,
       DoorStaffRemoved: ignore,
       PaymentCaptured: ignore,
       TicketCancelled: ignore,

@@ -12,8 +12,8 @@ export type TicketTypeState = EventSubmitted['data']['ticketTypes'][number]
 export type EventState = {
   status: ApprovalStatus | null
   organizerId: string | null
-  /** the accounts that may scan its passes at the door */
-  doorStaff: readonly string[]
+  /** its door staff: the invitations pending and accepted, by invitation id */
+  door: Readonly<Record<string, DoorInvitation>>
   /** its promo codes (upper-case), and whether each is disabled */
   promoCodes: Readonly<Record<string, { disabled: boolean }>>
   /** what the organizer set, as of now (null before it is submitted) */
@@ -22,6 +22,12 @@ export type EventState = {
   cancelled: boolean
 }
 
+/**
+ * An invitation to an event's door staff: for an e-mail address (null: one made for an account
+ * before invitations existed), bound to the account that accepted it (or it was made for).
+ */
+export type DoorInvitation = { email: string | null; accountId: string | null; accepted: boolean }
+
 /** A ticket type as the organizer sends it in a change: its name, price and capacity. */
 export type TicketTypeChange = { type: TicketTypeName; pricePaise: number; quantity: number }
 
@@ -29,9 +35,17 @@ export type EventCommand =
   /** now: ISO; the event's start is judged against it in timeZone */
   | { type: 'Submit'; event: EventSubmitted['data']; now: string; timeZone: string }
   | { type: 'Review'; eventId: string; decision: 'Approved' | 'Rejected'; by: string; reason?: string }
-  /** an account let scan this event's passes (adding one that may already: nothing happens) */
-  | { type: 'AddDoorStaff'; eventId: string; accountId: string; by: string }
-  | { type: 'RemoveDoorStaff'; eventId: string; accountId: string; by: string }
+  /**
+   * An e-mail invited to the door staff: a pending invitation to it is sent again, an accepted one
+   * stays as it is (nothing happens). invitationId: the id a new invitation takes.
+   */
+  | { type: 'InviteDoorStaff'; eventId: string; invitationId: string; email: string; by: string }
+  /** the account with this e-mail (and id) accepts the invitation (accepted already: nothing happens) */
+  | { type: 'AcceptDoorStaff'; eventId: string; invitationId: string; accountId: string; email: string }
+  /** the organizer withdraws an invitation or removes its member */
+  | { type: 'RemoveDoorStaff'; eventId: string; invitationId: string; by: string }
+  /** the account with this e-mail (and id) declines the invitation, or leaves the door staff */
+  | { type: 'LeaveDoorStaff'; eventId: string; invitationId: string; accountId: string; email: string }
   | { type: 'CreatePromoCode'; promo: PromoCodeCreated['data'] }
   /** disabling a disabled code: nothing happens */
   | { type: 'DisablePromoCode'; eventId: string; code: string; by: string }
@@ -63,6 +77,13 @@ export const EVENT_NOT_FOUND = 'Event not found.'
 export const DATE_IN_PAST = 'The date cannot be in the past.'
 export const TIME_IN_PAST = 'The time cannot be in the past.'
 export const NOT_DOOR_STAFF = 'This account is not door staff of this event.'
+export const INVITATION_NOT_FOUND = 'Invitation not found.'
+/**
+ * The invitations an event may have, pending and accepted: every decision on the event reads its
+ * whole stream, and a door needs a few dozen people at most.
+ */
+export const MAX_DOOR_STAFF = 100
+export const TOO_MANY_DOOR_STAFF = `An event has at most ${MAX_DOOR_STAFF} door staff and invitations: remove some first.`
 export const PROMO_CODE_TAKEN = 'This event has a promo code with that name already.'
 export const PROMO_CODE_NOT_FOUND = 'Promo code not found.'
 export const EVENT_CANCELLED = 'This event has been cancelled.'
@@ -89,7 +110,7 @@ export const eventDecider: Decider<EventState, EventCommand, CatalogFact> = {
   initialState: () => ({
     status: null,
     organizerId: null,
-    doorStaff: [],
+    door: {},
     promoCodes: {},
     details: null,
     ticketTypes: [],
@@ -130,10 +151,31 @@ export const eventDecider: Decider<EventState, EventCommand, CatalogFact> = {
         return { ...state, status: 'Approved' }
       case 'EventRejected':
         return { ...state, status: 'Rejected' }
-      case 'DoorStaffAdded':
-        return { ...state, doorStaff: [...state.doorStaff, fact.data.accountId] }
-      case 'DoorStaffRemoved':
-        return { ...state, doorStaff: state.doorStaff.filter((id) => id !== fact.data.accountId) }
+      case 'DoorStaffAdded': {
+        const { accountId } = fact.data
+        return { ...state, door: { ...state.door, [accountId]: { email: null, accountId, accepted: false } } }
+      }
+      case 'DoorStaffInvited': {
+        const { invitationId, email } = fact.data
+        if (state.door[invitationId]) return state
+        return {
+          ...state,
+          door: { ...state.door, [invitationId]: { email, accountId: null, accepted: false } },
+        }
+      }
+      case 'DoorStaffAccepted': {
+        const { invitationId, accountId } = fact.data
+        const invitation = state.door[invitationId]
+        if (!invitation) return state
+        return {
+          ...state,
+          door: { ...state.door, [invitationId]: { ...invitation, accountId, accepted: true } },
+        }
+      }
+      case 'DoorStaffRemoved': {
+        const { [fact.data.invitationId]: _gone, ...door } = state.door
+        return { ...state, door }
+      }
       case 'PromoCodeCreated':
         return { ...state, promoCodes: { ...state.promoCodes, [fact.data.code]: { disabled: false } } }
       case 'PromoCodeDisabled':
@@ -170,15 +212,11 @@ export const eventDecider: Decider<EventState, EventCommand, CatalogFact> = {
             : { type: 'EventRejected', data: { ...data, wasApproved: state.status === 'Approved' } },
         ]
       }
-      case 'AddDoorStaff':
-      case 'RemoveDoorStaff': {
-        if (!state.status) throw notFound(EVENT_NOT_FOUND)
-        const data = { eventId: command.eventId, accountId: command.accountId, by: command.by }
-        const member = state.doorStaff.includes(command.accountId)
-        if (command.type === 'AddDoorStaff') return member ? [] : [{ type: 'DoorStaffAdded', data }]
-        if (!member) throw notFound(NOT_DOOR_STAFF)
-        return [{ type: 'DoorStaffRemoved', data }]
-      }
+      case 'InviteDoorStaff':
+      case 'AcceptDoorStaff':
+      case 'RemoveDoorStaff':
+      case 'LeaveDoorStaff':
+        return decideDoorStaff(command, state)
       case 'CreatePromoCode': {
         if (!state.status) throw notFound(EVENT_NOT_FOUND)
         if (state.promoCodes[command.promo.code]) throw conflict(PROMO_CODE_TAKEN)
@@ -269,4 +307,69 @@ function decideEdit(command: Extract<EventCommand, { type: 'Edit' }>, state: Eve
       },
     },
   ]
+}
+
+type DoorStaffCommand = Extract<
+  EventCommand,
+  { type: 'InviteDoorStaff' | 'AcceptDoorStaff' | 'RemoveDoorStaff' | 'LeaveDoorStaff' }
+>
+
+/** whether the account with this id and e-mail is the one an invitation is for */
+const isFor = (invitation: DoorInvitation, accountId: string, email: string) =>
+  invitation.accountId === null
+    ? invitation.email === email.toLowerCase()
+    : invitation.accountId === accountId
+
+/**
+ * An event's door staff: invitations by e-mail, accepted by the account that has the address (or,
+ * for one made before invitations, the account it named), withdrawn, declined, left. Nothing here
+ * says whether an address has an account: the organizer learns who accepted, and nothing else.
+ */
+function decideDoorStaff(command: DoorStaffCommand, state: EventState): CatalogFact[] {
+  if (!state.status) throw notFound(EVENT_NOT_FOUND)
+  const { eventId, invitationId } = command
+  switch (command.type) {
+    case 'InviteDoorStaff': {
+      const email = command.email.toLowerCase()
+      const [sameId, same] = Object.entries(state.door).find(([, i]) => i.email === email) ?? []
+      if (same?.accepted) return []
+      if (!sameId && Object.keys(state.door).length >= MAX_DOOR_STAFF) throw conflict(TOO_MANY_DOOR_STAFF)
+      return [
+        {
+          type: 'DoorStaffInvited',
+          data: { eventId, invitationId: sameId ?? invitationId, email, by: command.by },
+        },
+      ]
+    }
+    case 'AcceptDoorStaff': {
+      const invitation = state.door[invitationId]
+      if (!invitation || !isFor(invitation, command.accountId, command.email))
+        throw notFound(INVITATION_NOT_FOUND)
+      if (invitation.accepted) return []
+      return [{ type: 'DoorStaffAccepted', data: { eventId, invitationId, accountId: command.accountId } }]
+    }
+    case 'RemoveDoorStaff': {
+      const invitation = state.door[invitationId]
+      if (!invitation) throw notFound(NOT_DOOR_STAFF)
+      return [
+        {
+          type: 'DoorStaffRemoved',
+          data: { eventId, invitationId, accountId: invitation.accountId, by: command.by },
+        },
+      ]
+    }
+    case 'LeaveDoorStaff': {
+      const invitation = state.door[invitationId]
+      if (!invitation || !isFor(invitation, command.accountId, command.email))
+        throw notFound(INVITATION_NOT_FOUND)
+      return [
+        {
+          type: 'DoorStaffRemoved',
+          data: { eventId, invitationId, accountId: command.accountId, by: command.accountId },
+        },
+      ]
+    }
+    default:
+      return command satisfies never
+  }
 }

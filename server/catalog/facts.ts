@@ -37,15 +37,38 @@ export type EventRejected = {
   data: { eventId: string; organizerId: string; by: string; wasApproved?: boolean; reason?: string }
 }
 
-/** An account the organizer (or an admin: `by`) lets scan this event's passes at the door (issue 16). */
+/**
+ * An account the organizer (or an admin: `by`) named as door staff before invitations existed. No
+ * longer decided: read as an invitation to that account (its id is the account's), to be accepted
+ * before it may scan, since the account never agreed to see the holders' names.
+ */
 export type DoorStaffAdded = {
   type: 'DoorStaffAdded'
   data: { eventId: string; accountId: string; by: string }
 }
-/** That account may no longer scan this event's passes. */
+/**
+ * The organizer (or an admin: `by`) invited an e-mail address to scan this event's passes at the
+ * door; the invitation is mailed there (again, when it is sent again while pending). Whether an
+ * account has that address is not looked at: the account that has it, now or once it signs up,
+ * accepts.
+ */
+export type DoorStaffInvited = {
+  type: 'DoorStaffInvited'
+  data: { eventId: string; invitationId: string /** lower-case */; email: string; by: string }
+}
+/** The account the invitation was for accepted it: it scans the event's passes from now on. */
+export type DoorStaffAccepted = {
+  type: 'DoorStaffAccepted'
+  data: { eventId: string; invitationId: string; accountId: string }
+}
+/**
+ * The invitation is gone: withdrawn or its member removed by the organizer, or declined or left by
+ * its account (`by`). accountId: the account it was accepted by (or made for), if any. Facts from
+ * before invitations have no invitationId: the account's id was it (upcast).
+ */
 export type DoorStaffRemoved = {
   type: 'DoorStaffRemoved'
-  data: { eventId: string; accountId: string; by: string }
+  data: { eventId: string; invitationId: string; accountId: string | null; by: string }
 }
 
 /** A promo code of the event (issue 17): its terms, fixed once made (a code is disabled, never edited). */
@@ -111,6 +134,8 @@ export type CatalogFact =
   | EventApproved
   | EventRejected
   | DoorStaffAdded
+  | DoorStaffInvited
+  | DoorStaffAccepted
   | DoorStaffRemoved
   | PromoCodeCreated
   | PromoCodeDisabled
@@ -130,5 +155,10 @@ export const catalogUpcasters = {
         return { ...rest, pricePaise: paiseFromStoredRupees(price) }
       }),
     }
+  },
+  /** Before invitations: the account's id named what was removed. */
+  DoorStaffRemoved(data) {
+    if (typeof data.invitationId === 'string') return data
+    return { ...data, invitationId: data.accountId }
   },
 } satisfies Partial<Record<CatalogFact['type'], Upcaster>>

@@ -4,7 +4,9 @@ import type { StoredFact } from '../ledger/ledger.ts'
 import type { PgProjection, PgTx } from '../ledger/pg-ledger.ts'
 import type {
   CatalogFact,
+  DoorStaffAccepted,
   DoorStaffAdded,
+  DoorStaffInvited,
   DoorStaffRemoved,
   EventApproved,
   EventCancelled,
@@ -160,7 +162,9 @@ const cancelled: Handler<EventCancelled> = async (fact, tx) => {
 
 /** The door staff is the check-in area's read model; the event's row only follows its stream's
  * version, which If-Match checks against. */
-const followVersion: Handler<DoorStaffAdded | DoorStaffRemoved> = async (fact, tx) => {
+const followVersion: Handler<
+  DoorStaffAdded | DoorStaffInvited | DoorStaffAccepted | DoorStaffRemoved
+> = async (fact, tx) => {
   await tx.query('UPDATE events SET version = $1 WHERE id = $2', [fact.version, fact.data.eventId])
 }
 
@@ -171,6 +175,8 @@ export const pgCatalogProjection: PgProjection = {
     EventApproved: setStatus('Approved') as PgProjection['handlers'][string],
     EventRejected: setStatus('Rejected') as PgProjection['handlers'][string],
     DoorStaffAdded: followVersion as PgProjection['handlers'][string],
+    DoorStaffInvited: followVersion as PgProjection['handlers'][string],
+    DoorStaffAccepted: followVersion as PgProjection['handlers'][string],
     DoorStaffRemoved: followVersion as PgProjection['handlers'][string],
     PromoCodeCreated: followVersion as PgProjection['handlers'][string],
     PromoCodeDisabled: followVersion as PgProjection['handlers'][string],

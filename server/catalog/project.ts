@@ -178,6 +178,8 @@ export const catalogProjection = projection<CatalogFact>({
           .run()
       },
       DoorStaffAdded: followVersion,
+      DoorStaffInvited: followVersion,
+      DoorStaffAccepted: followVersion,
       DoorStaffRemoved: followVersion,
       PromoCodeCreated: followVersion,
       PromoCodeDisabled: followVersion,

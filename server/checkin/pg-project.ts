@@ -15,6 +15,10 @@ type Handlers = {
   ) => Promise<void>
 }
 
+/** an invitation sent again keeps the time it was first sent */
+const invite = `INSERT INTO door_invitations (invitation_id, event_id, email, account_id, status, invited_at, accepted_at)
+  VALUES ($1, $2, $3, $4, 'invited', $5, NULL) ON CONFLICT DO NOTHING`
+
 export const pgCheckinProjection = (ordersOf: (tx: PgTx) => Pick<PgBookingQueries, 'byId'>): PgProjection => {
   const ignore = async () => {}
   const handlers: Handlers = {
@@ -73,16 +77,22 @@ export const pgCheckinProjection = (ordersOf: (tx: PgTx) => Pick<PgBookingQuerie
       )
     },
     async DoorStaffAdded(fact, tx) {
+      const { eventId, accountId } = fact.data
+      await tx.query(invite, [accountId, eventId, null, accountId, fact.at])
+    },
+    async DoorStaffInvited(fact, tx) {
+      const { invitationId, eventId, email } = fact.data
+      await tx.query(invite, [invitationId, eventId, email, null, fact.at])
+    },
+    async DoorStaffAccepted(fact, tx) {
       await tx.query(
-        `INSERT INTO door_staff (event_id, account_id, added_at) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING`,
-        [fact.data.eventId, fact.data.accountId, fact.at],
+        `UPDATE door_invitations SET status = 'accepted', account_id = $2, accepted_at = $3
+         WHERE invitation_id = $1`,
+        [fact.data.invitationId, fact.data.accountId, fact.at],
       )
     },
     async DoorStaffRemoved(fact, tx) {
-      await tx.query('DELETE FROM door_staff WHERE event_id = $1 AND account_id = $2', [
-        fact.data.eventId,
-        fact.data.accountId,
-      ])
+      await tx.query('DELETE FROM door_invitations WHERE invitation_id = $1', [fact.data.invitationId])
     },
     TicketsHeld: ignore,
     PaymentCaptured: ignore,

@@ -4,7 +4,9 @@ import type { AsyncQueries } from '../db/store.ts'
 import {
   type CheckinQueriesNow,
   DOUBLE_ENTRIES_LISTED,
+  type DoorInvitationRow,
   type DoubleEntryRow,
+  INVITATIONS_LISTED,
   type ListedPassRow,
   type PassRow,
 } from './queries.ts'
@@ -12,6 +14,9 @@ import {
 const pass = `id, event_id AS "eventId", order_id AS "orderId", ticket_type_id AS "ticketTypeId",
   ticket_type AS "ticketType", admission, version, owner_id AS "ownerId", status,
   admitted_at AS "admittedAt", device`
+
+const invitation = `invitation_id AS "invitationId", event_id AS "eventId", email, account_id AS "accountId",
+  status, invited_at AS "invitedAt", accepted_at AS "acceptedAt"`
 
 // Ids are newId()'s lowercase hex with '.' and digits: "C" ordering is SQLite's binary one.
 export function pgCheckinQueries(db: PgReader): AsyncQueries<CheckinQueriesNow> {
@@ -61,18 +66,35 @@ export function pgCheckinQueries(db: PgReader): AsyncQueries<CheckinQueriesNow> 
       ).reverse(),
 
     doorStaff: (eventId) =>
-      db.query<{ accountId: string; addedAt: string }>(
-        `SELECT account_id AS "accountId", added_at AS "addedAt" FROM door_staff WHERE event_id = $1
-         ORDER BY added_at COLLATE "C", account_id COLLATE "C"`,
+      db.query<DoorInvitationRow>(
+        `SELECT ${invitation} FROM door_invitations WHERE event_id = $1
+         ORDER BY invited_at COLLATE "C", invitation_id COLLATE "C"`,
         [eventId],
       ),
 
+    invitation: async (invitationId) =>
+      (
+        await db.query<DoorInvitationRow>(
+          `SELECT ${invitation} FROM door_invitations WHERE invitation_id = $1`,
+          [invitationId],
+        )
+      )[0],
+
+    invitationsOf: async (accountId, email) =>
+      (
+        await db.query<DoorInvitationRow>(
+          `SELECT ${invitation} FROM door_invitations WHERE email = $1 OR account_id = $2
+           ORDER BY invited_at COLLATE "C" DESC, invitation_id COLLATE "C" DESC LIMIT $3`,
+          [email.toLowerCase(), accountId, INVITATIONS_LISTED],
+        )
+      ).reverse(),
+
     isDoorStaff: async (eventId, accountId) =>
       (
-        await db.query('SELECT 1 FROM door_staff WHERE event_id = $1 AND account_id = $2', [
-          eventId,
-          accountId,
-        ])
+        await db.query(
+          `SELECT 1 FROM door_invitations WHERE account_id = $1 AND event_id = $2 AND status = 'accepted'`,
+          [accountId, eventId],
+        )
       ).length > 0,
   }
 }

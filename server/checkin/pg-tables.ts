@@ -2,7 +2,7 @@
 // column and index for index.
 import { index, integer, pgTable, primaryKey, text } from 'drizzle-orm/pg-core'
 import type { TicketTypeName } from '../../contracts/catalog.ts'
-import type { PassStatus } from './tables.ts'
+import type { InvitationStatus, PassStatus } from './tables.ts'
 
 export const pgPasses = pgTable(
   'passes',
@@ -58,12 +58,20 @@ export const pgAdmissionsByMinute = pgTable(
   (t) => [primaryKey({ columns: [t.eventId, t.minute] })],
 )
 
-export const pgDoorStaff = pgTable(
-  'door_staff',
+export const pgDoorInvitations = pgTable(
+  'door_invitations',
   {
+    invitationId: text('invitation_id').primaryKey(),
     eventId: text('event_id').notNull(),
-    accountId: text('account_id').notNull(),
-    addedAt: text('added_at').notNull(),
+    email: text('email'),
+    accountId: text('account_id'),
+    status: text('status').notNull().$type<InvitationStatus>(),
+    invitedAt: text('invited_at').notNull(),
+    acceptedAt: text('accepted_at'),
   },
-  (t) => [primaryKey({ columns: [t.eventId, t.accountId] })],
+  (t) => [
+    index('door_invitations_event').on(t.eventId, t.invitedAt),
+    index('door_invitations_email').on(t.email),
+    index('door_invitations_account').on(t.accountId, t.eventId),
+  ],
 )

@@ -1,6 +1,7 @@
 // Folds the facts the door cares about into its read models: a ticket issued gets one pass per
 // admission, a transfer moves them to the next version (and the new owner), a cancel voids them;
-// admissions and double entries from the door's own facts; door staff from the event's stream.
+// admissions and double entries from the door's own facts; the invitations to its door staff from
+// the event's stream.
 // The ticket type's name is read from booking's order (booking's queries, handed in by the
 // composition root), which the booking projection has brought up to date for this fact.
 import { and, eq, sql } from 'drizzle-orm'
@@ -11,7 +12,7 @@ import { projection } from '../ledger/ledger.ts'
 import {
   admissions,
   admissionsByMinute,
-  doorStaff,
+  doorInvitations,
   doubleEntries,
   type PassStatus,
   passes,
@@ -25,7 +26,7 @@ export const minuteOf = (at: string) => new Date(at).toISOString().slice(0, 16)
 export const checkinProjection = (ordersOf: OrderReader) =>
   projection<BookingFact | CatalogFact>({
     name: 'checkin',
-    tables: [passes, doubleEntries, admissions, admissionsByMinute, doorStaff],
+    tables: [passes, doubleEntries, admissions, admissionsByMinute, doorInvitations],
     after: ['booking'],
     handlers(db, replaying) {
       const booking = ordersOf(db, replaying)
@@ -87,14 +88,27 @@ export const checkinProjection = (ordersOf: OrderReader) =>
           firstAdmittedAt: p('firstAdmittedAt'),
         })
         .prepare()
-      const addStaff = db
-        .insert(doorStaff)
-        .values({ eventId: p('eventId'), accountId: p('accountId'), addedAt: p('at') })
+      // an invitation sent again keeps the time it was first sent
+      const invite = db
+        .insert(doorInvitations)
+        .values({
+          invitationId: p('invitationId'),
+          eventId: p('eventId'),
+          email: p('email'),
+          accountId: p('accountId'),
+          status: 'invited',
+          invitedAt: p('at'),
+        })
         .onConflictDoNothing()
         .prepare()
-      const removeStaff = db
-        .delete(doorStaff)
-        .where(and(eq(doorStaff.eventId, p('eventId')), eq(doorStaff.accountId, p('accountId'))))
+      const acceptInvitation = db
+        .update(doorInvitations)
+        .set({ status: 'accepted', accountId: sql`${p('accountId')}`, acceptedAt: sql`${p('at')}` })
+        .where(eq(doorInvitations.invitationId, p('invitationId')))
+        .prepare()
+      const removeInvitation = db
+        .delete(doorInvitations)
+        .where(eq(doorInvitations.invitationId, p('invitationId')))
         .prepare()
 
       return {
@@ -146,11 +160,21 @@ export const checkinProjection = (ordersOf: OrderReader) =>
             firstAdmittedAt: d.firstAdmittedAt,
           })
         },
+        // made for an account before invitations existed: its id is the account's, to be accepted
         DoorStaffAdded(fact) {
-          addStaff.run({ eventId: fact.data.eventId, accountId: fact.data.accountId, at: fact.at })
+          const { eventId, accountId } = fact.data
+          invite.run({ invitationId: accountId, eventId, email: null, accountId, at: fact.at })
+        },
+        DoorStaffInvited(fact) {
+          const { invitationId, eventId, email } = fact.data
+          invite.run({ invitationId, eventId, email, accountId: null, at: fact.at })
+        },
+        DoorStaffAccepted(fact) {
+          const { invitationId, accountId } = fact.data
+          acceptInvitation.run({ invitationId, accountId, at: fact.at })
         },
         DoorStaffRemoved(fact) {
-          removeStaff.run({ eventId: fact.data.eventId, accountId: fact.data.accountId })
+          removeInvitation.run({ invitationId: fact.data.invitationId })
         },
         TicketsHeld: ignore,
         PaymentCaptured: ignore,

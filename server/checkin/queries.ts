@@ -1,9 +1,9 @@
 // Reads of the door's read models: a ticket's passes, an event's passes for the manifest, its
-// admission figures and double entries, and its door staff.
-import { and, asc, desc, eq, ne, sql } from 'drizzle-orm'
+// admission figures and double entries, and the invitations to door staff (an event's, an account's).
+import { and, asc, desc, eq, ne, or, sql } from 'drizzle-orm'
 import type { Db } from '../db/connection.ts'
 import type { AsyncQueries } from '../db/store.ts'
-import { admissions, admissionsByMinute, doorStaff, doubleEntries, passes } from './tables.ts'
+import { admissions, admissionsByMinute, doorInvitations, doubleEntries, passes } from './tables.ts'
 
 export type PassRow = typeof passes.$inferSelect
 /** a pass as the manifest lists it */
@@ -13,7 +13,10 @@ export type ListedPassRow = Pick<
 >
 /** a double entry with the ticket's holder now */
 export type DoubleEntryRow = typeof doubleEntries.$inferSelect & { ownerId: string | null }
-export type DoorStaffRow = { accountId: string; addedAt: string }
+export type DoorInvitationRow = typeof doorInvitations.$inferSelect
+
+/** the most invitations an account's list shows (the latest) */
+export const INVITATIONS_LISTED = 200
 
 /** the most double entries a summary lists (the latest): a push stays small however many there are */
 export const DOUBLE_ENTRIES_LISTED = 500
@@ -41,12 +44,13 @@ export function checkinQueries(db: Db) {
     .orderBy(asc(passes.id))
     .prepare()
   const staff = db
-    .select({ accountId: doorStaff.accountId })
-    .from(doorStaff)
+    .select({ invitationId: doorInvitations.invitationId })
+    .from(doorInvitations)
     .where(
       and(
-        eq(doorStaff.eventId, sql.placeholder('eventId')),
-        eq(doorStaff.accountId, sql.placeholder('accountId')),
+        eq(doorInvitations.accountId, sql.placeholder('accountId')),
+        eq(doorInvitations.eventId, sql.placeholder('eventId')),
+        eq(doorInvitations.status, 'accepted'),
       ),
     )
     .prepare()
@@ -112,14 +116,32 @@ export function checkinQueries(db: Db) {
         .all()
         .reverse(),
 
-    /** the accounts that may scan an event's passes, in the order they were added */
-    doorStaff: (eventId: string): DoorStaffRow[] =>
+    /** the invitations to an event's door staff, pending and accepted, in the order first sent */
+    doorStaff: (eventId: string): DoorInvitationRow[] =>
       db
-        .select({ accountId: doorStaff.accountId, addedAt: doorStaff.addedAt })
-        .from(doorStaff)
-        .where(eq(doorStaff.eventId, eventId))
-        .orderBy(asc(doorStaff.addedAt), asc(doorStaff.accountId))
+        .select()
+        .from(doorInvitations)
+        .where(eq(doorInvitations.eventId, eventId))
+        .orderBy(asc(doorInvitations.invitedAt), asc(doorInvitations.invitationId))
         .all(),
+
+    /** one invitation */
+    invitation: (invitationId: string): DoorInvitationRow | undefined =>
+      db.select().from(doorInvitations).where(eq(doorInvitations.invitationId, invitationId)).get(),
+
+    /**
+     * An account's invitations, pending and accepted (the latest INVITATIONS_LISTED), oldest first:
+     * those to its e-mail, and those it accepted or was named in before invitations existed.
+     */
+    invitationsOf: (accountId: string, email: string): DoorInvitationRow[] =>
+      db
+        .select()
+        .from(doorInvitations)
+        .where(or(eq(doorInvitations.email, email.toLowerCase()), eq(doorInvitations.accountId, accountId)))
+        .orderBy(desc(doorInvitations.invitedAt), desc(doorInvitations.invitationId))
+        .limit(INVITATIONS_LISTED)
+        .all()
+        .reverse(),
 
     isDoorStaff: (eventId: string, accountId: string): boolean =>
       staff.get({ eventId, accountId }) !== undefined,

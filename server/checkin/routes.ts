@@ -1,33 +1,36 @@
 // The door's calls (issue 16, door-design.md): a ticket's passes, scans, the manifest, the check-in
-// summary and the door staff. Who may call them is decided here, on the server, for each event: its
-// organizer and the admins may do everything; its door staff may scan (scans, manifest, summary)
-// and nothing else; anyone else is refused.
+// summary, the door staff (invited by e-mail) and an account's own invitations, accepted or
+// declined. Who may call them is decided here, on the server, for each event: its organizer and the
+// admins may do everything; its door staff (an accepted invitation) may scan (scans, manifest,
+// summary) and nothing else; anyone else is refused.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { SignedInAccount } from '../../contracts/accounts.ts'
 import { TicketParams } from '../../contracts/booking.ts'
 import {
+  AcceptInvitationReply,
   AddDoorStaffBody,
   CheckinParams,
   CheckinSummary,
+  DoorInvitationList,
   DoorStaffList,
-  DoorStaffMember,
   DoorStaffParams,
+  InvitationParams,
   Manifest,
   ScanReplyList,
   ScansBody,
   TicketPassList,
 } from '../../contracts/checkin.ts'
 import { MessageReply } from '../../contracts/common.ts'
-import type { AccountQueries } from '../accounts/queries.ts'
-import { NO_SUCH_RECIPIENT, TICKET_NOT_FOUND } from '../booking/decide.ts'
+import type { Throttle } from '../accounts/throttle.ts'
+import { TICKET_NOT_FOUND } from '../booking/decide.ts'
 import { type BookingQueries, mayReadTicket } from '../booking/queries.ts'
-import { EVENT_NOT_FOUND, eventDecider } from '../catalog/decide.ts'
+import { EVENT_NOT_FOUND, eventDecider, INVITATION_NOT_FOUND } from '../catalog/decide.ts'
 import type { CatalogQueries, EventRow } from '../catalog/queries.ts'
 import type { LedgerPort } from '../db/store.ts'
 import { forbidden, notFound } from '../errors.ts'
 import { callerOf } from '../http/access.ts'
 import { replies, type ValibotTypeProvider } from '../http/valibot.ts'
-import { streams } from '../ids.ts'
+import { newId, streams } from '../ids.ts'
 import { handleCommand } from '../ledger/decider.ts'
 import type { CheckinQueries } from './queries.ts'
 import type { CheckinScans } from './scans.ts'
@@ -35,6 +38,8 @@ import type { CheckinViews } from './views.ts'
 
 export const CHECKIN_REFUSED = "You do not have access to this event's check-in."
 export const DOOR_STAFF_REFUSED = "Only the event's organizer can see and change its door staff."
+/** the answer to every invitation, whoever the e-mail names (or nobody yet) */
+export const INVITATION_SENT = 'Invitation sent. It shows as invited until it is accepted.'
 
 export type CheckinRoutesOptions = {
   ledger: Pick<LedgerPort<unknown>, 'transaction'>
@@ -43,7 +48,8 @@ export type CheckinRoutesOptions = {
   views: CheckinViews
   events: Pick<CatalogQueries, 'byId'>
   booking: Pick<BookingQueries, 'byId'>
-  accounts: Pick<AccountQueries, 'byEmail'>
+  /** refuses an account changing door staff in a loop (each invitation is a mail) */
+  throttle: Pick<Throttle, 'perHour'>
 }
 
 /** what a caller may do at an event's door */
@@ -51,7 +57,7 @@ type Standing = 'manage' | 'scan' | null
 
 export async function checkinRoutes(fastify: FastifyInstance, options: CheckinRoutesOptions) {
   const app = fastify.withTypeProvider<ValibotTypeProvider>()
-  const { ledger, checkin, scans, views, events, booking, accounts } = options
+  const { ledger, checkin, scans, views, events, booking, throttle } = options
 
   const standingAt = async (event: EventRow, caller: SignedInAccount): Promise<Standing> => {
     if (caller.role === 'admin' || event.organizerId === caller.id) return 'manage'
@@ -98,7 +104,7 @@ export async function checkinRoutes(fastify: FastifyInstance, options: CheckinRo
     },
     async (request) => {
       const { event, caller } = await eventFor(request, request.params.eventId, 'scan')
-      return scans.scan(event.id, request.body.scans, { actor: caller.id, requestId: request.id })
+      return scans.scan(event, request.body.scans, { actor: caller.id, requestId: request.id })
     },
   )
 
@@ -145,40 +151,113 @@ export async function checkinRoutes(fastify: FastifyInstance, options: CheckinRo
     '/checkin/:eventId/door-staff',
     {
       config: { access: 'signed-in' },
-      schema: { params: CheckinParams, body: AddDoorStaffBody, response: replies({ 201: DoorStaffMember }) },
+      schema: { params: CheckinParams, body: AddDoorStaffBody, response: replies({ 202: MessageReply }) },
     },
     async (request, reply) => {
       const { event, caller } = await eventFor(request, request.params.eventId, 'manage')
-      const account = await accounts.byEmail(request.body.email)
-      if (!account) throw notFound(NO_SUCH_RECIPIENT)
+      await throttle.perHour('door-staff', caller.id)
+      // No account is looked up: the invitation goes to the address, and the answer is the same
+      // whoever has it (or nobody yet). Its mail is sent after commit (reactions).
       await handleCommand(ledger, eventDecider, {
         stream: streams.event(event.id),
-        command: { type: 'AddDoorStaff', eventId: event.id, accountId: account.id, by: caller.id },
+        command: {
+          type: 'InviteDoorStaff',
+          eventId: event.id,
+          invitationId: newId(),
+          email: request.body.email,
+          by: caller.id,
+        },
         meta: { actor: caller.id, requestId: request.id },
       })
-      return reply.code(201).send({ accountId: account.id, username: account.username, email: account.email })
+      return reply.code(202).send({ message: INVITATION_SENT })
     },
   )
 
   app.delete(
-    '/checkin/:eventId/door-staff/:accountId',
+    '/checkin/:eventId/door-staff/:invitationId',
     {
       config: { access: 'signed-in' },
       schema: { params: DoorStaffParams, response: replies({ 200: MessageReply }) },
     },
     async (request) => {
       const { event, caller } = await eventFor(request, request.params.eventId, 'manage')
+      await throttle.perHour('door-staff', caller.id)
       await handleCommand(ledger, eventDecider, {
         stream: streams.event(event.id),
         command: {
           type: 'RemoveDoorStaff',
           eventId: event.id,
-          accountId: request.params.accountId,
+          invitationId: request.params.invitationId,
           by: caller.id,
         },
         meta: { actor: caller.id, requestId: request.id },
       })
       return { message: 'Removed from the door staff.' }
+    },
+  )
+
+  app.get(
+    '/checkin/invitations',
+    {
+      config: { access: 'signed-in' },
+      schema: { response: replies({ 200: DoorInvitationList }) },
+    },
+    async (request) => views.invitationsOf(callerOf(request)),
+  )
+
+  /** the caller's invitation: its event, or 404 for one that is not the caller's (or gone) */
+  const invitationFor = async (request: FastifyRequest, invitationId: string) => {
+    const caller = callerOf(request)
+    const invitation = await checkin.invitation(invitationId)
+    const event = invitation && (await events.byId(invitation.eventId))
+    if (!invitation || !event) throw notFound(INVITATION_NOT_FOUND)
+    return { caller, event }
+  }
+
+  app.post(
+    '/checkin/invitations/:invitationId/accept',
+    {
+      config: { access: 'signed-in' },
+      schema: { params: InvitationParams, response: replies({ 200: AcceptInvitationReply }) },
+    },
+    async (request) => {
+      const { caller, event } = await invitationFor(request, request.params.invitationId)
+      // whether it is the caller's is decided on the event's stream (its e-mail, or its account)
+      await handleCommand(ledger, eventDecider, {
+        stream: streams.event(event.id),
+        command: {
+          type: 'AcceptDoorStaff',
+          eventId: event.id,
+          invitationId: request.params.invitationId,
+          accountId: caller.id,
+          email: caller.email,
+        },
+        meta: { actor: caller.id, requestId: request.id },
+      })
+      return { message: `You are now door staff of ${event.title}.`, eventId: event.id }
+    },
+  )
+
+  app.delete(
+    '/checkin/invitations/:invitationId',
+    {
+      config: { access: 'signed-in' },
+      schema: { params: InvitationParams, response: replies({ 200: MessageReply }) },
+    },
+    async (request) => {
+      const { caller, event } = await invitationFor(request, request.params.invitationId)
+      await handleCommand(ledger, eventDecider, {
+        stream: streams.event(event.id),
+        command: {
+          type: 'LeaveDoorStaff',
+          eventId: event.id,
+          invitationId: request.params.invitationId,
+          accountId: caller.id,
+          email: caller.email,
+        },
+        meta: { actor: caller.id, requestId: request.id },
+      })
+      return { message: `You are not door staff of ${event.title}.` }
     },
   )
 }

@@ -3,17 +3,26 @@
 // code of another event `wrong-event`); then each scan is decided on its ticket's stream in a
 // transaction of its own, all of a request's scans sharing one commit (group commit) and taken in
 // the order they were sent, so of two devices that admitted one pass offline the first scan to
-// reach the ledger wins and the second is told it was a double entry. A scan is known by its scanId
+// reach the ledger wins and the second is told it was a double entry. A scan made before the door
+// opened (CHECKIN_OPENS_HOURS before the start, by the door's clock but never later than the
+// server's) is too early and admits no one. A scan is known by its scanId
 // (sha256 of device, code and scannedAt): sent again, it gets the same answer and adds no fact.
 import { createHash } from 'node:crypto'
 import type { ScanInput, ScanReply } from '../../contracts/checkin.ts'
 import type { AccountQueries } from '../accounts/queries.ts'
-import { orderDecider, type PassScan, type ScanVerdict, scanVerdict } from '../booking/decide.ts'
+import {
+  type DoorClock,
+  orderDecider,
+  type PassScan,
+  type ScanVerdict,
+  scanVerdict,
+} from '../booking/decide.ts'
 import type { LedgerPort } from '../db/store.ts'
 import { streams } from '../ids.ts'
 import { decideIn } from '../ledger/decider.ts'
 import type { FactMeta } from '../ledger/ledger.ts'
 import { holdersOf } from './holders.ts'
+import type { DoorOpening } from './opening.ts'
 import type { PassSigner } from './pass-codes.ts'
 
 /** sha256 hex of `${device}\n${code}\n${scannedAt}`: the same scan sent again has the same id */
@@ -27,23 +36,24 @@ export function checkinScans(parts: {
   ledger: Pick<LedgerPort<unknown>, 'transactionInBatch'>
   signer: PassSigner
   accounts: Pick<AccountQueries, 'byIds'>
+  opening: DoorOpening
   now?: () => Date
 }) {
-  const { ledger, signer, accounts } = parts
+  const { ledger, signer, accounts, opening } = parts
   const now = parts.now ?? (() => new Date())
 
   /** One scan's decision, in a transaction of its own that shares the batch's commit. */
-  const decide = (scan: PassScan, ticketId: string, meta: FactMeta, at: string): Promise<Decided> =>
+  const decide = (scan: PassScan, ticketId: string, meta: FactMeta, door: DoorClock): Promise<Decided> =>
     ledger.transactionInBatch(function* (tx) {
       const handled = yield* decideIn(tx, orderDecider, {
         stream: streams.order(ticketId),
-        command: { type: 'Admit', scan, now: at },
+        command: { type: 'Admit', scan, door },
         meta,
       })
       const { state } = handled
       return {
         // asked of the stream as it is now: this scan's own fact (if any) is its answer
-        verdict: scanVerdict(state, scan),
+        verdict: scanVerdict(state, scan, door),
         ticketType: state.order && state.status !== 'none' ? state.order.ticketType : null,
         ownerId: state.ownerId,
       }
@@ -51,8 +61,13 @@ export function checkinScans(parts: {
 
   return {
     /** The answers to a request's scans, in their order. */
-    async scan(eventId: string, scans: ScanInput[], meta: FactMeta): Promise<ScanReply[]> {
-      const at = now().toISOString()
+    async scan(
+      event: { id: string; date: string; time: string },
+      scans: ScanInput[],
+      meta: FactMeta,
+    ): Promise<ScanReply[]> {
+      const eventId = event.id
+      const door: DoorClock = { now: now().toISOString(), opensAt: opening(event) }
       // Every decision is asked for in this one turn of the event loop, so they all join one batch,
       // in the order sent.
       const pending = scans.map((scan): Promise<Decided | 'invalid' | 'wrong-event'> => {
@@ -67,7 +82,7 @@ export function checkinScans(parts: {
           device: scan.device,
           scannedAt: new Date(scan.scannedAt).toISOString(),
         }
-        return decide(passScan, claim.ticketId, meta, at)
+        return decide(passScan, claim.ticketId, meta, door)
       })
       const decided = await Promise.all(pending)
       const holders = await holdersOf(

@@ -1,6 +1,6 @@
 // The door's read models (issue 16), folded from booking's pass facts and the catalogue's door
 // staff facts: every pass and its status, the double entries, admissions per ticket type and per
-// minute, and who may scan each event.
+// minute, and the invitations to each event's door staff (who may scan it).
 import { index, integer, primaryKey, sqliteTable, text } from 'drizzle-orm/sqlite-core'
 import type { TicketTypeName } from '../../contracts/catalog.ts'
 
@@ -72,14 +72,30 @@ export const admissionsByMinute = sqliteTable(
   (t) => [primaryKey({ columns: [t.eventId, t.minute] })],
 )
 
-/** The accounts that may scan an event's passes, besides its organizer and the admins. */
-export const doorStaff = sqliteTable(
-  'door_staff',
+export type InvitationStatus = 'invited' | 'accepted'
+
+/**
+ * The invitations to each event's door staff, pending and accepted: an accepted one lets its account
+ * scan the event's passes, besides its organizer and the admins. An invitation is to an e-mail
+ * address (null for one made for an account before invitations existed), bound to the account that
+ * accepted it (or that it was made for).
+ */
+export const doorInvitations = sqliteTable(
+  'door_invitations',
   {
+    invitationId: text('invitation_id').primaryKey(),
     eventId: text('event_id').notNull(),
-    accountId: text('account_id').notNull(),
-    /** when it was added (ISO): the list's order */
-    addedAt: text('added_at').notNull(),
+    /** lower-case */
+    email: text('email'),
+    accountId: text('account_id'),
+    status: text('status').notNull().$type<InvitationStatus>(),
+    /** when it was first sent (ISO): the list's order */
+    invitedAt: text('invited_at').notNull(),
+    acceptedAt: text('accepted_at'),
   },
-  (t) => [primaryKey({ columns: [t.eventId, t.accountId] })],
+  (t) => [
+    index('door_invitations_event').on(t.eventId, t.invitedAt),
+    index('door_invitations_email').on(t.email),
+    index('door_invitations_account').on(t.accountId, t.eventId),
+  ],
 )

@@ -1,8 +1,10 @@
 // What the door's reads answer (door-design.md, HTTP): a ticket's passes with their codes, an
 // event's manifest for offline scanning, its check-in summary (also what its live push carries) and
-// its door staff, built from the read models and the other areas' queries.
+// the invitations to its door staff (the organizer's list, an account's own), built from the read
+// models and the other areas' queries.
 import type {
   CheckinSummary,
+  DoorInvitation,
   DoorStaffMember,
   Manifest,
   ManifestPass,
@@ -13,6 +15,7 @@ import type { AccountQueries } from '../accounts/queries.ts'
 import type { OrderRow } from '../booking/queries.ts'
 import type { CatalogQueries, EventRow } from '../catalog/queries.ts'
 import { holdersOf } from './holders.ts'
+import type { DoorOpening } from './opening.ts'
 import type { PassSigner } from './pass-codes.ts'
 import type { CheckinQueries } from './queries.ts'
 import type { PassStatus } from './tables.ts'
@@ -21,13 +24,21 @@ const statusIndex: Record<PassStatus, 0 | 1 | 2> = { valid: 0, admitted: 1, void
 
 export function checkinViews(parts: {
   checkin: CheckinQueries
-  catalog: Pick<CatalogQueries, 'ticketTypesOf'>
+  catalog: Pick<CatalogQueries, 'ticketTypesOf' | 'byId'>
   accounts: Pick<AccountQueries, 'byIds'>
   signer: PassSigner
+  opening: DoorOpening
   /** the ledger's head: what a manifest is as of */
   head: () => Promise<number>
 }) {
   const { checkin, catalog, accounts, signer } = parts
+
+  const accountsById = async (ids: string[]) => {
+    const found = new Map<string, { username: string; email: string }>()
+    const unique = [...new Set(ids)]
+    if (unique.length > 0) for (const account of await accounts.byIds(unique)) found.set(account.id, account)
+    return found
+  }
 
   /** the event's ticket types in the organizer's order */
   const typesOf = async (eventId: string) => (await catalog.ticketTypesOf([eventId])).get(eventId) ?? []
@@ -94,6 +105,7 @@ export function checkinViews(parts: {
         eventId: event.id,
         title: event.title,
         publicKey: signer.publicKey,
+        opensAt: parts.opening(event),
         generatedAt: new Date().toISOString(),
         position,
         voided,
@@ -136,14 +148,59 @@ export function checkinViews(parts: {
       }
     },
 
-    /** The accounts that may scan the event's passes, in the order they were added. */
+    /**
+     * The invitations to the event's door staff, in the order first sent: the e-mail invited (for
+     * one made for an account before invitations, that account's), and the account once accepted.
+     */
     async doorStaff(eventId: string): Promise<DoorStaffMember[]> {
       const rows = await checkin.doorStaff(eventId)
-      const found = new Map<string, { username: string; email: string }>()
-      for (const account of await accounts.byIds(rows.map((r) => r.accountId))) found.set(account.id, account)
-      return rows.flatMap((r) => {
-        const account = found.get(r.accountId)
-        return account ? [{ accountId: r.accountId, username: account.username, email: account.email }] : []
+      const found = await accountsById(rows.flatMap((r) => (r.accountId ? [r.accountId] : [])))
+      return rows.flatMap((r): DoorStaffMember[] => {
+        const account = r.accountId ? found.get(r.accountId) : undefined
+        const email = r.email ?? account?.email
+        if (!email) return []
+        const accepted = r.status === 'accepted' && account !== undefined
+        return [
+          {
+            _id: r.invitationId,
+            email,
+            status: r.status,
+            invitedAt: r.invitedAt,
+            acceptedAt: r.acceptedAt,
+            accountId: accepted ? r.accountId : null,
+            username: accepted ? (account?.username ?? null) : null,
+          },
+        ]
+      })
+    },
+
+    /** The invitations of this account (to its e-mail, or accepted by it), oldest first. */
+    async invitationsOf(account: { id: string; email: string }): Promise<DoorInvitation[]> {
+      const rows = await checkin.invitationsOf(account.id, account.email)
+      const eventOf = new Map<string, EventRow>()
+      for (const row of rows) {
+        if (eventOf.has(row.eventId)) continue
+        const event = await catalog.byId(row.eventId)
+        if (event) eventOf.set(row.eventId, event)
+      }
+      const organizers = await accountsById([...eventOf.values()].map((e) => e.organizerId))
+      return rows.flatMap((row): DoorInvitation[] => {
+        const event = eventOf.get(row.eventId)
+        if (!event) return []
+        return [
+          {
+            _id: row.invitationId,
+            eventId: event.id,
+            title: event.title,
+            date: event.date,
+            time: event.time,
+            location: event.location,
+            organizer: organizers.get(event.organizerId)?.username ?? null,
+            status: row.status,
+            invitedAt: row.invitedAt,
+            acceptedAt: row.acceptedAt,
+          },
+        ]
       })
     },
   }

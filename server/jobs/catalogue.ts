@@ -92,6 +92,7 @@ export const jobIds = {
   cancelledMail: (orderId: string) => `mail-cancelled-${orderId}`,
   transferMail: (position: number, index: number) => `mail-transfer-${position}-${index}`,
   answerMail: (inquiryId: string) => `mail-answer-${inquiryId}`,
+  doorInvitationMail: (position: number) => `mail-door-invitation-${position}`,
   resetMail: (tokenHash: string) => `reset-${tokenHash.slice(0, 32)}`,
 }
 

@@ -87,8 +87,16 @@ export function activityShaper(reads: LiveReads) {
         return `${await name(fact.data.by)} answered ${await name(fact.data.userId)}'s inquiry`
       case 'DoorStaffAdded':
         return `${await name(fact.data.by)} made ${await name(fact.data.accountId)} door staff of “${await title(fact.data.eventId)}”`
+      case 'DoorStaffInvited':
+        return `${await name(fact.data.by)} invited ${fact.data.email} to the door staff of “${await title(fact.data.eventId)}”`
+      case 'DoorStaffAccepted':
+        return `${await name(fact.data.accountId)} joined the door staff of “${await title(fact.data.eventId)}”`
       case 'DoorStaffRemoved':
-        return `${await name(fact.data.by)} removed ${await name(fact.data.accountId)} from the door staff of “${await title(fact.data.eventId)}”`
+        if (fact.data.accountId === fact.data.by)
+          return `${await name(fact.data.by)} left the door staff of “${await title(fact.data.eventId)}”`
+        return fact.data.accountId
+          ? `${await name(fact.data.by)} removed ${await name(fact.data.accountId)} from the door staff of “${await title(fact.data.eventId)}”`
+          : `${await name(fact.data.by)} withdrew an invitation to the door staff of “${await title(fact.data.eventId)}”`
       case 'PassAdmitted':
         return `Admission ${fact.data.admission} of a ticket for “${await title(fact.data.eventId)}” was let in`
       case 'PassScanRefused':

@@ -394,6 +394,8 @@ export function createPushes(
       case 'PassScanRefused':
         return atTheDoor(fact.data.eventId, stored)
       case 'DoorStaffAdded':
+      case 'DoorStaffInvited':
+      case 'DoorStaffAccepted':
       case 'DoorStaffRemoved':
       case 'PromoCodeCreated':
       case 'PromoCodeDisabled':

@@ -13,9 +13,11 @@ import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { EventView } from '../../contracts/catalog.ts'
 import type { TicketPass } from '../../contracts/checkin.ts'
-import { adminSession, organizerSession, type Session, signUp } from '../support/accounts.ts'
+import { adminSession, login, organizerSession, type Session, signUp } from '../support/accounts.ts'
 import { launchBrowser } from '../support/browser.ts'
+import { wallClockIn } from '../support/clock.ts'
 import { writeQrVideo } from '../support/fake-camera.ts'
+import { waitForMail } from '../support/outbox.ts'
 import { approvedEvent, buy, get, post, signUpAll } from '../support/sales.ts'
 import { startServer, type TestServer } from '../support/server.ts'
 
@@ -62,15 +64,33 @@ async function signedInPage(
   return context.newPage()
 }
 
-async function doorEvent(title: string, seats: number): Promise<EventView> {
-  const event = await approvedEvent(server.app, organizer, admin, { title }, [
+/** an event's date and time `minutes` from now, in the server's zone (its door opens 24 hours before) */
+function startingIn(minutes: number) {
+  const { date, time } = wallClockIn(server.config.timeZone, minutes)
+  return { date, time }
+}
+
+/** an approved event of `seats` seats with the door staff, starting in two hours unless told */
+async function doorEvent(title: string, seats: number, startsInMinutes = 120): Promise<EventView> {
+  const event = await approvedEvent(server.app, organizer, admin, { title, ...startingIn(startsInMinutes) }, [
     { type: 'General Admission', price: 500, quantity: seats },
   ])
-  const added = await post(server.app, `/api/v1/checkin/${event._id}/door-staff`, organizer, {
-    email: doorStaff.email,
-  })
-  expect(added.statusCode, added.body).toBe(201)
+  await addDoorStaff(event, doorStaff)
   return event
+}
+
+/** invites `who` to the event's door staff and accepts as them, through the API */
+async function addDoorStaff(event: EventView, who: Session) {
+  const invited = await post(server.app, `/api/v1/checkin/${event._id}/door-staff`, organizer, {
+    email: who.email,
+  })
+  expect(invited.statusCode, invited.body).toBe(202)
+  const mine = await get(server.app, '/api/v1/checkin/invitations', who)
+  const invitation = (mine.json() as Array<{ _id: string; eventId: string }>).find(
+    (i) => i.eventId === event._id,
+  )
+  const accepted = await post(server.app, `/api/v1/checkin/invitations/${invitation?._id}/accept`, who)
+  expect(accepted.statusCode, accepted.body).toBe(200)
 }
 
 async function passesOf(ticketId: string, owner: Session): Promise<TicketPass[]> {
@@ -194,6 +214,158 @@ describe('the door', () => {
       expect.objectContaining({ ticketType: 'General Admission', admitted: 50, expected: 50 }),
     ])
     expect(summary.json().doubleEntries).toHaveLength(10)
+  }, 180_000)
+
+  it('lists a pass scanned twice on one device as a double entry, as the organizer’s page does', async () => {
+    const event = await doorEvent(`Twice Night ${Date.now()}`, 10)
+    const [holder] = await signUpAll(server.app, ['Tanvi'])
+    const ticketId = await buy(server.app, holder as Session, event, 'General Admission', 1)
+    const [pass] = await passesOf(ticketId, holder as Session)
+    const page = await signedInPage(browser, doorStaff)
+    await openDoor(page, event)
+    const doubles = page.locator('.checkin-doubles')
+    await expect.poll(() => doubles.textContent()).toContain('No double entries.')
+
+    const field = page.getByLabel('Pass code')
+    const result = page.locator('.scan-result')
+    await field.fill(pass?.code ?? '')
+    await field.press('Enter')
+    await result.and(page.locator('[data-result="admitted"][data-confirmed="yes"]')).waitFor()
+    await page.getByRole('button', { name: 'Next scan' }).click()
+    await field.fill(pass?.code ?? '')
+    await field.press('Enter')
+    await result.and(page.locator('[data-result="already-admitted"][data-confirmed="yes"]')).waitFor()
+
+    // the door lists it, with the server's word: turned away here, recorded, first admitted when
+    const entries = page.locator('.checkin-double-list li')
+    await expect.poll(() => entries.count()).toBe(1)
+    expect(await doubles.textContent()).not.toContain('No double entries.')
+    const entry = (await entries.first().textContent()) ?? ''
+    expect(entry).toContain('Tanvi')
+    expect(entry).toContain('Admission 1')
+    expect(entry).toContain('turned away')
+    expect(entry).toContain('first admitted')
+    expect(entry).toContain('recorded by the server')
+
+    // and so does the organizer's page
+    const dashboard = await signedInPage(browser, organizer)
+    await dashboard.goto(`/organizers/events/${event._id}`)
+    const listed = dashboard.locator('table', {
+      has: dashboard.getByRole('columnheader', { name: 'First device' }),
+    })
+    await listed.locator('tbody tr').first().waitFor({ timeout: 30_000 })
+    expect(await listed.locator('tbody tr').count()).toBe(1)
+    expect(await listed.locator('tbody tr').first().textContent()).toContain('Tanvi')
+  }, 90_000)
+
+  it('says "Too early" before the door opens, offline as online, and when it opens', async () => {
+    // starts in three days: the door opens in two
+    const event = await doorEvent(`Early Night ${Date.now()}`, 10, 3 * 24 * 60)
+    const [holder] = await signUpAll(server.app, ['Ishaan'])
+    const ticketId = await buy(server.app, holder as Session, event, 'General Admission', 1)
+    const [pass] = await passesOf(ticketId, holder as Session)
+    const page = await signedInPage(browser, doorStaff)
+    await openDoor(page, event)
+    await expect.poll(() => figure(page, 'Opens').textContent()).not.toBe('')
+
+    // offline, the door decides from its pass list
+    await page.context().setOffline(true)
+    const field = page.getByLabel('Pass code')
+    await field.fill(pass?.code ?? '')
+    await field.press('Enter')
+    const result = page.locator('.scan-result')
+    await result.and(page.locator('[data-result="too-early"][data-confirmed="no"]')).waitFor()
+    const shown = (await result.textContent()) ?? ''
+    expect(shown).toContain('Too early')
+    expect(shown).toContain('Check-in opens')
+    expect(shown).toContain('Ishaan')
+
+    // back online, the server says the same, and no one was admitted
+    await page.context().setOffline(false)
+    await page.getByText('Every scan is sent.').waitFor({ timeout: 20_000 })
+    const recent = page.getByRole('table', { name: 'Recent scans' })
+    await expect.poll(() => recent.locator('tbody tr').first().textContent()).toContain('Too early')
+    expect(await figure(page, 'Admitted here').textContent()).toBe('0')
+    const [after] = await passesOf(ticketId, holder as Session)
+    expect(after?.status).toBe('valid')
+  }, 90_000)
+
+  it('invites door staff by e-mail: the address signs up, accepts on its invitations page and checks people in', async () => {
+    const title = `Welcome Night ${Date.now()}`
+    const event = await approvedEvent(server.app, organizer, admin, { title, ...startingIn(120) }, [
+      { type: 'General Admission', price: 500, quantity: 10 },
+    ])
+    const [holder] = await signUpAll(server.app, ['Meher'])
+    const ticketId = await buy(server.app, holder as Session, event, 'General Admission', 1)
+    const [pass] = await passesOf(ticketId, holder as Session)
+
+    // the organizer invites an address that has no account yet
+    const email = `steward-${Date.now()}@example.com`
+    const dashboard = await signedInPage(browser, organizer)
+    await dashboard.goto(`/organizers/events/${event._id}`)
+    const staff = dashboard.locator('.door-staff')
+    await staff.getByLabel('Door staff email').fill(email)
+    await staff.getByRole('button', { name: 'Invite' }).click()
+    const entry = staff.locator('.door-staff-list li', { hasText: email })
+    await entry.waitFor()
+    expect(await entry.textContent()).toContain('Invited')
+    await staff.getByLabel('Door staff email').fill(doorStaff.email)
+    await staff.getByRole('button', { name: 'Invite' }).click()
+    await staff.locator('.door-staff-list li', { hasText: doorStaff.email }).waitFor()
+
+    // the mail to the address says where to accept
+    const mail = await waitForMail(
+      server.config.outboxDir,
+      (m) => m.to.includes(email) && m.subject.includes(title),
+    )
+    expect(mail.text).toContain(`${server.config.publicUrl}/checkin`)
+
+    // it signs up with that address, and finds the invitation on its invitations page
+    const registered = await post(server.app, '/api/v1/auth/register', null, {
+      username: 'Steward',
+      email,
+      password: 'password-1',
+    })
+    expect(registered.statusCode, registered.body).toBe(200)
+    const steward: Session = {
+      id: '',
+      email,
+      password: 'password-1',
+      username: 'Steward',
+      token: await login(server.app, email, 'password-1'),
+    }
+    const page = await signedInPage(browser, steward)
+    await page.goto('/checkin')
+    await page.getByRole('heading', { name: 'Door staff invitations' }).waitFor()
+    const invitation = page.locator('.invitation', { hasText: title })
+    await invitation.getByRole('button', { name: 'Accept' }).click()
+    const open = page
+      .locator('.invitation', { hasText: title })
+      .getByRole('link', { name: 'Open check-in screen' })
+    await open.waitFor()
+    await open.click()
+    await page.locator('.checkin-event', { hasText: title }).waitFor()
+    await page.locator('.checkin-list-age', { hasText: 'as of' }).waitFor()
+    const field = page.getByLabel('Pass code')
+    await field.fill(pass?.code ?? '')
+    await field.press('Enter')
+    const result = page.locator('.scan-result')
+    await result.and(page.locator('[data-result="admitted"]')).waitFor()
+    expect(await result.textContent()).toContain('Meher')
+
+    // the door's own page offers the acceptance to one invited who opens it first
+    const door = await signedInPage(browser, doorStaff)
+    await door.goto(`/checkin/${event._id}`)
+    const offer = door.locator('.checkin-invitation-offer', { hasText: title })
+    await offer.getByRole('button', { name: 'Accept' }).click()
+    await door.locator('.checkin-event', { hasText: title }).waitFor()
+    await door.locator('.checkin-list-age', { hasText: 'as of' }).waitFor()
+
+    // the organizer's list: both accepted, with their names
+    await dashboard.reload()
+    const accepted = staff.locator('.door-staff-list li[data-status="accepted"]')
+    await expect.poll(() => accepted.count(), { timeout: 20_000 }).toBe(2)
+    expect(await staff.locator('.door-staff-list li', { hasText: email }).textContent()).toContain('Steward')
   }, 180_000)
 
   it('keeps the pages outside check-in free of the door worker', async () => {

@@ -161,6 +161,26 @@ const getAs = (url: string) => (_w: World, as: Session | null) => ({
 const SIGNED_IN = row(401, 200, 200, 200, 200, 200)
 const ADMIN_ONLY = row(401, 403, 403, 403, 403, 200)
 
+/** an invitation of the user's to the door staff of a pending event of the organizer's (its own) */
+async function invitationOfUser(w: World): Promise<string> {
+  const event = await submitEvent(app(), w.organizer, { title: 'Door Rehearsal' })
+  const invited = await app().inject({
+    method: 'POST',
+    url: `/api/v1/checkin/${event._id}/door-staff`,
+    headers: bearer(w.organizer.token),
+    payload: { email: w.user.email },
+  })
+  expect(invited.statusCode, invited.body).toBe(202)
+  const mine = await app().inject({
+    method: 'GET',
+    url: '/api/v1/checkin/invitations',
+    headers: bearer(w.user.token),
+  })
+  return (
+    (mine.json() as Array<{ _id: string; eventId: string }>).find((i) => i.eventId === event._id)?._id ?? ''
+  )
+}
+
 const rules: Rule[] = [
   // accounts
   rule({
@@ -457,35 +477,69 @@ const rules: Rule[] = [
   }),
   rule({
     route: 'POST /api/v1/checkin/:eventId/door-staff',
-    when: "an account added to the organizer's event's door staff (organizer, admin)",
-    expect: row(401, 403, 403, 201, 403, 201),
-    prepare: () => signUp(app(), 'Helper'),
-    request: (w, as, helper) => ({
+    when: "an e-mail invited to the organizer's event's door staff (organizer, admin)",
+    expect: row(401, 403, 403, 202, 403, 202),
+    request: (w, as) => ({
       method: 'POST',
       url: `/api/v1/checkin/${w.event._id}/door-staff`,
       headers: auth(as),
-      payload: { email: helper.email },
+      payload: { email: uniqueEmail('helper') },
     }),
   }),
   rule({
-    route: 'DELETE /api/v1/checkin/:eventId/door-staff/:accountId',
-    when: "a member of the organizer's event's door staff (organizer, admin)",
+    route: 'DELETE /api/v1/checkin/:eventId/door-staff/:invitationId',
+    when: "an invitation to the organizer's event's door staff (organizer, admin)",
     expect: row(401, 403, 403, 200, 403, 200),
     fresh: true,
     prepare: async (w) => {
-      const helper = await signUp(app(), 'Steward')
+      const email = uniqueEmail('steward')
       const res = await app().inject({
         method: 'POST',
         url: `/api/v1/checkin/${w.event._id}/door-staff`,
         headers: bearer(w.organizer.token),
-        payload: { email: helper.email },
+        payload: { email },
       })
-      expect(res.statusCode, res.body).toBe(201)
-      return helper
+      expect(res.statusCode, res.body).toBe(202)
+      const list = await app().inject({
+        method: 'GET',
+        url: `/api/v1/checkin/${w.event._id}/door-staff`,
+        headers: bearer(w.organizer.token),
+      })
+      return (list.json() as Array<{ _id: string; email: string }>).find((i) => i.email === email)?._id ?? ''
     },
-    request: (w, as, helper) => ({
+    request: (w, as, invitationId) => ({
       method: 'DELETE',
-      url: `/api/v1/checkin/${w.event._id}/door-staff/${helper.id}`,
+      url: `/api/v1/checkin/${w.event._id}/door-staff/${invitationId}`,
+      headers: auth(as),
+    }),
+  }),
+  rule({
+    route: 'GET /api/v1/checkin/invitations',
+    when: "the caller's own invitations to door staff",
+    expect: row(401, 200, 200, 200, 200, 200),
+    request: (w, as) => getAs('/api/v1/checkin/invitations')(w, as),
+  }),
+  rule({
+    route: 'POST /api/v1/checkin/invitations/:invitationId/accept',
+    when: "an invitation to the user's e-mail (that account only)",
+    expect: row(401, 200, 404, 404, 404, 404),
+    fresh: true,
+    prepare: (w) => invitationOfUser(w),
+    request: (_w, as, invitationId) => ({
+      method: 'POST',
+      url: `/api/v1/checkin/invitations/${invitationId}/accept`,
+      headers: auth(as),
+    }),
+  }),
+  rule({
+    route: 'DELETE /api/v1/checkin/invitations/:invitationId',
+    when: "an invitation to the user's e-mail, declined (that account only)",
+    expect: row(401, 200, 404, 404, 404, 404),
+    fresh: true,
+    prepare: (w) => invitationOfUser(w),
+    request: (_w, as, invitationId) => ({
+      method: 'DELETE',
+      url: `/api/v1/checkin/invitations/${invitationId}`,
       headers: auth(as),
     }),
   }),
@@ -957,7 +1011,21 @@ beforeAll(async () => {
     headers: bearer(organizer.token),
     payload: { email: anotherUser.email },
   })
-  expect(staffed.statusCode, staffed.body).toBe(201)
+  expect(staffed.statusCode, staffed.body).toBe(202)
+  const invitations = await app().inject({
+    method: 'GET',
+    url: '/api/v1/checkin/invitations',
+    headers: bearer(anotherUser.token),
+  })
+  const invitation = (invitations.json() as Array<{ _id: string; eventId: string }>).find(
+    (i) => i.eventId === event._id,
+  )
+  const accepted = await app().inject({
+    method: 'POST',
+    url: `/api/v1/checkin/invitations/${invitation?._id}/accept`,
+    headers: bearer(anotherUser.token),
+  })
+  expect(accepted.statusCode, accepted.body).toBe(200)
   const asked = await app().inject({
     method: 'POST',
     url: '/api/v1/admin/support',

@@ -11,12 +11,15 @@ import type { EventView } from '../../contracts/catalog.ts'
 import type { CheckinSummary, Manifest, ScanReply, TicketPass } from '../../contracts/checkin.ts'
 import type { LivePush } from '../../contracts/live.ts'
 import { DOUBLE_ENTRIES_RECORDED } from '../../server/booking/decide.ts'
+import { MAX_DOOR_STAFF } from '../../server/catalog/decide.ts'
 import { passSeed, passSigner } from '../../server/checkin/pass-codes.ts'
 import { passImageId } from '../../server/mail/mailer.ts'
-import { adminSession, bearer, organizerSession, type Session, signUp } from '../support/accounts.ts'
-import { ledgerFacts } from '../support/db.ts'
+import { instantIn } from '../../server/wall-clock.ts'
+import { adminSession, bearer, login, organizerSession, type Session, signUp } from '../support/accounts.ts'
+import { wallClockIn } from '../support/clock.ts'
+import { dbRows, dbRun, ledgerFacts, rebuildStore } from '../support/db.ts'
 import { open, sockets } from '../support/live-sockets.ts'
-import { type OutboxMail, parsedMail, waitForMail } from '../support/outbox.ts'
+import { type OutboxMail, parsedMail, readOutbox, waitForMail } from '../support/outbox.ts'
 import { readQrCode } from '../support/qr-read.ts'
 import { approvedEvent, buy, cancel, get, hold, post, transfer, until } from '../support/sales.ts'
 import { startServer, type TestServer } from '../support/server.ts'
@@ -45,6 +48,8 @@ beforeAll(async () => {
     MAX_TICKETS_PER_ORDER: '100',
     MAX_TICKETS_PER_ACCOUNT: '5000',
     MAX_HELD_SEATS_PER_ADDRESS: '100000',
+    // the door's events start within the day, and their tickets are still cancelled in the tests
+    CANCEL_CUTOFF_HOURS: '0',
   })
   admin = await adminSession(app())
   organizer = await organizerSession(app(), 'Kabini')
@@ -57,10 +62,10 @@ beforeAll(async () => {
   buyers = []
   for (const name of ['Asha', 'Bala', 'Chitra', 'Dev', 'Esha', 'Farid'])
     buyers.push(await signUp(app(), name))
-  event = await approvedEvent(app(), organizer, admin, { title: 'Door Night' }, plenty)
-  rivalEvent = await approvedEvent(app(), rival, admin, { title: 'Other Night' }, plenty)
-  expect((await addStaff(organizer, event._id, door.email)).statusCode).toBe(201)
-  expect((await addStaff(rival, rivalEvent._id, rivalDoor.email)).statusCode).toBe(201)
+  event = await approvedEvent(app(), organizer, admin, { title: 'Door Night', ...startingSoon() }, plenty)
+  rivalEvent = await approvedEvent(app(), rival, admin, { title: 'Other Night', ...startingSoon() }, plenty)
+  await addStaff(organizer, event._id, door)
+  await addStaff(rival, rivalEvent._id, rivalDoor)
 }, 120_000)
 
 afterAll(async () => {
@@ -70,16 +75,62 @@ afterAll(async () => {
 
 const buyer = (i: number) => buyers[i] as Session
 const now = () => new Date().toISOString()
+/** an event's date and time `minutes` from now in the app's zone (the door opens 24 hours before) */
+const startingIn = (minutes: number) => {
+  const { date, time } = wallClockIn(server.config.timeZone, minutes)
+  return { date, time }
+}
+/** an event two hours from now: its door has been open for 22 hours */
+const startingSoon = () => startingIn(120)
+/** the start of the minute an hour ago: scans of the tests happen from then on, at the open door */
+const sceneStart = Math.floor((Date.now() - 3_600_000) / 60_000) * 60_000
+/** an instant `minute` minutes and `second` seconds into the tests' scene (ISO) */
+const scene = (minute: number, second: number) =>
+  new Date(sceneStart + minute * 60_000 + second * 1000).toISOString()
+/** 'YYYY-MM-DDTHH:MM' (UTC) of an ISO instant, as the summary counts admissions per minute */
+const minuteOf = (at: string) => at.slice(0, 16)
 type ScanSent = { code: string; scannedAt: string; device: string }
 const scanOf = (code: string, device = 'door-1', scannedAt = now()): ScanSent => ({ code, device, scannedAt })
 
-const addStaff = (as: Session, eventId: string, email: string) =>
+/** what every invitation is answered, whoever the e-mail names */
+const INVITED = 'Invitation sent. It shows as invited until it is accepted.'
+
+const invite = (as: Session, eventId: string, email: string) =>
   post(app(), `/api/v1/checkin/${eventId}/door-staff`, as, { email })
+
+type Invitation = {
+  _id: string
+  eventId: string
+  title: string
+  status: 'invited' | 'accepted'
+  invitedAt: string
+  acceptedAt: string | null
+}
+type DoorStaffEntry = { _id: string; email: string; status: 'invited' | 'accepted'; username: string | null }
+
+/** the invitation `who` has to the event's door staff, if any */
+async function invitationTo(who: Session, eventId: string): Promise<Invitation | undefined> {
+  const res = await get(app(), '/api/v1/checkin/invitations', who)
+  expect(res.statusCode, res.body).toBe(200)
+  return (res.json() as Invitation[]).find((invitation) => invitation.eventId === eventId)
+}
+
+const accept = (who: Session, invitationId: string) =>
+  post(app(), `/api/v1/checkin/invitations/${invitationId}/accept`, who)
+
+/** invites `who` to the event's door and accepts as them: its door staff */
+async function addStaff(as: Session, eventId: string, who: Session) {
+  expect((await invite(as, eventId, who.email)).statusCode).toBe(202)
+  const invitation = await invitationTo(who, eventId)
+  expect(invitation?.status).toBe('invited')
+  const accepted = await accept(who, invitation?._id ?? '')
+  expect(accepted.statusCode, accepted.body).toBe(200)
+}
 
 /** an approved event of the organizer's, with `door` as its door staff */
 async function doorEvent(title: string): Promise<EventView> {
-  const created = await approvedEvent(app(), organizer, admin, { title }, plenty)
-  expect((await addStaff(organizer, created._id, door.email)).statusCode).toBe(201)
+  const created = await approvedEvent(app(), organizer, admin, { title, ...startingSoon() }, plenty)
+  await addStaff(organizer, created._id, door)
   return created
 }
 
@@ -263,8 +314,8 @@ describe('POST /checkin/{eventId}/scans', () => {
     const [pass] = await passesOf(ticket, buyer(3))
     const code = pass?.code ?? ''
     // two devices scanned it offline; the one that syncs first wins
-    const first = scanOf(code, 'door-A', '2024-06-01T18:00:05.000Z')
-    const second = scanOf(code, 'door-B', '2024-06-01T18:00:01.000Z')
+    const first = scanOf(code, 'door-A', scene(0, 5))
+    const second = scanOf(code, 'door-B', scene(0, 1))
     expect((await scanned(door, event._id, [first]))[0]?.result).toBe('admitted')
     const refusedBefore = (await factsOfType('PassScanRefused')).length
     const [answer] = await scanned(organizer, event._id, [second])
@@ -322,6 +373,54 @@ describe('POST /checkin/{eventId}/scans', () => {
     const [answer] = await scanned(door, event._id, [scanOf(pass?.code ?? '')])
     expect(answer).toMatchObject({ result: 'void', admittedAt: null, ticketType: 'VIP', holder: 'Esha' })
     expect(await factCount()).toBe(facts)
+  })
+
+  it('answers "too-early" before the door opens (24 hours before the start), admitting no one and recording nothing', async () => {
+    // starts in three days: the door opens in two
+    const later = await approvedEvent(
+      app(),
+      organizer,
+      admin,
+      { title: 'Later Night', ...startingIn(3 * 24 * 60) },
+      plenty,
+    )
+    await addStaff(organizer, later._id, door)
+    const ticket = await buy(app(), buyer(2), later, 'VIP', 1)
+    const [pass] = await passesOf(ticket, buyer(2))
+    const code = pass?.code ?? ''
+    const facts = await factCount()
+    const sent = scanOf(code, 'door-early')
+    const [answer] = await scanned(door, later._id, [sent])
+    expect(answer).toEqual({
+      code,
+      result: 'too-early',
+      admittedAt: null,
+      device: 'door-early',
+      ticketType: 'VIP',
+      holder: 'Chitra',
+    })
+    // the same scan again: the same answer
+    expect(await scanned(organizer, later._id, [sent])).toEqual([answer])
+    // a device whose clock is set past the opening is not believed: the server's clock says when
+    const fromTheFuture = scanOf(code, 'door-ahead', new Date(Date.now() + 4 * 24 * 3_600_000).toISOString())
+    expect((await scanned(door, later._id, [fromTheFuture]))[0]?.result).toBe('too-early')
+    expect(await factCount()).toBe(facts)
+    expect((await passesOf(ticket, buyer(2)))[0]?.status).toBe('valid')
+    expect((await summaryOf(later._id)).ticketTypes.every((t) => t.admitted === 0)).toBe(true)
+  })
+
+  it('answers "too-early" for a scan made before the opening and synced after it; the same pass scanned now is admitted', async () => {
+    const ticket = await buy(app(), buyer(5), event, 'VIP', 1)
+    const [pass] = await passesOf(ticket, buyer(5))
+    const code = pass?.code ?? ''
+    // the event starts in two hours: its door opened 22 hours ago
+    const dayBefore = new Date(Date.now() - 23 * 3_600_000).toISOString()
+    const [early, onTime] = await scanned(door, event._id, [
+      scanOf(code, 'door-x', dayBefore),
+      scanOf(code, 'door-x'),
+    ])
+    expect(early).toMatchObject({ result: 'too-early', admittedAt: null, holder: 'Farid' })
+    expect(onTime).toMatchObject({ result: 'admitted', holder: 'Farid' })
   })
 
   it('answers "void" for the old code after a transfer, and admits the new one for its new holder', async () => {
@@ -428,14 +527,14 @@ describe('POST /checkin/{eventId}/scans', () => {
     const rivalTicket = await buy(app(), buyer(4), rivalEvent, 'VIP', 1)
     const [foreign] = await passesOf(rivalTicket, buyer(4))
     const batch = [
-      scanOf(a?.code ?? '', 'phone-1', '2024-06-01T18:01:00.000Z'),
-      scanOf(a?.code ?? '', 'phone-2', '2024-06-01T18:01:02.000Z'),
-      scanOf(b?.code ?? '', 'phone-2', '2024-06-01T18:01:03.000Z'),
-      scanOf(foreign?.code ?? '', 'phone-1', '2024-06-01T18:01:04.000Z'),
-      scanOf('not a pass', 'phone-1', '2024-06-01T18:01:05.000Z'),
+      scanOf(a?.code ?? '', 'phone-1', scene(1, 0)),
+      scanOf(a?.code ?? '', 'phone-2', scene(1, 2)),
+      scanOf(b?.code ?? '', 'phone-2', scene(1, 3)),
+      scanOf(foreign?.code ?? '', 'phone-1', scene(1, 4)),
+      scanOf('not a pass', 'phone-1', scene(1, 5)),
     ]
     await cancelSettled(buyer(5), other)
-    batch.push(scanOf(c?.code ?? '', 'phone-1', '2024-06-01T18:01:06.000Z'))
+    batch.push(scanOf(c?.code ?? '', 'phone-1', scene(1, 6)))
     const first = await scanned(door, event._id, batch)
     expect(first.map((r) => r.result)).toEqual([
       'admitted',
@@ -526,19 +625,242 @@ describe('POST /checkin/{eventId}/scans', () => {
 })
 
 describe('door staff', () => {
-  it('is listed for the organizer with username and e-mail, and added by e-mail only if the account exists', async () => {
-    const res = await get(app(), `/api/v1/checkin/${event._id}/door-staff`, organizer)
+  const staffList = async (eventId: string, as: Session = organizer): Promise<DoorStaffEntry[]> => {
+    const res = await get(app(), `/api/v1/checkin/${eventId}/door-staff`, as)
     expect(res.statusCode, res.body).toBe(200)
-    expect(res.json()).toEqual([{ accountId: door.id, username: 'Gatekeeper', email: door.email }])
-    const missing = await addStaff(organizer, event._id, 'nobody-at-all@example.com')
-    expect(refusalOf(missing)).toEqual({ status: 404, message: 'No account found with that email.' })
-    // adding again changes nothing
-    const facts = await factCount()
-    expect((await addStaff(organizer, event._id, door.email.toUpperCase())).statusCode).toBe(201)
-    expect(await factCount()).toBe(facts)
+    return res.json() as DoorStaffEntry[]
+  }
+  const freshEvent = (title: string) =>
+    approvedEvent(app(), organizer, admin, { title, ...startingSoon() }, plenty)
+  const mailsTo = (email: string, title: string) =>
+    readOutbox(server.config.outboxDir).filter((m) => m.to.includes(email) && m.subject.includes(title))
+
+  it('are invited by e-mail with the same answer whether the e-mail has an account or not, and are mailed the invitation', async () => {
+    const title = `Invite Night ${Date.now()}`
+    const fresh = await freshEvent(title)
+    const known = await signUp(app(), 'Known')
+    const nobody = `no-account-${Date.now()}@example.com`
+    const answers: Array<{ status: number; body: unknown }> = []
+    for (const email of [known.email, nobody, known.email.toUpperCase()]) {
+      const res = await invite(organizer, fresh._id, email)
+      answers.push({ status: res.statusCode, body: res.json() })
+    }
+    expect(answers[0]).toEqual({ status: 202, body: { message: INVITED } })
+    expect(answers.slice(1)).toEqual([answers[0], answers[0]])
+
+    // each address gets the invitation, with the way to accept it (the one invited again, twice)
+    const mail = await waitForMail(
+      server.config.outboxDir,
+      (m) => m.to.includes(known.email) && m.subject.includes(title),
+    )
+    expect(mail.subject).toBe(`You are invited to the door staff of ${title}`)
+    expect(mail.text).toContain(`${server.config.publicUrl}/checkin`)
+    expect(mail.text).toContain('Kabini')
+    await waitForMail(server.config.outboxDir, (m) => m.to.includes(nobody) && m.subject.includes(title))
+    await until(async () => mailsTo(known.email, title).length === 2)
+
+    // the organizer's list names no account until it accepts
+    expect(await staffList(fresh._id)).toEqual([
+      {
+        _id: expect.any(String),
+        email: known.email,
+        status: 'invited',
+        invitedAt: expect.any(String),
+        acceptedAt: null,
+        accountId: null,
+        username: null,
+      },
+      {
+        _id: expect.any(String),
+        email: nobody,
+        status: 'invited',
+        invitedAt: expect.any(String),
+        acceptedAt: null,
+        accountId: null,
+        username: null,
+      },
+    ])
+    const bad = await invite(organizer, fresh._id, 'not an e-mail')
+    expect(bad.statusCode).toBe(400)
   })
 
-  it('is managed by the organizer and the admins only', async () => {
+  it('see nothing of the event before accepting; accepted, they scan and their manifest names the holders', async () => {
+    const fresh = await freshEvent('Accept Night')
+    const helper = await signUp(app(), 'Helper')
+    expect((await invite(organizer, fresh._id, helper.email)).statusCode).toBe(202)
+    const ticket = await buy(app(), buyer(0), fresh, 'VIP', 1)
+    const [pass] = await passesOf(ticket, buyer(0))
+    const code = pass?.code ?? ''
+    for (const res of [
+      await get(app(), `/api/v1/checkin/${fresh._id}/manifest`, helper),
+      await sendScans(helper, fresh._id, [scanOf(code, 'helper')]),
+      await get(app(), `/api/v1/checkin/${fresh._id}/summary`, helper),
+    ])
+      expect(refusalOf(res)).toEqual({
+        status: 403,
+        message: "You do not have access to this event's check-in.",
+      })
+
+    const invitation = await invitationTo(helper, fresh._id)
+    expect(invitation).toEqual({
+      _id: expect.any(String),
+      eventId: fresh._id,
+      title: 'Accept Night',
+      date: fresh.date,
+      time: fresh.time,
+      location: fresh.location,
+      organizer: 'Kabini',
+      status: 'invited',
+      invitedAt: expect.any(String),
+      acceptedAt: null,
+    })
+    const accepted = await accept(helper, invitation?._id ?? '')
+    expect(accepted.statusCode, accepted.body).toBe(200)
+    expect(accepted.json()).toEqual({
+      message: 'You are now door staff of Accept Night.',
+      eventId: fresh._id,
+    })
+    // accepting again changes nothing
+    const facts = await factCount()
+    expect((await accept(helper, invitation?._id ?? '')).statusCode).toBe(200)
+    expect(await factCount()).toBe(facts)
+
+    const manifest = (await manifestOf(fresh._id, helper)).json() as Manifest
+    expect(manifest.passes.map((p) => p[4])).toEqual(['Asha'])
+    expect((await scanned(helper, fresh._id, [scanOf(code, 'helper')]))[0]).toMatchObject({
+      result: 'admitted',
+      holder: 'Asha',
+    })
+    expect(await invitationTo(helper, fresh._id)).toMatchObject({
+      status: 'accepted',
+      acceptedAt: expect.any(String),
+    })
+    expect(await staffList(fresh._id)).toEqual([
+      {
+        _id: invitation?._id,
+        email: helper.email,
+        status: 'accepted',
+        invitedAt: invitation?.invitedAt,
+        acceptedAt: expect.any(String),
+        accountId: helper.id,
+        username: 'Helper',
+      },
+    ])
+    // the holders of the events it works, and of no other; nothing else of the event
+    expect((await get(app(), `/api/v1/checkin/${event._id}/manifest`, helper)).statusCode).toBe(403)
+    expect((await get(app(), `/api/v1/ticket/getTicketbyId/${ticket}`, helper)).statusCode).toBe(404)
+    expect((await get(app(), `/api/v1/dashboard/events/${fresh._id}`, helper)).statusCode).toBe(403)
+    expect((await get(app(), `/api/v1/checkin/${fresh._id}/door-staff`, helper)).statusCode).toBe(403)
+  })
+
+  it('may be invited before they have an account: signed up with that e-mail, they accept', async () => {
+    const fresh = await freshEvent('Newcomer Night')
+    const email = `newcomer-${Date.now()}@example.com`
+    expect((await invite(organizer, fresh._id, email)).statusCode).toBe(202)
+    const registered = await app().inject({
+      method: 'POST',
+      url: '/api/v1/auth/register',
+      payload: { username: 'Newcomer', email: email.toUpperCase(), password: 'password-1' },
+    })
+    expect(registered.statusCode, registered.body).toBe(200)
+    const token = await login(app(), email, 'password-1')
+    const newcomer: Session = { id: '', email, password: 'password-1', username: 'Newcomer', token }
+    const invitation = await invitationTo(newcomer, fresh._id)
+    expect(invitation?.status).toBe('invited')
+    expect((await accept(newcomer, invitation?._id ?? '')).statusCode).toBe(200)
+    expect((await manifestOf(fresh._id, newcomer)).statusCode).toBe(200)
+  })
+
+  it('is accepted by the account of its e-mail only, and listed to no one else', async () => {
+    const fresh = await freshEvent('Private Night')
+    const meant = await signUp(app(), 'Meant')
+    expect((await invite(organizer, fresh._id, meant.email)).statusCode).toBe(202)
+    const invitation = await invitationTo(meant, fresh._id)
+    expect(await invitationTo(stranger, fresh._id)).toBeUndefined()
+    for (const [who, id] of [
+      [stranger, invitation?._id ?? ''],
+      [organizer, invitation?._id ?? ''],
+      [meant, 'no-such-invitation'],
+    ] as const) {
+      expect(refusalOf(await accept(who, id))).toEqual({ status: 404, message: 'Invitation not found.' })
+    }
+    expect((await get(app(), `/api/v1/checkin/${fresh._id}/manifest`, stranger)).statusCode).toBe(403)
+    expect(
+      (await post(app(), `/api/v1/checkin/invitations/${invitation?._id}/accept`, null)).statusCode,
+    ).toBe(401)
+  })
+
+  it('withdrawn, declined or removed, can no longer scan nor accept', async () => {
+    const fresh = await freshEvent('Leaving Night')
+    const [pending, declining, member] = [
+      await signUp(app(), 'Pending'),
+      await signUp(app(), 'Declining'),
+      await signUp(app(), 'Member'),
+    ]
+    for (const who of [pending, declining])
+      expect((await invite(organizer, fresh._id, who.email)).statusCode).toBe(202)
+    await addStaff(organizer, fresh._id, member)
+    const byEmail = async (who: Session) =>
+      (await staffList(fresh._id)).find((entry) => entry.email === who.email) as DoorStaffEntry
+    const remove = async (entry: DoorStaffEntry) =>
+      app().inject({
+        method: 'DELETE',
+        url: `/api/v1/checkin/${fresh._id}/door-staff/${entry._id}`,
+        headers: bearer(organizer.token),
+      })
+
+    // the organizer withdraws an invitation
+    const withdrawn = await invitationTo(pending, fresh._id)
+    expect((await remove(await byEmail(pending))).json()).toEqual({ message: 'Removed from the door staff.' })
+    expect(refusalOf(await accept(pending, withdrawn?._id ?? ''))).toEqual({
+      status: 404,
+      message: 'Invitation not found.',
+    })
+    expect(await invitationTo(pending, fresh._id)).toBeUndefined()
+
+    // the one invited declines
+    const declined = await invitationTo(declining, fresh._id)
+    const answer = await app().inject({
+      method: 'DELETE',
+      url: `/api/v1/checkin/invitations/${declined?._id}`,
+      headers: bearer(declining.token),
+    })
+    expect(answer.statusCode, answer.body).toBe(200)
+    expect(refusalOf(await accept(declining, declined?._id ?? ''))).toEqual({
+      status: 404,
+      message: 'Invitation not found.',
+    })
+
+    // a member removed can no longer scan
+    const ticket = await buy(app(), buyer(1), fresh, 'VIP', 1)
+    const [pass] = await passesOf(ticket, buyer(1))
+    expect((await scanned(member, fresh._id, [scanOf(pass?.code ?? '', 'member')]))[0]?.result).toBe(
+      'admitted',
+    )
+    const entry = await byEmail(member)
+    expect((await remove(entry)).statusCode).toBe(200)
+    expect((await sendScans(member, fresh._id, [scanOf(pass?.code ?? '')])).statusCode).toBe(403)
+    expect((await get(app(), `/api/v1/checkin/${fresh._id}/manifest`, member)).statusCode).toBe(403)
+    expect(await staffList(fresh._id)).toEqual([])
+    expect(refusalOf(await remove(entry))).toEqual({
+      status: 404,
+      message: 'This account is not door staff of this event.',
+    })
+  })
+
+  it(`are at most ${MAX_DOOR_STAFF} an event, invited or accepted`, async () => {
+    const fresh = await freshEvent('Crowded Door')
+    for (let i = 0; i < MAX_DOOR_STAFF; i++)
+      expect((await invite(organizer, fresh._id, `crowd-${i}-${Date.now()}@example.com`)).statusCode).toBe(
+        202,
+      )
+    expect(refusalOf(await invite(organizer, fresh._id, `one-more-${Date.now()}@example.com`))).toEqual({
+      status: 409,
+      message: `An event has at most ${MAX_DOOR_STAFF} door staff and invitations: remove some first.`,
+    })
+  })
+
+  it('are managed by the organizer and the admins only', async () => {
     const statuses: Record<string, number> = {}
     for (const [name, as] of [
       ['organizer', organizer],
@@ -548,24 +870,25 @@ describe('door staff', () => {
       ['a random user', stranger],
     ] as const) {
       statuses[`GET ${name}`] = (await get(app(), `/api/v1/checkin/${event._id}/door-staff`, as)).statusCode
-      const added = await addStaff(as, event._id, stranger.email)
-      statuses[`POST ${name}`] = added.statusCode
-      if (added.statusCode === 201) {
+      const invited = await invite(as, event._id, `managed-${Date.now()}@example.com`)
+      statuses[`POST ${name}`] = invited.statusCode
+      if (invited.statusCode === 202) {
+        const entry = (await staffList(event._id)).find((e) => e.status === 'invited') as DoorStaffEntry
         const removed = await app().inject({
           method: 'DELETE',
-          url: `/api/v1/checkin/${event._id}/door-staff/${stranger.id}`,
+          url: `/api/v1/checkin/${event._id}/door-staff/${entry._id}`,
           headers: bearer(as.token),
         })
         expect(removed.statusCode, removed.body).toBe(200)
       } else {
-        expect(added.json().message).toMatch(/organizer|access/)
+        expect(invited.json().message).toMatch(/organizer|access/)
       }
     }
     expect(statuses).toEqual({
       'GET organizer': 200,
-      'POST organizer': 201,
+      'POST organizer': 202,
       'GET admin': 200,
-      'POST admin': 201,
+      'POST admin': 202,
       'GET door staff': 403,
       'POST door staff': 403,
       'GET another organizer': 403,
@@ -575,35 +898,56 @@ describe('door staff', () => {
     })
   })
 
-  it('can scan its event and nothing else; removed, it can no longer scan', async () => {
-    const temp = await signUp(app(), 'Temp')
-    expect((await addStaff(organizer, event._id, temp.email)).statusCode).toBe(201)
-    const ticket = await buy(app(), buyer(1), event, 'VIP', 1)
-    const [pass] = await passesOf(ticket, buyer(1))
-    expect((await scanned(temp, event._id, [scanOf(pass?.code ?? '', 'temp')]))[0]?.result).toBe('admitted')
-    expect((await manifestOf(event._id, temp)).statusCode).toBe(200)
-    expect((await get(app(), `/api/v1/checkin/${event._id}/summary`, temp)).statusCode).toBe(200)
-    // nothing else of the event: not its tickets, its dashboard, another event's door
-    expect((await get(app(), `/api/v1/ticket/getTicketbyId/${ticket}`, temp)).statusCode).toBe(404)
-    expect((await get(app(), `/api/v1/dashboard/events/${event._id}`, temp)).statusCode).toBe(403)
-    expect((await get(app(), `/api/v1/checkin/${rivalEvent._id}/manifest`, temp)).statusCode).toBe(403)
-    const removed = await app().inject({
-      method: 'DELETE',
-      url: `/api/v1/checkin/${event._id}/door-staff/${temp.id}`,
-      headers: bearer(organizer.token),
-    })
-    expect(removed.statusCode, removed.body).toBe(200)
-    expect((await sendScans(temp, event._id, [scanOf(pass?.code ?? '')])).statusCode).toBe(403)
-    expect((await get(app(), `/api/v1/checkin/${event._id}/manifest`, temp)).statusCode).toBe(403)
-    const again = await app().inject({
-      method: 'DELETE',
-      url: `/api/v1/checkin/${event._id}/door-staff/${temp.id}`,
-      headers: bearer(organizer.token),
-    })
-    expect(refusalOf(again)).toEqual({
-      status: 404,
-      message: 'This account is not door staff of this event.',
-    })
+  it('added before invitations existed are read as invitations to accept; a rebuild of the read models gives the same rows', async () => {
+    const fresh = await freshEvent('Old Door')
+    const [kept, dropped] = [await signUp(app(), 'OldKept'), await signUp(app(), 'OldDropped')]
+    // the facts of an older version of the app, which added accounts to the door staff directly
+    const stream = `event-${fresh._id}`
+    let version = (await app().platform.ledger.readStream(stream)).length
+    const at = new Date().toISOString()
+    for (const [type, who] of [
+      ['DoorStaffAdded', kept],
+      ['DoorStaffAdded', dropped],
+      ['DoorStaffRemoved', dropped],
+    ] as const) {
+      await dbRun(
+        app(),
+        'INSERT INTO ledger (stream, version, type, data, meta, at) VALUES (?, ?, ?, ?, ?, ?)',
+        stream,
+        ++version,
+        type,
+        JSON.stringify({ eventId: fresh._id, accountId: who.id, by: organizer.id }),
+        JSON.stringify({ actor: organizer.id }),
+        at,
+      )
+    }
+    await rebuildStore(app())
+    const tables = ['door_invitations', 'events']
+    const dump = () => Promise.all(tables.map((t) => dbRows(app(), `SELECT * FROM "${t}" ORDER BY 1`)))
+
+    // not door staff until it accepts: its e-mail is read from its account
+    expect((await get(app(), `/api/v1/checkin/${fresh._id}/manifest`, kept)).statusCode).toBe(403)
+    expect(await staffList(fresh._id)).toEqual([
+      {
+        _id: kept.id,
+        email: kept.email,
+        status: 'invited',
+        invitedAt: at,
+        acceptedAt: null,
+        accountId: null,
+        username: null,
+      },
+    ])
+    expect(await invitationTo(dropped, fresh._id)).toBeUndefined()
+    const invitation = await invitationTo(kept, fresh._id)
+    expect(invitation?._id).toBe(kept.id)
+    expect((await accept(kept, invitation?._id ?? '')).statusCode).toBe(200)
+    expect((await manifestOf(fresh._id, kept)).statusCode).toBe(200)
+
+    // the live read models are what a replay of the ledger makes of it
+    const live = await dump()
+    await rebuildStore(app())
+    expect(await dump()).toEqual(live)
   })
 })
 
@@ -614,7 +958,7 @@ describe('GET /checkin/{eventId}/manifest', () => {
     const moved = await buy(app(), buyer(1), fresh, 'General Admission', 1)
     const dropped = await buy(app(), buyer(2), fresh, 'General Admission', 1)
     const [used] = await passesOf(kept, buyer(0))
-    const sent = scanOf(used?.code ?? '', 'door-9', '2024-06-01T18:05:00.000Z')
+    const sent = scanOf(used?.code ?? '', 'door-9', scene(5, 0))
     await scanned(door, fresh._id, [sent])
     await transfer(app(), buyer(1), moved, buyer(3))
     await transfer(app(), buyer(3), moved, buyer(4))
@@ -622,6 +966,9 @@ describe('GET /checkin/{eventId}/manifest', () => {
     const head = await app().platform.ledger.head()
     const manifest = (await manifestOf(fresh._id, door)).json() as Manifest
     expect(manifest).toMatchObject({ eventId: fresh._id, title: 'Manifest Night' })
+    // when the door opens, for a door deciding offline: 24 hours before the start
+    const start = instantIn(fresh.date, fresh.time, server.config.timeZone).getTime()
+    expect(manifest.opensAt).toBe(new Date(start - 24 * 3_600_000).toISOString())
     expect(manifest.position).toBeGreaterThanOrEqual(head)
     expect(Date.parse(manifest.generatedAt)).toBeGreaterThan(Date.now() - 60_000)
     expect(manifest.ticketTypes).toEqual(['General Admission', 'VIP'])
@@ -681,10 +1028,10 @@ describe('GET /checkin/{eventId}/summary', () => {
     const [v1, v2] = await passesOf(vip, buyer(0))
     const [g1] = await passesOf(ga, buyer(1))
     await scanned(door, fresh._id, [
-      scanOf(v1?.code ?? '', 'a', '2024-06-01T18:00:10.000Z'),
-      scanOf(v2?.code ?? '', 'a', '2024-06-01T18:00:50.000Z'),
-      scanOf(g1?.code ?? '', 'b', '2024-06-01T18:01:30.000Z'),
-      scanOf(g1?.code ?? '', 'c', '2024-06-01T18:02:00.000Z'),
+      scanOf(v1?.code ?? '', 'a', scene(0, 10)),
+      scanOf(v2?.code ?? '', 'a', scene(0, 50)),
+      scanOf(g1?.code ?? '', 'b', scene(1, 30)),
+      scanOf(g1?.code ?? '', 'c', scene(2, 0)),
     ])
     expect(await summaryOf(fresh._id, door)).toEqual({
       eventId: fresh._id,
@@ -693,16 +1040,16 @@ describe('GET /checkin/{eventId}/summary', () => {
         { ticketType: 'VIP', admitted: 2, expected: 3 },
       ],
       perMinute: [
-        { minute: '2024-06-01T18:00', admitted: 2 },
-        { minute: '2024-06-01T18:01', admitted: 1 },
+        { minute: minuteOf(scene(0, 0)), admitted: 2 },
+        { minute: minuteOf(scene(1, 0)), admitted: 1 },
       ],
       doubleEntries: [
         {
           passId: `${ga}.1.0`,
           device: 'c',
-          scannedAt: '2024-06-01T18:02:00.000Z',
+          scannedAt: scene(2, 0),
           firstDevice: 'b',
-          firstAdmittedAt: '2024-06-01T18:01:30.000Z',
+          firstAdmittedAt: scene(1, 30),
           holder: 'Bala',
         },
       ],

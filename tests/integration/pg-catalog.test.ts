@@ -14,6 +14,7 @@ import { pgCatalogQueries } from '../../server/catalog/pg-queries.ts'
 import { catalogQueries, type EventRow } from '../../server/catalog/queries.ts'
 import { openPostgres, type PgConnection } from '../../server/db/pg-connection.ts'
 import { PgLedger } from '../../server/ledger/pg-ledger.ts'
+import { rebuildReadModels } from '../../server/ledger/rebuild.ts'
 import { adminSession, bearer, organizerSession, type Session, signUp } from '../support/accounts.ts'
 import { startApp, type TestApp } from '../support/app.ts'
 import { sqliteLedger, sqliteOf as sqliteOfApp } from '../support/db.ts'
@@ -179,11 +180,26 @@ beforeAll(async () => {
         headers: bearer(organizer.token),
         payload: { email: doorman.email },
       })
-      expect(staff.statusCode, staff.body).toBe(201)
+      expect(staff.statusCode, staff.body).toBe(202)
       if (i % 8 === 0) {
+        // accepted, then removed
+        const mine = await t.app.inject({
+          method: 'GET',
+          url: '/api/v1/checkin/invitations',
+          headers: bearer(doorman.token),
+        })
+        const invitation = (mine.json() as Array<{ _id: string; eventId: string }>).find(
+          (one) => one.eventId === event._id,
+        )
+        const accepted = await t.app.inject({
+          method: 'POST',
+          url: `/api/v1/checkin/invitations/${invitation?._id}/accept`,
+          headers: bearer(doorman.token),
+        })
+        expect(accepted.statusCode, accepted.body).toBe(200)
         const removed = await t.app.inject({
           method: 'DELETE',
-          url: `/api/v1/checkin/${event._id}/door-staff/${doorman.id}`,
+          url: `/api/v1/checkin/${event._id}/door-staff/${invitation?._id}`,
           headers: bearer(organizer.token),
         })
         expect(removed.statusCode, removed.body).toBe(200)
@@ -234,6 +250,26 @@ beforeAll(async () => {
     }
     created.push(event)
   }
+  // door staff as an older version of the app named it (an account, directly), on the first event:
+  // a fact of its stream, which moves its version
+  const [first] = created as [EventView]
+  const sqlite = sqliteOfApp(t.app)
+  const { v } = sqlite
+    .prepare('SELECT max(version) AS v FROM ledger WHERE stream = ?')
+    .get(`event-${first._id}`) as {
+    v: number
+  }
+  sqlite
+    .prepare('INSERT INTO ledger (stream, version, type, data, meta, at) VALUES (?, ?, ?, ?, ?, ?)')
+    .run(
+      `event-${first._id}`,
+      v + 1,
+      'DoorStaffAdded',
+      JSON.stringify({ eventId: first._id, accountId: doorman.id, by: admin.id }),
+      '{}',
+      new Date().toISOString(),
+    )
+  rebuildReadModels(sqliteLedger(t.app))
   database = await freshDatabase()
   pg = await openPostgres(database.url)
   await new PgLedger(pg.pool, [pgCatalogProjection]).copyIn(allFacts(sqliteLedger(t.app)))

@@ -21,14 +21,16 @@ import { migrationsFolder, type Sqlite } from '../../server/db/connection.ts'
 import { openPostgres, type PgConnection, pgMigrationsFolder } from '../../server/db/pg-connection.ts'
 import type { StoredFact } from '../../server/ledger/ledger.ts'
 import { PgLedger } from '../../server/ledger/pg-ledger.ts'
+import { rebuildReadModels } from '../../server/ledger/rebuild.ts'
 import { adminSession, organizerSession, type Session, signUp } from '../support/accounts.ts'
+import { wallClockIn } from '../support/clock.ts'
 import { sqliteLedger, sqliteOf } from '../support/db.ts'
 import { freshDatabase, type TestDatabase } from '../support/postgres.ts'
 import { approvedEvent, buy, cancel, get, hold, post, transfer, until } from '../support/sales.ts'
 import { startServer, type TestServer } from '../support/server.ts'
 import { allFacts, pgRows, sqliteRows } from '../support/stores.ts'
 
-const doorTables = ['passes', 'double_entries', 'admissions', 'admissions_by_minute', 'door_staff']
+const doorTables = ['passes', 'double_entries', 'admissions', 'admissions_by_minute', 'door_invitations']
 
 let server: TestServer
 let database: TestDatabase
@@ -43,6 +45,16 @@ const types: TicketTypeInput[] = [
   { type: 'General Admission', price: 499.5, quantity: 500 },
   { type: 'VIP', price: 1500, quantity: 50 },
 ]
+
+/** an event two hours from now, in the app's zone: its door has been open for 22 hours */
+const startingSoon = () => {
+  const { date, time } = wallClockIn(server.config.timeZone, 120)
+  return { date, time }
+}
+/** the start of the minute two hours ago: the door's scans happen from then on */
+const sceneStart = Math.floor((Date.now() - 2 * 3_600_000) / 60_000) * 60_000
+const scene = (minute: number, second: number) =>
+  new Date(sceneStart + minute * 60_000 + second * 1000).toISOString()
 
 /** Real sales and a real door through the real app, on SQLite. */
 async function sellAndScan(app: FastifyInstance) {
@@ -59,24 +71,54 @@ async function sellAndScan(app: FastifyInstance) {
   ]
   people = [...buyers, gate, usher, temp, kabini, hampi]
   const b = (i: number) => buyers[i] as Session
-  events.push(await approvedEvent(app, kabini, admin, { title: 'Kabini Door' }, types))
-  events.push(await approvedEvent(app, hampi, admin, { title: 'Hampi Door' }, types))
-  events.push(await approvedEvent(app, kabini, admin, { title: 'Kabini Quiet' }, types))
+  events.push(await approvedEvent(app, kabini, admin, { title: 'Kabini Door', ...startingSoon() }, types))
+  events.push(await approvedEvent(app, hampi, admin, { title: 'Hampi Door', ...startingSoon() }, types))
+  events.push(await approvedEvent(app, kabini, admin, { title: 'Kabini Quiet', ...startingSoon() }, types))
   const [k, h] = events as [EventView, EventView, EventView]
-  const staff = async (as: Session, event: EventView, who: Session) =>
-    expect(
-      (await post(app, `/api/v1/checkin/${event._id}/door-staff`, as, { email: who.email })).statusCode,
-    ).toBe(201)
+  const invite = async (as: Session, event: EventView, email: string) =>
+    expect((await post(app, `/api/v1/checkin/${event._id}/door-staff`, as, { email })).statusCode).toBe(202)
+  const invitationOf = async (who: Session, event: EventView) =>
+    (
+      (await get(app, '/api/v1/checkin/invitations', who)).json() as Array<{ _id: string; eventId: string }>
+    ).find((i) => i.eventId === event._id)?._id ?? ''
+  const staff = async (as: Session, event: EventView, who: Session) => {
+    await invite(as, event, who.email)
+    const accepted = await post(
+      app,
+      `/api/v1/checkin/invitations/${await invitationOf(who, event)}/accept`,
+      who,
+    )
+    expect(accepted.statusCode, accepted.body).toBe(200)
+  }
   await staff(kabini, k, gate)
   await staff(kabini, k, temp)
   await staff(hampi, h, usher)
   await staff(admin, h, temp)
-  const removed = await app.inject({
-    method: 'DELETE',
-    url: `/api/v1/checkin/${k._id}/door-staff/${temp.id}`,
-    headers: { authorization: `Bearer ${kabini.token}` },
-  })
-  expect(removed.statusCode, removed.body).toBe(200)
+  // invited and not (yet) accepted: an account, an address with none, one sent twice
+  await invite(kabini, k, usher.email)
+  await invite(kabini, k, 'nobody-yet@example.com')
+  await invite(kabini, k, 'nobody-yet@example.com')
+  // one withdrawn, one declined
+  await invite(hampi, h, 'withdrawn@example.com')
+  const listed = (await get(app, `/api/v1/checkin/${h._id}/door-staff`, hampi)).json() as Array<{
+    _id: string
+    email: string
+  }>
+  const withdrawn = listed.find((i) => i.email === 'withdrawn@example.com')?._id
+  const removals = [
+    { url: `/api/v1/checkin/${h._id}/door-staff/${withdrawn}`, as: hampi },
+    { url: `/api/v1/checkin/${k._id}/door-staff/${await invitationOf(temp, k)}`, as: kabini },
+  ]
+  await invite(hampi, h, gate.email)
+  removals.push({ url: `/api/v1/checkin/invitations/${await invitationOf(gate, h)}`, as: gate })
+  for (const { url, as } of removals) {
+    const removed = await app.inject({
+      method: 'DELETE',
+      url,
+      headers: { authorization: `Bearer ${as.token}` },
+    })
+    expect(removed.statusCode, removed.body).toBe(200)
+  }
 
   for (let i = 0; i < buyers.length; i++) {
     tickets.push(await buy(app, b(i), i % 3 === 2 ? h : k, i % 2 ? 'VIP' : 'General Admission', (i % 4) + 1))
@@ -98,15 +140,15 @@ async function sellAndScan(app: FastifyInstance) {
   // scans across minutes, from three devices, with double entries
   expect(
     await scan(gate, k, [
-      [await code(0), 'a', '2024-06-01T18:00:01.000Z'],
-      [await code(1), 'a', '2024-06-01T18:00:40.000Z'],
-      [await code(1, 2), 'b', '2024-06-01T18:01:10.000Z'],
-      [await code(0), 'b', '2024-06-01T18:01:20.000Z'],
-      [await code(3), 'c', '2024-06-01T18:03:00.000Z'],
-      [await code(3, 2), 'c', '2024-06-01T18:03:30.000Z'],
-      [await code(3), 'a', '2024-06-01T18:04:00.000Z'],
-      [await code(2), 'a', '2024-06-01T18:04:10.000Z'],
-      ['garbage', 'a', '2024-06-01T18:04:20.000Z'],
+      [await code(0), 'a', scene(0, 1)],
+      [await code(1), 'a', scene(0, 40)],
+      [await code(1, 2), 'b', scene(1, 10)],
+      [await code(0), 'b', scene(1, 20)],
+      [await code(3), 'c', scene(3, 0)],
+      [await code(3, 2), 'c', scene(3, 30)],
+      [await code(3), 'a', scene(4, 0)],
+      [await code(2), 'a', scene(4, 10)],
+      ['garbage', 'a', scene(4, 20)],
     ]),
   ).toEqual([
     'admitted',
@@ -119,7 +161,7 @@ async function sellAndScan(app: FastifyInstance) {
     'wrong-event',
     'invalid',
   ])
-  expect(await scan(usher, h, [[await code(2), 'h', '2024-06-01T19:00:00.000Z']])).toEqual(['admitted'])
+  expect(await scan(usher, h, [[await code(2), 'h', scene(60, 0)]])).toEqual(['admitted'])
   // an admitted ticket transferred twice (its old code void, the new one a double entry), another cancelled
   await transfer(app, b(1), tickets[1] as string, b(4))
   await transfer(app, b(4), tickets[1] as string, b(6))
@@ -130,11 +172,11 @@ async function sellAndScan(app: FastifyInstance) {
   await cancel(app, b(5), tickets[5] as string)
   expect(
     await scan(kabini, k, [
-      [oldCode, 'a', '2024-06-01T18:10:00.000Z'],
-      ['TKT1.not.signed', 'a', '2024-06-01T18:10:01.000Z'],
-      [(await passesOf(tickets[1] as string, b(6)))[0]?.code ?? '', 'b', '2024-06-01T18:10:02.000Z'],
-      [(await passesOf(tickets[4] as string, b(7)))[0]?.code ?? '', 'b', '2024-06-01T18:11:00.000Z'],
-      [cancelledCode, 'b', '2024-06-01T18:11:30.000Z'],
+      [oldCode, 'a', scene(10, 0)],
+      ['TKT1.not.signed', 'a', scene(10, 1)],
+      [(await passesOf(tickets[1] as string, b(6)))[0]?.code ?? '', 'b', scene(10, 2)],
+      [(await passesOf(tickets[4] as string, b(7)))[0]?.code ?? '', 'b', scene(11, 0)],
+      [cancelledCode, 'b', scene(11, 30)],
     ]),
   ).toEqual(['void', 'invalid', 'already-admitted', 'admitted', 'void'])
   // the two cancelled tickets' refunds, paid by a worker
@@ -146,9 +188,38 @@ async function sellAndScan(app: FastifyInstance) {
 }
 
 beforeAll(async () => {
-  server = await startServer({ RATE_LIMITS: 'off', MAX_HELD_SEATS_PER_ADDRESS: '1000' })
+  // the door's events start within the day, and tickets of theirs are still cancelled
+  server = await startServer({
+    RATE_LIMITS: 'off',
+    MAX_HELD_SEATS_PER_ADDRESS: '1000',
+    CANCEL_CUTOFF_HOURS: '0',
+  })
   await sellAndScan(server.app)
   sqlite = sqliteOf(server.app)
+  // door staff of an older version of the app, which named accounts directly: one kept, one removed
+  const [k] = events as [EventView]
+  const [kept, dropped] = people as [Session, Session]
+  let version = (
+    sqlite.prepare('SELECT max(version) AS v FROM ledger WHERE stream = ?').get(`event-${k._id}`) as {
+      v: number
+    }
+  ).v
+  for (const [type, who] of [
+    ['DoorStaffAdded', kept],
+    ['DoorStaffAdded', dropped],
+    ['DoorStaffRemoved', dropped],
+  ] as const)
+    sqlite
+      .prepare('INSERT INTO ledger (stream, version, type, data, meta, at) VALUES (?, ?, ?, ?, ?, ?)')
+      .run(
+        `event-${k._id}`,
+        ++version,
+        type,
+        JSON.stringify({ eventId: k._id, accountId: who.id, by: 'someone' }),
+        '{}',
+        new Date().toISOString(),
+      )
+  rebuildReadModels(sqliteLedger(server.app))
   facts = allFacts(sqliteLedger(server.app))
   database = await freshDatabase()
   postgres = await openPostgres(database.url)
@@ -172,6 +243,8 @@ describe('the corpus', () => {
       'PassAdmitted',
       'PassScanRefused',
       'DoorStaffAdded',
+      'DoorStaffInvited',
+      'DoorStaffAccepted',
       'DoorStaffRemoved',
       'TicketTransferred',
     ])
@@ -210,7 +283,23 @@ describe('the same answers on both stores', () => {
       for (const person of [...people.map((p) => p.id), 'nobody']) {
         expect(await pg.isDoorStaff(event, person)).toBe(lite.isDoorStaff(event, person))
       }
+      for (const { invitation_id: id } of sqliteRows(sqlite, 'door_invitations') as Array<{
+        invitation_id: string
+      }>)
+        expect(await pg.invitation(id)).toEqual(lite.invitation(id))
     }
+    expect(await pg.invitation('none')).toEqual(lite.invitation('none'))
+    for (const person of [...people, { id: 'nobody', email: 'nobody-yet@example.com' }])
+      expect(await pg.invitationsOf(person.id, person.email.toUpperCase())).toEqual(
+        lite.invitationsOf(person.id, person.email),
+      )
+    const statuses = sqlite
+      .prepare('SELECT status, count(*) AS n FROM door_invitations GROUP BY 1 ORDER BY 1')
+      .all()
+    expect(statuses).toEqual([
+      { status: 'accepted', n: 3 },
+      { status: 'invited', n: 3 },
+    ])
     const [k] = events as [EventView]
     expect(lite.doubleEntries(k._id)).toHaveLength(3)
     expect(lite.perMinute(k._id).length).toBeGreaterThan(3)
@@ -260,6 +349,56 @@ describe("the migrations' backfill of passes", () => {
       await client.query(backfillOf(join(pgMigrationsFolder, '0004_door.sql')))
       const { rows } = await client.query('SELECT * FROM passes')
       expect(unscanned(rows)).toEqual(folded)
+    } finally {
+      await client.query('ROLLBACK')
+      client.release()
+    }
+  })
+})
+
+/**
+ * The door staff as the door's first migration kept it (one row per account named), of the
+ * invitations that are what the projection makes of such accounts (no e-mail, not accepted).
+ */
+const oldDoorStaff = `CREATE TABLE door_staff (event_id text NOT NULL, account_id text NOT NULL,
+  added_at text NOT NULL, PRIMARY KEY (event_id, account_id));
+INSERT INTO door_staff SELECT event_id, account_id, invited_at FROM door_invitations WHERE email IS NULL;
+DELETE FROM door_invitations WHERE email IS NULL;`
+
+/** the SQL statements of a migration's text (drizzle's breakpoints between them) */
+const statementsOf = (sql: string) =>
+  sql
+    .split('--> statement-breakpoint')
+    .map((s) => s.trim())
+    .filter(Boolean)
+
+describe("the migrations' backfill of door staff invitations", () => {
+  it('makes on SQLite, of the door staff before invitations, the invitations the projection folded', () => {
+    const folded = sqliteRows(sqlite, 'door_invitations')
+    expect(folded.some((r) => r.email === null)).toBe(true)
+    sqlite.exec('SAVEPOINT backfill')
+    try {
+      sqlite.exec(oldDoorStaff)
+      for (const statement of statementsOf(backfillOf(join(migrationsFolder, '0018_door_invitations.sql'))))
+        sqlite.exec(statement)
+      expect(sqliteRows(sqlite, 'door_invitations')).toEqual(folded)
+      expect(sqlite.prepare("SELECT name FROM sqlite_master WHERE name = 'door_staff'").all()).toEqual([])
+    } finally {
+      sqlite.exec('ROLLBACK TO backfill')
+      sqlite.exec('RELEASE backfill')
+    }
+  })
+
+  it('makes on PostgreSQL, of the door staff before invitations, the invitations the projection folded', async () => {
+    const folded = await pgRows(postgres.pool, 'door_invitations')
+    const client = await postgres.pool.connect()
+    try {
+      await client.query('BEGIN')
+      await client.query(oldDoorStaff)
+      for (const statement of statementsOf(backfillOf(join(pgMigrationsFolder, '0009_door_invitations.sql'))))
+        await client.query(statement)
+      // (the transaction's own client: the backfill is not committed)
+      expect(await pgRows(client as unknown as typeof postgres.pool, 'door_invitations')).toEqual(folded)
     } finally {
       await client.query('ROLLBACK')
       client.release()

@@ -430,13 +430,14 @@ describe('RATE_LIMITS=off', () => {
   })
 })
 
-describe('what one account may do per hour: inquiries, transfers, waiting list changes', () => {
+describe('what one account may do per hour: inquiries, transfers, waiting list and door staff changes', () => {
   let hourly: TestApp
   beforeAll(async () => {
     hourly = await startApp({
       INQUIRIES_PER_HOUR: '2',
       TRANSFERS_PER_HOUR: '2',
       WAITLIST_CHANGES_PER_HOUR: '2',
+      DOOR_STAFF_CHANGES_PER_HOUR: '2',
     })
   })
   afterAll(async () => {
@@ -492,5 +493,22 @@ describe('what one account may do per hour: inquiries, transfers, waiting list c
     expect((await join()).statusCode).toBe(409)
     expect((await join()).statusCode).toBe(409)
     expectHourly(await join(), 'waiting list changes')
+  })
+
+  it('refuses the third door staff change of an organizer (each invitation is a mail), mailing nothing more', async () => {
+    const app = hourly.app
+    const admin = await adminSession(app)
+    const organizer = await organizerSession(app, 'Inviter')
+    const event = await approvedEvent(app, organizer, admin, { title: 'Many Doors' })
+    const invite = () =>
+      send(organizer, 'POST', `/api/v1/checkin/${event._id}/door-staff`, {
+        email: `victim-${Date.now()}@example.com`,
+      })
+    expect((await invite()).statusCode).toBe(202)
+    expect((await invite()).statusCode).toBe(202)
+    const head = await app.platform.ledger.head()
+
+    expectHourly(await invite(), 'door staff changes')
+    expect(await app.platform.ledger.head()).toBe(head)
   })
 })

@@ -311,8 +311,9 @@ describe('the index as a read model', () => {
       // unrecorded too: it runs again after 0009, converting the rupees back; and so is 0012 (the
       // dashboards' read models), which fills them again from the read models it finds; 0013 (the
       // door's read models), which makes the passes of the tickets it finds; 0014 (promo codes); and 0015
-      // (events' cancellation); 0016 (waiting lists); and 0017 (the attendees' index, which the orders
-      // table made again by 0011 has in its old form).
+      // (events' cancellation); 0016 (waiting lists); 0017 (the attendees' index, which the orders
+      // table made again by 0011 has in its old form); and 0018 (door staff invitations, which
+      // replace 0013's door staff).
       const journal = JSON.parse(readFileSync(join(migrationsFolder, 'meta', '_journal.json'), 'utf8')) as {
         entries: Array<{ tag: string; when: number }>
       }
@@ -336,7 +337,7 @@ describe('the index as a read model', () => {
         'double_entries',
         'admissions',
         'admissions_by_minute',
-        'door_staff',
+        'door_invitations',
         'promo_codes',
         'waitlist_entries',
       ])
@@ -346,7 +347,7 @@ describe('the index as a read model', () => {
       for (const column of ['cancelled_at', 'cancel_reason'])
         sqlite.exec(`ALTER TABLE events DROP COLUMN ${column}`)
       sqlite
-        .prepare('DELETE FROM __drizzle_migrations WHERE created_at IN (?, ?, ?, ?, ?, ?, ?, ?)')
+        .prepare('DELETE FROM __drizzle_migrations WHERE created_at IN (?, ?, ?, ?, ?, ?, ?, ?, ?)')
         .run(
           recorded('0009_events_search'),
           recorded('0011_money_in_paise'),
@@ -356,6 +357,7 @@ describe('the index as a read model', () => {
           recorded('0015_event_changes'),
           recorded('0016_waitlist'),
           recorded('0017_attendees_from_index'),
+          recorded('0018_door_invitations'),
         )
       // Opening the database applies the missing migration, which indexes the existing events.
       openDatabase(sqlite.name).close()

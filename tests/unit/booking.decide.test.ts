@@ -541,10 +541,12 @@ describe('Admit', () => {
     scannedAt: '2031-03-15T18:29:00.000Z',
     ...over,
   })
-  const admit = (over: Partial<PassScan> = {}, now = NOW): OrderCommand => ({
+  /** the door opened at 16:30, two hours before the start */
+  const OPENS = '2031-03-15T16:30:00.000Z'
+  const admit = (over: Partial<PassScan> = {}, now = NOW, opensAt = OPENS): OrderCommand => ({
     type: 'Admit',
     scan: scan(over),
-    now,
+    door: { now, opensAt },
   })
   const admitted = (over: Partial<PassAdmitted['data']> = {}): BookingFact => ({
     type: 'PassAdmitted',
@@ -577,8 +579,8 @@ describe('Admit', () => {
       ...over,
     },
   })
-  const verdict = (facts: BookingFact[], over: Partial<PassScan> = {}) =>
-    scanVerdict(fold(orderDecider, facts), scan(over))
+  const verdict = (facts: BookingFact[], over: Partial<PassScan> = {}, door = { now: NOW, opensAt: OPENS }) =>
+    scanVerdict(fold(orderDecider, facts), scan(over), door)
 
   it('admits a valid pass of an issued ticket', () => given(paidTicket).when(admit()).then([admitted()]))
   it('counts the admission at the door’s time, never later than now', () =>
@@ -614,6 +616,18 @@ describe('Admit', () => {
       .when(admit({ admission: 3 }))
       .thenNothingHappens()
   })
+  it('records nothing for a scan before the door opened, by the door’s clock or the server’s', () => {
+    given(paidTicket)
+      .when(admit({ scannedAt: '2031-03-15T16:29:59.999Z' }))
+      .thenNothingHappens()
+    // a door whose clock is ahead is not believed
+    given(paidTicket)
+      .when(admit({ scannedAt: '2031-03-15T18:00:00.000Z' }, '2031-03-15T16:00:00.000Z'))
+      .thenNothingHappens()
+    given(paidTicket)
+      .when(admit({ scannedAt: OPENS }))
+      .then([admitted({ scannedAt: OPENS, admittedAt: OPENS })])
+  })
   it('admits the new version of a transferred ticket', () =>
     given([...paidTicket, transferred('asha', 'bala')])
       .when(admit({ version: 1 }))
@@ -641,6 +655,15 @@ describe('Admit', () => {
       expect(verdict([...paidTicket, transferred('asha', 'bala')]).result).toBe('void')
       expect(verdict([held]).result).toBe('void')
       expect(verdict([held, failed()]).result).toBe('void')
+    })
+    it('too-early before the door opens, whatever the ticket; a scan decided before keeps its answer', () => {
+      const early = { scannedAt: '2031-03-15T12:00:00.000Z', scanId: 'scan-9' }
+      expect(verdict(paidTicket, early)).toEqual({ result: 'too-early', admittedAt: null, known: false })
+      expect(verdict([...paidTicket, cancelled()], early).result).toBe('too-early')
+      // the event moved a day later after its admission: the scan that admitted is still answered so
+      expect(
+        verdict([...paidTicket, admitted()], {}, { now: NOW, opensAt: '2031-03-16T16:30:00.000Z' }).result,
+      ).toBe('admitted')
     })
     it('the same answer to the same scan after a transfer voided its code', () =>
       expect(verdict([...paidTicket, admitted(), transferred('asha', 'bala')]).result).toBe('admitted'))

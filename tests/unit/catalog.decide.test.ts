@@ -6,8 +6,11 @@ import {
   EVENT_NOT_FOUND,
   type EventCommand,
   eventDecider,
+  INVITATION_NOT_FOUND,
+  MAX_DOOR_STAFF,
   NOT_DOOR_STAFF,
   TIME_IN_PAST,
+  TOO_MANY_DOOR_STAFF,
 } from '../../server/catalog/decide.ts'
 import type { CatalogFact, EventSubmitted } from '../../server/catalog/facts.ts'
 import { deciderSpec } from '../support/decider-spec.ts'
@@ -131,37 +134,115 @@ describe('Review', () => {
       .thenRefuses('conflict', 'This event is already rejected.'))
 })
 
-// issue 16: the accounts that may scan the event's passes at the door
+// issue 16: the accounts that may scan the event's passes at the door, invited by e-mail
 describe('Door staff', () => {
-  const staff = (type: 'AddDoorStaff' | 'RemoveDoorStaff', accountId = 'acc1'): EventCommand => ({
-    type,
+  const invite = (email = 'gate@example.com', invitationId = 'inv1'): EventCommand => ({
+    type: 'InviteDoorStaff',
     eventId: 'e1',
-    accountId,
+    invitationId,
+    email,
     by: 'org1',
   })
-  const added = (accountId = 'acc1'): CatalogFact => ({
+  const accept = (invitationId = 'inv1', accountId = 'acc1', email = 'gate@example.com'): EventCommand => ({
+    type: 'AcceptDoorStaff',
+    eventId: 'e1',
+    invitationId,
+    accountId,
+    email,
+  })
+  const leave = (invitationId = 'inv1', accountId = 'acc1', email = 'gate@example.com'): EventCommand => ({
+    type: 'LeaveDoorStaff',
+    eventId: 'e1',
+    invitationId,
+    accountId,
+    email,
+  })
+  const remove = (invitationId = 'inv1'): EventCommand => ({
+    type: 'RemoveDoorStaff',
+    eventId: 'e1',
+    invitationId,
+    by: 'org1',
+  })
+  const invited = (email = 'gate@example.com', invitationId = 'inv1'): CatalogFact => ({
+    type: 'DoorStaffInvited',
+    data: { eventId: 'e1', invitationId, email, by: 'org1' },
+  })
+  const accepted = (invitationId = 'inv1', accountId = 'acc1'): CatalogFact => ({
+    type: 'DoorStaffAccepted',
+    data: { eventId: 'e1', invitationId, accountId },
+  })
+  const removed = (invitationId = 'inv1', accountId: string | null = null, by = 'org1'): CatalogFact => ({
+    type: 'DoorStaffRemoved',
+    data: { eventId: 'e1', invitationId, accountId, by },
+  })
+  /** an account named door staff before invitations existed */
+  const addedOfOld = (accountId = 'acc1'): CatalogFact => ({
     type: 'DoorStaffAdded',
     data: { eventId: 'e1', accountId, by: 'org1' },
   })
-  const removed = (accountId = 'acc1'): CatalogFact => ({
-    type: 'DoorStaffRemoved',
-    data: { eventId: 'e1', accountId, by: 'org1' },
+
+  it('invites an e-mail (lower-cased)', () =>
+    given([submitted]).when(invite('Gate@Example.COM')).then([invited()]))
+  it('sends a pending invitation again, under its own id', () =>
+    given([submitted, invited()]).when(invite('gate@example.com', 'inv2')).then([invited()]))
+  it('leaves an accepted invitation as it is', () =>
+    given([submitted, invited(), accepted()]).when(invite('gate@example.com', 'inv2')).thenNothingHappens())
+  it(`invites at most ${MAX_DOOR_STAFF} an event; a removed one frees its place`, () => {
+    const crowd = Array.from({ length: MAX_DOOR_STAFF }, (_, i) => invited(`p${i}@example.com`, `i${i}`))
+    given([submitted, ...crowd])
+      .when(invite('one-more@example.com', 'inv-x'))
+      .thenRefuses('conflict', TOO_MANY_DOOR_STAFF)
+    given([submitted, ...crowd])
+      .when(invite('p3@example.com', 'inv-x'))
+      .then([invited('p3@example.com', 'i3')])
+    given([submitted, ...crowd, removed('i0')])
+      .when(invite('one-more@example.com', 'inv-x'))
+      .then([invited('one-more@example.com', 'inv-x')])
   })
-  it('adds an account', () => given([submitted]).when(staff('AddDoorStaff')).then([added()]))
-  it('adds an account once (asked again: nothing happens)', () =>
-    given([submitted, added()]).when(staff('AddDoorStaff')).thenNothingHappens())
-  it('adds it again after it was removed', () =>
-    given([submitted, added(), removed()]).when(staff('AddDoorStaff')).then([added()]))
-  it('removes a member', () =>
-    given([submitted, added(), added('acc2')])
-      .when(staff('RemoveDoorStaff'))
-      .then([removed()]))
-  it('refuses to remove an account that is not door staff', () =>
-    given([submitted, added('acc2')])
-      .when(staff('RemoveDoorStaff'))
-      .thenRefuses('not-found', NOT_DOOR_STAFF))
+  it('is accepted by the account with its e-mail, once', () => {
+    given([submitted, invited()])
+      .when(accept('inv1', 'acc1', 'GATE@example.com'))
+      .then([accepted()])
+    given([submitted, invited(), accepted()]).when(accept()).thenNothingHappens()
+  })
+  it('is not accepted by another account, nor once withdrawn', () => {
+    given([submitted, invited()])
+      .when(accept('inv1', 'acc2', 'other@example.com'))
+      .thenRefuses('not-found', INVITATION_NOT_FOUND)
+    given([submitted, invited(), removed()]).when(accept()).thenRefuses('not-found', INVITATION_NOT_FOUND)
+    given([submitted, invited()]).when(accept('nope')).thenRefuses('not-found', INVITATION_NOT_FOUND)
+  })
+  it('reads an account named before invitations as invited, accepted by that account alone', () => {
+    given([submitted, addedOfOld()])
+      .when(accept('acc1', 'acc1', 'any@example.com'))
+      .then([accepted('acc1')])
+    given([submitted, addedOfOld()])
+      .when(accept('acc1', 'acc2', 'any@example.com'))
+      .thenRefuses('not-found', INVITATION_NOT_FOUND)
+    given([submitted, addedOfOld(), removed('acc1', 'acc1')])
+      .when(accept('acc1', 'acc1', 'any@example.com'))
+      .thenRefuses('not-found', INVITATION_NOT_FOUND)
+  })
+  it('is withdrawn, or its member removed, by the organizer', () => {
+    given([submitted, invited()]).when(remove()).then([removed()])
+    given([submitted, invited(), accepted()])
+      .when(remove())
+      .then([removed('inv1', 'acc1')])
+    given([submitted, invited(), removed()]).when(remove()).thenRefuses('not-found', NOT_DOOR_STAFF)
+  })
+  it('is declined, or left, by its account', () => {
+    given([submitted, invited()])
+      .when(leave())
+      .then([removed('inv1', 'acc1', 'acc1')])
+    given([submitted, invited(), accepted()])
+      .when(leave())
+      .then([removed('inv1', 'acc1', 'acc1')])
+    given([submitted, invited()])
+      .when(leave('inv1', 'acc2', 'other@example.com'))
+      .thenRefuses('not-found', INVITATION_NOT_FOUND)
+  })
   it('refuses an event that was never submitted', () =>
-    given([]).when(staff('AddDoorStaff')).thenRefuses('not-found', EVENT_NOT_FOUND))
+    given([]).when(invite()).thenRefuses('not-found', EVENT_NOT_FOUND))
 })
 
 describe('Edit and Cancel (issue 17)', () => {

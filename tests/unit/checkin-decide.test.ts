@@ -101,6 +101,29 @@ describe('a scan decided at the door, offline', () => {
     expect(decide({ code: code('ord_a', 3, 0) }).result).toBe('invalid')
   })
 
+  it('says too early before the door opens (by the scan’s time), naming the holder; admits from the opening on', () => {
+    const opening = passListOf(
+      manifestOf(keys.publicKey, [['ord_a.1.0', 0, null, 0, 'asha']], {
+        opensAt: '2031-01-01T18:00:00.000Z',
+      }),
+    )
+    expect(decide({ list: opening, now: '2031-01-01T17:59:59.999Z' })).toEqual({
+      result: 'too-early',
+      passId: 'ord_a.1.0',
+      admission: 1,
+      holder: 'asha',
+      ticketType: 'General Admission',
+      admittedAt: null,
+    })
+    // a pass signed but not listed yet is too early too
+    expect(
+      decide({ list: opening, now: '2031-01-01T10:00:00.000Z', code: code('ord_new', 1, 0) }).result,
+    ).toBe('too-early')
+    expect(decide({ list: opening, now: '2031-01-01T18:00:00.000Z' }).result).toBe('admitted')
+    // a manifest kept from before it told the opening decides as before
+    expect(decide({ now: '2020-01-01T00:00:00.000Z' }).result).toBe('admitted')
+  })
+
   it('says invalid for a text that is no pass code, and for a bad signature', () => {
     expect(decide({ code: null })).toMatchObject({ result: 'invalid', passId: null, holder: null })
     expect(decide({ signatureValid: false }).result).toBe('invalid')

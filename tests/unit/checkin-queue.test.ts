@@ -20,6 +20,7 @@ import {
   retryDelay,
   type ScanRecord,
   waiting,
+  wasLetIn,
 } from '../../web/src/screens/checkin/scan-log.ts'
 import { makePassCode, manifestOf, passKeys } from './checkin-support.ts'
 
@@ -91,12 +92,19 @@ describe('the scan log', () => {
     })
     const confirmed = record('c', 't3', { server: reply('code-c', 'admitted') })
     const voidedSince = record('d', 't4', { server: reply('code-d', 'void') })
-    expect([double, refusedHereToo, confirmed, voidedSince].map(isDoubleEntry)).toEqual([
-      true,
-      false,
-      false,
-      false,
-    ])
+    const refusedHereUnsent = record('e', 't5', { local: local({ result: 'already-admitted' }) })
+    const refusedHereAdmittedSays = record('f', 't6', {
+      local: local({ result: 'already-admitted' }),
+      server: reply('code-f', 'void'),
+    })
+    // every second scan of a pass is a double entry, as the organizer's page lists it: the ones
+    // this device turned away too, sent or not yet; the server's word stands once it answered
+    expect(
+      [double, refusedHereToo, confirmed, voidedSince, refusedHereUnsent, refusedHereAdmittedSays].map(
+        isDoubleEntry,
+      ),
+    ).toEqual([true, true, false, false, true, false])
+    expect([double, refusedHereToo, refusedHereUnsent].map(wasLetIn)).toEqual([true, false, false])
     expect([double, refusedHereToo, confirmed, voidedSince].map(isLateRefusal)).toEqual([
       false,
       false,
@@ -334,6 +342,41 @@ describe('a door', () => {
     const door = makeDoor()
     expect((await door.scan(pass('ord_a'))).local.result).toBe('unchecked')
     expect((await door.scan('hello')).local.result).toBe('invalid')
+    door.stop()
+  })
+
+  it('scans by the server’s clock when the device’s is off, as the manifest it fetched showed', async () => {
+    // the device's clock is three days ahead of the server's; the door opens at 17:00 server time
+    const ahead = 3 * 24 * 3_600_000
+    const serverNow = clock
+    clock += ahead
+    const store = memoryStore()
+    const door = makeDoor(store)
+    await door.takeManifest(
+      { ...manifest, generatedAt: new Date(serverNow).toISOString(), opensAt: '2031-01-01T17:00:00.000Z' },
+      clock,
+    )
+    expect(door.snapshot().clockOffset).toBe(-ahead)
+    const early = await door.scan(pass('ord_a'))
+    expect(Math.abs(Date.parse(early.scannedAt) - serverNow)).toBeLessThan(60_000)
+    expect(early.local.result).toBe('admitted')
+    door.stop()
+    // opened again offline, it still knows
+    const again = makeDoor(store)
+    await again.load()
+    expect(again.snapshot().clockOffset).toBe(-ahead)
+    again.stop()
+    clock -= ahead
+  })
+
+  it('says too early offline before the door opens; a device clock off by a few seconds is taken as it is', async () => {
+    const door = makeDoor()
+    await door.takeManifest(
+      { ...manifest, generatedAt: new Date(clock + 5000).toISOString(), opensAt: '2031-01-02T18:00:00.000Z' },
+      clock,
+    )
+    expect(door.snapshot().clockOffset).toBe(0)
+    expect((await door.scan(pass('ord_a'))).local.result).toBe('too-early')
     door.stop()
   })
 

@@ -27,6 +27,7 @@ export function manifestOf(
     eventId: 'evt_1',
     title: 'Jazz Night',
     publicKey,
+    opensAt: null,
     generatedAt: '2031-01-01T18:00:00.000Z',
     position: 100,
     voided: [],

@@ -23,6 +23,7 @@ describe('loadConfig', () => {
     expect(config.rateLimits.enabled).toBe(true)
     expect(config.resetTokenMinutes).toBe(30)
     expect(config.admin).toBeNull()
+    expect(config.checkinOpensHours).toBe(24)
   })
 
   it('reads and converts settings', () => {
@@ -34,7 +35,9 @@ describe('loadConfig', () => {
       ADMIN_PASSWORD: 'secret1',
       LOGIN_FAILS_PER_ACCOUNT: '7',
       SQLITE_CACHE_MB: '128',
+      CHECKIN_OPENS_HOURS: ' 0 ',
     })
+    expect(config.checkinOpensHours).toBe(0)
     expect(config.port).toBe(4000)
     expect(config.sqliteCacheMb).toBe(128)
     expect(config.publicUrl).toBe('http://localhost:4000')
@@ -55,6 +58,9 @@ describe('loadConfig', () => {
     ['LOGIN_FAILS_PER_ACCOUNT', '0'],
     ['JWT_EXPIRES_IN', 'forever'],
     ['ADMIN_EMAIL', 'not-an-email'],
+    ['CHECKIN_OPENS_HOURS', '-1'],
+    ['CHECKIN_OPENS_HOURS', '2.5'],
+    ['CHECKIN_OPENS_HOURS', '9000'],
   ])('stops on a bad %s, naming it', (key, value) => {
     const extra: Record<string, string> = key === 'ADMIN_EMAIL' ? { ADMIN_PASSWORD: 'secret1' } : {}
     expect(problemsOf({ [key]: value, ...extra })).toContain(key)

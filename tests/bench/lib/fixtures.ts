@@ -39,6 +39,8 @@ export function eventFacts(
   adminId: string,
   index: number,
   seats = 100_000,
+  /** when it starts (a wall clock in TIMEZONE) */
+  start: { date: string; time: string } = { date: '2030-01-01', time: '19:00' },
 ): { seed: EventSeed; stream: Stream } {
   const eventId = newId()
   const ticketTypes = [
@@ -67,8 +69,8 @@ export function eventFacts(
             organizerId,
             title: `Concert ${index}`,
             description: 'A benchmark event',
-            date: '2030-01-01',
-            time: '19:00',
+            date: start.date,
+            time: start.time,
             location: ['Mumbai', 'Delhi', 'Bengaluru', 'Pune'][index % 4],
             category: ['Music', 'Comedy', 'Tech', 'Sports'][index % 4],
             images: [],

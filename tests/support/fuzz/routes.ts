@@ -475,13 +475,33 @@ export const routeSpecs: RouteSpec[] = [
       }),
   },
   {
-    route: 'DELETE /api/v1/checkin/:eventId/door-staff/:accountId',
+    route: 'DELETE /api/v1/checkin/:eventId/door-staff/:invitationId',
     request: (w) =>
       http({
         method: 'DELETE',
         path: fc
-          .tuple(param(w.eventIds), param(w.userIds))
-          .map(([event, account]) => `/api/v1/checkin/${event}/door-staff/${account}`),
+          .tuple(param(w.eventIds), param(w.invitationIds))
+          .map(([event, invitation]) => `/api/v1/checkin/${event}/door-staff/${invitation}`),
+      }),
+  },
+  {
+    route: 'GET /api/v1/checkin/invitations',
+    request: () => http({ method: 'GET', path: fc.constant('/api/v1/checkin/invitations') }),
+  },
+  {
+    route: 'POST /api/v1/checkin/invitations/:invitationId/accept',
+    request: (w) =>
+      http({
+        method: 'POST',
+        path: param(w.invitationIds).map((id) => `/api/v1/checkin/invitations/${id}/accept`),
+      }),
+  },
+  {
+    route: 'DELETE /api/v1/checkin/invitations/:invitationId',
+    request: (w) =>
+      http({
+        method: 'DELETE',
+        path: param(w.invitationIds).map((id) => `/api/v1/checkin/invitations/${id}`),
       }),
   },
 

@@ -29,6 +29,8 @@ export type World = {
   gatewayPayments: string[]
   inquiryIds: string[]
   userIds: string[]
+  /** invitations to door staff: "another user"'s (accepted), then one that does not exist */
+  invitationIds: string[]
   emails: string[]
   resetTokens: string[]
   uploads: string[]
@@ -106,13 +108,26 @@ export async function makeWorld(t: TestApp): Promise<World> {
     payload: { amount: 100_000, currency: 'INR' },
   })
   const gatewayPaid = (await app.platform.localGateway?.pay(gatewayOrder.json().id, 'success')) as Checkout
-  // the door (issue 16): "another user" is the approved event's door staff; passes to scan
+  // the door (issue 16): "another user" is the approved event's door staff (invited, accepted);
+  // passes to scan
   await app.inject({
     method: 'POST',
     url: `/api/v1/checkin/${event._id}/door-staff`,
     headers: bearer(organizer.token),
     payload: { email: anotherUser.email },
   })
+  const invitations = await app.inject({
+    method: 'GET',
+    url: '/api/v1/checkin/invitations',
+    headers: bearer(anotherUser.token),
+  })
+  const invitationIds = (invitations.json() as Array<{ _id: string }>).map((i) => i._id)
+  for (const id of invitationIds)
+    await app.inject({
+      method: 'POST',
+      url: `/api/v1/checkin/invitations/${id}/accept`,
+      headers: bearer(anotherUser.token),
+    })
   const passes = await app.inject({
     method: 'GET',
     url: `/api/v1/ticket/${tickets[0]}/passes`,
@@ -158,6 +173,7 @@ export async function makeWorld(t: TestApp): Promise<World> {
     gatewayPayments: [gatewayPaid.razorpay_payment_id, checkout.razorpay_payment_id, 'pay_unknown'],
     inquiryIds: [inquiry.json().inquiry._id, 'no-such-inquiry'],
     userIds: [user.id, anotherUser.id, organizer.id, admin.id, 'no-such-user'],
+    invitationIds: [...invitationIds, 'no-such-invitation'],
     // (not the forgetful one's: a new reset request would retire the token below)
     emails: [user.email, anotherUser.email, organizer.email, 'nobody@example.com'],
     // (a token of the right shape that was never sent)

@@ -1,6 +1,6 @@
 // Calls of the door (issue 16, door-design.md): a ticket's passes, the scans a check-in screen
-// sends, the manifest it works offline from, the event's door staff, and the organizer's check-in
-// summary. The replies are checked against the shapes of the design as this client reads them.
+// sends, the manifest it works offline from, the event's door staff (invited by e-mail), an
+// account's own invitations, and the organizer's check-in summary. The replies are checked against the shapes of the design as this client reads them.
 import * as v from 'valibot'
 import { api } from './client.ts'
 
@@ -21,7 +21,14 @@ export const TicketPass = v.object({
 })
 export type TicketPass = v.InferOutput<typeof TicketPass>
 
-export const SCAN_RESULTS = ['admitted', 'already-admitted', 'void', 'invalid', 'wrong-event'] as const
+export const SCAN_RESULTS = [
+  'admitted',
+  'already-admitted',
+  'void',
+  'invalid',
+  'wrong-event',
+  'too-early',
+] as const
 export type ScanResult = (typeof SCAN_RESULTS)[number]
 
 /** what a check-in screen sends of each scan; the server knows a scan again by all three */
@@ -49,6 +56,8 @@ export const Manifest = v.object({
   eventId: v.string(),
   title: v.string(),
   publicKey: v.string(),
+  /** when the door opens: a scan before then is too early (a manifest kept from before has none) */
+  opensAt: v.nullish(v.string(), null),
   generatedAt: v.string(),
   position: v.number(),
   voided: v.array(v.string()),
@@ -65,13 +74,39 @@ export const Manifest = v.object({
 })
 export type Manifest = v.InferOutput<typeof Manifest>
 
-/** one account that may scan an event's passes */
+export const InvitationStatus = v.picklist(['invited', 'accepted'])
+
+/**
+ * One invitation to an event's door staff: the e-mail invited, and the account's name once it
+ * accepted (until then nothing says whether the e-mail has an account).
+ */
 export const DoorStaffMember = v.object({
-  accountId: v.string(),
-  username: v.optional(v.string(), ''),
+  _id: v.string(),
   email: v.string(),
+  status: InvitationStatus,
+  invitedAt: v.string(),
+  acceptedAt: When,
+  accountId: v.nullish(v.string(), null),
+  username: v.nullish(v.string(), null),
 })
 export type DoorStaffMember = v.InferOutput<typeof DoorStaffMember>
+
+/** an invitation to an event's door staff, as the account it is for sees it */
+export const DoorInvitation = v.object({
+  _id: v.string(),
+  eventId: v.string(),
+  title: v.string(),
+  date: v.string(),
+  time: v.string(),
+  location: v.string(),
+  organizer: v.nullish(v.string(), null),
+  status: InvitationStatus,
+  invitedAt: v.string(),
+  acceptedAt: When,
+})
+export type DoorInvitation = v.InferOutput<typeof DoorInvitation>
+
+const Message = v.object({ message: v.string() })
 
 /** what the organizer sees of an event's door; its live push (contracts/live.ts CheckinSummaryPush)
  * carries the same shape */
@@ -112,14 +147,26 @@ export const fetchManifest = async (eventId: string): Promise<Manifest> =>
 export const fetchDoorStaff = async (eventId: string): Promise<DoorStaffMember[]> =>
   v.parse(v.array(DoorStaffMember), await api.get<unknown>(`/checkin/${path(eventId)}/door-staff`))
 
-/** adds the account with this e-mail (404 "No account found with that email." when none) */
-export const addDoorStaff = async (eventId: string, email: string): Promise<void> => {
-  await api.post<unknown>(`/checkin/${path(eventId)}/door-staff`, { email })
+/** invites this e-mail to the door staff (the same answer for any address): the server's words */
+export const inviteDoorStaff = async (eventId: string, email: string): Promise<string> =>
+  v.parse(Message, await api.post<unknown>(`/checkin/${path(eventId)}/door-staff`, { email })).message
+
+/** withdraws an invitation, or removes the member who accepted it */
+export const removeDoorStaff = async (eventId: string, invitationId: string): Promise<void> => {
+  await api.delete<unknown>(`/checkin/${path(eventId)}/door-staff/${path(invitationId)}`)
 }
 
-export const removeDoorStaff = async (eventId: string, accountId: string): Promise<void> => {
-  await api.delete<unknown>(`/checkin/${path(eventId)}/door-staff/${path(accountId)}`)
-}
+/** the signed-in account's invitations to door staff, pending and accepted */
+export const fetchInvitations = async (): Promise<DoorInvitation[]> =>
+  v.parse(v.array(DoorInvitation), await api.get<unknown>('/checkin/invitations'))
+
+/** accepts an invitation: the server's words */
+export const acceptInvitation = async (invitationId: string): Promise<string> =>
+  v.parse(Message, await api.post<unknown>(`/checkin/invitations/${path(invitationId)}/accept`)).message
+
+/** declines an invitation, or leaves the door staff: the server's words */
+export const declineInvitation = async (invitationId: string): Promise<string> =>
+  v.parse(Message, await api.delete<unknown>(`/checkin/invitations/${path(invitationId)}`)).message
 
 export const fetchCheckinSummary = async (eventId: string): Promise<CheckinSummary> =>
   v.parse(CheckinSummary, await api.get<unknown>(`/checkin/${path(eventId)}/summary`))

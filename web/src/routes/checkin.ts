@@ -1,4 +1,5 @@
-// The door's route (issue 16): /checkin/{eventId} for any account with a token. It opens with no
+// The door's routes (issue 16): /checkin, an account's invitations to door staff, and
+// /checkin/{eventId}, the door itself, for any account with a token. It opens with no
 // network too: the stored token is enough here, where every other signed-in page also needs the
 // profile the server returns; which accounts may scan an event is the server's to say (its
 // manifest and scans answer 403 to the others, and the screen shows that).
@@ -16,4 +17,15 @@ export const checkinRoute = createRoute({
   component: lazyScreen(() => import('../screens/checkin/checkin.tsx'), 'CheckinScreen'),
 })
 
-export const checkinRoutes = [checkinRoute] as const
+/** /checkin: the account's invitations to door staff (the invitation mail links here) */
+export const invitationsRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/checkin',
+  beforeLoad: async ({ context, location }) => {
+    const { token } = await context.session.resolved()
+    if (!token) throw redirect({ to: '/login', search: { redirect: location.href } })
+  },
+  component: lazyScreen(() => import('../screens/checkin/invitations.tsx'), 'InvitationsScreen'),
+})
+
+export const checkinRoutes = [invitationsRoute, checkinRoute] as const

@@ -15,9 +15,10 @@ import { type CameraReader, startCamera } from './camera.ts'
 import { deviceId } from './device.ts'
 import { createDoor, type Door, type DoorSnapshot } from './door.ts'
 import { indexedDbStore, memoryStore } from './door-store.ts'
+import { InvitationOffer } from './invitations.tsx'
 import { type OfflineCopy, offlineCopyTexts, useOfflineCopy } from './offline-shell.ts'
 import { repeatFilter } from './repeats.ts'
-import { isDoubleEntry, isLateRefusal, resultOf, type ScanRecord, waiting } from './scan-log.ts'
+import { isDoubleEntry, isLateRefusal, resultOf, type ScanRecord, waiting, wasLetIn } from './scan-log.ts'
 import { ScanResultScreen } from './scan-result.tsx'
 import { resultTexts, checkinTexts as texts } from './texts.ts'
 import './checkin.css'
@@ -82,9 +83,10 @@ export function CheckinScreen() {
   const queryClient = useQueryClient()
   const offlineCopy = useOfflineCopy(online)
 
+  // fresh from the server: its time tells how far off this device's clock is
   useEffect(() => {
-    if (door && manifest.data) void door.takeManifest(manifest.data)
-  }, [door, manifest.data])
+    if (door && manifest.data) void door.takeManifest(manifest.data, manifest.dataUpdatedAt)
+  }, [door, manifest.data, manifest.dataUpdatedAt])
 
   // Back online: send what waited and fetch the pass list again at once.
   const wasOnline = useRef(online)
@@ -107,6 +109,8 @@ export function CheckinScreen() {
   if (!door || !snapshot) return <section className="page checkin-page" aria-busy="true" />
   const shown = shownId ? snapshot.records.findLast((record) => record.id === shownId) : undefined
   const manifestError = manifest.isError ? messageOf(manifest.error) : null
+  // refused: perhaps invited to this door and not accepted yet
+  const refused = manifest.isError && statusOf(manifest.error) === 403
 
   return (
     <section className="page checkin-page" data-online={online ? 'yes' : 'no'}>
@@ -117,10 +121,18 @@ export function CheckinScreen() {
         manifestError={manifestError}
         onRetry={door.sync}
       />
+      {refused && <InvitationOffer eventId={eventId} />}
       <Scanner onCode={(text) => void scan(text)} />
       <DoubleEntries records={snapshot.records} />
       <RecentScans records={snapshot.records} />
-      {shown && <ScanResultScreen key={shown.id} record={shown} onDismiss={() => setShownId(null)} />}
+      {shown && (
+        <ScanResultScreen
+          key={shown.id}
+          record={shown}
+          opensAt={snapshot.list?.opensAt ?? null}
+          onDismiss={() => setShownId(null)}
+        />
+      )}
     </section>
   )
 }
@@ -170,7 +182,14 @@ function DoorStatus({
           <dt>Pass list</dt>
           <dd className="checkin-list-age">{list ? `as of ${formatInstant(list.generatedAt)}` : '—'}</dd>
         </div>
+        {list?.opensAt && (
+          <div>
+            <dt>{Date.parse(list.opensAt) > Date.now() + snapshot.clockOffset ? 'Opens' : 'Opened'}</dt>
+            <dd className="checkin-opens">{formatInstant(list.opensAt)}</dd>
+          </div>
+        )}
       </dl>
+      {snapshot.clockOffset !== 0 && <p className="form-hint checkin-clock">{texts.clockOff}</p>}
       <div className="checkin-sync" role="status">
         {sync.kind === 'sending' ? (
           texts.sending
@@ -286,9 +305,15 @@ function Scanner({ onCode }: { onCode(text: string): void }) {
 const who = (record: ScanRecord) => record.server?.holder ?? record.local.holder ?? '—'
 const typeOf = (record: ScanRecord) => record.server?.ticketType ?? record.local.ticketType ?? '—'
 
+/**
+ * Every scan of a pass admitted before, as the organizer's page lists them: the ones this device
+ * turned away, and the ones it let in offline that another door had admitted first. Each says
+ * whether the server has recorded it, and when the pass was first admitted (the server's word
+ * once it answered).
+ */
 function DoubleEntries({ records }: { records: readonly ScanRecord[] }) {
   const headingId = useId()
-  const doubles = records.filter(isDoubleEntry)
+  const doubles = records.filter(isDoubleEntry).reverse()
   const late = records.filter(isLateRefusal)
   return (
     <section className="card checkin-doubles" aria-labelledby={headingId}>
@@ -296,15 +321,19 @@ function DoubleEntries({ records }: { records: readonly ScanRecord[] }) {
       {doubles.length === 0 ? (
         <p className="empty-text">{texts.noDoubleEntries}</p>
       ) : (
-        <ul className="checkin-double-list">
-          {doubles.map((record) => (
-            <li key={record.id}>
-              <strong>{who(record)}</strong> · {typeOf(record)}
-              {record.local.admission !== null && ` · Admission ${record.local.admission}`} — let in here at{' '}
-              {formatClock(record.scannedAt)}, first admitted{' '}
-              {record.server?.admittedAt ? formatInstant(record.server.admittedAt) : 'elsewhere'}
-            </li>
-          ))}
+        <ul className="checkin-double-list" aria-labelledby={headingId}>
+          {doubles.map((record) => {
+            const first = record.server?.admittedAt ?? record.local.admittedAt
+            return (
+              <li key={record.id} data-let-in={wasLetIn(record) ? 'yes' : 'no'}>
+                <strong>{who(record)}</strong> · {typeOf(record)}
+                {record.local.admission !== null && ` · Admission ${record.local.admission}`} —{' '}
+                {wasLetIn(record) ? texts.letInHere : texts.turnedAway} at {formatClock(record.scannedAt)},
+                first admitted {first ? formatInstant(first) : 'elsewhere'} ·{' '}
+                <span className="checkin-double-sent">{record.server ? texts.recorded : texts.notSent}</span>
+              </li>
+            )
+          })}
         </ul>
       )}
       {late.length > 0 && (

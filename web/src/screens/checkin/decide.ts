@@ -1,6 +1,6 @@
 // The door's own decision on a scan, made at once and with no network (door-design.md, Deciding a
-// scan, step by step as the server takes it): the code's form and signature, its event, then the
-// manifest's word on the pass and what this device admitted since. The server's answer, when the
+// scan, step by step as the server takes it): the code's form and signature, its event, whether the
+// door is open yet, then the manifest's word on the pass and what this device admitted since. The server's answer, when the
 // scan is synced, replaces it.
 import type { ScanResult } from '../../api/checkin.ts'
 import type { PassCode } from './pass-code.ts'
@@ -65,6 +65,9 @@ export function decideScan(input: DecideInput): Decision {
     admittedAt,
   })
 
+  // Before the door opens no one is let in, whatever the pass (the server answers so too, by the
+  // scan's time: this device's, corrected by the server's when it fetched the manifest).
+  if (list?.opensAt && input.now < list.opensAt) return decided('too-early')
   // A cancelled ticket or an older version of a transferred one: void, whatever happened before.
   if (list?.voided.has(passId) || listed?.status === 'void') return decided('void')
   const ticket = list?.tickets.get(claim.ticketId)

@@ -11,7 +11,13 @@ export type DoorStore = {
   saveManifest(manifest: Manifest): Promise<void>
   scans(eventId: string): Promise<ScanRecord[]>
   saveScans(records: readonly ScanRecord[]): Promise<void>
+  /** how far the server's clock is ahead of this device's (ms), as last measured; 0 if never */
+  clockOffset(): Promise<number>
+  saveClockOffset(offset: number): Promise<void>
 }
+
+/** the device's clock offset: one per device (every event's door runs on the same clock) */
+const OFFSET_KEY = 'checkin-clock-offset'
 
 interface DoorDb extends DBSchema {
   manifests: { key: string; value: Manifest }
@@ -41,6 +47,13 @@ export function indexedDbStore(): DoorStore {
       const transaction = (await db()).transaction('scans', 'readwrite')
       await Promise.all([...records.map((record) => transaction.store.put(record)), transaction.done])
     },
+    clockOffset: async () => {
+      const kept = Number(localStorage.getItem(OFFSET_KEY))
+      return Number.isFinite(kept) ? kept : 0
+    },
+    saveClockOffset: async (offset) => {
+      localStorage.setItem(OFFSET_KEY, String(offset))
+    },
   }
 }
 
@@ -48,6 +61,7 @@ export function indexedDbStore(): DoorStore {
 export function memoryStore(): DoorStore {
   const manifests = new Map<string, Manifest>()
   const scans = new Map<string, ScanRecord>()
+  let offset = 0
   return {
     manifest: async (eventId) => manifests.get(eventId) ?? null,
     saveManifest: async (manifest) => {
@@ -56,6 +70,10 @@ export function memoryStore(): DoorStore {
     scans: async (eventId) => [...scans.values()].filter((record) => record.eventId === eventId),
     saveScans: async (records) => {
       for (const record of records) scans.set(record.id, record)
+    },
+    clockOffset: async () => offset,
+    saveClockOffset: async (kept) => {
+      offset = kept
     },
   }
 }

@@ -42,7 +42,18 @@ export type DoorSnapshot = {
   sync: SyncState
   /** the device's storage failed: scans are kept for as long as the page only */
   storeFailed: boolean
+  /**
+   * How far the server's clock is ahead of this device's (ms; negative when behind), measured when a
+   * manifest was fetched: a scan's time is the device's corrected by it. 0 within CLOCK_TOLERANCE_MS.
+   */
+  clockOffset: number
 }
+
+/**
+ * A device clock off by less than this is taken as it is: a manifest's time is stamped before it
+ * travels, so a small difference is the network's, not the clock's.
+ */
+export const CLOCK_TOLERANCE_MS = 2 * 60_000
 
 export type DoorOptions = {
   eventId: string
@@ -66,8 +77,11 @@ export type Door = {
   subscribe(listener: () => void): () => void
   /** reads what the device kept; scans made before it is done wait for it */
   load(): Promise<void>
-  /** a manifest fetched: used from now on and kept */
-  takeManifest(manifest: Manifest): Promise<void>
+  /**
+   * A manifest: used from now on and kept. `fetchedAt` (this device's time when it arrived, ms) for
+   * one fresh from the server: its generatedAt then tells how far off this device's clock is.
+   */
+  takeManifest(manifest: Manifest, fetchedAt?: number): Promise<void>
   /** decides a scanned or typed code, keeps it and queues it; the record as decided here */
   scan(text: string): Promise<ScanRecord>
   /** sends what waits, now (back online, a button) */
@@ -93,6 +107,7 @@ export function createDoor(options: DoorOptions): Door {
     admitted: new Map(),
     sync: { kind: 'idle' },
     storeFailed: false,
+    clockOffset: 0,
   }
   const listeners = new Set<() => void>()
   const set = (changes: Partial<DoorSnapshot>) => {
@@ -121,6 +136,8 @@ export function createDoor(options: DoorOptions): Door {
   }
 
   let loading: Promise<void> | null = null
+  /** the clock offset was measured on this page (what the device kept is older) */
+  let measured = false
   let stopped = false
   let timer: ReturnType<typeof setTimeout> | null = null
   let sending = false
@@ -131,9 +148,16 @@ export function createDoor(options: DoorOptions): Door {
     loading ??= (async () => {
       let kept: Manifest | null = null
       let scans: ScanRecord[] = []
+      let offset: number | null = null
       await keep(async () => {
-        ;[kept, scans] = await Promise.all([store.manifest(eventId), store.scans(eventId)])
+        ;[kept, scans, offset] = await Promise.all([
+          store.manifest(eventId),
+          store.scans(eventId),
+          store.clockOffset(),
+        ])
       })
+      // An offset measured while this was read is newer: it stays.
+      if (offset !== null && !measured) set({ clockOffset: offset })
       // A manifest fetched while the kept one was read is newer: it stays.
       if (kept && !state.list) await apply(kept)
       const records = [...scans, ...state.records].sort((a, b) => a.scannedAt.localeCompare(b.scannedAt))
@@ -244,8 +268,15 @@ export function createDoor(options: DoorOptions): Door {
       return () => listeners.delete(listener)
     },
     load,
-    async takeManifest(manifest) {
+    async takeManifest(manifest, fetchedAt) {
       if (manifest.eventId !== eventId) return
+      if (fetchedAt !== undefined) {
+        const off = Date.parse(manifest.generatedAt) - fetchedAt
+        const clockOffset = Number.isFinite(off) && Math.abs(off) >= CLOCK_TOLERANCE_MS ? off : 0
+        measured = true
+        if (clockOffset !== state.clockOffset) set({ clockOffset })
+        await keep(() => store.saveClockOffset(clockOffset))
+      }
       if (state.list && manifest.position < state.list.position) return
       await apply(manifest)
       await keep(() => store.saveManifest(manifest))
@@ -253,8 +284,10 @@ export function createDoor(options: DoorOptions): Door {
     scan(text) {
       // Scans are decided one after another, in the order made: checking a signature takes a
       // moment, and two scans of one pass close together must not overtake each other (the later
-      // one is the double entry).
-      const scannedAt = now().toISOString()
+      // one is the double entry). Its time is the device's, corrected by the server's clock: a
+      // device set to the wrong day still opens and closes the door when the server does (and the
+      // server never takes a scan's time later than its own).
+      const scannedAt = new Date(now().getTime() + state.clockOffset).toISOString()
       const decided = turns.then(() => decideOne(text, scannedAt))
       turns = decided.catch(() => {})
       return decided

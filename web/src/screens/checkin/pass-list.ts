@@ -17,6 +17,8 @@ export type PassList = {
   eventId: string
   title: string
   publicKey: string
+  /** when the door opens (ISO), if the manifest says */
+  opensAt: string | null
   generatedAt: string
   position: number
   passes: Map<string, ListedPass>
@@ -55,6 +57,7 @@ export function passListOf(manifest: Manifest): PassList {
     eventId: manifest.eventId,
     title: manifest.title,
     publicKey: manifest.publicKey,
+    opensAt: manifest.opensAt ?? null,
     generatedAt: manifest.generatedAt,
     position: manifest.position,
     passes,

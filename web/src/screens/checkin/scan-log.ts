@@ -30,8 +30,14 @@ export const waiting = (record: ScanRecord): boolean => record.server === null &
 /** the word that stands: the server's once it answered */
 export const resultOf = (record: ScanRecord): LocalResult => record.server?.result ?? record.local.result
 
-/** a pass this device let in that the server says was already admitted (by another door, first) */
-export const isDoubleEntry = (record: ScanRecord): boolean =>
+/**
+ * A scan of a pass admitted before: a double entry, as the organizer's page lists it (the server
+ * records it). The server's word stands once it answered; until then, this device's.
+ */
+export const isDoubleEntry = (record: ScanRecord): boolean => resultOf(record) === 'already-admitted'
+
+/** a double entry this device let in (offline, the pass admitted first at another door) */
+export const wasLetIn = (record: ScanRecord): boolean =>
   record.local.result === 'admitted' && record.server?.result === 'already-admitted'
 
 /** a pass this device let in that the server refused for another reason (cancelled meanwhile, say) */

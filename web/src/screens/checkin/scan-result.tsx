@@ -11,7 +11,16 @@ import { checkinTexts, resultTexts } from './texts.ts'
 const ADMITTED_MS = 2500
 const REFUSED_MS = 6000
 
-export function ScanResultScreen({ record, onDismiss }: { record: ScanRecord; onDismiss(): void }) {
+export function ScanResultScreen({
+  record,
+  opensAt,
+  onDismiss,
+}: {
+  record: ScanRecord
+  /** when the door opens, if the pass list says */
+  opensAt: string | null
+  onDismiss(): void
+}) {
   const result = resultOf(record)
   const admitted = result === 'admitted'
   const holder = record.server?.holder ?? record.local.holder
@@ -41,6 +50,11 @@ export function ScanResultScreen({ record, onDismiss }: { record: ScanRecord; on
       )}
       {result === 'already-admitted' && firstAdmitted && (
         <p className="scan-result-when">First admitted {formatInstant(firstAdmitted)}</p>
+      )}
+      {result === 'too-early' && (
+        <p className="scan-result-when">
+          {opensAt ? `${checkinTexts.opensAt} ${formatInstant(opensAt)}.` : checkinTexts.notOpenYet}
+        </p>
       )}
       <p className="scan-result-note">{record.server ? checkinTexts.confirmed : checkinTexts.onDevice}</p>
       <button type="button" className="scan-result-next" onClick={onDismiss}>

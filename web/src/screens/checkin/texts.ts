@@ -8,6 +8,7 @@ export const resultTexts: Record<LocalResult, string> = {
   void: 'Void ticket',
   invalid: 'Invalid code',
   'wrong-event': 'Wrong event',
+  'too-early': 'Too early',
   unchecked: 'Cannot check offline',
 }
 
@@ -27,6 +28,13 @@ export const checkinTexts = {
   confirmed: 'Confirmed by the server',
   doubleEntries: 'Double entries',
   noDoubleEntries: 'No double entries.',
+  turnedAway: 'turned away',
+  letInHere: 'let in here',
+  recorded: 'recorded by the server',
+  notSent: 'not sent yet',
+  notOpenYet: 'Check-in has not opened yet.',
+  opensAt: 'Check-in opens',
+  clockOff: 'This device’s clock is off: scans are timed by the server’s clock.',
   lateRefusals: 'Refused after entry',
   recentScans: 'Recent scans',
   noScans: 'No scans yet.',

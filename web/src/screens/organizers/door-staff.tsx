@@ -1,50 +1,62 @@
-// Who may scan an event's passes besides its organizer (issue 16): accounts added by e-mail, listed,
-// removed. The server says whether an e-mail names an account ("No account found with that email.").
+// Who may scan an event's passes besides its organizer (issue 16): e-mail addresses invited, each
+// listed as invited until the account with that address accepts (then with its name), withdrawn or
+// removed. The server answers an invitation the same for any address: nothing here says whether an
+// address has an account before it accepts.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { type FormEvent, useId, useState } from 'react'
 import * as v from 'valibot'
 import { Email } from '../../../../contracts/common.ts'
-import { addDoorStaff, removeDoorStaff } from '../../api/checkin.ts'
+import { type DoorStaffMember, inviteDoorStaff, removeDoorStaff } from '../../api/checkin.ts'
 import { doorStaffQuery, keys } from '../../api/queries.ts'
 import { FetchError, messageOr } from '../../ui/fetched.tsx'
+import { formatInstant } from '../../ui/format.ts'
 import { notify } from '../../ui/toasts.ts'
+import './door-staff.css'
 
 export const doorStaffTexts = {
   heading: 'Door staff',
   email: 'Door staff email',
-  add: 'Add',
-  adding: 'Adding...',
+  hint: "An invitation is mailed to the address. Once its account accepts, it can check people in and see the guests' names.",
+  invite: 'Invite',
+  inviting: 'Inviting...',
+  withdraw: 'Withdraw',
   remove: 'Remove',
+  invited: 'Invited',
+  accepted: 'Accepted',
   none: 'No door staff yet: only you can check people in.',
   failed: 'Error fetching door staff',
-  added: 'Door staff added.',
-  addFailed: 'Could not add door staff.',
+  inviteFailed: 'Could not send the invitation.',
+  withdrawn: 'Invitation withdrawn.',
   removed: 'Door staff removed.',
   removeFailed: 'Could not remove door staff.',
 } as const
 
+/** how often the list asks again while shown: an acceptance shows without a reload */
+const REFRESH_MS = 30_000
+
 export function DoorStaff({ eventId }: { eventId: string }) {
   const headingId = useId()
   const emailId = useId()
+  const hintId = useId()
   const queryClient = useQueryClient()
-  const staff = useQuery(doorStaffQuery(eventId))
+  const staff = useQuery({ ...doorStaffQuery(eventId), refetchInterval: REFRESH_MS })
   const [email, setEmail] = useState('')
   const [error, setError] = useState<string | null>(null)
   const refetch = () => queryClient.invalidateQueries({ queryKey: keys.doorStaff(eventId) })
 
-  const add = useMutation({
-    mutationFn: (address: string) => addDoorStaff(eventId, address),
-    onSuccess: () => {
+  const invite = useMutation({
+    mutationFn: (address: string) => inviteDoorStaff(eventId, address),
+    onSuccess: (message) => {
       setEmail('')
-      notify.success(doorStaffTexts.added)
+      notify.success(message)
       return refetch()
     },
-    onError: (failure) => setError(messageOr(doorStaffTexts.addFailed)(failure)),
+    onError: (failure) => setError(messageOr(doorStaffTexts.inviteFailed)(failure)),
   })
   const remove = useMutation({
-    mutationFn: (accountId: string) => removeDoorStaff(eventId, accountId),
-    onSuccess: () => {
-      notify.success(doorStaffTexts.removed)
+    mutationFn: (member: DoorStaffMember) => removeDoorStaff(eventId, member._id),
+    onSuccess: (_, member) => {
+      notify.success(member.status === 'accepted' ? doorStaffTexts.removed : doorStaffTexts.withdrawn)
       return refetch()
     },
     onError: (failure) => notify.error(messageOr(doorStaffTexts.removeFailed)(failure)),
@@ -58,7 +70,7 @@ export function DoorStaff({ eventId }: { eventId: string }) {
       return
     }
     setError(null)
-    add.mutate(checked.output)
+    invite.mutate(checked.output)
   }
 
   return (
@@ -72,17 +84,21 @@ export function DoorStaff({ eventId }: { eventId: string }) {
             type="email"
             value={email}
             autoComplete="off"
+            aria-describedby={hintId}
             aria-invalid={error ? true : undefined}
             onChange={(change) => {
               setEmail(change.target.value)
               setError(null)
             }}
-            disabled={add.isPending}
+            disabled={invite.isPending}
           />
-          <button type="submit" disabled={add.isPending}>
-            {add.isPending ? doorStaffTexts.adding : doorStaffTexts.add}
+          <button type="submit" disabled={invite.isPending}>
+            {invite.isPending ? doorStaffTexts.inviting : doorStaffTexts.invite}
           </button>
         </div>
+        <p id={hintId} className="form-hint">
+          {doorStaffTexts.hint}
+        </p>
         {error && (
           <p className="form-error" role="alert">
             {error}
@@ -100,17 +116,22 @@ export function DoorStaff({ eventId }: { eventId: string }) {
       ) : (
         <ul className="door-staff-list" aria-labelledby={headingId}>
           {staff.data.map((member) => (
-            <li key={member.accountId}>
+            <li key={member._id} data-status={member.status}>
               <span>
-                {member.username && <strong>{member.username}</strong>} {member.email}
+                {member.username && <strong>{member.username}</strong>} {member.email}{' '}
+                <span className={`door-staff-status door-staff-${member.status}`}>
+                  {member.status === 'accepted'
+                    ? `${doorStaffTexts.accepted}${member.acceptedAt ? ` ${formatInstant(member.acceptedAt)}` : ''}`
+                    : `${doorStaffTexts.invited} ${formatInstant(member.invitedAt)}`}
+                </span>
               </span>
               <button
                 type="button"
                 className="button-secondary"
-                onClick={() => remove.mutate(member.accountId)}
-                disabled={remove.isPending && remove.variables === member.accountId}
+                onClick={() => remove.mutate(member)}
+                disabled={remove.isPending && remove.variables?._id === member._id}
               >
-                {doorStaffTexts.remove}
+                {member.status === 'accepted' ? doorStaffTexts.remove : doorStaffTexts.withdraw}
               </button>
             </li>
           ))}
