@@ -413,7 +413,7 @@ describe('the catalogue in the browser', () => {
     expect(new URL(visitor.url()).pathname).toBe(`/event/${eventId}`)
     await visitor.getByRole('img', { name: title }).waitFor()
     await visitor.getByText('An evening of live jazz by the sea.').waitFor()
-    await visitor.getByText('7:30 pm', { exact: true }).waitFor()
+    await visitor.getByText('7:30 pm IST', { exact: true }).waitFor()
     const shownSalesEnd = await visitor.evaluate((day) => {
       const [y, m, d] = day.split('-').map(Number) as [number, number, number]
       return new Date(y, m - 1, d).toLocaleDateString('en-IN', {
@@ -423,7 +423,7 @@ describe('the catalogue in the browser', () => {
       })
     }, salesEnd)
     await visitor.getByText('Sales end:', { exact: true }).waitFor()
-    await visitor.getByText(`${shownSalesEnd}, 6:00 pm`, { exact: true }).waitFor()
+    await visitor.getByText(`${shownSalesEnd}, 6:00 pm IST`, { exact: true }).waitFor()
     await visitor.getByRole('heading', { name: 'Tickets' }).waitFor()
     const vip = visitor.locator('.ticket-row').filter({ hasText: 'VIP' })
     await vip.getByText('₹1,500').waitFor()

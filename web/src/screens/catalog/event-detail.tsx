@@ -11,8 +11,9 @@ import { rooms } from '../../../../contracts/live.ts'
 import { eventQuery } from '../../api/queries.ts'
 import { useLiveConnected, useLiveRoom } from '../../live/use-live.ts'
 import { Fetched } from '../../ui/fetched.tsx'
-import { formatDate, formatEventWhen, formatPrice, formatTime } from '../../ui/format.ts'
+import { formatDate, formatEventTime, formatEventWhenIn, formatPrice } from '../../ui/format.ts'
 import { LiveCountsNote } from '../../ui/live-status.tsx'
+import { useEventZone } from '../../ui/use-site.ts'
 import { coverOf } from './event-facts.ts'
 import { Waitlists } from './waitlist.tsx'
 import './catalog.css'
@@ -29,6 +30,7 @@ function EventDetail({ id, sessions }: { id: string; sessions: ReactNode }) {
 
 function EventArticle({ event, sessions }: { event: EventView; sessions: ReactNode }) {
   const live = useLiveConnected()
+  const zone = useEventZone()
   const video = event.videos[0]
   const [salesEndDate = '', salesEndTime = ''] = event.salesEnd?.split('T') ?? []
   return (
@@ -46,13 +48,13 @@ function EventArticle({ event, sessions }: { event: EventView; sessions: ReactNo
         <dt>Date:</dt>
         <dd>{formatDate(event.date)}</dd>
         <dt>Time:</dt>
-        <dd>{formatTime(event.time)}</dd>
+        <dd>{formatEventTime(event.date, event.time, zone)}</dd>
         <dt>Location:</dt>
         <dd>{event.location}</dd>
         {event.salesEnd && (
           <>
             <dt>Sales end:</dt>
-            <dd>{formatEventWhen(salesEndDate, salesEndTime)}</dd>
+            <dd>{formatEventWhenIn(salesEndDate, salesEndTime, zone)}</dd>
           </>
         )}
       </dl>
