@@ -115,8 +115,10 @@ describe("a buyer's ticket cards", () => {
     // the ticket of the first test is still live above it
     expect(await page.locator('.ticket-list').first().getByRole('button', { name: 'Cancel' }).count()).toBe(1)
 
-    // and after a reload, as the server has it
+    // and after a reload, as the server has it; on a 390 px phone too, without sideways scrolling
+    await page.setViewportSize({ width: 390, height: 844 })
     await page.reload()
     await cancelled.locator(`#ticket-${ticketId}`).getByText(`Refunded ₹3,000 on ${today}.`).waitFor()
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390)
   })
 })

@@ -55,3 +55,20 @@ describe('an instant of an event (its cancellation cutoff)', () => {
     expect(zoneName(new Date('2030-01-14T14:00:00.000Z'))).toBe('GMT-5')
   })
 })
+
+describe("a holder's notice that their event moved", () => {
+  it("gives the new time in the event's zone, labelled", async () => {
+    const { holderNoticeText } = await import('../../web/src/screens/schedule/notice-listener.tsx')
+    const notice = {
+      eventId: 'e1',
+      eventTitle: 'River Ragas',
+      change: 'moved' as const,
+      date: '2030-06-16',
+      time: '18:00',
+      location: 'Assi Ghat, Varanasi',
+    }
+    expect(holderNoticeText(notice, 'Asia/Kolkata')).toBe(
+      'River Ragas has changed: now 16 Jun 2030, 6:00 pm IST, Assi Ghat, Varanasi.',
+    )
+  })
+})
