@@ -76,8 +76,10 @@ export function DashboardScreen({ inquiries }: { inquiries: ReactNode }) {
         toastId,
         autoClose: UNDO_MS,
         closeOnClick: false,
-        // a close button would only hide the toast, not undo: the card keeps its own Undo
+        // its Undo is the one way back (the card only says it is being cancelled): nothing may
+        // hide the toast before its time, no close button, no swipe
         closeButton: false,
+        draggable: false,
         pauseOnHover: false,
         pauseOnFocusLoss: false,
       }),
