@@ -112,9 +112,25 @@ export const Registration = v.object({
   paymentStatus: v.string(),
   /** cancelling (with its refund) is possible until this instant (ISO); null: no event date known */
   cancellableUntil: v.optional(v.nullable(v.string())),
+  // A cancelled ticket (listed with ?include=cancelled) says how it ended; a live one has none of these.
+  /** when it was cancelled (ISO) */
+  cancelledAt: v.optional(v.string()),
+  /** holder: its holder cancelled it; event: its event was called off */
+  cancelledBy: v.optional(v.picklist(['holder', 'event'])),
+  /** the organizer's reason, when its event was called off */
+  cancelReason: v.optional(v.string()),
+  /** rupees to go back to the payer (none for a free ticket) */
+  refundAmount: v.optional(v.number()),
+  /** when the refund was paid out (ISO); null while it is on its way */
+  refundedAt: v.optional(v.nullable(v.string())),
 })
 export type Registration = v.InferOutput<typeof Registration>
 export const RegistrationList = v.array(Registration)
+
+/** GET /ticket/registrations: `include=cancelled` adds the tickets cancelled while the caller held
+ * them, after the live ones (the latest cancelled first, at most CANCELLED_LISTED) */
+export const RegistrationsQuery = v.object({ include: v.optional(v.picklist(['cancelled'])) })
+export const CANCELLED_LISTED = 50
 
 export const LocalPayBody = v.object({
   orderId: v.pipe(

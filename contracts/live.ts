@@ -196,7 +196,8 @@ export type CheckinSummaryPush = {
 /** the `type` of a check-in summary's push */
 export const CHECKIN_SUMMARY = 'checkin-summary'
 
-/** The facts of an order: each pushes the ticket type's availability and the order's new state. */
+/** The facts of an order: each pushes the order's new state (all but a refund paid out, the ticket
+ * type's availability too). */
 export type OrderFactType =
   | 'TicketsHeld'
   | 'TicketsIssued'
@@ -204,6 +205,7 @@ export type OrderFactType =
   | 'HoldExpired'
   | 'TicketCancelled'
   | 'TicketTransferred'
+  | 'PaymentRefunded'
 
 /** One member per fact type (distributed over a union of types), so `push.type` narrows `data`. */
 type PushOf<Type extends string, Data> = Type extends string ? LivePush<Data> & { type: Type } : never

@@ -96,9 +96,10 @@ const handlers: Handlers = {
     const d = fact.data
     await tx.query(
       `WITH o AS (
-         UPDATE orders SET status = 'cancelled', payment_status = 'Cancelled', updated_at = $2 WHERE id = $1)
+         UPDATE orders SET status = 'cancelled', payment_status = 'Cancelled', cancelled_at = $2,
+           cancelled_by = $6, updated_at = $2 WHERE id = $1)
        ${adjust} VALUES ($3, $4, 0, -$5::int) ${adjusted}`,
-      [d.orderId, fact.at, d.ticketTypeId, d.eventId, d.quantity],
+      [d.orderId, fact.at, d.ticketTypeId, d.eventId, d.quantity, d.eventCancelled ? 'event' : 'holder'],
     )
   },
   async TicketTransferred(fact, tx) {
@@ -109,16 +110,18 @@ const handlers: Handlers = {
     ])
   },
   async RefundRequested(fact, tx) {
-    await tx.query("UPDATE orders SET refund = 'requested', updated_at = $2 WHERE id = $1", [
-      fact.data.orderId,
-      fact.at,
-    ])
+    await tx.query(
+      `UPDATE orders SET refund = 'requested', refund_requested_paise = refund_requested_paise + $3,
+         updated_at = $2 WHERE id = $1`,
+      [fact.data.orderId, fact.at, fact.data.amountPaise],
+    )
   },
   async PaymentRefunded(fact, tx) {
-    await tx.query("UPDATE orders SET refund = 'refunded', updated_at = $2 WHERE id = $1", [
-      fact.data.orderId,
-      fact.at,
-    ])
+    await tx.query(
+      `UPDATE orders SET refund = 'refunded', refunded_paise = refunded_paise + $3, refunded_at = $2,
+         updated_at = $2 WHERE id = $1`,
+      [fact.data.orderId, fact.at, fact.data.amountPaise],
+    )
   },
   // the door's facts change no order: the check-in area keeps the passes (checkin/pg-project.ts)
   async PassAdmitted() {},

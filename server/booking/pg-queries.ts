@@ -24,7 +24,9 @@ const order = `id, event_id AS "eventId", organizer_id AS "organizerId", ticket_
   provider_order_id AS "providerOrderId", status, payment_status AS "paymentStatus",
   payment_id AS "paymentId", held_until AS "heldUntil", client_key AS "clientKey",
   promo_code AS "promoCode", discount_paise AS "discountPaise", refund,
-  issued_at AS "issuedAt", created_at AS "createdAt", updated_at AS "updatedAt"`
+  cancelled_at AS "cancelledAt", cancelled_by AS "cancelledBy",
+  refund_requested_paise AS "refundRequestedPaise", refunded_paise AS "refundedPaise",
+  refunded_at AS "refundedAt", issued_at AS "issuedAt", created_at AS "createdAt", updated_at AS "updatedAt"`
 
 /** a promo_codes row as queries.ts reads it */
 const promo = `event_id AS "eventId", code, percent_off AS "percentOff", amount_off_paise AS "amountOffPaise",
@@ -155,6 +157,13 @@ export function pgBookingQueries(db: PgReader) {
 
     ticketsOf: (accountId) =>
       orders("owner_id = $1 AND status = 'issued'", [accountId], 'ORDER BY created_at DESC'),
+
+    cancelledTicketsOf: (accountId, limit) =>
+      orders(
+        "owner_id = $1 AND status = 'cancelled'",
+        [accountId, limit],
+        'ORDER BY cancelled_at DESC NULLS LAST, id DESC LIMIT $2',
+      ),
 
     isAttendeeOf: async (organizerId, accountId) =>
       (

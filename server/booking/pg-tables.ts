@@ -15,7 +15,7 @@ import {
 } from 'drizzle-orm/pg-core'
 import type { TicketTypeName } from '../../contracts/catalog.ts'
 import type { OrderStatus } from './decide.ts'
-import type { PaymentStatus } from './tables.ts'
+import type { CancelledBy, PaymentStatus } from './tables.ts'
 
 /** One row per order; a paid order is a ticket (its id is the ticket id). */
 export const pgOrders = pgTable(
@@ -41,6 +41,11 @@ export const pgOrders = pgTable(
     promoCode: text('promo_code'),
     discountPaise: bigint('discount_paise', { mode: 'number' }).notNull().default(0),
     refund: text('refund').$type<'requested' | 'refunded'>(),
+    cancelledAt: text('cancelled_at'),
+    cancelledBy: text('cancelled_by').$type<CancelledBy>(),
+    refundRequestedPaise: bigint('refund_requested_paise', { mode: 'number' }).notNull().default(0),
+    refundedPaise: bigint('refunded_paise', { mode: 'number' }).notNull().default(0),
+    refundedAt: text('refunded_at'),
     issuedAt: text('issued_at'),
     createdAt: text('created_at').notNull(),
     updatedAt: text('updated_at').notNull(),

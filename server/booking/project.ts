@@ -113,7 +113,10 @@ type Orders = {
   issue(id: string, ownerId: string, at: string): void
   pay(id: string, paymentId: string, at: string): void
   own(id: string, ownerId: string, at: string): void
-  refund(id: string, refund: NonNullable<OrderRow['refund']>, at: string): void
+  /** the ticket ended: by its holder or with its event */
+  cancel(id: string, by: NonNullable<OrderRow['cancelledBy']>, at: string): void
+  /** a refund asked for (its paise added to those asked) or paid out (added to those paid, at `at`) */
+  refund(id: string, refund: NonNullable<OrderRow['refund']>, paise: number, at: string): void
 }
 
 function tableOrders(db: Db): Orders {
@@ -158,9 +161,34 @@ function tableOrders(db: Db): Orders {
     .set({ ownerId: sql`${p('ownerId')}`, updatedAt: sql`${p('at')}` })
     .where(eq(orders.id, p('id')))
     .prepare()
-  const setRefund = db
+  const setCancelled = db
     .update(orders)
-    .set({ refund: sql`${p('refund')}`, updatedAt: sql`${p('at')}` })
+    .set({
+      status: 'cancelled',
+      paymentStatus: 'Cancelled',
+      cancelledAt: sql`${p('at')}`,
+      cancelledBy: sql`${p('by')}`,
+      updatedAt: sql`${p('at')}`,
+    })
+    .where(eq(orders.id, p('id')))
+    .prepare()
+  const setRefundRequested = db
+    .update(orders)
+    .set({
+      refund: 'requested',
+      refundRequestedPaise: sql`${orders.refundRequestedPaise} + ${p('paise')}`,
+      updatedAt: sql`${p('at')}`,
+    })
+    .where(eq(orders.id, p('id')))
+    .prepare()
+  const setRefunded = db
+    .update(orders)
+    .set({
+      refund: 'refunded',
+      refundedPaise: sql`${orders.refundedPaise} + ${p('paise')}`,
+      refundedAt: sql`${p('at')}`,
+      updatedAt: sql`${p('at')}`,
+    })
     .where(eq(orders.id, p('id')))
     .prepare()
   return {
@@ -170,7 +198,9 @@ function tableOrders(db: Db): Orders {
     issue: (id, ownerId, at) => setIssued.run({ ownerId, at, id }),
     pay: (id, paymentId, at) => setPayment.run({ paymentId, at, id }),
     own: (id, ownerId, at) => setOwner.run({ ownerId, at, id }),
-    refund: (id, refund, at) => setRefund.run({ refund, at, id }),
+    cancel: (id, by, at) => setCancelled.run({ by, at, id }),
+    refund: (id, refund, paise, at) =>
+      (refund === 'requested' ? setRefundRequested : setRefunded).run({ paise, at, id }),
   }
 }
 
@@ -236,8 +266,21 @@ function replayOrders(db: Db, held: ReturnType<typeof replayRows>, replaying: Re
     own(id, ownerId, at) {
       Object.assign(order(id), { ownerId, updatedAt: at })
     },
-    refund(id, refund, at) {
-      Object.assign(order(id), { refund, updatedAt: at })
+    cancel(id, by, at) {
+      Object.assign(order(id), {
+        status: 'cancelled',
+        paymentStatus: 'Cancelled',
+        cancelledAt: at,
+        cancelledBy: by,
+        updatedAt: at,
+      })
+    },
+    refund(id, refund, paise, at) {
+      const row = order(id)
+      if (refund === 'requested')
+        Object.assign(row, { refund, refundRequestedPaise: row.refundRequestedPaise + paise })
+      else Object.assign(row, { refund, refundedPaise: row.refundedPaise + paise, refundedAt: at })
+      row.updatedAt = at
     },
   }
 }
@@ -281,6 +324,11 @@ function handlersOver(seats: Seats, orders: Orders): HandlersOf<BookingFact> {
         promoCode: d.promoCode ?? null,
         discountPaise: d.discountPaise ?? 0,
         refund: null,
+        cancelledAt: null,
+        cancelledBy: null,
+        refundRequestedPaise: 0,
+        refundedPaise: 0,
+        refundedAt: null,
         issuedAt: null,
         createdAt: fact.at,
         updatedAt: fact.at,
@@ -314,17 +362,17 @@ function handlersOver(seats: Seats, orders: Orders): HandlersOf<BookingFact> {
     },
     TicketCancelled(fact) {
       const d = fact.data
-      orders.setStatus(d.orderId, 'cancelled', 'Cancelled', fact.at)
+      orders.cancel(d.orderId, d.eventCancelled ? 'event' : 'holder', fact.at)
       adjust({ ticketTypeId: d.ticketTypeId, eventId: d.eventId, held: 0, sold: -d.quantity })
     },
     TicketTransferred(fact) {
       orders.own(fact.data.orderId, fact.data.toId, fact.at)
     },
     RefundRequested(fact) {
-      orders.refund(fact.data.orderId, 'requested', fact.at)
+      orders.refund(fact.data.orderId, 'requested', fact.data.amountPaise, fact.at)
     },
     PaymentRefunded(fact) {
-      orders.refund(fact.data.orderId, 'refunded', fact.at)
+      orders.refund(fact.data.orderId, 'refunded', fact.data.amountPaise, fact.at)
     },
     // the door's facts change no order: the check-in area keeps the passes (checkin/project.ts)
     PassAdmitted() {},

@@ -301,6 +301,16 @@ export function bookingQueries(db: Db) {
         .orderBy(desc(orders.createdAt))
         .all(),
 
+    /** The tickets someone held when they were cancelled, the latest cancelled first, at most `limit`. */
+    cancelledTicketsOf: (accountId: string, limit: number): OrderRow[] =>
+      db
+        .select()
+        .from(orders)
+        .where(and(eq(orders.ownerId, accountId), equalsConstant(orders.status, 'cancelled')))
+        .orderBy(desc(orders.cancelledAt), desc(orders.id))
+        .limit(limit)
+        .all(),
+
     isAttendeeOf: (organizerId: string, accountId: string): boolean =>
       db
         .select({ id: orders.id })

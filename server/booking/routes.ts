@@ -2,11 +2,13 @@
 
 import type { FastifyInstance } from 'fastify'
 import {
+  CANCELLED_LISTED,
   CreateOrderBody,
   CreateOrderReply,
   PaymentSuccessBody,
   PaymentSuccessReply,
   RegistrationList,
+  RegistrationsQuery,
   TicketParams,
   TicketView,
   TransferBody,
@@ -34,6 +36,20 @@ export const ticketView = (order: OrderRow) => ({
   quantity: order.quantity,
   totalAmount: toRupees(order.amountPaise),
   paymentStatus: order.paymentStatus,
+})
+
+/** How a cancelled ticket ended: when, by whom, and its refund (asked for, and paid out when all of
+ * it has been). */
+const endOf = (order: OrderRow, event: EventRow | undefined) => ({
+  ...(order.cancelledAt ? { cancelledAt: order.cancelledAt } : {}),
+  ...(order.cancelledBy ? { cancelledBy: order.cancelledBy } : {}),
+  ...(order.cancelledBy === 'event' && event?.cancelReason ? { cancelReason: event.cancelReason } : {}),
+  ...(order.refundRequestedPaise > 0
+    ? {
+        refundAmount: toRupees(order.refundRequestedPaise),
+        refundedAt: order.refundedPaise >= order.refundRequestedPaise ? order.refundedAt : null,
+      }
+    : {}),
 })
 
 export type BookingRoutesOptions = {
@@ -141,9 +157,18 @@ export async function bookingRoutes(fastify: FastifyInstance, options: BookingRo
 
   app.get(
     '/ticket/registrations',
-    { config: { access: 'signed-in' }, schema: { response: replies({ 200: RegistrationList }) } },
+    {
+      config: { access: 'signed-in' },
+      schema: { querystring: RegistrationsQuery, response: replies({ 200: RegistrationList }) },
+    },
     async (request) => {
-      const tickets = await booking.ticketsOf(callerOf(request).id)
+      const holder = callerOf(request).id
+      const tickets = [
+        ...(await booking.ticketsOf(holder)),
+        ...(request.query.include === 'cancelled'
+          ? await booking.cancelledTicketsOf(holder, CANCELLED_LISTED)
+          : []),
+      ]
       const mediaBase = mediaBaseOf(request, config)
       const byId = new Map<string, EventRow>()
       for (const id of new Set(tickets.map((t) => t.eventId))) {
@@ -165,6 +190,7 @@ export async function bookingRoutes(fastify: FastifyInstance, options: BookingRo
           totalAmount: toRupees(t.amountPaise),
           paymentStatus: t.paymentStatus,
           cancellableUntil: event ? checkout.cutoffOf(event).at : null,
+          ...(t.status === 'cancelled' ? endOf(t, event) : {}),
         }
       })
     },

@@ -5,6 +5,9 @@ import type { OrderStatus } from './decide.ts'
 
 export type PaymentStatus = 'Pending' | 'Completed' | 'Failed' | 'Cancelled'
 
+/** who ended a cancelled ticket: its holder, or the event being called off */
+export type CancelledBy = 'holder' | 'event'
+
 /** One row per order; a paid order is a ticket (its id is the ticket id). */
 export const orders = sqliteTable(
   'orders',
@@ -34,6 +37,14 @@ export const orders = sqliteTable(
     promoCode: text('promo_code'),
     discountPaise: integer('discount_paise').notNull().default(0),
     refund: text('refund').$type<'requested' | 'refunded'>(),
+    /** when the ticket was cancelled, and why: its holder cancelled it, or its event was called off */
+    cancelledAt: text('cancelled_at'),
+    cancelledBy: text('cancelled_by').$type<CancelledBy>(),
+    /** what was asked back from the provider for this order, and what it has paid out (paise);
+     * refundedAt: the latest payout */
+    refundRequestedPaise: integer('refund_requested_paise').notNull().default(0),
+    refundedPaise: integer('refunded_paise').notNull().default(0),
+    refundedAt: text('refunded_at'),
     /** when the ticket was issued (sales over time) */
     issuedAt: text('issued_at'),
     createdAt: text('created_at').notNull(),

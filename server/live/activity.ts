@@ -1,5 +1,6 @@
 // Facts as the activity feed shows them: no secrets, and one line a person can read.
 import type { ActivityItem } from '../../contracts/activity.ts'
+import type { AccountRegistered } from '../accounts/facts.ts'
 import type { AccountQueries } from '../accounts/queries.ts'
 import type { BookingQueries } from '../booking/queries.ts'
 import type { CatalogQueries } from '../catalog/queries.ts'
@@ -44,11 +45,20 @@ export function activityShaper(reads: LiveReads) {
     eventId ? ((await events.byId(eventId))?.title ?? 'an event') : 'an event'
   const orderTitle = async (orderId: string) => title((await booking.byId(orderId))?.eventId)
 
+  /** a user signs up; an organizer's or admin's account is made by an admin (or seeded) */
+  const accountMade = async ({ username, role, createdBy }: AccountRegistered['data']): Promise<string> => {
+    if (role === 'user') return `${username} signed up as a user`
+    const kind = role === 'admin' ? 'an admin' : 'an organizer'
+    return createdBy
+      ? `${await name(createdBy)} created ${kind} account for ${username}`
+      : `${username} signed up as ${kind}`
+  }
+
   const summarize = async (stored: StoredFact): Promise<string> => {
     const fact = typedFact<KnownFact>(stored)
     switch (fact.type) {
       case 'AccountRegistered':
-        return `${fact.data.username} signed up as ${fact.data.role}`
+        return await accountMade(fact.data)
       case 'PasswordResetRequested':
         return `${await name(fact.data.accountId)} asked for a password reset link`
       case 'PasswordReset':

@@ -353,10 +353,22 @@ export function createPushes(
         const { orderId, fromId, toId } = fact.data
         return orderChanged(orderId, stored, { attending: [fromId, toId], extraAccounts: [fromId] })
       }
+      // a refund asked for comes with its cancel (pushed above); one paid out later is news to the
+      // ticket's holder alone (the seats and figures did not move)
       case 'PaymentCaptured':
       case 'RefundRequested':
-      case 'PaymentRefunded':
         return []
+      case 'PaymentRefunded': {
+        const order = await booking.byId(fact.data.orderId)
+        if (!order) return []
+        const data: TicketPush = {
+          orderId: order.id,
+          eventId: order.eventId,
+          status: order.status,
+          paymentStatus: order.paymentStatus,
+        }
+        return [{ room: rooms.user(order.ownerId ?? order.buyerId), data }]
+      }
       case 'SessionScheduled': {
         const { sessionId, eventId, sessionTitle, startTime, endTime } = fact.data
         const data: SessionPush = { sessionId, eventId, sessionTitle, startTime, endTime }

@@ -221,7 +221,7 @@ describe('booking in the browser', () => {
     await confirmation.getByText('VIP', { exact: true }).waitFor()
     await confirmation.getByText('2', { exact: true }).waitFor()
     await confirmation.getByText('₹3,000').waitFor()
-    await confirmation.getByText('15 Jun 2030, 7:30 pm').waitFor()
+    await confirmation.getByText('15 Jun 2030, 7:30 pm IST', { exact: true }).waitFor()
     await confirmation.getByText('Ticket No.').waitFor()
     await confirmation.getByText(shortNumber(paidTicketId), { exact: true }).waitFor()
     expect(await ticketOnServer(buyer, paidTicketId)).toMatchObject({ paymentStatus: 'Completed' })
@@ -375,7 +375,8 @@ describe('booking in the browser', () => {
     await seesAvailable(watcherPage, 'General Admission', 99)
 
     await buyerPage.goto('/dashboard')
-    const card = buyerPage.getByRole('article', { name: TITLE })
+    // (the tickets cancelled above are still listed, as cancelled)
+    const card = buyerPage.locator(`#ticket-${ticketId}`)
     await card.getByText('General Admission', { exact: true }).waitFor()
     await card.getByRole('link', { name: 'Transfer' }).click()
     await at(buyerPage, `/ticket/transfer/${ticketId}`)

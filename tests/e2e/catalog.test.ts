@@ -124,6 +124,7 @@ async function apiEvent(
   token: string,
   fields: { title: string; category: string; location: string },
   review?: 'Approved' | 'Rejected',
+  reason?: string,
 ): Promise<string> {
   const { payload, headers } = await multipartBody({
     ...fields,
@@ -146,7 +147,7 @@ async function apiEvent(
       method: 'PUT',
       url: `/api/v1/admin/events/${id}/status`,
       headers: bearer(admin.token),
-      payload: { status: review },
+      payload: { status: review, ...(reason ? { reason } : {}) },
     })
     expect(reviewed.statusCode).toBe(200)
   }
@@ -236,7 +237,13 @@ describe('the catalogue in the browser', () => {
     expect(await busy.isDisabled()).toBe(true)
     await page.getByRole('progressbar', { name: 'Upload progress' }).waitFor()
     await page.getByText('Event created successfully').waitFor()
-    await at(page, '/')
+    // the organizer lands on the new event's own page, which says it waits for review
+    await page.waitForURL((url) => /^\/organizers\/events\/[\w-]+$/.test(url.pathname))
+    const createdId = new URL(page.url()).pathname.split('/').at(-1) ?? ''
+    await page.getByRole('heading', { name: title, level: 1 }).waitFor()
+    const pill = page.locator('.organizer-event-when [data-status]')
+    await pill.getByText('Pending', { exact: true }).waitFor()
+    await page.getByText("Waiting for an admin's review: not public yet.").waitFor()
     const seen = await page.evaluate(() => (window as unknown as { progressSeen: number[] }).progressSeen)
     expect(seen.at(-1)).toBe(100)
     expect(seen.some((percent) => percent > 0 && percent < 100)).toBe(true)
@@ -258,6 +265,9 @@ describe('the catalogue in the browser', () => {
     await adminPage.getByText('Event approved successfully!').waitFor()
     await card.getByText('Approved', { exact: true }).waitFor()
     expect(await card.getByRole('button', { name: 'Approve' }).isDisabled()).toBe(true)
+    // the organizer's page of it, open all along, follows
+    await pill.getByText('Approved', { exact: true }).waitFor()
+    expect(new URL(page.url()).pathname).toBe(`/organizers/events/${createdId}`)
     expect(await card.getByText('This event has not been approved yet.').count()).toBe(0)
     expect(await stillSameDocument(adminPage)).toBe(true)
 
@@ -307,6 +317,9 @@ describe('the catalogue in the browser', () => {
       return answered.map((response) => Object.fromEntries(new URL(response.url()).searchParams))
     }
     const searchBox = visitor.getByLabel('Search term', { exact: true })
+    /** the text box, labelled by what it takes: the filter type (words: 'Search term') */
+    const termBox = (filter: string) =>
+      visitor.getByLabel(filter === 'Words' ? 'Search term' : filter, { exact: true })
     const filterBy = visitor.getByLabel('Filter by', { exact: true })
     const minPrice = visitor.getByLabel('Min Price', { exact: true })
     const maxPrice = visitor.getByLabel('Max Price', { exact: true })
@@ -317,7 +330,7 @@ describe('the catalogue in the browser', () => {
         await minPrice.fill(term[0])
         await maxPrice.fill(term[1])
       } else {
-        await searchBox.fill(term)
+        await termBox(filter).fill(term)
       }
     }
     const shownAlone = async () => {
@@ -360,7 +373,7 @@ describe('the catalogue in the browser', () => {
     for (const [filter, term, sent] of searches) {
       await fillRow(filter, term)
       // Price: the text box gives way to Min Price and Max Price.
-      expect(await searchBox.count()).toBe(filter === 'Price' ? 0 : 1)
+      expect(await termBox(filter).count()).toBe(filter === 'Price' ? 0 : 1)
       expect(await minPrice.count()).toBe(filter === 'Price' ? 1 : 0)
       expect(await searchNow([filter.toLowerCase()])).toEqual([
         { search: sent, filterType: filter.toLowerCase() },
@@ -371,6 +384,13 @@ describe('the catalogue in the browser', () => {
     // Words, category and a price range together: 'Add filter' keeps each as a chip and empties
     // the row; Search runs the chips and the row, and each narrows the others.
     const addFilter = visitor.getByRole('button', { name: 'Add filter', exact: true })
+    // what it does is said beside it, and is its description
+    const hint = visitor.getByText(
+      'Add filter keeps this criterion and empties the row for another; Search finds the events that match every one.',
+      { exact: true },
+    )
+    await hint.waitFor()
+    expect(await addFilter.getAttribute('aria-describedby')).toBe(await hint.getAttribute('id'))
     const chips = visitor.getByRole('list', { name: 'Filters added' })
     await fillRow('Words', 'monsoon')
     await addFilter.click()
@@ -413,7 +433,7 @@ describe('the catalogue in the browser', () => {
     expect(new URL(visitor.url()).pathname).toBe(`/event/${eventId}`)
     await visitor.getByRole('img', { name: title }).waitFor()
     await visitor.getByText('An evening of live jazz by the sea.').waitFor()
-    await visitor.getByText('7:30 pm', { exact: true }).waitFor()
+    await visitor.getByText('7:30 pm IST', { exact: true }).waitFor()
     const shownSalesEnd = await visitor.evaluate((day) => {
       const [y, m, d] = day.split('-').map(Number) as [number, number, number]
       return new Date(y, m - 1, d).toLocaleDateString('en-IN', {
@@ -423,7 +443,7 @@ describe('the catalogue in the browser', () => {
       })
     }, salesEnd)
     await visitor.getByText('Sales end:', { exact: true }).waitFor()
-    await visitor.getByText(`${shownSalesEnd}, 6:00 pm`, { exact: true }).waitFor()
+    await visitor.getByText(`${shownSalesEnd}, 6:00 pm IST`, { exact: true }).waitFor()
     await visitor.getByRole('heading', { name: 'Tickets' }).waitFor()
     const vip = visitor.locator('.ticket-row').filter({ hasText: 'VIP' })
     await vip.getByText('₹1,500').waitFor()
@@ -457,7 +477,7 @@ describe('the catalogue in the browser', () => {
       const element = document.querySelector('video')
       return element !== null && element.readyState >= 2 && element.currentTime > 0.2
     })
-  })
+  }, 120_000)
 
   it('shows the search form its validation messages, and the server its refusals', async () => {
     const page = await openPage()
@@ -471,6 +491,18 @@ describe('the catalogue in the browser', () => {
     const addFilter = page.getByRole('button', { name: 'Add filter', exact: true })
     const termNeeded = page.getByText('Please enter a search term and select a filter type.')
     const pricesNeeded = page.getByText('Please enter valid min and max prices.')
+
+    // The box is labelled by what it takes, and a new filter type starts it empty.
+    await page.getByLabel('Search term', { exact: true }).fill('jazz')
+    await page.getByLabel('Filter by').selectOption('Category')
+    expect(await page.getByLabel('Search term', { exact: true }).count()).toBe(0)
+    expect(await page.getByLabel('Category', { exact: true }).inputValue()).toBe('')
+    expect(await page.getByLabel('Category', { exact: true }).getAttribute('placeholder')).toBe('e.g. Music')
+    await page.getByLabel('Category', { exact: true }).fill('Music')
+    await page.getByLabel('Filter by').selectOption('Location')
+    expect(await page.getByLabel('Location', { exact: true }).inputValue()).toBe('')
+    await page.getByLabel('Filter by').selectOption('Words')
+    expect(await page.getByLabel('Search term', { exact: true }).inputValue()).toBe('')
 
     // Nothing typed; a filter type but no term; a filter added from an empty row.
     await search.click()
@@ -499,7 +531,7 @@ describe('the catalogue in the browser', () => {
     expect(searched).toEqual([])
 
     await page.getByLabel('Filter by').selectOption('Date')
-    await page.getByLabel('Search term', { exact: true }).fill('next friday')
+    await page.getByLabel('Date', { exact: true }).fill('next friday')
     await search.click()
     await page.getByText('Date must be YYYY-MM-DD (a day) or YYYY-MM (a month).').waitFor()
     expect(await pricesNeeded.count()).toBe(0)
@@ -519,13 +551,18 @@ describe('the catalogue in the browser', () => {
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390)
   })
 
-  it('lists rejected events first on the admin dashboard, with the not-approved notice', async () => {
+  it('lists rejected events first on the admin dashboard, each saying it was rejected and why', async () => {
     const organizer = await organizerSession(server.app, 'Rina')
     const suffix = Date.now().toString(36)
     const approved = `Approved Gala ${suffix}`
     const rejected = `Rejected Rave ${suffix}`
     await apiEvent(organizer.token, { title: approved, category: 'Gala', location: 'Pune' }, 'Approved')
-    await apiEvent(organizer.token, { title: rejected, category: 'Rave', location: 'Goa' }, 'Rejected')
+    await apiEvent(
+      organizer.token,
+      { title: rejected, category: 'Rave', location: 'Goa' },
+      'Rejected',
+      'No noise permit for the beach.',
+    )
 
     const admin = await adminSession(server.app)
     const page = await signedInPage(admin.token)
@@ -533,7 +570,9 @@ describe('the catalogue in the browser', () => {
     const card = page.getByRole('listitem', { name: rejected })
     await card.waitFor()
     await card.getByText('Rejected', { exact: true }).waitFor()
-    await card.getByText('This event has not been approved yet.').waitFor()
+    await card.getByText('This event has been rejected.', { exact: true }).waitFor()
+    await card.getByText('Reason given: No noise permit for the beach.', { exact: true }).waitFor()
+    expect(await card.getByText('This event has not been approved yet.').count()).toBe(0)
     expect(await card.getByRole('button', { name: 'Approve' }).isEnabled()).toBe(true)
     expect(await card.getByRole('button', { name: 'Reject' }).isDisabled()).toBe(true)
     const statuses = await page
@@ -546,7 +585,8 @@ describe('the catalogue in the browser', () => {
     expect(await approvedCard.getByText('This event has not been approved yet.').count()).toBe(0)
     await approvedCard.getByRole('button', { name: 'Reject' }).click()
     await page.getByText('Event rejected !').waitFor()
-    await approvedCard.getByText('This event has not been approved yet.').waitFor()
+    await approvedCard.getByText('This event has been rejected.', { exact: true }).waitFor()
+    expect(await approvedCard.getByText('This event has not been approved yet.').count()).toBe(0)
   })
 
   it('checks the event form, and shows what the server refuses next to its field', async () => {

@@ -77,17 +77,18 @@ describe('dates, times and prices in one format', () => {
     }
   })
 
-  it('event page: the day, the time as 7:30 pm, each ticket at ₹1,50,000 or Free', async () => {
+  it('event page: the day, the time as 7:30 pm IST, each ticket at ₹1,50,000 or Free', async () => {
     const page = await newPage(null)
     await page.goto(`/event/${free._id}`)
     await page.getByText(`20 Dec ${nextYear}`, { exact: true }).waitFor()
-    await page.getByText('7:30 pm', { exact: true }).waitFor()
+    // in the event's zone, labelled (TIMEZONE: Asia/Kolkata)
+    await page.getByText('7:30 pm IST', { exact: true }).waitFor()
     const tickets = page.locator('.ticket-list')
     await tickets.getByText('Free', { exact: true }).waitFor()
     await tickets.getByText('₹1,50,000', { exact: true }).waitFor()
 
     await page.goto(`/event/${paid._id}`)
-    await page.getByText('9:05 am', { exact: true }).waitFor()
+    await page.getByText('9:05 am IST', { exact: true }).waitFor()
     await page.locator('.ticket-list').getByText('₹1,499', { exact: true }).waitFor()
   })
 

@@ -137,7 +137,7 @@ describe('support desk in the browser', () => {
     await adminDashboardPage.locator('[data-live="connected"]').waitFor()
     await adminDashboardPage.locator('[data-feed="live"]').waitFor()
     // The backlog is there: the asker's sign-up.
-    await activity(adminDashboardPage).filter({ hasText: 'asker signed up as user' }).waitFor()
+    await activity(adminDashboardPage).filter({ hasText: 'asker signed up as a user' }).waitFor()
     await markDocument(adminDashboardPage)
 
     await askerPage.goto('/inquiryform')

@@ -160,6 +160,8 @@ describe('a waiting list, from sold out to a booked offer', () => {
     expect(await offer.getByRole('link', { name: 'Book Now' }).getAttribute('href')).toBe(
       `/booking/${event._id}`,
     )
+    // one way to book on the page: the offer's
+    expect(await pageB.getByRole('link', { name: 'Book Now' }).count()).toBe(1)
     // the seat is B's alone: nobody else sees it on sale
     await vipRow(pageC).getByText('Available: 0').waitFor()
     await vipRow(pageB).getByText('Available: 0').waitFor()
@@ -219,5 +221,31 @@ describe('a waiting list, from sold out to a booked offer', () => {
     expect(await entryOf(personC)).toMatchObject({ status: 'waiting', position: 1 })
     await vipRow(pageC).getByText('Available: 0').waitFor()
     await notReloaded(pageC)
+  })
+
+  it('says an event with every seat sold is sold out, with its waiting list and no Book Now', async () => {
+    const full = await approvedEvent(
+      server.app,
+      await organizerSession(server.app, 'Fuller'),
+      await adminSession(server.app),
+      { title: `Full House ${Date.now()}` },
+      [{ type: 'VIP', price: 900, quantity: 2 }],
+    )
+    await buy(server.app, buyerA, full, 'VIP', 2)
+    const page = await signedInPage(personC)
+    await page.goto(`/event/${full._id}`)
+    await page.getByRole('heading', { name: full.title }).waitFor()
+    await page.locator('.ticket-row').filter({ hasText: 'VIP' }).getByText('Available: 0').waitFor()
+    await page.getByRole('status').filter({ hasText: 'Sold out' }).waitFor()
+    expect(await page.getByRole('link', { name: 'Book Now' }).count()).toBe(0)
+    const list = waitlists(page).locator('[data-ticket-type="VIP"]')
+    await list.getByRole('button', { name: 'Join the waiting list' }).waitFor()
+
+    // a visitor is shown the same, and how to join
+    const visitor = await pages.open(null)
+    await visitor.goto(`/event/${full._id}`)
+    await visitor.getByRole('status').filter({ hasText: 'Sold out' }).waitFor()
+    expect(await visitor.getByRole('link', { name: 'Book Now' }).count()).toBe(0)
+    await waitlists(visitor).getByRole('link', { name: 'Log in to join the waiting list' }).waitFor()
   })
 })

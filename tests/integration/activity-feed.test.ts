@@ -134,7 +134,7 @@ describe('GET /api/v1/activity (WebSocket)', () => {
     expect(backlog.map((f) => f.position)).toEqual(Array.from({ length: head }, (_, i) => i + 1))
     expect(feed.messages.find((m) => m.kind === 'caught-up')).toEqual({ kind: 'caught-up', position: head })
     await signUp(server.app, 'During')
-    await until(() => facts(feed.messages).some((f) => f.summary === 'During signed up as user'))
+    await until(() => facts(feed.messages).some((f) => f.summary === 'During signed up as a user'))
     expect(JSON.stringify(feed.messages)).not.toMatch(/argon2|passwordHash|tokenHash/)
     feed.socket.close()
   })
@@ -155,7 +155,7 @@ describe('GET /api/v1/activity (WebSocket)', () => {
     expect(all).toEqual(Array.from({ length: await server.app.platform.ledger.head() }, (_, i) => i + 1))
     second.socket.close()
   })
-  it('shows bookings, failed payments, cancels, transfers, inquiries and reset requests with readable summaries and no secrets', async () => {
+  it('shows accounts made, bookings, failed payments, cancels, transfers, inquiries and reset requests with readable summaries and no secrets', async () => {
     const admin = await adminSession(server.app)
     const from = await server.app.platform.ledger.head()
     const feed = await openFeed({ token: admin.token, from })
@@ -196,6 +196,9 @@ describe('GET /api/v1/activity (WebSocket)', () => {
     const summaries = seen.map((f) => [f.type, f.summary])
     expect(summaries).toEqual(
       expect.arrayContaining([
+        // an organizer's account is made by an admin; a user signs up
+        ['AccountRegistered', `${admin.username} created an organizer account for Feedorg`],
+        ['AccountRegistered', 'Asha signed up as a user'],
         ['EventSubmitted', 'Feedorg submitted “Feed Fest” for approval'],
         ['EventApproved', `${admin.username} approved “Feed Fest”`],
         ['TicketsHeld', 'Asha is paying for 2 × VIP for “Feed Fest”'],
@@ -251,7 +254,7 @@ describe('GET /api/v1/activity (WebSocket)', () => {
       expect(facts(feed.messages)).toEqual([])
       expect(batches(feed.messages)).toHaveLength(1)
       expect(batched(feed.messages).map((f) => f.position)).toEqual([head - 3, head - 2, head - 1, head])
-      expect(batched(feed.messages).at(-1)?.summary).toBe('Backlog5 signed up as user')
+      expect(batched(feed.messages).at(-1)?.summary).toBe('Backlog5 signed up as a user')
       expect(feed.messages.at(-1)).toEqual({ kind: 'caught-up', position: head })
       feed.socket.close()
     })
@@ -291,7 +294,7 @@ describe('GET /api/v1/activity (WebSocket)', () => {
       expect(batched(feed.messages).map((f) => f.position)).toEqual(
         Array.from({ length: head - from }, (_, i) => from + i + 1),
       )
-      expect(batched(feed.messages).some((f) => f.summary === 'AfterDrop signed up as user')).toBe(true)
+      expect(batched(feed.messages).some((f) => f.summary === 'AfterDrop signed up as a user')).toBe(true)
       feed.socket.close()
     })
 
@@ -303,7 +306,7 @@ describe('GET /api/v1/activity (WebSocket)', () => {
         const feed = await openFeed({ token: admin.token, from, keep })
         await until(() => feed.messages.some((m) => m.kind === 'caught-up'))
         expect(batches(feed.messages)).toEqual([])
-        expect(facts(feed.messages).at(-1)?.summary).toBe('NoKeep signed up as user')
+        expect(facts(feed.messages).at(-1)?.summary).toBe('NoKeep signed up as a user')
         feed.socket.close()
       }
     })

@@ -23,6 +23,7 @@ import {
   order,
   orderRow,
   pay,
+  standardTickets,
   submitEvent,
   ticketTypeOf,
   until,
@@ -411,6 +412,85 @@ describe('GET /ticket/registrations', () => {
     ])
     expect(await registrations(await signUp(app, 'Pavan'))).toEqual([])
   })
+
+  it('with include=cancelled, keeps the cancelled tickets after the live ones: who cancelled, the refund and when it was paid out', async () => {
+    const event = await createApprovedEvent(app, organizer, admin)
+    const calledOff = await createApprovedEvent(app, organizer, admin, standardTickets, {
+      title: 'Flooded Fest',
+    })
+    const buyer = await signUp(app, 'Priya')
+    const friend = await signUp(app, 'Ravi')
+    const kept = await buyTicket(app, buyer, event, 'General Admission', 1)
+    const cancelledByBuyer = await buyTicket(app, buyer, event, 'VIP', 2)
+    const given = await buyTicket(app, buyer, event, 'General Admission', 1)
+    const withEvent = await buyTicket(app, buyer, calledOff, 'VIP', 1)
+    const cancel = (ticketId: string) =>
+      app.inject({ method: 'DELETE', url: `/api/v1/ticket/cancel/${ticketId}`, headers: bearer(buyer.token) })
+    const before = new Date().toISOString()
+    expect((await cancel(cancelledByBuyer)).statusCode).toBe(200)
+    const transferred = await app.inject({
+      method: 'POST',
+      url: '/api/v1/ticket/transfer',
+      headers: bearer(buyer.token),
+      payload: { ticketId: given, newAttendeeEmail: friend.email },
+    })
+    expect(transferred.statusCode, transferred.body).toBe(200)
+    const off = await app.inject({
+      method: 'POST',
+      url: `/api/v1/event/${calledOff._id}/cancel`,
+      headers: bearer(organizer.token),
+      payload: { reason: 'The hall is flooded.' },
+    })
+    expect(off.statusCode, off.body).toBe(200)
+    for (const ticketId of [cancelledByBuyer, withEvent])
+      await until(async () => (await factsOf(app, ticketId)).includes('PaymentRefunded'))
+
+    // without it, as before: the live tickets alone, in their original shape
+    expect((await registrations(buyer)).map((r) => r._id)).toEqual([kept])
+    const res = await app.inject({
+      method: 'GET',
+      url: '/api/v1/ticket/registrations?include=cancelled',
+      headers: bearer(buyer.token),
+    })
+    expect(res.statusCode, res.body).toBe(200)
+    const all = res.json() as Array<Record<string, unknown>>
+    expect(all.map((r) => r._id)).toEqual([kept, withEvent, cancelledByBuyer])
+    expect(Object.keys(all[0] ?? {})).not.toContain('cancelledAt')
+    const iso = expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/)
+    expect(all[1]).toMatchObject({
+      eventTitle: 'Flooded Fest',
+      paymentStatus: 'Cancelled',
+      cancelledAt: iso,
+      cancelledBy: 'event',
+      cancelReason: 'The hall is flooded.',
+      refundAmount: 1499,
+      refundedAt: iso,
+    })
+    expect(all[2]).toMatchObject({
+      eventTitle: 'Raga Nights',
+      ticketType: 'VIP',
+      quantity: 2,
+      totalAmount: 2998,
+      paymentStatus: 'Cancelled',
+      cancelledAt: iso,
+      cancelledBy: 'holder',
+      refundAmount: 2998,
+      refundedAt: iso,
+    })
+    expect(all[2]).not.toHaveProperty('cancelReason')
+    expect(String(all[2]?.cancelledAt) >= before).toBe(true)
+    expect(String(all[2]?.refundedAt) >= String(all[2]?.cancelledAt)).toBe(true)
+    // the ticket given away is the friend's now, on the friend's list alone
+    expect(all.map((r) => r._id)).not.toContain(given)
+    expect((await registrations(friend)).map((r) => r._id)).toEqual([given])
+    // a query the list does not know is refused, not ignored
+    const unknown = await app.inject({
+      method: 'GET',
+      url: '/api/v1/ticket/registrations?include=everything',
+      headers: bearer(buyer.token),
+    })
+    expect(unknown.statusCode).toBe(400)
+  })
 })
 
 describe('POST /auth/getbyid (an organizer looking up attendees)', () => {
@@ -756,7 +836,7 @@ describe('live pushes (real listening server, socket.io-client)', () => {
     return { heard, next }
   }
 
-  it('pushes availability to the event room and ticket changes to the buyer on hold, issue, failure and cancel', async () => {
+  it('pushes availability to the event room and ticket changes to the buyer on hold, issue, failure, cancel and refund', async () => {
     const live = server.app
     const event = await createApprovedEvent(live, liveOrganizer, liveAdmin, [
       { type: 'VIP', price: 1499, quantity: 10 },
@@ -818,6 +898,13 @@ describe('live pushes (real listening server, socket.io-client)', () => {
       available: 10,
     })
     expect((await own.next('TicketCancelled', forOrder(placed.ticketId))).data).toMatchObject({
+      status: 'cancelled',
+      paymentStatus: 'Cancelled',
+    })
+    // the refund paid out later reaches the holder's screens too (its dashboard says when)
+    expect((await own.next('PaymentRefunded', forOrder(placed.ticketId))).data).toEqual({
+      orderId: placed.ticketId,
+      eventId: event._id,
       status: 'cancelled',
       paymentStatus: 'Cancelled',
     })

@@ -6,6 +6,8 @@
 // row, and every booking, analytics and dashboard query answers the same on both for a range of
 // arguments. The catalogue's and accounts' tables, which the dashboards join, are not ported here:
 // their rows are copied from SQLite into tables of the same shape made by this test.
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import type { FastifyInstance } from 'fastify'
 import type pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -19,8 +21,8 @@ import { pgBookingProjection } from '../../server/booking/pg-project.ts'
 import { pgBookingQueries, poolReader } from '../../server/booking/pg-queries.ts'
 import { bookingQueries } from '../../server/booking/queries.ts'
 import type { TicketTypeRow } from '../../server/catalog/queries.ts'
-import type { Sqlite } from '../../server/db/connection.ts'
-import { openPostgres, type PgConnection } from '../../server/db/pg-connection.ts'
+import { migrationsFolder, type Sqlite } from '../../server/db/connection.ts'
+import { openPostgres, type PgConnection, pgMigrationsFolder } from '../../server/db/pg-connection.ts'
 import type { StoredFact } from '../../server/ledger/ledger.ts'
 import { PgLedger } from '../../server/ledger/pg-ledger.ts'
 import { adminSession, organizerSession, type Session, signUp } from '../support/accounts.ts'
@@ -38,13 +40,14 @@ import {
   hold,
   nextYear,
   pay,
+  post,
   review,
   submitEvent,
   transfer,
   until,
 } from '../support/sales.ts'
 import { startServer, type TestServer } from '../support/server.ts'
-import { allFacts, pgRows, sqliteRows } from '../support/stores.ts'
+import { allFacts, normalised, pgRows, sqliteRows } from '../support/stores.ts'
 
 const bookingTables = ['orders', 'inventory', 'held_by_client']
 const analyticsTables = ['sales_by_ticket_type', 'sales_by_hour', 'event_sales', 'attendance', 'sales_totals']
@@ -164,7 +167,13 @@ async function sell(app: FastifyInstance) {
   ] as const) {
     await cancel(app, owner, ticket as string)
   }
-  await until(async () => (await factsOfType(app, 'PaymentRefunded')).length === 4)
+  // an event called off: its paid ticket cancelled with it and refunded, its open hold released
+  const calledOff = await approvedEvent(app, hampi, admin, { title: 'Hampi Eve' }, types)
+  await buy(app, b(10), calledOff, 'VIP', 1)
+  await hold(app, b(11), calledOff, 'General Admission', 1)
+  const off = await post(app, `/api/v1/event/${calledOff._id}/cancel`, hampi, { reason: 'Rain.' })
+  expect(off.statusCode, off.body).toBe(200)
+  await until(async () => (await factsOfType(app, 'PaymentRefunded')).length === 5)
 }
 
 beforeAll(async () => {
@@ -258,6 +267,8 @@ describe('the same answers on both stores', () => {
     }
     for (const account of everyone()) {
       expect(await pg.ticketsOf(account)).toEqual(lite.ticketsOf(account))
+      for (const limit of [1, 50])
+        expect(await pg.cancelledTicketsOf(account, limit)).toEqual(lite.cancelledTicketsOf(account, limit))
       for (const event of events) {
         expect(byId(await pg.heldBy(account, event._id))).toEqual(byId(lite.heldBy(account, event._id)))
         expect(await pg.seatsIssuedTo(account, event._id)).toBe(lite.seatsIssuedTo(account, event._id))
@@ -375,6 +386,51 @@ describe('the same answers on both stores', () => {
       for (const account of [...everyone(), 'nobody']) {
         expect(await pg.attendee(event._id, account)).toEqual(lite.attendee(event._id, account))
       }
+    }
+  })
+})
+
+/** The hand-written backfill at the end of a migration file (after its "-- Backfill" comment). */
+function backfillOf(file: string): string {
+  const text = readFileSync(file, 'utf8')
+  const at = text.indexOf('-- Backfill')
+  if (at < 0) throw new Error(`no backfill in ${file}`)
+  return text.slice(at)
+}
+
+/** what 0018 (SQLite) and 0009 (PostgreSQL) add to each order, as a database before them had it */
+const forgetEndings = `UPDATE orders SET cancelled_at = NULL, cancelled_by = NULL, refund_requested_paise = 0,
+  refunded_paise = 0, refunded_at = NULL`
+
+describe("the migrations' backfill of cancelled tickets and refunds", () => {
+  it('makes on SQLite the rows the projection folded', () => {
+    const folded = sqliteRows(sqlite, 'orders')
+    expect(folded.filter((r) => r.cancelled_by === 'event')).toHaveLength(1)
+    expect(folded.filter((r) => r.cancelled_by === 'holder')).toHaveLength(3)
+    expect(folded.filter((r) => r.refunded_at !== null)).toHaveLength(5)
+    sqlite.exec('SAVEPOINT backfill')
+    try {
+      sqlite.exec(forgetEndings)
+      sqlite.exec(backfillOf(join(migrationsFolder, '0019_cancelled_tickets.sql')))
+      expect(sqliteRows(sqlite, 'orders')).toEqual(folded)
+    } finally {
+      sqlite.exec('ROLLBACK TO backfill')
+      sqlite.exec('RELEASE backfill')
+    }
+  })
+
+  it('makes on PostgreSQL the rows the projection folded', async () => {
+    const folded = await pgRows(postgres.pool, 'orders')
+    const client = await postgres.pool.connect()
+    try {
+      await client.query('BEGIN')
+      await client.query(forgetEndings)
+      await client.query(backfillOf(join(pgMigrationsFolder, '0010_cancelled_tickets.sql')))
+      const { rows } = await client.query('SELECT * FROM orders')
+      expect(normalised(rows)).toEqual(folded)
+    } finally {
+      await client.query('ROLLBACK')
+      client.release()
     }
   })
 })

@@ -312,8 +312,8 @@ describe('the index as a read model', () => {
       // dashboards' read models), which fills them again from the read models it finds; 0013 (the
       // door's read models), which makes the passes of the tickets it finds; 0014 (promo codes); and 0015
       // (events' cancellation); 0016 (waiting lists); 0017 (the attendees' index, which the orders
-      // table made again by 0011 has in its old form); and 0018 (door staff invitations, which
-      // replace 0013's door staff).
+      // table made again by 0011 has in its old form); 0018 (door staff invitations, which
+      // replace 0013's door staff); and 0019 (cancelled tickets and refunds on orders).
       const journal = JSON.parse(readFileSync(join(migrationsFolder, 'meta', '_journal.json'), 'utf8')) as {
         entries: Array<{ tag: string; when: number }>
       }
@@ -342,12 +342,20 @@ describe('the index as a read model', () => {
         'waitlist_entries',
       ])
         sqlite.exec(`DROP TABLE ${table}`)
-      for (const column of ['promo_code', 'discount_paise'])
+      for (const column of [
+        'promo_code',
+        'discount_paise',
+        'cancelled_at',
+        'cancelled_by',
+        'refund_requested_paise',
+        'refunded_paise',
+        'refunded_at',
+      ])
         sqlite.exec(`ALTER TABLE orders DROP COLUMN ${column}`)
       for (const column of ['cancelled_at', 'cancel_reason'])
         sqlite.exec(`ALTER TABLE events DROP COLUMN ${column}`)
       sqlite
-        .prepare('DELETE FROM __drizzle_migrations WHERE created_at IN (?, ?, ?, ?, ?, ?, ?, ?, ?)')
+        .prepare('DELETE FROM __drizzle_migrations WHERE created_at IN (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)')
         .run(
           recorded('0009_events_search'),
           recorded('0011_money_in_paise'),
@@ -358,6 +366,7 @@ describe('the index as a read model', () => {
           recorded('0016_waitlist'),
           recorded('0017_attendees_from_index'),
           recorded('0018_door_invitations'),
+          recorded('0019_cancelled_tickets'),
         )
       // Opening the database applies the missing migration, which indexes the existing events.
       openDatabase(sqlite.name).close()

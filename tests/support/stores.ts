@@ -25,7 +25,8 @@ const comparable = (value: unknown): unknown => {
   return value
 }
 
-const normalised = (rows: Row[]): Row[] =>
+/** Rows of either store, comparable and in one order. */
+export const normalised = (rows: Row[]): Row[] =>
   rows
     .map((row) => Object.fromEntries(Object.entries(row).map(([k, v]) => [k, comparable(v)])))
     .sort((a, b) => (JSON.stringify(a) < JSON.stringify(b) ? -1 : 1))

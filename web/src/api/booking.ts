@@ -75,9 +75,10 @@ export async function confirmPayment(
   return { status: 'pending', message: reply.message }
 }
 
-/** The caller's live tickets, with their events' details (dashboard and registrations). */
+/** The caller's live tickets, then those cancelled while held (how each ended), with their events'
+ * details (dashboard and registrations). */
 export async function fetchRegistrations(): Promise<Registration[]> {
-  return v.parse(RegistrationList, await api.get<unknown>('/ticket/registrations'))
+  return v.parse(RegistrationList, await api.get<unknown>('/ticket/registrations?include=cancelled'))
 }
 
 /** The dashboard's cancel, with the token of the account that asked (it may sign out meanwhile). */

@@ -90,11 +90,17 @@ const replyOf = (text: string): unknown => {
   }
 }
 
+/** what the form needs of the reply: the new event's id (null if the reply does not say it) */
+const CreatedEvent = v.object({ event: v.object({ _id: v.string() }) })
+
 /**
  * POST /event/create. `onProgress` hears the percent (0–100) of the request's bytes sent; fetch
  * cannot report that, hence XMLHttpRequest. Rejects with an ApiError carrying the server's issues.
  */
-export function createEvent(event: NewEvent, onProgress: (percent: number) => void): Promise<unknown> {
+export function createEvent(
+  event: NewEvent,
+  onProgress: (percent: number) => void,
+): Promise<{ eventId: string | null }> {
   const form = new FormData()
   for (const [name, value] of Object.entries(event.fields)) form.append(name, value)
   form.append('ticketTypes', JSON.stringify(event.ticketTypes))
@@ -117,7 +123,8 @@ export function createEvent(event: NewEvent, onProgress: (percent: number) => vo
     xhr.addEventListener('load', () => {
       const body = replyOf(xhr.responseText)
       if (xhr.status >= 200 && xhr.status < 300) {
-        resolve(body)
+        const created = v.safeParse(CreatedEvent, body)
+        resolve({ eventId: created.success ? created.output.event._id : null })
         return
       }
       const reply = typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {}

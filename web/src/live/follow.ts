@@ -82,7 +82,8 @@ export function followLive(live: Live, client: QueryClient): () => void {
       case 'PaymentFailed':
       case 'HoldExpired':
       case 'TicketCancelled':
-      case 'TicketTransferred': {
+      case 'TicketTransferred':
+      case 'PaymentRefunded': {
         const { data } = push
         // The event's room hears the ticket type's availability: applied as it is.
         if ('available' in data) {

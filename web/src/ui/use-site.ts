@@ -6,3 +6,8 @@ import { siteQuery } from '../api/site.ts'
 export function useSite(): SiteReply | null {
   return useQuery(siteQuery()).data ?? null
 }
+
+/** The zone events' dates and times are written in (TIMEZONE), once the settings are read. */
+export function useEventZone(): string | undefined {
+  return useSite()?.timeZone
+}

@@ -1,4 +1,5 @@
 // One event under the admin's review: what it is, its status, and Approve / Reject (SPEC §2, §4);
+// a pending event says it has not been approved yet (SPEC), a rejected one that it was rejected;
 // for an approved event, how its sale stands (sold, revenue, attendees: the event's candidates).
 // The description comes with the row; an approved event's card opens on its analytics panel: only
 // opened cards fetch it, so a page of 25 cards costs one request and a sale none but open panels'.
@@ -51,9 +52,11 @@ export const DashboardEventCard = memo(function DashboardEventCard({
         <dt>Status:</dt>
         <dd className={`status status-${status.toLowerCase()}`}>{status}</dd>
       </dl>
-      {status !== 'Approved' && (
+      {status === 'Pending' && (
         <p className="dashboard-event-notice">This event has not been approved yet.</p>
       )}
+      {/* a rejection is said as one (with the reason below, when one was given), not as a wait */}
+      {status === 'Rejected' && <p className="dashboard-event-notice">This event has been rejected.</p>}
       {row.reviewReason && <p className="dashboard-event-reason">Reason given: {row.reviewReason}</p>}
       {approved && <RowFigures row={row} />}
       <div className="field dashboard-event-reason-field">

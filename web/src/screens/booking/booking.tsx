@@ -18,11 +18,11 @@ import { useLiveConnected, useLiveRoom } from '../../live/use-live.ts'
 import { bookingMachine } from '../../machines/booking.ts'
 import { useSession } from '../../session/use-session.ts'
 import { Fetched } from '../../ui/fetched.tsx'
-import { formatDate, formatPrice, formatTime } from '../../ui/format.ts'
+import { formatDate, formatEventTime, formatPrice } from '../../ui/format.ts'
 import { LiveCountsNote } from '../../ui/live-status.tsx'
 import { Loading } from '../../ui/loading.tsx'
 import { notify } from '../../ui/toasts.ts'
-import { useSite } from '../../ui/use-site.ts'
+import { useEventZone, useSite } from '../../ui/use-site.ts'
 import { CheckoutDialog } from './checkout-dialog.tsx'
 import { type Payer, razorpayCheckout } from './razorpay-checkout.ts'
 import './booking.css'
@@ -69,6 +69,7 @@ function withOffers(event: EventView, entries: WaitlistEntryView[] | undefined):
 }
 
 function EventSummary({ event }: { event: EventView }) {
+  const zone = useEventZone()
   const image = event.images[0]?.url
   return (
     <article className="card event-summary">
@@ -85,7 +86,7 @@ function EventSummary({ event }: { event: EventView }) {
           <dt>Date:</dt>
           <dd>{formatDate(event.date)}</dd>
           <dt>Time:</dt>
-          <dd>{formatTime(event.time)}</dd>
+          <dd>{formatEventTime(event.date, event.time, zone)}</dd>
           <dt>Location:</dt>
           <dd>{event.location}</dd>
         </dl>

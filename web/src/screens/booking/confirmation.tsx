@@ -9,7 +9,8 @@ import type { EventView } from '../../../../contracts/catalog.ts'
 import { bookedTicketQuery } from '../../api/queries.ts'
 import { useSession } from '../../session/use-session.ts'
 import { Fetched } from '../../ui/fetched.tsx'
-import { formatEventWhen, formatPrice } from '../../ui/format.ts'
+import { formatEventWhenIn, formatPrice } from '../../ui/format.ts'
+import { useEventZone } from '../../ui/use-site.ts'
 import { ticketAnchor, ticketNumber } from './ticket-number.ts'
 import './booking.css'
 
@@ -50,6 +51,7 @@ export function ConfirmationScreen() {
 
 function Confirmation({ ticket, event }: { ticket: TicketView; event: EventView }) {
   const { user } = useSession()
+  const zone = useEventZone()
   const pending = ticket.paymentStatus === 'Pending'
   // the dashboard is the user's; other accounts that book see their tickets under registrations
   const ticketPage = user?.role === 'user' ? '/dashboard' : '/registrations'
@@ -72,7 +74,7 @@ function Confirmation({ ticket, event }: { ticket: TicketView; event: EventView 
         <dt>Amount:</dt>
         <dd className="confirmation-amount">{formatPrice(ticket.totalAmount)}</dd>
         <dt>Date:</dt>
-        <dd>{formatEventWhen(event.date, event.time)}</dd>
+        <dd>{formatEventWhenIn(event.date, event.time, zone)}</dd>
         <dt>Location:</dt>
         <dd>{event.location}</dd>
         <dt>Payment Status:</dt>

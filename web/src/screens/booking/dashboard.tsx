@@ -1,11 +1,14 @@
 // User dashboard (SPEC §2 /dashboard): the account, then 'Ticket Data' with a card per ticket;
 // Cancel needs no confirmation (SPEC §5) but is held for 5 s behind an Undo toast before it is
-// sent (held-cancels.ts says what happens when the buyer leaves meanwhile); Transfer opens the
-// transfer screen. Live: fetched again when one of the account's tickets changes. Below the tickets,
-// the page puts the account's inquiries (another area's: routes/pages/user-dashboard.tsx).
+// sent (held-cancels.ts says what happens when the buyer leaves meanwhile; the toast's Undo is the
+// one way back, the card says it is being cancelled); Transfer opens the transfer screen. A
+// cancelled ticket stays, under 'Cancelled tickets', saying who cancelled it and its refund. Event
+// times are in the event's zone, labelled. Live: fetched again when one of the account's tickets
+// changes (a refund paid out included). Below the tickets, the page puts the account's inquiries
+// (another area's: routes/pages/user-dashboard.tsx).
 import { useQueryClient } from '@tanstack/react-query'
 import { Link } from '@tanstack/react-router'
-import type { ReactNode } from 'react'
+import { type ReactNode, useId } from 'react'
 import type { Profile } from '../../../../contracts/accounts.ts'
 import type { Registration } from '../../../../contracts/booking.ts'
 import { cancelTicket, cancelTicketOnLeave } from '../../api/booking.ts'
@@ -13,10 +16,12 @@ import { keys } from '../../api/queries.ts'
 import { useLiveConnected } from '../../live/use-live.ts'
 import { useSession } from '../../session/use-session.ts'
 import { Fetched, messageOr } from '../../ui/fetched.tsx'
-import { formatDate, formatPrice } from '../../ui/format.ts'
+import { formatEventWhenIn, formatPrice } from '../../ui/format.ts'
 import { notify, toastify } from '../../ui/toasts.ts'
+import { useEventZone } from '../../ui/use-site.ts'
 import { CancelCutoff, cancellationClosed } from './cancel-cutoff.tsx'
 import { type CancelPhase, holdCancel, UNDO_MS, undoCancel, useHeldCancels } from './held-cancels.ts'
+import { cancelledText, endingTexts, isCancelled, refundText } from './ticket-ending.ts'
 import { ticketAnchor, ticketNumber, useScrollToTicket } from './ticket-number.ts'
 import { useMyTickets } from './use-my-tickets.ts'
 import './booking.css'
@@ -48,6 +53,7 @@ export function DashboardScreen({ inquiries }: { inquiries: ReactNode }) {
   const { token } = useSession()
   const held = useHeldCancels()
   const target = useScrollToTicket(mine.data !== undefined)
+  const cancelledHeading = useId()
 
   const cancel = (ticket: Registration) => {
     const toastId = undoToastId(ticket._id)
@@ -70,8 +76,10 @@ export function DashboardScreen({ inquiries }: { inquiries: ReactNode }) {
         toastId,
         autoClose: UNDO_MS,
         closeOnClick: false,
-        // a close button would only hide the toast, not undo: the card keeps its own Undo
+        // its Undo is the one way back (the card only says it is being cancelled): nothing may
+        // hide the toast before its time, no close button, no swipe
         closeButton: false,
+        draggable: false,
         pauseOnHover: false,
         pauseOnFocusLoss: false,
       }),
@@ -85,36 +93,55 @@ export function DashboardScreen({ inquiries }: { inquiries: ReactNode }) {
 
   return (
     <Fetched query={mine} failed={messageOr('An error occurred while fetching data.')}>
-      {({ profile, tickets }) => (
-        <section className="page dashboard-page" data-live={live ? 'connected' : 'offline'}>
-          <header className="card dashboard-account">
-            <h1>My Dashboard</h1>
-            <p className="dashboard-username">{profile.username}</p>
-            <p className="dashboard-email">{profile.email}</p>
-            <Link to="/registrations">Your Registrations</Link>
-          </header>
-          <h2>Ticket Data</h2>
-          {tickets.length === 0 ? (
-            <p className="empty-text">No ticket data available.</p>
-          ) : (
-            <ul className="ticket-list">
-              {tickets.map((ticket) => (
-                <li key={ticket._id}>
-                  <TicketCard
-                    ticket={ticket}
-                    profile={profile}
-                    cancelling={held.get(ticket._id) ?? null}
-                    targeted={target === ticketAnchor(ticket._id)}
-                    onCancel={() => cancel(ticket)}
-                    onUndo={() => undo(ticket._id)}
-                  />
-                </li>
-              ))}
-            </ul>
-          )}
-          {inquiries}
-        </section>
-      )}
+      {({ profile, tickets: all }) => {
+        const tickets = all.filter((ticket) => !isCancelled(ticket))
+        const cancelled = all.filter(isCancelled)
+        return (
+          <section className="page dashboard-page" data-live={live ? 'connected' : 'offline'}>
+            <header className="card dashboard-account">
+              <h1>My Dashboard</h1>
+              <p className="dashboard-username">{profile.username}</p>
+              <p className="dashboard-email">{profile.email}</p>
+              <Link to="/registrations">Your Registrations</Link>
+            </header>
+            <h2>Ticket Data</h2>
+            {tickets.length === 0 ? (
+              <p className="empty-text">No ticket data available.</p>
+            ) : (
+              <ul className="ticket-list">
+                {tickets.map((ticket) => (
+                  <li key={ticket._id}>
+                    <TicketCard
+                      ticket={ticket}
+                      profile={profile}
+                      cancelling={held.get(ticket._id) ?? null}
+                      targeted={target === ticketAnchor(ticket._id)}
+                      onCancel={() => cancel(ticket)}
+                    />
+                  </li>
+                ))}
+              </ul>
+            )}
+            {cancelled.length > 0 && (
+              <section className="cancelled-tickets" aria-labelledby={cancelledHeading}>
+                <h2 id={cancelledHeading}>{endingTexts.heading}</h2>
+                <ul className="ticket-list">
+                  {cancelled.map((ticket) => (
+                    <li key={ticket._id}>
+                      <CancelledTicketCard
+                        ticket={ticket}
+                        profile={profile}
+                        targeted={target === ticketAnchor(ticket._id)}
+                      />
+                    </li>
+                  ))}
+                </ul>
+              </section>
+            )}
+            {inquiries}
+          </section>
+        )
+      }}
     </Fetched>
   )
 }
@@ -127,10 +154,32 @@ type TicketCardProps = {
   /** the card a link opened the dashboard on */
   targeted: boolean
   onCancel(): void
-  onUndo(): void
 }
 
-function TicketCard({ ticket, profile, cancelling, targeted, onCancel, onUndo }: TicketCardProps) {
+/** What a card says of its ticket, live or cancelled (SPEC §2's fields, its number first). */
+function TicketFacts({ ticket, profile }: { ticket: Registration; profile: Profile }) {
+  const zone = useEventZone()
+  return (
+    <dl className="facts">
+      <dt>Ticket No.</dt>
+      <dd className="ticket-number">{ticketNumber(ticket._id)}</dd>
+      <dt>Candidate Name:</dt>
+      <dd>{profile.username}</dd>
+      <dt>Ticket Type:</dt>
+      <dd>{ticket.ticketType}</dd>
+      <dt>Quantity:</dt>
+      <dd>{ticket.quantity}</dd>
+      <dt>Total Amount:</dt>
+      <dd>{formatPrice(ticket.totalAmount)}</dd>
+      <dt>Date:</dt>
+      <dd>{formatEventWhenIn(ticket.eventDate, ticket.eventTime, zone)}</dd>
+      <dt>Location:</dt>
+      <dd>{ticket.eventLocation}</dd>
+    </dl>
+  )
+}
+
+function TicketCard({ ticket, profile, cancelling, targeted, onCancel }: TicketCardProps) {
   return (
     <article
       id={ticketAnchor(ticket._id)}
@@ -141,30 +190,10 @@ function TicketCard({ ticket, profile, cancelling, targeted, onCancel, onUndo }:
       {ticket.image && <img src={ticket.image} alt={ticket.eventTitle} />}
       <div className="ticket-card-body">
         <h3>{ticket.eventTitle}</h3>
-        <dl className="facts">
-          <dt>Ticket No.</dt>
-          <dd className="ticket-number">{ticketNumber(ticket._id)}</dd>
-          <dt>Candidate Name:</dt>
-          <dd>{profile.username}</dd>
-          <dt>Ticket Type:</dt>
-          <dd>{ticket.ticketType}</dd>
-          <dt>Quantity:</dt>
-          <dd>{ticket.quantity}</dd>
-          <dt>Total Amount:</dt>
-          <dd>{formatPrice(ticket.totalAmount)}</dd>
-          <dt>Date:</dt>
-          <dd>{formatDate(ticket.eventDate)}</dd>
-          <dt>Location:</dt>
-          <dd>{ticket.eventLocation}</dd>
-        </dl>
+        <TicketFacts ticket={ticket} profile={profile} />
         {cancelling ? (
           <p className="ticket-cancelling" role="status">
             Being cancelled…
-            {cancelling === 'held' && (
-              <button type="button" className="button-link" onClick={onUndo}>
-                Undo
-              </button>
-            )}
           </p>
         ) : (
           <CancelCutoff cancellableUntil={ticket.cancellableUntil} />
@@ -185,6 +214,34 @@ function TicketCard({ ticket, profile, cancelling, targeted, onCancel, onUndo }:
             Passes
           </Link>
         </div>
+      </div>
+    </article>
+  )
+}
+
+/** A ticket that was cancelled: what it was, who cancelled it and its refund; nothing to do with it. */
+function CancelledTicketCard({
+  ticket,
+  profile,
+  targeted,
+}: {
+  ticket: Registration
+  profile: Profile
+  targeted: boolean
+}) {
+  const refund = refundText(ticket)
+  return (
+    <article
+      id={ticketAnchor(ticket._id)}
+      className={`card ticket-card ticket-card-cancelled${targeted ? ' ticket-card-targeted' : ''}`}
+      aria-label={ticket.eventTitle}
+    >
+      {ticket.image && <img src={ticket.image} alt={ticket.eventTitle} />}
+      <div className="ticket-card-body">
+        <h3>{ticket.eventTitle}</h3>
+        <TicketFacts ticket={ticket} profile={profile} />
+        <p className="ticket-ended">{cancelledText(ticket)}</p>
+        {refund && <p className="ticket-refund">{refund}</p>}
       </div>
     </article>
   )

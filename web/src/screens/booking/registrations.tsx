@@ -10,9 +10,11 @@ import { keys } from '../../api/queries.ts'
 import { useLiveConnected } from '../../live/use-live.ts'
 import { transferMessages } from '../../machines/transfer.ts'
 import { Fetched, messageOr } from '../../ui/fetched.tsx'
-import { formatDate, formatPrice } from '../../ui/format.ts'
+import { formatEventWhenIn, formatPrice } from '../../ui/format.ts'
 import { notify } from '../../ui/toasts.ts'
+import { useEventZone } from '../../ui/use-site.ts'
 import { CancelCutoff, cancellationClosed } from './cancel-cutoff.tsx'
+import { isCancelled } from './ticket-ending.ts'
 import { ticketAnchor, ticketNumber, useScrollToTicket } from './ticket-number.ts'
 import { useMyTickets } from './use-my-tickets.ts'
 import './booking.css'
@@ -24,25 +26,29 @@ export function RegistrationsScreen() {
 
   return (
     <Fetched query={mine} failed={messageOr('An error occurred while fetching data.')}>
-      {({ tickets }) => (
-        <section className="page registrations-page" data-live={live ? 'connected' : 'offline'}>
-          <h1>Your Registrations</h1>
-          {tickets.length === 0 ? (
-            <p className="empty-text">You haven't registered for any events yet.</p>
-          ) : (
-            <ul className="ticket-list">
-              {tickets.map((registration) => (
-                <li key={registration._id}>
-                  <RegistrationCard
-                    registration={registration}
-                    targeted={target === ticketAnchor(registration._id)}
-                  />
-                </li>
-              ))}
-            </ul>
-          )}
-        </section>
-      )}
+      {({ tickets: all }) => {
+        // the dashboard keeps the cancelled ones; this list is of registrations that hold
+        const tickets = all.filter((ticket) => !isCancelled(ticket))
+        return (
+          <section className="page registrations-page" data-live={live ? 'connected' : 'offline'}>
+            <h1>Your Registrations</h1>
+            {tickets.length === 0 ? (
+              <p className="empty-text">You haven't registered for any events yet.</p>
+            ) : (
+              <ul className="ticket-list">
+                {tickets.map((registration) => (
+                  <li key={registration._id}>
+                    <RegistrationCard
+                      registration={registration}
+                      targeted={target === ticketAnchor(registration._id)}
+                    />
+                  </li>
+                ))}
+              </ul>
+            )}
+          </section>
+        )
+      }}
     </Fetched>
   )
 }
@@ -55,6 +61,7 @@ type RegistrationCardProps = {
 
 function RegistrationCard({ registration, targeted }: RegistrationCardProps) {
   const queryClient = useQueryClient()
+  const zone = useEventZone()
   const [transferring, setTransferring] = useState(false)
   const [email, setEmail] = useState('')
   const [emailError, setEmailError] = useState<string | null>(null)
@@ -116,7 +123,7 @@ function RegistrationCard({ registration, targeted }: RegistrationCardProps) {
           <dt>Total Amount:</dt>
           <dd>{formatPrice(registration.totalAmount)}</dd>
           <dt>Date:</dt>
-          <dd>{formatDate(registration.eventDate)}</dd>
+          <dd>{formatEventWhenIn(registration.eventDate, registration.eventTime, zone)}</dd>
           <dt>Payment Status:</dt>
           <dd>{registration.paymentStatus}</dd>
         </dl>

@@ -160,7 +160,7 @@ export function CreateEventScreen() {
     setProgress(0)
     const { title, description, date, time, location, category, ticketTypes, salesEnd } = checked.event
     try {
-      await createEvent(
+      const { eventId } = await createEvent(
         {
           fields: { title, description, date, time, location, category, ...(salesEnd ? { salesEnd } : {}) },
           ticketTypes,
@@ -170,7 +170,9 @@ export function CreateEventScreen() {
         setProgress,
       )
       notify.success('Event created successfully')
-      await navigate({ to: '/' })
+      // its own page, where it waits for review (SPEC's landing page said nothing of it)
+      if (eventId) await navigate({ to: '/organizers/events/$eventId', params: { eventId } })
+      else await navigate({ to: '/' })
     } catch (error) {
       notify.error('Error creating event')
       setServerErrors(error instanceof ApiError ? errorsOfReply(error) : { event: 'Error creating event' })

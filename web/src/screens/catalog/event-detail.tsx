@@ -2,17 +2,21 @@
 // the first video; the page puts the event's sessions (another area's) below the tickets. Watching
 // 'event-<id>', each availability push is applied to it as it is, and it is fetched again when the
 // event is reviewed, changed or cancelled, and on every (re)connection (live/follow.ts). A cancelled
-// event says so, and offers no booking (issue 17).
+// event says so, and offers no booking (issue 17). One way to book at a time: Book Now while seats
+// are on sale; an event with none left says it is sold out and shows its waiting lists; someone
+// offered seats from a list books through the offer's own Book Now.
 import { useQuery } from '@tanstack/react-query'
 import { Link, useParams } from '@tanstack/react-router'
 import type { ReactNode } from 'react'
 import type { EventView } from '../../../../contracts/catalog.ts'
 import { rooms } from '../../../../contracts/live.ts'
-import { eventQuery } from '../../api/queries.ts'
+import { eventQuery, myWaitlistQuery } from '../../api/queries.ts'
 import { useLiveConnected, useLiveRoom } from '../../live/use-live.ts'
+import { useSession } from '../../session/use-session.ts'
 import { Fetched } from '../../ui/fetched.tsx'
-import { formatDate, formatEventWhen, formatPrice, formatTime } from '../../ui/format.ts'
+import { formatDate, formatEventTime, formatEventWhenIn, formatPrice } from '../../ui/format.ts'
 import { LiveCountsNote } from '../../ui/live-status.tsx'
+import { useEventZone } from '../../ui/use-site.ts'
 import { coverOf } from './event-facts.ts'
 import { Waitlists } from './waitlist.tsx'
 import './catalog.css'
@@ -29,6 +33,7 @@ function EventDetail({ id, sessions }: { id: string; sessions: ReactNode }) {
 
 function EventArticle({ event, sessions }: { event: EventView; sessions: ReactNode }) {
   const live = useLiveConnected()
+  const zone = useEventZone()
   const video = event.videos[0]
   const [salesEndDate = '', salesEndTime = ''] = event.salesEnd?.split('T') ?? []
   return (
@@ -46,13 +51,13 @@ function EventArticle({ event, sessions }: { event: EventView; sessions: ReactNo
         <dt>Date:</dt>
         <dd>{formatDate(event.date)}</dd>
         <dt>Time:</dt>
-        <dd>{formatTime(event.time)}</dd>
+        <dd>{formatEventTime(event.date, event.time, zone)}</dd>
         <dt>Location:</dt>
         <dd>{event.location}</dd>
         {event.salesEnd && (
           <>
             <dt>Sales end:</dt>
-            <dd>{formatEventWhen(salesEndDate, salesEndTime)}</dd>
+            <dd>{formatEventWhenIn(salesEndDate, salesEndTime, zone)}</dd>
           </>
         )}
       </dl>
@@ -69,11 +74,7 @@ function EventArticle({ event, sessions }: { event: EventView; sessions: ReactNo
             </li>
           ))}
         </ul>
-        {!event.cancelledAt && (
-          <Link to="/booking/$id" params={{ id: event._id }} className="button">
-            Book Now
-          </Link>
-        )}
+        <BookingAction event={event} />
         <Waitlists event={event} />
       </section>
 
@@ -87,6 +88,32 @@ function EventArticle({ event, sessions }: { event: EventView; sessions: ReactNo
         </section>
       )}
     </article>
+  )
+}
+
+export const SOLD_OUT =
+  'Sold out: every ticket has been sold. Join a waiting list below to be offered seats that come back.'
+
+/** The page's one way to book: Book Now, or the news that it is sold out (the waiting lists follow). */
+function BookingAction({ event }: { event: EventView }) {
+  const { user } = useSession()
+  const mine = useQuery({ ...myWaitlistQuery(), enabled: user !== null })
+  if (event.cancelledAt) return null
+  // seats held for this person: the offer's own Book Now is the one
+  if ((mine.data ?? []).some((entry) => entry.eventId === event._id && entry.status === 'offered'))
+    return null
+  const soldOut = event.ticketTypes.length > 0 && event.ticketTypes.every((type) => type.available === 0)
+  if (soldOut) {
+    return (
+      <p className="event-sold-out" role="status">
+        {SOLD_OUT}
+      </p>
+    )
+  }
+  return (
+    <Link to="/booking/$id" params={{ id: event._id }} className="button">
+      Book Now
+    </Link>
   )
 }
 

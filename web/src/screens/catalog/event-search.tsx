@@ -1,8 +1,10 @@
 // Event search (/search, SPEC §2, §5, §8; issue 12): opens on every approved event. One row as
 // SPEC has it: a text box, 'Filter by' (Words, the default, then Category, Date, Location, Price)
-// and Search; Price puts Min Price and Max Price in the text box's place. 'Add filter' keeps the
-// row's criterion as a chip and empties the row, so words, category, date, location and price can
-// be combined. Search runs every criterion (the chips, then the row when it is filled), one
+// and Search; Price puts Min Price and Max Price in the text box's place. The text box is labelled
+// by what it takes (Search term for words, else the filter type) and starts empty when the type
+// changes: a term typed for one type means nothing to another. 'Add filter', explained beside it,
+// keeps the row's criterion as a chip and empties the row, so words, category, date, location and
+// price can be combined. Search runs every criterion (the chips, then the row when it is filled), one
 // GET /event/filter each, and shows the events every one found, in the first one's order. Cards
 // are priced by their first ticket type.
 import { hashKey, queryOptions, type UseQueryResult, useQuery } from '@tanstack/react-query'
@@ -26,6 +28,17 @@ const filters: { value: FilterType; label: string }[] = [
   { value: 'price', label: 'Price' },
 ]
 const labelOf = (filter: FilterType) => filters.find((f) => f.value === filter)?.label ?? filter
+
+/** the text box's label: what it takes */
+const termLabels: Record<Exclude<FilterType, 'price'>, string> = {
+  text: 'Search term',
+  category: 'Category',
+  date: 'Date',
+  location: 'Location',
+}
+
+export const ADD_FILTER_HINT =
+  'Add filter keeps this criterion and empties the row for another; Search finds the events that match every one.'
 
 const placeholders: Record<Exclude<FilterType, 'price'>, string> = {
   text: 'Search events by title, place, category…',
@@ -101,7 +114,7 @@ function outcomeOf(query: UseQueryResult<EventView[]>, searching: boolean): Outc
 }
 
 export function EventSearchScreen() {
-  const ids = { term: useId(), filter: useId(), min: useId(), max: useId() }
+  const ids = { term: useId(), filter: useId(), min: useId(), max: useId(), hint: useId() }
   const [row, setRow] = useState<Row>(emptyRow)
   const [chips, setChips] = useState<Criterion[]>([])
   const [problem, setProblem] = useState<string | null>(null)
@@ -210,7 +223,7 @@ export function EventSearchScreen() {
             </div>
           ) : (
             <div className="field">
-              <label htmlFor={ids.term}>Search term</label>
+              <label htmlFor={ids.term}>{termLabels[row.filter]}</label>
               <input
                 id={ids.term}
                 type="text"
@@ -226,7 +239,8 @@ export function EventSearchScreen() {
               id={ids.filter}
               value={row.filter}
               onChange={(e) => {
-                change({ filter: e.target.value as FilterType })
+                // a new type of filter starts from an empty box
+                setRow({ ...emptyRow, filter: e.target.value as FilterType })
                 setProblem(null)
               }}
             >
@@ -241,7 +255,12 @@ export function EventSearchScreen() {
             <button type="submit" disabled={busy}>
               Search
             </button>
-            <button type="button" className="button-secondary" onClick={addFilter}>
+            <button
+              type="button"
+              className="button-secondary"
+              onClick={addFilter}
+              aria-describedby={ids.hint}
+            >
               Add filter
             </button>
             {clearable && (
@@ -251,6 +270,10 @@ export function EventSearchScreen() {
             )}
           </div>
         </div>
+
+        <p id={ids.hint} className="event-search-hint">
+          {ADD_FILTER_HINT}
+        </p>
 
         {chips.length > 0 && (
           <ul className="event-search-chips" aria-label="Filters added">

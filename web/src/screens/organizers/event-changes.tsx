@@ -2,9 +2,10 @@
 // prices and capacities edited (the server keeps a capacity at or above the seats sold and held,
 // and a new price applies to seats not yet sold; a new date, time or place of an approved event is
 // mailed and pushed to its holders), or the event called off with a reason (its sales stop and
-// every paid order is refunded). The server decides every rule and says what is wrong.
+// every paid order is refunded), confirmed on the page itself (a native confirm() left browsers that
+// answer no dialogs stuck). The server decides every rule and says what is wrong.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import { type FormEvent, useId, useState } from 'react'
+import { type FormEvent, useEffect, useId, useRef, useState } from 'react'
 import type { EventView } from '../../../../contracts/catalog.ts'
 import { cancelEvent, type EventChanges, editEvent } from '../../api/catalog.ts'
 import { eventQuery, keys } from '../../api/queries.ts'
@@ -24,7 +25,10 @@ export const changeTexts = {
   reason: 'Reason (shown to ticket holders)',
   cancel: 'Cancel this event',
   cancelling: 'Cancelling...',
-  confirm: 'Cancel this event? Its sales stop and every paid order is refunded. This cannot be undone.',
+  confirmTitle: 'Cancel this event?',
+  confirmDetail: 'Its sales stop and every paid order is refunded. This cannot be undone.',
+  confirmYes: 'Yes, cancel the event',
+  confirmNo: 'Keep the event',
   cancelled: 'Event cancelled. Every paid order will be refunded.',
   cancelFailed: 'Could not cancel the event.',
   isCancelled: 'This event has been cancelled.',
@@ -95,6 +99,8 @@ function EventChangesForms({ event }: { event: EventView }) {
     category: useId(),
     reason: useId(),
     heading: useId(),
+    confirmTitle: useId(),
+    confirmDetail: useId(),
   }
   const queryClient = useQueryClient()
   const [draft, setDraft] = useState<Draft>(() => draftOf(event))
@@ -102,6 +108,14 @@ function EventChangesForms({ event }: { event: EventView }) {
   const [error, setError] = useState<string | null>(null)
   const [reason, setReason] = useState('')
   const [cancelError, setCancelError] = useState<string | null>(null)
+  /** the organizer asked to cancel: the page asks once more before anything is sent */
+  const [confirming, setConfirming] = useState(false)
+  const keepButton = useRef<HTMLButtonElement>(null)
+  // the question takes the focus from the button that asked it (disabled meanwhile), on its safe
+  // answer: Enter or Escape keeps the event
+  useEffect(() => {
+    if (confirming) keepButton.current?.focus()
+  }, [confirming])
   const settle = (updated: EventView) => {
     queryClient.setQueryData(keys.event(updated._id), updated)
     return queryClient.invalidateQueries({ queryKey: keys.eventFigures(updated._id) })
@@ -130,7 +144,11 @@ function EventChangesForms({ event }: { event: EventView }) {
   const submitCancel = (form: FormEvent) => {
     form.preventDefault()
     setCancelError(null)
-    if (window.confirm(changeTexts.confirm)) callOff.mutate()
+    setConfirming(true)
+  }
+  const confirmCancel = () => {
+    setConfirming(false)
+    callOff.mutate()
   }
   const field = (
     key: Exclude<keyof Draft, 'ticketTypes'>,
@@ -233,9 +251,38 @@ function EventChangesForms({ event }: { event: EventView }) {
               disabled={callOff.isPending}
             />
           </div>
-          <button type="submit" className="button-danger" disabled={callOff.isPending}>
+          <button type="submit" className="button-danger" disabled={callOff.isPending || confirming}>
             {callOff.isPending ? changeTexts.cancelling : changeTexts.cancel}
           </button>
+          {confirming && (
+            <div
+              role="alertdialog"
+              className="event-changes-confirm"
+              aria-labelledby={ids.confirmTitle}
+              aria-describedby={ids.confirmDetail}
+              onKeyDown={(key) => {
+                if (key.key === 'Escape') setConfirming(false)
+              }}
+            >
+              <p id={ids.confirmTitle} className="event-changes-confirm-title">
+                {changeTexts.confirmTitle}
+              </p>
+              <p id={ids.confirmDetail}>{changeTexts.confirmDetail}</p>
+              <div className="event-changes-confirm-actions">
+                <button type="button" className="button-danger" onClick={confirmCancel}>
+                  {changeTexts.confirmYes}
+                </button>
+                <button
+                  ref={keepButton}
+                  type="button"
+                  className="button-secondary"
+                  onClick={() => setConfirming(false)}
+                >
+                  {changeTexts.confirmNo}
+                </button>
+              </div>
+            </div>
+          )}
           {cancelError && (
             <p className="form-error" role="alert">
               {cancelError}

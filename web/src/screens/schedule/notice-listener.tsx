@@ -4,20 +4,23 @@
 // app. A notice is toasted once however many listeners hear it.
 import type { HolderNoticePush, NoticePush } from '../../../../contracts/live.ts'
 import { useLiveFacts } from '../../live/use-live.ts'
-import { formatEventWhen, formatInstant } from '../../ui/format.ts'
+import { formatEventWhenIn, formatInstant } from '../../ui/format.ts'
 import { toastify } from '../../ui/toasts.ts'
+import { useEventZone } from '../../ui/use-site.ts'
 
 const when = (time: string) => formatInstant(time)
 
 export const noticeText = (notice: NoticePush): string =>
   `New session for ${notice.eventTitle || 'your event'}: ${when(notice.startTime)} – ${when(notice.endTime)}`
 
-export const holderNoticeText = (notice: HolderNoticePush): string =>
+/** `timeZone`: the zone events are written in, for the new time's label */
+export const holderNoticeText = (notice: HolderNoticePush, timeZone?: string): string =>
   notice.change === 'cancelled'
     ? `${notice.eventTitle} has been cancelled${notice.reason ? `: ${notice.reason}` : ''}. Your payment will be refunded.`
-    : `${notice.eventTitle} has changed: now ${formatEventWhen(notice.date, notice.time)}, ${notice.location}.`
+    : `${notice.eventTitle} has changed: now ${formatEventWhenIn(notice.date, notice.time, timeZone)}, ${notice.location}.`
 
 export function ScheduleNoticeListener() {
+  const zone = useEventZone()
   useLiveFacts((push) => {
     if ((push.type === 'EventEdited' || push.type === 'TicketCancelled') && 'change' in push.data) {
       const notice = push.data
@@ -26,7 +29,7 @@ export function ScheduleNoticeListener() {
         notice.change === 'cancelled'
           ? `event-cancelled-${notice.eventId}`
           : `event-${notice.eventId}-${push.position}`
-      void toastify().then(({ toast }) => toast.warning(holderNoticeText(notice), { toastId }))
+      void toastify().then(({ toast }) => toast.warning(holderNoticeText(notice, zone), { toastId }))
       return
     }
     if (push.type === 'WaitlistOffered' && 'offer' in push.data && push.data.offer) {
