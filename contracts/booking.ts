@@ -79,6 +79,28 @@ export const TicketView = v.object({
 })
 export type TicketView = v.InferOutput<typeof TicketView>
 
+export const TicketList = v.array(TicketView)
+
+/** POST /ticket/{ticketId}/refund: why the organizer refunds (told to the holder); optional */
+export const RefundBody = v.optional(
+  v.object({
+    reason: v.optional(
+      v.pipe(
+        v.string('The reason must be text.'),
+        v.trim(),
+        v.maxLength(500, 'The reason is too long (500 characters at most).'),
+      ),
+    ),
+  }),
+  {},
+)
+
+/** GET /dashboard/events/{eventId}/attendees/{accountId}/tickets */
+export const AttendeeTicketsParams = v.object({
+  eventId: v.pipe(v.string(), v.regex(/^[a-zA-Z0-9_-]{1,64}$/, 'Event not found.')),
+  accountId: v.pipe(v.string(), v.regex(/^[a-zA-Z0-9_-]{1,64}$/, 'Attendee not found.')),
+})
+
 export const PaymentSuccessReply = v.object({ message: v.string(), ticket: v.optional(TicketView) })
 
 export const TicketParams = v.object({

@@ -141,6 +141,7 @@ const EnvSchema = v.object({
   INQUIRIES_PER_HOUR: wholeNumber(20, 1),
   TRANSFERS_PER_HOUR: wholeNumber(30, 1),
   WAITLIST_CHANGES_PER_HOUR: wholeNumber(30, 1),
+  CHECKOUTS_PER_EVENT_PER_HOUR: wholeNumber(30, 1),
   RESET_TOKEN_MINUTES: wholeNumber(30, 1),
   LEDGER_POLL_MS: wholeNumber(100, 10),
   UPLOAD_IMAGE_MAX_MB: wholeNumber(10, 1),
@@ -250,6 +251,9 @@ export type Config = {
     inquiriesPerHour: number
     transfersPerHour: number
     waitlistChangesPerHour: number
+    /** checkouts one account may start for one event per hour: each is an order at the payment
+     * provider (a checkout replaced a thousand times was a thousand of them) */
+    checkoutsPerEventPerHour: number
   }
   resetTokenMinutes: number
   ledgerPollMs: number
@@ -459,6 +463,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       inquiriesPerHour: env.INQUIRIES_PER_HOUR,
       transfersPerHour: env.TRANSFERS_PER_HOUR,
       waitlistChangesPerHour: env.WAITLIST_CHANGES_PER_HOUR,
+      checkoutsPerEventPerHour: env.CHECKOUTS_PER_EVENT_PER_HOUR,
     },
     resetTokenMinutes: env.RESET_TOKEN_MINUTES,
     ledgerPollMs: env.LEDGER_POLL_MS,

@@ -156,6 +156,13 @@ export function pgBookingQueries(db: PgReader) {
     ticketsOf: (accountId) =>
       orders("owner_id = $1 AND status = 'issued'", [accountId], 'ORDER BY created_at DESC'),
 
+    ticketsAt: (eventId, accountId) =>
+      orders(
+        "owner_id = $1 AND event_id = $2 AND status = 'issued'",
+        [accountId, eventId],
+        'ORDER BY created_at',
+      ),
+
     isAttendeeOf: async (organizerId, accountId) =>
       (
         await db.query(
