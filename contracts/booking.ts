@@ -79,6 +79,28 @@ export const TicketView = v.object({
 })
 export type TicketView = v.InferOutput<typeof TicketView>
 
+export const TicketList = v.array(TicketView)
+
+/** POST /ticket/{ticketId}/refund: why the organizer refunds (told to the holder); optional */
+export const RefundBody = v.optional(
+  v.object({
+    reason: v.optional(
+      v.pipe(
+        v.string('The reason must be text.'),
+        v.trim(),
+        v.maxLength(500, 'The reason is too long (500 characters at most).'),
+      ),
+    ),
+  }),
+  {},
+)
+
+/** GET /dashboard/events/{eventId}/attendees/{accountId}/tickets */
+export const AttendeeTicketsParams = v.object({
+  eventId: v.pipe(v.string(), v.regex(/^[a-zA-Z0-9_-]{1,64}$/, 'Event not found.')),
+  accountId: v.pipe(v.string(), v.regex(/^[a-zA-Z0-9_-]{1,64}$/, 'Attendee not found.')),
+})
+
 export const PaymentSuccessReply = v.object({ message: v.string(), ticket: v.optional(TicketView) })
 
 export const TicketParams = PathParams({
@@ -115,8 +137,8 @@ export const Registration = v.object({
   // A cancelled ticket (listed with ?include=cancelled) says how it ended; a live one has none of these.
   /** when it was cancelled (ISO) */
   cancelledAt: v.optional(v.string()),
-  /** holder: its holder cancelled it; event: its event was called off */
-  cancelledBy: v.optional(v.picklist(['holder', 'event'])),
+  /** holder: its holder cancelled it; event: its event was called off; organizer: refunded by it */
+  cancelledBy: v.optional(v.picklist(['holder', 'event', 'organizer'])),
   /** the organizer's reason, when its event was called off */
   cancelReason: v.optional(v.string()),
   /** rupees to go back to the payer (none for a free ticket) */

@@ -209,6 +209,7 @@ const EnvSchema = v.object({
   TRANSFERS_PER_HOUR: wholeNumber(30, 1),
   WAITLIST_CHANGES_PER_HOUR: wholeNumber(30, 1),
   DOOR_STAFF_CHANGES_PER_HOUR: wholeNumber(30, 1),
+  CHECKOUTS_PER_EVENT_PER_HOUR: wholeNumber(30, 1),
   RESET_TOKEN_MINUTES: wholeNumber(30, 1),
   LEDGER_POLL_MS: wholeNumber(100, 10),
   UPLOAD_IMAGE_MAX_MB: wholeNumber(10, 1),
@@ -325,6 +326,9 @@ export type Config = {
     waitlistChangesPerHour: number
     /** invitations to door staff sent (each a mail) and door staff removed, per organizer */
     doorStaffChangesPerHour: number
+    /** checkouts one account may start for one event per hour: each is an order at the payment
+     * provider (a checkout replaced a thousand times was a thousand of them) */
+    checkoutsPerEventPerHour: number
   }
   resetTokenMinutes: number
   ledgerPollMs: number
@@ -595,6 +599,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       transfersPerHour: env.TRANSFERS_PER_HOUR,
       waitlistChangesPerHour: env.WAITLIST_CHANGES_PER_HOUR,
       doorStaffChangesPerHour: env.DOOR_STAFF_CHANGES_PER_HOUR,
+      checkoutsPerEventPerHour: env.CHECKOUTS_PER_EVENT_PER_HOUR,
     },
     resetTokenMinutes: env.RESET_TOKEN_MINUTES,
     ledgerPollMs: env.LEDGER_POLL_MS,

@@ -19,6 +19,15 @@ export function toPaise(rupees: number): number {
  */
 export const toRupees = (paise: number): number => paise / 100
 
+/** An amount in paise as people read it (mails, messages): ₹1,499 or ₹499.50. */
+export const rupeesText = (paise: number): string =>
+  new Intl.NumberFormat('en-IN', {
+    style: 'currency',
+    currency: 'INR',
+    minimumFractionDigits: paise % 100 === 0 ? 0 : 2,
+    maximumFractionDigits: 2,
+  }).format(toRupees(paise))
+
 /**
  * A rupee bound typed as text ('100', '99.5', '99.555') in paise, exactly, without going through
  * a binary fraction: 'up' gives the least whole paisa at or above it (a lower bound), 'down' the

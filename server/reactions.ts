@@ -66,6 +66,7 @@ export async function enqueueOwedJobs(parts: ReactionParts) {
     'InquiryAnswered',
     'WaitlistOffered',
     'DoorStaffInvited',
+    'RefundRequested',
   ])
   const mailedSince = await sent.recordedSince()
   for (let position = Math.max(0, (await ledger.head()) - RECENT_FACTS); ; ) {
@@ -74,6 +75,8 @@ export async function enqueueOwedJobs(parts: ReactionParts) {
     for (const fact of page) {
       if (!mailing.has(fact.type) || fact.at < mailedSince) continue
       for (const job of await jobsOf(fact)) {
+        // a refund's mail only: the refund itself, if still owed, is enqueued below
+        if (fact.type === 'RefundRequested' && job.queue !== 'mail') continue
         if (job.jobId && !(await sent.wasSent(job.jobId))) await jobs.enqueue(job)
       }
     }
@@ -133,7 +136,12 @@ function jobsForFacts(parts: Pick<ReactionParts, 'bookingMails' | 'inquiryMails'
         return [
           ...mail(
             jobIds.cancelledMail(fact.data.orderId),
-            await mails.cancelled(fact.data.orderId, fact.data.ownerId, fact.data.eventCancelled),
+            await mails.cancelled(
+              fact.data.orderId,
+              fact.data.ownerId,
+              fact.data.eventCancelled,
+              fact.data.refundedBy,
+            ),
           ),
           ...(await serveIfWaiting(fact.data.ticketTypeId, fact.data.eventId, fact.position)),
         ]
@@ -199,8 +207,15 @@ function jobsForFacts(parts: Pick<ReactionParts, 'bookingMails' | 'inquiryMails'
         )
       }
       case 'RefundRequested': {
-        const { orderId, paymentId, amountPaise } = fact.data
-        return [refundJob(orderId, paymentId, amountPaise)]
+        const { orderId, paymentId, amountPaise, reason } = fact.data
+        // a payment that came after its checkout closed and issued no ticket: its buyer is told why
+        const late = reason === 'sold out after hold expired' || reason === 'promo code no longer valid'
+        return [
+          refundJob(orderId, paymentId, amountPaise),
+          ...(late
+            ? mail(jobIds.lateRefundMail(orderId, paymentId), await mails.lateRefund(orderId, fact.data))
+            : []),
+        ]
       }
       case 'ScheduleNoticePosted': {
         const { noticeId, eventId, startTime, endTime } = fact.data

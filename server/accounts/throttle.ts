@@ -38,17 +38,19 @@ export type Throttle = {
   beforePromo(accountId: string): Promise<void>
   /** The code tried exists: it was no guess, and is given back. */
   promoFound(accountId: string): Promise<void>
-  /** Counts one of the account's hourly allowance of an action, refusing it past the allowance. */
-  perHour(action: HourlyAction, accountId: string): Promise<void>
+  /** Counts one of an hourly allowance of an action, refusing it past the allowance: `key` is the
+   * account, or for checkouts the account and the event (`${accountId}/${eventId}`). */
+  perHour(action: HourlyAction, key: string): Promise<void>
 }
 
 /** what an account may do only so many times an hour */
-export type HourlyAction = 'inquiry' | 'transfer' | 'waitlist' | 'door-staff'
+export type HourlyAction = 'inquiry' | 'transfer' | 'waitlist' | 'door-staff' | 'checkout'
 const hourlyWords: Record<HourlyAction, string> = {
   inquiry: 'inquiries sent',
   transfer: 'tickets transferred',
   waitlist: 'waiting list changes',
   'door-staff': 'door staff changes',
+  checkout: 'checkouts for this event',
 }
 
 const minutes = (ms: number) => Math.max(1, Math.ceil(ms / 60_000))
@@ -148,6 +150,7 @@ export function createThrottle(config: Config, redis: Redis | null): Throttle {
     transfer: make('transfer', limits.transfersPerHour, 3600),
     waitlist: make('waitlist', limits.waitlistChangesPerHour, 3600),
     'door-staff': make('door-staff', limits.doorStaffChangesPerHour, 3600),
+    checkout: make('checkout', limits.checkoutsPerEventPerHour, 3600),
   }
 
   const turns = loginTurns(config.queuePrefix, redis)
@@ -240,8 +243,8 @@ export function createThrottle(config: Config, redis: Redis | null): Throttle {
     async promoFound(accountId) {
       await promoGuesses.reward(accountId)
     },
-    async perHour(action, accountId) {
-      await consume(hourly[action], accountId, hourlyWords[action])
+    async perHour(action, key) {
+      await consume(hourly[action], key, hourlyWords[action])
     },
   }
 }

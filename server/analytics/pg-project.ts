@@ -89,11 +89,13 @@ export const pgAnalyticsProjection = (ordersOf: PgOrderReader): PgProjection => 
     if (!order) throw new Error(`order ${orderId} is missing from the read model`)
     return order
   }
-  // The order decider emits these only for a held order: it moves from Pending to Failed.
-  const unpaid = async (fact: { data: { orderId: string } }, tx: PgTx) => {
+  // The order decider emits these only for a held order: it moves from Pending to Failed, or, a
+  // checkout released unpaid (closed, replaced, lapsed: no payment failed), out of Pending alone.
+  const unpaid = async (fact: { data: { orderId: string; released?: boolean } }, tx: PgTx) => {
     const order = await orderOf(tx, fact.data.orderId)
-    await moveType(tx, order.ticketTypeId, { pending: -1, failed: 1 })
-    await moveEvent(tx, order.eventId, { pending: -1, failed: 1 })
+    const by = fact.data.released ? { pending: -1 } : { pending: -1, failed: 1 }
+    await moveType(tx, order.ticketTypeId, by)
+    await moveEvent(tx, order.eventId, by)
   }
   const ignore = async () => {}
 
@@ -114,9 +116,10 @@ export const pgAnalyticsProjection = (ordersOf: PgOrderReader): PgProjection => 
     },
     async TicketsIssued(fact, tx) {
       const d = fact.data
-      // A payment after the hold lapsed turns a Failed order into a Completed one.
+      // A payment after the hold lapsed turns a Failed order (or one released, counted nowhere) into
+      // a Completed one.
       const by = {
-        ...(d.afterExpiry ? { failed: -1 } : { pending: -1 }),
+        ...(d.afterExpiry ? (d.fromReleased ? {} : { failed: -1 }) : { pending: -1 }),
         completed: 1,
         ticketsSold: d.quantity,
         revenuePaise: d.amountPaise,

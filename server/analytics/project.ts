@@ -304,10 +304,11 @@ function handlersOver(booking: ReturnType<OrderReader>, figures: Figures) {
     if (!order) throw new Error(`order ${orderId} is missing from the read model`)
     return order
   }
-  // The order decider emits these only for a held order: it moves from Pending to Failed.
-  const unpaid = (fact: { data: { orderId: string } }) => {
+  // The order decider emits these only for a held order: it moves from Pending to Failed, or, a
+  // checkout released unpaid (closed, replaced, lapsed: no payment failed), out of Pending alone.
+  const unpaid = (fact: { data: { orderId: string; released?: boolean } }) => {
     const order = orderOf(fact.data.orderId)
-    const by = move(-1, 0, 1)
+    const by = fact.data.released ? move(-1, 0, 0) : move(-1, 0, 1)
     figures.moveTicketType(order.ticketTypeId, by)
     figures.moveEvent(order.eventId, by)
   }
@@ -324,9 +325,11 @@ function handlersOver(booking: ReturnType<OrderReader>, figures: Figures) {
     },
     TicketsIssued(fact) {
       const d = fact.data
-      // A payment after the hold lapsed turns a Failed order into a Completed one.
+      // A payment after the hold lapsed turns a Failed order (or one released, counted nowhere) into
+      // a Completed one.
       const lapsed = d.afterExpiry === true
-      const by = move(lapsed ? 0 : -1, 1, lapsed ? -1 : 0, d.quantity, d.amountPaise)
+      const wasFailed = lapsed && d.fromReleased !== true
+      const by = move(lapsed ? 0 : -1, 1, wasFailed ? -1 : 0, d.quantity, d.amountPaise)
       figures.moveTicketType(d.ticketTypeId, by)
       by.attendees = attendees(d.eventId, d.ownerId, d.quantity)
       figures.moveEvent(d.eventId, by)

@@ -18,7 +18,7 @@ import { instantIn } from '../wall-clock.ts'
 import type { BookingCommands } from './commands.ts'
 import type { PaymentConfirmer } from './confirm.ts'
 import { SALES_CLOSED } from './decide.ts'
-import type { BookingFact } from './facts.ts'
+import type { BookingFact, RefundReason } from './facts.ts'
 import { discountPaise, promoTermsFor } from './promo.ts'
 import type { BookingQueries } from './queries.ts'
 
@@ -32,8 +32,8 @@ export type CheckoutParts = {
   commands: BookingCommands
   confirm: PaymentConfirmer
   events: CatalogQueries
-  /** refuses an account guessing promo codes */
-  throttle: Pick<Throttle, 'beforePromo' | 'promoFound'>
+  /** refuses an account guessing promo codes, or starting checkouts for an event in a loop */
+  throttle: Pick<Throttle, 'beforePromo' | 'promoFound' | 'perHour'>
 }
 
 export type OrderRequest = {
@@ -51,7 +51,10 @@ export type OrderRequest = {
   warn: (message: string, detail: Record<string, unknown>) => void
 }
 
-export type PaymentOutcome = 'issued' | 'refunded' | 'failed'
+/** What became of a payment: its ticket, a refund (and why), or a failure. */
+export type PaymentOutcome =
+  | { kind: 'issued' | 'failed' }
+  | { kind: 'refunded'; reason: RefundReason; promoRefusal?: string }
 
 export type Checkout = ReturnType<typeof checkout>
 
@@ -90,17 +93,18 @@ export function checkout(parts: CheckoutParts) {
   const outcomeOf = async (orderId: string, paymentId: string): Promise<PaymentOutcome | null> => {
     const facts = await streamFacts<BookingFact>(ledger, streams.order(orderId))
     const about = (f: BookingFact) => 'paymentId' in f.data && f.data.paymentId === paymentId
-    if (facts.some((f) => f.type === 'PaymentFailed' && about(f))) return 'failed'
+    if (facts.some((f) => f.type === 'PaymentFailed' && about(f))) return { kind: 'failed' }
     const captured = facts.findIndex((f) => f.type === 'PaymentCaptured' && about(f))
     if (captured < 0) return null
     // This payment issued the ticket (its capture's decision): so it stays, the same answer for the
     // same report, even once the ticket is cancelled and this payment refunded for it.
-    if (facts[captured + 1]?.type === 'TicketsIssued') return 'issued'
+    if (facts[captured + 1]?.type === 'TicketsIssued') return { kind: 'issued' }
     const refund = facts.find((f) => f.type === 'RefundRequested' && about(f))
     // A second payment for a paid order is refunded, but its payer does have the ticket.
-    if (!refund || (refund.type === 'RefundRequested' && refund.data.reason === 'duplicate payment'))
-      return 'issued'
-    return 'refunded'
+    if (refund?.type !== 'RefundRequested' || refund.data.reason === 'duplicate payment')
+      return { kind: 'issued' }
+    const { reason, promoRefusal } = refund.data
+    return { kind: 'refunded', reason, ...(promoRefusal ? { promoRefusal } : {}) }
   }
 
   /** Waits until the order is no longer waiting for this payment (checks on every append and poll). */
@@ -200,6 +204,9 @@ export function checkout(parts: CheckoutParts) {
         )
         discount = discountPaise(terms, ticketType.pricePaise, quantity)
       }
+      // Each checkout from here on is an order at the provider (and a hold that replaces the last):
+      // counted per account and event before it is made, so many sent at once cannot slip past.
+      await throttle.perHour('checkout', `${buyerId}/${event.id}`)
       const orderId = newId()
       const amountPaise = ticketType.pricePaise * quantity - discount
       const free = amountPaise === 0

@@ -130,15 +130,26 @@ export function bookingCommands(
 
     /**
      * Applies what the provider says about an order's payments: captures first, then failures,
-     * each committed in turn (sharing commits with other work: group commit).
+     * each committed in turn (sharing commits with other work: group commit). The seats and the
+     * order's promo code (`promoCode`, if it used one) are read under the lock: a payment after the
+     * hold lapsed is decided against them as they are now.
      */
-    async applyPayments(orderId: string, ticketType: TicketTypeRow, payments: GatewayPayment[]) {
+    async applyPayments(
+      orderId: string,
+      ticketType: TicketTypeRow,
+      payments: GatewayPayment[],
+      promoCode: string | null = null,
+    ) {
       const ordered = [...payments].sort((a, b) => rank(a) - rank(b))
       for (const payment of ordered) {
         if (payment.status === 'captured' || payment.status === 'refunded') {
           await ledger.transactionInBatch(function* (tx) {
-            const available = yield* wait(tx.reads.booking.available(ticketType))
-            const eventCancelled = yield* wait(tx.reads.booking.eventCancelled(ticketType.eventId))
+            const { booking } = tx.reads
+            const available = yield* wait(booking.available(ticketType))
+            const eventCancelled = yield* wait(booking.eventCancelled(ticketType.eventId))
+            const promo = promoCode
+              ? { promo: yield* wait(booking.promoCode(ticketType.eventId, promoCode)) }
+              : {}
             return yield* run(
               tx,
               orderId,
@@ -149,6 +160,8 @@ export function bookingCommands(
                 method: payment.method,
                 available,
                 eventCancelled,
+                ...promo,
+                now: new Date().toISOString(),
               },
               { actor: 'system' },
             )
@@ -178,6 +191,10 @@ export function bookingCommands(
 
     cancel: (orderId: string, by: string, cutoff: CancelCutoff | null, meta: FactMeta) =>
       command(orderId, { type: 'Cancel', by, cutoff, now: new Date().toISOString() }, meta),
+
+    /** the event's organizer or an admin cancels a ticket and refunds it (the caller's right is the route's) */
+    refund: (orderId: string, by: string, reason: string, meta: FactMeta) =>
+      command(orderId, { type: 'Refund', by, reason }, meta),
 
     /** one order of an event called off: its hold released, or its ticket cancelled and refunded */
     cancelForEvent: (orderId: string, reason: string) =>

@@ -27,7 +27,7 @@ export function paymentConfirmer(parts: {
         p.status === 'authorized' ? gateway.capture(p) : p,
       ),
     )
-    await commands.applyPayments(order.id, ticketType, payments)
+    await commands.applyPayments(order.id, ticketType, payments, order.promoCode)
     return { payments: payments.length }
   }
 }

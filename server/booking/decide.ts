@@ -1,7 +1,7 @@
 // Pure decisions about one order (and the ticket it becomes once paid).
 import { conflict, invalid, notFound, rateLimited } from '../errors.ts'
 import type { Decider } from '../ledger/decider.ts'
-import type { BookingFact, PassAdmitted, PassScanRefused, TicketsHeld } from './facts.ts'
+import type { BookingFact, PassAdmitted, PassScanRefused, RefundReason, TicketsHeld } from './facts.ts'
 import { discountPaise, type PromoTerms, promoRefusal } from './promo.ts'
 
 export type OrderStatus = 'none' | 'held' | 'issued' | 'failed' | 'expired' | 'cancelled'
@@ -25,6 +25,9 @@ export type OrderState = {
   scans: Readonly<Record<string, 'admitted' | 'already-admitted'>>
   /** the double entries recorded (PassScanRefused): past DOUBLE_ENTRIES_RECORDED, no more are */
   doubleEntries: number
+  /** how the figures counted the order's last lapse (failed or expired): a refused payment, or a
+   * checkout released unpaid; null while it has not lapsed */
+  lapse: 'failed' | 'released' | null
 }
 
 /**
@@ -91,12 +94,20 @@ export type OrderCommand =
       available: number
       /** the event is called off: the payment is refunded, whatever the order's state */
       eventCancelled?: boolean
+      /**
+       * the order's promo code as read under the lock (null: none such), for an order that has one:
+       * a payment after the hold lapsed (its use given back) is decided again against it at `now`
+       */
+      promo?: PromoTerms | null
+      now?: string
     }
   | { type: 'Fail'; paymentId: string | null; reason: string }
   | { type: 'Expire'; now: string }
   /** an unpaid hold given up by its buyer (a new checkout for the same event replaces it) */
   | { type: 'Release'; by: string; reason: string }
   | { type: 'Cancel'; by: string; now?: string; cutoff?: CancelCutoff | null }
+  /** the event's organizer (or an admin) refunds a ticket on purpose, let in at the door or not */
+  | { type: 'Refund'; by: string; reason: string }
   /** the event is called off: a hold is released, a ticket cancelled and refunded in full */
   | { type: 'CancelForEvent'; reason: string }
   /** toId: the recipient's account, null when no account has the e-mail given */
@@ -111,6 +122,8 @@ export const SALES_CLOSED = 'Booking for this event has closed.'
 export const EVENT_CALLED_OFF = 'This event has been cancelled.'
 export const NO_SUCH_RECIPIENT = 'No account found with that email.'
 export const REPLACED_BY_NEW_CHECKOUT = 'Replaced by a new checkout for the same event.'
+export const USED_AT_DOOR =
+  'This ticket has been used at the door, so it can no longer be cancelled. Please ask the organizer.'
 const HELD_FROM_ADDRESS =
   'Too many seats of this event are held unpaid from your network right now. Please pay for or close an open checkout first.'
 
@@ -127,6 +140,7 @@ export const orderDecider: Decider<OrderState, OrderCommand, BookingFact> = {
     admitted: {},
     scans: {},
     doubleEntries: 0,
+    lapse: null,
   }),
 
   evolve(state, fact) {
@@ -138,9 +152,9 @@ export const orderDecider: Decider<OrderState, OrderCommand, BookingFact> = {
       case 'TicketsIssued':
         return { ...state, status: 'issued', ownerId: fact.data.ownerId }
       case 'PaymentFailed':
-        return { ...state, status: 'failed' }
+        return { ...state, status: 'failed', lapse: fact.data.released ? 'released' : 'failed' }
       case 'HoldExpired':
-        return { ...state, status: 'expired' }
+        return { ...state, status: 'expired', lapse: fact.data.released ? 'released' : 'failed' }
       case 'TicketCancelled':
         return { ...state, status: 'cancelled' }
       case 'TicketTransferred':
@@ -241,10 +255,17 @@ export const orderDecider: Decider<OrderState, OrderCommand, BookingFact> = {
           },
         }
         const refund = (
-          reason: 'sold out after hold expired' | 'duplicate payment' | 'event cancelled',
+          reason: Exclude<RefundReason, 'cancelled' | 'refunded by organizer'>,
+          promoRefusal?: string,
         ): BookingFact => ({
           type: 'RefundRequested',
-          data: { orderId, paymentId: command.paymentId, amountPaise: command.amountPaise, reason },
+          data: {
+            orderId,
+            paymentId: command.paymentId,
+            amountPaise: command.amountPaise,
+            reason,
+            ...(promoRefusal ? { promoRefusal } : {}),
+          },
         })
         const issue = (afterExpiry: boolean): BookingFact => ({
           type: 'TicketsIssued',
@@ -256,6 +277,7 @@ export const orderDecider: Decider<OrderState, OrderCommand, BookingFact> = {
             quantity: order.quantity,
             amountPaise: order.amountPaise,
             afterExpiry,
+            ...(afterExpiry && state.lapse === 'released' ? { fromReleased: true } : {}),
           },
         })
         // An event called off sells nothing more: the payment goes back (once: captured above).
@@ -264,11 +286,20 @@ export const orderDecider: Decider<OrderState, OrderCommand, BookingFact> = {
           case 'held':
             return [captured, issue(false)]
           case 'failed':
-          case 'expired':
-            // Paid after the hold lapsed: honoured while the seats are still there.
+          case 'expired': {
+            // Paid after the hold lapsed, which gave its promo code's use back: the code is asked
+            // again as it is now, so a code is never paid for more often than its maxUses.
+            if (order.promoCode) {
+              if (command.promo === undefined || command.now === undefined)
+                throw new Error(`the promo code of order ${orderId} was not read for its payment`)
+              const refusal = promoRefusal(command.promo, order.ticketTypeId, command.now)
+              if (refusal) return [captured, refund('promo code no longer valid', refusal)]
+            }
+            // Honoured while the seats are still there.
             return command.available >= order.quantity
               ? [captured, issue(true)]
               : [captured, refund('sold out after hold expired')]
+          }
           case 'issued':
           case 'cancelled':
             return [captured, refund('duplicate payment')]
@@ -279,6 +310,7 @@ export const orderDecider: Decider<OrderState, OrderCommand, BookingFact> = {
         }
       }
       case 'Fail': {
+        // the provider refused a payment: a failed payment in the figures (no `released`)
         if (state.status !== 'held' || !state.order) return []
         return [
           {
@@ -289,14 +321,14 @@ export const orderDecider: Decider<OrderState, OrderCommand, BookingFact> = {
       }
       case 'Expire': {
         if (state.status !== 'held' || !state.order || command.now < state.order.heldUntil) return []
-        return [{ type: 'HoldExpired', data: { orderId: state.order.orderId } }]
+        return [{ type: 'HoldExpired', data: { orderId: state.order.orderId, released: true } }]
       }
       case 'Release': {
         if (state.status !== 'held' || state.order?.buyerId !== command.by) return []
         return [
           {
             type: 'PaymentFailed',
-            data: { orderId: state.order.orderId, paymentId: null, reason: command.reason },
+            data: { orderId: state.order.orderId, paymentId: null, reason: command.reason, released: true },
           },
         ]
       }
@@ -310,18 +342,21 @@ export const orderDecider: Decider<OrderState, OrderCommand, BookingFact> = {
                 orderId: state.order.orderId,
                 paymentId: null,
                 reason: 'The buyer closed the checkout.',
+                released: true,
               },
             },
           ]
         }
         const order = ownedTicket(state, command.by)
+        // a ticket used at the door is not given back by its holder; its organizer may refund it
+        if (Object.keys(state.admitted).length > 0) throw conflict(USED_AT_DOOR)
         const cutoff = command.cutoff
         if (cutoff && command.now && command.now >= cutoff.at) {
           throw conflict(
             `This ticket can no longer be cancelled: cancellation closes ${cutoff.hours} hours before the event starts.`,
           )
         }
-        const paymentId = state.captured[0]
+        const paymentId = ticketPayment(state)
         const facts: BookingFact[] = [
           {
             type: 'TicketCancelled',
@@ -349,7 +384,12 @@ export const orderDecider: Decider<OrderState, OrderCommand, BookingFact> = {
           return [
             {
               type: 'PaymentFailed',
-              data: { orderId: order.orderId, paymentId: null, reason: 'The event was cancelled.' },
+              data: {
+                orderId: order.orderId,
+                paymentId: null,
+                reason: 'The event was cancelled.',
+                released: true,
+              },
             },
           ]
         }
@@ -368,7 +408,7 @@ export const orderDecider: Decider<OrderState, OrderCommand, BookingFact> = {
           },
         ]
         // every payment kept for this order goes back: the ticket's, and any not refunded yet
-        const paymentId = state.captured.find((id) => !state.refundsRequested.includes(id))
+        const paymentId = ticketPayment(state)
         if (paymentId && order.amountPaise > 0) {
           facts.push({
             type: 'RefundRequested',
@@ -377,6 +417,37 @@ export const orderDecider: Decider<OrderState, OrderCommand, BookingFact> = {
               paymentId,
               amountPaise: order.amountPaise,
               reason: 'event cancelled',
+            },
+          })
+        }
+        return facts
+      }
+      case 'Refund': {
+        const order = state.order
+        if (!order || state.status === 'none') throw notFound(TICKET_NOT_FOUND)
+        if (state.status !== 'issued') return paidTicketOnly(state.status)
+        const facts: BookingFact[] = [
+          {
+            type: 'TicketCancelled',
+            data: {
+              orderId: order.orderId,
+              ownerId: state.ownerId ?? order.buyerId,
+              eventId: order.eventId,
+              ticketTypeId: order.ticketTypeId,
+              quantity: order.quantity,
+              refundedBy: { by: command.by, reason: command.reason },
+            },
+          },
+        ]
+        const paymentId = ticketPayment(state)
+        if (paymentId && order.amountPaise > 0) {
+          facts.push({
+            type: 'RefundRequested',
+            data: {
+              orderId: order.orderId,
+              paymentId,
+              amountPaise: order.amountPaise,
+              reason: 'refunded by organizer',
             },
           })
         }
@@ -503,17 +574,12 @@ function earlierOf(a: string, b: string): string {
   return b
 }
 
-/** The ticket, if `by` owns it now; otherwise the reason why not, as the error to answer. */
-function ownedTicket(state: OrderState, by: string): TicketsHeld['data'] {
-  const order = state.order
-  if (!order || state.status === 'none') throw notFound(TICKET_NOT_FOUND)
-  if (state.ownerId !== by) {
-    if (state.formerOwners.includes(by)) throw conflict('This ticket has been transferred to someone else.')
-    if (order.buyerId !== by) throw notFound(TICKET_NOT_FOUND)
-  }
-  switch (state.status) {
-    case 'issued':
-      return order
+/** The payment that paid for the ticket: the first one kept (a late one refused was refunded). */
+const ticketPayment = (state: OrderState) => state.captured.find((id) => !state.refundsRequested.includes(id))
+
+/** Why an order that is not a valid ticket cannot be treated as one, as the error to answer. */
+function paidTicketOnly(status: Exclude<OrderStatus, 'issued' | 'none'>): never {
+  switch (status) {
     case 'cancelled':
       throw conflict('This ticket is already cancelled.')
     case 'held':
@@ -522,6 +588,18 @@ function ownedTicket(state: OrderState, by: string): TicketsHeld['data'] {
     case 'expired':
       throw conflict('This order was not paid, so there is no ticket.')
     default:
-      return state.status satisfies never
+      return status satisfies never
   }
+}
+
+/** The ticket, if `by` owns it now; otherwise the reason why not, as the error to answer. */
+function ownedTicket(state: OrderState, by: string): TicketsHeld['data'] {
+  const order = state.order
+  if (!order || state.status === 'none') throw notFound(TICKET_NOT_FOUND)
+  if (state.ownerId !== by) {
+    if (state.formerOwners.includes(by)) throw conflict('This ticket has been transferred to someone else.')
+    if (order.buyerId !== by) throw notFound(TICKET_NOT_FOUND)
+  }
+  if (state.status === 'issued') return order
+  return paidTicketOnly(state.status)
 }

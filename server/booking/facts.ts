@@ -47,15 +47,35 @@ export type TicketsIssued = {
     amountPaise: number
     /** true when the hold had lapsed and the seats were taken again at payment time */
     afterExpiry: boolean
+    /**
+     * after a lapse that was counted as released (no payment had failed): the sales figures move it
+     * from released, not from failed. Absent before releases were told apart (see PaymentFailed).
+     */
+    fromReleased?: boolean
   }
 }
 
+/**
+ * The order stopped waiting for its payment and gave its seats back: a payment the provider refused
+ * (paymentId), or an unpaid checkout given up with none (closed, replaced, its event called off).
+ */
 export type PaymentFailed = {
   type: 'PaymentFailed'
-  data: { orderId: string; paymentId: string | null; reason: string }
+  data: {
+    orderId: string
+    paymentId: string | null
+    reason: string
+    /**
+     * true: no payment failed, the checkout was released, and the sales figures count it so (not as
+     * Failed). A fact without it was written when every release counted as a failed payment; it is
+     * still counted that way, so the figures rebuilt from the ledger equal the ones kept since.
+     */
+    released?: boolean
+  }
 }
 
-export type HoldExpired = { type: 'HoldExpired'; data: { orderId: string } }
+/** An unpaid hold ran out; `released` as for PaymentFailed (absent on older facts: counted failed). */
+export type HoldExpired = { type: 'HoldExpired'; data: { orderId: string; released?: boolean } }
 
 export type TicketCancelled = {
   type: 'TicketCancelled'
@@ -67,6 +87,8 @@ export type TicketCancelled = {
     quantity: number
     /** the event was called off (issue 17): the reason given, for the holder's mail */
     eventCancelled?: { reason: string }
+    /** cancelled and refunded by the event's organizer or an admin (`by`), after admission too */
+    refundedBy?: { by: string; reason: string }
   }
 }
 
@@ -81,9 +103,20 @@ export type RefundRequested = {
     orderId: string
     paymentId: string
     amountPaise: number
-    reason: 'cancelled' | 'sold out after hold expired' | 'duplicate payment' | 'event cancelled'
+    reason: RefundReason
+    /** 'promo code no longer valid': why the code was refused when the late payment arrived */
+    promoRefusal?: string
   }
 }
+
+export type RefundReason =
+  | 'cancelled'
+  | 'sold out after hold expired'
+  /** paid after the checkout was given up, and its promo code could no longer be used by then */
+  | 'promo code no longer valid'
+  | 'duplicate payment'
+  | 'event cancelled'
+  | 'refunded by organizer'
 
 export type PaymentRefunded = {
   type: 'PaymentRefunded'

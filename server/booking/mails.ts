@@ -5,14 +5,12 @@
 import type { AccountQueries } from '../accounts/queries.ts'
 import type { CatalogQueries } from '../catalog/queries.ts'
 import { type Mail, type MailPass, passImageId } from '../mail/mailer.ts'
-import { toRupees } from '../money.ts'
+import { rupeesText } from '../money.ts'
+import type { RefundReason } from './facts.ts'
 import type { BookingQueries, OrderRow } from './queries.ts'
 
 /** An amount in paise as the mail shows it: ₹1,499 or ₹499.50. */
-const rupees = (paise: number) =>
-  new Intl.NumberFormat('en-IN', { style: 'currency', currency: 'INR', maximumFractionDigits: 2 }).format(
-    toRupees(paise),
-  )
+const rupees = rupeesText
 
 export type BookingMails = ReturnType<typeof bookingMails>
 
@@ -128,10 +126,28 @@ export function bookingMails(parts: {
       orderId: string,
       ownerId: string,
       eventCancelled?: { reason: string },
+      refundedBy?: { reason: string },
     ): Promise<Mail | null> {
       const c = await context(orderId)
       const owner = await to(ownerId)
       if (!c || !owner) return null
+      if (refundedBy) {
+        return {
+          to: owner.email,
+          subject: `Your ticket for ${c.event.title} is refunded`,
+          text: [
+            `Hello ${owner.username},`,
+            '',
+            `The organizer of ${c.event.title} cancelled your ticket and refunded it.`,
+            refundedBy.reason ? `The reason given: ${refundedBy.reason}` : '',
+            c.order.amountPaise > 0
+              ? `A refund of ${rupees(c.order.amountPaise)} is on its way to your payment method.`
+              : '',
+            '',
+            ...details(c.order, c.event),
+          ].join('\n'),
+        }
+      }
       if (eventCancelled) {
         return {
           to: owner.email,
@@ -161,6 +177,36 @@ export function bookingMails(parts: {
             : '',
           '',
           ...details(c.order, c.event),
+        ].join('\n'),
+      }
+    },
+    /**
+     * To the buyer of an order paid after its checkout was given up (closed, replaced, lapsed), whose
+     * payment was refunded instead of issuing the ticket: the seats had sold out, or the order's
+     * promo code could no longer be used (`promoRefusal` says why).
+     */
+    async lateRefund(
+      orderId: string,
+      refund: { amountPaise: number; reason: RefundReason; promoRefusal?: string },
+    ): Promise<Mail | null> {
+      const c = await context(orderId)
+      const buyer = c && (await to(c.order.buyerId))
+      if (!c || !buyer) return null
+      const why =
+        refund.reason === 'promo code no longer valid'
+          ? `The promo code ${c.order.promoCode ?? ''} could no longer be used by then: ${refund.promoRefusal ?? ''} No ticket was issued at its price.`
+          : 'The seats had sold out by then, so no ticket was issued.'
+      return {
+        to: buyer.email,
+        subject: `Your payment for ${c.event.title} is refunded`,
+        text: [
+          `Hello ${buyer.username},`,
+          '',
+          `Your payment of ${rupees(refund.amountPaise)} for ${c.event.title} arrived after your checkout had closed.`,
+          why,
+          `The payment is refunded in full to your payment method.`,
+          '',
+          `Book again: ${publicUrl}/booking/${c.event.id}`,
         ].join('\n'),
       }
     },

@@ -4,6 +4,7 @@
 import type { StoredFact } from '../ledger/ledger.ts'
 import type { PgProjection, PgTx } from '../ledger/pg-ledger.ts'
 import type { BookingFact } from './facts.ts'
+import { cancelledBy } from './tables.ts'
 
 type Handlers = {
   [T in BookingFact['type']]: (fact: StoredFact<Extract<BookingFact, { type: T }>>, tx: PgTx) => Promise<void>
@@ -99,7 +100,7 @@ const handlers: Handlers = {
          UPDATE orders SET status = 'cancelled', payment_status = 'Cancelled', cancelled_at = $2,
            cancelled_by = $6, updated_at = $2 WHERE id = $1)
        ${adjust} VALUES ($3, $4, 0, -$5::int) ${adjusted}`,
-      [d.orderId, fact.at, d.ticketTypeId, d.eventId, d.quantity, d.eventCancelled ? 'event' : 'holder'],
+      [d.orderId, fact.at, d.ticketTypeId, d.eventId, d.quantity, cancelledBy(d)],
     )
   },
   async TicketTransferred(fact, tx) {

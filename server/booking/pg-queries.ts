@@ -164,6 +164,12 @@ export function pgBookingQueries(db: PgReader) {
         [accountId, limit],
         'ORDER BY cancelled_at DESC NULLS LAST, id DESC LIMIT $2',
       ),
+    ticketsAt: (eventId, accountId) =>
+      orders(
+        "owner_id = $1 AND event_id = $2 AND status = 'issued'",
+        [accountId, eventId],
+        'ORDER BY created_at',
+      ),
 
     isAttendeeOf: async (organizerId, accountId) =>
       (

@@ -3,7 +3,7 @@ import type { Db } from '../db/connection.ts'
 import { type HandlersOf, projection, type Replaying } from '../ledger/ledger.ts'
 import { replayRows } from '../ledger/replay-rows.ts'
 import type { BookingFact } from './facts.ts'
-import { heldByClient, inventory, orders } from './tables.ts'
+import { cancelledBy, heldByClient, inventory, orders } from './tables.ts'
 
 const p = sql.placeholder
 
@@ -362,7 +362,7 @@ function handlersOver(seats: Seats, orders: Orders): HandlersOf<BookingFact> {
     },
     TicketCancelled(fact) {
       const d = fact.data
-      orders.cancel(d.orderId, d.eventCancelled ? 'event' : 'holder', fact.at)
+      orders.cancel(d.orderId, cancelledBy(d), fact.at)
       adjust({ ticketTypeId: d.ticketTypeId, eventId: d.eventId, held: 0, sold: -d.quantity })
     },
     TicketTransferred(fact) {

@@ -310,6 +310,20 @@ export function bookingQueries(db: Db) {
         .orderBy(desc(orders.cancelledAt), desc(orders.id))
         .limit(limit)
         .all(),
+    /** one person's valid tickets to one event (the organizer's attendee list refunds from it) */
+    ticketsAt: (eventId: string, accountId: string): OrderRow[] =>
+      db
+        .select()
+        .from(orders)
+        .where(
+          and(
+            eq(orders.ownerId, accountId),
+            eq(orders.eventId, eventId),
+            equalsConstant(orders.status, 'issued'),
+          ),
+        )
+        .orderBy(asc(orders.createdAt))
+        .all(),
 
     isAttendeeOf: (organizerId: string, accountId: string): boolean =>
       db

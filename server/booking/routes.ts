@@ -2,13 +2,16 @@
 
 import type { FastifyInstance } from 'fastify'
 import {
+  AttendeeTicketsParams,
   CANCELLED_LISTED,
   CreateOrderBody,
   CreateOrderReply,
   PaymentSuccessBody,
   PaymentSuccessReply,
+  RefundBody,
   RegistrationList,
   RegistrationsQuery,
+  TicketList,
   TicketParams,
   TicketView,
   TransferBody,
@@ -21,11 +24,12 @@ import { conflict, invalid, notFound } from '../errors.ts'
 import { callerOf } from '../http/access.ts'
 import { absoluteMedia, mediaBaseOf } from '../http/media-urls.ts'
 import { replies, type ValibotTypeProvider } from '../http/valibot.ts'
-import { toRupees } from '../money.ts'
+import { rupeesText, toRupees } from '../money.ts'
 import type { Platform } from '../platform.ts'
 import type { Checkout } from './checkout.ts'
 import type { BookingCommands } from './commands.ts'
 import { TICKET_NOT_FOUND } from './decide.ts'
+import type { RefundReason } from './facts.ts'
 import { type BookingQueries, mayReadTicket, type OrderRow } from './queries.ts'
 
 export const ticketView = (order: OrderRow) => ({
@@ -51,6 +55,11 @@ const endOf = (order: OrderRow, event: EventRow | undefined) => ({
       }
     : {}),
 })
+/** Why a payment reported by its buyer was refunded instead of issuing the ticket (a 409). */
+export const refundedPaymentMessage = (refund: { reason: RefundReason; promoRefusal?: string }) =>
+  refund.reason === 'promo code no longer valid'
+    ? `${refund.promoRefusal ?? 'The promo code can no longer be used.'} Your checkout had closed before this payment arrived, so no ticket was issued at the code's price; the payment will be refunded in full.`
+    : 'Your seats were released before the payment arrived and are sold out; the payment will be refunded.'
 
 export type BookingRoutesOptions = {
   platform: Pick<Platform, 'config' | 'gateway'>
@@ -126,17 +135,13 @@ export async function bookingRoutes(fastify: FastifyInstance, options: BookingRo
       if (!outcome) {
         return reply.code(202).send({ message: 'Payment received. Your ticket is being issued.' })
       }
-      if (outcome === 'issued') {
+      if (outcome.kind === 'issued') {
         return {
           message: 'Booking Successful!',
           ticket: ticketView((await booking.byId(order.id)) as OrderRow),
         }
       }
-      if (outcome === 'refunded') {
-        throw conflict(
-          'Your seats were released before the payment arrived and are sold out; the payment will be refunded.',
-        )
-      }
+      if (outcome.kind === 'refunded') throw conflict(refundedPaymentMessage(outcome))
       throw conflict('Payment failed. Please try again.')
     },
   )
@@ -218,6 +223,52 @@ export async function bookingRoutes(fastify: FastifyInstance, options: BookingRo
       cancel,
     )
   }
+
+  // The event's organizer (or an admin) refunds a ticket on purpose: cancelled and its payment given
+  // back, as a cancel does, also once it has been used at the door (its holder can no longer cancel
+  // it then), whatever the cancellation cutoff.
+  app.post(
+    '/ticket/:ticketId/refund',
+    {
+      config: { access: ['organizers', 'admin'] },
+      schema: { params: TicketParams, body: RefundBody, response: replies({ 200: MessageReply }) },
+    },
+    async (request) => {
+      const caller = callerOf(request)
+      const order = await booking.byId(request.params.ticketId)
+      if (!order || (caller.role !== 'admin' && order.organizerId !== caller.id)) {
+        throw notFound(TICKET_NOT_FOUND)
+      }
+      await commands.refund(order.id, caller.id, request.body?.reason ?? '', {
+        actor: caller.id,
+        requestId: request.id,
+      })
+      return {
+        message:
+          order.amountPaise > 0
+            ? `The ticket is cancelled and ${rupeesText(order.amountPaise)} will be refunded.`
+            : 'The ticket is cancelled; it was free, so there is nothing to refund.',
+      }
+    },
+  )
+
+  // One person's valid tickets to an event, for its organizer's attendee list (what to refund).
+  app.get(
+    '/dashboard/events/:eventId/attendees/:accountId/tickets',
+    {
+      config: { access: ['organizers', 'admin'] },
+      schema: { params: AttendeeTicketsParams, response: replies({ 200: TicketList }) },
+    },
+    async (request) => {
+      const caller = callerOf(request)
+      const { eventId, accountId } = request.params
+      const event = await events.byId(eventId)
+      if (!event || (caller.role !== 'admin' && event.organizerId !== caller.id)) {
+        throw notFound('Event not found.')
+      }
+      return (await booking.ticketsAt(eventId, accountId)).map(ticketView)
+    },
+  )
 
   app.post(
     '/ticket/transfer',

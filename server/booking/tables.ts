@@ -6,7 +6,11 @@ import type { OrderStatus } from './decide.ts'
 export type PaymentStatus = 'Pending' | 'Completed' | 'Failed' | 'Cancelled'
 
 /** who ended a cancelled ticket: its holder, or the event being called off */
-export type CancelledBy = 'holder' | 'event'
+export type CancelledBy = 'holder' | 'event' | 'organizer'
+
+/** who ended a cancelled ticket: its event called off, its organizer refunding it, or its holder */
+export const cancelledBy = (data: { eventCancelled?: unknown; refundedBy?: unknown }): CancelledBy =>
+  data.eventCancelled ? 'event' : data.refundedBy ? 'organizer' : 'holder'
 
 /** One row per order; a paid order is a ticket (its id is the ticket id). */
 export const orders = sqliteTable(

@@ -90,6 +90,8 @@ export const jobIds = {
   movedMail: (position: number, accountId: string) => `mail-moved-${position}-${accountId}`,
   issuedMail: (orderId: string) => `mail-issued-${orderId}`,
   cancelledMail: (orderId: string) => `mail-cancelled-${orderId}`,
+  /** a late payment refunded instead of issuing the ticket: one mail per payment */
+  lateRefundMail: (orderId: string, paymentId: string) => `mail-refund-${orderId}-${paymentId}`,
   transferMail: (position: number, index: number) => `mail-transfer-${position}-${index}`,
   answerMail: (inquiryId: string) => `mail-answer-${inquiryId}`,
   doorInvitationMail: (position: number) => `mail-door-invitation-${position}`,

@@ -76,10 +76,14 @@ export function activityShaper(reads: LiveReads) {
       case 'TicketsIssued':
         return `${await name(fact.data.ownerId)} booked ${fact.data.quantity} ticket${fact.data.quantity === 1 ? '' : 's'} for “${await title(fact.data.eventId)}”`
       case 'PaymentFailed':
-        return `A payment for “${await orderTitle(fact.data.orderId)}” failed; the seats are back on sale`
+        return fact.data.paymentId === null
+          ? `An unpaid checkout for “${await orderTitle(fact.data.orderId)}” was given up; the seats are back on sale`
+          : `A payment for “${await orderTitle(fact.data.orderId)}” failed; the seats are back on sale`
       case 'HoldExpired':
         return `An unpaid hold for “${await orderTitle(fact.data.orderId)}” expired; the seats are back on sale`
       case 'TicketCancelled':
+        if (fact.data.refundedBy)
+          return `${await name(fact.data.refundedBy.by)} refunded and cancelled ${await name(fact.data.ownerId)}'s ${fact.data.quantity} ticket${fact.data.quantity === 1 ? '' : 's'} for “${await title(fact.data.eventId)}”`
         return `${await name(fact.data.ownerId)} cancelled ${fact.data.quantity} ticket${fact.data.quantity === 1 ? '' : 's'} for “${await title(fact.data.eventId)}”`
       case 'TicketTransferred':
         return `${await name(fact.data.fromId)} transferred a ticket for “${await orderTitle(fact.data.orderId)}” to ${await name(fact.data.toId)}`

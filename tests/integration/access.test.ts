@@ -420,6 +420,19 @@ const rules: Rule[] = [
     request: (_w, as, ticket) => ({ method: 'DELETE', url: `/api/v1/ticket/${ticket}`, headers: auth(as) }),
   }),
   rule({
+    route: 'POST /api/v1/ticket/:ticketId/refund',
+    when: "the user's ticket, refunded on purpose (the event's organizer, admin)",
+    expect: row(401, 403, 403, 200, 404, 200),
+    fresh: true,
+    prepare: (w) => buy(app(), w.user, w.event, 'General Admission'),
+    request: (_w, as, ticket) => ({
+      method: 'POST',
+      url: `/api/v1/ticket/${ticket}/refund`,
+      headers: auth(as),
+      payload: { reason: 'Refunded for the access table.' },
+    }),
+  }),
+  rule({
     route: 'POST /api/v1/ticket/transfer',
     when: "the user's ticket to another user (its owner only)",
     expect: row(401, 200, 404, 404, 404, 404),
@@ -692,6 +705,13 @@ const rules: Rule[] = [
     when: "the organizer's event's attendees",
     expect: row(401, 403, 403, 200, 404, 200),
     request: (w, as) => getAs(`/api/v1/dashboard/events/${w.event._id}/attendees`)(w, as),
+  }),
+  rule({
+    route: 'GET /api/v1/dashboard/events/:eventId/attendees/:accountId/tickets',
+    when: "a person's tickets to the organizer's event (to refund from its attendee list)",
+    expect: row(401, 403, 403, 200, 404, 200),
+    request: (w, as) =>
+      getAs(`/api/v1/dashboard/events/${w.event._id}/attendees/${w.user.id}/tickets`)(w, as),
   }),
   rule({
     route: 'GET /api/v1/organizers/attendees',

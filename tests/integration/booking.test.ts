@@ -658,6 +658,7 @@ describe.each([
       orderId: placed.ticketId,
       paymentId: null,
       reason: 'The buyer closed the checkout.',
+      released: true,
     })
     expect(await orderRow(app, placed.ticketId)).toMatchObject({ status: 'failed', paymentStatus: 'Failed' })
     expect(await availableOf(app, event._id, 'General Admission')).toBe(100)

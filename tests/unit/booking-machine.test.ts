@@ -190,6 +190,24 @@ describe('booking machine', () => {
     expect(effects.notifySuccess).not.toHaveBeenCalled()
   })
 
+  it("shows the server's reason under it when a late payment is refunded instead of issued", async () => {
+    const why =
+      "This promo code has been used up. Your checkout had closed before this payment arrived, so no ticket was issued at the code's price; the payment will be refunded in full."
+    const { actor, effects } = startBooking({
+      confirmPayment: async () => {
+        throw refusal(409, why)
+      },
+    })
+    actor.send(book())
+    await waitFor(actor, (snapshot) => snapshot.matches({ checkout: 'dialog' }))
+    actor.send({ type: 'PAY', outcome: 'success' })
+    const failed = await waitFor(actor, (snapshot) => snapshot.matches('failed'))
+    expect(failed.context.error).toBe('Payment failed. Please try again.')
+    expect(failed.context.detail).toBe(why)
+    expect(failed.context.booked).toBeNull()
+    expect(effects.notifySuccess).not.toHaveBeenCalled()
+  })
+
   it('says the payment system is down when the provider script cannot be loaded', async () => {
     const { actor } = startBooking({
       createOrder: async () => order({ provider: 'razorpay' }),

@@ -11,14 +11,17 @@ import {
   SALES_CLOSED,
   scanVerdict,
   TICKET_NOT_FOUND,
+  USED_AT_DOOR,
 } from '../../server/booking/decide.ts'
 import type {
   BookingFact,
   PassAdmitted,
   PassScanRefused,
+  RefundReason,
   TicketsHeld,
   TicketsIssued,
 } from '../../server/booking/facts.ts'
+import { PROMO_DISABLED, PROMO_USED_UP, type PromoTerms } from '../../server/booking/promo.ts'
 import { fold } from '../../server/ledger/decider.ts'
 import { deciderSpec } from '../support/decider-spec.ts'
 
@@ -65,11 +68,18 @@ const issued = (afterExpiry = false): BookingFact => ({
   type: 'TicketsIssued',
   data: { ...issuedData, afterExpiry },
 })
+/** issued after a lapse counted as released (a checkout given up or run out, not a failed payment) */
+const issuedAfterRelease: BookingFact = {
+  type: 'TicketsIssued',
+  data: { ...issuedData, afterExpiry: true, fromReleased: true },
+}
 const failed = (paymentId: string | null = 'pay_0'): BookingFact => ({
   type: 'PaymentFailed',
   data: { orderId: 'o1', paymentId, reason: 'Declined.' },
 })
-const expired: BookingFact = { type: 'HoldExpired', data: { orderId: 'o1' } }
+const expired: BookingFact = { type: 'HoldExpired', data: { orderId: 'o1', released: true } }
+/** as facts written before releases were told apart from failed payments (counted as failed) */
+const expiredBefore: BookingFact = { type: 'HoldExpired', data: { orderId: 'o1' } }
 const cancelled = (ownerId = 'asha'): BookingFact => ({
   type: 'TicketCancelled',
   data: { orderId: 'o1', ownerId, eventId: 'e1', ticketTypeId: 'vip', quantity: 2 },
@@ -78,7 +88,6 @@ const transferred = (fromId: string, toId: string): BookingFact => ({
   type: 'TicketTransferred',
   data: { orderId: 'o1', fromId, toId },
 })
-type RefundReason = 'cancelled' | 'sold out after hold expired' | 'duplicate payment'
 const refundRequested = (reason: RefundReason, paymentId = 'pay_1'): BookingFact => ({
   type: 'RefundRequested',
   data: { orderId: 'o1', paymentId, amountPaise: 299800, reason },
@@ -174,8 +183,10 @@ describe('Capture', () => {
       .thenNothingHappens())
 
   describe('after the hold expired', () => {
-    it('issues the ticket while the seats are still there', () =>
-      given([held, expired])
+    it('issues the ticket while the seats are still there, from a release', () =>
+      given([held, expired]).when(capture(2)).then([captured(), issuedAfterRelease]))
+    it('issues it from a failure after a lapse written before releases were told apart', () =>
+      given([held, expiredBefore])
         .when(capture(2))
         .then([captured(), issued(true)]))
     it('refunds when the seats were sold meanwhile', () =>
@@ -229,7 +240,8 @@ describe('Fail', () => {
 })
 
 describe('Expire', () => {
-  it('releases a held order at its deadline', () => given([held]).when(expire(AT_DEADLINE)).then([expired]))
+  it('releases a held order at its deadline, as a release (no payment failed)', () =>
+    given([held]).when(expire(AT_DEADLINE)).then([expired]))
   it('releases a held order after its deadline', () =>
     given([held]).when(expire(AFTER_DEADLINE)).then([expired]))
   it('leaves a held order alone before its deadline', () =>
@@ -257,6 +269,17 @@ describe('Cancel', () => {
     given([held, expired, captured(), issued(true)])
       .when(cancel('asha'))
       .then([cancelled('asha'), refundRequested('cancelled')]))
+  it('refunds the payment that issued the ticket, not one refused earlier', () =>
+    given([
+      held,
+      expired,
+      captured('pay_0'),
+      refundRequested('sold out after hold expired', 'pay_0'),
+      captured('pay_1'),
+      issuedAfterRelease,
+    ])
+      .when(cancel('asha'))
+      .then([cancelled('asha'), refundRequested('cancelled', 'pay_1')]))
   it('cancels a free ticket without a refund', () =>
     given([
       { type: 'TicketsHeld', data: freeOrder },
@@ -288,7 +311,7 @@ describe('Cancel', () => {
       .then([
         {
           type: 'PaymentFailed',
-          data: { orderId: 'o1', paymentId: null, reason: 'The buyer closed the checkout.' },
+          data: { orderId: 'o1', paymentId: null, reason: 'The buyer closed the checkout.', released: true },
         },
       ]))
   it.each([
@@ -382,6 +405,7 @@ describe('evolve', () => {
       admitted: {},
       scans: {},
       doubleEntries: 0,
+      lapse: null,
     }))
   it('follows a ticket through payment, transfer, cancel and refund', () =>
     expect(
@@ -404,6 +428,7 @@ describe('evolve', () => {
       admitted: {},
       scans: {},
       doubleEntries: 0,
+      lapse: null,
     }))
   it.each([
     ['held', [held]],
@@ -477,7 +502,10 @@ describe('Release (a new checkout for the same event)', () => {
     given([held])
       .when(release('asha'))
       .then([
-        { type: 'PaymentFailed', data: { orderId: 'o1', paymentId: null, reason: REPLACED_BY_NEW_CHECKOUT } },
+        {
+          type: 'PaymentFailed',
+          data: { orderId: 'o1', paymentId: null, reason: REPLACED_BY_NEW_CHECKOUT, released: true },
+        },
       ]))
   it('leaves a paid ticket alone', () => given(paidTicket).when(release('asha')).thenNothingHappens())
   it("leaves someone else's hold alone", () => given([held]).when(release('bala')).thenNothingHappens())
@@ -512,7 +540,7 @@ describe('Cancel, near the event', () => {
       .then([
         {
           type: 'PaymentFailed',
-          data: { orderId: 'o1', paymentId: null, reason: 'The buyer closed the checkout.' },
+          data: { orderId: 'o1', paymentId: null, reason: 'The buyer closed the checkout.', released: true },
         },
       ]))
 })
@@ -674,4 +702,140 @@ describe('Admit', () => {
       expect(verdict(paidTicket, { version: 1 }).result).toBe('invalid')
     })
   })
+})
+
+describe('Capture of an order with a promo code, after its hold lapsed (its use given back)', () => {
+  const withCode: TicketsHeld['data'] = {
+    ...order,
+    promoCode: 'ONCE',
+    discountPaise: 29_980,
+    amountPaise: 269_820,
+  }
+  const heldWithCode: BookingFact = { type: 'TicketsHeld', data: withCode }
+  const terms = (over: Partial<PromoTerms> = {}): PromoTerms => ({
+    code: 'ONCE',
+    percentOff: 10,
+    amountOffPaise: null,
+    ticketTypeIds: null,
+    maxUses: 1,
+    startsAt: null,
+    endsAt: null,
+    disabled: false,
+    held: 0,
+    paid: 0,
+    ...over,
+  })
+  const payLate = (promo: PromoTerms | null, available = 10): OrderCommand => ({
+    ...(capture(available) as Extract<OrderCommand, { type: 'Capture' }>),
+    promo,
+    now: BEFORE_DEADLINE,
+  })
+  const refundedFor = (promoRefusal: string): BookingFact => ({
+    type: 'RefundRequested',
+    data: {
+      orderId: 'o1',
+      paymentId: 'pay_1',
+      amountPaise: 299800,
+      reason: 'promo code no longer valid',
+      promoRefusal,
+    },
+  })
+  const issuedWithCode: BookingFact = {
+    type: 'TicketsIssued',
+    data: { ...issuedData, amountPaise: 269_820, afterExpiry: true, fromReleased: true },
+  }
+
+  it('issues it at the code’s price while the code has a use left', () =>
+    given([heldWithCode, expired]).when(payLate(terms())).then([captured(), issuedWithCode]))
+  it('refunds it, saying why, when the code is used up by now', () =>
+    given([heldWithCode, expired])
+      .when(payLate(terms({ paid: 1 })))
+      .then([captured(), refundedFor(PROMO_USED_UP)]))
+  it('refunds it when another order holds the code’s last use', () =>
+    given([heldWithCode, { ...failed(null), data: { ...failed(null).data, released: true } } as BookingFact])
+      .when(payLate(terms({ held: 1 })))
+      .then([captured(), refundedFor(PROMO_USED_UP)]))
+  it('refunds it when the code was disabled meanwhile', () =>
+    given([heldWithCode, expired])
+      .when(payLate(terms({ disabled: true })))
+      .then([captured(), refundedFor(PROMO_DISABLED)]))
+  it('issues a live hold’s payment whatever the code says now (its use is held)', () =>
+    given([heldWithCode])
+      .when(payLate(terms({ held: 1, disabled: true })))
+      .then([
+        captured(),
+        { type: 'TicketsIssued', data: { ...issuedData, amountPaise: 269_820 } } as BookingFact,
+      ]))
+})
+
+describe('Cancel of a ticket let in at the door', () => {
+  const admittedOnce: BookingFact = {
+    type: 'PassAdmitted',
+    data: {
+      orderId: 'o1',
+      eventId: 'e1',
+      ticketTypeId: 'vip',
+      admission: 2,
+      version: 0,
+      scanId: 'scan-1',
+      device: 'door-a',
+      scannedAt: '2031-03-15T18:29:00.000Z',
+      admittedAt: '2031-03-15T18:29:00.000Z',
+    },
+  }
+  it('is refused to its owner, saying why', () =>
+    given([...paidTicket, admittedOnce])
+      .when(cancel('asha'))
+      .thenRefuses('conflict', USED_AT_DOOR))
+  it('is still a not-found to a stranger', () =>
+    given([...paidTicket, admittedOnce])
+      .when(cancel('mallory'))
+      .thenRefuses('not-found', TICKET_NOT_FOUND))
+
+  describe('Refund by the organizer', () => {
+    const refund = (reason = 'Rain.'): OrderCommand => ({ type: 'Refund', by: 'org1', reason })
+    const cancelledByOrganizer = (ownerId = 'asha'): BookingFact => ({
+      type: 'TicketCancelled',
+      data: {
+        orderId: 'o1',
+        ownerId,
+        eventId: 'e1',
+        ticketTypeId: 'vip',
+        quantity: 2,
+        refundedBy: { by: 'org1', reason: 'Rain.' },
+      },
+    })
+    it('cancels an admitted ticket and refunds its payment', () =>
+      given([...paidTicket, admittedOnce])
+        .when(refund())
+        .then([cancelledByOrganizer(), refundRequested('refunded by organizer')]))
+    it('cancels a ticket not used yet, held by whoever holds it now', () =>
+      given([...paidTicket, transferred('asha', 'bala')])
+        .when(refund())
+        .then([cancelledByOrganizer('bala'), refundRequested('refunded by organizer')]))
+    it('refuses a ticket cancelled already', () =>
+      given([...paidTicket, cancelled()])
+        .when(refund())
+        .thenRefuses('conflict', 'This ticket is already cancelled.'))
+    it('refuses an unpaid order', () =>
+      given([held]).when(refund()).thenRefuses('conflict', 'This order is not paid yet.'))
+    it('refuses an order that does not exist', () =>
+      given([]).when(refund()).thenRefuses('not-found', TICKET_NOT_FOUND))
+  })
+})
+
+describe('what the figures are told of an unpaid order given up', () => {
+  it('a payment the provider refused is a failure (no released)', () =>
+    given([held]).when(fail).then([failed()]))
+  it('a lapse after a failure is issued from the failure', () =>
+    given([held, failed()])
+      .when(capture(5))
+      .then([captured(), issued(true)]))
+  it('a lapse after a checkout was closed is issued from the release', () =>
+    given([
+      held,
+      { type: 'PaymentFailed', data: { orderId: 'o1', paymentId: null, reason: 'x', released: true } },
+    ])
+      .when(capture(5))
+      .then([captured(), issuedAfterRelease]))
 })

@@ -34,6 +34,9 @@ export const keys = {
   attendees: (eventId: string, query?: AttendeesQuery) =>
     query ? (['attendees', eventId, query] as const) : (['attendees', eventId] as const),
   analytics: (eventId: string) => ['analytics', eventId] as const,
+  /** one attendee's tickets to an event (what its organizer may refund); apart from the attendee
+   * pages, whose cached queries the live pushes read as pages */
+  attendeeTickets: (eventId: string, accountId: string) => ['attendee-tickets', eventId, accountId] as const,
   /** an event's promo codes (its organizer's), and a code's price for one order (the booking screen) */
   promoCodes: (eventId: string) => ['promo-codes', eventId] as const,
   promoPrice: (eventId: string, code: string, ticketType: string, quantity: number) =>

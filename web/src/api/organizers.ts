@@ -3,9 +3,27 @@
 // read a page at a time (dashboards.ts).
 import * as v from 'valibot'
 import { AnalyticsReply } from '../../../contracts/analytics.ts'
+import { TicketList, type TicketView } from '../../../contracts/booking.ts'
+import { MessageReply } from '../../../contracts/common.ts'
 import { API_BASE, ApiError, api, TOKEN_KEY } from './client.ts'
 
 export const CSV_FILE_NAME = 'attendees_by_events.csv'
+
+/** GET /dashboard/events/{eventId}/attendees/{accountId}/tickets: one attendee's valid tickets */
+export const fetchAttendeeTickets = async (eventId: string, accountId: string): Promise<TicketView[]> =>
+  v.parse(
+    TicketList,
+    await api.get<unknown>(
+      `/dashboard/events/${encodeURIComponent(eventId)}/attendees/${encodeURIComponent(accountId)}/tickets`,
+    ),
+  )
+
+/** POST /ticket/{ticketId}/refund: cancels a ticket of the caller's event and refunds it */
+export const refundTicket = async (ticketId: string, reason: string): Promise<string> =>
+  v.parse(
+    MessageReply,
+    await api.post<unknown>(`/ticket/${encodeURIComponent(ticketId)}/refund`, reason ? { reason } : {}),
+  ).message
 
 export const fetchAnalytics = async (eventId: string): Promise<AnalyticsReply> =>
   v.parse(AnalyticsReply, await api.get<unknown>(`/ticket/analytics/${encodeURIComponent(eventId)}`))

@@ -318,7 +318,15 @@ export const bookingMachine = setup({
         },
         onError: {
           target: 'failed',
-          actions: { type: 'fail', params: { error: bookingMessages.paymentFailed } },
+          actions: {
+            type: 'fail',
+            // the server's words under it when it said why (a late payment refunded: the seats or
+            // the promo code were gone by the time it arrived)
+            params: ({ event }) => ({
+              error: bookingMessages.paymentFailed,
+              detail: refusalOf(event.error)?.message ?? null,
+            }),
+          },
         },
       },
     },

@@ -10,6 +10,7 @@ export const endingTexts = {
     reason
       ? `Cancelled because the event was cancelled: ${reason}`
       : 'Cancelled because the event was cancelled.',
+  byOrganizer: 'Cancelled and refunded by the organizer.',
   cancelled: 'Cancelled.',
   refunded: (amount: number, day: string) => `Refunded ${formatPrice(amount)} on ${day}.`,
   refunding: (amount: number) => `Refund of ${formatPrice(amount)} on its way.`,
@@ -18,6 +19,7 @@ export const endingTexts = {
 /** what ended the ticket */
 export function cancelledText(ticket: Registration): string {
   if (ticket.cancelledBy === 'event') return endingTexts.withEvent(ticket.cancelReason)
+  if (ticket.cancelledBy === 'organizer') return endingTexts.byOrganizer
   if (ticket.cancelledBy === 'holder' && ticket.cancelledAt)
     return endingTexts.byHolder(formatDay(ticket.cancelledAt))
   return endingTexts.cancelled

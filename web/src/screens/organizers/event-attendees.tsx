@@ -11,6 +11,7 @@ import { useLiveRoom } from '../../live/use-live.ts'
 import { Pager } from '../../ui/dashboard/pager.tsx'
 import { SearchBox } from '../../ui/dashboard/search-box.tsx'
 import { FetchError } from '../../ui/fetched.tsx'
+import { AttendeeRefund } from './attendee-refund.tsx'
 
 export const ATTENDEES_PER_PAGE = 50
 
@@ -63,6 +64,7 @@ export function EventAttendees({ eventId, title }: { eventId: string; title: str
                 <th scope="col">Name</th>
                 <th scope="col">Email</th>
                 <th scope="col">Tickets</th>
+                <th scope="col">Refund</th>
               </tr>
             </thead>
             <tbody>
@@ -71,6 +73,9 @@ export function EventAttendees({ eventId, title }: { eventId: string; title: str
                   <td>{person.username}</td>
                   <td>{person.email}</td>
                   <td>{person.tickets}</td>
+                  <td>
+                    <AttendeeRefund eventId={eventId} attendee={person} />
+                  </td>
                 </tr>
               ))}
             </tbody>
