@@ -8,6 +8,7 @@ import type { EventView } from '../../contracts/catalog.ts'
 import type { TicketPass } from '../../contracts/checkin.ts'
 import { adminSession, organizerSession, type Session, signUp } from '../support/accounts.ts'
 import { launchBrowser, signedInPages } from '../support/browser.ts'
+import { wallClockIn } from '../support/clock.ts'
 import { approvedEvent, buy, get, orderRow, post, until } from '../support/sales.ts'
 import { startServer, type TestServer } from '../support/server.ts'
 
@@ -22,10 +23,18 @@ beforeAll(async () => {
   const admin = await adminSession(server.app)
   organizer = await organizerSession(server.app, 'Refunder')
   holder = await signUp(server.app, 'Admitted')
-  event = await approvedEvent(server.app, organizer, admin, { title: `Refund Night ${Date.now()}` }, [
-    { type: 'General Admission', price: 500, quantity: 100 },
-    { type: 'VIP', price: 1500, quantity: 20 },
-  ])
+  // in two hours: its door is open (it opens CHECKIN_OPENS_HOURS before the start)
+  const { date, time } = wallClockIn(server.config.timeZone, 120)
+  event = await approvedEvent(
+    server.app,
+    organizer,
+    admin,
+    { title: `Refund Night ${Date.now()}`, date, time },
+    [
+      { type: 'General Admission', price: 500, quantity: 100 },
+      { type: 'VIP', price: 1500, quantity: 20 },
+    ],
+  )
   browser = await launchBrowser()
 }, 60_000)
 
