@@ -318,14 +318,21 @@ describe('organizer dashboard', () => {
     expect(download.suggestedFilename()).toBe('attendees_by_events.csv')
     const path = await download.path()
     const lines = (await readFile(path, 'utf8')).trim().split(/\r?\n/)
-    expect(lines[0]).toBe('eventName,eventCategory,username,email,phone,paymentStatus')
-    const rows = lines.slice(1)
-    expect(rows).toHaveLength(2)
-    expect(rows).toContainEqual(expect.stringContaining(`${TITLE},Music,${buyer.username},${buyer.email},`))
-    expect(rows).toContainEqual(
-      expect.stringContaining(`${TITLE},Music,${secondBuyer.username},${secondBuyer.email},`),
+    expect(lines[0]).toBe(
+      'eventName,eventCategory,username,email,phone,paymentStatus,ticketType,quantity,amount,orderId,admission',
     )
-    for (const row of rows) expect(row.endsWith(',Completed')).toBe(true)
+    // a row per admission: the buyer's two VIP seats, the second buyer's three General Admission
+    const rows = lines.slice(1).map((row) => row.replace(/,[^,]+,(\d of \d)$/, ',<order>,$1'))
+    expect(rows.sort()).toEqual(
+      [
+        `${TITLE},Music,${buyer.username},${buyer.email},,Completed,VIP,1,1500.00,<order>,1 of 2`,
+        `${TITLE},Music,${buyer.username},${buyer.email},,Completed,VIP,1,1500.00,<order>,2 of 2`,
+        ...[1, 2, 3].map(
+          (n) =>
+            `${TITLE},Music,${secondBuyer.username},${secondBuyer.email},,Completed,General Admission,1,500.00,<order>,${n} of 3`,
+        ),
+      ].sort(),
+    )
   })
 })
 
