@@ -151,7 +151,7 @@ export function PromoCodes({ eventId }: { eventId: string }) {
         <p className="analytics-empty">{promoTexts.none}</p>
       ) : (
         <div className="table-scroll">
-          <table aria-labelledby={headingId}>
+          <table className="table-stack" aria-labelledby={headingId}>
             <thead>
               <tr>
                 <th scope="col">Code</th>
@@ -165,11 +165,11 @@ export function PromoCodes({ eventId }: { eventId: string }) {
             <tbody>
               {codes.data.map((row) => (
                 <tr key={row.code}>
-                  <td>{row.code}</td>
-                  <td>{offText(row)}</td>
-                  <td>{row.ticketTypes ? row.ticketTypes.join(', ') : 'All'}</td>
-                  <td>{usesText(row)}</td>
-                  <td>{row.disabled ? 'Disabled' : 'Active'}</td>
+                  <td data-label="Code">{row.code}</td>
+                  <td data-label="Discount">{offText(row)}</td>
+                  <td data-label="Ticket types">{row.ticketTypes ? row.ticketTypes.join(', ') : 'All'}</td>
+                  <td data-label="Uses">{usesText(row)}</td>
+                  <td data-label="Status">{row.disabled ? 'Disabled' : 'Active'}</td>
                   <td>
                     {!row.disabled && (
                       <button
