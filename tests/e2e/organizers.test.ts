@@ -446,7 +446,8 @@ describe('schedule', () => {
   it("opens a session's details from the calendar, in a dialog closed by Escape or its button", async () => {
     const visitor = await openPage()
     await visitor.goto('/schedule')
-    const entry = visitor.getByRole('button', { name: new RegExp(`^${SESSION}, `) })
+    // named by what it shows (time, title, place), then its day and times in full
+    const entry = visitor.getByRole('button', { name: new RegExp(`${SESSION}.*, \\d+ \\w+ \\d{4}, `) })
     await entry.waitFor()
     // the entry is readable: its time, title and (in the day view) location
     expect(await entry.textContent()).toMatch(/10(:00)?.*11:30.*Sunset Quartet.*River Deck/)

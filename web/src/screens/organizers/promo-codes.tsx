@@ -159,7 +159,8 @@ export function PromoCodes({ eventId }: { eventId: string }) {
                 <th scope="col">Ticket types</th>
                 <th scope="col">Uses</th>
                 <th scope="col">Status</th>
-                <th scope="col" aria-label="Actions" />
+                {/* the actions' column has no header (an empty th is one without a name) */}
+                <td />
               </tr>
             </thead>
             <tbody>
