@@ -66,6 +66,12 @@ export const AttendeesByEvent = v.array(
 )
 export type AttendeesByEvent = v.InferOutput<typeof AttendeesByEvent>
 
+/**
+ * The attendee export's header: SPEC's columns first, in its order, then what each row's admission
+ * is: a row per admission (one person let in), so quantity is 1 and amount its share of what the
+ * order paid, and summing a column gives the tickets and the money; the order id and "n of N" tie
+ * the rows of one order together, as the door's passes do.
+ */
 export const csvColumns = [
   'eventName',
   'eventCategory',
@@ -73,4 +79,9 @@ export const csvColumns = [
   'email',
   'phone',
   'paymentStatus',
+  'ticketType',
+  'quantity',
+  'amount',
+  'orderId',
+  'admission',
 ] as const

@@ -45,3 +45,19 @@ export function paiseBound(text: string, toward: 'up' | 'down'): number {
 /** Upcasting: a rupee amount as an old fact holds it (written as Math.round(x × 100) / 100 or as
  * paise / 100, so always within a hair of a whole paisa) to its paise. */
 export const paiseFromStoredRupees = (rupees: unknown): number => Math.round(Number(rupees) * 100)
+
+/**
+ * An amount shared among `count` parts (an order's admissions) in whole paise that add up to it
+ * exactly: the first `amount mod count` parts carry the odd paise.
+ */
+export function sharesOf(paise: number, count: number): number[] {
+  const base = Math.floor(paise / count)
+  const odd = paise - base * count
+  return Array.from({ length: count }, (_, i) => (i < odd ? base + 1 : base))
+}
+
+/** Paise as rupee text with both paise digits ('8.30'), for files read by spreadsheets and people. */
+export function rupeesText(paise: number): string {
+  const whole = Math.abs(paise)
+  return `${paise < 0 ? '-' : ''}${Math.floor(whole / 100)}.${String(whole % 100).padStart(2, '0')}`
+}

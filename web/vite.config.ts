@@ -59,6 +59,17 @@ export default defineConfig(({ command }) => {
     build: {
       outDir: resolve(import.meta.dirname, 'dist'),
       emptyOutDir: true,
+      rolldownOptions: {
+        output: {
+          codeSplitting: {
+            // The charts are ECharts (its core, two charts, five components) drawn by zrender: one
+            // chunk of both was 550 kB. zrender in a file of its own halves the longest download and
+            // parse of a chart screen (the two load side by side), and a new ECharts option or chart
+            // leaves its cached copy valid. tests/e2e/bundle-size.test.ts holds every chunk to 500 kB.
+            groups: [{ name: 'zrender', test: /node_modules[\\/]zrender[\\/]/ }],
+          },
+        },
+      },
     },
     server: {
       proxy: {

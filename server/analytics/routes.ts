@@ -8,7 +8,7 @@ import type { CatalogQueries, EventRow } from '../catalog/queries.ts'
 import { notFound } from '../errors.ts'
 import { callerOf } from '../http/access.ts'
 import { replies, type ValibotTypeProvider } from '../http/valibot.ts'
-import { toRupees } from '../money.ts'
+import { rupeesText, sharesOf, toRupees } from '../money.ts'
 import { csvRow } from './csv.ts'
 import type { AnalyticsQueries } from './queries.ts'
 
@@ -153,14 +153,22 @@ export async function analyticsRoutes(fastify: FastifyInstance, options: Analyti
           )
           for (const { ticket, person } of attendees) {
             const event = mine.get(ticket.eventId)
-            yield csvRow([
-              event?.title,
-              event?.category,
-              person.username,
-              person.email,
-              person.phone,
-              best.get(person.id) ?? ticket.paymentStatus,
-            ])
+            const shares = sharesOf(ticket.amountPaise, ticket.quantity)
+            // A row per admission, numbered as the door's passes are (1..quantity).
+            for (const [i, share] of shares.entries())
+              yield csvRow([
+                event?.title,
+                event?.category,
+                person.username,
+                person.email,
+                person.phone,
+                best.get(person.id) ?? ticket.paymentStatus,
+                ticket.ticketType,
+                1,
+                rupeesText(share),
+                ticket.id,
+                `${i + 1} of ${ticket.quantity}`,
+              ])
           }
           if (page.length < PAGE) return
           after = page[page.length - 1]?.id ?? after

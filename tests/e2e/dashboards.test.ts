@@ -226,7 +226,13 @@ describe("an event's attendees", () => {
     expect(await page.getByRole('link', { name: 'Add Schedule' }).getAttribute('href')).toBe(
       `/schedule/${rush._id}`,
     )
+    // its sections, each at its own address
+    const sections = page.getByRole('navigation', { name: 'Event sections' })
+    await sections.getByRole('link', { name: 'Analytics', exact: true }).click()
+    await page.waitForURL((url) => url.searchParams.get('section') === 'analytics')
     await seesFigure(analyticsOf(page.locator('main'), RUSH), 'Tickets Sold', '60')
+    await sections.getByRole('link', { name: 'Attendees', exact: true }).click()
+    await page.waitForURL((url) => url.searchParams.get('section') === 'attendees')
 
     const table = page.getByRole('table', { name: `Attendees of ${RUSH}` })
     const rows = table.locator('tbody tr')

@@ -160,7 +160,7 @@ describe('the door', () => {
     const second = codes.slice(20, 50)
 
     const dashboard = await signedInPage(browser, organizer)
-    await dashboard.goto(`/organizers/events/${event._id}`)
+    await dashboard.goto(`/organizers/events/${event._id}?section=check-in`)
     const admitted = dashboard.getByRole('status', { name: 'Admitted', exact: true })
     await expect.poll(() => admitted.textContent()).toBe('0 / 50')
 

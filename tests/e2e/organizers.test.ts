@@ -318,14 +318,21 @@ describe('organizer dashboard', () => {
     expect(download.suggestedFilename()).toBe('attendees_by_events.csv')
     const path = await download.path()
     const lines = (await readFile(path, 'utf8')).trim().split(/\r?\n/)
-    expect(lines[0]).toBe('eventName,eventCategory,username,email,phone,paymentStatus')
-    const rows = lines.slice(1)
-    expect(rows).toHaveLength(2)
-    expect(rows).toContainEqual(expect.stringContaining(`${TITLE},Music,${buyer.username},${buyer.email},`))
-    expect(rows).toContainEqual(
-      expect.stringContaining(`${TITLE},Music,${secondBuyer.username},${secondBuyer.email},`),
+    expect(lines[0]).toBe(
+      'eventName,eventCategory,username,email,phone,paymentStatus,ticketType,quantity,amount,orderId,admission',
     )
-    for (const row of rows) expect(row.endsWith(',Completed')).toBe(true)
+    // a row per admission: the buyer's two VIP seats, the second buyer's three General Admission
+    const rows = lines.slice(1).map((row) => row.replace(/,[^,]+,(\d of \d)$/, ',<order>,$1'))
+    expect(rows.sort()).toEqual(
+      [
+        `${TITLE},Music,${buyer.username},${buyer.email},,Completed,VIP,1,1500.00,<order>,1 of 2`,
+        `${TITLE},Music,${buyer.username},${buyer.email},,Completed,VIP,1,1500.00,<order>,2 of 2`,
+        ...[1, 2, 3].map(
+          (n) =>
+            `${TITLE},Music,${secondBuyer.username},${secondBuyer.email},,Completed,General Admission,1,500.00,<order>,${n} of 3`,
+        ),
+      ].sort(),
+    )
   })
 })
 
@@ -439,7 +446,8 @@ describe('schedule', () => {
   it("opens a session's details from the calendar, in a dialog closed by Escape or its button", async () => {
     const visitor = await openPage()
     await visitor.goto('/schedule')
-    const entry = visitor.getByRole('button', { name: new RegExp(`^${SESSION}, `) })
+    // named by what it shows (time, title, place), then its day and times in full
+    const entry = visitor.getByRole('button', { name: new RegExp(`${SESSION}.*, \\d+ \\w+ \\d{4}, `) })
     await entry.waitFor()
     // the entry is readable: its time, title and (in the day view) location
     expect(await entry.textContent()).toMatch(/10(:00)?.*11:30.*Sunset Quartet.*River Deck/)

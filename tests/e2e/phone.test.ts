@@ -148,7 +148,8 @@ async function visit(page: Page, path: string, ready: (page: Page) => Promise<vo
   // every loading indicator gone (a page may show two at once: its data's and a lazy part's)
   await page.waitForFunction(() => document.querySelector('.loading') === null)
   await page.waitForFunction(() => [...document.images].every((image) => image.complete))
-  expect(new URL(page.url()).pathname.toLowerCase(), `${path} was redirected`).toBe(path.toLowerCase())
+  const { pathname, search } = new URL(page.url())
+  expect(`${pathname}${search}`.toLowerCase(), `${path} was redirected`).toBe(path.toLowerCase())
 }
 
 const heading = (name: string | RegExp) => (page: Page) =>
@@ -181,7 +182,12 @@ const routes: Record<'visitor' | 'user' | 'organizer' | 'admin', Route[]> = {
   organizer: [
     { path: () => '/eventform', ready: button('Create Event') },
     { path: () => '/organizers/dashboard', ready: text(/Event Analytics for/) },
-    { path: () => `/organizers/events/${event._id}`, ready: text(/Event Analytics for/) },
+    { path: () => `/organizers/events/${event._id}`, ready: text('Category:') },
+    ...(['attendees', 'analytics', 'promo-codes', 'check-in'] as const).map((section) => ({
+      path: () => `/organizers/events/${event._id}?section=${section}`,
+      ready: (page: Page) =>
+        page.locator(`.organizer-event-section[data-section="${section}"] h3`).first().waitFor(),
+    })),
     { path: () => `/schedule/${event._id}`, ready: (page) => page.getByLabel(/title/i).first().waitFor() },
     { path: () => '/profile', ready: button('Log Out') },
   ],

@@ -43,7 +43,7 @@ const signedInPage = (account: Session): Promise<Page> => pages.open(account.tok
 describe('a promo code, from the organizer to the checkout', () => {
   it('is made on the event page, applied before checkout, paid at its price and counted', async () => {
     const organizerPage = await signedInPage(organizer)
-    await organizerPage.goto(`/organizers/events/${event._id}`)
+    await organizerPage.goto(`/organizers/events/${event._id}?section=promo-codes`)
     const codes = organizerPage.getByRole('region', { name: 'Promo codes' })
     await codes.getByText('No promo codes yet.').waitFor()
     await codes.getByLabel('Code').fill('vip-friends')

@@ -449,10 +449,45 @@ function parseCsv(text: string): string[][] {
   return records
 }
 
-const header = ['eventName', 'eventCategory', 'username', 'email', 'phone', 'paymentStatus']
+const header = [
+  'eventName',
+  'eventCategory',
+  'username',
+  'email',
+  'phone',
+  'paymentStatus',
+  'ticketType',
+  'quantity',
+  'amount',
+  'orderId',
+  'admission',
+]
+const headerLine = header.join(',')
+
+/** Holds `quantity` seats with a promo code, pays and confirms: the issued ticket's id. */
+async function buyWithCode(
+  buyer: Session,
+  event: EventView,
+  ticketType: string,
+  quantity: number,
+  promoCode: string,
+) {
+  const placed = await post(t.app, '/api/v1/ticket/create', buyer, {
+    eventId: event._id,
+    ticketType,
+    quantity,
+    amount: 1,
+    promoCode,
+  })
+  expect(placed.statusCode, placed.body).toBe(200)
+  const paid = await pay(t.app, buyer, placed.json())
+  expect(paid.statusCode, paid.body).toBe(200)
+  expect((await confirm(t.app, buyer, paid.json())).statusCode).toBe(200)
+  return placed.json().ticketId as string
+}
 
 describe('GET /api/v1/organizers/attendees.csv', () => {
-  it('downloads attendees_by_events.csv: the exact header, a row per attendee, RFC 4180 quoting, formulas neutralised', async () => {
+  it('downloads attendees_by_events.csv: the exact header, a row per admission, RFC 4180 quoting, formulas neutralised', async () => {
     const organizer = await organizerSession(t.app)
     const tricky = await approvedEvent(t.app, organizer, admin, {
       title: 'Rock, "Roll"\nand more',
@@ -470,15 +505,33 @@ describe('GET /api/v1/organizers/attendees.csv', () => {
     const minus = await signUpWith('-2+3', '-123456')
     const at = await signUpWith('@SUM(1,2)')
     const plain = await signUpWith('Plain Person')
-    for (const s of [comma, quote, lines]) await buy(t.app, s, tricky, 'VIP', 1)
-    for (const s of [equals, plus, minus, at]) await buy(t.app, s, formula, 'General Admission', 1)
+    const ids = new Map<Session, string>()
+    for (const s of [comma, quote, lines]) ids.set(s, await buy(t.app, s, tricky, 'VIP', 1))
+    for (const s of [equals, plus, minus, at])
+      ids.set(s, await buy(t.app, s, formula, 'General Admission', 1))
     // Gone from the list: a cancelled ticket, a hold and a failed payment; a transfer shows the new owner.
     const leaver = await signUpWith('Leaver')
     await cancel(t.app, leaver, await buy(t.app, leaver, tricky, 'VIP', 1))
     await hold(t.app, await signUpWith('Holder'), tricky, 'VIP', 1)
     await failToPay(t.app, await signUpWith('Failer'), tricky, 'VIP', 1)
     const giver = await signUpWith('Giver')
-    await transfer(t.app, giver, await buy(t.app, giver, formula, 'VIP', 1), plain)
+    const given = await buy(t.app, giver, formula, 'VIP', 1)
+    await transfer(t.app, giver, given, plain)
+    // A ticket of three admissions is three rows, each with its share of what was paid: 3 × ₹10.01
+    // less 17 % is 2,492 paise, shared 831 + 831 + 830; amounts in rupees with their paise.
+    const trio = await approvedEvent(t.app, organizer, admin, { title: 'Trio Night', category: 'Jazz' }, [
+      { type: 'General Admission', price: 10.01, quantity: 10 },
+    ])
+    expect(
+      (
+        await post(t.app, `/api/v1/event/${trio._id}/promo-codes`, organizer, {
+          code: 'SEVENTEEN',
+          percentOff: 17,
+        })
+      ).statusCode,
+    ).toBe(201)
+    const threesome = await signUpWith('Three Seats')
+    const three = await buyWithCode(threesome, trio, 'General Admission', 3, 'SEVENTEEN')
     // Someone else's event and attendee stay out of this organizer's file.
     const rival = await organizerSession(t.app)
     const theirs = await approvedEvent(t.app, rival, admin, { title: 'Not Yours' })
@@ -490,29 +543,86 @@ describe('GET /api/v1/organizers/attendees.csv', () => {
     expect(res.statusCode).toBe(200)
     expect(res.headers['content-type']).toMatch(/^text\/csv\b/)
     expect(res.headers['content-disposition']).toBe('attachment; filename="attendees_by_events.csv"')
-    expect(res.body.split('\r\n')[0]).toBe('eventName,eventCategory,username,email,phone,paymentStatus')
+    // SPEC's columns first, in its order; then what the ticket is
+    expect(res.body.split('\r\n')[0]).toBe(
+      'eventName,eventCategory,username,email,phone,paymentStatus,ticketType,quantity,amount,orderId,admission',
+    )
     const records = parseCsv(res.body)
     expect(records[0]).toEqual(header)
     // (multipart text fields carry line breaks as CRLF, as browsers send them)
     const t1 = tricky.title
     expect(t1).toBe('Rock, "Roll"\r\nand more')
     const t2 = '\'=HYPERLINK("http://evil.example","x")'
+    const one = (s: Session, type: string, amount: string) => [
+      type,
+      '1',
+      amount,
+      ids.get(s) ?? given,
+      '1 of 1',
+    ]
     const expected = [
-      [t1, 'Music, Live', 'Doe, Jane', comma.email, "'+91 98450 12345", 'Completed'],
-      [t1, 'Music, Live', 'Say "Hi"', quote.email, '', 'Completed'],
-      [t1, 'Music, Live', 'First\nSecond', lines.email, '', 'Completed'],
-      [t2, "'@Risky", "'=SUM(A1:A9)", equals.email, '', 'Completed'],
-      [t2, "'@Risky", "'+cmd|calc", plus.email, '', 'Completed'],
-      [t2, "'@Risky", "'-2+3", minus.email, "'-123456", 'Completed'],
-      [t2, "'@Risky", "'@SUM(1,2)", at.email, '', 'Completed'],
-      [t2, "'@Risky", 'Plain Person', plain.email, '', 'Completed'],
+      [
+        t1,
+        'Music, Live',
+        'Doe, Jane',
+        comma.email,
+        "'+91 98450 12345",
+        'Completed',
+        ...one(comma, 'VIP', '1500.00'),
+      ],
+      [t1, 'Music, Live', 'Say "Hi"', quote.email, '', 'Completed', ...one(quote, 'VIP', '1500.00')],
+      [t1, 'Music, Live', 'First\nSecond', lines.email, '', 'Completed', ...one(lines, 'VIP', '1500.00')],
+      [
+        t2,
+        "'@Risky",
+        "'=SUM(A1:A9)",
+        equals.email,
+        '',
+        'Completed',
+        ...one(equals, 'General Admission', '500.00'),
+      ],
+      [t2, "'@Risky", "'+cmd|calc", plus.email, '', 'Completed', ...one(plus, 'General Admission', '500.00')],
+      [
+        t2,
+        "'@Risky",
+        "'-2+3",
+        minus.email,
+        "'-123456",
+        'Completed',
+        ...one(minus, 'General Admission', '500.00'),
+      ],
+      [t2, "'@Risky", "'@SUM(1,2)", at.email, '', 'Completed', ...one(at, 'General Admission', '500.00')],
+      [t2, "'@Risky", 'Plain Person', plain.email, '', 'Completed', ...one(plain, 'VIP', '1500.00')],
+      ...[
+        ['8.31', '1 of 3'],
+        ['8.31', '2 of 3'],
+        ['8.30', '3 of 3'],
+      ].map(([amount = '', admission = '']) => [
+        'Trio Night',
+        'Jazz',
+        'Three Seats',
+        threesome.email,
+        '',
+        'Completed',
+        'General Admission',
+        '1',
+        amount,
+        three,
+        admission,
+      ]),
     ]
     const byText = (x: string[], y: string[]) => x.join('|').localeCompare(y.join('|'))
     expect(records.slice(1).sort(byText)).toEqual(expected.sort(byText))
+    // a ticket's admissions are next to each other, in order
+    const trioRows = records.flatMap((r, i) => (r[9] === three ? [i] : []))
+    expect(trioRows).toEqual([trioRows[0], (trioRows[0] ?? 0) + 1, (trioRows[0] ?? 0) + 2])
+    expect(trioRows.map((i) => records[i]?.[10])).toEqual(['1 of 3', '2 of 3', '3 of 3'])
     // The encoding itself, as a spreadsheet reads it.
     expect(res.body).toContain('"Rock, ""Roll""\r\nand more","Music, Live","Doe, Jane"')
     expect(res.body).toContain(`"'=HYPERLINK(""http://evil.example"",""x"")",'@Risky,'=SUM(A1:A9),`)
-    expect(res.body).toContain(`"'@SUM(1,2)",${at.email},,Completed\r\n`)
+    expect(res.body).toContain(
+      `"'@SUM(1,2)",${at.email},,Completed,General Admission,1,500.00,${ids.get(at)},1 of 1\r\n`,
+    )
     expect(res.body).not.toContain('Outsider')
 
     // The admin's file holds every event's attendees, the rival's included.
@@ -534,7 +644,7 @@ describe('GET /api/v1/organizers/attendees.csv', () => {
   it('gives an organizer without events just the header line', async () => {
     const res = await get(t.app, '/api/v1/organizers/attendees.csv', await organizerSession(t.app))
     expect(res.statusCode).toBe(200)
-    expect(res.body).toBe('eventName,eventCategory,username,email,phone,paymentStatus\r\n')
+    expect(res.body).toBe(`${headerLine}\r\n`)
   })
 })
 
@@ -739,7 +849,7 @@ describe(`GET /api/v1/organizers/attendees.csv with ${ROWS.toLocaleString('en')}
       `export: ${lines} lines, ${(bytes / 1e6).toFixed(1)} MB in ${chunks} chunks; first chunk (${firstChunkBytes} B) after ${firstChunkAt.toFixed(0)} ms, whole body after ${total.toFixed(0)} ms; another request answered at ${healthAnsweredAt.toFixed(0)} ms; peak retained heap growth ${(peak / 1e6).toFixed(1)} MB`,
     )
     expect(lines).toBe(ROWS + 1)
-    expect(head.startsWith('eventName,eventCategory,username,email,phone,paymentStatus\r\n')).toBe(true)
+    expect(head.startsWith(`${headerLine}\r\n`)).toBe(true)
     const firstRow = parseCsv(head.slice(0, head.indexOf('\r\n', head.indexOf('\r\n') + 2) + 2))[1]
     expect(firstRow).toEqual([
       event.title,
@@ -748,8 +858,13 @@ describe(`GET /api/v1/organizers/attendees.csv with ${ROWS.toLocaleString('en')}
       expect.stringMatching(/@bulk\.example\.com$/),
       expect.stringMatching(/^98450\d{5}$/),
       'Completed',
+      'General Admission',
+      '1',
+      '499.00',
+      expect.any(String),
+      '1 of 1',
     ])
-    expect(tail.endsWith(',Completed\r\n')).toBe(true)
+    expect(tail).toMatch(/,Completed,General Admission,1,499.00,[^,]+,1 of 1\r\n$/)
     // Streamed: many chunks, the first a small part of the body and well before the end.
     expect(chunks).toBeGreaterThan(10)
     expect(firstChunkBytes).toBeLessThan(bytes / 10)

@@ -7,7 +7,7 @@ import { hasWholePaise, TicketTypeInput } from '../../contracts/catalog.ts'
 import { bookingUpcasters } from '../../server/booking/facts.ts'
 import { catalogUpcasters } from '../../server/catalog/facts.ts'
 import { upcast } from '../../server/ledger/upcast.ts'
-import { paiseBound, toPaise, toRupees } from '../../server/money.ts'
+import { paiseBound, rupeesText, sharesOf, toPaise, toRupees } from '../../server/money.ts'
 import { upcasters } from '../../server/upcasters.ts'
 
 /** A rupee amount as JSON carries it (the text a client sends), parsed the way the API parses it. */
@@ -91,6 +91,37 @@ describe('paiseBound (a price filter bound typed as text)', () => {
     expect(paiseBound('100.550', 'up')).toBe(10055)
     expect(paiseBound(' 7 ', 'down')).toBe(700)
     expect(() => paiseBound('-5', 'up')).toThrow(RangeError)
+  })
+})
+
+describe("sharesOf (an order's amount shared among its admissions)", () => {
+  it('gives whole paise that add up to the amount, the first ones a paisa more where it does not divide', () => {
+    expect(sharesOf(2492, 3)).toEqual([831, 831, 830])
+    expect(sharesOf(150000, 3)).toEqual([50000, 50000, 50000])
+    expect(sharesOf(1, 3)).toEqual([1, 0, 0])
+    expect(sharesOf(0, 2)).toEqual([0, 0])
+    expect(sharesOf(49900, 1)).toEqual([49900])
+    for (const [amount, count] of [
+      [99_999, 7],
+      [10, 10],
+      [12_345_678, 9],
+    ] as const) {
+      const shares = sharesOf(amount, count)
+      expect(shares).toHaveLength(count)
+      expect(shares.reduce((a, b) => a + b, 0)).toBe(amount)
+      expect(Math.max(...shares) - Math.min(...shares)).toBeLessThanOrEqual(1)
+    }
+  })
+})
+
+describe('rupeesText (an amount for a spreadsheet)', () => {
+  it('writes rupees with both paise digits', () => {
+    expect(rupeesText(830)).toBe('8.30')
+    expect(rupeesText(150000)).toBe('1500.00')
+    expect(rupeesText(5)).toBe('0.05')
+    expect(rupeesText(0)).toBe('0.00')
+    expect(rupeesText(199999)).toBe('1999.99')
+    expect(rupeesText(-250)).toBe('-2.50')
   })
 })
 

@@ -1,7 +1,8 @@
-// Routes of organizers: create event, attendee dashboard, one event's own page (its attendees and
-// analytics), add a session to an event.
+// Routes of organizers: create event, attendee dashboard, one event's own page (in sections: its
+// overview, attendees, analytics, promo codes and door), add a session to an event.
 import { createRoute } from '@tanstack/react-router'
 import { lazyScreen } from '../ui/retry-import.ts'
+import { OrganizerEventSearch } from './event-sections.ts'
 import { organizersArea } from './layouts.ts'
 import { prefetchFirstDashboardPage } from './prefetch.ts'
 
@@ -23,10 +24,12 @@ export const organizerDashboardRoute = createRoute({
   ),
 })
 
-/** One event of the organizer's, beyond SPEC: its attendees paged and searchable, its analytics. */
+/** One event of the organizer's, beyond SPEC, in sections (?section=): its overview and changes,
+ * its attendees paged and searchable, its analytics, promo codes and door. */
 export const organizerEventRoute = createRoute({
   getParentRoute: () => organizersArea,
   path: '/organizers/events/$eventId',
+  validateSearch: OrganizerEventSearch,
   component: lazyScreen(() => import('../screens/organizers/organizer-event.tsx'), 'OrganizerEventScreen'),
 })
 

@@ -28,7 +28,7 @@ export function UserAccountsScreen() {
           <p className="empty-text">No users found</p>
         ) : (
           <div className="table-scroll">
-            <table>
+            <table className="table-stack">
               <thead>
                 <tr>
                   <th scope="col">Name</th>
@@ -39,9 +39,9 @@ export function UserAccountsScreen() {
               <tbody>
                 {list.map((account) => (
                   <tr key={account._id}>
-                    <td>{account.username}</td>
-                    <td>{account.email}</td>
-                    <td>{account.role}</td>
+                    <td data-label="Name">{account.username}</td>
+                    <td data-label="Email">{account.email}</td>
+                    <td data-label="Role">{account.role}</td>
                   </tr>
                 ))}
               </tbody>

@@ -112,7 +112,7 @@ function RegistrationCard({ registration, targeted }: RegistrationCardProps) {
       aria-label={registration.eventTitle}
     >
       <div className="ticket-card-body">
-        <h3>{registration.eventTitle}</h3>
+        <h2>{registration.eventTitle}</h2>
         <dl className="facts">
           <dt>Ticket No.</dt>
           <dd className="ticket-number">{ticketNumber(registration._id)}</dd>

@@ -30,7 +30,11 @@ export function EventsListingScreen() {
         list.length === 0 ? (
           <p className="empty-text">No events available</p>
         ) : (
-          <EventGrid events={list.filter((e) => e.approvalStatus === 'Approved')} price={lowestPrice} />
+          <EventGrid
+            events={list.filter((e) => e.approvalStatus === 'Approved')}
+            price={lowestPrice}
+            level={2}
+          />
         )
       }
     </Fetched>

@@ -38,8 +38,9 @@ export function EventAttendees({ eventId, title }: { eventId: string; title: str
     if (asked.page > last) setAsked((now) => ({ ...now, page: last }))
   }, [shown, query.isPlaceholderData, asked.page])
 
+  // named for its event: a dashboard with two rows open has two of these regions
   return (
-    <section className="event-attendees" aria-labelledby={headingId} aria-busy={query.isFetching}>
+    <section className="event-attendees" aria-label={`Attendees of ${title}`} aria-busy={query.isFetching}>
       <div className="event-attendees-header">
         <h3 id={headingId}>Attendees</h3>
         {(shown?.total ?? 0) > 0 || asked.search ? (

@@ -97,7 +97,7 @@ function DoubleEntries({ entries }: { entries: CheckinSummary['doubleEntries'] }
         <p className="analytics-empty">{checkinSectionTexts.noDoubleEntries}</p>
       ) : (
         <div className="table-scroll">
-          <table aria-labelledby={headingId}>
+          <table className="table-stack" aria-labelledby={headingId}>
             <thead>
               <tr>
                 <th scope="col">Holder</th>
@@ -111,12 +111,18 @@ function DoubleEntries({ entries }: { entries: CheckinSummary['doubleEntries'] }
             <tbody>
               {entries.map((entry) => (
                 <tr key={`${entry.passId} ${entry.device} ${entry.scannedAt}`}>
-                  <td>{entry.holder ?? '—'}</td>
-                  <td>{passLabel(entry.passId)}</td>
-                  <td>{formatInstant(entry.scannedAt)}</td>
-                  <td title={entry.device}>{deviceLabel(entry.device)}</td>
-                  <td>{entry.firstAdmittedAt ? formatInstant(entry.firstAdmittedAt) : '—'}</td>
-                  <td title={entry.firstDevice ?? undefined}>{deviceLabel(entry.firstDevice)}</td>
+                  <td data-label="Holder">{entry.holder ?? '—'}</td>
+                  <td data-label="Pass">{passLabel(entry.passId)}</td>
+                  <td data-label="Scanned">{formatInstant(entry.scannedAt)}</td>
+                  <td data-label="Device" title={entry.device}>
+                    {deviceLabel(entry.device)}
+                  </td>
+                  <td data-label="First admitted">
+                    {entry.firstAdmittedAt ? formatInstant(entry.firstAdmittedAt) : '—'}
+                  </td>
+                  <td data-label="First device" title={entry.firstDevice ?? undefined}>
+                    {deviceLabel(entry.firstDevice)}
+                  </td>
                 </tr>
               ))}
             </tbody>

@@ -151,7 +151,7 @@ export function PromoCodes({ eventId }: { eventId: string }) {
         <p className="analytics-empty">{promoTexts.none}</p>
       ) : (
         <div className="table-scroll">
-          <table aria-labelledby={headingId}>
+          <table className="table-stack" aria-labelledby={headingId}>
             <thead>
               <tr>
                 <th scope="col">Code</th>
@@ -159,17 +159,18 @@ export function PromoCodes({ eventId }: { eventId: string }) {
                 <th scope="col">Ticket types</th>
                 <th scope="col">Uses</th>
                 <th scope="col">Status</th>
-                <th scope="col" aria-label="Actions" />
+                {/* the actions' column has no header (an empty th is one without a name) */}
+                <td />
               </tr>
             </thead>
             <tbody>
               {codes.data.map((row) => (
                 <tr key={row.code}>
-                  <td>{row.code}</td>
-                  <td>{offText(row)}</td>
-                  <td>{row.ticketTypes ? row.ticketTypes.join(', ') : 'All'}</td>
-                  <td>{usesText(row)}</td>
-                  <td>{row.disabled ? 'Disabled' : 'Active'}</td>
+                  <td data-label="Code">{row.code}</td>
+                  <td data-label="Discount">{offText(row)}</td>
+                  <td data-label="Ticket types">{row.ticketTypes ? row.ticketTypes.join(', ') : 'All'}</td>
+                  <td data-label="Uses">{usesText(row)}</td>
+                  <td data-label="Status">{row.disabled ? 'Disabled' : 'Active'}</td>
                   <td>
                     {!row.disabled && (
                       <button

@@ -8,7 +8,7 @@ import type { EventClickArg, EventContentArg, EventInput, EventMountArg } from '
 import dayGridPlugin from '@fullcalendar/daygrid'
 import FullCalendar from '@fullcalendar/react'
 import timeGridPlugin from '@fullcalendar/timegrid'
-import { useMemo, useState } from 'react'
+import { type RefObject, useEffect, useMemo, useRef, useState } from 'react'
 import type { SessionView } from '../../../../contracts/schedule.ts'
 import { SessionDialog } from './session-dialog.tsx'
 import { sessionWhen } from './session-when.ts'
@@ -31,16 +31,46 @@ const entryOf = (session: SessionView): EventInput => ({
   extendedProps: { eventTitle: session.eventTitle, location: session.location },
 })
 
+/** An entry: what it shows is its button's name (so a voice command of what is seen works), then,
+ * for screen readers, its day and times in full. */
 function Entry({ event, timeText }: EventContentArg) {
   const { eventTitle, location } = event.extendedProps as { eventTitle?: string; location?: string }
   const details = [eventTitle, location].filter(Boolean).join(' · ')
+  const { start, end } = event
   return (
     <div className="schedule-entry" title={details ? `${event.title} (${details})` : event.title}>
       {timeText && <span className="schedule-entry-time">{timeText}</span>}{' '}
       <span className="schedule-entry-title">{event.title}</span>
       {location && <span className="schedule-entry-location">{location}</span>}
+      {start && (
+        <span className="visually-hidden">
+          , {sessionWhen(start.toISOString(), (end ?? start).toISOString())}
+        </span>
+      )}
     </div>
   )
+}
+
+/**
+ * FullCalendar draws its arrows as <span role="img"> without a name inside buttons named by their
+ * title ('Previous day'): an image without a text alternative to assistive technology. They are
+ * decoration; hidden from it, as FullCalendar redraws them.
+ */
+function useDecorativeIcons(root: RefObject<HTMLElement | null>) {
+  useEffect(() => {
+    const frame = root.current
+    if (!frame) return
+    const hide = () => {
+      for (const icon of frame.querySelectorAll('.fc-icon[role="img"]')) {
+        icon.removeAttribute('role')
+        icon.setAttribute('aria-hidden', 'true')
+      }
+    }
+    hide()
+    const redrawn = new MutationObserver(hide)
+    redrawn.observe(frame, { childList: true, subtree: true, attributes: true, attributeFilter: ['role'] })
+    return () => redrawn.disconnect()
+  }, [root])
 }
 
 export default function ScheduleCalendar({
@@ -54,8 +84,10 @@ export default function ScheduleCalendar({
   const events = useMemo(() => sessions.map(entryOf), [sessions])
   const [openId, setOpenId] = useState<string | null>(null)
   const open = sessions.find((session) => session._id === openId)
+  const frame = useRef<HTMLDivElement>(null)
+  useDecorativeIcons(frame)
   return (
-    <>
+    <div ref={frame}>
       <FullCalendar
         plugins={plugins}
         initialView="timeGridDay"
@@ -76,16 +108,14 @@ export default function ScheduleCalendar({
           arg.jsEvent.preventDefault()
           setOpenId(arg.event.id)
         }}
-        eventDidMount={({ el, event }: EventMountArg) => {
+        eventDidMount={({ el }: EventMountArg) => {
           // FullCalendar makes a clickable entry focusable; it is a button that opens a dialog
+          // (named by its content: Entry)
           el.setAttribute('role', 'button')
           el.setAttribute('aria-haspopup', 'dialog')
-          const { start, end } = event
-          const when = start ? `, ${sessionWhen(start.toISOString(), (end ?? start).toISOString())}` : ''
-          el.setAttribute('aria-label', `${event.title}${when}`)
         }}
       />
       {open && <SessionDialog session={open} onClose={() => setOpenId(null)} />}
-    </>
+    </div>
   )
 }

@@ -15,28 +15,31 @@ import {
   type AriaComponentOption,
   GridComponent,
   type GridComponentOption,
-  LegendComponent,
   type LegendComponentOption,
+  LegendPlainComponent,
   TooltipComponent,
   type TooltipComponentOption,
 } from 'echarts/components'
 import type { ComposeOption } from 'echarts/core'
-import * as echarts from 'echarts/core'
+import { dispose, getInstanceByDom, init, use } from 'echarts/core'
 import { CanvasRenderer } from 'echarts/renderers'
 import ReactEChartsCore from 'echarts-for-react/esm/core'
 import { useEffect, useId, useMemo, useRef } from 'react'
 import type { AnalyticsReply } from '../../../../contracts/analytics.ts'
 import { formatRupees } from '../rupees.ts'
 
-echarts.use([
+use([
   BarChart,
   LineChart,
   GridComponent,
   TooltipComponent,
-  LegendComponent,
+  LegendPlainComponent,
   AriaComponent,
   CanvasRenderer,
 ])
+
+/** what echarts-for-react calls: the namespace itself would keep every export of echarts/core */
+const drawing = { init, getInstanceByDom, dispose }
 
 export type ChartOption = ComposeOption<
   | BarSeriesOption
@@ -134,7 +137,7 @@ export function Chart({ caption, kind, option }: { caption: string; kind: string
       <figcaption id={captionId}>{caption}</figcaption>
       <ReactEChartsCore
         ref={chart}
-        echarts={echarts}
+        echarts={drawing}
         option={option}
         notMerge
         style={{ height: 260, width: '100%' }}
