@@ -57,7 +57,7 @@ export function sharesOf(paise: number, count: number): number[] {
 }
 
 /** Paise as rupee text with both paise digits ('8.30'), for files read by spreadsheets and people. */
-export function rupeesText(paise: number): string {
+export function rupeesCell(paise: number): string {
   const whole = Math.abs(paise)
   return `${paise < 0 ? '-' : ''}${Math.floor(whole / 100)}.${String(whole % 100).padStart(2, '0')}`
 }

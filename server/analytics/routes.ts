@@ -8,7 +8,7 @@ import type { CatalogQueries, EventRow } from '../catalog/queries.ts'
 import { notFound } from '../errors.ts'
 import { callerOf } from '../http/access.ts'
 import { replies, type ValibotTypeProvider } from '../http/valibot.ts'
-import { rupeesText, sharesOf, toRupees } from '../money.ts'
+import { rupeesCell, sharesOf, toRupees } from '../money.ts'
 import { csvRow } from './csv.ts'
 import type { AnalyticsQueries } from './queries.ts'
 
@@ -165,7 +165,7 @@ export async function analyticsRoutes(fastify: FastifyInstance, options: Analyti
                 best.get(person.id) ?? ticket.paymentStatus,
                 ticket.ticketType,
                 1,
-                rupeesText(share),
+                rupeesCell(share),
                 ticket.id,
                 `${i + 1} of ${ticket.quantity}`,
               ])

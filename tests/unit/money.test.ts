@@ -7,7 +7,7 @@ import { hasWholePaise, TicketTypeInput } from '../../contracts/catalog.ts'
 import { bookingUpcasters } from '../../server/booking/facts.ts'
 import { catalogUpcasters } from '../../server/catalog/facts.ts'
 import { upcast } from '../../server/ledger/upcast.ts'
-import { paiseBound, rupeesText, sharesOf, toPaise, toRupees } from '../../server/money.ts'
+import { paiseBound, rupeesCell, sharesOf, toPaise, toRupees } from '../../server/money.ts'
 import { upcasters } from '../../server/upcasters.ts'
 
 /** A rupee amount as JSON carries it (the text a client sends), parsed the way the API parses it. */
@@ -114,14 +114,14 @@ describe("sharesOf (an order's amount shared among its admissions)", () => {
   })
 })
 
-describe('rupeesText (an amount for a spreadsheet)', () => {
+describe('rupeesCell (an amount for a spreadsheet)', () => {
   it('writes rupees with both paise digits', () => {
-    expect(rupeesText(830)).toBe('8.30')
-    expect(rupeesText(150000)).toBe('1500.00')
-    expect(rupeesText(5)).toBe('0.05')
-    expect(rupeesText(0)).toBe('0.00')
-    expect(rupeesText(199999)).toBe('1999.99')
-    expect(rupeesText(-250)).toBe('-2.50')
+    expect(rupeesCell(830)).toBe('8.30')
+    expect(rupeesCell(150000)).toBe('1500.00')
+    expect(rupeesCell(5)).toBe('0.05')
+    expect(rupeesCell(0)).toBe('0.00')
+    expect(rupeesCell(199999)).toBe('1999.99')
+    expect(rupeesCell(-250)).toBe('-2.50')
   })
 })
 
