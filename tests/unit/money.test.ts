@@ -223,11 +223,12 @@ describe('upcasters: facts written in rupees are read in paise', () => {
     expect(upcast(upcasters, 'TicketsHeld', once)).toBe(once)
   })
 
-  it('has one upcaster per fact type that ever carried rupees', () => {
+  it('has one upcaster per fact type that ever carried rupees (and the door staff removal of before invitations)', () => {
     expect(Object.keys(upcasters).sort()).toEqual(
       [...Object.keys(bookingUpcasters), ...Object.keys(catalogUpcasters)].sort(),
     )
     expect(Object.keys(upcasters).sort()).toEqual([
+      'DoorStaffRemoved',
       'EventSubmitted',
       'PaymentCaptured',
       'PaymentRefunded',
