@@ -393,6 +393,15 @@ export const routeSpecs: RouteSpec[] = [
     request: (w) => http({ method: 'DELETE', path: param(w.ticketIds).map((id) => `/api/v1/ticket/${id}`) }),
   },
   {
+    route: 'POST /api/v1/ticket/:ticketId/refund',
+    request: (w) =>
+      http({
+        method: 'POST',
+        path: param(w.ticketIds).map((id) => `/api/v1/ticket/${id}/refund`),
+        body: jsonBody({ reason: fc.constantFrom('Cannot attend', '', 'x'.repeat(501)) }),
+      }),
+  },
+  {
     route: 'POST /api/v1/ticket/transfer',
     request: (w) =>
       http({
@@ -683,6 +692,18 @@ export const routeSpecs: RouteSpec[] = [
           limit: fc.constantFrom('50', '100', '101'),
           search: fc.constantFrom('fan', '%', "'); DROP TABLE attendance; --"),
         }),
+      }),
+  },
+  {
+    route: 'GET /api/v1/dashboard/events/:eventId/attendees/:accountId/tickets',
+    request: (w) =>
+      http({
+        method: 'GET',
+        path: fc
+          .tuple(param(w.eventIds), param([w.user.id, w.anotherUser.id]))
+          .map(
+            ([eventId, accountId]) => `/api/v1/dashboard/events/${eventId}/attendees/${accountId}/tickets`,
+          ),
       }),
   },
   {
