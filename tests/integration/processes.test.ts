@@ -248,7 +248,8 @@ describe('the server process in production (NODE_ENV=production)', () => {
 })
 
 describe('the worker process', () => {
-  it('sends the mail that a server without workers enqueued', async () => {
+  // two processes started one after the other: 18 s on a quiet machine, over 30 s on a busy one
+  it('sends the mail that a server without workers enqueued', { timeout: 90_000 }, async () => {
     const dir = dataDir()
     const port = await freePort()
     const env = {
