@@ -165,7 +165,8 @@ describe("an event's figures and attendees", () => {
     expect((await figuresOf(admin, hampi._id))._id).toBe(hampi._id)
   })
 
-  it('pages and searches 120 attendees', async () => {
+  // 120 buyers' purchases first: past 30 s on a busy machine
+  it('pages and searches 120 attendees', { timeout: 120_000 }, async () => {
     const event = events[1] as EventView
     const buyers = await Promise.all(
       Array.from({ length: 120 }, (_, i) => signUp(server.app, `fan${String(i).padStart(3, '0')}`)),
