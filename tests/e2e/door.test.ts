@@ -249,7 +249,7 @@ describe('the door', () => {
 
     // and so does the organizer's page
     const dashboard = await signedInPage(browser, organizer)
-    await dashboard.goto(`/organizers/events/${event._id}`)
+    await dashboard.goto(`/organizers/events/${event._id}?section=check-in`)
     const listed = dashboard.locator('table', {
       has: dashboard.getByRole('columnheader', { name: 'First device' }),
     })
@@ -302,7 +302,7 @@ describe('the door', () => {
     // the organizer invites an address that has no account yet
     const email = `steward-${Date.now()}@example.com`
     const dashboard = await signedInPage(browser, organizer)
-    await dashboard.goto(`/organizers/events/${event._id}`)
+    await dashboard.goto(`/organizers/events/${event._id}?section=check-in`)
     const staff = dashboard.locator('.door-staff')
     await staff.getByLabel('Door staff email').fill(email)
     await staff.getByRole('button', { name: 'Invite' }).click()

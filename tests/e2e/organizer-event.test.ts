@@ -8,6 +8,7 @@ import type { EventView } from '../../contracts/catalog.ts'
 import type { TicketPass } from '../../contracts/checkin.ts'
 import { adminSession, organizerSession, type Session, signUp } from '../support/accounts.ts'
 import { launchBrowser } from '../support/browser.ts'
+import { wallClockIn } from '../support/clock.ts'
 import { approvedEvent, buy, get, post } from '../support/sales.ts'
 import { startServer, type TestServer } from '../support/server.ts'
 
@@ -29,7 +30,9 @@ beforeAll(async () => {
   const admin = await adminSession(app)
   organizer = await organizerSession(app, 'malabar')
   buyer = await signUp(app, 'anjali')
-  event = await approvedEvent(app, organizer, admin, { title: TITLE, category: 'Music' })
+  // starts within the day, so its door is open (it opens CHECKIN_OPENS_HOURS before)
+  const { date, time } = wallClockIn(server.config.timeZone, 120)
+  event = await approvedEvent(app, organizer, admin, { title: TITLE, category: 'Music', date, time })
   const ticketId = await buy(app, buyer, event, 'General Admission', 3)
   // promo codes with long names and every column filled
   for (const body of [

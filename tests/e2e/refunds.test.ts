@@ -66,7 +66,7 @@ describe("an organizer refunding a ticket from the event's attendee list", () =>
       dialogs.push(dialog.message())
       void dialog.dismiss()
     })
-    await page.goto(`/organizers/events/${event._id}`)
+    await page.goto(`/organizers/events/${event._id}?section=attendees`)
     const row = page.getByRole('row', { name: /Admitted/ })
     await row.waitFor()
     await row.getByRole('button', { name: 'Refund Admitted' }).click()

@@ -70,15 +70,25 @@ function useInvitationActions(onAccepted?: (eventId: string) => void) {
 
 type Actions = ReturnType<typeof useInvitationActions>
 
-function PendingInvitation({ invitation, actions }: { invitation: DoorInvitation; actions: Actions }) {
+function PendingInvitation({
+  invitation,
+  actions,
+  level = 3,
+}: {
+  invitation: DoorInvitation
+  actions: Actions
+  /** the title's heading level: 3 under the invitations page's lists, 2 on the door's page */
+  level?: 2 | 3
+}) {
   const headingId = useId()
+  const Heading = level === 2 ? 'h2' : 'h3'
   const { accept, decline } = actions
   const busy =
     (accept.isPending && accept.variables?._id === invitation._id) ||
     (decline.isPending && decline.variables?._id === invitation._id)
   return (
     <li className="card invitation" aria-labelledby={headingId}>
-      <h3 id={headingId}>{invitation.title}</h3>
+      <Heading id={headingId}>{invitation.title}</Heading>
       <About invitation={invitation} />
       <div className="invitation-actions">
         <button type="button" onClick={() => accept.mutate(invitation)} disabled={busy}>
@@ -181,7 +191,7 @@ export function InvitationOffer({ eventId }: { eventId: string }) {
   if (!invitation) return null
   return (
     <ul className="invitation-list checkin-invitation-offer">
-      <PendingInvitation invitation={invitation} actions={actions} />
+      <PendingInvitation invitation={invitation} actions={actions} level={2} />
     </ul>
   )
 }
