@@ -5,7 +5,7 @@ import { defineConfig } from 'drizzle-kit'
 
 export default defineConfig({
   dialect: 'postgresql',
-  schema: ['./server/db/pg-schema.ts', './server/*/pg-*tables.ts'],
+  schema: ['./server/db/pg-schema.ts', './server/db/pg-read-models.ts', './server/*/pg-*tables.ts'],
   out: './migrations-pg',
   casing: 'snake_case',
 })

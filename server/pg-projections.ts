@@ -9,7 +9,8 @@ import { pgBookingQueries } from './booking/pg-queries.ts'
 import { pgCatalogProjection } from './catalog/pg-project.ts'
 import { pgCheckinProjection } from './checkin/pg-project.ts'
 import { PgLedger, type PgProjection } from './ledger/pg-ledger.ts'
-import { pgScheduleProjection } from './schedule/pg-project.ts'
+import { onPostgres } from './ledger/read-projection.ts'
+import { scheduleProjection } from './schedule/project.ts'
 import { pgSupportProjection } from './support/pg-project.ts'
 import { upcasters } from './upcasters.ts'
 import { pgWaitlistProjection } from './waitlist/pg-project.ts'
@@ -23,7 +24,7 @@ export const pgProjections: PgProjection[] = [
   pgAnalyticsProjection((tx) => pgBookingQueries(tx)),
   // so does the door's (a ticket's passes take its ticket type's name)
   pgCheckinProjection((tx) => pgBookingQueries(tx)),
-  pgScheduleProjection,
+  onPostgres(scheduleProjection),
   pgSupportProjection,
   pgWaitlistProjection,
 ]

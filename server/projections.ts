@@ -10,6 +10,7 @@ import { catalogProjection } from './catalog/project.ts'
 import { checkinProjection } from './checkin/project.ts'
 import type { Connection } from './db/connection.ts'
 import { Ledger, type Projection } from './ledger/ledger.ts'
+import { onSqlite } from './ledger/read-projection.ts'
 import { scheduleProjection } from './schedule/project.ts'
 import { supportProjection } from './support/project.ts'
 import { upcasters } from './upcasters.ts'
@@ -22,7 +23,7 @@ export const projections: Projection[] = [
   promoProjection,
   analyticsProjection(orderSummaries),
   checkinProjection(orderSummaries),
-  scheduleProjection,
+  onSqlite(scheduleProjection),
   supportProjection,
   waitlistProjection,
 ]

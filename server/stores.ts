@@ -20,6 +20,7 @@ import { type CheckinQueries, checkinQueries } from './checkin/queries.ts'
 import type { Config } from './config.ts'
 import { type Connection, openDatabase } from './db/connection.ts'
 import { openPostgres, type PgConnection } from './db/pg-connection.ts'
+import { pgSql, poolQueryable, sqliteSql } from './db/sql.ts'
 import { type AsyncQueries, type LedgerPort, promised, type StepQueries } from './db/store.ts'
 import type { Ledger } from './ledger/ledger.ts'
 import type { PgLedger } from './ledger/pg-ledger.ts'
@@ -29,7 +30,6 @@ import { pgSentMailRecord } from './mail/pg-sent.ts'
 import { type SentMailRecord, sentMailRecord } from './mail/sent.ts'
 import { pgAppLedger } from './pg-projections.ts'
 import { appLedger } from './projections.ts'
-import { pgScheduleQueries } from './schedule/pg-queries.ts'
 import { type ScheduleQueries, scheduleQueries } from './schedule/queries.ts'
 import { pgSupportQueries } from './support/pg-queries.ts'
 import { type SupportQueries, supportQueries } from './support/queries.ts'
@@ -72,6 +72,7 @@ export type Store = {
 export function sqliteStore(connection: Connection, now?: () => Date): Store {
   const ledger = appLedger(connection, now)
   const { db } = connection
+  const sqlite = sqliteSql(connection.sqlite)
   const accounts = accountQueries(db)
   const booking = bookingQueries(db)
   return {
@@ -86,7 +87,7 @@ export function sqliteStore(connection: Connection, now?: () => Date): Store {
       checkin: promised(checkinQueries(db)),
       analytics: promised(analyticsQueries(db)),
       dashboards: promised(dashboardQueries(db)),
-      schedule: promised(scheduleQueries(db)),
+      schedule: promised(scheduleQueries(sqlite)),
       support: promised(supportQueries(db)),
     },
     sentMails: promised(sentMailRecord(db)),
@@ -102,6 +103,7 @@ export function sqliteStore(connection: Connection, now?: () => Date): Store {
 export function postgresStore(connection: PgConnection, now?: () => Date): Store {
   const ledger = pgAppLedger(connection.pool, now)
   const reader = poolReader(connection.pool)
+  const pool = pgSql(poolQueryable(connection.pool))
   return {
     ledger: pgLedgerPort<DecisionReads>(ledger, (tx) => ({
       booking: pgBookingQueries(tx),
@@ -117,7 +119,7 @@ export function postgresStore(connection: PgConnection, now?: () => Date): Store
       checkin: pgCheckinQueries(reader),
       analytics: pgAnalyticsQueries(reader),
       dashboards: pgDashboardQueries(reader),
-      schedule: pgScheduleQueries(connection.db),
+      schedule: promised(scheduleQueries(pool)),
       support: pgSupportQueries(connection.db),
     },
     sentMails: pgSentMailRecord(connection.db),

@@ -1,24 +1,35 @@
-import { asc, eq, inArray } from 'drizzle-orm'
-import type { Db } from '../db/connection.ts'
+// The schedule's reads, on either store.
+import { sql } from 'drizzle-orm'
+import { after, type Sql, statement } from '../db/sql.ts'
 import type { AsyncQueries } from '../db/store.ts'
-import { sessions } from './tables.ts'
+import { streams } from '../ids.ts'
+import { type SessionRow, sessions } from './tables.ts'
 
-export type SessionRow = typeof sessions.$inferSelect
+export type { SessionRow }
 
-export const scheduleQueries = (db: Db) => ({
-  ofEvents: (eventIds: string[]): SessionRow[] =>
-    eventIds.length === 0
-      ? []
-      : db
-          .select()
-          .from(sessions)
-          .where(inArray(sessions.eventId, eventIds))
-          .orderBy(asc(sessions.startTime))
-          .all(),
-  byId: (id: string): SessionRow | undefined => db.select().from(sessions).where(eq(sessions.id, id)).get(),
-})
+/**
+ * By start time (text compared byte by byte), then by event, then by arrival: the position of the
+ * session's first fact (the ledger's (stream, version) key).
+ */
+const ofEvents = statement<{ eventIds: string[] }, SessionRow>(
+  (p, d) => sql`SELECT ${sessions.columns()} FROM sessions
+    WHERE ${d.inList(sql`event_id`, p.eventIds)}
+    ORDER BY ${d.bytes(sql`start_time`)}, ${d.bytes(sql`event_id`)},
+      (SELECT l.position FROM ledger l WHERE l.stream = ${streams.session('')} || sessions.id AND l.version = 1)`,
+)
 
-/** the SQLite reads as they answer, at once */
-export type ScheduleQueriesNow = ReturnType<typeof scheduleQueries>
+const byId = statement<{ id: string }, SessionRow>(
+  (p) => sql`SELECT ${sessions.columns()} FROM sessions WHERE id = ${p.id}`,
+)
+
+export const scheduleQueries = (x: Sql) => {
+  const row = sessions.decode(x.dialect)
+  return {
+    ofEvents: (eventIds: string[]) =>
+      eventIds.length === 0 ? [] : after(x.all(ofEvents, { eventIds }), (rows) => rows.map(row)),
+    byId: (id: string) => after(x.get(byId, { id }), (found) => (found ? row(found) : undefined)),
+  }
+}
+
 /** the reads on either store, awaited (db/store.ts) */
-export type ScheduleQueries = AsyncQueries<ScheduleQueriesNow>
+export type ScheduleQueries = AsyncQueries<ReturnType<typeof scheduleQueries>>

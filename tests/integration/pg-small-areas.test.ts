@@ -9,9 +9,11 @@ import { pgAccountsProjection } from '../../server/accounts/pg-project.ts'
 import { pgAccountQueries } from '../../server/accounts/pg-queries.ts'
 import { accountQueries } from '../../server/accounts/queries.ts'
 import { openPostgres, type PgConnection } from '../../server/db/pg-connection.ts'
+import { pgSql, poolQueryable, sqliteSql } from '../../server/db/sql.ts'
+import { promised } from '../../server/db/store.ts'
 import { PgLedger } from '../../server/ledger/pg-ledger.ts'
-import { pgScheduleProjection } from '../../server/schedule/pg-project.ts'
-import { pgScheduleQueries } from '../../server/schedule/pg-queries.ts'
+import { onPostgres } from '../../server/ledger/read-projection.ts'
+import { scheduleProjection } from '../../server/schedule/project.ts'
 import { scheduleQueries } from '../../server/schedule/queries.ts'
 import { pgSupportProjection } from '../../server/support/pg-project.ts'
 import { pgSupportQueries } from '../../server/support/pg-queries.ts'
@@ -157,7 +159,7 @@ beforeAll(async () => {
   pgSide = await openPostgres(database.url, 4)
   const ledger = new PgLedger(
     pgSide.pool,
-    [pgAccountsProjection, pgSupportProjection, pgScheduleProjection],
+    [pgAccountsProjection, pgSupportProjection, onPostgres(scheduleProjection)],
     undefined,
     upcasters,
   )
@@ -201,12 +203,12 @@ describe.each(tables)('the %s table', (table) => {
 
 /** Each call's answer from SQLite, and from PostgreSQL, side by side. */
 async function both<A extends unknown[], R>(
-  sqlite: (...args: A) => R,
+  sqlite: (...args: A) => R | Promise<R>,
   pg: (...args: A) => Promise<R>,
   argsList: A[],
 ): Promise<{ sqlite: R[]; pg: R[] }> {
   return {
-    sqlite: argsList.map((args) => sqlite(...args)),
+    sqlite: await Promise.all(argsList.map((args) => sqlite(...args))),
     pg: await Promise.all(argsList.map((args) => pg(...args))),
   }
 }
@@ -299,7 +301,11 @@ describe('the support queries', () => {
 })
 
 describe('the schedule queries', () => {
-  const stores = () => ({ s: scheduleQueries(sqliteLedger(app).db), p: pgScheduleQueries(pgSide.db) })
+  // one set of queries, on each store
+  const stores = () => ({
+    s: promised(scheduleQueries(sqliteSql(sqliteLedger(app).db.$client))),
+    p: promised(scheduleQueries(pgSql(poolQueryable(pgSide.pool)))),
+  })
 
   it('ofEvents: none, each event, all in any order, with events that have no sessions', async () => {
     const { s, p } = stores()

@@ -1,0 +1,169 @@
+// The read side's executor port: a read model's statements are written once, with drizzle's `sql`
+// template and named parameters, and run on either store. On SQLite a statement is prepared once per
+// connection on better-sqlite3 and answers at once (inside the ledger's synchronous transaction);
+// on PostgreSQL it is rendered once as $n text and answers a promise, on the pool or inside the
+// appending transaction. Awaitable answers are composed with then() or, in a projection's handler,
+// with store.ts's generator steps (`yield* wait(…)`).
+//
+// Values pass as they are, but for two kinds SQLite cannot bind: a boolean is 1 or 0, and an array
+// (only ever a list given to inList()) is JSON text for json_each(). JSON columns are passed as text.
+import type Database from 'better-sqlite3'
+import { Placeholder, type SQL, sql } from 'drizzle-orm'
+import { PgDialect } from 'drizzle-orm/pg-core'
+import { SQLiteSyncDialect } from 'drizzle-orm/sqlite-core'
+import type pg from 'pg'
+import type { Awaitable } from './store.ts'
+
+export type Dialect = 'sqlite' | 'postgres'
+
+/** Placeholders by parameter name: `${p.eventId}` in a statement's template. */
+export type Params<P> = { readonly [K in keyof P]-?: Placeholder }
+
+/** What differs between the two dialects, spelled once for a statement's template. */
+export type DialectKit = {
+  readonly dialect: Dialect
+  /** `expr IN (the list)`: json_each() of JSON text on SQLite, = ANY(array) on PostgreSQL */
+  inList(expr: SQL, list: unknown): SQL
+  /** text compared byte by byte, as SQLite's BINARY collation does (PostgreSQL: collate "C") */
+  bytes(expr: SQL): SQL
+  /** ASCII case-insensitive comparison (SQLite: collate nocase; PostgreSQL: lower()) */
+  nocase(expr: SQL): SQL
+}
+
+const kits: Record<Dialect, DialectKit> = {
+  sqlite: {
+    dialect: 'sqlite',
+    inList: (expr, list) => sql`${expr} IN (SELECT value FROM json_each(${list}))`,
+    bytes: (expr) => expr,
+    nocase: (expr) => sql`${expr} COLLATE NOCASE`,
+  },
+  postgres: {
+    dialect: 'postgres',
+    inList: (expr, list) => sql`${expr} = ANY(${list})`,
+    bytes: (expr) => sql`${expr} COLLATE "C"`,
+    nocase: (expr) => sql`lower(${expr})`,
+  },
+}
+
+type Compiled = { text: string; params: readonly unknown[] }
+
+/** what an executor needs of a statement */
+type Compilable = { compile(dialect: Dialect): Compiled }
+
+const sqliteDialect = new SQLiteSyncDialect()
+const pgDialect = new PgDialect()
+
+/**
+ * A statement written once: its template is rendered for each dialect on first use. `P` names its
+ * parameters, `R` the row it reads (as selected, e.g. with a table's columns()).
+ */
+export class Statement<P extends object = Record<string, never>, R = Record<string, unknown>> {
+  private compiled: Partial<Record<Dialect, Compiled>> = {}
+  /** its parameters' and row's types, for inference only (never set) */
+  readonly types?: { params: P; row: R }
+  constructor(private readonly build: (p: Params<P>, d: DialectKit) => SQL) {}
+
+  compile(dialect: Dialect): Compiled {
+    const done = this.compiled[dialect]
+    if (done) return done
+    const names = new Proxy({} as Params<P>, {
+      get: (_, name) => sql.placeholder(String(name)),
+    })
+    const query = this.build(names, kits[dialect])
+    const rendered = dialect === 'sqlite' ? sqliteDialect.sqlToQuery(query) : pgDialect.sqlToQuery(query)
+    const compiled = { text: rendered.sql, params: rendered.params }
+    this.compiled[dialect] = compiled
+    return compiled
+  }
+}
+
+/** Declares a statement: `statement<{ id: string }, Row>((p) => sql\`SELECT … WHERE id = ${p.id}\`)` */
+export function statement<P extends object = Record<string, never>, R = Record<string, unknown>>(
+  build: (p: Params<P>, d: DialectKit) => SQL,
+): Statement<P, R> {
+  return new Statement(build)
+}
+
+/** Runs statements on one store: now on SQLite, awaited on PostgreSQL. */
+export type Sql = {
+  readonly dialect: Dialect
+  all<P extends object, R>(statement: Statement<P, R>, params: P): Awaitable<R[]>
+  get<P extends object, R>(statement: Statement<P, R>, params: P): Awaitable<R | undefined>
+  run<P extends object>(statement: Statement<P, unknown>, params: P): Awaitable<void>
+}
+
+function valuesOf(params: readonly unknown[], given: object, forSqlite: boolean): unknown[] {
+  const named = given as Record<string, unknown>
+  return params.map((param) => {
+    if (!(param instanceof Placeholder)) return param
+    if (!(param.name in named)) throw new Error(`No value for the statement's parameter "${param.name}"`)
+    const value = named[param.name]
+    if (!forSqlite) return value === undefined ? null : value
+    if (value === undefined) return null
+    if (typeof value === 'boolean') return value ? 1 : 0
+    if (Array.isArray(value)) return JSON.stringify(value)
+    return value
+  })
+}
+
+/** Statements on one better-sqlite3 connection, each prepared once. */
+export function sqliteSql(connection: Database.Database): Sql {
+  const prepared = new WeakMap<Compilable, { stmt: Database.Statement; params: readonly unknown[] }>()
+  const prepare = (statement: Compilable) => {
+    let entry = prepared.get(statement)
+    if (!entry) {
+      const { text, params } = statement.compile('sqlite')
+      entry = { stmt: connection.prepare(text), params }
+      prepared.set(statement, entry)
+    }
+    return entry
+  }
+  return {
+    dialect: 'sqlite',
+    all: (statement, params) => {
+      const { stmt, params: names } = prepare(statement as unknown as Compilable)
+      return stmt.all(...valuesOf(names, params, true)) as never
+    },
+    get: (statement, params) => {
+      const { stmt, params: names } = prepare(statement as unknown as Compilable)
+      return stmt.get(...valuesOf(names, params, true)) as never
+    },
+    run: (statement, params) => {
+      const { stmt, params: names } = prepare(statement as unknown as Compilable)
+      stmt.run(...valuesOf(names, params, true))
+    },
+  }
+}
+
+/** What PostgreSQL statements run on: the pool, or a transaction of the ledger (PgTx). */
+export type PgQueryable = {
+  query<R extends pg.QueryResultRow = Record<string, unknown>>(text: string, values?: unknown[]): Promise<R[]>
+}
+
+/** The pool as a PgQueryable: each statement a query of its own. */
+export const poolQueryable = (pool: pg.Pool): PgQueryable => ({
+  query: async <R extends pg.QueryResultRow>(text: string, values?: unknown[]) =>
+    (await pool.query<R>(text, values)).rows,
+})
+
+/** Statements on PostgreSQL, through the pool or a transaction. */
+export function pgSql(on: PgQueryable): Sql {
+  const rows = (statement: Compilable, params: object) => {
+    const { text, params: names } = statement.compile('postgres')
+    return on.query(text, valuesOf(names, params, false))
+  }
+  return {
+    dialect: 'postgres',
+    all: (statement, params) => rows(statement as unknown as Compilable, params) as never,
+    get: async (statement, params) =>
+      ((await rows(statement as unknown as Compilable, params)) as unknown[])[0] as never,
+    run: async (statement, params) => {
+      await rows(statement as unknown as Compilable, params)
+    },
+  }
+}
+
+/** Applies `f` to an answer, now or when it comes (not named then: a module exporting then is a thenable). */
+export function after<T, U>(value: Awaitable<T>, f: (value: T) => U): Awaitable<U> {
+  return value instanceof Promise ? value.then(f) : f(value)
+}

@@ -1,0 +1,5 @@
+// The read models declared once (db/read-model.ts), as SQLite tables: drizzle-kit generates
+// migrations/ from these beside server/*/tables.ts (drizzle.config.ts).
+import { sessions } from '../schedule/tables.ts'
+
+export const sessionsTable = sessions.sqlite
