@@ -11,7 +11,7 @@ import { pgCheckinProjection } from './checkin/pg-project.ts'
 import { PgLedger, type PgProjection } from './ledger/pg-ledger.ts'
 import { onPostgres } from './ledger/read-projection.ts'
 import { scheduleProjection } from './schedule/project.ts'
-import { pgSupportProjection } from './support/pg-project.ts'
+import { supportProjection } from './support/project.ts'
 import { upcasters } from './upcasters.ts'
 import { pgWaitlistProjection } from './waitlist/pg-project.ts'
 
@@ -25,7 +25,7 @@ export const pgProjections: PgProjection[] = [
   // so does the door's (a ticket's passes take its ticket type's name)
   pgCheckinProjection((tx) => pgBookingQueries(tx)),
   onPostgres(scheduleProjection),
-  pgSupportProjection,
+  onPostgres(supportProjection),
   pgWaitlistProjection,
 ]
 

@@ -24,7 +24,7 @@ export const projections: Projection[] = [
   analyticsProjection(orderSummaries),
   checkinProjection(orderSummaries),
   onSqlite(scheduleProjection),
-  supportProjection,
+  onSqlite(supportProjection),
   waitlistProjection,
 ]
 

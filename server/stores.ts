@@ -31,7 +31,6 @@ import { type SentMailRecord, sentMailRecord } from './mail/sent.ts'
 import { pgAppLedger } from './pg-projections.ts'
 import { appLedger } from './projections.ts'
 import { type ScheduleQueries, scheduleQueries } from './schedule/queries.ts'
-import { pgSupportQueries } from './support/pg-queries.ts'
 import { type SupportQueries, supportQueries } from './support/queries.ts'
 
 /** What a decision reads inside its own transaction (exact under the write lock). */
@@ -88,7 +87,7 @@ export function sqliteStore(connection: Connection, now?: () => Date): Store {
       analytics: promised(analyticsQueries(db)),
       dashboards: promised(dashboardQueries(db)),
       schedule: promised(scheduleQueries(sqlite)),
-      support: promised(supportQueries(db)),
+      support: promised(supportQueries(sqlite)),
     },
     sentMails: promised(sentMailRecord(db)),
     sqlite: { connection, ledger },
@@ -120,7 +119,7 @@ export function postgresStore(connection: PgConnection, now?: () => Date): Store
       analytics: pgAnalyticsQueries(reader),
       dashboards: pgDashboardQueries(reader),
       schedule: promised(scheduleQueries(pool)),
-      support: pgSupportQueries(connection.db),
+      support: promised(supportQueries(pool)),
     },
     sentMails: pgSentMailRecord(connection.db),
     sqlite: null,

@@ -1,5 +1,7 @@
 // The read models declared once (db/read-model.ts), as PostgreSQL tables: drizzle-kit generates
 // migrations-pg/ from these beside server/*/pg-*tables.ts (drizzle.pg.config.ts).
 import { sessions } from '../schedule/tables.ts'
+import { inquiries } from '../support/tables.ts'
 
 export const sessionsTable = sessions.pg
+export const inquiriesTable = inquiries.pg

@@ -1,5 +1,7 @@
 // The read models declared once (db/read-model.ts), as SQLite tables: drizzle-kit generates
 // migrations/ from these beside server/*/tables.ts (drizzle.config.ts).
 import { sessions } from '../schedule/tables.ts'
+import { inquiries } from '../support/tables.ts'
 
 export const sessionsTable = sessions.sqlite
+export const inquiriesTable = inquiries.sqlite

@@ -1,40 +1,29 @@
-import { eq, sql } from 'drizzle-orm'
-import { projection } from '../ledger/ledger.ts'
+// Inquiries as they are opened and answered, on either store.
+import { sql } from 'drizzle-orm'
+import { statement } from '../db/sql.ts'
+import { readProjection } from '../ledger/read-projection.ts'
 import type { SupportFact } from './facts.ts'
 import { inquiries } from './tables.ts'
 
-const p = sql.placeholder
+const insertInquiry = statement<{ id: string; userId: string; subject: string; inquiry: string; at: string }>(
+  (p) => sql`INSERT INTO inquiries (id, user_id, subject, inquiry, status, reply, created_at, replied_at)
+    VALUES (${p.id}, ${p.userId}, ${p.subject}, ${p.inquiry}, 'Pending', NULL, ${p.at}, NULL)`,
+)
 
-export const supportProjection = projection<SupportFact>({
+const answer = statement<{ id: string; reply: string; at: string }>(
+  (p) =>
+    sql`UPDATE inquiries SET status = 'Replied', reply = ${p.reply}, replied_at = ${p.at} WHERE id = ${p.id}`,
+)
+
+export const supportProjection = readProjection<SupportFact>({
   name: 'support',
   tables: [inquiries],
-  handlers(db) {
-    const insertInquiry = db
-      .insert(inquiries)
-      .values({
-        id: p('id'),
-        userId: p('userId'),
-        subject: p('subject'),
-        inquiry: p('inquiry'),
-        status: 'Pending',
-        reply: null,
-        createdAt: p('at'),
-        repliedAt: null,
-      })
-      .prepare()
-    const answer = db
-      .update(inquiries)
-      .set({ status: 'Replied', reply: sql`${p('reply')}`, repliedAt: sql`${p('at')}` })
-      .where(eq(inquiries.id, p('id')))
-      .prepare()
-    return {
-      InquiryOpened(fact) {
-        const { inquiryId, userId, subject, inquiry } = fact.data
-        insertInquiry.run({ id: inquiryId, userId, subject, inquiry, at: fact.at })
-      },
-      InquiryAnswered(fact) {
-        answer.run({ reply: fact.data.reply, at: fact.at, id: fact.data.inquiryId })
-      },
-    }
+  handlers: {
+    InquiryOpened: (fact, x) => {
+      const { inquiryId, userId, subject, inquiry } = fact.data
+      return x.run(insertInquiry, { id: inquiryId, userId, subject, inquiry, at: fact.at })
+    },
+    InquiryAnswered: (fact, x) =>
+      x.run(answer, { id: fact.data.inquiryId, reply: fact.data.reply, at: fact.at }),
   },
 })

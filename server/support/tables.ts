@@ -1,16 +1,22 @@
-import { index, sqliteTable, text } from 'drizzle-orm/sqlite-core'
+// The support desk's read model, declared once for both stores (db/read-model.ts).
+import { type RowOf, readModelTable } from '../db/read-model.ts'
 
-export const inquiries = sqliteTable(
+export const inquiries = readModelTable(
   'inquiries',
-  {
-    id: text('id').primaryKey(),
-    userId: text('user_id').notNull(),
-    subject: text('subject').notNull(),
-    inquiry: text('inquiry').notNull(),
-    status: text('status').notNull().$type<'Pending' | 'Replied'>(),
-    reply: text('reply'),
-    createdAt: text('created_at').notNull(),
-    repliedAt: text('replied_at'),
-  },
-  (t) => [index('inquiries_user').on(t.userId, t.createdAt), index('inquiries_created').on(t.createdAt)],
+  (k) => ({
+    id: k.text('id').primaryKey(),
+    userId: k.text('user_id').notNull(),
+    subject: k.text('subject').notNull(),
+    inquiry: k.text('inquiry').notNull(),
+    status: k.text('status').notNull().$type<'Pending' | 'Replied'>(),
+    reply: k.text('reply'),
+    createdAt: k.text('created_at').notNull(),
+    repliedAt: k.text('replied_at'),
+  }),
+  (t, i) => [
+    i.index('inquiries_user').on(t.userId, t.createdAt),
+    i.index('inquiries_created').on(t.createdAt),
+  ],
 )
+
+export type InquiryRow = RowOf<typeof inquiries>

@@ -15,8 +15,7 @@ import { PgLedger } from '../../server/ledger/pg-ledger.ts'
 import { onPostgres } from '../../server/ledger/read-projection.ts'
 import { scheduleProjection } from '../../server/schedule/project.ts'
 import { scheduleQueries } from '../../server/schedule/queries.ts'
-import { pgSupportProjection } from '../../server/support/pg-project.ts'
-import { pgSupportQueries } from '../../server/support/pg-queries.ts'
+import { supportProjection } from '../../server/support/project.ts'
 import { supportQueries } from '../../server/support/queries.ts'
 import { upcasters } from '../../server/upcasters.ts'
 import { adminSession, login, organizerSession, type Session, signUp } from '../support/accounts.ts'
@@ -159,7 +158,7 @@ beforeAll(async () => {
   pgSide = await openPostgres(database.url, 4)
   const ledger = new PgLedger(
     pgSide.pool,
-    [pgAccountsProjection, pgSupportProjection, onPostgres(scheduleProjection)],
+    [pgAccountsProjection, onPostgres(supportProjection), onPostgres(scheduleProjection)],
     undefined,
     upcasters,
   )
@@ -173,7 +172,7 @@ afterAll(async () => {
 })
 
 describe('the corpus', () => {
-  it('has every fact type of the three areas, and ties in time to order by arrival', () => {
+  it('has every fact type of the three areas, and ties in time to order by arrival', async () => {
     const types = new Set(allFacts(sqliteLedger(app)).map((f) => f.type))
     for (const type of [
       'AccountRegistered',
@@ -186,9 +185,9 @@ describe('the corpus', () => {
     ]) {
       expect(types, type).toContain(type)
     }
-    const times = supportQueries(sqliteLedger(app).db)
-      .all()
-      .map((i) => i.createdAt)
+    const times = (await promised(supportQueries(sqliteSql(sqliteLedger(app).db.$client))).all()).map(
+      (i) => i.createdAt,
+    )
     expect(new Set(times).size).toBeLessThan(times.length)
   })
 })
@@ -275,11 +274,34 @@ describe('the accounts queries', () => {
 })
 
 describe('the support queries', () => {
-  const stores = () => ({ s: supportQueries(sqliteLedger(app).db), p: pgSupportQueries(pgSide.db) })
+  // one set of queries, on each store
+  const stores = () => ({
+    s: promised(supportQueries(sqliteSql(sqliteLedger(app).db.$client))),
+    p: promised(supportQueries(pgSql(poolQueryable(pgSide.pool)))),
+  })
 
   it('all: newest first, ties in time by arrival', async () => {
     const { s, p } = stores()
-    expect(await p.all()).toEqual(s.all())
+    const all = await s.all()
+    expect(await p.all()).toEqual(all)
+    // arrival is the order SQLite's rowid keeps
+    const byRowid = sqliteOf(app)
+      .prepare('SELECT id FROM inquiries ORDER BY created_at DESC, rowid DESC')
+      .all()
+    expect(all.map((i) => ({ id: i.id }))).toEqual(byRowid)
+  })
+
+  it('page and count: every page of every size, and past the end', async () => {
+    const { s, p } = stores()
+    const n = column('inquiries', 'id').length
+    expect(await s.count()).toBe(n)
+    expect(await p.count()).toBe(n)
+    const args: Array<[number, number]> = []
+    for (const size of [1, 2, 3, n]) for (let from = 0; from <= n; from += size) args.push([size, from])
+    const answers = await both(s.page, p.page, args)
+    expect(answers.pg).toEqual(answers.sqlite)
+    const all = await s.all()
+    expect(answers.sqlite.filter((_, i) => args[i]?.[0] === 1).flat()).toEqual(all)
   })
 
   it('ofUser: every asker, someone who never asked, and no one', async () => {
