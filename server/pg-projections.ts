@@ -1,7 +1,7 @@
 // The app's read side of the ledger on PostgreSQL: every area's projection as pg-project.ts writes
 // it (the same read models as projections.ts builds on SQLite), and the same upcasters.
 import type pg from 'pg'
-import { pgAccountsProjection } from './accounts/pg-project.ts'
+import { accountsProjection } from './accounts/project.ts'
 import { pgAnalyticsProjection } from './analytics/pg-project.ts'
 import { pgBookingProjection } from './booking/pg-project.ts'
 import { pgPromoProjection } from './booking/pg-promo-project.ts'
@@ -16,7 +16,7 @@ import { upcasters } from './upcasters.ts'
 import { pgWaitlistProjection } from './waitlist/pg-project.ts'
 
 export const pgProjections: PgProjection[] = [
-  pgAccountsProjection,
+  onPostgres(accountsProjection),
   pgCatalogProjection,
   pgBookingProjection,
   pgPromoProjection,

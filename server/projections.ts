@@ -17,7 +17,7 @@ import { upcasters } from './upcasters.ts'
 import { waitlistProjection } from './waitlist/project.ts'
 
 export const projections: Projection[] = [
-  accountsProjection,
+  onSqlite(accountsProjection),
   catalogProjection,
   bookingProjection,
   promoProjection,

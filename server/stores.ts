@@ -4,9 +4,7 @@
 // the ledger (db/store.ts's LedgerPort), async queries, and the reads a decision makes inside its
 // transaction. Knows every area, as projections.ts does; areas never import it.
 
-import { pgAccountQueries } from './accounts/pg-queries.ts'
-import type { AccountQueries } from './accounts/queries.ts'
-import { accountQueries } from './accounts/queries.ts'
+import { type AccountQueries, accountQueries } from './accounts/queries.ts'
 import { type DashboardQueries, dashboardQueries } from './analytics/dashboards.ts'
 import { pgDashboardQueries } from './analytics/pg-dashboards.ts'
 import { pgAnalyticsQueries } from './analytics/pg-queries.ts'
@@ -20,7 +18,7 @@ import { type CheckinQueries, checkinQueries } from './checkin/queries.ts'
 import type { Config } from './config.ts'
 import { type Connection, openDatabase } from './db/connection.ts'
 import { openPostgres, type PgConnection } from './db/pg-connection.ts'
-import { pgSql, poolQueryable, sqliteSql } from './db/sql.ts'
+import { after, pgSql, poolQueryable, type Sql, sqliteSql } from './db/sql.ts'
 import { type AsyncQueries, type LedgerPort, promised, type StepQueries } from './db/store.ts'
 import type { Ledger } from './ledger/ledger.ts'
 import type { PgLedger } from './ledger/pg-ledger.ts'
@@ -40,6 +38,12 @@ export type DecisionReads = {
 }
 
 export type AppLedger = LedgerPort<DecisionReads>
+
+/** whether an account has the e-mail (any case), on the executor a decision reads through */
+const emailTaken = (x: Sql) => {
+  const accounts = accountQueries(x)
+  return (email: string) => after(accounts.byEmail(email), (account) => account !== undefined)
+}
 
 /** Every area's reads, async on both stores. */
 export type StoreQueries = {
@@ -72,15 +76,14 @@ export function sqliteStore(connection: Connection, now?: () => Date): Store {
   const ledger = appLedger(connection, now)
   const { db } = connection
   const sqlite = sqliteSql(connection.sqlite)
-  const accounts = accountQueries(db)
   const booking = bookingQueries(db)
   return {
     ledger: sqliteLedgerPort<DecisionReads>(ledger, {
       booking,
-      accounts: { emailTaken: (email) => accounts.byEmail(email) !== undefined },
+      accounts: { emailTaken: emailTaken(sqlite) },
     }),
     queries: {
-      accounts: promised(accounts),
+      accounts: promised(accountQueries(sqlite)),
       catalog: promised(catalogQueries(db)),
       booking: promised(booking),
       checkin: promised(checkinQueries(db)),
@@ -106,13 +109,10 @@ export function postgresStore(connection: PgConnection, now?: () => Date): Store
   return {
     ledger: pgLedgerPort<DecisionReads>(ledger, (tx) => ({
       booking: pgBookingQueries(tx),
-      accounts: {
-        emailTaken: async (email) =>
-          (await tx.query('SELECT 1 FROM accounts WHERE email = $1', [email.toLowerCase()])).length > 0,
-      },
+      accounts: { emailTaken: emailTaken(pgSql(tx)) },
     })),
     queries: {
-      accounts: pgAccountQueries(connection.db),
+      accounts: promised(accountQueries(pool)),
       catalog: pgCatalogQueries(connection.pool),
       booking: pgBookingQueries(reader),
       checkin: pgCheckinQueries(reader),

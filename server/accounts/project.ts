@@ -1,64 +1,62 @@
-import { eq, sql } from 'drizzle-orm'
-import { projection } from '../ledger/ledger.ts'
+// Accounts, their passwords and their live reset links, on either store.
+import { sql } from 'drizzle-orm'
+import { statement } from '../db/sql.ts'
+import { wait } from '../db/store.ts'
+import { readProjection } from '../ledger/read-projection.ts'
 import type { AccountFact } from './facts.ts'
-import { accounts, passwordResetLinks } from './tables.ts'
+import { type Account, accounts, passwordResetLinks } from './tables.ts'
 
-const p = sql.placeholder
+const insertAccount = statement<Account>(
+  (
+    p,
+  ) => sql`INSERT INTO accounts (id, username, email, role, phone, password_hash, password_changed_at, created_at)
+    VALUES (${p.id}, ${p.username}, ${p.email}, ${p.role}, ${p.phone}, ${p.passwordHash}, ${p.passwordChangedAt},
+      ${p.createdAt})`,
+)
 
-export const accountsProjection = projection<AccountFact>({
+const forgetLinks = statement<{ accountId: string }>(
+  (p) => sql`DELETE FROM password_reset_links WHERE account_id = ${p.accountId}`,
+)
+
+const insertLink = statement<{ tokenHash: string; accountId: string; expiresAt: string }>(
+  (p) => sql`INSERT INTO password_reset_links (token_hash, account_id, expires_at)
+    VALUES (${p.tokenHash}, ${p.accountId}, ${p.expiresAt})`,
+)
+
+const setPassword = statement<{ accountId: string; passwordHash: string; passwordChangedAt: number }>(
+  (
+    p,
+  ) => sql`UPDATE accounts SET password_hash = ${p.passwordHash}, password_changed_at = ${p.passwordChangedAt}
+    WHERE id = ${p.accountId}`,
+)
+
+export const accountsProjection = readProjection<AccountFact>({
   name: 'accounts',
   tables: [accounts, passwordResetLinks],
-  handlers(db) {
-    const insertAccount = db
-      .insert(accounts)
-      .values({
-        id: p('id'),
-        username: p('username'),
-        email: p('email'),
-        role: p('role'),
-        phone: p('phone'),
-        passwordHash: p('passwordHash'),
-        passwordChangedAt: p('passwordChangedAt'),
-        createdAt: p('createdAt'),
+  handlers: {
+    AccountRegistered: (fact, x) => {
+      const d = fact.data
+      return x.run(insertAccount, {
+        id: d.accountId,
+        username: d.username,
+        email: d.email,
+        role: d.role,
+        phone: d.phone,
+        passwordHash: d.passwordHash,
+        passwordChangedAt: Date.parse(fact.at),
+        createdAt: fact.at,
       })
-      .prepare()
-    const forgetLinks = db
-      .delete(passwordResetLinks)
-      .where(eq(passwordResetLinks.accountId, p('accountId')))
-      .prepare()
-    const insertLink = db
-      .insert(passwordResetLinks)
-      .values({ tokenHash: p('tokenHash'), accountId: p('accountId'), expiresAt: p('expiresAt') })
-      .prepare()
-    const setPassword = db
-      .update(accounts)
-      .set({ passwordHash: sql`${p('passwordHash')}`, passwordChangedAt: sql`${p('passwordChangedAt')}` })
-      .where(eq(accounts.id, p('accountId')))
-      .prepare()
-    return {
-      AccountRegistered(fact) {
-        const d = fact.data
-        insertAccount.run({
-          id: d.accountId,
-          username: d.username,
-          email: d.email,
-          role: d.role,
-          phone: d.phone,
-          passwordHash: d.passwordHash,
-          passwordChangedAt: Date.parse(fact.at),
-          createdAt: fact.at,
-        })
-      },
-      PasswordResetRequested(fact) {
-        const { accountId, tokenHash, expiresAt } = fact.data
-        forgetLinks.run({ accountId })
-        insertLink.run({ tokenHash, accountId, expiresAt })
-      },
-      PasswordReset(fact) {
-        const { accountId, passwordHash } = fact.data
-        setPassword.run({ passwordHash, passwordChangedAt: Date.parse(fact.at), accountId })
-        forgetLinks.run({ accountId })
-      },
-    }
+    },
+    // a new link replaces the account's earlier one
+    *PasswordResetRequested(fact, x) {
+      const { accountId, tokenHash, expiresAt } = fact.data
+      yield* wait(x.run(forgetLinks, { accountId }))
+      yield* wait(x.run(insertLink, { tokenHash, accountId, expiresAt }))
+    },
+    *PasswordReset(fact, x) {
+      const { accountId, passwordHash } = fact.data
+      yield* wait(x.run(setPassword, { accountId, passwordHash, passwordChangedAt: Date.parse(fact.at) }))
+      yield* wait(x.run(forgetLinks, { accountId }))
+    },
   },
 })

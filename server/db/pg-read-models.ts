@@ -1,7 +1,10 @@
 // The read models declared once (db/read-model.ts), as PostgreSQL tables: drizzle-kit generates
 // migrations-pg/ from these beside server/*/pg-*tables.ts (drizzle.pg.config.ts).
+import { accounts, passwordResetLinks } from '../accounts/tables.ts'
 import { sessions } from '../schedule/tables.ts'
 import { inquiries } from '../support/tables.ts'
 
 export const sessionsTable = sessions.pg
 export const inquiriesTable = inquiries.pg
+export const accountsTable = accounts.pg
+export const passwordResetLinksTable = passwordResetLinks.pg

@@ -21,11 +21,12 @@ import { join } from 'node:path'
 import Fastify from 'fastify'
 import * as v from 'valibot'
 import { CreateOrderBody } from '../../../contracts/booking.ts'
-import { accountQueries } from '../../../server/accounts/queries.ts'
+import { type Account, accountQueries } from '../../../server/accounts/queries.ts'
 import { bookingQueries } from '../../../server/booking/queries.ts'
 import { catalogQueries, type TicketTypeRow } from '../../../server/catalog/queries.ts'
 import { loadConfig, withJwtSecret } from '../../../server/config.ts'
 import { openDatabase } from '../../../server/db/connection.ts'
+import { sqliteSql } from '../../../server/db/sql.ts'
 import { createTokens } from '../../../server/http/access.ts'
 import { replies, serializerCompiler, validatorCompiler } from '../../../server/http/valibot.ts'
 import { newId } from '../../../server/ids.ts'
@@ -48,7 +49,8 @@ const tokens = createTokens(config)
 const connection = openDatabase(join(dataDir, 'ticketing.sqlite'), 'FULL')
 const { sqlite, db } = connection
 const ledger = steps.has('ledger') ? appLedger(connection) : null
-const accounts = accountQueries(db)
+// SQLite answers at once
+const accounts = accountQueries(sqliteSql(sqlite))
 const catalog = catalogQueries(db)
 const booking = bookingQueries(db)
 const insert = sqlite.prepare(
@@ -100,7 +102,7 @@ app.post(
       return reply.code(401).send({ message: 'unauthenticated' })
     }
     if (steps.has('account')) {
-      const account = accounts.byId(claims.sub)
+      const account = accounts.byId(claims.sub) as Account | undefined
       if (!account || account.passwordChangedAt !== claims.pv)
         return reply.code(401).send({ message: 'unauthenticated' })
     }

@@ -5,11 +5,12 @@
 import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { pgAccountQueries } from '../../../server/accounts/pg-queries.ts'
-import { accountQueries } from '../../../server/accounts/queries.ts'
+import { type Account, accountQueries } from '../../../server/accounts/queries.ts'
 import { loadConfig, withJwtSecret } from '../../../server/config.ts'
 import { openDatabase } from '../../../server/db/connection.ts'
 import { openPostgres } from '../../../server/db/pg-connection.ts'
+import { pgSql, poolQueryable, sqliteSql } from '../../../server/db/sql.ts'
+import { promised } from '../../../server/db/store.ts'
 import { createTokens } from '../../../server/http/access.ts'
 import { newId } from '../../../server/ids.ts'
 import { pgAppLedger } from '../../../server/pg-projections.ts'
@@ -88,9 +89,9 @@ export function seed(options: SeedOptions): Seeded {
     for (const { stream } of facts.events) ledger.append(stream.stream, 0, stream.facts)
   })
   const tokens = createTokens(config)
-  const accounts = accountQueries(connection.db)
-  const tokenOf = (accountId: string) =>
-    tokens.sign(accounts.byId(accountId) as NonNullable<ReturnType<typeof accounts.byId>>)
+  // SQLite answers at once
+  const accounts = accountQueries(sqliteSql(connection.sqlite))
+  const tokenOf = (accountId: string) => tokens.sign(accounts.byId(accountId) as Account)
   const result = seeded(dataDir, facts, tokenOf)
   connection.close()
   return result
@@ -123,8 +124,8 @@ export async function seedPostgres(
       for (const { stream } of facts.events) await tx.append(stream.stream, 0, stream.facts)
     })
     const tokens = createTokens(config)
-    const accounts = pgAccountQueries(connection.db)
-    const byId = new Map<string, Awaited<ReturnType<typeof accounts.byId>>>()
+    const accounts = promised(accountQueries(pgSql(poolQueryable(connection.pool))))
+    const byId = new Map<string, Account>()
     const ids = [...facts.buyerIds, facts.adminId, facts.organizerId]
     for (let i = 0; i < ids.length; i += 1000) {
       for (const account of await accounts.byIds(ids.slice(i, i + 1000))) byId.set(account.id, account)
