@@ -13,7 +13,7 @@ import { onPostgres } from './ledger/read-projection.ts'
 import { scheduleProjection } from './schedule/project.ts'
 import { supportProjection } from './support/project.ts'
 import { upcasters } from './upcasters.ts'
-import { pgWaitlistProjection } from './waitlist/pg-project.ts'
+import { waitlistProjection } from './waitlist/project.ts'
 
 export const pgProjections: PgProjection[] = [
   onPostgres(accountsProjection),
@@ -26,7 +26,7 @@ export const pgProjections: PgProjection[] = [
   pgCheckinProjection((tx) => pgBookingQueries(tx)),
   onPostgres(scheduleProjection),
   onPostgres(supportProjection),
-  pgWaitlistProjection,
+  onPostgres(waitlistProjection),
 ]
 
 /** The app's ledger over a PostgreSQL pool: every projection, every upcaster. */

@@ -25,7 +25,7 @@ export const projections: Projection[] = [
   checkinProjection(orderSummaries),
   onSqlite(scheduleProjection),
   onSqlite(supportProjection),
-  waitlistProjection,
+  onSqlite(waitlistProjection),
 ]
 
 /** the names of every read-model table, the same on both stores (ledger:rebuild empties them) */

@@ -3,8 +3,10 @@
 import { accounts, passwordResetLinks } from '../accounts/tables.ts'
 import { sessions } from '../schedule/tables.ts'
 import { inquiries } from '../support/tables.ts'
+import { waitlistEntries } from '../waitlist/tables.ts'
 
 export const sessionsTable = sessions.pg
 export const inquiriesTable = inquiries.pg
 export const accountsTable = accounts.pg
 export const passwordResetLinksTable = passwordResetLinks.pg
+export const waitlistEntriesTable = waitlistEntries.pg

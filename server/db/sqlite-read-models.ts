@@ -3,8 +3,10 @@
 import { accounts, passwordResetLinks } from '../accounts/tables.ts'
 import { sessions } from '../schedule/tables.ts'
 import { inquiries } from '../support/tables.ts'
+import { waitlistEntries } from '../waitlist/tables.ts'
 
 export const sessionsTable = sessions.sqlite
 export const inquiriesTable = inquiries.sqlite
 export const accountsTable = accounts.sqlite
 export const passwordResetLinksTable = passwordResetLinks.sqlite
+export const waitlistEntriesTable = waitlistEntries.sqlite
