@@ -26,6 +26,7 @@ import { bookingQueries } from '../../../server/booking/queries.ts'
 import { catalogQueries, type TicketTypeRow } from '../../../server/catalog/queries.ts'
 import { loadConfig, withJwtSecret } from '../../../server/config.ts'
 import { openDatabase } from '../../../server/db/connection.ts'
+import { sqliteSql } from '../../../server/db/sql.ts'
 import { createTokens } from '../../../server/http/access.ts'
 import { replies, serializerCompiler, validatorCompiler } from '../../../server/http/valibot.ts'
 import { newId } from '../../../server/ids.ts'
@@ -49,7 +50,12 @@ const connection = openDatabase(join(dataDir, 'ticketing.sqlite'), 'FULL')
 const { sqlite, db } = connection
 const ledger = steps.has('ledger') ? appLedger(connection) : null
 const accounts = accountQueries(db)
-const catalog = catalogQueries(db)
+const catalog = catalogQueries(sqliteSql(sqlite))
+/** a read on SQLite answers at once */
+const now = <T>(value: T | Promise<T>): T => {
+  if (value instanceof Promise) throw new Error('a SQLite read answered later')
+  return value
+}
 const booking = bookingQueries(db)
 const insert = sqlite.prepare(
   'INSERT INTO ledger (stream, version, type, data, meta, at) VALUES (?, 1, ?, ?, ?, ?)',
@@ -108,11 +114,10 @@ app.post(
     let ticketType: TicketTypeRow | undefined
     let organizerId = ''
     if (steps.has('event')) {
-      const event = catalog.byId(body.eventId)
+      const event = now(catalog.byId(body.eventId))
       if (event?.approvalStatus !== 'Approved') return reply.code(404).send({ message: 'Event not found.' })
       const wanted = body.ticketType.toLowerCase()
-      ticketType = catalog
-        .ticketTypesOf([event.id])
+      ticketType = now(catalog.ticketTypesOf([event.id]))
         .get(event.id)
         ?.find((t) => t.type.toLowerCase() === wanted)
       if (!ticketType) return reply.code(400).send({ message: 'This event has no such ticket type.' })
