@@ -6,7 +6,7 @@ import { pgAnalyticsProjection } from './analytics/pg-project.ts'
 import { pgBookingProjection } from './booking/pg-project.ts'
 import { pgPromoProjection } from './booking/pg-promo-project.ts'
 import { pgBookingQueries } from './booking/pg-queries.ts'
-import { pgCatalogProjection } from './catalog/pg-project.ts'
+import { catalogProjection } from './catalog/project.ts'
 import { pgCheckinProjection } from './checkin/pg-project.ts'
 import { PgLedger, type PgProjection } from './ledger/pg-ledger.ts'
 import { onPostgres } from './ledger/read-projection.ts'
@@ -17,7 +17,7 @@ import { waitlistProjection } from './waitlist/project.ts'
 
 export const pgProjections: PgProjection[] = [
   onPostgres(accountsProjection),
-  pgCatalogProjection,
+  onPostgres(catalogProjection),
   pgBookingProjection,
   pgPromoProjection,
   // analytics reads the order booking's projection has just written, in the same transaction

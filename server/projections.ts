@@ -18,7 +18,7 @@ import { waitlistProjection } from './waitlist/project.ts'
 
 export const projections: Projection[] = [
   onSqlite(accountsProjection),
-  catalogProjection,
+  onSqlite(catalogProjection),
   bookingProjection,
   promoProjection,
   analyticsProjection(orderSummaries),

@@ -11,7 +11,6 @@ import { pgAnalyticsQueries } from './analytics/pg-queries.ts'
 import { type AnalyticsQueries, analyticsQueries } from './analytics/queries.ts'
 import { pgBookingQueries, poolReader } from './booking/pg-queries.ts'
 import { type BookingQueries, bookingQueries } from './booking/queries.ts'
-import { pgCatalogQueries } from './catalog/pg-queries.ts'
 import { type CatalogQueries, catalogQueries } from './catalog/queries.ts'
 import { pgCheckinQueries } from './checkin/pg-queries.ts'
 import { type CheckinQueries, checkinQueries } from './checkin/queries.ts'
@@ -84,7 +83,7 @@ export function sqliteStore(connection: Connection, now?: () => Date): Store {
     }),
     queries: {
       accounts: promised(accountQueries(sqlite)),
-      catalog: promised(catalogQueries(db)),
+      catalog: promised(catalogQueries(sqlite)),
       booking: promised(booking),
       checkin: promised(checkinQueries(db)),
       analytics: promised(analyticsQueries(db)),
@@ -113,7 +112,7 @@ export function postgresStore(connection: PgConnection, now?: () => Date): Store
     })),
     queries: {
       accounts: promised(accountQueries(pool)),
-      catalog: pgCatalogQueries(connection.pool),
+      catalog: promised(catalogQueries(pool)),
       booking: pgBookingQueries(reader),
       checkin: pgCheckinQueries(reader),
       analytics: pgAnalyticsQueries(reader),

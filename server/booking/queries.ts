@@ -1,7 +1,7 @@
 // Reads of the booking area: availability, orders and tickets, attendees.
 import { and, asc, desc, eq, gt, gte, inArray, isNull, lte, ne, or, sql } from 'drizzle-orm'
 import type { EventExtras } from '../catalog/queries.ts'
-import { events, eventTicketTypes } from '../catalog/tables.ts'
+import { events as eventsModel, eventTicketTypes as ticketTypesModel } from '../catalog/tables.ts'
 import type { Db } from '../db/connection.ts'
 import { equalsConstant, inConstants } from '../db/constant.ts'
 import { waitlistEntriesTable as waitlistEntries } from '../db/sqlite-read-models.ts'
@@ -11,6 +11,10 @@ import { extrasOf, noExtras } from './extras.ts'
 import { heldOrders } from './project.ts'
 import type { PromoTerms } from './promo.ts'
 import { heldByClient, inventory, orders, type PaymentStatus, promoCodes } from './tables.ts'
+
+/** the catalogue's tables as drizzle's SQLite tables, for the joins below */
+const events = eventsModel.sqlite
+const eventTicketTypes = ticketTypesModel.sqlite
 
 export type OrderRow = typeof orders.$inferSelect
 

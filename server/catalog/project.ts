@@ -1,87 +1,153 @@
-import { and, eq, notInArray, sql } from 'drizzle-orm'
-import { projection } from '../ledger/ledger.ts'
-import type { CatalogFact } from './facts.ts'
-import { eventsSearch } from './search-index.ts'
-import { events, eventTicketTypes } from './tables.ts'
+// The catalogue's read models from its facts, on either store. Every event's words are indexed
+// once, when submitted, in each store's own full-text index (words.ts); the search joins the events
+// table and keeps the approved ones, so approval and rejection need no change to the index.
+import { sql } from 'drizzle-orm'
+import { type Sql, statement } from '../db/sql.ts'
+import { wait } from '../db/store.ts'
+import { readProjection } from '../ledger/read-projection.ts'
+import type { CatalogFact, EventEdited } from './facts.ts'
+import { events, eventTicketTypes, type TicketTypeRow } from './tables.ts'
+import { indexWords, reindexWords, searchIndex, type Words } from './words.ts'
 
-const p = sql.placeholder
+const insertEvent = statement<{
+  id: string
+  organizerId: string
+  title: string
+  description: string
+  date: string
+  time: string
+  location: string
+  category: string
+  images: string
+  videos: string
+  salesEnd: string | null
+  version: number
+  at: string
+}>(
+  (p) => sql`INSERT INTO events (id, organizer_id, title, description, date, time, location, category,
+      approval_status, images, videos, sales_end, version, created_at, updated_at)
+    VALUES (${p.id}, ${p.organizerId}, ${p.title}, ${p.description}, ${p.date}, ${p.time}, ${p.location},
+      ${p.category}, 'Pending', ${p.images}, ${p.videos}, ${p.salesEnd}, ${p.version}, ${p.at}, ${p.at})`,
+)
 
-export const catalogProjection = projection<CatalogFact>({
+/** a ticket type added, or changed in place by an edit */
+const putTicketType = statement<TicketTypeRow>(
+  (p) => sql`INSERT INTO event_ticket_types (id, event_id, rank, type, price_paise, quantity)
+    VALUES (${p.id}, ${p.eventId}, ${p.rank}, ${p.type}, ${p.pricePaise}, ${p.quantity})
+    ON CONFLICT (id) DO UPDATE SET rank = excluded.rank, type = excluded.type,
+      price_paise = excluded.price_paise, quantity = excluded.quantity`,
+)
+
+/** the ticket types an edit left out */
+const dropTicketTypes = statement<{ eventId: string; kept: string[] }>(
+  (p, d) =>
+    sql`DELETE FROM event_ticket_types WHERE event_id = ${p.eventId} AND NOT (${d.inList(sql`id`, p.kept)})`,
+)
+
+const setStatus = statement<{
+  status: string
+  reason: string | null
+  version: number
+  at: string
+  id: string
+}>(
+  (p) => sql`UPDATE events SET approval_status = ${p.status}, review_reason = ${p.reason},
+    version = ${p.version}, updated_at = ${p.at} WHERE id = ${p.id}`,
+)
+
+// The door staff is the check-in area's read model (checkin/project.ts) and promo codes booking's;
+// the event's row only follows its stream's version, which If-Match checks against.
+const setVersion = statement<{ version: number; id: string }>(
+  (p) => sql`UPDATE events SET version = ${p.version} WHERE id = ${p.id}`,
+)
+
+const cancel = statement<{ at: string; reason: string; version: number; id: string }>(
+  (p) => sql`UPDATE events SET cancelled_at = ${p.at}, cancel_reason = ${p.reason}, version = ${p.version},
+    updated_at = ${p.at} WHERE id = ${p.id}`,
+)
+
+const wordsOf = statement<{ id: string }, Words>(
+  (p) => sql`SELECT id AS "eventId", title, description, location, category FROM events WHERE id = ${p.id}`,
+)
+
+/** the columns an edit may change, by the name its fact gives them */
+const EDITABLE = {
+  title: 'title',
+  description: 'description',
+  date: 'date',
+  time: 'time',
+  location: 'location',
+  category: 'category',
+  images: 'images',
+  videos: 'videos',
+  salesEnd: 'sales_end',
+} as const
+type Editable = keyof typeof EDITABLE
+
+/** an edit's UPDATE, one statement per set of columns it changes (a handful ever made) */
+const edits = new Map<string, ReturnType<typeof statement<Record<string, unknown>>>>()
+function editOf(keys: Editable[]) {
+  const name = keys.join(',')
+  let made = edits.get(name)
+  if (!made) {
+    made = statement<Record<string, unknown>>(
+      (p) =>
+        sql`UPDATE events SET ${sql.join(
+          [
+            sql`version = ${p.version}`,
+            sql`updated_at = ${p.at}`,
+            ...keys.map((key) => sql`${sql.raw(EDITABLE[key])} = ${p[key]}`),
+          ],
+          sql`, `,
+        )} WHERE id = ${p.id}`,
+    )
+    edits.set(name, made)
+  }
+  return made
+}
+
+function* edited(fact: { version: number; at: string; data: EventEdited['data'] }, x: Sql) {
+  const { eventId, details, ticketTypes } = fact.data
+  const keys = (Object.keys(details) as Editable[]).filter((key) => key in EDITABLE).sort()
+  const values: Record<string, unknown> = { version: fact.version, at: fact.at, id: eventId }
+  for (const key of keys) {
+    const value = details[key]
+    values[key] = key === 'images' || key === 'videos' ? JSON.stringify(value) : (value ?? null)
+  }
+  yield* wait(x.run(editOf(keys), values))
+  if (
+    keys.some((key) => key === 'title' || key === 'description' || key === 'location' || key === 'category')
+  ) {
+    const words = yield* wait(x.get(wordsOf, { id: eventId }))
+    if (words) yield* wait(reindexWords(x, words))
+  }
+  if (!ticketTypes) return
+  yield* wait(x.run(dropTicketTypes, { eventId, kept: ticketTypes.map((t) => t.ticketTypeId) }))
+  for (const [rank, t] of ticketTypes.entries()) {
+    yield* wait(
+      x.run(putTicketType, {
+        id: t.ticketTypeId,
+        eventId,
+        rank,
+        type: t.type,
+        pricePaise: t.pricePaise,
+        quantity: t.quantity,
+      }),
+    )
+  }
+}
+
+const followVersion = (fact: { version: number; data: { eventId: string } }, x: Sql) =>
+  x.run(setVersion, { version: fact.version, id: fact.data.eventId })
+
+export const catalogProjection = readProjection<CatalogFact>({
   name: 'catalog',
-  tables: [events, eventTicketTypes, eventsSearch],
-  handlers(db) {
-    const insertEvent = db
-      .insert(events)
-      .values({
-        id: p('id'),
-        organizerId: p('organizerId'),
-        title: p('title'),
-        description: p('description'),
-        date: p('date'),
-        time: p('time'),
-        location: p('location'),
-        category: p('category'),
-        approvalStatus: 'Pending',
-        images: p('images'),
-        videos: p('videos'),
-        salesEnd: p('salesEnd'),
-        version: p('version'),
-        createdAt: p('at'),
-        updatedAt: p('at'),
-      })
-      .prepare()
-    const insertTicketType = db
-      .insert(eventTicketTypes)
-      .values({
-        id: p('id'),
-        eventId: p('eventId'),
-        rank: p('rank'),
-        type: p('type'),
-        pricePaise: p('pricePaise'),
-        quantity: p('quantity'),
-      })
-      .prepare()
-    // Every event's words are indexed once, when submitted; the search joins the events table and
-    // keeps the approved ones, so approval and rejection need no change to the index.
-    const indexEvent = db
-      .insert(eventsSearch)
-      .values({
-        eventId: p('eventId'),
-        title: p('title'),
-        description: p('description'),
-        location: p('location'),
-        category: p('category'),
-      })
-      .prepare()
-    const setStatus = db
-      .update(events)
-      .set({
-        approvalStatus: sql`${p('status')}`,
-        reviewReason: sql`${p('reason')}`,
-        version: sql`${p('version')}`,
-        updatedAt: sql`${p('at')}`,
-      })
-      .where(eq(events.id, p('id')))
-      .prepare()
-    // The door staff is the check-in area's read model (checkin/project.ts); the event's row only
-    // follows its stream's version, which If-Match checks against.
-    const setVersion = db
-      .update(events)
-      .set({ version: sql`${p('version')}` })
-      .where(eq(events.id, p('id')))
-      .prepare()
-    /** an edit's new words in the index: its row taken out and put back (FTS5 has no UPDATE of a
-     * row found by an unindexed column that would be cheaper) */
-    const unindexEvent = db
-      .delete(eventsSearch)
-      .where(eq(eventsSearch.eventId, p('eventId')))
-      .prepare()
-    const followVersion = (fact: { version: number; data: { eventId: string } }) =>
-      setVersion.run({ version: fact.version, id: fact.data.eventId })
-    return {
-      EventSubmitted(fact) {
-        const d = fact.data
-        insertEvent.run({
+  tables: [events, eventTicketTypes, searchIndex],
+  handlers: {
+    *EventSubmitted(fact, x) {
+      const d = fact.data
+      yield* wait(
+        x.run(insertEvent, {
           id: d.eventId,
           organizerId: d.organizerId,
           title: d.title,
@@ -90,99 +156,51 @@ export const catalogProjection = projection<CatalogFact>({
           time: d.time,
           location: d.location,
           category: d.category,
-          images: d.images,
-          videos: d.videos,
+          images: JSON.stringify(d.images),
+          videos: JSON.stringify(d.videos),
           salesEnd: d.salesEnd ?? null,
           version: fact.version,
           at: fact.at,
-        })
-        indexEvent.run({
-          eventId: d.eventId,
-          title: d.title,
-          description: d.description,
-          location: d.location,
-          category: d.category,
-        })
-        d.ticketTypes.forEach((t, rank) => {
-          insertTicketType.run({
+        }),
+      )
+      yield* wait(indexWords(x, d))
+      for (const [rank, t] of d.ticketTypes.entries()) {
+        yield* wait(
+          x.run(putTicketType, {
             id: t.ticketTypeId,
             eventId: d.eventId,
             rank,
             type: t.type,
             pricePaise: t.pricePaise,
             quantity: t.quantity,
-          })
-        })
-      },
-      EventApproved(fact) {
-        const reason = fact.data.reason ?? null
-        setStatus.run({
-          status: 'Approved',
-          reason,
-          version: fact.version,
-          at: fact.at,
-          id: fact.data.eventId,
-        })
-      },
-      EventRejected(fact) {
-        const reason = fact.data.reason ?? null
-        setStatus.run({
-          status: 'Rejected',
-          reason,
-          version: fact.version,
-          at: fact.at,
-          id: fact.data.eventId,
-        })
-      },
-      EventEdited(fact) {
-        const { eventId, details, ticketTypes } = fact.data
-        db.update(events)
-          .set({ ...details, version: fact.version, updatedAt: fact.at })
-          .where(eq(events.id, eventId))
-          .run()
-        if (['title', 'description', 'location', 'category'].some((key) => key in details)) {
-          const row = db.select().from(events).where(eq(events.id, eventId)).get()
-          if (row) {
-            unindexEvent.run({ eventId })
-            indexEvent.run({
-              eventId,
-              title: row.title,
-              description: row.description,
-              location: row.location,
-              category: row.category,
-            })
-          }
-        }
-        if (!ticketTypes) return
-        const ids = ticketTypes.map((t) => t.ticketTypeId)
-        db.delete(eventTicketTypes)
-          .where(and(eq(eventTicketTypes.eventId, eventId), notInArray(eventTicketTypes.id, ids)))
-          .run()
-        ticketTypes.forEach((t, rank) => {
-          const row = { rank, type: t.type, pricePaise: t.pricePaise, quantity: t.quantity }
-          db.insert(eventTicketTypes)
-            .values({ id: t.ticketTypeId, eventId, ...row })
-            .onConflictDoUpdate({ target: eventTicketTypes.id, set: row })
-            .run()
-        })
-      },
-      EventCancelled(fact) {
-        db.update(events)
-          .set({
-            cancelledAt: fact.at,
-            cancelReason: fact.data.reason,
-            version: fact.version,
-            updatedAt: fact.at,
-          })
-          .where(eq(events.id, fact.data.eventId))
-          .run()
-      },
-      DoorStaffAdded: followVersion,
-      DoorStaffInvited: followVersion,
-      DoorStaffAccepted: followVersion,
-      DoorStaffRemoved: followVersion,
-      PromoCodeCreated: followVersion,
-      PromoCodeDisabled: followVersion,
-    }
+          }),
+        )
+      }
+    },
+    EventApproved: (fact, x) =>
+      x.run(setStatus, {
+        status: 'Approved',
+        reason: fact.data.reason ?? null,
+        version: fact.version,
+        at: fact.at,
+        id: fact.data.eventId,
+      }),
+    EventRejected: (fact, x) =>
+      x.run(setStatus, {
+        status: 'Rejected',
+        reason: fact.data.reason ?? null,
+        version: fact.version,
+        at: fact.at,
+        id: fact.data.eventId,
+      }),
+    EventEdited: edited,
+    EventCancelled: (fact, x) =>
+      x.run(cancel, { at: fact.at, reason: fact.data.reason, version: fact.version, id: fact.data.eventId }),
+    DoorStaffAdded: followVersion,
+    DoorStaffInvited: followVersion,
+    DoorStaffAccepted: followVersion,
+    DoorStaffRemoved: followVersion,
+    PromoCodeCreated: followVersion,
+    PromoCodeDisabled: followVersion,
   },
 })

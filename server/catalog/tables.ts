@@ -1,52 +1,57 @@
-import { index, integer, sqliteTable, text } from 'drizzle-orm/sqlite-core'
+// The catalogue's read models, declared once for both stores (db/read-model.ts). Its full-text
+// index is each store's own (search-index.ts: SQLite's FTS5 table; pg-search.ts: PostgreSQL's).
 import type { ApprovalStatus, TicketTypeName } from '../../contracts/catalog.ts'
+import { type RowOf, readModelTable } from '../db/read-model.ts'
 
-export const events = sqliteTable(
+export const events = readModelTable(
   'events',
-  {
-    id: text('id').primaryKey(),
-    organizerId: text('organizer_id').notNull(),
-    title: text('title').notNull(),
-    description: text('description').notNull(),
-    date: text('date').notNull(),
-    time: text('time').notNull(),
-    location: text('location').notNull(),
-    category: text('category').notNull(),
-    approvalStatus: text('approval_status').notNull().$type<ApprovalStatus>(),
-    images: text('images', { mode: 'json' }).notNull().$type<Array<{ url: string }>>(),
-    videos: text('videos', { mode: 'json' }).notNull().$type<Array<{ url: string }>>(),
+  (k) => ({
+    id: k.text('id').primaryKey(),
+    organizerId: k.text('organizer_id').notNull(),
+    title: k.text('title').notNull(),
+    description: k.text('description').notNull(),
+    date: k.text('date').notNull(),
+    time: k.text('time').notNull(),
+    location: k.text('location').notNull(),
+    category: k.text('category').notNull(),
+    approvalStatus: k.text('approval_status').notNull().$type<ApprovalStatus>(),
+    images: k.json<Array<{ url: string }>>('images').notNull(),
+    videos: k.json<Array<{ url: string }>>('videos').notNull(),
     /** YYYY-MM-DDTHH:MM in TIMEZONE, as the organizer entered it; null: sales end at the start */
-    salesEnd: text('sales_end'),
+    salesEnd: k.text('sales_end'),
     /** the admin's reason for the latest decision, when one was given */
-    reviewReason: text('review_reason'),
+    reviewReason: k.text('review_reason'),
     /** when the event was called off (issue 17), and the reason its organizer or an admin gave */
-    cancelledAt: text('cancelled_at'),
-    cancelReason: text('cancel_reason'),
+    cancelledAt: k.text('cancelled_at'),
+    cancelReason: k.text('cancel_reason'),
     /** the stream version, for caching and optimistic checks */
-    version: integer('version').notNull(),
-    createdAt: text('created_at').notNull(),
-    updatedAt: text('updated_at').notNull(),
-  },
-  (t) => [
-    index('events_status_date').on(t.approvalStatus, t.date, t.time),
-    index('events_organizer').on(t.organizerId),
+    version: k.integer('version').notNull(),
+    createdAt: k.text('created_at').notNull(),
+    updatedAt: k.text('updated_at').notNull(),
+  }),
+  (t, i) => [
+    i.index('events_status_date').on(t.approvalStatus, t.date, t.time),
+    i.index('events_organizer').on(t.organizerId),
   ],
 )
 
-export const eventTicketTypes = sqliteTable(
+export const eventTicketTypes = readModelTable(
   'event_ticket_types',
-  {
-    id: text('id').primaryKey(),
-    eventId: text('event_id').notNull(),
+  (k) => ({
+    id: k.text('id').primaryKey(),
+    eventId: k.text('event_id').notNull(),
     /** order as the organizer listed them (the first is the search cards' price) */
-    rank: integer('rank').notNull(),
-    type: text('type').notNull().$type<TicketTypeName>(),
+    rank: k.integer('rank').notNull(),
+    type: k.text('type').notNull().$type<TicketTypeName>(),
     /** integer paise (rupees only at the API edge) */
-    pricePaise: integer('price_paise').notNull(),
-    quantity: integer('quantity').notNull(),
-  },
-  (t) => [
-    index('event_ticket_types_event').on(t.eventId, t.rank),
-    index('event_ticket_types_price').on(t.pricePaise),
+    pricePaise: k.bigint('price_paise').notNull(),
+    quantity: k.integer('quantity').notNull(),
+  }),
+  (t, i) => [
+    i.index('event_ticket_types_event').on(t.eventId, t.rank),
+    i.index('event_ticket_types_price').on(t.pricePaise),
   ],
 )
+
+export type EventRow = RowOf<typeof events>
+export type TicketTypeRow = RowOf<typeof eventTicketTypes>

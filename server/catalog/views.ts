@@ -5,10 +5,9 @@ import { type EventView, isCalendarDate } from '../../contracts/catalog.ts'
 import { invalid } from '../errors.ts'
 import { absoluteMedia } from '../http/media-urls.ts'
 import { paiseBound, toRupees } from '../money.ts'
-import type { events, eventTicketTypes } from './tables.ts'
+import type { EventRow, TicketTypeRow } from './tables.ts'
 
-export type EventRow = typeof events.$inferSelect
-export type TicketTypeRow = typeof eventTicketTypes.$inferSelect
+export type { EventRow, TicketTypeRow }
 
 /** What other areas add to a list of events' views (booking: live availability and attendees). */
 export type EventExtra = {

@@ -3,7 +3,6 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import { basename, join } from 'node:path'
 import { gunzipSync } from 'node:zlib'
-import { getTableName } from 'drizzle-orm'
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { EventView } from '../../contracts/catalog.ts'
@@ -102,8 +101,8 @@ async function storedState(t: TestApp) {
   const ledger = t.app.platform.ledger
   return {
     head: await ledger.head(),
-    events: await dbCount(t.app, getTableName(events)),
-    ticketTypes: await dbCount(t.app, getTableName(eventTicketTypes)),
+    events: await dbCount(t.app, events.name),
+    ticketTypes: await dbCount(t.app, eventTicketTypes.name),
     uploads: readdirSync(t.config.uploadsDir)
       .filter((name) => name !== '.incoming')
       .sort(),

@@ -9,11 +9,13 @@
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { EventView, TicketTypeInput } from '../../contracts/catalog.ts'
-import { pgCatalogProjection } from '../../server/catalog/pg-project.ts'
-import { pgCatalogQueries } from '../../server/catalog/pg-queries.ts'
+import { catalogProjection } from '../../server/catalog/project.ts'
 import { catalogQueries, type EventRow } from '../../server/catalog/queries.ts'
 import { openPostgres, type PgConnection } from '../../server/db/pg-connection.ts'
+import { pgSql, poolQueryable, sqliteSql } from '../../server/db/sql.ts'
+import { promised } from '../../server/db/store.ts'
 import { PgLedger } from '../../server/ledger/pg-ledger.ts'
+import { onPostgres } from '../../server/ledger/read-projection.ts'
 import { rebuildReadModels } from '../../server/ledger/rebuild.ts'
 import { adminSession, bearer, organizerSession, type Session, signUp } from '../support/accounts.ts'
 import { startApp, type TestApp } from '../support/app.ts'
@@ -272,7 +274,7 @@ beforeAll(async () => {
   rebuildReadModels(sqliteLedger(t.app))
   database = await freshDatabase()
   pg = await openPostgres(database.url)
-  await new PgLedger(pg.pool, [pgCatalogProjection]).copyIn(allFacts(sqliteLedger(t.app)))
+  await new PgLedger(pg.pool, [onPostgres(catalogProjection)]).copyIn(allFacts(sqliteLedger(t.app)))
 })
 afterAll(async () => {
   await pg?.close()
@@ -286,7 +288,7 @@ const SEARCH_COLUMNS = 'event_id, title, description, location, category'
 describe('the catalogue copied into PostgreSQL', () => {
   it('holds every fact type of the catalogue', () => {
     const types = new Set(allFacts(sqliteLedger(t.app)).map((f) => f.type))
-    for (const type of Object.keys(pgCatalogProjection.handlers)) expect(types).toContain(type)
+    for (const type of Object.keys(catalogProjection.handlers)) expect(types).toContain(type)
   })
 
   it('has the same rows in events and event_ticket_types', async () => {
@@ -355,8 +357,9 @@ const withinTies = (rows: EventRow[], key: (row: EventRow) => string) => {
 }
 
 describe('the catalogue queries on both stores', () => {
-  const sqlite = () => catalogQueries(sqliteLedger(t.app).db)
-  const pgQueries = () => pgCatalogQueries(pg.pool)
+  // one set of queries, on each store
+  const sqlite = () => promised(catalogQueries(sqliteSql(sqliteLedger(t.app).db.$client)))
+  const pgQueries = () => promised(catalogQueries(pgSql(poolQueryable(pg.pool))))
 
   const same = async (label: string, run: (q: ReturnType<typeof pgQueries>) => unknown) => {
     const expected = await outcomeOf(() => run(sqlite() as unknown as ReturnType<typeof pgQueries>))
@@ -525,5 +528,5 @@ describe('the catalogue queries on both stores', () => {
     }
     // orders were compared, not only sets: many searches find several events
     expect(several).toBeGreaterThan(40)
-  })
+  }, 90_000)
 })

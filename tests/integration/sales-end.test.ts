@@ -1,7 +1,3 @@
-// An event's optional sales end (POST /event/create's salesEnd, a wall clock in TIMEZONE): booking
-// closes then when it is earlier than the start; a sales end after the start is refused at
-// creation; the event's views carry it as entered; a rebuild of the read models keeps it.
-import { getTableName } from 'drizzle-orm'
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { EventView } from '../../contracts/catalog.ts'
@@ -104,7 +100,7 @@ describe('POST /event/create with a sales end (TIMEZONE America/New_York)', () =
   it('refuses a sales end after the event starts with 400 on salesEnd, storing nothing', async () => {
     const date = wallClockIn(zone, 3 * 24 * 60).date
     const before = await app.platform.ledger.head()
-    const rows = await dbCount(app, getTableName(events))
+    const rows = await dbCount(app, events.name)
 
     for (const salesEnd of [`${date}T19:31`, `${date}T23:59`, '2999-01-01T00:00']) {
       const res = await submit(app, organizer, { date, time: '19:30', salesEnd })
@@ -115,7 +111,7 @@ describe('POST /event/create with a sales end (TIMEZONE America/New_York)', () =
       })
     }
     expect(await app.platform.ledger.head()).toBe(before)
-    expect(await dbCount(app, getTableName(events))).toBe(rows)
+    expect(await dbCount(app, events.name)).toBe(rows)
   })
 
   it('refuses a sales end that is not a real date and time with 400 on salesEnd', async () => {

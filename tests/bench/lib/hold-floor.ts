@@ -51,7 +51,12 @@ const { sqlite, db } = connection
 const ledger = steps.has('ledger') ? appLedger(connection) : null
 // SQLite answers at once
 const accounts = accountQueries(sqliteSql(sqlite))
-const catalog = catalogQueries(db)
+const catalog = catalogQueries(sqliteSql(sqlite))
+/** a read on SQLite answers at once */
+const now = <T>(value: T | Promise<T>): T => {
+  if (value instanceof Promise) throw new Error('a SQLite read answered later')
+  return value
+}
 const booking = bookingQueries(db)
 const insert = sqlite.prepare(
   'INSERT INTO ledger (stream, version, type, data, meta, at) VALUES (?, 1, ?, ?, ?, ?)',
@@ -110,11 +115,10 @@ app.post(
     let ticketType: TicketTypeRow | undefined
     let organizerId = ''
     if (steps.has('event')) {
-      const event = catalog.byId(body.eventId)
+      const event = now(catalog.byId(body.eventId))
       if (event?.approvalStatus !== 'Approved') return reply.code(404).send({ message: 'Event not found.' })
       const wanted = body.ticketType.toLowerCase()
-      ticketType = catalog
-        .ticketTypesOf([event.id])
+      ticketType = now(catalog.ticketTypesOf([event.id]))
         .get(event.id)
         ?.find((t) => t.type.toLowerCase() === wanted)
       if (!ticketType) return reply.code(400).send({ message: 'This event has no such ticket type.' })
