@@ -45,10 +45,13 @@ const kits: Record<Dialect, DialectKit> = {
   },
 }
 
-type Compiled = { text: string; params: readonly unknown[] }
+type Compiled = { text: string; params: readonly unknown[]; name: string }
 
 /** what an executor needs of a statement */
 type Compilable = { compile(dialect: Dialect): Compiled }
+
+/** statements rendered so far: each one's name as a prepared statement on PostgreSQL */
+let named = 0
 
 const sqliteDialect = new SQLiteSyncDialect()
 const pgDialect = new PgDialect()
@@ -71,7 +74,7 @@ export class Statement<P extends object = Record<string, never>, R = Record<stri
     })
     const query = this.build(names, kits[dialect])
     const rendered = dialect === 'sqlite' ? sqliteDialect.sqlToQuery(query) : pgDialect.sqlToQuery(query)
-    const compiled = { text: rendered.sql, params: rendered.params }
+    const compiled = { text: rendered.sql, params: rendered.params, name: `read-${++named}` }
     this.compiled[dialect] = compiled
     return compiled
   }
@@ -137,20 +140,25 @@ export function sqliteSql(connection: Database.Database): Sql {
 
 /** What PostgreSQL statements run on: the pool, or a transaction of the ledger (PgTx). */
 export type PgQueryable = {
-  query<R extends pg.QueryResultRow = Record<string, unknown>>(text: string, values?: unknown[]): Promise<R[]>
+  /** `name`, when given, makes it a prepared statement of each connection, parsed once there */
+  query<R extends pg.QueryResultRow = Record<string, unknown>>(
+    text: string,
+    values?: unknown[],
+    name?: string,
+  ): Promise<R[]>
 }
 
 /** The pool as a PgQueryable: each statement a query of its own. */
 export const poolQueryable = (pool: pg.Pool): PgQueryable => ({
-  query: async <R extends pg.QueryResultRow>(text: string, values?: unknown[]) =>
-    (await pool.query<R>(text, values)).rows,
+  query: async <R extends pg.QueryResultRow>(text: string, values?: unknown[], name?: string) =>
+    (await pool.query<R>(name ? { name, text, values } : { text, values })).rows,
 })
 
 /** Statements on PostgreSQL, through the pool or a transaction. */
 export function pgSql(on: PgQueryable): Sql {
   const rows = (statement: Compilable, params: object) => {
-    const { text, params: names } = statement.compile('postgres')
-    return on.query(text, valuesOf(names, params, false))
+    const { text, params: names, name } = statement.compile('postgres')
+    return on.query(text, valuesOf(names, params, false), name)
   }
   return {
     dialect: 'postgres',
