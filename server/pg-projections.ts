@@ -7,13 +7,18 @@ import { pgBookingProjection } from './booking/pg-project.ts'
 import { pgPromoProjection } from './booking/pg-promo-project.ts'
 import { pgBookingQueries } from './booking/pg-queries.ts'
 import { pgCatalogProjection } from './catalog/pg-project.ts'
-import { pgCheckinProjection } from './checkin/pg-project.ts'
-import { PgLedger, type PgProjection } from './ledger/pg-ledger.ts'
+import { checkinProjection, type OrderSummaries } from './checkin/project.ts'
+import { PgLedger, type PgProjection, type PgTx } from './ledger/pg-ledger.ts'
 import { onPostgres } from './ledger/read-projection.ts'
 import { scheduleProjection } from './schedule/project.ts'
 import { pgSupportProjection } from './support/pg-project.ts'
 import { upcasters } from './upcasters.ts'
 import { pgWaitlistProjection } from './waitlist/pg-project.ts'
+
+/** booking's orders as the projections after it read them, in the appending transaction */
+export const pgOrderSummaries = (tx: PgTx): OrderSummaries => ({
+  summary: (orderId) => pgBookingQueries(tx).byId(orderId),
+})
 
 export const pgProjections: PgProjection[] = [
   pgAccountsProjection,
@@ -23,7 +28,7 @@ export const pgProjections: PgProjection[] = [
   // analytics reads the order booking's projection has just written, in the same transaction
   pgAnalyticsProjection((tx) => pgBookingQueries(tx)),
   // so does the door's (a ticket's passes take its ticket type's name)
-  pgCheckinProjection((tx) => pgBookingQueries(tx)),
+  onPostgres(checkinProjection, (_x, tx) => pgOrderSummaries(tx)),
   onPostgres(scheduleProjection),
   pgSupportProjection,
   pgWaitlistProjection,

@@ -22,7 +22,8 @@ export const projections: Projection[] = [
   bookingProjection,
   promoProjection,
   analyticsProjection(orderSummaries),
-  checkinProjection(orderSummaries),
+  // the door's passes take their ticket type's name from booking's order
+  onSqlite(checkinProjection, (_x, db, replaying) => orderSummaries(db, replaying)),
   onSqlite(scheduleProjection),
   supportProjection,
   waitlistProjection,

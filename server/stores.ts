@@ -15,7 +15,6 @@ import { pgBookingQueries, poolReader } from './booking/pg-queries.ts'
 import { type BookingQueries, bookingQueries } from './booking/queries.ts'
 import { pgCatalogQueries } from './catalog/pg-queries.ts'
 import { type CatalogQueries, catalogQueries } from './catalog/queries.ts'
-import { pgCheckinQueries } from './checkin/pg-queries.ts'
 import { type CheckinQueries, checkinQueries } from './checkin/queries.ts'
 import type { Config } from './config.ts'
 import { type Connection, openDatabase } from './db/connection.ts'
@@ -84,7 +83,7 @@ export function sqliteStore(connection: Connection, now?: () => Date): Store {
       accounts: promised(accounts),
       catalog: promised(catalogQueries(db)),
       booking: promised(booking),
-      checkin: promised(checkinQueries(db)),
+      checkin: promised(checkinQueries(sqlite)),
       analytics: promised(analyticsQueries(db)),
       dashboards: promised(dashboardQueries(db)),
       schedule: promised(scheduleQueries(sqlite)),
@@ -116,7 +115,7 @@ export function postgresStore(connection: PgConnection, now?: () => Date): Store
       accounts: pgAccountQueries(connection.db),
       catalog: pgCatalogQueries(connection.pool),
       booking: pgBookingQueries(reader),
-      checkin: pgCheckinQueries(reader),
+      checkin: promised(checkinQueries(pool)),
       analytics: pgAnalyticsQueries(reader),
       dashboards: pgDashboardQueries(reader),
       schedule: promised(scheduleQueries(pool)),

@@ -1,5 +1,11 @@
 // The read models declared once (db/read-model.ts), as PostgreSQL tables: drizzle-kit generates
 // migrations-pg/ from these beside server/*/pg-*tables.ts (drizzle.pg.config.ts).
+import { admissions, admissionsByMinute, doorInvitations, doubleEntries, passes } from '../checkin/tables.ts'
 import { sessions } from '../schedule/tables.ts'
 
 export const sessionsTable = sessions.pg
+export const passesTable = passes.pg
+export const doubleEntriesTable = doubleEntries.pg
+export const admissionsTable = admissions.pg
+export const admissionsByMinuteTable = admissionsByMinute.pg
+export const doorInvitationsTable = doorInvitations.pg

@@ -1,5 +1,11 @@
 // The read models declared once (db/read-model.ts), as SQLite tables: drizzle-kit generates
 // migrations/ from these beside server/*/tables.ts (drizzle.config.ts).
+import { admissions, admissionsByMinute, doorInvitations, doubleEntries, passes } from '../checkin/tables.ts'
 import { sessions } from '../schedule/tables.ts'
 
 export const sessionsTable = sessions.sqlite
+export const passesTable = passes.sqlite
+export const doubleEntriesTable = doubleEntries.sqlite
+export const admissionsTable = admissions.sqlite
+export const admissionsByMinuteTable = admissionsByMinute.sqlite
+export const doorInvitationsTable = doorInvitations.sqlite

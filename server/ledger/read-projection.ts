@@ -7,7 +7,7 @@ import type { Db } from '../db/connection.ts'
 import type { AnyReadModel } from '../db/read-model.ts'
 import { pgSql, type Sql, sqliteSql } from '../db/sql.ts'
 import { type Awaitable, runLater, runNow, type Step } from '../db/store.ts'
-import { type Fact, type Projection, projection, type StoredFact } from './ledger.ts'
+import { type Fact, type Projection, projection, type Replaying, type StoredFact } from './ledger.ts'
 import type { PgProjection, PgTx } from './pg-ledger.ts'
 
 type Answer = Step<void> | Awaitable<void>
@@ -36,15 +36,22 @@ export function readProjection<F extends Fact, R = undefined>(spec: {
 const isSteps = (answer: unknown): answer is Step<void> =>
   typeof answer === 'object' && answer !== null && typeof (answer as Step<void>).next === 'function'
 
-/** The projection on SQLite: its handlers run at once in the append's transaction. */
-export function onSqlite<R>(p: ReadProjection<R>, readsOf?: (x: Sql, db: Db) => R): Projection {
+/**
+ * The projection on SQLite: its handlers run at once in the append's transaction. `readsOf` gives
+ * them what they read of other areas; in a rebuild's replay it is given what the replays share
+ * (ledger.ts's Replaying: booking's orders, held in memory until the replay ends).
+ */
+export function onSqlite<R>(
+  p: ReadProjection<R>,
+  readsOf?: (x: Sql, db: Db, replaying?: Replaying) => R,
+): Projection {
   return projection<Fact>({
     name: p.name,
     tables: p.tables.map((t) => t.sqlite),
     ...(p.after ? { after: p.after } : {}),
-    handlers: (db) => {
+    handlers: (db, replaying) => {
       const x = sqliteSql(db.$client)
-      const reads = readsOf ? readsOf(x, db) : (undefined as R)
+      const reads = readsOf ? readsOf(x, db, replaying) : (undefined as R)
       const handlers: Record<string, (fact: StoredFact) => void> = {}
       for (const [type, handler] of Object.entries(p.handlers)) {
         if (!handler) continue

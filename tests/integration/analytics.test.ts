@@ -281,7 +281,7 @@ describe('GET /api/v1/ticket/analytics/:eventId', () => {
     // holds in memory then
     const tables = [
       ...[salesByTicketType, salesByHour, eventSales, attendance, salesTotals],
-      ...[orders, inventory, heldByClient, promoCodes, passes],
+      ...[orders, inventory, heldByClient, promoCodes, passes.sqlite],
     ].map(getTableName)
     const dump = async () =>
       Object.fromEntries(
