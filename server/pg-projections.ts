@@ -2,7 +2,7 @@
 // it (the same read models as projections.ts builds on SQLite), and the same upcasters.
 import type pg from 'pg'
 import { pgAccountsProjection } from './accounts/pg-project.ts'
-import { pgAnalyticsProjection } from './analytics/pg-project.ts'
+import { analyticsProjection } from './analytics/project.ts'
 import { pgBookingProjection } from './booking/pg-project.ts'
 import { pgPromoProjection } from './booking/pg-promo-project.ts'
 import { pgBookingQueries } from './booking/pg-queries.ts'
@@ -26,7 +26,7 @@ export const pgProjections: PgProjection[] = [
   pgBookingProjection,
   pgPromoProjection,
   // analytics reads the order booking's projection has just written, in the same transaction
-  pgAnalyticsProjection((tx) => pgBookingQueries(tx)),
+  onPostgres(analyticsProjection, (_x, tx) => pgOrderSummaries(tx)),
   // so does the door's (a ticket's passes take its ticket type's name)
   onPostgres(checkinProjection, (_x, tx) => pgOrderSummaries(tx)),
   onPostgres(scheduleProjection),

@@ -21,8 +21,8 @@ export const projections: Projection[] = [
   catalogProjection,
   bookingProjection,
   promoProjection,
-  analyticsProjection(orderSummaries),
-  // the door's passes take their ticket type's name from booking's order
+  // analytics and the door read the order booking's projection has just written: its summary
+  onSqlite(analyticsProjection, (_x, db, replaying) => orderSummaries(db, replaying)),
   onSqlite(checkinProjection, (_x, db, replaying) => orderSummaries(db, replaying)),
   onSqlite(scheduleProjection),
   supportProjection,

@@ -8,8 +8,6 @@ import { pgAccountQueries } from './accounts/pg-queries.ts'
 import type { AccountQueries } from './accounts/queries.ts'
 import { accountQueries } from './accounts/queries.ts'
 import { type DashboardQueries, dashboardQueries } from './analytics/dashboards.ts'
-import { pgDashboardQueries } from './analytics/pg-dashboards.ts'
-import { pgAnalyticsQueries } from './analytics/pg-queries.ts'
 import { type AnalyticsQueries, analyticsQueries } from './analytics/queries.ts'
 import { pgBookingQueries, poolReader } from './booking/pg-queries.ts'
 import { type BookingQueries, bookingQueries } from './booking/queries.ts'
@@ -84,8 +82,8 @@ export function sqliteStore(connection: Connection, now?: () => Date): Store {
       catalog: promised(catalogQueries(db)),
       booking: promised(booking),
       checkin: promised(checkinQueries(sqlite)),
-      analytics: promised(analyticsQueries(db)),
-      dashboards: promised(dashboardQueries(db)),
+      analytics: promised(analyticsQueries(sqlite)),
+      dashboards: promised(dashboardQueries(sqlite)),
       schedule: promised(scheduleQueries(sqlite)),
       support: promised(supportQueries(db)),
     },
@@ -116,8 +114,8 @@ export function postgresStore(connection: PgConnection, now?: () => Date): Store
       catalog: pgCatalogQueries(connection.pool),
       booking: pgBookingQueries(reader),
       checkin: promised(checkinQueries(pool)),
-      analytics: pgAnalyticsQueries(reader),
-      dashboards: pgDashboardQueries(reader),
+      analytics: promised(analyticsQueries(pool)),
+      dashboards: promised(dashboardQueries(pool)),
       schedule: promised(scheduleQueries(pool)),
       support: pgSupportQueries(connection.db),
     },

@@ -1,5 +1,6 @@
 // The read models declared once (db/read-model.ts), as PostgreSQL tables: drizzle-kit generates
 // migrations-pg/ from these beside server/*/pg-*tables.ts (drizzle.pg.config.ts).
+import { attendance, eventSales, salesByHour, salesByTicketType, salesTotals } from '../analytics/tables.ts'
 import { admissions, admissionsByMinute, doorInvitations, doubleEntries, passes } from '../checkin/tables.ts'
 import { sessions } from '../schedule/tables.ts'
 
@@ -9,3 +10,8 @@ export const doubleEntriesTable = doubleEntries.pg
 export const admissionsTable = admissions.pg
 export const admissionsByMinuteTable = admissionsByMinute.pg
 export const doorInvitationsTable = doorInvitations.pg
+export const salesByTicketTypeTable = salesByTicketType.pg
+export const salesByHourTable = salesByHour.pg
+export const eventSalesTable = eventSales.pg
+export const attendanceTable = attendance.pg
+export const salesTotalsTable = salesTotals.pg

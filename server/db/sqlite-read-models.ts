@@ -1,5 +1,6 @@
 // The read models declared once (db/read-model.ts), as SQLite tables: drizzle-kit generates
 // migrations/ from these beside server/*/tables.ts (drizzle.config.ts).
+import { attendance, eventSales, salesByHour, salesByTicketType, salesTotals } from '../analytics/tables.ts'
 import { admissions, admissionsByMinute, doorInvitations, doubleEntries, passes } from '../checkin/tables.ts'
 import { sessions } from '../schedule/tables.ts'
 
@@ -9,3 +10,8 @@ export const doubleEntriesTable = doubleEntries.sqlite
 export const admissionsTable = admissions.sqlite
 export const admissionsByMinuteTable = admissionsByMinute.sqlite
 export const doorInvitationsTable = doorInvitations.sqlite
+export const salesByTicketTypeTable = salesByTicketType.sqlite
+export const salesByHourTable = salesByHour.sqlite
+export const eventSalesTable = eventSales.sqlite
+export const attendanceTable = attendance.sqlite
+export const salesTotalsTable = salesTotals.sqlite
