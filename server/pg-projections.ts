@@ -7,7 +7,7 @@ import { pgBookingProjection } from './booking/pg-project.ts'
 import { pgPromoProjection } from './booking/pg-promo-project.ts'
 import { pgBookingQueries } from './booking/pg-queries.ts'
 import { pgCatalogProjection } from './catalog/pg-project.ts'
-import { checkinProjection, type OrderSummaries } from './checkin/project.ts'
+import { checkinProjection } from './checkin/project.ts'
 import { PgLedger, type PgProjection, type PgTx } from './ledger/pg-ledger.ts'
 import { onPostgres } from './ledger/read-projection.ts'
 import { scheduleProjection } from './schedule/project.ts'
@@ -16,8 +16,8 @@ import { upcasters } from './upcasters.ts'
 import { pgWaitlistProjection } from './waitlist/pg-project.ts'
 
 /** booking's orders as the projections after it read them, in the appending transaction */
-export const pgOrderSummaries = (tx: PgTx): OrderSummaries => ({
-  summary: (orderId) => pgBookingQueries(tx).byId(orderId),
+export const pgOrderSummaries = (tx: PgTx) => ({
+  summary: (orderId: string) => pgBookingQueries(tx).byId(orderId),
 })
 
 export const pgProjections: PgProjection[] = [

@@ -109,9 +109,8 @@ const moveEvent = statement<Move & { eventId: string }>(
 )
 
 const attend = statement<AttendanceRow, { tickets: number }>(
-  (
-    p,
-  ) => sql`INSERT INTO attendance (event_id, account_id, tickets) VALUES (${p.eventId}, ${p.accountId}, ${p.tickets})
+  (p) =>
+    sql`INSERT INTO attendance (event_id, account_id, tickets) VALUES (${p.eventId}, ${p.accountId}, ${p.tickets})
     ON CONFLICT (event_id, account_id) DO UPDATE SET tickets = attendance.tickets + excluded.tickets
     RETURNING tickets`,
 )
@@ -174,9 +173,8 @@ const upsertHour = statement<SalesByHourRow>(
     ON CONFLICT (event_id, hour) DO UPDATE SET tickets = excluded.tickets, revenue_paise = excluded.revenue_paise`,
 )
 const upsertSeats = statement<AttendanceRow>(
-  (
-    p,
-  ) => sql`INSERT INTO attendance (event_id, account_id, tickets) VALUES (${p.eventId}, ${p.accountId}, ${p.tickets})
+  (p) =>
+    sql`INSERT INTO attendance (event_id, account_id, tickets) VALUES (${p.eventId}, ${p.accountId}, ${p.tickets})
     ON CONFLICT (event_id, account_id) DO UPDATE SET tickets = excluded.tickets`,
 )
 // and read back, once rows were written

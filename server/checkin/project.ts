@@ -55,16 +55,14 @@ const admit = statement<{ orderId: string; admission: number; admittedAt: string
 )
 
 const countType = statement<{ eventId: string; ticketTypeId: string }>(
-  (
-    p,
-  ) => sql`INSERT INTO admissions (event_id, ticket_type_id, admitted) VALUES (${p.eventId}, ${p.ticketTypeId}, 1)
+  (p) =>
+    sql`INSERT INTO admissions (event_id, ticket_type_id, admitted) VALUES (${p.eventId}, ${p.ticketTypeId}, 1)
     ON CONFLICT (event_id, ticket_type_id) DO UPDATE SET admitted = admissions.admitted + 1`,
 )
 
 const countMinute = statement<{ eventId: string; minute: string }>(
-  (
-    p,
-  ) => sql`INSERT INTO admissions_by_minute (event_id, minute, admitted) VALUES (${p.eventId}, ${p.minute}, 1)
+  (p) =>
+    sql`INSERT INTO admissions_by_minute (event_id, minute, admitted) VALUES (${p.eventId}, ${p.minute}, 1)
     ON CONFLICT (event_id, minute) DO UPDATE SET admitted = admissions_by_minute.admitted + 1`,
 )
 
@@ -93,17 +91,15 @@ const invite = statement<{
   accountId: string | null
   at: string
 }>(
-  (
-    p,
-  ) => sql`INSERT INTO door_invitations (invitation_id, event_id, email, account_id, status, invited_at, accepted_at)
+  (p) =>
+    sql`INSERT INTO door_invitations (invitation_id, event_id, email, account_id, status, invited_at, accepted_at)
     VALUES (${p.invitationId}, ${p.eventId}, ${p.email}, ${p.accountId}, 'invited', ${p.at}, NULL)
     ON CONFLICT DO NOTHING`,
 )
 
 const acceptInvitation = statement<{ invitationId: string; accountId: string; at: string }>(
-  (
-    p,
-  ) => sql`UPDATE door_invitations SET status = 'accepted', account_id = ${p.accountId}, accepted_at = ${p.at}
+  (p) =>
+    sql`UPDATE door_invitations SET status = 'accepted', account_id = ${p.accountId}, accepted_at = ${p.at}
     WHERE invitation_id = ${p.invitationId}`,
 )
 

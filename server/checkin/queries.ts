@@ -40,11 +40,8 @@ const ofEvent = statement<{ eventId: string }, ListedPassRow>(
 )
 
 const admitted = statement<{ eventId: string }, { ticketTypeId: string; admitted: number }>(
-  (
-    p,
-    d,
-  ) => sql`SELECT ticket_type_id AS "ticketTypeId", admitted FROM admissions WHERE event_id = ${p.eventId}
-    ORDER BY ${d.bytes(sql`ticket_type_id`)}`,
+  (p, d) => sql`SELECT ticket_type_id AS "ticketTypeId", admitted FROM admissions
+    WHERE event_id = ${p.eventId} ORDER BY ${d.bytes(sql`ticket_type_id`)}`,
 )
 
 const expected = statement<{ eventId: string }, { ticketTypeId: string; expected: number }>(
