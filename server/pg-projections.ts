@@ -2,18 +2,23 @@
 // it (the same read models as projections.ts builds on SQLite), and the same upcasters.
 import type pg from 'pg'
 import { accountsProjection } from './accounts/project.ts'
-import { pgAnalyticsProjection } from './analytics/pg-project.ts'
+import { analyticsProjection } from './analytics/project.ts'
 import { pgBookingProjection } from './booking/pg-project.ts'
 import { pgPromoProjection } from './booking/pg-promo-project.ts'
 import { pgBookingQueries } from './booking/pg-queries.ts'
 import { catalogProjection } from './catalog/project.ts'
-import { pgCheckinProjection } from './checkin/pg-project.ts'
-import { PgLedger, type PgProjection } from './ledger/pg-ledger.ts'
+import { checkinProjection } from './checkin/project.ts'
+import { PgLedger, type PgProjection, type PgTx } from './ledger/pg-ledger.ts'
 import { onPostgres } from './ledger/read-projection.ts'
 import { scheduleProjection } from './schedule/project.ts'
 import { supportProjection } from './support/project.ts'
 import { upcasters } from './upcasters.ts'
 import { waitlistProjection } from './waitlist/project.ts'
+
+/** booking's orders as the projections after it read them, in the appending transaction */
+export const pgOrderSummaries = (tx: PgTx) => ({
+  summary: (orderId: string) => pgBookingQueries(tx).byId(orderId),
+})
 
 export const pgProjections: PgProjection[] = [
   onPostgres(accountsProjection),
@@ -21,9 +26,9 @@ export const pgProjections: PgProjection[] = [
   pgBookingProjection,
   pgPromoProjection,
   // analytics reads the order booking's projection has just written, in the same transaction
-  pgAnalyticsProjection((tx) => pgBookingQueries(tx)),
+  onPostgres(analyticsProjection, (_x, tx) => pgOrderSummaries(tx)),
   // so does the door's (a ticket's passes take its ticket type's name)
-  pgCheckinProjection((tx) => pgBookingQueries(tx)),
+  onPostgres(checkinProjection, (_x, tx) => pgOrderSummaries(tx)),
   onPostgres(scheduleProjection),
   onPostgres(supportProjection),
   onPostgres(waitlistProjection),

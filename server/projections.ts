@@ -21,8 +21,9 @@ export const projections: Projection[] = [
   onSqlite(catalogProjection),
   bookingProjection,
   promoProjection,
-  analyticsProjection(orderSummaries),
-  checkinProjection(orderSummaries),
+  // analytics and the door read the order booking's projection has just written: its summary
+  onSqlite(analyticsProjection, (_x, db, replaying) => orderSummaries(db, replaying)),
+  onSqlite(checkinProjection, (_x, db, replaying) => orderSummaries(db, replaying)),
   onSqlite(scheduleProjection),
   onSqlite(supportProjection),
   onSqlite(waitlistProjection),

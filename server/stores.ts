@@ -6,13 +6,10 @@
 
 import { type AccountQueries, accountQueries } from './accounts/queries.ts'
 import { type DashboardQueries, dashboardQueries } from './analytics/dashboards.ts'
-import { pgDashboardQueries } from './analytics/pg-dashboards.ts'
-import { pgAnalyticsQueries } from './analytics/pg-queries.ts'
 import { type AnalyticsQueries, analyticsQueries } from './analytics/queries.ts'
 import { pgBookingQueries, poolReader } from './booking/pg-queries.ts'
 import { type BookingQueries, bookingQueries } from './booking/queries.ts'
 import { type CatalogQueries, catalogQueries } from './catalog/queries.ts'
-import { pgCheckinQueries } from './checkin/pg-queries.ts'
 import { type CheckinQueries, checkinQueries } from './checkin/queries.ts'
 import type { Config } from './config.ts'
 import { type Connection, openDatabase } from './db/connection.ts'
@@ -85,9 +82,9 @@ export function sqliteStore(connection: Connection, now?: () => Date): Store {
       accounts: promised(accountQueries(sqlite)),
       catalog: promised(catalogQueries(sqlite)),
       booking: promised(booking),
-      checkin: promised(checkinQueries(db)),
-      analytics: promised(analyticsQueries(db)),
-      dashboards: promised(dashboardQueries(db)),
+      checkin: promised(checkinQueries(sqlite)),
+      analytics: promised(analyticsQueries(sqlite)),
+      dashboards: promised(dashboardQueries(sqlite)),
       schedule: promised(scheduleQueries(sqlite)),
       support: promised(supportQueries(sqlite)),
     },
@@ -114,9 +111,9 @@ export function postgresStore(connection: PgConnection, now?: () => Date): Store
       accounts: promised(accountQueries(pool)),
       catalog: promised(catalogQueries(pool)),
       booking: pgBookingQueries(reader),
-      checkin: pgCheckinQueries(reader),
-      analytics: pgAnalyticsQueries(reader),
-      dashboards: pgDashboardQueries(reader),
+      checkin: promised(checkinQueries(pool)),
+      analytics: promised(analyticsQueries(pool)),
+      dashboards: promised(dashboardQueries(pool)),
       schedule: promised(scheduleQueries(pool)),
       support: promised(supportQueries(pool)),
     },

@@ -1,43 +1,42 @@
-// Folds booking's facts into sales figures (this area's own read model). What a fact does not
-// carry (an order's ticket type and amount) is read through booking's queries (handed in by the
-// composition root), whose read model the booking projection has already brought up to date for
-// this fact: the projection declares it runs after booking's.
-import { eq, sql } from 'drizzle-orm'
+// Folds booking's facts into sales figures (this area's own read model), on either store. What a
+// fact does not carry (an order's ticket type, amount and organizer) is read from booking's order
+// summaries (handed in by the composition root: onSqlite/onPostgres's readsOf), whose read model
+// the booking projection has already brought up to date for this fact: the projection declares it
+// runs after booking's.
+import { sql } from 'drizzle-orm'
 import type { BookingFact } from '../booking/facts.ts'
-import type { OrderReader } from '../booking/queries.ts'
-import type { Db } from '../db/connection.ts'
-import { projection, type StoredFact } from '../ledger/ledger.ts'
+import type { OrderSummary } from '../booking/queries.ts'
+import { after, type Sql, type Statement, statement } from '../db/sql.ts'
+import { type Awaitable, type Step, wait } from '../db/store.ts'
+import type { StoredFact } from '../ledger/ledger.ts'
+import { type ReadHandlers, readProjection } from '../ledger/read-projection.ts'
 import { replayRows } from '../ledger/replay-rows.ts'
-import { attendance, eventSales, salesByHour, salesByTicketType, salesTotals } from './tables.ts'
+import {
+  type AttendanceRow,
+  attendance,
+  type EventSalesRow,
+  eventSales,
+  type SalesByHourRow,
+  type SalesByTicketTypeRow,
+  type SalesTotalsRow,
+  salesByHour,
+  salesByTicketType,
+  salesTotals,
+} from './tables.ts'
 
-const p = sql.placeholder
+/** what analytics reads of booking: an order's summary, as booking's read model has it now */
+export type OrderSummaries = { summary(orderId: string): Awaitable<OrderSummary | undefined> }
+
 const hourOf = (at: string) => `${at.slice(0, 13)}:00:00.000Z`
 const ignore = () => {}
 /** the totals row of the whole site, beside one per organizer */
 export const SITE = '*'
 
-/** Moves of the counts; revenue in integer paise, so any number of them adds up exactly. */
-type Move = {
-  pending?: number
-  completed?: number
-  failed?: number
-  ticketsSold?: number
-  revenuePaise?: number
-}
-const counts = (by: Move) => ({
-  pending: by.pending ?? 0,
-  completed: by.completed ?? 0,
-  failed: by.failed ?? 0,
-  ticketsSold: by.ticketsSold ?? 0,
-  revenuePaise: by.revenuePaise ?? 0,
-})
-
-/** An event's figures move with its orders, and with who attends. */
-type EventMove = Move & { attendees?: number }
-
 /**
  * A move of every count, always in this one shape: a replay adds up a million moves, and moves of
- * several shapes made adding them up ~8% of a rebuild (a megamorphic read of each field).
+ * several shapes made adding them up ~8% of a rebuild (a megamorphic read of each field). Revenue
+ * in integer paise, so any number of them adds up exactly. An event's figures also move with who
+ * attends.
  */
 const move = (
   pending: number,
@@ -48,237 +47,253 @@ const move = (
   attendees = 0,
 ) => ({ pending, completed, failed, ticketsSold, revenuePaise, attendees })
 
+type Move = ReturnType<typeof move>
+
 /**
- * Where the figures are kept: the tables, one statement per move (as sales happen), or memory
- * during a rebuild's replay, written once at its end. Both keep the same rules: a ticket type's
- * and an event's rows are opened by a hold, and a move of a row not opened changes nothing.
+ * Where the figures are kept: the tables, one statement per move (as sales happen, on either
+ * store), or memory during SQLite's rebuild replay, written once at its end. Both keep the same
+ * rules: a ticket type's and an event's rows are opened by a hold, and a move of a row not opened
+ * changes nothing.
  */
 type Figures = {
-  openTicketType(ticketTypeId: string, eventId: string, ticketType: string, by: Move): void
-  moveTicketType(ticketTypeId: string, by: Move): void
-  openEvent(eventId: string, organizerId: string): void
-  moveEvent(eventId: string, by: EventMove): void
+  openTicketType(x: Sql, ticketTypeId: string, eventId: string, ticketType: string, by: Move): Awaitable<void>
+  moveTicketType(x: Sql, ticketTypeId: string, by: Move): Awaitable<void>
+  openEvent(x: Sql, eventId: string, organizerId: string): Awaitable<void>
+  moveEvent(x: Sql, eventId: string, by: Move): Awaitable<void>
   /** moves one person's seats at an event; answers the seats they hold now */
-  attend(eventId: string, accountId: string, seats: number): number
-  addToTotals(organizerId: string, tickets: number, revenuePaise: number): void
-  addToHour(eventId: string, hour: string, tickets: number, revenuePaise: number): void
+  attend(x: Sql, eventId: string, accountId: string, seats: number): Awaitable<number>
+  /** an organizer's totals and the site's move together */
+  sold(x: Sql, organizerId: string, tickets: number, revenuePaise: number): Awaitable<void>
+  addToHour(x: Sql, eventId: string, hour: string, tickets: number, revenuePaise: number): Awaitable<void>
 }
 
-function tableFigures(db: Db): Figures {
-  const t = salesByTicketType
-  const increments = {
-    pending: sql`${t.pending} + ${p('pending')}`,
-    completed: sql`${t.completed} + ${p('completed')}`,
-    failed: sql`${t.failed} + ${p('failed')}`,
-    ticketsSold: sql`${t.ticketsSold} + ${p('ticketsSold')}`,
-    revenuePaise: sql`${t.revenuePaise} + ${p('revenuePaise')}`,
-  }
-  // A hold creates its ticket type's row on first use; every later move finds it.
-  const open = db
-    .insert(t)
-    .values({
-      ticketTypeId: p('ticketTypeId'),
-      eventId: p('eventId'),
-      ticketType: p('ticketType'),
-      pending: p('pending'),
-      completed: p('completed'),
-      failed: p('failed'),
-      ticketsSold: p('ticketsSold'),
-      revenuePaise: p('revenuePaise'),
-    })
-    .onConflictDoUpdate({ target: t.ticketTypeId, set: increments })
-    .prepare()
-  const moveCounts = db
-    .update(t)
-    .set(increments)
-    .where(eq(t.ticketTypeId, p('ticketTypeId')))
-    .prepare()
-  const addToHour = db
-    .insert(salesByHour)
-    .values({
-      eventId: p('eventId'),
-      hour: p('hour'),
-      tickets: p('tickets'),
-      revenuePaise: p('revenuePaise'),
-    })
-    .onConflictDoUpdate({
-      target: [salesByHour.eventId, salesByHour.hour],
-      set: {
-        tickets: sql`${salesByHour.tickets} + ${p('tickets')}`,
-        revenuePaise: sql`${salesByHour.revenuePaise} + ${p('revenuePaise')}`,
-      },
-    })
-    .prepare()
-  // The dashboards' per-event row, per-person attendance and totals (raw statements: these run
-  // on every sale, beside the hold's own writes).
-  const sqlite = db.$client
-  const openEvent = sqlite.prepare(
-    `INSERT INTO event_sales (event_id, organizer_id, pending, completed, failed, tickets_sold,
-       revenue_paise, attendees) VALUES (?, ?, 0, 0, 0, 0, 0, 0) ON CONFLICT (event_id) DO NOTHING`,
-  )
-  const moveEventCounts = sqlite.prepare(
-    `UPDATE event_sales SET pending = pending + @pending, completed = completed + @completed,
-       failed = failed + @failed, tickets_sold = tickets_sold + @ticketsSold,
-       revenue_paise = revenue_paise + @revenuePaise, attendees = attendees + @attendees
-     WHERE event_id = @eventId`,
-  )
-  const addToTotals = sqlite.prepare(
-    `INSERT INTO sales_totals (organizer_id, tickets_sold, revenue_paise) VALUES (?, ?, ?)
-     ON CONFLICT (organizer_id) DO UPDATE SET tickets_sold = tickets_sold + excluded.tickets_sold,
-       revenue_paise = revenue_paise + excluded.revenue_paise`,
-  )
-  const attend = sqlite.prepare<[string, string, number], { tickets: number }>(
-    `INSERT INTO attendance (event_id, account_id, tickets) VALUES (?, ?, ?)
-     ON CONFLICT (event_id, account_id) DO UPDATE SET tickets = tickets + excluded.tickets
-     RETURNING tickets`,
-  )
-  return {
-    openTicketType: (ticketTypeId, eventId, ticketType, by) =>
-      open.run({ ticketTypeId, eventId, ticketType, ...counts(by) }),
-    moveTicketType: (ticketTypeId, by) => moveCounts.run({ ticketTypeId, ...counts(by) }),
-    openEvent: (eventId, organizerId) => openEvent.run(eventId, organizerId),
-    moveEvent: (eventId, by) => moveEventCounts.run({ eventId, ...counts(by), attendees: by.attendees ?? 0 }),
-    attend: (eventId, accountId, seats) => attend.get(eventId, accountId, seats)?.tickets ?? 0,
-    addToTotals: (organizerId, tickets, revenuePaise) => addToTotals.run(organizerId, tickets, revenuePaise),
-    addToHour: (eventId, hour, tickets, revenuePaise) =>
-      addToHour.run({ eventId, hour, tickets, revenuePaise }),
-  }
+type Counts = {
+  pending: number
+  completed: number
+  failed: number
+  ticketsSold: number
+  revenuePaise: number
 }
 
-type Counts = ReturnType<typeof counts>
-type TicketTypeRow = { ticketTypeId: string; eventId: string; ticketType: string } & Counts
-type EventRow = { eventId: string; organizerId: string; attendees: number } & Counts
-type TotalRow = { organizerId: string; tickets: number; revenuePaise: number }
-type HourRow = { eventId: string; hour: string; tickets: number; revenuePaise: number }
-type SeatsRow = { eventId: string; accountId: string; tickets: number }
+// A hold opens its ticket type's row on first use; every later move finds it.
+const openTicketType = statement<Omit<SalesByTicketTypeRow, keyof Counts> & Counts>(
+  (p) => sql`INSERT INTO sales_by_ticket_type (ticket_type_id, event_id, ticket_type, pending, completed,
+      failed, tickets_sold, revenue_paise)
+    VALUES (${p.ticketTypeId}, ${p.eventId}, ${p.ticketType}, ${p.pending}, ${p.completed}, ${p.failed},
+      ${p.ticketsSold}, ${p.revenuePaise})
+    ON CONFLICT (ticket_type_id) DO UPDATE SET pending = sales_by_ticket_type.pending + excluded.pending,
+      completed = sales_by_ticket_type.completed + excluded.completed,
+      failed = sales_by_ticket_type.failed + excluded.failed,
+      tickets_sold = sales_by_ticket_type.tickets_sold + excluded.tickets_sold,
+      revenue_paise = sales_by_ticket_type.revenue_paise + excluded.revenue_paise`,
+)
 
+const moveTicketType = statement<Counts & { ticketTypeId: string }>(
+  (p) => sql`UPDATE sales_by_ticket_type SET pending = pending + ${p.pending},
+      completed = completed + ${p.completed}, failed = failed + ${p.failed},
+      tickets_sold = tickets_sold + ${p.ticketsSold}, revenue_paise = revenue_paise + ${p.revenuePaise}
+    WHERE ticket_type_id = ${p.ticketTypeId}`,
+)
+
+const openEvent = statement<{ eventId: string; organizerId: string }>(
+  (p) => sql`INSERT INTO event_sales (event_id, organizer_id, pending, completed, failed, tickets_sold,
+      revenue_paise, attendees) VALUES (${p.eventId}, ${p.organizerId}, 0, 0, 0, 0, 0, 0)
+    ON CONFLICT (event_id) DO NOTHING`,
+)
+
+const moveEvent = statement<Move & { eventId: string }>(
+  (p) => sql`UPDATE event_sales SET pending = pending + ${p.pending}, completed = completed + ${p.completed},
+      failed = failed + ${p.failed}, tickets_sold = tickets_sold + ${p.ticketsSold},
+      revenue_paise = revenue_paise + ${p.revenuePaise}, attendees = attendees + ${p.attendees}
+    WHERE event_id = ${p.eventId}`,
+)
+
+const attend = statement<AttendanceRow, { tickets: number }>(
+  (p) =>
+    sql`INSERT INTO attendance (event_id, account_id, tickets) VALUES (${p.eventId}, ${p.accountId}, ${p.tickets})
+    ON CONFLICT (event_id, account_id) DO UPDATE SET tickets = attendance.tickets + excluded.tickets
+    RETURNING tickets`,
+)
+
+const sold = statement<{ organizerId: string; site: string; tickets: number; revenuePaise: number }>(
+  (p) => sql`INSERT INTO sales_totals (organizer_id, tickets_sold, revenue_paise)
+    VALUES (${p.organizerId}, ${p.tickets}, ${p.revenuePaise}), (${p.site}, ${p.tickets}, ${p.revenuePaise})
+    ON CONFLICT (organizer_id) DO UPDATE SET tickets_sold = sales_totals.tickets_sold + excluded.tickets_sold,
+      revenue_paise = sales_totals.revenue_paise + excluded.revenue_paise`,
+)
+
+const addToHour = statement<SalesByHourRow>(
+  (p) => sql`INSERT INTO sales_by_hour (event_id, hour, tickets, revenue_paise)
+    VALUES (${p.eventId}, ${p.hour}, ${p.tickets}, ${p.revenuePaise})
+    ON CONFLICT (event_id, hour) DO UPDATE SET tickets = sales_by_hour.tickets + excluded.tickets,
+      revenue_paise = sales_by_hour.revenue_paise + excluded.revenue_paise`,
+)
+
+const tableFigures: Figures = {
+  openTicketType: (x, ticketTypeId, eventId, ticketType, by) =>
+    x.run(openTicketType, { ticketTypeId, eventId, ticketType, ...by }),
+  moveTicketType: (x, ticketTypeId, by) => x.run(moveTicketType, { ticketTypeId, ...by }),
+  openEvent: (x, eventId, organizerId) => x.run(openEvent, { eventId, organizerId }),
+  moveEvent: (x, eventId, by) => x.run(moveEvent, { eventId, ...by }),
+  attend: (x, eventId, accountId, tickets) =>
+    after(x.get(attend, { eventId, accountId, tickets }), (row) => row?.tickets ?? 0),
+  sold: (x, organizerId, tickets, revenuePaise) =>
+    x.run(sold, { organizerId, site: SITE, tickets, revenuePaise }),
+  addToHour: (x, eventId, hour, tickets, revenuePaise) =>
+    x.run(addToHour, { eventId, hour, tickets, revenuePaise }),
+}
+
+// A replay's rows, each written once (an upsert of the whole row: it may have been written before).
+const upsertTicketType = statement<SalesByTicketTypeRow>(
+  (p) => sql`INSERT INTO sales_by_ticket_type (ticket_type_id, event_id, ticket_type, pending, completed,
+      failed, tickets_sold, revenue_paise)
+    VALUES (${p.ticketTypeId}, ${p.eventId}, ${p.ticketType}, ${p.pending}, ${p.completed}, ${p.failed},
+      ${p.ticketsSold}, ${p.revenuePaise})
+    ON CONFLICT (ticket_type_id) DO UPDATE SET pending = excluded.pending, completed = excluded.completed,
+      failed = excluded.failed, tickets_sold = excluded.tickets_sold, revenue_paise = excluded.revenue_paise`,
+)
+const upsertEvent = statement<EventSalesRow>(
+  (p) => sql`INSERT INTO event_sales (event_id, organizer_id, pending, completed, failed, tickets_sold,
+      revenue_paise, attendees)
+    VALUES (${p.eventId}, ${p.organizerId}, ${p.pending}, ${p.completed}, ${p.failed}, ${p.ticketsSold},
+      ${p.revenuePaise}, ${p.attendees})
+    ON CONFLICT (event_id) DO UPDATE SET pending = excluded.pending, completed = excluded.completed,
+      failed = excluded.failed, tickets_sold = excluded.tickets_sold, revenue_paise = excluded.revenue_paise,
+      attendees = excluded.attendees`,
+)
+const upsertTotal = statement<SalesTotalsRow>(
+  (p) => sql`INSERT INTO sales_totals (organizer_id, tickets_sold, revenue_paise)
+    VALUES (${p.organizerId}, ${p.ticketsSold}, ${p.revenuePaise})
+    ON CONFLICT (organizer_id) DO UPDATE SET tickets_sold = excluded.tickets_sold,
+      revenue_paise = excluded.revenue_paise`,
+)
+const upsertHour = statement<SalesByHourRow>(
+  (p) => sql`INSERT INTO sales_by_hour (event_id, hour, tickets, revenue_paise)
+    VALUES (${p.eventId}, ${p.hour}, ${p.tickets}, ${p.revenuePaise})
+    ON CONFLICT (event_id, hour) DO UPDATE SET tickets = excluded.tickets, revenue_paise = excluded.revenue_paise`,
+)
+const upsertSeats = statement<AttendanceRow>(
+  (p) =>
+    sql`INSERT INTO attendance (event_id, account_id, tickets) VALUES (${p.eventId}, ${p.accountId}, ${p.tickets})
+    ON CONFLICT (event_id, account_id) DO UPDATE SET tickets = excluded.tickets`,
+)
+// and read back, once rows were written
+const readTicketType = statement<{ ticketTypeId: string }, SalesByTicketTypeRow>(
+  (p) =>
+    sql`SELECT ${salesByTicketType.columns()} FROM sales_by_ticket_type WHERE ticket_type_id = ${p.ticketTypeId}`,
+)
+const readEvent = statement<{ eventId: string }, EventSalesRow>(
+  (p) => sql`SELECT ${eventSales.columns()} FROM event_sales WHERE event_id = ${p.eventId}`,
+)
+const readTotal = statement<{ organizerId: string }, SalesTotalsRow>(
+  (p) => sql`SELECT ${salesTotals.columns()} FROM sales_totals WHERE organizer_id = ${p.organizerId}`,
+)
+const readHour = statement<{ eventId: string; hour: string }, SalesByHourRow>(
+  (p) =>
+    sql`SELECT ${salesByHour.columns()} FROM sales_by_hour WHERE event_id = ${p.eventId} AND hour = ${p.hour}`,
+)
+const readSeats = statement<{ eventId: string; accountId: string }, AttendanceRow>(
+  (p) =>
+    sql`SELECT ${attendance.columns()} FROM attendance WHERE event_id = ${p.eventId} AND account_id = ${p.accountId}`,
+)
+
+/** what a SQLite statement answered (a replay runs on SQLite only) */
+const now = <T>(value: Awaitable<T>): T => {
+  if (value instanceof Promise) throw new Error('A rebuild replay read a store that answers later')
+  return value
+}
+
+/** the move's counts added to a row's */
 const add = (row: Counts, by: Move) => {
-  row.pending += by.pending ?? 0
-  row.completed += by.completed ?? 0
-  row.failed += by.failed ?? 0
-  row.ticketsSold += by.ticketsSold ?? 0
-  row.revenuePaise += by.revenuePaise ?? 0
+  row.pending += by.pending
+  row.completed += by.completed
+  row.failed += by.failed
+  row.ticketsSold += by.ticketsSold
+  row.revenuePaise += by.revenuePaise
 }
 
-/** The figures of a rebuild's replay, in memory (replay-rows.ts): a row is written once. */
-function replayFigures(db: Db, rowsHeld: number): Figures & { flush(): void } {
-  const sqlite = db.$client
+/** The figures of SQLite's rebuild replay, in memory (replay-rows.ts): a row is written once. */
+function replayFigures(x: Sql, rowsHeld: number): Figures & { flush(): void } {
   const held = replayRows(rowsHeld)
-  const ticketTypes = held.table(
-    sqlite.prepare<[TicketTypeRow]>(
-      `INSERT INTO sales_by_ticket_type (ticket_type_id, event_id, ticket_type, pending, completed,
-         failed, tickets_sold, revenue_paise)
-       VALUES (@ticketTypeId, @eventId, @ticketType, @pending, @completed, @failed, @ticketsSold, @revenuePaise)
-       ON CONFLICT (ticket_type_id) DO UPDATE SET pending = excluded.pending,
-         completed = excluded.completed, failed = excluded.failed,
-         tickets_sold = excluded.tickets_sold, revenue_paise = excluded.revenue_paise`,
-    ),
-  )
-  const events = held.table(
-    sqlite.prepare<[EventRow]>(
-      `INSERT INTO event_sales (event_id, organizer_id, pending, completed, failed, tickets_sold,
-         revenue_paise, attendees)
-       VALUES (@eventId, @organizerId, @pending, @completed, @failed, @ticketsSold, @revenuePaise, @attendees)
-       ON CONFLICT (event_id) DO UPDATE SET pending = excluded.pending, completed = excluded.completed,
-         failed = excluded.failed, tickets_sold = excluded.tickets_sold,
-         revenue_paise = excluded.revenue_paise, attendees = excluded.attendees`,
-    ),
-  )
-  const totals = held.table(
-    sqlite.prepare<[TotalRow]>(
-      `INSERT INTO sales_totals (organizer_id, tickets_sold, revenue_paise)
-       VALUES (@organizerId, @tickets, @revenuePaise)
-       ON CONFLICT (organizer_id) DO UPDATE SET tickets_sold = excluded.tickets_sold,
-         revenue_paise = excluded.revenue_paise`,
-    ),
-  )
-  const hours = held.table(
-    sqlite.prepare<[HourRow]>(
-      `INSERT INTO sales_by_hour (event_id, hour, tickets, revenue_paise)
-       VALUES (@eventId, @hour, @tickets, @revenuePaise)
-       ON CONFLICT (event_id, hour) DO UPDATE SET tickets = excluded.tickets,
-         revenue_paise = excluded.revenue_paise`,
-    ),
-  )
-  const seats = held.table(
-    sqlite.prepare<[SeatsRow]>(
-      `INSERT INTO attendance (event_id, account_id, tickets) VALUES (@eventId, @accountId, @tickets)
-       ON CONFLICT (event_id, account_id) DO UPDATE SET tickets = excluded.tickets`,
-    ),
-  )
-  const read = {
-    ticketType: sqlite.prepare<[string], TicketTypeRow>(
-      `SELECT ticket_type_id AS ticketTypeId, event_id AS eventId, ticket_type AS ticketType, pending,
-         completed, failed, tickets_sold AS ticketsSold, revenue_paise AS revenuePaise
-       FROM sales_by_ticket_type WHERE ticket_type_id = ?`,
-    ),
-    event: sqlite.prepare<[string], EventRow>(
-      `SELECT event_id AS eventId, organizer_id AS organizerId, pending, completed, failed,
-         tickets_sold AS ticketsSold, revenue_paise AS revenuePaise, attendees
-       FROM event_sales WHERE event_id = ?`,
-    ),
-    total: sqlite.prepare<[string], TotalRow>(
-      `SELECT organizer_id AS organizerId, tickets_sold AS tickets, revenue_paise AS revenuePaise
-       FROM sales_totals WHERE organizer_id = ?`,
-    ),
-    hour: sqlite.prepare<[string, string], HourRow>(
-      `SELECT event_id AS eventId, hour, tickets, revenue_paise AS revenuePaise
-       FROM sales_by_hour WHERE event_id = ? AND hour = ?`,
-    ),
-    seats: sqlite.prepare<[string, string], SeatsRow>(
-      `SELECT event_id AS eventId, account_id AS accountId, tickets
-       FROM attendance WHERE event_id = ? AND account_id = ?`,
-    ),
+  const writes = <Row extends object>(upsert: Statement<Row, unknown>) => ({
+    run: (row: Row) => x.run(upsert, row),
+  })
+  const ticketTypes = held.table(writes<SalesByTicketTypeRow>(upsertTicketType))
+  const events = held.table(writes<EventSalesRow>(upsertEvent))
+  const totals = held.table(writes<SalesTotalsRow>(upsertTotal))
+  const hours = held.table(writes<SalesByHourRow>(upsertHour))
+  const seats = held.table(writes<AttendanceRow>(upsertSeats))
+  const total = (organizerId: string, tickets: number, revenuePaise: number) => {
+    const row = totals.ensure(
+      organizerId,
+      () => now(x.get(readTotal, { organizerId })),
+      () => ({ organizerId, ticketsSold: 0, revenuePaise: 0 }),
+    )
+    row.ticketsSold += tickets
+    row.revenuePaise += revenuePaise
   }
   return {
-    openTicketType(ticketTypeId, eventId, ticketType, by) {
+    openTicketType(_, ticketTypeId, eventId, ticketType, by) {
       // the closures handed over are anonymous: tsx names a named one again at every call
       const row = ticketTypes.ensure(
         ticketTypeId,
-        () => read.ticketType.get(ticketTypeId),
-        () => ({ ticketTypeId, eventId, ticketType, ...counts({}) }),
+        () => now(x.get(readTicketType, { ticketTypeId })),
+        () => ({
+          ticketTypeId,
+          eventId,
+          ticketType,
+          pending: 0,
+          completed: 0,
+          failed: 0,
+          ticketsSold: 0,
+          revenuePaise: 0,
+        }),
       )
       add(row, by)
     },
-    moveTicketType(ticketTypeId, by) {
-      const row = ticketTypes.find(ticketTypeId, () => read.ticketType.get(ticketTypeId))
+    moveTicketType(_, ticketTypeId, by) {
+      const row = ticketTypes.find(ticketTypeId, () => now(x.get(readTicketType, { ticketTypeId })))
       if (row) add(row, by)
     },
-    openEvent(eventId, organizerId) {
+    openEvent(_, eventId, organizerId) {
       events.ensure(
         eventId,
-        () => read.event.get(eventId),
-        () => ({ eventId, organizerId, ...counts({}), attendees: 0 }),
+        () => now(x.get(readEvent, { eventId })),
+        () => ({
+          eventId,
+          organizerId,
+          pending: 0,
+          completed: 0,
+          failed: 0,
+          ticketsSold: 0,
+          revenuePaise: 0,
+          attendees: 0,
+        }),
       )
     },
-    moveEvent(eventId, by) {
-      const row = events.find(eventId, () => read.event.get(eventId))
+    moveEvent(_, eventId, by) {
+      const row = events.find(eventId, () => now(x.get(readEvent, { eventId })))
       if (!row) return
       add(row, by)
-      row.attendees += by.attendees ?? 0
+      row.attendees += by.attendees
     },
-    attend(eventId, accountId, moved) {
+    attend(_, eventId, accountId, moved) {
       const row = seats.ensure(
         `${eventId} ${accountId}`,
-        () => read.seats.get(eventId, accountId),
+        () => now(x.get(readSeats, { eventId, accountId })),
         () => ({ eventId, accountId, tickets: 0 }),
       )
       row.tickets += moved
       return row.tickets
     },
-    addToTotals(organizerId, tickets, revenuePaise) {
-      const row = totals.ensure(
-        organizerId,
-        () => read.total.get(organizerId),
-        () => ({ organizerId, tickets: 0, revenuePaise: 0 }),
-      )
-      row.tickets += tickets
-      row.revenuePaise += revenuePaise
+    sold(_, organizerId, tickets, revenuePaise) {
+      total(organizerId, tickets, revenuePaise)
+      total(SITE, tickets, revenuePaise)
     },
-    addToHour(eventId, hour, tickets, revenuePaise) {
+    addToHour(_, eventId, hour, tickets, revenuePaise) {
       const row = hours.ensure(
         `${eventId} ${hour}`,
-        () => read.hour.get(eventId, hour),
+        () => now(x.get(readHour, { eventId, hour })),
         () => ({ eventId, hour, tickets: 0, revenuePaise: 0 }),
       )
       row.tickets += tickets
@@ -289,70 +304,69 @@ function replayFigures(db: Db, rowsHeld: number): Figures & { flush(): void } {
 }
 
 /** The handlers, the same whichever way the figures are kept. */
-function handlersOver(booking: ReturnType<OrderReader>, figures: Figures) {
+function handlersOver(figures: Figures): ReadHandlers<BookingFact, OrderSummaries> {
   /** moves one person's seats; answers how the event's count of attendees moves (-1, 0, 1) */
-  const attendees = (eventId: string, accountId: string, seats: number) => {
-    const now = figures.attend(eventId, accountId, seats)
+  function* attendees(x: Sql, eventId: string, accountId: string, seats: number): Step<number> {
+    const now = yield* wait(figures.attend(x, eventId, accountId, seats))
     return Number(now > 0) - Number(now - seats > 0)
   }
-  const sold = (organizerId: string, tickets: number, revenuePaise: number) => {
-    figures.addToTotals(organizerId, tickets, revenuePaise)
-    figures.addToTotals(SITE, tickets, revenuePaise)
-  }
-  const orderOf = (orderId: string) => {
-    const order = booking.summary(orderId)
+  function* orderOf(orders: OrderSummaries, orderId: string): Step<OrderSummary> {
+    const order = yield* wait(orders.summary(orderId))
     if (!order) throw new Error(`order ${orderId} is missing from the read model`)
     return order
   }
   // The order decider emits these only for a held order: it moves from Pending to Failed, or, a
   // checkout released unpaid (closed, replaced, lapsed: no payment failed), out of Pending alone.
-  const unpaid = (fact: { data: { orderId: string; released?: boolean } }) => {
-    const order = orderOf(fact.data.orderId)
+  function* unpaid(
+    fact: StoredFact<{ type: string; data: { orderId: string; released?: boolean } }>,
+    x: Sql,
+    orders: OrderSummaries,
+  ): Step<void> {
+    const order = yield* orderOf(orders, fact.data.orderId)
     const by = fact.data.released ? move(-1, 0, 0) : move(-1, 0, 1)
-    figures.moveTicketType(order.ticketTypeId, by)
-    figures.moveEvent(order.eventId, by)
+    yield* wait(figures.moveTicketType(x, order.ticketTypeId, by))
+    yield* wait(figures.moveEvent(x, order.eventId, by))
   }
-  type Handlers = {
-    [T in BookingFact['type']]: (fact: StoredFact<Extract<BookingFact, { type: T }>>) => void
-  }
-  const handlers: Handlers = {
-    TicketsHeld(fact) {
+  return {
+    *TicketsHeld(fact, x) {
       const { ticketTypeId, eventId, ticketType, organizerId } = fact.data
       const by = move(1, 0, 0)
-      figures.openTicketType(ticketTypeId, eventId, ticketType, by)
-      figures.openEvent(eventId, organizerId)
-      figures.moveEvent(eventId, by)
+      yield* wait(figures.openTicketType(x, ticketTypeId, eventId, ticketType, by))
+      yield* wait(figures.openEvent(x, eventId, organizerId))
+      yield* wait(figures.moveEvent(x, eventId, by))
     },
-    TicketsIssued(fact) {
+    *TicketsIssued(fact, x, orders) {
       const d = fact.data
       // A payment after the hold lapsed turns a Failed order (or one released, counted nowhere) into
       // a Completed one.
       const lapsed = d.afterExpiry === true
       const wasFailed = lapsed && d.fromReleased !== true
       const by = move(lapsed ? 0 : -1, 1, wasFailed ? -1 : 0, d.quantity, d.amountPaise)
-      figures.moveTicketType(d.ticketTypeId, by)
-      by.attendees = attendees(d.eventId, d.ownerId, d.quantity)
-      figures.moveEvent(d.eventId, by)
-      sold(orderOf(d.orderId).organizerId, d.quantity, d.amountPaise)
-      figures.addToHour(d.eventId, hourOf(fact.at), d.quantity, d.amountPaise)
+      yield* wait(figures.moveTicketType(x, d.ticketTypeId, by))
+      by.attendees = yield* attendees(x, d.eventId, d.ownerId, d.quantity)
+      yield* wait(figures.moveEvent(x, d.eventId, by))
+      const order = yield* orderOf(orders, d.orderId)
+      yield* wait(figures.sold(x, order.organizerId, d.quantity, d.amountPaise))
+      yield* wait(figures.addToHour(x, d.eventId, hourOf(fact.at), d.quantity, d.amountPaise))
     },
     PaymentFailed: unpaid,
     HoldExpired: unpaid,
-    TicketCancelled(fact) {
-      const order = orderOf(fact.data.orderId)
+    *TicketCancelled(fact, x, orders) {
+      const order = yield* orderOf(orders, fact.data.orderId)
       const by = move(0, -1, 0, -order.quantity, -order.amountPaise)
-      figures.moveTicketType(order.ticketTypeId, by)
-      by.attendees = attendees(order.eventId, fact.data.ownerId, -order.quantity)
-      figures.moveEvent(order.eventId, by)
-      sold(order.organizerId, -order.quantity, -order.amountPaise)
-      figures.addToHour(order.eventId, hourOf(fact.at), -order.quantity, -order.amountPaise)
+      yield* wait(figures.moveTicketType(x, order.ticketTypeId, by))
+      by.attendees = yield* attendees(x, order.eventId, fact.data.ownerId, -order.quantity)
+      yield* wait(figures.moveEvent(x, order.eventId, by))
+      yield* wait(figures.sold(x, order.organizerId, -order.quantity, -order.amountPaise))
+      yield* wait(figures.addToHour(x, order.eventId, hourOf(fact.at), -order.quantity, -order.amountPaise))
     },
     PaymentCaptured: ignore,
-    TicketTransferred(fact) {
-      const { eventId, quantity } = orderOf(fact.data.orderId)
+    *TicketTransferred(fact, x, orders) {
+      const { eventId, quantity } = yield* orderOf(orders, fact.data.orderId)
       const moved =
-        attendees(eventId, fact.data.fromId, -quantity) + attendees(eventId, fact.data.toId, quantity)
-      if (moved !== 0) figures.moveEvent(eventId, move(0, 0, 0, 0, 0, moved))
+        (yield* attendees(x, eventId, fact.data.fromId, -quantity)) +
+        (yield* attendees(x, eventId, fact.data.toId, quantity))
+      if (moved !== 0) yield* wait(figures.moveEvent(x, eventId, move(0, 0, 0, 0, 0, moved)))
     },
     RefundRequested: ignore,
     PaymentRefunded: ignore,
@@ -360,17 +374,15 @@ function handlersOver(booking: ReturnType<OrderReader>, figures: Figures) {
     PassAdmitted: ignore,
     PassScanRefused: ignore,
   }
-  return handlers
 }
 
-export const analyticsProjection = (ordersOf: OrderReader) =>
-  projection<BookingFact>({
-    name: 'analytics',
-    tables: [salesByTicketType, salesByHour, eventSales, attendance, salesTotals],
-    after: ['booking'],
-    handlers: (db) => handlersOver(ordersOf(db), tableFigures(db)),
-    replay(db, rowsHeld, replaying) {
-      const figures = replayFigures(db, rowsHeld)
-      return { handlers: handlersOver(ordersOf(db, replaying), figures), flush: figures.flush }
-    },
-  })
+export const analyticsProjection = readProjection<BookingFact, OrderSummaries>({
+  name: 'analytics',
+  tables: [salesByTicketType, salesByHour, eventSales, attendance, salesTotals],
+  after: ['booking'],
+  handlers: handlersOver(tableFigures),
+  replay(x, rowsHeld) {
+    const figures = replayFigures(x, rowsHeld)
+    return { handlers: handlersOver(figures), flush: figures.flush }
+  },
+})

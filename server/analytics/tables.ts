@@ -1,29 +1,32 @@
-// Sales figures, folded from booking's facts into this area's own tables.
-import { index, integer, primaryKey, sqliteTable, text } from 'drizzle-orm/sqlite-core'
+// Sales figures, folded from booking's facts into this area's own tables, declared once for both
+// stores (db/read-model.ts). Revenue is integer paise, an integer on SQLite and a bigint on
+// PostgreSQL (sums over many sales pass 2^31 paise, ₹2.1 crore), read as a number; so are the
+// site's tickets sold.
+import { type RowOf, readModelTable } from '../db/read-model.ts'
 
 /** Per ticket type: orders by payment status, tickets sold and revenue (completed payments only).
  * Revenue is in integer paise, so sums of many sales are exact; rupees only at the API edge. */
-export const salesByTicketType = sqliteTable('sales_by_ticket_type', {
-  ticketTypeId: text('ticket_type_id').primaryKey(),
-  eventId: text('event_id').notNull(),
-  ticketType: text('ticket_type').notNull(),
-  pending: integer('pending').notNull(),
-  completed: integer('completed').notNull(),
-  failed: integer('failed').notNull(),
-  ticketsSold: integer('tickets_sold').notNull(),
-  revenuePaise: integer('revenue_paise').notNull(),
-})
+export const salesByTicketType = readModelTable('sales_by_ticket_type', (k) => ({
+  ticketTypeId: k.text('ticket_type_id').primaryKey(),
+  eventId: k.text('event_id').notNull(),
+  ticketType: k.text('ticket_type').notNull(),
+  pending: k.integer('pending').notNull(),
+  completed: k.integer('completed').notNull(),
+  failed: k.integer('failed').notNull(),
+  ticketsSold: k.integer('tickets_sold').notNull(),
+  revenuePaise: k.bigint('revenue_paise').notNull(),
+}))
 
 /** Net tickets and revenue per event and hour (sales minus cancellations). */
-export const salesByHour = sqliteTable(
+export const salesByHour = readModelTable(
   'sales_by_hour',
-  {
-    eventId: text('event_id').notNull(),
-    hour: text('hour').notNull(),
-    tickets: integer('tickets').notNull(),
-    revenuePaise: integer('revenue_paise').notNull(),
-  },
-  (t) => [primaryKey({ columns: [t.eventId, t.hour] })],
+  (k) => ({
+    eventId: k.text('event_id').notNull(),
+    hour: k.text('hour').notNull(),
+    tickets: k.integer('tickets').notNull(),
+    revenuePaise: k.bigint('revenue_paise').notNull(),
+  }),
+  (t, i) => [i.primaryKey({ columns: [t.eventId, t.hour] })],
 )
 
 /**
@@ -31,36 +34,42 @@ export const salesByHour = sqliteTable(
  * over its orders): orders by payment status, tickets sold, revenue in paise, and how many people
  * hold a valid ticket.
  */
-export const eventSales = sqliteTable(
+export const eventSales = readModelTable(
   'event_sales',
-  {
-    eventId: text('event_id').primaryKey(),
-    organizerId: text('organizer_id').notNull(),
-    pending: integer('pending').notNull(),
-    completed: integer('completed').notNull(),
-    failed: integer('failed').notNull(),
-    ticketsSold: integer('tickets_sold').notNull(),
-    revenuePaise: integer('revenue_paise').notNull(),
-    attendees: integer('attendees').notNull(),
-  },
-  (t) => [index('event_sales_organizer').on(t.organizerId)],
+  (k) => ({
+    eventId: k.text('event_id').primaryKey(),
+    organizerId: k.text('organizer_id').notNull(),
+    pending: k.integer('pending').notNull(),
+    completed: k.integer('completed').notNull(),
+    failed: k.integer('failed').notNull(),
+    ticketsSold: k.integer('tickets_sold').notNull(),
+    revenuePaise: k.bigint('revenue_paise').notNull(),
+    attendees: k.integer('attendees').notNull(),
+  }),
+  (t, i) => [i.index('event_sales_organizer').on(t.organizerId)],
 )
 
 /** Per event and person: the seats they hold valid tickets for (0 once they no longer attend). */
-export const attendance = sqliteTable(
+export const attendance = readModelTable(
   'attendance',
-  {
-    eventId: text('event_id').notNull(),
-    accountId: text('account_id').notNull(),
-    tickets: integer('tickets').notNull(),
-  },
-  (t) => [primaryKey({ columns: [t.eventId, t.accountId] })],
+  (k) => ({
+    eventId: k.text('event_id').notNull(),
+    accountId: k.text('account_id').notNull(),
+    tickets: k.integer('tickets').notNull(),
+  }),
+  (t, i) => [i.primaryKey({ columns: [t.eventId, t.accountId] })],
 )
 
 /** Tickets sold and revenue per organizer, and for the whole site (organizer '*'): the totals a
  * dashboard shows above its page of events, read as one row. */
-export const salesTotals = sqliteTable('sales_totals', {
-  organizerId: text('organizer_id').primaryKey(),
-  ticketsSold: integer('tickets_sold').notNull(),
-  revenuePaise: integer('revenue_paise').notNull(),
-})
+export const salesTotals = readModelTable('sales_totals', (k) => ({
+  organizerId: k.text('organizer_id').primaryKey(),
+  ticketsSold: k.bigint('tickets_sold').notNull(),
+  revenuePaise: k.bigint('revenue_paise').notNull(),
+}))
+
+export type SalesByTicketTypeRow = RowOf<typeof salesByTicketType>
+export type SalesByHourRow = RowOf<typeof salesByHour>
+export type EventSalesRow = RowOf<typeof eventSales>
+export type AttendanceRow = RowOf<typeof attendance>
+export type SalesTotalsRow = RowOf<typeof salesTotals>

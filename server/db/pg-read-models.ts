@@ -1,7 +1,9 @@
 // The read models declared once (db/read-model.ts), as PostgreSQL tables: drizzle-kit generates
 // migrations-pg/ from these beside server/*/pg-*tables.ts (drizzle.pg.config.ts).
 import { accounts, passwordResetLinks } from '../accounts/tables.ts'
+import { attendance, eventSales, salesByHour, salesByTicketType, salesTotals } from '../analytics/tables.ts'
 import { events, eventTicketTypes } from '../catalog/tables.ts'
+import { admissions, admissionsByMinute, doorInvitations, doubleEntries, passes } from '../checkin/tables.ts'
 import { sessions } from '../schedule/tables.ts'
 import { inquiries } from '../support/tables.ts'
 import { waitlistEntries } from '../waitlist/tables.ts'
@@ -13,3 +15,13 @@ export const passwordResetLinksTable = passwordResetLinks.pg
 export const waitlistEntriesTable = waitlistEntries.pg
 export const eventsTable = events.pg
 export const eventTicketTypesTable = eventTicketTypes.pg
+export const passesTable = passes.pg
+export const doubleEntriesTable = doubleEntries.pg
+export const admissionsTable = admissions.pg
+export const admissionsByMinuteTable = admissionsByMinute.pg
+export const doorInvitationsTable = doorInvitations.pg
+export const salesByTicketTypeTable = salesByTicketType.pg
+export const salesByHourTable = salesByHour.pg
+export const eventSalesTable = eventSales.pg
+export const attendanceTable = attendance.pg
+export const salesTotalsTable = salesTotals.pg

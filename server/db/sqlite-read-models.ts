@@ -1,7 +1,9 @@
 // The read models declared once (db/read-model.ts), as SQLite tables: drizzle-kit generates
 // migrations/ from these beside server/*/tables.ts (drizzle.config.ts).
 import { accounts, passwordResetLinks } from '../accounts/tables.ts'
+import { attendance, eventSales, salesByHour, salesByTicketType, salesTotals } from '../analytics/tables.ts'
 import { events, eventTicketTypes } from '../catalog/tables.ts'
+import { admissions, admissionsByMinute, doorInvitations, doubleEntries, passes } from '../checkin/tables.ts'
 import { sessions } from '../schedule/tables.ts'
 import { inquiries } from '../support/tables.ts'
 import { waitlistEntries } from '../waitlist/tables.ts'
@@ -13,3 +15,13 @@ export const passwordResetLinksTable = passwordResetLinks.sqlite
 export const waitlistEntriesTable = waitlistEntries.sqlite
 export const eventsTable = events.sqlite
 export const eventTicketTypesTable = eventTicketTypes.sqlite
+export const passesTable = passes.sqlite
+export const doubleEntriesTable = doubleEntries.sqlite
+export const admissionsTable = admissions.sqlite
+export const admissionsByMinuteTable = admissionsByMinute.sqlite
+export const doorInvitationsTable = doorInvitations.sqlite
+export const salesByTicketTypeTable = salesByTicketType.sqlite
+export const salesByHourTable = salesByHour.sqlite
+export const eventSalesTable = eventSales.sqlite
+export const attendanceTable = attendance.sqlite
+export const salesTotalsTable = salesTotals.sqlite

@@ -280,8 +280,8 @@ describe('GET /api/v1/ticket/analytics/:eventId', () => {
     // uses of promo codes and the door's passes: all read orders during the replay, which booking
     // holds in memory then
     const tables = [
-      ...[salesByTicketType, salesByHour, eventSales, attendance, salesTotals],
-      ...[orders, inventory, heldByClient, promoCodes, passes],
+      ...[salesByTicketType, salesByHour, eventSales, attendance, salesTotals, passes].map((t) => t.sqlite),
+      ...[orders, inventory, heldByClient, promoCodes],
     ].map(getTableName)
     const dump = async () =>
       Object.fromEntries(

@@ -13,9 +13,7 @@ import type pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { EventView, TicketTypeInput } from '../../contracts/catalog.ts'
 import { dashboardQueries } from '../../server/analytics/dashboards.ts'
-import { pgDashboardQueries } from '../../server/analytics/pg-dashboards.ts'
-import { pgAnalyticsProjection } from '../../server/analytics/pg-project.ts'
-import { pgAnalyticsQueries } from '../../server/analytics/pg-queries.ts'
+import { analyticsProjection } from '../../server/analytics/project.ts'
 import { analyticsQueries } from '../../server/analytics/queries.ts'
 import { pgBookingProjection } from '../../server/booking/pg-project.ts'
 import { pgBookingQueries, poolReader } from '../../server/booking/pg-queries.ts'
@@ -23,8 +21,12 @@ import { bookingQueries } from '../../server/booking/queries.ts'
 import type { TicketTypeRow } from '../../server/catalog/queries.ts'
 import { migrationsFolder, type Sqlite } from '../../server/db/connection.ts'
 import { openPostgres, type PgConnection, pgMigrationsFolder } from '../../server/db/pg-connection.ts'
+import { pgSql, poolQueryable, sqliteSql } from '../../server/db/sql.ts'
+import { promised } from '../../server/db/store.ts'
 import type { StoredFact } from '../../server/ledger/ledger.ts'
 import { PgLedger } from '../../server/ledger/pg-ledger.ts'
+import { onPostgres } from '../../server/ledger/read-projection.ts'
+import { pgOrderSummaries } from '../../server/pg-projections.ts'
 import { adminSession, organizerSession, type Session, signUp } from '../support/accounts.ts'
 import { sqliteLedger, sqliteOf } from '../support/db.ts'
 import { lapseHold, ticketTypeOf } from '../support/events.ts'
@@ -185,7 +187,7 @@ beforeAll(async () => {
   postgres = await openPostgres(database.url)
   for (const table of ['events', 'event_ticket_types', 'accounts']) await mirror(postgres.pool, table)
   const ledger = new PgLedger(postgres.pool, [
-    pgAnalyticsProjection((tx) => pgBookingQueries(tx)),
+    onPostgres(analyticsProjection, (_x, tx) => pgOrderSummaries(tx)),
     pgBookingProjection,
   ])
   await ledger.copyIn(facts)
@@ -237,13 +239,16 @@ describe.each([
 
 describe('the same answers on both stores', () => {
   const stores = () => {
-    // SQLite's own queries (synchronous), held against PostgreSQL's
+    // booking's own SQLite queries (synchronous), held against PostgreSQL's; analytics' and the
+    // dashboards' one set of queries, on each store
     const { db } = sqliteLedger(server.app)
     const reader = poolReader(postgres.pool)
+    const lite = sqliteSql(db.$client)
+    const pg = pgSql(poolQueryable(postgres.pool))
     return {
       booking: [bookingQueries(db), pgBookingQueries(reader)] as const,
-      analytics: [analyticsQueries(db), pgAnalyticsQueries(reader)] as const,
-      dashboards: [dashboardQueries(db), pgDashboardQueries(reader)] as const,
+      analytics: [promised(analyticsQueries(lite)), promised(analyticsQueries(pg))] as const,
+      dashboards: [promised(dashboardQueries(lite)), promised(dashboardQueries(pg))] as const,
     }
   }
   const orderIds = () =>
@@ -338,9 +343,9 @@ describe('the same answers on both stores', () => {
     const byType = <T extends { ticketTypeId: string }>(rows: T[]) =>
       [...rows].sort((a, b) => (a.ticketTypeId < b.ticketTypeId ? -1 : 1))
     for (const event of [...events, { _id: 'none' }]) {
-      expect(byType(await pg.byTicketType(event._id))).toEqual(byType(lite.byTicketType(event._id)))
-      expect(await pg.totals(event._id)).toEqual(lite.totals(event._id))
-      expect(await pg.timeline(event._id)).toEqual(lite.timeline(event._id))
+      expect(byType(await pg.byTicketType(event._id))).toEqual(byType(await lite.byTicketType(event._id)))
+      expect(await pg.totals(event._id)).toEqual(await lite.totals(event._id))
+      expect(await pg.timeline(event._id)).toEqual(await lite.timeline(event._id))
     }
   })
 
@@ -359,14 +364,15 @@ describe('the same answers on both stores', () => {
             [2, 3],
           ] as const) {
             const filter = { organizerId, status, search, page, limit }
-            expect(await pg.eventsPage(filter), JSON.stringify(filter)).toEqual(lite.eventsPage(filter))
+            expect(await pg.eventsPage(filter), JSON.stringify(filter)).toEqual(await lite.eventsPage(filter))
           }
         }
       }
-      expect(await pg.totals(organizerId)).toEqual(lite.totals(organizerId))
+      expect(await pg.totals(organizerId)).toEqual(await lite.totals(organizerId))
     }
     const all = sqlite.prepare('SELECT id FROM events').all() as Array<{ id: string }>
-    for (const { id } of [...all, { id: 'none' }]) expect(await pg.figuresOf(id)).toEqual(lite.figuresOf(id))
+    for (const { id } of [...all, { id: 'none' }])
+      expect(await pg.figuresOf(id)).toEqual(await lite.figuresOf(id))
   })
 
   it("the dashboards' attendee pages and one attendee", async () => {
@@ -380,11 +386,13 @@ describe('the same answers on both stores', () => {
           [3, 3],
         ] as const) {
           const args = [event._id, page, limit, search] as const
-          expect(await pg.attendeesPage(...args), JSON.stringify(args)).toEqual(lite.attendeesPage(...args))
+          expect(await pg.attendeesPage(...args), JSON.stringify(args)).toEqual(
+            await lite.attendeesPage(...args),
+          )
         }
       }
       for (const account of [...everyone(), 'nobody']) {
-        expect(await pg.attendee(event._id, account)).toEqual(lite.attendee(event._id, account))
+        expect(await pg.attendee(event._id, account)).toEqual(await lite.attendee(event._id, account))
       }
     }
   })
@@ -439,7 +447,7 @@ describe('a hold decided on PostgreSQL', () => {
   it('reads the seats left in its own transaction, exactly', async () => {
     const vip = ticketTypeOf(events[4] as EventView, 'VIP')
     const ledger = new PgLedger(postgres.pool, [
-      pgAnalyticsProjection((tx) => pgBookingQueries(tx)),
+      onPostgres(analyticsProjection, (_x, tx) => pgOrderSummaries(tx)),
       pgBookingProjection,
     ])
     const seats = { id: vip._id, quantity: 3 }
