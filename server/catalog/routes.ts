@@ -19,16 +19,15 @@ import {
   ReviewBody,
   ReviewReply,
 } from '../../contracts/catalog.ts'
-import { wait } from '../db/store.ts'
 import { forbidden, invalid, notFound } from '../errors.ts'
 import { callerOf } from '../http/access.ts'
 import { mediaBaseOf } from '../http/media-urls.ts'
 import { issuesOf, replies, toJson, type ValibotTypeProvider } from '../http/valibot.ts'
-import { newId, streams } from '../ids.ts'
-import { decideIn, handleCommand } from '../ledger/decider.ts'
+import { newId } from '../ids.ts'
 import { toPaise } from '../money.ts'
 import type { Platform } from '../platform.ts'
-import { EVENT_NOT_FOUND, type EventDetails, eventDecider, NOT_YOUR_EVENT } from './decide.ts'
+import type { CatalogCommands } from './commands.ts'
+import { EVENT_NOT_FOUND, type EventDetails, NOT_YOUR_EVENT } from './decide.ts'
 import type { EventSubmitted } from './facts.ts'
 import { eventFragments } from './fragments.ts'
 import { listingCache, takesGzip } from './listing-cache.ts'
@@ -47,6 +46,8 @@ import {
 export type CatalogRoutesOptions = {
   platform: Pick<Platform, 'ledger' | 'config'>
   events: CatalogQueries
+  /** every change to an event's stream (commands.ts) */
+  commands: CatalogCommands
   extras?: EventExtras
   /** the event of an order (booking's read), to tell which event an order's fact changes */
   eventOfOrder?: (orderId: string) => Promise<string | undefined>
@@ -61,7 +62,7 @@ export async function catalogRoutes(fastify: FastifyInstance, options: CatalogRo
   /** the event objects of API.md, with what other areas add to them */
   const viewsOf = async (rows: EventRow[], mediaBase: string) =>
     events.toViews(rows, await extras(rows.map((r) => r.id)), mediaBase)
-  const { events } = options
+  const { events, commands } = options
   const media = options.media ?? createMediaStore(config, null)
   await media.sweep()
 
@@ -220,11 +221,7 @@ export async function catalogRoutes(fastify: FastifyInstance, options: CatalogRo
         // refused, the moved files are removed again below.
         await batch.commit()
         committed = true
-        await handleCommand(ledger, eventDecider, {
-          stream: streams.event(eventId),
-          command: { type: 'Submit', event, now: new Date().toISOString(), timeZone: config.timeZone },
-          meta: { actor: organizer.id, requestId: request.id },
-        })
+        await commands.submit(event, { actor: organizer.id, requestId: request.id })
         committed = false
         const row = (await events.byId(eventId)) as EventRow
         return reply
@@ -278,34 +275,25 @@ export async function catalogRoutes(fastify: FastifyInstance, options: CatalogRo
         const types = (await events.ticketTypesOf([id])).get(id) ?? []
         await batch.commit()
         committed = true
-        await ledger.transaction(function* (tx) {
-          const taken: Record<string, number> = {}
-          for (const type of types) taken[type.id] = yield* wait(tx.reads.booking.seatsTaken(type.id))
-          return yield* decideIn(tx, eventDecider, {
-            stream: streams.event(id),
-            expectedVersion: seen,
-            command: {
-              type: 'Edit',
-              eventId: id,
-              by: organizer.id,
-              details,
-              ...(ticketTypes
-                ? {
-                    ticketTypes: ticketTypes.map((t) => ({
-                      type: t.type,
-                      pricePaise: toPaise(t.price),
-                      quantity: t.quantity,
-                    })),
-                  }
-                : {}),
-              taken,
-              newId,
-              now: new Date().toISOString(),
-              timeZone: config.timeZone,
-            },
-            meta: { actor: organizer.id, requestId: request.id },
-          })
-        })
+        await commands.edit(
+          {
+            eventId: id,
+            by: organizer.id,
+            details,
+            ...(ticketTypes
+              ? {
+                  ticketTypes: ticketTypes.map((t) => ({
+                    type: t.type,
+                    pricePaise: toPaise(t.price),
+                    quantity: t.quantity,
+                  })),
+                }
+              : {}),
+            ticketTypeIds: types.map((type) => type.id),
+          },
+          { actor: organizer.id, requestId: request.id },
+          seen,
+        )
         committed = false
         return {
           message: 'Event updated successfully',
@@ -331,19 +319,10 @@ export async function catalogRoutes(fastify: FastifyInstance, options: CatalogRo
       const { id } = request.params
       const row = await events.byId(id)
       if (!visible(row, request)) throw notFound(EVENT_NOT_FOUND)
-      await handleCommand(ledger, eventDecider, {
-        stream: streams.event(id),
-        command: {
-          type: 'Cancel',
-          eventId: id,
-          by: caller.id,
-          asAdmin: caller.role === 'admin',
-          reason: request.body.reason,
-          now: new Date().toISOString(),
-          timeZone: config.timeZone,
-        },
-        meta: { actor: caller.id, requestId: request.id },
-      })
+      await commands.cancel(
+        { eventId: id, by: caller.id, asAdmin: caller.role === 'admin', reason: request.body.reason },
+        { actor: caller.id, requestId: request.id },
+      )
       return {
         message: 'Event cancelled. Every paid order will be refunded.',
         event: await view((await events.byId(id)) as EventRow, request),
@@ -375,18 +354,11 @@ export async function catalogRoutes(fastify: FastifyInstance, options: CatalogRo
       const decision = request.body.status
       // Two admins deciding at once: with If-Match (the version each saw), the second is a 409.
       const seen = versionSeen(request)
-      await handleCommand(ledger, eventDecider, {
-        stream: streams.event(id),
-        command: {
-          type: 'Review',
-          eventId: id,
-          decision,
-          by: admin.id,
-          reason: request.body.reason || undefined,
-        },
-        meta: { actor: admin.id, requestId: request.id },
-        expectedVersion: seen,
-      })
+      await commands.review(
+        { eventId: id, decision, by: admin.id, reason: request.body.reason || undefined },
+        { actor: admin.id, requestId: request.id },
+        seen,
+      )
       return {
         message: decision === 'Approved' ? 'Event approved successfully!' : 'Event rejected !',
         event: await view((await events.byId(id)) as EventRow, request),
