@@ -250,7 +250,7 @@ export async function createHttpApp(parts: {
       })
       await waitlistRoutes(api, {
         events,
-        booking,
+        entries: services.waitlistQueries,
         commands: services.waitlist,
         maxQuantity: config.booking.maxTicketsPerOrder,
         throttle: services.throttle,

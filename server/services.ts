@@ -46,6 +46,7 @@ export function createServices(platform: Platform, seams: Seams = {}) {
     bookingCommands: commands,
     catalogCommands: catalogCommands(ledger, config.timeZone),
     waitlist: waitlistCommands(ledger, config.booking.offerMinutes),
+    waitlistQueries: store.queries.waitlist,
     checkin,
     checkinScans: checkinScans({ ledger, signer, accounts, opening }),
     checkinViews: views,

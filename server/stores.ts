@@ -33,6 +33,8 @@ import { pgScheduleQueries } from './schedule/pg-queries.ts'
 import { type ScheduleQueries, scheduleQueries } from './schedule/queries.ts'
 import { pgSupportQueries } from './support/pg-queries.ts'
 import { type SupportQueries, supportQueries } from './support/queries.ts'
+import { pgWaitlistQueries } from './waitlist/pg-queries.ts'
+import { type WaitlistQueries, waitlistQueries } from './waitlist/queries.ts'
 
 /** What a decision reads inside its own transaction (exact under the write lock). */
 export type DecisionReads = {
@@ -52,6 +54,7 @@ export type StoreQueries = {
   dashboards: DashboardQueries
   schedule: ScheduleQueries
   support: SupportQueries
+  waitlist: WaitlistQueries
 }
 
 export type SentMails = AsyncQueries<SentMailRecord>
@@ -73,7 +76,9 @@ export function sqliteStore(connection: Connection, now?: () => Date): Store {
   const ledger = appLedger(connection, now)
   const { db } = connection
   const accounts = accountQueries(db)
-  const booking = bookingQueries(db)
+  const catalog = catalogQueries(db)
+  const waitlist = waitlistQueries(db)
+  const booking = bookingQueries(db, { catalog, waitlist })
   return {
     ledger: sqliteLedgerPort<DecisionReads>(ledger, {
       booking,
@@ -81,13 +86,14 @@ export function sqliteStore(connection: Connection, now?: () => Date): Store {
     }),
     queries: {
       accounts: promised(accounts),
-      catalog: promised(catalogQueries(db)),
+      catalog: promised(catalog),
       booking: promised(booking),
       checkin: promised(checkinQueries(db)),
       analytics: promised(analyticsQueries(db)),
       dashboards: promised(dashboardQueries(db)),
       schedule: promised(scheduleQueries(db)),
       support: promised(supportQueries(db)),
+      waitlist: promised(waitlist),
     },
     sentMails: promised(sentMailRecord(db)),
     sqlite: { connection, ledger },
@@ -119,6 +125,7 @@ export function postgresStore(connection: PgConnection, now?: () => Date): Store
       dashboards: pgDashboardQueries(reader),
       schedule: pgScheduleQueries(connection.db),
       support: pgSupportQueries(connection.db),
+      waitlist: pgWaitlistQueries(reader),
     },
     sentMails: pgSentMailRecord(connection.db),
     sqlite: null,

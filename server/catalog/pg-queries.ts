@@ -1,8 +1,9 @@
 // Reads of the catalogue on PostgreSQL: queries.ts's answers, the same rows in the same order,
 // awaited (AsyncQueries<CatalogQueries>).
-import type pg from 'pg'
+import pg from 'pg'
 import type { ApprovalStatus, EventView, TicketTypeName } from '../../contracts/catalog.ts'
 import type { AsyncQueries } from '../db/store.ts'
+import type { PgTx } from '../ledger/pg-ledger.ts'
 import { searchPhrases, wordsSql } from './pg-search.ts'
 import type { CatalogQueries } from './queries.ts'
 import {
@@ -36,33 +37,42 @@ const eventRow = (row: StoredEvent): EventRow => ({
 
 const WORDS = wordsSql(EVENT_COLUMNS)
 
-export function pgCatalogQueries(pool: pg.Pool): AsyncQueries<CatalogQueries> {
+/** What the reads run on: the pool, or a decision's transaction (PgTx: read under the write lock). */
+type PgReader = Pick<PgTx, 'query'>
+
+export function pgCatalogQueries(db: pg.Pool | PgReader): AsyncQueries<CatalogQueries> {
+  // the pool answers a result, a transaction its rows
+  const reader: PgReader =
+    db instanceof pg.Pool
+      ? {
+          query: async <R extends pg.QueryResultRow>(text: string, values?: unknown[]) =>
+            (await db.query<R>(text, values)).rows,
+        }
+      : db
   const events = async (where: string, values: unknown[] = [], order = BY_START) =>
-    (await pool.query<StoredEvent>(`SELECT ${EVENT_COLUMNS} FROM events ${where} ${order}`, values)).rows.map(
+    (await reader.query<StoredEvent>(`SELECT ${EVENT_COLUMNS} FROM events ${where} ${order}`, values)).map(
       eventRow,
     )
   const ticketTypes = async (where: string, values: unknown[]) =>
-    (
-      await pool.query<TicketTypeRow & { type: TicketTypeName }>(
-        `SELECT ${TYPE_COLUMNS} FROM event_ticket_types ${where} ORDER BY event_id COLLATE "C", rank`,
-        values,
-      )
-    ).rows
+    await reader.query<TicketTypeRow & { type: TicketTypeName }>(
+      `SELECT ${TYPE_COLUMNS} FROM event_ticket_types ${where} ORDER BY event_id COLLATE "C", rank`,
+      values,
+    )
 
   const approved = () => events("WHERE approval_status = 'Approved'")
   const approvedPage = (limit: number, offset: number) =>
     events(`WHERE approval_status = 'Approved'`, [limit, offset], `${BY_START} LIMIT $1 OFFSET $2`)
   const approvedCount = async () =>
     (
-      await pool.query<{ n: number }>(
+      await reader.query<{ n: number }>(
         "SELECT count(*)::int AS n FROM events WHERE approval_status = 'Approved'",
       )
-    ).rows[0]?.n ?? 0
+    )[0]?.n ?? 0
 
   const withWords = async (search: string): Promise<EventRow[]> => {
     const phrases = searchPhrases(search)
     if (phrases === null) return []
-    return (await pool.query<StoredEvent>(WORDS, [phrases.phrases, phrases.candidates])).rows.map(eventRow)
+    return (await reader.query<StoredEvent>(WORDS, [phrases.phrases, phrases.candidates])).map(eventRow)
   }
 
   const ticketTypesOf = async (eventIds: string[]): Promise<Map<string, TicketTypeRow[]>> => {
@@ -116,6 +126,13 @@ export function pgCatalogQueries(pool: pg.Pool): AsyncQueries<CatalogQueries> {
     toViews,
     byId: async (id: string) => (await events('WHERE id = $1', [id], ''))[0],
     ticketType: async (id: string) => (await ticketTypes('WHERE id = $1', [id]))[0],
+    cancelled: async (eventId: string) =>
+      (await reader.query('SELECT 1 FROM events WHERE id = $1 AND cancelled_at IS NOT NULL', [eventId]))
+        .length > 0,
+    cancelledIds: async () =>
+      (await reader.query<{ id: string }>('SELECT id FROM events WHERE cancelled_at IS NOT NULL')).map(
+        (row) => row.id,
+      ),
     all: () =>
       events(
         '',

@@ -1,5 +1,18 @@
 // Reads of the catalogue; other areas read events only through these.
-import { and, asc, desc, eq, getTableColumns, gte, inArray, like, lte, type SQL, sql } from 'drizzle-orm'
+import {
+  and,
+  asc,
+  desc,
+  eq,
+  getTableColumns,
+  gte,
+  inArray,
+  isNotNull,
+  like,
+  lte,
+  type SQL,
+  sql,
+} from 'drizzle-orm'
 import type { EventView } from '../../contracts/catalog.ts'
 import type { Db } from '../db/connection.ts'
 import type { AsyncQueries } from '../db/store.ts'
@@ -19,6 +32,16 @@ import {
 
 export type { EventExtras, EventRow, TicketTypeRow }
 export { noExtras }
+
+/**
+ * A ticket type's capacity as the event's stream has it now (null: no such type), as a subquery in
+ * SQL both stores read (`ticketTypeId`: an expression or parameter of the embedding statement).
+ * Booking's seats on sale embed it in the one statement the hold reads under the write lock, with
+ * its own seats taken and the waiting list's offers (waitlist/queries.ts): the flash sale's hottest
+ * read stays one statement (one round trip on PostgreSQL, under the lock), not three.
+ */
+export const capacitySql = (ticketTypeId: string) =>
+  `(SELECT t.quantity FROM event_ticket_types t WHERE t.id = ${ticketTypeId})`
 
 export function catalogQueries(db: Db) {
   // The reads on the hot paths (listing, detail, booking, pushes) are prepared once.
@@ -62,6 +85,11 @@ export function catalogQueries(db: Db) {
     .select()
     .from(eventTicketTypes)
     .orderBy(asc(eventTicketTypes.eventId), asc(eventTicketTypes.rank))
+    .prepare()
+  const cancelledAt = db
+    .select({ at: events.cancelledAt })
+    .from(events)
+    .where(eq(events.id, sql.placeholder('id')))
     .prepare()
   const approved = (): EventRow[] => approvedEvents.all()
   // Words: the full-text index finds the events, the events table keeps the approved ones; best
@@ -123,6 +151,16 @@ export function catalogQueries(db: Db) {
     toViews,
     byId: (id: string): EventRow | undefined => eventById.get({ id }),
     ticketType: (id: string): TicketTypeRow | undefined => typeById.get({ id }),
+    /** whether the event is called off (issue 17): read under the lock, it stops holds and sales */
+    cancelled: (eventId: string): boolean => Boolean(cancelledAt.get({ id: eventId })?.at),
+    /** the events called off, any time */
+    cancelledIds: (): string[] =>
+      db
+        .select({ id: events.id })
+        .from(events)
+        .where(isNotNull(events.cancelledAt))
+        .all()
+        .map((row) => row.id),
     /** every event, for admins: Rejected first, then Pending, then Approved; newest first within */
     all: () =>
       db
