@@ -219,6 +219,7 @@ export async function createHttpApp(parts: {
       await catalogRoutes(api, {
         platform,
         events,
+        commands: services.catalogCommands,
         extras: booking.eventExtras,
         eventOfOrder: async (orderId) => (await booking.byId(orderId))?.eventId,
         media,
@@ -233,7 +234,7 @@ export async function createHttpApp(parts: {
         throttle: services.throttle,
       })
       await checkinRoutes(api, {
-        ledger,
+        doorStaff: services.catalogCommands,
         checkin: services.checkin,
         scans: services.checkinScans,
         views: services.checkinViews,
@@ -241,10 +242,15 @@ export async function createHttpApp(parts: {
         booking,
         throttle: services.throttle,
       })
-      await promoRoutes(api, { ledger, events, booking, throttle: services.throttle })
-      await waitlistRoutes(api, {
+      await promoRoutes(api, {
+        promoCodes: services.catalogCommands,
         events,
         booking,
+        throttle: services.throttle,
+      })
+      await waitlistRoutes(api, {
+        events,
+        entries: services.waitlistQueries,
         commands: services.waitlist,
         maxQuantity: config.booking.maxTicketsPerOrder,
         throttle: services.throttle,

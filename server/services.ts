@@ -6,6 +6,7 @@ import { checkout } from './booking/checkout.ts'
 import { bookingCommands, type SeatsLeft } from './booking/commands.ts'
 import { paymentConfirmer } from './booking/confirm.ts'
 import { bookingMails } from './booking/mails.ts'
+import { catalogCommands } from './catalog/commands.ts'
 import { doorMails } from './checkin/mails.ts'
 import { doorOpening } from './checkin/opening.ts'
 import { lazyPassSigner, passSeed } from './checkin/pass-codes.ts'
@@ -43,7 +44,9 @@ export function createServices(platform: Platform, seams: Seams = {}) {
     schedule: store.queries.schedule,
     support,
     bookingCommands: commands,
+    catalogCommands: catalogCommands(ledger, config.timeZone),
     waitlist: waitlistCommands(ledger, config.booking.offerMinutes),
+    waitlistQueries: store.queries.waitlist,
     checkin,
     checkinScans: checkinScans({ ledger, signer, accounts, opening }),
     checkinViews: views,

@@ -14,7 +14,7 @@ import { type CheckinQueries, checkinQueries } from './checkin/queries.ts'
 import type { Config } from './config.ts'
 import { type Connection, openDatabase } from './db/connection.ts'
 import { openPostgres, type PgConnection } from './db/pg-connection.ts'
-import { after, pgSql, poolQueryable, type Sql, sqliteSql } from './db/sql.ts'
+import { after, answeringNow, pgSql, poolQueryable, type Sql, sqliteSql } from './db/sql.ts'
 import { type AsyncQueries, type LedgerPort, promised, type StepQueries } from './db/store.ts'
 import type { Ledger } from './ledger/ledger.ts'
 import type { PgLedger } from './ledger/pg-ledger.ts'
@@ -26,6 +26,7 @@ import { pgAppLedger } from './pg-projections.ts'
 import { appLedger } from './projections.ts'
 import { type ScheduleQueries, scheduleQueries } from './schedule/queries.ts'
 import { type SupportQueries, supportQueries } from './support/queries.ts'
+import { type WaitlistQueries, waitlistQueries } from './waitlist/queries.ts'
 
 /** What a decision reads inside its own transaction (exact under the write lock). */
 export type DecisionReads = {
@@ -51,6 +52,7 @@ export type StoreQueries = {
   dashboards: DashboardQueries
   schedule: ScheduleQueries
   support: SupportQueries
+  waitlist: WaitlistQueries
 }
 
 export type SentMails = AsyncQueries<SentMailRecord>
@@ -72,7 +74,9 @@ export function sqliteStore(connection: Connection, now?: () => Date): Store {
   const ledger = appLedger(connection, now)
   const { db } = connection
   const sqlite = sqliteSql(connection.sqlite)
-  const booking = bookingQueries(db)
+  const catalog = catalogQueries(sqlite)
+  const waitlist = waitlistQueries(sqlite)
+  const booking = bookingQueries(db, { catalog: answeringNow(catalog), waitlist: answeringNow(waitlist) })
   return {
     ledger: sqliteLedgerPort<DecisionReads>(ledger, {
       booking,
@@ -80,13 +84,14 @@ export function sqliteStore(connection: Connection, now?: () => Date): Store {
     }),
     queries: {
       accounts: promised(accountQueries(sqlite)),
-      catalog: promised(catalogQueries(sqlite)),
+      catalog: promised(catalog),
       booking: promised(booking),
       checkin: promised(checkinQueries(sqlite)),
       analytics: promised(analyticsQueries(sqlite)),
       dashboards: promised(dashboardQueries(sqlite)),
       schedule: promised(scheduleQueries(sqlite)),
       support: promised(supportQueries(sqlite)),
+      waitlist: promised(waitlist),
     },
     sentMails: promised(sentMailRecord(db)),
     sqlite: { connection, ledger },
@@ -116,6 +121,7 @@ export function postgresStore(connection: PgConnection, now?: () => Date): Store
       dashboards: promised(dashboardQueries(pool)),
       schedule: promised(scheduleQueries(pool)),
       support: promised(supportQueries(pool)),
+      waitlist: promised(waitlistQueries(pool)),
     },
     sentMails: pgSentMailRecord(connection.db),
     sqlite: null,

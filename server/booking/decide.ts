@@ -3,8 +3,7 @@ import { conflict, invalid, notFound, rateLimited } from '../errors.ts'
 import type { Decider } from '../ledger/decider.ts'
 import type { BookingFact, PassAdmitted, PassScanRefused, RefundReason, TicketsHeld } from './facts.ts'
 import { discountPaise, type PromoTerms, promoRefusal } from './promo.ts'
-
-export type OrderStatus = 'none' | 'held' | 'issued' | 'failed' | 'expired' | 'cancelled'
+import type { OrderStatus } from './statuses.ts'
 
 /** An admission of the ticket let in: when, and by which door device first. */
 export type Admission = { admittedAt: string; device: string }

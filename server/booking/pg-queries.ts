@@ -2,10 +2,21 @@
 // reader: the pool, or the PgTx of a decision (the seats left for a hold are read in the hold's own
 // transaction, under the ledger's append lock, so they are exact when the hold is decided).
 import type pg from 'pg'
+import { catalogQueries } from '../catalog/queries.ts'
+import { pgSql } from '../db/sql.ts'
 import type { AsyncQueries } from '../db/store.ts'
+import { promised } from '../db/store.ts'
 import type { PgTx } from '../ledger/pg-ledger.ts'
+import { waitlistQueries } from '../waitlist/queries.ts'
 import { extrasOf, noExtras } from './extras.ts'
-import { type BookingQueries, type OrderRow, promoTerms, type WaitlistEntryRow } from './queries.ts'
+import {
+  type BookingAreas,
+  type BookingQueries,
+  type OrderRow,
+  promoTerms,
+  seatsOnSaleSql,
+  withLines,
+} from './queries.ts'
 import type { PaymentStatus } from './tables.ts'
 
 /** What the reads run on: a transaction of the ledger (PgTx) or the pool (poolReader). */
@@ -36,7 +47,19 @@ type PromoRow = Parameters<typeof promoTerms>[0]
 
 const byRank: Record<number, PaymentStatus> = { 0: 'Completed', 1: 'Pending', 2: 'Cancelled', 3: 'Failed' }
 
-export function pgBookingQueries(db: PgReader) {
+/** booking's reads of other areas, through their queries (on the same reader) */
+type PgBookingAreas = { [K in keyof BookingAreas]: AsyncQueries<BookingAreas[K]> }
+
+const SEATS_ON_SALE = seatsOnSaleSql('$1', '::int')
+
+export function pgBookingQueries(
+  db: PgReader,
+  areas: PgBookingAreas = {
+    catalog: promised(catalogQueries(pgSql(db))),
+    waitlist: promised(waitlistQueries(pgSql(db))),
+  },
+) {
+  const { catalog, waitlist } = areas
   const orders = (where: string, values: unknown[], tail = '') =>
     db.query<OrderRow>(`SELECT ${order} FROM orders WHERE ${where} ${tail}`, values)
   const one = async (where: string, values: unknown[]) => (await orders(where, values))[0]
@@ -71,65 +94,45 @@ export function pgBookingQueries(db: PgReader) {
   // Seats offered to a waiting list are held for those people alone; while anyone waits, seats that
   // come back go to the list, not on sale (queries.ts).
   const onSale = async (ticketTypeId: string) =>
-    (
-      await db.query<{ free: number; waiting: boolean }>(
-        `SELECT (t.quantity - coalesce(i.held, 0) - coalesce(i.sold, 0)
-           - coalesce((SELECT sum(w.quantity) FROM waitlist_entries w WHERE w.ticket_type_id = t.id AND w.status = 'offered'), 0))::int AS free,
-           EXISTS (SELECT 1 FROM waitlist_entries w WHERE w.ticket_type_id = t.id AND w.status = 'waiting') AS waiting
-         FROM event_ticket_types t LEFT JOIN inventory i ON i.ticket_type_id = t.id WHERE t.id = $1`,
-        [ticketTypeId],
-      )
-    )[0]
+    (await db.query<{ free: number | null; waiting: boolean }>(SEATS_ON_SALE, [ticketTypeId]))[0]
 
   const queries: AsyncQueries<BookingQueries> = {
     /** capacity − sold − held: what can still be booked right now (exact in the hold's PgTx) */
     available: async (ticketType) => {
       const row = await onSale(ticketType.id)
-      return row && !row.waiting ? row.free : 0
+      return row && !row.waiting ? (row.free ?? 0) : 0
     },
     freeSeats: async (ticketTypeId) => (await onSale(ticketTypeId))?.free ?? 0,
-    offeredTo: (accountId, ticketTypeId) =>
-      count(
-        `SELECT quantity AS n FROM waitlist_entries WHERE account_id = $1 AND ticket_type_id = $2 AND status = 'offered'`,
-        [accountId, ticketTypeId],
-      ),
+    offeredTo: (accountId, ticketTypeId) => waitlist.offeredTo(accountId, ticketTypeId),
     waiting: async (ticketTypeId) => Boolean((await onSale(ticketTypeId))?.waiting),
-    waitlistOf: (accountId) =>
-      db.query<WaitlistEntryRow>(
-        `SELECT entry_id AS "entryId", event_id AS "eventId", ticket_type_id AS "ticketTypeId",
-           ticket_type AS "ticketType", quantity, status, offer_until AS "offerUntil",
-           (SELECT count(*)::int FROM waitlist_entries o WHERE o.ticket_type_id = e.ticket_type_id
-              AND o.status IN ('waiting', 'offered') AND o.seq <= e.seq) AS position
-         FROM waitlist_entries e WHERE account_id = $1 AND status IN ('waiting', 'offered') ORDER BY seq`,
-        [accountId],
-      ),
     seatsTaken: (ticketTypeId) =>
       count('SELECT held + sold AS n FROM inventory WHERE ticket_type_id = $1', [ticketTypeId]),
-    eventCancelled: async (eventId) =>
-      (await db.query('SELECT 1 FROM events WHERE id = $1 AND cancelled_at IS NOT NULL', [eventId])).length >
-      0,
+    eventCancelled: (eventId) => catalog.cancelled(eventId),
     heldOf: (eventId) => orders("event_id = $1 AND status = 'held'", [eventId]),
-    cancelledWithOpenOrders: async () =>
-      (
-        await db.query<{ id: string }>(
-          `SELECT e.id FROM events e WHERE e.cancelled_at IS NOT NULL
-             AND EXISTS (SELECT 1 FROM orders o WHERE o.event_id = e.id AND o.status IN ('held', 'issued'))`,
-          [],
-        )
-      ).map((row) => row.id),
+    cancelledWithOpenOrders: async () => {
+      const cancelled = await catalog.cancelledIds()
+      if (cancelled.length === 0) return []
+      const open = new Set(
+        (
+          await db.query<{ eventId: string }>(
+            `SELECT DISTINCT event_id AS "eventId" FROM orders
+             WHERE event_id = ANY($1::text[]) AND status IN ('held', 'issued')`,
+            [cancelled],
+          )
+        ).map((row) => row.eventId),
+      )
+      return cancelled.filter((id) => open.has(id))
+    },
 
     /** Availability and attendees for the catalogue's event views, loaded once per list. */
     async eventExtras(eventIds) {
       if (eventIds.length === 0) return noExtras
+      const taken = await db.query<{ ticketTypeId: string; taken: number }>(
+        `SELECT ticket_type_id AS "ticketTypeId", held + sold AS taken FROM inventory WHERE event_id = ANY($1::text[])`,
+        [eventIds],
+      )
       return extrasOf(
-        await db.query<{ ticketTypeId: string; taken: number }>(
-          `SELECT ticket_type_id AS "ticketTypeId",
-             (held + sold + coalesce((SELECT sum(w.quantity) FROM waitlist_entries w
-               WHERE w.ticket_type_id = inventory.ticket_type_id AND w.status = 'offered'), 0))::int AS taken,
-             EXISTS (SELECT 1 FROM waitlist_entries w WHERE w.ticket_type_id = inventory.ticket_type_id AND w.status = 'waiting') AS waiting
-           FROM inventory WHERE event_id = ANY($1::text[])`,
-          [eventIds],
-        ),
+        withLines(taken, await waitlist.lines(taken.map((row) => row.ticketTypeId))),
         // the order SQLite reads them in: the partial index orders_issued_by_event (event, id)
         await db.query<{ eventId: string; ownerId: string | null }>(
           `SELECT event_id AS "eventId", owner_id AS "ownerId" FROM orders

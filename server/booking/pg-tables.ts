@@ -14,7 +14,7 @@ import {
   uniqueIndex,
 } from 'drizzle-orm/pg-core'
 import type { TicketTypeName } from '../../contracts/catalog.ts'
-import type { OrderStatus } from './decide.ts'
+import type { OrderStatus } from './statuses.ts'
 import type { CancelledBy, PaymentStatus } from './tables.ts'
 
 /** One row per order; a paid order is a ticket (its id is the ticket id). */

@@ -1,5 +1,5 @@
 // Promo codes' routes (issue 17): an event's organizer (or an admin) makes, lists and disables its
-// codes; each change is a fact of the event's stream, decided by its decider. A code's uses come
+// codes; each change is a fact of the event's stream, decided by the catalogue (catalog/commands.ts). A code's uses come
 // from the orders that used it (promo_codes). Anyone else is told the event is not theirs (403), or
 // that it does not exist (404).
 import type { FastifyInstance, FastifyRequest } from 'fastify'
@@ -14,14 +14,12 @@ import {
   PromoPriceQuery,
 } from '../../contracts/promo.ts'
 import type { Throttle } from '../accounts/throttle.ts'
-import { EVENT_NOT_FOUND, eventDecider } from '../catalog/decide.ts'
+import type { CatalogCommands } from '../catalog/commands.ts'
+import { EVENT_NOT_FOUND } from '../catalog/decide.ts'
 import type { CatalogQueries } from '../catalog/queries.ts'
-import type { LedgerPort } from '../db/store.ts'
 import { forbidden, invalid, notFound } from '../errors.ts'
 import { callerOf } from '../http/access.ts'
 import { replies, type ValibotTypeProvider } from '../http/valibot.ts'
-import { streams } from '../ids.ts'
-import { handleCommand } from '../ledger/decider.ts'
 import { toPaise, toRupees } from '../money.ts'
 import { discountPaise, type PromoTerms, promoTermsFor } from './promo.ts'
 import type { BookingQueries } from './queries.ts'
@@ -29,7 +27,8 @@ import type { BookingQueries } from './queries.ts'
 export const PROMO_REFUSED = "Only the event's organizer can see and change its promo codes."
 
 export type PromoRoutesOptions = {
-  ledger: Pick<LedgerPort<unknown>, 'transaction'>
+  /** the event's promo codes, decided on its stream by the catalogue */
+  promoCodes: Pick<CatalogCommands, 'createPromoCode' | 'disablePromoCode'>
   events: Pick<CatalogQueries, 'byId' | 'ticketTypesOf'>
   booking: Pick<BookingQueries, 'promoCode' | 'promoCodesOf'>
   throttle: Pick<Throttle, 'beforePromo' | 'promoFound'>
@@ -37,7 +36,7 @@ export type PromoRoutesOptions = {
 
 export async function promoRoutes(fastify: FastifyInstance, options: PromoRoutesOptions) {
   const app = fastify.withTypeProvider<ValibotTypeProvider>()
-  const { ledger, events, booking, throttle } = options
+  const { promoCodes, events, booking, throttle } = options
 
   /** the event, when the caller is its organizer or an admin */
   const eventFor = async (request: FastifyRequest, eventId: string) => {
@@ -102,24 +101,20 @@ export async function promoRoutes(fastify: FastifyInstance, options: PromoRoutes
           return found.id
         })
       }
-      await handleCommand(ledger, eventDecider, {
-        stream: streams.event(event.id),
-        command: {
-          type: 'CreatePromoCode',
-          promo: {
-            eventId: event.id,
-            code: input.code,
-            percentOff: input.percentOff ?? null,
-            amountOffPaise: input.amountOff === undefined ? null : toPaise(input.amountOff),
-            ticketTypeIds,
-            maxUses: input.maxUses ?? null,
-            startsAt: input.startsAt ?? null,
-            endsAt: input.endsAt ?? null,
-            by: caller.id,
-          },
+      await promoCodes.createPromoCode(
+        {
+          eventId: event.id,
+          code: input.code,
+          percentOff: input.percentOff ?? null,
+          amountOffPaise: input.amountOff === undefined ? null : toPaise(input.amountOff),
+          ticketTypeIds,
+          maxUses: input.maxUses ?? null,
+          startsAt: input.startsAt ?? null,
+          endsAt: input.endsAt ?? null,
+          by: caller.id,
         },
-        meta: { actor: caller.id, requestId: request.id },
-      })
+        { actor: caller.id, requestId: request.id },
+      )
       const made = await booking.promoCode(event.id, input.code)
       if (!made) throw notFound('Promo code not found.')
       return reply.code(201).send(await viewOf(event.id, made))
@@ -172,11 +167,10 @@ export async function promoRoutes(fastify: FastifyInstance, options: PromoRoutes
     },
     async (request) => {
       const { event, caller } = await eventFor(request, request.params.id)
-      await handleCommand(ledger, eventDecider, {
-        stream: streams.event(event.id),
-        command: { type: 'DisablePromoCode', eventId: event.id, code: request.params.code, by: caller.id },
-        meta: { actor: caller.id, requestId: request.id },
-      })
+      await promoCodes.disablePromoCode(
+        { eventId: event.id, code: request.params.code, by: caller.id },
+        { actor: caller.id, requestId: request.id },
+      )
       return { message: 'Promo code disabled.' }
     },
   )

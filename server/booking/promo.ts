@@ -4,7 +4,6 @@
 import type { Throttle } from '../accounts/throttle.ts'
 import { invalid } from '../errors.ts'
 import { toRupees } from '../money.ts'
-import type { BookingQueries } from './queries.ts'
 
 /** a code as the hold reads it: its terms and how often it is in use */
 export type PromoTerms = {
@@ -66,7 +65,8 @@ export const amountOffRupees = (terms: Pick<PromoTerms, 'amountOffPaise'>) =>
  */
 export async function promoTermsFor(
   throttle: Pick<Throttle, 'beforePromo' | 'promoFound'>,
-  booking: Pick<BookingQueries, 'promoCode'>,
+  /** booking's read of a code's terms and uses (queries.ts's promoCode) */
+  booking: { promoCode(eventId: string, code: string): Promise<PromoTerms | null> },
   accountId: string,
   eventId: string,
   code: string,

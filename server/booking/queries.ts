@@ -1,34 +1,24 @@
 // Reads of the booking area: availability, orders and tickets, attendees.
 import { and, asc, desc, eq, gt, gte, inArray, isNull, lte, ne, or, sql } from 'drizzle-orm'
-import type { EventExtras } from '../catalog/queries.ts'
-import { events as eventsModel, eventTicketTypes as ticketTypesModel } from '../catalog/tables.ts'
+import { type CatalogQueriesNow, capacitySql, catalogQueries, type EventExtras } from '../catalog/queries.ts'
 import type { Db } from '../db/connection.ts'
 import { equalsConstant, inConstants } from '../db/constant.ts'
-import { waitlistEntriesTable as waitlistEntries } from '../db/sqlite-read-models.ts'
+import { answeringNow, sqliteSql } from '../db/sql.ts'
 import type { AsyncQueries } from '../db/store.ts'
 import type { Replaying } from '../ledger/ledger.ts'
+import {
+  offeredSeatsSql,
+  type WaitlistLine,
+  type WaitlistQueriesNow,
+  waitingSql,
+  waitlistQueries,
+} from '../waitlist/queries.ts'
 import { extrasOf, noExtras } from './extras.ts'
 import { heldOrders } from './project.ts'
 import type { PromoTerms } from './promo.ts'
 import { heldByClient, inventory, orders, type PaymentStatus, promoCodes } from './tables.ts'
 
-/** the catalogue's tables as drizzle's SQLite tables, for the joins below */
-const events = eventsModel.sqlite
-const eventTicketTypes = ticketTypesModel.sqlite
-
 export type OrderRow = typeof orders.$inferSelect
-
-/** an entry of a waiting list as its person sees it (issue 17) */
-export type WaitlistEntryRow = {
-  entryId: string
-  eventId: string
-  ticketTypeId: string
-  ticketType: string
-  quantity: number
-  status: 'waiting' | 'offered' | 'served' | 'left' | 'lapsed'
-  offerUntil: string | null
-  position: number
-}
 
 /** Who may see a ticket (its screens, its passes): its holder (its buyer until issued), the event's
  * organizer, admins. */
@@ -58,7 +48,32 @@ export const promoTerms = (row: typeof promoCodes.$inferSelect): PromoTerms => (
   paid: row.paid,
 })
 
-export function bookingQueries(db: Db) {
+/** what booking reads of other areas, through their queries */
+export type BookingAreas = {
+  catalog: Pick<CatalogQueriesNow, 'cancelled' | 'cancelledIds'>
+  waitlist: Pick<WaitlistQueriesNow, 'offeredTo' | 'lines'>
+}
+
+/**
+ * Seats on sale of one ticket type (@id): its capacity (the catalogue's) less the seats held and
+ * sold (booking's inventory) and those offered to its waiting list (the waiting list's), and whether
+ * anyone waits. One statement, each area's part written by that area's queries (capacitySql,
+ * offeredSeatsSql, waitingSql), because the hold reads it under the write lock on the flash sale's hot
+ * path: three reads would be three round trips under the lock on PostgreSQL. `id`: the store's
+ * parameter for the ticket type's id (@id on SQLite, $1 on PostgreSQL); `cast`: PostgreSQL's ::int.
+ */
+export const seatsOnSaleSql = (id: string, cast = '') =>
+  `SELECT (${capacitySql(id)} - coalesce((SELECT i.held + i.sold FROM inventory i WHERE i.ticket_type_id = ${id}), 0)
+     - ${offeredSeatsSql(id)})${cast} AS free, ${waitingSql(id)} AS waiting`
+
+export function bookingQueries(
+  db: Db,
+  areas: BookingAreas = {
+    catalog: answeringNow(catalogQueries(sqliteSql(db.$client))),
+    waitlist: answeringNow(waitlistQueries(sqliteSql(db.$client))),
+  },
+) {
+  const { catalog, waitlist } = areas
   /**
    * Each account's best payment status over the orders it holds (issued or transferred to it) or
    * placed and never held (unpaid or failed), for one organizer's events or any; one query for many.
@@ -89,37 +104,13 @@ export function bookingQueries(db: Db) {
   // read in the hold's transaction, both are exact under the write lock.
   // Seats offered to a waiting list (issue 17) are held for those people alone; while anyone waits,
   // seats that come back go to the list, not on sale.
-  const onSale = db
-    .select({
-      free: sql<number>`${eventTicketTypes.quantity} - coalesce(${inventory.held}, 0) - coalesce(${inventory.sold}, 0)
-        - coalesce((SELECT sum(w.quantity) FROM waitlist_entries w WHERE w.ticket_type_id = "event_ticket_types"."id" AND w.status = 'offered'), 0)`,
-      waiting: sql<number>`EXISTS (SELECT 1 FROM waitlist_entries w WHERE w.ticket_type_id = "event_ticket_types"."id" AND w.status = 'waiting')`,
-    })
-    .from(eventTicketTypes)
-    .leftJoin(inventory, eq(inventory.ticketTypeId, eventTicketTypes.id))
-    .where(eq(eventTicketTypes.id, sql.placeholder('id')))
-    .prepare()
+  const onSale = db.$client.prepare<{ id: string }, { free: number | null; waiting: number }>(
+    seatsOnSaleSql('@id'),
+  )
   const taken = db
     .select({ seats: sql<number>`${inventory.held} + ${inventory.sold}` })
     .from(inventory)
     .where(eq(inventory.ticketTypeId, sql.placeholder('id')))
-    .prepare()
-  const cancelledAt = db
-    .select({ at: events.cancelledAt })
-    .from(events)
-    .where(eq(events.id, sql.placeholder('id')))
-    .prepare()
-  // on every hold and order (prepared: building the query each time cost the flash sale dearly)
-  const offerOf = db
-    .select({ quantity: waitlistEntries.quantity })
-    .from(waitlistEntries)
-    .where(
-      and(
-        eq(waitlistEntries.accountId, sql.placeholder('accountId')),
-        eq(waitlistEntries.ticketTypeId, sql.placeholder('ticketTypeId')),
-        eq(waitlistEntries.status, 'offered'),
-      ),
-    )
     .prepare()
   const heldOfEvent = db
     .select()
@@ -202,79 +193,54 @@ export function bookingQueries(db: Db) {
   return {
     /** capacity − sold − held − offered: what anyone can book right now (none of a type that is
      * gone, none while people wait for it) */
-    available: (ticketType: { id: string }) => {
+    available: (ticketType: { id: string }): number => {
       const row = onSale.get({ id: ticketType.id })
-      return row && !row.waiting ? row.free : 0
+      return row && !row.waiting ? (row.free ?? 0) : 0
     },
     /** capacity − sold − held − offered, for the waiting list's offers */
     freeSeats: (ticketTypeId: string): number => onSale.get({ id: ticketTypeId })?.free ?? 0,
     /** seats of this ticket type offered to the account now (its waiting list's offer), or 0 */
     offeredTo: (accountId: string, ticketTypeId: string): number =>
-      offerOf.get({ accountId, ticketTypeId })?.quantity ?? 0,
+      waitlist.offeredTo(accountId, ticketTypeId),
     /** whether anyone waits for this ticket type */
     waiting: (ticketTypeId: string): boolean => Boolean(onSale.get({ id: ticketTypeId })?.waiting),
-    /** the account's entries still waiting or offered, each with its place in line (1: next) */
-    waitlistOf: (accountId: string): WaitlistEntryRow[] =>
-      db
-        .select({
-          entryId: waitlistEntries.entryId,
-          eventId: waitlistEntries.eventId,
-          ticketTypeId: waitlistEntries.ticketTypeId,
-          ticketType: waitlistEntries.ticketType,
-          quantity: waitlistEntries.quantity,
-          status: waitlistEntries.status,
-          offerUntil: waitlistEntries.offerUntil,
-          // qualified by hand: drizzle names a one-table query's columns without their table
-          position: sql<number>`(SELECT count(*) FROM waitlist_entries o WHERE o.ticket_type_id = "waitlist_entries"."ticket_type_id"
-            AND o.status IN ('waiting', 'offered') AND o.seq <= "waitlist_entries"."seq")`,
-        })
-        .from(waitlistEntries)
-        .where(
-          and(
-            eq(waitlistEntries.accountId, accountId),
-            inArray(waitlistEntries.status, ['waiting', 'offered']),
-          ),
-        )
-        .orderBy(asc(waitlistEntries.seq))
-        .all(),
-
     /** seats of a ticket type sold or held (what an edit may not take its capacity below) */
     seatsTaken: (ticketTypeId: string): number => taken.get({ id: ticketTypeId })?.seats ?? 0,
 
     /** whether the event is called off (issue 17): read under the lock, it stops holds and sales */
-    eventCancelled: (eventId: string): boolean => Boolean(cancelledAt.get({ id: eventId })?.at),
+    eventCancelled: (eventId: string): boolean => catalog.cancelled(eventId),
 
     /** the unpaid holds of an event */
     heldOf: (eventId: string): OrderRow[] => heldOfEvent.all({ eventId }),
 
     /** Cancelled events that still have orders held or issued: their cancellation is unfinished. */
-    cancelledWithOpenOrders: (): string[] =>
-      db
-        .select({ id: events.id })
-        .from(events)
-        .where(
-          and(
-            sql`${events.cancelledAt} IS NOT NULL`,
-            sql`EXISTS (SELECT 1 FROM ${orders} WHERE ${orders.eventId} = ${events.id} AND ${orders.status} IN ('held', 'issued'))`,
-          ),
-        )
-        .all()
-        .map((row) => row.id),
+    cancelledWithOpenOrders: (): string[] => {
+      const cancelled = catalog.cancelledIds()
+      if (cancelled.length === 0) return []
+      const open = new Set(
+        db
+          .selectDistinct({ eventId: orders.eventId })
+          .from(orders)
+          .where(and(inArray(orders.eventId, cancelled), inConstants(orders.status, ['held', 'issued'])))
+          .all()
+          .map((row) => row.eventId),
+      )
+      return cancelled.filter((id) => open.has(id))
+    },
 
     /** Availability and attendees for the catalogue's event views, loaded once per list. */
     eventExtras: ((eventIds) => {
       if (eventIds.length === 0) return noExtras
+      const taken = db
+        .select({
+          ticketTypeId: inventory.ticketTypeId,
+          taken: sql<number>`${inventory.held} + ${inventory.sold}`,
+        })
+        .from(inventory)
+        .where(inArray(inventory.eventId, eventIds))
+        .all()
       return extrasOf(
-        db
-          .select({
-            ticketTypeId: inventory.ticketTypeId,
-            taken: sql<number>`${inventory.held} + ${inventory.sold}
-              + coalesce((SELECT sum(w.quantity) FROM waitlist_entries w WHERE w.ticket_type_id = "inventory"."ticket_type_id" AND w.status = 'offered'), 0)`,
-            waiting: sql<number>`EXISTS (SELECT 1 FROM waitlist_entries w WHERE w.ticket_type_id = "inventory"."ticket_type_id" AND w.status = 'waiting')`,
-          })
-          .from(inventory)
-          .where(inArray(inventory.eventId, eventIds))
-          .all(),
+        withLines(taken, waitlist.lines(taken.map((row) => row.ticketTypeId))),
         db
           .select({ eventId: orders.eventId, ownerId: orders.ownerId })
           .from(orders)
@@ -410,6 +376,23 @@ export function bookingQueries(db: Db) {
       ticketTypeId ? lapsedOfType.all({ now, ticketTypeId }) : lapsed.all({ now }),
   }
 }
+
+/**
+ * Seats taken per ticket type (held and sold) with their waiting lists' (the waiting list's reads):
+ * seats offered count as taken, and a type someone waits for has none on sale.
+ */
+export const withLines = (
+  taken: ReadonlyArray<{ ticketTypeId: string; taken: number }>,
+  lines: ReadonlyMap<string, WaitlistLine>,
+) =>
+  taken.map((row) => {
+    const line = lines.get(row.ticketTypeId)
+    return {
+      ticketTypeId: row.ticketTypeId,
+      taken: row.taken + (line?.offered ?? 0),
+      waiting: line?.waiting ?? false,
+    }
+  })
 
 /** what other areas' projections read of an order: only the columns they fold */
 export type OrderSummary = Pick<

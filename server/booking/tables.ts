@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm'
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
 import type { TicketTypeName } from '../../contracts/catalog.ts'
-import type { OrderStatus } from './decide.ts'
+import type { OrderStatus } from './statuses.ts'
 
 export type PaymentStatus = 'Pending' | 'Completed' | 'Failed' | 'Cancelled'
 

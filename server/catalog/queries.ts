@@ -1,7 +1,7 @@
 // Reads of the catalogue, on either store; other areas read events only through these.
 import { type SQL, sql } from 'drizzle-orm'
 import type { EventView } from '../../contracts/catalog.ts'
-import { after, type DialectKit, type Sql, statement } from '../db/sql.ts'
+import { after, type DialectKit, type Now, type Sql, statement } from '../db/sql.ts'
 import type { AsyncQueries, Awaitable } from '../db/store.ts'
 import { searchPhrases, wordsSql } from './pg-search.ts'
 import { matchQuery, SEARCH_WEIGHTS } from './search-index.ts'
@@ -20,6 +20,16 @@ import {
 
 export type { EventExtras, EventRow, TicketTypeRow }
 export { noExtras }
+
+/**
+ * A ticket type's capacity as the event's stream has it now (null: no such type), as a subquery in
+ * SQL both stores read (`ticketTypeId`: an expression or parameter of the embedding statement).
+ * Booking's seats on sale embed it in the one statement the hold reads under the write lock, with
+ * its own seats taken and the waiting list's offers (waitlist/queries.ts): the flash sale's hottest
+ * read stays one statement (one round trip on PostgreSQL, under the lock), not three.
+ */
+export const capacitySql = (ticketTypeId: string) =>
+  `(SELECT t.quantity FROM event_ticket_types t WHERE t.id = ${ticketTypeId})`
 
 /** by date and time, the id settling ties (text compared byte by byte, as SQLite does) */
 const byStart = (d: DialectKit, alias = '') =>
@@ -72,6 +82,12 @@ const typesOfEvent = statement<{ eventId: string }, TicketTypeRow>(
 const typesOfEvents = statement<{ eventIds: string[] }, TicketTypeRow>(
   (p, d) => sql`SELECT ${eventTicketTypes.columns()} FROM event_ticket_types
     WHERE ${d.inList(sql`event_id`, p.eventIds)} ORDER BY ${d.bytes(sql`event_id`)}, rank`,
+)
+const cancelledAt = statement<{ id: string }, { at: string | null }>(
+  (p) => sql`SELECT cancelled_at AS at FROM events WHERE id = ${p.id}`,
+)
+const cancelledEvents = statement<Record<string, never>, { id: string }>(
+  (_, d) => sql`SELECT id FROM events WHERE cancelled_at IS NOT NULL ORDER BY ${d.bytes(sql`id`)}`,
 )
 const typeById = statement<{ id: string }, TicketTypeRow>(
   (p) => sql`SELECT ${eventTicketTypes.columns()} FROM event_ticket_types WHERE id = ${p.id}`,
@@ -142,6 +158,10 @@ export function catalogQueries(x: Sql) {
     toViews,
     byId: (id: string) => after(x.get(eventById, { id }), (row) => (row ? eventRow(row) : undefined)),
     ticketType: (id: string) => after(x.get(typeById, { id }), (row) => (row ? typeRow(row) : undefined)),
+    /** whether the event is called off (issue 17): read under the lock, it stops holds and sales */
+    cancelled: (eventId: string) => after(x.get(cancelledAt, { id: eventId }), (row) => Boolean(row?.at)),
+    /** the events called off, any time */
+    cancelledIds: () => after(x.all(cancelledEvents, {}), (rows) => rows.map((row) => row.id)),
     all: () => eventRows(x.all(everyEvent, {})),
     byOrganizer: (organizerId: string) => eventRows(x.all(ofOrganizer, { organizerId })),
     withWords,
@@ -170,5 +190,7 @@ export function catalogQueries(x: Sql) {
   }
 }
 
+/** the reads on SQLite, as they answer: at once */
+export type CatalogQueriesNow = Now<ReturnType<typeof catalogQueries>>
 /** the reads on either store, awaited (db/store.ts) */
 export type CatalogQueries = AsyncQueries<ReturnType<typeof catalogQueries>>

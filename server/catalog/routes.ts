@@ -19,60 +19,40 @@ import {
   ReviewBody,
   ReviewReply,
 } from '../../contracts/catalog.ts'
-import { wait } from '../db/store.ts'
-import { DomainError, forbidden, invalid, notFound } from '../errors.ts'
+import { forbidden, invalid, notFound } from '../errors.ts'
 import { callerOf } from '../http/access.ts'
-import { gzipJsonArray } from '../http/gzip-groups.ts'
 import { mediaBaseOf } from '../http/media-urls.ts'
-import { NUL_REFUSED } from '../http/nul-text.ts'
 import { issuesOf, replies, toJson, type ValibotTypeProvider } from '../http/valibot.ts'
-import { newId, streams } from '../ids.ts'
-import { decideIn, handleCommand } from '../ledger/decider.ts'
+import { newId } from '../ids.ts'
 import { toPaise } from '../money.ts'
 import type { Platform } from '../platform.ts'
-import { EVENT_NOT_FOUND, type EventDetails, eventDecider, NOT_YOUR_EVENT } from './decide.ts'
+import type { CatalogCommands } from './commands.ts'
+import { EVENT_NOT_FOUND, type EventDetails, NOT_YOUR_EVENT } from './decide.ts'
 import type { EventSubmitted } from './facts.ts'
-import { eventFragments, type Fragment } from './fragments.ts'
-import type { MediaBatch, MediaStore } from './media.ts'
+import { eventFragments } from './fragments.ts'
+import { listingCache, takesGzip } from './listing-cache.ts'
+import type { MediaStore } from './media.ts'
 import { createMediaStore } from './media-store.ts'
 import { type CatalogQueries, type EventExtras, type EventRow, noExtras } from './queries.ts'
+import {
+  createFieldsOf,
+  editedMedia,
+  editFieldsOf,
+  multipartLimits,
+  multipartRefusal,
+  readParts,
+} from './uploads.ts'
 
 export type CatalogRoutesOptions = {
   platform: Pick<Platform, 'ledger' | 'config'>
   events: CatalogQueries
+  /** every change to an event's stream (commands.ts) */
+  commands: CatalogCommands
   extras?: EventExtras
   /** the event of an order (booking's read), to tell which event an order's fact changes */
   eventOfOrder?: (orderId: string) => Promise<string | undefined>
   /** where uploads are kept; by default createMediaStore(config) without a PostgreSQL pool */
   media?: MediaStore
-}
-
-/** below this, a body goes as it is */
-const GZIP_FROM = 1024
-/** whether an Accept-Encoding takes gzip (not refused with q=0) */
-export function takesGzip(accept: string | string[] | undefined): boolean {
-  // the same few headers come again and again (each browser sends its own every time)
-  if (typeof accept === 'string') {
-    let takes = gzipTakers.get(accept)
-    if (takes === undefined) {
-      takes = takesGzipParsed(accept)
-      if (gzipTakers.size >= 100) gzipTakers.clear()
-      gzipTakers.set(accept, takes)
-    }
-    return takes
-  }
-  return takesGzipParsed(accept)
-}
-const gzipTakers = new Map<string, boolean>()
-
-function takesGzipParsed(accept: string | string[] | undefined): boolean {
-  for (const part of String(accept ?? '').split(',')) {
-    const [coding = '', ...params] = part.trim().toLowerCase().split(';')
-    if (coding.trim() !== 'gzip' && coding.trim() !== '*') continue
-    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='))
-    return q === undefined || Number(q.slice(2)) > 0
-  }
-  return false
 }
 
 export async function catalogRoutes(fastify: FastifyInstance, options: CatalogRoutesOptions) {
@@ -82,111 +62,46 @@ export async function catalogRoutes(fastify: FastifyInstance, options: CatalogRo
   /** the event objects of API.md, with what other areas add to them */
   const viewsOf = async (rows: EventRow[], mediaBase: string) =>
     events.toViews(rows, await extras(rows.map((r) => r.id)), mediaBase)
-  const { events } = options
+  const { events, commands } = options
   const media = options.media ?? createMediaStore(config, null)
   await media.sweep()
 
-  await app.register(multipart, {
-    limits: {
-      fileSize: Math.max(config.uploads.imageMaxBytes, config.uploads.videoMaxBytes) + 1,
-      files: config.uploads.maxImages + config.uploads.maxVideos,
-      fields: 20,
-      fieldSize: 256 * 1024,
-      parts: config.uploads.maxImages + config.uploads.maxVideos + 20,
-    },
-  })
+  await app.register(multipart, { limits: multipartLimits(config.uploads) })
 
-  // Listings put together once per ledger head: while nothing happens, every reader gets the same
-  // bytes; the first read after a new fact joins them again from the events' objects, of which
-  // only the changed ones are made again. A client that takes gzip (every browser) gets them
-  // compressed, also once per head, from groups of events of which only the changed ones are
-  // compressed again (gzip-groups.ts). Issue 18: a listing of 1,000 events is ~0.6 MB of JSON,
-  // several times less gzipped, and sending the bytes was most of its cost.
+  // the listings' bytes, once per ledger head (listing-cache.ts), from each event's object made
+  // once per change of that event (fragments.ts)
   const serializeOne = fastJson(toJson(EventView) as unknown as Parameters<typeof fastJson>[0])
-  // each event's object made once per change of that event (fragments.ts)
   const fragments = eventFragments({
     ledger,
     eventOfOrder: options.eventOfOrder ?? (async () => undefined),
     eventOfTicketType: async (id) => (await events.ticketType(id))?.eventId,
     build: async (rows, base) => (await viewsOf(rows, base)).map((view) => serializeOne(view)),
   })
-  /** a listing: its events' objects, their length joined, and (made when first asked for) the
-   * JSON text and its gzip (gzip-groups.ts, which never makes the whole text) */
-  type Body = { items: Fragment[]; length: number; json?: string; gzipped?: Buffer }
-  const lists: { head: number; bodies: Map<string, Body>; count?: number } = { head: -1, bodies: new Map() }
-  /**
-   * the cache as of the ledger's head (read once per request): emptied when a fact came since; a
-   * request that read an older head may use what is kept (it is newer) but keeps nothing
-   */
-  const listsAt = (head: number) => {
-    if (head > lists.head) {
-      lists.head = head
-      lists.bodies.clear()
-      lists.count = undefined
-    }
-  }
+  const listings = listingCache(fragments)
   const sendList = async (
     reply: FastifyReply,
     head: number,
     key: string,
     rows: () => Promise<EventRow[]>,
   ) => {
-    listsAt(head)
     // Media URLs are absolute against a base that, outside production, is the asker's origin.
     const base = mediaBaseOf(reply.request, config)
-    const cacheKey = `${base} ${key}`
-    let body = lists.bodies.get(cacheKey)
-    if (body === undefined) {
-      const items = await fragments.of(rows, base)
-      body = { items, length: items.reduce((n, item) => n + item.json.length + 1, 1) }
-      // kept only under the head this request read: a newer fact may have come while it was made
-      if (lists.head === head && lists.bodies.size < 100) lists.bodies.set(cacheKey, body)
-    }
+    const body = await listings.bytes(
+      head,
+      base,
+      key,
+      rows,
+      takesGzip(reply.request.headers['accept-encoding']),
+    )
     // added to what is there (CORS varies by Origin)
     const vary = reply.getHeader('vary')
     reply
       .type('application/json; charset=utf-8')
       .header('vary', vary ? `${vary}, Accept-Encoding` : 'Accept-Encoding')
-    if (body.length >= GZIP_FROM && takesGzip(reply.request.headers['accept-encoding'])) {
-      body.gzipped ??= gzipJsonArray(body.items)
-      return reply.header('content-encoding', 'gzip').send(body.gzipped)
-    }
-    body.json ??= `[${body.items.map((item) => item.json).join(',')}]`
-    return reply.send(body.json)
+    if (body.gzip) reply.header('content-encoding', 'gzip')
+    return reply.send(body.bytes)
   }
 
-  /** A multipart body's text fields, its files staged in `batch` (at most the limits, per kind). */
-  const readParts = async (request: FastifyRequest, batch: MediaBatch) => {
-    const fields: Record<string, string> = {}
-    const counts = { image: 0, video: 0 }
-    for await (const part of request.parts()) {
-      const field = part.fieldname.replace(/\[\]$/, '')
-      if (part.type === 'field') {
-        const value = String(part.value)
-        // refused at the door as in a JSON body (nul-text.ts), whichever store would keep it
-        if (value.includes('\u0000') || field.includes('\u0000'))
-          throw invalid(NUL_REFUSED, [{ field: field.replaceAll('\u0000', ''), message: NUL_REFUSED }])
-        fields[field] = value
-        continue
-      }
-      const kind = field === 'images' ? 'image' : field === 'videos' ? 'video' : null
-      if (!kind) {
-        const message = `Files go in "images" or "videos", not "${field.slice(0, 40)}".`
-        throw invalid(message, [{ field: field.slice(0, 40), message }])
-      }
-      if (!part.filename && part.file.readableLength === 0) {
-        part.file.resume() // an empty file input
-        continue
-      }
-      const max = kind === 'image' ? config.uploads.maxImages : config.uploads.maxVideos
-      if (++counts[kind] > max)
-        throw invalid(`At most ${max} ${kind}s per event.`, [
-          { field, message: `At most ${max} ${kind}s per event.` },
-        ])
-      await batch.add(kind, part.filename, part.file)
-    }
-    return fields
-  }
   /** the event's version the caller saw (If-Match), to change it only as seen; undefined: any */
   const versionSeen = (request: FastifyRequest): number | undefined => {
     const ifMatch = request.headers['if-match']
@@ -195,15 +110,6 @@ export async function catalogRoutes(fastify: FastifyInstance, options: CatalogRo
     if (!seen) throw invalid('If-Match must be the event version, such as "2".')
     return Number(seen[1])
   }
-  /** the multipart parser's complaints about a malformed body carry no status of their own */
-  const multipartRefusal = (error: unknown) =>
-    error instanceof Error &&
-    !(error instanceof DomainError) &&
-    /multipart|boundary|part header/i.test(error.message) &&
-    !('code' in error)
-      ? invalid(`The upload is not valid multipart/form-data (${error.message}).`)
-      : error
-
   const view = async (row: EventRow, request: FastifyRequest) =>
     (await viewsOf([row], mediaBaseOf(request, config)))[0] as EventView
   /** Visible to everyone once approved; before that only to its organizer and admins. */
@@ -232,9 +138,7 @@ export async function catalogRoutes(fastify: FastifyInstance, options: CatalogRo
       if (!page) return sendList(reply, head, 'all', () => events.approved())
       // A page: the same order as the whole listing, its count in a header (the body stays a bare
       // array), and the next page's address while there is one.
-      listsAt(head)
-      const total = lists.count ?? (await events.approvedCount())
-      if (lists.head === head) lists.count = total
+      const total = await listings.count(head, () => events.approvedCount())
       reply.header('x-total-count', String(total))
       if (page * limit < total)
         reply.header('link', `</api/v1/event?page=${page + 1}&limit=${limit}>; rel="next"`)
@@ -286,22 +190,8 @@ export async function catalogRoutes(fastify: FastifyInstance, options: CatalogRo
       const batch = media.batch()
       let committed = false
       try {
-        const fields = await readParts(request, batch)
-
-        let ticketTypes: unknown = fields.ticketTypes
-        try {
-          ticketTypes = JSON.parse(fields.ticketTypes ?? '')
-        } catch {
-          if (fields.ticketTypes !== undefined) {
-            throw invalid('Ticket types must be a JSON list of {type, price, quantity}.', [
-              {
-                field: 'ticketTypes',
-                message: 'Ticket types must be a JSON list of {type, price, quantity}.',
-              },
-            ])
-          }
-        }
-        const parsed = v.safeParse(CreateEventFields, { ...fields, ticketTypes })
+        const fields = createFieldsOf(await readParts(request.parts(), batch, config.uploads))
+        const parsed = v.safeParse(CreateEventFields, fields)
         if (!parsed.success) {
           const issues = issuesOf(CreateEventFields, parsed.issues)
           throw invalid(issues[0]?.message ?? 'Some fields are not right.', issues)
@@ -331,11 +221,7 @@ export async function catalogRoutes(fastify: FastifyInstance, options: CatalogRo
         // refused, the moved files are removed again below.
         await batch.commit()
         committed = true
-        await handleCommand(ledger, eventDecider, {
-          stream: streams.event(eventId),
-          command: { type: 'Submit', event, now: new Date().toISOString(), timeZone: config.timeZone },
-          meta: { actor: organizer.id, requestId: request.id },
-        })
+        await commands.submit(event, { actor: organizer.id, requestId: request.id })
         committed = false
         const row = (await events.byId(eventId)) as EventRow
         return reply
@@ -349,12 +235,6 @@ export async function catalogRoutes(fastify: FastifyInstance, options: CatalogRo
       }
     },
   )
-
-  /** the stored form of a media URL the views gave (absolute against some base), if it is one */
-  const storedMedia = (url: string, own: Array<{ url: string }>) => {
-    const path = url.startsWith('/') ? url : URL.canParse(url) ? new URL(url).pathname : url
-    return own.find((m) => m.url === path || m.url === url)
-  }
 
   app.put(
     '/event/:id',
@@ -375,21 +255,7 @@ export async function catalogRoutes(fastify: FastifyInstance, options: CatalogRo
       try {
         let input: Record<string, unknown>
         if (request.isMultipart()) {
-          const fields = await readParts(request, batch)
-          input = { ...fields }
-          for (const key of ['ticketTypes', 'images', 'videos']) {
-            const text = fields[key]
-            if (text === undefined) continue
-            try {
-              input[key] = JSON.parse(text)
-            } catch {
-              const message =
-                key === 'ticketTypes'
-                  ? 'Ticket types must be a JSON list of {type, price, quantity}.'
-                  : `${key === 'images' ? 'Images' : 'Videos'} to keep must be a JSON list of {url}.`
-              throw invalid(message, [{ field: key, message }])
-            }
-          }
+          input = editFieldsOf(await readParts(request.parts(), batch, config.uploads))
         } else {
           const body = request.body
           if (typeof body !== 'object' || body === null || Array.isArray(body))
@@ -402,59 +268,32 @@ export async function catalogRoutes(fastify: FastifyInstance, options: CatalogRo
           throw invalid(issues[0]?.message ?? 'Some fields are not right.', issues)
         }
         const { ticketTypes, images, videos, ...text } = parsed.output
-        const details: Partial<EventDetails> = { ...text }
-        for (const [kind, kept, current, max] of [
-          ['image', images, row.images, config.uploads.maxImages],
-          ['video', videos, row.videos, config.uploads.maxVideos],
-        ] as const) {
-          const added = batch.urls(kind)
-          if (!kept && added.length === 0) continue
-          const keep = (kept ?? current).map((m) => {
-            const own = storedMedia(m.url, current)
-            if (!own)
-              throw invalid(`Only the event's own ${kind}s can be kept.`, [
-                { field: `${kind}s`, message: `Only the event's own ${kind}s can be kept.` },
-              ])
-            return own
-          })
-          const all = [...keep, ...added]
-          if (all.length > max)
-            throw invalid(`At most ${max} ${kind}s per event.`, [
-              { field: `${kind}s`, message: `At most ${max} ${kind}s per event.` },
-            ])
-          details[kind === 'image' ? 'images' : 'videos'] = all
+        const details: Partial<EventDetails> = {
+          ...text,
+          ...editedMedia({ images, videos }, batch, row, config.uploads),
         }
         const types = (await events.ticketTypesOf([id])).get(id) ?? []
         await batch.commit()
         committed = true
-        await ledger.transaction(function* (tx) {
-          const taken: Record<string, number> = {}
-          for (const type of types) taken[type.id] = yield* wait(tx.reads.booking.seatsTaken(type.id))
-          return yield* decideIn(tx, eventDecider, {
-            stream: streams.event(id),
-            expectedVersion: seen,
-            command: {
-              type: 'Edit',
-              eventId: id,
-              by: organizer.id,
-              details,
-              ...(ticketTypes
-                ? {
-                    ticketTypes: ticketTypes.map((t) => ({
-                      type: t.type,
-                      pricePaise: toPaise(t.price),
-                      quantity: t.quantity,
-                    })),
-                  }
-                : {}),
-              taken,
-              newId,
-              now: new Date().toISOString(),
-              timeZone: config.timeZone,
-            },
-            meta: { actor: organizer.id, requestId: request.id },
-          })
-        })
+        await commands.edit(
+          {
+            eventId: id,
+            by: organizer.id,
+            details,
+            ...(ticketTypes
+              ? {
+                  ticketTypes: ticketTypes.map((t) => ({
+                    type: t.type,
+                    pricePaise: toPaise(t.price),
+                    quantity: t.quantity,
+                  })),
+                }
+              : {}),
+            ticketTypeIds: types.map((type) => type.id),
+          },
+          { actor: organizer.id, requestId: request.id },
+          seen,
+        )
         committed = false
         return {
           message: 'Event updated successfully',
@@ -480,19 +319,10 @@ export async function catalogRoutes(fastify: FastifyInstance, options: CatalogRo
       const { id } = request.params
       const row = await events.byId(id)
       if (!visible(row, request)) throw notFound(EVENT_NOT_FOUND)
-      await handleCommand(ledger, eventDecider, {
-        stream: streams.event(id),
-        command: {
-          type: 'Cancel',
-          eventId: id,
-          by: caller.id,
-          asAdmin: caller.role === 'admin',
-          reason: request.body.reason,
-          now: new Date().toISOString(),
-          timeZone: config.timeZone,
-        },
-        meta: { actor: caller.id, requestId: request.id },
-      })
+      await commands.cancel(
+        { eventId: id, by: caller.id, asAdmin: caller.role === 'admin', reason: request.body.reason },
+        { actor: caller.id, requestId: request.id },
+      )
       return {
         message: 'Event cancelled. Every paid order will be refunded.',
         event: await view((await events.byId(id)) as EventRow, request),
@@ -524,18 +354,11 @@ export async function catalogRoutes(fastify: FastifyInstance, options: CatalogRo
       const decision = request.body.status
       // Two admins deciding at once: with If-Match (the version each saw), the second is a 409.
       const seen = versionSeen(request)
-      await handleCommand(ledger, eventDecider, {
-        stream: streams.event(id),
-        command: {
-          type: 'Review',
-          eventId: id,
-          decision,
-          by: admin.id,
-          reason: request.body.reason || undefined,
-        },
-        meta: { actor: admin.id, requestId: request.id },
-        expectedVersion: seen,
-      })
+      await commands.review(
+        { eventId: id, decision, by: admin.id, reason: request.body.reason || undefined },
+        { actor: admin.id, requestId: request.id },
+        seen,
+      )
       return {
         message: decision === 'Approved' ? 'Event approved successfully!' : 'Event rejected !',
         event: await view((await events.byId(id)) as EventRow, request),

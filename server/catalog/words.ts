@@ -79,6 +79,7 @@ export function indexWords(x: Sql, words: Words): Awaitable<void> {
 /** an edited event's words in place of its old ones */
 export function reindexWords(x: Sql, words: Words): Awaitable<void> {
   if (x.dialect === 'postgres') return x.run(pgUpdate, tokensOf(words))
-  x.run(ftsDelete, { eventId: words.eventId })
+  // SQLite answers at once: nothing to wait for
+  void x.run(ftsDelete, { eventId: words.eventId })
   return x.run(ftsInsert, pick(words))
 }

@@ -24,14 +24,12 @@ import { MessageReply } from '../../contracts/common.ts'
 import type { Throttle } from '../accounts/throttle.ts'
 import { TICKET_NOT_FOUND } from '../booking/decide.ts'
 import { type BookingQueries, mayReadTicket } from '../booking/queries.ts'
-import { EVENT_NOT_FOUND, eventDecider, INVITATION_NOT_FOUND } from '../catalog/decide.ts'
+import type { CatalogCommands } from '../catalog/commands.ts'
+import { EVENT_NOT_FOUND, INVITATION_NOT_FOUND } from '../catalog/decide.ts'
 import type { CatalogQueries, EventRow } from '../catalog/queries.ts'
-import type { LedgerPort } from '../db/store.ts'
 import { forbidden, notFound } from '../errors.ts'
 import { callerOf } from '../http/access.ts'
 import { replies, type ValibotTypeProvider } from '../http/valibot.ts'
-import { newId, streams } from '../ids.ts'
-import { handleCommand } from '../ledger/decider.ts'
 import type { CheckinQueries } from './queries.ts'
 import type { CheckinScans } from './scans.ts'
 import type { CheckinViews } from './views.ts'
@@ -42,7 +40,11 @@ export const DOOR_STAFF_REFUSED = "Only the event's organizer can see and change
 export const INVITATION_SENT = 'Invitation sent. It shows as invited until it is accepted.'
 
 export type CheckinRoutesOptions = {
-  ledger: Pick<LedgerPort<unknown>, 'transaction'>
+  /** the event's door staff, decided on its stream by the catalogue (catalog/commands.ts) */
+  doorStaff: Pick<
+    CatalogCommands,
+    'inviteDoorStaff' | 'removeDoorStaff' | 'acceptDoorStaff' | 'leaveDoorStaff'
+  >
   checkin: CheckinQueries
   scans: CheckinScans
   views: CheckinViews
@@ -57,7 +59,7 @@ type Standing = 'manage' | 'scan' | null
 
 export async function checkinRoutes(fastify: FastifyInstance, options: CheckinRoutesOptions) {
   const app = fastify.withTypeProvider<ValibotTypeProvider>()
-  const { ledger, checkin, scans, views, events, booking, throttle } = options
+  const { doorStaff, checkin, scans, views, events, booking, throttle } = options
 
   const standingAt = async (event: EventRow, caller: SignedInAccount): Promise<Standing> => {
     if (caller.role === 'admin' || event.organizerId === caller.id) return 'manage'
@@ -158,17 +160,10 @@ export async function checkinRoutes(fastify: FastifyInstance, options: CheckinRo
       await throttle.perHour('door-staff', caller.id)
       // No account is looked up: the invitation goes to the address, and the answer is the same
       // whoever has it (or nobody yet). Its mail is sent after commit (reactions).
-      await handleCommand(ledger, eventDecider, {
-        stream: streams.event(event.id),
-        command: {
-          type: 'InviteDoorStaff',
-          eventId: event.id,
-          invitationId: newId(),
-          email: request.body.email,
-          by: caller.id,
-        },
-        meta: { actor: caller.id, requestId: request.id },
-      })
+      await doorStaff.inviteDoorStaff(
+        { eventId: event.id, email: request.body.email, by: caller.id },
+        { actor: caller.id, requestId: request.id },
+      )
       return reply.code(202).send({ message: INVITATION_SENT })
     },
   )
@@ -182,16 +177,10 @@ export async function checkinRoutes(fastify: FastifyInstance, options: CheckinRo
     async (request) => {
       const { event, caller } = await eventFor(request, request.params.eventId, 'manage')
       await throttle.perHour('door-staff', caller.id)
-      await handleCommand(ledger, eventDecider, {
-        stream: streams.event(event.id),
-        command: {
-          type: 'RemoveDoorStaff',
-          eventId: event.id,
-          invitationId: request.params.invitationId,
-          by: caller.id,
-        },
-        meta: { actor: caller.id, requestId: request.id },
-      })
+      await doorStaff.removeDoorStaff(
+        { eventId: event.id, invitationId: request.params.invitationId, by: caller.id },
+        { actor: caller.id, requestId: request.id },
+      )
       return { message: 'Removed from the door staff.' }
     },
   )
@@ -223,17 +212,15 @@ export async function checkinRoutes(fastify: FastifyInstance, options: CheckinRo
     async (request) => {
       const { caller, event } = await invitationFor(request, request.params.invitationId)
       // whether it is the caller's is decided on the event's stream (its e-mail, or its account)
-      await handleCommand(ledger, eventDecider, {
-        stream: streams.event(event.id),
-        command: {
-          type: 'AcceptDoorStaff',
+      await doorStaff.acceptDoorStaff(
+        {
           eventId: event.id,
           invitationId: request.params.invitationId,
           accountId: caller.id,
           email: caller.email,
         },
-        meta: { actor: caller.id, requestId: request.id },
-      })
+        { actor: caller.id, requestId: request.id },
+      )
       return { message: `You are now door staff of ${event.title}.`, eventId: event.id }
     },
   )
@@ -246,17 +233,15 @@ export async function checkinRoutes(fastify: FastifyInstance, options: CheckinRo
     },
     async (request) => {
       const { caller, event } = await invitationFor(request, request.params.invitationId)
-      await handleCommand(ledger, eventDecider, {
-        stream: streams.event(event.id),
-        command: {
-          type: 'LeaveDoorStaff',
+      await doorStaff.leaveDoorStaff(
+        {
           eventId: event.id,
           invitationId: request.params.invitationId,
           accountId: caller.id,
           email: caller.email,
         },
-        meta: { actor: caller.id, requestId: request.id },
-      })
+        { actor: caller.id, requestId: request.id },
+      )
       return { message: `You are not door staff of ${event.title}.` }
     },
   )

@@ -175,3 +175,11 @@ export function pgSql(on: PgQueryable): Sql {
 export function after<T, U>(value: Awaitable<T>, f: (value: T) => U): Awaitable<U> {
   return value instanceof Promise ? value.then(f) : f(value)
 }
+
+/** Queries as they answer on SQLite: at once (each Awaitable answer is its value). */
+export type Now<Q> = {
+  [K in keyof Q]: Q[K] extends (...args: infer A) => infer R ? (...args: A) => Awaited<R> : Q[K]
+}
+
+/** Queries over SQLite's executor (sqliteSql), typed as the answers they give: at once. */
+export const answeringNow = <Q>(queries: Q): Now<Q> => queries as Now<Q>

@@ -11,7 +11,6 @@ import {
   WaitlistMine,
 } from '../../contracts/waitlist.ts'
 import type { Throttle } from '../accounts/throttle.ts'
-import type { BookingQueries } from '../booking/queries.ts'
 import { EVENT_NOT_FOUND } from '../catalog/decide.ts'
 import type { CatalogQueries, TicketTypeRow } from '../catalog/queries.ts'
 import { invalid, notFound } from '../errors.ts'
@@ -20,10 +19,12 @@ import { replies, type ValibotTypeProvider } from '../http/valibot.ts'
 import { newId } from '../ids.ts'
 import type { WaitlistCommands } from './commands.ts'
 import { NOT_WAITING } from './decide.ts'
+import type { WaitlistQueries } from './queries.ts'
 
 export type WaitlistRoutesOptions = {
   events: Pick<CatalogQueries, 'byId' | 'ticketTypesOf'>
-  booking: Pick<BookingQueries, 'waitlistOf'>
+  /** the caller's own entries */
+  entries: Pick<WaitlistQueries, 'entriesOf'>
   commands: WaitlistCommands
   maxQuantity: number
   /** refuses an account joining and leaving in a loop */
@@ -34,7 +35,7 @@ const NO_SUCH_TYPE = 'This event has no such ticket type.'
 
 export async function waitlistRoutes(fastify: FastifyInstance, options: WaitlistRoutesOptions) {
   const app = fastify.withTypeProvider<ValibotTypeProvider>()
-  const { events, booking, commands, maxQuantity, throttle } = options
+  const { events, entries: lists, commands, maxQuantity, throttle } = options
 
   /** the approved event's ticket type named (by name in any case, or by id) */
   const typeOf = async (eventId: string, wanted: string): Promise<TicketTypeRow> => {
@@ -95,7 +96,7 @@ export async function waitlistRoutes(fastify: FastifyInstance, options: Waitlist
       const { id } = request.params
       const wanted = request.query.ticketType
       const only = wanted ? (await typeOf(id, wanted)).id : null
-      const entries = (await booking.waitlistOf(caller.id)).filter(
+      const entries = (await lists.entriesOf(caller.id)).filter(
         (e) => e.eventId === id && (only === null || e.ticketTypeId === only),
       )
       if (entries.length === 0) throw notFound(NOT_WAITING)
@@ -109,7 +110,7 @@ export async function waitlistRoutes(fastify: FastifyInstance, options: Waitlist
     '/waitlist/mine',
     { config: { access: 'signed-in' }, schema: { response: replies({ 200: WaitlistMine }) } },
     async (request) =>
-      (await booking.waitlistOf(callerOf(request).id)).flatMap((e) =>
+      (await lists.entriesOf(callerOf(request).id)).flatMap((e) =>
         e.status === 'waiting' || e.status === 'offered'
           ? [
               {

@@ -1,0 +1,124 @@
+// The catalogue's commands: every change to an event's stream (its submission, review, edits and
+// cancellation, its door staff, its promo codes) is decided here against the stream (decide.ts) and
+// appended in one transaction. Other areas' routes (the door's staff, the promo codes) ask through
+// these, so only the catalogue decides about an event's stream.
+import type { BookingQueries } from '../booking/queries.ts'
+import { type LedgerPort, type StepQueries, wait } from '../db/store.ts'
+import { newId, streams } from '../ids.ts'
+import { decideIn } from '../ledger/decider.ts'
+import type { FactMeta, StoredFact } from '../ledger/ledger.ts'
+import { type EventCommand, type EventDetails, eventDecider, type TicketTypeChange } from './decide.ts'
+import type { CatalogFact, EventSubmitted, PromoCodeCreated } from './facts.ts'
+
+/** what an edit reads inside its transaction: the seats each ticket type has sold or held */
+export type CatalogReads = { booking: Pick<StepQueries<BookingQueries>, 'seatsTaken'> }
+export type CatalogLedger = Pick<LedgerPort<CatalogReads>, 'transaction'>
+
+/** now, as the decisions judge an event's start against it */
+const now = () => new Date().toISOString()
+
+export function catalogCommands(ledger: CatalogLedger, timeZone: string) {
+  /** one command on one event's stream, decided and appended in a transaction of its own */
+  const decide = (
+    eventId: string,
+    command: EventCommand,
+    meta: FactMeta,
+    expectedVersion?: number,
+  ): Promise<StoredFact<CatalogFact>[]> =>
+    ledger.transaction(function* (tx) {
+      const handled = yield* decideIn(tx, eventDecider, {
+        stream: streams.event(eventId),
+        command,
+        meta,
+        expectedVersion,
+      })
+      return handled.facts
+    })
+
+  return {
+    /** a new event, pending review (its start must be after now) */
+    submit: (event: EventSubmitted['data'], meta: FactMeta) =>
+      decide(event.eventId, { type: 'Submit', event, now: now(), timeZone }, meta),
+
+    /**
+     * The organizer's change to an event, on the version it saw (seen; undefined: any). The seats
+     * sold or held of its ticket types (ticketTypeIds) are read under the write lock: a capacity may
+     * not go below them.
+     */
+    edit(
+      change: {
+        eventId: string
+        by: string
+        details: Partial<EventDetails>
+        ticketTypes?: TicketTypeChange[]
+        ticketTypeIds: readonly string[]
+      },
+      meta: FactMeta,
+      seen?: number,
+    ) {
+      const { eventId, by, details, ticketTypes, ticketTypeIds } = change
+      return ledger.transaction(function* (tx) {
+        const taken: Record<string, number> = {}
+        for (const id of ticketTypeIds) taken[id] = yield* wait(tx.reads.booking.seatsTaken(id))
+        const handled = yield* decideIn(tx, eventDecider, {
+          stream: streams.event(eventId),
+          expectedVersion: seen,
+          command: {
+            type: 'Edit',
+            eventId,
+            by,
+            details,
+            ...(ticketTypes ? { ticketTypes } : {}),
+            taken,
+            newId,
+            now: now(),
+            timeZone,
+          },
+          meta,
+        })
+        return handled.facts
+      })
+    },
+
+    /** the event called off by its organizer or an admin (before it starts) */
+    cancel: (cancel: { eventId: string; by: string; asAdmin: boolean; reason: string }, meta: FactMeta) =>
+      decide(cancel.eventId, { type: 'Cancel', ...cancel, now: now(), timeZone }, meta),
+
+    /** an admin's decision, on the version the admin saw (seen; undefined: any) */
+    review: (
+      review: { eventId: string; decision: 'Approved' | 'Rejected'; by: string; reason?: string },
+      meta: FactMeta,
+      seen?: number,
+    ) => decide(review.eventId, { type: 'Review', ...review }, meta, seen),
+
+    /** an e-mail invited to the event's door staff (sent again while pending) */
+    inviteDoorStaff: (invite: { eventId: string; email: string; by: string }, meta: FactMeta) =>
+      decide(invite.eventId, { type: 'InviteDoorStaff', ...invite, invitationId: newId() }, meta),
+
+    /** the organizer withdraws an invitation or removes its member */
+    removeDoorStaff: (remove: { eventId: string; invitationId: string; by: string }, meta: FactMeta) =>
+      decide(remove.eventId, { type: 'RemoveDoorStaff', ...remove }, meta),
+
+    /** the account with this e-mail (and id) accepts its invitation */
+    acceptDoorStaff: (
+      accept: { eventId: string; invitationId: string; accountId: string; email: string },
+      meta: FactMeta,
+    ) => decide(accept.eventId, { type: 'AcceptDoorStaff', ...accept }, meta),
+
+    /** the account with this e-mail (and id) declines its invitation, or leaves the door staff */
+    leaveDoorStaff: (
+      leave: { eventId: string; invitationId: string; accountId: string; email: string },
+      meta: FactMeta,
+    ) => decide(leave.eventId, { type: 'LeaveDoorStaff', ...leave }, meta),
+
+    /** a new promo code of the event (upper-case, not taken) */
+    createPromoCode: (promo: PromoCodeCreated['data'], meta: FactMeta) =>
+      decide(promo.eventId, { type: 'CreatePromoCode', promo }, meta),
+
+    /** a promo code disabled (disabled already: nothing happens) */
+    disablePromoCode: (disable: { eventId: string; code: string; by: string }, meta: FactMeta) =>
+      decide(disable.eventId, { type: 'DisablePromoCode', ...disable }, meta),
+  }
+}
+
+export type CatalogCommands = ReturnType<typeof catalogCommands>
