@@ -56,6 +56,8 @@ type LoopResult = {
 }
 
 export type PgClusterRound = {
+  /** holds answered in the window */
+  holds?: number
   holdsPerSecond: number
   p50Ms: number
   p99Ms: number
@@ -185,6 +187,7 @@ async function runOnce(
       delete others['200']
       return {
         round: {
+          holds: result.holds,
           holdsPerSecond: round(result.holds / result.seconds, 1),
           p50Ms: result.p50,
           p99Ms: result.p99,

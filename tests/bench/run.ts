@@ -522,6 +522,12 @@ function pgClusterSection(c: PgClusterResult | undefined): string[] {
       `${pct(f.cpu.apps)} / ${pct(f.cpu.database)} / ${pct(f.cpu.redis)}`,
       `${pct(f.cpu.generator)} / ${pct(f.cpu.proxy)}`,
       others.length ? others.join(', ') : '–',
+      f.rounds
+        .map(
+          (r) =>
+            `${r.replaced} of ${(r.holds ?? Math.round(r.holdsPerSecond * r.seconds)).toLocaleString('en')}`,
+        )
+        .join('; '),
     ]
   })
   return [
@@ -533,10 +539,11 @@ function pgClusterSection(c: PgClusterResult | undefined): string[] {
     "buyer's new hold replaces their last), for a window of " +
       `${c.seconds} s after ${c.warmupSeconds} s of warm-up; medians of ${rounds} round${rounds === 1 ? '' : 's'}.`,
     "The app processes, this database's PostgreSQL backends and Redis share the server's core; the generator and",
-    'the proxy the other. CPU is a share of the window (100% = one core busy throughout).',
+    'the proxy the other. CPU is a share of the window (100% = one core busy throughout); what else ran on the',
+    "server's core shows in latest.json (otherOnServerCore, per round): on a busy machine it takes from the app.",
     '',
-    '| configuration | store | delay each way | app processes | events | holds/s | p50 / p99 ms | CPU apps / PostgreSQL / Redis | CPU generator / proxy | other answers |',
-    '|---|---|---|---|---|---|---|---|---|---|',
+    '| configuration | store | delay each way | app processes | events | holds/s | p50 / p99 ms | CPU apps / PostgreSQL / Redis | CPU generator / proxy | other answers | holds that replaced the buyer’s last |',
+    '|---|---|---|---|---|---|---|---|---|---|---|',
     ...rows.map((cells) => `| ${cells.join(' | ')} |`),
     '',
   ]
