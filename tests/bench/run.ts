@@ -6,7 +6,8 @@
 // stack, beside the app, issue 18), balancer (the flash sale through nginx, deploy/nginx.conf),
 // fanout, reads, rebuild, web, stores, sale-stores (the flash
 // sale and the full purchase on SQLite and PostgreSQL with 1 and 2 app processes), dashboards,
-// checkin (the door: 10,000 offline scans synced from 4 devices, and one scan at 200 scans/s).
+// checkin (the door: 10,000 offline scans synced from 4 devices, and one scan at 200 scans/s), pg-cluster
+// (holds with 1, 2 and 4 app processes on PostgreSQL behind a delaying proxy, issue 39).
 import { spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { dirname, join, relative } from 'node:path'
@@ -27,6 +28,7 @@ import {
 import { type Machine, machine } from './lib/machine.ts'
 import { root } from './lib/processes.ts'
 import { median, round, type Spread } from './lib/stats.ts'
+import { benchPgCluster, type PgClusterResult, pgClusterVerdicts } from './pg-cluster.ts'
 import { benchPurchase, benchPurchaseJobsFloor } from './purchase.ts'
 import { benchReads } from './reads.ts'
 import { benchRebuild } from './rebuild.ts'
@@ -429,6 +431,7 @@ if (wanted('sale-stores'))
 if (wanted('dashboards'))
   log('dashboards', await benchDashboards(quick ? 1000 : 3000, 1000, 50, quick ? 1 : 3))
 if (wanted('checkin')) log('checkin', await benchCheckin(quick))
+if (wanted('pg-cluster')) log('pgCluster', await benchPgCluster(quick, (line) => console.log(line)))
 // the soak only when asked (ten minutes and more): npm run bench -- --only soak
 if (only?.has('soak')) log('soak', await benchSoak(quick ? 90 : 600, quick ? 500 : 2000, dir))
 // the plot drawn again from the figures kept, so RESULTS and the plot always show the same run
@@ -493,6 +496,54 @@ function saleStoresSection(s: SaleStoresResult | undefined): string[] {
     '',
     '| bench | store | app processes | throughput | p50 / p99 ms | server CPU ms (app + database) | server side / generator CPU (share of the run) | check |',
     '|---|---|---|---|---|---|---|---|',
+    ...rows.map((cells) => `| ${cells.join(' | ')} |`),
+    '',
+  ]
+}
+
+/** Every configuration of pg-cluster, with the CPU of each part (issue 39). */
+function pgClusterSection(c: PgClusterResult | undefined): string[] {
+  if (!c) return []
+  const pct = (share: number) => `${Math.round(share * 100)}%`
+  const rounds = c.configs[0]?.rounds.length ?? 0
+  const rows = c.configs.map((f) => {
+    const others = f.rounds.flatMap((r) => [
+      ...Object.entries(r.statusCodes).map(([code, count]) => `${count} × ${code}`),
+      ...(r.errors ? [`${r.errors} failed`] : []),
+    ])
+    return [
+      f.name,
+      f.store === 'postgres' ? 'PostgreSQL' : 'SQLite',
+      f.delayMs > 0 ? `${f.delayMs} ms` : 'loopback',
+      `${f.apps}`,
+      f.sameEvent ? 'one, shared' : 'one each',
+      `${f.holdsPerSecond.toLocaleString('en')}`,
+      `${f.p50Ms} / ${f.p99Ms}`,
+      `${pct(f.cpu.apps)} / ${pct(f.cpu.database)} / ${pct(f.cpu.redis)}`,
+      `${pct(f.cpu.generator)} / ${pct(f.cpu.proxy)}`,
+      others.length ? others.join(', ') : '–',
+      f.rounds
+        .map(
+          (r) =>
+            `${r.replaced} of ${(r.holds ?? Math.round(r.holdsPerSecond * r.seconds)).toLocaleString('en')}`,
+        )
+        .join('; '),
+    ]
+  })
+  return [
+    '## PostgreSQL a network away: holds with 1, 2 and 4 app processes (issue 39)',
+    '',
+    '`npm run bench -- --only pg-cluster`: a TCP proxy (tests/bench/lib/delay-proxy.ts) adds D ms each way to',
+    'every chunk between the app processes and PostgreSQL (a round trip 2D more). Each app process (WORKERS=off)',
+    `has ${c.clientsPerProcess} buyers holding a seat again and again, the next hold sent when the last is answered (a`,
+    "buyer's new hold replaces their last), for a window of " +
+      `${c.seconds} s after ${c.warmupSeconds} s of warm-up; medians of ${rounds} round${rounds === 1 ? '' : 's'}.`,
+    "The app processes, this database's PostgreSQL backends and Redis share the server's core; the generator and",
+    'the proxy the other. CPU is a share of the window (100% = one core busy throughout); what else ran on the',
+    "server's core shows in latest.json (otherOnServerCore, per round): on a busy machine it takes from the app.",
+    '',
+    '| configuration | store | delay each way | app processes | events | holds/s | p50 / p99 ms | CPU apps / PostgreSQL / Redis | CPU generator / proxy | other answers | holds that replaced the buyer’s last |',
+    '|---|---|---|---|---|---|---|---|---|---|---|',
     ...rows.map((cells) => `| ${cells.join(' | ')} |`),
     '',
   ]
@@ -849,6 +900,64 @@ function markdown(r: Record<string, unknown>): string {
       '–',
     ])
   }
+  const cluster = r.pgCluster as PgClusterResult | undefined
+  if (cluster) {
+    const of = (name: string) => cluster.configs.find((c) => c.name === name)
+    const verdicts = pgClusterVerdicts(cluster)
+    const holds = (c: ReturnType<typeof of>) =>
+      c
+        ? `${n(c.holdsPerSecond)} holds/s, p50 ${c.p50Ms} ms, p99 ${c.p99Ms} ms; CPU apps ${pct(c.cpu.apps)}, PostgreSQL ${pct(c.cpu.database)}, generator ${pct(c.cpu.generator)}`
+        : '–'
+    const one = of('D5-N1')
+    const inFlight = `${cluster.clientsPerProcess} holds in flight a process`
+    if (one)
+      rows.push([
+        `pg-cluster: holds on PostgreSQL 5 ms away (each way), 1 app process, ${inFlight}`,
+        holds(one),
+        '–',
+        '–',
+        '≥ 150 holds/s',
+        verdicts.one ? yes(verdicts.one.met) : '–',
+      ])
+    for (const [name, apps, verdict, least] of [
+      ['D5-N2', 2, verdicts.two, 1.7],
+      ['D5-N4', 4, verdicts.four, 3],
+    ] as const) {
+      const c = of(name)
+      if (!c) continue
+      rows.push([
+        `pg-cluster: the same with ${apps} app processes, each selling its own event`,
+        holds(c),
+        `${one ? n(one.holdsPerSecond) : '?'} holds/s with 1 process`,
+        verdict ? `${verdict.ratio}` : '–',
+        `≥ ${least}× one process`,
+        verdict ? yes(verdict.met) : '–',
+      ])
+    }
+    const same = of('D5-N4-one-event')
+    if (same)
+      rows.push([
+        "pg-cluster: one event's sale 5 ms away, 4 app processes all selling it",
+        holds(same),
+        `${one ? n(one.holdsPerSecond) : '?'} holds/s with 1 process`,
+        one ? `${round(same.holdsPerSecond / one.holdsPerSecond, 3)}` : '–',
+        'report (one event stays serialised)',
+        '–',
+      ])
+    const loopback = of('D0-N1')
+    const sqlite = of('sqlite-N1')
+    if (loopback)
+      rows.push([
+        `pg-cluster: holds on PostgreSQL over loopback (no proxy), 1 app process, ${inFlight}`,
+        holds(loopback),
+        sqlite
+          ? `SQLite (FULL): ${n(sqlite.holdsPerSecond)} holds/s, p50 ${sqlite.p50Ms} ms, p99 ${sqlite.p99Ms} ms; CPU app ${pct(sqlite.cpu.apps)}`
+          : '–',
+        verdicts.loopback ? `${verdicts.loopback.ratio}` : '–',
+        '≥ 0.5 of SQLite',
+        verdicts.loopback ? yes(verdicts.loopback.met) : '–',
+      ])
+  }
   const soak = r.soak as SoakResult | undefined
   /** the median RSS of the soak's windows ending after `from` s and at most `to` s */
   const rssMedian = (soak: SoakResult, from: number, to: number) =>
@@ -905,6 +1014,7 @@ function markdown(r: Record<string, unknown>): string {
     'the figures moved.',
     '',
     ...saleStoresSection(r.saleStores as SaleStoresResult | undefined),
+    ...pgClusterSection(r.pgCluster as PgClusterResult | undefined),
     '## Changes made after profiling, before and after',
     '',
     'Measured with `npm run bench -- --only <bench>` (or the probe named) just before and just after each change,',

@@ -33,7 +33,8 @@ import {
 } from './processes.ts'
 import { type Seeded, seed, seedPostgres } from './seed.ts'
 
-export type Variant = { store: 'sqlite' | 'postgres'; apps: 1 | 2 }
+/** the store and how many app processes (1 or 2 in sale-stores; pg-cluster runs up to 4) */
+export type Variant = { store: 'sqlite' | 'postgres'; apps: number }
 
 export const variants: Variant[] = [
   { store: 'sqlite', apps: 1 },
@@ -134,6 +135,9 @@ export async function deploy(
   variant: Variant,
   seedOptions: { buyers: number; events: number; seats: number },
   env: Record<string, string>,
+  /** the address the app processes reach PostgreSQL at, from the database's own (a proxy's, in
+   * pg-cluster); seeding and the bench's own reads use the database's */
+  appDatabaseUrl: (url: string) => string = (url) => url,
 ): Promise<Deployment> {
   const prefix = `bench-${variant.store}-${variant.apps}-${Date.now()}`
   const cleanups: Array<() => Promise<void> | void> = []
@@ -150,7 +154,7 @@ export async function deploy(
       cleanups.push(() => database.drop())
       const jwtSecret = randomBytes(48).toString('base64url')
       seeded = await seedPostgres({ ...seedOptions, databaseUrl: database.url, jwtSecret })
-      storeEnv = { DATABASE_URL: database.url, JWT_SECRET: jwtSecret }
+      storeEnv = { DATABASE_URL: appDatabaseUrl(database.url), JWT_SECRET: jwtSecret }
       const name = new URL(database.url).pathname.slice(1)
       backends = databaseBackends(name)
       await backends.start()
