@@ -19,7 +19,7 @@ import {
   ReviewBody,
   ReviewReply,
 } from '../../contracts/catalog.ts'
-import { wait } from '../db/store.ts'
+import { decisionLocks, wait } from '../db/store.ts'
 import { DomainError, forbidden, invalid, notFound } from '../errors.ts'
 import { callerOf } from '../http/access.ts'
 import { gzipJsonArray } from '../http/gzip-groups.ts'
@@ -427,34 +427,38 @@ export async function catalogRoutes(fastify: FastifyInstance, options: CatalogRo
         const types = (await events.ticketTypesOf([id])).get(id) ?? []
         await batch.commit()
         committed = true
-        await ledger.transaction(function* (tx) {
-          const taken: Record<string, number> = {}
-          for (const type of types) taken[type.id] = yield* wait(tx.reads.booking.seatsTaken(type.id))
-          return yield* decideIn(tx, eventDecider, {
-            stream: streams.event(id),
-            expectedVersion: seen,
-            command: {
-              type: 'Edit',
-              eventId: id,
-              by: organizer.id,
-              details,
-              ...(ticketTypes
-                ? {
-                    ticketTypes: ticketTypes.map((t) => ({
-                      type: t.type,
-                      pricePaise: toPaise(t.price),
-                      quantity: t.quantity,
-                    })),
-                  }
-                : {}),
-              taken,
-              newId,
-              now: new Date().toISOString(),
-              timeZone: config.timeZone,
-            },
-            meta: { actor: organizer.id, requestId: request.id },
-          })
-        })
+        await ledger.transaction(
+          function* (tx) {
+            const taken: Record<string, number> = {}
+            for (const type of types) taken[type.id] = yield* wait(tx.reads.booking.seatsTaken(type.id))
+            return yield* decideIn(tx, eventDecider, {
+              stream: streams.event(id),
+              expectedVersion: seen,
+              command: {
+                type: 'Edit',
+                eventId: id,
+                by: organizer.id,
+                details,
+                ...(ticketTypes
+                  ? {
+                      ticketTypes: ticketTypes.map((t) => ({
+                        type: t.type,
+                        pricePaise: toPaise(t.price),
+                        quantity: t.quantity,
+                      })),
+                    }
+                  : {}),
+                taken,
+                newId,
+                now: new Date().toISOString(),
+                timeZone: config.timeZone,
+              },
+              meta: { actor: organizer.id, requestId: request.id },
+            })
+            // the seats taken are read under the event's lock: no hold takes one before it commits
+          },
+          { lock: decisionLocks.event(id) },
+        )
         committed = false
         return {
           message: 'Event updated successfully',
@@ -492,6 +496,8 @@ export async function catalogRoutes(fastify: FastifyInstance, options: CatalogRo
           timeZone: config.timeZone,
         },
         meta: { actor: caller.id, requestId: request.id },
+        // a hold or a payment deciding now is committed before it (and so cancelled after it)
+        lock: decisionLocks.event(id),
       })
       return {
         message: 'Event cancelled. Every paid order will be refunded.',
