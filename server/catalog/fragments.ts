@@ -7,8 +7,8 @@
 // Which events changed is read from the ledger itself: before answering, the facts since the last
 // look are read (a few, under load) and the events they touch are marked. Every process reads the
 // same ledger, so a change made by another process is seen as surely as one made here. The ledger is
-// tailed (LedgerPort.tail), so no fact is passed over: on PostgreSQL a fact that commits behind one
-// already read is still read, once no transaction older than it is running.
+// read as it is tailed (LedgerPort.peek), so no fact is passed over: on PostgreSQL a fact that
+// commits behind one already read is still read.
 import type { LedgerCursor, TailedFact } from '../db/store.ts'
 import type { StoredFact } from '../ledger/ledger.ts'
 import type { EventRow } from './views.ts'
@@ -20,7 +20,7 @@ export type Fragment = { readonly id: string; readonly version: number; readonly
 /** what the fragments need of the ledger (either store's) */
 type LedgerReads = {
   head(): Promise<number>
-  tail(after: LedgerCursor, limit?: number): Promise<TailedFact[]>
+  peek(after: LedgerCursor, limit?: number): Promise<Array<TailedFact & { settled: boolean }>>
   tailHead(): Promise<LedgerCursor>
 }
 
@@ -87,15 +87,23 @@ export function eventFragments(parts: FragmentParts) {
       return
     }
     seenHead = head
+    // Every fact committed since is marked, the settled ones moving `seen` on; one that an older
+    // transaction still running holds back (PostgreSQL) is marked now and again once settled, so an
+    // answer never lags a commit its asker has seen.
     for (;;) {
-      const facts = await parts.ledger.tail(seen, PAGE)
-      for (const { fact, cursor } of facts) {
+      const facts = await parts.ledger.peek(seen, PAGE)
+      for (const { fact, cursor, settled } of facts) {
         const event = await eventOf(fact)
         if (event === 'all') changedAll()
         else if (event !== null) changed(event)
-        seen = cursor
+        if (settled) seen = cursor
       }
       if (facts.length < PAGE) break
+      if (!facts.at(-1)?.settled) {
+        // a page of facts held back: too many to mark one by one
+        changedAll()
+        break
+      }
     }
   }
 

@@ -120,6 +120,12 @@ export type LedgerPort<Reads> = {
    * reader that moves its cursor over what it read never misses a fact nor reads one twice.
    */
   tail(after: LedgerCursor, limit?: number): Promise<TailedFact[]>
+  /**
+   * Every fact committed after a cursor, in the same order: first the ones tail() gives (settled),
+   * then any a transaction still running may yet commit before (settled: false; PostgreSQL only),
+   * which a reader may act on now but must not move its cursor over.
+   */
+  peek(after: LedgerCursor, limit?: number): Promise<Array<TailedFact & { settled: boolean }>>
   /** the cursor a reader starting now begins at: every fact committed from now on comes after it */
   tailHead(): Promise<LedgerCursor>
   /** the cursor of a reader that has read up to the fact at a position (a client's last one) */

@@ -567,19 +567,32 @@ export class PgLedger {
    * transaction still running can commit a fact before them (see the head of this file).
    */
   async tail(after: LedgerCursor, limit = 500): Promise<TailedFact[]> {
+    return this.read(after, limit, true)
+  }
+
+  /**
+   * Every fact committed after a cursor, in (tx, position) order, each saying whether it is below
+   * the bound (settled): those come first, as tail() gives them.
+   */
+  peek(after: LedgerCursor, limit = 500): Promise<Array<TailedFact & { settled: boolean }>> {
+    return this.read(after, limit, false)
+  }
+
+  private async read(after: LedgerCursor, limit: number, settledOnly: boolean) {
     const from = after.tx === undefined ? await this.cursorAt(after.position) : after
+    const bound = this.watermark ? 'tx < pg_snapshot_xmin(pg_current_snapshot())' : 'true'
     const rows = await this.rows(
-      `SELECT position, stream, version, type, data, meta, at, tx::text AS tx FROM ledger
-       WHERE (tx, position) > ($1::xid8, $2::bigint)
-         ${this.watermark ? 'AND tx < pg_snapshot_xmin(pg_current_snapshot())' : ''}
+      `SELECT position, stream, version, type, data, meta, at, tx::text AS tx, ${bound} AS settled
+       FROM ledger
+       WHERE (tx, position) > ($1::xid8, $2::bigint) ${settledOnly ? `AND ${bound}` : ''}
        ORDER BY tx, position
        LIMIT $3`,
       [from.tx, from.position, limit],
     )
-    return rows.map((row) => ({
-      fact: this.decode(row),
-      cursor: { position: row.position, tx: (row as LedgerRow & { tx: string }).tx },
-    }))
+    return rows.map((row) => {
+      const { tx, settled } = row as LedgerRow & { tx: string; settled: boolean }
+      return { fact: this.decode(row), cursor: { position: row.position, tx }, settled }
+    })
   }
 
   /**
@@ -633,6 +646,7 @@ export function pgLedgerPort<Reads>(ledger: PgLedger, readsOf: (tx: PgTx) => Rea
     readFrom: (position, limit) => ledger.readFrom(position, limit),
     head: () => ledger.head(),
     tail: (after, limit) => ledger.tail(after, limit),
+    peek: (after, limit) => ledger.peek(after, limit),
     tailHead: () => ledger.tailHead(),
     cursorAt: (position) => ledger.cursorAt(position),
     onAppend: (listener) => ledger.onAppend(listener),

@@ -39,6 +39,10 @@ export function sqliteLedgerPort<Reads>(ledger: Ledger, reads: Reads): LedgerPor
     // positions commit in order here (one writer): the ledger is tailed in position order
     tail: async (after, limit) =>
       ledger.readFrom(after.position, limit).map((fact) => ({ fact, cursor: { position: fact.position } })),
+    peek: async (after, limit) =>
+      ledger
+        .readFrom(after.position, limit)
+        .map((fact) => ({ fact, cursor: { position: fact.position }, settled: true })),
     tailHead: async () => ({ position: ledger.head() }),
     cursorAt: async (position) => ({ position }),
     onAppend: (listener) => ledger.onAppend(listener),
