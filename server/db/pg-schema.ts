@@ -30,9 +30,8 @@ export const pgLedger = pgTable(
 
 export const pgCheckpoints = pgTable('checkpoints', {
   name: text('name').primaryKey(),
+  /** the last fact the consumer handled: where it stands in the ledger's reading order is that
+   * fact's (tx, position) (pg-ledger.ts) */
   position: bigint('position', { mode: 'number' }).notNull(),
-  /** with the position, where the consumer stands in the ledger's reading order (null: a
-   * checkpoint written before facts carried their transaction; the fact at its position says) */
-  tx: xid8('tx'),
   at: text('at').notNull(),
 })

@@ -93,7 +93,7 @@ export const decisionLocks = {
  * Where a reader tailing the ledger stands (a consumer's checkpoint): after the fact at
  * `position`. On SQLite the ledger is tailed in position order and that is all; on PostgreSQL it
  * is tailed in (tx, position) order (the appending transaction first), and `tx` is the
- * transaction of that fact (absent: the fact at `position` says, or none there: from the start).
+ * transaction of that fact (absent: the fact at `position` gives it, as cursorAt does).
  */
 export type LedgerCursor = { readonly position: number; readonly tx?: string }
 

@@ -27,8 +27,9 @@
 //   order, and only as far as the oldest transaction still running (tx below
 //   pg_snapshot_xmin(pg_current_snapshot())): every transaction that could still commit a fact has
 //   a tx at or above that bound, so nothing can ever commit behind what a reader has read. A
-//   reader's cursor, and a consumer's checkpoint, is the (tx, position) of the last fact it read
-//   (LedgerCursor). readFrom() stays a look at the ledger in position order, not a way to tail it.
+//   reader's cursor is the (tx, position) of the last fact it read (LedgerCursor); a consumer keeps
+//   only that position as its checkpoint, since the fact there gives its tx. readFrom() stays a
+//   look at the ledger in position order, not a way to tail it.
 //   The test that fails without the bound: tests/integration/ledger-stores.test.ts, "a reader
 //   tailing the ledger". The bound is the whole cluster's oldest running transaction, so a long
 //   write transaction anywhere on the server holds every reader back until it ends.
@@ -650,22 +651,21 @@ export function pgLedgerPort<Reads>(ledger: PgLedger, readsOf: (tx: PgTx) => Rea
     tailHead: () => ledger.tailHead(),
     cursorAt: (position) => ledger.cursorAt(position),
     onAppend: (listener) => ledger.onAppend(listener),
+    // A consumer's cursor is the last fact it handled, so its position is all that is kept: the
+    // fact there gives its tx (cursorAt, when the consumer first tails from it).
     checkpoints: {
       read: async (name) => {
-        const { rows } = await ledger.pool.query<{ position: number; tx: string | null }>(
-          'SELECT position, tx::text AS tx FROM checkpoints WHERE name = $1',
+        const { rows } = await ledger.pool.query<{ position: number }>(
+          'SELECT position FROM checkpoints WHERE name = $1',
           [name],
         )
-        const row = rows[0]
-        if (!row) return undefined
-        // written before facts carried their transaction: the fact at its position says (tail())
-        return row.tx === null ? { position: row.position } : { position: row.position, tx: row.tx }
+        return rows[0] ? { position: rows[0].position } : undefined
       },
       write: async (name, cursor) => {
         await ledger.pool.query(
-          `INSERT INTO checkpoints (name, position, tx, at) VALUES ($1, $2, $3::xid8, $4)
-           ON CONFLICT (name) DO UPDATE SET position = excluded.position, tx = excluded.tx, at = excluded.at`,
-          [name, cursor.position, cursor.tx ?? null, new Date().toISOString()],
+          `INSERT INTO checkpoints (name, position, at) VALUES ($1, $2, $3)
+           ON CONFLICT (name) DO UPDATE SET position = excluded.position, at = excluded.at`,
+          [name, cursor.position, new Date().toISOString()],
         )
       },
     },
