@@ -9,7 +9,7 @@ import type { StoredFact } from './ledger.ts'
 /** what a consumer reads the ledger through */
 export type ConsumedLedger = Pick<
   LedgerPort<unknown>,
-  'tail' | 'tailHead' | 'cursorAt' | 'onAppend' | 'checkpoints'
+  'tail' | 'peek' | 'tailHead' | 'cursorAt' | 'onAppend' | 'checkpoints'
 >
 
 export type ConsumerOptions = {
@@ -30,6 +30,9 @@ export type ConsumerOptions = {
   /** with an in-memory checkpoint: the position to start after (the fact there and all read before it), instead of the head */
   startAt?: number
 }
+
+/** how soon a consumer looks again for facts that have committed but are not settled yet */
+const BEHIND_MS = 10
 
 export class Consumer {
   private running = false
@@ -108,21 +111,28 @@ export class Consumer {
     await this.flush()
   }
 
-  /** Processes everything up to the current head once; for commands and tests. */
+  /** Processes everything committed up to now once; for commands and tests. */
   async drain(): Promise<number> {
     let handled = 0
     for (;;) {
-      const n = await this.round()
-      if (n === 0) {
+      const { done, behind } = await this.round()
+      if (done === 0 && !behind) {
         await this.flush()
         return handled
       }
-      handled += n
+      if (done === 0) await new Promise((r) => setTimeout(r, BEHIND_MS))
+      handled += done
     }
   }
 
-  private async round(): Promise<number> {
-    const facts = await this.ledger.tail(await this.at(), this.options.batchSize ?? 500)
+  /**
+   * Handles the facts after the checkpoint that are settled (LedgerPort.peek); `behind` when more
+   * have committed that are not yet (on PostgreSQL, while an older transaction still runs).
+   */
+  private async round(): Promise<{ done: number; behind: boolean }> {
+    const read = await this.ledger.peek(await this.at(), this.options.batchSize ?? 500)
+    const facts = read.filter((f) => f.settled)
+    const behind = facts.length < read.length
     let done = 0
     try {
       for (const { fact } of facts) {
@@ -138,7 +148,7 @@ export class Consumer {
     }
     const last = facts[done - 1]
     if (last) await this.save(last.cursor)
-    return done
+    return { done, behind }
   }
 
   private async run() {
@@ -146,8 +156,9 @@ export class Consumer {
     while (this.running) {
       this.woken = false
       let handled = 0
+      let behind = false
       try {
-        handled = await this.round()
+        ;({ done: handled, behind } = await this.round())
       } catch (error) {
         const next = await this.at()
           .then((cursor) => this.ledger.tail(cursor, 1))
@@ -158,8 +169,12 @@ export class Consumer {
         await this.sleep(this.options.retryMs ?? 1000)
         continue
       }
-      if (handled === 0) this.onIdle?.(await this.checkpoint())
-      if (handled === 0 && !this.woken) await this.sleep(pollMs)
+      // Caught up only when nothing committed is left; facts held back are looked for again soon.
+      if (handled === 0 && behind) await this.sleep(BEHIND_MS)
+      else if (handled === 0) {
+        this.onIdle?.(await this.checkpoint())
+        if (!this.woken) await this.sleep(pollMs)
+      }
     }
   }
 

@@ -24,15 +24,15 @@
 //   commit: with two appenders at once, position 8 can commit while 7 is still open, and a reader
 //   that read 8 and moved on by position would never see 7. So each fact carries the transaction
 //   that appended it (tx xid8, pg_current_xact_id()), readers tail the ledger in (tx, position)
-//   order, and only as far as the oldest transaction still running (tx below
-//   pg_snapshot_xmin(pg_current_snapshot())): every transaction that could still commit a fact has
-//   a tx at or above that bound, so nothing can ever commit behind what a reader has read. A
-//   reader's cursor is the (tx, position) of the last fact it read (LedgerCursor); a consumer keeps
-//   only that position as its checkpoint, since the fact there gives its tx. readFrom() stays a
-//   look at the ledger in position order, not a way to tail it.
-//   The test that fails without the bound: tests/integration/ledger-stores.test.ts, "a reader
-//   tailing the ledger". The bound is the whole cluster's oldest running transaction, so a long
-//   write transaction anywhere on the server holds every reader back until it ends.
+//   order, and only as far as the oldest transaction still running in this database (BOUND): every
+//   transaction that could still commit a fact has a tx at or above that bound, so nothing can ever
+//   commit behind what a reader has read. A reader's cursor is the (tx, position) of the last fact
+//   it read (LedgerCursor); a consumer keeps only that position as its checkpoint, since the fact
+//   there gives its tx. readFrom() stays a look at the ledger in position order, not a way to tail
+//   it. The test that fails without the bound: tests/integration/ledger-stores.test.ts, "a reader
+//   tailing the ledger". (pg_snapshot_xmin(pg_current_snapshot()) alone would be such a bound, but
+//   it is the oldest transaction of the whole server: creating a database elsewhere on it held
+//   every reader here back for a second.)
 // Every appending transaction also holds one advisory lock (APPEND_LOCK) shared, which copyIn and
 // rebuild take alone: while they run, nothing else appends.
 import { createHash } from 'node:crypto'
@@ -52,6 +52,22 @@ import type { Upcasters } from './upcast.ts'
 
 /** the advisory lock every appending transaction holds shared, and copyIn and rebuild alone */
 export const APPEND_LOCK = 7_401_000
+
+/**
+ * The bound below which facts are settled, as an xid8: the oldest transaction still running in this
+ * database, or the next transaction to start when none is. Read in a statement of its own, before
+ * the statement that reads facts below it: a transaction of the snapshot taken here that ends
+ * before pg_stat_activity is read is not counted, and has committed (or not) before the facts are
+ * read. The transactions of other databases on the server (in the snapshot too) cannot write here.
+ * Prepared (two-phase) transactions would not be seen: the ledger is never written by one.
+ */
+const BOUND = `SELECT coalesce(
+    (SELECT min(x) FROM pg_snapshot_xip(s) AS x
+     WHERE (x::text::numeric % 4294967296)::text IN (
+       SELECT backend_xid::text FROM pg_stat_activity
+       WHERE datname = current_database() AND backend_xid IS NOT NULL)),
+    pg_snapshot_xmax(s))::text AS bound
+  FROM pg_current_snapshot() AS s`
 
 /** tries of a decision that lost a race (its stream moved, a deadlock, a serialisation failure) */
 const ATTEMPTS = 5
@@ -579,16 +595,24 @@ export class PgLedger {
     return this.read(after, limit, false)
   }
 
+  /** the bound below which facts are settled (BOUND); none without the watermark (tests) */
+  private async bound(): Promise<string | null> {
+    if (!this.watermark) return null
+    const { rows } = await this.pool.query<{ bound: string }>(BOUND)
+    return rows[0]?.bound ?? '0'
+  }
+
   private async read(after: LedgerCursor, limit: number, settledOnly: boolean) {
     const from = after.tx === undefined ? await this.cursorAt(after.position) : after
-    const bound = this.watermark ? 'tx < pg_snapshot_xmin(pg_current_snapshot())' : 'true'
+    const bound = await this.bound()
     const rows = await this.rows(
-      `SELECT position, stream, version, type, data, meta, at, tx::text AS tx, ${bound} AS settled
+      `SELECT position, stream, version, type, data, meta, at, tx::text AS tx,
+         ($4::xid8 IS NULL OR tx < $4::xid8) AS settled
        FROM ledger
-       WHERE (tx, position) > ($1::xid8, $2::bigint) ${settledOnly ? `AND ${bound}` : ''}
+       WHERE (tx, position) > ($1::xid8, $2::bigint) ${settledOnly ? 'AND ($4::xid8 IS NULL OR tx < $4::xid8)' : ''}
        ORDER BY tx, position
        LIMIT $3`,
-      [from.tx, from.position, limit],
+      [from.tx, from.position, limit, bound],
     )
     return rows.map((row) => {
       const { tx, settled } = row as LedgerRow & { tx: string; settled: boolean }
@@ -597,14 +621,12 @@ export class PgLedger {
   }
 
   /**
-   * Where a reader starting now begins: before the oldest transaction still running, so a fact it
-   * commits later is read. (A few facts committed just before may be read too.)
+   * Where a reader starting now begins: before the oldest transaction still running here, so a
+   * fact it commits later is read. (A few facts committed just before may be read too.)
    */
   async tailHead(): Promise<LedgerCursor> {
-    const { rows } = await this.pool.query<{ tx: string }>(
-      'SELECT pg_snapshot_xmin(pg_current_snapshot())::text AS tx',
-    )
-    return { position: 0, tx: rows[0]?.tx ?? '0' }
+    const { rows } = await this.pool.query<{ bound: string }>(BOUND)
+    return { position: 0, tx: rows[0]?.bound ?? '0' }
   }
 
   /**
