@@ -7,6 +7,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { EMAIL_TAKEN } from '../../server/accounts/decide.ts'
+import { registerAccount } from '../../server/accounts/register.ts'
 import { bookingCommands, type SeatsLeft } from '../../server/booking/commands.ts'
 import { NOT_ENOUGH_TICKETS } from '../../server/booking/decide.ts'
 import type { TicketTypeRow } from '../../server/catalog/queries.ts'
@@ -515,6 +517,31 @@ describe("two processes selling the last seats of one event on PostgreSQL (booki
   it("hold exactly the seats there are: each hold decides under its event's lock", async () => {
     const sold = await sell(await onSale('last-seats', 10), (store) => store.ledger)
     expect(sold).toEqual({ held: 10, inventory: 10 })
+  })
+
+  it('make one account of two sign-ups with one e-mail, one through each process', async () => {
+    const email = 'same@example.com'
+    const outcomes = await Promise.all(
+      stores.map((store, i) =>
+        registerAccount(store.ledger, {
+          username: `twin-${i}`,
+          email,
+          password: 'a long password 1',
+          role: 'user',
+        }).then(
+          () => 'made' as const,
+          (error: unknown) => {
+            if (error instanceof DomainError && error.message === EMAIL_TAKEN) return 'taken' as const
+            throw error
+          },
+        ),
+      ),
+    )
+    expect([...outcomes].sort()).toEqual(['made', 'taken'])
+    const { rows } = await (
+      (stores[0] as AppStore).postgres as { connection: PgConnection }
+    ).connection.pool.query("SELECT count(*)::int AS n FROM ledger WHERE type = 'AccountRegistered'")
+    expect(rows[0]).toEqual({ n: 1 })
   })
 
   it('(without the lock, the same sale holds more seats than there are: the test above fails so)', async () => {
