@@ -113,7 +113,11 @@ export type LedgerPort<Reads> = {
    * to tail it (on PostgreSQL a fact may still commit behind a position already read: tail()).
    */
   readFrom(position: number, limit?: number): Promise<StoredFact[]>
-  /** the greatest position committed */
+  /**
+   * The greatest position committed. On PostgreSQL a fact may still commit below it (appends run
+   * at once), so it names the committed state only as far as positions go: a reader that must not
+   * miss a fact tails (tail(), peek()).
+   */
   head(): Promise<number>
   /**
    * Facts after a cursor in the order the ledger is tailed, each with the cursor after it: a
