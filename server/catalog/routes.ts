@@ -96,12 +96,14 @@ export async function catalogRoutes(fastify: FastifyInstance, options: CatalogRo
     },
   })
 
-  // Listings put together once per ledger head: while nothing happens, every reader gets the same
-  // bytes; the first read after a new fact joins them again from the events' objects, of which
-  // only the changed ones are made again. A client that takes gzip (every browser) gets them
-  // compressed, also once per head, from groups of events of which only the changed ones are
-  // compressed again (gzip-groups.ts). Issue 18: a listing of 1,000 events is ~0.6 MB of JSON,
-  // several times less gzipped, and sending the bytes was most of its cost.
+  // Listings put together once per ledger version (LedgerPort.version: the head on SQLite; on
+  // PostgreSQL more than the head, which a fact committing below it leaves as it was): while
+  // nothing happens, every reader gets the same bytes; the first read after a new fact joins them
+  // again from the events' objects, of which only the changed ones are made again. A client that
+  // takes gzip (every browser) gets them compressed, also once per version, from groups of events
+  // of which only the changed ones are compressed again (gzip-groups.ts). Issue 18: a listing of
+  // 1,000 events is ~0.6 MB of JSON, several times less gzipped, and sending the bytes was most of
+  // its cost.
   const serializeOne = fastJson(toJson(EventView) as unknown as Parameters<typeof fastJson>[0])
   // each event's object made once per change of that event (fragments.ts)
   const fragments = eventFragments({
@@ -113,25 +115,29 @@ export async function catalogRoutes(fastify: FastifyInstance, options: CatalogRo
   /** a listing: its events' objects, their length joined, and (made when first asked for) the
    * JSON text and its gzip (gzip-groups.ts, which never makes the whole text) */
   type Body = { items: Fragment[]; length: number; json?: string; gzipped?: Buffer }
-  const lists: { head: number; bodies: Map<string, Body>; count?: number } = { head: -1, bodies: new Map() }
+  const lists: { version: string; bodies: Map<string, Body>; count?: number } = {
+    version: '',
+    bodies: new Map(),
+  }
   /**
-   * the cache as of the ledger's head (read once per request): emptied when a fact came since; a
-   * request that read an older head may use what is kept (it is newer) but keeps nothing
+   * the cache as of the ledger's version (read once per request): emptied when it differs, since
+   * a fact came since (or, rarely, the request read the version before one that came: it starts the
+   * cache again, which costs a listing made twice, never a stale one)
    */
-  const listsAt = (head: number) => {
-    if (head > lists.head) {
-      lists.head = head
+  const listsAt = (version: string) => {
+    if (version !== lists.version) {
+      lists.version = version
       lists.bodies.clear()
       lists.count = undefined
     }
   }
   const sendList = async (
     reply: FastifyReply,
-    head: number,
+    version: string,
     key: string,
     rows: () => Promise<EventRow[]>,
   ) => {
-    listsAt(head)
+    listsAt(version)
     // Media URLs are absolute against a base that, outside production, is the asker's origin.
     const base = mediaBaseOf(reply.request, config)
     const cacheKey = `${base} ${key}`
@@ -139,8 +145,8 @@ export async function catalogRoutes(fastify: FastifyInstance, options: CatalogRo
     if (body === undefined) {
       const items = await fragments.of(rows, base)
       body = { items, length: items.reduce((n, item) => n + item.json.length + 1, 1) }
-      // kept only under the head this request read: a newer fact may have come while it was made
-      if (lists.head === head && lists.bodies.size < 100) lists.bodies.set(cacheKey, body)
+      // kept only under the version this request read: a newer fact may have come while it was made
+      if (lists.version === version && lists.bodies.size < 100) lists.bodies.set(cacheKey, body)
     }
     // added to what is there (CORS varies by Origin)
     const vary = reply.getHeader('vary')
@@ -221,24 +227,24 @@ export async function catalogRoutes(fastify: FastifyInstance, options: CatalogRo
       schema: { querystring: EventListQuery, response: replies({ 200: EventList }) },
     },
     async (request, reply) => {
-      // Every change to what the listing shows is a fact, so the ledger's head names its version:
-      // a client that has it gets 304 without the listing being read at all.
+      // Every change to what the listing shows is a fact, so the ledger's version names the
+      // listing's: a client that has it gets 304 without the listing being read at all.
       const { page, limit = EVENT_PAGE_LIMIT } = request.query
-      const head = await ledger.head()
-      const etag = `W/"ledger-${head}${page ? `-${page}-${limit}` : ''}"`
+      const version = await ledger.version()
+      const etag = `W/"ledger-${version}${page ? `-${page}-${limit}` : ''}"`
       reply.header('etag', etag).header('cache-control', 'no-cache')
       // No body and no length: a 304 carries neither.
       if (request.headers['if-none-match'] === etag) return (reply as FastifyReply).code(304).send()
-      if (!page) return sendList(reply, head, 'all', () => events.approved())
+      if (!page) return sendList(reply, version, 'all', () => events.approved())
       // A page: the same order as the whole listing, its count in a header (the body stays a bare
       // array), and the next page's address while there is one.
-      listsAt(head)
+      listsAt(version)
       const total = lists.count ?? (await events.approvedCount())
-      if (lists.head === head) lists.count = total
+      if (lists.version === version) lists.count = total
       reply.header('x-total-count', String(total))
       if (page * limit < total)
         reply.header('link', `</api/v1/event?page=${page + 1}&limit=${limit}>; rel="next"`)
-      return sendList(reply, head, `page:${page}:${limit}`, () =>
+      return sendList(reply, version, `page:${page}:${limit}`, () =>
         events.approvedPage(limit, (page - 1) * limit),
       )
     },
@@ -252,7 +258,7 @@ export async function catalogRoutes(fastify: FastifyInstance, options: CatalogRo
     },
     async (request, reply) => {
       const { filterType, search } = request.query
-      return sendList(reply, await ledger.head(), `${filterType}:${search}`, () =>
+      return sendList(reply, await ledger.version(), `${filterType}:${search}`, () =>
         events.filtered(filterType, search),
       )
     },

@@ -120,6 +120,11 @@ export type LedgerPort<Reads> = {
    */
   head(): Promise<number>
   /**
+   * A version of everything committed, changed by every commit and never repeated: what an ETag or
+   * a cache of read models is keyed on. On SQLite the head; on PostgreSQL not (see head()).
+   */
+  version(): Promise<string>
+  /**
    * Facts after a cursor in the order the ledger is tailed, each with the cursor after it: a
    * reader that moves its cursor over what it read never misses a fact nor reads one twice.
    */

@@ -580,6 +580,43 @@ export class PgLedger {
   }
 
   /**
+   * A version of everything committed: it changes whenever any fact commits, and never comes back
+   * (what an ETag or a cache of read models is keyed on). The head is not one here: a fact may
+   * commit below a position already committed, and the head stays as it was.
+   *
+   * It is the newest settled fact in tail order (the greatest (tx, position) below the bound B) and
+   * the number of facts committed at or above B. Sound, for a fact f that commits between two reads
+   * (B1 then B2; B never goes back, as a transaction running at the second read with an xid below
+   * B1 was already running at the first and counted):
+   * - every transaction below B1 had ended before the first read's facts were read (BOUND), so f's
+   *   transaction, which had not committed then, is at or above B1;
+   * - if f is below B2 it is settled at the second read, and the newest settled fact is at least
+   *   f, after every fact settled at the first read (all below B1): the first part changed;
+   * - else, if the first part did not change, no fact committed between B1 and B2 (it would be a
+   *   newer settled fact), so every fact counted at the first read (at or above B1) is counted at
+   *   the second too, and f with them: the count grew.
+   * Without the bound (tests only) it is the number of facts, as the ledger is only ever added to.
+   */
+  async ledgerVersion(): Promise<string> {
+    const bound = await this.bound()
+    if (bound === null) {
+      const { rows } = await this.pool.query<{ n: string }>('SELECT count(*)::text AS n FROM ledger')
+      return `n${rows[0]?.n ?? '0'}`
+    }
+    const { rows } = await this.pool.query<{ tx: string | null; position: string | null; above: string }>(
+      `SELECT s.tx, s.position, (SELECT count(*) FROM ledger WHERE tx >= $1::xid8)::text AS above
+       FROM (SELECT 1) AS one
+       LEFT JOIN LATERAL (
+         SELECT tx::text AS tx, position::text AS position FROM ledger
+         WHERE tx < $1::xid8 ORDER BY tx DESC, position DESC LIMIT 1
+       ) AS s ON true`,
+      [bound],
+    )
+    const row = rows[0]
+    return `${row?.tx ?? 0}.${row?.position ?? 0}.${row?.above ?? 0}`
+  }
+
+  /**
    * Facts after a cursor in (tx, position) order, each with the cursor after it, as far as no
    * transaction still running can commit a fact before them (see the head of this file).
    */
@@ -668,6 +705,7 @@ export function pgLedgerPort<Reads>(ledger: PgLedger, readsOf: (tx: PgTx) => Rea
     readStream: (stream) => ledger.readStream(stream),
     readFrom: (position, limit) => ledger.readFrom(position, limit),
     head: () => ledger.head(),
+    version: () => ledger.ledgerVersion(),
     tail: (after, limit) => ledger.tail(after, limit),
     peek: (after, limit) => ledger.peek(after, limit),
     tailHead: () => ledger.tailHead(),

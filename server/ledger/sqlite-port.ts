@@ -36,6 +36,8 @@ export function sqliteLedgerPort<Reads>(ledger: Ledger, reads: Reads): LedgerPor
     readStream: async (stream) => ledger.readStream(stream),
     readFrom: async (position, limit) => ledger.readFrom(position, limit),
     head: async () => ledger.head(),
+    // one writer: positions commit in order, so the head names everything committed
+    version: async () => String(ledger.head()),
     // positions commit in order here (one writer): the ledger is tailed in position order
     tail: async (after, limit) =>
       ledger.readFrom(after.position, limit).map((fact) => ({ fact, cursor: { position: fact.position } })),

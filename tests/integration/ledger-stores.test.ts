@@ -289,6 +289,41 @@ describe('the ledger on PostgreSQL with several writers at once', () => {
     expect(run.seen).toEqual(['fast-1'])
   })
 
+  it("a fact committed below the head changes the ledger's version, though not the head", async () => {
+    const [slow, fast, reader] = ledgers(3) as [PgLedger, PgLedger, PgLedger]
+    let appended!: () => void
+    const slowAppended = new Promise<void>((resolve) => {
+      appended = resolve
+    })
+    let release!: () => void
+    const held = new Promise<void>((resolve) => {
+      release = resolve
+    })
+    const slowDone = slow.transaction(async (tx: PgTx) => {
+      const [stored] = await tx.append('late-1', 'any', [fact(1)])
+      appended()
+      await held
+      return stored?.position
+    })
+    await slowAppended
+    const before = await reader.ledgerVersion()
+    const fastPosition = (await fast.append('early-1', 'any', [fact(2)]))[0]?.position
+    const head = await reader.head()
+    const version = await reader.ledgerVersion()
+    expect(head).toBe(fastPosition)
+    expect(version).not.toBe(before)
+    // nothing committed since: the same version
+    expect(await reader.ledgerVersion()).toBe(version)
+    release()
+    const latePosition = await slowDone
+    expect(latePosition).toBeLessThan(head)
+    // the late fact is below the head, which stays; the version moves
+    expect(await reader.head()).toBe(head)
+    const after = await reader.ledgerVersion()
+    expect(after).not.toBe(version)
+    expect([before, version]).not.toContain(after)
+  })
+
   it('appends to different streams do not wait for each other, in two pools', async () => {
     const [a, b] = ledgers(2) as [PgLedger, PgLedger]
     let release!: () => void
