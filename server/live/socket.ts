@@ -121,13 +121,12 @@ export function attachLive(
       socket.data.account = null
       return next()
     }
-    // the ledger's head before the token is checked: a new password after it retires this socket
-    Promise.resolve(ledger.head())
-      .then(async (since) => ({ since, account: await accountOfToken(tokens, accountById, token) }))
+    accountOfToken(tokens, accountById, token)
       .then(
-        ({ since, account }) => {
+        (account) => {
           socket.data.account = { id: account.id, role: account.role }
-          socket.data.since = since
+          // the password the token was issued under: a change of it retires this socket
+          socket.data.passwordChangedAt = account.passwordChangedAt
           next()
         },
         (error) => {
@@ -342,11 +341,18 @@ export function attachLive(
     async (fact) => {
       // A new password retires the account's tokens: its open sockets go too, on every process
       // (each tails the ledger), and come back only with a new sign-in (the handshake checks).
+      // Which sockets is told by the password each was opened under, against the account as it is
+      // now (the reset has committed, and its projection with it), not by positions: on
+      // PostgreSQL a reset may commit below a position a later handshake already saw as the head.
       if (fact.type === 'PasswordReset') {
-        const account = rooms.user((fact.data as { accountId: string }).accountId)
-        for (const socket of await io.local.in(account).fetchSockets()) {
-          // a socket opened with the new password's token (the handshake came after it) stays
-          if ((socket.data.since ?? 0) < fact.position) socket.disconnect(true)
+        const accountId = (fact.data as { accountId: string }).accountId
+        const sockets = await io.local.in(rooms.user(accountId)).fetchSockets()
+        if (sockets.length > 0) {
+          const now = await accountById(accountId)
+          for (const socket of sockets) {
+            // a socket opened with the new password's token (the handshake came after it) stays
+            if (socket.data.passwordChangedAt !== now?.passwordChangedAt) socket.disconnect(true)
+          }
         }
       }
       // One emit per distinct message to all its rooms: a socket in several of them gets it once.

@@ -2,8 +2,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import WebSocket from 'ws'
 import type { ActivityBatch, ActivityItem, ActivityMessage } from '../../contracts/activity.ts'
+import { wait } from '../../server/db/store.ts'
+import { streams } from '../../server/ids.ts'
 import { adminSession, bearer, login, organizerSession, signUp } from '../support/accounts.ts'
 import { ADMIN } from '../support/app.ts'
+import { testStore } from '../support/db.ts'
 import { open } from '../support/live-sockets.ts'
 import { waitForMail } from '../support/outbox.ts'
 import {
@@ -115,6 +118,58 @@ describe('GET /api/v1/activity (WebSocket)', () => {
     // the admin's password as the other tests sign in with it
     await newPassword(admin.email, ADMIN.password)
   }, 30_000)
+
+  // On PostgreSQL appends commit at once: a reset can commit below a position that had already
+  // committed when the feed and the socket were opened with the old password's token.
+  it.skipIf(testStore !== 'postgres')(
+    'closes them too when the password change commits below the head they were opened at',
+    async () => {
+      const admin = await adminSession(server.app)
+      const ledger = server.app.platform.ledger
+      const stream = streams.account(admin.id)
+      let appended!: () => void
+      const resetAppended = new Promise<void>((resolve) => {
+        appended = resolve
+      })
+      let release!: () => void
+      const held = new Promise<void>((resolve) => {
+        release = resolve
+      })
+      // a change of password that keeps the password itself (the other tests sign in with it)
+      const resetDone = ledger.transaction(function* (tx) {
+        const before = yield* wait(tx.readStream(stream))
+        const passwordHash = before
+          .map((f) => (f.data as { passwordHash?: string }).passwordHash)
+          .filter((hash) => hash !== undefined)
+          .at(-1) as string
+        const [stored] = yield* wait(
+          tx.append(stream, before.length, [
+            { type: 'PasswordReset', data: { accountId: admin.id, tokenHash: null, passwordHash } },
+          ]),
+        )
+        appended()
+        yield* wait(held)
+        return stored?.position ?? 0
+      })
+      await resetAppended
+      // a sign-up commits above the reset's position while the reset is still open
+      await signUp(server.app, 'Above')
+      const head = await ledger.head()
+      // the old token still holds: both open
+      const feed = await openFeed({ token: admin.token, from: 0 })
+      await until(() => feed.messages.some((m) => m.kind === 'fact'), 10_000)
+      const socket = await open(server.url, admin.token)
+      const gone = new Promise<string>((resolve) => socket.once('disconnect', resolve))
+      release()
+      expect(await resetDone).toBeLessThan(head)
+      expect(await feed.closed).toEqual({
+        code: 4401,
+        reason: 'Your session has expired or is no longer valid. Please log in again.',
+      })
+      expect(await gone).toBe('io server disconnect')
+    },
+    30_000,
+  )
 
   it('refuses a visitor and a user, with a reason', async () => {
     const visitor = await openFeed({ from: 0 })
