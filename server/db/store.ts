@@ -125,6 +125,12 @@ export type LedgerPort<Reads> = {
    */
   version(): Promise<string>
   /**
+   * A position at or below which every fact has committed (or never will): what an answer read
+   * after it is as of, so a fact it does not show is above it. On SQLite the head; on PostgreSQL the
+   * head once every transaction that may still commit below it has ended (it may wait for them).
+   */
+  settledHead(): Promise<number>
+  /**
    * Facts after a cursor in the order the ledger is tailed, each with the cursor after it: a
    * reader that moves its cursor over what it read never misses a fact nor reads one twice.
    */

@@ -580,6 +580,37 @@ export class PgLedger {
   }
 
   /**
+   * A position at or below which every fact has committed or never will: what a read made after it
+   * is as of (a dashboard's rows), so that a fact the read does not show is at a position above it.
+   * The head alone is not one here: a transaction that took a lower position may commit after it.
+   * Every appending transaction holds APPEND_LOCK from before it takes a position, and positions
+   * are taken in order, so one that took a position at or below the head read here holds that lock
+   * still (it is listed, in the same statement, after the head was read) or has ended: the head is
+   * answered once the transactions listed have ended. They are short; past `waitMs` (one stuck,
+   * until idle_in_transaction_session_timeout ends it) the head is answered as it is.
+   */
+  async settledHead(waitMs = 2_000): Promise<number> {
+    const holders = `SELECT virtualtransaction FROM pg_locks
+      WHERE locktype = 'advisory' AND classid = 0 AND objid = ${APPEND_LOCK} AND objsubid = 1 AND granted
+        AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`
+    const { rows } = await this.pool.query<{ head: string; open: string[] }>(
+      `SELECT (SELECT coalesce(max(position), 0) FROM ledger)::text AS head,
+         ARRAY(${holders} AND pid <> pg_backend_pid()) AS open`,
+    )
+    const head = Number(rows[0]?.head ?? 0)
+    const open = rows[0]?.open ?? []
+    for (const until = Date.now() + waitMs; open.length > 0 && Date.now() < until; ) {
+      const { rows: left } = await this.pool.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM (${holders} AND virtualtransaction = ANY($1::text[])) AS still`,
+        [open],
+      )
+      if ((left[0]?.n ?? 0) === 0) break
+      await new Promise((resolve) => setTimeout(resolve, 5))
+    }
+    return head
+  }
+
+  /**
    * A version of everything committed: it changes whenever any fact commits, and never comes back
    * (what an ETag or a cache of read models is keyed on). The head is not one here: a fact may
    * commit below a position already committed, and the head stays as it was.
@@ -706,6 +737,7 @@ export function pgLedgerPort<Reads>(ledger: PgLedger, readsOf: (tx: PgTx) => Rea
     readFrom: (position, limit) => ledger.readFrom(position, limit),
     head: () => ledger.head(),
     version: () => ledger.ledgerVersion(),
+    settledHead: () => ledger.settledHead(),
     tail: (after, limit) => ledger.tail(after, limit),
     peek: (after, limit) => ledger.peek(after, limit),
     tailHead: () => ledger.tailHead(),

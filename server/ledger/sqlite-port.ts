@@ -38,6 +38,7 @@ export function sqliteLedgerPort<Reads>(ledger: Ledger, reads: Reads): LedgerPor
     head: async () => ledger.head(),
     // one writer: positions commit in order, so the head names everything committed
     version: async () => String(ledger.head()),
+    settledHead: async () => ledger.head(),
     // positions commit in order here (one writer): the ledger is tailed in position order
     tail: async (after, limit) =>
       ledger.readFrom(after.position, limit).map((fact) => ({ fact, cursor: { position: fact.position } })),
