@@ -3,7 +3,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import WebSocket from 'ws'
 import type { ActivityBatch, ActivityItem, ActivityMessage } from '../../contracts/activity.ts'
 import { wait } from '../../server/db/store.ts'
-import { streams } from '../../server/ids.ts'
+import { newId, streams } from '../../server/ids.ts'
+import type { PgLedger } from '../../server/ledger/pg-ledger.ts'
+import {
+  type FeedOptions,
+  type FeedState,
+  openActivityFeed,
+} from '../../web/src/screens/admin/activity-feed.ts'
 import { adminSession, bearer, login, organizerSession, signUp } from '../support/accounts.ts'
 import { ADMIN } from '../support/app.ts'
 import { testStore } from '../support/db.ts'
@@ -366,4 +372,89 @@ describe('GET /api/v1/activity (WebSocket)', () => {
       }
     })
   })
+})
+
+// Last: it leaves a fact tailed after one at a higher position, which the tests above, reading the
+// backlog from the start, would see out of position order.
+describe('facts tailed out of position order (PostgreSQL)', () => {
+  // On PostgreSQL the feed sends facts in the order the ledger is tailed, (transaction, position):
+  // a fact can come after one at a higher position. The admin's client (web) must show it, and
+  // resume from the last position it was sent.
+  it.skipIf(testStore !== 'postgres')(
+    "the admins' client shows a fact that comes after one at a higher position",
+    async () => {
+      const admin = await adminSession(server.app)
+      const pgLedger = server.app.platform.store.postgres?.ledger as PgLedger
+      let state: FeedState | null = null
+      const client = openActivityFeed({
+        url: `${server.url.replace('http', 'ws')}/api/v1/activity`,
+        token: admin.token,
+        keep: 50,
+        onChange: (next) => {
+          state = next
+        },
+        openSocket: (url) =>
+          new WebSocket(url) as unknown as NonNullable<FeedOptions['openSocket']> extends (
+            url: string,
+          ) => infer S
+            ? S
+            : never,
+      })
+      try {
+        await until(() => (state as FeedState | null)?.status === 'live', 10_000)
+        // a quiet interval: the next fact is sent at once, the one after it in a batch of its own
+        await new Promise((r) => setTimeout(r, 1_200))
+        const lateId = newId()
+        let xidTaken!: () => void
+        const began = new Promise<void>((resolve) => {
+          xidTaken = resolve
+        })
+        let goOn!: () => void
+        const earlyCommitted = new Promise<void>((resolve) => {
+          goOn = resolve
+        })
+        // a transaction that begins before a sign-up and appends after it commits: tailed first,
+        // at the higher position
+        const heldDone = pgLedger.transaction(async (tx) => {
+          await tx.query('SELECT pg_current_xact_id()')
+          xidTaken()
+          await earlyCommitted
+          const [late] = await tx.append(streams.account(lateId), 0, [
+            {
+              type: 'AccountRegistered',
+              data: {
+                accountId: lateId,
+                username: 'Latecomer',
+                email: `latecomer-${lateId}@example.com`,
+                passwordHash: 'not a password',
+                role: 'user',
+                phone: null,
+                createdBy: null,
+              },
+            },
+          ])
+          return late?.position ?? 0
+        })
+        await began
+        let early: Awaited<ReturnType<typeof signUp>>
+        try {
+          early = await signUp(server.app, 'Earlybird')
+        } finally {
+          goOn()
+        }
+        const latePosition = await heldDone
+        const earlyPosition =
+          (await server.app.platform.ledger.readStream(streams.account(early.id)))[0]?.position ?? 0
+        expect(earlyPosition).toBeLessThan(latePosition)
+        const shownPositions = () => ((state as FeedState | null)?.items ?? []).map((item) => item.position)
+        await until(() => shownPositions().includes(latePosition), 10_000)
+        await until(() => shownPositions().includes(earlyPosition), 10_000)
+        // the last position sent is where it resumes: the early one, sent last
+        await until(() => (state as FeedState | null)?.position === earlyPosition, 5_000)
+      } finally {
+        client.close()
+      }
+    },
+    30_000,
+  )
 })
