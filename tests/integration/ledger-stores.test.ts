@@ -289,6 +289,14 @@ describe('the ledger on PostgreSQL with several writers at once', () => {
     expect(run.seen).toEqual(['fast-1'])
   })
 
+  it('opens every connection with idle_in_transaction_session_timeout at 30 s: no reader is held back for ever', async () => {
+    const [connection] = connections as [PgConnection]
+    const { rows } = await connection.pool.query<{ timeout: string }>(
+      "SELECT current_setting('idle_in_transaction_session_timeout') AS timeout",
+    )
+    expect(rows[0]?.timeout).toBe('30s')
+  })
+
   it("a fact committed below the head changes the ledger's version, though not the head", async () => {
     const [slow, fast, reader] = ledgers(3) as [PgLedger, PgLedger, PgLedger]
     let appended!: () => void
