@@ -587,7 +587,9 @@ export class PgLedger {
    * are taken in order, so one that took a position at or below the head read here holds that lock
    * still (it is listed, in the same statement, after the head was read) or has ended: the head is
    * answered once the transactions listed have ended. They are short; past `waitMs` (one stuck,
-   * until idle_in_transaction_session_timeout ends it) the head is answered as it is.
+   * until idle_in_transaction_session_timeout ends it) the head is answered as it is. Reading
+   * pg_locks briefly locks the lock manager's partitions: fine for an answer a client fetches at
+   * most once a second (the dashboards), not for every request.
    */
   async settledHead(waitMs = 2_000): Promise<number> {
     const holders = `SELECT virtualtransaction FROM pg_locks
