@@ -62,7 +62,7 @@ export const EventFigures = v.object({
   Pending: v.number(),
   Completed: v.number(),
   Failed: v.number(),
-  /** the ledger position these figures are as of: a push older than what is shown is ignored */
+  /** the ledger position these figures are as of: a push below what is shown is ignored */
   position: v.number(),
 })
 export type EventFigures = v.InferOutput<typeof EventFigures>

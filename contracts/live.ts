@@ -52,7 +52,11 @@ export function eventOfRoom(room: string): string | null {
 /** The answer to `watch`: the room joined, or why not (nothing is joined then). */
 export type WatchAck = { ok: true; room: string } | { ok: false; message: string }
 
-/** Every push: the fact's type and position, and what the audience may see of it. */
+/**
+ * Every push: the fact's type, the ledger position the push is as of (its fact's, or a later one
+ * its process had read when it read the push's data; never lower than an earlier push of the same
+ * thing from that process), and what the audience may see of it.
+ */
 export type LivePush<Data = Record<string, unknown>> = {
   position: number
   type: string

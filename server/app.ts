@@ -257,7 +257,7 @@ export async function createHttpApp(parts: {
       })
       await paymentRoutes(api, { gateway, jobs, booking, confirm, localGateway: platform.localGateway })
       await analyticsRoutes(api, { sales: services.analytics, events, booking, accounts })
-      await dashboardRoutes(api, { dashboards: services.dashboards, head: () => ledger.head() })
+      await dashboardRoutes(api, { dashboards: services.dashboards, head: () => ledger.settledHead() })
       await scheduleRoutes(api, { platform: { ledger }, events, schedule: services.schedule })
       await supportRoutes(api, {
         platform: { ledger },

@@ -19,7 +19,10 @@ import { attendeeView, type DashboardQueries, figuresView } from './dashboards.t
 
 export type DashboardRoutesOptions = {
   dashboards: DashboardQueries
-  /** the ledger's head: the position every answer is as of */
+  /**
+   * the position every answer is as of, read before its rows: every fact at or below it has
+   * committed (LedgerPort.settledHead), so a push of a fact the rows do not show is above it
+   */
   head: () => Promise<number>
 }
 

@@ -1,7 +1,14 @@
 // Booking commands with what they must look up inside the same transaction (live availability
 // of the ticket type), shared by the routes and the workers.
 import type { TicketTypeRow } from '../catalog/queries.ts'
-import { type DecisionTx, type LedgerPort, type Step, type StepQueries, wait } from '../db/store.ts'
+import {
+  type DecisionTx,
+  decisionLocks,
+  type LedgerPort,
+  type Step,
+  type StepQueries,
+  wait,
+} from '../db/store.ts'
 import { streams } from '../ids.ts'
 import { decideIn } from '../ledger/decider.ts'
 import type { FactMeta } from '../ledger/ledger.ts'
@@ -56,83 +63,86 @@ export function bookingCommands(
 
   return {
     /**
-     * Decides the hold against availability read under the write lock, so concurrent orders
-     * can never take more seats than exist; settles once the hold is committed.
+     * Decides the hold against availability read under its event's lock, so concurrent orders
+     * (in any process) can never take more seats than exist; settles once the hold is committed.
      */
     hold(order: TicketsHeld['data'], ticketType: TicketTypeRow, meta: FactMeta, limits: HoldLimits) {
       // Holds are the flash sale's hot write: they share commits (group commit).
-      return ledger.transactionInBatch(function* (tx) {
-        const { booking } = tx.reads
-        const now = new Date().toISOString()
-        // One unpaid hold per buyer and event: a new checkout gives the previous one's seats back
-        // first, so nobody can stack holds on an event, and the buyer's own seats count for them.
-        const replaced = yield* wait(booking.heldBy(order.buyerId, order.eventId))
-        for (const previous of replaced) {
-          yield* run(
+      return ledger.transactionInBatch(
+        function* (tx) {
+          const { booking } = tx.reads
+          const now = new Date().toISOString()
+          // One unpaid hold per buyer and event: a new checkout gives the previous one's seats back
+          // first, so nobody can stack holds on an event, and the buyer's own seats count for them.
+          const replaced = yield* wait(booking.heldBy(order.buyerId, order.eventId))
+          for (const previous of replaced) {
+            yield* run(
+              tx,
+              previous.id,
+              { type: 'Release', by: order.buyerId, reason: REPLACED_BY_NEW_CHECKOUT },
+              meta,
+            )
+          }
+          // seats a waiting list offered this buyer are theirs to book (issue 17)
+          const offered = yield* wait(booking.offeredTo(order.buyerId, order.ticketTypeId))
+          let available = (yield* wait(seatsLeft(ticketType, order, booking))) + offered
+          if (available < order.quantity) {
+            yield* releaseLapsed(tx, now, ticketType.id)
+            available = (yield* wait(seatsLeft(ticketType, order, booking))) + offered
+          }
+          const heldFromAddress = order.clientKey
+            ? yield* wait(booking.seatsHeldFrom(order.clientKey, order.eventId))
+            : 0
+          // the cap is for free tickets only: a paid hold need not read it
+          const issuedToBuyer =
+            order.amountPaise === 0 ? yield* wait(booking.seatsIssuedTo(order.buyerId, order.eventId)) : 0
+          const promo = order.promoCode
+            ? yield* wait(booking.promoCode(order.eventId, order.promoCode))
+            : undefined
+          const eventCancelled = yield* wait(booking.eventCancelled(order.eventId))
+          const facts = yield* run(
             tx,
-            previous.id,
-            { type: 'Release', by: order.buyerId, reason: REPLACED_BY_NEW_CHECKOUT },
+            order.orderId,
+            {
+              type: 'Hold',
+              order,
+              available,
+              checks: {
+                now,
+                salesCloseAt: limits.salesCloseAt,
+                heldFromAddress,
+                maxHeldFromAddress: limits.maxHeldFromAddress,
+                issuedToBuyer,
+                maxTicketsPerAccount: limits.maxTicketsPerAccount,
+                ...(order.promoCode ? { promo } : {}),
+                eventCancelled,
+              },
+            },
             meta,
           )
-        }
-        // seats a waiting list offered this buyer are theirs to book (issue 17)
-        const offered = yield* wait(booking.offeredTo(order.buyerId, order.ticketTypeId))
-        let available = (yield* wait(seatsLeft(ticketType, order, booking))) + offered
-        if (available < order.quantity) {
-          yield* releaseLapsed(tx, now, ticketType.id)
-          available = (yield* wait(seatsLeft(ticketType, order, booking))) + offered
-        }
-        const heldFromAddress = order.clientKey
-          ? yield* wait(booking.seatsHeldFrom(order.clientKey, order.eventId))
-          : 0
-        // the cap is for free tickets only: a paid hold need not read it
-        const issuedToBuyer =
-          order.amountPaise === 0 ? yield* wait(booking.seatsIssuedTo(order.buyerId, order.eventId)) : 0
-        const promo = order.promoCode
-          ? yield* wait(booking.promoCode(order.eventId, order.promoCode))
-          : undefined
-        const eventCancelled = yield* wait(booking.eventCancelled(order.eventId))
-        const facts = yield* run(
-          tx,
-          order.orderId,
-          {
-            type: 'Hold',
-            order,
-            available,
-            checks: {
-              now,
-              salesCloseAt: limits.salesCloseAt,
-              heldFromAddress,
-              maxHeldFromAddress: limits.maxHeldFromAddress,
-              issuedToBuyer,
-              maxTicketsPerAccount: limits.maxTicketsPerAccount,
-              ...(order.promoCode ? { promo } : {}),
-              eventCancelled,
-            },
-          },
-          meta,
-        )
-        if (offered > 0) {
-          yield* decideIn(tx, waitlistDecider, {
-            stream: streams.waitlist(order.ticketTypeId),
-            command: {
-              type: 'Use',
-              ticketTypeId: order.ticketTypeId,
-              accountId: order.buyerId,
-              orderId: order.orderId,
-            },
-            meta,
-          })
-        }
-        return { facts, replaced: replaced.map((r) => r.id) }
-      })
+          if (offered > 0) {
+            yield* decideIn(tx, waitlistDecider, {
+              stream: streams.waitlist(order.ticketTypeId),
+              command: {
+                type: 'Use',
+                ticketTypeId: order.ticketTypeId,
+                accountId: order.buyerId,
+                orderId: order.orderId,
+              },
+              meta,
+            })
+          }
+          return { facts, replaced: replaced.map((r) => r.id) }
+        },
+        { lock: decisionLocks.event(order.eventId) },
+      )
     },
 
     /**
      * Applies what the provider says about an order's payments: captures first, then failures,
      * each committed in turn (sharing commits with other work: group commit). The seats and the
-     * order's promo code (`promoCode`, if it used one) are read under the lock: a payment after the
-     * hold lapsed is decided against them as they are now.
+     * order's promo code (`promoCode`, if it used one) are read under the event's lock: a payment
+     * after the hold lapsed is decided against them as they are now.
      */
     async applyPayments(
       orderId: string,
@@ -143,29 +153,32 @@ export function bookingCommands(
       const ordered = [...payments].sort((a, b) => rank(a) - rank(b))
       for (const payment of ordered) {
         if (payment.status === 'captured' || payment.status === 'refunded') {
-          await ledger.transactionInBatch(function* (tx) {
-            const { booking } = tx.reads
-            const available = yield* wait(booking.available(ticketType))
-            const eventCancelled = yield* wait(booking.eventCancelled(ticketType.eventId))
-            const promo = promoCode
-              ? { promo: yield* wait(booking.promoCode(ticketType.eventId, promoCode)) }
-              : {}
-            return yield* run(
-              tx,
-              orderId,
-              {
-                type: 'Capture',
-                paymentId: payment.id,
-                amountPaise: payment.amount,
-                method: payment.method,
-                available,
-                eventCancelled,
-                ...promo,
-                now: new Date().toISOString(),
-              },
-              { actor: 'system' },
-            )
-          })
+          await ledger.transactionInBatch(
+            function* (tx) {
+              const { booking } = tx.reads
+              const available = yield* wait(booking.available(ticketType))
+              const eventCancelled = yield* wait(booking.eventCancelled(ticketType.eventId))
+              const promo = promoCode
+                ? { promo: yield* wait(booking.promoCode(ticketType.eventId, promoCode)) }
+                : {}
+              return yield* run(
+                tx,
+                orderId,
+                {
+                  type: 'Capture',
+                  paymentId: payment.id,
+                  amountPaise: payment.amount,
+                  method: payment.method,
+                  available,
+                  eventCancelled,
+                  ...promo,
+                  now: new Date().toISOString(),
+                },
+                { actor: 'system' },
+              )
+            },
+            { lock: decisionLocks.event(ticketType.eventId) },
+          )
         } else if (payment.status === 'failed') {
           await ledger.transactionInBatch((tx) =>
             run(

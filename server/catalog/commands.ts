@@ -3,7 +3,7 @@
 // appended in one transaction. Other areas' routes (the door's staff, the promo codes) ask through
 // these, so only the catalogue decides about an event's stream.
 import type { BookingQueries } from '../booking/queries.ts'
-import { type LedgerPort, type StepQueries, wait } from '../db/store.ts'
+import { type DecisionOptions, decisionLocks, type LedgerPort, type StepQueries, wait } from '../db/store.ts'
 import { newId, streams } from '../ids.ts'
 import { decideIn } from '../ledger/decider.ts'
 import type { FactMeta, StoredFact } from '../ledger/ledger.ts'
@@ -24,6 +24,7 @@ export function catalogCommands(ledger: CatalogLedger, timeZone: string) {
     command: EventCommand,
     meta: FactMeta,
     expectedVersion?: number,
+    options?: DecisionOptions,
   ): Promise<StoredFact<CatalogFact>[]> =>
     ledger.transaction(function* (tx) {
       const handled = yield* decideIn(tx, eventDecider, {
@@ -33,7 +34,7 @@ export function catalogCommands(ledger: CatalogLedger, timeZone: string) {
         expectedVersion,
       })
       return handled.facts
-    })
+    }, options)
 
   return {
     /** a new event, pending review (its start must be after now) */
@@ -57,32 +58,39 @@ export function catalogCommands(ledger: CatalogLedger, timeZone: string) {
       seen?: number,
     ) {
       const { eventId, by, details, ticketTypes, ticketTypeIds } = change
-      return ledger.transaction(function* (tx) {
-        const taken: Record<string, number> = {}
-        for (const id of ticketTypeIds) taken[id] = yield* wait(tx.reads.booking.seatsTaken(id))
-        const handled = yield* decideIn(tx, eventDecider, {
-          stream: streams.event(eventId),
-          expectedVersion: seen,
-          command: {
-            type: 'Edit',
-            eventId,
-            by,
-            details,
-            ...(ticketTypes ? { ticketTypes } : {}),
-            taken,
-            newId,
-            now: now(),
-            timeZone,
-          },
-          meta,
-        })
-        return handled.facts
-      })
+      return ledger.transaction(
+        function* (tx) {
+          const taken: Record<string, number> = {}
+          for (const id of ticketTypeIds) taken[id] = yield* wait(tx.reads.booking.seatsTaken(id))
+          const handled = yield* decideIn(tx, eventDecider, {
+            stream: streams.event(eventId),
+            expectedVersion: seen,
+            command: {
+              type: 'Edit',
+              eventId,
+              by,
+              details,
+              ...(ticketTypes ? { ticketTypes } : {}),
+              taken,
+              newId,
+              now: now(),
+              timeZone,
+            },
+            meta,
+          })
+          return handled.facts
+          // the seats taken are read under the event's lock: no hold takes one before it commits
+        },
+        { lock: decisionLocks.event(eventId) },
+      )
     },
 
     /** the event called off by its organizer or an admin (before it starts) */
     cancel: (cancel: { eventId: string; by: string; asAdmin: boolean; reason: string }, meta: FactMeta) =>
-      decide(cancel.eventId, { type: 'Cancel', ...cancel, now: now(), timeZone }, meta),
+      // a hold or a payment deciding now is committed before it (and so cancelled after it)
+      decide(cancel.eventId, { type: 'Cancel', ...cancel, now: now(), timeZone }, meta, undefined, {
+        lock: decisionLocks.event(cancel.eventId),
+      }),
 
     /** an admin's decision, on the version the admin saw (seen; undefined: any) */
     review: (

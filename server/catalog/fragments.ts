@@ -6,8 +6,10 @@
 //
 // Which events changed is read from the ledger itself: before answering, the facts since the last
 // look are read (a few, under load) and the events they touch are marked. Every process reads the
-// same ledger, so a change made by another process is seen as surely as one made here, and a
-// reader never sees an event older than the ledger's head it read first.
+// same ledger, so a change made by another process is seen as surely as one made here. The ledger is
+// read as it is tailed (LedgerPort.peek), so no fact is passed over: on PostgreSQL a fact that
+// commits behind one already read is still read.
+import type { LedgerCursor, TailedFact } from '../db/store.ts'
 import type { StoredFact } from '../ledger/ledger.ts'
 import type { EventRow } from './views.ts'
 
@@ -18,7 +20,8 @@ export type Fragment = { readonly id: string; readonly version: number; readonly
 /** what the fragments need of the ledger (either store's) */
 type LedgerReads = {
   head(): Promise<number>
-  readFrom(position: number, limit?: number): Promise<StoredFact[]>
+  peek(after: LedgerCursor, limit?: number): Promise<Array<TailedFact & { settled: boolean }>>
+  tailHead(): Promise<LedgerCursor>
 }
 
 export type FragmentParts = {
@@ -47,7 +50,9 @@ export function eventFragments(parts: FragmentParts) {
   /** changes seen per event: a fragment made while its event changed is not kept */
   const changes = new Map<string, number>()
   let everything = 0
-  let seen = -1
+  /** where the ledger was read up to (null: never), and its head then */
+  let seen: LedgerCursor | null = null
+  let seenHead = 0
 
   const changed = (eventId: string) => {
     changes.set(eventId, (changes.get(eventId) ?? 0) + 1)
@@ -72,23 +77,32 @@ export function eventFragments(parts: FragmentParts) {
     return UNRELATED.has(kind) ? null : 'all'
   }
 
-  /** marks what changed since the last look; the ledger's head as read now */
+  /** marks what changed since the last look */
   const catchUp = async () => {
     const head = await parts.ledger.head()
-    if (seen < 0 || head - seen > CATCH_UP_MAX || head < seen) {
+    if (seen === null || head - seenHead > CATCH_UP_MAX || head < seenHead) {
       changedAll()
-      seen = head
+      seen = await parts.ledger.tailHead()
+      seenHead = head
       return
     }
-    while (seen < head) {
-      const facts = await parts.ledger.readFrom(seen, Math.min(PAGE, head - seen))
-      if (facts.length === 0) break
-      for (const fact of facts) {
-        if (fact.position > head) break
+    seenHead = head
+    // Every fact committed since is marked, the settled ones moving `seen` on; one that an older
+    // transaction still running holds back (PostgreSQL) is marked now and again once settled, so an
+    // answer never lags a commit its asker has seen.
+    for (;;) {
+      const facts = await parts.ledger.peek(seen, PAGE)
+      for (const { fact, cursor, settled } of facts) {
         const event = await eventOf(fact)
         if (event === 'all') changedAll()
         else if (event !== null) changed(event)
-        seen = Math.max(seen, fact.position)
+        if (settled) seen = cursor
+      }
+      if (facts.length < PAGE) break
+      if (!facts.at(-1)?.settled) {
+        // a page of facts held back: too many to mark one by one
+        changedAll()
+        break
       }
     }
   }

@@ -1,7 +1,8 @@
-// Listings put together once per ledger head: while nothing happens, every reader gets the same
+// Listings put together once per ledger version (LedgerPort.version: the head on SQLite; on
+// PostgreSQL more than the head, which a fact committing below it leaves as it was): while nothing happens, every reader gets the same
 // bytes; the first read after a new fact joins them again from the events' objects, of which only
 // the changed ones are made again (fragments.ts). A client that takes gzip (every browser) gets them
-// compressed, also once per head, from groups of events of which only the changed ones are
+// compressed, also once per version, from groups of events of which only the changed ones are
 // compressed again (gzip-groups.ts). Issue 18: a listing of 1,000 events is ~0.6 MB of JSON, several
 // times less gzipped, and sending the bytes was most of its cost.
 import { gzipJsonArray } from '../http/gzip-groups.ts'
@@ -47,14 +48,18 @@ type Body = { items: Fragment[]; length: number; json?: string; gzipped?: Buffer
 export type ListingBytes = { gzip: true; bytes: Buffer } | { gzip: false; bytes: string }
 
 export function listingCache(fragments: Pick<EventFragments, 'of'>) {
-  const lists: { head: number; bodies: Map<string, Body>; count?: number } = { head: -1, bodies: new Map() }
+  const lists: { version: string; bodies: Map<string, Body>; count?: number } = {
+    version: '',
+    bodies: new Map(),
+  }
   /**
-   * the cache as of the ledger's head (read once per request): emptied when a fact came since; a
-   * request that read an older head may use what is kept (it is newer) but keeps nothing
+   * the cache as of the ledger's version (read once per request): emptied when it differs, since a
+   * fact came since (or, rarely, the request read the version before one that came: it starts the
+   * cache again, which costs a listing made twice, never a stale one)
    */
-  const at = (head: number) => {
-    if (head > lists.head) {
-      lists.head = head
+  const at = (version: string) => {
+    if (version !== lists.version) {
+      lists.version = version
       lists.bodies.clear()
       lists.count = undefined
     }
@@ -62,25 +67,25 @@ export function listingCache(fragments: Pick<EventFragments, 'of'>) {
 
   return {
     /**
-     * The listing named `key` (its rows read by `rows` when it is not kept) as of `head`, its media
+     * The listing named `key` (its rows read by `rows` when it is not kept) as of `version`, its media
      * URLs absolute against `base`, as the bytes to send: gzipped when `gzip` (the client takes it)
      * and the listing is long enough to be worth it.
      */
     async bytes(
-      head: number,
+      version: string,
       base: string,
       key: string,
       rows: () => Promise<EventRow[]>,
       gzip: boolean,
     ): Promise<ListingBytes> {
-      at(head)
+      at(version)
       const cacheKey = `${base} ${key}`
       let body = lists.bodies.get(cacheKey)
       if (body === undefined) {
         const items = await fragments.of(rows, base)
         body = { items, length: items.reduce((n, item) => n + item.json.length + 1, 1) }
-        // kept only under the head this request read: a newer fact may have come while it was made
-        if (lists.head === head && lists.bodies.size < 100) lists.bodies.set(cacheKey, body)
+        // kept only under the version this request read: a newer fact may have come while it was made
+        if (lists.version === version && lists.bodies.size < 100) lists.bodies.set(cacheKey, body)
       }
       if (body.length >= GZIP_FROM && gzip) {
         body.gzipped ??= gzipJsonArray(body.items)
@@ -90,11 +95,11 @@ export function listingCache(fragments: Pick<EventFragments, 'of'>) {
       return { gzip: false, bytes: body.json }
     },
 
-    /** how many events the listing has as of `head` (read by `count` once per head) */
-    async count(head: number, count: () => Promise<number>): Promise<number> {
-      at(head)
+    /** how many events the listing has as of `version` (read by `count` once per version) */
+    async count(version: string, count: () => Promise<number>): Promise<number> {
+      at(version)
       const total = lists.count ?? (await count())
-      if (lists.head === head) lists.count = total
+      if (lists.version === version) lists.count = total
       return total
     },
   }

@@ -68,7 +68,7 @@ export async function catalogRoutes(fastify: FastifyInstance, options: CatalogRo
 
   await app.register(multipart, { limits: multipartLimits(config.uploads) })
 
-  // the listings' bytes, once per ledger head (listing-cache.ts), from each event's object made
+  // the listings' bytes, once per ledger version (listing-cache.ts), from each event's object made
   // once per change of that event (fragments.ts)
   const serializeOne = fastJson(toJson(EventView) as unknown as Parameters<typeof fastJson>[0])
   const fragments = eventFragments({
@@ -80,14 +80,14 @@ export async function catalogRoutes(fastify: FastifyInstance, options: CatalogRo
   const listings = listingCache(fragments)
   const sendList = async (
     reply: FastifyReply,
-    head: number,
+    version: string,
     key: string,
     rows: () => Promise<EventRow[]>,
   ) => {
     // Media URLs are absolute against a base that, outside production, is the asker's origin.
     const base = mediaBaseOf(reply.request, config)
     const body = await listings.bytes(
-      head,
+      version,
       base,
       key,
       rows,
@@ -127,22 +127,22 @@ export async function catalogRoutes(fastify: FastifyInstance, options: CatalogRo
       schema: { querystring: EventListQuery, response: replies({ 200: EventList }) },
     },
     async (request, reply) => {
-      // Every change to what the listing shows is a fact, so the ledger's head names its version:
-      // a client that has it gets 304 without the listing being read at all.
+      // Every change to what the listing shows is a fact, so the ledger's version names the
+      // listing's: a client that has it gets 304 without the listing being read at all.
       const { page, limit = EVENT_PAGE_LIMIT } = request.query
-      const head = await ledger.head()
-      const etag = `W/"ledger-${head}${page ? `-${page}-${limit}` : ''}"`
+      const version = await ledger.version()
+      const etag = `W/"ledger-${version}${page ? `-${page}-${limit}` : ''}"`
       reply.header('etag', etag).header('cache-control', 'no-cache')
       // No body and no length: a 304 carries neither.
       if (request.headers['if-none-match'] === etag) return (reply as FastifyReply).code(304).send()
-      if (!page) return sendList(reply, head, 'all', () => events.approved())
+      if (!page) return sendList(reply, version, 'all', () => events.approved())
       // A page: the same order as the whole listing, its count in a header (the body stays a bare
       // array), and the next page's address while there is one.
-      const total = await listings.count(head, () => events.approvedCount())
+      const total = await listings.count(version, () => events.approvedCount())
       reply.header('x-total-count', String(total))
       if (page * limit < total)
         reply.header('link', `</api/v1/event?page=${page + 1}&limit=${limit}>; rel="next"`)
-      return sendList(reply, head, `page:${page}:${limit}`, () =>
+      return sendList(reply, version, `page:${page}:${limit}`, () =>
         events.approvedPage(limit, (page - 1) * limit),
       )
     },
@@ -156,7 +156,7 @@ export async function catalogRoutes(fastify: FastifyInstance, options: CatalogRo
     },
     async (request, reply) => {
       const { filterType, search } = request.query
-      return sendList(reply, await ledger.head(), `${filterType}:${search}`, () =>
+      return sendList(reply, await ledger.version(), `${filterType}:${search}`, () =>
         events.filtered(filterType, search),
       )
     },

@@ -20,8 +20,22 @@ const types: pg.CustomTypesConfig = {
       : pg.types.getTypeParser(oid, format)) as pg.CustomTypesConfig['getTypeParser'],
 }
 
+/**
+ * How long a connection may sit idle inside a transaction before PostgreSQL ends the session (and
+ * rolls the transaction back). Readers tail the ledger only as far as the oldest transaction still
+ * running in the database (ledger/pg-ledger.ts): one left open by a stuck process would hold every
+ * consumer, live push and activity feed back for as long as it stays open. No transaction of ours
+ * waits on anything but its own statements, a lock, or the next step of its decision.
+ */
+export const IDLE_IN_TRANSACTION_MS = 30_000
+
 export async function openPostgres(url: string, poolSize = 10): Promise<PgConnection> {
-  const pool = new pg.Pool({ connectionString: url, max: poolSize, types })
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: poolSize,
+    types,
+    idle_in_transaction_session_timeout: IDLE_IN_TRANSACTION_MS,
+  })
   // An idle connection the server drops (a restart, a failover) is an error on the pool: it is
   // replaced on the next checkout, and must not take the process down.
   pool.on('error', () => {})

@@ -5,7 +5,8 @@
 // read models it needs, decide, append) is written once, as a generator of steps (Step): each
 // `yield* wait(x)` hands the store what a read or an append answered. SQLite runs the steps at
 // once inside its synchronous write transaction, so nothing else in the process can interleave
-// with a decision there; PostgreSQL awaits each one inside a transaction holding the append lock.
+// with a decision there; PostgreSQL awaits each one inside a transaction of its own, which holds
+// the decision's lock (DecisionOptions) when it reads more than its own stream (ledger/pg-ledger.ts).
 import type { Fact, FactMeta, StoredFact } from '../ledger/ledger.ts'
 
 export type Awaitable<T> = T | Promise<T>
@@ -67,27 +68,89 @@ export type DecisionTx<Reads> = {
     facts: F[],
     meta?: FactMeta,
   ): Awaitable<StoredFact<F>[]>
-  /** the read models a decision reads, inside its own transaction (exact under the write lock) */
+  /** the read models a decision reads, inside its own transaction (exact under its lock) */
   reads: Reads
 }
+
+/**
+ * How a decision runs. A decision that reads only its own stream needs nothing: the stream's
+ * version is checked when it appends, and on PostgreSQL a decision that lost that race runs
+ * again. One that decides against read models (the seats left, a promo code's uses, the e-mails
+ * taken) names a lock: decisions naming the same one never run at once, in any process, so each
+ * reads what the one before it wrote. SQLite has one writer: it takes no lock of its own.
+ */
+export type DecisionOptions = { lock?: string | readonly string[] }
+
+/** The locks decisions take (DecisionOptions.lock). */
+export const decisionLocks = {
+  /** everything decided against an event's seats, promo codes, waiting lists and door */
+  event: (eventId: string) => `event:${eventId}`,
+  /** a sign-up: one account per e-mail */
+  email: (email: string) => `email:${email.toLowerCase()}`,
+}
+
+/**
+ * Where a reader tailing the ledger stands (a consumer's checkpoint): after the fact at
+ * `position`. On SQLite the ledger is tailed in position order and that is all; on PostgreSQL it
+ * is tailed in (tx, position) order (the appending transaction first), and `tx` is the
+ * transaction of that fact (absent: the fact at `position` gives it, as cursorAt does).
+ */
+export type LedgerCursor = { readonly position: number; readonly tx?: string }
+
+/** A fact read by a reader tailing the ledger, with where that reader stands once it is read. */
+export type TailedFact = { fact: StoredFact; cursor: LedgerCursor }
 
 /** The ledger as every process sees it, on either store. */
 export type LedgerPort<Reads> = {
   readonly kind: 'sqlite' | 'postgres'
   /** Runs a decision in one write transaction; listeners hear of its facts after the commit. */
-  transaction<T>(work: (tx: DecisionTx<Reads>) => Step<T>): Promise<T>
+  transaction<T>(work: (tx: DecisionTx<Reads>) => Step<T>, options?: DecisionOptions): Promise<T>
   /** Like transaction(), sharing one commit with the work queued in the same turn (group commit). */
-  transactionInBatch<T>(work: (tx: DecisionTx<Reads>) => Step<T>): Promise<T>
+  transactionInBatch<T>(work: (tx: DecisionTx<Reads>) => Step<T>, options?: DecisionOptions): Promise<T>
   readStream(stream: string): Promise<StoredFact[]>
-  /** facts after a position, oldest first */
+  /**
+   * Facts after a position, in position order, as committed now: a look at the ledger, not a way
+   * to tail it (on PostgreSQL a fact may still commit behind a position already read: tail()).
+   */
   readFrom(position: number, limit?: number): Promise<StoredFact[]>
+  /**
+   * The greatest position committed. On PostgreSQL a fact may still commit below it (appends run
+   * at once), so it names the committed state only as far as positions go: a reader that must not
+   * miss a fact tails (tail(), peek()).
+   */
   head(): Promise<number>
+  /**
+   * A version of everything committed, changed by every commit and never repeated: what an ETag or
+   * a cache of read models is keyed on. On SQLite the head; on PostgreSQL not (see head()).
+   */
+  version(): Promise<string>
+  /**
+   * A position at or below which every fact has committed (or never will): what an answer read
+   * after it is as of, so a fact it does not show is above it. On SQLite the head; on PostgreSQL the
+   * head once every transaction that may still commit below it has ended (it may wait for them).
+   */
+  settledHead(): Promise<number>
+  /**
+   * Facts after a cursor in the order the ledger is tailed, each with the cursor after it: a
+   * reader that moves its cursor over what it read never misses a fact nor reads one twice.
+   */
+  tail(after: LedgerCursor, limit?: number): Promise<TailedFact[]>
+  /**
+   * Every fact committed after a cursor, in the same order: first the ones tail() gives (settled),
+   * then any a transaction still running may yet commit before (settled: false; PostgreSQL only),
+   * which a reader may act on now but must not move its cursor over.
+   */
+  peek(after: LedgerCursor, limit?: number): Promise<Array<TailedFact & { settled: boolean }>>
+  /** the cursor a reader starting now begins at: every fact committed from now on comes after it */
+  tailHead(): Promise<LedgerCursor>
+  /** the cursor of a reader that has read up to the fact at a position (a client's last one) */
+  cursorAt(position: number): Promise<LedgerCursor>
   /** called after each commit in this process that appended facts (other processes' are polled) */
   onAppend(listener: (head: number, streams: ReadonlySet<string>) => void): () => void
   /** where each consumer has read up to */
   checkpoints: {
-    read(name: string): Promise<number | undefined>
-    write(name: string, position: number): Promise<void>
+    read(name: string): Promise<LedgerCursor | undefined>
+    write(name: string, cursor: LedgerCursor): Promise<void>
   }
 }
 

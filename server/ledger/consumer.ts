@@ -1,10 +1,16 @@
 // A consumer tails the ledger after commit, from its stored checkpoint: pushes, jobs and mail
-// read facts this way, so a crash between commit and side effect loses nothing.
-import type { LedgerPort } from '../db/store.ts'
+// read facts this way, so a crash between commit and side effect loses nothing. It reads in the
+// order the store tails the ledger (LedgerPort.tail: by position on SQLite, by (transaction,
+// position) on PostgreSQL, where facts commit out of position order), and its checkpoint is the
+// cursor of the last fact it handled.
+import type { LedgerCursor, LedgerPort } from '../db/store.ts'
 import type { StoredFact } from './ledger.ts'
 
 /** what a consumer reads the ledger through */
-export type ConsumedLedger = Pick<LedgerPort<unknown>, 'readFrom' | 'head' | 'onAppend' | 'checkpoints'>
+export type ConsumedLedger = Pick<
+  LedgerPort<unknown>,
+  'tail' | 'peek' | 'tailHead' | 'cursorAt' | 'onAppend' | 'checkpoints'
+>
 
 export type ConsumerOptions = {
   /** facts read per round */
@@ -21,17 +27,20 @@ export type ConsumerOptions = {
    * restart; 'memory' starts at the ledger's head and keeps the position in this process only.
    */
   checkpoint?: 'stored' | 'memory'
-  /** with an in-memory checkpoint: the position to start after, instead of the head */
+  /** with an in-memory checkpoint: the position to start after (the fact there and all read before it), instead of the head */
   startAt?: number
 }
+
+/** how soon a consumer looks again for facts that have committed but are not settled yet */
+const BEHIND_MS = 10
 
 export class Consumer {
   private running = false
   private loop: Promise<void> | null = null
   private wake: (() => void) | null = null
   private unsubscribe: (() => void) | null = null
-  private position: number | null = null
-  /** called with the checkpoint whenever a round finds nothing new */
+  private cursor: LedgerCursor | null = null
+  /** called with the checkpoint's position whenever a round finds nothing new */
   onIdle: ((position: number) => void) | null = null
   /** set when facts arrive while a round is running, so that wake-up is not lost */
   private woken = false
@@ -43,12 +52,20 @@ export class Consumer {
     private readonly options: ConsumerOptions = {},
   ) {}
 
+  /** the position of the last fact handled (or where it started) */
   async checkpoint(): Promise<number> {
-    this.position ??=
+    return (await this.at()).position
+  }
+
+  /** where it stands in the ledger's reading order */
+  private async at(): Promise<LedgerCursor> {
+    this.cursor ??=
       this.options.checkpoint === 'memory'
-        ? (this.options.startAt ?? (await this.ledger.head()))
-        : ((await this.ledger.checkpoints.read(this.name)) ?? 0)
-    return this.position
+        ? this.options.startAt === undefined
+          ? await this.ledger.tailHead()
+          : await this.ledger.cursorAt(this.options.startAt)
+        : ((await this.ledger.checkpoints.read(this.name)) ?? { position: 0 })
+    return this.cursor
   }
 
   /**
@@ -57,8 +74,8 @@ export class Consumer {
    * the few facts since the last write are handled again, which their handlers allow (stable
    * job ids, idempotent pushes).
    */
-  private async save(position: number, now = false) {
-    this.position = position
+  private async save(cursor: LedgerCursor, now = false) {
+    this.cursor = cursor
     if (this.options.checkpoint === 'memory') return
     if (!now && Date.now() - this.writtenAt < 250) {
       this.unwritten = true
@@ -66,14 +83,14 @@ export class Consumer {
     }
     this.writtenAt = Date.now()
     this.unwritten = false
-    await this.ledger.checkpoints.write(this.name, position)
+    await this.ledger.checkpoints.write(this.name, cursor)
   }
 
   private writtenAt = 0
   private unwritten = false
 
   private async flush() {
-    if (this.unwritten && this.position !== null) await this.save(this.position, true)
+    if (this.unwritten && this.cursor !== null) await this.save(this.cursor, true)
   }
 
   start(): void {
@@ -94,37 +111,44 @@ export class Consumer {
     await this.flush()
   }
 
-  /** Processes everything up to the current head once; for commands and tests. */
+  /** Processes everything committed up to now once; for commands and tests. */
   async drain(): Promise<number> {
     let handled = 0
     for (;;) {
-      const n = await this.round()
-      if (n === 0) {
+      const { done, behind } = await this.round()
+      if (done === 0 && !behind) {
         await this.flush()
         return handled
       }
-      handled += n
+      if (done === 0) await new Promise((r) => setTimeout(r, BEHIND_MS))
+      handled += done
     }
   }
 
-  private async round(): Promise<number> {
-    const facts = await this.ledger.readFrom(await this.checkpoint(), this.options.batchSize ?? 500)
+  /**
+   * Handles the facts after the checkpoint that are settled (LedgerPort.peek); `behind` when more
+   * have committed that are not yet (on PostgreSQL, while an older transaction still runs).
+   */
+  private async round(): Promise<{ done: number; behind: boolean }> {
+    const read = await this.ledger.peek(await this.at(), this.options.batchSize ?? 500)
+    const facts = read.filter((f) => f.settled)
+    const behind = facts.length < read.length
     let done = 0
     try {
-      for (const fact of facts) {
+      for (const { fact } of facts) {
         await this.handle(fact)
         done++
       }
     } catch (error) {
       // Keep what was handled when a handler fails, so nothing is handled twice.
       const last = facts[done - 1]
-      if (last) await this.save(last.position, true)
+      if (last) await this.save(last.cursor, true)
       else await this.flush()
       throw error
     }
     const last = facts[done - 1]
-    if (last) await this.save(last.position)
-    return done
+    if (last) await this.save(last.cursor)
+    return { done, behind }
   }
 
   private async run() {
@@ -132,20 +156,25 @@ export class Consumer {
     while (this.running) {
       this.woken = false
       let handled = 0
+      let behind = false
       try {
-        handled = await this.round()
+        ;({ done: handled, behind } = await this.round())
       } catch (error) {
-        const next = await this.checkpoint()
-          .then((position) => this.ledger.readFrom(position, 1))
-          .then((facts) => facts[0])
+        const next = await this.at()
+          .then((cursor) => this.ledger.tail(cursor, 1))
+          .then((facts) => facts[0]?.fact)
           .catch(() => undefined)
         if (next) this.options.onError?.(error, next)
         else this.options.onStoreError?.(error)
         await this.sleep(this.options.retryMs ?? 1000)
         continue
       }
-      if (handled === 0) this.onIdle?.(await this.checkpoint())
-      if (handled === 0 && !this.woken) await this.sleep(pollMs)
+      // Caught up only when nothing committed is left; facts held back are looked for again soon.
+      if (handled === 0 && behind) await this.sleep(BEHIND_MS)
+      else if (handled === 0) {
+        this.onIdle?.(await this.checkpoint())
+        if (!this.woken) await this.sleep(pollMs)
+      }
     }
   }
 

@@ -1,5 +1,5 @@
 // The decider contract and the one command handler: read stream → fold → decide → append.
-import { type DecisionTx, type LedgerPort, type Step, wait } from '../db/store.ts'
+import { type DecisionOptions, type DecisionTx, type LedgerPort, type Step, wait } from '../db/store.ts'
 import { type Fact, type FactMeta, type StoredFact, StreamVersionConflict } from './ledger.ts'
 
 export type Decider<State, Command, F extends Fact> = {
@@ -30,6 +30,8 @@ export type CommandOptions<Command> = {
   meta?: FactMeta
   /** the version the caller decided on (If-Match): a stream that moved since is a conflict */
   expectedVersion?: number
+  /** the lock the decision is taken under, when others decide against what it changes (store.ts) */
+  lock?: DecisionOptions['lock']
 }
 
 /** What a handled command left: the facts it appended, the stream's new state and version. */
@@ -67,5 +69,5 @@ export function handleCommand<State, Command, F extends Fact>(
   decider: Decider<State, Command, F>,
   options: CommandOptions<Command>,
 ): Promise<Handled<State, F>> {
-  return ledger.transaction((tx) => decideIn(tx, decider, options))
+  return ledger.transaction((tx) => decideIn(tx, decider, options), { lock: options.lock })
 }

@@ -30,16 +30,32 @@ export function sqliteLedgerPort<Reads>(ledger: Ledger, reads: Reads): LedgerPor
     .prepare()
   return {
     kind: 'sqlite',
+    // one writer: every decision already runs alone (DecisionOptions' locks are for PostgreSQL)
     transaction: async (work) => ledger.transaction(() => runNow(work(tx))),
     transactionInBatch: (work) => ledger.transactionInBatch(() => runNow(work(tx))),
     readStream: async (stream) => ledger.readStream(stream),
     readFrom: async (position, limit) => ledger.readFrom(position, limit),
     head: async () => ledger.head(),
+    // one writer: positions commit in order, so the head names everything committed
+    version: async () => String(ledger.head()),
+    settledHead: async () => ledger.head(),
+    // positions commit in order here (one writer): the ledger is tailed in position order
+    tail: async (after, limit) =>
+      ledger.readFrom(after.position, limit).map((fact) => ({ fact, cursor: { position: fact.position } })),
+    peek: async (after, limit) =>
+      ledger
+        .readFrom(after.position, limit)
+        .map((fact) => ({ fact, cursor: { position: fact.position }, settled: true })),
+    tailHead: async () => ({ position: ledger.head() }),
+    cursorAt: async (position) => ({ position }),
     onAppend: (listener) => ledger.onAppend(listener),
     checkpoints: {
-      read: async (name) => readCheckpoint.get({ name })?.position,
-      write: async (name, position) => {
-        writeCheckpoint.run({ name, position, at: new Date().toISOString() })
+      read: async (name) => {
+        const row = readCheckpoint.get({ name })
+        return row ? { position: row.position } : undefined
+      },
+      write: async (name, cursor) => {
+        writeCheckpoint.run({ name, position: cursor.position, at: new Date().toISOString() })
       },
     },
   }

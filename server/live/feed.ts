@@ -68,9 +68,7 @@ export async function registerActivityFeed(
         } catch {
           return refuse(4400, 'The first message must be JSON: {"token": "...", "from": 0}.')
         }
-        // the ledger's head before the token is checked: a new password after it retires this feed
-        const since = await ledger.head()
-        let account: { id: string; role: string } | undefined
+        let account: { id: string; role: string; passwordChangedAt: number } | undefined
         try {
           account =
             request.account ??
@@ -83,11 +81,17 @@ export async function registerActivityFeed(
         if (!account) return refuse(4401, 'Please log in to continue.')
         if (account.role !== 'admin') return refuse(4403, 'You are not allowed to do this.')
         const admin = account.id
-        /** the admin's password changed: the token this feed was opened with is retired, and so is the feed */
-        const retired = (fact: StoredFact) =>
+        const openedUnder = account.passwordChangedAt
+        /**
+         * the admin's password changed since the token this feed was opened with: that token is
+         * retired, and so is the feed. Told by the account as it is once the reset is read (its
+         * projection committed with it), not by positions: on PostgreSQL a reset may commit below a
+         * position already committed when the feed was opened.
+         */
+        const retired = async (fact: StoredFact) =>
           fact.type === 'PasswordReset' &&
-          fact.position > since &&
-          (fact.data as { accountId?: string }).accountId === admin
+          (fact.data as { accountId?: string }).accountId === admin &&
+          (await reads.accounts.byId(admin))?.passwordChangedAt !== openedUnder
         const from =
           Number.isSafeInteger(hello.from) && (hello.from as number) >= 0 ? (hello.from as number) : 0
 
@@ -105,13 +109,14 @@ export async function registerActivityFeed(
           socket.close(4408, 'Too slow: resume from your last position.')
           return true
         }
-        const closeIfRetired = (fact: StoredFact) => {
-          if (!retired(fact)) return false
-          refuse(4401, 'Your session has expired or is no longer valid. Please log in again.')
+        const closeIfRetired = async (fact: StoredFact) => {
+          if (!(await retired(fact))) return false
+          if (socket.readyState === socket.OPEN)
+            refuse(4401, 'Your session has expired or is no longer valid. Please log in again.')
           return true
         }
         const every = async (fact: StoredFact) => {
-          if (socket.readyState !== socket.OPEN || tooSlow() || closeIfRetired(fact)) return
+          if (socket.readyState !== socket.OPEN || tooSlow() || (await closeIfRetired(fact))) return
           const item = await shape(fact)
           if (socket.readyState !== socket.OPEN) return
           send(item)
@@ -127,8 +132,8 @@ export async function registerActivityFeed(
           ledger,
           'activity',
           latest
-            ? (fact) => {
-                if (socket.readyState !== socket.OPEN || tooSlow() || closeIfRetired(fact)) return
+            ? async (fact) => {
+                if (socket.readyState !== socket.OPEN || tooSlow() || (await closeIfRetired(fact))) return
                 latest.add(fact, caughtUp)
               }
             : every,

@@ -121,13 +121,12 @@ export function attachLive(
       socket.data.account = null
       return next()
     }
-    // the ledger's head before the token is checked: a new password after it retires this socket
-    Promise.resolve(ledger.head())
-      .then(async (since) => ({ since, account: await accountOfToken(tokens, accountById, token) }))
+    accountOfToken(tokens, accountById, token)
       .then(
-        ({ since, account }) => {
+        (account) => {
           socket.data.account = { id: account.id, role: account.role }
-          socket.data.since = since
+          // the password the token was issued under: a change of it retires this socket
+          socket.data.passwordChangedAt = account.passwordChangedAt
           next()
         },
         (error) => {
@@ -228,6 +227,20 @@ export function attachLive(
   const seats = new Map<string, { timer: NodeJS.Timeout; latest?: { fact: StoredFact; eventId: string } }>()
   const seatsInterval = config.live.figuresEveryMs
   const listening = (room: string) => (io.sockets.adapter.rooms.get(room)?.size ?? 0) > 0
+  /**
+   * The position a push is as of: the greatest this process's consumer has been given, taken
+   * before the push's reads (which show every fact given by then, each committed). Not the
+   * position of the push's own fact: on PostgreSQL the ledger is tailed in (transaction, position)
+   * order, and a fact that committed after a higher one comes later at a lower position; its push,
+   * read later, is newer, yet a client that keeps the highest position it applied (web/src/live)
+   * would drop it. Taken this way, pushes of one thing (a ticket type's seats, an event's row or
+   * door, its attendees) go out in the order they were read at non-decreasing positions, and a
+   * client applies one at the position it shows (newer or as new). Against an answer's position
+   * (a dashboard's, read before its rows, under which every fact has committed: settledHead),
+   * a push below it is of facts the answer shows. On SQLite it is each fact's own position, as
+   * the ledger is tailed in position order.
+   */
+  let given = 0
   /** the interval after a send is over: its latest gathered count goes now, or the type is quiet */
   const seatsIntervalOver = (ticketTypeId: string) => {
     const state = seats.get(ticketTypeId)
@@ -242,15 +255,22 @@ export function attachLive(
     seats.set(ticketTypeId, { timer: setTimeout(() => seatsIntervalOver(ticketTypeId), seatsInterval) })
     flushed = flushed
       .then(async () => {
+        const asOf = given
         const data = await availabilityOf(reads, ticketTypeId)
-        if (data) sendAsOf(fact, [rooms.event(data.eventId)], data)
+        if (data) sendAsOf(fact, asOf, [rooms.event(data.eventId)], data)
       })
       .catch((error) => logger.error({ err: error }, 'the seats on sale push failed'))
   }
-  /** one message to these rooms on this process, as of a fact (its position, its type unless given) */
-  const sendAsOf = (fact: StoredFact, to: string[], data: FactPush['data'], type = fact.type) => {
+  /** one message to these rooms on this process, of a fact (its type unless given), as of a position (`given`) */
+  const sendAsOf = (
+    fact: StoredFact,
+    position: number,
+    to: string[],
+    data: FactPush['data'],
+    type = fact.type,
+  ) => {
     const push: LivePush = {
-      position: fact.position,
+      position,
       type,
       stream: streamShown(fact.stream, data, to),
       at: fact.at,
@@ -266,7 +286,8 @@ export function attachLive(
     doorDue.clear()
     for (const [eventId, { audience, fact }] of doors) {
       if (!reads.checkin) break
-      sendAsOf(fact, audience, await reads.checkin.summary(eventId), CHECKIN_SUMMARY)
+      const asOf = given
+      sendAsOf(fact, asOf, audience, await reads.checkin.summary(eventId), CHECKIN_SUMMARY)
     }
     /** each audience's totals, read once per flush (an organizer's own, or the site's for admins) */
     const totalsOf = new Map<string | null, Promise<DashboardTotals> | undefined>()
@@ -275,13 +296,8 @@ export function attachLive(
       return totalsOf.get(organizerId)
     }
     for (const [eventId, { audience, fact, people, salesOnly }] of batch) {
-      const pushes = await dashboardPushes(
-        reads.dashboards,
-        eventId,
-        fact.position,
-        people,
-        audience.length > 0,
-      )
+      const asOf = given
+      const pushes = await dashboardPushes(reads.dashboards, eventId, asOf, people, audience.length > 0)
       const sends: Array<[string[], FactPush['data'] | null]> = [
         [[rooms.attendees(eventId)], pushes.attendees],
       ]
@@ -295,7 +311,7 @@ export function attachLive(
           sends.push([[room], known ? { ...figures, totals: known, salesOnly } : figures])
         }
       for (const [to, data] of sends) {
-        if (data && to.length > 0) sendAsOf(fact, to, data)
+        if (data && to.length > 0) sendAsOf(fact, asOf, to, data)
       }
     }
   }
@@ -340,13 +356,22 @@ export function attachLive(
     ledger,
     'live',
     async (fact) => {
+      given = Math.max(given, fact.position)
+      const asOf = given
       // A new password retires the account's tokens: its open sockets go too, on every process
       // (each tails the ledger), and come back only with a new sign-in (the handshake checks).
+      // Which sockets is told by the password each was opened under, against the account as it is
+      // now (the reset has committed, and its projection with it), not by positions: on
+      // PostgreSQL a reset may commit below a position a later handshake already saw as the head.
       if (fact.type === 'PasswordReset') {
-        const account = rooms.user((fact.data as { accountId: string }).accountId)
-        for (const socket of await io.local.in(account).fetchSockets()) {
-          // a socket opened with the new password's token (the handshake came after it) stays
-          if ((socket.data.since ?? 0) < fact.position) socket.disconnect(true)
+        const accountId = (fact.data as { accountId: string }).accountId
+        const sockets = await io.local.in(rooms.user(accountId)).fetchSockets()
+        if (sockets.length > 0) {
+          const now = await accountById(accountId)
+          for (const socket of sockets) {
+            // a socket opened with the new password's token (the handshake came after it) stays
+            if (socket.data.passwordChangedAt !== now?.passwordChangedAt) socket.disconnect(true)
+          }
         }
       }
       // One emit per distinct message to all its rooms: a socket in several of them gets it once.
@@ -363,7 +388,7 @@ export function attachLive(
         const original = copies.get(data)
         const hearingIt = (original && audiences.get(original)) || []
         const push: LivePush = {
-          position: fact.position,
+          position: asOf,
           type: types.get(data) ?? fact.type,
           stream: streamShown(fact.stream, data, audience),
           at: fact.at,

@@ -1,8 +1,9 @@
 // The waiting lists' decisions with what they read inside their own transaction (issue 17): joining
-// reads the seats on sale under the write lock (none, or joining is refused); serving reads the seats
-// free for the list (capacity less sold, held and offered) and offers them in order.
+// reads the seats on sale under the event's lock (none, or joining is refused); serving reads the
+// seats free for the list (capacity less sold, held and offered) and offers them in order, under it
+// too, so an offer and a hold never take the same seat.
 import type { BookingReads } from '../booking/commands.ts'
-import { type LedgerPort, wait } from '../db/store.ts'
+import { decisionLocks, type LedgerPort, wait } from '../db/store.ts'
 import { streams } from '../ids.ts'
 import { decideIn } from '../ledger/decider.ts'
 import type { FactMeta } from '../ledger/ledger.ts'
@@ -24,16 +25,19 @@ export function waitlistCommands(ledger: WaitlistLedger, offerMinutes: number) {
       },
       meta: FactMeta,
     ) {
-      return ledger.transaction(function* (tx) {
-        const onSale = yield* wait(tx.reads.booking.available({ id: entry.ticketTypeId }))
-        const eventCancelled = yield* wait(tx.reads.booking.eventCancelled(entry.eventId))
-        const { state } = yield* decideIn(tx, waitlistDecider, {
-          stream: streams.waitlist(entry.ticketTypeId),
-          command: { type: 'Join', ...entry, onSale, eventCancelled },
-          meta,
-        })
-        return positionOf(state, entry.entryId) ?? 0
-      })
+      return ledger.transaction(
+        function* (tx) {
+          const onSale = yield* wait(tx.reads.booking.available({ id: entry.ticketTypeId }))
+          const eventCancelled = yield* wait(tx.reads.booking.eventCancelled(entry.eventId))
+          const { state } = yield* decideIn(tx, waitlistDecider, {
+            stream: streams.waitlist(entry.ticketTypeId),
+            command: { type: 'Join', ...entry, onSale, eventCancelled },
+            meta,
+          })
+          return positionOf(state, entry.entryId) ?? 0
+        },
+        { lock: decisionLocks.event(entry.eventId) },
+      )
     },
 
     leave: (ticketTypeId: string, accountId: string, meta: FactMeta) =>
@@ -47,16 +51,19 @@ export function waitlistCommands(ledger: WaitlistLedger, offerMinutes: number) {
 
     /** offers the seats free for the list, lapsing overdue offers first; the facts appended */
     serve: (ticketTypeId: string, eventId: string, now = new Date().toISOString()) =>
-      ledger.transaction(function* (tx) {
-        if (yield* wait(tx.reads.booking.eventCancelled(eventId))) return []
-        const free = yield* wait(tx.reads.booking.freeSeats(ticketTypeId))
-        const { facts } = yield* decideIn(tx, waitlistDecider, {
-          stream: streams.waitlist(ticketTypeId),
-          command: { type: 'Serve', ticketTypeId, free, now, offerMinutes },
-          meta: { actor: 'system' },
-        })
-        return facts
-      }),
+      ledger.transaction(
+        function* (tx) {
+          if (yield* wait(tx.reads.booking.eventCancelled(eventId))) return []
+          const free = yield* wait(tx.reads.booking.freeSeats(ticketTypeId))
+          const { facts } = yield* decideIn(tx, waitlistDecider, {
+            stream: streams.waitlist(ticketTypeId),
+            command: { type: 'Serve', ticketTypeId, free, now, offerMinutes },
+            meta: { actor: 'system' },
+          })
+          return facts
+        },
+        { lock: decisionLocks.event(eventId) },
+      ),
   }
 }
 

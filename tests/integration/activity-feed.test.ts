@@ -2,8 +2,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import WebSocket from 'ws'
 import type { ActivityBatch, ActivityItem, ActivityMessage } from '../../contracts/activity.ts'
+import { wait } from '../../server/db/store.ts'
+import { newId, streams } from '../../server/ids.ts'
+import type { PgLedger } from '../../server/ledger/pg-ledger.ts'
+import {
+  type FeedOptions,
+  type FeedState,
+  openActivityFeed,
+} from '../../web/src/screens/admin/activity-feed.ts'
 import { adminSession, bearer, login, organizerSession, signUp } from '../support/accounts.ts'
 import { ADMIN } from '../support/app.ts'
+import { testStore } from '../support/db.ts'
 import { open } from '../support/live-sockets.ts'
 import { waitForMail } from '../support/outbox.ts'
 import {
@@ -115,6 +124,58 @@ describe('GET /api/v1/activity (WebSocket)', () => {
     // the admin's password as the other tests sign in with it
     await newPassword(admin.email, ADMIN.password)
   }, 30_000)
+
+  // On PostgreSQL appends commit at once: a reset can commit below a position that had already
+  // committed when the feed and the socket were opened with the old password's token.
+  it.skipIf(testStore !== 'postgres')(
+    'closes them too when the password change commits below the head they were opened at',
+    async () => {
+      const admin = await adminSession(server.app)
+      const ledger = server.app.platform.ledger
+      const stream = streams.account(admin.id)
+      let appended!: () => void
+      const resetAppended = new Promise<void>((resolve) => {
+        appended = resolve
+      })
+      let release!: () => void
+      const held = new Promise<void>((resolve) => {
+        release = resolve
+      })
+      // a change of password that keeps the password itself (the other tests sign in with it)
+      const resetDone = ledger.transaction(function* (tx) {
+        const before = yield* wait(tx.readStream(stream))
+        const passwordHash = before
+          .map((f) => (f.data as { passwordHash?: string }).passwordHash)
+          .filter((hash) => hash !== undefined)
+          .at(-1) as string
+        const [stored] = yield* wait(
+          tx.append(stream, before.length, [
+            { type: 'PasswordReset', data: { accountId: admin.id, tokenHash: null, passwordHash } },
+          ]),
+        )
+        appended()
+        yield* wait(held)
+        return stored?.position ?? 0
+      })
+      await resetAppended
+      // a sign-up commits above the reset's position while the reset is still open
+      await signUp(server.app, 'Above')
+      const head = await ledger.head()
+      // the old token still holds: both open
+      const feed = await openFeed({ token: admin.token, from: 0 })
+      await until(() => feed.messages.some((m) => m.kind === 'fact'), 10_000)
+      const socket = await open(server.url, admin.token)
+      const gone = new Promise<string>((resolve) => socket.once('disconnect', resolve))
+      release()
+      expect(await resetDone).toBeLessThan(head)
+      expect(await feed.closed).toEqual({
+        code: 4401,
+        reason: 'Your session has expired or is no longer valid. Please log in again.',
+      })
+      expect(await gone).toBe('io server disconnect')
+    },
+    30_000,
+  )
 
   it('refuses a visitor and a user, with a reason', async () => {
     const visitor = await openFeed({ from: 0 })
@@ -311,4 +372,89 @@ describe('GET /api/v1/activity (WebSocket)', () => {
       }
     })
   })
+})
+
+// Last: it leaves a fact tailed after one at a higher position, which the tests above, reading the
+// backlog from the start, would see out of position order.
+describe('facts tailed out of position order (PostgreSQL)', () => {
+  // On PostgreSQL the feed sends facts in the order the ledger is tailed, (transaction, position):
+  // a fact can come after one at a higher position. The admin's client (web) must show it, and
+  // resume from the last position it was sent.
+  it.skipIf(testStore !== 'postgres')(
+    "the admins' client shows a fact that comes after one at a higher position",
+    async () => {
+      const admin = await adminSession(server.app)
+      const pgLedger = server.app.platform.store.postgres?.ledger as PgLedger
+      let state: FeedState | null = null
+      const client = openActivityFeed({
+        url: `${server.url.replace('http', 'ws')}/api/v1/activity`,
+        token: admin.token,
+        keep: 50,
+        onChange: (next) => {
+          state = next
+        },
+        openSocket: (url) =>
+          new WebSocket(url) as unknown as NonNullable<FeedOptions['openSocket']> extends (
+            url: string,
+          ) => infer S
+            ? S
+            : never,
+      })
+      try {
+        await until(() => (state as FeedState | null)?.status === 'live', 10_000)
+        // a quiet interval: the next fact is sent at once, the one after it in a batch of its own
+        await new Promise((r) => setTimeout(r, 1_200))
+        const lateId = newId()
+        let xidTaken!: () => void
+        const began = new Promise<void>((resolve) => {
+          xidTaken = resolve
+        })
+        let goOn!: () => void
+        const earlyCommitted = new Promise<void>((resolve) => {
+          goOn = resolve
+        })
+        // a transaction that begins before a sign-up and appends after it commits: tailed first,
+        // at the higher position
+        const heldDone = pgLedger.transaction(async (tx) => {
+          await tx.query('SELECT pg_current_xact_id()')
+          xidTaken()
+          await earlyCommitted
+          const [late] = await tx.append(streams.account(lateId), 0, [
+            {
+              type: 'AccountRegistered',
+              data: {
+                accountId: lateId,
+                username: 'Latecomer',
+                email: `latecomer-${lateId}@example.com`,
+                passwordHash: 'not a password',
+                role: 'user',
+                phone: null,
+                createdBy: null,
+              },
+            },
+          ])
+          return late?.position ?? 0
+        })
+        await began
+        let early: Awaited<ReturnType<typeof signUp>>
+        try {
+          early = await signUp(server.app, 'Earlybird')
+        } finally {
+          goOn()
+        }
+        const latePosition = await heldDone
+        const earlyPosition =
+          (await server.app.platform.ledger.readStream(streams.account(early.id)))[0]?.position ?? 0
+        expect(earlyPosition).toBeLessThan(latePosition)
+        const shownPositions = () => ((state as FeedState | null)?.items ?? []).map((item) => item.position)
+        await until(() => shownPositions().includes(latePosition), 10_000)
+        await until(() => shownPositions().includes(earlyPosition), 10_000)
+        // the last position sent is where it resumes: the early one, sent last
+        await until(() => (state as FeedState | null)?.position === earlyPosition, 5_000)
+      } finally {
+        client.close()
+      }
+    },
+    30_000,
+  )
 })

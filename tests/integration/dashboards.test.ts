@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { EventView } from '../../contracts/catalog.ts'
 import type { AttendeesPage, DashboardEventsPage, EventFigures } from '../../contracts/dashboards.ts'
 import { type FactPush, liveEvents, rooms } from '../../contracts/live.ts'
+import { wait } from '../../server/db/store.ts'
 import { adminSession, bearer, organizerSession, type Session, signUp } from '../support/accounts.ts'
 import { sqliteOf, testStore } from '../support/db.ts'
 import { open, sockets, watch } from '../support/live-sockets.ts'
@@ -188,6 +189,55 @@ describe("an event's figures and attendees", () => {
     const found = await attendeesOf(kabini, event._id, '?search=FAN11')
     expect(found.total).toBe(10)
     expect(found.attendees.every((a) => a.username.startsWith('fan11'))).toBe(true)
+  })
+})
+
+// On PostgreSQL appends commit at once: a fact can commit below the head after the head was read.
+// An answer's position must still cover only facts it shows, or a client drops the fact's push as
+// one it already reflects.
+describe.skipIf(testStore !== 'postgres')('the position an answer is as of (PostgreSQL)', () => {
+  it('shows every fact at or below it, though one was still committing below the head', async () => {
+    const pending = await submitEvent(server.app, kabini, { title: 'Approved below the head' })
+    const ledger = server.app.platform.ledger
+    let appended!: () => void
+    const approvalAppended = new Promise<void>((resolve) => {
+      appended = resolve
+    })
+    let release!: () => void
+    const held = new Promise<void>((resolve) => {
+      release = resolve
+    })
+    const approvalDone = ledger.transaction(function* (tx) {
+      const stream = `event-${pending._id}`
+      const facts = yield* wait(tx.readStream(stream))
+      const [stored] = yield* wait(
+        tx.append(stream, facts.length, [
+          { type: 'EventApproved', data: { eventId: pending._id, organizerId: kabini.id, by: admin.id } },
+        ]),
+      )
+      appended()
+      yield* wait(held)
+      return stored?.position ?? 0
+    })
+    await approvalAppended
+    let answer: Promise<EventFigures>
+    let head: number
+    try {
+      // a fact above the approval's position commits first
+      await signUp(server.app, 'abovetheapproval')
+      head = await ledger.head()
+      answer = figuresOf(kabini, pending._id)
+      await new Promise((resolve) => setTimeout(resolve, 200))
+    } finally {
+      release()
+    }
+    const approvedAt = await approvalDone
+    expect(approvedAt).toBeLessThan(head)
+    const figures = await answer
+    // as of a position at or past the approval: the approval shows
+    if (figures.position >= approvedAt) expect(figures.approvalStatus).toBe('Approved')
+    else expect(figures.approvalStatus).toBe('Pending')
+    expect(figures.position).toBeGreaterThanOrEqual(approvedAt)
   })
 })
 

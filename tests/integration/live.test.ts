@@ -3,7 +3,10 @@
 import { io as connect, type Socket } from 'socket.io-client'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { LivePush } from '../../contracts/live.ts'
+import { wait } from '../../server/db/store.ts'
+import { newId, streams } from '../../server/ids.ts'
 import { adminSession, signUp } from '../support/accounts.ts'
+import { testStore } from '../support/db.ts'
 import { startServer, type TestServer } from '../support/server.ts'
 
 let server: TestServer
@@ -87,3 +90,75 @@ describe('pushes', () => {
     expect(heardByVisitor).toEqual([])
   })
 })
+
+// On PostgreSQL the ledger is tailed in (transaction, position) order: a fact that commits after a
+// higher one is pushed after it. Its push must not come at a lower position, or a client that
+// keeps the highest position it applied drops it (web/src/live).
+describe.skipIf(testStore !== 'postgres')(
+  'pushes of facts tailed after a higher position (PostgreSQL)',
+  () => {
+    it('come at positions that never go down on a socket', async () => {
+      const admin = await adminSession(server.app)
+      const adminSocket = await open(admin.token)
+      const heard: LivePush[] = []
+      adminSocket.on('fact', (push: LivePush) => {
+        if (push.type === 'AccountRegistered') heard.push(push)
+      })
+      const ledger = server.app.platform.ledger
+      const registered = (accountId: string, username: string) => ({
+        type: 'AccountRegistered' as const,
+        data: {
+          accountId,
+          username,
+          email: `${username.toLowerCase()}-${accountId}@example.com`,
+          passwordHash: 'not a password',
+          role: 'user' as const,
+          phone: null,
+          createdBy: null,
+        },
+      })
+      const [firstId, lateId] = [newId(), newId()]
+      let appended!: () => void
+      const firstAppended = new Promise<void>((resolve) => {
+        appended = resolve
+      })
+      let goOn!: () => void
+      const earlyCommitted = new Promise<void>((resolve) => {
+        goOn = resolve
+      })
+      // One transaction appends, lets another commit a fact after it, then appends again: the
+      // other's fact is tailed after both of its own (its transaction began later), at a position
+      // between them.
+      const heldDone = ledger.transaction(function* (tx) {
+        yield* wait(tx.append(streams.account(firstId), 0, [registered(firstId, 'Firstborn')]))
+        appended()
+        yield* wait(earlyCommitted)
+        const [late] = yield* wait(tx.append(streams.account(lateId), 0, [registered(lateId, 'Latecomer')]))
+        return late?.position ?? 0
+      })
+      await firstAppended
+      let early: Awaited<ReturnType<typeof signUp>>
+      try {
+        early = await signUp(server.app, 'Earlybird')
+      } finally {
+        goOn()
+      }
+      const latePosition = await heldDone
+      const deadline = Date.now() + 10_000
+      while (!heard.some((p) => p.data.accountId === early.id) && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 20))
+      const order = heard.map((p) => p.data.accountId)
+      expect(order.filter((id) => [firstId, lateId, early.id].includes(id as string))).toEqual([
+        firstId,
+        lateId,
+        early.id,
+      ])
+      const earlyPosition = (await ledger.readStream(streams.account(early.id)))[0]?.position ?? 0
+      // the early sign-up took a lower position than the late fact, and was pushed after it
+      expect(earlyPosition).toBeLessThan(latePosition)
+      // yet no push comes at a lower position than one before it
+      const positions = heard.map((p) => p.position)
+      expect(positions).toEqual([...positions].sort((a, b) => a - b))
+    })
+  },
+)

@@ -92,7 +92,7 @@ export function followDashboards(client: QueryClient, refetch: (key: QueryKey) =
       }
       for (const row of page?.events ?? []) {
         const newer = latestFigures.get(row._id)
-        if (newer && newer.position > row.position) applyFigures(newer, false, latestPush.get(row._id))
+        if (newer && newer.position >= row.position) applyFigures(newer, false, latestPush.get(row._id))
       }
     } else if (kind === keys.eventFigures('')[0] && typeof eventId === 'string') {
       const newer = latestFigures.get(eventId)
@@ -100,17 +100,17 @@ export function followDashboards(client: QueryClient, refetch: (key: QueryKey) =
     } else if (kind === keys.attendees('')[0] && typeof eventId === 'string') {
       const page = event.query.state.data as AttendeesPage | undefined
       for (const pushed of latestAttendance.get(eventId)?.values() ?? [])
-        if (page && pushed.position > page.position) applyAttendance(eventId, pushed, false)
+        if (page && pushed.position >= page.position) applyAttendance(eventId, pushed, false)
     }
   })
 
   return {
     figures(figures, push = {}) {
       const known = latestFigures.get(figures._id)
-      if (known && known.position >= figures.position) return
+      if (known && known.position > figures.position) return
       latestFigures.set(figures._id, figures)
       latestPush.set(figures._id, push)
-      if (push.totals && figures.position > (latestTotals?.position ?? -1))
+      if (push.totals && figures.position >= (latestTotals?.position ?? -1))
         latestTotals = { totals: push.totals, position: figures.position }
       applyFigures(figures, true, push)
     },

@@ -1,7 +1,10 @@
 // What a dashboard push (contracts/live.ts FiguresPush, AttendeePush) does to a cached page, in
 // place and without a request when it can be worked out, or says that the page must be fetched
-// again: pure, so follow.ts stays a switch and these are tested alone. A push older than what a
-// page shows changes nothing (rows and attendee pages carry the ledger position they are as of).
+// again: pure, so follow.ts stays a switch and these are tested alone. A push below the position a
+// page shows changes nothing (rows and attendee pages carry the ledger position they are as of);
+// one at that position is applied: pushes of one thing come at non-decreasing positions in the
+// order their data was read (server/live/socket.ts), so one at the same position is as new or
+// newer, and an answer's position covers only facts it shows.
 import type {
   AttendeeRow,
   AttendeesPage,
@@ -37,7 +40,7 @@ export function withFigures(
   // A sale of an event not on the page changes none of its rows, their order or their count: only
   // the totals, which such a push carries whole (withTotals).
   if (!shown) return { page, refetch: !(push.salesOnly && push.totals) }
-  if (figures.position <= shown.position) return { page, refetch: false }
+  if (figures.position < shown.position) return { page, refetch: false }
   const moved =
     shown.approvalStatus !== figures.approvalStatus ||
     shown.title !== figures.title ||
@@ -62,13 +65,13 @@ export function withFigures(
 /** the position a page is as of: its rows were read together (each carries the read's position) */
 const asOf = (page: DashboardEventsPage) => Math.max(-1, ...page.events.map((row) => row.position))
 
-/** a page's totals as a push at `position` carries them, if the push is newer than the page */
+/** a page's totals as a push at `position` carries them, unless the push is below the page */
 export function withTotals(
   page: DashboardEventsPage,
   totals: DashboardTotals,
   position: number,
 ): DashboardEventsPage {
-  if (position <= asOf(page)) return page
+  if (position < asOf(page)) return page
   const same =
     page.totals.events === totals.events &&
     page.totals.sold === totals.sold &&
@@ -76,9 +79,9 @@ export function withTotals(
   return same ? page : { ...page, totals }
 }
 
-/** one event's row as of a push, if the push is newer */
+/** one event's row as of a push, unless the push is below it */
 export const newerFigures = (shown: EventFigures, figures: EventFigures): EventFigures =>
-  figures.position > shown.position ? figures : shown
+  figures.position >= shown.position ? figures : shown
 
 /**
  * One person's attendance as of a push (at `position`). Someone on the page whose ticket count
@@ -92,7 +95,7 @@ export function withAttendee(
   position: number,
   searching: boolean,
 ): Applied<AttendeesPage> {
-  if (position <= page.position) return { page, refetch: false }
+  if (position < page.position) return { page, refetch: false }
   const at = page.attendees.findIndex((row) => row._id === attendee._id)
   const shown = page.attendees[at]
   const holdsEveryone = !searching && page.page === 1 && page.total <= page.limit

@@ -113,23 +113,28 @@ export function openActivityFeed(options: FeedOptions): { close(): void } {
         if (caughtUp) emitLive()
         else emitSoon()
       }
+      // Facts come in the order the server reads the ledger, which on PostgreSQL is not always
+      // position order (a fact can commit, and come, after one at a higher position): the feed
+      // resumes from the last position it was sent, not the highest, and a fact is known again by
+      // its position, not by being below the highest.
+      const known = (item: { position: number }) =>
+        items.some((shownItem) => shownItem.position === item.position)
       switch (message.kind) {
         case 'fact':
-          // a fact at or before the last position was seen already
-          if (message.position <= position) return
+          if (known(message)) return
           position = message.position
           items.push(message)
           shown()
           return
         case 'facts':
-          for (const item of message.items) if (item.position > position) items.push(item)
-          position = Math.max(position, message.position)
+          for (const item of message.items) if (!known(item)) items.push(item)
+          position = message.position
           shown()
           return
         case 'caught-up':
           caughtUp = true
           attempts = 0
-          position = Math.max(position, message.position)
+          position = message.position
           status = 'live'
           items = items.slice(-keep)
           emitNow()
