@@ -1,9 +1,14 @@
 import { eq, getTableColumns, sql } from 'drizzle-orm'
 import type { Db } from '../db/connection.ts'
+import {
+  heldByClientTable as heldByClient,
+  inventoryTable as inventory,
+  ordersTable as orders,
+} from '../db/sqlite-read-models.ts'
 import { type HandlersOf, projection, type Replaying } from '../ledger/ledger.ts'
 import { replayRows } from '../ledger/replay-rows.ts'
 import type { BookingFact } from './facts.ts'
-import { cancelledBy, heldByClient, inventory, orders } from './tables.ts'
+import { cancelledBy } from './tables.ts'
 
 const p = sql.placeholder
 

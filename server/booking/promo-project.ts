@@ -4,10 +4,10 @@
 // Runs after booking's projection, whose orders row says which code an order used.
 import { and, eq, sql } from 'drizzle-orm'
 import type { CatalogFact } from '../catalog/facts.ts'
+import { ordersTable as orders, promoCodesTable as promoCodes } from '../db/sqlite-read-models.ts'
 import { projection } from '../ledger/ledger.ts'
 import type { BookingFact } from './facts.ts'
 import { heldOrders } from './project.ts'
-import { orders, promoCodes } from './tables.ts'
 
 const p = sql.placeholder
 const ignore = () => {}

@@ -4,6 +4,12 @@ import { type CatalogQueriesNow, capacitySql, catalogQueries, type EventExtras }
 import type { Db } from '../db/connection.ts'
 import { equalsConstant, inConstants } from '../db/constant.ts'
 import { answeringNow, sqliteSql } from '../db/sql.ts'
+import {
+  heldByClientTable as heldByClient,
+  inventoryTable as inventory,
+  ordersTable as orders,
+  promoCodesTable as promoCodes,
+} from '../db/sqlite-read-models.ts'
 import type { AsyncQueries } from '../db/store.ts'
 import type { Replaying } from '../ledger/ledger.ts'
 import {
@@ -16,7 +22,7 @@ import {
 import { extrasOf, noExtras } from './extras.ts'
 import { heldOrders } from './project.ts'
 import type { PromoTerms } from './promo.ts'
-import { heldByClient, inventory, orders, type PaymentStatus, promoCodes } from './tables.ts'
+import type { PaymentStatus } from './tables.ts'
 
 export type OrderRow = typeof orders.$inferSelect
 
