@@ -4,8 +4,8 @@ import type pg from 'pg'
 import { accountsProjection } from './accounts/project.ts'
 import { analyticsProjection } from './analytics/project.ts'
 import { pgBookingProjection } from './booking/pg-project.ts'
-import { pgPromoProjection } from './booking/pg-promo-project.ts'
 import { pgBookingQueries } from './booking/pg-queries.ts'
+import { promoProjection } from './booking/promo-project.ts'
 import { catalogProjection } from './catalog/project.ts'
 import { checkinProjection } from './checkin/project.ts'
 import { PgLedger, type PgProjection, type PgTx } from './ledger/pg-ledger.ts'
@@ -24,7 +24,7 @@ export const pgProjections: PgProjection[] = [
   onPostgres(accountsProjection),
   onPostgres(catalogProjection),
   pgBookingProjection,
-  pgPromoProjection,
+  onPostgres(promoProjection),
   // analytics reads the order booking's projection has just written, in the same transaction
   onPostgres(analyticsProjection, (_x, tx) => pgOrderSummaries(tx)),
   // so does the door's (a ticket's passes take its ticket type's name)

@@ -17,11 +17,6 @@ const adjusted = `ON CONFLICT (ticket_type_id) DO UPDATE
 /** seats a client address holds unpaid for an event; holds without a key (null or '') count none */
 const clientHolds = 'INSERT INTO held_by_client (client_key, event_id, seats)'
 const clientHeld = `ON CONFLICT (client_key, event_id) DO UPDATE SET seats = held_by_client.seats + excluded.seats`
-/** the uses of the promo code the order `o` used, if any, move (issue 17; pg-promo-project.ts keeps
- * the rest of promo_codes): in the order's own statement, so an order costs no extra round trip */
-const promoUses = (held: string, paid: string) => `p AS (UPDATE promo_codes
-  SET held = promo_codes.held + ${held}, paid = promo_codes.paid + ${paid}
-  FROM o WHERE o.promo_code IS NOT NULL AND promo_codes.event_id = o.event_id AND promo_codes.code = o.promo_code)`
 
 /** An order that stopped waiting for its payment gives its held seats back. */
 async function released(tx: PgTx, orderId: string, status: 'failed' | 'expired', at: string) {
@@ -30,7 +25,6 @@ async function released(tx: PgTx, orderId: string, status: 'failed' | 'expired',
        UPDATE orders SET status = $2, payment_status = 'Failed', updated_at = $3 WHERE id = $1
        RETURNING ticket_type_id, event_id, quantity, client_key, promo_code),
      i AS (${adjust} SELECT ticket_type_id, event_id, -quantity, 0 FROM o ${adjusted}),
-     ${promoUses('-1', '0')},
      c AS (${clientHolds} SELECT client_key, event_id, -quantity FROM o WHERE client_key <> '' ${clientHeld})
      SELECT count(*)::int AS found FROM o`,
     [orderId, status, at],
@@ -85,8 +79,7 @@ const handlers: Handlers = {
          UPDATE orders SET status = 'issued', payment_status = 'Completed', owner_id = $2, issued_at = $3,
            updated_at = $3 WHERE id = $1 RETURNING client_key, event_id, promo_code),
        c AS (${clientHolds} SELECT client_key, $4::text, -$6::int FROM o WHERE NOT $7::boolean AND client_key <> ''
-         ${clientHeld}),
-       ${promoUses('CASE WHEN $7::boolean THEN 0 ELSE -1 END', '1')}
+         ${clientHeld})
        ${adjust} VALUES ($5, $4, CASE WHEN $7::boolean THEN 0 ELSE -$6::int END, $6) ${adjusted}`,
       [d.orderId, d.ownerId, fact.at, d.eventId, d.ticketTypeId, d.quantity, d.afterExpiry],
     )
