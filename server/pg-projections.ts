@@ -3,8 +3,8 @@
 import type pg from 'pg'
 import { accountsProjection } from './accounts/project.ts'
 import { analyticsProjection } from './analytics/project.ts'
-import { pgBookingProjection } from './booking/pg-project.ts'
 import { pgBookingQueries } from './booking/pg-queries.ts'
+import { bookingProjection } from './booking/project.ts'
 import { promoProjection } from './booking/promo-project.ts'
 import { catalogProjection } from './catalog/project.ts'
 import { checkinProjection } from './checkin/project.ts'
@@ -23,7 +23,7 @@ export const pgOrderSummaries = (tx: PgTx) => ({
 export const pgProjections: PgProjection[] = [
   onPostgres(accountsProjection),
   onPostgres(catalogProjection),
-  pgBookingProjection,
+  onPostgres(bookingProjection),
   onPostgres(promoProjection),
   // analytics reads the order booking's projection has just written, in the same transaction
   onPostgres(analyticsProjection, (_x, tx) => pgOrderSummaries(tx)),

@@ -19,7 +19,7 @@ import { waitlistProjection } from './waitlist/project.ts'
 export const projections: Projection[] = [
   onSqlite(accountsProjection),
   onSqlite(catalogProjection),
-  bookingProjection,
+  onSqlite(bookingProjection),
   // during a rebuild's replay the promo codes read the orders booking holds in memory
   onSqlite(promoProjection, (_x, _db, replaying) => ({ heldOrder: heldOrders(replaying) })),
   // analytics and the door read the order booking's projection has just written: its summary

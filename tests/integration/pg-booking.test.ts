@@ -15,8 +15,8 @@ import type { EventView, TicketTypeInput } from '../../contracts/catalog.ts'
 import { dashboardQueries } from '../../server/analytics/dashboards.ts'
 import { analyticsProjection } from '../../server/analytics/project.ts'
 import { analyticsQueries } from '../../server/analytics/queries.ts'
-import { pgBookingProjection } from '../../server/booking/pg-project.ts'
 import { pgBookingQueries, poolReader } from '../../server/booking/pg-queries.ts'
+import { bookingProjection } from '../../server/booking/project.ts'
 import { bookingQueries } from '../../server/booking/queries.ts'
 import type { TicketTypeRow } from '../../server/catalog/queries.ts'
 import { migrationsFolder, type Sqlite } from '../../server/db/connection.ts'
@@ -188,7 +188,7 @@ beforeAll(async () => {
   for (const table of ['events', 'event_ticket_types', 'accounts']) await mirror(postgres.pool, table)
   const ledger = new PgLedger(postgres.pool, [
     onPostgres(analyticsProjection, (_x, tx) => pgOrderSummaries(tx)),
-    pgBookingProjection,
+    onPostgres(bookingProjection),
   ])
   await ledger.copyIn(facts)
 }, 180_000)
@@ -448,7 +448,7 @@ describe('a hold decided on PostgreSQL', () => {
     const vip = ticketTypeOf(events[4] as EventView, 'VIP')
     const ledger = new PgLedger(postgres.pool, [
       onPostgres(analyticsProjection, (_x, tx) => pgOrderSummaries(tx)),
-      pgBookingProjection,
+      onPostgres(bookingProjection),
     ])
     const seats = { id: vip._id, quantity: 3 }
     const before = await pgBookingQueries(poolReader(postgres.pool)).available(seats)
