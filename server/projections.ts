@@ -23,8 +23,8 @@ export const projections: Projection[] = [
   // during a rebuild's replay the promo codes read the orders booking holds in memory
   onSqlite(promoProjection, (_x, _db, replaying) => ({ heldOrder: heldOrders(replaying) })),
   // analytics and the door read the order booking's projection has just written: its summary
-  onSqlite(analyticsProjection, (_x, db, replaying) => orderSummaries(db, replaying)),
-  onSqlite(checkinProjection, (_x, db, replaying) => orderSummaries(db, replaying)),
+  onSqlite(analyticsProjection, (x, _db, replaying) => orderSummaries(x, replaying)),
+  onSqlite(checkinProjection, (x, _db, replaying) => orderSummaries(x, replaying)),
   onSqlite(scheduleProjection),
   onSqlite(supportProjection),
   onSqlite(waitlistProjection),

@@ -15,13 +15,12 @@ import type { EventView, TicketTypeInput } from '../../contracts/catalog.ts'
 import { dashboardQueries } from '../../server/analytics/dashboards.ts'
 import { analyticsProjection } from '../../server/analytics/project.ts'
 import { analyticsQueries } from '../../server/analytics/queries.ts'
-import { pgBookingQueries, poolReader } from '../../server/booking/pg-queries.ts'
 import { bookingProjection } from '../../server/booking/project.ts'
 import { bookingQueries } from '../../server/booking/queries.ts'
 import type { TicketTypeRow } from '../../server/catalog/queries.ts'
 import { migrationsFolder, type Sqlite } from '../../server/db/connection.ts'
 import { openPostgres, type PgConnection, pgMigrationsFolder } from '../../server/db/pg-connection.ts'
-import { pgSql, poolQueryable, sqliteSql } from '../../server/db/sql.ts'
+import { answeringNow, pgSql, poolQueryable, sqliteSql } from '../../server/db/sql.ts'
 import { promised } from '../../server/db/store.ts'
 import type { StoredFact } from '../../server/ledger/ledger.ts'
 import { PgLedger } from '../../server/ledger/pg-ledger.ts'
@@ -239,14 +238,13 @@ describe.each([
 
 describe('the same answers on both stores', () => {
   const stores = () => {
-    // booking's own SQLite queries (synchronous), held against PostgreSQL's; analytics' and the
-    // dashboards' one set of queries, on each store
+    // booking's, analytics' and the dashboards' one set of queries, on each store (booking's on
+    // SQLite as it answers there: at once)
     const { db } = sqliteLedger(server.app)
-    const reader = poolReader(postgres.pool)
     const lite = sqliteSql(db.$client)
     const pg = pgSql(poolQueryable(postgres.pool))
     return {
-      booking: [bookingQueries(db), pgBookingQueries(reader)] as const,
+      booking: [answeringNow(bookingQueries(lite)), promised(bookingQueries(pg))] as const,
       analytics: [promised(analyticsQueries(lite)), promised(analyticsQueries(pg))] as const,
       dashboards: [promised(dashboardQueries(lite)), promised(dashboardQueries(pg))] as const,
     }
@@ -451,7 +449,7 @@ describe('a hold decided on PostgreSQL', () => {
       onPostgres(bookingProjection),
     ])
     const seats = { id: vip._id, quantity: 3 }
-    const before = await pgBookingQueries(poolReader(postgres.pool)).available(seats)
+    const before = await bookingQueries(pgSql(poolQueryable(postgres.pool))).available(seats)
     const inside = await ledger.transaction(async (tx) => {
       const [held] = facts.filter((f) => f.type === 'TicketsHeld')
       const data = {
@@ -462,9 +460,9 @@ describe('a hold decided on PostgreSQL', () => {
         quantity: 1,
       }
       await tx.append('order-pg-hold', 0, [{ type: 'TicketsHeld', data }])
-      return pgBookingQueries(tx).available(seats)
+      return bookingQueries(pgSql(tx)).available(seats)
     })
     expect(inside).toBe(before - 1)
-    expect(await pgBookingQueries(poolReader(postgres.pool)).available(seats)).toBe(before - 1)
+    expect(await bookingQueries(pgSql(poolQueryable(postgres.pool))).available(seats)).toBe(before - 1)
   })
 })
