@@ -1,8 +1,9 @@
 // Reads of the booking area, on either store: availability, orders and tickets, attendees, promo
 // codes. Statuses are written into the SQL, never bound (db/constant.ts: SQLite plans a statement
 // again on every run when a bound value decides whether one of orders' partial indexes applies).
-// Ids are newId()'s lowercase hex: every collation orders them as SQLite's binary one does, so the
-// primary key's order serves a page on both stores.
+// Every list is in a total order, the same on both stores: ids (newId()'s lowercase hex, as are
+// account ids) and instants (ISO text) order alike under every collation, so only the promo codes'
+// list needs d.bytes, and the primary key's order serves a page on both stores.
 import { type Placeholder, type SQL, sql } from 'drizzle-orm'
 import { capacitySql, catalogQueries } from '../catalog/queries.ts'
 import { after, type Now, type Sql, statement } from '../db/sql.ts'
@@ -73,7 +74,8 @@ const taken = statement<{ id: string }, { seats: number }>(
 )
 
 const heldOfEvent = statement<{ eventId: string }, OrderRow>(
-  (p) => sql`SELECT ${orders.columns()} FROM orders WHERE event_id = ${p.eventId} AND status = 'held'`,
+  (p) =>
+    sql`SELECT ${orders.columns()} FROM orders WHERE event_id = ${p.eventId} AND status = 'held' ORDER BY id`,
 )
 
 const openOf = statement<{ eventIds: string[] }, { eventId: string }>(
@@ -102,7 +104,7 @@ const byProviderOrderId = statement<{ id: string }, OrderRow>(
 
 const heldByBuyer = statement<{ buyerId: string; eventId: string }, OrderRow>(
   (p) => sql`SELECT ${orders.columns()} FROM orders
-    WHERE buyer_id = ${p.buyerId} AND event_id = ${p.eventId} AND status = 'held'`,
+    WHERE buyer_id = ${p.buyerId} AND event_id = ${p.eventId} AND status = 'held' ORDER BY id`,
 )
 
 const issuedToBuyer = statement<{ buyerId: string; eventId: string }, { seats: number }>(
@@ -157,20 +159,22 @@ const issuedPage = statement<{ eventIds: string[]; afterId: string; limit: numbe
 
 const attendeeIds = statement<{ eventId: string }, { ownerId: string | null }>(
   (p) =>
-    sql`SELECT DISTINCT owner_id AS "ownerId" FROM orders WHERE event_id = ${p.eventId} AND status = 'issued'`,
+    sql`SELECT DISTINCT owner_id AS "ownerId" FROM orders WHERE event_id = ${p.eventId} AND status = 'issued'
+      ORDER BY owner_id`,
 )
 
 const releasedUnpaid = statement<{ since: string }, OrderRow>(
   (p) => sql`SELECT ${orders.columns()} FROM orders
-    WHERE status IN ('failed', 'expired') AND payment_id IS NULL AND held_until >= ${p.since} AND provider <> 'free'`,
+    WHERE status IN ('failed', 'expired') AND payment_id IS NULL AND held_until >= ${p.since} AND provider <> 'free'
+    ORDER BY id`,
 )
 
 const openHolds = statement<Record<string, never>, OrderRow>(
-  () => sql`SELECT ${orders.columns()} FROM orders WHERE status = 'held'`,
+  () => sql`SELECT ${orders.columns()} FROM orders WHERE status = 'held' ORDER BY id`,
 )
 
 const refundsOwed = statement<Record<string, never>, OrderRow>(
-  () => sql`SELECT ${orders.columns()} FROM orders WHERE refund = 'requested'`,
+  () => sql`SELECT ${orders.columns()} FROM orders WHERE refund = 'requested' ORDER BY id`,
 )
 
 const promoOne = statement<{ eventId: string; code: string }, PromoCodeRow>(
@@ -184,12 +188,14 @@ const promoAll = statement<{ eventId: string }, PromoCodeRow>(
 )
 
 const lapsed = statement<{ now: string }, OrderRow>(
-  (p) => sql`SELECT ${orders.columns()} FROM orders WHERE status = 'held' AND held_until <= ${p.now}`,
+  (p) => sql`SELECT ${orders.columns()} FROM orders WHERE status = 'held' AND held_until <= ${p.now}
+    ORDER BY held_until, id`,
 )
 
 const lapsedOfType = statement<{ now: string; ticketTypeId: string }, OrderRow>(
   (p) => sql`SELECT ${orders.columns()} FROM orders
-    WHERE status = 'held' AND held_until <= ${p.now} AND ticket_type_id = ${p.ticketTypeId}`,
+    WHERE status = 'held' AND held_until <= ${p.now} AND ticket_type_id = ${p.ticketTypeId}
+    ORDER BY held_until, id`,
 )
 
 /** an answer's answer, now or later */
