@@ -31,8 +31,6 @@ export default defineConfig({
           name: 'integration-pg',
           include: ['tests/integration/**/*.test.ts'],
           exclude: [
-            // the drizzle patch for SQLite's prepared statements (server/db/fast-run.ts), on a SQLite file
-            'tests/integration/fast-run.test.ts',
             // kill -9 of a server on a SQLite file, whose file, WAL and read models it checks afterwards
             // (tests/faults/crash.ts reads the SQLite file)
             'tests/integration/crash.test.ts',

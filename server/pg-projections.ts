@@ -1,13 +1,15 @@
-// The app's read side of the ledger on PostgreSQL: every area's projection as pg-project.ts writes
-// it (the same read models as projections.ts builds on SQLite), and the same upcasters.
+// The app's read side of the ledger on PostgreSQL: every area's one projection (the same read
+// models as projections.ts builds on SQLite), awaited in the append's transaction, and the same
+// upcasters.
 import type pg from 'pg'
 import { accountsProjection } from './accounts/project.ts'
 import { analyticsProjection } from './analytics/project.ts'
-import { pgBookingProjection } from './booking/pg-project.ts'
-import { pgPromoProjection } from './booking/pg-promo-project.ts'
-import { pgBookingQueries } from './booking/pg-queries.ts'
+import { bookingProjection } from './booking/project.ts'
+import { promoProjection } from './booking/promo-project.ts'
+import { orderSummaries } from './booking/queries.ts'
 import { catalogProjection } from './catalog/project.ts'
 import { checkinProjection } from './checkin/project.ts'
+import { pgSql } from './db/sql.ts'
 import { PgLedger, type PgProjection, type PgTx } from './ledger/pg-ledger.ts'
 import { onPostgres } from './ledger/read-projection.ts'
 import { scheduleProjection } from './schedule/project.ts'
@@ -16,15 +18,13 @@ import { upcasters } from './upcasters.ts'
 import { waitlistProjection } from './waitlist/project.ts'
 
 /** booking's orders as the projections after it read them, in the appending transaction */
-export const pgOrderSummaries = (tx: PgTx) => ({
-  summary: (orderId: string) => pgBookingQueries(tx).byId(orderId),
-})
+export const pgOrderSummaries = (tx: PgTx) => orderSummaries(pgSql(tx))
 
 export const pgProjections: PgProjection[] = [
   onPostgres(accountsProjection),
   onPostgres(catalogProjection),
-  pgBookingProjection,
-  pgPromoProjection,
+  onPostgres(bookingProjection),
+  onPostgres(promoProjection),
   // analytics reads the order booking's projection has just written, in the same transaction
   onPostgres(analyticsProjection, (_x, tx) => pgOrderSummaries(tx)),
   // so does the door's (a ticket's passes take its ticket type's name)

@@ -3,7 +3,7 @@
 import { getTableName } from 'drizzle-orm'
 import { accountsProjection } from './accounts/project.ts'
 import { analyticsProjection } from './analytics/project.ts'
-import { bookingProjection } from './booking/project.ts'
+import { bookingProjection, heldOrders } from './booking/project.ts'
 import { promoProjection } from './booking/promo-project.ts'
 import { orderSummaries } from './booking/queries.ts'
 import { catalogProjection } from './catalog/project.ts'
@@ -19,11 +19,12 @@ import { waitlistProjection } from './waitlist/project.ts'
 export const projections: Projection[] = [
   onSqlite(accountsProjection),
   onSqlite(catalogProjection),
-  bookingProjection,
-  promoProjection,
+  onSqlite(bookingProjection),
+  // during a rebuild's replay the promo codes read the orders booking holds in memory
+  onSqlite(promoProjection, (_x, _db, replaying) => ({ heldOrder: heldOrders(replaying) })),
   // analytics and the door read the order booking's projection has just written: its summary
-  onSqlite(analyticsProjection, (_x, db, replaying) => orderSummaries(db, replaying)),
-  onSqlite(checkinProjection, (_x, db, replaying) => orderSummaries(db, replaying)),
+  onSqlite(analyticsProjection, (x, _db, replaying) => orderSummaries(x, replaying)),
+  onSqlite(checkinProjection, (x, _db, replaying) => orderSummaries(x, replaying)),
   onSqlite(scheduleProjection),
   onSqlite(supportProjection),
   onSqlite(waitlistProjection),

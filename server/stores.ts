@@ -7,14 +7,13 @@
 import { type AccountQueries, accountQueries } from './accounts/queries.ts'
 import { type DashboardQueries, dashboardQueries } from './analytics/dashboards.ts'
 import { type AnalyticsQueries, analyticsQueries } from './analytics/queries.ts'
-import { pgBookingQueries, poolReader } from './booking/pg-queries.ts'
 import { type BookingQueries, bookingQueries } from './booking/queries.ts'
 import { type CatalogQueries, catalogQueries } from './catalog/queries.ts'
 import { type CheckinQueries, checkinQueries } from './checkin/queries.ts'
 import type { Config } from './config.ts'
 import { type Connection, openDatabase } from './db/connection.ts'
 import { openPostgres, type PgConnection } from './db/pg-connection.ts'
-import { after, answeringNow, pgSql, poolQueryable, type Sql, sqliteSql } from './db/sql.ts'
+import { after, pgSql, poolQueryable, type Sql, sqliteSql } from './db/sql.ts'
 import { type AsyncQueries, type LedgerPort, promised, type StepQueries } from './db/store.ts'
 import type { Ledger } from './ledger/ledger.ts'
 import type { PgLedger } from './ledger/pg-ledger.ts'
@@ -76,7 +75,8 @@ export function sqliteStore(connection: Connection, now?: () => Date): Store {
   const sqlite = sqliteSql(connection.sqlite)
   const catalog = catalogQueries(sqlite)
   const waitlist = waitlistQueries(sqlite)
-  const booking = bookingQueries(db, { catalog: answeringNow(catalog), waitlist: answeringNow(waitlist) })
+  // a decision's reads answer at once on SQLite's connection
+  const booking = bookingQueries(sqlite, { catalog, waitlist })
   return {
     ledger: sqliteLedgerPort<DecisionReads>(ledger, {
       booking,
@@ -105,17 +105,16 @@ export function sqliteStore(connection: Connection, now?: () => Date): Store {
 
 export function postgresStore(connection: PgConnection, now?: () => Date): Store {
   const ledger = pgAppLedger(connection.pool, now)
-  const reader = poolReader(connection.pool)
   const pool = pgSql(poolQueryable(connection.pool))
   return {
     ledger: pgLedgerPort<DecisionReads>(ledger, (tx) => ({
-      booking: pgBookingQueries(tx),
+      booking: bookingQueries(pgSql(tx)),
       accounts: { emailTaken: emailTaken(pgSql(tx)) },
     })),
     queries: {
       accounts: promised(accountQueries(pool)),
       catalog: promised(catalogQueries(pool)),
-      booking: pgBookingQueries(reader),
+      booking: promised(bookingQueries(pool)),
       checkin: promised(checkinQueries(pool)),
       analytics: promised(analyticsQueries(pool)),
       dashboards: promised(dashboardQueries(pool)),

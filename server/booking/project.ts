@@ -1,80 +1,280 @@
-import { eq, getTableColumns, sql } from 'drizzle-orm'
-import type { Db } from '../db/connection.ts'
-import { type HandlersOf, projection, type Replaying } from '../ledger/ledger.ts'
-import { replayRows } from '../ledger/replay-rows.ts'
+// Booking's projection, on either store: orders, seats held and sold per ticket type, and unpaid
+// seats per client address and event. A sale's fact moves several rows; the statements that move
+// them run in turn on SQLite and as one statement on PostgreSQL (writesOf: data-modifying CTEs), so
+// a hold is one round trip there under the append lock. SQLite's rebuild replay keeps its own fast
+// path: rows held in memory, each written once, and the orders lent to the projections after it.
+import { getTableColumns, type Placeholder, type SQL, sql } from 'drizzle-orm'
+import { type DialectKit, type Params, type Sql, statement } from '../db/sql.ts'
+import type { Awaitable } from '../db/store.ts'
+import type { Replaying } from '../ledger/ledger.ts'
+import { type ReadHandlers, readProjection } from '../ledger/read-projection.ts'
+import { type ReplayRows, replayRows } from '../ledger/replay-rows.ts'
 import type { BookingFact } from './facts.ts'
-import { cancelledBy, heldByClient, inventory, orders } from './tables.ts'
+import {
+  cancelledBy,
+  type HeldByClientRow,
+  heldByClient,
+  type InventoryRow,
+  inventory,
+  type OrderRow,
+  orders,
+} from './tables.ts'
 
-const p = sql.placeholder
+type Part<P> = (p: Params<P>, d: DialectKit) => SQL
+type Value = SQL | Placeholder
 
 /**
- * Seats held and sold per ticket type, and unpaid seats per client address and event: moved by a
- * statement each as sales happen, or added up in memory during a rebuild's replay.
+ * Writes of one fact: each part a portable statement, run one after the other on SQLite, and on
+ * PostgreSQL as one statement (every part but the last a data-modifying CTE), one round trip. On
+ * PostgreSQL every part sees the rows as they were before the statement: a part may read a row
+ * another changes only for columns that change do not.
  */
+function writesOf<P extends object>(...parts: Part<P>[]): (x: Sql, params: P) => Awaitable<void> {
+  const each = parts.map((part) => statement<P>(part))
+  const last = parts.at(-1) as Part<P>
+  const joined = statement<P>(
+    (p, d) =>
+      sql`WITH ${sql.join(
+        parts.slice(0, -1).map((part, i) => sql`${sql.raw(`w${i}`)} AS (${part(p, d)})`),
+        sql`, `,
+      )} ${last(p, d)}`,
+  )
+  return (x, params) => {
+    if (x.dialect === 'postgres' && parts.length > 1) return x.run(joined, params)
+    for (const one of each) x.run(one, params)
+  }
+}
+
+/** seats held and sold of a ticket type move (its row made on first use) */
+const adjustSeats = (ticketTypeId: Value, eventId: Value, held: Value, sold: Value) =>
+  sql`INSERT INTO inventory (ticket_type_id, event_id, held, sold) VALUES (${ticketTypeId}, ${eventId}, ${held}, ${sold})
+    ON CONFLICT (ticket_type_id) DO UPDATE SET held = inventory.held + excluded.held, sold = inventory.sold + excluded.sold`
+/** the upsert of a client address's unpaid seats, after its SELECT (holds without a key count none) */
+const clientSeatsMoved = sql`ON CONFLICT (client_key, event_id) DO UPDATE SET seats = held_by_client.seats + excluded.seats`
+
+type Held = Omit<
+  OrderRow,
+  | 'id'
+  | 'ownerId'
+  | 'status'
+  | 'paymentStatus'
+  | 'paymentId'
+  | 'refund'
+  | 'cancelledAt'
+  | 'cancelledBy'
+  | 'refundRequestedPaise'
+  | 'refundedPaise'
+  | 'refundedAt'
+  | 'issuedAt'
+  | 'createdAt'
+  | 'updatedAt'
+> & { orderId: string; at: string }
+
+// The hold: the order, its ticket type's seats, its address's unpaid seats. Its status is written
+// into the SQL, as every status of the code is (db/constant.ts).
+const hold = writesOf<Held>(
+  (p) => sql`INSERT INTO orders (id, event_id, organizer_id, ticket_type_id, ticket_type, buyer_id, owner_id,
+      quantity, unit_price_paise, amount_paise, provider, provider_order_id, status, payment_status, payment_id,
+      held_until, client_key, promo_code, discount_paise, refund, cancelled_at, cancelled_by,
+      refund_requested_paise, refunded_paise, refunded_at, issued_at, created_at, updated_at)
+    VALUES (${p.orderId}, ${p.eventId}, ${p.organizerId}, ${p.ticketTypeId}, ${p.ticketType}, ${p.buyerId}, NULL,
+      ${p.quantity}, ${p.unitPricePaise}, ${p.amountPaise}, ${p.provider}, ${p.providerOrderId}, 'held', 'Pending',
+      NULL, ${p.heldUntil}, ${p.clientKey}, ${p.promoCode}, ${p.discountPaise}, NULL, NULL, NULL, 0, 0, NULL, NULL,
+      ${p.at}, ${p.at})`,
+  (p) => adjustSeats(p.ticketTypeId, p.eventId, p.quantity, sql`0`),
+  (p) => sql`INSERT INTO held_by_client (client_key, event_id, seats)
+    SELECT CAST(${p.clientKey} AS text), CAST(${p.eventId} AS text), CAST(${p.quantity} AS integer)
+    WHERE ${p.clientKey} <> '' ${clientSeatsMoved}`,
+)
+
+// A paid order: its ticket issued. A live hold stops being unpaid (its address's count goes down)
+// and its seats turn from held to sold; a lapsed one gave its seats back when it was released.
+const issue = writesOf<{
+  orderId: string
+  ownerId: string
+  at: string
+  eventId: string
+  ticketTypeId: string
+  quantity: number
+  /** 1: the hold was live when paid, 0: it had lapsed */
+  live: number
+  held: number
+}>(
+  (p) => sql`UPDATE orders SET status = 'issued', payment_status = 'Completed', owner_id = ${p.ownerId},
+      issued_at = ${p.at}, updated_at = ${p.at} WHERE id = ${p.orderId}`,
+  (p) => sql`INSERT INTO held_by_client (client_key, event_id, seats)
+    SELECT client_key, event_id, -quantity FROM orders WHERE id = ${p.orderId} AND ${p.live} = 1 AND client_key <> ''
+    ${clientSeatsMoved}`,
+  (p) => adjustSeats(p.ticketTypeId, p.eventId, p.held, p.quantity),
+)
+
+// An order that stopped waiting for its payment gives its held seats back.
+const release = writesOf<{ orderId: string; status: 'failed' | 'expired'; at: string }>(
+  (p) => sql`UPDATE orders SET status = ${p.status}, payment_status = 'Failed', updated_at = ${p.at}
+    WHERE id = ${p.orderId}`,
+  (p) => sql`INSERT INTO inventory (ticket_type_id, event_id, held, sold)
+    SELECT ticket_type_id, event_id, -quantity, 0 FROM orders WHERE id = ${p.orderId}
+    ON CONFLICT (ticket_type_id) DO UPDATE SET held = inventory.held + excluded.held, sold = inventory.sold + excluded.sold`,
+  (p) => sql`INSERT INTO held_by_client (client_key, event_id, seats)
+    SELECT client_key, event_id, -quantity FROM orders WHERE id = ${p.orderId} AND client_key <> ''
+    ${clientSeatsMoved}`,
+)
+
+const cancel = writesOf<{
+  orderId: string
+  by: string
+  at: string
+  eventId: string
+  ticketTypeId: string
+  /** the seats sold less: -quantity */
+  sold: number
+}>(
+  (p) => sql`UPDATE orders SET status = 'cancelled', payment_status = 'Cancelled', cancelled_at = ${p.at},
+      cancelled_by = ${p.by}, updated_at = ${p.at} WHERE id = ${p.orderId}`,
+  (p) => adjustSeats(p.ticketTypeId, p.eventId, sql`0`, p.sold),
+)
+
+const pay = statement<{ orderId: string; paymentId: string; at: string }>(
+  (p) => sql`UPDATE orders SET payment_id = ${p.paymentId}, updated_at = ${p.at} WHERE id = ${p.orderId}`,
+)
+const own = statement<{ orderId: string; ownerId: string; at: string }>(
+  (p) => sql`UPDATE orders SET owner_id = ${p.ownerId}, updated_at = ${p.at} WHERE id = ${p.orderId}`,
+)
+const refundRequested = statement<{ orderId: string; paise: number; at: string }>(
+  (
+    p,
+  ) => sql`UPDATE orders SET refund = 'requested', refund_requested_paise = refund_requested_paise + ${p.paise},
+      updated_at = ${p.at} WHERE id = ${p.orderId}`,
+)
+const refunded = statement<{ orderId: string; paise: number; at: string }>(
+  (p) => sql`UPDATE orders SET refund = 'refunded', refunded_paise = refunded_paise + ${p.paise},
+      refunded_at = ${p.at}, updated_at = ${p.at} WHERE id = ${p.orderId}`,
+)
+
+const ignore = () => {}
+
+/** The handlers as sales happen, on either store. */
+const handlers: ReadHandlers<BookingFact, undefined> = {
+  TicketsHeld(fact, x) {
+    const d = fact.data
+    return hold(x, {
+      orderId: d.orderId,
+      eventId: d.eventId,
+      organizerId: d.organizerId,
+      ticketTypeId: d.ticketTypeId,
+      ticketType: d.ticketType,
+      buyerId: d.buyerId,
+      quantity: d.quantity,
+      unitPricePaise: d.unitPricePaise,
+      amountPaise: d.amountPaise,
+      provider: d.provider,
+      providerOrderId: d.providerOrderId,
+      heldUntil: d.heldUntil,
+      clientKey: d.clientKey ?? null,
+      promoCode: d.promoCode ?? null,
+      discountPaise: d.discountPaise ?? 0,
+      at: fact.at,
+    })
+  },
+  PaymentCaptured: (fact, x) =>
+    x.run(pay, { orderId: fact.data.orderId, paymentId: fact.data.paymentId, at: fact.at }),
+  TicketsIssued(fact, x) {
+    const d = fact.data
+    return issue(x, {
+      orderId: d.orderId,
+      ownerId: d.ownerId,
+      at: fact.at,
+      eventId: d.eventId,
+      ticketTypeId: d.ticketTypeId,
+      quantity: d.quantity,
+      live: d.afterExpiry ? 0 : 1,
+      held: d.afterExpiry ? 0 : -d.quantity,
+    })
+  },
+  PaymentFailed: (fact, x) => release(x, { orderId: fact.data.orderId, status: 'failed', at: fact.at }),
+  HoldExpired: (fact, x) => release(x, { orderId: fact.data.orderId, status: 'expired', at: fact.at }),
+  TicketCancelled(fact, x) {
+    const d = fact.data
+    return cancel(x, {
+      orderId: d.orderId,
+      by: cancelledBy(d),
+      at: fact.at,
+      eventId: d.eventId,
+      ticketTypeId: d.ticketTypeId,
+      sold: -d.quantity,
+    })
+  },
+  TicketTransferred: (fact, x) =>
+    x.run(own, { orderId: fact.data.orderId, ownerId: fact.data.toId, at: fact.at }),
+  RefundRequested: (fact, x) =>
+    x.run(refundRequested, { orderId: fact.data.orderId, paise: fact.data.amountPaise, at: fact.at }),
+  PaymentRefunded: (fact, x) =>
+    x.run(refunded, { orderId: fact.data.orderId, paise: fact.data.amountPaise, at: fact.at }),
+  // the door's facts change no order: the check-in area keeps the passes (checkin/project.ts)
+  PassAdmitted: ignore,
+  PassScanRefused: ignore,
+}
+
+// ---- SQLite's rebuild replay: rows held in memory (replay-rows.ts), each written once ----
+
+/** what a SQLite statement answered (a replay runs on SQLite only) */
+const now = <T>(value: Awaitable<T>): T => {
+  if (value instanceof Promise) throw new Error('A rebuild replay read a store that answers later')
+  return value
+}
+
+const readInventory = statement<{ ticketTypeId: string }, InventoryRow>(
+  (p) => sql`SELECT ${inventory.columns()} FROM inventory WHERE ticket_type_id = ${p.ticketTypeId}`,
+)
+const readClient = statement<{ clientKey: string; eventId: string }, HeldByClientRow>(
+  (p) =>
+    sql`SELECT ${heldByClient.columns()} FROM held_by_client WHERE client_key = ${p.clientKey} AND event_id = ${p.eventId}`,
+)
+const upsertInventory = statement<InventoryRow>(
+  (p) => sql`INSERT INTO inventory (ticket_type_id, event_id, held, sold)
+    VALUES (${p.ticketTypeId}, ${p.eventId}, ${p.held}, ${p.sold})
+    ON CONFLICT (ticket_type_id) DO UPDATE SET held = excluded.held, sold = excluded.sold`,
+)
+const upsertClient = statement<HeldByClientRow>(
+  (
+    p,
+  ) => sql`INSERT INTO held_by_client (client_key, event_id, seats) VALUES (${p.clientKey}, ${p.eventId}, ${p.seats})
+    ON CONFLICT (client_key, event_id) DO UPDATE SET seats = excluded.seats`,
+)
+const readOrder = statement<{ id: string }, OrderRow>(
+  (p) => sql`SELECT ${orders.columns()} FROM orders WHERE id = ${p.id}`,
+)
+/** an order's whole row, by its named fields */
+const orderColumns = Object.entries(getTableColumns(orders.sqlite)).map(([key, column]) => ({
+  key: key as keyof OrderRow,
+  name: column.name,
+}))
+const upsertOrder = statement<OrderRow>(
+  (p) => sql`INSERT INTO orders (${sql.raw(orderColumns.map(({ name }) => `"${name}"`).join(', '))})
+    VALUES (${sql.join(
+      orderColumns.map(({ key }) => p[key]),
+      sql`, `,
+    )})
+    ON CONFLICT (id) DO UPDATE SET ${sql.raw(
+      orderColumns.map(({ name }) => `"${name}" = excluded."${name}"`).join(', '),
+    )}`,
+)
+
+/** Seats held and sold per ticket type, and unpaid seats per client address and event. */
 type Seats = {
   adjust(ticketTypeId: string, eventId: string, held: number, sold: number): void
   /** seats a client address holds unpaid for an event go up or down (holds without a key: none) */
   adjustClient(clientKey: string | null | undefined, eventId: string, seats: number): void
 }
 
-function tableSeats(db: Db): Seats {
-  const adjust = db
-    .insert(inventory)
-    .values({ ticketTypeId: p('ticketTypeId'), eventId: p('eventId'), held: p('held'), sold: p('sold') })
-    .onConflictDoUpdate({
-      target: inventory.ticketTypeId,
-      set: { held: sql`${inventory.held} + ${p('held')}`, sold: sql`${inventory.sold} + ${p('sold')}` },
-    })
-    .prepare()
-  const adjustClient = db
-    .insert(heldByClient)
-    .values({ clientKey: p('clientKey'), eventId: p('eventId'), seats: p('seats') })
-    .onConflictDoUpdate({
-      target: [heldByClient.clientKey, heldByClient.eventId],
-      set: { seats: sql`${heldByClient.seats} + ${p('seats')}` },
-    })
-    .prepare()
-  return {
-    adjust: (ticketTypeId, eventId, held, sold) => adjust.run({ ticketTypeId, eventId, held, sold }),
-    adjustClient(clientKey, eventId, seats) {
-      if (clientKey) adjustClient.run({ clientKey, eventId, seats })
-    },
-  }
-}
-
-type InventoryRow = { ticketTypeId: string; eventId: string; held: number; sold: number }
-type ClientRow = { clientKey: string; eventId: string; seats: number }
-
-/** The seats of a rebuild's replay, in memory (replay-rows.ts): each row written once. */
-function replaySeats(db: Db, held: ReturnType<typeof replayRows>): Seats {
-  const sqlite = db.$client
-  const read = {
-    inventory: sqlite.prepare<[string], InventoryRow>(
-      `SELECT ticket_type_id AS ticketTypeId, event_id AS eventId, held, sold FROM inventory
-       WHERE ticket_type_id = ?`,
-    ),
-    client: sqlite.prepare<[string, string], ClientRow>(
-      `SELECT client_key AS clientKey, event_id AS eventId, seats FROM held_by_client
-       WHERE client_key = ? AND event_id = ?`,
-    ),
-  }
-  const inventoryRows = held.table(
-    sqlite.prepare<[InventoryRow]>(
-      `INSERT INTO inventory (ticket_type_id, event_id, held, sold) VALUES (@ticketTypeId, @eventId, @held, @sold)
-       ON CONFLICT (ticket_type_id) DO UPDATE SET held = excluded.held, sold = excluded.sold`,
-    ),
-  )
-  const clientRows = held.table(
-    sqlite.prepare<[ClientRow]>(
-      `INSERT INTO held_by_client (client_key, event_id, seats) VALUES (@clientKey, @eventId, @seats)
-       ON CONFLICT (client_key, event_id) DO UPDATE SET seats = excluded.seats`,
-    ),
-  )
+function replaySeats(x: Sql, held: ReturnType<typeof replayRows>): Seats {
+  const inventoryRows = held.table<InventoryRow>({ run: (row) => x.run(upsertInventory, row) })
+  const clientRows = held.table<HeldByClientRow>({ run: (row) => x.run(upsertClient, row) })
   return {
     adjust(ticketTypeId, eventId, seatsHeld, sold) {
       const row = inventoryRows.ensure(
         ticketTypeId,
-        () => read.inventory.get(ticketTypeId),
+        () => now(x.get(readInventory, { ticketTypeId })),
         () => ({ ticketTypeId, eventId, held: 0, sold: 0 }),
       )
       row.held += seatsHeld
@@ -84,130 +284,13 @@ function replaySeats(db: Db, held: ReturnType<typeof replayRows>): Seats {
       if (!clientKey) return
       const row = clientRows.ensure(
         `${clientKey} ${eventId}`,
-        () => read.client.get(clientKey, eventId),
+        () => now(x.get(readClient, { clientKey, eventId })),
         () => ({ clientKey, eventId, seats: 0 }),
       )
       row.seats += seats
     },
   }
 }
-
-type OrderRow = typeof orders.$inferSelect
-/** what a released or issued order's counts need of it */
-type OrderSeats = Pick<OrderRow, 'ticketTypeId' | 'eventId' | 'quantity' | 'clientKey'>
-
-/**
- * The orders: a statement per change as sales happen, or rows held in memory during a rebuild's
- * replay (an order's hold, payment and ticket were an insert, two updates and two reads; now one
- * write).
- */
-type Orders = {
-  add(row: OrderRow): void
-  seatsOf(id: string): OrderSeats | undefined
-  setStatus(
-    id: string,
-    status: OrderRow['status'],
-    paymentStatus: OrderRow['paymentStatus'],
-    at: string,
-  ): void
-  issue(id: string, ownerId: string, at: string): void
-  pay(id: string, paymentId: string, at: string): void
-  own(id: string, ownerId: string, at: string): void
-  /** the ticket ended: by its holder or with its event */
-  cancel(id: string, by: NonNullable<OrderRow['cancelledBy']>, at: string): void
-  /** a refund asked for (its paise added to those asked) or paid out (added to those paid, at `at`) */
-  refund(id: string, refund: NonNullable<OrderRow['refund']>, paise: number, at: string): void
-}
-
-function tableOrders(db: Db): Orders {
-  const insertOrder = db.insert(orders).values(orderValues).prepare()
-  const orderOf = db
-    .select({
-      ticketTypeId: orders.ticketTypeId,
-      eventId: orders.eventId,
-      quantity: orders.quantity,
-      clientKey: orders.clientKey,
-    })
-    .from(orders)
-    .where(eq(orders.id, p('id')))
-    .prepare()
-  const setStatus = db
-    .update(orders)
-    .set({
-      status: sql`${p('status')}`,
-      paymentStatus: sql`${p('paymentStatus')}`,
-      updatedAt: sql`${p('at')}`,
-    })
-    .where(eq(orders.id, p('id')))
-    .prepare()
-  const setIssued = db
-    .update(orders)
-    .set({
-      status: 'issued',
-      paymentStatus: 'Completed',
-      ownerId: sql`${p('ownerId')}`,
-      issuedAt: sql`${p('at')}`,
-      updatedAt: sql`${p('at')}`,
-    })
-    .where(eq(orders.id, p('id')))
-    .prepare()
-  const setPayment = db
-    .update(orders)
-    .set({ paymentId: sql`${p('paymentId')}`, updatedAt: sql`${p('at')}` })
-    .where(eq(orders.id, p('id')))
-    .prepare()
-  const setOwner = db
-    .update(orders)
-    .set({ ownerId: sql`${p('ownerId')}`, updatedAt: sql`${p('at')}` })
-    .where(eq(orders.id, p('id')))
-    .prepare()
-  const setCancelled = db
-    .update(orders)
-    .set({
-      status: 'cancelled',
-      paymentStatus: 'Cancelled',
-      cancelledAt: sql`${p('at')}`,
-      cancelledBy: sql`${p('by')}`,
-      updatedAt: sql`${p('at')}`,
-    })
-    .where(eq(orders.id, p('id')))
-    .prepare()
-  const setRefundRequested = db
-    .update(orders)
-    .set({
-      refund: 'requested',
-      refundRequestedPaise: sql`${orders.refundRequestedPaise} + ${p('paise')}`,
-      updatedAt: sql`${p('at')}`,
-    })
-    .where(eq(orders.id, p('id')))
-    .prepare()
-  const setRefunded = db
-    .update(orders)
-    .set({
-      refund: 'refunded',
-      refundedPaise: sql`${orders.refundedPaise} + ${p('paise')}`,
-      refundedAt: sql`${p('at')}`,
-      updatedAt: sql`${p('at')}`,
-    })
-    .where(eq(orders.id, p('id')))
-    .prepare()
-  return {
-    add: (row) => insertOrder.run(row),
-    seatsOf: (id) => orderOf.get({ id }),
-    setStatus: (id, status, paymentStatus, at) => setStatus.run({ status, paymentStatus, at, id }),
-    issue: (id, ownerId, at) => setIssued.run({ ownerId, at, id }),
-    pay: (id, paymentId, at) => setPayment.run({ paymentId, at, id }),
-    own: (id, ownerId, at) => setOwner.run({ ownerId, at, id }),
-    cancel: (id, by, at) => setCancelled.run({ by, at, id }),
-    refund: (id, refund, paise, at) =>
-      (refund === 'requested' ? setRefundRequested : setRefunded).run({ paise, at, id }),
-  }
-}
-
-/** every column of an order, bound by name from its row */
-const orderValues = Object.fromEntries(
-  Object.keys(getTableColumns(orders)).map((key) => [key, p(key)]),
-) as unknown as OrderRow
 
 const HELD_ORDERS = Symbol("orders held by booking's replay")
 
@@ -218,92 +301,37 @@ const HELD_ORDERS = Symbol("orders held by booking's replay")
 export const heldOrders = (replaying?: Replaying) =>
   replaying?.get(HELD_ORDERS) as ((id: string) => OrderRow | undefined) | undefined
 
-/** The orders of a rebuild's replay, in memory (replay-rows.ts): each written once. */
-function replayOrders(db: Db, held: ReturnType<typeof replayRows>, replaying: Replaying): Orders {
-  const sqlite = db.$client
-  const columns = Object.entries(getTableColumns(orders)).map(([key, column]) => [key, column.name])
-  const read = sqlite.prepare<[string], OrderRow>(
-    `SELECT ${columns.map(([key, name]) => `"${name}" AS "${key}"`).join(', ')} FROM orders WHERE id = ?`,
-  )
-  const rows = held.tableByColumns<OrderRow>(
-    sqlite.prepare<[unknown[]]>(
-      `INSERT INTO orders (${columns.map(([, name]) => `"${name}"`).join(', ')})
-       VALUES (${columns.map(() => '?').join(', ')})
-       ON CONFLICT (id) DO UPDATE SET ${columns.map(([, name]) => `"${name}" = excluded."${name}"`).join(', ')}`,
-    ),
-    columns.map(([key]) => key as keyof OrderRow),
-  )
-  const find = (id: string) => rows.find(id, () => read.get(id)) ?? undefined
+/** The orders of a rebuild's replay (an order's hold, payment and ticket: one write). */
+function replayOrders(x: Sql, held: ReturnType<typeof replayRows>, replaying: Replaying) {
+  const rows: ReplayRows<OrderRow> = held.table<OrderRow>({ run: (row) => x.run(upsertOrder, row) })
+  const find = (id: string) => rows.find(id, () => now(x.get(readOrder, { id }))) ?? undefined
   const order = (id: string) => {
     const row = find(id)
     if (!row) throw new Error(`order ${id} is missing from the read model`)
     return row
   }
   replaying.set(HELD_ORDERS, find)
-  return {
-    add: (row) =>
-      rows.ensure(
-        row.id,
-        () => undefined,
-        () => row,
-      ),
-    seatsOf: find,
-    setStatus(id, status, paymentStatus, at) {
-      Object.assign(order(id), { status, paymentStatus, updatedAt: at })
-    },
-    issue(id, ownerId, at) {
-      Object.assign(order(id), {
-        status: 'issued',
-        paymentStatus: 'Completed',
-        ownerId,
-        issuedAt: at,
-        updatedAt: at,
-      })
-    },
-    pay(id, paymentId, at) {
-      Object.assign(order(id), { paymentId, updatedAt: at })
-    },
-    own(id, ownerId, at) {
-      Object.assign(order(id), { ownerId, updatedAt: at })
-    },
-    cancel(id, by, at) {
-      Object.assign(order(id), {
-        status: 'cancelled',
-        paymentStatus: 'Cancelled',
-        cancelledAt: at,
-        cancelledBy: by,
-        updatedAt: at,
-      })
-    },
-    refund(id, refund, paise, at) {
-      const row = order(id)
-      if (refund === 'requested')
-        Object.assign(row, { refund, refundRequestedPaise: row.refundRequestedPaise + paise })
-      else Object.assign(row, { refund, refundedPaise: row.refundedPaise + paise, refundedAt: at })
-      row.updatedAt = at
-    },
-  }
+  return { rows, find, order }
 }
 
-function handlersOver(seats: Seats, orders: Orders): HandlersOf<BookingFact> {
-  const adjust = (a: { ticketTypeId: string; eventId: string; held: number; sold: number }) =>
-    seats.adjust(a.ticketTypeId, a.eventId, a.held, a.sold)
+function replayHandlers(x: Sql, rowsHeld: number, replaying: Replaying) {
+  const held = replayRows(rowsHeld)
+  const seats = replaySeats(x, held)
+  const { rows, find, order } = replayOrders(x, held, replaying)
   const clientHolds = seats.adjustClient
 
   /** An order that stopped waiting for its payment gives its held seats back. */
   const released = (orderId: string, status: 'failed' | 'expired', at: string) => {
-    const order = orders.seatsOf(orderId)
-    if (!order) throw new Error(`order ${orderId} is missing from the read model`)
-    const { ticketTypeId, eventId, quantity, clientKey } = order
-    orders.setStatus(orderId, status, 'Failed', at)
-    adjust({ ticketTypeId, eventId, held: -quantity, sold: 0 })
-    clientHolds(clientKey, eventId, -quantity)
+    const row = order(orderId)
+    Object.assign(row, { status, paymentStatus: 'Failed', updatedAt: at })
+    seats.adjust(row.ticketTypeId, row.eventId, -row.quantity, 0)
+    clientHolds(row.clientKey, row.eventId, -row.quantity)
   }
 
-  return {
+  const replayed: ReadHandlers<BookingFact, undefined> = {
     TicketsHeld(fact) {
       const d = fact.data
-      orders.add({
+      const row: OrderRow = {
         id: d.orderId,
         eventId: d.eventId,
         organizerId: d.organizerId,
@@ -332,27 +360,32 @@ function handlersOver(seats: Seats, orders: Orders): HandlersOf<BookingFact> {
         issuedAt: null,
         createdAt: fact.at,
         updatedAt: fact.at,
-      })
-      adjust({ ticketTypeId: d.ticketTypeId, eventId: d.eventId, held: d.quantity, sold: 0 })
+      }
+      rows.ensure(
+        row.id,
+        () => undefined,
+        () => row,
+      )
+      seats.adjust(d.ticketTypeId, d.eventId, d.quantity, 0)
       clientHolds(d.clientKey, d.eventId, d.quantity)
     },
     PaymentCaptured(fact) {
-      orders.pay(fact.data.orderId, fact.data.paymentId, fact.at)
+      Object.assign(order(fact.data.orderId), { paymentId: fact.data.paymentId, updatedAt: fact.at })
     },
     TicketsIssued(fact) {
       const d = fact.data
-      // read before the change: a replay's held row is the one changed
-      const clientKey = d.afterExpiry ? null : orders.seatsOf(d.orderId)?.clientKey
-      orders.issue(d.orderId, d.ownerId, fact.at)
+      // read before the change: the held row is the one changed
+      const clientKey = d.afterExpiry ? null : find(d.orderId)?.clientKey
+      Object.assign(order(d.orderId), {
+        status: 'issued',
+        paymentStatus: 'Completed',
+        ownerId: d.ownerId,
+        issuedAt: fact.at,
+        updatedAt: fact.at,
+      })
       // a live hold stops being unpaid (a lapsed one was counted off when it was released)
       if (!d.afterExpiry) clientHolds(clientKey, d.eventId, -d.quantity)
-      // A lapsed hold gave its seats back already; a live one turns into a sale.
-      adjust({
-        ticketTypeId: d.ticketTypeId,
-        eventId: d.eventId,
-        held: d.afterExpiry ? 0 : -d.quantity,
-        sold: d.quantity,
-      })
+      seats.adjust(d.ticketTypeId, d.eventId, d.afterExpiry ? 0 : -d.quantity, d.quantity)
     },
     PaymentFailed(fact) {
       released(fact.data.orderId, 'failed', fact.at)
@@ -362,32 +395,40 @@ function handlersOver(seats: Seats, orders: Orders): HandlersOf<BookingFact> {
     },
     TicketCancelled(fact) {
       const d = fact.data
-      orders.cancel(d.orderId, cancelledBy(d), fact.at)
-      adjust({ ticketTypeId: d.ticketTypeId, eventId: d.eventId, held: 0, sold: -d.quantity })
+      Object.assign(order(d.orderId), {
+        status: 'cancelled',
+        paymentStatus: 'Cancelled',
+        cancelledAt: fact.at,
+        cancelledBy: cancelledBy(d),
+        updatedAt: fact.at,
+      })
+      seats.adjust(d.ticketTypeId, d.eventId, 0, -d.quantity)
     },
     TicketTransferred(fact) {
-      orders.own(fact.data.orderId, fact.data.toId, fact.at)
+      Object.assign(order(fact.data.orderId), { ownerId: fact.data.toId, updatedAt: fact.at })
     },
     RefundRequested(fact) {
-      orders.refund(fact.data.orderId, 'requested', fact.data.amountPaise, fact.at)
+      const row = order(fact.data.orderId)
+      row.refund = 'requested'
+      row.refundRequestedPaise += fact.data.amountPaise
+      row.updatedAt = fact.at
     },
     PaymentRefunded(fact) {
-      orders.refund(fact.data.orderId, 'refunded', fact.data.amountPaise, fact.at)
+      const row = order(fact.data.orderId)
+      row.refund = 'refunded'
+      row.refundedPaise += fact.data.amountPaise
+      row.refundedAt = fact.at
+      row.updatedAt = fact.at
     },
-    // the door's facts change no order: the check-in area keeps the passes (checkin/project.ts)
-    PassAdmitted() {},
-    PassScanRefused() {},
+    PassAdmitted: ignore,
+    PassScanRefused: ignore,
   }
+  return { handlers: replayed, flush: held.flush }
 }
 
-export const bookingProjection = projection<BookingFact>({
+export const bookingProjection = readProjection<BookingFact>({
   name: 'booking',
   tables: [orders, inventory, heldByClient],
-  handlers: (db) => handlersOver(tableSeats(db), tableOrders(db)),
-  replay(db, rowsHeld, replaying) {
-    const held = replayRows(rowsHeld)
-    const seats = replaySeats(db, held)
-    const orders = replayOrders(db, held, replaying)
-    return { handlers: handlersOver(seats, orders), flush: held.flush }
-  },
+  handlers,
+  replay: replayHandlers,
 })

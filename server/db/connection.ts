@@ -5,9 +5,6 @@ import Database from 'better-sqlite3'
 import { type BetterSQLite3Database, drizzle } from 'drizzle-orm/better-sqlite3'
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator'
 import { SQLITE_CACHE_MB } from '../config.ts'
-import { installFastRun } from './fast-run.ts'
-
-installFastRun()
 
 /** drizzle over the connection, with the better-sqlite3 handle underneath ($client) for raw statements */
 export type Db = BetterSQLite3Database & { $client: Database.Database }

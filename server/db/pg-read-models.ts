@@ -2,6 +2,7 @@
 // migrations-pg/ from these beside server/*/pg-*tables.ts (drizzle.pg.config.ts).
 import { accounts, passwordResetLinks } from '../accounts/tables.ts'
 import { attendance, eventSales, salesByHour, salesByTicketType, salesTotals } from '../analytics/tables.ts'
+import { heldByClient, inventory, orders, promoCodes } from '../booking/tables.ts'
 import { events, eventTicketTypes } from '../catalog/tables.ts'
 import { admissions, admissionsByMinute, doorInvitations, doubleEntries, passes } from '../checkin/tables.ts'
 import { sessions } from '../schedule/tables.ts'
@@ -25,3 +26,7 @@ export const salesByHourTable = salesByHour.pg
 export const eventSalesTable = eventSales.pg
 export const attendanceTable = attendance.pg
 export const salesTotalsTable = salesTotals.pg
+export const ordersTable = orders.pg
+export const inventoryTable = inventory.pg
+export const heldByClientTable = heldByClient.pg
+export const promoCodesTable = promoCodes.pg

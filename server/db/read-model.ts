@@ -8,7 +8,7 @@ import * as pgCore from 'drizzle-orm/pg-core'
 import * as sqliteCore from 'drizzle-orm/sqlite-core'
 import type { Dialect } from './sql.ts'
 
-type Kind = 'text' | 'integer' | 'bigint' | 'boolean' | 'json' | 'real'
+type Kind = 'text' | 'integer' | 'bigint' | 'boolean' | 'json' | 'jsonb' | 'real'
 
 /** The column kinds a read model uses, named as its SQLite builders are typed. */
 function sqliteKit(kinds: Map<string, Kind>) {
@@ -24,6 +24,8 @@ function sqliteKit(kinds: Map<string, Kind>) {
     boolean: (name: string) => as(name, 'boolean', sqliteCore.integer(name, { mode: 'boolean' })),
     /** JSON kept as text on both: byte for byte what was written */
     json: <T>(name: string) => as(name, 'json', sqliteCore.text(name, { mode: 'json' }).$type<T>()),
+    /** JSON as text on SQLite, jsonb on PostgreSQL (whose driver answers it parsed); written as JSON text */
+    jsonb: <T>(name: string) => as(name, 'jsonb', sqliteCore.text(name, { mode: 'json' }).$type<T>()),
     real: (name: string) => as(name, 'real', sqliteCore.real(name)),
   }
 }
@@ -42,6 +44,7 @@ const pgKit = {
   bigint: (name: string) => pgCore.bigint(name, { mode: 'number' }),
   boolean: (name: string) => pgCore.boolean(name),
   json: (name: string) => jsonText(name),
+  jsonb: (name: string) => pgCore.jsonb(name),
   real: (name: string) => pgCore.doublePrecision(name),
 }
 
@@ -122,7 +125,7 @@ export function readModelTable<Name extends string, C extends Columns>(
     if (done) return done
     // only the columns whose driver value differs from the row's need a step
     const steps = fields.filter(({ kind }) =>
-      dialect === 'sqlite' ? kind === 'boolean' || kind === 'json' : kind === 'json',
+      dialect === 'sqlite' ? kind === 'boolean' || kind === 'json' || kind === 'jsonb' : kind === 'json',
     )
     const made = (raw: Record<string, unknown>) => {
       for (const { key, kind } of steps) {

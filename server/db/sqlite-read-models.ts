@@ -2,6 +2,7 @@
 // migrations/ from these beside server/*/tables.ts (drizzle.config.ts).
 import { accounts, passwordResetLinks } from '../accounts/tables.ts'
 import { attendance, eventSales, salesByHour, salesByTicketType, salesTotals } from '../analytics/tables.ts'
+import { heldByClient, inventory, orders, promoCodes } from '../booking/tables.ts'
 import { events, eventTicketTypes } from '../catalog/tables.ts'
 import { admissions, admissionsByMinute, doorInvitations, doubleEntries, passes } from '../checkin/tables.ts'
 import { sessions } from '../schedule/tables.ts'
@@ -25,3 +26,7 @@ export const salesByHourTable = salesByHour.sqlite
 export const eventSalesTable = eventSales.sqlite
 export const attendanceTable = attendance.sqlite
 export const salesTotalsTable = salesTotals.sqlite
+export const ordersTable = orders.sqlite
+export const inventoryTable = inventory.sqlite
+export const heldByClientTable = heldByClient.sqlite
+export const promoCodesTable = promoCodes.sqlite

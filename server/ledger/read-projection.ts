@@ -24,7 +24,7 @@ export type ReadProjection<R = undefined> = {
   tables: AnyReadModel[]
   handlers: AnyHandlers<R>
   after?: readonly string[]
-  replay?: (x: Sql, rowsHeld: number) => { handlers: AnyHandlers<R>; flush(): void }
+  replay?: (x: Sql, rowsHeld: number, replaying: Replaying) => { handlers: AnyHandlers<R>; flush(): void }
 }
 
 export function readProjection<F extends Fact, R = undefined>(spec: {
@@ -36,9 +36,9 @@ export function readProjection<F extends Fact, R = undefined>(spec: {
    * SQLite's rebuild only (ledger.ts's Projection.replay): handlers for a replay, when they differ,
    * and what writes what they kept back. Its tables start empty and nobody reads them until
    * flush(), so it may fold in memory and write each row once; a rebuild on PostgreSQL replays
-   * through the handlers.
+   * through the handlers. `replaying` is what the replays share (ledger.ts's Replaying).
    */
-  replay?: (x: Sql, rowsHeld: number) => { handlers: ReadHandlers<F, R>; flush(): void }
+  replay?: (x: Sql, rowsHeld: number, replaying: Replaying) => { handlers: ReadHandlers<F, R>; flush(): void }
 }): ReadProjection<R> {
   return spec as unknown as ReadProjection<R>
 }
@@ -67,7 +67,7 @@ export function onSqlite<R>(
       ? {
           replay: (db: Db, rowsHeld: number, replaying: Replaying) => {
             const x = sqliteSql(db.$client)
-            const replay = (p.replay as NonNullable<typeof p.replay>)(x, rowsHeld)
+            const replay = (p.replay as NonNullable<typeof p.replay>)(x, rowsHeld, replaying)
             const reads = readsOf ? readsOf(x, db, replaying) : (undefined as R)
             return { handlers: atOnce(replay.handlers, x, reads) as never, flush: replay.flush }
           },

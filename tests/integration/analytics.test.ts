@@ -280,9 +280,17 @@ describe('GET /api/v1/ticket/analytics/:eventId', () => {
     // uses of promo codes and the door's passes: all read orders during the replay, which booking
     // holds in memory then
     const tables = [
-      ...[salesByTicketType, salesByHour, eventSales, attendance, salesTotals, passes].map((t) => t.sqlite),
-      ...[orders, inventory, heldByClient, promoCodes],
-    ].map(getTableName)
+      salesByTicketType,
+      salesByHour,
+      eventSales,
+      attendance,
+      salesTotals,
+      passes,
+      orders,
+      inventory,
+      heldByClient,
+      promoCodes,
+    ].map((t) => getTableName(t.sqlite))
     const dump = async () =>
       Object.fromEntries(
         await Promise.all(

@@ -12,7 +12,7 @@ import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { EventView, TicketTypeInput } from '../../contracts/catalog.ts'
 import type { ScanReply, TicketPass } from '../../contracts/checkin.ts'
-import { pgBookingProjection } from '../../server/booking/pg-project.ts'
+import { bookingProjection } from '../../server/booking/project.ts'
 import { checkinProjection } from '../../server/checkin/project.ts'
 import { checkinQueries } from '../../server/checkin/queries.ts'
 import { migrationsFolder, type Sqlite } from '../../server/db/connection.ts'
@@ -229,7 +229,7 @@ beforeAll(async () => {
   postgres = await openPostgres(database.url)
   const ledger = new PgLedger(postgres.pool, [
     onPostgres(checkinProjection, (_x, tx) => pgOrderSummaries(tx)),
-    pgBookingProjection,
+    onPostgres(bookingProjection),
   ])
   await ledger.copyIn(facts)
 }, 180_000)

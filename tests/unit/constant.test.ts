@@ -3,8 +3,8 @@
 import { and, eq } from 'drizzle-orm'
 import { drizzle } from 'drizzle-orm/better-sqlite3'
 import { describe, expect, it } from 'vitest'
-import { orders } from '../../server/booking/tables.ts'
 import { equalsConstant, inConstants } from '../../server/db/constant.ts'
+import { ordersTable as orders } from '../../server/db/sqlite-read-models.ts'
 
 const db = drizzle.mock()
 

@@ -26,7 +26,7 @@ import { bookingQueries } from '../../../server/booking/queries.ts'
 import { catalogQueries, type TicketTypeRow } from '../../../server/catalog/queries.ts'
 import { loadConfig, withJwtSecret } from '../../../server/config.ts'
 import { openDatabase } from '../../../server/db/connection.ts'
-import { sqliteSql } from '../../../server/db/sql.ts'
+import { answeringNow, sqliteSql } from '../../../server/db/sql.ts'
 import { createTokens } from '../../../server/http/access.ts'
 import { replies, serializerCompiler, validatorCompiler } from '../../../server/http/valibot.ts'
 import { newId } from '../../../server/ids.ts'
@@ -47,7 +47,7 @@ const config = withJwtSecret(loadConfig({ DATA_DIR: dataDir }))
 const tokens = createTokens(config)
 
 const connection = openDatabase(join(dataDir, 'ticketing.sqlite'), 'FULL')
-const { sqlite, db } = connection
+const { sqlite } = connection
 const ledger = steps.has('ledger') ? appLedger(connection) : null
 // SQLite answers at once
 const accounts = accountQueries(sqliteSql(sqlite))
@@ -57,7 +57,7 @@ const now = <T>(value: T | Promise<T>): T => {
   if (value instanceof Promise) throw new Error('a SQLite read answered later')
   return value
 }
-const booking = bookingQueries(db)
+const booking = answeringNow(bookingQueries(sqliteSql(sqlite)))
 const insert = sqlite.prepare(
   'INSERT INTO ledger (stream, version, type, data, meta, at) VALUES (?, 1, ?, ?, ?, ?)',
 )
