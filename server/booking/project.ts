@@ -4,7 +4,7 @@
 // a hold is one round trip there under the append lock. SQLite's rebuild replay keeps its own fast
 // path: rows held in memory, each written once, and the orders lent to the projections after it.
 import { getTableColumns, type Placeholder, type SQL, sql } from 'drizzle-orm'
-import { type DialectKit, type Params, type Sql, statement } from '../db/sql.ts'
+import { answered, type DialectKit, type Params, type Sql, statement } from '../db/sql.ts'
 import type { Awaitable } from '../db/store.ts'
 import type { Replaying } from '../ledger/ledger.ts'
 import { type ReadHandlers, readProjection } from '../ledger/read-projection.ts'
@@ -218,10 +218,7 @@ const handlers: ReadHandlers<BookingFact, undefined> = {
 // ---- SQLite's rebuild replay: rows held in memory (replay-rows.ts), each written once ----
 
 /** what a SQLite statement answered (a replay runs on SQLite only) */
-const now = <T>(value: Awaitable<T>): T => {
-  if (value instanceof Promise) throw new Error('A rebuild replay read a store that answers later')
-  return value
-}
+const now = answered
 
 const readInventory = statement<{ ticketTypeId: string }, InventoryRow>(
   (p) => sql`SELECT ${inventory.columns()} FROM inventory WHERE ticket_type_id = ${p.ticketTypeId}`,

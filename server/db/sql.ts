@@ -171,6 +171,12 @@ export function pgSql(on: PgQueryable): Sql {
   }
 }
 
+/** An answer that must have come already (SQLite's, as a rebuild replay reads it): a promise is a mistake. */
+export function answered<T>(value: Awaitable<T>): T {
+  if (value instanceof Promise) throw new Error('A read expected to answer at once (SQLite) answers later')
+  return value
+}
+
 /** Applies `f` to an answer, now or when it comes (not named then: a module exporting then is a thenable). */
 export function after<T, U>(value: Awaitable<T>, f: (value: T) => U): Awaitable<U> {
   return value instanceof Promise ? value.then(f) : f(value)

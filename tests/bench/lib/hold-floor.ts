@@ -26,7 +26,7 @@ import { bookingQueries } from '../../../server/booking/queries.ts'
 import { catalogQueries, type TicketTypeRow } from '../../../server/catalog/queries.ts'
 import { loadConfig, withJwtSecret } from '../../../server/config.ts'
 import { openDatabase } from '../../../server/db/connection.ts'
-import { answeringNow, sqliteSql } from '../../../server/db/sql.ts'
+import { answered, answeringNow, sqliteSql } from '../../../server/db/sql.ts'
 import { createTokens } from '../../../server/http/access.ts'
 import { replies, serializerCompiler, validatorCompiler } from '../../../server/http/valibot.ts'
 import { newId } from '../../../server/ids.ts'
@@ -53,10 +53,7 @@ const ledger = steps.has('ledger') ? appLedger(connection) : null
 const accounts = accountQueries(sqliteSql(sqlite))
 const catalog = catalogQueries(sqliteSql(sqlite))
 /** a read on SQLite answers at once */
-const now = <T>(value: T | Promise<T>): T => {
-  if (value instanceof Promise) throw new Error('a SQLite read answered later')
-  return value
-}
+const now = answered
 const booking = answeringNow(bookingQueries(sqliteSql(sqlite)))
 const insert = sqlite.prepare(
   'INSERT INTO ledger (stream, version, type, data, meta, at) VALUES (?, 1, ?, ?, ?, ?)',
