@@ -103,10 +103,16 @@ export function bookingMails(parts: {
   const to = (accountId: string) => accounts.byId(accountId)
 
   return {
-    async issued(orderId: string): Promise<Mail | null> {
+    /**
+     * To the account the ticket was issued to (`ownerId`, from the fact): the mail may be composed
+     * after the ticket has moved on (a transfer decided before the mail queue reached this fact),
+     * and then it confirms the booking without the passes, which are the new holder's now.
+     */
+    async issued(orderId: string, ownerId: string): Promise<Mail | null> {
       const c = await context(orderId)
-      const owner = c && (await to(c.order.ownerId ?? c.order.buyerId))
+      const owner = c && (await to(ownerId))
       if (!c || !owner) return null
+      const stillHeld = (c.order.ownerId ?? c.order.buyerId) === ownerId
       const mail = {
         to: owner.email,
         subject: `Your tickets for ${c.event.title}`,
@@ -120,7 +126,7 @@ export function bookingMails(parts: {
           `Your tickets: ${publicUrl}/dashboard`,
         ].join('\n'),
       }
-      return withPasses(mail, await parts.passesOf(c.order), ticketUrl(orderId))
+      return stillHeld ? withPasses(mail, await parts.passesOf(c.order), ticketUrl(orderId)) : mail
     },
     async cancelled(
       orderId: string,

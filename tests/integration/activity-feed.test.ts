@@ -66,6 +66,16 @@ const until = async (check: () => boolean | Promise<boolean>, timeoutMs = 5000) 
   }
 }
 
+/**
+ * Every committed position in the order the ledger is tailed: on SQLite 1…head; on PostgreSQL
+ * commit order, where a fact may come after one with a greater position (appends run at once).
+ */
+async function ledgerOrder(): Promise<number[]> {
+  const { ledger } = server.app.platform
+  const order = (await ledger.tail(await ledger.cursorAt(0), 1_000_000)).map((t) => t.fact.position)
+  expect([...order].sort((a, b) => a - b)).toEqual(Array.from({ length: await ledger.head() }, (_, i) => i + 1))
+  return order
+}
 const facts = (messages: ActivityMessage[]) => messages.filter((m): m is ActivityItem => m.kind === 'fact')
 const batches = (messages: ActivityMessage[]) =>
   messages.filter((m): m is ActivityBatch => m.kind === 'facts')
@@ -192,7 +202,7 @@ describe('GET /api/v1/activity (WebSocket)', () => {
     await until(() => feed.messages.some((m) => m.kind === 'caught-up'))
     const head = await server.app.platform.ledger.head()
     const backlog = facts(feed.messages)
-    expect(backlog.map((f) => f.position)).toEqual(Array.from({ length: head }, (_, i) => i + 1))
+    expect(backlog.map((f) => f.position)).toEqual(await ledgerOrder())
     expect(feed.messages.find((m) => m.kind === 'caught-up')).toEqual({ kind: 'caught-up', position: head })
     await signUp(server.app, 'During')
     await until(() => facts(feed.messages).some((f) => f.summary === 'During signed up as a user'))
@@ -213,7 +223,7 @@ describe('GET /api/v1/activity (WebSocket)', () => {
     const second = await openFeed({ token: admin.token, from: last })
     await until(() => second.messages.some((m) => m.kind === 'caught-up'))
     const all = [...seen, ...facts(second.messages)].map((f) => f.position)
-    expect(all).toEqual(Array.from({ length: await server.app.platform.ledger.head() }, (_, i) => i + 1))
+    expect(all).toEqual(await ledgerOrder())
     second.socket.close()
   })
   it('shows accounts made, bookings, failed payments, cancels, transfers, inquiries and reset requests with readable summaries and no secrets', async () => {

@@ -732,6 +732,20 @@ describe('POST /ticket/transfer', () => {
     expect(toNew.text).toContain(`Ticket number: ${ticketId}`)
   })
 
+  it('confirms a booking to whom it was issued, without the passes, when the mail is written after a transfer', async () => {
+    const event = await createApprovedEvent(app, organizer, admin)
+    const from = await signUp(app, 'Anil')
+    const to = await signUp(app, 'Bindu')
+    const ticketId = await buyTicket(app, from, event, 'VIP', 1)
+    expect((await transfer(from, ticketId, to.email)).statusCode).toBe(200)
+    // the mail queue may reach TicketsIssued only now (a store whose reactions tail the ledger)
+    const late = await app.services.bookingMails.issued(ticketId, from.id)
+    expect(late?.to).toBe(from.email)
+    expect(late?.subject).toBe('Your tickets for Raga Nights')
+    expect(late?.passes ?? []).toEqual([])
+    expect(late?.text).not.toMatch(/Show a pass at the door/)
+  })
+
   it('answers 404 with a message when no account has that e-mail, and changes nothing', async () => {
     const event = await createApprovedEvent(app, organizer, admin)
     const owner = await signUp(app, 'Chandra')
