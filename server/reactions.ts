@@ -131,7 +131,10 @@ function jobsForFacts(parts: Pick<ReactionParts, 'bookingMails' | 'inquiryMails'
         return [job('holds.expire', { orderId }, { jobId: jobIds.expire(orderId), delayMs })]
       }
       case 'TicketsIssued':
-        return mail(jobIds.issuedMail(fact.data.orderId), await mails.issued(fact.data.orderId, fact.data.ownerId))
+        return mail(
+          jobIds.issuedMail(fact.data.orderId),
+          await mails.issued(fact.data.orderId, fact.data.ownerId),
+        )
       case 'TicketCancelled':
         return [
           ...mail(

@@ -73,7 +73,9 @@ const until = async (check: () => boolean | Promise<boolean>, timeoutMs = 5000) 
 async function ledgerOrder(): Promise<number[]> {
   const { ledger } = server.app.platform
   const order = (await ledger.tail(await ledger.cursorAt(0), 1_000_000)).map((t) => t.fact.position)
-  expect([...order].sort((a, b) => a - b)).toEqual(Array.from({ length: await ledger.head() }, (_, i) => i + 1))
+  expect([...order].sort((a, b) => a - b)).toEqual(
+    Array.from({ length: await ledger.head() }, (_, i) => i + 1),
+  )
   return order
 }
 const facts = (messages: ActivityMessage[]) => messages.filter((m): m is ActivityItem => m.kind === 'fact')
