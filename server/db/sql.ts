@@ -11,8 +11,10 @@ import type Database from 'better-sqlite3'
 import { Placeholder, type SQL, sql } from 'drizzle-orm'
 import { PgDialect } from 'drizzle-orm/pg-core'
 import { SQLiteSyncDialect } from 'drizzle-orm/sqlite-core'
-import type pg from 'pg'
+import pg from 'pg'
 import type { Awaitable } from './store.ts'
+
+const pgEscape = pg.escapeLiteral
 
 export type Dialect = 'sqlite' | 'postgres'
 
@@ -146,6 +148,53 @@ export type PgQueryable = {
     values?: unknown[],
     name?: string,
   ): Promise<R[]>
+  /**
+   * A write whose answer nobody reads, sent with the next statement that is read (or the commit):
+   * a transaction's projection writes cost no round trip of their own. Absent: run() queries.
+   */
+  exec?(text: string, values: unknown[]): void
+}
+
+/** One value as an SQL literal, of no type of its own (as a parameter with none given is). */
+function literal(value: unknown): string {
+  if (value === null || value === undefined) return 'NULL'
+  if (typeof value === 'string') return pgEscape(value)
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) throw new Error(`Not a number SQL can take: ${value}`)
+    return `'${value}'`
+  }
+  if (typeof value === 'bigint' || typeof value === 'boolean') return `'${value}'`
+  if (value instanceof Date) return pgEscape(value.toISOString())
+  if (Buffer.isBuffer(value)) return `'\\x${value.toString('hex')}'`
+  if (Array.isArray(value)) return pgEscape(arrayText(value))
+  return pgEscape(JSON.stringify(value))
+}
+
+/** a list as PostgreSQL's array text: {"a","b"} */
+function arrayText(list: readonly unknown[]): string {
+  const item = (v: unknown): string =>
+    v === null || v === undefined
+      ? 'NULL'
+      : Array.isArray(v)
+        ? arrayText(v)
+        : `"${String(v).replaceAll('\\', '\\\\').replaceAll('"', '\\"')}"`
+  return `{${list.map(item).join(',')}}`
+}
+
+/**
+ * A statement's $n text with its values written in as literals: what a transaction sends several
+ * statements as, in one simple query (one round trip). Each literal is untyped, so PostgreSQL types
+ * it from where it stands, as it types a parameter sent without a type. Quoted text and names are
+ * left as they are.
+ */
+export function inlined(text: string, values: readonly unknown[]): string {
+  if (values.length === 0) return text
+  return text.replace(/'(?:[^']|'')*'|"(?:[^"]|"")*"|\$(\d+)/g, (match, n: string | undefined) => {
+    if (n === undefined) return match
+    const index = Number(n) - 1
+    if (index < 0 || index >= values.length) throw new Error(`No value for $${n}`)
+    return literal(values[index])
+  })
 }
 
 /** The pool as a PgQueryable: each statement a query of its own. */
@@ -165,8 +214,10 @@ export function pgSql(on: PgQueryable): Sql {
     all: (statement, params) => rows(statement as unknown as Compilable, params) as never,
     get: async (statement, params) =>
       ((await rows(statement as unknown as Compilable, params)) as unknown[])[0] as never,
-    run: async (statement, params) => {
-      await rows(statement as unknown as Compilable, params)
+    run: (statement, params) => {
+      if (!on.exec) return rows(statement as unknown as Compilable, params).then(() => {})
+      const { text, params: names } = (statement as unknown as Compilable).compile('postgres')
+      on.exec(text, valuesOf(names, params, false))
     },
   }
 }

@@ -38,6 +38,7 @@
 import { createHash } from 'node:crypto'
 import pg from 'pg'
 import type { FactMeta } from '../db/schema.ts'
+import { inlined } from '../db/sql.ts'
 import {
   type DecisionOptions,
   type DecisionTx,
@@ -102,7 +103,13 @@ export type PgProjection = {
 
 /** What runs inside one transaction of the ledger: its statements, its appends, its reads. */
 export type PgTx = {
-  query<R extends pg.QueryResultRow = Record<string, unknown>>(text: string, values?: unknown[]): Promise<R[]>
+  query<R extends pg.QueryResultRow = Record<string, unknown>>(
+    text: string,
+    values?: unknown[],
+    name?: string,
+  ): Promise<R[]>
+  /** a write nobody reads the answer of: sent with the next read or the commit (no round trip of its own) */
+  exec(text: string, values?: unknown[]): void
   append<F extends Fact>(
     stream: string,
     expectedVersion: number | 'any',
@@ -113,19 +120,89 @@ export type PgTx = {
   version(stream: string): Promise<number>
 }
 
+/** a statement waiting to be sent: a read (with what awaits its rows) or a write nobody reads */
+type Outgoing = {
+  text: string
+  values: unknown[]
+  name?: string
+  /** the work of a batch that sent it (-1: the transaction's own BEGIN and locks) */
+  owner: number
+  answer?: { resolve(rows: unknown[]): void; reject(error: unknown): void }
+}
+
+/**
+ * One transaction of the ledger on one connection. Its statements are sent together: the writes
+ * nobody reads the answer of (BEGIN and its locks, the projections' writes) wait for the next read
+ * or for the commit, and the reads asked for in one turn of the event loop (a decision reading
+ * several things at once) go with them, as one simple query: one round trip where each would have
+ * taken its own. A read sent alone stays a prepared statement.
+ */
 class Transaction implements PgTx {
   /** the position of the last fact appended (0: none), and the streams that grew */
   lastAppended = 0
   touched = new Set<string>()
   /** appends begun in this transaction (group commit: did a failed work write anything?) */
   appends = 0
+  /** the work of a batch now running (group commit: whose statements are sent) */
+  owner = -1
+  /** the works whose statements were in a send that failed (group commit: whose failure it is) */
+  failedOwners = new Set<number>()
+  private outgoing: Outgoing[] = []
+  private sending = false
   constructor(
     private readonly client: pg.PoolClient,
     private readonly ledger: PgLedger,
   ) {}
 
-  async query<R extends pg.QueryResultRow>(text: string, values?: unknown[]): Promise<R[]> {
-    return (await this.client.query<R>(text, values)).rows
+  exec(text: string, values: unknown[] = []): void {
+    this.outgoing.push({ text, values, owner: this.owner })
+  }
+
+  query<R extends pg.QueryResultRow>(text: string, values: unknown[] = [], name?: string): Promise<R[]> {
+    return new Promise<R[]>((resolve, reject) => {
+      const answer = { resolve: resolve as (rows: unknown[]) => void, reject }
+      this.outgoing.push({ text, values, ...(name ? { name } : {}), owner: this.owner, answer })
+      if (this.sending) return
+      this.sending = true
+      // the reads asked for in this turn go together
+      process.nextTick(() => {
+        this.sending = false
+        void this.send()
+      })
+    })
+  }
+
+  /** Sends what waits: one prepared statement when it is a lone read, else one simple query. */
+  private async send(suffix: string[] = [], explicit = false): Promise<void> {
+    const batch = this.outgoing
+    this.outgoing = []
+    if (batch.length === 0 && suffix.length === 0) return
+    const lone = batch.length === 1 && suffix.length === 0 ? batch[0] : undefined
+    try {
+      if (lone?.answer) {
+        const { text, values, name } = lone
+        lone.answer.resolve((await this.client.query(name ? { name, text, values } : { text, values })).rows)
+        return
+      }
+      const text = [...batch.map((o) => inlined(o.text, o.values)), ...suffix].join(';\n')
+      const answered = await this.client.query(text)
+      const results = Array.isArray(answered) ? answered : [answered]
+      batch.forEach((o, i) => o.answer?.resolve(results[i]?.rows ?? []))
+    } catch (error) {
+      for (const o of batch) this.failedOwners.add(o.owner)
+      for (const o of batch) o.answer?.reject(error)
+      if (explicit) throw error
+    }
+  }
+
+  /** Sends the writes waiting (group commit: a work's own, so a failure is known to be its). */
+  flush(): Promise<void> {
+    return this.send([], true)
+  }
+
+  /** Sends what waits and commits, in one round trip. */
+  commit(): Promise<void> {
+    return this.send(['COMMIT'], true)
   }
 
   async version(stream: string): Promise<number> {
@@ -228,7 +305,11 @@ class RunAgainWithout extends Error {
 
 /** a batch's transaction hit a deadlock or a serialisation failure: it runs again whole */
 class RunAgain extends Error {
-  constructor(readonly failure: unknown) {
+  constructor(
+    readonly failure: unknown,
+    /** sending each work's writes before the next begins (a failure's work was not known) */
+    readonly strict = false,
+  ) {
     super('run the batch again')
   }
 }
@@ -329,17 +410,14 @@ export class PgLedger {
     const client = await this.pool.connect()
     let broken: Error | undefined
     try {
-      // One round trip: the statements in one simple query (the keys are numbers made here), the
-      // locks taken in one order (sorted) by every transaction, so they never wait in a circle.
-      await client.query(
-        [
-          'BEGIN',
-          `SELECT pg_advisory_xact_lock${alone ? '' : '_shared'}(${APPEND_LOCK})`,
-          ...keys.map((key) => `SELECT pg_advisory_xact_lock(${BigInt(key)})`),
-        ].join('; '),
-      )
-      const result = await fn(new Transaction(client, this))
-      await client.query('COMMIT')
+      // Sent with the transaction's first read (or its commit): the locks taken in one order
+      // (sorted) by every transaction, so they never wait in a circle.
+      const tx = new Transaction(client, this)
+      tx.exec('BEGIN')
+      tx.exec(`SELECT pg_advisory_xact_lock${alone ? '' : '_shared'}(${APPEND_LOCK})`)
+      for (const key of keys) tx.exec(`SELECT pg_advisory_xact_lock(${BigInt(key)})`)
+      const result = await fn(tx)
+      await tx.commit()
       return result
     } catch (error) {
       await client.query('ROLLBACK').catch((rollbackFailed: Error) => {
@@ -417,6 +495,10 @@ export class PgLedger {
     let outcomes: Array<{ error?: unknown; result?: unknown }> = []
     let tx: Transaction | undefined
     let tries = 1
+    // A work's projection writes are sent with the next work's first read: a statement of one work
+    // may so fail in a send made by the next. Then the batch runs again, each work's writes sent
+    // before the next work begins, so that the work a failure belongs to is known.
+    let strict = false
     // No savepoint per work (PostgreSQL makes each a subtransaction, and past 64 in one transaction
     // every snapshot in the database grows costly). A work refused before it appended (sold out,
     // any DomainError) has nothing to undo and is answered alone; the rare one that fails after it
@@ -428,11 +510,16 @@ export class PgLedger {
         tx = await this.inTransaction(pipeline.keys, async (t) => {
           take()
           outcomes = []
+          if (strict) await t.flush()
           for (const i of left) {
             const appendsBefore = t.appends
+            t.owner = i
             try {
               outcomes[i] = { result: await (batch[i] as Queued).fn(t) }
+              if (strict) await t.flush()
             } catch (error) {
+              if ([...t.failedOwners].some((owner) => owner !== i))
+                throw strict ? error : new RunAgain(error, true)
               if (worthRetrying(error) && !(error instanceof AppendRaced)) throw new RunAgain(error)
               if (t.appends !== appendsBefore || error instanceof pg.DatabaseError) {
                 throw new RunAgainWithout(i, error ?? new Error('failed'))
@@ -455,6 +542,10 @@ export class PgLedger {
           return
         }
         const failure = error instanceof RunAgain ? error.failure : error
+        if (error instanceof RunAgain && error.strict && !strict) {
+          strict = true
+          continue
+        }
         if (worthRetrying(failure) && tries++ < ATTEMPTS) {
           await pause(tries)
           continue

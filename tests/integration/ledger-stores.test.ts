@@ -373,7 +373,9 @@ describe('the ledger on PostgreSQL with several writers at once', () => {
       locked = resolve
     })
     const aDone = a.transaction(
-      async () => {
+      async (tx) => {
+        // the locks are taken with the transaction's first statement
+        await tx.query('SELECT 1')
         locked()
         await held
       },
@@ -470,6 +472,114 @@ describe('the ledger on PostgreSQL with several writers at once', () => {
       "SELECT (SELECT held FROM seats_held) AS held, (SELECT count(*)::int FROM ledger WHERE type = 'SeatHeld') AS facts",
     )
     expect(rows[0]).toEqual({ held: 100, facts: 100 })
+  })
+})
+
+describe('the statements of a transaction on PostgreSQL, sent together', () => {
+  let connection: PgConnection
+  beforeAll(async () => {
+    connection = await openPostgres(database.url, 4)
+    await connection.pool.query('CREATE TABLE counted (n int PRIMARY KEY CHECK (n >= 0))')
+  })
+  afterAll(async () => {
+    await connection?.close()
+  })
+
+  /** the round trips the pool's connections make while `run` runs: each simple or prepared query is one */
+  async function roundTrips<T>(run: () => Promise<T>): Promise<{ result: T; trips: string[] }> {
+    const trips: string[] = []
+    const query = pg.Client.prototype.query
+    pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+      const q = args[0] as string | { text: string }
+      trips.push(typeof q === 'string' ? q : q.text)
+      return (query as (...a: unknown[]) => unknown).apply(this, args)
+    } as typeof query
+    try {
+      return { result: await run(), trips }
+    } finally {
+      pg.Client.prototype.query = query
+    }
+  }
+  // a projection whose writes nobody reads: sent with what follows them
+  const counting: PgProjection = {
+    name: 'counted',
+    handlers: {
+      async Counted(f, tx) {
+        tx.exec('INSERT INTO counted (n) VALUES ($1)', [(f.data as { n: number }).n])
+      },
+    },
+  }
+
+  it("sends BEGIN and the locks with the first read, a turn's reads together, and the projections' writes with the commit: three round trips", async () => {
+    const ledger = new PgLedger(connection.pool, [counting])
+    const { result, trips } = await roundTrips(() =>
+      ledger.transaction(
+        async (tx) => {
+          const [a, b, c] = await Promise.all([
+            tx.query<{ v: string }>('SELECT $1::text AS v', ["it's"]),
+            tx.query<{ v: number }>('SELECT $1::int + 1 AS v', [41]),
+            tx.readStream('sent-together'),
+          ])
+          await tx.append('sent-together', c.length, [fact(7)])
+          return [a[0]?.v, b[0]?.v]
+        },
+        { lock: 'event:together' },
+      ),
+    )
+    expect(result).toEqual(["it's", 42])
+    expect(trips).toHaveLength(3)
+    expect(trips[0]).toMatch(
+      /^BEGIN;\nSELECT pg_advisory_xact_lock_shared\(\d+\);\nSELECT pg_advisory_xact_lock\(-?\d+\);\nSELECT 'it''s'::text/,
+    )
+    expect(trips[1]).toMatch(/^\s*INSERT INTO ledger/)
+    expect(trips[2]).toBe("INSERT INTO counted (n) VALUES ('7');\nCOMMIT")
+    const { rows } = await connection.pool.query('SELECT n FROM counted WHERE n = 7')
+    expect(rows).toEqual([{ n: 7 }])
+  })
+
+  it('reads values written in as literals as they were sent as parameters', async () => {
+    const ledger = new PgLedger(connection.pool, [])
+    const values: unknown[] = [
+      'O\'Brien \\ "quoted" $1 -- not a comment',
+      'ಕನ್ನಡ ₹1,499',
+      -12.5,
+      9007199254740993n,
+      true,
+      null,
+      ['a,b', 'c"d', 'e\\f', "g'h", null],
+      JSON.stringify({ note: "it's", n: [1, 2] }),
+      Buffer.from([0, 255, 39, 92]),
+    ]
+    const text =
+      'SELECT $1::text AS a, $2::text AS b, $3::numeric AS c, $4::bigint AS d, $5::boolean AS e, $6::text AS f, $7::text[] AS g, $8::jsonb AS h, $9::bytea AS i'
+    const asParameters = (await connection.pool.query(text, values)).rows[0]
+    const together = await ledger.transaction(async (tx) => {
+      const [, rows] = await Promise.all([tx.query('SELECT 1'), tx.query(text, values)])
+      return rows[0]
+    })
+    expect(together).toEqual(asParameters)
+    expect(together?.g).toEqual(['a,b', 'c"d', 'e\\f', "g'h", null])
+  })
+
+  it("a write that fails in a batch fails only its own work, though it was sent with the next work's read", async () => {
+    const ledger = new PgLedger(connection.pool, [counting])
+    const work = (n: number) =>
+      ledger
+        .transactionInBatch(async (tx) => {
+          await tx.query('SELECT 1')
+          await tx.append(`batch-write-${n}`, 0, [fact(n)])
+        })
+        .then(
+          () => 'ok',
+          (error: Error) => error.message,
+        )
+    // -1 breaks the table's check: its write is sent with the next work's read
+    const outcomes = await Promise.all([101, -1, 102, 103].map(work))
+    expect(outcomes[1]).toMatch(/check constraint/)
+    expect(outcomes.filter((o) => o === 'ok')).toHaveLength(3)
+    const { rows } = await connection.pool.query('SELECT n FROM counted WHERE n > 100 ORDER BY n')
+    expect(rows.map((r) => r.n)).toEqual([101, 102, 103])
+    expect(await ledger.readStream('batch-write--1')).toEqual([])
   })
 })
 
