@@ -187,7 +187,7 @@ class Transaction implements PgTx {
       const text = [...batch.map((o) => inlined(o.text, o.values)), ...suffix].join(';\n')
       const answered = await this.client.query(text)
       const results = Array.isArray(answered) ? answered : [answered]
-      batch.forEach((o, i) => o.answer?.resolve(results[i]?.rows ?? []))
+      for (const [i, o] of batch.entries()) o.answer?.resolve(results[i]?.rows ?? [])
     } catch (error) {
       for (const o of batch) this.failedOwners.add(o.owner)
       for (const o of batch) o.answer?.reject(error)
