@@ -5,7 +5,7 @@
 // runs after booking's.
 import { sql } from 'drizzle-orm'
 import type { BookingFact } from '../booking/facts.ts'
-import type { OrderSummary } from '../booking/queries.ts'
+import { type OrderSummary, orderFieldSql } from '../booking/queries.ts'
 import { after, answered, type Sql, type Statement, statement } from '../db/sql.ts'
 import { type Awaitable, type Step, wait } from '../db/store.ts'
 import type { StoredFact } from '../ledger/ledger.ts'
@@ -60,6 +60,8 @@ type Figures = {
   moveTicketType(x: Sql, ticketTypeId: string, by: Move): Awaitable<void>
   openEvent(x: Sql, eventId: string, organizerId: string): Awaitable<void>
   moveEvent(x: Sql, eventId: string, by: Move): Awaitable<void>
+  /** moves the rows of an order's ticket type and event (found by the order) */
+  moveOrder(x: Sql, orders: OrderSummaries, orderId: string, by: Move): Awaitable<void>
   /** moves one person's seats at an event; answers the seats they hold now */
   attend(x: Sql, eventId: string, accountId: string, seats: number): Awaitable<number>
   /** an organizer's totals and the site's move together */
@@ -93,6 +95,20 @@ const moveTicketType = statement<Counts & { ticketTypeId: string }>(
       completed = completed + ${p.completed}, failed = failed + ${p.failed},
       tickets_sold = tickets_sold + ${p.ticketsSold}, revenue_paise = revenue_paise + ${p.revenuePaise}
     WHERE ticket_type_id = ${p.ticketTypeId}`,
+)
+
+// Moves by order: the order's ticket type and event found by the statement, with no read first
+const moveTicketTypeOfOrder = statement<Counts & { orderId: string }>(
+  (p) => sql`UPDATE sales_by_ticket_type SET pending = pending + ${p.pending},
+      completed = completed + ${p.completed}, failed = failed + ${p.failed},
+      tickets_sold = tickets_sold + ${p.ticketsSold}, revenue_paise = revenue_paise + ${p.revenuePaise}
+    WHERE ticket_type_id = ${orderFieldSql('ticketTypeId', p.orderId)}`,
+)
+const moveEventOfOrder = statement<Move & { orderId: string }>(
+  (p) => sql`UPDATE event_sales SET pending = pending + ${p.pending}, completed = completed + ${p.completed},
+      failed = failed + ${p.failed}, tickets_sold = tickets_sold + ${p.ticketsSold},
+      revenue_paise = revenue_paise + ${p.revenuePaise}, attendees = attendees + ${p.attendees}
+    WHERE event_id = ${orderFieldSql('eventId', p.orderId)}`,
 )
 
 const openEvent = statement<{ eventId: string; organizerId: string }>(
@@ -135,6 +151,11 @@ const tableFigures: Figures = {
   moveTicketType: (x, ticketTypeId, by) => x.run(moveTicketType, { ticketTypeId, ...by }),
   openEvent: (x, eventId, organizerId) => x.run(openEvent, { eventId, organizerId }),
   moveEvent: (x, eventId, by) => x.run(moveEvent, { eventId, ...by }),
+  moveOrder: (x, _, orderId, by) => {
+    const first = x.run(moveTicketTypeOfOrder, { orderId, ...by })
+    const second = () => x.run(moveEventOfOrder, { orderId, ...by })
+    return first instanceof Promise ? first.then(second) : second()
+  },
   attend: (x, eventId, accountId, tickets) =>
     after(x.get(attend, { eventId, accountId, tickets }), (row) => row?.tickets ?? 0),
   sold: (x, organizerId, tickets, revenuePaise) =>
@@ -274,6 +295,12 @@ function replayFigures(x: Sql, rowsHeld: number): Figures & { flush(): void } {
       add(row, by)
       row.attendees += by.attendees
     },
+    moveOrder(_, orders, orderId, by) {
+      const order = now(orders.summary(orderId))
+      if (!order) throw new Error(`order ${orderId} is missing from the read model`)
+      this.moveTicketType(x, order.ticketTypeId, by)
+      this.moveEvent(x, order.eventId, by)
+    },
     attend(_, eventId, accountId, moved) {
       const row = seats.ensure(
         `${eventId} ${accountId}`,
@@ -319,10 +346,8 @@ function handlersOver(figures: Figures): ReadHandlers<BookingFact, OrderSummarie
     x: Sql,
     orders: OrderSummaries,
   ): Step<void> {
-    const order = yield* orderOf(orders, fact.data.orderId)
     const by = fact.data.released ? move(-1, 0, 0) : move(-1, 0, 1)
-    yield* wait(figures.moveTicketType(x, order.ticketTypeId, by))
-    yield* wait(figures.moveEvent(x, order.eventId, by))
+    yield* wait(figures.moveOrder(x, orders, fact.data.orderId, by))
   }
   return {
     *TicketsHeld(fact, x) {

@@ -164,12 +164,16 @@ export function checkout(parts: CheckoutParts) {
           { field: 'quantity', message: `You can book at most ${max} tickets at once.` },
         ])
       }
-      const event = await events.byId(order.eventId)
+      // read together (on PostgreSQL, at once on two connections)
+      const [event, typesOf] = await Promise.all([
+        events.byId(order.eventId),
+        events.ticketTypesOf([order.eventId]),
+      ])
       if (event?.approvalStatus !== 'Approved') throw notFound('Event not found.')
       const closesAt = salesCloseAt(event)
       if (new Date().toISOString() >= closesAt) throw conflict(SALES_CLOSED)
       const wanted = order.ticketType.toLowerCase()
-      const ticketType = ((await events.ticketTypesOf([event.id])).get(event.id) ?? []).find(
+      const ticketType = (typesOf.get(event.id) ?? []).find(
         (t: TicketTypeRow) => t.id === order.ticketType || t.type.toLowerCase() === wanted,
       )
       if (!ticketType) {
@@ -182,13 +186,16 @@ export function checkout(parts: CheckoutParts) {
       // (a buyer who closed the checkout and books again is not told their own seats are gone).
       const lapsed = async () =>
         (await booking.lapsedHolds(new Date().toISOString(), ticketType.id)).length > 0
-      const offered = await booking.offeredTo(buyerId, ticketType.id)
-      const open = await booking.heldBy(buyerId, event.id)
+      const [offered, open, onSale] = await Promise.all([
+        booking.offeredTo(buyerId, ticketType.id),
+        booking.heldBy(buyerId, event.id),
+        booking.available(ticketType),
+      ])
       const ownHeld = open.reduce(
         (seats, o) => seats + (o.ticketTypeId === ticketType.id ? o.quantity : 0),
         0,
       )
-      if ((await booking.available(ticketType)) + offered + ownHeld < quantity && !(await lapsed())) {
+      if (onSale + offered + ownHeld < quantity && !(await lapsed())) {
         throw conflict('Not enough tickets available.')
       }
       // A promo code is checked here to price the provider's order, and again by the hold.
@@ -220,15 +227,18 @@ export function checkout(parts: CheckoutParts) {
           })
       // A new checkout replaces the buyer's unpaid one for this event; one paid in the meantime
       // (its confirmation not yet done) becomes its ticket first, and is not replaced.
-      for (const replaced of open) {
-        if (replaced.provider === 'free') continue
-        await confirm(replaced.id).catch((error) =>
-          order.warn('could not ask the provider about a replaced hold', {
-            err: error,
-            orderId: replaced.id,
-          }),
-        )
-      }
+      await Promise.all(
+        open
+          .filter((replaced) => replaced.provider !== 'free')
+          .map((replaced) =>
+            confirm(replaced.id, replaced).catch((error) =>
+              order.warn('could not ask the provider about a replaced hold', {
+                err: error,
+                orderId: replaced.id,
+              }),
+            ),
+          ),
+      )
       const heldUntil = new Date(Date.now() + config.booking.holdMinutes * 60_000).toISOString()
       const provider = free ? ('free' as const) : gateway.provider
       const { replaced } = await commands.hold(

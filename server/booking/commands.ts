@@ -7,6 +7,7 @@ import {
   type LedgerPort,
   type Step,
   type StepQueries,
+  together,
   wait,
 } from '../db/store.ts'
 import { streams } from '../ids.ts'
@@ -32,8 +33,8 @@ export type BookingLedger = Pick<LedgerPort<BookingReads>, 'transaction' | 'tran
 type Tx = DecisionTx<BookingReads>
 
 /** One order command, decided and appended as a step of the caller's transaction. */
-function* run(tx: Tx, orderId: string, command: OrderCommand, meta: FactMeta) {
-  return (yield* decideIn(tx, orderDecider, { stream: streams.order(orderId), command, meta })).facts
+function* run(tx: Tx, orderId: string, command: OrderCommand, meta: FactMeta, fresh = false) {
+  return (yield* decideIn(tx, orderDecider, { stream: streams.order(orderId), command, meta, fresh })).facts
 }
 
 /**
@@ -72,9 +73,26 @@ export function bookingCommands(
         function* (tx) {
           const { booking } = tx.reads
           const now = new Date().toISOString()
+          // What the hold is decided against, read together (on PostgreSQL, one round trip): the
+          // buyer's unpaid holds of the event, the seats a waiting list offered them, the seats on
+          // sale, those held from the buyer's address, their free tickets, the promo code, the event.
+          const readAll = () =>
+            together([
+              booking.heldBy(order.buyerId, order.eventId),
+              booking.offeredTo(order.buyerId, order.ticketTypeId),
+              seatsLeft(ticketType, order, booking),
+              order.clientKey ? booking.seatsHeldFrom(order.clientKey, order.eventId) : 0,
+              // the cap is for free tickets only: a paid hold need not read it
+              order.amountPaise === 0 ? booking.seatsIssuedTo(order.buyerId, order.eventId) : 0,
+              order.promoCode ? booking.promoCode(order.eventId, order.promoCode) : undefined,
+              booking.eventCancelled(order.eventId),
+            ] as const)
+          let [replaced, offered, left, heldFromAddress, issuedToBuyer, promo, eventCancelled] = yield* wait(
+            readAll(),
+          )
           // One unpaid hold per buyer and event: a new checkout gives the previous one's seats back
-          // first, so nobody can stack holds on an event, and the buyer's own seats count for them.
-          const replaced = yield* wait(booking.heldBy(order.buyerId, order.eventId))
+          // first, so nobody can stack holds on an event, and the buyer's own seats count for them;
+          // what the release changed is read again.
           for (const previous of replaced) {
             yield* run(
               tx,
@@ -83,23 +101,15 @@ export function bookingCommands(
               meta,
             )
           }
+          if (replaced.length > 0) {
+            ;[, offered, left, heldFromAddress, issuedToBuyer, promo, eventCancelled] = yield* wait(readAll())
+          }
           // seats a waiting list offered this buyer are theirs to book (issue 17)
-          const offered = yield* wait(booking.offeredTo(order.buyerId, order.ticketTypeId))
-          let available = (yield* wait(seatsLeft(ticketType, order, booking))) + offered
+          let available = left + offered
           if (available < order.quantity) {
             yield* releaseLapsed(tx, now, ticketType.id)
             available = (yield* wait(seatsLeft(ticketType, order, booking))) + offered
           }
-          const heldFromAddress = order.clientKey
-            ? yield* wait(booking.seatsHeldFrom(order.clientKey, order.eventId))
-            : 0
-          // the cap is for free tickets only: a paid hold need not read it
-          const issuedToBuyer =
-            order.amountPaise === 0 ? yield* wait(booking.seatsIssuedTo(order.buyerId, order.eventId)) : 0
-          const promo = order.promoCode
-            ? yield* wait(booking.promoCode(order.eventId, order.promoCode))
-            : undefined
-          const eventCancelled = yield* wait(booking.eventCancelled(order.eventId))
           const facts = yield* run(
             tx,
             order.orderId,
@@ -119,6 +129,8 @@ export function bookingCommands(
               },
             },
             meta,
+            // the order's id was made for this checkout (checkout.ts): its stream is new
+            true,
           )
           if (offered > 0) {
             yield* decideIn(tx, waitlistDecider, {

@@ -4,11 +4,12 @@
 import type { CatalogQueries } from '../catalog/queries.ts'
 import type { PaymentGateway } from '../payments/port.ts'
 import type { BookingCommands } from './commands.ts'
-import type { BookingQueries } from './queries.ts'
+import type { BookingQueries, OrderRow } from './queries.ts'
 
 export class OrderGone extends Error {}
 
-export type PaymentConfirmer = (orderId: string) => Promise<{ payments: number }>
+/** `known`: the order's row when the caller has just read it (a checkout replacing it) */
+export type PaymentConfirmer = (orderId: string, known?: OrderRow) => Promise<{ payments: number }>
 
 export function paymentConfirmer(parts: {
   gateway: PaymentGateway
@@ -17,16 +18,18 @@ export function paymentConfirmer(parts: {
   commands: BookingCommands
 }): PaymentConfirmer {
   const { gateway, booking, catalog: events, commands } = parts
-  return async (orderId: string) => {
-    const order = await booking.byId(orderId)
+  return async (orderId: string, known?: OrderRow) => {
+    const order = known?.id === orderId ? known : await booking.byId(orderId)
     if (!order) throw new OrderGone(`order ${orderId} does not exist`)
-    const ticketType = await events.ticketType(order.ticketTypeId)
-    if (!ticketType) throw new OrderGone(`ticket type of order ${orderId} does not exist`)
     const payments = await Promise.all(
       (await gateway.paymentsOfOrder(order.providerOrderId)).map((p) =>
         p.status === 'authorized' ? gateway.capture(p) : p,
       ),
     )
+    // nothing paid (a checkout closed before paying): nothing to record
+    if (payments.length === 0) return { payments: 0 }
+    const ticketType = await events.ticketType(order.ticketTypeId)
+    if (!ticketType) throw new OrderGone(`ticket type of order ${orderId} does not exist`)
     await commands.applyPayments(order.id, ticketType, payments, order.promoCode)
     return { payments: payments.length }
   }

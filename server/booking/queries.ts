@@ -365,6 +365,13 @@ export const withLines = (
     }
   })
 
+/**
+ * An order's ticket type or event as an SQL expression, for another area's statement that moves
+ * figures by order (analytics): the statement finds the row itself, with no read before it.
+ */
+export const orderFieldSql = (field: 'ticketTypeId' | 'eventId', orderId: SQL | Placeholder) =>
+  sql`(SELECT ${sql.raw(field === 'ticketTypeId' ? 'ticket_type_id' : 'event_id')} FROM orders WHERE id = ${orderId})`
+
 /** what other areas' projections read of an order: only the columns they fold */
 export type OrderSummary = Pick<
   OrderRow,

@@ -29,6 +29,20 @@ export function* wait<T>(value: Awaitable<T>): Step<T> {
   return (yield value) as T
 }
 
+/**
+ * Several reads of a decision at once: their answers now when all have come (SQLite), else one
+ * promise of them all (PostgreSQL, where the reads of one turn go to the database together).
+ */
+export function together<T extends readonly unknown[]>(
+  values: {
+    readonly [K in keyof T]: Awaitable<T[K]>
+  },
+): Awaitable<T> {
+  return values.some((value) => value instanceof Promise)
+    ? (Promise.all(values) as Promise<T>)
+    : (values as unknown as T)
+}
+
 /** Runs a decision's steps at once (SQLite): every step must already have its answer. */
 export function runNow<T>(work: Step<T>): T {
   let next = work.next()

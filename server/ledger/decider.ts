@@ -32,6 +32,11 @@ export type CommandOptions<Command> = {
   expectedVersion?: number
   /** the lock the decision is taken under, when others decide against what it changes (store.ts) */
   lock?: DecisionOptions['lock']
+  /**
+   * The stream is new: its id was made for this command, so it is not read (its append is still
+   * refused should the stream have a fact by then).
+   */
+  fresh?: boolean
 }
 
 /** What a handled command left: the facts it appended, the stream's new state and version. */
@@ -44,9 +49,9 @@ export type Handled<State, F extends Fact> = { facts: StoredFact<F>[]; state: St
 export function* decideIn<State, Command, F extends Fact>(
   tx: DecisionTx<unknown>,
   decider: Decider<State, Command, F>,
-  { stream, command, meta = {}, expectedVersion }: CommandOptions<Command>,
+  { stream, command, meta = {}, expectedVersion, fresh = false }: CommandOptions<Command>,
 ): Step<Handled<State, F>> {
-  const history = (yield* wait(tx.readStream(stream))) as StoredFact<F>[]
+  const history = fresh ? [] : ((yield* wait(tx.readStream(stream))) as StoredFact<F>[])
   if (expectedVersion !== undefined && expectedVersion !== history.length) {
     throw new StreamVersionConflict(stream, expectedVersion, history.length)
   }
