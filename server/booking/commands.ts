@@ -29,7 +29,7 @@ export type HoldLimits = {
 
 /** what booking's decisions read inside their own transaction */
 export type BookingReads = { booking: StepQueries<BookingQueries> }
-export type BookingLedger = Pick<LedgerPort<BookingReads>, 'transaction' | 'transactionInBatch'>
+export type BookingLedger = Pick<LedgerPort<BookingReads>, 'kind' | 'transaction' | 'transactionInBatch'>
 type Tx = DecisionTx<BookingReads>
 
 /** One order command, decided and appended as a step of the caller's transaction. */
@@ -73,12 +73,11 @@ export function bookingCommands(
         function* (tx) {
           const { booking } = tx.reads
           const now = new Date().toISOString()
-          // What the hold is decided against, read together (on PostgreSQL, one round trip): the
-          // buyer's unpaid holds of the event, the seats a waiting list offered them, the seats on
-          // sale, those held from the buyer's address, their free tickets, the promo code, the event.
-          const readAll = () =>
+          // What the hold is decided against: the buyer's unpaid holds of the event, the seats a
+          // waiting list offered them, the seats on sale, those held from the buyer's address, their
+          // free tickets, the promo code, the event.
+          const rest = () =>
             together([
-              booking.heldBy(order.buyerId, order.eventId),
               booking.offeredTo(order.buyerId, order.ticketTypeId),
               seatsLeft(ticketType, order, booking),
               order.clientKey ? booking.seatsHeldFrom(order.clientKey, order.eventId) : 0,
@@ -87,12 +86,16 @@ export function bookingCommands(
               order.promoCode ? booking.promoCode(order.eventId, order.promoCode) : undefined,
               booking.eventCancelled(order.eventId),
             ] as const)
-          let [replaced, offered, left, heldFromAddress, issuedToBuyer, promo, eventCancelled] = yield* wait(
-            readAll(),
-          )
+          // On PostgreSQL all are read together, in one round trip with BEGIN and the locks, and read
+          // again should a release change them; on SQLite, where a read costs no round trip, the
+          // buyer's holds first, then the rest once they are released.
+          const readAhead = ledger.kind === 'postgres'
+          const first = readAhead
+            ? yield* wait(together([booking.heldBy(order.buyerId, order.eventId), rest()] as const))
+            : undefined
+          const replaced = first ? first[0] : yield* wait(booking.heldBy(order.buyerId, order.eventId))
           // One unpaid hold per buyer and event: a new checkout gives the previous one's seats back
-          // first, so nobody can stack holds on an event, and the buyer's own seats count for them;
-          // what the release changed is read again.
+          // first, so nobody can stack holds on an event, and the buyer's own seats count for them.
           for (const previous of replaced) {
             yield* run(
               tx,
@@ -101,9 +104,8 @@ export function bookingCommands(
               meta,
             )
           }
-          if (replaced.length > 0) {
-            ;[, offered, left, heldFromAddress, issuedToBuyer, promo, eventCancelled] = yield* wait(readAll())
-          }
+          const [offered, left, heldFromAddress, issuedToBuyer, promo, eventCancelled] =
+            first && replaced.length === 0 ? first[1] : yield* wait(rest())
           // seats a waiting list offered this buyer are theirs to book (issue 17)
           let available = left + offered
           if (available < order.quantity) {
