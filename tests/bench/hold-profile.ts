@@ -325,7 +325,14 @@ export async function benchHoldProfile(log: (line: string) => void = () => {}): 
     usPerHold: (mainUs * x.ms) / onCpuMs,
   }))
   for (const [name, us] of Object.entries(plain.window.threads))
-    if (name !== 'main') table.push({ part: `other thread: ${name}`, share: 0, usPerHold: us })
+    if (name !== 'main')
+      table.push({
+        // Node 20 names its threads 'node': V8's platform workers (concurrent and parallel GC,
+        // background compilation) and libuv's pool, which a hold does not use
+        part: name === 'node' ? "other threads (V8's helpers: GC, compilation)" : `other thread: ${name}`,
+        share: 0,
+        usPerHold: us,
+      })
   const total = table.reduce((sum, x) => sum + x.usPerHold, 0)
   for (const row of table) {
     row.share = round(row.usPerHold / total, 4)

@@ -37,6 +37,7 @@ export const PARTS = [
   'checks before the hold',
   'the decision',
   'the append',
+  'ledger tails',
   'projection: accounts',
   'projection: catalog',
   'projection: booking',
@@ -58,7 +59,10 @@ export type Part = (typeof PARTS)[number]
 type Rule = {
   /** matched against the frame's url (a file: URL, node:…, or empty for native code) */
   url: RegExp
-  part: Part | ((url: string) => Part)
+  /** and, when given, against its function's name */
+  fn?: RegExp
+  /** null: the frame has no part of its own (its caller's stands) */
+  part: Part | ((url: string) => Part) | null
   /** 3: a projection; 2: the app's own code; 1: a library; 0: node's internals */
   rank: number
   /** applies only when the part so far is one of these (else the frame keeps its caller's) */
@@ -90,9 +94,19 @@ export const RULES: Rule[] = [
     part: 'the decision',
     rank: 2,
   },
-  { url: /\/server\/ledger\/(ledger|sqlite-port)\.ts/, part: 'the append', rank: 2 },
+  // the ledger's append and commit are its named methods; what it reads (a stream for a decision,
+  // the facts after a position for a consumer) and the closures inside are their caller's
+  {
+    url: /\/server\/ledger\/ledger\.ts/,
+    fn: /^(append|transaction|transactionInBatch|commitBatch|project|version|copyIn)$/,
+    part: 'the append',
+    rank: 2,
+  },
+  // the consumers that read each new fact after its commit (the live feed, the live sockets, the
+  // reactions that enqueue jobs): their reads of the ledger; what each does with a fact is its own
+  { url: /\/server\/ledger\/consumer\.ts/, part: 'ledger tails', rank: 2 },
   { url: /\/server\/payments\/|\/server\/booking\/confirm\.ts/, part: 'the gateway order', rank: 2 },
-  { url: /\/server\/jobs\/|\/server\/reactions\.ts|\/server\/ledger\/consumer\.ts/, part: 'jobs', rank: 2 },
+  { url: /\/server\/jobs\/|\/server\/reactions\.ts/, part: 'jobs', rank: 2 },
   { url: /\/server\/live\//, part: 'pushes', rank: 2 },
   { url: /\/server\/log\.ts/, part: 'logging', rank: 2 },
   {
@@ -119,7 +133,8 @@ export const RULES: Rule[] = [
   },
 ]
 
-const ruleFor = (url: string) => (url ? RULES.find((r) => r.url.test(url)) : undefined)
+const ruleFor = (url: string, fn: string) =>
+  url ? RULES.find((r) => r.url.test(url) && (!r.fn || r.fn.test(fn))) : undefined
 
 export type Attribution = {
   /** samples in the window that were not idle, and the time they cover (ms) */
@@ -165,9 +180,10 @@ export function attribute(profile: CpuProfile, fromUs = -Infinity, toUs = Infini
       let rank = -1
       let found: Part | null = null
       for (const at of path) {
-        const url = byId.get(at)?.callFrame.url ?? ''
-        const rule = ruleFor(url)
-        if (!rule || rule.rank < rank) continue
+        const frame = byId.get(at)?.callFrame
+        const url = frame?.url ?? ''
+        const rule = ruleFor(url, frame?.functionName ?? '')
+        if (!rule || rule.part === null || rule.rank < rank) continue
         if (rule.under && !rule.under.includes(found)) continue
         found = typeof rule.part === 'function' ? rule.part(url) : rule.part
         rank = rule.rank
