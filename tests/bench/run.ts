@@ -7,7 +7,8 @@
 // fanout, reads, rebuild, web, stores, sale-stores (the flash
 // sale and the full purchase on SQLite and PostgreSQL with 1 and 2 app processes), dashboards,
 // checkin (the door: 10,000 offline scans synced from 4 devices, and one scan at 200 scans/s), pg-cluster
-// (holds with 1, 2 and 4 app processes on PostgreSQL behind a delaying proxy, issue 39).
+// (holds with 1, 2 and 4 app processes on PostgreSQL behind a delaying proxy, issue 39), hold-profile
+// (where the server's CPU goes in a hold that replaces the buyer's last, by part, issue 39).
 import { spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { dirname, join, relative } from 'node:path'
@@ -25,6 +26,7 @@ import {
   type WatchedSaleResult,
   watchedSale,
 } from './flash-sale.ts'
+import { benchHoldProfile, type HoldProfileResult } from './hold-profile.ts'
 import { type Machine, machine } from './lib/machine.ts'
 import { root } from './lib/processes.ts'
 import { median, round, type Spread } from './lib/stats.ts'
@@ -432,6 +434,7 @@ if (wanted('dashboards'))
   log('dashboards', await benchDashboards(quick ? 1000 : 3000, 1000, 50, quick ? 1 : 3))
 if (wanted('checkin')) log('checkin', await benchCheckin(quick))
 if (wanted('pg-cluster')) log('pgCluster', await benchPgCluster(quick, (line) => console.log(line)))
+if (wanted('hold-profile')) log('holdProfile', await benchHoldProfile((line) => console.log(line)))
 // the soak only when asked (ten minutes and more): npm run bench -- --only soak
 if (only?.has('soak')) log('soak', await benchSoak(quick ? 90 : 600, quick ? 500 : 2000, dir))
 // the plot drawn again from the figures kept, so RESULTS and the plot always show the same run
@@ -545,6 +548,40 @@ function pgClusterSection(c: PgClusterResult | undefined): string[] {
     '| configuration | store | delay each way | app processes | events | holds/s | p50 / p99 ms | CPU apps / PostgreSQL / Redis | CPU generator / proxy | other answers | holds that replaced the buyer’s last |',
     '|---|---|---|---|---|---|---|---|---|---|---|',
     ...rows.map((cells) => `| ${cells.join(' | ')} |`),
+    '',
+  ]
+}
+
+/** Where the server's CPU goes in a hold, by part (issue 39, item 3). */
+function holdProfileSection(h: HoldProfileResult | undefined): string[] {
+  if (!h) return []
+  const pct = (share: number) => `${(share * 100).toFixed(1)}%`
+  const w = h.plain
+  const p = h.profiled
+  return [
+    "## Where a hold's CPU goes (hold-profile, issue 39)",
+    '',
+    '`npm run bench -- --only hold-profile`: the app on one core (SQLite, synchronous FULL), wrk on the other,',
+    `${h.connections} connections, each request a hold of 1 seat by the next of ${h.buyers.toLocaleString('en')} buyers in turn, so that every`,
+    `hold replaces that buyer's last; ${h.warmupSeconds} s of warm-up, then ${h.seconds} s measured, on a fresh seed and server for each of three runs:`,
+    `plain ${w.holdsPerSecond.toLocaleString('en')} holds/s, p50 ${w.p50Ms} ms, p99 ${w.p99Ms} ms, ${w.cpuPerHoldUs} µs of the server's CPU per hold`,
+    `(main thread ${w.mainThreadCpuPerHoldUs} µs; Redis ${w.redisCpuPerHoldUs} µs besides), ${w.replaced.toLocaleString('en')} of ${w.holds.toLocaleString('en')} holds replaced one;`,
+    `profiled (--cpu-prof every ${h.sampleIntervalUs} µs) ${p.holdsPerSecond.toLocaleString('en')} holds/s, p99 ${p.p99Ms} ms, ${p.cpuPerHoldUs} µs per hold;`,
+    `statements counted: ${h.statements.perHold} SQLite statements per hold.`,
+    "The plain run's CPU per hold split by the profile's shares (each sample to one part, inclusive of what it",
+    `called; tests/bench/lib/cpu-parts.ts). The profiled main thread's samples exceeded its CPU time by ${h.offCpu.usPerHold} µs per hold`,
+    `(time waiting off the CPU: the commits' fsync, and on a busy machine the CPU itself); up to the commits' own samples`,
+    `(${h.offCpu.commitMs} ms of the window) it was taken out of them, the rest spread over every part as its share.`,
+    '',
+    '| part | share of the server CPU | µs per hold |',
+    '|---|---|---|',
+    ...h.table.map((row) => `| ${row.part} | ${pct(row.share)} | ${row.usPerHold} |`),
+    '',
+    '| statement (most runs per hold first) | runs per hold | µs per run |',
+    '|---|---|---|',
+    ...h.statements.bySql
+      .slice(0, 30)
+      .map((s) => `| \`${s.sql.slice(0, 120).replace(/\|/g, '\\|')}\` | ${s.perHold} | ${s.usPerRun} |`),
     '',
   ]
 }
@@ -958,6 +995,20 @@ function markdown(r: Record<string, unknown>): string {
         verdicts.loopback ? yes(verdicts.loopback.met) : '–',
       ])
   }
+  const profiled = r.holdProfile as HoldProfileResult | undefined
+  if (profiled) {
+    const w = profiled.plain
+    const top = [...profiled.table].sort((a, b) => b.share - a.share).slice(0, 3)
+    rows.push([
+      `hold-profile: holds that replace the buyer's last (FULL), wrk, ${profiled.connections} connections`,
+      `${n(w.holdsPerSecond)} holds/s, p99 ${w.p99Ms} ms, ${w.cpuPerHoldUs} µs of the server's CPU per hold, ${profiled.statements.perHold} statements per hold; ` +
+        `most CPU: ${top.map((t) => `${t.part} ${Math.round(t.share * 100)}%`).join(', ')} (the section below)`,
+      '–',
+      '–',
+      'report',
+      '–',
+    ])
+  }
   const soak = r.soak as SoakResult | undefined
   /** the median RSS of the soak's windows ending after `from` s and at most `to` s */
   const rssMedian = (soak: SoakResult, from: number, to: number) =>
@@ -1015,6 +1066,7 @@ function markdown(r: Record<string, unknown>): string {
     '',
     ...saleStoresSection(r.saleStores as SaleStoresResult | undefined),
     ...pgClusterSection(r.pgCluster as PgClusterResult | undefined),
+    ...holdProfileSection(r.holdProfile as HoldProfileResult | undefined),
     '## Changes made after profiling, before and after',
     '',
     'Measured with `npm run bench -- --only <bench>` (or the probe named) just before and just after each change,',

@@ -59,11 +59,13 @@ export async function startAppServer(
   env: Record<string, string> = {},
   /** a port of its own (a restart on the same address); a free one by default */
   onPort?: number,
+  /** node's flags for this server alone (a bench's own profiler or preload) */
+  nodeFlags: string[] = [],
 ): Promise<AppServer> {
   const port = onPort ?? (await freePort())
   // BENCH_SERVER_PROF=<dir>: the server writes a V8 CPU profile there when it stops.
   const profile = process.env.BENCH_SERVER_PROF
-  const flags = profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : []
+  const flags = [...(profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : []), ...nodeFlags]
   // BENCH_SQL_STATS=<file>: the server writes there what each SQLite statement cost (sql-stats.cjs).
   if (process.env.BENCH_SQL_STATS) flags.push('--require', './tests/bench/lib/sql-stats.cjs')
   // BENCH_MEMORY_LOG=<file> (in env or the bench's own): the server logs its memory there (memory-log.cjs).
