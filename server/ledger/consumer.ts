@@ -153,6 +153,11 @@ export class Consumer {
 
   private async run() {
     const pollMs = this.options.pollMs ?? 100
+    // Facts held back by an older transaction are looked for again soon, then less and less often
+    // while nothing settles (a commit in this process wakes the consumer anyway): a cluster under
+    // load, where some transaction is always open, would otherwise read the ledger 100 times a
+    // second per consumer.
+    let behindMs = BEHIND_MS
     while (this.running) {
       this.woken = false
       let handled = 0
@@ -170,8 +175,11 @@ export class Consumer {
         continue
       }
       // Caught up only when nothing committed is left; facts held back are looked for again soon.
-      if (handled === 0 && behind) await this.sleep(BEHIND_MS)
-      else if (handled === 0) {
+      if (handled > 0 || !behind) behindMs = BEHIND_MS
+      if (handled === 0 && behind) {
+        await this.sleep(behindMs)
+        behindMs = Math.min(behindMs * 2, pollMs)
+      } else if (handled === 0) {
         this.onIdle?.(await this.checkpoint())
         if (!this.woken) await this.sleep(pollMs)
       }

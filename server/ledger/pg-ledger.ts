@@ -756,12 +756,22 @@ export class PgLedger {
     return this.read(after, limit, false)
   }
 
-  /** the bound below which facts are settled (BOUND); none without the watermark (tests) */
-  private async bound(): Promise<string | null> {
-    if (!this.watermark) return null
-    const { rows } = await this.pool.query<{ bound: string }>(BOUND)
-    return rows[0]?.bound ?? '0'
+  /**
+   * The bound below which facts are settled (BOUND); none without the watermark (tests). Readers
+   * asking at once share one reading: a bound read a moment earlier is at most as far on, so the
+   * facts below it are settled all the same.
+   */
+  private bound(): Promise<string | null> {
+    if (!this.watermark) return Promise.resolve(null)
+    this.reading ??= this.pool
+      .query<{ bound: string }>(BOUND)
+      .then(({ rows }) => rows[0]?.bound ?? '0')
+      .finally(() => {
+        this.reading = undefined
+      })
+    return this.reading
   }
+  private reading: Promise<string> | undefined
 
   private async read(after: LedgerCursor, limit: number, settledOnly: boolean) {
     const from = after.tx === undefined ? await this.cursorAt(after.position) : after
