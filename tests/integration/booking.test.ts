@@ -2,6 +2,7 @@
 // answers, the facts it appends to the order's stream, the read rows it leaves, the mail it
 // sends and what the sockets hear.
 import type { FastifyInstance } from 'fastify'
+import pg from 'pg'
 import { io as connect, type Socket } from 'socket.io-client'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { CreateOrderReply } from '../../contracts/booking.ts'
@@ -9,7 +10,7 @@ import type { EventView } from '../../contracts/catalog.ts'
 import type { LivePush } from '../../contracts/live.ts'
 import { adminSession, bearer, organizerSession, type Session, signUp } from '../support/accounts.ts'
 import { startApp, type TestApp } from '../support/app.ts'
-import { dbRows, storeKind } from '../support/db.ts'
+import { dbRows, storeKind, testStore } from '../support/db.ts'
 import {
   availableOf,
   buyTicket,
@@ -348,6 +349,50 @@ describe('POST /ticket/create', () => {
     expect(mail.subject).toBe('Your tickets for Raga Nights')
     expect(mail.text).toContain(`Ticket number: ${body.ticketId}`)
   })
+})
+
+describe('a hold on PostgreSQL, in round trips', () => {
+  /** the statements each connection sent while `run` ran, in order, one list per transaction */
+  async function transactions(run: () => Promise<unknown>): Promise<string[][]> {
+    const sent: Array<{ client: unknown; text: string }> = []
+    const query = pg.Client.prototype.query
+    pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+      const q = args[0] as string | { text: string }
+      sent.push({ client: this, text: typeof q === 'string' ? q : q.text })
+      return (query as (...a: unknown[]) => unknown).apply(this, args)
+    } as typeof query
+    try {
+      await run()
+    } finally {
+      pg.Client.prototype.query = query
+    }
+    // a transaction: from the send that begins it to the one that commits it, on its connection
+    const found: string[][] = []
+    sent.forEach(({ client, text }, i) => {
+      if (!text.startsWith('BEGIN')) return
+      const rest = sent.slice(i).filter((s) => s.client === client)
+      const end = rest.findIndex((s) => /COMMIT$/.test(s.text))
+      found.push(rest.slice(0, end + 1).map((s) => s.text))
+    })
+    return found
+  }
+
+  it.skipIf(testStore !== 'postgres')(
+    "takes 3 round trips in its transaction, 6 when it replaces the buyer's last hold",
+    async () => {
+      const event = await createApprovedEvent(app, organizer, admin)
+      const buyer = await signUp(app, 'Trips')
+      // the hold's transaction: the one that writes the new order
+      const holding = (found: string[][]) =>
+        found.find((t) => t.some((s) => s.includes('INSERT INTO orders')))
+      const first = holding(await transactions(() => hold(app, buyer, event)))
+      expect(first, first?.join('\n\n')).toHaveLength(3)
+      expect(first?.[0]).toMatch(/^BEGIN;\n.*pg_advisory_xact_lock/s)
+      expect(first?.[2]).toMatch(/COMMIT$/)
+      const again = holding(await transactions(() => hold(app, buyer, event)))
+      expect(again, again?.join('\n\n')).toHaveLength(6)
+    },
+  )
 })
 
 describe('GET /ticket/getTicketbyId/:ticketId', () => {
