@@ -6,7 +6,7 @@ import Database from 'better-sqlite3'
 import { sql } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
 import { type RowOf, readModelTable } from '../../server/db/read-model.ts'
-import { sqliteSql, statement } from '../../server/db/sql.ts'
+import { inlined, sqliteSql, statement } from '../../server/db/sql.ts'
 
 const things = readModelTable(
   'things',
@@ -74,5 +74,32 @@ describe('a statement written once', () => {
   it('refuses a statement run without one of its parameters, naming it', () => {
     const x = sqliteSql(database())
     expect(() => x.all(ofOwners, { owners: ['o1'] } as never)).toThrow('"least"')
+  })
+})
+
+describe('a statement with its values written in (PostgreSQL, several in one simple query)', () => {
+  it('writes each $n as an untyped literal, leaving quoted text and names as they are', () => {
+    expect(
+      inlined(`SELECT '$1' AS "$2", $1, $2::int, $10 FROM t WHERE a = $3 AND b = ANY($4)`, [
+        "it's",
+        -2.5,
+        null,
+        ['a,b', 'c"d', 'e\\f'],
+        true,
+        9007199254740993n,
+        Buffer.from([0, 255]),
+        new Date('2026-12-02T00:00:00.000Z'),
+        { n: 1 },
+        'x\\y',
+      ]),
+    ).toBe(
+      // (pg's escapeLiteral: a string with a backslash is an E'' string, each backslash doubled)
+      `SELECT '$1' AS "$2", 'it''s', '-2.5'::int,  E'x\\\\y' FROM t WHERE a = NULL AND b = ANY( E'{"a,b","c\\\\"d","e\\\\\\\\f"}')`,
+    )
+  })
+
+  it('refuses a value SQL cannot take, and a placeholder without a value', () => {
+    expect(() => inlined('SELECT $1', [Number.NaN])).toThrow(/Not a number/)
+    expect(() => inlined('SELECT $2', [1])).toThrow(/No value for \$2/)
   })
 })
