@@ -1,40 +1,16 @@
 // BENCH_SQL_COUNT=<file>: loaded into the bench's server (--require), it counts and times every
-// SQLite statement the main thread runs, by its SQL (better-sqlite3's prepare wrapped, as
-// sql-stats.cjs does), and on each SIGUSR2 appends one JSON line to that file: every statement's
-// runs and nanoseconds so far. A bench signals at the start and at the end of its window and takes
+// SQLite statement the main thread runs, by its SQL (time-statements.cjs), and on each SIGUSR2
+// appends one JSON line to that file: every statement's runs and nanoseconds so far. A bench signals at the start and at the end of its window and takes
 // the difference: the statements a window ran, whatever ran before it (the seed, the warm-up).
 const { appendFileSync } = require('node:fs')
 const { isMainThread } = require('node:worker_threads')
 const Database = require('better-sqlite3')
+const { timeStatements } = require('./time-statements.cjs')
 
 const file = process.env.BENCH_SQL_COUNT
 if (file && isMainThread) {
   /** SQL → { runs, ns } */
-  const stats = new Map()
-  const prepare = Database.prototype.prepare
-  Database.prototype.prepare = function (source, ...rest) {
-    const statement = prepare.call(this, source, ...rest)
-    const key = source.replace(/\s+/g, ' ').trim()
-    let entry = stats.get(key)
-    if (!entry) {
-      entry = { runs: 0, ns: 0 }
-      stats.set(key, entry)
-    }
-    const counted = entry
-    for (const method of ['get', 'all', 'run', 'iterate']) {
-      const original = statement[method]
-      statement[method] = function (...args) {
-        const started = process.hrtime.bigint()
-        try {
-          return original.apply(this, args)
-        } finally {
-          counted.runs++
-          counted.ns += Number(process.hrtime.bigint() - started)
-        }
-      }
-    }
-    return statement
-  }
+  const stats = timeStatements((source) => source.replace(/\s+/g, ' ').trim())
   // A transaction's own statements (BEGIN and COMMIT, or SAVEPOINT and RELEASE when nested) are
   // prepared inside better-sqlite3, not through prepare: each call of a transaction function is
   // counted as two statements under one key. An outermost one is timed without what ran inside it

@@ -3,32 +3,14 @@
 // all (total ms, runs, µs per run, the SQL) to that file. How the flash sale's statements were
 // found that SQLite planned again on every run (issue 18).
 const { writeFileSync } = require('node:fs')
-const Database = require('better-sqlite3')
+const { timeStatements } = require('./time-statements.cjs')
 
-const stats = new Map()
-const prepare = Database.prototype.prepare
-Database.prototype.prepare = function (source, ...rest) {
-  const statement = prepare.call(this, source, ...rest)
-  const key = source
+const stats = timeStatements((source) =>
+  source
     .replace(/\s+/g, ' ')
     .replace(/^select "id", .*? from/, 'select … from')
-    .slice(0, 300)
-  for (const method of ['get', 'all', 'run', 'iterate']) {
-    const original = statement[method]
-    statement[method] = function (...args) {
-      const started = process.hrtime.bigint()
-      try {
-        return original.apply(this, args)
-      } finally {
-        const entry = stats.get(key) ?? { runs: 0, ns: 0 }
-        entry.runs++
-        entry.ns += Number(process.hrtime.bigint() - started)
-        stats.set(key, entry)
-      }
-    }
-  }
-  return statement
-}
+    .slice(0, 300),
+)
 
 process.on('exit', () => {
   const lines = [...stats.entries()]
