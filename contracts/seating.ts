@@ -1,0 +1,165 @@
+// Reserved seating (issue 40): an event's plan of sections, rows and seats, each seated ticket type
+// one section whose capacity is its seats for sale. Seat ids are the server's: a hash of the event,
+// the section's name, the row's label and the seat's number, so the same seat keeps its id when the
+// plan is saved again, and a seat renamed or renumbered is another seat.
+import * as v from 'valibot'
+import { Id, PathParams } from './common.ts'
+
+/** the most seats a plan may hold (a stadium's) */
+export const MAX_PLAN_SEATS = 100_000
+/** the most seats one order may name */
+export const MAX_SEATS_PER_ORDER = 20
+
+const coordinate = (name: string) =>
+  v.pipe(
+    v.number(`${name} must be a number.`),
+    v.finite(`${name} must be a number.`),
+    v.minValue(-100_000, `${name} must be between -100000 and 100000.`),
+    v.maxValue(100_000, `${name} must be between -100000 and 100000.`),
+  )
+
+/** a seat's number on its row: a whole number, or a short label such as "12A" */
+export const SeatNumber = v.union(
+  [
+    v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(100_000)),
+    v.pipe(v.string(), v.trim(), v.regex(/^[A-Za-z0-9-]{1,8}$/)),
+  ],
+  'A seat number must be a whole number or up to 8 letters and digits.',
+)
+export type SeatNumber = v.InferOutput<typeof SeatNumber>
+
+/** what an accessible seat is for: `true` is a wheelchair space */
+export const Accessible = v.union(
+  [v.boolean(), v.picklist(['wheelchair', 'companion'])],
+  'accessible must be true, false, "wheelchair" or "companion".',
+)
+
+export const SeatInput = v.object({
+  number: SeatNumber,
+  x: v.optional(coordinate('x')),
+  y: v.optional(coordinate('y')),
+  /** not for sale (the crew's, a camera's) */
+  blocked: v.optional(v.boolean('blocked must be true or false.')),
+  accessible: v.optional(Accessible),
+})
+export type SeatInput = v.InferOutput<typeof SeatInput>
+
+export const RowInput = v.object({
+  label: v.pipe(
+    v.string('A row needs a label.'),
+    v.trim(),
+    v.nonEmpty('A row needs a label.'),
+    v.maxLength(12, 'A row label has at most 12 characters.'),
+  ),
+  seats: v.pipe(v.array(SeatInput, 'A row’s seats must be a list.'), v.minLength(1, 'A row needs a seat.')),
+})
+export type RowInput = v.InferOutput<typeof RowInput>
+
+export const SectionInput = v.object({
+  name: v.pipe(
+    v.string('A section needs a name.'),
+    v.trim(),
+    v.nonEmpty('A section needs a name.'),
+    v.maxLength(60, 'A section name has at most 60 characters.'),
+  ),
+  /** the event's ticket type sold in this section: its name or its _id */
+  ticketType: v.pipe(
+    v.string('A section needs a ticket type.'),
+    v.trim(),
+    v.nonEmpty('A section needs a ticket type.'),
+    v.maxLength(64),
+  ),
+  rows: v.pipe(
+    v.array(RowInput, 'A section’s rows must be a list.'),
+    v.minLength(1, 'A section needs a row.'),
+  ),
+})
+export type SectionInput = v.InferOutput<typeof SectionInput>
+
+export const Box = v.object({
+  x: coordinate('x'),
+  y: coordinate('y'),
+  w: coordinate('w'),
+  h: coordinate('h'),
+})
+export type Box = v.InferOutput<typeof Box>
+
+/** PUT /event/{id}/seatmap */
+export const SeatMapBody = v.object({
+  stage: v.optional(v.nullable(Box)),
+  sections: v.pipe(
+    v.array(SectionInput, 'Sections must be a list.'),
+    v.minLength(1, 'Add at least one section.'),
+    v.maxLength(100, 'A plan has at most 100 sections.'),
+  ),
+})
+export type SeatMapBody = v.InferOutput<typeof SeatMapBody>
+
+export const seatStatuses = ['free', 'held', 'sold', 'blocked'] as const
+export const SeatStatus = v.picklist(seatStatuses)
+export type SeatStatus = v.InferOutput<typeof SeatStatus>
+
+export const SeatView = v.object({
+  id: v.string(),
+  number: SeatNumber,
+  x: v.number(),
+  y: v.number(),
+  status: SeatStatus,
+  /** false, or what the seat is for */
+  accessible: v.union([v.literal(false), v.picklist(['wheelchair', 'companion'])]),
+})
+export type SeatView = v.InferOutput<typeof SeatView>
+
+/** GET /event/{id}/seatmap */
+export const SeatMapView = v.object({
+  eventId: v.string(),
+  /** grows with every saved plan */
+  version: v.number(),
+  stage: v.nullable(Box),
+  sections: v.array(
+    v.object({
+      name: v.string(),
+      /** the ticket type's name */
+      ticketType: v.string(),
+      ticketTypeId: v.string(),
+      /** rupees */
+      price: v.number(),
+      rows: v.array(v.object({ label: v.string(), seats: v.array(SeatView) })),
+    }),
+  ),
+})
+export type SeatMapView = v.InferOutput<typeof SeatMapView>
+
+/** a seat as an order, a ticket and a pass name it */
+export const SeatLabel = v.object({
+  id: v.string(),
+  section: v.string(),
+  row: v.string(),
+  number: SeatNumber,
+})
+export type SeatLabel = v.InferOutput<typeof SeatLabel>
+
+/** the seats an order names in POST /ticket/create */
+export const SeatChoice = v.pipe(
+  v.array(v.pipe(v.string('A seat id must be text.'), v.regex(/^[a-z0-9]{1,32}$/, 'Invalid seat id.'))),
+  v.minLength(1, 'Choose at least one seat.'),
+  v.maxLength(MAX_SEATS_PER_ORDER, `Choose at most ${MAX_SEATS_PER_ORDER} seats.`),
+  v.check((ids) => new Set(ids).size === ids.length, 'Each seat can be chosen only once.'),
+)
+
+/** the live room's message `seats` */
+export const SeatChanges = v.object({
+  eventId: v.string(),
+  changes: v.array(v.object({ id: v.string(), status: SeatStatus })),
+})
+export type SeatChanges = v.InferOutput<typeof SeatChanges>
+
+export const SeatMapParams = PathParams({ id: Id })
+
+/** the refusals people see */
+export const SEATS_TAKEN = 'Some of the seats you chose are no longer available.'
+export const SINGLE_SEAT_LEFT =
+  'Your selection would leave a single empty seat. Please choose seats next to each other.'
+export const NO_SEATS_TOGETHER = 'Not enough seats available in this section.'
+export const PLAN_MOVES_TAKEN_SEATS = 'The new plan would move or remove seats that are held or sold.'
+export const NO_SEATMAP = 'This event has no seat map.'
