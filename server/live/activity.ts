@@ -133,6 +133,8 @@ export function activityShaper(reads: LiveReads) {
         return `${await name(fact.data.by)} changed “${await title(fact.data.eventId)}”${
           fact.data.moved ? ' (its date, time or place: the holders are told)' : ''
         }`
+      case 'SeatMapPlaced':
+        return `${await name(fact.data.by)} saved the seat map of “${await title(fact.data.eventId)}”`
       case 'EventCancelled':
         return `${await name(fact.data.by)} cancelled “${await title(fact.data.eventId)}”: ${fact.data.reason}`
       default:

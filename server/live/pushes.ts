@@ -16,6 +16,8 @@ import {
   isPublicRoom,
   type NoticePush,
   rooms,
+  SEATS_MESSAGE,
+  type SeatsPush,
   type SessionPush,
   type TicketPush,
   type WaitlistPush,
@@ -40,7 +42,8 @@ export type KnownFact = AccountFact | CatalogFact | BookingFact | ScheduleFact |
  */
 export type Push = {
   room: string
-  data: FactPush['data']
+  /** a seat map's changes go to its room as the message `seats` (SeatsPush), the rest as facts */
+  data: FactPush['data'] | SeatsPush
   type?: string
   /** the message this one is the public copy of: a socket that hears that one is not sent this */
   copyOf?: FactPush['data']
@@ -436,6 +439,7 @@ export function createPushes(
         }
         return pushes
       }
+      case 'SeatMapPlaced':
       case 'EventEdited':
       case 'EventCancelled': {
         // The event's page, the listing (when it is public) and the dashboards show it as it is
@@ -452,6 +456,13 @@ export function createPushes(
           ...(await figures(eventId, organizerId, stored)),
         ]
         // a move is told here; a cancellation with each ticket it cancels (TicketCancelled)
+        // a new plan: whoever shows the map reads it again (seating's room hears it as a new version)
+        if (fact.type === 'SeatMapPlaced')
+          pushes.push({
+            room: rooms.seats(eventId),
+            type: SEATS_MESSAGE,
+            data: { eventId, changes: [], version: fact.data.version },
+          })
         if (isPublic && fact.type === 'EventEdited' && fact.data.moved !== undefined) {
           const notice: HolderNoticePush = {
             eventId,

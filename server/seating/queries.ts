@@ -1,0 +1,178 @@
+// Reads of the seat maps (issue 40), on either store; other areas read seats only through these.
+import { sql } from 'drizzle-orm'
+import type { Box, SeatLabel, SeatNumber, SeatStatus } from '../../contracts/seating.ts'
+import { after, type Sql, statement } from '../db/sql.ts'
+import { together } from '../db/store.ts'
+import type { RowOfSeats } from './best.ts'
+import type { SeatSale } from './tables.ts'
+
+/** a seat as the map shows it, in the plan's order */
+export type MapSeat = {
+  id: string
+  section: string
+  ticketTypeId: string
+  row: string
+  number: SeatNumber
+  x: number
+  y: number
+  status: SeatStatus
+  accessible: false | 'wheelchair' | 'companion'
+}
+
+export type SeatMapRead = {
+  version: number
+  stage: Box | null
+  sections: Array<{ name: string; ticketTypeId: string }>
+  seats: MapSeat[]
+}
+
+const mapOf = statement<
+  { eventId: string },
+  {
+    version: number
+    stage: string | Box | null
+    sections: string | Array<{ name: string; ticketTypeId: string }>
+  }
+>((p) => sql`SELECT version, stage, sections FROM seat_maps WHERE event_id = ${p.eventId}`)
+
+type RawSeat = {
+  id: string
+  section: string
+  ticketTypeId: string
+  row: string
+  number: string
+  x: number
+  y: number
+  blocked: number | boolean
+  accessible: 'wheelchair' | 'companion' | null
+  status: SeatSale
+}
+
+const seatColumns = sql`seat_id AS id, section, ticket_type_id AS "ticketTypeId", row_label AS "row", number, x, y,
+  blocked, accessible, status`
+
+const seatsOf = statement<{ eventId: string }, RawSeat>(
+  (p) => sql`SELECT ${seatColumns} FROM seats WHERE event_id = ${p.eventId} ORDER BY ord`,
+)
+
+const seatsNamed = statement<{ eventId: string; ids: string[] }, RawSeat>(
+  (
+    p,
+    d,
+  ) => sql`SELECT ${seatColumns} FROM seats WHERE event_id = ${p.eventId} AND ${d.inList(sql`seat_id`, p.ids)}
+    ORDER BY ord`,
+)
+
+const seatsOfSection = statement<{ eventId: string; ticketTypeId: string }, RawSeat>(
+  (
+    p,
+  ) => sql`SELECT ${seatColumns} FROM seats WHERE event_id = ${p.eventId} AND ticket_type_id = ${p.ticketTypeId}
+    ORDER BY ord`,
+)
+
+const takenOf = statement<{ eventId: string }, { id: string }>(
+  (p) => sql`SELECT seat_id AS id FROM seats WHERE event_id = ${p.eventId} AND status <> 'free'`,
+)
+
+const ofOrders = statement<{ orderIds: string[] }, RawSeat & { orderId: string }>(
+  (p, d) => sql`SELECT ${seatColumns}, order_id AS "orderId" FROM seats
+    WHERE ${d.inList(sql`order_id`, p.orderIds)} AND status <> 'free' ORDER BY ord`,
+)
+
+const lastOfOrder = statement<{ orderId: string }, RawSeat>(
+  (p) => sql`SELECT ${seatColumns} FROM seats WHERE order_id = ${p.orderId} ORDER BY ord`,
+)
+
+const hasMap = statement<{ eventId: string }, { one: number }>(
+  (p) => sql`SELECT 1 AS one FROM seat_maps WHERE event_id = ${p.eventId}`,
+)
+
+const json = <T>(value: unknown): T => (typeof value === 'string' ? JSON.parse(value) : value) as T
+
+/** a seat as read, with its status as the map shows it (blocked is the plan's) */
+function seatOf(raw: RawSeat): MapSeat {
+  const blocked = raw.blocked === true || raw.blocked === 1
+  return {
+    id: raw.id,
+    section: raw.section,
+    ticketTypeId: raw.ticketTypeId,
+    row: raw.row,
+    number: json<SeatNumber>(raw.number),
+    x: Number(raw.x),
+    y: Number(raw.y),
+    status: blocked && raw.status === 'free' ? 'blocked' : raw.status,
+    accessible: raw.accessible ?? false,
+  }
+}
+
+const labelOf = (seat: MapSeat): SeatLabel => ({
+  id: seat.id,
+  section: seat.section,
+  row: seat.row,
+  number: seat.number,
+})
+
+/** a section's seats row by row, as best.ts reads them */
+export function rowsOf(seatsOfSection: readonly MapSeat[]): RowOfSeats[] {
+  const rows = new Map<string, RowOfSeats>()
+  for (const seat of seatsOfSection) {
+    let row = rows.get(seat.row)
+    if (!row) {
+      row = { label: seat.row, seats: [] }
+      rows.set(seat.row, row)
+    }
+    row.seats.push({ id: seat.id, x: seat.x, y: seat.y, status: seat.status })
+  }
+  return [...rows.values()]
+}
+
+export function seatingQueries(x: Sql) {
+  return {
+    /** the event's whole plan with each seat's status now, or null when it has none */
+    map: (eventId: string) =>
+      after(
+        together([x.get(mapOf, { eventId }), x.all(seatsOf, { eventId })] as const),
+        ([plan, rows]): SeatMapRead | null =>
+          plan
+            ? {
+                version: Number(plan.version),
+                stage: json<Box | null>(plan.stage),
+                sections: json<Array<{ name: string; ticketTypeId: string }>>(plan.sections),
+                seats: rows.map(seatOf),
+              }
+            : null,
+      ),
+
+    hasMap: (eventId: string) => after(x.get(hasMap, { eventId }), (row) => row !== undefined),
+
+    /** the seats of the event with these ids (unknown ids are left out) */
+    named: (eventId: string, ids: readonly string[]) =>
+      after(x.all(seatsNamed, { eventId, ids: [...ids] }), (rows) => rows.map(seatOf)),
+
+    /** a seated ticket type's seats, in the plan's order */
+    section: (eventId: string, ticketTypeId: string) =>
+      after(x.all(seatsOfSection, { eventId, ticketTypeId }), (rows) => rows.map(seatOf)),
+
+    /** the ids of the event's seats held or sold now */
+    takenIds: (eventId: string) => after(x.all(takenOf, { eventId }), (rows) => rows.map((r) => r.id)),
+
+    /** the seats each of these orders holds or owns now, by order id */
+    labelsOf: (orderIds: readonly string[]) => {
+      if (orderIds.length === 0) return new Map<string, SeatLabel[]>()
+      return after(x.all(ofOrders, { orderIds: [...new Set(orderIds)] }), (rows) => {
+        const byOrder = new Map<string, SeatLabel[]>()
+        for (const row of rows) {
+          const list = byOrder.get(row.orderId) ?? []
+          list.push(labelOf(seatOf(row)))
+          byOrder.set(row.orderId, list)
+        }
+        return byOrder
+      })
+    },
+
+    /** the seats an order was last with, and their status now (what its fact changed) */
+    lastOfOrder: (orderId: string) => after(x.all(lastOfOrder, { orderId }), (rows) => rows.map(seatOf)),
+  }
+}
+
+export type SeatingQueries = ReturnType<typeof seatingQueries>
