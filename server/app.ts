@@ -41,6 +41,7 @@ import { toRupees } from './money.ts'
 import { paymentRoutes } from './payments/routes.ts'
 import type { Platform } from './platform.ts'
 import { scheduleRoutes } from './schedule/routes.ts'
+import { seatingRoutes } from './seating/routes.ts'
 import type { Services } from './services.ts'
 import { supportRoutes } from './support/routes.ts'
 import { waitlistRoutes } from './waitlist/routes.ts'
@@ -223,6 +224,11 @@ export async function createHttpApp(parts: {
         extras: booking.eventExtras,
         eventOfOrder: async (orderId) => (await booking.byId(orderId))?.eventId,
         media,
+      })
+      await seatingRoutes(api, {
+        events,
+        seating: services.seating,
+        commands: services.catalogCommands,
       })
       await bookingRoutes(api, {
         platform,

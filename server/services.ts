@@ -47,6 +47,7 @@ export function createServices(platform: Platform, seams: Seams = {}) {
     catalogCommands: catalogCommands(ledger, config.timeZone),
     waitlist: waitlistCommands(ledger, config.booking.offerMinutes),
     waitlistQueries: store.queries.waitlist,
+    seating: store.queries.seating,
     checkin,
     checkinScans: checkinScans({ ledger, signer, accounts, opening }),
     checkinViews: views,
