@@ -268,14 +268,26 @@ describe('placePlan', () => {
       ])
     })
 
-    it('with every issue at once, up to a readable number', () => {
+    it('with every issue found, in the order of the plan', () => {
       const body = twoSections()
       sectionOf(body, 1).name = 'stalls'
+      sectionOf(body, 1).ticketType = 'Gallery'
+      rowOf(body, 0, 1).label = 'A'
+      expect(issuesOf(body).map((issue) => issue.field)).toEqual([
+        'sections.0.rows.1.label',
+        'sections.1.name',
+        'sections.1.ticketType',
+      ])
+    })
+
+    it('with the first issues found, no more than a person reads', () => {
+      const body = twoSections()
       sectionOf(body, 1).ticketType = 'Gallery'
       rowOf(body, 0, 0).seats = Array.from({ length: 200 }, () => ({ number: 1 }))
       const issues = issuesOf(body)
       expect(issues).toHaveLength(MAX_PLAN_ISSUES)
       expect(issues[0]?.field).toBe('sections.0.rows.0.seats.1.number')
+      expect(issues.at(-1)?.field).toBe(`sections.0.rows.0.seats.${MAX_PLAN_ISSUES}.number`)
     })
   })
 })
@@ -346,10 +358,13 @@ describe('takenSeatsMoved', () => {
     expect(takenSeatsMoved(before, placed(body), taken)).toEqual([id('Balcony', 'A', 1)])
   })
 
-  it('reports a taken seat that vanishes, renumbered or its row removed', () => {
+  it('reports a taken seat that vanishes: renumbered, or its section removed', () => {
     const body = twoSections()
     rowOf(body, 0, 0).seats = [{ number: 1 }, { number: 2 }, { number: 4 }]
     expect(takenSeatsMoved(before, placed(body), taken)).toEqual([id('Stalls', 'A', 3)])
+
+    const stallsOnly: SeatMapBody = { stage: null, sections: [sectionOf(twoSections(), 0)] }
+    expect(takenSeatsMoved(before, placed(stallsOnly), taken)).toEqual([id('Balcony', 'A', 1)])
   })
 
   it('reports a taken seat drawn elsewhere', () => {
