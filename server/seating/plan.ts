@@ -108,7 +108,7 @@ export function placePlan(
     }
   }
 
-  const sectionNames = new Map<string, string>()
+  const sectionNames = new Set<string>()
   const sectionOfType = new Map<string, string>()
   const seatOfId = new Map<string, string>()
   const sections: PlanSection[] = []
@@ -116,9 +116,10 @@ export function placePlan(
 
   body.sections.forEach((section, s) => {
     const at = `sections.${s}`
-    const other = sectionNames.get(section.name.toLowerCase())
-    if (other !== undefined) add(`${at}.name`, `There is more than one section named "${section.name}".`)
-    else sectionNames.set(section.name.toLowerCase(), section.name)
+    if (sectionNames.has(section.name.toLowerCase())) {
+      add(`${at}.name`, `There is more than one section named "${section.name}".`)
+    }
+    sectionNames.add(section.name.toLowerCase())
 
     const type = ticketTypeOf(section.ticketType, ticketTypes)
     let ticketTypeId = ''
