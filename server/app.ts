@@ -238,6 +238,7 @@ export async function createHttpApp(parts: {
         events,
         accounts,
         throttle: services.throttle,
+        seating: services.seating,
       })
       await checkinRoutes(api, {
         doorStaff: services.catalogCommands,

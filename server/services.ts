@@ -24,7 +24,7 @@ export function createServices(platform: Platform, seams: Seams = {}) {
   const { accounts, catalog, booking, support } = store.queries
   const throttle = createThrottle(config, redis)
   const commands = bookingCommands(ledger, seams.seatsLeft)
-  const confirm = paymentConfirmer({ gateway, booking, catalog, commands })
+  const confirm = paymentConfirmer({ gateway, booking, catalog, commands, ledger })
   // the key that signs ticket passes: every process with the same settings signs alike (made on
   // first use: the worker process signs nothing, and in development has no JWT_SECRET)
   const signer = lazyPassSigner(() => passSeed(config.jwt.secret, config.passSigningKey))
@@ -62,6 +62,7 @@ export function createServices(platform: Platform, seams: Seams = {}) {
       confirm,
       events: catalog,
       throttle,
+      seating: store.queries.seating,
     }),
     bookingMails: bookingMails({
       accounts,

@@ -14,6 +14,7 @@ import { streams } from '../ids.ts'
 import { decideIn } from '../ledger/decider.ts'
 import type { FactMeta } from '../ledger/ledger.ts'
 import type { GatewayPayment } from '../payments/port.ts'
+import type { SeatingQueries } from '../seating/queries.ts'
 import { waitlistDecider } from '../waitlist/decide.ts'
 import { type CancelCutoff, type OrderCommand, orderDecider, REPLACED_BY_NEW_CHECKOUT } from './decide.ts'
 import type { TicketsHeld } from './facts.ts'
@@ -28,7 +29,11 @@ export type HoldLimits = {
 }
 
 /** what booking's decisions read inside their own transaction */
-export type BookingReads = { booking: StepQueries<BookingQueries> }
+export type BookingReads = {
+  booking: StepQueries<BookingQueries>
+  /** a seated order's seats as they are now (issue 40) */
+  seating: Pick<StepQueries<SeatingQueries>, 'named'>
+}
 export type BookingLedger = Pick<LedgerPort<BookingReads>, 'kind' | 'transaction' | 'transactionInBatch'>
 type Tx = DecisionTx<BookingReads>
 
@@ -71,8 +76,9 @@ export function bookingCommands(
       // Holds are the flash sale's hot write: they share commits (group commit).
       return ledger.transactionInBatch(
         function* (tx) {
-          const { booking } = tx.reads
+          const { booking, seating } = tx.reads
           const now = new Date().toISOString()
+          const seatIds = order.seats?.map((s) => s.id) ?? []
           // What the hold is decided against: the buyer's unpaid holds of the event, the seats a
           // waiting list offered them, the seats on sale, those held from the buyer's address, their
           // free tickets, the promo code, the event.
@@ -85,6 +91,7 @@ export function bookingCommands(
               order.amountPaise === 0 ? booking.seatsIssuedTo(order.buyerId, order.eventId) : 0,
               order.promoCode ? booking.promoCode(order.eventId, order.promoCode) : undefined,
               booking.eventCancelled(order.eventId),
+              seatIds.length > 0 ? seating.named(order.eventId, seatIds) : [],
             ] as const)
           // On PostgreSQL all are read together, in one round trip with BEGIN and the locks, and read
           // again should a release change them; on SQLite, where a read costs no round trip, the
@@ -104,7 +111,7 @@ export function bookingCommands(
               meta,
             )
           }
-          const [offered, left, heldFromAddress, issuedToBuyer, promo, eventCancelled] =
+          const [offered, left, heldFromAddress, issuedToBuyer, promo, eventCancelled, seatsNow] =
             first && replaced.length === 0 ? first[1] : yield* wait(rest())
           // seats a waiting list offered this buyer are theirs to book (issue 17)
           let available = left + offered
@@ -119,6 +126,7 @@ export function bookingCommands(
               type: 'Hold',
               order,
               available,
+              ...(seatIds.length > 0 ? { seatsTaken: seatsNotFree(seatIds, seatsNow) } : {}),
               checks: {
                 now,
                 salesCloseAt: limits.salesCloseAt,
@@ -163,14 +171,25 @@ export function bookingCommands(
       ticketType: TicketTypeRow,
       payments: GatewayPayment[],
       promoCode: string | null = null,
+      /** a seated order's seat ids */
+      seatIds: readonly string[] | null = null,
     ) {
       const ordered = [...payments].sort((a, b) => rank(a) - rank(b))
       for (const payment of ordered) {
         if (payment.status === 'captured' || payment.status === 'refunded') {
           await ledger.transactionInBatch(
             function* (tx) {
-              const { booking } = tx.reads
+              const { booking, seating } = tx.reads
               const available = yield* wait(booking.available(ticketType))
+              // a seated order paid after its hold lapsed: its very seats must be free again
+              const seatsTaken = seatIds
+                ? {
+                    seatsTaken: seatsNotFree(
+                      seatIds,
+                      yield* wait(seating.named(ticketType.eventId, seatIds)),
+                    ),
+                  }
+                : {}
               const eventCancelled = yield* wait(booking.eventCancelled(ticketType.eventId))
               const promo = promoCode
                 ? { promo: yield* wait(booking.promoCode(ticketType.eventId, promoCode)) }
@@ -186,6 +205,7 @@ export function bookingCommands(
                   available,
                   eventCancelled,
                   ...promo,
+                  ...seatsTaken,
                   now: new Date().toISOString(),
                 },
                 { actor: 'system' },
@@ -232,6 +252,12 @@ export function bookingCommands(
     transfer: (orderId: string, by: string, toId: string | null, meta: FactMeta) =>
       command(orderId, { type: 'Transfer', by, toId }, meta),
   }
+}
+
+/** the seats named that are not free now (held, sold, blocked, or gone from the plan) */
+function seatsNotFree(ids: readonly string[], now: readonly { id: string; status: string }[]): string[] {
+  const free = new Set(now.filter((s) => s.status === 'free').map((s) => s.id))
+  return ids.filter((id) => !free.has(id))
 }
 
 const rank = (payment: GatewayPayment) =>

@@ -17,6 +17,8 @@ export type MapSeat = {
   y: number
   status: SeatStatus
   accessible: false | 'wheelchair' | 'companion'
+  /** the order holding or owning it, or the last one that did (never shown to the public) */
+  orderId: string | null
 }
 
 export type SeatMapRead = {
@@ -46,10 +48,11 @@ type RawSeat = {
   blocked: number | boolean
   accessible: 'wheelchair' | 'companion' | null
   status: SeatSale
+  orderId: string | null
 }
 
 const seatColumns = sql`seat_id AS id, section, ticket_type_id AS "ticketTypeId", row_label AS "row", number, x, y,
-  blocked, accessible, status`
+  blocked, accessible, status, order_id AS "orderId"`
 
 const seatsOf = statement<{ eventId: string }, RawSeat>(
   (p) => sql`SELECT ${seatColumns} FROM seats WHERE event_id = ${p.eventId} ORDER BY ord`,
@@ -74,8 +77,8 @@ const takenOf = statement<{ eventId: string }, { id: string }>(
   (p) => sql`SELECT seat_id AS id FROM seats WHERE event_id = ${p.eventId} AND status <> 'free'`,
 )
 
-const ofOrders = statement<{ orderIds: string[] }, RawSeat & { orderId: string }>(
-  (p, d) => sql`SELECT ${seatColumns}, order_id AS "orderId" FROM seats
+const ofOrders = statement<{ orderIds: string[] }, RawSeat>(
+  (p, d) => sql`SELECT ${seatColumns} FROM seats
     WHERE ${d.inList(sql`order_id`, p.orderIds)} AND status <> 'free' ORDER BY ord`,
 )
 
@@ -102,6 +105,7 @@ function seatOf(raw: RawSeat): MapSeat {
     y: Number(raw.y),
     status: blocked && raw.status === 'free' ? 'blocked' : raw.status,
     accessible: raw.accessible ?? false,
+    orderId: raw.orderId,
   }
 }
 
@@ -112,8 +116,14 @@ const labelOf = (seat: MapSeat): SeatLabel => ({
   number: seat.number,
 })
 
-/** a section's seats row by row, as best.ts reads them */
-export function rowsOf(seatsOfSection: readonly MapSeat[]): RowOfSeats[] {
+/**
+ * A section's seats row by row, as best.ts reads them; the seats of `ownOrders` (a buyer's unpaid
+ * holds, which a new checkout replaces) count as free.
+ */
+export function rowsOf(
+  seatsOfSection: readonly MapSeat[],
+  ownOrders: ReadonlySet<string> = new Set(),
+): RowOfSeats[] {
   const rows = new Map<string, RowOfSeats>()
   for (const seat of seatsOfSection) {
     let row = rows.get(seat.row)
@@ -121,7 +131,8 @@ export function rowsOf(seatsOfSection: readonly MapSeat[]): RowOfSeats[] {
       row = { label: seat.row, seats: [] }
       rows.set(seat.row, row)
     }
-    row.seats.push({ id: seat.id, x: seat.x, y: seat.y, status: seat.status })
+    const own = seat.status === 'held' && seat.orderId !== null && ownOrders.has(seat.orderId)
+    row.seats.push({ id: seat.id, x: seat.x, y: seat.y, status: own ? 'free' : seat.status })
   }
   return [...rows.values()]
 }
@@ -145,6 +156,10 @@ export function seatingQueries(x: Sql) {
 
     hasMap: (eventId: string) => after(x.get(hasMap, { eventId }), (row) => row !== undefined),
 
+    /** where the event's stage is (null: no stage drawn, or no map) */
+    stage: (eventId: string) =>
+      after(x.get(mapOf, { eventId }), (plan) => (plan ? json<Box | null>(plan.stage) : null)),
+
     /** the seats of the event with these ids (unknown ids are left out) */
     named: (eventId: string, ids: readonly string[]) =>
       after(x.all(seatsNamed, { eventId, ids: [...ids] }), (rows) => rows.map(seatOf)),
@@ -162,9 +177,10 @@ export function seatingQueries(x: Sql) {
       return after(x.all(ofOrders, { orderIds: [...new Set(orderIds)] }), (rows) => {
         const byOrder = new Map<string, SeatLabel[]>()
         for (const row of rows) {
-          const list = byOrder.get(row.orderId) ?? []
+          const orderId = row.orderId as string
+          const list = byOrder.get(orderId) ?? []
           list.push(labelOf(seatOf(row)))
-          byOrder.set(row.orderId, list)
+          byOrder.set(orderId, list)
         }
         return byOrder
       })

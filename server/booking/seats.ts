@@ -1,0 +1,64 @@
+// A seated order's seats (issue 40), chosen before the provider is asked: the seats a buyer named,
+// checked (one section, each on the map and free, no single seat stranded), or the best ones of a
+// seated type for a quantity. The hold decides again, each seat free, under the event's lock.
+import { NO_SEATS_TOGETHER, SEATS_TAKEN, type SeatLabel, SINGLE_SEAT_LEFT } from '../../contracts/seating.ts'
+import type { TicketTypeRow } from '../catalog/queries.ts'
+import { conflict, invalid, seatsConflict } from '../errors.ts'
+import { bestSeats, selectionRefusal } from '../seating/best.ts'
+import { type MapSeat, rowsOf, type SeatingQueries } from '../seating/queries.ts'
+
+export const SEATS_NOT_ON_MAP = 'Some of the seats you chose are not on this event’s seat map.'
+export const SEATS_OF_ONE_SECTION = 'Choose seats of one section at a time.'
+export const SEATS_NOT_OF_TYPE = 'The seats you chose are not of that ticket type.'
+
+const labelOf = (seat: MapSeat): SeatLabel => ({
+  id: seat.id,
+  section: seat.section,
+  row: seat.row,
+  number: seat.number,
+})
+
+/**
+ * The seats of the order and their ticket type; null when the order is not seated (no seats named,
+ * and the type named has no section on the map). `ownOrders`: the buyer's unpaid holds of the
+ * event, which this checkout replaces (their seats count as free for them).
+ */
+export async function seatsChosen(
+  seating: Pick<SeatingQueries, 'named' | 'section' | 'stage'>,
+  eventId: string,
+  types: readonly TicketTypeRow[],
+  ticketType: string | undefined,
+  ids: readonly string[] | undefined,
+  quantity: number,
+  ownOrders: ReadonlySet<string>,
+): Promise<{ ticketType: TicketTypeRow; seats: SeatLabel[] } | null> {
+  const named = (t: TicketTypeRow) =>
+    ticketType !== undefined && (t.id === ticketType || t.type.toLowerCase() === ticketType.toLowerCase())
+  const isFree = (seat: MapSeat) =>
+    seat.status === 'free' || (seat.status === 'held' && seat.orderId !== null && ownOrders.has(seat.orderId))
+  if (!ids) {
+    const type = types.find(named)
+    if (!type) return null
+    const [section, stage] = await Promise.all([seating.section(eventId, type.id), seating.stage(eventId)])
+    if (section.length === 0) return null
+    const best = bestSeats(rowsOf(section, ownOrders), quantity, stage)
+    if (!best) throw conflict(NO_SEATS_TOGETHER)
+    const byId = new Map(section.map((s) => [s.id, s]))
+    return { ticketType: type, seats: best.map((id) => labelOf(byId.get(id) as MapSeat)) }
+  }
+  const seats = await seating.named(eventId, ids)
+  if (seats.length < ids.length)
+    throw invalid(SEATS_NOT_ON_MAP, [{ field: 'seats', message: SEATS_NOT_ON_MAP }])
+  const typeIds = new Set(seats.map((s) => s.ticketTypeId))
+  if (typeIds.size > 1)
+    throw invalid(SEATS_OF_ONE_SECTION, [{ field: 'seats', message: SEATS_OF_ONE_SECTION }])
+  const type = types.find((t) => typeIds.has(t.id))
+  if (!type) throw invalid(SEATS_NOT_ON_MAP, [{ field: 'seats', message: SEATS_NOT_ON_MAP }])
+  if (ticketType !== undefined && !named(type))
+    throw invalid(SEATS_NOT_OF_TYPE, [{ field: 'ticketType', message: SEATS_NOT_OF_TYPE }])
+  const taken = seats.filter((s) => !isFree(s)).map((s) => s.id)
+  if (taken.length > 0) throw seatsConflict(SEATS_TAKEN, taken)
+  const rows = rowsOf(await seating.section(eventId, type.id), ownOrders)
+  if (selectionRefusal(rows, new Set(ids))) throw conflict(SINGLE_SEAT_LEFT)
+  return { ticketType: type, seats: seats.map(labelOf) }
+}
