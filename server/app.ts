@@ -181,6 +181,7 @@ export async function createHttpApp(parts: {
   const { dashboards } = services
   const reads = {
     checkin: { summary: services.checkinViews.summary },
+    seating: services.seating,
     accounts: services.accounts,
     catalog: services.catalog,
     booking: services.booking,

@@ -31,6 +31,7 @@ import { streams } from '../ids.ts'
 import { typedFact } from '../ledger/decider.ts'
 import type { StoredFact } from '../ledger/ledger.ts'
 import type { ScheduleFact } from '../schedule/facts.ts'
+import type { SeatingQueries } from '../seating/queries.ts'
 import type { SupportFact } from '../support/facts.ts'
 import type { WaitlistFact } from '../waitlist/facts.ts'
 
@@ -160,6 +161,7 @@ export function createPushes(
     catalog: CatalogQueries
     dashboards: DashboardReads
     checkin?: CheckinReads
+    seating?: Pick<SeatingQueries, 'lastOfOrder'>
   },
   options: {
     /** whether a room has anyone in it here: the dashboards' rows and the seats left are read only
@@ -278,8 +280,18 @@ export function createPushes(
     const people = new Set([order.ownerId ?? order.buyerId, ...extraAccounts])
     return [
       ...(await availability(order.ticketTypeId, order.eventId, fact)),
+      ...(await seatsMoved(orderId, order.eventId)),
       ...[...people].map((id) => ({ room: rooms.user(id), data })),
     ]
+  }
+
+  /** the seats an order's fact moved, as they are now, for whoever shows the event's map here */
+  const seatsMoved = async (orderId: string, eventId: string): Promise<Push[]> => {
+    if (!reads.seating || !listening(rooms.seats(eventId))) return []
+    const seats = await reads.seating.lastOfOrder(orderId)
+    if (seats.length === 0) return []
+    const data: SeatsPush = { eventId, changes: seats.map((s) => ({ id: s.id, status: s.status })) }
+    return [{ room: rooms.seats(eventId), type: SEATS_MESSAGE, data }]
   }
 
   return async function pushesOf(stored: StoredFact): Promise<Push[]> {
