@@ -30,7 +30,15 @@ export function createServices(platform: Platform, seams: Seams = {}) {
   const signer = lazyPassSigner(() => passSeed(config.jwt.secret, config.passSigningKey))
   const checkin = store.queries.checkin
   const opening = doorOpening(config.timeZone, config.checkinOpensHours)
-  const views = checkinViews({ checkin, catalog, accounts, signer, opening, head: () => ledger.head() })
+  const views = checkinViews({
+    checkin,
+    catalog,
+    accounts,
+    signer,
+    opening,
+    head: () => ledger.head(),
+    seating: store.queries.seating,
+  })
   const validPasses = async (order: Parameters<typeof views.ticketPasses>[0]) =>
     (await views.ticketPasses(order))
       .filter((pass) => pass.status === 'valid')
@@ -71,6 +79,7 @@ export function createServices(platform: Platform, seams: Seams = {}) {
       publicUrl: config.publicUrl,
       timeZone: config.timeZone,
       passesOf: validPasses,
+      seating: store.queries.seating,
     }),
     inquiryMails: inquiryMails({ accounts, support, publicUrl: config.publicUrl }),
     doorMails: doorMails({ accounts, catalog, publicUrl: config.publicUrl }),

@@ -43,8 +43,9 @@ export async function seatsChosen(
     if (section.length === 0) return null
     const best = bestSeats(rowsOf(section, ownOrders), quantity, stage)
     if (!best) throw conflict(NO_SEATS_TOGETHER)
-    const byId = new Map(section.map((s) => [s.id, s]))
-    return { ticketType: type, seats: best.map((id) => labelOf(byId.get(id) as MapSeat)) }
+    // in the plan's order, as a named choice is: admission n is the order's n-th seat everywhere
+    const picked = new Set(best)
+    return { ticketType: type, seats: section.filter((s) => picked.has(s.id)).map(labelOf) }
   }
   const seats = await seating.named(eventId, ids)
   if (seats.length < ids.length)

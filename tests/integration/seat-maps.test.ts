@@ -18,6 +18,7 @@ import {
 import { adminSession, bearer, organizerSession, type Session, signUp } from '../support/accounts.ts'
 import { dbRows, rebuildStore } from '../support/db.ts'
 import { open, sockets, watch } from '../support/live-sockets.ts'
+import { readOutbox } from '../support/outbox.ts'
 import {
   approvedEvent,
   type Checkout,
@@ -194,6 +195,21 @@ describe('seats held, sold and freed', () => {
       seats?: unknown
     }>
     expect(registrations[0]?.seats).toEqual(placed.seats)
+    // each pass is one seat, and the confirmation mail names them
+    const passes = (await get(app(), `/api/v1/ticket/${placed.ticketId}/passes`, a)).json() as Array<{
+      admission: number
+      seat?: unknown
+    }>
+    expect(passes.map((p) => [p.admission, p.seat])).toEqual([
+      [1, placed.seats?.[0]],
+      [2, placed.seats?.[1]],
+    ])
+    await until(() =>
+      readOutbox(server.config.outboxDir).some(
+        (m) =>
+          m.to.includes(a.email) && m.text.includes('Seats: Stalls, Row B, Seat 4; Stalls, Row B, Seat 5'),
+      ),
+    )
     // cancelled: free again
     await cancel(app(), a, placed.ticketId)
     expect(await statusOf(event, 'Stalls', 'B', 4)).toBe('free')
@@ -250,7 +266,8 @@ describe('seats held, sold and freed', () => {
     expect(rows).toEqual([
       {
         status: 'held',
-        order_id: (answers.find((r) => r.statusCode === 200)?.json() as CreateOrderReply).ticketId,
+        order_id: (answers.find((r) => r.statusCode === 200)?.json() as CreateOrderReply | undefined)
+          ?.ticketId,
       },
     ])
   })
