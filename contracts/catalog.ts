@@ -5,10 +5,10 @@ import { PathParams, pageNumber } from './common.ts'
 /** the names the event form offers first (SPEC); organizers name their own too (issue 40: Stalls, Balcony) */
 export const ticketTypeNames = ['General Admission', 'VIP'] as const
 export const TicketTypeName = v.pipe(
-  v.string('Name the ticket type.'),
+  v.string('Ticket type needs a name.'),
   v.trim(),
-  v.nonEmpty('Name the ticket type.'),
-  v.maxLength(40, 'A ticket type name has at most 40 characters.'),
+  v.nonEmpty('Ticket type needs a name.'),
+  v.maxLength(40, 'Ticket type names have at most 40 characters.'),
 )
 /** a ticket type as an order names it: its name (General Admission, VIP, any case) or its _id */
 export const TicketTypeChoice = v.pipe(
