@@ -109,7 +109,10 @@ app.post(
         return reply.code(401).send({ message: 'unauthenticated' })
     }
     // the floor's orders are counts: a type and a quantity, always given
-    const body = request.body as v.InferOutput<typeof CreateOrderBody> & { ticketType: string; quantity: number }
+    const body = request.body as v.InferOutput<typeof CreateOrderBody> & {
+      ticketType: string
+      quantity: number
+    }
     let ticketType: TicketTypeRow | undefined
     let organizerId = ''
     if (steps.has('event')) {
