@@ -38,7 +38,7 @@ export type CheckoutParts = {
   /** refuses an account guessing promo codes, or starting checkouts for an event in a loop */
   throttle: Pick<Throttle, 'beforePromo' | 'promoFound' | 'perHour'>
   /** the seat maps: the seats an order names, a section's seats for the best ones */
-  seating: Pick<SeatingQueries, 'named' | 'section' | 'stage' | 'hasMap'>
+  seating: Pick<SeatingQueries, 'named' | 'section' | 'rows' | 'rowsWithRoom' | 'plan'>
 }
 
 export type OrderRequest = {
@@ -193,11 +193,12 @@ export function checkout(parts: CheckoutParts) {
       const types = typesOf.get(event.id) ?? []
       // a seated order's type is its seats' section's; the seats are chosen (or checked) here and
       // decided again, each one free, under the event's lock by the hold
-      const seated = await seating.hasMap(event.id)
-      const chosen = seated
+      const plan = await seating.plan(event.id)
+      const chosen = plan
         ? await seatsChosen(
             seating,
             event.id,
+            plan,
             types,
             order.ticketType,
             order.seats,
@@ -325,6 +326,7 @@ export function checkout(parts: CheckoutParts) {
           const again = await seatsChosen(
             seating,
             event.id,
+            plan ?? { stage: null, sections: [] },
             types,
             ticketType.id,
             undefined,

@@ -1,7 +1,13 @@
 // A seated order's seats (issue 40), chosen before the provider is asked: the seats a buyer named,
 // checked (one section, each on the map and free, no single seat stranded), or the best ones of a
 // seated type for a quantity. The hold decides again, each seat free, under the event's lock.
-import { NO_SEATS_TOGETHER, SEATS_TAKEN, type SeatLabel, SINGLE_SEAT_LEFT } from '../../contracts/seating.ts'
+import {
+  type Box,
+  NO_SEATS_TOGETHER,
+  SEATS_TAKEN,
+  type SeatLabel,
+  SINGLE_SEAT_LEFT,
+} from '../../contracts/seating.ts'
 import type { TicketTypeRow } from '../catalog/queries.ts'
 import { conflict, invalid, seatsConflict } from '../errors.ts'
 import { bestSeats, selectionRefusal } from '../seating/best.ts'
@@ -23,9 +29,19 @@ const labelOf = (seat: MapSeat): SeatLabel => ({
  * and the type named has no section on the map). `ownOrders`: the buyer's unpaid holds of the
  * event, which this checkout replaces (their seats count as free for them).
  */
+/** rows read to choose the best seats from: the nearest the stage with room enough */
+const CANDIDATE_ROWS = 8
+
+/**
+ * The seats of the order and their ticket type on an event with a seat map (`plan`); null when the
+ * order is not seated (no seats named, and the type named has no section on the map). `ownOrders`:
+ * the buyer's unpaid holds of the event, which this checkout replaces (their seats count as free
+ * for them).
+ */
 export async function seatsChosen(
-  seating: Pick<SeatingQueries, 'named' | 'section' | 'stage'>,
+  seating: Pick<SeatingQueries, 'named' | 'section' | 'rows' | 'rowsWithRoom'>,
   eventId: string,
+  plan: { stage: Box | null; sections: ReadonlyArray<{ ticketTypeId: string }> },
   types: readonly TicketTypeRow[],
   ticketType: string | undefined,
   ids: readonly string[] | undefined,
@@ -36,11 +52,21 @@ export async function seatsChosen(
     ticketType !== undefined && (t.id === ticketType || t.type.toLowerCase() === ticketType.toLowerCase())
   const isFree = (seat: MapSeat) =>
     seat.status === 'free' || (seat.status === 'held' && seat.orderId !== null && ownOrders.has(seat.orderId))
+  const own = [...ownOrders]
+  const { stage } = plan
+  const stageY = stage ? stage.y + stage.h / 2 : -1e9
+  /** the rows where `n` seats of the type may best be found */
+  const candidates = (typeId: string, n: number) =>
+    seating.rowsWithRoom(eventId, typeId, n, stageY, own, CANDIDATE_ROWS)
   if (!ids) {
     const type = types.find(named)
-    if (!type) return null
-    const [section, stage] = await Promise.all([seating.section(eventId, type.id), seating.stage(eventId)])
-    if (section.length === 0) return null
+    if (!type || !plan.sections.some((s) => s.ticketTypeId === type.id)) return null
+    const labels = await candidates(type.id, quantity)
+    // no row has room for all of them: the best split, from the whole section
+    const section =
+      labels.length > 0
+        ? await seating.rows(eventId, type.id, labels)
+        : await seating.section(eventId, type.id)
     const best = bestSeats(rowsOf(section, ownOrders), quantity, stage)
     if (!best) throw conflict(NO_SEATS_TOGETHER)
     // in the plan's order, as a named choice is: admission n is the order's n-th seat everywhere
@@ -59,7 +85,13 @@ export async function seatsChosen(
     throw invalid(SEATS_NOT_OF_TYPE, [{ field: 'ticketType', message: SEATS_NOT_OF_TYPE }])
   const taken = seats.filter((s) => !isFree(s)).map((s) => s.id)
   if (taken.length > 0) throw seatsConflict(SEATS_TAKEN, taken)
-  const rows = rowsOf(await seating.section(eventId, type.id), ownOrders)
+  // the rows chosen from, and those where another choice of as many seats could be (a stranded
+  // seat is refused only when a choice without one exists)
+  const labels = await candidates(type.id, ids.length)
+  const rows = rowsOf(
+    await seating.rows(eventId, type.id, [...seats.map((s) => s.row), ...labels]),
+    ownOrders,
+  )
   if (selectionRefusal(rows, new Set(ids))) throw conflict(SINGLE_SEAT_LEFT)
   return { ticketType: type, seats: seats.map(labelOf) }
 }

@@ -8,7 +8,7 @@ import type { SeatMapPlaced } from '../catalog/facts.ts'
 import { type Sql, statement } from '../db/sql.ts'
 import { wait } from '../db/store.ts'
 import { readProjection } from '../ledger/read-projection.ts'
-import { seatMaps, seats } from './tables.ts'
+import { seatMaps, seatRows, seats } from './tables.ts'
 
 /** seats written per statement when a plan is saved (a stadium's 100,000 in 50) */
 const SEATS_PER_STATEMENT = 2000
@@ -49,6 +49,26 @@ const putSeats = statement<{ eventId: string; version: number; seats: string }>(
 
 const dropSeats = statement<{ eventId: string; version: number }>(
   (p) => sql`DELETE FROM seats WHERE event_id = ${p.eventId} AND plan_version <> ${p.version}`,
+)
+
+const placeRows = statement<{ eventId: string }>(
+  (p) => sql`INSERT INTO seat_rows (event_id, ticket_type_id, row_label, y, ord, free)
+    SELECT event_id, ticket_type_id, row_label, min(y), min(ord),
+      sum(CASE WHEN status = 'free' AND NOT blocked THEN 1 ELSE 0 END)
+    FROM seats WHERE event_id = ${p.eventId} GROUP BY event_id, ticket_type_id, row_label`,
+)
+
+const dropRows = statement<{ eventId: string }>(
+  (p) => sql`DELETE FROM seat_rows WHERE event_id = ${p.eventId}`,
+)
+
+/** the free seats counted again in the rows of the seats an order is (or was last) with */
+const recountRows = statement<{ orderId: string }>(
+  (p) => sql`UPDATE seat_rows SET free = (SELECT count(*) FROM seats s WHERE s.event_id = seat_rows.event_id
+      AND s.ticket_type_id = seat_rows.ticket_type_id AND s.row_label = seat_rows.row_label
+      AND s.status = 'free' AND NOT s.blocked)
+    WHERE (event_id, ticket_type_id, row_label) IN (
+      SELECT event_id, ticket_type_id, row_label FROM seats WHERE order_id = ${p.orderId})`,
 )
 
 const holdSeats = statement<{ eventId: string; orderId: string; ids: string[] }>(
@@ -105,13 +125,17 @@ function* placed(fact: { data: SeatMapPlaced['data'] }, x: Sql) {
   }
   yield* flush()
   yield* wait(x.run(dropSeats, { eventId, version }))
+  yield* wait(x.run(dropRows, { eventId }))
+  yield* wait(x.run(placeRows, { eventId }))
 }
 
 /** the seat ids an order's hold names (none: not a seated order) */
 const idsOf = (seatsHeld: SeatsHeld | undefined) => (seatsHeld ?? []).map((s) => s.id)
 
-const release = (fact: { data: { orderId: string } }, x: Sql) =>
-  x.run(freeSeats, { orderId: fact.data.orderId })
+function* release(fact: { data: { orderId: string } }, x: Sql) {
+  yield* wait(x.run(freeSeats, { orderId: fact.data.orderId }))
+  yield* wait(x.run(recountRows, { orderId: fact.data.orderId }))
+}
 
 type SeatingFact =
   | SeatMapPlaced
@@ -122,18 +146,21 @@ type SeatingFact =
 
 export const seatingProjection = readProjection<SeatingFact>({
   name: 'seating',
-  tables: [seatMaps, seats],
+  tables: [seatMaps, seats, seatRows],
   handlers: {
     SeatMapPlaced: placed,
-    TicketsHeld(fact, x) {
+    *TicketsHeld(fact, x) {
       const ids = idsOf(fact.data.seats)
       if (ids.length === 0) return
-      return x.run(holdSeats, { eventId: fact.data.eventId, orderId: fact.data.orderId, ids })
+      yield* wait(x.run(holdSeats, { eventId: fact.data.eventId, orderId: fact.data.orderId, ids }))
+      yield* wait(x.run(recountRows, { orderId: fact.data.orderId }))
     },
-    TicketsIssued(fact, x) {
+    *TicketsIssued(fact, x) {
       const ids = fact.data.seats ?? []
       if (ids.length === 0) return
-      return x.run(sellSeats, { eventId: fact.data.eventId, orderId: fact.data.orderId, ids })
+      yield* wait(x.run(sellSeats, { eventId: fact.data.eventId, orderId: fact.data.orderId, ids }))
+      // taken again after a lapse: the rows the seats came back to count them gone again
+      if (fact.data.afterExpiry) yield* wait(x.run(recountRows, { orderId: fact.data.orderId }))
     },
     PaymentFailed: release,
     HoldExpired: release,

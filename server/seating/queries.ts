@@ -73,6 +73,27 @@ const seatsOfSection = statement<{ eventId: string; ticketTypeId: string }, RawS
     ORDER BY ord`,
 )
 
+const seatsOfRows = statement<{ eventId: string; ticketTypeId: string; labels: string[] }, RawSeat>(
+  (
+    p,
+    d,
+  ) => sql`SELECT ${seatColumns} FROM seats WHERE event_id = ${p.eventId} AND ticket_type_id = ${p.ticketTypeId}
+    AND ${d.inList(sql`row_label`, p.labels)} ORDER BY ord`,
+)
+
+// the rows of a section with at least n seats free (the buyer's own held ones counted), nearest the
+// stage's front first: where the best n seats are found
+const rowsWithRoom = statement<
+  { eventId: string; ticketTypeId: string; n: number; stageY: number; own: string[]; limit: number },
+  { label: string }
+>(
+  (p, d) => sql`SELECT r.row_label AS label FROM seat_rows r
+    WHERE r.event_id = ${p.eventId} AND r.ticket_type_id = ${p.ticketTypeId}
+      AND r.free + (SELECT count(*) FROM seats s WHERE s.status = 'held' AND ${d.inList(sql`s.order_id`, p.own)}
+        AND s.event_id = r.event_id AND s.ticket_type_id = r.ticket_type_id AND s.row_label = r.row_label) >= ${p.n}
+    ORDER BY abs(r.y - ${p.stageY}), r.ord LIMIT ${p.limit}`,
+)
+
 const takenOf = statement<{ eventId: string }, { id: string }>(
   (p) => sql`SELECT seat_id AS id FROM seats WHERE event_id = ${p.eventId} AND status <> 'free'`,
 )
@@ -156,6 +177,18 @@ export function seatingQueries(x: Sql) {
 
     hasMap: (eventId: string) => after(x.get(hasMap, { eventId }), (row) => row !== undefined),
 
+    /** the event's plan without its seats (version, stage, sections in order), or null */
+    plan: (eventId: string) =>
+      after(x.get(mapOf, { eventId }), (plan): Omit<SeatMapRead, 'seats'> | null =>
+        plan
+          ? {
+              version: Number(plan.version),
+              stage: json<Box | null>(plan.stage),
+              sections: json<Array<{ name: string; ticketTypeId: string }>>(plan.sections),
+            }
+          : null,
+      ),
+
     /** where the event's stage is (null: no stage drawn, or no map) */
     stage: (eventId: string) =>
       after(x.get(mapOf, { eventId }), (plan) => (plan ? json<Box | null>(plan.stage) : null)),
@@ -167,6 +200,31 @@ export function seatingQueries(x: Sql) {
     /** a seated ticket type's seats, in the plan's order */
     section: (eventId: string, ticketTypeId: string) =>
       after(x.all(seatsOfSection, { eventId, ticketTypeId }), (rows) => rows.map(seatOf)),
+
+    /** a section's seats in these rows only, in the plan's order */
+    rows: (eventId: string, ticketTypeId: string, labels: readonly string[]) =>
+      labels.length === 0
+        ? []
+        : after(x.all(seatsOfRows, { eventId, ticketTypeId, labels: [...new Set(labels)] }), (rows) =>
+            rows.map(seatOf),
+          ),
+
+    /**
+     * The labels of up to `limit` rows of a section with `n` seats or more free (those held by
+     * `own` orders counted free), nearest `stageY` first: where a best choice of n seats lies,
+     * without reading a stadium's section whole.
+     */
+    rowsWithRoom: (
+      eventId: string,
+      ticketTypeId: string,
+      n: number,
+      stageY: number,
+      own: readonly string[],
+      limit: number,
+    ) =>
+      after(x.all(rowsWithRoom, { eventId, ticketTypeId, n, stageY, own: [...own], limit }), (rows) =>
+        rows.map((r) => r.label),
+      ),
 
     /** the ids of the event's seats held or sold now */
     takenIds: (eventId: string) => after(x.all(takenOf, { eventId }), (rows) => rows.map((r) => r.id)),

@@ -40,7 +40,26 @@ export const seats = readModelTable(
     i.primaryKey({ columns: [t.eventId, t.seatId] }),
     i.index('seats_in_order').on(t.eventId, t.ord),
     i.index('seats_of_order').on(t.orderId),
+    i.index('seats_in_row').on(t.eventId, t.ticketTypeId, t.rowLabel),
   ],
+)
+
+/**
+ * Each row of a section with its seats free now (not blocked): where the best seats for n are
+ * looked for, without reading a stadium's section whole at every hold.
+ */
+export const seatRows = readModelTable(
+  'seat_rows',
+  (k) => ({
+    eventId: k.text('event_id').notNull(),
+    ticketTypeId: k.text('ticket_type_id').notNull(),
+    rowLabel: k.text('row_label').notNull(),
+    /** the row's place: its front (least y) and its first seat in the plan's order */
+    y: k.real('y').notNull(),
+    ord: k.integer('ord').notNull(),
+    free: k.integer('free').notNull(),
+  }),
+  (t, i) => [i.primaryKey({ columns: [t.eventId, t.ticketTypeId, t.rowLabel] })],
 )
 
 export type SeatRow = RowOf<typeof seats>

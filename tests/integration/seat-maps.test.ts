@@ -342,9 +342,25 @@ describe('the seats’ read models', () => {
   it('equal a rebuild from the ledger', async () => {
     const before = await dbRows(app(), 'SELECT * FROM seats ORDER BY event_id, seat_id')
     const maps = await dbRows(app(), 'SELECT * FROM seat_maps ORDER BY event_id')
+    const rows = await dbRows(app(), 'SELECT * FROM seat_rows ORDER BY event_id, ticket_type_id, row_label')
     expect(before.length).toBeGreaterThan(0)
+    // a row's free seats: its seats free and not blocked, as they are now
+    for (const row of rows) {
+      const free = before.filter(
+        (s) =>
+          s.event_id === row.event_id &&
+          s.ticket_type_id === row.ticket_type_id &&
+          s.row_label === row.row_label &&
+          s.status === 'free' &&
+          !s.blocked,
+      ).length
+      expect(Number(row.free), `row ${row.row_label}`).toBe(free)
+    }
     await rebuildStore(app())
     expect(await dbRows(app(), 'SELECT * FROM seats ORDER BY event_id, seat_id')).toEqual(before)
     expect(await dbRows(app(), 'SELECT * FROM seat_maps ORDER BY event_id')).toEqual(maps)
+    expect(
+      await dbRows(app(), 'SELECT * FROM seat_rows ORDER BY event_id, ticket_type_id, row_label'),
+    ).toEqual(rows)
   })
 })
