@@ -230,6 +230,7 @@ export async function createHttpApp(parts: {
         events,
         seating: services.seating,
         commands: services.catalogCommands,
+        version: () => ledger.version(),
       })
       await bookingRoutes(api, {
         platform,

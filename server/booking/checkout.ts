@@ -3,12 +3,12 @@
 // provider's order, the hold; then, once a payment is reported, its confirmation and the wait for
 // what the ledger makes of it. The routes (routes.ts) only read requests and shape replies.
 import { createHmac } from 'node:crypto'
-import { NO_SEATMAP, type SeatLabel } from '../../contracts/seating.ts'
+import { NO_SEATMAP } from '../../contracts/seating.ts'
 import type { Throttle } from '../accounts/throttle.ts'
 import type { CatalogQueries, EventRow, TicketTypeRow } from '../catalog/queries.ts'
 import type { Config } from '../config.ts'
 import type { LedgerPort } from '../db/store.ts'
-import { conflict, DomainError, invalid, notFound } from '../errors.ts'
+import { conflict, invalid, notFound } from '../errors.ts'
 import { newId, streams } from '../ids.ts'
 import { job, jobIds } from '../jobs/catalogue.ts'
 import { enqueueOrDoNow, type Jobs } from '../jobs/port.ts'
@@ -65,9 +65,6 @@ export type PaymentOutcome =
   | { kind: 'refunded'; reason: RefundReason; promoRefusal?: string }
 
 export type Checkout = ReturnType<typeof checkout>
-
-/** how many times the best seats are chosen again when others took them first */
-const BEST_SEATS_TRIES = 3
 
 export function checkout(parts: CheckoutParts) {
   const { ledger, config, gateway, jobs, booking, commands, confirm, events, throttle, seating } = parts
@@ -276,65 +273,46 @@ export function checkout(parts: CheckoutParts) {
       )
       const heldUntil = new Date(Date.now() + config.booking.holdMinutes * 60_000).toISOString()
       const provider = free ? ('free' as const) : gateway.provider
-      const holdSeats = (seats: SeatLabel[] | undefined) =>
-        commands.hold(
-          {
-            orderId,
-            buyerId,
-            eventId: event.id,
-            organizerId: event.organizerId,
-            ticketTypeId: ticketType.id,
-            ticketType: ticketType.type,
-            quantity,
-            unitPricePaise: ticketType.pricePaise,
-            amountPaise,
-            provider,
-            providerOrderId: providerOrder.id,
-            heldUntil,
-            clientKey: clientKeyOf(order.clientIp),
-            ...(order.promoCode ? { promoCode: order.promoCode, discountPaise: discount } : {}),
-            ...(seats ? { seats } : {}),
-          },
-          ticketType,
-          order.meta,
-          {
-            salesCloseAt: closesAt,
-            maxHeldFromAddress: config.booking.maxHeldSeatsPerAddress,
-            maxTicketsPerAccount: config.booking.maxTicketsPerAccount,
-          },
-        )
-
-      // The best seats were chosen from a read made before the lock: another buyer may have taken
-      // one meanwhile. Those are chosen again (a few times), as a box office would; seats the buyer
-      // named are theirs to choose again.
-      let seats = chosen?.seats
-      for (let attempt = 1; ; attempt++) {
-        try {
-          const { replaced } = await holdSeats(seats)
-          return {
-            orderId,
-            providerOrderId: providerOrder.id,
-            amountPaise,
-            provider,
-            heldUntil,
-            replaced,
-            ...(seats ? { seats } : {}),
-          }
-        } catch (error) {
-          const raced = error instanceof DomainError && error.details.seats !== undefined
-          if (!raced || order.seats || !seats || attempt >= BEST_SEATS_TRIES) throw error
-          const again = await seatsChosen(
-            seating,
-            event.id,
-            plan ?? { stage: null, sections: [] },
-            types,
-            ticketType.id,
-            undefined,
-            quantity,
-            new Set((await booking.heldBy(buyerId, event.id)).map((o) => o.id)),
-          )
-          seats = again?.seats
-        }
+      // seats the buyer named are checked here and again under the lock; the best ones for a
+      // quantity are chosen under the lock (buyers asking at once never pick the same ones)
+      const named = chosen?.seats ?? undefined
+      const { replaced, facts } = await commands.hold(
+        {
+          orderId,
+          buyerId,
+          eventId: event.id,
+          organizerId: event.organizerId,
+          ticketTypeId: ticketType.id,
+          ticketType: ticketType.type,
+          quantity,
+          unitPricePaise: ticketType.pricePaise,
+          amountPaise,
+          provider,
+          providerOrderId: providerOrder.id,
+          heldUntil,
+          clientKey: clientKeyOf(order.clientIp),
+          ...(order.promoCode ? { promoCode: order.promoCode, discountPaise: discount } : {}),
+          ...(named ? { seats: named } : {}),
+        },
+        ticketType,
+        order.meta,
+        {
+          salesCloseAt: closesAt,
+          maxHeldFromAddress: config.booking.maxHeldSeatsPerAddress,
+          maxTicketsPerAccount: config.booking.maxTicketsPerAccount,
+        },
+        chosen && !named ? { stage: plan?.stage ?? null } : undefined,
+      )
+      const held = facts.find((f) => f.type === 'TicketsHeld')
+      const seats = held?.type === 'TicketsHeld' ? held.data.seats : undefined
+      return {
+        orderId,
+        providerOrderId: providerOrder.id,
+        amountPaise,
+        provider,
+        heldUntil,
+        replaced,
+        ...(seats ? { seats } : {}),
       }
     },
 

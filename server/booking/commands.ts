@@ -1,5 +1,6 @@
 // Booking commands with what they must look up inside the same transaction (live availability
 // of the ticket type), shared by the routes and the workers.
+import type { Box } from '../../contracts/seating.ts'
 import type { TicketTypeRow } from '../catalog/queries.ts'
 import {
   type DecisionTx,
@@ -19,6 +20,7 @@ import { waitlistDecider } from '../waitlist/decide.ts'
 import { type CancelCutoff, type OrderCommand, orderDecider, REPLACED_BY_NEW_CHECKOUT } from './decide.ts'
 import type { TicketsHeld } from './facts.ts'
 import type { BookingQueries } from './queries.ts'
+import { bestSeatsNow } from './seats.ts'
 
 /** The limits a hold is decided under (from the settings and the event). */
 export type HoldLimits = {
@@ -32,7 +34,7 @@ export type HoldLimits = {
 export type BookingReads = {
   booking: StepQueries<BookingQueries>
   /** a seated order's seats as they are now (issue 40) */
-  seating: Pick<StepQueries<SeatingQueries>, 'named'>
+  seating: Pick<StepQueries<SeatingQueries>, 'named' | 'rows' | 'section' | 'rowsWithRoom'>
 }
 export type BookingLedger = Pick<LedgerPort<BookingReads>, 'kind' | 'transaction' | 'transactionInBatch'>
 type Tx = DecisionTx<BookingReads>
@@ -72,13 +74,21 @@ export function bookingCommands(
      * Decides the hold against availability read under its event's lock, so concurrent orders
      * (in any process) can never take more seats than exist; settles once the hold is committed.
      */
-    hold(order: TicketsHeld['data'], ticketType: TicketTypeRow, meta: FactMeta, limits: HoldLimits) {
+    hold(
+      asked: TicketsHeld['data'],
+      ticketType: TicketTypeRow,
+      meta: FactMeta,
+      limits: HoldLimits,
+      /** a seated type's best seats for the quantity, chosen here under the lock (issue 40) */
+      best?: { stage: Box | null },
+    ) {
       // Holds are the flash sale's hot write: they share commits (group commit).
       return ledger.transactionInBatch(
         function* (tx) {
           const { booking, seating } = tx.reads
           const now = new Date().toISOString()
-          const seatIds = order.seats?.map((s) => s.id) ?? []
+          let order = asked
+          let seatIds = order.seats?.map((s) => s.id) ?? []
           // What the hold is decided against: the buyer's unpaid holds of the event, the seats a
           // waiting list offered them, the seats on sale, those held from the buyer's address, their
           // free tickets, the promo code, the event.
@@ -111,8 +121,20 @@ export function bookingCommands(
               meta,
             )
           }
+          // the best seats, as they are once the buyer's last hold gave its own back
+          if (best) {
+            const seats = yield* bestSeatsNow(
+              seating,
+              order.eventId,
+              order.ticketTypeId,
+              order.quantity,
+              best.stage,
+            )
+            order = { ...order, seats }
+            seatIds = seats.map((s) => s.id)
+          }
           const [offered, left, heldFromAddress, issuedToBuyer, promo, eventCancelled, seatsNow] =
-            first && replaced.length === 0 ? first[1] : yield* wait(rest())
+            first && replaced.length === 0 && !best ? first[1] : yield* wait(rest())
           // seats a waiting list offered this buyer are theirs to book (issue 17)
           let available = left + offered
           if (available < order.quantity) {
@@ -156,7 +178,7 @@ export function bookingCommands(
           }
           return { facts, replaced: replaced.map((r) => r.id) }
         },
-        { lock: decisionLocks.event(order.eventId) },
+        { lock: decisionLocks.event(asked.eventId) },
       )
     },
 

@@ -9,6 +9,7 @@ import {
   SINGLE_SEAT_LEFT,
 } from '../../contracts/seating.ts'
 import type { TicketTypeRow } from '../catalog/queries.ts'
+import { type Step, type StepQueries, wait } from '../db/store.ts'
 import { conflict, invalid, seatsConflict } from '../errors.ts'
 import { bestSeats, selectionRefusal } from '../seating/best.ts'
 import { type MapSeat, rowsOf, type SeatingQueries } from '../seating/queries.ts'
@@ -47,31 +48,21 @@ export async function seatsChosen(
   ids: readonly string[] | undefined,
   quantity: number,
   ownOrders: ReadonlySet<string>,
-): Promise<{ ticketType: TicketTypeRow; seats: SeatLabel[] } | null> {
+): Promise<{ ticketType: TicketTypeRow; seats: SeatLabel[] | null } | null> {
   const named = (t: TicketTypeRow) =>
     ticketType !== undefined && (t.id === ticketType || t.type.toLowerCase() === ticketType.toLowerCase())
   const isFree = (seat: MapSeat) =>
     seat.status === 'free' || (seat.status === 'held' && seat.orderId !== null && ownOrders.has(seat.orderId))
-  const own = [...ownOrders]
   const { stage } = plan
   const stageY = stage ? stage.y + stage.h / 2 : -1e9
   /** the rows where `n` seats of the type may best be found */
   const candidates = (typeId: string, n: number) =>
-    seating.rowsWithRoom(eventId, typeId, n, stageY, own, CANDIDATE_ROWS)
+    seating.rowsWithRoom(eventId, typeId, n, stageY, CANDIDATE_ROWS)
   if (!ids) {
+    // the best seats are chosen under the event's lock, by the hold (bestSeatsNow)
     const type = types.find(named)
     if (!type || !plan.sections.some((s) => s.ticketTypeId === type.id)) return null
-    const labels = await candidates(type.id, quantity)
-    // no row has room for all of them: the best split, from the whole section
-    const section =
-      labels.length > 0
-        ? await seating.rows(eventId, type.id, labels)
-        : await seating.section(eventId, type.id)
-    const best = bestSeats(rowsOf(section, ownOrders), quantity, stage)
-    if (!best) throw conflict(NO_SEATS_TOGETHER)
-    // in the plan's order, as a named choice is: admission n is the order's n-th seat everywhere
-    const picked = new Set(best)
-    return { ticketType: type, seats: section.filter((s) => picked.has(s.id)).map(labelOf) }
+    return { ticketType: type, seats: null }
   }
   const seats = await seating.named(eventId, ids)
   if (seats.length < ids.length)
@@ -94,4 +85,28 @@ export async function seatsChosen(
   )
   if (selectionRefusal(rows, new Set(ids))) throw conflict(SINGLE_SEAT_LEFT)
   return { ticketType: type, seats: seats.map(labelOf) }
+}
+
+/**
+ * The best `n` seats of a seated type as they are now, read in the hold's transaction under the
+ * event's lock (so buyers asking at once never pick the same ones): from the rows nearest the stage
+ * with room for all of them, else the best split from the whole section.
+ */
+export function* bestSeatsNow(
+  seating: StepQueries<Pick<SeatingQueries, 'rows' | 'section' | 'rowsWithRoom'>>,
+  eventId: string,
+  ticketTypeId: string,
+  n: number,
+  stage: Box | null,
+): Step<SeatLabel[]> {
+  const stageY = stage ? stage.y + stage.h / 2 : -1e9
+  const labels = yield* wait(seating.rowsWithRoom(eventId, ticketTypeId, n, stageY, CANDIDATE_ROWS))
+  const section = yield* wait(
+    labels.length > 0 ? seating.rows(eventId, ticketTypeId, labels) : seating.section(eventId, ticketTypeId),
+  )
+  const best = bestSeats(rowsOf(section), n, stage)
+  if (!best) throw conflict(NO_SEATS_TOGETHER)
+  // in the plan's order, as a named choice is: admission n is the order's n-th seat everywhere
+  const picked = new Set(best)
+  return section.filter((s) => picked.has(s.id)).map(labelOf)
 }

@@ -1,7 +1,5 @@
 // /event/{id}/seatmap (API.md, "Seat maps"): the organizer saves the plan; anyone who may see the
 // event reads it with each seat's status now. A big plan's reply is gzipped off the event loop.
-import { promisify } from 'node:util'
-import { gzip } from 'node:zlib'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import * as v from 'valibot'
 import { NO_SEATMAP, SeatMapBody, SeatMapParams, SeatMapView } from '../../contracts/seating.ts'
@@ -13,10 +11,9 @@ import { forbidden, invalid, notFound } from '../errors.ts'
 import { callerOf } from '../http/access.ts'
 import { replies, type ValibotTypeProvider } from '../http/valibot.ts'
 import { toRupees } from '../money.ts'
+import { seatMapTexts } from './map-text.ts'
 import { placePlan } from './plan.ts'
 import type { SeatingQueries } from './queries.ts'
-
-const zipped = promisify(gzip)
 
 /** a plan of MAX_PLAN_SEATS seats (contracts/seating.ts), written out with coordinates, fits */
 const PLAN_BODY_LIMIT = 16 * 1024 * 1024
@@ -26,13 +23,16 @@ const GZIP_FROM = 4096
 
 export type SeatingRoutesOptions = {
   events: Pick<CatalogQueries, 'byId' | 'ticketTypesOf'>
-  seating: Pick<SeatingQueries, 'map'>
+  seating: Pick<SeatingQueries, 'map' | 'plan' | 'taken'>
   commands: Pick<CatalogCommands, 'placeSeatMap'>
+  /** the ledger's version: a map's reply is kept while it stays the same */
+  version: () => Promise<string>
 }
 
 export async function seatingRoutes(fastify: FastifyInstance, options: SeatingRoutesOptions) {
   const app = fastify.withTypeProvider<ValibotTypeProvider>()
   const { events, seating, commands } = options
+  const texts = seatMapTexts(seating, options.version)
 
   /** Visible to everyone once approved; before that only to its organizer and admins. */
   const visible = (row: EventRow | undefined, request: FastifyRequest): row is EventRow => {
@@ -125,13 +125,21 @@ export async function seatingRoutes(fastify: FastifyInstance, options: SeatingRo
     async (request, reply) => {
       const { id } = request.params
       if (!visible(await events.byId(id), request)) throw notFound(EVENT_NOT_FOUND)
-      const view = await viewOf(id)
-      if (!view) throw notFound(NO_SEATMAP)
-      const text = JSON.stringify(view)
+      const types = (await events.ticketTypesOf([id])).get(id) ?? []
+      const typeOf = new Map(types.map((t) => [t.id, t]))
+      const made = await texts.reply(id, (sections) =>
+        sections.map((s) => ({
+          name: s.name,
+          ticketType: typeOf.get(s.ticketTypeId)?.type ?? '',
+          ticketTypeId: s.ticketTypeId,
+          price: toRupees(typeOf.get(s.ticketTypeId)?.pricePaise ?? 0),
+        })),
+      )
+      if (!made) throw notFound(NO_SEATMAP)
       reply.type('application/json').header('cache-control', 'no-cache').header('vary', 'Accept-Encoding')
-      if (text.length < GZIP_FROM || !takesGzip(request.headers['accept-encoding']))
-        return reply.send(text as never)
-      return reply.header('content-encoding', 'gzip').send((await zipped(text, { level: 6 })) as never)
+      if (made.text.length < GZIP_FROM || !takesGzip(request.headers['accept-encoding']))
+        return reply.send(made.text as never)
+      return reply.header('content-encoding', 'gzip').send((await made.gzip()) as never)
     },
   )
 }

@@ -1,6 +1,7 @@
 // The seat maps' read models (issue 40), declared once for both stores (db/read-model.ts): an
 // event's plan (its version, stage and sections in order) and one row per seat with its status now.
 // A seat's status is free, held or sold; blocked is the plan's, not a status a sale moves.
+import { sql } from 'drizzle-orm'
 import type { Box, SeatNumber } from '../../contracts/seating.ts'
 import { type RowOf, readModelTable } from '../db/read-model.ts'
 
@@ -41,6 +42,8 @@ export const seats = readModelTable(
     i.index('seats_in_order').on(t.eventId, t.ord),
     i.index('seats_of_order').on(t.orderId),
     i.index('seats_in_row').on(t.eventId, t.ticketTypeId, t.rowLabel),
+    // the seats held or sold of an event, read alone by the map (a stadium's are mostly free)
+    i.index('seats_taken').on(t.eventId, t.seatId, t.status).where(sql`${t.status} <> 'free'`),
   ],
 )
 
