@@ -11,6 +11,7 @@ CREATE TABLE "seat_rows" (
 	"row_label" text NOT NULL,
 	"y" double precision NOT NULL,
 	"ord" integer NOT NULL,
+	"rank" double precision NOT NULL,
 	"free" integer NOT NULL,
 	CONSTRAINT "seat_rows_event_id_ticket_type_id_row_label_pk" PRIMARY KEY("event_id","ticket_type_id","row_label")
 );
@@ -33,7 +34,8 @@ CREATE TABLE "seats" (
 	CONSTRAINT "seats_event_id_seat_id_pk" PRIMARY KEY("event_id","seat_id")
 );
 --> statement-breakpoint
+CREATE INDEX "seat_rows_by_rank" ON "seat_rows" USING btree ("event_id","ticket_type_id","rank","ord");--> statement-breakpoint
 CREATE INDEX "seats_in_order" ON "seats" USING btree ("event_id","ord");--> statement-breakpoint
 CREATE INDEX "seats_of_order" ON "seats" USING btree ("order_id");--> statement-breakpoint
-CREATE INDEX "seats_in_row" ON "seats" USING btree ("event_id","ticket_type_id","row_label");--> statement-breakpoint
+CREATE INDEX "seats_in_row" ON "seats" USING btree ("event_id","ticket_type_id","row_label","ord","seat_id","x","y","status","blocked");--> statement-breakpoint
 CREATE INDEX "seats_taken" ON "seats" USING btree ("event_id","seat_id","status") WHERE "seats"."status" <> 'free';

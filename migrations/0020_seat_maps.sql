@@ -11,10 +11,12 @@ CREATE TABLE `seat_rows` (
 	`row_label` text NOT NULL,
 	`y` real NOT NULL,
 	`ord` integer NOT NULL,
+	`rank` real NOT NULL,
 	`free` integer NOT NULL,
 	PRIMARY KEY(`event_id`, `ticket_type_id`, `row_label`)
 );
 --> statement-breakpoint
+CREATE INDEX `seat_rows_by_rank` ON `seat_rows` (`event_id`,`ticket_type_id`,`rank`,`ord`);--> statement-breakpoint
 CREATE TABLE `seats` (
 	`event_id` text NOT NULL,
 	`seat_id` text NOT NULL,
@@ -35,5 +37,5 @@ CREATE TABLE `seats` (
 --> statement-breakpoint
 CREATE INDEX `seats_in_order` ON `seats` (`event_id`,`ord`);--> statement-breakpoint
 CREATE INDEX `seats_of_order` ON `seats` (`order_id`);--> statement-breakpoint
-CREATE INDEX `seats_in_row` ON `seats` (`event_id`,`ticket_type_id`,`row_label`);--> statement-breakpoint
+CREATE INDEX `seats_in_row` ON `seats` (`event_id`,`ticket_type_id`,`row_label`,`ord`,`seat_id`,`x`,`y`,`status`,`blocked`);--> statement-breakpoint
 CREATE INDEX `seats_taken` ON `seats` (`event_id`,`seat_id`,`status`) WHERE "seats"."status" <> 'free';

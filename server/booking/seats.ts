@@ -6,12 +6,13 @@ import {
   NO_SEATS_TOGETHER,
   SEATS_TAKEN,
   type SeatLabel,
+  type SeatStatus,
   SINGLE_SEAT_LEFT,
 } from '../../contracts/seating.ts'
 import type { TicketTypeRow } from '../catalog/queries.ts'
 import { type Step, type StepQueries, wait } from '../db/store.ts'
 import { conflict, invalid, seatsConflict } from '../errors.ts'
-import { bestSeats, selectionRefusal } from '../seating/best.ts'
+import { bestSeats, type RowOfSeats, selectionRefusal } from '../seating/best.ts'
 import { type MapSeat, rowsOf, type SeatingQueries } from '../seating/queries.ts'
 
 export const SEATS_NOT_ON_MAP = 'Some of the seats you chose are not on this event’s seat map.'
@@ -53,11 +54,8 @@ export async function seatsChosen(
     ticketType !== undefined && (t.id === ticketType || t.type.toLowerCase() === ticketType.toLowerCase())
   const isFree = (seat: MapSeat) =>
     seat.status === 'free' || (seat.status === 'held' && seat.orderId !== null && ownOrders.has(seat.orderId))
-  const { stage } = plan
-  const stageY = stage ? stage.y + stage.h / 2 : -1e9
   /** the rows where `n` seats of the type may best be found */
-  const candidates = (typeId: string, n: number) =>
-    seating.rowsWithRoom(eventId, typeId, n, stageY, CANDIDATE_ROWS)
+  const candidates = (typeId: string, n: number) => seating.rowsWithRoom(eventId, typeId, n, CANDIDATE_ROWS)
   if (!ids) {
     // the best seats are chosen under the event's lock, by the hold (bestSeatsNow)
     const type = types.find(named)
@@ -93,20 +91,26 @@ export async function seatsChosen(
  * with room for all of them, else the best split from the whole section.
  */
 export function* bestSeatsNow(
-  seating: StepQueries<Pick<SeatingQueries, 'rows' | 'section' | 'rowsWithRoom'>>,
+  seating: StepQueries<Pick<SeatingQueries, 'placesOf' | 'section' | 'rowsWithRoom' | 'named'>>,
   eventId: string,
   ticketTypeId: string,
   n: number,
   stage: Box | null,
 ): Step<SeatLabel[]> {
-  const stageY = stage ? stage.y + stage.h / 2 : -1e9
-  const labels = yield* wait(seating.rowsWithRoom(eventId, ticketTypeId, n, stageY, CANDIDATE_ROWS))
-  const section = yield* wait(
-    labels.length > 0 ? seating.rows(eventId, ticketTypeId, labels) : seating.section(eventId, ticketTypeId),
-  )
-  const best = bestSeats(rowsOf(section), n, stage)
+  const labels = yield* wait(seating.rowsWithRoom(eventId, ticketTypeId, n, CANDIDATE_ROWS))
+  // no row has room for all of them: the best split, from the whole section
+  const places: Array<{ id: string; row: string; x: number; y: number; status: SeatStatus }> =
+    labels.length > 0
+      ? yield* wait(seating.placesOf(eventId, ticketTypeId, labels))
+      : yield* wait(seating.section(eventId, ticketTypeId))
+  const rows = new Map<string, RowOfSeats>()
+  for (const seat of places) {
+    const row = rows.get(seat.row) ?? { label: seat.row, seats: [] }
+    row.seats.push({ id: seat.id, x: seat.x, y: seat.y, status: seat.status })
+    rows.set(seat.row, row)
+  }
+  const best = bestSeats([...rows.values()], n, stage)
   if (!best) throw conflict(NO_SEATS_TOGETHER)
   // in the plan's order, as a named choice is: admission n is the order's n-th seat everywhere
-  const picked = new Set(best)
-  return section.filter((s) => picked.has(s.id)).map(labelOf)
+  return (yield* wait(seating.named(eventId, best))).map(labelOf)
 }

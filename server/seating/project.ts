@@ -51,9 +51,9 @@ const dropSeats = statement<{ eventId: string; version: number }>(
   (p) => sql`DELETE FROM seats WHERE event_id = ${p.eventId} AND plan_version <> ${p.version}`,
 )
 
-const placeRows = statement<{ eventId: string }>(
-  (p) => sql`INSERT INTO seat_rows (event_id, ticket_type_id, row_label, y, ord, free)
-    SELECT event_id, ticket_type_id, row_label, min(y), min(ord),
+const placeRows = statement<{ eventId: string; stageY: number }>(
+  (p) => sql`INSERT INTO seat_rows (event_id, ticket_type_id, row_label, y, ord, rank, free)
+    SELECT event_id, ticket_type_id, row_label, min(y), min(ord), abs(min(y) - ${p.stageY}),
       sum(CASE WHEN status = 'free' AND NOT blocked THEN 1 ELSE 0 END)
     FROM seats WHERE event_id = ${p.eventId} GROUP BY event_id, ticket_type_id, row_label`,
 )
@@ -126,7 +126,8 @@ function* placed(fact: { data: SeatMapPlaced['data'] }, x: Sql) {
   yield* flush()
   yield* wait(x.run(dropSeats, { eventId, version }))
   yield* wait(x.run(dropRows, { eventId }))
-  yield* wait(x.run(placeRows, { eventId }))
+  // rows nearest the stage's middle first; without a stage, the front (least y) first
+  yield* wait(x.run(placeRows, { eventId, stageY: stage ? stage.y + stage.h / 2 : -1e9 }))
 }
 
 /** the seat ids an order's hold names (none: not a seated order) */

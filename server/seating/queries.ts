@@ -87,12 +87,26 @@ const seatsOfRows = statement<{ eventId: string; ticketTypeId: string; labels: s
 // best n seats are found (a buyer's own held seats are not counted back here: their rows may be
 // passed over, never oversold)
 const rowsWithRoom = statement<
-  { eventId: string; ticketTypeId: string; n: number; stageY: number; limit: number },
+  { eventId: string; ticketTypeId: string; n: number; limit: number },
   { label: string }
 >(
   (p) => sql`SELECT row_label AS label FROM seat_rows
     WHERE event_id = ${p.eventId} AND ticket_type_id = ${p.ticketTypeId} AND free >= ${p.n}
-    ORDER BY abs(y - ${p.stageY}), ord LIMIT ${p.limit}`,
+    ORDER BY rank, ord LIMIT ${p.limit}`,
+)
+
+// what the best seats read of a few rows, from seats_in_row alone
+const placesOfRows = statement<
+  { eventId: string; ticketTypeId: string; labels: string[] },
+  { id: string; row: string; x: number; y: number; status: SeatSale; blocked: number | boolean }
+>(
+  (
+    p,
+    d,
+  ) => sql`SELECT seats.seat_id AS id, seats.row_label AS "row", seats.x, seats.y, seats.status, seats.blocked
+    FROM ${listed(d, p.labels)}
+    ON seats.event_id = ${p.eventId} AND seats.ticket_type_id = ${p.ticketTypeId} AND seats.row_label = j.value
+    ORDER BY seats.ord`,
 )
 
 const takenOf = statement<{ eventId: string }, { id: string; status: 'held' | 'sold' }>(
@@ -214,10 +228,25 @@ export function seatingQueries(x: Sql) {
      * The labels of up to `limit` rows of a section with `n` seats or more free, nearest `stageY` first: where a best choice of n seats lies,
      * without reading a stadium's section whole.
      */
-    rowsWithRoom: (eventId: string, ticketTypeId: string, n: number, stageY: number, limit: number) =>
-      after(x.all(rowsWithRoom, { eventId, ticketTypeId, n, stageY, limit }), (rows) =>
-        rows.map((r) => r.label),
-      ),
+    rowsWithRoom: (eventId: string, ticketTypeId: string, n: number, limit: number) =>
+      after(x.all(rowsWithRoom, { eventId, ticketTypeId, n, limit }), (rows) => rows.map((r) => r.label)),
+
+    /** a few rows of a section as the best seats read them: each seat's place and status, in order */
+    placesOf: (eventId: string, ticketTypeId: string, labels: readonly string[]) =>
+      labels.length === 0
+        ? []
+        : after(x.all(placesOfRows, { eventId, ticketTypeId, labels: [...new Set(labels)] }), (rows) =>
+            rows.map((r) => ({
+              id: r.id,
+              row: r.row,
+              x: Number(r.x),
+              y: Number(r.y),
+              status:
+                (r.blocked === true || r.blocked === 1) && r.status === 'free'
+                  ? ('blocked' as const)
+                  : r.status,
+            })),
+          ),
 
     /** the ids of the event's seats held or sold now */
     takenIds: (eventId: string) => after(x.all(takenOf, { eventId }), (rows) => rows.map((r) => r.id)),

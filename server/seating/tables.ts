@@ -41,7 +41,10 @@ export const seats = readModelTable(
     i.primaryKey({ columns: [t.eventId, t.seatId] }),
     i.index('seats_in_order').on(t.eventId, t.ord),
     i.index('seats_of_order').on(t.orderId),
-    i.index('seats_in_row').on(t.eventId, t.ticketTypeId, t.rowLabel),
+    // covering what the best seats read of a row (no lookup of each seat's row in the table)
+    i
+      .index('seats_in_row')
+      .on(t.eventId, t.ticketTypeId, t.rowLabel, t.ord, t.seatId, t.x, t.y, t.status, t.blocked),
     // the seats held or sold of an event, read alone by the map (a stadium's are mostly free)
     i.index('seats_taken').on(t.eventId, t.seatId, t.status).where(sql`${t.status} <> 'free'`),
   ],
@@ -60,9 +63,14 @@ export const seatRows = readModelTable(
     /** the row's place: its front (least y) and its first seat in the plan's order */
     y: k.real('y').notNull(),
     ord: k.integer('ord').notNull(),
+    /** how far the row is from the stage (its plan's, fixed with it): the nearest are looked at first */
+    rank: k.real('rank').notNull(),
     free: k.integer('free').notNull(),
   }),
-  (t, i) => [i.primaryKey({ columns: [t.eventId, t.ticketTypeId, t.rowLabel] })],
+  (t, i) => [
+    i.primaryKey({ columns: [t.eventId, t.ticketTypeId, t.rowLabel] }),
+    i.index('seat_rows_by_rank').on(t.eventId, t.ticketTypeId, t.rank, t.ord),
+  ],
 )
 
 export type SeatRow = RowOf<typeof seats>
