@@ -32,7 +32,7 @@ const labelOf = (seat: MapSeat): SeatLabel => ({
  * event, which this checkout replaces (their seats count as free for them).
  */
 /** rows read to choose the best seats from: the nearest the stage with room enough */
-const CANDIDATE_ROWS = 8
+const CANDIDATE_ROWS = 4
 
 /**
  * The seats of the order and their ticket type on an event with a seat map (`plan`); null when the
