@@ -68,6 +68,20 @@ const plenty: TicketTypeInput[] = [
   { type: 'VIP', price: 1500, quantity: 200 },
 ]
 
+/** VIP as a section of 10 rows of 20 seats: its capacity (200) as it was */
+const vipPlan = {
+  sections: [
+    {
+      name: 'Front',
+      ticketType: 'VIP',
+      rows: Array.from({ length: 10 }, (_, r) => ({
+        label: String.fromCharCode(65 + r),
+        seats: Array.from({ length: 20 }, (_, s) => ({ number: s + 1 })),
+      })),
+    },
+  ],
+}
+
 const uniqueEmail = (label: string) => `${label}-${randomBytes(5).toString('hex')}@example.com`
 
 const basicAuth = (keyId: string, secret: string) => ({
@@ -620,6 +634,34 @@ const rules: Rule[] = [
       url: `/api/v1/event/${w.event._id}/promo-codes/${code}`,
       headers: auth(as),
     }),
+  }),
+
+  // seat maps (issue 40): the plan is its organizer's; a pending event's map is seen as the event is
+  rule({
+    route: 'PUT /api/v1/event/:id/seatmap',
+    when: "the organizer's pending event's plan (its organizer only: not an admin)",
+    expect: row(401, 403, 403, 200, 404, 403),
+    request: (w, as) => ({
+      method: 'PUT',
+      url: `/api/v1/event/${w.pending._id}/seatmap`,
+      headers: auth(as),
+      payload: vipPlan,
+    }),
+  }),
+  rule({
+    route: 'GET /api/v1/event/:id/seatmap',
+    when: "the organizer's pending event with a seat map (its organizer and admins)",
+    expect: row(404, 404, 404, 200, 404, 200),
+    prepare: async (w) => {
+      const res = await app().inject({
+        method: 'PUT',
+        url: `/api/v1/event/${w.pending._id}/seatmap`,
+        headers: auth(w.organizer),
+        payload: vipPlan,
+      })
+      expect(res.statusCode, res.body).toBe(200)
+    },
+    request: (w, as) => ({ method: 'GET', url: `/api/v1/event/${w.pending._id}/seatmap`, headers: auth(as) }),
   }),
 
   // editing and cancelling an event (issue 17)

@@ -240,6 +240,25 @@ beforeAll(async () => {
       })
       expect(edited.statusCode, edited.body).toBe(200)
     }
+    // a seat map (issue 40): the first ticket type seated, its capacity its seats
+    if (i % 6 === 4) {
+      const organizer = organizers[i % 2] as Session
+      const placed = await t.app.inject({
+        method: 'PUT',
+        url: `/api/v1/event/${event._id}/seatmap`,
+        headers: bearer(organizer.token),
+        payload: {
+          sections: [
+            {
+              name: 'Stalls',
+              ticketType: ticketTypesOf(i)[0]?.type ?? '',
+              rows: [{ label: 'A', seats: Array.from({ length: 12 }, (_, s) => ({ number: s + 1 })) }],
+            },
+          ],
+        },
+      })
+      expect(placed.statusCode, placed.body).toBe(200)
+    }
     if (i % 6 === 5) {
       const organizer = organizers[i % 2] as Session
       const cancelled = await t.app.inject({

@@ -313,7 +313,8 @@ describe('the index as a read model', () => {
       // door's read models), which makes the passes of the tickets it finds; 0014 (promo codes); and 0015
       // (events' cancellation); 0016 (waiting lists); 0017 (the attendees' index, which the orders
       // table made again by 0011 has in its old form); 0018 (door staff invitations, which
-      // replace 0013's door staff); and 0019 (cancelled tickets and refunds on orders).
+      // replace 0013's door staff); 0019 (cancelled tickets and refunds on orders); and 0020 (seat
+      // maps).
       const journal = JSON.parse(readFileSync(join(migrationsFolder, 'meta', '_journal.json'), 'utf8')) as {
         entries: Array<{ tag: string; when: number }>
       }
@@ -340,6 +341,9 @@ describe('the index as a read model', () => {
         'door_invitations',
         'promo_codes',
         'waitlist_entries',
+        'seat_maps',
+        'seats',
+        'seat_rows',
       ])
         sqlite.exec(`DROP TABLE ${table}`)
       for (const column of [
@@ -355,7 +359,7 @@ describe('the index as a read model', () => {
       for (const column of ['cancelled_at', 'cancel_reason'])
         sqlite.exec(`ALTER TABLE events DROP COLUMN ${column}`)
       sqlite
-        .prepare('DELETE FROM __drizzle_migrations WHERE created_at IN (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)')
+        .prepare('DELETE FROM __drizzle_migrations WHERE created_at IN (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)')
         .run(
           recorded('0009_events_search'),
           recorded('0011_money_in_paise'),
@@ -367,6 +371,7 @@ describe('the index as a read model', () => {
           recorded('0017_attendees_from_index'),
           recorded('0018_door_invitations'),
           recorded('0019_cancelled_tickets'),
+          recorded('0020_seat_maps'),
         )
       // Opening the database applies the missing migration, which indexes the existing events.
       openDatabase(sqlite.name).close()
