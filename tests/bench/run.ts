@@ -8,7 +8,8 @@
 // sale and the full purchase on SQLite and PostgreSQL with 1 and 2 app processes), dashboards,
 // checkin (the door: 10,000 offline scans synced from 4 devices, and one scan at 200 scans/s), pg-cluster
 // (holds with 1, 2 and 4 app processes on PostgreSQL behind a delaying proxy, issue 39), hold-profile
-// (where the server's CPU goes in a hold that replaces the buyer's last, by part, issue 39).
+// (where the server's CPU goes in a hold that replaces the buyer's last, by part, issue 39), seating
+// (a 50,000-seat map and reserved-seat holds against count holds, issue 40).
 import { spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { dirname, join, relative } from 'node:path'
@@ -35,6 +36,7 @@ import { benchPurchase, benchPurchaseJobsFloor } from './purchase.ts'
 import { benchReads } from './reads.ts'
 import { benchRebuild } from './rebuild.ts'
 import { benchSaleStores, type SaleStoresResult } from './sale-stores.ts'
+import { benchSeating, type SeatingResult } from './seating.ts'
 import { benchSoak, drawSoak, type SoakResult } from './soak.ts'
 import { benchStores, type StoreFigures } from './stores.ts'
 import { benchWeb } from './web.ts'
@@ -435,6 +437,7 @@ if (wanted('dashboards'))
 if (wanted('checkin')) log('checkin', await benchCheckin(quick))
 if (wanted('pg-cluster')) log('pgCluster', await benchPgCluster(quick, (line) => console.log(line)))
 if (wanted('hold-profile')) log('holdProfile', await benchHoldProfile((line) => console.log(line)))
+if (wanted('seating')) log('seating', await benchSeating(quick, (line) => console.log(line)))
 // the soak only when asked (ten minutes and more): npm run bench -- --only soak
 if (only?.has('soak')) log('soak', await benchSoak(quick ? 90 : 600, quick ? 500 : 2000, dir))
 // the plot drawn again from the figures kept, so RESULTS and the plot always show the same run
@@ -553,6 +556,26 @@ function pgClusterSection(c: PgClusterResult | undefined): string[] {
 }
 
 /** Where the server's CPU goes in a hold, by part (issue 39, item 3). */
+function seatingSection(s: SeatingResult | undefined): string[] {
+  if (!s) return []
+  const m = s.map
+  const h = s.holds
+  return [
+    '## Reserved seating (seating, issue 40)',
+    '',
+    '`npm run bench -- --only seating`: one app on the server core (SQLite, synchronous FULL), the load on the other.',
+    '',
+    `- The map of ${m.seats.toLocaleString('en')} seats (GET /event/{id}/seatmap, gzip): ${Math.round(m.gzipBytes / 1000).toLocaleString('en')} kB`,
+    `  (${(m.jsonBytes / 1e6).toFixed(1)} MB of JSON; target at most 600 kB); made again right after a seat changed: median ${m.medianMs} ms,`,
+    `  p99 ${m.p99Ms} ms over ${m.requests} requests (target at most 100 ms); unchanged since: ${m.keptMedianMs} ms.`,
+    `- Holds, autocannon with ${h.connections} connections, ${h.perRound.toLocaleString('en')} buyers a round, ${h.rounds} rounds alternating:`,
+    `  a count of general admission ${h.countedPerSecond.join(', ')} holds/s (p99 ${h.countedP99Ms} ms); the best seat of the`,
+    `  seated section ${h.seatedPerSecond.join(', ')} holds/s (p99 ${h.seatedP99Ms} ms): **${h.ratio}** of the counts' rate`,
+    `  (target at least 0.8); the generator's CPU ${h.generatorCpuShare} of its time; refused: ${JSON.stringify(h.refused)}.`,
+    '',
+  ]
+}
+
 function holdProfileSection(h: HoldProfileResult | undefined): string[] {
   if (!h) return []
   const pct = (share: number) => `${(share * 100).toFixed(1)}%`
@@ -1067,6 +1090,7 @@ function markdown(r: Record<string, unknown>): string {
     ...saleStoresSection(r.saleStores as SaleStoresResult | undefined),
     ...pgClusterSection(r.pgCluster as PgClusterResult | undefined),
     ...holdProfileSection(r.holdProfile as HoldProfileResult | undefined),
+    ...seatingSection(r.seating as SeatingResult | undefined),
     '## Changes made after profiling, before and after',
     '',
     'Measured with `npm run bench -- --only <bench>` (or the probe named) just before and just after each change,',

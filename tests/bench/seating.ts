@@ -94,7 +94,10 @@ function holdOne(url: string, token: string, eventId: string): Promise<void> {
   })
 }
 
-export async function benchSeating(quick = false, log: (line: string) => void = () => {}): Promise<SeatingResult> {
+export async function benchSeating(
+  quick = false,
+  log: (line: string) => void = () => {},
+): Promise<SeatingResult> {
   const rounds = quick ? 1 : 3
   const perRound = quick ? 1000 : 3000
   const deployment = await deploy(
