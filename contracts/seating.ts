@@ -158,6 +158,21 @@ export const SeatChanges = v.object({
 export type SeatChanges = v.InferOutput<typeof SeatChanges>
 
 export const SeatMapParams = PathParams({ id: Id })
+export const SeatParams = PathParams({
+  id: Id,
+  seatId: v.pipe(v.string(), v.regex(/^[a-z0-9]{1,32}$/, 'Seat not found.')),
+})
+
+/** GET /event/{id}/seats/{seatId}: a seat and, held or sold, who has it (its organizer, admins) */
+export const SeatHolderView = v.object({
+  seat: SeatLabel,
+  status: SeatStatus,
+  /** the ticket (order) holding it; null when free or blocked */
+  ticketId: v.nullable(v.string()),
+  holder: v.nullable(v.object({ _id: v.string(), username: v.string(), email: v.string() })),
+})
+export type SeatHolderView = v.InferOutput<typeof SeatHolderView>
+export const SEAT_NOT_FOUND = 'Seat not found.'
 
 /** the refusals people see */
 export const SEATS_TAKEN = 'Some of the seats you chose are no longer available.'

@@ -231,6 +231,11 @@ export async function createHttpApp(parts: {
         seating: services.seating,
         commands: services.catalogCommands,
         version: () => ledger.version(),
+        holderOf: async (orderId) => {
+          const order = await booking.byId(orderId)
+          const account = order && (await accounts.byId(order.ownerId ?? order.buyerId))
+          return account ? { _id: account.id, username: account.username, email: account.email } : null
+        },
       })
       await bookingRoutes(api, {
         platform,

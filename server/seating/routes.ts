@@ -2,7 +2,15 @@
 // event reads it with each seat's status now. A big plan's reply is gzipped off the event loop.
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import * as v from 'valibot'
-import { NO_SEATMAP, SeatMapBody, SeatMapParams, SeatMapView } from '../../contracts/seating.ts'
+import {
+  NO_SEATMAP,
+  SEAT_NOT_FOUND,
+  SeatHolderView,
+  SeatMapBody,
+  SeatMapParams,
+  SeatMapView,
+  SeatParams,
+} from '../../contracts/seating.ts'
 import type { CatalogCommands } from '../catalog/commands.ts'
 import { EVENT_NOT_FOUND, NOT_YOUR_EVENT } from '../catalog/decide.ts'
 import { takesGzip } from '../catalog/listing-cache.ts'
@@ -23,7 +31,9 @@ const GZIP_FROM = 4096
 
 export type SeatingRoutesOptions = {
   events: Pick<CatalogQueries, 'byId' | 'ticketTypesOf'>
-  seating: Pick<SeatingQueries, 'map' | 'plan' | 'taken'>
+  seating: Pick<SeatingQueries, 'map' | 'plan' | 'taken' | 'named'>
+  /** a held or sold seat's order, and its holder's account */
+  holderOf: (orderId: string) => Promise<{ _id: string; username: string; email: string } | null>
   commands: Pick<CatalogCommands, 'placeSeatMap'>
   /** the ledger's version: a map's reply is kept while it stays the same */
   version: () => Promise<string>
@@ -140,6 +150,30 @@ export async function seatingRoutes(fastify: FastifyInstance, options: SeatingRo
       if (made.text.length < GZIP_FROM || !takesGzip(request.headers['accept-encoding']))
         return reply.send(made.text as never)
       return reply.header('content-encoding', 'gzip').send((await made.gzip()) as never)
+    },
+  )
+
+  // the organizer's map: who holds a seat, asked for one seat at a time
+  app.get(
+    '/event/:id/seats/:seatId',
+    {
+      config: { access: ['organizers', 'admin'] },
+      schema: { params: SeatParams, response: replies({ 200: SeatHolderView }) },
+    },
+    async (request) => {
+      const caller = callerOf(request)
+      const { id, seatId } = request.params
+      const row = await events.byId(id)
+      if (!row || (caller.role !== 'admin' && row.organizerId !== caller.id)) throw notFound(EVENT_NOT_FOUND)
+      const [seat] = await seating.named(id, [seatId])
+      if (!seat) throw notFound(SEAT_NOT_FOUND)
+      const taken = seat.status === 'held' || seat.status === 'sold'
+      return {
+        seat: { id: seat.id, section: seat.section, row: seat.row, number: seat.number },
+        status: seat.status,
+        ticketId: taken ? seat.orderId : null,
+        holder: taken && seat.orderId ? await options.holderOf(seat.orderId) : null,
+      }
     },
   )
 }

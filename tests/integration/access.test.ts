@@ -664,6 +664,32 @@ const rules: Rule[] = [
     request: (w, as) => ({ method: 'GET', url: `/api/v1/event/${w.pending._id}/seatmap`, headers: auth(as) }),
   }),
 
+  rule({
+    route: 'GET /api/v1/event/:id/seats/:seatId',
+    when: "a seat of the organizer's pending event (its organizer and admins)",
+    expect: row(401, 403, 403, 200, 404, 200),
+    prepare: async (w) => {
+      await app().inject({
+        method: 'PUT',
+        url: `/api/v1/event/${w.pending._id}/seatmap`,
+        headers: auth(w.organizer),
+        payload: vipPlan,
+      })
+      const map = await app().inject({
+        method: 'GET',
+        url: `/api/v1/event/${w.pending._id}/seatmap`,
+        headers: auth(w.organizer),
+      })
+      return (map.json() as { sections: Array<{ rows: Array<{ seats: Array<{ id: string }> }> }> })
+        .sections[0]?.rows[0]?.seats[0]?.id
+    },
+    request: (w, as, seatId) => ({
+      method: 'GET',
+      url: `/api/v1/event/${w.pending._id}/seats/${seatId}`,
+      headers: auth(as),
+    }),
+  }),
+
   // editing and cancelling an event (issue 17)
   rule({
     route: 'PUT /api/v1/event/:id',

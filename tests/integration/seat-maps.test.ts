@@ -210,6 +210,18 @@ describe('seats held, sold and freed', () => {
           m.to.includes(a.email) && m.text.includes('Seats: Stalls, Row B, Seat 4; Stalls, Row B, Seat 5'),
       ),
     )
+    // the organizer sees who has a seat, seat by seat; nobody else does
+    const holder = await get(app(), `/api/v1/event/${event._id}/seats/${chosen[0]}`, organizer)
+    expect(holder.statusCode, holder.body).toBe(200)
+    expect(holder.json()).toEqual({
+      seat: placed.seats?.[0],
+      status: 'sold',
+      ticketId: placed.ticketId,
+      holder: { _id: a.id, username: a.username, email: a.email },
+    })
+    expect((await get(app(), `/api/v1/event/${event._id}/seats/${chosen[0]}`, b)).statusCode).toBe(403)
+    const other = await organizerSession(app(), 'NextDoor')
+    expect((await get(app(), `/api/v1/event/${event._id}/seats/${chosen[0]}`, other)).statusCode).toBe(404)
     // cancelled: free again
     await cancel(app(), a, placed.ticketId)
     expect(await statusOf(event, 'Stalls', 'B', 4)).toBe('free')

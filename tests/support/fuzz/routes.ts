@@ -671,6 +671,18 @@ export const routeSpecs: RouteSpec[] = [
       }),
   },
   {
+    route: 'GET /api/v1/event/:id/seats/:seatId',
+    request: (w) =>
+      http({
+        method: 'GET',
+        path: param(w.eventIds).chain((id) =>
+          fc
+            .constantFrom('abcdefghij', 'ZZZ', '', '../x', 'a'.repeat(40))
+            .map((seat) => `/api/v1/event/${id}/seats/${seat}`),
+        ),
+      }),
+  },
+  {
     route: 'GET /api/v1/event/:id/seatmap',
     request: (w) =>
       http({ method: 'GET', path: param(w.eventIds).map((id) => `/api/v1/event/${id}/seatmap`) }),
