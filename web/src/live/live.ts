@@ -13,7 +13,9 @@ import {
   TOO_MANY_CONNECTIONS,
   TOO_MANY_MESSAGES,
 } from '../../../contracts/live.ts'
+import type { SeatChanges } from '../../../contracts/seating.ts'
 import { retryImport } from '../ui/retry-import.ts'
+import { SEATS_MESSAGE, seatChangesOf } from './seat-changes.ts'
 
 /**
  * idle: no connection (none needed yet, or being opened or replaced on purpose); connected;
@@ -31,11 +33,13 @@ const REFUSED_RETRY_MS = 15_000
 export type Live = {
   setToken(token: string | null): void
   onFact(listener: (push: FactPush) => void): () => void
+  /** hears the seat maps' changes of the rooms `seats-<eventId>` watched (issue 40) */
+  onSeats(listener: (changes: SeatChanges) => void): () => void
   /** called on every connection, the first one included */
   onConnect(listener: () => void): () => void
   /** called whenever the connection comes up or goes down */
   onStatus(listener: () => void): () => void
-  /** asks for a public room ('events', 'event-<id>'); kept across reconnections */
+  /** asks for a public room ('events', 'event-<id>', 'seats-<id>'); kept across reconnections */
   watch(room: string): () => void
   connected(): boolean
   status(): LiveStatus
@@ -50,6 +54,11 @@ export function createLive(url = ''): Live {
   let opening: Promise<Socket> | null = null
   const watched = new Map<string, number>()
   const factListeners = new Set<(push: FactPush) => void>()
+  const seatListeners = new Set<(changes: SeatChanges) => void>()
+  const heardSeats = (message: unknown) => {
+    const changes = seatChangesOf(message)
+    if (changes) for (const listener of seatListeners) listener(changes)
+  }
   const connectListeners = new Set<() => void>()
   const statusListeners = new Set<() => void>()
   let status: LiveStatus = 'idle'
@@ -86,8 +95,21 @@ export function createLive(url = ''): Live {
           setTimeout(() => created.connect(), 1000 + Math.random() * 2000)
       })
       created.on(liveEvents.push, (push: FactPush) => {
+        // a seat map's changes come as a push named `seats`, like the check-in summary's
+        if ((push as { type: string }).type === SEATS_MESSAGE) {
+          heardSeats(push.data)
+          return
+        }
         for (const listener of factListeners) listener(push)
       })
+      // ... or as a message of that name of their own
+      created.on(SEATS_MESSAGE, (message: unknown) =>
+        heardSeats(
+          typeof message === 'object' && message !== null && 'data' in message
+            ? (message as { data: unknown }).data
+            : message,
+        ),
+      )
       created.on('connect_error', (error) => {
         // A refused handshake is not retried by Socket.IO (a transport that failed is).
         if (created.active) {
@@ -141,6 +163,10 @@ export function createLive(url = ''): Live {
     onFact(listener) {
       factListeners.add(listener)
       return () => factListeners.delete(listener)
+    },
+    onSeats(listener) {
+      seatListeners.add(listener)
+      return () => seatListeners.delete(listener)
     },
     onConnect(listener) {
       connectListeners.add(listener)
