@@ -9,7 +9,7 @@ import {
 } from '../../../contracts/booking.ts'
 import { MessageReply } from '../../../contracts/common.ts'
 import type { CheckoutPayment, Confirmation, Order, OrderRequest } from '../machines/booking.ts'
-import { TicketSeats } from '../ui/seat-lines.tsx'
+import { TicketSeats } from '../ui/seat-label.ts'
 import { API_BASE, api } from './client.ts'
 
 const path = (id: string) => encodeURIComponent(id)

@@ -11,7 +11,7 @@ import { seatMapQuery } from '../../api/seating.ts'
 import { seatsRoom } from '../../live/seat-changes.ts'
 import { useLiveRoom } from '../../live/use-live.ts'
 import { formatRupees } from '../../ui/rupees.ts'
-import { seatLine } from '../../ui/seat-lines.tsx'
+import { seatLine } from '../../ui/seat-label.ts'
 import { SeatKey, SeatPlan } from './seat-plan.tsx'
 import {
   keepFree,
