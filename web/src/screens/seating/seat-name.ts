@@ -12,6 +12,17 @@ export const statusWords: Record<SeatStatus, string> = {
 
 const accessibleWords = { wheelchair: ', wheelchair space', companion: ', companion seat' } as const
 
+// a plan names thousands of seats at a few prices: each price is written once
+const priceTexts = new Map<number, string>()
+const priceText = (price: number) => {
+  let text = priceTexts.get(price)
+  if (text === undefined) {
+    text = formatRupees(price)
+    priceTexts.set(price, text)
+  }
+  return text
+}
+
 /** a seat's accessible name; `price` in rupees (the section's) */
 export function seatName(
   row: string,
@@ -19,5 +30,5 @@ export function seatName(
   price: number,
 ): string {
   const kept = seat.accessible ? accessibleWords[seat.accessible] : ''
-  return `Row ${row}, seat ${seat.number}, ${formatRupees(price)}, ${statusWords[seat.status]}${kept}`
+  return `Row ${row}, seat ${seat.number}, ${priceText(price)}, ${statusWords[seat.status]}${kept}`
 }

@@ -11,6 +11,7 @@ import {
   memo,
   type PointerEvent,
   useCallback,
+  useDeferredValue,
   useEffect,
   useMemo,
   useRef,
@@ -39,10 +40,18 @@ export type SeatPlanProps = {
   mode: 'buy' | 'edit'
 }
 
+/** a plan with more seats is drawn without anti-aliasing: thousands of seats a few pixels wide look
+ * the same, and are drawn several times faster */
+const LARGE_PLAN = 5000
+
 /** a drag shorter than this (in screen pixels) is a click */
 const DRAG_PX = 6
 
 export function SeatPlan({ map, label, selected, onActivate, mode }: SeatPlanProps) {
+  // The seats are drawn in the background (interruptibly, a few milliseconds at a time): a big
+  // plan's first drawing and its live changes never hold up the page. Until the first drawing is
+  // done, the map is shown empty.
+  const shown = useDeferredValue<SeatMapView | null>(map, null)
   // The layout depends on where the seats are, which live changes never move: the seats' places
   // are shared by every map made from this one by changes (live/seat-changes.ts).
   const places = seatPlaces(map)
@@ -58,9 +67,9 @@ export function SeatPlan({ map, label, selected, onActivate, mode }: SeatPlanPro
   const tabStop = focused !== null && nav.at.has(focused) ? focused : firstSeat(nav)
   const wantFocus = useRef(false)
   const tabStopRow = useMemo(() => {
-    const place = tabStop === null ? undefined : seatPlaces(map).get(tabStop)
-    return (place && map.sections[place.section]?.rows[place.row]) ?? null
-  }, [map, tabStop])
+    const place = tabStop === null || shown === null ? undefined : seatPlaces(shown).get(tabStop)
+    return (place && shown?.sections[place.section]?.rows[place.row]) ?? null
+  }, [shown, tabStop])
 
   const draw = useCallback((next: View) => {
     view.current = next
@@ -74,14 +83,15 @@ export function SeatPlan({ map, label, selected, onActivate, mode }: SeatPlanPro
   // each row's chosen seats and tab stop, so that a row redraws only when its own change
   const selectedByRow = useMemo(() => {
     const byRow = new Map<Row, string>()
-    const places = seatPlaces(map)
+    if (shown === null) return byRow
+    const places = seatPlaces(shown)
     for (const id of selected) {
       const place = places.get(id)
-      const row = place && map.sections[place.section]?.rows[place.row]
+      const row = place && shown.sections[place.section]?.rows[place.row]
       if (row) byRow.set(row, byRow.has(row) ? `${byRow.get(row)} ${id}` : id)
     }
     return byRow
-  }, [map, selected])
+  }, [shown, selected])
 
   // the seat moved to by the keyboard takes the focus once drawn, brought into view when zoomed
   useEffect(() => {
@@ -194,7 +204,7 @@ export function SeatPlan({ map, label, selected, onActivate, mode }: SeatPlanPro
       {/* biome-ignore lint/a11y: an SVG drawing of seats is an ARIA grid; biome takes its SVG elements for HTML ones */}
       <svg
         ref={svgRef}
-        className={`seat-plan-svg seat-plan-${mode}`}
+        className={`seat-plan-svg seat-plan-${mode}${places.size > LARGE_PLAN ? ' seat-plan-large' : ''}`}
         viewBox={`${box.x} ${box.y} ${box.w} ${box.h}`}
         // biome-ignore lint/a11y/noNoninteractiveElementToInteractiveRole: the drawing is the seats' grid
         role="grid"
@@ -216,7 +226,7 @@ export function SeatPlan({ map, label, selected, onActivate, mode }: SeatPlanPro
         {/* biome-ignore lint/a11y: an SVG drawing of seats is an ARIA grid; biome takes its SVG elements for HTML ones */}
         <g ref={groupRef} className="seat-plan-view" role="none">
           {map.stage && <Stage stage={map.stage} />}
-          {map.sections.map((section, s) => (
+          {shown?.sections.map((section, s) => (
             <SectionSeats
               // a plan's sections keep their places; a name may repeat while being drawn
               // biome-ignore lint/suspicious/noArrayIndexKey: see above
@@ -230,6 +240,11 @@ export function SeatPlan({ map, label, selected, onActivate, mode }: SeatPlanPro
           ))}
         </g>
       </svg>
+      {shown === null && (
+        <p className="form-hint" role="status">
+          Drawing the seat map…
+        </p>
+      )}
     </div>
   )
 }
@@ -304,7 +319,8 @@ const SeatRow = memo(function SeatRow(props: {
           'aria-label': seatName(row.label, seat, price),
           'aria-selected': isChosen,
           'aria-disabled': mode === 'buy' && seat.status !== 'free' ? true : undefined,
-          tabIndex: seat.id === tabStop ? 0 : -1,
+          // the one tab stop; the others are focused by script only as the stop moves to them
+          tabIndex: seat.id === tabStop ? 0 : undefined,
           className: `seat seat-${seat.status}${isChosen ? ' seat-chosen' : ''}${seat.accessible ? ` seat-${seat.accessible}` : ''}`,
         }
         return seat.accessible ? (
