@@ -11,7 +11,7 @@ export function EventPage() {
   return (
     <EventDetailScreen
       sessions={<EventSessions key={id} eventId={id} />}
-      seating={(event) => <EventSeating key={event._id} eventId={event._id} bookable={!event.cancelledAt} />}
+      seating={(event) => <EventSeating eventId={event._id} bookable={!event.cancelledAt} />}
     />
   )
 }

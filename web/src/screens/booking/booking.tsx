@@ -378,7 +378,13 @@ function BookingForm({
       )}
       <button
         type="submit"
-        disabled={busy || !chosen || refusal !== null || (seated && (chosenSeatList?.length ?? 0) === 0)}
+        disabled={
+          busy ||
+          !chosen ||
+          refusal !== null ||
+          (seated && (chosenSeatList?.length ?? 0) === 0) ||
+          (chosenSeatList?.some((seat) => takenSeats.has(seat.id)) ?? false)
+        }
       >
         {busy ? 'Processing Payment...' : 'Confirm Booking'}
       </button>

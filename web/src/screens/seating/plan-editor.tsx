@@ -26,7 +26,7 @@ import {
   toggleSeat,
 } from './plan-draft.ts'
 import { firstRowRefusal, gridSection, type Numbering, parseAisles, SECTION_GAP } from './plan-grid.ts'
-import { planBox, stageAbove } from './plan-layout.ts'
+import { planBox, SEAT_PITCH, stageAbove } from './plan-layout.ts'
 import { SeatKey, SeatPlan } from './seat-plan.tsx'
 import { pickedSeat } from './seat-selection.ts'
 
@@ -304,7 +304,8 @@ function GridForm(props: {
         numbering,
         aislesAfter: gaps,
         curve: bend,
-        top: nextTop(draft),
+        // a curved row's ends come up towards the stage by `bend` seats
+        top: nextTop(draft) + bend * SEAT_PITCH,
       }),
     )
     setName('')

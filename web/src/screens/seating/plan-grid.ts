@@ -7,8 +7,8 @@ import { SEAT_PITCH } from './plan-layout.ts'
 export const ROW_PITCH = 12
 /** the room an aisle adds between two seats */
 export const AISLE = SEAT_PITCH
-/** the room between one section's last row and the next section's first */
-export const SECTION_GAP = 2 * ROW_PITCH
+/** the room between one section's last row and the next section's first (and its name) */
+export const SECTION_GAP = 3 * ROW_PITCH
 
 export type Numbering = 'left-to-right' | 'right-to-left'
 

@@ -206,6 +206,7 @@ export function SeatPlan({ map, label, selected, onActivate, mode }: SeatPlanPro
         ref={svgRef}
         className={`seat-plan-svg seat-plan-${mode}${places.size > LARGE_PLAN ? ' seat-plan-large' : ''}`}
         viewBox={`${box.x} ${box.y} ${box.w} ${box.h}`}
+        style={{ aspectRatio: `${box.w} / ${box.h}` }}
         // biome-ignore lint/a11y/noNoninteractiveElementToInteractiveRole: the drawing is the seats' grid
         role="grid"
         aria-label={label}
