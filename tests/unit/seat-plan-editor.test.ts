@@ -171,3 +171,19 @@ describe('the draft', () => {
     expect(v.safeParse(SeatMapBody, bodyOf(toggleSeat(draft, 'p0-0-0', 'wheelchair'))).success).toBe(true)
   })
 })
+
+describe('the preview', () => {
+  it('keeps the rows a change leaves as they were, so the map redraws only the changed one', () => {
+    const draft = { stage: null, sections: [gridSection(grid)] }
+    const prices = new Map([['Stalls', 1500]])
+    const before = previewOf(draft, 'e1', prices, new Map())
+    const toggled = toggleSeat(draft, 'p0-1-0', 'blocked')
+    const after = previewOf(toggled, 'e1', prices, new Map())
+    expect(after.sections[0]?.rows[0]).toBe(before.sections[0]?.rows[0])
+    expect(after.sections[0]?.rows[1]).not.toBe(before.sections[0]?.rows[1])
+    // a sale in row C (from the saved map's live statuses) redraws row C only
+    const sold = previewOf(toggled, 'e1', prices, new Map([['Stalls\u0000C\u00002', 'sold' as const]]))
+    expect(sold.sections[0]?.rows[1]).toBe(after.sections[0]?.rows[1])
+    expect(sold.sections[0]?.rows[2]?.seats[1]?.status).toBe('sold')
+  })
+})

@@ -97,6 +97,48 @@ export function statusesOf(map: SeatMapView | null | undefined): Map<string, Sea
   return statuses
 }
 
+type PreviewRow = SeatMapView['sections'][number]['rows'][number]
+
+/** each draft row's last preview, with the place it was drawn for: reused while it shows the same */
+const previewRows = new WeakMap<SectionInput['rows'][number], { place: string; row: PreviewRow }>()
+
+function previewRow(
+  row: SectionInput['rows'][number],
+  section: string,
+  s: number,
+  r: number,
+  statuses: ReadonlyMap<string, SeatStatus>,
+): PreviewRow {
+  const place = `${s}/${r}/${section}`
+  const cached = previewRows.get(row)
+  const statusOf = (seat: SectionInput['rows'][number]['seats'][number]): SeatStatus => {
+    if (seat.blocked) return 'blocked'
+    const saved = statuses.get(seatKey(section, row.label, seat.number))
+    return saved === 'held' || saved === 'sold' ? saved : 'free'
+  }
+  // the same row at the same place, its seats' statuses unchanged: the same object, so the map
+  // does not redraw it (a click or a sale elsewhere in a stadium's plan redraws one row)
+  if (
+    cached &&
+    cached.place === place &&
+    row.seats.every((seat, n) => cached.row.seats[n]?.status === statusOf(seat))
+  )
+    return cached.row
+  const drawn: PreviewRow = {
+    label: row.label,
+    seats: row.seats.map((seat, n) => ({
+      id: previewId(s, r, n),
+      number: seat.number,
+      x: seat.x ?? 0,
+      y: seat.y ?? 0,
+      status: statusOf(seat),
+      accessible: seat.accessible === true ? 'wheelchair' : seat.accessible || false,
+    })),
+  }
+  previewRows.set(row, { place, row: drawn })
+  return drawn
+}
+
 /**
  * The draft as a map the picker draws: blocked seats blocked, the others as the saved map has them
  * now (held, sold) or free; each section priced as its ticket type.
@@ -116,20 +158,7 @@ export function previewOf(
       ticketType: section.ticketType,
       ticketTypeId: section.ticketType,
       price: prices.get(section.ticketType) ?? 0,
-      rows: section.rows.map((row, r) => ({
-        label: row.label,
-        seats: row.seats.map((seat, n) => {
-          const saved = statuses.get(seatKey(section.name, row.label, seat.number))
-          return {
-            id: previewId(s, r, n),
-            number: seat.number,
-            x: seat.x ?? 0,
-            y: seat.y ?? 0,
-            status: seat.blocked ? 'blocked' : saved === 'held' || saved === 'sold' ? saved : 'free',
-            accessible: seat.accessible === true ? 'wheelchair' : (seat.accessible ?? false) || false,
-          }
-        }),
-      })),
+      rows: section.rows.map((row, r) => previewRow(row, section.name, s, r, statuses)),
     })),
   }
 }
