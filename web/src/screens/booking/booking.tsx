@@ -170,7 +170,10 @@ function BookingForm({
   const queryClient = useQueryClient()
   const seated = seats !== undefined && seats.length > 0
   const seatMap = useQuery({ ...seatMapQuery(event._id), enabled: seated })
-  const chosenSeatList = seated ? chosenSeats(seatMap.data, seats) : null
+  const chosenSeatList = useMemo(
+    () => (seated ? chosenSeats(seatMap.data, seats) : null),
+    [seated, seatMap.data, seats],
+  )
   // seats the server said were taken when the order was asked for
   const [takenSeats, setTakenSeats] = useState<ReadonlySet<string>>(new Set())
   const { user } = useSession()

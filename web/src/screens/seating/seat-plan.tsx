@@ -155,11 +155,11 @@ export function SeatPlan({ map, label, selected, onActivate, mode }: SeatPlanPro
   const seatOf = (target: EventTarget | null): string | null =>
     target instanceof Element ? target.getAttribute('data-seat') : null
 
-  const onClick = (event: { target: EventTarget | null }) => {
+  const onClick = (event: { target: EventTarget | null; detail: number }) => {
     const id = seatOf(event.target)
     if (id === null) return
-    // the end of a drag or a pinch is no choice
-    if (dragged.current > DRAG_PX) return
+    // the end of a drag or a pinch is no choice (a screen reader's click, detail 0, always is)
+    if (event.detail !== 0 && dragged.current > DRAG_PX) return
     setFocused(id)
     onActivate(id)
   }
