@@ -4,7 +4,13 @@
 import { describe, expect, it } from 'vitest'
 import type { SeatMapView } from '../../contracts/seating.ts'
 import { applySeatChanges, seatChangesOf, seatCounts, seatPlaces } from '../../web/src/live/seat-changes.ts'
-import { planBox, SEAT_RADIUS, sectionBox, stageAbove } from '../../web/src/screens/seating/plan-layout.ts'
+import {
+  planBox,
+  rowsToDraw,
+  SEAT_RADIUS,
+  sectionBox,
+  stageAbove,
+} from '../../web/src/screens/seating/plan-layout.ts'
 import { seatName } from '../../web/src/screens/seating/seat-name.ts'
 import { moveFocus, seatNavigation } from '../../web/src/screens/seating/seat-navigation.ts'
 import {
@@ -152,6 +158,18 @@ describe("the plan's box", () => {
     const stage = stageAbove({ stage: null, sections: map.sections })
     expect(stage).toEqual({ x: -20, y: -40, w: 40, h: 16 })
     expect(stageAbove({ stage: null, sections: [] })).toBeNull()
+  })
+})
+
+describe('a big plan drawn in parts', () => {
+  it('draws rows in plan order, as many a frame as hold about the seats asked, at least one', () => {
+    // rows of 3, 4 and 2 seats
+    expect(rowsToDraw(map, 0, 5)).toBe(2)
+    expect(rowsToDraw(map, 2, 5)).toBe(3)
+    expect(rowsToDraw(map, 0, 1)).toBe(1)
+    expect(rowsToDraw(map, 1, 1)).toBe(2)
+    expect(rowsToDraw(map, 0, 1000)).toBe(3)
+    expect(rowsToDraw(map, 3, 5)).toBe(3)
   })
 })
 

@@ -54,6 +54,24 @@ export function planBox(plan: PlacedPlan, margin = PLAN_MARGIN): Box {
   return boxOf(bounds, margin)
 }
 
+/**
+ * How many rows, in the plan's order, to draw after `drawn` are drawn: at least one more, and as
+ * many more as hold about `seats` seats (a big plan is drawn a part a frame, never in one long task).
+ */
+export function rowsToDraw(plan: Pick<PlacedPlan, 'sections'>, drawn: number, seats: number): number {
+  let index = 0
+  let count = 0
+  for (const section of plan.sections) {
+    for (const row of section.rows) {
+      index += 1
+      if (index <= drawn) continue
+      count += row.seats.length
+      if (count >= seats) return index
+    }
+  }
+  return index
+}
+
 /** a stage above the sections: as wide as half the seats' span (at least 40), centred on them */
 export function stageAbove(plan: PlacedPlan, height = 16, distance = 24): Box | null {
   if (plan.sections.length === 0) return null

@@ -19,7 +19,7 @@ import {
 } from 'react'
 import type { Box, SeatMapView } from '../../../../contracts/seating.ts'
 import { seatPlaces } from '../../live/seat-changes.ts'
-import { planBox, SEAT_RADIUS, sectionBox } from './plan-layout.ts'
+import { planBox, rowsToDraw, SEAT_RADIUS, sectionBox } from './plan-layout.ts'
 import { seatName } from './seat-name.ts'
 import { firstSeat, moveFocus, seatNavigation } from './seat-navigation.ts'
 import { type Point, panBy, pinch, showPoint, type View, wholePlan, ZOOM_STEP, zoomAt } from './zoom.ts'
@@ -44,6 +44,10 @@ export type SeatPlanProps = {
  * the same, and are drawn several times faster */
 const LARGE_PLAN = 5000
 
+/** about how many seats are drawn a frame: a stadium's plan appears in parts over a second or so
+ * rather than in one task that holds the page up */
+const SEATS_A_FRAME = 5000
+
 /** a drag shorter than this (in screen pixels) is a click */
 const DRAG_PX = 6
 
@@ -66,6 +70,16 @@ export function SeatPlan({ map, label, selected, onActivate, mode }: SeatPlanPro
   // the tab stop: the seat last focused while it is still on the plan, else the first
   const tabStop = focused !== null && nav.at.has(focused) ? focused : firstSeat(nav)
   const wantFocus = useRef(false)
+
+  // the rows drawn so far, in the plan's order: more each frame until all are
+  const [drawnRows, setDrawnRows] = useState(() => rowsToDraw(map, 0, SEATS_A_FRAME))
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the seats' places are the plan's layout
+  const totalRows = useMemo(() => map.sections.reduce((n, section) => n + section.rows.length, 0), [places])
+  useEffect(() => {
+    if (shown === null || drawnRows >= totalRows) return
+    const frame = requestAnimationFrame(() => setDrawnRows((rows) => rowsToDraw(shown, rows, SEATS_A_FRAME)))
+    return () => cancelAnimationFrame(frame)
+  }, [shown, drawnRows, totalRows])
   const tabStopRow = useMemo(() => {
     const place = tabStop === null || shown === null ? undefined : seatPlaces(shown).get(tabStop)
     return (place && shown?.sections[place.section]?.rows[place.row]) ?? null
@@ -227,12 +241,13 @@ export function SeatPlan({ map, label, selected, onActivate, mode }: SeatPlanPro
         {/* biome-ignore lint/a11y: an SVG drawing of seats is an ARIA grid; biome takes its SVG elements for HTML ones */}
         <g ref={groupRef} className="seat-plan-view" role="none">
           {map.stage && <Stage stage={map.stage} />}
-          {shown?.sections.map((section, s) => (
+          {shown?.sections.map((section, s, sections) => (
             <SectionSeats
               // a plan's sections keep their places; a name may repeat while being drawn
               // biome-ignore lint/suspicious/noArrayIndexKey: see above
               key={s}
               section={section}
+              rowLimit={drawnRows - sections.slice(0, s).reduce((n, each) => n + each.rows.length, 0)}
               selectedByRow={selectedByRow}
               tabStop={tabStop}
               tabStopRow={tabStopRow}
@@ -269,12 +284,14 @@ function Stage({ stage }: { stage: Box }) {
 
 function SectionSeats(props: {
   section: Section
+  /** how many of its rows are drawn yet */
+  rowLimit: number
   selectedByRow: Map<Row, string>
   tabStop: string | null
   tabStopRow: Row | null
   mode: 'buy' | 'edit'
 }) {
-  const { section, selectedByRow, tabStop, tabStopRow, mode } = props
+  const { section, rowLimit, selectedByRow, tabStop, tabStopRow, mode } = props
   const place = useMemo(() => sectionBox(section), [section])
   return (
     // biome-ignore lint/a11y: an SVG drawing of seats is an ARIA grid; biome takes its SVG elements for HTML ones
@@ -283,17 +300,19 @@ function SectionSeats(props: {
       <text className="seat-plan-section-name" x={place.x} y={place.y - 3} aria-hidden="true">
         {section.name}
       </text>
-      {section.rows.map((row, r) => (
-        <SeatRow
-          // biome-ignore lint/suspicious/noArrayIndexKey: a row's place in its section is its identity here
-          key={r}
-          row={row}
-          price={section.price}
-          selected={selectedByRow.get(row) ?? ''}
-          tabStop={row === tabStopRow ? tabStop : null}
-          mode={mode}
-        />
-      ))}
+      {section.rows.map((row, r) =>
+        r >= rowLimit ? null : (
+          <SeatRow
+            // biome-ignore lint/suspicious/noArrayIndexKey: a row's place in its section is its identity here
+            key={r}
+            row={row}
+            price={section.price}
+            selected={selectedByRow.get(row) ?? ''}
+            tabStop={row === tabStopRow ? tabStop : null}
+            mode={mode}
+          />
+        ),
+      )}
     </g>
   )
 }
