@@ -3,19 +3,27 @@ import * as v from 'valibot'
 import { TicketTypeChoice } from './catalog.ts'
 import { Id, PathParams } from './common.ts'
 import { PromoCodeText } from './promo.ts'
+import { SeatChoice, SeatLabel } from './seating.ts'
 
+const Quantity = v.pipe(
+  v.union(
+    [v.number(), v.pipe(v.string(), v.trim(), v.regex(/^\d+$/), v.transform(Number))],
+    'Quantity must be a number.',
+  ),
+  v.integer('Quantity must be a whole number.'),
+  v.minValue(1, 'Quantity must be at least 1.'),
+)
+
+/**
+ * A count of a ticket type (its name or _id, and a quantity; on a seated type the best seats), or
+ * seats of one section by their ids (issue 40: the type is the section's, the quantity their number).
+ */
 export const CreateOrderBody = v.object({
   eventId: Id,
-  /** the ticket type's name (General Admission, VIP) or its _id */
-  ticketType: TicketTypeChoice,
-  quantity: v.pipe(
-    v.union(
-      [v.number(), v.pipe(v.string(), v.trim(), v.regex(/^\d+$/), v.transform(Number))],
-      'Quantity must be a number.',
-    ),
-    v.integer('Quantity must be a whole number.'),
-    v.minValue(1, 'Quantity must be at least 1.'),
-  ),
+  /** the ticket type's name (General Admission, VIP) or its _id; with seats, the section's */
+  ticketType: v.optional(TicketTypeChoice),
+  quantity: v.optional(Quantity),
+  seats: v.optional(SeatChoice),
   /** ignored: the price always comes from the event */
   amount: v.optional(v.unknown()),
   /** a promo code of the event (issue 17): the reply's amount is after its discount */
@@ -35,6 +43,8 @@ export const CreateOrderReply = v.object({
   ticketId: v.string(),
   /** when the hold lapses */
   heldUntil: v.string(),
+  /** a seated order's seats (issue 40) */
+  seats: v.optional(v.array(SeatLabel)),
   /** the buyer's earlier unpaid holds for this event, released in favour of this one */
   replacedTicketIds: v.optional(v.array(v.string())),
   /** says so, when something was replaced */
@@ -76,6 +86,8 @@ export const TicketView = v.object({
   quantity: v.number(),
   totalAmount: v.number(),
   paymentStatus: v.string(),
+  /** a seated ticket's seats (issue 40) */
+  seats: v.optional(v.array(SeatLabel)),
 })
 export type TicketView = v.InferOutput<typeof TicketView>
 
@@ -132,6 +144,8 @@ export const Registration = v.object({
   quantity: v.number(),
   totalAmount: v.number(),
   paymentStatus: v.string(),
+  /** a seated ticket's seats (issue 40) */
+  seats: v.optional(v.array(SeatLabel)),
   /** cancelling (with its refund) is possible until this instant (ISO); null: no event date known */
   cancellableUntil: v.optional(v.nullable(v.string())),
   // A cancelled ticket (listed with ?include=cancelled) says how it ended; a live one has none of these.

@@ -2,8 +2,14 @@
 import * as v from 'valibot'
 import { PathParams, pageNumber } from './common.ts'
 
+/** the names the event form offers first (SPEC); organizers name their own too (issue 40: Stalls, Balcony) */
 export const ticketTypeNames = ['General Admission', 'VIP'] as const
-export const TicketTypeName = v.picklist(ticketTypeNames, 'Ticket type must be General Admission or VIP.')
+export const TicketTypeName = v.pipe(
+  v.string('Ticket type needs a name.'),
+  v.trim(),
+  v.nonEmpty('Ticket type needs a name.'),
+  v.maxLength(40, 'Ticket type names have at most 40 characters.'),
+)
 /** a ticket type as an order names it: its name (General Admission, VIP, any case) or its _id */
 export const TicketTypeChoice = v.pipe(
   v.string('Choose a ticket type.'),
@@ -81,7 +87,7 @@ export const TicketTypesInput = v.pipe(
   v.array(TicketTypeInput, 'Ticket types must be a list.'),
   v.minLength(1, 'Add at least one ticket type.'),
   v.check(
-    (list) => new Set(list.map((t) => t.type)).size === list.length,
+    (list) => new Set(list.map((t) => String(t.type).trim().toLowerCase())).size === list.length,
     'Each ticket type can be listed only once.',
   ),
 )

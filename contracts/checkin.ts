@@ -3,6 +3,7 @@
 // summary (whose live push is contracts/live.ts's CheckinSummaryPush).
 import * as v from 'valibot'
 import { Email, PathParams } from './common.ts'
+import { SeatLabel } from './seating.ts'
 
 export const PassStatus = v.picklist(['valid', 'admitted', 'void'])
 
@@ -13,6 +14,8 @@ export const TicketPass = v.object({
   code: v.string(),
   status: PassStatus,
   admittedAt: v.nullable(v.string()),
+  /** a seated ticket's seat for this admission (issue 40) */
+  seat: v.optional(SeatLabel),
 })
 export const TicketPassList = v.array(TicketPass)
 export type TicketPass = v.InferOutput<typeof TicketPass>
@@ -76,6 +79,8 @@ export const ScanReply = v.object({
   /** when the code named a real ticket of this event */
   ticketType: v.nullable(v.string()),
   holder: v.nullable(v.string()),
+  /** a seated ticket's seat for this admission (issue 40) */
+  seat: v.optional(SeatLabel),
 })
 export type ScanReply = v.InferOutput<typeof ScanReply>
 export const ScanReplyList = v.array(ScanReply)
@@ -101,6 +106,8 @@ export const Manifest = v.object({
     v.tuple([v.string(), v.picklist([0, 1, 2]), v.nullable(v.number()), v.number(), v.nullable(v.string())]),
   ),
   ticketTypes: v.array(v.string()),
+  /** a seated event's seats by pass id, as the door shows them ("Stalls, Row F, Seat 12") */
+  seats: v.optional(v.record(v.string(), v.string())),
 })
 export type Manifest = v.InferOutput<typeof Manifest>
 

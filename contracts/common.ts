@@ -57,6 +57,8 @@ export const ErrorReply = v.object({
   message: v.string(),
   status: v.optional(v.literal(false)),
   issues: v.optional(v.array(v.object({ field: v.string(), message: v.string() }))),
+  /** the seats a refusal is about (seat maps: seats no longer free, or that a new plan would move) */
+  seats: v.optional(v.array(v.string())),
 })
 export type ErrorReply = v.InferOutput<typeof ErrorReply>
 

@@ -14,7 +14,12 @@ export const rooms = {
   admins: 'admins',
   /** everyone looking at the schedule calendar */
   schedule: 'schedule',
+  /** an event's seat map, open on a page (issue 40): each seat's changes, as they happen */
+  seats: (eventId: string) => `seats-${eventId}`,
 }
+
+/** the socket message a seat map's room hears (SeatsPush), apart from the facts' pushes */
+export const SEATS_MESSAGE = 'seats'
 
 /**
  * The name of a room a client may ask to watch: the listing, the schedule, single events
@@ -27,8 +32,15 @@ export function publicRoom(requested: unknown): string | null {
   if (requested === rooms.listing || requested === rooms.schedule) return requested
   const eventId = eventOfRoom(requested)
   if (eventId) return rooms.event(eventId)
+  const seatsOf = seatsOfRoom(requested)
+  if (seatsOf) return rooms.seats(seatsOf)
   const listOf = attendeesOfRoom(requested)
   return listOf ? rooms.attendees(listOf) : null
+}
+
+/** The event whose seat map a room name asks for (`seats-<id>`), or null. */
+export function seatsOfRoom(room: string): string | null {
+  return /^seats-([a-zA-Z0-9_-]{1,64})$/.exec(room)?.[1] ?? null
 }
 
 /** The event whose attendee list a room name asks for (`attendees-<id>`), or null. */
@@ -41,7 +53,12 @@ export function attendeesOfRoom(room: string): string | null {
  * there names no person and no order (server/live/pushes.ts).
  */
 export function isPublicRoom(room: string): boolean {
-  return room === rooms.listing || room === rooms.schedule || eventOfRoom(room) !== null
+  return (
+    room === rooms.listing ||
+    room === rooms.schedule ||
+    eventOfRoom(room) !== null ||
+    seatsOfRoom(room) !== null
+  )
 }
 
 /** The event a room name asks for (`event-<id>` or `event:<id>`), or null. */
@@ -219,10 +236,22 @@ type PushOf<Type extends string, Data> = Type extends string ? LivePush<Data> & 
  * each). An order's fact reaches the event's room as availability and the order's people as its
  * state: `'available' in push.data` tells the two apart.
  */
+/**
+ * A seat map's changes (issue 40), to its room `seats-<eventId>` as the socket message `seats`: each
+ * seat whose status moved, as of the fact. A new plan is `changes: []` with its `version`: read the
+ * map again. Names no order and no person.
+ */
+export type SeatsPush = {
+  eventId: string
+  changes: Array<{ id: string; status: 'free' | 'held' | 'sold' | 'blocked' }>
+  version?: number
+}
+
 export type FactPush =
   | PushOf<'AccountRegistered', AccountRegisteredPush>
   | PushOf<'EventSubmitted' | 'EventApproved' | 'EventRejected', EventStatusPush | FiguresPush>
   | PushOf<'EventEdited' | 'EventCancelled', EventStatusPush | FiguresPush | HolderNoticePush>
+  | PushOf<'SeatMapPlaced', EventStatusPush | FiguresPush>
   | PushOf<
       'WaitlistJoined' | 'WaitlistLeft' | 'WaitlistOffered' | 'WaitlistOfferLapsed' | 'WaitlistServed',
       WaitlistPush | AvailabilityPush

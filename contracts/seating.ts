@@ -139,6 +139,9 @@ export const SeatLabel = v.object({
 })
 export type SeatLabel = v.InferOutput<typeof SeatLabel>
 
+/** a seat as a door, a pass and a mail show it: "Stalls, Row F, Seat 12" */
+export const seatText = (seat: SeatLabel) => `${seat.section}, Row ${seat.row}, Seat ${seat.number}`
+
 /** the seats an order names in POST /ticket/create */
 export const SeatChoice = v.pipe(
   v.array(v.pipe(v.string('A seat id must be text.'), v.regex(/^[a-z0-9]{1,32}$/, 'Invalid seat id.'))),

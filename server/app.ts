@@ -41,6 +41,7 @@ import { toRupees } from './money.ts'
 import { paymentRoutes } from './payments/routes.ts'
 import type { Platform } from './platform.ts'
 import { scheduleRoutes } from './schedule/routes.ts'
+import { seatingRoutes } from './seating/routes.ts'
 import type { Services } from './services.ts'
 import { supportRoutes } from './support/routes.ts'
 import { waitlistRoutes } from './waitlist/routes.ts'
@@ -180,6 +181,7 @@ export async function createHttpApp(parts: {
   const { dashboards } = services
   const reads = {
     checkin: { summary: services.checkinViews.summary },
+    seating: services.seating,
     accounts: services.accounts,
     catalog: services.catalog,
     booking: services.booking,
@@ -224,6 +226,12 @@ export async function createHttpApp(parts: {
         eventOfOrder: async (orderId) => (await booking.byId(orderId))?.eventId,
         media,
       })
+      await seatingRoutes(api, {
+        events,
+        seating: services.seating,
+        commands: services.catalogCommands,
+        version: () => ledger.version(),
+      })
       await bookingRoutes(api, {
         platform,
         booking,
@@ -232,6 +240,7 @@ export async function createHttpApp(parts: {
         events,
         accounts,
         throttle: services.throttle,
+        seating: services.seating,
       })
       await checkinRoutes(api, {
         doorStaff: services.catalogCommands,

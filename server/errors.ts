@@ -15,7 +15,7 @@ export class DomainError extends Error {
   constructor(
     readonly kind: ErrorKind,
     message: string,
-    readonly details: { issues?: Issue[]; retryAfterSeconds?: number } = {},
+    readonly details: { issues?: Issue[]; retryAfterSeconds?: number; seats?: string[] } = {},
   ) {
     super(message)
     this.name = 'DomainError'
@@ -29,6 +29,9 @@ export const forbidden = (message = 'You are not allowed to do this.') =>
   new DomainError('forbidden', message)
 export const notFound = (message: string) => new DomainError('not-found', message)
 export const conflict = (message: string) => new DomainError('conflict', message)
+/** a 409 naming the seats it is about (issue 40: seats no longer free, or that a plan would move) */
+export const seatsConflict = (message: string, seats: string[]) =>
+  new DomainError('conflict', message, { seats })
 export const tooLarge = (message: string) => new DomainError('too-large', message)
 export const rateLimited = (message: string, retryAfterSeconds: number) =>
   new DomainError('rate-limited', message, { retryAfterSeconds })

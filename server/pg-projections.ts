@@ -13,6 +13,7 @@ import { pgSql } from './db/sql.ts'
 import { PgLedger, type PgProjection, type PgTx } from './ledger/pg-ledger.ts'
 import { onPostgres } from './ledger/read-projection.ts'
 import { scheduleProjection } from './schedule/project.ts'
+import { seatingProjection } from './seating/project.ts'
 import { supportProjection } from './support/project.ts'
 import { upcasters } from './upcasters.ts'
 import { waitlistProjection } from './waitlist/project.ts'
@@ -32,6 +33,7 @@ export const pgProjections: PgProjection[] = [
   onPostgres(scheduleProjection),
   onPostgres(supportProjection),
   onPostgres(waitlistProjection),
+  onPostgres(seatingProjection),
 ]
 
 /** The app's ledger over a PostgreSQL pool: every projection, every upcaster. */

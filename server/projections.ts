@@ -12,6 +12,7 @@ import type { Connection } from './db/connection.ts'
 import { Ledger, type Projection } from './ledger/ledger.ts'
 import { onSqlite } from './ledger/read-projection.ts'
 import { scheduleProjection } from './schedule/project.ts'
+import { seatingProjection } from './seating/project.ts'
 import { supportProjection } from './support/project.ts'
 import { upcasters } from './upcasters.ts'
 import { waitlistProjection } from './waitlist/project.ts'
@@ -28,6 +29,7 @@ export const projections: Projection[] = [
   onSqlite(scheduleProjection),
   onSqlite(supportProjection),
   onSqlite(waitlistProjection),
+  onSqlite(seatingProjection),
 ]
 
 /** the names of every read-model table, the same on both stores (ledger:rebuild empties them) */

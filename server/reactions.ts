@@ -253,6 +253,13 @@ function jobsForFacts(parts: Pick<ReactionParts, 'bookingMails' | 'inquiryMails'
       case 'PromoCodeCreated':
       case 'PromoCodeDisabled':
         return []
+      case 'SeatMapPlaced': {
+        // seats added to a seated type go to its waiting list first
+        const serving: JobRequest[] = []
+        for (const ticketTypeId of Object.keys(fact.data.capacities))
+          serving.push(...(await serveIfWaiting(ticketTypeId, fact.data.eventId, fact.position)))
+        return serving
+      }
       default:
         return (fact satisfies never) && []
     }

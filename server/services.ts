@@ -24,13 +24,21 @@ export function createServices(platform: Platform, seams: Seams = {}) {
   const { accounts, catalog, booking, support } = store.queries
   const throttle = createThrottle(config, redis)
   const commands = bookingCommands(ledger, seams.seatsLeft)
-  const confirm = paymentConfirmer({ gateway, booking, catalog, commands })
+  const confirm = paymentConfirmer({ gateway, booking, catalog, commands, ledger })
   // the key that signs ticket passes: every process with the same settings signs alike (made on
   // first use: the worker process signs nothing, and in development has no JWT_SECRET)
   const signer = lazyPassSigner(() => passSeed(config.jwt.secret, config.passSigningKey))
   const checkin = store.queries.checkin
   const opening = doorOpening(config.timeZone, config.checkinOpensHours)
-  const views = checkinViews({ checkin, catalog, accounts, signer, opening, head: () => ledger.head() })
+  const views = checkinViews({
+    checkin,
+    catalog,
+    accounts,
+    signer,
+    opening,
+    head: () => ledger.head(),
+    seating: store.queries.seating,
+  })
   const validPasses = async (order: Parameters<typeof views.ticketPasses>[0]) =>
     (await views.ticketPasses(order))
       .filter((pass) => pass.status === 'valid')
@@ -47,6 +55,7 @@ export function createServices(platform: Platform, seams: Seams = {}) {
     catalogCommands: catalogCommands(ledger, config.timeZone),
     waitlist: waitlistCommands(ledger, config.booking.offerMinutes),
     waitlistQueries: store.queries.waitlist,
+    seating: store.queries.seating,
     checkin,
     checkinScans: checkinScans({ ledger, signer, accounts, opening }),
     checkinViews: views,
@@ -61,6 +70,7 @@ export function createServices(platform: Platform, seams: Seams = {}) {
       confirm,
       events: catalog,
       throttle,
+      seating: store.queries.seating,
     }),
     bookingMails: bookingMails({
       accounts,
@@ -69,6 +79,7 @@ export function createServices(platform: Platform, seams: Seams = {}) {
       publicUrl: config.publicUrl,
       timeZone: config.timeZone,
       passesOf: validPasses,
+      seating: store.queries.seating,
     }),
     inquiryMails: inquiryMails({ accounts, support, publicUrl: config.publicUrl }),
     doorMails: doorMails({ accounts, catalog, publicUrl: config.publicUrl }),

@@ -24,6 +24,7 @@ import { type SentMailRecord, sentMailRecord } from './mail/sent.ts'
 import { pgAppLedger } from './pg-projections.ts'
 import { appLedger } from './projections.ts'
 import { type ScheduleQueries, scheduleQueries } from './schedule/queries.ts'
+import { type SeatingQueries, seatingQueries } from './seating/queries.ts'
 import { type SupportQueries, supportQueries } from './support/queries.ts'
 import { type WaitlistQueries, waitlistQueries } from './waitlist/queries.ts'
 
@@ -31,6 +32,7 @@ import { type WaitlistQueries, waitlistQueries } from './waitlist/queries.ts'
 export type DecisionReads = {
   booking: StepQueries<BookingQueries>
   accounts: { emailTaken(email: string): boolean | Promise<boolean> }
+  seating: StepQueries<SeatingQueries>
 }
 
 export type AppLedger = LedgerPort<DecisionReads>
@@ -52,6 +54,7 @@ export type StoreQueries = {
   schedule: ScheduleQueries
   support: SupportQueries
   waitlist: WaitlistQueries
+  seating: SeatingQueries
 }
 
 export type SentMails = AsyncQueries<SentMailRecord>
@@ -81,6 +84,7 @@ export function sqliteStore(connection: Connection, now?: () => Date): Store {
     ledger: sqliteLedgerPort<DecisionReads>(ledger, {
       booking,
       accounts: { emailTaken: emailTaken(sqlite) },
+      seating: seatingQueries(sqlite),
     }),
     queries: {
       accounts: promised(accountQueries(sqlite)),
@@ -92,6 +96,7 @@ export function sqliteStore(connection: Connection, now?: () => Date): Store {
       schedule: promised(scheduleQueries(sqlite)),
       support: promised(supportQueries(sqlite)),
       waitlist: promised(waitlist),
+      seating: promised(seatingQueries(sqlite)),
     },
     sentMails: promised(sentMailRecord(db)),
     sqlite: { connection, ledger },
@@ -110,6 +115,7 @@ export function postgresStore(connection: PgConnection, now?: () => Date): Store
     ledger: pgLedgerPort<DecisionReads>(ledger, (tx) => ({
       booking: bookingQueries(pgSql(tx)),
       accounts: { emailTaken: emailTaken(pgSql(tx)) },
+      seating: seatingQueries(pgSql(tx)),
     })),
     queries: {
       accounts: promised(accountQueries(pool)),
@@ -121,6 +127,7 @@ export function postgresStore(connection: PgConnection, now?: () => Date): Store
       schedule: promised(scheduleQueries(pool)),
       support: promised(supportQueries(pool)),
       waitlist: promised(waitlistQueries(pool)),
+      seating: promised(seatingQueries(pool)),
     },
     sentMails: pgSentMailRecord(connection.db),
     sqlite: null,

@@ -3,6 +3,7 @@
 // provider's order, the hold; then, once a payment is reported, its confirmation and the wait for
 // what the ledger makes of it. The routes (routes.ts) only read requests and shape replies.
 import { createHmac } from 'node:crypto'
+import { NO_SEATMAP } from '../../contracts/seating.ts'
 import type { Throttle } from '../accounts/throttle.ts'
 import type { CatalogQueries, EventRow, TicketTypeRow } from '../catalog/queries.ts'
 import type { Config } from '../config.ts'
@@ -14,6 +15,7 @@ import { enqueueOrDoNow, type Jobs } from '../jobs/port.ts'
 import { streamFacts } from '../ledger/decider.ts'
 import type { FactMeta } from '../ledger/ledger.ts'
 import type { PaymentGateway } from '../payments/port.ts'
+import type { SeatingQueries } from '../seating/queries.ts'
 import { instantIn } from '../wall-clock.ts'
 import type { BookingCommands } from './commands.ts'
 import type { PaymentConfirmer } from './confirm.ts'
@@ -21,6 +23,7 @@ import { SALES_CLOSED } from './decide.ts'
 import type { BookingFact, RefundReason } from './facts.ts'
 import { discountPaise, promoTermsFor } from './promo.ts'
 import type { BookingQueries } from './queries.ts'
+import { seatsChosen } from './seats.ts'
 
 export type CheckoutParts = {
   /** reads an order's stream and hears of its appends (the wait for a payment's outcome) */
@@ -34,14 +37,19 @@ export type CheckoutParts = {
   events: CatalogQueries
   /** refuses an account guessing promo codes, or starting checkouts for an event in a loop */
   throttle: Pick<Throttle, 'beforePromo' | 'promoFound' | 'perHour'>
+  /** the seat maps: the seats an order names, a section's seats for the best ones */
+  seating: Pick<SeatingQueries, 'named' | 'section' | 'rows' | 'rowsWithRoom' | 'plan'>
 }
 
 export type OrderRequest = {
   buyerId: string
   eventId: string
-  /** the ticket type's id or its name, in any case */
-  ticketType: string
-  quantity: number
+  /** the ticket type's id or its name, in any case (with seats: optional, the seats' section's) */
+  ticketType?: string
+  /** how many (with seats: optional, their number) */
+  quantity?: number
+  /** a seated order's seats by id (issue 40), all of one section */
+  seats?: readonly string[]
   /** the client's address: unpaid seats are counted per address (as a keyed hash) */
   clientIp: string
   /** a promo code of the event (upper-case), issue 17 */
@@ -59,7 +67,7 @@ export type PaymentOutcome =
 export type Checkout = ReturnType<typeof checkout>
 
 export function checkout(parts: CheckoutParts) {
-  const { ledger, config, gateway, jobs, booking, commands, confirm, events, throttle } = parts
+  const { ledger, config, gateway, jobs, booking, commands, confirm, events, throttle, seating } = parts
 
   /** When booking closes: the event's start, or its sales end if earlier, both judged in TIMEZONE. */
   const salesCloseAt = (event: EventRow) => {
@@ -157,7 +165,14 @@ export function checkout(parts: CheckoutParts) {
      * by the hold; the checks before the provider is asked only spare it orders that would fail.
      */
     async place(order: OrderRequest) {
-      const { buyerId, quantity } = order
+      const { buyerId } = order
+      if (!order.seats && order.ticketType === undefined)
+        throw invalid('Choose a ticket type.', [{ field: 'ticketType', message: 'Choose a ticket type.' }])
+      if (!order.seats && order.quantity === undefined)
+        throw invalid('Quantity must be a number.', [
+          { field: 'quantity', message: 'Quantity must be a number.' },
+        ])
+      const quantity = order.seats?.length ?? (order.quantity as number)
       const max = config.booking.maxTicketsPerOrder
       if (quantity > max) {
         throw invalid(`You can book at most ${max} tickets at once.`, [
@@ -172,10 +187,27 @@ export function checkout(parts: CheckoutParts) {
       if (event?.approvalStatus !== 'Approved') throw notFound('Event not found.')
       const closesAt = salesCloseAt(event)
       if (new Date().toISOString() >= closesAt) throw conflict(SALES_CLOSED)
-      const wanted = order.ticketType.toLowerCase()
-      const ticketType = (typesOf.get(event.id) ?? []).find(
-        (t: TicketTypeRow) => t.id === order.ticketType || t.type.toLowerCase() === wanted,
-      )
+      const types = typesOf.get(event.id) ?? []
+      // a seated order's type is its seats' section's; the seats are chosen (or checked) here and
+      // decided again, each one free, under the event's lock by the hold
+      const plan = await seating.plan(event.id)
+      const chosen = plan
+        ? await seatsChosen(
+            seating,
+            event.id,
+            plan,
+            types,
+            order.ticketType,
+            order.seats,
+            quantity,
+            new Set((await booking.heldBy(buyerId, event.id)).map((o) => o.id)),
+          )
+        : null
+      if (order.seats && !chosen) throw invalid(NO_SEATMAP, [{ field: 'seats', message: NO_SEATMAP }])
+      const wanted = order.ticketType?.toLowerCase()
+      const ticketType =
+        chosen?.ticketType ??
+        types.find((t: TicketTypeRow) => t.id === order.ticketType || t.type.toLowerCase() === wanted)
       if (!ticketType) {
         throw invalid('This event has no such ticket type.', [
           { field: 'ticketType', message: 'This event has no such ticket type.' },
@@ -241,7 +273,10 @@ export function checkout(parts: CheckoutParts) {
       )
       const heldUntil = new Date(Date.now() + config.booking.holdMinutes * 60_000).toISOString()
       const provider = free ? ('free' as const) : gateway.provider
-      const { replaced } = await commands.hold(
+      // seats the buyer named are checked here and again under the lock; the best ones for a
+      // quantity are chosen under the lock (buyers asking at once never pick the same ones)
+      const named = chosen?.seats ?? undefined
+      const { replaced, facts } = await commands.hold(
         {
           orderId,
           buyerId,
@@ -257,6 +292,7 @@ export function checkout(parts: CheckoutParts) {
           heldUntil,
           clientKey: clientKeyOf(order.clientIp),
           ...(order.promoCode ? { promoCode: order.promoCode, discountPaise: discount } : {}),
+          ...(named ? { seats: named } : {}),
         },
         ticketType,
         order.meta,
@@ -265,8 +301,19 @@ export function checkout(parts: CheckoutParts) {
           maxHeldFromAddress: config.booking.maxHeldSeatsPerAddress,
           maxTicketsPerAccount: config.booking.maxTicketsPerAccount,
         },
+        chosen && !named ? { stage: plan?.stage ?? null } : undefined,
       )
-      return { orderId, providerOrderId: providerOrder.id, amountPaise, provider, heldUntil, replaced }
+      const held = facts.find((f) => f.type === 'TicketsHeld')
+      const seats = held?.type === 'TicketsHeld' ? held.data.seats : undefined
+      return {
+        orderId,
+        providerOrderId: providerOrder.id,
+        amountPaise,
+        provider,
+        heldUntil,
+        replaced,
+        ...(seats ? { seats } : {}),
+      }
     },
 
     /**

@@ -1,5 +1,6 @@
 // Booking commands with what they must look up inside the same transaction (live availability
 // of the ticket type), shared by the routes and the workers.
+import type { Box } from '../../contracts/seating.ts'
 import type { TicketTypeRow } from '../catalog/queries.ts'
 import {
   type DecisionTx,
@@ -14,10 +15,12 @@ import { streams } from '../ids.ts'
 import { decideIn } from '../ledger/decider.ts'
 import type { FactMeta } from '../ledger/ledger.ts'
 import type { GatewayPayment } from '../payments/port.ts'
+import type { SeatingQueries } from '../seating/queries.ts'
 import { waitlistDecider } from '../waitlist/decide.ts'
 import { type CancelCutoff, type OrderCommand, orderDecider, REPLACED_BY_NEW_CHECKOUT } from './decide.ts'
 import type { TicketsHeld } from './facts.ts'
 import type { BookingQueries } from './queries.ts'
+import { bestSeatsNow } from './seats.ts'
 
 /** The limits a hold is decided under (from the settings and the event). */
 export type HoldLimits = {
@@ -28,7 +31,11 @@ export type HoldLimits = {
 }
 
 /** what booking's decisions read inside their own transaction */
-export type BookingReads = { booking: StepQueries<BookingQueries> }
+export type BookingReads = {
+  booking: StepQueries<BookingQueries>
+  /** a seated order's seats as they are now (issue 40) */
+  seating: Pick<StepQueries<SeatingQueries>, 'named' | 'rows' | 'section' | 'rowsWithRoom'>
+}
 export type BookingLedger = Pick<LedgerPort<BookingReads>, 'kind' | 'transaction' | 'transactionInBatch'>
 type Tx = DecisionTx<BookingReads>
 
@@ -67,12 +74,21 @@ export function bookingCommands(
      * Decides the hold against availability read under its event's lock, so concurrent orders
      * (in any process) can never take more seats than exist; settles once the hold is committed.
      */
-    hold(order: TicketsHeld['data'], ticketType: TicketTypeRow, meta: FactMeta, limits: HoldLimits) {
+    hold(
+      asked: TicketsHeld['data'],
+      ticketType: TicketTypeRow,
+      meta: FactMeta,
+      limits: HoldLimits,
+      /** a seated type's best seats for the quantity, chosen here under the lock (issue 40) */
+      best?: { stage: Box | null },
+    ) {
       // Holds are the flash sale's hot write: they share commits (group commit).
       return ledger.transactionInBatch(
         function* (tx) {
-          const { booking } = tx.reads
+          const { booking, seating } = tx.reads
           const now = new Date().toISOString()
+          let order = asked
+          let seatIds = order.seats?.map((s) => s.id) ?? []
           // What the hold is decided against: the buyer's unpaid holds of the event, the seats a
           // waiting list offered them, the seats on sale, those held from the buyer's address, their
           // free tickets, the promo code, the event.
@@ -85,6 +101,7 @@ export function bookingCommands(
               order.amountPaise === 0 ? booking.seatsIssuedTo(order.buyerId, order.eventId) : 0,
               order.promoCode ? booking.promoCode(order.eventId, order.promoCode) : undefined,
               booking.eventCancelled(order.eventId),
+              seatIds.length > 0 ? seating.named(order.eventId, seatIds) : [],
             ] as const)
           // On PostgreSQL all are read together, in one round trip with BEGIN and the locks, and read
           // again should a release change them; on SQLite, where a read costs no round trip, the
@@ -104,8 +121,20 @@ export function bookingCommands(
               meta,
             )
           }
-          const [offered, left, heldFromAddress, issuedToBuyer, promo, eventCancelled] =
-            first && replaced.length === 0 ? first[1] : yield* wait(rest())
+          // the best seats, as they are once the buyer's last hold gave its own back
+          if (best) {
+            const seats = yield* bestSeatsNow(
+              seating,
+              order.eventId,
+              order.ticketTypeId,
+              order.quantity,
+              best.stage,
+            )
+            order = { ...order, seats }
+            seatIds = seats.map((s) => s.id)
+          }
+          const [offered, left, heldFromAddress, issuedToBuyer, promo, eventCancelled, seatsNow] =
+            first && replaced.length === 0 && !best ? first[1] : yield* wait(rest())
           // seats a waiting list offered this buyer are theirs to book (issue 17)
           let available = left + offered
           if (available < order.quantity) {
@@ -119,6 +148,7 @@ export function bookingCommands(
               type: 'Hold',
               order,
               available,
+              ...(seatIds.length > 0 ? { seatsTaken: seatsNotFree(seatIds, seatsNow) } : {}),
               checks: {
                 now,
                 salesCloseAt: limits.salesCloseAt,
@@ -148,7 +178,7 @@ export function bookingCommands(
           }
           return { facts, replaced: replaced.map((r) => r.id) }
         },
-        { lock: decisionLocks.event(order.eventId) },
+        { lock: decisionLocks.event(asked.eventId) },
       )
     },
 
@@ -163,14 +193,25 @@ export function bookingCommands(
       ticketType: TicketTypeRow,
       payments: GatewayPayment[],
       promoCode: string | null = null,
+      /** a seated order's seat ids */
+      seatIds: readonly string[] | null = null,
     ) {
       const ordered = [...payments].sort((a, b) => rank(a) - rank(b))
       for (const payment of ordered) {
         if (payment.status === 'captured' || payment.status === 'refunded') {
           await ledger.transactionInBatch(
             function* (tx) {
-              const { booking } = tx.reads
+              const { booking, seating } = tx.reads
               const available = yield* wait(booking.available(ticketType))
+              // a seated order paid after its hold lapsed: its very seats must be free again
+              const seatsTaken = seatIds
+                ? {
+                    seatsTaken: seatsNotFree(
+                      seatIds,
+                      yield* wait(seating.named(ticketType.eventId, seatIds)),
+                    ),
+                  }
+                : {}
               const eventCancelled = yield* wait(booking.eventCancelled(ticketType.eventId))
               const promo = promoCode
                 ? { promo: yield* wait(booking.promoCode(ticketType.eventId, promoCode)) }
@@ -186,6 +227,7 @@ export function bookingCommands(
                   available,
                   eventCancelled,
                   ...promo,
+                  ...seatsTaken,
                   now: new Date().toISOString(),
                 },
                 { actor: 'system' },
@@ -232,6 +274,12 @@ export function bookingCommands(
     transfer: (orderId: string, by: string, toId: string | null, meta: FactMeta) =>
       command(orderId, { type: 'Transfer', by, toId }, meta),
   }
+}
+
+/** the seats named that are not free now (held, sold, blocked, or gone from the plan) */
+function seatsNotFree(ids: readonly string[], now: readonly { id: string; status: string }[]): string[] {
+  const free = new Set(now.filter((s) => s.status === 'free').map((s) => s.id))
+  return ids.filter((id) => !free.has(id))
 }
 
 const rank = (payment: GatewayPayment) =>

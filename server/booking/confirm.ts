@@ -2,8 +2,12 @@
 // queue's 'confirm' job, also done inline when the queue cannot be reached.
 
 import type { CatalogQueries } from '../catalog/queries.ts'
+import type { LedgerPort } from '../db/store.ts'
+import { streams } from '../ids.ts'
+import { streamFacts } from '../ledger/decider.ts'
 import type { PaymentGateway } from '../payments/port.ts'
 import type { BookingCommands } from './commands.ts'
+import type { BookingFact } from './facts.ts'
 import type { BookingQueries, OrderRow } from './queries.ts'
 
 export class OrderGone extends Error {}
@@ -16,8 +20,16 @@ export function paymentConfirmer(parts: {
   booking: BookingQueries
   catalog: Pick<CatalogQueries, 'ticketType'>
   commands: BookingCommands
+  /** reads an order's stream (the seats its hold named) */
+  ledger: Pick<LedgerPort<unknown>, 'readStream'>
 }): PaymentConfirmer {
-  const { gateway, booking, catalog: events, commands } = parts
+  const { gateway, booking, catalog: events, commands, ledger } = parts
+  /** the seat ids an order's hold named (null: a counted order) */
+  const seatsOfOrder = async (orderId: string) => {
+    const facts = await streamFacts<BookingFact>(ledger, streams.order(orderId))
+    const held = facts.find((f) => f.type === 'TicketsHeld')
+    return held?.type === 'TicketsHeld' && held.data.seats ? held.data.seats.map((s) => s.id) : null
+  }
   return async (orderId: string, known?: OrderRow) => {
     const order = known?.id === orderId ? known : await booking.byId(orderId)
     if (!order) throw new OrderGone(`order ${orderId} does not exist`)
@@ -30,7 +42,10 @@ export function paymentConfirmer(parts: {
     if (payments.length === 0) return { payments: 0 }
     const ticketType = await events.ticketType(order.ticketTypeId)
     if (!ticketType) throw new OrderGone(`ticket type of order ${orderId} does not exist`)
-    await commands.applyPayments(order.id, ticketType, payments, order.promoCode)
+    // a late payment (its hold lapsed) for a seated order is decided against its very seats
+    const late = order.status === 'expired' || order.status === 'failed'
+    const seatIds = late ? await seatsOfOrder(order.id) : null
+    await commands.applyPayments(order.id, ticketType, payments, order.promoCode, seatIds)
     return { payments: payments.length }
   }
 }

@@ -1,5 +1,6 @@
 // Pure decisions about one order (and the ticket it becomes once paid).
-import { conflict, invalid, notFound, rateLimited } from '../errors.ts'
+import { SEATS_TAKEN } from '../../contracts/seating.ts'
+import { conflict, invalid, notFound, rateLimited, seatsConflict } from '../errors.ts'
 import type { Decider } from '../ledger/decider.ts'
 import type { BookingFact, PassAdmitted, PassScanRefused, RefundReason, TicketsHeld } from './facts.ts'
 import { discountPaise, type PromoTerms, promoRefusal } from './promo.ts'
@@ -82,7 +83,14 @@ export type HoldChecks = {
 export type CancelCutoff = { at: string; hours: number }
 
 export type OrderCommand =
-  | { type: 'Hold'; order: TicketsHeld['data']; available: number; checks?: HoldChecks }
+  | {
+      type: 'Hold'
+      order: TicketsHeld['data']
+      available: number
+      checks?: HoldChecks
+      /** a seated order: those of its seats not free now, read under the lock (issue 40) */
+      seatsTaken?: readonly string[]
+    }
   | {
       type: 'Capture'
       paymentId: string
@@ -91,6 +99,8 @@ export type OrderCommand =
       method: string | null
       /** seats of the ticket type free right now, in case the hold has lapsed */
       available: number
+      /** a seated order's seats that are not free now (taken by another since its hold lapsed) */
+      seatsTaken?: readonly string[]
       /** the event is called off: the payment is refunded, whatever the order's state */
       eventCancelled?: boolean
       /**
@@ -114,6 +124,9 @@ export type OrderCommand =
   | { type: 'RecordRefund'; paymentId: string; refundId: string }
   /** a pass of this ticket scanned at the door */
   | { type: 'Admit'; scan: PassScan; door: DoorClock }
+
+/** a seated order's seat ids, as TicketsIssued carries them (nothing for a counted one) */
+const seatIdsOf = (order: TicketsHeld['data']) => (order.seats ? { seats: order.seats.map((s) => s.id) } : {})
 
 export const NOT_ENOUGH_TICKETS = 'Not enough tickets available.'
 export const TICKET_NOT_FOUND = 'Ticket not found.'
@@ -220,6 +233,9 @@ export const orderDecider: Decider<OrderState, OrderCommand, BookingFact> = {
           )
             throw conflict('The promo code changed while this order was placed; please try again.')
         }
+        // a seat is never held twice: each one named must be free, read under the event's lock
+        if (command.seatsTaken && command.seatsTaken.length > 0)
+          throw seatsConflict(SEATS_TAKEN, [...command.seatsTaken])
         if (command.available < order.quantity) throw conflict(NOT_ENOUGH_TICKETS)
         if (order.amountPaise > 0) return [{ type: 'TicketsHeld', data: order }]
         // Free tickets need no payment: held and issued at once.
@@ -235,6 +251,7 @@ export const orderDecider: Decider<OrderState, OrderCommand, BookingFact> = {
               quantity: order.quantity,
               amountPaise: 0,
               afterExpiry: false,
+              ...seatIdsOf(order),
             },
           },
         ]
@@ -277,6 +294,7 @@ export const orderDecider: Decider<OrderState, OrderCommand, BookingFact> = {
             amountPaise: order.amountPaise,
             afterExpiry,
             ...(afterExpiry && state.lapse === 'released' ? { fromReleased: true } : {}),
+            ...seatIdsOf(order),
           },
         })
         // An event called off sells nothing more: the payment goes back (once: captured above).
@@ -294,7 +312,9 @@ export const orderDecider: Decider<OrderState, OrderCommand, BookingFact> = {
               const refusal = promoRefusal(command.promo, order.ticketTypeId, command.now)
               if (refusal) return [captured, refund('promo code no longer valid', refusal)]
             }
-            // Honoured while the seats are still there.
+            // Honoured while the seats are still there (a seated order's very seats).
+            if (order.seats && (command.seatsTaken?.length ?? 0) > 0)
+              return [captured, refund('sold out after hold expired')]
             return command.available >= order.quantity
               ? [captured, issue(true)]
               : [captured, refund('sold out after hold expired')]

@@ -3,6 +3,7 @@
 // Money is in integer paise, and each field says so in its name (amountPaise): facts written
 // before that said rupees in `amount` and `unitPrice`, and are upcast when read (bookingUpcasters).
 import type { TicketTypeName } from '../../contracts/catalog.ts'
+import type { SeatLabel } from '../../contracts/seating.ts'
 import type { Upcaster } from '../ledger/upcast.ts'
 import { paiseFromStoredRupees } from '../money.ts'
 
@@ -27,8 +28,13 @@ export type TicketsHeld = {
     /** the promo code used (issue 17): amountPaise is after its discount */
     promoCode?: string
     discountPaise?: number
+    /** a seated order (issue 40): the seats it holds, one per ticket (quantity of them) */
+    seats?: SeatsHeld
   }
 }
+
+/** the seats of a seated order, as its tickets, passes and mails name them */
+export type SeatsHeld = SeatLabel[]
 
 export type PaymentCaptured = {
   type: 'PaymentCaptured'
@@ -52,6 +58,8 @@ export type TicketsIssued = {
      * from released, not from failed. Absent before releases were told apart (see PaymentFailed).
      */
     fromReleased?: boolean
+    /** a seated order's seat ids, sold to it (taken again after a lapse) */
+    seats?: string[]
   }
 }
 

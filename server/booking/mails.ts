@@ -2,10 +2,12 @@
 // that give someone tickets (the confirmation, and the transfer's to the new holder) carry the
 // ticket's passes (issue 16): an HTML part shows each as a QR code to scan at the door, drawn when
 // the mail is sent (mail/mailer.ts); the text part links to the ticket page, which shows them too.
+import { type SeatLabel, seatText } from '../../contracts/seating.ts'
 import type { AccountQueries } from '../accounts/queries.ts'
 import type { CatalogQueries } from '../catalog/queries.ts'
 import { type Mail, type MailPass, passImageId } from '../mail/mailer.ts'
 import { rupeesText } from '../money.ts'
+import type { SeatingQueries } from '../seating/queries.ts'
 import type { RefundReason } from './facts.ts'
 import type { BookingQueries, OrderRow } from './queries.ts'
 
@@ -80,23 +82,26 @@ export function bookingMails(parts: {
   timeZone: string
   /** the valid passes of a ticket, with their codes (the door's views) */
   passesOf(order: OrderRow): Promise<MailPass[]>
+  /** a seated ticket's seats (issue 40) */
+  seating: Pick<SeatingQueries, 'labelsOf'>
 }) {
   const { accounts, catalog: events, booking, publicUrl } = parts
   const ticketUrl = (orderId: string) => `${publicUrl}/ticket/${orderId}`
 
   const context = async (orderId: string) => {
-    const order = await booking.byId(orderId)
+    const [order, seatsOf] = await Promise.all([booking.byId(orderId), parts.seating.labelsOf([orderId])])
     const event = order && (await events.byId(order.eventId))
-    return order && event ? { order, event } : null
+    return order && event ? { order: { ...order, seats: seatsOf.get(orderId) ?? [] }, event } : null
   }
   const details = (
-    order: OrderRow,
+    order: OrderRow & { seats: SeatLabel[] },
     event: { title: string; date: string; time: string; location: string },
   ) => [
     `Event: ${event.title}`,
     `When: ${event.date} at ${event.time}`,
     `Where: ${event.location}`,
     `Ticket: ${order.quantity} × ${order.ticketType}`,
+    ...(order.seats.length > 0 ? [`Seats: ${order.seats.map(seatText).join('; ')}`] : []),
     `Total: ${rupees(order.amountPaise)}`,
     `Ticket number: ${order.id}`,
   ]

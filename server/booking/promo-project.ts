@@ -102,6 +102,7 @@ export const promoProjection = readProjection<BookingFact | CatalogFact, PromoRe
     EventApproved: ignore,
     EventRejected: ignore,
     EventEdited: ignore,
+    SeatMapPlaced: ignore,
     EventCancelled: ignore,
     DoorStaffAdded: ignore,
     DoorStaffInvited: ignore,

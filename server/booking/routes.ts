@@ -17,6 +17,7 @@ import {
   TransferBody,
 } from '../../contracts/booking.ts'
 import { MessageReply } from '../../contracts/common.ts'
+import type { SeatLabel } from '../../contracts/seating.ts'
 import type { AccountQueries } from '../accounts/queries.ts'
 import type { Throttle } from '../accounts/throttle.ts'
 import type { CatalogQueries, EventRow } from '../catalog/queries.ts'
@@ -26,13 +27,14 @@ import { absoluteMedia, mediaBaseOf } from '../http/media-urls.ts'
 import { replies, type ValibotTypeProvider } from '../http/valibot.ts'
 import { rupeesText, toRupees } from '../money.ts'
 import type { Platform } from '../platform.ts'
+import type { SeatingQueries } from '../seating/queries.ts'
 import type { Checkout } from './checkout.ts'
 import type { BookingCommands } from './commands.ts'
 import { TICKET_NOT_FOUND } from './decide.ts'
 import type { RefundReason } from './facts.ts'
 import { type BookingQueries, mayReadTicket, type OrderRow } from './queries.ts'
 
-export const ticketView = (order: OrderRow) => ({
+export const ticketView = (order: OrderRow, seats?: SeatLabel[]) => ({
   _id: order.id,
   eventId: order.eventId,
   userId: order.ownerId ?? order.buyerId,
@@ -40,6 +42,7 @@ export const ticketView = (order: OrderRow) => ({
   quantity: order.quantity,
   totalAmount: toRupees(order.amountPaise),
   paymentStatus: order.paymentStatus,
+  ...(seats && seats.length > 0 ? { seats } : {}),
 })
 
 /** How a cancelled ticket ended: when, by whom, and its refund (asked for, and paid out when all of
@@ -70,12 +73,14 @@ export type BookingRoutesOptions = {
   accounts: Pick<AccountQueries, 'byEmail'>
   /** refuses an account transferring tickets in a loop */
   throttle: Pick<Throttle, 'perHour'>
+  /** a seated ticket's seats */
+  seating: Pick<SeatingQueries, 'labelsOf'>
 }
 
 export async function bookingRoutes(fastify: FastifyInstance, options: BookingRoutesOptions) {
   const app = fastify.withTypeProvider<ValibotTypeProvider>()
   const { config, gateway } = options.platform
-  const { booking, commands, checkout, events, accounts, throttle } = options
+  const { booking, commands, checkout, events, accounts, throttle, seating } = options
 
   app.post(
     '/ticket/create',
@@ -90,6 +95,7 @@ export async function bookingRoutes(fastify: FastifyInstance, options: BookingRo
         eventId: request.body.eventId,
         ticketType: request.body.ticketType,
         quantity: request.body.quantity,
+        ...(request.body.seats ? { seats: request.body.seats } : {}),
         clientIp: request.ip,
         ...(request.body.promoCode ? { promoCode: request.body.promoCode } : {}),
         meta: { actor: buyer.id, requestId: request.id },
@@ -103,6 +109,7 @@ export async function bookingRoutes(fastify: FastifyInstance, options: BookingRo
         provider: placed.provider,
         ticketId: placed.orderId,
         heldUntil: placed.heldUntil,
+        ...(placed.seats ? { seats: placed.seats } : {}),
         ...(placed.replaced.length > 0
           ? {
               replacedTicketIds: placed.replaced,
@@ -138,7 +145,10 @@ export async function bookingRoutes(fastify: FastifyInstance, options: BookingRo
       if (outcome.kind === 'issued') {
         return {
           message: 'Booking Successful!',
-          ticket: ticketView((await booking.byId(order.id)) as OrderRow),
+          ticket: ticketView(
+            (await booking.byId(order.id)) as OrderRow,
+            (await seating.labelsOf([order.id])).get(order.id),
+          ),
         }
       }
       if (outcome.kind === 'refunded') throw conflict(refundedPaymentMessage(outcome))
@@ -156,7 +166,7 @@ export async function bookingRoutes(fastify: FastifyInstance, options: BookingRo
       const caller = callerOf(request)
       const order = await booking.byId(request.params.ticketId)
       if (!order || !mayReadTicket(order, caller)) throw notFound(TICKET_NOT_FOUND)
-      return ticketView(order)
+      return ticketView(order, (await seating.labelsOf([order.id])).get(order.id))
     },
   )
 
@@ -175,6 +185,7 @@ export async function bookingRoutes(fastify: FastifyInstance, options: BookingRo
           : []),
       ]
       const mediaBase = mediaBaseOf(request, config)
+      const seatsOf = await seating.labelsOf(tickets.map((t) => t.id))
       const byId = new Map<string, EventRow>()
       for (const id of new Set(tickets.map((t) => t.eventId))) {
         const event = await events.byId(id)
@@ -194,6 +205,7 @@ export async function bookingRoutes(fastify: FastifyInstance, options: BookingRo
           quantity: t.quantity,
           totalAmount: toRupees(t.amountPaise),
           paymentStatus: t.paymentStatus,
+          ...(seatsOf.has(t.id) ? { seats: seatsOf.get(t.id) } : {}),
           cancellableUntil: event ? checkout.cutoffOf(event).at : null,
           ...(t.status === 'cancelled' ? endOf(t, event) : {}),
         }
@@ -266,7 +278,9 @@ export async function bookingRoutes(fastify: FastifyInstance, options: BookingRo
       if (!event || (caller.role !== 'admin' && event.organizerId !== caller.id)) {
         throw notFound('Event not found.')
       }
-      return (await booking.ticketsAt(eventId, accountId)).map(ticketView)
+      const tickets = await booking.ticketsAt(eventId, accountId)
+      const seatsOf = await seating.labelsOf(tickets.map((t) => t.id))
+      return tickets.map((t) => ticketView(t, seatsOf.get(t.id)))
     },
   )
 

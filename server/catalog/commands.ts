@@ -7,11 +7,22 @@ import { type DecisionOptions, decisionLocks, type LedgerPort, type StepQueries,
 import { newId, streams } from '../ids.ts'
 import { decideIn } from '../ledger/decider.ts'
 import type { FactMeta, StoredFact } from '../ledger/ledger.ts'
-import { type EventCommand, type EventDetails, eventDecider, type TicketTypeChange } from './decide.ts'
+import type { SeatingQueries } from '../seating/queries.ts'
+import {
+  type EventCommand,
+  type EventDetails,
+  eventDecider,
+  type SeatPlan,
+  type TicketTypeChange,
+} from './decide.ts'
 import type { CatalogFact, EventSubmitted, PromoCodeCreated } from './facts.ts'
 
 /** what an edit reads inside its transaction: the seats each ticket type has sold or held */
-export type CatalogReads = { booking: Pick<StepQueries<BookingQueries>, 'seatsTaken'> }
+export type CatalogReads = {
+  booking: Pick<StepQueries<BookingQueries>, 'seatsTaken'>
+  /** and, for a seat map, the seats held or sold */
+  seating: Pick<StepQueries<SeatingQueries>, 'takenIds'>
+}
 export type CatalogLedger = Pick<LedgerPort<CatalogReads>, 'transaction'>
 
 /** now, as the decisions judge an event's start against it */
@@ -84,6 +95,24 @@ export function catalogCommands(ledger: CatalogLedger, timeZone: string) {
         { lock: decisionLocks.event(eventId) },
       )
     },
+
+    /**
+     * The organizer's seat map (issue 40), placed and checked by seating/plan.ts: the seats held or
+     * sold are read under the event's lock, so no hold takes a seat the plan moves before it commits.
+     */
+    placeSeatMap: (change: { eventId: string; by: string; plan: SeatPlan }, meta: FactMeta) =>
+      ledger.transaction(
+        function* (tx) {
+          const taken = yield* wait(tx.reads.seating.takenIds(change.eventId))
+          const handled = yield* decideIn(tx, eventDecider, {
+            stream: streams.event(change.eventId),
+            command: { type: 'PlaceSeatMap', ...change, taken, now: now(), timeZone },
+            meta,
+          })
+          return handled.facts
+        },
+        { lock: decisionLocks.event(change.eventId) },
+      ),
 
     /** the event called off by its organizer or an admin (before it starts) */
     cancel: (cancel: { eventId: string; by: string; asAdmin: boolean; reason: string }, meta: FactMeta) =>

@@ -1,10 +1,12 @@
 // Pure decisions about one event's stream: submission, the admin's review, its door staff, its
 // promo codes, the organizer's changes and its cancellation.
 import { type ApprovalStatus, SALES_END_AFTER_START, type TicketTypeName } from '../../contracts/catalog.ts'
-import { conflict, forbidden, invalid, notFound } from '../errors.ts'
+import { type Box, PLAN_MOVES_TAKEN_SEATS } from '../../contracts/seating.ts'
+import { conflict, forbidden, invalid, notFound, seatsConflict } from '../errors.ts'
 import type { Decider } from '../ledger/decider.ts'
+import { seatsForSale, takenSeatsMoved } from '../seating/plan.ts'
 import { instantIn } from '../wall-clock.ts'
-import type { CatalogFact, EventEdited, EventSubmitted, PromoCodeCreated } from './facts.ts'
+import type { CatalogFact, EventEdited, EventSubmitted, PlanSection, PromoCodeCreated } from './facts.ts'
 
 export type EventDetails = Required<EventEdited['data']['details']>
 export type TicketTypeState = EventSubmitted['data']['ticketTypes'][number]
@@ -20,7 +22,13 @@ export type EventState = {
   details: EventDetails | null
   ticketTypes: readonly TicketTypeState[]
   cancelled: boolean
+  /** its seat map (issue 40), null while it has none */
+  seatMap: SeatPlan | null
+  seatMapVersion: number
 }
+
+/** an event's seat map: the stage and the sections of its seated ticket types */
+export type SeatPlan = { stage: Box | null; sections: PlanSection[] }
 
 /**
  * An invitation to an event's door staff: for an e-mail address (null: one made for an account
@@ -72,6 +80,19 @@ export type EventCommand =
       now: string
       timeZone: string
     }
+  /**
+   * The organizer saves the seat map (placed and checked by seating/plan.ts's placePlan): `taken`,
+   * the seats held or sold now, read under the event's lock, may not move or vanish.
+   */
+  | {
+      type: 'PlaceSeatMap'
+      eventId: string
+      by: string
+      plan: SeatPlan
+      taken: readonly string[]
+      now: string
+      timeZone: string
+    }
 
 export const EVENT_NOT_FOUND = 'Event not found.'
 export const DATE_IN_PAST = 'The date cannot be in the past.'
@@ -115,6 +136,8 @@ export const eventDecider: Decider<EventState, EventCommand, CatalogFact> = {
     details: null,
     ticketTypes: [],
     cancelled: false,
+    seatMap: null,
+    seatMapVersion: 0,
   }),
 
   evolve(state, fact) {
@@ -180,6 +203,19 @@ export const eventDecider: Decider<EventState, EventCommand, CatalogFact> = {
         return { ...state, promoCodes: { ...state.promoCodes, [fact.data.code]: { disabled: false } } }
       case 'PromoCodeDisabled':
         return { ...state, promoCodes: { ...state.promoCodes, [fact.data.code]: { disabled: true } } }
+      case 'SeatMapPlaced': {
+        const { stage, sections, capacities, version } = fact.data
+        return {
+          ...state,
+          seatMap: { stage, sections },
+          seatMapVersion: version,
+          ticketTypes: state.ticketTypes.map((t) =>
+            capacities[t.ticketTypeId] === undefined
+              ? t
+              : { ...t, quantity: capacities[t.ticketTypeId] as number },
+          ),
+        }
+      }
       default:
         return fact satisfies never
     }
@@ -249,11 +285,60 @@ export const eventDecider: Decider<EventState, EventCommand, CatalogFact> = {
           },
         ]
       }
+      case 'PlaceSeatMap':
+        return decideSeatMap(command, state)
       default:
         return command satisfies never
     }
   },
 }
+
+export const SEAT_MAP_NEEDS_SEATS = 'A seated ticket type needs at least one seat for sale.'
+
+/**
+ * A seat map saved: on an event of this organizer's, not called off nor started, its sections each
+ * of one of the event's ticket types; no seat held or sold moves or vanishes (refused naming them).
+ * Each seated ticket type's capacity becomes its seats for sale.
+ */
+function decideSeatMap(
+  command: Extract<EventCommand, { type: 'PlaceSeatMap' }>,
+  state: EventState,
+): CatalogFact[] {
+  const { details, organizerId } = state
+  if (!state.status || !details || !organizerId) throw notFound(EVENT_NOT_FOUND)
+  if (organizerId !== command.by) throw forbidden(NOT_YOUR_EVENT)
+  if (state.cancelled) throw conflict(EVENT_CANCELLED)
+  if (command.now >= startOf(details, command.timeZone))
+    throw conflict('This event has started, so it can no longer be changed.')
+  for (const section of command.plan.sections) {
+    if (!state.ticketTypes.some((t) => t.ticketTypeId === section.ticketTypeId))
+      throw invalid(`Section "${section.name}": no such ticket type on this event.`)
+  }
+  const moved = takenSeatsMoved(state.seatMap, command.plan, new Set(command.taken))
+  if (moved.length > 0) throw seatsConflict(PLAN_MOVES_TAKEN_SEATS, moved)
+  const capacities: Record<string, number> = {}
+  for (const [ticketTypeId, seats] of seatsForSale(command.plan)) {
+    if (seats === 0) throw invalid(SEAT_MAP_NEEDS_SEATS)
+    capacities[ticketTypeId] = seats
+  }
+  return [
+    {
+      type: 'SeatMapPlaced',
+      data: {
+        eventId: command.eventId,
+        organizerId,
+        by: command.by,
+        version: state.seatMapVersion + 1,
+        stage: command.plan.stage,
+        sections: command.plan.sections,
+        capacities,
+      },
+    },
+  ]
+}
+
+/** the ticket types that are a section of the event's seat map */
+const seatedTypes = (state: EventState) => new Set(state.seatMap?.sections.map((s) => s.ticketTypeId) ?? [])
 
 function decideEdit(command: Extract<EventCommand, { type: 'Edit' }>, state: EventState): CatalogFact[] {
   const { details: before, organizerId } = state
@@ -274,8 +359,11 @@ function decideEdit(command: Extract<EventCommand, { type: 'Edit' }>, state: Eve
 
   let ticketTypes: TicketTypeState[] | undefined
   if (command.ticketTypes) {
-    const next = command.ticketTypes.map((wanted): TicketTypeState => {
-      const kept = state.ticketTypes.find((t) => t.type === wanted.type)
+    const seated = seatedTypes(state)
+    const next = command.ticketTypes.map((asked): TicketTypeState => {
+      const kept = state.ticketTypes.find((t) => t.type.toLowerCase() === asked.type.toLowerCase())
+      // a seated type's capacity is its seats for sale: the seat map sets it, not the form
+      const wanted = kept && seated.has(kept.ticketTypeId) ? { ...asked, quantity: kept.quantity } : asked
       const taken = kept ? (command.taken[kept.ticketTypeId] ?? 0) : 0
       if (wanted.quantity < taken) {
         const message = `${wanted.type} cannot have fewer than ${taken} seats: that many are sold or held.`
@@ -285,6 +373,8 @@ function decideEdit(command: Extract<EventCommand, { type: 'Edit' }>, state: Eve
     })
     for (const old of state.ticketTypes) {
       if (next.some((t) => t.ticketTypeId === old.ticketTypeId)) continue
+      if (seated.has(old.ticketTypeId))
+        throw conflict(`${old.type} is a section of the seat map, so it cannot be removed.`)
       if ((command.taken[old.ticketTypeId] ?? 0) > 0)
         throw conflict(`${old.type} has seats sold or held, so it cannot be removed.`)
     }

@@ -1,6 +1,7 @@
 // Facts of an event's stream (event-<id>). Prices are in integer paise (pricePaise); events
 // submitted before that hold rupees in `price`, upcast when read (catalogUpcasters).
 import type { TicketTypeName } from '../../contracts/catalog.ts'
+import type { Box, SeatNumber } from '../../contracts/seating.ts'
 import type { Upcaster } from '../ledger/upcast.ts'
 import { paiseFromStoredRupees } from '../money.ts'
 
@@ -129,6 +130,41 @@ export type EventCancelled = {
   data: { eventId: string; organizerId: string; by: string; reason: string }
 }
 
+/** a seat of an event's plan (issue 40): its id is the server's (seating/plan.ts's seatId) */
+export type PlacedSeat = {
+  id: string
+  number: SeatNumber
+  x: number
+  y: number
+  /** not for sale */
+  blocked: boolean
+  accessible: false | 'wheelchair' | 'companion'
+}
+/** a section of the plan: the seats of one ticket type, row by row */
+export type PlanSection = {
+  name: string
+  ticketTypeId: string
+  rows: Array<{ label: string; seats: PlacedSeat[] }>
+}
+
+/**
+ * The organizer saved the event's seat map (issue 40): the whole plan, its `version` (1 for the
+ * first), and the capacity each seated ticket type now has (its seats not blocked). No seat held or
+ * sold moved or vanished (decided against the seats taken, read under the event's lock).
+ */
+export type SeatMapPlaced = {
+  type: 'SeatMapPlaced'
+  data: {
+    eventId: string
+    organizerId: string
+    by: string
+    version: number
+    stage: Box | null
+    sections: PlanSection[]
+    capacities: Record<string, number>
+  }
+}
+
 export type CatalogFact =
   | EventSubmitted
   | EventApproved
@@ -141,6 +177,7 @@ export type CatalogFact =
   | PromoCodeDisabled
   | EventEdited
   | EventCancelled
+  | SeatMapPlaced
 
 export const catalogUpcasters = {
   /** Before prices were kept in paise: ticketTypes[].price in rupees. */

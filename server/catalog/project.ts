@@ -61,6 +61,10 @@ const setVersion = statement<{ version: number; id: string }>(
   (p) => sql`UPDATE events SET version = ${p.version} WHERE id = ${p.id}`,
 )
 
+const setCapacity = statement<{ id: string; quantity: number }>(
+  (p) => sql`UPDATE event_ticket_types SET quantity = ${p.quantity} WHERE id = ${p.id}`,
+)
+
 const cancel = statement<{ at: string; reason: string; version: number; id: string }>(
   (p) => sql`UPDATE events SET cancelled_at = ${p.at}, cancel_reason = ${p.reason}, version = ${p.version},
     updated_at = ${p.at} WHERE id = ${p.id}`,
@@ -202,5 +206,11 @@ export const catalogProjection = readProjection<CatalogFact>({
     DoorStaffRemoved: followVersion,
     PromoCodeCreated: followVersion,
     PromoCodeDisabled: followVersion,
+    // a seated ticket type's capacity is its seats for sale (issue 40); the plan is seating's
+    *SeatMapPlaced(fact, x) {
+      yield* wait(followVersion(fact, x))
+      for (const [id, quantity] of Object.entries(fact.data.capacities))
+        yield* wait(x.run(setCapacity, { id, quantity }))
+    },
   },
 })

@@ -183,6 +183,7 @@ export const checkinProjection = readProjection<BookingFact | CatalogFact, Order
     PromoCodeCreated: ignore,
     PromoCodeDisabled: ignore,
     EventEdited: ignore,
+    SeatMapPlaced: ignore,
     EventCancelled: ignore,
   },
 })

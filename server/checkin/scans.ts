@@ -7,8 +7,10 @@
 // opened (CHECKIN_OPENS_HOURS before the start, by the door's clock but never later than the
 // server's) is too early and admits no one. A scan is known by its scanId
 // (sha256 of device, code and scannedAt): sent again, it gets the same answer and adds no fact.
+
 import { createHash } from 'node:crypto'
 import type { ScanInput, ScanReply } from '../../contracts/checkin.ts'
+import type { SeatLabel } from '../../contracts/seating.ts'
 import type { AccountQueries } from '../accounts/queries.ts'
 import {
   type DoorClock,
@@ -30,7 +32,13 @@ export const scanIdOf = (scan: ScanInput) =>
   createHash('sha256').update(`${scan.device}\n${scan.code}\n${scan.scannedAt}`).digest('hex')
 
 /** what one scan's decision on its ticket's stream found */
-type Decided = { verdict: ScanVerdict; ticketType: string | null; ownerId: string | null }
+type Decided = {
+  verdict: ScanVerdict
+  ticketType: string | null
+  ownerId: string | null
+  /** a seated ticket's seat for the admission scanned */
+  seat: SeatLabel | undefined
+}
 
 export function checkinScans(parts: {
   ledger: Pick<LedgerPort<unknown>, 'transactionInBatch'>
@@ -56,6 +64,7 @@ export function checkinScans(parts: {
         verdict: scanVerdict(state, scan, door),
         ticketType: state.order && state.status !== 'none' ? state.order.ticketType : null,
         ownerId: state.ownerId,
+        seat: state.order?.seats?.[scan.admission - 1],
       }
     })
 
@@ -102,6 +111,7 @@ export function checkinScans(parts: {
           device,
           ticketType: real ? d.ticketType : null,
           holder: real && d.ownerId ? (holders.get(d.ownerId) ?? null) : null,
+          ...(real && d.seat ? { seat: d.seat } : {}),
         }
       })
     },

@@ -11,9 +11,11 @@ import type {
   TicketPass,
 } from '../../contracts/checkin.ts'
 import { passIdOf } from '../../contracts/pass-code.ts'
+import { seatText } from '../../contracts/seating.ts'
 import type { AccountQueries } from '../accounts/queries.ts'
 import type { OrderRow } from '../booking/queries.ts'
 import type { CatalogQueries, EventRow } from '../catalog/queries.ts'
+import type { SeatingQueries } from '../seating/queries.ts'
 import { holdersOf } from './holders.ts'
 import type { DoorOpening } from './opening.ts'
 import type { PassSigner } from './pass-codes.ts'
@@ -30,6 +32,8 @@ export function checkinViews(parts: {
   opening: DoorOpening
   /** the ledger's head: what a manifest is as of */
   head: () => Promise<number>
+  /** a seated ticket's seats, one per admission in order (issue 40) */
+  seating: Pick<SeatingQueries, 'labelsOf'>
 }) {
   const { checkin, catalog, accounts, signer } = parts
 
@@ -52,7 +56,12 @@ export function checkinViews(parts: {
       // A void pass carries no code. A signature says the server issued the pass, and a door that
       // is offline admits a signed code its manifest does not list yet (issued since its last
       // sync): a code signed for a ticket never issued (an unpaid checkout) would let anyone in.
-      const rows = await checkin.passesOfTicket(order.id)
+      const [rows, seatsOf] = await Promise.all([
+        checkin.passesOfTicket(order.id),
+        parts.seating.labelsOf([order.id]),
+      ])
+      const seats = seatsOf.get(order.id) ?? []
+      const seatOf = (admission: number) => (seats[admission - 1] ? { seat: seats[admission - 1] } : {})
       if (rows.length === 0) {
         return Array.from({ length: order.quantity }, (_, i) => ({
           _id: passIdOf({ ticketId: order.id, admission: i + 1, version: 0 }),
@@ -76,6 +85,7 @@ export function checkinViews(parts: {
               }),
         status: row.status,
         admittedAt: row.admittedAt,
+        ...seatOf(row.admission),
       }))
     },
 
@@ -88,8 +98,12 @@ export function checkinViews(parts: {
         accounts,
         rows.map((r) => r.ownerId),
       )
+      const seatsOf = await parts.seating.labelsOf(rows.map((r) => r.orderId))
+      const seats: Record<string, string> = {}
       const voided: string[] = []
       const listed = rows.map((row): ManifestPass => {
+        const seat = seatsOf.get(row.orderId)?.[row.admission - 1]
+        if (seat) seats[row.id] = seatText(seat)
         for (let version = 0; version < row.version; version++) {
           voided.push(passIdOf({ ticketId: row.orderId, admission: row.admission, version }))
         }
@@ -111,6 +125,7 @@ export function checkinViews(parts: {
         voided,
         passes: listed,
         ticketTypes: types.map((t) => t.type),
+        ...(Object.keys(seats).length > 0 ? { seats } : {}),
       }
     },
 

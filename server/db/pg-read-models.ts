@@ -6,6 +6,7 @@ import { heldByClient, inventory, orders, promoCodes } from '../booking/tables.t
 import { events, eventTicketTypes } from '../catalog/tables.ts'
 import { admissions, admissionsByMinute, doorInvitations, doubleEntries, passes } from '../checkin/tables.ts'
 import { sessions } from '../schedule/tables.ts'
+import { seatMaps, seatRows, seats } from '../seating/tables.ts'
 import { inquiries } from '../support/tables.ts'
 import { waitlistEntries } from '../waitlist/tables.ts'
 
@@ -30,3 +31,6 @@ export const ordersTable = orders.pg
 export const inventoryTable = inventory.pg
 export const heldByClientTable = heldByClient.pg
 export const promoCodesTable = promoCodes.pg
+export const seatMapsTable = seatMaps.pg
+export const seatsTable = seats.pg
+export const seatRowsTable = seatRows.pg

@@ -114,6 +114,7 @@ export function registerErrorHandling(app: FastifyInstance) {
         withStatusFlag({
           message: error.message,
           ...(error.details.issues ? { issues: error.details.issues } : {}),
+          ...(error.details.seats ? { seats: error.details.seats } : {}),
         }),
       )
     }

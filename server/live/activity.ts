@@ -1,4 +1,5 @@
 // Facts as the activity feed shows them: no secrets, and one line a person can read.
+
 import type { ActivityItem } from '../../contracts/activity.ts'
 import type { AccountRegistered } from '../accounts/facts.ts'
 import type { AccountQueries } from '../accounts/queries.ts'
@@ -7,6 +8,7 @@ import type { CatalogQueries } from '../catalog/queries.ts'
 import { typedFact } from '../ledger/decider.ts'
 import type { StoredFact } from '../ledger/ledger.ts'
 import { toRupees } from '../money.ts'
+import type { SeatingQueries } from '../seating/queries.ts'
 import type { CheckinReads, DashboardReads, KnownFact } from './pushes.ts'
 
 /** Keys whose values never leave the server, wherever they appear in a fact. */
@@ -35,6 +37,8 @@ export type LiveReads = {
   dashboards: DashboardReads
   /** the door's summaries (issue 16), pushed to whoever follows an event's door */
   checkin?: CheckinReads
+  /** the seats an order moved (issue 40), pushed to whoever shows the event's seat map */
+  seating?: Pick<SeatingQueries, 'lastOfOrder'>
 }
 
 export function activityShaper(reads: LiveReads) {
@@ -133,6 +137,8 @@ export function activityShaper(reads: LiveReads) {
         return `${await name(fact.data.by)} changed “${await title(fact.data.eventId)}”${
           fact.data.moved ? ' (its date, time or place: the holders are told)' : ''
         }`
+      case 'SeatMapPlaced':
+        return `${await name(fact.data.by)} saved the seat map of “${await title(fact.data.eventId)}”`
       case 'EventCancelled':
         return `${await name(fact.data.by)} cancelled “${await title(fact.data.eventId)}”: ${fact.data.reason}`
       default:

@@ -16,6 +16,8 @@ import {
   isPublicRoom,
   type NoticePush,
   rooms,
+  SEATS_MESSAGE,
+  type SeatsPush,
   type SessionPush,
   type TicketPush,
   type WaitlistPush,
@@ -29,6 +31,7 @@ import { streams } from '../ids.ts'
 import { typedFact } from '../ledger/decider.ts'
 import type { StoredFact } from '../ledger/ledger.ts'
 import type { ScheduleFact } from '../schedule/facts.ts'
+import type { SeatingQueries } from '../seating/queries.ts'
 import type { SupportFact } from '../support/facts.ts'
 import type { WaitlistFact } from '../waitlist/facts.ts'
 
@@ -40,7 +43,8 @@ export type KnownFact = AccountFact | CatalogFact | BookingFact | ScheduleFact |
  */
 export type Push = {
   room: string
-  data: FactPush['data']
+  /** a seat map's changes go to its room as the message `seats` (SeatsPush), the rest as facts */
+  data: FactPush['data'] | SeatsPush
   type?: string
   /** the message this one is the public copy of: a socket that hears that one is not sent this */
   copyOf?: FactPush['data']
@@ -157,6 +161,7 @@ export function createPushes(
     catalog: CatalogQueries
     dashboards: DashboardReads
     checkin?: CheckinReads
+    seating?: Pick<SeatingQueries, 'lastOfOrder'>
   },
   options: {
     /** whether a room has anyone in it here: the dashboards' rows and the seats left are read only
@@ -275,8 +280,18 @@ export function createPushes(
     const people = new Set([order.ownerId ?? order.buyerId, ...extraAccounts])
     return [
       ...(await availability(order.ticketTypeId, order.eventId, fact)),
+      ...(await seatsMoved(orderId, order.eventId)),
       ...[...people].map((id) => ({ room: rooms.user(id), data })),
     ]
+  }
+
+  /** the seats an order's fact moved, as they are now, for whoever shows the event's map here */
+  const seatsMoved = async (orderId: string, eventId: string): Promise<Push[]> => {
+    if (!reads.seating || !listening(rooms.seats(eventId))) return []
+    const seats = await reads.seating.lastOfOrder(orderId)
+    if (seats.length === 0) return []
+    const data: SeatsPush = { eventId, changes: seats.map((s) => ({ id: s.id, status: s.status })) }
+    return [{ room: rooms.seats(eventId), type: SEATS_MESSAGE, data }]
   }
 
   return async function pushesOf(stored: StoredFact): Promise<Push[]> {
@@ -436,6 +451,7 @@ export function createPushes(
         }
         return pushes
       }
+      case 'SeatMapPlaced':
       case 'EventEdited':
       case 'EventCancelled': {
         // The event's page, the listing (when it is public) and the dashboards show it as it is
@@ -452,6 +468,13 @@ export function createPushes(
           ...(await figures(eventId, organizerId, stored)),
         ]
         // a move is told here; a cancellation with each ticket it cancels (TicketCancelled)
+        // a new plan: whoever shows the map reads it again (seating's room hears it as a new version)
+        if (fact.type === 'SeatMapPlaced')
+          pushes.push({
+            room: rooms.seats(eventId),
+            type: SEATS_MESSAGE,
+            data: { eventId, changes: [], version: fact.data.version },
+          })
         if (isPublic && fact.type === 'EventEdited' && fact.data.moved !== undefined) {
           const notice: HolderNoticePush = {
             eventId,

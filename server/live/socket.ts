@@ -13,6 +13,7 @@ import {
   type LiveRefusal,
   liveEvents,
   rooms,
+  SEATS_MESSAGE,
   TOO_MANY_CONNECTIONS,
   TOO_MANY_MESSAGES,
 } from '../../contracts/live.ts'
@@ -379,9 +380,15 @@ export function attachLive(
       const types = new Map<FactPush['data'], string>()
       const copies = new Map<FactPush['data'], FactPush['data']>()
       for (const { room, data, type, copyOf } of await pushesOf(fact)) {
-        audiences.set(data, [...(audiences.get(data) ?? []), room])
-        if (type) types.set(data, type)
-        if (copyOf) copies.set(data, copyOf)
+        // a seat map's changes: the bare message `seats`, as they are (SeatsPush)
+        if (type === SEATS_MESSAGE) {
+          io.local.to(room).emit(SEATS_MESSAGE, data)
+          continue
+        }
+        const factData = data as FactPush['data']
+        audiences.set(factData, [...(audiences.get(factData) ?? []), room])
+        if (type) types.set(factData, type)
+        if (copyOf) copies.set(factData, copyOf)
       }
       for (const [data, audience] of audiences) {
         // a public copy goes to no socket that hears the full message

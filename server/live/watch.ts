@@ -1,7 +1,7 @@
 // Which rooms a socket may watch, and how many. A refused watch joins nothing: a socket asking for
 // made-up rooms must not make the server keep anything for it (issue 11: one socket watching
 // random rooms grew the server by 130 MB in 8 s).
-import { attendeesOfRoom, eventOfRoom, publicRoom, type WatchAck } from '../../contracts/live.ts'
+import { attendeesOfRoom, eventOfRoom, publicRoom, seatsOfRoom, type WatchAck } from '../../contracts/live.ts'
 import type { CatalogQueries } from '../catalog/queries.ts'
 
 /** The account in a socket's handshake token; null for a visitor. */
@@ -19,7 +19,7 @@ export function watchRules(events: Pick<CatalogQueries, 'byId'>, roomsPerSocket:
   // approved, its organizer's and the admins' before that. Its attendee list is only ever theirs.
   const maySee = async (room: string, watcher: Watcher): Promise<boolean> => {
     const listOf = attendeesOfRoom(room)
-    const eventId = eventOfRoom(room) ?? listOf
+    const eventId = eventOfRoom(room) ?? seatsOfRoom(room) ?? listOf
     if (!eventId) return true
     const event = await events.byId(eventId)
     if (!event) return false

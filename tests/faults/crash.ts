@@ -77,7 +77,8 @@ export type CrashResult = {
 export async function crashScenario(o: CrashOptions): Promise<CrashResult> {
   const started = performance.now()
   const log = o.log ?? (() => {})
-  const seeded = seed(o.seed ?? { buyers: 60, events: 4, seats: 2000 })
+  // VIP is reserved seating: its holds take the best seats left, decided seat by seat
+  const seeded = seed({ ...(o.seed ?? { buyers: 60, events: 4, seats: 2000 }), seatedVip: true })
   const env = faultEnv(seeded.dataDir, { HOLD_MINUTES: '1', ...o.env })
   const databaseFile = join(seeded.dataDir, 'ticketing.sqlite')
   const outboxDir = join(seeded.dataDir, 'outbox')

@@ -205,7 +205,7 @@ export async function redisScenario(o: RedisOptions): Promise<RedisResult> {
   const redisDir = mkdtempSync(join(tmpdir(), 'faults-redis-'))
   const redisPort = await freePort()
   let redis = await startPrivateRedis(redisPort, redisDir, o.variant)
-  const seeded = seed({ buyers: 60, events: 3, seats: 3000 })
+  const seeded = seed({ buyers: 60, events: 3, seats: 3000, seatedVip: true })
   const env = faultEnv(seeded.dataDir, {
     REDIS_URL: redis.url,
     HOLD_MINUTES: '1',

@@ -50,7 +50,7 @@ const paymentsOf = (app: FastifyInstance, gateway: PaymentGateway = app.platform
   const confirm =
     gateway === app.platform.gateway
       ? app.services.confirm
-      : paymentConfirmer({ gateway, booking, catalog, commands })
+      : paymentConfirmer({ gateway, booking, catalog, commands, ledger: app.platform.ledger })
   return paymentsProcessor({ gateway, commands, confirm })
 }
 

@@ -576,6 +576,8 @@ type OrderFold = {
   issued: number
   captures: Map<string, number>
   types: string[]
+  /** a seated order's seat ids (issue 40) */
+  seats: string[]
 }
 
 /** Each order stream folded the way the booking projection counts seats. */
@@ -594,6 +596,7 @@ export function foldOrders(facts: StoredFact[]): Map<string, OrderFold> {
         issued: 0,
         captures: new Map(),
         types: [],
+        seats: ((data.seats as Array<{ id: string }> | undefined) ?? []).map((s) => s.id),
       })
     }
     const order = orders.get(id)
@@ -763,6 +766,33 @@ export function checkInvariants(databaseFile: string, ops: Op[], scratchDir: str
           `ticket type ${id}: inventory sold ${row.sold}, issued orders ${issuedRows.get(id) ?? 0}`,
         )
     }
+
+    // No seat of a map held or sold to two orders at once (issue 40), and the seats' statuses as
+    // the ledger has them: each seat of a live order held or sold to that order, no other taken.
+    const claimed = new Map<string, string>()
+    for (const [id, order] of orders) {
+      if (order.status !== 'held' && order.status !== 'issued') continue
+      for (const seat of order.seats) {
+        const other = claimed.get(seat)
+        if (other) {
+          oversoldSeats++
+          inventory.push(`seat ${seat}: taken by orders ${other} and ${id}`)
+        }
+        claimed.set(seat, id)
+      }
+    }
+    const seatRows = connection.sqlite
+      .prepare("SELECT seat_id AS id, status, order_id AS orderId FROM seats WHERE status <> 'free'")
+      .all() as Array<{ id: string; status: string; orderId: string }>
+    for (const row of seatRows) {
+      const owner = claimed.get(row.id)
+      const order = owner ? orders.get(owner) : undefined
+      const expected = order?.status === 'issued' ? 'sold' : 'held'
+      if (owner !== row.orderId || row.status !== expected)
+        inventory.push(`seat ${row.id}: stored ${row.status} for ${row.orderId}, ledger ${owner ?? 'free'}`)
+      claimed.delete(row.id)
+    }
+    for (const [seat, owner] of claimed) inventory.push(`seat ${seat}: ledger taken by ${owner}, stored free`)
 
     // The read models equal what a replay of the ledger builds.
     const tables = readModelTables()

@@ -133,7 +133,7 @@ function databaseBackends(name: string) {
  */
 export async function deploy(
   variant: Variant,
-  seedOptions: { buyers: number; events: number; seats: number },
+  seedOptions: { buyers: number; events: number; seats: number; seatedVip?: boolean },
   env: Record<string, string>,
   /** the address the app processes reach PostgreSQL at, from the database's own (a proxy's, in
    * pg-cluster); seeding and the bench's own reads use the database's */

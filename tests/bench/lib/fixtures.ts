@@ -1,7 +1,9 @@
 // Realistic facts for benchmarks, written straight into a ledger (fast, and the same shapes the
 // app appends), so replay and projections see a consistent history.
+
 import { newId } from '../../../server/ids.ts'
 import type { Fact } from '../../../server/ledger/ledger.ts'
+import { placePlan, seatsForSale } from '../../../server/seating/plan.ts'
 
 export type Stream = { stream: string; facts: Fact[] }
 
@@ -41,6 +43,8 @@ export function eventFacts(
   seats = 100_000,
   /** when it starts (a wall clock in TIMEZONE) */
   start: { date: string; time: string } = { date: '2030-01-01', time: '19:00' },
+  /** VIP a section of reserved seats (issue 40): rows of 20, as many seats as VIP has */
+  seatedVip = false,
 ): { seed: EventSeed; stream: Stream } {
   const eventId = newId()
   const ticketTypes = [
@@ -79,7 +83,46 @@ export function eventFacts(
           },
         },
         { type: 'EventApproved', data: { eventId, organizerId, by: adminId } },
+        ...(seatedVip
+          ? [seatMapFact(eventId, organizerId, ticketTypes[1] as (typeof ticketTypes)[number])]
+          : []),
       ],
+    },
+  }
+}
+
+/** a seat map whose one section is the VIP type: rows A, B, … of 20 seats, its capacity in seats */
+function seatMapFact(
+  eventId: string,
+  organizerId: string,
+  vip: { ticketTypeId: string; quantity: number },
+): Fact {
+  const rows = Math.ceil(vip.quantity / 20)
+  const body = {
+    stage: { x: 0, y: -3, w: 20, h: 2 },
+    sections: [
+      {
+        name: 'VIP',
+        ticketType: vip.ticketTypeId,
+        rows: Array.from({ length: rows }, (_, r) => ({
+          label: `R${r + 1}`,
+          seats: Array.from({ length: Math.min(20, vip.quantity - r * 20) }, (_, s) => ({ number: s + 1 })),
+        })),
+      },
+    ],
+  }
+  const placed = placePlan(eventId, body, [{ id: vip.ticketTypeId, type: 'VIP' }])
+  if (!placed.ok) throw new Error(`the seed's seat map: ${placed.issues[0]?.message}`)
+  return {
+    type: 'SeatMapPlaced',
+    data: {
+      eventId,
+      organizerId,
+      by: organizerId,
+      version: 1,
+      stage: placed.plan.stage,
+      sections: placed.plan.sections,
+      capacities: Object.fromEntries(seatsForSale(placed.plan)),
     },
   }
 }

@@ -108,7 +108,11 @@ app.post(
       if (!account || account.passwordChangedAt !== claims.pv)
         return reply.code(401).send({ message: 'unauthenticated' })
     }
-    const body = request.body as v.InferOutput<typeof CreateOrderBody>
+    // the floor's orders are counts: a type and a quantity, always given
+    const body = request.body as v.InferOutput<typeof CreateOrderBody> & {
+      ticketType: string
+      quantity: number
+    }
     let ticketType: TicketTypeRow | undefined
     let organizerId = ''
     if (steps.has('event')) {

@@ -33,6 +33,8 @@ type SeedOptions = {
   synchronous?: 'FULL' | 'NORMAL'
   /** when the events start (a wall clock in TIMEZONE); far ahead unless told */
   eventStart?: { date: string; time: string }
+  /** VIP sold as reserved seats (issue 40), the best ones for each hold's quantity */
+  seatedVip?: boolean
 }
 
 const HASH = '$argon2id$v=19$m=19456,t=2,p=1$YmVuY2htYXJrc2FsdA$0n4SvGtf5r7k9UbSCzjnQ+z4YEfxbRg3O2c7fY5XiDc'
@@ -47,7 +49,7 @@ function seedFacts(options: SeedOptions) {
   const id = (s: Stream | undefined) =>
     (s?.facts[0]?.data as { accountId: string } | undefined)?.accountId ?? ''
   const events = Array.from({ length: options.events }, (_, i) =>
-    eventFacts(id(organizer), id(admin), i, options.seats, options.eventStart),
+    eventFacts(id(organizer), id(admin), i, options.seats, options.eventStart, options.seatedVip),
   )
   return {
     people,

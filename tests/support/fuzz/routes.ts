@@ -346,6 +346,9 @@ export const routeSpecs: RouteSpec[] = [
             ticketType: fc.constantFrom('Balcony', '', ...w.ticketTypeIds.slice(2)),
             quantity: fc.constantFrom(11, 0, -1, 1.5, 1e308, 'NaN', '1e3', '0x3', 2 ** 53 + 2),
             promoCode: fc.constantFrom('', 'x', ' ', 'a'.repeat(40), 5, 'TEN OFF', '%', null),
+            seats: fc.constantFrom([], ['zzzzzzzzzz'], ['a', 'a'], 'A1', [7], Array(21).fill('abc'), [
+              'NOT-AN-ID',
+            ]),
           },
         ),
       }),
@@ -621,6 +624,56 @@ export const routeSpecs: RouteSpec[] = [
           { reason: fc.constantFrom('', ' ', 'x'.repeat(501), 3, null) },
         ),
       }),
+  },
+
+  // seat maps (issue 40)
+  {
+    route: 'PUT /api/v1/event/:id/seatmap',
+    request: (w) =>
+      http({
+        method: 'PUT',
+        path: param(w.eventIds).map((id) => `/api/v1/event/${id}/seatmap`),
+        body: jsonBody(
+          {
+            stage: fc.constantFrom(null, { x: 0, y: -2, w: 10, h: 1 }),
+            sections: fc.constantFrom([
+              {
+                name: 'Stalls',
+                ticketType: 'VIP',
+                rows: [{ label: 'A', seats: [{ number: 1 }, { number: 2 }] }],
+              },
+            ]),
+          },
+          {
+            stage: fc.constantFrom({ x: 'a' }, 5, { x: 1e309, y: 0, w: 1, h: 1 }),
+            sections: fc.constantFrom(
+              [],
+              'Stalls',
+              [{ name: '', ticketType: 'VIP', rows: [] }],
+              [{ name: 'S', ticketType: 'Balcony', rows: [{ label: 'A', seats: [{ number: -1 }] }] }],
+              [
+                {
+                  name: 'S',
+                  ticketType: 'VIP',
+                  rows: [{ label: 'A', seats: [{ number: 1 }, { number: 1 }] }],
+                },
+              ],
+              [
+                {
+                  name: 'S',
+                  ticketType: 'VIP',
+                  rows: [{ label: 'x'.repeat(13), seats: [{ number: 'A B' }] }],
+                },
+              ],
+            ),
+          },
+        ),
+      }),
+  },
+  {
+    route: 'GET /api/v1/event/:id/seatmap',
+    request: (w) =>
+      http({ method: 'GET', path: param(w.eventIds).map((id) => `/api/v1/event/${id}/seatmap`) }),
   },
 
   // waiting lists (issue 17)

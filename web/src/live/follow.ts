@@ -116,6 +116,7 @@ export function followLive(live: Live, client: QueryClient): () => void {
         if (push.type !== 'TicketsHeld') refetch(keys.myTickets)
         return
       }
+      case 'SeatMapPlaced':
       case 'EventEdited':
       case 'EventCancelled': {
         const { data } = push

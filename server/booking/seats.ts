@@ -1,0 +1,112 @@
+// A seated order's seats (issue 40), chosen before the provider is asked: the seats a buyer named,
+// checked (one section, each on the map and free, no single seat stranded), or the best ones of a
+// seated type for a quantity. The hold decides again, each seat free, under the event's lock.
+import {
+  type Box,
+  NO_SEATS_TOGETHER,
+  SEATS_TAKEN,
+  type SeatLabel,
+  SINGLE_SEAT_LEFT,
+} from '../../contracts/seating.ts'
+import type { TicketTypeRow } from '../catalog/queries.ts'
+import { type Step, type StepQueries, wait } from '../db/store.ts'
+import { conflict, invalid, seatsConflict } from '../errors.ts'
+import { bestSeats, selectionRefusal } from '../seating/best.ts'
+import { type MapSeat, rowsOf, type SeatingQueries } from '../seating/queries.ts'
+
+export const SEATS_NOT_ON_MAP = 'Some of the seats you chose are not on this event’s seat map.'
+export const SEATS_OF_ONE_SECTION = 'Choose seats of one section at a time.'
+export const SEATS_NOT_OF_TYPE = 'The seats you chose are not of that ticket type.'
+
+const labelOf = (seat: MapSeat): SeatLabel => ({
+  id: seat.id,
+  section: seat.section,
+  row: seat.row,
+  number: seat.number,
+})
+
+/**
+ * The seats of the order and their ticket type; null when the order is not seated (no seats named,
+ * and the type named has no section on the map). `ownOrders`: the buyer's unpaid holds of the
+ * event, which this checkout replaces (their seats count as free for them).
+ */
+/** rows read to choose the best seats from: the nearest the stage with room enough */
+const CANDIDATE_ROWS = 8
+
+/**
+ * The seats of the order and their ticket type on an event with a seat map (`plan`); null when the
+ * order is not seated (no seats named, and the type named has no section on the map). `ownOrders`:
+ * the buyer's unpaid holds of the event, which this checkout replaces (their seats count as free
+ * for them).
+ */
+export async function seatsChosen(
+  seating: Pick<SeatingQueries, 'named' | 'section' | 'rows' | 'rowsWithRoom'>,
+  eventId: string,
+  plan: { stage: Box | null; sections: ReadonlyArray<{ ticketTypeId: string }> },
+  types: readonly TicketTypeRow[],
+  ticketType: string | undefined,
+  ids: readonly string[] | undefined,
+  quantity: number,
+  ownOrders: ReadonlySet<string>,
+): Promise<{ ticketType: TicketTypeRow; seats: SeatLabel[] | null } | null> {
+  const named = (t: TicketTypeRow) =>
+    ticketType !== undefined && (t.id === ticketType || t.type.toLowerCase() === ticketType.toLowerCase())
+  const isFree = (seat: MapSeat) =>
+    seat.status === 'free' || (seat.status === 'held' && seat.orderId !== null && ownOrders.has(seat.orderId))
+  const { stage } = plan
+  const stageY = stage ? stage.y + stage.h / 2 : -1e9
+  /** the rows where `n` seats of the type may best be found */
+  const candidates = (typeId: string, n: number) =>
+    seating.rowsWithRoom(eventId, typeId, n, stageY, CANDIDATE_ROWS)
+  if (!ids) {
+    // the best seats are chosen under the event's lock, by the hold (bestSeatsNow)
+    const type = types.find(named)
+    if (!type || !plan.sections.some((s) => s.ticketTypeId === type.id)) return null
+    return { ticketType: type, seats: null }
+  }
+  const seats = await seating.named(eventId, ids)
+  if (seats.length < ids.length)
+    throw invalid(SEATS_NOT_ON_MAP, [{ field: 'seats', message: SEATS_NOT_ON_MAP }])
+  const typeIds = new Set(seats.map((s) => s.ticketTypeId))
+  if (typeIds.size > 1)
+    throw invalid(SEATS_OF_ONE_SECTION, [{ field: 'seats', message: SEATS_OF_ONE_SECTION }])
+  const type = types.find((t) => typeIds.has(t.id))
+  if (!type) throw invalid(SEATS_NOT_ON_MAP, [{ field: 'seats', message: SEATS_NOT_ON_MAP }])
+  if (ticketType !== undefined && !named(type))
+    throw invalid(SEATS_NOT_OF_TYPE, [{ field: 'ticketType', message: SEATS_NOT_OF_TYPE }])
+  const taken = seats.filter((s) => !isFree(s)).map((s) => s.id)
+  if (taken.length > 0) throw seatsConflict(SEATS_TAKEN, taken)
+  // the rows chosen from, and those where another choice of as many seats could be (a stranded
+  // seat is refused only when a choice without one exists)
+  const labels = await candidates(type.id, ids.length)
+  const rows = rowsOf(
+    await seating.rows(eventId, type.id, [...seats.map((s) => s.row), ...labels]),
+    ownOrders,
+  )
+  if (selectionRefusal(rows, new Set(ids))) throw conflict(SINGLE_SEAT_LEFT)
+  return { ticketType: type, seats: seats.map(labelOf) }
+}
+
+/**
+ * The best `n` seats of a seated type as they are now, read in the hold's transaction under the
+ * event's lock (so buyers asking at once never pick the same ones): from the rows nearest the stage
+ * with room for all of them, else the best split from the whole section.
+ */
+export function* bestSeatsNow(
+  seating: StepQueries<Pick<SeatingQueries, 'rows' | 'section' | 'rowsWithRoom'>>,
+  eventId: string,
+  ticketTypeId: string,
+  n: number,
+  stage: Box | null,
+): Step<SeatLabel[]> {
+  const stageY = stage ? stage.y + stage.h / 2 : -1e9
+  const labels = yield* wait(seating.rowsWithRoom(eventId, ticketTypeId, n, stageY, CANDIDATE_ROWS))
+  const section = yield* wait(
+    labels.length > 0 ? seating.rows(eventId, ticketTypeId, labels) : seating.section(eventId, ticketTypeId),
+  )
+  const best = bestSeats(rowsOf(section), n, stage)
+  if (!best) throw conflict(NO_SEATS_TOGETHER)
+  // in the plan's order, as a named choice is: admission n is the order's n-th seat everywhere
+  const picked = new Set(best)
+  return section.filter((s) => picked.has(s.id)).map(labelOf)
+}

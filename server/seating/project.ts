@@ -1,0 +1,169 @@
+// Folds seat maps and the seats' sales into seat_maps and seats (issue 40), on either store. A plan
+// saved upserts its seats (a seat held or sold keeps its sale: the plan may not move it) and drops
+// the seats it no longer has; a hold, a sale and a release move the seats the order names. A seat
+// released keeps the order it was last with, so the live room can say which seats came back.
+import { sql } from 'drizzle-orm'
+import type { BookingFact, SeatsHeld } from '../booking/facts.ts'
+import type { SeatMapPlaced } from '../catalog/facts.ts'
+import { type Sql, statement } from '../db/sql.ts'
+import { wait } from '../db/store.ts'
+import { readProjection } from '../ledger/read-projection.ts'
+import { seatMaps, seatRows, seats } from './tables.ts'
+
+/** seats written per statement when a plan is saved (a stadium's 100,000 in 50) */
+const SEATS_PER_STATEMENT = 2000
+
+const putMap = statement<{ eventId: string; version: number; stage: string | null; sections: string }>(
+  (p) => sql`INSERT INTO seat_maps (event_id, version, stage, sections)
+    VALUES (${p.eventId}, ${p.version}, ${p.stage}, ${p.sections})
+    ON CONFLICT (event_id) DO UPDATE SET version = excluded.version, stage = excluded.stage,
+      sections = excluded.sections`,
+)
+
+// Many rows in one statement, from one JSON text: json_each on SQLite, json_to_recordset on
+// PostgreSQL (the one place seating speaks each dialect: a plan is up to 100,000 rows).
+const putSeats = statement<{ eventId: string; version: number; seats: string }>((p, d) =>
+  d.dialect === 'sqlite'
+    ? sql`INSERT INTO seats (event_id, seat_id, section, ticket_type_id, row_label, number, x, y, blocked,
+          accessible, ord, plan_version, status, order_id)
+        SELECT ${p.eventId}, json_extract(s.value, '$.id'), json_extract(s.value, '$.section'),
+          json_extract(s.value, '$.type'), json_extract(s.value, '$.row'), json_extract(s.value, '$.number'),
+          json_extract(s.value, '$.x'), json_extract(s.value, '$.y'), json_extract(s.value, '$.blocked'),
+          json_extract(s.value, '$.accessible'), json_extract(s.value, '$.ord'), ${p.version}, 'free', NULL
+        FROM json_each(${p.seats}) AS s WHERE true
+        ON CONFLICT (event_id, seat_id) DO UPDATE SET section = excluded.section,
+          ticket_type_id = excluded.ticket_type_id, row_label = excluded.row_label, number = excluded.number,
+          x = excluded.x, y = excluded.y, blocked = excluded.blocked, accessible = excluded.accessible,
+          ord = excluded.ord, plan_version = excluded.plan_version`
+    : sql`INSERT INTO seats (event_id, seat_id, section, ticket_type_id, row_label, number, x, y, blocked,
+          accessible, ord, plan_version, status, order_id)
+        SELECT ${p.eventId}, r.id, r.section, r.type, r.row, r.number, r.x, r.y, r.blocked, r.accessible,
+          r.ord, ${p.version}, 'free', NULL
+        FROM json_to_recordset(CAST(${p.seats} AS json)) AS r(id text, section text, type text, "row" text,
+          number text, x double precision, y double precision, blocked boolean, accessible text, ord integer)
+        ON CONFLICT (event_id, seat_id) DO UPDATE SET section = excluded.section,
+          ticket_type_id = excluded.ticket_type_id, row_label = excluded.row_label, number = excluded.number,
+          x = excluded.x, y = excluded.y, blocked = excluded.blocked, accessible = excluded.accessible,
+          ord = excluded.ord, plan_version = excluded.plan_version`,
+)
+
+const dropSeats = statement<{ eventId: string; version: number }>(
+  (p) => sql`DELETE FROM seats WHERE event_id = ${p.eventId} AND plan_version <> ${p.version}`,
+)
+
+const placeRows = statement<{ eventId: string }>(
+  (p) => sql`INSERT INTO seat_rows (event_id, ticket_type_id, row_label, y, ord, free)
+    SELECT event_id, ticket_type_id, row_label, min(y), min(ord),
+      sum(CASE WHEN status = 'free' AND NOT blocked THEN 1 ELSE 0 END)
+    FROM seats WHERE event_id = ${p.eventId} GROUP BY event_id, ticket_type_id, row_label`,
+)
+
+const dropRows = statement<{ eventId: string }>(
+  (p) => sql`DELETE FROM seat_rows WHERE event_id = ${p.eventId}`,
+)
+
+/** the free seats counted again in the rows of the seats an order is (or was last) with */
+const recountRows = statement<{ orderId: string }>(
+  (p) => sql`UPDATE seat_rows SET free = (SELECT count(*) FROM seats s WHERE s.event_id = seat_rows.event_id
+      AND s.ticket_type_id = seat_rows.ticket_type_id AND s.row_label = seat_rows.row_label
+      AND s.status = 'free' AND NOT s.blocked)
+    WHERE (event_id, ticket_type_id, row_label) IN (
+      SELECT event_id, ticket_type_id, row_label FROM seats WHERE order_id = ${p.orderId})`,
+)
+
+const holdSeats = statement<{ eventId: string; orderId: string; ids: string[] }>(
+  (p, d) => sql`UPDATE seats SET status = 'held', order_id = ${p.orderId}
+    WHERE event_id = ${p.eventId} AND ${d.inList(sql`seat_id`, p.ids)}`,
+)
+
+const sellSeats = statement<{ eventId: string; orderId: string; ids: string[] }>(
+  (p, d) => sql`UPDATE seats SET status = 'sold', order_id = ${p.orderId}
+    WHERE event_id = ${p.eventId} AND ${d.inList(sql`seat_id`, p.ids)}`,
+)
+
+const freeSeats = statement<{ orderId: string }>(
+  (p) => sql`UPDATE seats SET status = 'free' WHERE order_id = ${p.orderId} AND status <> 'free'`,
+)
+
+function* placed(fact: { data: SeatMapPlaced['data'] }, x: Sql) {
+  const { eventId, version, stage, sections } = fact.data
+  yield* wait(
+    x.run(putMap, {
+      eventId,
+      version,
+      stage: stage ? JSON.stringify(stage) : null,
+      sections: JSON.stringify(sections.map((s) => ({ name: s.name, ticketTypeId: s.ticketTypeId }))),
+    }),
+  )
+  const sqlite = x.dialect === 'sqlite'
+  let ord = 0
+  let batch: unknown[] = []
+  const flush = function* () {
+    if (batch.length === 0) return
+    yield* wait(x.run(putSeats, { eventId, version, seats: JSON.stringify(batch) }))
+    batch = []
+  }
+  for (const section of sections) {
+    for (const row of section.rows) {
+      for (const seat of row.seats) {
+        batch.push({
+          id: seat.id,
+          section: section.name,
+          type: section.ticketTypeId,
+          row: row.label,
+          // kept as JSON text: a number stays a number, "12A" a string
+          number: JSON.stringify(seat.number),
+          x: seat.x,
+          y: seat.y,
+          blocked: sqlite ? (seat.blocked ? 1 : 0) : seat.blocked,
+          accessible: seat.accessible || null,
+          ord: ord++,
+        })
+        if (batch.length >= SEATS_PER_STATEMENT) yield* flush()
+      }
+    }
+  }
+  yield* flush()
+  yield* wait(x.run(dropSeats, { eventId, version }))
+  yield* wait(x.run(dropRows, { eventId }))
+  yield* wait(x.run(placeRows, { eventId }))
+}
+
+/** the seat ids an order's hold names (none: not a seated order) */
+const idsOf = (seatsHeld: SeatsHeld | undefined) => (seatsHeld ?? []).map((s) => s.id)
+
+function* release(fact: { data: { orderId: string } }, x: Sql) {
+  yield* wait(x.run(freeSeats, { orderId: fact.data.orderId }))
+  yield* wait(x.run(recountRows, { orderId: fact.data.orderId }))
+}
+
+type SeatingFact =
+  | SeatMapPlaced
+  | Extract<
+      BookingFact,
+      { type: 'TicketsHeld' | 'TicketsIssued' | 'PaymentFailed' | 'HoldExpired' | 'TicketCancelled' }
+    >
+
+export const seatingProjection = readProjection<SeatingFact>({
+  name: 'seating',
+  tables: [seatMaps, seats, seatRows],
+  handlers: {
+    SeatMapPlaced: placed,
+    *TicketsHeld(fact, x) {
+      const ids = idsOf(fact.data.seats)
+      if (ids.length === 0) return
+      yield* wait(x.run(holdSeats, { eventId: fact.data.eventId, orderId: fact.data.orderId, ids }))
+      yield* wait(x.run(recountRows, { orderId: fact.data.orderId }))
+    },
+    *TicketsIssued(fact, x) {
+      const ids = fact.data.seats ?? []
+      if (ids.length === 0) return
+      yield* wait(x.run(sellSeats, { eventId: fact.data.eventId, orderId: fact.data.orderId, ids }))
+      // taken again after a lapse: the rows the seats came back to count them gone again
+      if (fact.data.afterExpiry) yield* wait(x.run(recountRows, { orderId: fact.data.orderId }))
+    },
+    PaymentFailed: release,
+    HoldExpired: release,
+    TicketCancelled: release,
+  },
+})

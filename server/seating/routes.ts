@@ -1,0 +1,145 @@
+// /event/{id}/seatmap (API.md, "Seat maps"): the organizer saves the plan; anyone who may see the
+// event reads it with each seat's status now. A big plan's reply is gzipped off the event loop.
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import * as v from 'valibot'
+import { NO_SEATMAP, SeatMapBody, SeatMapParams, SeatMapView } from '../../contracts/seating.ts'
+import type { CatalogCommands } from '../catalog/commands.ts'
+import { EVENT_NOT_FOUND, NOT_YOUR_EVENT } from '../catalog/decide.ts'
+import { takesGzip } from '../catalog/listing-cache.ts'
+import type { CatalogQueries, EventRow } from '../catalog/queries.ts'
+import { forbidden, invalid, notFound } from '../errors.ts'
+import { callerOf } from '../http/access.ts'
+import { replies, type ValibotTypeProvider } from '../http/valibot.ts'
+import { toRupees } from '../money.ts'
+import { seatMapTexts } from './map-text.ts'
+import { placePlan } from './plan.ts'
+import type { SeatingQueries } from './queries.ts'
+
+/** a plan of MAX_PLAN_SEATS seats (contracts/seating.ts), written out with coordinates, fits */
+const PLAN_BODY_LIMIT = 16 * 1024 * 1024
+
+/** below this a map goes as it is */
+const GZIP_FROM = 4096
+
+export type SeatingRoutesOptions = {
+  events: Pick<CatalogQueries, 'byId' | 'ticketTypesOf'>
+  seating: Pick<SeatingQueries, 'map' | 'plan' | 'taken'>
+  commands: Pick<CatalogCommands, 'placeSeatMap'>
+  /** the ledger's version: a map's reply is kept while it stays the same */
+  version: () => Promise<string>
+}
+
+export async function seatingRoutes(fastify: FastifyInstance, options: SeatingRoutesOptions) {
+  const app = fastify.withTypeProvider<ValibotTypeProvider>()
+  const { events, seating, commands } = options
+  const texts = seatMapTexts(seating, options.version)
+
+  /** Visible to everyone once approved; before that only to its organizer and admins. */
+  const visible = (row: EventRow | undefined, request: FastifyRequest): row is EventRow => {
+    if (!row) return false
+    if (row.approvalStatus === 'Approved') return true
+    const caller = request.account
+    return caller?.role === 'admin' || caller?.id === row.organizerId
+  }
+
+  /** the map as GET answers it, or null when the event has none */
+  const viewOf = async (eventId: string): Promise<SeatMapView | null> => {
+    const [map, types] = await Promise.all([seating.map(eventId), events.ticketTypesOf([eventId])])
+    if (!map) return null
+    const typeOf = new Map((types.get(eventId) ?? []).map((t) => [t.id, t]))
+    const sections: SeatMapView['sections'] = map.sections.map((s) => ({
+      name: s.name,
+      ticketType: typeOf.get(s.ticketTypeId)?.type ?? '',
+      ticketTypeId: s.ticketTypeId,
+      price: toRupees(typeOf.get(s.ticketTypeId)?.pricePaise ?? 0),
+      rows: [],
+    }))
+    const sectionOf = new Map(sections.map((s) => [s.name, s]))
+    let row: SeatMapView['sections'][number]['rows'][number] | undefined
+    let rowSection: string | undefined
+    for (const seat of map.seats) {
+      const section = sectionOf.get(seat.section)
+      if (!section) continue
+      if (!row || row.label !== seat.row || rowSection !== seat.section) {
+        row = section.rows.find((r) => r.label === seat.row)
+        if (!row) {
+          row = { label: seat.row, seats: [] }
+          section.rows.push(row)
+        }
+        rowSection = seat.section
+      }
+      row.seats.push({
+        id: seat.id,
+        number: seat.number,
+        x: seat.x,
+        y: seat.y,
+        status: seat.status,
+        accessible: seat.accessible,
+      })
+    }
+    return { eventId, version: map.version, stage: map.stage, sections }
+  }
+
+  app.put(
+    '/event/:id/seatmap',
+    {
+      bodyLimit: PLAN_BODY_LIMIT,
+      config: { access: ['organizers'] },
+      schema: {
+        params: SeatMapParams,
+        body: SeatMapBody,
+        response: replies({ 200: v.object({ message: v.string(), seatmap: SeatMapView }) }),
+      },
+    },
+    async (request) => {
+      const caller = callerOf(request)
+      const { id } = request.params
+      const row = await events.byId(id)
+      if (!visible(row, request)) throw notFound(EVENT_NOT_FOUND)
+      if (row.organizerId !== caller.id) throw forbidden(NOT_YOUR_EVENT)
+      const types = (await events.ticketTypesOf([id])).get(id) ?? []
+      const placed = placePlan(
+        id,
+        request.body,
+        types.map((t) => ({ id: t.id, type: t.type })),
+      )
+      if (!placed.ok) throw invalid(placed.issues[0]?.message ?? 'The seat map is not valid.', placed.issues)
+      await commands.placeSeatMap(
+        { eventId: id, by: caller.id, plan: placed.plan },
+        {
+          actor: caller.id,
+          requestId: request.id,
+        },
+      )
+      const seatmap = await viewOf(id)
+      return { message: 'Seat map saved.', seatmap: seatmap as SeatMapView }
+    },
+  )
+
+  app.get(
+    '/event/:id/seatmap',
+    {
+      config: { access: 'anyone' },
+      schema: { params: SeatMapParams, response: replies({ 200: SeatMapView }) },
+    },
+    async (request, reply) => {
+      const { id } = request.params
+      if (!visible(await events.byId(id), request)) throw notFound(EVENT_NOT_FOUND)
+      const types = (await events.ticketTypesOf([id])).get(id) ?? []
+      const typeOf = new Map(types.map((t) => [t.id, t]))
+      const made = await texts.reply(id, (sections) =>
+        sections.map((s) => ({
+          name: s.name,
+          ticketType: typeOf.get(s.ticketTypeId)?.type ?? '',
+          ticketTypeId: s.ticketTypeId,
+          price: toRupees(typeOf.get(s.ticketTypeId)?.pricePaise ?? 0),
+        })),
+      )
+      if (!made) throw notFound(NO_SEATMAP)
+      reply.type('application/json').header('cache-control', 'no-cache').header('vary', 'Accept-Encoding')
+      if (made.text.length < GZIP_FROM || !takesGzip(request.headers['accept-encoding']))
+        return reply.send(made.text as never)
+      return reply.header('content-encoding', 'gzip').send((await made.gzip()) as never)
+    },
+  )
+}

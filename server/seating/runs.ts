@@ -1,0 +1,78 @@
+// Which seats of a section sit side by side: runs of free seats in a row, broken by taken or
+// blocked seats, the row's ends and its aisles. What best.ts reads a section through.
+import type { SeatStatus } from '../../contracts/seating.ts'
+
+export type RowOfSeats = {
+  label: string
+  /** in the row's order */
+  seats: Array<{ id: string; x: number; y: number; status: SeatStatus }>
+}
+export type SeatOfRow = RowOfSeats['seats'][number]
+
+/** a stretch of free seats side by side in one row: seats [start, end) of rows[row] */
+export type Run = { row: number; start: number; end: number }
+
+/**
+ * The widest gap in x between two seats still side by side: half again the row's narrowest gap
+ * between consecutive seats, so an aisle, however the plan is scaled, is any wider gap.
+ */
+function widestNeighbourGap(seats: SeatOfRow[]): number {
+  let narrowest = Number.POSITIVE_INFINITY
+  for (let i = 1; i < seats.length; i++) {
+    const gap = Math.abs((seats[i] as SeatOfRow).x - (seats[i - 1] as SeatOfRow).x)
+    if (gap > 0 && gap < narrowest) narrowest = gap
+  }
+  return 1.5 * narrowest
+}
+
+/** The runs of one row's seats that `isFree` takes for free, added to `into` in the row's order. */
+function addRunsOfRow(rows: RowOfSeats[], r: number, isFree: (seat: SeatOfRow) => boolean, into: Run[]) {
+  const seats = (rows[r] as RowOfSeats).seats
+  const widest = widestNeighbourGap(seats)
+  let start = -1
+  for (let i = 0; i < seats.length; i++) {
+    const seat = seats[i] as SeatOfRow
+    const free = isFree(seat)
+    const joined = free && start >= 0 && Math.abs(seat.x - (seats[i - 1] as SeatOfRow).x) <= widest
+    if (start >= 0 && !joined) {
+      into.push({ row: r, start, end: i })
+      start = -1
+    }
+    if (free && start < 0) start = i
+  }
+  if (start >= 0) into.push({ row: r, start, end: seats.length })
+}
+
+/** The runs of free seats of the given rows (all by default), in row order. */
+export function freeRuns(
+  rows: RowOfSeats[],
+  isFree: (seat: SeatOfRow) => boolean = (seat) => seat.status === 'free',
+  only?: Iterable<number>,
+): Run[] {
+  const runs: Run[] = []
+  if (only) for (const r of only) addRunsOfRow(rows, r, isFree, runs)
+  else for (let r = 0; r < rows.length; r++) addRunsOfRow(rows, r, isFree, runs)
+  return runs
+}
+
+/** Whether n seats side by side fit in a run of `length` without leaving one seat of it alone. */
+export const fitsWithoutSingle = (length: number, n: number) => length === n || length >= n + 2
+
+/**
+ * The free seats that taking `chosen` leaves on their own (a single free seat between taken or
+ * blocked seats, a row's end or an aisle) and that were not already alone before. In row order.
+ */
+export function singlesLeft(rows: RowOfSeats[], chosen: ReadonlySet<string>): string[] {
+  // only a row with a chosen seat can change
+  const touched: number[] = []
+  for (let r = 0; r < rows.length; r++) {
+    if ((rows[r] as RowOfSeats).seats.some((seat) => chosen.has(seat.id))) touched.push(r)
+  }
+  const alone = (runs: Run[]) =>
+    runs
+      .filter((run) => run.end - run.start === 1)
+      .map((run) => ((rows[run.row] as RowOfSeats).seats[run.start] as SeatOfRow).id)
+  const before = new Set(alone(freeRuns(rows, undefined, touched)))
+  const after = freeRuns(rows, (seat) => seat.status === 'free' && !chosen.has(seat.id), touched)
+  return alone(after).filter((id) => !before.has(id))
+}

@@ -1,0 +1,366 @@
+// Reserved seating (issue 40) on the real app and store: an organizer saves a seat map (a seated
+// ticket type's capacity becomes its seats for sale), buyers hold chosen seats or the best ones,
+// a seat is never held twice (one at a time, or many buyers at once), a single seat is not left
+// stranded, a paid seat is sold and a cancelled one free again, a plan may not move a taken seat,
+// everyone watching the map hears each change, and the read models equal a rebuild from the ledger.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { CreateOrderReply, TicketView } from '../../contracts/booking.ts'
+import type { EventView } from '../../contracts/catalog.ts'
+import {
+  NO_SEATMAP,
+  PLAN_MOVES_TAKEN_SEATS,
+  SEATS_TAKEN,
+  type SeatChanges,
+  type SeatMapBody,
+  type SeatMapView,
+  SINGLE_SEAT_LEFT,
+} from '../../contracts/seating.ts'
+import { adminSession, bearer, organizerSession, type Session, signUp } from '../support/accounts.ts'
+import { dbRows, rebuildStore } from '../support/db.ts'
+import { open, sockets, watch } from '../support/live-sockets.ts'
+import { readOutbox } from '../support/outbox.ts'
+import {
+  approvedEvent,
+  type Checkout,
+  cancel,
+  confirm,
+  get,
+  pay,
+  submitEvent,
+  until,
+} from '../support/sales.ts'
+import { startServer, type TestServer } from '../support/server.ts'
+
+let server: TestServer
+const app = () => server.app
+let admin: Session
+let organizer: Session
+
+beforeAll(async () => {
+  server = await startServer({ RATE_LIMITS: 'off', LOG_LEVEL: 'error' })
+  admin = await adminSession(app())
+  organizer = await organizerSession(app(), 'Theatre')
+}, 60_000)
+
+afterAll(async () => {
+  for (const socket of sockets) socket.disconnect()
+  await server?.close()
+})
+
+/** a section of `rows` rows (A, B, …) of `seats` seats numbered from 1, x the seat's index, y the row's */
+const grid = (name: string, ticketType: string, rows: number, seats: number, top = 0) => ({
+  name,
+  ticketType,
+  rows: Array.from({ length: rows }, (_, r) => ({
+    label: String.fromCharCode(65 + r),
+    seats: Array.from({ length: seats }, (_, s) => ({ number: s + 1, x: s, y: top + r })),
+  })),
+})
+
+const theatre = (): SeatMapBody => ({
+  stage: { x: 0, y: -3, w: 10, h: 2 },
+  sections: [grid('Stalls', 'Stalls', 3, 10), grid('Balcony', 'Balcony', 2, 10, 5)],
+})
+
+const seatedEvent = () =>
+  approvedEvent(app(), organizer, admin, { title: 'Seated Night' }, [
+    { type: 'Stalls', price: 1500, quantity: 1 },
+    { type: 'Balcony', price: 800, quantity: 1 },
+    { type: 'General Admission', price: 300, quantity: 50 },
+  ])
+
+const putMap = (event: Pick<EventView, '_id'>, body: unknown, who: Session = organizer) =>
+  app().inject({
+    method: 'PUT',
+    url: `/api/v1/event/${event._id}/seatmap`,
+    headers: bearer(who.token),
+    payload: body as object,
+  })
+
+const mapOf = async (event: Pick<EventView, '_id'>): Promise<SeatMapView> => {
+  const res = await get(app(), `/api/v1/event/${event._id}/seatmap`)
+  expect(res.statusCode, res.body).toBe(200)
+  return res.json() as SeatMapView
+}
+
+/** the id of the seat of a section, row and number, as the map gives it */
+const seat = (map: SeatMapView, section: string, row: string, number: number) => {
+  const found = map.sections
+    .find((s) => s.name === section)
+    ?.rows.find((r) => r.label === row)
+    ?.seats.find((s) => s.number === number)
+  if (!found) throw new Error(`no seat ${section} ${row}${number}`)
+  return found
+}
+
+const order = (buyer: Session, body: Record<string, unknown>) =>
+  app().inject({
+    method: 'POST',
+    url: '/api/v1/ticket/create',
+    headers: bearer(buyer.token),
+    payload: body,
+  })
+
+const statusOf = async (event: Pick<EventView, '_id'>, section: string, row: string, number: number) =>
+  seat(await mapOf(event), section, row, number).status
+
+describe('PUT /event/{id}/seatmap', () => {
+  it('saves the plan: seats with the server’s ids, free, and each seated type’s capacity its seats', async () => {
+    const event = await seatedEvent()
+    const missing = await get(app(), `/api/v1/event/${event._id}/seatmap`)
+    expect([missing.statusCode, missing.json().message]).toEqual([404, NO_SEATMAP])
+    const body = theatre()
+    body.sections[0]?.rows[0]?.seats.splice(0, 1, { number: 1, x: 0, y: 0, blocked: true })
+    const saved = await putMap(event, body)
+    expect(saved.statusCode, saved.body).toBe(200)
+    expect(saved.json().message).toBe('Seat map saved.')
+    const map = await mapOf(event)
+    expect(map).toMatchObject({ eventId: event._id, version: 1, stage: { x: 0, y: -3, w: 10, h: 2 } })
+    expect(map.sections.map((s) => [s.name, s.ticketType, s.price, s.rows.length])).toEqual([
+      ['Stalls', 'Stalls', 1500, 3],
+      ['Balcony', 'Balcony', 800, 2],
+    ])
+    expect(seat(map, 'Stalls', 'A', 1).status).toBe('blocked')
+    expect(seat(map, 'Stalls', 'A', 2)).toMatchObject({ status: 'free', accessible: false, x: 1, y: 0 })
+    const ids = map.sections.flatMap((s) => s.rows.flatMap((r) => r.seats.map((x) => x.id)))
+    expect(new Set(ids).size).toBe(50)
+    // capacity: 29 seats for sale in the stalls (one blocked), 20 in the balcony; GA untouched
+    const shown = (await get(app(), `/api/v1/event/${event._id}`)).json() as EventView
+    expect(shown.ticketTypes.map((t) => [t.type, t.capacity, t.available])).toEqual([
+      ['Stalls', 29, 29],
+      ['Balcony', 20, 20],
+      ['General Admission', 50, 50],
+    ])
+    // saved again as it is: the same ids, a new version
+    expect((await putMap(event, body)).statusCode).toBe(200)
+    const again = await mapOf(event)
+    expect(again.version).toBe(2)
+    expect(again.sections.flatMap((s) => s.rows.flatMap((r) => r.seats.map((x) => x.id)))).toEqual(ids)
+  })
+
+  it('is the organizer’s alone, and a plan that does not fit the event is refused with its reasons', async () => {
+    const event = await seatedEvent()
+    const other = await organizerSession(app(), 'OtherHall')
+    expect((await putMap(event, theatre(), other)).statusCode).toBe(403)
+    const buyer = await signUp(app())
+    expect((await putMap(event, theatre(), buyer)).statusCode).toBe(403)
+    const wrongType = await putMap(event, { sections: [grid('Pit', 'Standing', 1, 5)] })
+    expect(wrongType.statusCode).toBe(400)
+    expect(wrongType.json().issues[0]).toMatchObject({ field: 'sections.0.ticketType' })
+    const twice = await putMap(event, {
+      sections: [
+        {
+          name: 'Stalls',
+          ticketType: 'Stalls',
+          rows: [{ label: 'A', seats: [{ number: 1 }, { number: 1 }] }],
+        },
+      ],
+    })
+    expect(twice.statusCode).toBe(400)
+    const empty = await putMap(event, { sections: [] })
+    expect(empty.statusCode).toBe(400)
+    expect((await get(app(), `/api/v1/event/${event._id}/seatmap`)).statusCode).toBe(404)
+  })
+})
+
+describe('seats held, sold and freed', () => {
+  it('holds the seats chosen, never for two buyers, and sells and frees them with their order', async () => {
+    const event = await seatedEvent()
+    expect((await putMap(event, theatre())).statusCode).toBe(200)
+    const map = await mapOf(event)
+    const [a, b] = [await signUp(app()), await signUp(app())]
+    const chosen = [seat(map, 'Stalls', 'B', 4).id, seat(map, 'Stalls', 'B', 5).id]
+    const held = await order(a, { eventId: event._id, seats: chosen })
+    expect(held.statusCode, held.body).toBe(200)
+    const placed = held.json() as CreateOrderReply
+    expect(placed.amount).toBe(2 * 150_000)
+    expect(placed.seats).toEqual([
+      { id: chosen[0], section: 'Stalls', row: 'B', number: 4 },
+      { id: chosen[1], section: 'Stalls', row: 'B', number: 5 },
+    ])
+    expect(await statusOf(event, 'Stalls', 'B', 4)).toBe('held')
+    // the same seat for another buyer: refused, naming it
+    const refused = await order(b, { eventId: event._id, seats: [chosen[1], seat(map, 'Stalls', 'B', 6).id] })
+    expect(refused.statusCode).toBe(409)
+    expect(refused.json()).toEqual({ message: SEATS_TAKEN, seats: [chosen[1]] })
+    // paid: sold, and the ticket names its seats
+    const paid = await pay(app(), a, placed)
+    expect((await confirm(app(), a, paid.json() as Checkout)).statusCode).toBe(200)
+    expect(await statusOf(event, 'Stalls', 'B', 5)).toBe('sold')
+    const ticket = (
+      await get(app(), `/api/v1/ticket/getTicketbyId/${placed.ticketId}`, a)
+    ).json() as TicketView
+    expect(ticket).toMatchObject({ ticketType: 'Stalls', quantity: 2, seats: placed.seats })
+    const registrations = (await get(app(), '/api/v1/ticket/registrations', a)).json() as Array<{
+      seats?: unknown
+    }>
+    expect(registrations[0]?.seats).toEqual(placed.seats)
+    // each pass is one seat, and the confirmation mail names them
+    const passes = (await get(app(), `/api/v1/ticket/${placed.ticketId}/passes`, a)).json() as Array<{
+      admission: number
+      seat?: unknown
+    }>
+    expect(passes.map((p) => [p.admission, p.seat])).toEqual([
+      [1, placed.seats?.[0]],
+      [2, placed.seats?.[1]],
+    ])
+    await until(() =>
+      readOutbox(server.config.outboxDir).some(
+        (m) =>
+          m.to.includes(a.email) && m.text.includes('Seats: Stalls, Row B, Seat 4; Stalls, Row B, Seat 5'),
+      ),
+    )
+    // cancelled: free again
+    await cancel(app(), a, placed.ticketId)
+    expect(await statusOf(event, 'Stalls', 'B', 4)).toBe('free')
+    expect((await order(b, { eventId: event._id, seats: chosen })).statusCode).toBe(200)
+  })
+
+  it('refuses a choice that strands a single seat, unless nothing else is left', async () => {
+    const event = await seatedEvent()
+    expect((await putMap(event, theatre())).statusCode).toBe(200)
+    const map = await mapOf(event)
+    const buyer = await signUp(app())
+    // A2 and A3 leave A1 alone at the row's end
+    const stranding = await order(buyer, {
+      eventId: event._id,
+      seats: [seat(map, 'Stalls', 'A', 2).id, seat(map, 'Stalls', 'A', 3).id],
+    })
+    expect([stranding.statusCode, stranding.json().message]).toEqual([409, SINGLE_SEAT_LEFT])
+    const fine = await order(buyer, {
+      eventId: event._id,
+      seats: [seat(map, 'Stalls', 'A', 1).id, seat(map, 'Stalls', 'A', 2).id],
+    })
+    expect(fine.statusCode, fine.body).toBe(200)
+  })
+
+  it('gives the best seats for a quantity: together, in the front row, by the centre', async () => {
+    const event = await seatedEvent()
+    expect((await putMap(event, theatre())).statusCode).toBe(200)
+    const buyer = await signUp(app())
+    const best = await order(buyer, { eventId: event._id, ticketType: 'Stalls', quantity: 3 })
+    expect(best.statusCode, best.body).toBe(200)
+    const seats = (best.json() as CreateOrderReply).seats ?? []
+    // the stage is 10 wide from x 0: its centre line at x 5, so seats 5 to 7 (x 4 to 6) of the front row
+    expect(seats.map((s) => `${s.row}${s.number}`)).toEqual(['A5', 'A6', 'A7'])
+    // general admission on the same event stays a count
+    const counted = await order(buyer, { eventId: event._id, ticketType: 'General Admission', quantity: 2 })
+    expect(counted.statusCode, counted.body).toBe(200)
+    expect((counted.json() as CreateOrderReply).seats).toBeUndefined()
+  })
+
+  it('holds a seat for one buyer of many asking at once', async () => {
+    const event = await seatedEvent()
+    expect((await putMap(event, theatre())).statusCode).toBe(200)
+    const map = await mapOf(event)
+    const target = seat(map, 'Balcony', 'A', 1).id
+    const buyers = await Promise.all(Array.from({ length: 12 }, () => signUp(app())))
+    const answers = await Promise.all(buyers.map((b) => order(b, { eventId: event._id, seats: [target] })))
+    expect(answers.map((r) => r.statusCode).sort()).toEqual([200, ...Array(11).fill(409)])
+    const rows = await dbRows(
+      app(),
+      'SELECT status, order_id FROM seats WHERE event_id = ? AND seat_id = ?',
+      event._id,
+      target,
+    )
+    expect(rows).toEqual([
+      {
+        status: 'held',
+        order_id: (answers.find((r) => r.statusCode === 200)?.json() as CreateOrderReply | undefined)
+          ?.ticketId,
+      },
+    ])
+  })
+})
+
+describe('a plan changed after seats are sold', () => {
+  it('may not move or remove a held or sold seat, and may change the rest', async () => {
+    const event = await seatedEvent()
+    expect((await putMap(event, theatre())).statusCode).toBe(200)
+    const map = await mapOf(event)
+    const buyer = await signUp(app())
+    const taken = seat(map, 'Balcony', 'B', 9).id
+    expect(
+      (await order(buyer, { eventId: event._id, seats: [taken, seat(map, 'Balcony', 'B', 10).id] }))
+        .statusCode,
+    ).toBe(200)
+    const smaller = theatre()
+    smaller.sections[1] = grid('Balcony', 'Balcony', 2, 8, 5)
+    const refused = await putMap(event, smaller)
+    expect(refused.statusCode).toBe(409)
+    expect(refused.json().message).toBe(PLAN_MOVES_TAKEN_SEATS)
+    expect(refused.json().seats).toContain(taken)
+    const moved = theatre()
+    const row = moved.sections[1]?.rows[1]
+    if (row) row.seats[8] = { number: 9, x: 20, y: 6 }
+    expect((await putMap(event, moved)).json().seats).toEqual([taken])
+    // the stalls shrink, the balcony stays: saved
+    const fewerStalls = theatre()
+    fewerStalls.sections[0] = grid('Stalls', 'Stalls', 2, 10)
+    expect((await putMap(event, fewerStalls)).statusCode).toBe(200)
+    const after = await mapOf(event)
+    expect(after.sections[0]?.rows.length).toBe(2)
+    expect(seat(after, 'Balcony', 'B', 9).status).toBe('held')
+    const shown = (await get(app(), `/api/v1/event/${event._id}`)).json() as EventView
+    expect(shown.ticketTypes.find((t) => t.type === 'Stalls')?.capacity).toBe(20)
+  })
+})
+
+describe('the live room seats-<eventId>', () => {
+  it('tells everyone watching the map of each seat that changes, as it changes', async () => {
+    const event = await seatedEvent()
+    expect((await putMap(event, theatre())).statusCode).toBe(200)
+    const map = await mapOf(event)
+    const watcher = await open(server.url)
+    expect(await watch(watcher, `seats-${event._id}`)).toEqual({ ok: true, room: `seats-${event._id}` })
+    const heard: SeatChanges[] = []
+    watcher.on('seats', (message: SeatChanges) => heard.push(message))
+    const buyer = await signUp(app())
+    const chosen = seat(map, 'Stalls', 'C', 1).id
+    const placed = (
+      await order(buyer, { eventId: event._id, seats: [chosen, seat(map, 'Stalls', 'C', 2).id] })
+    ).json() as CreateOrderReply
+    await until(() => heard.some((m) => m.changes.some((c) => c.id === chosen && c.status === 'held')))
+    // a new checkout for the event replaces the unpaid one: its seats come back
+    const other = await order(buyer, { eventId: event._id, ticketType: 'General Admission', quantity: 1 })
+    expect(other.statusCode, other.body).toBe(200)
+    await until(() => heard.some((m) => m.changes.some((c) => c.id === chosen && c.status === 'free')))
+    // the public room names seats, never an order
+    expect(JSON.stringify(heard)).not.toContain(placed.ticketId)
+  })
+
+  it('is not open to the public before the event is approved', async () => {
+    const submitted = await submitEvent(app(), organizer, { title: 'Not yet' }, [
+      { type: 'Stalls', price: 100, quantity: 1 },
+    ])
+    const visitor = await open(server.url)
+    expect((await watch(visitor, `seats-${submitted._id}`)).ok).toBe(false)
+  })
+})
+
+describe('the seats’ read models', () => {
+  it('equal a rebuild from the ledger', async () => {
+    const before = await dbRows(app(), 'SELECT * FROM seats ORDER BY event_id, seat_id')
+    const maps = await dbRows(app(), 'SELECT * FROM seat_maps ORDER BY event_id')
+    const rows = await dbRows(app(), 'SELECT * FROM seat_rows ORDER BY event_id, ticket_type_id, row_label')
+    expect(before.length).toBeGreaterThan(0)
+    // a row's free seats: its seats free and not blocked, as they are now
+    for (const row of rows) {
+      const free = before.filter(
+        (s) =>
+          s.event_id === row.event_id &&
+          s.ticket_type_id === row.ticket_type_id &&
+          s.row_label === row.row_label &&
+          s.status === 'free' &&
+          !s.blocked,
+      ).length
+      expect(Number(row.free), `row ${row.row_label}`).toBe(free)
+    }
+    await rebuildStore(app())
+    expect(await dbRows(app(), 'SELECT * FROM seats ORDER BY event_id, seat_id')).toEqual(before)
+    expect(await dbRows(app(), 'SELECT * FROM seat_maps ORDER BY event_id')).toEqual(maps)
+    expect(
+      await dbRows(app(), 'SELECT * FROM seat_rows ORDER BY event_id, ticket_type_id, row_label'),
+    ).toEqual(rows)
+  })
+})

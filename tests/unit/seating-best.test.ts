@@ -1,0 +1,212 @@
+// The seats a section offers together (server/seating/best.ts): who sits next to whom across an
+// aisle, the single empty seats a choice strands, the best seats near the stage, and when a buyer's
+// own choice is refused for stranding one.
+import { describe, expect, it } from 'vitest'
+import type { Box, SeatStatus } from '../../contracts/seating.ts'
+import { bestSeats, type RowOfSeats, selectionRefusal, singlesLeft } from '../../server/seating/best.ts'
+
+const statusOf: Record<string, SeatStatus> = { o: 'free', h: 'held', s: 'sold', x: 'blocked' }
+
+/**
+ * A row drawn as text, one letter a seat: o free, h held, s sold, x blocked; `|` an aisle (two
+ * seats' width of floor). Seats are A1, A2… by their place in the row, one apart in x; y is `y`.
+ */
+function row(label: string, picture: string, y = 0): RowOfSeats {
+  const seats: RowOfSeats['seats'] = []
+  let x = 0
+  for (const mark of picture) {
+    if (mark === '|') {
+      x += 2
+      continue
+    }
+    const status = statusOf[mark]
+    if (!status) throw new Error(`no seat "${mark}"`)
+    seats.push({ id: `${label}${seats.length + 1}`, x, y, status })
+    x += 1
+  }
+  return { label, seats }
+}
+
+/** a section drawn as text, one row a line from the front: A, B, C… */
+const section = (...pictures: string[]) =>
+  pictures.map((picture, y) => row(String.fromCharCode(65 + y), picture, y))
+
+describe('singlesLeft', () => {
+  it("given a row's end, strands the seat left between it and the choice", () => {
+    expect(singlesLeft(section('oooo'), new Set(['A2', 'A3']))).toEqual(['A1', 'A4'])
+  })
+
+  it('given taken seats, strands the seat left between them and the choice', () => {
+    expect(singlesLeft(section('hooosoo'), new Set(['A2', 'A3']))).toEqual(['A4'])
+  })
+
+  it('strands nothing when the choice takes a whole run or leaves two', () => {
+    expect(singlesLeft(section('hooos'), new Set(['A2', 'A3', 'A4']))).toEqual([])
+    expect(singlesLeft(section('oooo'), new Set(['A1', 'A2']))).toEqual([])
+  })
+
+  it('does not count a seat that was alone before the choice', () => {
+    expect(singlesLeft(section('ohoooo'), new Set(['A3', 'A4', 'A5']))).toEqual(['A6'])
+  })
+
+  it('takes an aisle for a row end: the seats across it are no neighbours', () => {
+    expect(singlesLeft(section('oo|oo'), new Set(['A1']))).toEqual(['A2'])
+    expect(singlesLeft(section('oooo'), new Set(['A1']))).toEqual([])
+    expect(singlesLeft(section('oo|oo'), new Set(['A1', 'A2']))).toEqual([])
+  })
+
+  it('takes a gap up to half again the narrowest for seats side by side, and a wider one for an aisle', () => {
+    const spaced = (xs: number[]): RowOfSeats[] => [
+      { label: 'A', seats: xs.map((x, i) => ({ id: `A${i + 1}`, x, y: 0, status: 'free' as const })) },
+    ]
+    expect(singlesLeft(spaced([0, 1, 2.5, 3.5]), new Set(['A1']))).toEqual([])
+    expect(singlesLeft(spaced([0, 1, 2.6, 3.6]), new Set(['A1']))).toEqual(['A2'])
+    // drawn right to left, the same
+    expect(singlesLeft(spaced([3.6, 2.6, 1, 0]), new Set(['A1']))).toEqual(['A2'])
+  })
+
+  it('strands nothing new in a row of one seat', () => {
+    expect(singlesLeft(section('o', 'oo'), new Set(['B1']))).toEqual(['B2'])
+    expect(singlesLeft(section('o'), new Set())).toEqual([])
+  })
+})
+
+describe('bestSeats', () => {
+  const full = section('oooooooooo', 'oooooooooo', 'oooooooooo')
+
+  it('given an empty section and no stage, offers the middle of the front row', () => {
+    expect(bestSeats(full, 2, null)).toEqual(['A5', 'A6'])
+    expect(bestSeats(full, 3, null)).toEqual(['A4', 'A5', 'A6'])
+  })
+
+  it("centres on the stage's centre line", () => {
+    const offRight: Box = { x: 6, y: -3, w: 6, h: 2 }
+    expect(bestSeats(full, 2, offRight)).toEqual(['A9', 'A10'])
+  })
+
+  it('starts from the rows nearest the stage, wherever it stands', () => {
+    const below: Box = { x: 0, y: 5, w: 9, h: 1 }
+    expect(bestSeats(full, 2, below)).toEqual(['C5', 'C6'])
+  })
+
+  it('weighs a row nearer as two seats nearer the centre line', () => {
+    // the front row's free seats four off the centre line: the second row's middle is better
+    expect(bestSeats(section('ooxxxxxxoo', 'oooooooooo'), 2, null)).toEqual(['B5', 'B6'])
+    // one off it: the front row still wins
+    expect(bestSeats(section('xxxooxxxxx', 'oooooooooo'), 2, null)).toEqual(['A4', 'A5'])
+  })
+
+  it('counts in seats and rows, whatever the scale the plan is drawn at', () => {
+    const scaled = (rows: RowOfSeats[]) =>
+      rows.map((r) => ({
+        ...r,
+        seats: r.seats.map((seat) => ({ ...seat, x: seat.x * 24, y: 100 + seat.y * 30 })),
+      }))
+    expect(bestSeats(scaled(section('ooxxxxxxoo', 'oooooooooo')), 2, null)).toEqual(['B5', 'B6'])
+    expect(bestSeats(scaled(section('xxxooxxxxx', 'oooooooooo')), 2, null)).toEqual(['A4', 'A5'])
+  })
+
+  it('passes over seats that would strand one, then takes them when nothing else fits', () => {
+    expect(bestSeats(section('xxxoooxxxx', 'oooooooooo'), 2, null)).toEqual(['B5', 'B6'])
+    expect(bestSeats(section('xxxoooxxxx', 'ssssssssss'), 2, null)).toEqual(['A5', 'A6'])
+  })
+
+  it('takes the end of a run rather than strand a seat in it, the earlier end of two as good', () => {
+    expect(bestSeats(section('ooooo'), 2, null)).toEqual(['A1', 'A2'])
+  })
+
+  it('keeps a group on one side of an aisle', () => {
+    expect(bestSeats(section('oooo|oooo'), 4, null)).toEqual(['A1', 'A2', 'A3', 'A4'])
+  })
+
+  it('given no run that holds them all, splits: the largest group first, the rest beside it', () => {
+    expect(bestSeats(section('xxoooxxxxx', 'xxxooooxxx', 'ssssssssss'), 5, null)).toEqual([
+      'B4',
+      'B5',
+      'B6',
+      'B7',
+      'A5',
+    ])
+  })
+
+  it('splits into groups as large as the runs allow', () => {
+    expect(bestSeats(section('ohoohooo'), 6, null)).toEqual(['A6', 'A7', 'A8', 'A3', 'A4', 'A1'])
+  })
+
+  it('offers nothing when the section has fewer free seats than asked', () => {
+    expect(bestSeats(section('ohoxos', 'hhhh'), 4, null)).toBeNull()
+    expect(bestSeats(section('ohoxos', 'hhhh'), 3, null)).toHaveLength(3)
+  })
+
+  it('answers the same every time', () => {
+    const mixed = section('ohooooxooo', 'oooo|oooohs', 'sooooooooo')
+    const first = bestSeats(mixed, 4, null)
+    expect(bestSeats(mixed, 4, null)).toEqual(first)
+  })
+})
+
+describe('selectionRefusal', () => {
+  it('accepts seats that strand nobody', () => {
+    expect(selectionRefusal(section('oooo'), new Set(['A1', 'A2']))).toBeNull()
+  })
+
+  it('refuses seats that strand one when others would not', () => {
+    expect(selectionRefusal(section('oooo'), new Set(['A2', 'A3']))).toEqual({ reason: 'single' })
+    expect(selectionRefusal(section('ooo', 'oooo'), new Set(['A1', 'A2']))).toEqual({ reason: 'single' })
+  })
+
+  it('accepts them when every choice of that many seats would strand one', () => {
+    expect(selectionRefusal(section('xooox', 'soh'), new Set(['A2', 'A3']))).toBeNull()
+  })
+
+  it('judges by the number of seats given', () => {
+    // two seats would fit without a single in the run of two; four would not fit anywhere
+    expect(selectionRefusal(section('oooxoo'), new Set(['A2']), 2)).toEqual({ reason: 'single' })
+    expect(selectionRefusal(section('oooxoo'), new Set(['A2']), 4)).toBeNull()
+  })
+})
+
+describe("a stadium's section of 50,000 seats", () => {
+  const rows = 100
+  const perRow = 500
+  const stadium = (free: (row: number, seat: number) => boolean): RowOfSeats[] =>
+    Array.from({ length: rows }, (_, r) => ({
+      label: `R${r + 1}`,
+      seats: Array.from({ length: perRow }, (_, i) => ({
+        id: `r${r + 1}s${i + 1}`,
+        x: i + Math.floor(i / 50) * 2, // an aisle every fifty seats
+        y: r,
+        status: free(r, i) ? ('free' as const) : ('sold' as const),
+      })),
+    }))
+
+  it('offers the middle of the front row when empty', () => {
+    const empty = stadium(() => true)
+    // the centre line falls in the aisle between seats 250 and 251: the group keeps to one side
+    expect(bestSeats(empty, 4, null)).toEqual(['r1s247', 'r1s248', 'r1s249', 'r1s250'])
+    expect(
+      bestSeats(
+        stadium((r) => r >= 60),
+        4,
+        null,
+      ),
+    ).toEqual(['r61s247', 'r61s248', 'r61s249', 'r61s250'])
+  })
+
+  it('finds the one run that holds them far back, and splits when none does', () => {
+    const nearlySold = stadium((r, i) => (r === 79 && i >= 120 && i < 124) || (r === 2 && i >= 10 && i < 13))
+    expect(bestSeats(nearlySold, 4, null)).toEqual(['r80s121', 'r80s122', 'r80s123', 'r80s124'])
+    expect(bestSeats(nearlySold, 7, null)).toEqual([
+      'r80s121',
+      'r80s122',
+      'r80s123',
+      'r80s124',
+      'r3s11',
+      'r3s12',
+      'r3s13',
+    ])
+    expect(bestSeats(nearlySold, 8, null)).toBeNull()
+    expect(singlesLeft(nearlySold, new Set(['r80s122']))).toEqual(['r80s121'])
+    expect(selectionRefusal(nearlySold, new Set(['r80s122']), 1)).toEqual({ reason: 'single' })
+  })
+})
