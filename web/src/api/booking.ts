@@ -9,16 +9,9 @@ import {
 } from '../../../contracts/booking.ts'
 import { MessageReply } from '../../../contracts/common.ts'
 import type { CheckoutPayment, Confirmation, Order, OrderRequest } from '../machines/booking.ts'
-import { TicketSeats } from '../ui/seat-label.ts'
 import { API_BASE, api } from './client.ts'
 
 const path = (id: string) => encodeURIComponent(id)
-
-/** the order's reply, with a seated order's seats (issue 40) */
-const OrderReply = v.object({
-  ...CreateOrderReply.entries,
-  seats: v.optional(v.array(v.object({ ...TicketSeats.item.entries, id: v.string() }))),
-})
 
 /** what POST /ticket/create is sent: chosen seats name their own type and number (issue 40) */
 export const orderBody = (request: OrderRequest) =>
@@ -31,7 +24,7 @@ export const orderBody = (request: OrderRequest) =>
     : request
 
 export async function createOrder(request: OrderRequest): Promise<Order> {
-  return v.parse(OrderReply, await api.post<unknown>('/ticket/create', orderBody(request)))
+  return v.parse(CreateOrderReply, await api.post<unknown>('/ticket/create', orderBody(request)))
 }
 
 /** The razorpay_* payload a successful checkout hands over. */
@@ -57,11 +50,8 @@ export async function payLocally(orderId: string, outcome: 'success' | 'failure'
   return checkoutPaymentOf(await api.post<unknown>('/payments/local/pay', { orderId, outcome }))
 }
 
-/** a ticket of a seated order carries its seats (issue 40): kept through the check */
-const SeatedTicket = v.object({ ...TicketView.entries, seats: v.optional(TicketSeats) })
-
 export async function fetchTicket(ticketId: string): Promise<TicketView> {
-  return v.parse(SeatedTicket, await api.get<unknown>(`/ticket/getTicketbyId/${path(ticketId)}`))
+  return v.parse(TicketView, await api.get<unknown>(`/ticket/getTicketbyId/${path(ticketId)}`))
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
@@ -97,12 +87,8 @@ export async function confirmPayment(
 
 /** The caller's live tickets, then those cancelled while held (how each ended), with their events'
  * details (dashboard and registrations). */
-const SeatedRegistrations = v.array(
-  v.object({ ...RegistrationList.item.entries, seats: v.optional(TicketSeats) }),
-)
-
 export async function fetchRegistrations(): Promise<Registration[]> {
-  return v.parse(SeatedRegistrations, await api.get<unknown>('/ticket/registrations?include=cancelled'))
+  return v.parse(RegistrationList, await api.get<unknown>('/ticket/registrations?include=cancelled'))
 }
 
 /** The dashboard's cancel, with the token of the account that asked (it may sign out meanwhile). */

@@ -173,15 +173,20 @@ export function followLive(live: Live, client: QueryClient): () => void {
     }
   }
 
-  // A seat map's changes (issue 40), set in the cached map as they are: a seat taken anywhere turns
-  // taken at once on every map shown.
-  const stopSeats = live.onSeats(
-    seatChangeBatcher((eventId, changes) =>
-      client.setQueryData<SeatMapView | null>(keys.seatMap(eventId), (map) =>
-        map ? applySeatChanges(map, changes) : map,
-      ),
+  // A seat map's changes (issue 40), set in the cached map as they are, a frame's together: a seat
+  // taken anywhere turns taken at once on every map shown. A new plan (its version) is read again.
+  const seatChanges = seatChangeBatcher((eventId, changes) =>
+    client.setQueryData<SeatMapView | null>(keys.seatMap(eventId), (map) =>
+      map ? applySeatChanges(map, changes) : map,
     ),
   )
+  const stopSeats = live.onSeats((message) => {
+    if (message.version !== undefined) {
+      const cached = client.getQueryData<SeatMapView | null>(keys.seatMap(message.eventId))
+      if (cached?.version !== message.version) refetch(keys.seatMap(message.eventId))
+    }
+    if (message.changes.length > 0) seatChanges(message)
+  })
 
   const stopFacts = live.onFact(onPush)
   const stopConnect = live.onConnect(() => refresh({ queryKey: [], stale: true }))

@@ -10,12 +10,13 @@ import {
   type FactPush,
   type LiveRefusal,
   liveEvents,
+  SEATS_MESSAGE,
+  type SeatsPush,
   TOO_MANY_CONNECTIONS,
   TOO_MANY_MESSAGES,
 } from '../../../contracts/live.ts'
-import type { SeatChanges } from '../../../contracts/seating.ts'
 import { retryImport } from '../ui/retry-import.ts'
-import { SEATS_MESSAGE, seatChangesOf } from './seat-changes.ts'
+import { seatChangesOf } from './seat-changes.ts'
 
 /**
  * idle: no connection (none needed yet, or being opened or replaced on purpose); connected;
@@ -34,7 +35,7 @@ export type Live = {
   setToken(token: string | null): void
   onFact(listener: (push: FactPush) => void): () => void
   /** hears the seat maps' changes of the rooms `seats-<eventId>` watched (issue 40) */
-  onSeats(listener: (changes: SeatChanges) => void): () => void
+  onSeats(listener: (changes: SeatsPush) => void): () => void
   /** called on every connection, the first one included */
   onConnect(listener: () => void): () => void
   /** called whenever the connection comes up or goes down */
@@ -54,7 +55,7 @@ export function createLive(url = ''): Live {
   let opening: Promise<Socket> | null = null
   const watched = new Map<string, number>()
   const factListeners = new Set<(push: FactPush) => void>()
-  const seatListeners = new Set<(changes: SeatChanges) => void>()
+  const seatListeners = new Set<(changes: SeatsPush) => void>()
   const heardSeats = (message: unknown) => {
     const changes = seatChangesOf(message)
     if (changes) for (const listener of seatListeners) listener(changes)

@@ -1,6 +1,7 @@
 // A seat map kept in step with the live room `seats-<eventId>` (issue 40): each change replaces
 // only the seats it names, and only their rows and sections are new objects, so a map of 50,000
 // seats redraws the rows that changed and no others. Where each seat lies is found once per plan.
+import type { SeatsPush } from '../../../contracts/live.ts'
 import type { SeatChanges, SeatMapView, SeatStatus } from '../../../contracts/seating.ts'
 
 type Place = { section: number; row: number; seat: number }
@@ -78,18 +79,12 @@ export function seatCounts(map: SeatMapView): SeatCounts {
   return counts
 }
 
-/** the live room of an event's seat map: anyone may watch an approved event's */
-export const seatsRoom = (eventId: string) => `seats-${eventId}`
-
-/** the name of the room's message (a push's `type`, or a message of its own) */
-export const SEATS_MESSAGE = 'seats'
-
 const statusNames = new Set<string>(['free', 'held', 'sold', 'blocked'])
 
 /** a `seats` message's data, or null when it is not one */
-export function seatChangesOf(data: unknown): SeatChanges | null {
+export function seatChangesOf(data: unknown): SeatsPush | null {
   if (typeof data !== 'object' || data === null) return null
-  const { eventId, changes } = data as { eventId?: unknown; changes?: unknown }
+  const { eventId, changes, version } = data as { eventId?: unknown; changes?: unknown; version?: unknown }
   if (typeof eventId !== 'string' || !Array.isArray(changes)) return null
   const valid = changes.filter(
     (change): change is SeatChanges['changes'][number] =>
@@ -98,7 +93,7 @@ export function seatChangesOf(data: unknown): SeatChanges | null {
       typeof (change as { id?: unknown }).id === 'string' &&
       statusNames.has((change as { status?: unknown }).status as string),
   )
-  return { eventId, changes: valid }
+  return typeof version === 'number' ? { eventId, changes: valid, version } : { eventId, changes: valid }
 }
 
 /**
@@ -118,7 +113,7 @@ export function seatChangeBatcher(apply: (eventId: string, changes: SeatChanges[
     pending.clear()
     for (const [eventId, changes] of batches) apply(eventId, changes)
   }
-  return (message: SeatChanges) => {
+  return (message: SeatsPush) => {
     const known = pending.get(message.eventId)
     if (known) known.push(...message.changes)
     else pending.set(message.eventId, [...message.changes])

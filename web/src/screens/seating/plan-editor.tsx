@@ -5,11 +5,12 @@
 // saved (the server's message shown, and the seats a refusal names).
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { type FormEvent, useId, useMemo, useState } from 'react'
+import { rooms } from '../../../../contracts/live.ts'
 import { MAX_PLAN_SEATS, type SeatMapView } from '../../../../contracts/seating.ts'
 import { ApiError } from '../../api/client.ts'
 import { eventQuery, keys } from '../../api/queries.ts'
 import { refusedSeats, saveSeatMap, seatMapQuery } from '../../api/seating.ts'
-import { seatCounts, seatsRoom } from '../../live/seat-changes.ts'
+import { seatCounts } from '../../live/seat-changes.ts'
 import { useLiveRoom } from '../../live/use-live.ts'
 import { Fetched, messageOr } from '../../ui/fetched.tsx'
 import { formatRupees } from '../../ui/rupees.ts'
@@ -45,7 +46,7 @@ type TicketTypeChoice = { name: string; price: number }
 export function SeatMapSection({ eventId }: { eventId: string }) {
   const event = useQuery(eventQuery(eventId))
   const saved = useQuery(seatMapQuery(eventId))
-  useLiveRoom(seatsRoom(eventId))
+  useLiveRoom(rooms.seats(eventId))
   return (
     <section className="plan-editor" aria-labelledby="seat-map-heading">
       <h3 id="seat-map-heading">{editorTexts.heading}</h3>

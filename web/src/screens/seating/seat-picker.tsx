@@ -6,9 +6,9 @@
 import { useQuery } from '@tanstack/react-query'
 import { useNavigate } from '@tanstack/react-router'
 import { type FormEvent, useEffect, useId, useMemo, useState } from 'react'
+import { rooms } from '../../../../contracts/live.ts'
 import { MAX_SEATS_PER_ORDER, type SeatMapView } from '../../../../contracts/seating.ts'
 import { seatMapQuery } from '../../api/seating.ts'
-import { seatsRoom } from '../../live/seat-changes.ts'
 import { useLiveRoom } from '../../live/use-live.ts'
 import { formatRupees } from '../../ui/rupees.ts'
 import { seatLine } from '../../ui/seat-label.ts'
@@ -41,7 +41,7 @@ export function EventSeating({ eventId, bookable }: { eventId: string; bookable:
 }
 
 function SeatPicker({ map, bookable }: { map: SeatMapView; bookable: boolean }) {
-  useLiveRoom(seatsRoom(map.eventId))
+  useLiveRoom(rooms.seats(map.eventId))
   const navigate = useNavigate()
   const [selection, setSelection] = useState<Selection>(noSelection)
   const [note, setNote] = useState<string | null>(null)
