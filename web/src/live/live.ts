@@ -14,6 +14,7 @@ import {
   type SeatsPush,
   TOO_MANY_CONNECTIONS,
   TOO_MANY_MESSAGES,
+  type WatchAck,
 } from '../../../contracts/live.ts'
 import { retryImport } from '../ui/retry-import.ts'
 import { seatChangesOf } from './seat-changes.ts'
@@ -40,8 +41,12 @@ export type Live = {
   onConnect(listener: () => void): () => void
   /** called whenever the connection comes up or goes down */
   onStatus(listener: () => void): () => void
-  /** asks for a public room ('events', 'event-<id>', 'seats-<id>'); kept across reconnections */
-  watch(room: string): () => void
+  /**
+   * asks for a public room ('events', 'event-<id>', 'seats-<id>'); kept across reconnections.
+   * `onJoined`: called whenever the server says the room was joined (at first and on every
+   * connection): what was read before may have missed a push (a seat map reads itself again)
+   */
+  watch(room: string, onJoined?: () => void): () => void
   connected(): boolean
   status(): LiveStatus
   /** the server's reason while the status is refused, else null */
@@ -54,6 +59,11 @@ export function createLive(url = ''): Live {
   let socket: Socket | null = null
   let opening: Promise<Socket> | null = null
   const watched = new Map<string, number>()
+  /** who wants to know when a room is joined (each connection's watch of it, and the first) */
+  const joinListeners = new Map<string, Set<() => void>>()
+  const joinedAck = (room: string) => (ack: WatchAck | undefined) => {
+    if (ack?.ok) for (const listener of joinListeners.get(room) ?? []) listener()
+  }
   const factListeners = new Set<(push: FactPush) => void>()
   const seatListeners = new Set<(changes: SeatsPush) => void>()
   const heardSeats = (message: unknown) => {
@@ -80,7 +90,7 @@ export function createLive(url = ''): Live {
         auth: (send) => send(token ? { token } : {}),
       })
       created.on('connect', () => {
-        for (const room of watched.keys()) created.emit(liveEvents.watch, room)
+        for (const room of watched.keys()) created.emit(liveEvents.watch, room, joinedAck(room))
         setStatus('connected')
         for (const listener of connectListeners) listener()
       })
@@ -177,12 +187,15 @@ export function createLive(url = ''): Live {
       statusListeners.add(listener)
       return () => statusListeners.delete(listener)
     },
-    watch(room) {
+    watch(room, onJoined) {
       const count = (watched.get(room) ?? 0) + 1
       watched.set(room, count)
+      const listener = onJoined ? () => onJoined() : null
+      if (listener) joinListeners.set(room, (joinListeners.get(room) ?? new Set()).add(listener))
       if (!opening) reconnect()
-      else if (count === 1 && socket?.connected) socket.emit(liveEvents.watch, room)
+      else if (count === 1 && socket?.connected) socket.emit(liveEvents.watch, room, joinedAck(room))
       return () => {
+        if (listener) joinListeners.get(room)?.delete(listener)
         const left = (watched.get(room) ?? 1) - 1
         if (left > 0) {
           watched.set(room, left)

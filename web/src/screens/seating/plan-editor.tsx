@@ -5,13 +5,11 @@
 // saved (the server's message shown, and the seats a refusal names).
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { type FormEvent, useId, useMemo, useState } from 'react'
-import { rooms } from '../../../../contracts/live.ts'
 import { MAX_PLAN_SEATS, type SeatMapView } from '../../../../contracts/seating.ts'
 import { ApiError } from '../../api/client.ts'
 import { eventQuery, keys } from '../../api/queries.ts'
 import { refusedSeats, saveSeatMap, seatMapQuery } from '../../api/seating.ts'
 import { seatCounts } from '../../live/seat-changes.ts'
-import { useLiveRoom } from '../../live/use-live.ts'
 import { Fetched, messageOr } from '../../ui/fetched.tsx'
 import { formatRupees } from '../../ui/rupees.ts'
 import { seatLine } from '../../ui/seat-label.ts'
@@ -30,6 +28,7 @@ import { firstRowRefusal, gridSection, type Numbering, parseAisles, SECTION_GAP 
 import { planBox, SEAT_PITCH, stageAbove } from './plan-layout.ts'
 import { SeatKey, SeatPlan } from './seat-plan.tsx'
 import { pickedSeat } from './seat-selection.ts'
+import { useSeatMapRoom } from './use-seat-room.ts'
 
 export const editorTexts = {
   heading: 'Seat map',
@@ -46,7 +45,9 @@ type TicketTypeChoice = { name: string; price: number }
 export function SeatMapSection({ eventId }: { eventId: string }) {
   const event = useQuery(eventQuery(eventId))
   const saved = useQuery(seatMapQuery(eventId))
-  useLiveRoom(rooms.seats(eventId))
+  // the last save's outcome: kept here, as a saved plan starts the editor afresh
+  const [outcome, setOutcome] = useState<Outcome | null>(null)
+  useSeatMapRoom(eventId)
   return (
     <section className="plan-editor" aria-labelledby="seat-map-heading">
       <h3 id="seat-map-heading">{editorTexts.heading}</h3>
@@ -70,7 +71,17 @@ export function SeatMapSection({ eventId }: { eventId: string }) {
                   eventId={eventId}
                   saved={map}
                   types={shown.ticketTypes.map((type) => ({ name: type.type, price: type.price }))}
+                  onOutcome={setOutcome}
                 />
+                {outcome && (
+                  <div
+                    className={outcome.ok ? 'form-hint' : 'form-error'}
+                    role={outcome.ok ? 'status' : 'alert'}
+                  >
+                    <p>{outcome.message}</p>
+                    {outcome.detail && <p className="form-error-detail">{outcome.detail}</p>}
+                  </div>
+                )}
               </>
             )}
           </Fetched>
@@ -107,12 +118,16 @@ function SavedCounts({ map }: { map: SeatMapView }) {
 
 type Outcome = { ok: boolean; message: string; detail?: string }
 
-function PlanEditor(props: { eventId: string; saved: SeatMapView | null; types: TicketTypeChoice[] }) {
-  const { eventId, saved, types } = props
+function PlanEditor(props: {
+  eventId: string
+  saved: SeatMapView | null
+  types: TicketTypeChoice[]
+  onOutcome(outcome: Outcome | null): void
+}) {
+  const { eventId, saved, types, onOutcome: setOutcome } = props
   const queryClient = useQueryClient()
   const [draft, setDraft] = useState<Draft>(() => (saved ? draftOf(saved) : emptyDraft))
   const [tool, setTool] = useState<SeatTool>('blocked')
-  const [outcome, setOutcome] = useState<Outcome | null>(null)
   const prices = useMemo(() => new Map(types.map((type) => [type.name, type.price])), [types])
   const statuses = useMemo(() => statusesOf(saved), [saved])
   const preview = useMemo(
@@ -235,12 +250,6 @@ function PlanEditor(props: { eventId: string; saved: SeatMapView | null; types: 
           {save.isPending ? editorTexts.saving : editorTexts.save}
         </button>
       </form>
-      {outcome && (
-        <div className={outcome.ok ? 'form-hint' : 'form-error'} role={outcome.ok ? 'status' : 'alert'}>
-          <p>{outcome.message}</p>
-          {outcome.detail && <p className="form-error-detail">{outcome.detail}</p>}
-        </div>
-      )}
     </>
   )
 }

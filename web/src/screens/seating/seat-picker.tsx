@@ -6,10 +6,8 @@
 import { useQuery } from '@tanstack/react-query'
 import { useNavigate } from '@tanstack/react-router'
 import { type FormEvent, useEffect, useId, useMemo, useState } from 'react'
-import { rooms } from '../../../../contracts/live.ts'
 import { MAX_SEATS_PER_ORDER, type SeatMapView } from '../../../../contracts/seating.ts'
 import { seatMapQuery } from '../../api/seating.ts'
-import { useLiveRoom } from '../../live/use-live.ts'
 import { formatRupees } from '../../ui/rupees.ts'
 import { seatLine } from '../../ui/seat-label.ts'
 import { SeatKey, SeatPlan } from './seat-plan.tsx'
@@ -21,6 +19,7 @@ import {
   selectionTotal,
   toggleSelection,
 } from './seat-selection.ts'
+import { useSeatMapRoom } from './use-seat-room.ts'
 
 export const pickerTexts = {
   heading: 'Choose your seats',
@@ -41,7 +40,7 @@ export function EventSeating({ eventId, bookable }: { eventId: string; bookable:
 }
 
 function SeatPicker({ map, bookable }: { map: SeatMapView; bookable: boolean }) {
-  useLiveRoom(rooms.seats(map.eventId))
+  useSeatMapRoom(map.eventId)
   const navigate = useNavigate()
   const [selection, setSelection] = useState<Selection>(noSelection)
   const [note, setNote] = useState<string | null>(null)
