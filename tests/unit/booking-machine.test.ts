@@ -376,3 +376,54 @@ describe('booking machine', () => {
     })
   })
 })
+
+describe('booking chosen seats (issue 40)', () => {
+  const seated = { ticketType: 'Stalls', quantity: 2, seats: ['s1', 's2'] }
+
+  it('asks for an order of the seats, and reopens the held one only for the same seats', async () => {
+    const { actor, createOrder } = startBooking({
+      createOrder: async () =>
+        order({ seats: [{ id: 's1', section: 'Stalls', row: 'F', number: 12 }] as Order['seats'] }),
+    })
+    actor.send(book(seated))
+    const dialog = await waitFor(actor, (snapshot) => snapshot.matches({ checkout: 'dialog' }))
+    expect(createOrder).toHaveBeenCalledWith({ ...request, ...seated })
+    expect(dialog.context.order?.reply.seats?.[0]?.row).toBe('F')
+    actor.send({ type: 'CLOSE' })
+
+    actor.send(book(seated, NOW + 60_000))
+    expect(actor.getSnapshot().matches({ checkout: 'dialog' })).toBe(true)
+    actor.send({ type: 'CLOSE' })
+
+    // other seats, as many: a new order
+    actor.send(book({ ...seated, seats: ['s1', 's3'] }, NOW + 60_000))
+    expect(actor.getSnapshot().value).toBe('creatingOrder')
+    expect(createOrder).toHaveBeenCalledTimes(2)
+  })
+
+  it("goes back to choosing with the server's words when the seats were taken", async () => {
+    const { actor } = startBooking({
+      createOrder: async () => {
+        throw refusal(409, 'Some of the seats you chose are no longer available.')
+      },
+    })
+    actor.send(book(seated))
+    const idle = await waitFor(
+      actor,
+      (snapshot) => snapshot.matches('idle') && snapshot.context.error !== null,
+    )
+    expect(idle.context.error).toBe('Some of the seats you chose are no longer available.')
+  })
+})
+
+describe("the order's body", () => {
+  it('names the seats (and a promo code) for chosen seats, as before otherwise', async () => {
+    const { orderBody } = await import('../../web/src/api/booking.ts')
+    expect(orderBody({ ...request, seats: ['s1', 's2'], promoCode: 'DIWALI' })).toEqual({
+      eventId: 'event-1',
+      seats: ['s1', 's2'],
+      promoCode: 'DIWALI',
+    })
+    expect(orderBody(request)).toBe(request)
+  })
+})

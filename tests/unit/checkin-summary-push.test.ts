@@ -15,6 +15,7 @@ function fakeLive() {
       return () => listeners.delete(listener)
     },
     onConnect: () => () => {},
+    onSeats: () => () => {},
   } as unknown as Live
   const push = (fact: FactPush) => {
     for (const listener of listeners) listener(fact)

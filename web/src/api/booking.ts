@@ -13,8 +13,18 @@ import { API_BASE, api } from './client.ts'
 
 const path = (id: string) => encodeURIComponent(id)
 
+/** what POST /ticket/create is sent: chosen seats name their own type and number (issue 40) */
+export const orderBody = (request: OrderRequest) =>
+  request.seats && request.seats.length > 0
+    ? {
+        eventId: request.eventId,
+        seats: request.seats,
+        ...(request.promoCode ? { promoCode: request.promoCode } : {}),
+      }
+    : request
+
 export async function createOrder(request: OrderRequest): Promise<Order> {
-  return v.parse(CreateOrderReply, await api.post<unknown>('/ticket/create', request))
+  return v.parse(CreateOrderReply, await api.post<unknown>('/ticket/create', orderBody(request)))
 }
 
 /** The razorpay_* payload a successful checkout hands over. */

@@ -2,6 +2,7 @@
 // sends, the manifest it works offline from, the event's door staff (invited by e-mail), an
 // account's own invitations, and the organizer's check-in summary. The replies are checked against the shapes of the design as this client reads them.
 import * as v from 'valibot'
+import { SeatLabel } from '../../../contracts/seating.ts'
 import { api } from './client.ts'
 
 const path = (id: string) => encodeURIComponent(id)
@@ -18,6 +19,8 @@ export const TicketPass = v.object({
   code: v.string(),
   status: PassStatus,
   admittedAt: When,
+  /** a seated order's pass: its seat (issue 40) */
+  seat: v.optional(SeatLabel),
 })
 export type TicketPass = v.InferOutput<typeof TicketPass>
 

@@ -61,4 +61,6 @@ export const keys = {
   accounts: ['accounts'] as const,
   inquiries: ['inquiries'] as const,
   site: ['site'] as const,
+  /** an event's seat map (issue 40), its seats' statuses pushed live (live/follow.ts) */
+  seatMap: (eventId: string) => ['seatmap', eventId] as const,
 }

@@ -9,11 +9,13 @@ import * as v from 'valibot'
 import { AccountSummary } from '../../../contracts/accounts.ts'
 import type { EventView } from '../../../contracts/catalog.ts'
 import type { AvailabilityPush, FactPush } from '../../../contracts/live.ts'
+import type { SeatMapView } from '../../../contracts/seating.ts'
 import type { CheckinSummary } from '../api/checkin.ts'
 import { keys } from '../api/keys.ts'
 import { followDashboards } from './dashboard-pushes.ts'
 import type { Live } from './live.ts'
 import { coalescedRefresh } from './refresh.ts'
+import { applySeatChanges, seatChangeBatcher } from './seat-changes.ts'
 
 /** the least time between two refetches of one query that pushes ask for */
 export const LIVE_REFETCH_MS = 1000
@@ -171,10 +173,26 @@ export function followLive(live: Live, client: QueryClient): () => void {
     }
   }
 
+  // A seat map's changes (issue 40), set in the cached map as they are, a frame's together: a seat
+  // taken anywhere turns taken at once on every map shown. A new plan (its version) is read again.
+  const seatChanges = seatChangeBatcher((eventId, changes) =>
+    client.setQueryData<SeatMapView | null>(keys.seatMap(eventId), (map) =>
+      map ? applySeatChanges(map, changes) : map,
+    ),
+  )
+  const stopSeats = live.onSeats((message) => {
+    if (message.version !== undefined) {
+      const cached = client.getQueryData<SeatMapView | null>(keys.seatMap(message.eventId))
+      if (cached?.version !== message.version) refetch(keys.seatMap(message.eventId))
+    }
+    if (message.changes.length > 0) seatChanges(message)
+  })
+
   const stopFacts = live.onFact(onPush)
   const stopConnect = live.onConnect(() => refresh({ queryKey: [], stale: true }))
   return () => {
     stopFacts()
+    stopSeats()
     stopConnect()
     dashboards.stop()
   }

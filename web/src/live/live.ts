@@ -10,10 +10,14 @@ import {
   type FactPush,
   type LiveRefusal,
   liveEvents,
+  SEATS_MESSAGE,
+  type SeatsPush,
   TOO_MANY_CONNECTIONS,
   TOO_MANY_MESSAGES,
+  type WatchAck,
 } from '../../../contracts/live.ts'
 import { retryImport } from '../ui/retry-import.ts'
+import { seatChangesOf } from './seat-changes.ts'
 
 /**
  * idle: no connection (none needed yet, or being opened or replaced on purpose); connected;
@@ -31,12 +35,18 @@ const REFUSED_RETRY_MS = 15_000
 export type Live = {
   setToken(token: string | null): void
   onFact(listener: (push: FactPush) => void): () => void
+  /** hears the seat maps' changes of the rooms `seats-<eventId>` watched (issue 40) */
+  onSeats(listener: (changes: SeatsPush) => void): () => void
   /** called on every connection, the first one included */
   onConnect(listener: () => void): () => void
   /** called whenever the connection comes up or goes down */
   onStatus(listener: () => void): () => void
-  /** asks for a public room ('events', 'event-<id>'); kept across reconnections */
-  watch(room: string): () => void
+  /**
+   * asks for a public room ('events', 'event-<id>', 'seats-<id>'); kept across reconnections.
+   * `onJoined`: called whenever the server says the room was joined (at first and on every
+   * connection): what was read before may have missed a push (a seat map reads itself again)
+   */
+  watch(room: string, onJoined?: () => void): () => void
   connected(): boolean
   status(): LiveStatus
   /** the server's reason while the status is refused, else null */
@@ -49,7 +59,17 @@ export function createLive(url = ''): Live {
   let socket: Socket | null = null
   let opening: Promise<Socket> | null = null
   const watched = new Map<string, number>()
+  /** who wants to know when a room is joined (each connection's watch of it, and the first) */
+  const joinListeners = new Map<string, Set<() => void>>()
+  const joinedAck = (room: string) => (ack: WatchAck | undefined) => {
+    if (ack?.ok) for (const listener of joinListeners.get(room) ?? []) listener()
+  }
   const factListeners = new Set<(push: FactPush) => void>()
+  const seatListeners = new Set<(changes: SeatsPush) => void>()
+  const heardSeats = (message: unknown) => {
+    const changes = seatChangesOf(message)
+    if (changes) for (const listener of seatListeners) listener(changes)
+  }
   const connectListeners = new Set<() => void>()
   const statusListeners = new Set<() => void>()
   let status: LiveStatus = 'idle'
@@ -70,7 +90,7 @@ export function createLive(url = ''): Live {
         auth: (send) => send(token ? { token } : {}),
       })
       created.on('connect', () => {
-        for (const room of watched.keys()) created.emit(liveEvents.watch, room)
+        for (const room of watched.keys()) created.emit(liveEvents.watch, room, joinedAck(room))
         setStatus('connected')
         for (const listener of connectListeners) listener()
       })
@@ -86,8 +106,21 @@ export function createLive(url = ''): Live {
           setTimeout(() => created.connect(), 1000 + Math.random() * 2000)
       })
       created.on(liveEvents.push, (push: FactPush) => {
+        // a seat map's changes come as a push named `seats`, like the check-in summary's
+        if ((push as { type: string }).type === SEATS_MESSAGE) {
+          heardSeats(push.data)
+          return
+        }
         for (const listener of factListeners) listener(push)
       })
+      // ... or as a message of that name of their own
+      created.on(SEATS_MESSAGE, (message: unknown) =>
+        heardSeats(
+          typeof message === 'object' && message !== null && 'data' in message
+            ? (message as { data: unknown }).data
+            : message,
+        ),
+      )
       created.on('connect_error', (error) => {
         // A refused handshake is not retried by Socket.IO (a transport that failed is).
         if (created.active) {
@@ -142,6 +175,10 @@ export function createLive(url = ''): Live {
       factListeners.add(listener)
       return () => factListeners.delete(listener)
     },
+    onSeats(listener) {
+      seatListeners.add(listener)
+      return () => seatListeners.delete(listener)
+    },
     onConnect(listener) {
       connectListeners.add(listener)
       return () => connectListeners.delete(listener)
@@ -150,12 +187,15 @@ export function createLive(url = ''): Live {
       statusListeners.add(listener)
       return () => statusListeners.delete(listener)
     },
-    watch(room) {
+    watch(room, onJoined) {
       const count = (watched.get(room) ?? 0) + 1
       watched.set(room, count)
+      const listener = onJoined ? () => onJoined() : null
+      if (listener) joinListeners.set(room, (joinListeners.get(room) ?? new Set()).add(listener))
       if (!opening) reconnect()
-      else if (count === 1 && socket?.connected) socket.emit(liveEvents.watch, room)
+      else if (count === 1 && socket?.connected) socket.emit(liveEvents.watch, room, joinedAck(room))
       return () => {
+        if (listener) joinListeners.get(room)?.delete(listener)
         const left = (watched.get(room) ?? 1) - 1
         if (left > 0) {
           watched.set(room, left)

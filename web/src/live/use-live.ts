@@ -13,10 +13,15 @@ function useLive(): Live {
   return live
 }
 
-/** watches a room ('events', 'event-<id>', 'schedule', 'attendees-<id>') while the screen is shown */
-export function useLiveRoom(room: string): void {
+/**
+ * watches a room ('events', 'event-<id>', 'schedule', 'attendees-<id>', 'seats-<id>') while the
+ * screen is shown; `onJoined` whenever the server says it was joined
+ */
+export function useLiveRoom(room: string, onJoined?: () => void): void {
   const live = useLive()
-  useEffect(() => live.watch(room), [live, room])
+  const joined = useRef(onJoined)
+  joined.current = onJoined
+  useEffect(() => live.watch(room, () => joined.current?.()), [live, room])
 }
 
 /** hears every fact pushed to this account's rooms and the rooms watched */

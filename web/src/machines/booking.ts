@@ -22,6 +22,9 @@ export type OrderRequest = {
   amount: number
   /** a promo code of the event (issue 17) */
   promoCode?: string
+  /** the seats chosen on the event's seat map (issue 40): the order is for these; `quantity` is
+   * their number and `ticketType` their section's */
+  seats?: string[]
 }
 
 /** POST /ticket/create's answer (contracts/booking.ts CreateOrderReply) */
@@ -35,6 +38,8 @@ export type Order = {
   heldUntil: string
   /** said when this checkout replaced the buyer's earlier unpaid one for the same event */
   message?: string
+  /** a seated order's seats (issue 40): those chosen, or the best ones the server found */
+  seats?: { id: string; section: string; row: string; number: string | number }[]
 }
 
 /** the checkout's success payload (Razorpay's razorpay_* fields, in our words) */
@@ -96,8 +101,11 @@ const refusalOf = (error: unknown): { status: number; message: string } | null =
 
 const notProvided = (name: string) => () => Promise.reject(new Error(`${name} was not provided`))
 
+const sameSeats = (a: OrderRequest, b: OrderRequest) =>
+  (a.seats ?? []).length === (b.seats ?? []).length && (a.seats ?? []).every((id, i) => b.seats?.[i] === id)
+
 const sameRequest = (a: OrderRequest, b: OrderRequest) =>
-  a.eventId === b.eventId && a.ticketType === b.ticketType && a.quantity === b.quantity
+  a.eventId === b.eventId && a.ticketType === b.ticketType && a.quantity === b.quantity && sameSeats(a, b)
 
 export const bookingMachine = setup({
   types: {

@@ -2,6 +2,7 @@
 // tickets and their passes (any signed-in account).
 import { createRoute } from '@tanstack/react-router'
 import { lazyScreen } from '../ui/retry-import.ts'
+import { BookingSearch } from './booking-search.ts'
 import { signedInLayout, userArea } from './layouts.ts'
 
 export const userDashboardRoute = createRoute({
@@ -19,6 +20,8 @@ export const inquiryFormRoute = createRoute({
 export const bookingRoute = createRoute({
   getParentRoute: () => signedInLayout,
   path: '/booking/$id',
+  // the seats chosen on a seat map, or a type and a number (issue 40)
+  validateSearch: BookingSearch,
   component: lazyScreen(() => import('../screens/booking/booking.tsx'), 'BookingScreen'),
 })
 

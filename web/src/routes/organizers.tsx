@@ -1,5 +1,5 @@
 // Routes of organizers: create event, attendee dashboard, one event's own page (in sections: its
-// overview, attendees, analytics, promo codes and door), add a session to an event.
+// overview, attendees, analytics, promo codes, door and seat map), add a session to an event.
 import { createRoute } from '@tanstack/react-router'
 import { lazyScreen } from '../ui/retry-import.ts'
 import { OrganizerEventSearch } from './event-sections.ts'
@@ -30,7 +30,7 @@ export const organizerEventRoute = createRoute({
   getParentRoute: () => organizersArea,
   path: '/organizers/events/$eventId',
   validateSearch: OrganizerEventSearch,
-  component: lazyScreen(() => import('../screens/organizers/organizer-event.tsx'), 'OrganizerEventScreen'),
+  component: lazyScreen(() => import('./pages/organizer-event.tsx'), 'OrganizerEventPage'),
 })
 
 export const addSessionRoute = createRoute({

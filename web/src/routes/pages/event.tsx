@@ -1,10 +1,17 @@
-// The event page: the catalogue's event detail with the schedule's sessions of that event below its
-// tickets. Two areas meet here, on the route, so that neither screen imports the other's folder.
+// The event page: the catalogue's event detail with the seat map's picker (issue 40) and the
+// schedule's sessions of that event below its tickets. The areas meet here, on the route, so that
+// no screen imports another's folder.
 import { useParams } from '@tanstack/react-router'
 import { EventDetailScreen } from '../../screens/catalog/event-detail.tsx'
 import { EventSessions } from '../../screens/schedule/event-sessions.tsx'
+import { EventSeating } from '../../screens/seating/seat-picker.tsx'
 
 export function EventPage() {
   const { id } = useParams({ from: '/event/$id' })
-  return <EventDetailScreen sessions={<EventSessions key={id} eventId={id} />} />
+  return (
+    <EventDetailScreen
+      sessions={<EventSessions key={id} eventId={id} />}
+      seating={(event) => <EventSeating eventId={event._id} bookable={!event.cancelledAt} />}
+    />
+  )
 }

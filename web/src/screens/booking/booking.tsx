@@ -4,15 +4,16 @@
 // or Razorpay's) → confirmation page. This screen supplies the machine's calls and effects. The
 // event is the event page's query: watching its room, availability pushes apply to it as they are
 // (live/follow.ts).
-import { useQuery } from '@tanstack/react-query'
-import { getRouteApi, useNavigate } from '@tanstack/react-router'
+import { useQuery, useQueryClient } from '@tanstack/react-query'
+import { getRouteApi, Link, useNavigate } from '@tanstack/react-router'
 import { useMachine } from '@xstate/react'
 import { type FormEvent, useId, useMemo, useState } from 'react'
 import { fromPromise } from 'xstate'
 import type { EventView, TicketTypeView } from '../../../../contracts/catalog.ts'
 import { rooms } from '../../../../contracts/live.ts'
 import { confirmPayment, createOrder, payLocally } from '../../api/booking.ts'
-import { eventQuery, myWaitlistQuery, promoPriceQuery } from '../../api/queries.ts'
+import { eventQuery, keys, myWaitlistQuery, promoPriceQuery } from '../../api/queries.ts'
+import { refusedSeats, type SeatMapView, seatMapQuery } from '../../api/seating.ts'
 import type { WaitlistEntryView } from '../../api/waitlist.ts'
 import { useLiveConnected, useLiveRoom } from '../../live/use-live.ts'
 import { bookingMachine } from '../../machines/booking.ts'
@@ -21,6 +22,7 @@ import { Fetched } from '../../ui/fetched.tsx'
 import { formatDate, formatEventTime, formatPrice } from '../../ui/format.ts'
 import { LiveCountsNote } from '../../ui/live-status.tsx'
 import { Loading } from '../../ui/loading.tsx'
+import { seatLine } from '../../ui/seat-label.ts'
 import { notify } from '../../ui/toasts.ts'
 import { useEventZone, useSite } from '../../ui/use-site.ts'
 import { CheckoutDialog } from './checkout-dialog.tsx'
@@ -31,6 +33,7 @@ const bookingRoute = getRouteApi('/_signed-in/booking/$id')
 
 export function BookingScreen() {
   const { id } = bookingRoute.useParams()
+  const search = bookingRoute.useSearch()
   const event = useQuery(eventQuery(id))
   // seats a waiting list offers this person are theirs to book (issue 17)
   const waitlist = useQuery(myWaitlistQuery())
@@ -46,7 +49,15 @@ export function BookingScreen() {
       {(shown) => (
         <section className="page booking-page" data-live={live ? 'connected' : 'offline'}>
           <EventSummary event={shown} />
-          <BookingForm event={withOffers(shown, waitlist.data)} />
+          {search.seats ? (
+            <BookingForm event={withOffers(shown, waitlist.data)} seats={search.seats} />
+          ) : (
+            <BookingForm
+              event={withOffers(shown, waitlist.data)}
+              ticketType={search.ticketType}
+              quantity={search.quantity}
+            />
+          )}
         </section>
       )}
     </Fetched>
@@ -120,8 +131,51 @@ export function quantityRefusal(
   return null
 }
 
-function BookingForm({ event }: { event: EventView }) {
+/** the seats chosen on the map, each with its section's type and price (null until the map is read) */
+function chosenSeats(map: SeatMapView | null | undefined, ids: readonly string[]) {
+  if (!map) return null
+  const wanted = new Set(ids)
+  const found: { id: string; line: string; ticketType: string; ticketTypeId: string; price: number }[] = []
+  for (const section of map.sections)
+    for (const row of section.rows)
+      for (const seat of row.seats)
+        if (wanted.has(seat.id))
+          found.push({
+            id: seat.id,
+            line: seatLine({ section: section.name, row: row.label, number: seat.number }),
+            ticketType: section.ticketType,
+            ticketTypeId: section.ticketTypeId,
+            price: section.price,
+          })
+  return found
+}
+
+/**
+ * The booking form. Opened with seats chosen on the event's seat map (issue 40) it books those: the
+ * order names the seats, their section is the type; else the buyer picks a type and a number (on a
+ * seated type, the server finds the best seats), optionally as the seat map's Best available asked.
+ */
+function BookingForm({
+  event,
+  seats,
+  ticketType: askedType,
+  quantity: askedQuantity,
+}: {
+  event: EventView
+  seats?: string[]
+  ticketType?: string | undefined
+  quantity?: number | undefined
+}) {
   const navigate = useNavigate()
+  const queryClient = useQueryClient()
+  const seated = seats !== undefined && seats.length > 0
+  const seatMap = useQuery({ ...seatMapQuery(event._id), enabled: seated })
+  const chosenSeatList = useMemo(
+    () => (seated ? chosenSeats(seatMap.data, seats) : null),
+    [seated, seatMap.data, seats],
+  )
+  // seats the server said were taken when the order was asked for
+  const [takenSeats, setTakenSeats] = useState<ReadonlySet<string>>(new Set())
   const { user } = useSession()
   const payer: Payer = useMemo(
     () => ({ name: user?.username ?? '', email: user?.email ?? '', contact: user?.phone ?? null }),
@@ -132,7 +186,15 @@ function BookingForm({ event }: { event: EventView }) {
       bookingMachine.provide({
         actors: {
           createOrder: fromPromise(async ({ input }) => {
-            const order = await createOrder(input)
+            const order = await createOrder(input).catch((error: unknown) => {
+              // seats taken meanwhile: marked, and every map of the event read again
+              const taken = refusedSeats(error)
+              if (taken.length > 0) {
+                setTakenSeats(new Set(taken))
+                void queryClient.invalidateQueries({ queryKey: keys.seatMap(input.eventId) })
+              }
+              throw error
+            })
             // A new checkout for the same event released the buyer's earlier unpaid one.
             if (order.message) notify.info(order.message)
             return order
@@ -152,17 +214,25 @@ function BookingForm({ event }: { event: EventView }) {
           },
         },
       }),
-    [navigate, payer],
+    [navigate, payer, queryClient],
   )
   const [snapshot, send] = useMachine(machine, { input: { eventTitle: event.title } })
 
   const firstOnSale = event.ticketTypes.find((type) => type.available > 0) ?? event.ticketTypes[0]
-  const [ticketType, setTicketType] = useState(firstOnSale?.type ?? '')
-  const [quantity, setQuantity] = useState('1')
-  const chosen = event.ticketTypes.find((type) => type.type === ticketType)
-  const count = Number(quantity)
+  const asked = event.ticketTypes.find((type) => type.type === askedType || type._id === askedType)
+  const [ticketType, setTicketType] = useState((asked ?? firstOnSale)?.type ?? '')
+  const [quantity, setQuantity] = useState(String(askedQuantity ?? 1))
+  const seatedType = chosenSeatList?.[0]
+  const chosen = seated
+    ? event.ticketTypes.find(
+        (type) => type._id === seatedType?.ticketTypeId || type.type === seatedType?.ticketType,
+      )
+    : event.ticketTypes.find((type) => type.type === ticketType)
+  const count = seated ? (chosenSeatList?.length ?? 0) : Number(quantity)
   const maxPerOrder = useSite()?.maxTicketsPerOrder ?? null
-  const refusal = chosen ? quantityRefusal(count, chosen, maxPerOrder) : null
+  // chosen seats were free when chosen: the server says whether they still are
+  const refusal = chosen && !seated ? quantityRefusal(count, chosen, maxPerOrder) : null
+  const seatsTotal = chosenSeatList?.reduce((sum, seat) => sum + seat.price, 0) ?? 0
 
   // A promo code (issue 17): checked once applied, again whenever the type or quantity changes, and
   // sent with the order (the server decides again when it holds the seats).
@@ -182,14 +252,16 @@ function BookingForm({ event }: { event: EventView }) {
   const submit = (form: FormEvent<HTMLFormElement>) => {
     form.preventDefault()
     if (!chosen || busy || refusal) return
+    if (seated && (!chosenSeatList || chosenSeatList.length === 0)) return
     send({
       type: 'BOOK',
       request: {
         eventId: event._id,
         ticketType: chosen.type,
         quantity: count,
-        amount: promo.data?.amount ?? chosen.price * count,
+        amount: promo.data?.amount ?? (seated ? seatsTotal : chosen.price * count),
         ...(promoCode ? { promoCode } : {}),
+        ...(seated && chosenSeatList ? { seats: chosenSeatList.map((seat) => seat.id) } : {}),
       },
       now: Date.now(),
     })
@@ -197,51 +269,57 @@ function BookingForm({ event }: { event: EventView }) {
 
   return (
     <form className="card form booking-form" onSubmit={submit} aria-busy={busy}>
-      <div className="field">
-        <label htmlFor="booking-quantity">Quantity</label>
-        <input
-          id="booking-quantity"
-          name="quantity"
-          type="number"
-          min={1}
-          step={1}
-          required
-          value={quantity}
-          disabled={busy}
-          aria-describedby="booking-limits"
-          aria-invalid={refusal !== null}
-          onChange={(change) => {
-            setQuantity(change.target.value)
-            send({ type: 'EDIT' })
-          }}
-        />
-      </div>
-      <div className="field">
-        <label htmlFor="booking-ticket-type">Ticket Type</label>
-        <select
-          id="booking-ticket-type"
-          name="ticketType"
-          value={ticketType}
-          disabled={busy}
-          required
-          onChange={(change) => {
-            setTicketType(change.target.value)
-            send({ type: 'EDIT' })
-          }}
-        >
-          {event.ticketTypes.map((type) => (
-            <option key={type._id} value={type.type}>
-              {optionText(type)}
-            </option>
-          ))}
-        </select>
-      </div>
-      <LiveCountsNote />
-      {chosen && (
-        <p className="booking-limits" id="booking-limits">
-          {maxPerOrder !== null && <span>At most {maxPerOrder} tickets per order. </span>}
-          <span className="booking-available">{`${chosen.available} available for ${chosen.type}.`}</span>
-        </p>
+      {seated ? (
+        <ChosenSeats eventId={event._id} seats={chosenSeatList} failed={seatMap.isError} taken={takenSeats} />
+      ) : (
+        <>
+          <div className="field">
+            <label htmlFor="booking-quantity">Quantity</label>
+            <input
+              id="booking-quantity"
+              name="quantity"
+              type="number"
+              min={1}
+              step={1}
+              required
+              value={quantity}
+              disabled={busy}
+              aria-describedby="booking-limits"
+              aria-invalid={refusal !== null}
+              onChange={(change) => {
+                setQuantity(change.target.value)
+                send({ type: 'EDIT' })
+              }}
+            />
+          </div>
+          <div className="field">
+            <label htmlFor="booking-ticket-type">Ticket Type</label>
+            <select
+              id="booking-ticket-type"
+              name="ticketType"
+              value={ticketType}
+              disabled={busy}
+              required
+              onChange={(change) => {
+                setTicketType(change.target.value)
+                send({ type: 'EDIT' })
+              }}
+            >
+              {event.ticketTypes.map((type) => (
+                <option key={type._id} value={type.type}>
+                  {optionText(type)}
+                </option>
+              ))}
+            </select>
+          </div>
+          <LiveCountsNote />
+          {chosen && (
+            <p className="booking-limits" id="booking-limits">
+              {maxPerOrder !== null && <span>At most {maxPerOrder} tickets per order. </span>}
+              <span className="booking-available">{`${chosen.available} available for ${chosen.type}.`}</span>
+            </p>
+          )}
+        </>
       )}
       {chosen && (
         <p className="booking-price" aria-live="polite">
@@ -291,7 +369,26 @@ function BookingForm({ event }: { event: EventView }) {
           {notice}
         </p>
       )}
-      <button type="submit" disabled={busy || !chosen || refusal !== null}>
+      {order?.reply.seats && order.reply.seats.length > 0 && (
+        <div className="booking-seats" role="status">
+          <p>Your seats:</p>
+          <ul className="seat-lines">
+            {order.reply.seats.map((seat) => (
+              <li key={seat.id}>{seatLine(seat)}</li>
+            ))}
+          </ul>
+        </div>
+      )}
+      <button
+        type="submit"
+        disabled={
+          busy ||
+          !chosen ||
+          refusal !== null ||
+          (seated && (chosenSeatList?.length ?? 0) === 0) ||
+          (chosenSeatList?.some((seat) => takenSeats.has(seat.id)) ?? false)
+        }
+      >
         {busy ? 'Processing Payment...' : 'Confirm Booking'}
       </button>
       {dialogOpen && order && (
@@ -305,6 +402,49 @@ function BookingForm({ event }: { event: EventView }) {
         />
       )}
     </form>
+  )
+}
+
+/** The seats chosen on the event's seat map (issue 40), those the server said were taken marked. */
+function ChosenSeats(props: {
+  eventId: string
+  seats: ReturnType<typeof chosenSeats>
+  failed: boolean
+  taken: ReadonlySet<string>
+}) {
+  const { eventId, seats, failed, taken } = props
+  const back = (
+    <Link to="/event/$id" params={{ id: eventId }}>
+      Choose other seats
+    </Link>
+  )
+  if (seats === null)
+    return failed ? (
+      <p className="form-error" role="alert">
+        Your seats could not be read. {back}
+      </p>
+    ) : (
+      <p className="form-hint">Loading your seats…</p>
+    )
+  if (seats.length === 0)
+    return (
+      <p className="form-error" role="alert">
+        The seats you chose are no longer on the seat map. {back}
+      </p>
+    )
+  return (
+    <div className="field booking-seats">
+      <p id="booking-seats-heading">{seats.length === 1 ? 'Your seat' : `Your ${seats.length} seats`}</p>
+      <ul className="seat-lines" aria-labelledby="booking-seats-heading">
+        {seats.map((seat) => (
+          <li key={seat.id}>
+            {seat.line} · {formatPrice(seat.price)}
+            {taken.has(seat.id) && <strong> (taken)</strong>}
+          </li>
+        ))}
+      </ul>
+      <p>{back}</p>
+    </div>
   )
 }
 

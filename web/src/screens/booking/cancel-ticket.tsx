@@ -9,6 +9,7 @@ import { Fetched, messageOr } from '../../ui/fetched.tsx'
 import { formatRupees } from '../../ui/rupees.ts'
 import { notify } from '../../ui/toasts.ts'
 import './booking.css'
+import { SeatFacts } from '../../ui/seat-lines.tsx'
 
 const cancelRoute = getRouteApi('/_signed-in/cancelTicket/$id')
 
@@ -53,6 +54,7 @@ function CancelTicket({ ticket, eventTitle }: { ticket: TicketView; eventTitle: 
           <dd>{ticket.ticketType}</dd>
           <dt>Quantity:</dt>
           <dd>{ticket.quantity}</dd>
+          <SeatFacts ticket={ticket} />
           <dt>Total Amount:</dt>
           <dd>{formatRupees(ticket.totalAmount)}</dd>
           <dt>Payment Status:</dt>

@@ -13,6 +13,7 @@ import { formatEventWhenIn, formatPrice } from '../../ui/format.ts'
 import { useEventZone } from '../../ui/use-site.ts'
 import { ticketAnchor, ticketNumber } from './ticket-number.ts'
 import './booking.css'
+import { SeatFacts } from '../../ui/seat-lines.tsx'
 
 const confirmationRoute = getRouteApi('/_signed-in/booking/$id/confirmed/$ticketId')
 
@@ -71,6 +72,7 @@ function Confirmation({ ticket, event }: { ticket: TicketView; event: EventView 
         <dd>{ticket.ticketType}</dd>
         <dt>Quantity:</dt>
         <dd>{ticket.quantity}</dd>
+        <SeatFacts ticket={ticket} />
         <dt>Amount:</dt>
         <dd className="confirmation-amount">{formatPrice(ticket.totalAmount)}</dd>
         <dt>Date:</dt>

@@ -25,6 +25,7 @@ import { cancelledText, endingTexts, isCancelled, refundText } from './ticket-en
 import { ticketAnchor, ticketNumber, useScrollToTicket } from './ticket-number.ts'
 import { useMyTickets } from './use-my-tickets.ts'
 import './booking.css'
+import { SeatFacts } from '../../ui/seat-lines.tsx'
 
 export const cancelMessages = {
   success: 'Ticket canceled successfully.',
@@ -169,6 +170,7 @@ function TicketFacts({ ticket, profile }: { ticket: Registration; profile: Profi
       <dd>{ticket.ticketType}</dd>
       <dt>Quantity:</dt>
       <dd>{ticket.quantity}</dd>
+      <SeatFacts ticket={ticket} />
       <dt>Total Amount:</dt>
       <dd>{formatPrice(ticket.totalAmount)}</dd>
       <dt>Date:</dt>

@@ -18,6 +18,7 @@ import { isCancelled } from './ticket-ending.ts'
 import { ticketAnchor, ticketNumber, useScrollToTicket } from './ticket-number.ts'
 import { useMyTickets } from './use-my-tickets.ts'
 import './booking.css'
+import { SeatFacts } from '../../ui/seat-lines.tsx'
 
 export function RegistrationsScreen() {
   const mine = useMyTickets()
@@ -120,6 +121,7 @@ function RegistrationCard({ registration, targeted }: RegistrationCardProps) {
           <dd>{registration.ticketType}</dd>
           <dt>Quantity:</dt>
           <dd>{registration.quantity}</dd>
+          <SeatFacts ticket={registration} />
           <dt>Total Amount:</dt>
           <dd>{formatPrice(registration.totalAmount)}</dd>
           <dt>Date:</dt>

@@ -16,6 +16,8 @@ import { Loading } from '../../ui/loading.tsx'
 import { ticketNumber } from './ticket-number.ts'
 import './booking.css'
 import './ticket-passes.css'
+import { seatLine } from '../../ui/seat-label.ts'
+import { SeatFacts } from '../../ui/seat-lines.tsx'
 
 const ticketRoute = getRouteApi('/_signed-in/ticket/$ticketId')
 
@@ -88,6 +90,7 @@ function TicketPasses({
           <dd>{ticket.ticketType}</dd>
           <dt>Quantity:</dt>
           <dd>{ticket.quantity}</dd>
+          <SeatFacts ticket={ticket} />
         </dl>
         <div className="form-actions">
           {printable.length > 0 && (
@@ -159,6 +162,7 @@ function PassCard({
         <p className="pass-type">
           {ticket.ticketType} · Ticket No. {ticketNumber(ticket._id)}
         </p>
+        {pass.seat && <p className="pass-seat">{seatLine(pass.seat)}</p>}
       </header>
       {pass.status !== 'void' && (
         <div className="pass-qr">

@@ -21,17 +21,20 @@ import { coverOf } from './event-facts.ts'
 import { Waitlists } from './waitlist.tsx'
 import './catalog.css'
 
-function EventDetail({ id, sessions }: { id: string; sessions: ReactNode }) {
+/** what the page shows of another area below the tickets: the event's sessions, its seat map */
+type Slots = { sessions: ReactNode; seating?: ((event: EventView) => ReactNode) | undefined }
+
+function EventDetail({ id, sessions, seating }: { id: string } & Slots) {
   const event = useQuery(eventQuery(id))
   useLiveRoom(rooms.event(id))
   return (
     <Fetched query={event} failed="Error fetching event details.">
-      {(shown) => <EventArticle event={shown} sessions={sessions} />}
+      {(shown) => <EventArticle event={shown} sessions={sessions} seating={seating} />}
     </Fetched>
   )
 }
 
-function EventArticle({ event, sessions }: { event: EventView; sessions: ReactNode }) {
+function EventArticle({ event, sessions, seating }: { event: EventView } & Slots) {
   const live = useLiveConnected()
   const zone = useEventZone()
   const video = event.videos[0]
@@ -78,6 +81,8 @@ function EventArticle({ event, sessions }: { event: EventView; sessions: ReactNo
         <Waitlists event={event} />
       </section>
 
+      {seating?.(event)}
+
       {sessions}
 
       {video && (
@@ -117,9 +122,10 @@ function BookingAction({ event }: { event: EventView }) {
   )
 }
 
-/** `sessions`: what the page shows of the event's schedule, below its tickets */
-export function EventDetailScreen({ sessions }: { sessions: ReactNode }) {
+/** `sessions`: what the page shows of the event's schedule, below its tickets; `seating`: its seat
+ * map, when it has one (issue 40) */
+export function EventDetailScreen({ sessions, seating }: Slots) {
   const { id } = useParams({ from: '/event/$id' })
   // a new id is a new page: nothing of the previous event's room carries over
-  return <EventDetail key={id} id={id} sessions={sessions} />
+  return <EventDetail key={id} id={id} sessions={sessions} seating={seating} />
 }

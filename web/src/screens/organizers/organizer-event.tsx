@@ -3,7 +3,7 @@
 // its own address (?section=, routes/event-sections.ts) as organizers know them from other
 // ticketing tools: the overview (its details, changes and cancellation, issue 17), its attendees a
 // page at a time and searchable, its analytics panel, its promo codes, its door (check-in figures,
-// double entries and door staff, issue 16). Only the section shown is mounted, so only its data is
+// double entries and door staff, issue 16), its seat map (issue 40). Only the section shown is mounted, so only its data is
 // fetched and followed. Live as the dashboard: the row's figures are pushed and set in place, the
 // attendees and the check-in summary likewise, the analytics fetched again at most once a second
 // (live/follow.ts).
@@ -35,11 +35,13 @@ export const eventSections: ReadonlyArray<{ id: EventSectionId | undefined; labe
   { id: 'analytics', label: 'Analytics' },
   { id: 'promo-codes', label: 'Promo codes' },
   { id: 'check-in', label: 'Check-in' },
+  { id: 'seat-map', label: 'Seat map' },
 ]
 
 export const sectionNavLabel = 'Event sections'
 
-export function OrganizerEventScreen() {
+/** `seatMap`: the event's seat map and its editor (issue 40), another area's, handed in by the page */
+export function OrganizerEventScreen({ seatMap }: { seatMap?: (eventId: string) => ReactNode } = {}) {
   const { eventId } = eventRoute.useParams()
   const { section } = eventRoute.useSearch()
   const figures = useQuery(eventFiguresQuery(eventId))
@@ -84,6 +86,8 @@ export function OrganizerEventScreen() {
               <PromoCodes eventId={row._id} />
             ) : section === 'check-in' ? (
               <EventCheckin eventId={row._id} />
+            ) : section === 'seat-map' ? (
+              seatMap?.(row._id)
             ) : (
               <>
                 <dl className="organizer-event-facts">

@@ -1,0 +1,308 @@
+// The seat map's pure parts (issue 40, web/src/screens/seating and web/src/live/seat-changes.ts):
+// each seat's accessible name, the grid's keyboard order, the plan's box, the zoom's maths, live
+// changes applied to a cached map, and the buyer's selection.
+import { describe, expect, it } from 'vitest'
+import type { SeatMapView } from '../../contracts/seating.ts'
+import { applySeatChanges, seatChangesOf, seatCounts, seatPlaces } from '../../web/src/live/seat-changes.ts'
+import {
+  planBox,
+  rowsToDraw,
+  SEAT_RADIUS,
+  sectionBox,
+  stageAbove,
+} from '../../web/src/screens/seating/plan-layout.ts'
+import { seatName } from '../../web/src/screens/seating/seat-name.ts'
+import { moveFocus, seatNavigation } from '../../web/src/screens/seating/seat-navigation.ts'
+import {
+  keepFree,
+  noSelection,
+  pickedSeat,
+  selectionTexts,
+  selectionTotal,
+  toggleSelection,
+} from '../../web/src/screens/seating/seat-selection.ts'
+import {
+  clampView,
+  MAX_ZOOM,
+  panBy,
+  pinch,
+  planPoint,
+  showPoint,
+  zoomAt,
+} from '../../web/src/screens/seating/zoom.ts'
+
+type Seat = SeatMapView['sections'][number]['rows'][number]['seats'][number]
+
+const seat = (id: string, number: number, x: number, y: number, status: Seat['status'] = 'free'): Seat => ({
+  id,
+  number,
+  x,
+  y,
+  status,
+  accessible: false,
+})
+
+/** Stalls: rows A (3 seats) and B (4 seats, drawn right to left in the data); Balcony: row A (2) */
+const map: SeatMapView = {
+  eventId: 'e1',
+  version: 1,
+  stage: { x: -20, y: -40, w: 40, h: 10 },
+  sections: [
+    {
+      name: 'Stalls',
+      ticketType: 'Stalls',
+      ticketTypeId: 't1',
+      price: 1500,
+      rows: [
+        { label: 'A', seats: [seat('a1', 1, -10, 0), seat('a2', 2, 0, 0), seat('a3', 3, 10, 0, 'sold')] },
+        {
+          label: 'B',
+          seats: [seat('b4', 4, 15, 12), seat('b3', 3, 5, 12), seat('b2', 2, -5, 12), seat('b1', 1, -15, 12)],
+        },
+      ],
+    },
+    {
+      name: 'Balcony',
+      ticketType: 'Balcony',
+      ticketTypeId: 't2',
+      price: 800,
+      rows: [{ label: 'A', seats: [seat('c1', 1, -5, 40), seat('c2', 2, 5, 40, 'blocked')] }],
+    },
+  ],
+}
+
+describe("a seat's accessible name", () => {
+  it('says its row, number, price in rupees and status', () => {
+    expect(seatName('F', { number: 12, status: 'free', accessible: false }, 1500)).toBe(
+      'Row F, seat 12, ₹1,500, free',
+    )
+    expect(seatName('AA', { number: '7B', status: 'held', accessible: false }, 250000)).toBe(
+      'Row AA, seat 7B, ₹2,50,000, held',
+    )
+  })
+
+  it('says not for sale for a blocked seat, sold for a sold one', () => {
+    expect(seatName('A', { number: 1, status: 'blocked', accessible: false }, 800)).toBe(
+      'Row A, seat 1, ₹800, not for sale',
+    )
+    expect(seatName('A', { number: 1, status: 'sold', accessible: false }, 800)).toBe(
+      'Row A, seat 1, ₹800, sold',
+    )
+  })
+
+  it('adds a wheelchair space or a companion seat', () => {
+    expect(seatName('F', { number: 12, status: 'free', accessible: 'wheelchair' }, 1500)).toBe(
+      'Row F, seat 12, ₹1,500, free, wheelchair space',
+    )
+    expect(seatName('F', { number: 13, status: 'free', accessible: 'companion' }, 1500)).toBe(
+      'Row F, seat 13, ₹1,500, free, companion seat',
+    )
+  })
+})
+
+describe("the grid's keyboard order", () => {
+  const nav = seatNavigation(map)
+
+  it('takes rows in the plan order and seats from left to right as drawn', () => {
+    expect(nav.rows.map((row) => row.ids)).toEqual([
+      ['a1', 'a2', 'a3'],
+      ['b1', 'b2', 'b3', 'b4'],
+      ['c1', 'c2'],
+    ])
+  })
+
+  it('moves along a row with Left and Right, stopping at its ends', () => {
+    expect(moveFocus(nav, 'a1', { key: 'ArrowRight' })).toBe('a2')
+    expect(moveFocus(nav, 'a2', { key: 'ArrowLeft' })).toBe('a1')
+    expect(moveFocus(nav, 'a1', { key: 'ArrowLeft' })).toBeNull()
+    expect(moveFocus(nav, 'a3', { key: 'ArrowRight' })).toBeNull()
+  })
+
+  it('moves Up and Down to the nearest seat across, from one section to the next', () => {
+    // a2 is at x 0: b2 (-5) and b3 (5) are as near; the first found wins
+    expect(moveFocus(nav, 'a2', { key: 'ArrowDown' })).toBe('b2')
+    expect(moveFocus(nav, 'b4', { key: 'ArrowUp' })).toBe('a3')
+    expect(moveFocus(nav, 'b4', { key: 'ArrowDown' })).toBe('c2')
+    expect(moveFocus(nav, 'a1', { key: 'ArrowUp' })).toBeNull()
+    expect(moveFocus(nav, 'c1', { key: 'ArrowDown' })).toBeNull()
+  })
+
+  it("goes to a row's ends with Home and End, to the plan's with Ctrl", () => {
+    expect(moveFocus(nav, 'b3', { key: 'Home' })).toBe('b1')
+    expect(moveFocus(nav, 'b2', { key: 'End' })).toBe('b4')
+    expect(moveFocus(nav, 'b2', { key: 'Home', ctrlKey: true })).toBe('a1')
+    expect(moveFocus(nav, 'a1', { key: 'End', ctrlKey: true })).toBe('c2')
+  })
+
+  it('ignores other keys, and starts at the first seat from one it does not know', () => {
+    expect(moveFocus(nav, 'a1', { key: 'x' })).toBeNull()
+    expect(moveFocus(nav, 'gone', { key: 'ArrowRight' })).toBe('a1')
+  })
+})
+
+describe("the plan's box", () => {
+  it('holds every seat and the stage, with a margin', () => {
+    expect(planBox(map, 10)).toEqual({ x: -30, y: -50, w: 60, h: 100 })
+  })
+
+  it("holds a section's seats with their radius", () => {
+    expect(sectionBox(map.sections[1] as SeatMapView['sections'][number])).toEqual({
+      x: -5 - SEAT_RADIUS,
+      y: 40 - SEAT_RADIUS,
+      w: 10 + 2 * SEAT_RADIUS,
+      h: 2 * SEAT_RADIUS,
+    })
+  })
+
+  it('places a stage above the seats, centred on them', () => {
+    const stage = stageAbove({ stage: null, sections: map.sections })
+    expect(stage).toEqual({ x: -20, y: -40, w: 40, h: 16 })
+    expect(stageAbove({ stage: null, sections: [] })).toBeNull()
+  })
+})
+
+describe('a big plan drawn in parts', () => {
+  it('draws rows in plan order, as many a frame as hold about the seats asked, at least one', () => {
+    // rows of 3, 4 and 2 seats
+    expect(rowsToDraw(map, 0, 5)).toBe(2)
+    expect(rowsToDraw(map, 2, 5)).toBe(3)
+    expect(rowsToDraw(map, 0, 1)).toBe(1)
+    expect(rowsToDraw(map, 1, 1)).toBe(2)
+    expect(rowsToDraw(map, 0, 1000)).toBe(3)
+    expect(rowsToDraw(map, 3, 5)).toBe(3)
+  })
+})
+
+describe("the map's zoom", () => {
+  const box = { x: 0, y: 0, w: 100, h: 50 }
+  const whole = { k: 1, x: 0, y: 0 }
+
+  it('zooms about a point, which stays where it is drawn', () => {
+    const zoomed = zoomAt(whole, 2, { x: 30, y: 20 }, box)
+    expect(zoomed).toEqual({ k: 2, x: -30, y: -20 })
+    // the plan point under (30, 20) is still (30, 20)
+    expect(planPoint(zoomed, { x: 30, y: 20 })).toEqual({ x: 30, y: 20 })
+  })
+
+  it('never shrinks the plan below its whole, nor zooms past the limit', () => {
+    expect(zoomAt(whole, 0.5, { x: 50, y: 25 }, box)).toEqual(whole)
+    expect(zoomAt(whole, 1000, { x: 50, y: 25 }, box).k).toBe(MAX_ZOOM)
+  })
+
+  it('pans within the plan: it always covers the box', () => {
+    const zoomed = zoomAt(whole, 2, { x: 0, y: 0 }, box)
+    expect(panBy(zoomed, 30, 30, box)).toEqual({ k: 2, x: 0, y: 0 })
+    expect(panBy(zoomed, -500, -500, box)).toEqual({ k: 2, x: -100, y: -50 })
+    expect(clampView({ k: 1, x: 10, y: -10 }, box)).toEqual(whole)
+  })
+
+  it('pinches: fingers spreading twice as far zoom twice, about their middle', () => {
+    const pinched = pinch(
+      whole,
+      [
+        { x: 40, y: 25 },
+        { x: 60, y: 25 },
+      ],
+      [
+        { x: 30, y: 25 },
+        { x: 70, y: 25 },
+      ],
+      box,
+    )
+    expect(pinched).toEqual({ k: 2, x: -50, y: -25 })
+  })
+
+  it('moves a zoomed view just enough to show a point', () => {
+    const zoomed = { k: 2, x: 0, y: 0 }
+    expect(showPoint(zoomed, { x: 10, y: 10 }, box)).toBe(zoomed)
+    expect(showPoint(zoomed, { x: 80, y: 10 }, box)).toEqual({ k: 2, x: -70, y: 0 })
+  })
+})
+
+describe('live changes to a cached map', () => {
+  it('changes the seats named, and makes new objects of their rows only', () => {
+    const changed = applySeatChanges(map, [
+      { id: 'a1', status: 'held' },
+      { id: 'c1', status: 'sold' },
+    ])
+    const [stalls, balcony] = changed.sections
+    expect(stalls?.rows[0]?.seats[0]?.status).toBe('held')
+    expect(balcony?.rows[0]?.seats[0]?.status).toBe('sold')
+    // untouched rows are the same objects (their drawing is memoised)
+    expect(stalls?.rows[1]).toBe(map.sections[0]?.rows[1])
+    expect(stalls?.rows[0]).not.toBe(map.sections[0]?.rows[0])
+    // the map read before is as it was
+    expect(map.sections[0]?.rows[0]?.seats[0]?.status).toBe('free')
+    // and the new map shares the seats' places
+    expect(seatPlaces(changed)).toBe(seatPlaces(map))
+  })
+
+  it('keeps the same map when nothing changes, and ignores unknown seats', () => {
+    expect(applySeatChanges(map, [{ id: 'a3', status: 'sold' }])).toBe(map)
+    expect(applySeatChanges(map, [{ id: 'zz', status: 'sold' }])).toBe(map)
+  })
+
+  it('lets the later change to a seat win', () => {
+    const changed = applySeatChanges(map, [
+      { id: 'a1', status: 'held' },
+      { id: 'a1', status: 'free' },
+    ])
+    expect(changed).toBe(map)
+  })
+
+  it('counts seats by status', () => {
+    expect(seatCounts(map)).toEqual({ free: 7, held: 0, sold: 1, blocked: 1 })
+  })
+
+  it('reads a message, dropping malformed changes', () => {
+    expect(
+      seatChangesOf({
+        eventId: 'e1',
+        changes: [{ id: 'a1', status: 'sold' }, { id: 'a2', status: 'gone' }, null],
+      }),
+    ).toEqual({ eventId: 'e1', changes: [{ id: 'a1', status: 'sold' }] })
+    expect(seatChangesOf({ changes: [] })).toBeNull()
+    expect(seatChangesOf('seats')).toBeNull()
+  })
+})
+
+describe("a buyer's selection", () => {
+  it('adds free seats of one section and takes them away again', () => {
+    const one = toggleSelection(noSelection, map, 'a1')
+    const two = toggleSelection(one.selection, map, 'b2')
+    expect(two.selection).toEqual({ section: 'Stalls', ids: ['a1', 'b2'] })
+    expect(toggleSelection(two.selection, map, 'a1').selection).toEqual({ section: 'Stalls', ids: ['b2'] })
+    expect(toggleSelection({ section: 'Stalls', ids: ['b2'] }, map, 'b2').selection).toBe(noSelection)
+  })
+
+  it('refuses seats that are not free', () => {
+    expect(toggleSelection(noSelection, map, 'a3')).toEqual({
+      selection: noSelection,
+      note: selectionTexts.notFree,
+    })
+    expect(toggleSelection(noSelection, map, 'c2').note).toBe(selectionTexts.notFree)
+  })
+
+  it('starts again in another section: one section an order', () => {
+    const picked = toggleSelection({ section: 'Stalls', ids: ['a1'] }, map, 'c1')
+    expect(picked).toEqual({
+      selection: { section: 'Balcony', ids: ['c1'] },
+      note: selectionTexts.otherSection('Balcony'),
+    })
+  })
+
+  it('stops at the most seats an order may have', () => {
+    const full = { section: 'Stalls', ids: ['a1', 'a2'] }
+    expect(toggleSelection(full, map, 'b1', 2)).toEqual({ selection: full, note: selectionTexts.tooMany })
+  })
+
+  it('drops seats taken meanwhile, and totals the price', () => {
+    const chosen = { section: 'Stalls', ids: ['a1', 'a2'] }
+    const taken = applySeatChanges(map, [{ id: 'a2', status: 'held' }])
+    expect(keepFree(chosen, map)).toBe(chosen)
+    expect(keepFree(chosen, taken)).toEqual({ section: 'Stalls', ids: ['a1'] })
+    const seats = chosen.ids.flatMap((id) => pickedSeat(map, id) ?? [])
+    expect(selectionTotal(seats)).toBe(3000)
+    expect(pickedSeat(map, 'b3')).toMatchObject({ section: 'Stalls', row: 'B', number: 3, price: 1500 })
+  })
+})

@@ -1,0 +1,417 @@
+// A seat map drawn (issue 40): an SVG of the plan's seats, one circle each (a square for a seat kept
+// for a wheelchair or a companion), coloured and patterned by status, the stage a box above. It is
+// a grid to assistive technology: sections are row groups, rows are rows, seats are cells with a
+// roving tab stop (arrows move, Space and Enter choose) and names such as "Row F, seat 12, ₹1,500,
+// free". Pinch and drag zoom and pan it on a phone, the buttons and Ctrl+wheel anywhere: the view is
+// a CSS transform of one group, written straight to the DOM, so moving it redraws no seat. Rows are
+// memoised and the seats hold no state of their own: a live change redraws only its rows, and the
+// SVG listens once for every seat, so a plan of 50,000 seats stays quick.
+import {
+  type KeyboardEvent,
+  memo,
+  type PointerEvent,
+  useCallback,
+  useDeferredValue,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+} from 'react'
+import type { Box, SeatMapView } from '../../../../contracts/seating.ts'
+import { seatPlaces } from '../../live/seat-changes.ts'
+import { planBox, rowsToDraw, SEAT_RADIUS, sectionBox } from './plan-layout.ts'
+import { seatName } from './seat-name.ts'
+import { firstSeat, moveFocus, seatNavigation } from './seat-navigation.ts'
+import { type Point, panBy, pinch, showPoint, type View, wholePlan, ZOOM_STEP, zoomAt } from './zoom.ts'
+import './seating.css'
+
+type Section = SeatMapView['sections'][number]
+type Row = Section['rows'][number]
+
+export type SeatPlanProps = {
+  map: SeatMapView
+  /** the grid's accessible name */
+  label: string
+  /** the seats shown as chosen (aria-selected) */
+  selected: ReadonlySet<string>
+  /** a seat clicked, or Space or Enter on it */
+  onActivate(id: string): void
+  /** buy: only free seats can be chosen (the others are disabled); edit: every seat can */
+  mode: 'buy' | 'edit'
+}
+
+/** a plan with more seats is drawn without anti-aliasing: thousands of seats a few pixels wide look
+ * the same, and are drawn several times faster */
+const LARGE_PLAN = 5000
+
+/** about how many seats are drawn a frame: a stadium's plan appears in parts over a second or so
+ * rather than in one task that holds the page up */
+const SEATS_A_FRAME = 5000
+
+/** a drag shorter than this (in screen pixels) is a click */
+const DRAG_PX = 6
+
+export function SeatPlan({ map, label, selected, onActivate, mode }: SeatPlanProps) {
+  // The seats are drawn in the background (interruptibly, a few milliseconds at a time): a big
+  // plan's first drawing and its live changes never hold up the page. Until the first drawing is
+  // done, the map is shown empty.
+  const shown = useDeferredValue<SeatMapView | null>(map, null)
+  // The layout depends on where the seats are, which live changes never move: the seats' places
+  // are shared by every map made from this one by changes (live/seat-changes.ts).
+  const places = seatPlaces(map)
+  // biome-ignore lint/correctness/useExhaustiveDependencies: see above
+  const box = useMemo(() => planBox(map), [places, map.stage])
+  // biome-ignore lint/correctness/useExhaustiveDependencies: see above
+  const nav = useMemo(() => seatNavigation(map), [places])
+  const svgRef = useRef<SVGSVGElement>(null)
+  const groupRef = useRef<SVGGElement>(null)
+  const view = useRef<View>(wholePlan)
+  const [focused, setFocused] = useState<string | null>(null)
+  // the tab stop: the seat last focused while it is still on the plan, else the first
+  const tabStop = focused !== null && nav.at.has(focused) ? focused : firstSeat(nav)
+  const wantFocus = useRef(false)
+
+  // the rows drawn so far, in the plan's order: more each frame until all are
+  const [drawnRows, setDrawnRows] = useState(() => rowsToDraw(map, 0, SEATS_A_FRAME))
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the seats' places are the plan's layout
+  const totalRows = useMemo(() => map.sections.reduce((n, section) => n + section.rows.length, 0), [places])
+  useEffect(() => {
+    if (shown === null || drawnRows >= totalRows) return
+    const frame = requestAnimationFrame(() => setDrawnRows((rows) => rowsToDraw(shown, rows, SEATS_A_FRAME)))
+    return () => cancelAnimationFrame(frame)
+  }, [shown, drawnRows, totalRows])
+  const tabStopRow = useMemo(() => {
+    const place = tabStop === null || shown === null ? undefined : seatPlaces(shown).get(tabStop)
+    return (place && shown?.sections[place.section]?.rows[place.row]) ?? null
+  }, [shown, tabStop])
+
+  const draw = useCallback((next: View) => {
+    view.current = next
+    const group = groupRef.current
+    if (group) group.style.transform = `translate(${next.x}px, ${next.y}px) scale(${next.k})`
+  }, [])
+  // a new plan (another box) starts whole
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the box is what resets the view
+  useEffect(() => draw(wholePlan), [box.x, box.y, box.w, box.h])
+
+  // each row's chosen seats and tab stop, so that a row redraws only when its own change
+  const selectedByRow = useMemo(() => {
+    const byRow = new Map<Row, string>()
+    if (shown === null) return byRow
+    const places = seatPlaces(shown)
+    for (const id of selected) {
+      const place = places.get(id)
+      const row = place && shown.sections[place.section]?.rows[place.row]
+      if (row) byRow.set(row, byRow.has(row) ? `${byRow.get(row)} ${id}` : id)
+    }
+    return byRow
+  }, [shown, selected])
+
+  // the seat moved to by the keyboard takes the focus once drawn, brought into view when zoomed
+  useEffect(() => {
+    if (!wantFocus.current || tabStop === null) return
+    wantFocus.current = false
+    const place = seatPlaces(map).get(tabStop)
+    const seat = place && map.sections[place.section]?.rows[place.row]?.seats[place.seat]
+    if (seat && view.current.k > 1) draw(showPoint(view.current, seat, box))
+    svgRef.current?.querySelector<SVGElement>(`[data-seat="${tabStop}"]`)?.focus()
+  }, [tabStop, map, box, draw])
+
+  // Pointers down on the map: one drags it, two pinch it.
+  const pointers = useRef(new Map<number, Point>())
+  const dragged = useRef(0)
+  const toBox = (clientX: number, clientY: number): Point => {
+    const matrix = svgRef.current?.getScreenCTM()
+    if (!matrix) return { x: clientX, y: clientY }
+    const point = new DOMPoint(clientX, clientY).matrixTransform(matrix.inverse())
+    return { x: point.x, y: point.y }
+  }
+  const pixelsPerUnit = () => svgRef.current?.getScreenCTM()?.a ?? 1
+
+  const onPointerDown = (event: PointerEvent<SVGSVGElement>) => {
+    if (event.pointerType === 'mouse' && event.button !== 0) return
+    pointers.current.set(event.pointerId, toBox(event.clientX, event.clientY))
+    if (pointers.current.size === 1) dragged.current = 0
+  }
+  const onPointerMove = (event: PointerEvent<SVGSVGElement>) => {
+    const before = pointers.current.get(event.pointerId)
+    if (!before) return
+    const now = toBox(event.clientX, event.clientY)
+    if (pointers.current.size >= 2) {
+      const [first, second] = [...pointers.current.entries()]
+      if (!first || !second) return
+      const others = first[0] === event.pointerId ? second[1] : first[1]
+      draw(pinch(view.current, [before, others], [now, others], box))
+      dragged.current = Number.POSITIVE_INFINITY
+    } else {
+      dragged.current += Math.hypot(now.x - before.x, now.y - before.y) * pixelsPerUnit()
+      if (dragged.current > DRAG_PX) draw(panBy(view.current, now.x - before.x, now.y - before.y, box))
+    }
+    pointers.current.set(event.pointerId, now)
+  }
+  const onPointerEnd = (event: PointerEvent<SVGSVGElement>) => {
+    pointers.current.delete(event.pointerId)
+  }
+
+  // Ctrl+wheel (and a trackpad's pinch) zooms about the pointer; a plain wheel scrolls the page.
+  useEffect(() => {
+    const svg = svgRef.current
+    if (!svg) return
+    const onWheel = (event: WheelEvent) => {
+      if (!event.ctrlKey) return
+      event.preventDefault()
+      draw(zoomAt(view.current, Math.exp(-event.deltaY / 200), toBox(event.clientX, event.clientY), box))
+    }
+    svg.addEventListener('wheel', onWheel, { passive: false })
+    return () => svg.removeEventListener('wheel', onWheel)
+  })
+
+  const seatOf = (target: EventTarget | null): string | null =>
+    target instanceof Element ? target.getAttribute('data-seat') : null
+
+  const onClick = (event: { target: EventTarget | null; detail: number }) => {
+    const id = seatOf(event.target)
+    if (id === null) return
+    // the end of a drag or a pinch is no choice (a screen reader's click, detail 0, always is)
+    if (event.detail !== 0 && dragged.current > DRAG_PX) return
+    setFocused(id)
+    onActivate(id)
+  }
+
+  const onKeyDown = (event: KeyboardEvent<SVGSVGElement>) => {
+    const id = seatOf(event.target)
+    if (id === null) return
+    if (event.key === ' ' || event.key === 'Enter') {
+      event.preventDefault()
+      onActivate(id)
+      return
+    }
+    const next = moveFocus(nav, id, event)
+    if (next === null) return
+    event.preventDefault()
+    wantFocus.current = true
+    setFocused(next)
+  }
+
+  const centre = { x: box.x + box.w / 2, y: box.y + box.h / 2 }
+  return (
+    <div className="seat-plan">
+      <div className="seat-plan-zoom" role="toolbar" aria-label="Zoom">
+        <button
+          type="button"
+          className="button-secondary"
+          onClick={() => draw(zoomAt(view.current, ZOOM_STEP, centre, box))}
+        >
+          Zoom in
+        </button>
+        <button
+          type="button"
+          className="button-secondary"
+          onClick={() => draw(zoomAt(view.current, 1 / ZOOM_STEP, centre, box))}
+        >
+          Zoom out
+        </button>
+        <button type="button" className="button-secondary" onClick={() => draw(wholePlan)}>
+          Reset zoom
+        </button>
+      </div>
+      {/* biome-ignore lint/a11y: an SVG drawing of seats is an ARIA grid; biome takes its SVG elements for HTML ones */}
+      <svg
+        ref={svgRef}
+        className={`seat-plan-svg seat-plan-${mode}${places.size > LARGE_PLAN ? ' seat-plan-large' : ''}`}
+        viewBox={`${box.x} ${box.y} ${box.w} ${box.h}`}
+        style={{ aspectRatio: `${box.w} / ${box.h}` }}
+        // biome-ignore lint/a11y/noNoninteractiveElementToInteractiveRole: the drawing is the seats' grid
+        role="grid"
+        aria-label={label}
+        aria-multiselectable={mode === 'buy'}
+        onClick={onClick}
+        onKeyDown={onKeyDown}
+        onFocus={(event) => {
+          const id = seatOf(event.target)
+          if (id !== null && id !== focused) setFocused(id)
+        }}
+        onPointerDown={onPointerDown}
+        onPointerMove={onPointerMove}
+        onPointerUp={onPointerEnd}
+        onPointerCancel={onPointerEnd}
+        onPointerLeave={onPointerEnd}
+      >
+        <SeatPatterns />
+        {/* biome-ignore lint/a11y: an SVG drawing of seats is an ARIA grid; biome takes its SVG elements for HTML ones */}
+        <g ref={groupRef} className="seat-plan-view" role="none">
+          {map.stage && <Stage stage={map.stage} />}
+          {shown?.sections.map((section, s, sections) => (
+            <SectionSeats
+              // a plan's sections keep their places; a name may repeat while being drawn
+              // biome-ignore lint/suspicious/noArrayIndexKey: see above
+              key={s}
+              section={section}
+              rowLimit={drawnRows - sections.slice(0, s).reduce((n, each) => n + each.rows.length, 0)}
+              selectedByRow={selectedByRow}
+              tabStop={tabStop}
+              tabStopRow={tabStopRow}
+              mode={mode}
+            />
+          ))}
+        </g>
+      </svg>
+      {shown === null && (
+        <p className="form-hint" role="status">
+          Drawing the seat map…
+        </p>
+      )}
+    </div>
+  )
+}
+
+function Stage({ stage }: { stage: Box }) {
+  return (
+    // biome-ignore lint/a11y: an SVG drawing of seats is an ARIA grid; biome takes its SVG elements for HTML ones
+    <g className="seat-plan-stage" aria-hidden="true">
+      <rect x={stage.x} y={stage.y} width={stage.w} height={stage.h} rx={2} />
+      <text
+        x={stage.x + stage.w / 2}
+        y={stage.y + stage.h / 2}
+        dominantBaseline="central"
+        textAnchor="middle"
+      >
+        Stage
+      </text>
+    </g>
+  )
+}
+
+function SectionSeats(props: {
+  section: Section
+  /** how many of its rows are drawn yet */
+  rowLimit: number
+  selectedByRow: Map<Row, string>
+  tabStop: string | null
+  tabStopRow: Row | null
+  mode: 'buy' | 'edit'
+}) {
+  const { section, rowLimit, selectedByRow, tabStop, tabStopRow, mode } = props
+  const place = useMemo(() => sectionBox(section), [section])
+  return (
+    // biome-ignore lint/a11y: an SVG drawing of seats is an ARIA grid; biome takes its SVG elements for HTML ones
+    <g role="rowgroup" aria-label={section.name}>
+      {/* biome-ignore lint/a11y: an SVG drawing of seats is an ARIA grid; biome takes its SVG elements for HTML ones */}
+      <text className="seat-plan-section-name" x={place.x} y={place.y - 3} aria-hidden="true">
+        {section.name}
+      </text>
+      {section.rows.map((row, r) =>
+        r >= rowLimit ? null : (
+          <SeatRow
+            // biome-ignore lint/suspicious/noArrayIndexKey: a row's place in its section is its identity here
+            key={r}
+            row={row}
+            price={section.price}
+            selected={selectedByRow.get(row) ?? ''}
+            tabStop={row === tabStopRow ? tabStop : null}
+            mode={mode}
+          />
+        ),
+      )}
+    </g>
+  )
+}
+
+/** one row's seats; redrawn only when its seats, its chosen ones or its tab stop change */
+const SeatRow = memo(function SeatRow(props: {
+  row: Row
+  price: number
+  /** the row's chosen seats' ids, space-separated */
+  selected: string
+  tabStop: string | null
+  mode: 'buy' | 'edit'
+}) {
+  const { row, price, tabStop, mode } = props
+  const chosen = props.selected === '' ? null : new Set(props.selected.split(' '))
+  return (
+    // biome-ignore lint/a11y: an SVG drawing of seats is an ARIA grid; biome takes its SVG elements for HTML ones
+    <g role="row" aria-label={`Row ${row.label}`}>
+      {row.seats.map((seat) => {
+        const isChosen = chosen?.has(seat.id) ?? false
+        const common = {
+          'data-seat': seat.id,
+          role: 'gridcell',
+          'aria-label': seatName(row.label, seat, price),
+          'aria-selected': isChosen,
+          'aria-disabled': mode === 'buy' && seat.status !== 'free' ? true : undefined,
+          // the one tab stop; the others are focused by script only as the stop moves to them
+          tabIndex: seat.id === tabStop ? 0 : undefined,
+          className: `seat seat-${seat.status}${isChosen ? ' seat-chosen' : ''}${seat.accessible ? ` seat-${seat.accessible}` : ''}`,
+        }
+        return seat.accessible ? (
+          <rect
+            key={seat.id}
+            {...common}
+            x={seat.x - SEAT_RADIUS}
+            y={seat.y - SEAT_RADIUS}
+            width={2 * SEAT_RADIUS}
+            height={2 * SEAT_RADIUS}
+            rx={1}
+          />
+        ) : (
+          <circle key={seat.id} {...common} cx={seat.x} cy={seat.y} r={SEAT_RADIUS} />
+        )
+      })}
+    </g>
+  )
+})
+
+/** the patterns that tell statuses apart without colour */
+function SeatPatterns() {
+  return (
+    <defs>
+      <pattern
+        id="seat-held-hatch"
+        width="2"
+        height="2"
+        patternUnits="userSpaceOnUse"
+        patternTransform="rotate(45)"
+      >
+        <rect width="2" height="2" fill="#e7c27d" />
+        <line x1="0" y1="0" x2="0" y2="2" stroke="#8a6514" strokeWidth="1" />
+      </pattern>
+      <pattern id="seat-sold-cross" width="2" height="2" patternUnits="userSpaceOnUse">
+        <rect width="2" height="2" fill="#8b93a5" />
+        <path d="M0 0L2 2M2 0L0 2" stroke="#39404f" strokeWidth="0.5" />
+      </pattern>
+      <pattern id="seat-blocked-dots" width="2" height="2" patternUnits="userSpaceOnUse">
+        <rect width="2" height="2" fill="#ffffff" />
+        <circle cx="1" cy="1" r="0.4" fill="#5b6478" />
+      </pattern>
+    </defs>
+  )
+}
+
+/** the key to the statuses, drawn as the map draws them */
+export function SeatKey({ mode }: { mode: 'buy' | 'edit' }) {
+  const entries: { className: string; text: string; square?: boolean }[] = [
+    { className: 'seat seat-free', text: 'Free' },
+    ...(mode === 'buy' ? [{ className: 'seat seat-free seat-chosen', text: 'Your choice' }] : []),
+    { className: 'seat seat-held', text: 'Held' },
+    { className: 'seat seat-sold', text: 'Sold' },
+    { className: 'seat seat-blocked', text: 'Not for sale' },
+    { className: 'seat seat-free seat-wheelchair', text: 'Wheelchair space', square: true },
+    { className: 'seat seat-free seat-companion', text: 'Companion seat', square: true },
+  ]
+  return (
+    <ul className="seat-key" aria-label="Key">
+      {entries.map(({ className, text, square }) => (
+        <li key={text}>
+          <svg viewBox="-5 -5 10 10" width="18" height="18" aria-hidden="true">
+            {square ? (
+              <rect className={className} x={-4} y={-4} width={8} height={8} rx={1} />
+            ) : (
+              <circle className={className} r={4} />
+            )}
+          </svg>
+          {text}
+        </li>
+      ))}
+    </ul>
+  )
+}
