@@ -15,7 +15,7 @@ import { startServer, type TestServer } from '../support/server.ts'
 const PHONE = { width: 390, height: 844 }
 const DESKTOP = { width: 1280, height: 900 }
 const TITLE = `Malabar Monsoon Music Festival ${Date.now()}`
-const SECTIONS = ['Overview', 'Attendees', 'Analytics', 'Promo codes', 'Check-in'] as const
+const SECTIONS = ['Overview', 'Attendees', 'Analytics', 'Promo codes', 'Check-in', 'Seat map'] as const
 
 let server: TestServer
 let browser: Browser
@@ -93,6 +93,7 @@ async function shows(page: Page, name: (typeof SECTIONS)[number]) {
     Analytics: page.getByRole('region', { name: `Event Analytics for ${TITLE}` }),
     'Promo codes': page.getByRole('region', { name: 'Promo codes' }),
     'Check-in': page.getByRole('region', { name: 'Check-in' }),
+    'Seat map': page.getByRole('region', { name: 'Seat map' }),
   }
   await content[name].waitFor()
   for (const [other, locator] of Object.entries(content))
