@@ -199,7 +199,6 @@ export function checkout(parts: CheckoutParts) {
             types,
             order.ticketType,
             order.seats,
-            quantity,
             new Set((await booking.heldBy(buyerId, event.id)).map((o) => o.id)),
           )
         : null

@@ -47,7 +47,6 @@ export async function seatsChosen(
   types: readonly TicketTypeRow[],
   ticketType: string | undefined,
   ids: readonly string[] | undefined,
-  quantity: number,
   ownOrders: ReadonlySet<string>,
 ): Promise<{ ticketType: TicketTypeRow; seats: SeatLabel[] | null } | null> {
   const named = (t: TicketTypeRow) =>

@@ -645,7 +645,7 @@ export const routeSpecs: RouteSpec[] = [
             ]),
           },
           {
-            stage: fc.constantFrom({ x: 'a' }, 5, { x: 1e309, y: 0, w: 1, h: 1 }),
+            stage: fc.constantFrom({ x: 'a' }, 5, { x: 200_001, y: 0, w: 1, h: 1 }),
             sections: fc.constantFrom(
               [],
               'Stalls',
