@@ -199,7 +199,8 @@ export function checkout(parts: CheckoutParts) {
             types,
             order.ticketType,
             order.seats,
-            new Set((await booking.heldBy(buyerId, event.id)).map((o) => o.id)),
+            // the buyer's unpaid holds, which this checkout replaces: their seats are the buyer's to name
+            order.seats ? new Set((await booking.heldBy(buyerId, event.id)).map((o) => o.id)) : new Set(),
           )
         : null
       if (order.seats && !chosen) throw invalid(NO_SEATMAP, [{ field: 'seats', message: NO_SEATMAP }])

@@ -101,7 +101,8 @@ export function bookingCommands(
               order.amountPaise === 0 ? booking.seatsIssuedTo(order.buyerId, order.eventId) : 0,
               order.promoCode ? booking.promoCode(order.eventId, order.promoCode) : undefined,
               booking.eventCancelled(order.eventId),
-              seatIds.length > 0 ? seating.named(order.eventId, seatIds) : [],
+              // (the best seats were just chosen as free, under this lock: not read again)
+              seatIds.length > 0 && !best ? seating.named(order.eventId, seatIds) : [],
             ] as const)
           // On PostgreSQL all are read together, in one round trip with BEGIN and the locks, and read
           // again should a release change them; on SQLite, where a read costs no round trip, the
@@ -148,7 +149,7 @@ export function bookingCommands(
               type: 'Hold',
               order,
               available,
-              ...(seatIds.length > 0 ? { seatsTaken: seatsNotFree(seatIds, seatsNow) } : {}),
+              ...(seatIds.length > 0 && !best ? { seatsTaken: seatsNotFree(seatIds, seatsNow) } : {}),
               checks: {
                 now,
                 salesCloseAt: limits.salesCloseAt,
