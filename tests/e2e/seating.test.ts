@@ -154,6 +154,11 @@ describe('reserved seating in the browser', () => {
 
     const checkout = pageA.getByRole('dialog', { name: event.title })
     await checkout.getByText('₹4,500').waitFor()
+    // held for A while A pays: B's map says so already
+    for (const number of [1, 2, 3])
+      await expect
+        .poll(() => nameOf(seatAt(pageB, 'A', number)), { timeout: 20_000 })
+        .toBe(`Row A, seat ${number}, ₹1,500, held`)
     await checkout.getByRole('button', { name: 'Pay', exact: true }).click()
     await pageA.getByText('Booking Successful!').waitFor()
     await pageA.waitForURL((url) => url.pathname.startsWith(`/booking/${event._id}/confirmed/`))
@@ -192,7 +197,7 @@ describe('reserved seating in the browser', () => {
     const card = pageA.locator(`#ticket-${ticketOfA}`)
     await card.getByRole('heading', { name: event.title }).waitFor()
     await card.getByText('Seats:', { exact: true }).waitFor()
-    const lines = card.locator('.seat-lines li')
+    const lines = card.getByRole('listitem').filter({ hasText: /^Stalls, Row / })
     await lines.first().waitFor()
     expect(await lines.allTextContents()).toEqual([
       'Stalls, Row A, Seat 1',
