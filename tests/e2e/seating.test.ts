@@ -2,7 +2,8 @@
 // map; A picks two seats by clicking and a third with the keyboard, books them through the booking
 // page and the local checkout, and B's map shows them taken without a reload, where B cannot pick
 // them; A's ticket card names the seats; a choice stranding a single seat is refused with the
-// server's reason; and an organizer draws a section with the editor and saves it.
+// server's reason; and an organizer draws a section with the editor, blocks a seat on its preview
+// and saves it.
 import type { Browser, Locator, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { EventView } from '../../contracts/catalog.ts'
@@ -222,7 +223,7 @@ describe('reserved seating in the browser', () => {
     expect(rowC?.seats.every((seat) => seat.status === 'free')).toBe(true)
   })
 
-  it("saves a section drawn with the organizer's editor, with the server's message", async () => {
+  it("saves a section drawn with the organizer's editor, a seat blocked on its preview, with the server's message", async () => {
     const fresh = await approvedEvent(server.app, organizer, admin, { title: `Comedy Room ${Date.now()}` }, [
       { type: 'Balcony', price: 800, quantity: 10 },
     ])
@@ -243,7 +244,12 @@ describe('reserved seating in the browser', () => {
     await add.getByLabel('First row label').fill('A')
     await add.getByRole('button', { name: 'Add section' }).click()
     await section.getByText('48 seats in all.').waitFor()
-    await section.getByRole('grid', { name: 'Seat map preview' }).getByRole('gridcell').first().waitFor()
+    // a click on the preview blocks a seat (the tool the editor starts with)
+    const preview = section.getByRole('grid', { name: 'Seat map preview' })
+    const cornerSeat = preview.getByRole('gridcell', { name: /^Row A, seat 1, / })
+    expect(await nameOf(cornerSeat)).toBe('Row A, seat 1, ₹800, free')
+    await cornerSeat.click()
+    await expect.poll(() => nameOf(cornerSeat)).toBe('Row A, seat 1, ₹800, not for sale')
 
     await section.getByRole('button', { name: 'Save seat map' }).click()
     await section.getByRole('status').filter({ hasText: 'Seat map saved.' }).waitFor()
@@ -252,5 +258,12 @@ describe('reserved seating in the browser', () => {
     expect(map.sections.map((each) => each.name)).toEqual(['Balcony'])
     expect(seatCount(map)).toBe(48)
     expect(map.sections[0]?.rows.map((row) => row.label)).toEqual(['A', 'B', 'C', 'D'])
+    const seats = map.sections[0]?.rows.flatMap((row) =>
+      row.seats.map((seat) => ({ row: row.label, ...seat })),
+    )
+    expect(seats?.filter((seat) => seat.status === 'blocked').map((seat) => [seat.row, seat.number])).toEqual(
+      [['A', 1]],
+    )
+    expect(seats?.filter((seat) => seat.status === 'free')).toHaveLength(47)
   })
 })
