@@ -1,0 +1,269 @@
+// Reserved seating (issue 40) in Chromium: two buyers in browsers of their own watch one event's seat
+// map; A picks two seats by clicking and a third with the keyboard, books them through the booking
+// page and the local checkout, and B's map shows them taken without a reload, where B cannot pick
+// them; A's ticket card names the seats; a choice stranding a single seat is refused with the
+// server's reason; and an organizer draws a section with the editor, blocks a seat on its preview
+// and saves it.
+import type { Browser, Locator, Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { EventView } from '../../contracts/catalog.ts'
+import { type SeatMapBody, type SeatMapView, SINGLE_SEAT_LEFT } from '../../contracts/seating.ts'
+import { adminSession, bearer, organizerSession, type Session, signUp } from '../support/accounts.ts'
+import { launchBrowser, signedInPages } from '../support/browser.ts'
+import { approvedEvent, get } from '../support/sales.ts'
+import { startServer, type TestServer } from '../support/server.ts'
+
+let server: TestServer
+let browser: Browser
+let admin: Session
+let organizer: Session
+let buyerA: Session
+let buyerB: Session
+/** the event with a seat map given through the API: Stalls, rows A to C of 10 seats */
+let event: EventView
+
+/** seats 10 units apart, as the editor draws them (a seat's circle is 8 across) */
+const PITCH = 10
+
+/** a section of `rows` rows (A, B, …) of `seats` seats numbered from 1, PITCH apart in rows PITCH apart */
+const grid = (name: string, ticketType: string, rows: number, seats: number, top = 0) => ({
+  name,
+  ticketType,
+  rows: Array.from({ length: rows }, (_, r) => ({
+    label: String.fromCharCode(65 + r),
+    seats: Array.from({ length: seats }, (_, s) => ({ number: s + 1, x: s * PITCH, y: (top + r) * PITCH })),
+  })),
+})
+
+const putMap = (eventId: string, body: SeatMapBody) =>
+  server.app.inject({
+    method: 'PUT',
+    url: `/api/v1/event/${eventId}/seatmap`,
+    headers: bearer(organizer.token),
+    payload: body,
+  })
+
+const mapOf = async (eventId: string): Promise<SeatMapView> => {
+  const res = await get(server.app, `/api/v1/event/${eventId}/seatmap`)
+  expect(res.statusCode, res.body).toBe(200)
+  return res.json() as SeatMapView
+}
+
+const seatCount = (map: SeatMapView) =>
+  map.sections.reduce((sum, section) => sum + section.rows.reduce((n, row) => n + row.seats.length, 0), 0)
+
+beforeAll(async () => {
+  server = await startServer({ RATE_LIMITS: 'off' })
+  admin = await adminSession(server.app)
+  organizer = await organizerSession(server.app, 'Theatre')
+  buyerA = await signUp(server.app, 'Asha')
+  buyerB = await signUp(server.app, 'Bilal')
+  event = await approvedEvent(server.app, organizer, admin, { title: `Seated Night ${Date.now()}` }, [
+    { type: 'Stalls', price: 1500, quantity: 30 },
+    { type: 'General Admission', price: 500, quantity: 100 },
+  ])
+  const saved = await putMap(event._id, {
+    stage: { x: 0, y: -3 * PITCH, w: 10 * PITCH, h: 2 * PITCH },
+    sections: [grid('Stalls', 'Stalls', 3, 10)],
+  })
+  expect(saved.statusCode, saved.body).toBe(200)
+  browser = await launchBrowser()
+}, 60_000)
+
+afterAll(async () => {
+  await pages.closeAll()
+  await browser?.close()
+  await server?.close()
+})
+
+const pages = signedInPages(
+  () => browser,
+  () => server.url,
+)
+const signedInPage = (account: Session): Promise<Page> => pages.open(account.token)
+
+/** the event page, signed in, with its live connection up and its seat map drawn */
+async function openEventPage(page: Page) {
+  await page.goto(`/event/${event._id}`)
+  await page.getByRole('heading', { name: event.title }).waitFor()
+  await page.locator('[data-live="connected"]').waitFor()
+  await seatMap(page).getByRole('gridcell').first().waitFor()
+}
+
+const seatMap = (page: Page) => page.getByRole('grid', { name: 'Seat map' })
+/** a seat of the map, by its row and number (its name's status word changes with the seat) */
+const seatAt = (page: Page, row: string, number: number): Locator =>
+  seatMap(page).getByRole('gridcell', { name: new RegExp(`^Row ${row}, seat ${number}, `) })
+const nameOf = async (seat: Locator) => (await seat.getAttribute('aria-label')) ?? ''
+const focusedName = (page: Page) =>
+  page.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? '')
+const yourSeats = (page: Page) => page.getByRole('region', { name: 'Your seats' })
+
+/** set on the page once: still there later means no reload happened */
+const markPage = (page: Page) =>
+  page.evaluate(() => {
+    ;(window as unknown as { stillHere: boolean }).stillHere = true
+  })
+const notReloaded = async (page: Page) =>
+  expect(await page.evaluate(() => (window as unknown as { stillHere?: boolean }).stillHere)).toBe(true)
+
+describe('reserved seating in the browser', () => {
+  let pageA: Page
+  let pageB: Page
+  /** A's ticket, read from its confirmation page's address */
+  let ticketOfA: string
+
+  it("books A's seats, two clicked and one chosen by keyboard, while B's map shows them taken live", async () => {
+    pageB = await signedInPage(buyerB)
+    await openEventPage(pageB)
+    await markPage(pageB)
+    expect(await nameOf(seatAt(pageB, 'A', 1))).toBe('Row A, seat 1, ₹1,500, free')
+
+    pageA = await signedInPage(buyerA)
+    await openEventPage(pageA)
+    await yourSeats(pageA)
+      .getByText('No seats chosen yet: choose free seats on the map, or ask for the best available.')
+      .waitFor()
+    await seatAt(pageA, 'A', 1).click()
+    await seatAt(pageA, 'A', 2).click()
+    expect(await seatAt(pageA, 'A', 1).getAttribute('aria-selected')).toBe('true')
+    expect(await seatAt(pageA, 'A', 2).getAttribute('aria-selected')).toBe('true')
+
+    // the keyboard: the grid's focus moves along the row with the arrows, Space chooses
+    await seatAt(pageA, 'A', 2).focus()
+    await pageA.keyboard.press('ArrowRight')
+    await expect.poll(() => focusedName(pageA)).toBe('Row A, seat 3, ₹1,500, free')
+    await pageA.keyboard.press('Space')
+    await expect.poll(() => seatAt(pageA, 'A', 3).getAttribute('aria-selected')).toBe('true')
+    // one down and back up again lands on the same seat across
+    await pageA.keyboard.press('ArrowDown')
+    await expect.poll(() => focusedName(pageA)).toBe('Row B, seat 3, ₹1,500, free')
+    await pageA.keyboard.press('ArrowUp')
+    await expect.poll(() => focusedName(pageA)).toBe('Row A, seat 3, ₹1,500, free')
+
+    const choice = yourSeats(pageA)
+    for (const number of [1, 2, 3])
+      await choice.getByText(`Stalls, Row A, Seat ${number} · ₹1,500`, { exact: true }).waitFor()
+    await choice.getByText('3 seats · Total: ₹4,500').waitFor()
+
+    await choice.getByRole('button', { name: 'Book seats' }).click()
+    await pageA.waitForURL((url) => url.pathname === `/booking/${event._id}`)
+    await pageA.getByText('Your 3 seats').waitFor()
+    for (const number of [1, 2, 3])
+      await pageA.getByText(`Stalls, Row A, Seat ${number} · ₹1,500`, { exact: true }).waitFor()
+    await pageA.getByRole('button', { name: 'Confirm Booking' }).click()
+
+    const checkout = pageA.getByRole('dialog', { name: event.title })
+    await checkout.getByText('₹4,500').waitFor()
+    // held for A while A pays: B's map says so already
+    for (const number of [1, 2, 3])
+      await expect
+        .poll(() => nameOf(seatAt(pageB, 'A', number)), { timeout: 20_000 })
+        .toBe(`Row A, seat ${number}, ₹1,500, held`)
+    await checkout.getByRole('button', { name: 'Pay', exact: true }).click()
+    await pageA.getByText('Booking Successful!').waitFor()
+    await pageA.waitForURL((url) => url.pathname.startsWith(`/booking/${event._id}/confirmed/`))
+    ticketOfA = new URL(pageA.url()).pathname.split('/').at(-1) ?? ''
+
+    // B's map, never reloaded, shows A's seats taken (held, then sold once paid), and the rest free
+    for (const number of [1, 2, 3])
+      await expect
+        .poll(() => nameOf(seatAt(pageB, 'A', number)), { timeout: 20_000 })
+        .toBe(`Row A, seat ${number}, ₹1,500, sold`)
+    expect(await nameOf(seatAt(pageB, 'A', 4))).toBe('Row A, seat 4, ₹1,500, free')
+    expect(await seatAt(pageB, 'A', 1).getAttribute('aria-disabled')).toBe('true')
+    await notReloaded(pageB)
+
+    // B clicking a taken seat does not choose it (the click reaches the seat: force skips the wait
+    // for an enabled element, aria-disabled being what a screen reader hears)
+    await seatAt(pageB, 'A', 2).click({ force: true })
+    await pageB
+      .getByRole('region', { name: 'Choose your seats' })
+      .getByRole('status')
+      .filter({ hasText: 'This seat is not available.' })
+      .waitFor()
+    expect(await seatAt(pageB, 'A', 2).getAttribute('aria-selected')).not.toBe('true')
+    await yourSeats(pageB)
+      .getByText('No seats chosen yet: choose free seats on the map, or ask for the best available.')
+      .waitFor()
+
+    // the server agrees
+    const map = await mapOf(event._id)
+    const rowA = map.sections[0]?.rows.find((row) => row.label === 'A')
+    expect(rowA?.seats.filter((seat) => seat.status === 'sold').map((seat) => seat.number)).toEqual([1, 2, 3])
+  })
+
+  it("shows the seats on A's ticket card on the dashboard", async () => {
+    await pageA.goto('/dashboard')
+    const card = pageA.locator(`#ticket-${ticketOfA}`)
+    await card.getByRole('heading', { name: event.title }).waitFor()
+    await card.getByText('Seats:', { exact: true }).waitFor()
+    const lines = card.getByRole('listitem').filter({ hasText: /^Stalls, Row / })
+    await lines.first().waitFor()
+    expect(await lines.allTextContents()).toEqual([
+      'Stalls, Row A, Seat 1',
+      'Stalls, Row A, Seat 2',
+      'Stalls, Row A, Seat 3',
+    ])
+  })
+
+  it("refuses a choice that would strand a single seat, with the server's reason", async () => {
+    // Row C is free: seat 2 alone leaves seat 1 on its own at the row's end
+    await seatAt(pageB, 'C', 2).click()
+    expect(await seatAt(pageB, 'C', 2).getAttribute('aria-selected')).toBe('true')
+    await yourSeats(pageB).getByRole('button', { name: 'Book seats' }).click()
+    await pageB.waitForURL((url) => url.pathname === `/booking/${event._id}`)
+    await pageB.getByText('Your seat', { exact: true }).waitFor()
+    await pageB.getByText('Stalls, Row C, Seat 2 · ₹1,500', { exact: true }).waitFor()
+    await pageB.getByRole('button', { name: 'Confirm Booking' }).click()
+    await pageB.getByRole('alert').filter({ hasText: SINGLE_SEAT_LEFT }).waitFor()
+    expect(await pageB.getByRole('dialog', { name: event.title }).count()).toBe(0)
+    // nothing was held
+    const rowC = (await mapOf(event._id)).sections[0]?.rows.find((row) => row.label === 'C')
+    expect(rowC?.seats.every((seat) => seat.status === 'free')).toBe(true)
+  })
+
+  it("saves a section drawn with the organizer's editor, a seat blocked on its preview, with the server's message", async () => {
+    const fresh = await approvedEvent(server.app, organizer, admin, { title: `Comedy Room ${Date.now()}` }, [
+      { type: 'Balcony', price: 800, quantity: 10 },
+    ])
+    const page = await signedInPage(organizer)
+    await page.goto(`/organizers/events/${fresh._id}?section=seat-map`)
+    const section = page.getByRole('region', { name: 'Seat map' })
+    await section
+      .getByText(
+        'This event has no seat map yet: its tickets are sold by count. Draw one below to sell seats.',
+      )
+      .waitFor()
+
+    const add = section.getByRole('group', { name: 'Add a section' })
+    await add.getByLabel('Section name').fill('Balcony')
+    await add.getByLabel('Ticket type').selectOption('Balcony')
+    await add.getByLabel('Rows').fill('4')
+    await add.getByLabel('Seats per row').fill('12')
+    await add.getByLabel('First row label').fill('A')
+    await add.getByRole('button', { name: 'Add section' }).click()
+    await section.getByText('48 seats in all.').waitFor()
+    // a click on the preview blocks a seat (the tool the editor starts with)
+    const preview = section.getByRole('grid', { name: 'Seat map preview' })
+    const cornerSeat = preview.getByRole('gridcell', { name: /^Row A, seat 1, / })
+    expect(await nameOf(cornerSeat)).toBe('Row A, seat 1, ₹800, free')
+    await cornerSeat.click()
+    await expect.poll(() => nameOf(cornerSeat)).toBe('Row A, seat 1, ₹800, not for sale')
+
+    await section.getByRole('button', { name: 'Save seat map' }).click()
+    await section.getByRole('status').filter({ hasText: 'Seat map saved.' }).waitFor()
+
+    const map = await mapOf(fresh._id)
+    expect(map.sections.map((each) => each.name)).toEqual(['Balcony'])
+    expect(seatCount(map)).toBe(48)
+    expect(map.sections[0]?.rows.map((row) => row.label)).toEqual(['A', 'B', 'C', 'D'])
+    const seats = map.sections[0]?.rows.flatMap((row) =>
+      row.seats.map((seat) => ({ row: row.label, ...seat })),
+    )
+    expect(seats?.filter((seat) => seat.status === 'blocked').map((seat) => [seat.row, seat.number])).toEqual(
+      [['A', 1]],
+    )
+    expect(seats?.filter((seat) => seat.status === 'free')).toHaveLength(47)
+  })
+})
