@@ -4,11 +4,9 @@ import { type TicketTypeName, ticketTypeNames } from '../../../../contracts/cata
 import { FormControl } from '../../ui/form-control.tsx'
 import type { FieldErrors, TicketTypeDraft } from './new-event-check.ts'
 
-/** what each type of the contract is called on screen (SPEC §9's ticket type choices) */
-const typeLabels: Record<TicketTypeName, string> = {
-  'General Admission': 'General Admission',
-  VIP: 'VIP',
-}
+/** SPEC §9's ticket type choices, offered first; organizers name their own besides (issue 40) */
+const OWN_NAME = 'own'
+const offered = (type: string) => (ticketTypeNames as readonly string[]).includes(type)
 
 let drafted = 0
 
@@ -50,18 +48,38 @@ export function TicketTypesFieldset({
               {(control) => (
                 <select
                   {...control}
-                  value={ticket.type}
-                  onChange={(e) => update(ticket.key, { type: e.target.value as TicketTypeName })}
+                  value={offered(ticket.type) ? ticket.type : OWN_NAME}
+                  onChange={(e) =>
+                    update(ticket.key, {
+                      type: e.target.value === OWN_NAME ? '' : (e.target.value as TicketTypeName),
+                    })
+                  }
                   onBlur={left(ticket.key, 'type')}
                 >
                   {ticketTypeNames.map((name) => (
                     <option key={name} value={name}>
-                      {typeLabels[name]}
+                      {name}
                     </option>
                   ))}
+                  <option value={OWN_NAME}>Another name…</option>
                 </select>
               )}
             </FormControl>
+            {!offered(ticket.type) && (
+              <FormControl label="Type name">
+                {(control) => (
+                  <input
+                    {...control}
+                    type="text"
+                    maxLength={40}
+                    placeholder="Stalls, Balcony, Early bird…"
+                    value={ticket.type}
+                    onChange={(e) => update(ticket.key, { type: e.target.value })}
+                    onBlur={left(ticket.key, 'type')}
+                  />
+                )}
+              </FormControl>
+            )}
             <FormControl label="Price" error={errors[`ticketTypes.${index}.price`]}>
               {(control) => (
                 <input
