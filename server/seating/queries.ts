@@ -122,10 +122,6 @@ const lastOfOrder = statement<{ orderId: string }, RawSeat>(
   (p) => sql`SELECT ${seatColumns} FROM seats WHERE order_id = ${p.orderId} ORDER BY ord`,
 )
 
-const hasMap = statement<{ eventId: string }, { one: number }>(
-  (p) => sql`SELECT 1 AS one FROM seat_maps WHERE event_id = ${p.eventId}`,
-)
-
 const json = <T>(value: unknown): T => (typeof value === 'string' ? JSON.parse(value) : value) as T
 
 /** a seat as read, with its status as the map shows it (blocked is the plan's) */
@@ -189,8 +185,6 @@ export function seatingQueries(x: Sql) {
               }
             : null,
       ),
-
-    hasMap: (eventId: string) => after(x.get(hasMap, { eventId }), (row) => row !== undefined),
 
     /** the event's plan without its seats (version, stage, sections in order), or null */
     plan: (eventId: string) =>

@@ -11,6 +11,7 @@ import { type SeatMapBody, type SeatMapView, SINGLE_SEAT_LEFT } from '../../cont
 import { adminSession, bearer, organizerSession, type Session, signUp } from '../support/accounts.ts'
 import { launchBrowser, signedInPages } from '../support/browser.ts'
 import { approvedEvent, get } from '../support/sales.ts'
+import { gridSection } from '../support/seat-plans.ts'
 import { startServer, type TestServer } from '../support/server.ts'
 
 let server: TestServer
@@ -25,15 +26,9 @@ let event: EventView
 /** seats 10 units apart, as the editor draws them (a seat's circle is 8 across) */
 const PITCH = 10
 
-/** a section of `rows` rows (A, B, …) of `seats` seats numbered from 1, PITCH apart in rows PITCH apart */
-const grid = (name: string, ticketType: string, rows: number, seats: number, top = 0) => ({
-  name,
-  ticketType,
-  rows: Array.from({ length: rows }, (_, r) => ({
-    label: String.fromCharCode(65 + r),
-    seats: Array.from({ length: seats }, (_, s) => ({ number: s + 1, x: s * PITCH, y: (top + r) * PITCH })),
-  })),
-})
+/** a section of `rows` rows (A, B, …) of `seats` seats, PITCH apart in rows PITCH apart */
+const grid = (name: string, ticketType: string, rows: number, seats: number, top = 0) =>
+  gridSection(name, ticketType, rows, seats, top, PITCH)
 
 const putMap = (eventId: string, body: SeatMapBody) =>
   server.app.inject({

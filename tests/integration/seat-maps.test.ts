@@ -29,6 +29,7 @@ import {
   submitEvent,
   until,
 } from '../support/sales.ts'
+import { gridSection } from '../support/seat-plans.ts'
 import { startServer, type TestServer } from '../support/server.ts'
 
 let server: TestServer
@@ -47,15 +48,8 @@ afterAll(async () => {
   await server?.close()
 })
 
-/** a section of `rows` rows (A, B, …) of `seats` seats numbered from 1, x the seat's index, y the row's */
-const grid = (name: string, ticketType: string, rows: number, seats: number, top = 0) => ({
-  name,
-  ticketType,
-  rows: Array.from({ length: rows }, (_, r) => ({
-    label: String.fromCharCode(65 + r),
-    seats: Array.from({ length: seats }, (_, s) => ({ number: s + 1, x: s, y: top + r })),
-  })),
-})
+/** a section of `rows` rows (A, B, …) of `seats` seats, x the seat's index, y the row's */
+const grid = gridSection
 
 const theatre = (): SeatMapBody => ({
   stage: { x: 0, y: -3, w: 10, h: 2 },

@@ -5,6 +5,10 @@ import { FormControl } from '../../ui/form-control.tsx'
 import type { FieldErrors, TicketTypeDraft } from './new-event-check.ts'
 
 /** SPEC §9's ticket type choices, offered first; organizers name their own besides (issue 40) */
+const typeLabels: Record<(typeof ticketTypeNames)[number], string> = {
+  'General Admission': 'General Admission',
+  VIP: 'VIP',
+}
 const OWN_NAME = 'own'
 const offered = (type: string) => (ticketTypeNames as readonly string[]).includes(type)
 
@@ -58,7 +62,7 @@ export function TicketTypesFieldset({
                 >
                   {ticketTypeNames.map((name) => (
                     <option key={name} value={name}>
-                      {name}
+                      {typeLabels[name]}
                     </option>
                   ))}
                   <option value={OWN_NAME}>Another name…</option>
