@@ -279,6 +279,60 @@ describe('seats held, sold and freed', () => {
   })
 })
 
+describe('a seated type’s waiting list', () => {
+  it('offers the seats that came back to the first in line, who picks them; nobody else can', async () => {
+    const event = await approvedEvent(app(), organizer, admin, { title: 'Box Night' }, [
+      { type: 'Box', price: 2500, quantity: 1 },
+      { type: 'General Admission', price: 300, quantity: 50 },
+    ])
+    expect((await putMap(event, { sections: [grid('Box', 'Box', 1, 4)] })).statusCode).toBe(200)
+    const map = await mapOf(event)
+    const [first, second, waiting, outsider] = await Promise.all(
+      ['First', 'Second', 'Waiting', 'Outsider'].map((name) => signUp(app(), name)),
+    )
+    const front = [seat(map, 'Box', 'A', 1).id, seat(map, 'Box', 'A', 2).id]
+    const back = [seat(map, 'Box', 'A', 3).id, seat(map, 'Box', 'A', 4).id]
+    const bought: string[] = []
+    for (const [buyer, seats] of [
+      [first, front],
+      [second, back],
+    ] as const) {
+      const held = await order(buyer as Session, { eventId: event._id, seats })
+      expect(held.statusCode, held.body).toBe(200)
+      const paid = await pay(app(), buyer as Session, held.json() as CreateOrderReply)
+      expect((await confirm(app(), buyer as Session, paid.json() as Checkout)).statusCode).toBe(200)
+      bought.push((held.json() as CreateOrderReply).ticketId)
+    }
+    // sold out: the list is open for the seated type
+    const joined = await app().inject({
+      method: 'POST',
+      url: `/api/v1/event/${event._id}/waitlist`,
+      headers: bearer((waiting as Session).token),
+      payload: { ticketType: 'Box', quantity: 2 },
+    })
+    expect(joined.statusCode, joined.body).toBe(201)
+    // the first buyer cancels: their two seats come back, offered to the first in line
+    await cancel(app(), first as Session, bought[0] as string)
+    await until(async () => {
+      const mine = (await get(app(), '/api/v1/waitlist/mine', waiting as Session)).json() as Array<{
+        eventId: string
+        status: string
+      }>
+      return mine.some((e) => e.eventId === event._id && e.status === 'offered')
+    })
+    expect(seat(await mapOf(event), 'Box', 'A', 1).status).toBe('free')
+    // free on the map, but held for the one offered them: another buyer naming them is refused
+    const refused = await order(outsider as Session, { eventId: event._id, seats: [front[0]] })
+    expect(refused.statusCode).toBe(409)
+    expect(refused.json().message).toBe('Not enough tickets available.')
+    // the one offered picks them
+    const picked = await order(waiting as Session, { eventId: event._id, seats: front })
+    expect(picked.statusCode, picked.body).toBe(200)
+    expect((picked.json() as CreateOrderReply).seats?.map((s) => `${s.row}${s.number}`)).toEqual(['A1', 'A2'])
+    expect(await statusOf(event, 'Box', 'A', 2)).toBe('held')
+  })
+})
+
 describe('a plan changed after seats are sold', () => {
   it('may not move or remove a held or sold seat, and may change the rest', async () => {
     const event = await seatedEvent()
