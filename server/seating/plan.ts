@@ -111,6 +111,8 @@ export function placePlan(
   const sectionNames = new Set<string>()
   const sectionOfType = new Map<string, string>()
   const seatOfId = new Map<string, string>()
+  /** the seat drawn at each place: two seats in one place could not be told apart on the map */
+  const seatAtPlace = new Map<string, string>()
   const sections: PlanSection[] = []
   let rowIndex = 0
 
@@ -172,11 +174,19 @@ export function placePlan(
           add(seatAt, `The ${here} and the ${holder} would get the same id; renumber or rename one of them.`)
         } else seatOfId.set(id, here)
 
+        const x = seat.x ?? i
+        const y = seat.y ?? rowIndex
+        const place = `${x} ${y}`
+        const there = seatAtPlace.get(place)
+        if (there !== undefined) {
+          add(seatAt, `The ${here} is drawn where the ${there} is; move one of them.`)
+        } else seatAtPlace.set(place, here)
+
         return {
           id,
           number: seat.number,
-          x: seat.x ?? i,
-          y: seat.y ?? rowIndex,
+          x,
+          y,
           blocked: seat.blocked ?? false,
           accessible: seat.accessible === true ? 'wheelchair' : (seat.accessible ?? false),
         }

@@ -229,6 +229,27 @@ describe('placePlan', () => {
       ])
     })
 
+    it('two seats drawn in one place, whichever section or row they are in', () => {
+      const body = twoSections()
+      rowOf(body, 0, 0).seats = [{ number: 1, x: 4, y: 9 }, { number: 2 }, { number: 3, x: 4, y: 9 }]
+      rowOf(body, 1, 0).seats = [
+        { number: 1, x: 4, y: 9 },
+        { number: 2, x: 5, y: 9 },
+      ]
+      expect(issuesOf(body)).toEqual([
+        {
+          field: 'sections.0.rows.0.seats.2',
+          message:
+            'The seat 3 of row "A" in section "Stalls" is drawn where the seat 1 of row "A" in section "Stalls" is; move one of them.',
+        },
+        {
+          field: 'sections.1.rows.0.seats.0',
+          message:
+            'The seat 1 of row "A" in section "Balcony" is drawn where the seat 1 of row "A" in section "Stalls" is; move one of them.',
+        },
+      ])
+    })
+
     it('more seats than a plan may hold', () => {
       const perRow = 1000
       const rows = Array.from({ length: MAX_PLAN_SEATS / perRow + 1 }, (_, r) => ({
