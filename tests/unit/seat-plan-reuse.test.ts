@@ -6,6 +6,7 @@ import { SeatMapBody, type SeatMapView } from '../../contracts/seating.ts'
 import { bodyOf } from '../../web/src/screens/seating/plan-draft.ts'
 import {
   assignType,
+  eventsToCopyFrom,
   matchingType,
   reusedDraft,
   unassignedSections,
@@ -119,5 +120,20 @@ describe("another event's plan reused", () => {
     expect(v.safeParse(SeatMapBody, bodyOf(assigned)).success).toBe(true)
     // the draft it came from is unchanged
     expect(draft.sections[2]?.ticketType).toBe('')
+  })
+})
+
+describe('the events a plan may be copied from', () => {
+  const event = { _id: 'e1', organizerId: 'o1', location: 'Ranga Shankara, Bengaluru' }
+  const rows = [
+    { _id: 'e2', organizerId: 'o1', location: 'Chowdiah Hall' },
+    { _id: 'e1', organizerId: 'o1', location: 'Ranga Shankara, Bengaluru' },
+    { _id: 'e3', organizerId: 'o2', location: 'Ranga Shankara, Bengaluru' },
+    { _id: 'e4', organizerId: 'o1', location: ' ranga shankara, bengaluru' },
+    { _id: 'e5', organizerId: 'o1', location: 'Chowdiah Hall' },
+  ]
+
+  it("are the organizer's others, those at the same venue first, each group in the order given", () => {
+    expect(eventsToCopyFrom(rows, event).map((row) => row._id)).toEqual(['e4', 'e2', 'e5'])
   })
 })

@@ -1,5 +1,5 @@
 // "Copy a plan from" (issue 40): the organizer starts this event's draft from the saved plan of
-// another of their events, the venue shown to help choose. The plan is read as the event's map
+// another of their events, those at this event's venue first and each with its venue shown. The plan is read as the event's map
 // (GET /event/{id}/seatmap, which its organizer may read before approval too) and its sections take
 // this event's ticket types by name (plan-reuse.ts).
 import { useMutation, useQuery } from '@tanstack/react-query'
@@ -8,7 +8,7 @@ import { dashboardEventsQuery, eventFiguresQuery } from '../../api/queries.ts'
 import { fetchSeatMap } from '../../api/seating.ts'
 import { formatDate } from '../../ui/format.ts'
 import type { Draft } from './plan-draft.ts'
-import { reusedDraft, unassignedSections } from './plan-reuse.ts'
+import { eventsToCopyFrom, reusedDraft, unassignedSections } from './plan-reuse.ts'
 
 /** the organizer's events offered: their latest, a page of the dashboard's */
 const OTHER_EVENTS = { page: 1, limit: 100 } as const
@@ -33,10 +33,8 @@ export function PlanCopy(props: { eventId: string; typeNames: string[]; onCopy(d
   const events = useQuery(dashboardEventsQuery(OTHER_EVENTS))
   const [source, setSource] = useState('')
   const [said, setSaid] = useState<{ ok: boolean; text: string } | null>(null)
-  const organizerId = figures.data?.organizerId
-  const others = (events.data?.events ?? []).filter(
-    (row) => row._id !== eventId && row.organizerId === organizerId,
-  )
+  // the organizer's other events, those at this one's venue first
+  const others = figures.data ? eventsToCopyFrom(events.data?.events ?? [], figures.data) : []
 
   const copy = useMutation({
     mutationFn: (sourceId: string) => fetchSeatMap(sourceId),
@@ -69,7 +67,7 @@ export function PlanCopy(props: { eventId: string; typeNames: string[]; onCopy(d
     copy.mutate(source)
   }
 
-  if (events.data && others.length === 0) return null
+  if (figures.data && events.data && others.length === 0) return null
   return (
     <form onSubmit={submit} aria-labelledby={`${id}-legend`}>
       <fieldset>

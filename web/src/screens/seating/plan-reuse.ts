@@ -38,3 +38,18 @@ export const assignType = (draft: Draft, s: number, ticketType: string): Draft =
   ...draft,
   sections: draft.sections.map((section, i) => (i === s ? { ...section, ticketType } : section)),
 })
+
+type EventRow = { _id: string; organizerId: string; location: string }
+
+/**
+ * The events whose plans are offered for `event`: its organizer's others, those at its venue
+ * (the same location, in any case and spacing) first, each group in the order given.
+ */
+export function eventsToCopyFrom<Row extends EventRow>(rows: ReadonlyArray<Row>, event: EventRow): Row[] {
+  const others = rows.filter((row) => row._id !== event._id && row.organizerId === event.organizerId)
+  const here = plain(event.location)
+  return [
+    ...others.filter((row) => plain(row.location) === here),
+    ...others.filter((row) => plain(row.location) !== here),
+  ]
+}
