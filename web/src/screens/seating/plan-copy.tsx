@@ -18,6 +18,7 @@ export const copyTexts = {
   event: 'Event',
   choose: 'Choose an event',
   hint: 'Its sections, rows, seats and stage replace the ones drawn here; nothing is saved until you save.',
+  chooseFirst: 'Choose the event to copy a plan from.',
   copy: 'Copy plan',
   copying: 'Copying…',
   noMap: (title: string) => `${title} has no seat map.`,
@@ -61,7 +62,7 @@ export function PlanCopy(props: { eventId: string; typeNames: string[]; onCopy(d
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault()
     if (!source) {
-      setSaid({ ok: false, text: copyTexts.choose })
+      setSaid({ ok: false, text: copyTexts.chooseFirst })
       return
     }
     copy.mutate(source)
