@@ -2,15 +2,16 @@
 // map; A picks two seats by clicking and a third with the keyboard, books them through the booking
 // page and the local checkout, and B's map shows them taken without a reload, where B cannot pick
 // them; A's ticket card names the seats; a choice stranding a single seat is refused with the
-// server's reason; and an organizer draws a section with the editor, blocks a seat on its preview
-// and saves it.
+// server's reason; an organizer draws a section with the editor, blocks a seat on its preview and
+// saves it; copies the plan of another of their events (at the same venue) and saves it as this
+// one's; and chooses a sold seat on the map to see who bought it.
 import type { Browser, Locator, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { EventView } from '../../contracts/catalog.ts'
 import { type SeatMapBody, type SeatMapView, SINGLE_SEAT_LEFT } from '../../contracts/seating.ts'
 import { adminSession, bearer, organizerSession, type Session, signUp } from '../support/accounts.ts'
 import { launchBrowser, signedInPages } from '../support/browser.ts'
-import { approvedEvent, get } from '../support/sales.ts'
+import { approvedEvent, get, submitEvent } from '../support/sales.ts'
 import { gridSection } from '../support/seat-plans.ts'
 import { startServer, type TestServer } from '../support/server.ts'
 
@@ -40,6 +41,13 @@ const putMap = (eventId: string, body: SeatMapBody) =>
 
 const mapOf = async (eventId: string): Promise<SeatMapView> => {
   const res = await get(server.app, `/api/v1/event/${eventId}/seatmap`)
+  expect(res.statusCode, res.body).toBe(200)
+  return res.json() as SeatMapView
+}
+
+/** a map as its organizer reads it (an event not approved yet is theirs alone to see) */
+const getAs = async (account: Session, url: string): Promise<SeatMapView> => {
+  const res = await get(server.app, url, account)
   expect(res.statusCode, res.body).toBe(200)
   return res.json() as SeatMapView
 }
@@ -260,5 +268,130 @@ describe('reserved seating in the browser', () => {
       [['A', 1]],
     )
     expect(seats?.filter((seat) => seat.status === 'free')).toHaveLength(47)
+  })
+
+  it("copies another event's plan at the same venue into the editor, a type chosen for the section no type matched, and saves it", async () => {
+    const venue = 'Ranga Shankara, Bengaluru'
+    // the source is not approved yet: its organizer may still read its plan
+    const source = await submitEvent(
+      server.app,
+      organizer,
+      { title: `Matinee ${Date.now()}`, location: venue },
+      [
+        { type: 'Stalls', price: 900, quantity: 12 },
+        { type: 'Circle', price: 600, quantity: 4 },
+      ],
+    )
+    const stalls = grid('Stalls', 'Stalls', 2, 6)
+    const circle = grid('Circle', 'Circle', 1, 4, 4)
+    const firstSeat = stalls.rows[0]?.seats[0]
+    const wheelchair = stalls.rows[1]?.seats[1]
+    if (!firstSeat || !wheelchair) throw new Error('the grid has no seats')
+    Object.assign(firstSeat, { blocked: true })
+    Object.assign(wheelchair, { accessible: 'wheelchair' })
+    const stage = { x: 5, y: -3 * PITCH, w: 40, h: 2 * PITCH }
+    expect((await putMap(source._id, { stage, sections: [stalls, circle] })).statusCode).toBe(200)
+    const target = await submitEvent(
+      server.app,
+      organizer,
+      { title: `Evening Show ${Date.now()}`, location: venue },
+      [
+        { type: 'Stalls', price: 1200, quantity: 12 },
+        { type: 'Balcony', price: 700, quantity: 4 },
+      ],
+    )
+
+    const page = await signedInPage(organizer)
+    await page.goto(`/organizers/events/${target._id}?section=seat-map`)
+    const section = page.getByRole('region', { name: 'Seat map' })
+    await section
+      .getByText(
+        'This event has no seat map yet: its tickets are sold by count. Draw one below to sell seats.',
+      )
+      .waitFor()
+    const copy = section.getByRole('group', { name: 'Copy a plan from another event' })
+    const from = copy.getByLabel('Event')
+    // each of the organizer's other events is offered with its venue
+    await expect
+      .poll(() => from.locator(`option[value="${source._id}"]`).textContent())
+      .toContain(`${source.title} · ${venue}`)
+    expect(await from.locator(`option[value="${target._id}"]`).count()).toBe(0)
+    await from.selectOption(source._id)
+    await copy.getByRole('button', { name: 'Copy plan' }).click()
+    await section
+      .getByRole('status')
+      .filter({ hasText: `Copied the plan of ${source.title}: 2 sections. Choose a ticket type for Circle.` })
+      .waitFor()
+    await section.getByText('16 seats in all.').waitFor()
+    expect(await section.getByLabel('Ticket type of Stalls').inputValue()).toBe('Stalls')
+    expect(await section.getByLabel('Ticket type of Circle').inputValue()).toBe('')
+    // the preview shows the copied marks, priced as this event's types
+    const preview = section.getByRole('grid', { name: 'Seat map preview' })
+    expect(await nameOf(preview.getByRole('gridcell', { name: /^Row A, seat 1, / }).first())).toBe(
+      'Row A, seat 1, ₹1,200, not for sale',
+    )
+
+    // not saved while a section has no type
+    await section.getByRole('button', { name: 'Save seat map' }).click()
+    await section.getByRole('alert').filter({ hasText: 'Choose a ticket type for Circle.' }).waitFor()
+    await section.getByLabel('Ticket type of Circle').selectOption('Balcony')
+    await section.getByRole('button', { name: 'Save seat map' }).click()
+    await section.getByRole('status').filter({ hasText: 'Seat map saved.' }).waitFor()
+
+    // the saved plan is the source's: the same seats in the same places, marks and stage
+    const [theirs, ours] = await Promise.all([
+      getAs(organizer, `/api/v1/event/${source._id}/seatmap`),
+      getAs(organizer, `/api/v1/event/${target._id}/seatmap`),
+    ])
+    const layout = (map: SeatMapView) =>
+      map.sections.map((each) => ({
+        name: each.name,
+        rows: each.rows.map((row) => ({
+          label: row.label,
+          seats: row.seats.map(({ number, x, y, status, accessible }) => ({
+            number,
+            x,
+            y,
+            status,
+            accessible,
+          })),
+        })),
+      }))
+    expect(layout(ours)).toEqual(layout(theirs))
+    expect(ours.stage).toEqual(stage)
+    expect(ours.sections.map((each) => [each.name, each.ticketType, each.price])).toEqual([
+      ['Stalls', 'Stalls', 1200],
+      ['Circle', 'Balcony', 700],
+    ])
+    expect(ours.sections[0]?.rows[0]?.seats[0]?.status).toBe('blocked')
+    expect(ours.sections[0]?.rows[1]?.seats[1]?.accessible).toBe('wheelchair')
+  })
+
+  it("shows a sold seat's buyer on the organizer's map when the seat is clicked, and a free one's by keyboard", async () => {
+    const page = await signedInPage(organizer)
+    await page.goto(`/organizers/events/${event._id}?section=seat-map`)
+    const section = page.getByRole('region', { name: 'Seat map' })
+    const now = section.getByRole('grid', { name: 'Seats now' })
+    const holder = section.getByRole('region', { name: 'Seat holder' })
+    const cell = (row: string, number: number) =>
+      now.getByRole('gridcell', { name: new RegExp(`^Row ${row}, seat ${number}, `) })
+
+    // A's seats, bought in the first test
+    expect(await nameOf(cell('A', 1))).toBe('Row A, seat 1, ₹1,500, sold')
+    await cell('A', 1).click()
+    await holder.getByText('Stalls, Row A, Seat 1', { exact: true }).waitFor()
+    await holder.getByText(buyerA.username, { exact: true }).waitFor()
+    await holder.getByText(buyerA.email, { exact: true }).waitFor()
+    await holder.getByText('Sold', { exact: true }).waitFor()
+
+    // Enter on a free seat, reached with the arrows
+    await cell('A', 1).focus()
+    await page.keyboard.press('ArrowDown')
+    await page.keyboard.press('ArrowDown')
+    await expect.poll(() => focusedName(page)).toBe('Row C, seat 1, ₹1,500, free')
+    await page.keyboard.press('Enter')
+    await holder.getByText('Stalls, Row C, Seat 1', { exact: true }).waitFor()
+    await holder.getByText('This seat is free.').waitFor()
+    expect(await holder.getByText(buyerA.username).count()).toBe(0)
   })
 })

@@ -157,6 +157,25 @@ describe('PUT /event/{id}/seatmap', () => {
   })
 })
 
+describe('GET /event/{id}/seatmap before approval', () => {
+  // the editor's "Copy a plan from another event" reads the organizer's own plans this way
+  it('is read by its organizer and admins, not by another organizer or the public', async () => {
+    const submitted = await submitEvent(app(), organizer, { title: 'Matinee' }, [
+      { type: 'Stalls', price: 900, quantity: 1 },
+      { type: 'Balcony', price: 600, quantity: 1 },
+    ])
+    expect((await putMap(submitted, theatre())).statusCode).toBe(200)
+    const url = `/api/v1/event/${submitted._id}/seatmap`
+    const own = await get(app(), url, organizer)
+    expect(own.statusCode, own.body).toBe(200)
+    expect((own.json() as SeatMapView).sections.map((s) => s.name)).toEqual(['Stalls', 'Balcony'])
+    expect((await get(app(), url, admin)).statusCode).toBe(200)
+    const other = await organizerSession(app(), 'RivalHall')
+    expect((await get(app(), url, other)).statusCode).toBe(404)
+    expect((await get(app(), url)).statusCode).toBe(404)
+  })
+})
+
 describe('seats held, sold and freed', () => {
   it('holds the seats chosen, never for two buyers, and sells and frees them with their order', async () => {
     const event = await seatedEvent()

@@ -63,4 +63,7 @@ export const keys = {
   site: ['site'] as const,
   /** an event's seat map (issue 40), its seats' statuses pushed live (live/follow.ts) */
   seatMap: (eventId: string) => ['seatmap', eventId] as const,
+  /** who holds one seat (the organizer's map), as of the seat's status shown */
+  seatHolder: (eventId: string, seatId: string, status: string) =>
+    ['seat-holder', eventId, seatId, status] as const,
 }

@@ -3,11 +3,11 @@
 // that a new plan would move).
 import { queryOptions } from '@tanstack/react-query'
 import * as v from 'valibot'
-import { type SeatMapBody, SeatMapView, seatStatuses } from '../../../contracts/seating.ts'
+import { SeatHolderView, type SeatMapBody, SeatMapView, seatStatuses } from '../../../contracts/seating.ts'
 import { ApiError, api } from './client.ts'
 import { keys } from './keys.ts'
 
-export type { SeatMapBody, SeatMapView }
+export type { SeatHolderView, SeatMapBody, SeatMapView }
 
 const path = (id: string) => encodeURIComponent(id)
 
@@ -84,3 +84,17 @@ export function refusedSeats(error: unknown): string[] {
   const seats = (error.body as { seats?: unknown } | null)?.seats
   return Array.isArray(seats) ? seats.filter((id): id is string => typeof id === 'string') : []
 }
+
+/** who holds a seat of the organizer's event (its organizer, admins): none when free or blocked */
+export const fetchSeatHolder = async (eventId: string, seatId: string): Promise<SeatHolderView> =>
+  v.parse(
+    SeatHolderView,
+    await api.get<unknown>(`/event/${path(eventId)}/seats/${encodeURIComponent(seatId)}`),
+  )
+
+/** a seat's holder, asked again when the seat's status changes (`status`, from the live map) */
+export const seatHolderQuery = (eventId: string, seatId: string, status: string) =>
+  queryOptions({
+    queryKey: keys.seatHolder(eventId, seatId, status),
+    queryFn: () => fetchSeatHolder(eventId, seatId),
+  })

@@ -2,7 +2,9 @@
 // sold, held, free and blocked seats counted, and the plan editor: sections drawn from a grid of
 // rows and seats (each a ticket type of the event), seats clicked to block them or keep them for a
 // wheelchair or a companion, the stage placed above, the whole previewed as buyers will see it, and
-// saved (the server's message shown, and the seats a refusal names).
+// saved (the server's message shown, and the seats a refusal names). A draft may start from another
+// of the organizer's events' plans (plan-copy.tsx); the saved map's seats answer who holds them
+// (seat-holders.tsx).
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { type FormEvent, useId, useMemo, useState } from 'react'
 import { MAX_PLAN_SEATS, type SeatMapView } from '../../../../contracts/seating.ts'
@@ -13,6 +15,7 @@ import { seatCounts } from '../../live/seat-changes.ts'
 import { Fetched, messageOr } from '../../ui/fetched.tsx'
 import { formatRupees } from '../../ui/rupees.ts'
 import { seatLine } from '../../ui/seat-label.ts'
+import { PlanCopy } from './plan-copy.tsx'
 import {
   bodyOf,
   type Draft,
@@ -26,6 +29,8 @@ import {
 } from './plan-draft.ts'
 import { firstRowRefusal, gridSection, type Numbering, parseAisles, SECTION_GAP } from './plan-grid.ts'
 import { planBox, SEAT_PITCH, stageAbove } from './plan-layout.ts'
+import { assignType, unassignedSections } from './plan-reuse.ts'
+import { SeatHolders } from './seat-holders.tsx'
 import { SeatKey, SeatPlan } from './seat-plan.tsx'
 import { pickedSeat } from './seat-selection.ts'
 import { useSeatMapRoom } from './use-seat-room.ts'
@@ -38,6 +43,8 @@ export const editorTexts = {
   saving: 'Saving…',
   heldOrSold: (seats: string) => `These seats are held or sold: ${seats}.`,
   empty: 'Add a section before saving.',
+  unassigned: (sections: string) => `Choose a ticket type for ${sections}.`,
+  chooseType: 'Choose a ticket type',
 } as const
 
 type TicketTypeChoice = { name: string; price: number }
@@ -64,7 +71,14 @@ export function SeatMapSection({ eventId }: { eventId: string }) {
           >
             {(shown) => (
               <>
-                {map ? <SavedCounts map={map} /> : <p>{editorTexts.none}</p>}
+                {map ? (
+                  <>
+                    <SavedCounts map={map} />
+                    <SeatHolders eventId={eventId} map={map} />
+                  </>
+                ) : (
+                  <p>{editorTexts.none}</p>
+                )}
                 <PlanEditor
                   // a newly saved plan starts a new draft
                   key={map?.version ?? 'none'}
@@ -129,6 +143,7 @@ function PlanEditor(props: {
   const [draft, setDraft] = useState<Draft>(() => (saved ? draftOf(saved) : emptyDraft))
   const [tool, setTool] = useState<SeatTool>('blocked')
   const prices = useMemo(() => new Map(types.map((type) => [type.name, type.price])), [types])
+  const typeNames = useMemo(() => types.map((type) => type.name), [types])
   const statuses = useMemo(() => statusesOf(saved), [saved])
   const preview = useMemo(
     () => previewOf(draft, eventId, prices, statuses),
@@ -175,11 +190,17 @@ function PlanEditor(props: {
       setOutcome({ ok: false, message: editorTexts.empty })
       return
     }
+    const unassigned = unassignedSections(draft, typeNames)
+    if (unassigned.length > 0) {
+      setOutcome({ ok: false, message: editorTexts.unassigned(unassigned.join(', ')) })
+      return
+    }
     save.mutate()
   }
 
   return (
     <>
+      <PlanCopy eventId={eventId} typeNames={typeNames} onCopy={change} />
       <GridForm
         draft={draft}
         types={types}
@@ -192,10 +213,19 @@ function PlanEditor(props: {
             {draft.sections.map((section, s) => (
               // biome-ignore lint/suspicious/noArrayIndexKey: a section's place in the plan is its identity here
               <li key={s}>
-                {section.name} · {section.ticketType}
-                {prices.has(section.ticketType)
-                  ? ` (${formatRupees(prices.get(section.ticketType) ?? 0)})`
-                  : ''}{' '}
+                {section.name} ·{' '}
+                <select
+                  aria-label={`Ticket type of ${section.name}`}
+                  value={prices.has(section.ticketType) ? section.ticketType : ''}
+                  onChange={(e) => change(assignType(draft, s, e.target.value))}
+                >
+                  {!prices.has(section.ticketType) && <option value="">{editorTexts.chooseType}</option>}
+                  {types.map((type) => (
+                    <option key={type.name} value={type.name}>
+                      {`${type.name} - ${formatRupees(type.price)}`}
+                    </option>
+                  ))}
+                </select>{' '}
                 · {section.rows.reduce((n, row) => n + row.seats.length, 0)} seats{' '}
                 <button
                   type="button"
