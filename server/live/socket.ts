@@ -17,6 +17,7 @@ import {
   TOO_MANY_CONNECTIONS,
   TOO_MANY_MESSAGES,
 } from '../../contracts/live.ts'
+import { QUEUE_MESSAGE, QUEUE_STATS_MESSAGE } from '../../contracts/queue.ts'
 import type { Config } from '../config.ts'
 import { type AccountById, accountOfToken, type Tokens } from '../http/access.ts'
 import { trustProxyOf } from '../http/trust-proxy.ts'
@@ -381,7 +382,7 @@ export function attachLive(
       const copies = new Map<FactPush['data'], FactPush['data']>()
       for (const { room, data, type, copyOf } of await pushesOf(fact)) {
         // a seat map's changes: the bare message `seats`, as they are (SeatsPush)
-        if (type === SEATS_MESSAGE) {
+        if (type === SEATS_MESSAGE || type === QUEUE_MESSAGE || type === QUEUE_STATS_MESSAGE) {
           io.local.to(room).emit(SEATS_MESSAGE, data)
           continue
         }
