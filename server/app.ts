@@ -295,17 +295,14 @@ export async function createHttpApp(parts: {
   await registerWeb(app, config.webDist)
 
   // the waiting rooms move on in every process that serves (issue 41)
-  let admitter: { stop(): void } | null = null
-  app.addHook('onReady', async () => {
-    admitter = startAdmitter({
-      queue: services.queue,
-      events,
-      commands: services.queueCommands,
-      tickMs: config.booking.queueTickMs,
-      warn: (message, err) => app.log.warn({ err }, message),
-    })
+  const admitter = startAdmitter({
+    queue: services.queue,
+    events,
+    commands: services.queueCommands,
+    tickMs: config.booking.queueTickMs,
+    warn: (message, err) => app.log.warn({ err }, message),
   })
-  app.addHook('onClose', async () => admitter?.stop())
+  app.addHook('onClose', async () => admitter.stop())
 
   const live = attachLive(app, platform, { tokens, reads })
   app.decorate('live', live)

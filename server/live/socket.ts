@@ -381,9 +381,10 @@ export function attachLive(
       const types = new Map<FactPush['data'], string>()
       const copies = new Map<FactPush['data'], FactPush['data']>()
       for (const { room, data, type, copyOf } of await pushesOf(fact)) {
-        // a seat map's changes: the bare message `seats`, as they are (SeatsPush)
+        // a seat map's changes (SeatsPush) and a place in a waiting room's line (QueuePush, and the
+        // organizer's QueueStatsPush): bare messages of their own name, as they are
         if (type === SEATS_MESSAGE || type === QUEUE_MESSAGE || type === QUEUE_STATS_MESSAGE) {
-          io.local.to(room).emit(SEATS_MESSAGE, data)
+          io.local.to(room).emit(type, data)
           continue
         }
         const factData = data as FactPush['data']

@@ -38,7 +38,8 @@ export async function queueRoutes(fastify: FastifyInstance, options: QueueRoutes
     const event = await events.byId(eventId)
     if (!event || event.cancelledAt) throw notFound(EVENT_NOT_FOUND)
     if (event.organizerId !== caller.id && !(admins && caller.role === 'admin')) {
-      if (caller.role === 'admin' || caller.role === 'organizer') throw forbidden(NOT_YOUR_EVENT)
+      // another's event: refused when it is public, not there when it is not
+      if (event.approvalStatus === 'Approved') throw forbidden(NOT_YOUR_EVENT)
       throw notFound(EVENT_NOT_FOUND)
     }
     return event
