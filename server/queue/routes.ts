@@ -9,6 +9,7 @@ import {
   NOT_IN_LINE,
   OnSaleBody,
   OnSaleReply,
+  OnSaleView,
   QueuePlace,
   QueueStats,
 } from '../../contracts/queue.ts'
@@ -74,6 +75,24 @@ export async function queueRoutes(fastify: FastifyInstance, options: QueueRoutes
           admitPerMinute: room?.admitPerMinute ?? null,
         },
       }
+    },
+  )
+
+  // the sale time and room as the event page shows them (anyone who may see the event)
+  app.get(
+    '/event/:id/onsale',
+    { config: { access: 'anyone' }, schema: { params: EventParams, response: replies({ 200: OnSaleView }) } },
+    async (request) => {
+      const { id } = request.params
+      const event = await events.byId(id)
+      const caller = request.account
+      const visible =
+        event !== undefined &&
+        (event.approvalStatus === 'Approved' || caller?.role === 'admin' || caller?.id === event.organizerId)
+      if (!visible) throw notFound(EVENT_NOT_FOUND)
+      const room = await queue.room(id)
+      if (!room) throw notFound(NO_SALE_TIME)
+      return { opensAt: room.opensAt, waitingRoom: room.waitingRoom, admitPerMinute: room.admitPerMinute }
     },
   )
 

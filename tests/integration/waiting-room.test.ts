@@ -126,6 +126,12 @@ describe('PUT /event/{id}/onsale', () => {
     expect([moved.statusCode, moved.json().message]).toEqual([409, SALE_OPENED])
     const faster = await setOnSale(event, { opensAt: at(opensAt), waitingRoom: true, admitPerMinute: 120 })
     expect(faster.json().onsale.admitPerMinute).toBe(120)
+    // the event page reads it, as anyone
+    const shown = await get(app(), `/api/v1/event/${event._id}/onsale`)
+    expect(shown.json()).toEqual({ opensAt: at(opensAt), waitingRoom: true, admitPerMinute: 120 })
+    expect(
+      (await get(app(), `/api/v1/event/${(await showEvent('No Sale Time'))._id}/onsale`)).statusCode,
+    ).toBe(404)
   })
 })
 
