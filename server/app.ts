@@ -40,6 +40,8 @@ import { urlForLog } from './log.ts'
 import { toRupees } from './money.ts'
 import { paymentRoutes } from './payments/routes.ts'
 import type { Platform } from './platform.ts'
+import { startAdmitter } from './queue/admitter.ts'
+import { queueRoutes } from './queue/routes.ts'
 import { scheduleRoutes } from './schedule/routes.ts'
 import { seatingRoutes } from './seating/routes.ts'
 import type { Services } from './services.ts'
@@ -182,6 +184,7 @@ export async function createHttpApp(parts: {
   const reads = {
     checkin: { summary: services.checkinViews.summary },
     seating: services.seating,
+    queue: services.queue,
     accounts: services.accounts,
     catalog: services.catalog,
     booking: services.booking,
@@ -269,6 +272,12 @@ export async function createHttpApp(parts: {
         maxQuantity: config.booking.maxTicketsPerOrder,
         throttle: services.throttle,
       })
+      await queueRoutes(api, {
+        events,
+        queue: services.queue,
+        commands: services.queueCommands,
+        throttle: services.throttle,
+      })
       await paymentRoutes(api, { gateway, jobs, booking, confirm, localGateway: platform.localGateway })
       await analyticsRoutes(api, { sales: services.analytics, events, booking, accounts })
       await dashboardRoutes(api, { dashboards: services.dashboards, head: () => ledger.settledHead() })
@@ -284,6 +293,16 @@ export async function createHttpApp(parts: {
   )
   await serveMedia(app, media)
   await registerWeb(app, config.webDist)
+
+  // the waiting rooms move on in every process that serves (issue 41)
+  const admitter = startAdmitter({
+    queue: services.queue,
+    events,
+    commands: services.queueCommands,
+    tickMs: config.booking.queueTickMs,
+    warn: (message, err) => app.log.warn({ err }, message),
+  })
+  app.addHook('onClose', async () => admitter.stop())
 
   const live = attachLive(app, platform, { tokens, reads })
   app.decorate('live', live)

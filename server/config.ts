@@ -208,6 +208,7 @@ const EnvSchema = v.object({
   INQUIRIES_PER_HOUR: wholeNumber(20, 1),
   TRANSFERS_PER_HOUR: wholeNumber(30, 1),
   WAITLIST_CHANGES_PER_HOUR: wholeNumber(30, 1),
+  QUEUE_JOINS_PER_HOUR: wholeNumber(30, 1),
   DOOR_STAFF_CHANGES_PER_HOUR: wholeNumber(30, 1),
   CHECKOUTS_PER_EVENT_PER_HOUR: wholeNumber(30, 1),
   RESET_TOKEN_MINUTES: wholeNumber(30, 1),
@@ -236,6 +237,9 @@ const EnvSchema = v.object({
   RAZORPAY_API_URL: v.optional(v.pipe(v.string(), v.url('must be a URL'))),
   HOLD_MINUTES: wholeNumber(10, 1),
   OFFER_MINUTES: wholeNumber(30, 1),
+  ADMISSION_MINUTES: wholeNumber(10, 1),
+  QUEUE_CHECKOUTS: wholeNumber(100, 1),
+  QUEUE_TICK_MS: wholeNumber(1000, 0),
   MAX_TICKETS_PER_ORDER: wholeNumber(10, 1),
   MAX_TICKETS_PER_ACCOUNT: wholeNumber(10, 1),
   MAX_HELD_SEATS_PER_ADDRESS: wholeNumber(20, 1),
@@ -324,6 +328,8 @@ export type Config = {
     inquiriesPerHour: number
     transfersPerHour: number
     waitlistChangesPerHour: number
+    /** lines of waiting rooms one account joins an hour (issue 41) */
+    queueJoinsPerHour: number
     /** invitations to door staff sent (each a mail) and door staff removed, per organizer */
     doorStaffChangesPerHour: number
     /** checkouts one account may start for one event per hour: each is an order at the payment
@@ -365,6 +371,11 @@ export type Config = {
     holdMinutes: number
     /** how long seats offered to a waiting list's entry are held for that person (issue 17) */
     offerMinutes: number
+    /** waiting rooms (issue 41): how long an admission lasts; without a set rate, the checkouts in
+     * progress admissions keep up to; how often each process moves the rooms on (0: never) */
+    admissionMinutes: number
+    queueCheckouts: number
+    queueTickMs: number
     maxTicketsPerOrder: number
     /** free events: tickets one account may hold per event */
     maxTicketsPerAccount: number
@@ -598,6 +609,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       inquiriesPerHour: env.INQUIRIES_PER_HOUR,
       transfersPerHour: env.TRANSFERS_PER_HOUR,
       waitlistChangesPerHour: env.WAITLIST_CHANGES_PER_HOUR,
+      queueJoinsPerHour: env.QUEUE_JOINS_PER_HOUR,
       doorStaffChangesPerHour: env.DOOR_STAFF_CHANGES_PER_HOUR,
       checkoutsPerEventPerHour: env.CHECKOUTS_PER_EVENT_PER_HOUR,
     },
@@ -631,6 +643,9 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     booking: {
       holdMinutes: env.HOLD_MINUTES,
       offerMinutes: env.OFFER_MINUTES,
+      admissionMinutes: env.ADMISSION_MINUTES,
+      queueCheckouts: env.QUEUE_CHECKOUTS,
+      queueTickMs: env.QUEUE_TICK_MS,
       maxTicketsPerOrder: env.MAX_TICKETS_PER_ORDER,
       maxTicketsPerAccount: env.MAX_TICKETS_PER_ACCOUNT,
       maxHeldSeatsPerAddress: env.MAX_HELD_SEATS_PER_ADDRESS,

@@ -39,6 +39,8 @@ export const streams = {
   notice: (id: string) => `notice-${id}`,
   /** the waiting list of one ticket type (issue 17) */
   waitlist: (ticketTypeId: string) => `waitlist-${ticketTypeId}`,
+  /** an event's sale time and waiting room (issue 41) */
+  room: (eventId: string) => `room-${eventId}`,
 }
 
 /** The id part of a stream name: everything after the first '-'. */

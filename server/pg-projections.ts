@@ -12,6 +12,7 @@ import { checkinProjection } from './checkin/project.ts'
 import { pgSql } from './db/sql.ts'
 import { PgLedger, type PgProjection, type PgTx } from './ledger/pg-ledger.ts'
 import { onPostgres } from './ledger/read-projection.ts'
+import { queueProjection } from './queue/project.ts'
 import { scheduleProjection } from './schedule/project.ts'
 import { seatingProjection } from './seating/project.ts'
 import { supportProjection } from './support/project.ts'
@@ -34,6 +35,7 @@ export const pgProjections: PgProjection[] = [
   onPostgres(supportProjection),
   onPostgres(waitlistProjection),
   onPostgres(seatingProjection),
+  onPostgres(queueProjection),
 ]
 
 /** The app's ledger over a PostgreSQL pool: every projection, every upcaster. */

@@ -11,6 +11,7 @@ import { checkinProjection } from './checkin/project.ts'
 import type { Connection } from './db/connection.ts'
 import { Ledger, type Projection } from './ledger/ledger.ts'
 import { onSqlite } from './ledger/read-projection.ts'
+import { queueProjection } from './queue/project.ts'
 import { scheduleProjection } from './schedule/project.ts'
 import { seatingProjection } from './seating/project.ts'
 import { supportProjection } from './support/project.ts'
@@ -30,6 +31,7 @@ export const projections: Projection[] = [
   onSqlite(supportProjection),
   onSqlite(waitlistProjection),
   onSqlite(seatingProjection),
+  onSqlite(queueProjection),
 ]
 
 /** the names of every read-model table, the same on both stores (ledger:rebuild empties them) */

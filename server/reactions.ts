@@ -252,6 +252,14 @@ function jobsForFacts(parts: Pick<ReactionParts, 'bookingMails' | 'inquiryMails'
       case 'DoorStaffRemoved':
       case 'PromoCodeCreated':
       case 'PromoCodeDisabled':
+      // a waiting room's people hear of their places live (live/pushes.ts)
+      case 'OnSaleSet':
+      case 'QueueJoined':
+      case 'QueueOpened':
+      case 'QueueAdmitted':
+      case 'QueuePaused':
+      case 'QueueResumed':
+      case 'QueueClosed':
         return []
       case 'SeatMapPlaced': {
         // seats added to a seated type go to its waiting list first

@@ -13,6 +13,7 @@ import { lazyPassSigner, passSeed } from './checkin/pass-codes.ts'
 import { checkinScans } from './checkin/scans.ts'
 import { checkinViews } from './checkin/views.ts'
 import type { Platform } from './platform.ts'
+import { queueCommands } from './queue/commands.ts'
 import { inquiryMails } from './support/mails.ts'
 import { waitlistCommands } from './waitlist/commands.ts'
 
@@ -56,6 +57,11 @@ export function createServices(platform: Platform, seams: Seams = {}) {
     waitlist: waitlistCommands(ledger, config.booking.offerMinutes),
     waitlistQueries: store.queries.waitlist,
     seating: store.queries.seating,
+    queue: store.queries.queue,
+    queueCommands: queueCommands(ledger, {
+      admissionMinutes: config.booking.admissionMinutes,
+      checkoutTarget: config.booking.queueCheckouts,
+    }),
     checkin,
     checkinScans: checkinScans({ ledger, signer, accounts, opening }),
     checkinViews: views,
@@ -71,6 +77,7 @@ export function createServices(platform: Platform, seams: Seams = {}) {
       events: catalog,
       throttle,
       seating: store.queries.seating,
+      queue: store.queries.queue,
     }),
     bookingMails: bookingMails({
       accounts,

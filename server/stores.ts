@@ -23,6 +23,7 @@ import { pgSentMailRecord } from './mail/pg-sent.ts'
 import { type SentMailRecord, sentMailRecord } from './mail/sent.ts'
 import { pgAppLedger } from './pg-projections.ts'
 import { appLedger } from './projections.ts'
+import { type QueueQueries, queueQueries } from './queue/queries.ts'
 import { type ScheduleQueries, scheduleQueries } from './schedule/queries.ts'
 import { type SeatingQueries, seatingQueries } from './seating/queries.ts'
 import { type SupportQueries, supportQueries } from './support/queries.ts'
@@ -33,6 +34,7 @@ export type DecisionReads = {
   booking: StepQueries<BookingQueries>
   accounts: { emailTaken(email: string): boolean | Promise<boolean> }
   seating: StepQueries<SeatingQueries>
+  queue: StepQueries<QueueQueries>
 }
 
 export type AppLedger = LedgerPort<DecisionReads>
@@ -55,6 +57,7 @@ export type StoreQueries = {
   support: SupportQueries
   waitlist: WaitlistQueries
   seating: SeatingQueries
+  queue: QueueQueries
 }
 
 export type SentMails = AsyncQueries<SentMailRecord>
@@ -85,6 +88,7 @@ export function sqliteStore(connection: Connection, now?: () => Date): Store {
       booking,
       accounts: { emailTaken: emailTaken(sqlite) },
       seating: seatingQueries(sqlite),
+      queue: queueQueries(sqlite),
     }),
     queries: {
       accounts: promised(accountQueries(sqlite)),
@@ -97,6 +101,7 @@ export function sqliteStore(connection: Connection, now?: () => Date): Store {
       support: promised(supportQueries(sqlite)),
       waitlist: promised(waitlist),
       seating: promised(seatingQueries(sqlite)),
+      queue: promised(queueQueries(sqlite)),
     },
     sentMails: promised(sentMailRecord(db)),
     sqlite: { connection, ledger },
@@ -116,6 +121,7 @@ export function postgresStore(connection: PgConnection, now?: () => Date): Store
       booking: bookingQueries(pgSql(tx)),
       accounts: { emailTaken: emailTaken(pgSql(tx)) },
       seating: seatingQueries(pgSql(tx)),
+      queue: queueQueries(pgSql(tx)),
     })),
     queries: {
       accounts: promised(accountQueries(pool)),
@@ -128,6 +134,7 @@ export function postgresStore(connection: PgConnection, now?: () => Date): Store
       support: promised(supportQueries(pool)),
       waitlist: promised(waitlistQueries(pool)),
       seating: promised(seatingQueries(pool)),
+      queue: promised(queueQueries(pool)),
     },
     sentMails: pgSentMailRecord(connection.db),
     sqlite: null,

@@ -44,11 +44,12 @@ export type Throttle = {
 }
 
 /** what an account may do only so many times an hour */
-export type HourlyAction = 'inquiry' | 'transfer' | 'waitlist' | 'door-staff' | 'checkout'
+export type HourlyAction = 'inquiry' | 'transfer' | 'waitlist' | 'queue' | 'door-staff' | 'checkout'
 const hourlyWords: Record<HourlyAction, string> = {
   inquiry: 'inquiries sent',
   transfer: 'tickets transferred',
   waitlist: 'waiting list changes',
+  queue: 'lines joined',
   'door-staff': 'door staff changes',
   checkout: 'checkouts for this event',
 }
@@ -149,6 +150,7 @@ export function createThrottle(config: Config, redis: Redis | null): Throttle {
     inquiry: make('inquiry', limits.inquiriesPerHour, 3600),
     transfer: make('transfer', limits.transfersPerHour, 3600),
     waitlist: make('waitlist', limits.waitlistChangesPerHour, 3600),
+    queue: make('queue', limits.queueJoinsPerHour, 3600),
     'door-staff': make('door-staff', limits.doorStaffChangesPerHour, 3600),
     checkout: make('checkout', limits.checkoutsPerEventPerHour, 3600),
   }

@@ -3,18 +3,21 @@
 // provider's order, the hold; then, once a payment is reported, its confirmation and the wait for
 // what the ledger makes of it. The routes (routes.ts) only read requests and shape replies.
 import { createHmac } from 'node:crypto'
+import { ADMISSION_NEEDED, NOT_ON_SALE_YET } from '../../contracts/queue.ts'
 import { NO_SEATMAP } from '../../contracts/seating.ts'
 import type { Throttle } from '../accounts/throttle.ts'
 import type { CatalogQueries, EventRow, TicketTypeRow } from '../catalog/queries.ts'
 import type { Config } from '../config.ts'
 import type { LedgerPort } from '../db/store.ts'
-import { conflict, invalid, notFound } from '../errors.ts'
+import { conflict, forbidden, invalid, notFound } from '../errors.ts'
 import { newId, streams } from '../ids.ts'
 import { job, jobIds } from '../jobs/catalogue.ts'
 import { enqueueOrDoNow, type Jobs } from '../jobs/port.ts'
 import { streamFacts } from '../ledger/decider.ts'
 import type { FactMeta } from '../ledger/ledger.ts'
 import type { PaymentGateway } from '../payments/port.ts'
+import { placeOf } from '../queue/decide.ts'
+import type { QueueQueries } from '../queue/queries.ts'
 import type { SeatingQueries } from '../seating/queries.ts'
 import { instantIn } from '../wall-clock.ts'
 import type { BookingCommands } from './commands.ts'
@@ -39,6 +42,8 @@ export type CheckoutParts = {
   throttle: Pick<Throttle, 'beforePromo' | 'promoFound' | 'perHour'>
   /** the seat maps: the seats an order names, a section's seats for the best ones */
   seating: Pick<SeatingQueries, 'named' | 'section' | 'rows' | 'rowsWithRoom' | 'plan'>
+  /** the event's sale time and waiting room (issue 41) */
+  queue: Pick<QueueQueries, 'room' | 'place'>
 }
 
 export type OrderRequest = {
@@ -67,7 +72,22 @@ export type PaymentOutcome =
 export type Checkout = ReturnType<typeof checkout>
 
 export function checkout(parts: CheckoutParts) {
-  const { ledger, config, gateway, jobs, booking, commands, confirm, events, throttle, seating } = parts
+  const { ledger, config, gateway, jobs, booking, commands, confirm, events, throttle, seating, queue } =
+    parts
+
+  /**
+   * Before the sale time nothing of the event is sold; while its waiting room is on (open, not
+   * closed by a sell-out) only an admitted buyer checks out, until the admission runs out.
+   */
+  const admitted = async (eventId: string, buyerId: string) => {
+    const room = await queue.room(eventId)
+    if (!room) return
+    const now = new Date().toISOString()
+    if (now < room.opensAt) throw conflict(NOT_ON_SALE_YET)
+    if (!room.waitingRoom || room.closedAt !== null) return
+    const place = await queue.place(eventId, buyerId)
+    if (!place || placeOf(room, place, now).state !== 'admitted') throw forbidden(ADMISSION_NEEDED)
+  }
 
   /** When booking closes: the event's start, or its sales end if earlier, both judged in TIMEZONE. */
   const salesCloseAt = (event: EventRow) => {
@@ -187,6 +207,7 @@ export function checkout(parts: CheckoutParts) {
       if (event?.approvalStatus !== 'Approved') throw notFound('Event not found.')
       const closesAt = salesCloseAt(event)
       if (new Date().toISOString() >= closesAt) throw conflict(SALES_CLOSED)
+      await admitted(event.id, buyerId)
       const types = typesOf.get(event.id) ?? []
       // a seated order's type is its seats' section's; the seats are chosen (or checked) here and
       // decided again, each one free, under the event's lock by the hold

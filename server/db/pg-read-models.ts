@@ -5,6 +5,7 @@ import { attendance, eventSales, salesByHour, salesByTicketType, salesTotals } f
 import { heldByClient, inventory, orders, promoCodes } from '../booking/tables.ts'
 import { events, eventTicketTypes } from '../catalog/tables.ts'
 import { admissions, admissionsByMinute, doorInvitations, doubleEntries, passes } from '../checkin/tables.ts'
+import { queuePlaces, queueRooms } from '../queue/tables.ts'
 import { sessions } from '../schedule/tables.ts'
 import { seatMaps, seatRows, seats } from '../seating/tables.ts'
 import { inquiries } from '../support/tables.ts'
@@ -34,3 +35,5 @@ export const promoCodesTable = promoCodes.pg
 export const seatMapsTable = seatMaps.pg
 export const seatsTable = seats.pg
 export const seatRowsTable = seatRows.pg
+export const queueRoomsTable = queueRooms.pg
+export const queuePlacesTable = queuePlaces.pg

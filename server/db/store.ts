@@ -99,6 +99,8 @@ export type DecisionOptions = { lock?: string | readonly string[] }
 export const decisionLocks = {
   /** everything decided against an event's seats, promo codes, waiting lists and door */
   event: (eventId: string) => `event:${eventId}`,
+  /** an event's waiting room: its line's joins, opening and admissions (issue 41) */
+  queue: (eventId: string) => `queue:${eventId}`,
   /** a sign-up: one account per e-mail */
   email: (email: string) => `email:${email.toLowerCase()}`,
 }

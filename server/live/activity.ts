@@ -8,6 +8,7 @@ import type { CatalogQueries } from '../catalog/queries.ts'
 import { typedFact } from '../ledger/decider.ts'
 import type { StoredFact } from '../ledger/ledger.ts'
 import { toRupees } from '../money.ts'
+import type { QueueQueries } from '../queue/queries.ts'
 import type { SeatingQueries } from '../seating/queries.ts'
 import type { CheckinReads, DashboardReads, KnownFact } from './pushes.ts'
 
@@ -39,6 +40,8 @@ export type LiveReads = {
   checkin?: CheckinReads
   /** the seats an order moved (issue 40), pushed to whoever shows the event's seat map */
   seating?: Pick<SeatingQueries, 'lastOfOrder'>
+  /** the waiting rooms (issue 41): each person's place, pushed to them */
+  queue?: Pick<QueueQueries, 'room' | 'place' | 'placesFrom' | 'inCheckout' | 'sold'>
 }
 
 export function activityShaper(reads: LiveReads) {
@@ -139,6 +142,26 @@ export function activityShaper(reads: LiveReads) {
         }`
       case 'SeatMapPlaced':
         return `${await name(fact.data.by)} saved the seat map of “${await title(fact.data.eventId)}”`
+      case 'OnSaleSet':
+        return `“${await title(fact.data.eventId)}” goes on sale at ${fact.data.opensAt}${
+          fact.data.waitingRoom ? ', behind a waiting room' : ''
+        }`
+      case 'QueueJoined':
+        return `${await name(fact.data.accountId)} joined the line for “${await title(fact.data.eventId)}”${
+          fact.data.early ? ' before the sale opened' : ''
+        }`
+      case 'QueueOpened':
+        return `The sale of “${await title(fact.data.eventId)}” opened: ${fact.data.early} in the pre-queue took random places`
+      case 'QueueAdmitted': {
+        const n = fact.data.through - fact.data.from + 1
+        return `${n} ${n === 1 ? 'person' : 'people'} admitted from the line for “${await title(fact.data.eventId)}”`
+      }
+      case 'QueuePaused':
+        return `${await name(fact.data.by)} paused the line for “${await title(fact.data.eventId)}”`
+      case 'QueueResumed':
+        return `${await name(fact.data.by)} resumed the line for “${await title(fact.data.eventId)}”`
+      case 'QueueClosed':
+        return `“${await title(fact.data.eventId)}” sold out: its line closed`
       case 'EventCancelled':
         return `${await name(fact.data.by)} cancelled “${await title(fact.data.eventId)}”: ${fact.data.reason}`
       default:

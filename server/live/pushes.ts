@@ -22,6 +22,12 @@ import {
   type TicketPush,
   type WaitlistPush,
 } from '../../contracts/live.ts'
+import {
+  QUEUE_MESSAGE,
+  QUEUE_STATS_MESSAGE,
+  type QueuePush,
+  type QueueStatsPush,
+} from '../../contracts/queue.ts'
 import type { AccountFact } from '../accounts/facts.ts'
 import type { BookingFact } from '../booking/facts.ts'
 import type { BookingQueries } from '../booking/queries.ts'
@@ -30,12 +36,22 @@ import type { CatalogQueries } from '../catalog/queries.ts'
 import { streams } from '../ids.ts'
 import { typedFact } from '../ledger/decider.ts'
 import type { StoredFact } from '../ledger/ledger.ts'
+import { type Place, placeOf, statsOf } from '../queue/decide.ts'
+import type { QueueFact } from '../queue/facts.ts'
+import type { QueueQueries } from '../queue/queries.ts'
 import type { ScheduleFact } from '../schedule/facts.ts'
 import type { SeatingQueries } from '../seating/queries.ts'
 import type { SupportFact } from '../support/facts.ts'
 import type { WaitlistFact } from '../waitlist/facts.ts'
 
-export type KnownFact = AccountFact | CatalogFact | BookingFact | ScheduleFact | SupportFact | WaitlistFact
+export type KnownFact =
+  | AccountFact
+  | CatalogFact
+  | BookingFact
+  | ScheduleFact
+  | SupportFact
+  | WaitlistFact
+  | QueueFact
 
 /**
  * One audience's message: its data is one of the shapes of contracts/live.ts's FactPush; `type` when
@@ -44,7 +60,7 @@ export type KnownFact = AccountFact | CatalogFact | BookingFact | ScheduleFact |
 export type Push = {
   room: string
   /** a seat map's changes go to its room as the message `seats` (SeatsPush), the rest as facts */
-  data: FactPush['data'] | SeatsPush
+  data: FactPush['data'] | SeatsPush | QueuePush | QueueStatsPush
   type?: string
   /** the message this one is the public copy of: a socket that hears that one is not sent this */
   copyOf?: FactPush['data']
@@ -162,6 +178,7 @@ export function createPushes(
     dashboards: DashboardReads
     checkin?: CheckinReads
     seating?: Pick<SeatingQueries, 'lastOfOrder'>
+    queue?: Pick<QueueQueries, 'room' | 'place' | 'placesFrom' | 'inCheckout' | 'sold'>
   },
   options: {
     /** whether a room has anyone in it here: the dashboards' rows and the seats left are read only
@@ -292,6 +309,38 @@ export function createPushes(
     if (seats.length === 0) return []
     const data: SeatsPush = { eventId, changes: seats.map((s) => ({ id: s.id, status: s.status })) }
     return [{ room: rooms.seats(eventId), type: SEATS_MESSAGE, data }]
+  }
+
+  /**
+   * A waiting room's fact: each person whose place or state it moves hears theirs (on their private
+   * room, where they are connected here), and the organizer and the admins the sale's figures.
+   */
+  const lineMoved = async (fact: StoredFact<QueueFact>): Promise<Push[]> => {
+    const queue = reads.queue
+    if (!queue) return []
+    const { eventId } = fact.data
+    const room = await queue.room(eventId)
+    if (!room) return []
+    const now = new Date().toISOString()
+    let moved: Place[]
+    if (fact.type === 'QueueJoined') {
+      const place = await queue.place(eventId, fact.data.accountId)
+      moved = place ? [place] : []
+    } else if (fact.type === 'QueueAdmitted') moved = await queue.placesFrom(eventId, fact.data.from)
+    else moved = await queue.placesFrom(eventId, 1)
+    const pushes: Push[] = []
+    for (const place of moved) {
+      const to = rooms.user(place.accountId)
+      if (listening(to))
+        pushes.push({ room: to, type: QUEUE_MESSAGE, data: { eventId, ...placeOf(room, place, now) } })
+    }
+    const audience = [rooms.organizer(room.organizerId), rooms.admins].filter(listening)
+    if (audience.length > 0) {
+      const [inCheckout, sold] = await Promise.all([queue.inCheckout(eventId, now), queue.sold(eventId)])
+      const data: QueueStatsPush = { eventId, ...statsOf(room, { inCheckout, sold }, now) }
+      for (const to of audience) pushes.push({ room: to, type: QUEUE_STATS_MESSAGE, data })
+    }
+    return pushes
   }
 
   return async function pushesOf(stored: StoredFact): Promise<Push[]> {
@@ -451,6 +500,14 @@ export function createPushes(
         }
         return pushes
       }
+      case 'OnSaleSet':
+      case 'QueueJoined':
+      case 'QueueOpened':
+      case 'QueueAdmitted':
+      case 'QueuePaused':
+      case 'QueueResumed':
+      case 'QueueClosed':
+        return lineMoved(stored as StoredFact<QueueFact>)
       case 'SeatMapPlaced':
       case 'EventEdited':
       case 'EventCancelled': {

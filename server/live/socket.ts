@@ -17,6 +17,7 @@ import {
   TOO_MANY_CONNECTIONS,
   TOO_MANY_MESSAGES,
 } from '../../contracts/live.ts'
+import { QUEUE_MESSAGE, QUEUE_STATS_MESSAGE } from '../../contracts/queue.ts'
 import type { Config } from '../config.ts'
 import { type AccountById, accountOfToken, type Tokens } from '../http/access.ts'
 import { trustProxyOf } from '../http/trust-proxy.ts'
@@ -380,9 +381,10 @@ export function attachLive(
       const types = new Map<FactPush['data'], string>()
       const copies = new Map<FactPush['data'], FactPush['data']>()
       for (const { room, data, type, copyOf } of await pushesOf(fact)) {
-        // a seat map's changes: the bare message `seats`, as they are (SeatsPush)
-        if (type === SEATS_MESSAGE) {
-          io.local.to(room).emit(SEATS_MESSAGE, data)
+        // a seat map's changes (SeatsPush) and a place in a waiting room's line (QueuePush, and the
+        // organizer's QueueStatsPush): bare messages of their own name, as they are
+        if (type === SEATS_MESSAGE || type === QUEUE_MESSAGE || type === QUEUE_STATS_MESSAGE) {
+          io.local.to(room).emit(type, data)
           continue
         }
         const factData = data as FactPush['data']

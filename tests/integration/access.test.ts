@@ -195,6 +195,23 @@ async function invitationOfUser(w: World): Promise<string> {
   )
 }
 
+/** an approved event of the organizer's whose sale opens in an hour behind a waiting room */
+async function eventWithRoom(w: World): Promise<EventView> {
+  const event = await approvedEvent(app(), w.organizer, w.admin, { title: 'Big On-sale' }, plenty)
+  const set = await app().inject({
+    method: 'PUT',
+    url: `/api/v1/event/${event._id}/onsale`,
+    headers: bearer(w.organizer.token),
+    payload: {
+      opensAt: new Date(Date.now() + 3_600_000).toISOString(),
+      waitingRoom: true,
+      admitPerMinute: 60,
+    },
+  })
+  expect(set.statusCode, set.body).toBe(200)
+  return event
+}
+
 const rules: Rule[] = [
   // accounts
   rule({
@@ -744,6 +761,74 @@ const rules: Rule[] = [
     expect: row(401, 200, 200, 200, 200, 200),
     request: getAs('/api/v1/waitlist/mine'),
   }),
+
+  // the waiting room (issue 41): on an event of the organizer's with a room of its own, so the
+  // world's event stays on sale to the other rules
+  rule({
+    route: 'PUT /api/v1/event/:id/onsale',
+    when: "the sale time of the organizer's approved event (its organizer only)",
+    expect: row(401, 403, 403, 200, 403, 403),
+    prepare: (w) => approvedEvent(app(), w.organizer, w.admin, { title: 'On sale soon' }, plenty),
+    request: (_w, as, event) => ({
+      method: 'PUT',
+      url: `/api/v1/event/${event._id}/onsale`,
+      headers: auth(as),
+      payload: { opensAt: new Date(Date.now() + 3_600_000).toISOString(), waitingRoom: true },
+    }),
+  }),
+  rule({
+    route: 'GET /api/v1/event/:id/onsale',
+    when: 'the sale time of an approved event (anyone)',
+    expect: everyone(200),
+    prepare: (w) => eventWithRoom(w),
+    request: (_w, as, event) => getAs(`/api/v1/event/${event._id}/onsale`)(_w, as),
+  }),
+  rule({
+    route: 'POST /api/v1/event/:id/queue',
+    when: 'a line before the sale (anyone signed in joins, once)',
+    expect: row(401, 200, 200, 200, 200, 200),
+    prepare: (w) => eventWithRoom(w),
+    request: (_w, as, event) => ({
+      method: 'POST',
+      url: `/api/v1/event/${event._id}/queue`,
+      headers: auth(as),
+    }),
+  }),
+  rule({
+    route: 'GET /api/v1/event/:id/queue/me',
+    when: 'a line the user is in (the others are not: 404)',
+    expect: row(401, 200, 404, 404, 404, 404),
+    prepare: async (w) => {
+      const event = await eventWithRoom(w)
+      const joined = await app().inject({
+        method: 'POST',
+        url: `/api/v1/event/${event._id}/queue`,
+        headers: auth(w.user),
+      })
+      expect(joined.statusCode, joined.body).toBe(200)
+      return event
+    },
+    request: (_w, as, event) => getAs(`/api/v1/event/${event._id}/queue/me`)(_w, as),
+  }),
+  ...(
+    [
+      'GET /api/v1/event/:id/queue',
+      'POST /api/v1/event/:id/queue/pause',
+      'POST /api/v1/event/:id/queue/resume',
+    ] as const
+  ).map((route) =>
+    rule({
+      route,
+      when: "the line of the organizer's event (its organizer and admins)",
+      expect: row(401, 403, 403, 200, 403, 200),
+      prepare: (w) => eventWithRoom(w),
+      request: (_w, as, event) => ({
+        method: route.startsWith('GET') ? 'GET' : 'POST',
+        url: `/api/v1/event/${event._id}/queue${route.endsWith('pause') ? '/pause' : route.endsWith('resume') ? '/resume' : ''}`,
+        headers: auth(as),
+      }),
+    }),
+  ),
 
   // organizer tools
   rule({

@@ -721,6 +721,58 @@ export const routeSpecs: RouteSpec[] = [
     request: () => http({ method: 'GET', path: fc.constant('/api/v1/waitlist/mine') }),
   },
 
+  // the waiting room (issue 41): a valid sale time here is one already past, without a room, so
+  // the world's checkouts stay open to the other routes' requests
+  {
+    route: 'PUT /api/v1/event/:id/onsale',
+    request: (w) =>
+      http({
+        method: 'PUT',
+        path: param(w.eventIds).map((id) => `/api/v1/event/${id}/onsale`),
+        body: jsonBody(
+          {
+            opensAt: fc.constantFrom('2020-01-01T10:00:00Z', '2021-06-01T00:00:00.000Z'),
+            waitingRoom: fc.constant(false),
+            admitPerMinute: fc.constantFrom(1, 60, 100_000),
+          },
+          {
+            opensAt: fc.constantFrom('', 'tomorrow', '2026-13-01T00:00:00Z', 5, null, '2026-12-24'),
+            waitingRoom: fc.constantFrom('yes', 1, null),
+            admitPerMinute: fc.constantFrom(0, -1, 1.5, '60', 100_001, 2 ** 53 + 2),
+          },
+        ),
+      }),
+  },
+  {
+    route: 'GET /api/v1/event/:id/onsale',
+    request: (w) =>
+      http({ method: 'GET', path: param(w.eventIds).map((id) => `/api/v1/event/${id}/onsale`) }),
+  },
+  {
+    route: 'POST /api/v1/event/:id/queue',
+    request: (w) =>
+      http({ method: 'POST', path: param(w.eventIds).map((id) => `/api/v1/event/${id}/queue`) }),
+  },
+  {
+    route: 'GET /api/v1/event/:id/queue/me',
+    request: (w) =>
+      http({ method: 'GET', path: param(w.eventIds).map((id) => `/api/v1/event/${id}/queue/me`) }),
+  },
+  {
+    route: 'GET /api/v1/event/:id/queue',
+    request: (w) => http({ method: 'GET', path: param(w.eventIds).map((id) => `/api/v1/event/${id}/queue`) }),
+  },
+  {
+    route: 'POST /api/v1/event/:id/queue/pause',
+    request: (w) =>
+      http({ method: 'POST', path: param(w.eventIds).map((id) => `/api/v1/event/${id}/queue/pause`) }),
+  },
+  {
+    route: 'POST /api/v1/event/:id/queue/resume',
+    request: (w) =>
+      http({ method: 'POST', path: param(w.eventIds).map((id) => `/api/v1/event/${id}/queue/resume`) }),
+  },
+
   // organizer tools
   {
     route: 'GET /api/v1/ticket/analytics/:eventId',

@@ -1,0 +1,75 @@
+// The waiting room (issue 41): an event's on-sale time and, optionally, a room in front of its sale.
+// Signed-in buyers who arrive before the on-sale time wait in the pre-queue and get a random place
+// when it opens (arriving early gives no edge over arriving on time); later arrivals join at the
+// back. People are admitted in line order, at a set rate or while checkouts in progress are below a
+// target, each admission lasting ADMISSION_MINUTES; while the room is on, only the admitted book.
+import * as v from 'valibot'
+
+export const QUEUE_MESSAGE = 'queue'
+
+export const OnSaleBody = v.object({
+  opensAt: v.pipe(
+    v.string('The on-sale time must be a date and time.'),
+    v.isoTimestamp('The on-sale time must be a date and time (ISO 8601, e.g. 2026-12-24T10:00:00Z).'),
+  ),
+  waitingRoom: v.boolean('Waiting room must be true or false.'),
+  /** people admitted a minute; absent: admitted while checkouts in progress are below the target */
+  admitPerMinute: v.optional(
+    v.pipe(
+      v.number('Admissions per minute must be a number.'),
+      v.integer('Admissions per minute must be a whole number.'),
+      v.minValue(1, 'Admissions per minute must be at least 1.'),
+      v.maxValue(100_000, 'Admissions per minute must be 100000 or fewer.'),
+    ),
+  ),
+})
+export type OnSaleBody = v.InferOutput<typeof OnSaleBody>
+
+export const OnSaleView = v.object({
+  opensAt: v.string(),
+  waitingRoom: v.boolean(),
+  /** null: admitted while checkouts in progress are below the target */
+  admitPerMinute: v.nullable(v.number()),
+})
+export type OnSaleView = v.InferOutput<typeof OnSaleView>
+export const OnSaleReply = v.object({ message: v.string(), onsale: OnSaleView })
+
+export const QueueStates = ['pre-queue', 'waiting', 'admitted', 'expired', 'closed'] as const
+export type QueueState = (typeof QueueStates)[number]
+
+/** one account's place (POST /event/{id}/queue, GET /event/{id}/queue/me, the live message `queue`) */
+export const QueuePlace = v.object({
+  state: v.picklist(QueueStates),
+  /** while waiting: 1 is next */
+  position: v.optional(v.number()),
+  ahead: v.optional(v.number()),
+  /** while waiting: the estimated wait, when a rate is known */
+  etaSeconds: v.optional(v.number()),
+  /** while admitted: until when a checkout may start (ISO) */
+  admissionExpiresAt: v.optional(v.string()),
+})
+export type QueuePlace = v.InferOutput<typeof QueuePlace>
+/** the live message: the place, and the event it is for */
+export type QueuePush = QueuePlace & { eventId: string }
+
+/** GET /event/{id}/queue: the sale as its organizer watches it */
+export const QueueStats = v.object({
+  waiting: v.number(),
+  admitted: v.number(),
+  inCheckout: v.number(),
+  sold: v.number(),
+  admitPerMinute: v.nullable(v.number()),
+  paused: v.boolean(),
+})
+export type QueueStats = v.InferOutput<typeof QueueStats>
+/** the live message to the organizer's and the admins' rooms after each change of the line */
+export const QUEUE_STATS_MESSAGE = 'queue-stats'
+export type QueueStatsPush = QueueStats & { eventId: string }
+
+export const NOT_ON_SALE_YET = 'Tickets for this event are not on sale yet.'
+export const ADMISSION_NEEDED =
+  'This sale has a waiting room: join the line on the event page, and book once you are admitted.'
+export const NO_WAITING_ROOM = 'This event’s sale has no waiting room.'
+export const NOT_IN_LINE = 'You are not in line for this event.'
+export const SALE_OPENED = 'The sale has opened: only its admission rate can change now.'
+export const ROOM_CLOSED = 'The event is sold out; join the waiting list to hear when tickets come back.'

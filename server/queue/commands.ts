@@ -1,0 +1,130 @@
+// The waiting rooms' decisions (issue 41), each under its event's room lock, against the room's row
+// as the projection keeps it in the same transaction: so joins, the opening and admissions happen
+// one at a time in any number of processes, and a join is early or late as the opening found it.
+import { randomBytes } from 'node:crypto'
+import type { BookingQueries } from '../booking/queries.ts'
+import { decisionLocks, type LedgerPort, type Step, type StepQueries, wait } from '../db/store.ts'
+import { notFound } from '../errors.ts'
+import { streams } from '../ids.ts'
+import type { FactMeta, StoredFact } from '../ledger/ledger.ts'
+import * as room from './decide.ts'
+import type { QueueFact } from './facts.ts'
+import type { QueueQueries } from './queries.ts'
+
+export type QueueReads = {
+  queue: StepQueries<QueueQueries>
+  booking: StepQueries<Pick<BookingQueries, 'available'>>
+}
+export type QueueLedger = Pick<LedgerPort<QueueReads>, 'transaction'>
+
+export const NO_SALE_TIME = 'This event has no sale time set.'
+
+/** a pre-queue draw: 48 random bits as fixed-width hex (ranked as text on both stores) */
+const randomDraw = () => randomBytes(6).toString('hex')
+
+export type QueueRules = {
+  admissionMinutes: number
+  /** without a set rate: admit while fewer checkouts than this are in progress */
+  checkoutTarget: number
+}
+
+export function queueCommands(ledger: QueueLedger, rules: QueueRules, draw = randomDraw) {
+  type Tx = Parameters<Parameters<QueueLedger['transaction']>[0]>[0]
+
+  /** the room's facts for `decide`, appended at the room's version; the facts appended */
+  function* step(
+    tx: Tx,
+    eventId: string,
+    decide: (state: room.Room | undefined) => QueueFact[],
+    meta: FactMeta,
+  ): Step<StoredFact<QueueFact>[]> {
+    const state = yield* wait(tx.reads.queue.room(eventId))
+    const facts = decide(state)
+    if (facts.length === 0) return []
+    return yield* wait(tx.append(streams.room(eventId), state?.version ?? 0, facts, meta))
+  }
+
+  const existing = (state: room.Room | undefined) => {
+    if (!state) throw notFound(NO_SALE_TIME)
+    return state
+  }
+
+  const system: FactMeta = { actor: 'system' }
+
+  return {
+    setOnSale: (
+      change: {
+        eventId: string
+        organizerId: string
+        opensAt: string
+        waitingRoom: boolean
+        admitPerMinute: number | null
+      },
+      meta: FactMeta,
+    ) =>
+      ledger.transaction((tx) => step(tx, change.eventId, (state) => room.setOnSale(state, change), meta), {
+        lock: decisionLocks.queue(change.eventId),
+      }),
+
+    /** the account in line (its place kept when it is already); the facts appended */
+    join: (eventId: string, accountId: string, meta: FactMeta, now = new Date().toISOString()) =>
+      ledger.transaction(
+        function* (tx) {
+          // the sale due to open opens first: whoever joins from then on is at the back
+          const opened = yield* step(tx, eventId, (state) => room.open(existing(state), now), system)
+          if (yield* wait(tx.reads.queue.place(eventId, accountId))) return opened
+          const joined = yield* step(
+            tx,
+            eventId,
+            (state) => room.join(existing(state), accountId, now, draw),
+            meta,
+          )
+          return [...opened, ...joined]
+        },
+        { lock: decisionLocks.queue(eventId) },
+      ),
+
+    /**
+     * The room's next step: opened when due, closed when the event is sold out (`ticketTypeIds`:
+     * the event's), or the next admissions; the facts appended.
+     */
+    tick: (eventId: string, ticketTypeIds: readonly string[], now = new Date().toISOString()) =>
+      ledger.transaction(
+        function* (tx) {
+          const opened = yield* step(tx, eventId, (state) => (state ? room.open(state, now) : []), system)
+          let soldOut = ticketTypeIds.length > 0
+          for (const id of ticketTypeIds) {
+            if ((yield* wait(tx.reads.booking.available({ id }))) > 0) soldOut = false
+          }
+          const closed = yield* step(
+            tx,
+            eventId,
+            (state) => (state ? room.close(state, soldOut, now) : []),
+            system,
+          )
+          if (closed.length > 0) return [...opened, ...closed]
+          const inCheckout = yield* wait(tx.reads.queue.inCheckout(eventId, now))
+          const admitted = yield* step(
+            tx,
+            eventId,
+            (state) => (state ? room.admit(state, now, { ...rules, inCheckout }) : []),
+            system,
+          )
+          return [...opened, ...admitted]
+        },
+        { lock: decisionLocks.queue(eventId) },
+      ),
+
+    pause: (eventId: string, by: string, meta: FactMeta, now = new Date().toISOString()) =>
+      ledger.transaction((tx) => step(tx, eventId, (state) => room.pause(existing(state), by, now), meta), {
+        lock: decisionLocks.queue(eventId),
+      }),
+
+    resume: (eventId: string, by: string, meta: FactMeta, now = new Date().toISOString()) =>
+      ledger.transaction((tx) => step(tx, eventId, (state) => room.resume(existing(state), by, now), meta), {
+        lock: decisionLocks.queue(eventId),
+      }),
+  }
+}
+
+export type QueueCommands = ReturnType<typeof queueCommands>

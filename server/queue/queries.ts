@@ -1,0 +1,75 @@
+// Reads of the waiting rooms (issue 41), on either store; other areas read them only through these.
+// The checkouts in progress and the tickets sold are read from booking's orders (what a room admits
+// against), in the one statement each.
+import { sql } from 'drizzle-orm'
+import { after, type Now, type Sql, statement } from '../db/sql.ts'
+import type { AsyncQueries } from '../db/store.ts'
+import type { Place, Room } from './decide.ts'
+import { queuePlaces, queueRooms } from './tables.ts'
+
+const room = statement<{ eventId: string }, Record<string, unknown>>(
+  (p) => sql`SELECT ${queueRooms.columns()} FROM queue_rooms WHERE event_id = ${p.eventId}`,
+)
+
+const place = statement<{ eventId: string; accountId: string }, Record<string, unknown>>(
+  (p) => sql`SELECT ${queuePlaces.columns()} FROM queue_places
+    WHERE event_id = ${p.eventId} AND account_id = ${p.accountId}`,
+)
+
+/** the places from a line on, and the pre-queue's (line null) */
+const placesFrom = statement<{ eventId: string; line: number }, Record<string, unknown>>(
+  (p) => sql`SELECT ${queuePlaces.columns()} FROM queue_places
+    WHERE event_id = ${p.eventId} AND (line >= ${p.line} OR line IS NULL)`,
+)
+
+/** rooms whose sale is due or on, with a room in front of it (what the admitter ticks) */
+const dueRooms = statement<{ until: string }, { eventId: string }>(
+  (p) => sql`SELECT event_id AS "eventId" FROM queue_rooms
+    WHERE waiting_room AND closed_at IS NULL AND opens_at <= ${p.until}`,
+)
+
+/** admitted, the admission running, and no ticket of the event bought since */
+const inCheckout = statement<{ eventId: string; now: string }, { n: number }>(
+  (p) => sql`SELECT CAST(count(*) AS integer) AS n FROM queue_places q
+    WHERE q.event_id = ${p.eventId} AND q.expires_at > ${p.now}
+      AND NOT EXISTS (SELECT 1 FROM orders o WHERE o.event_id = q.event_id AND o.buyer_id = q.account_id
+        AND o.status = 'issued' AND o.issued_at >= q.admitted_at)`,
+)
+
+const sold = statement<{ eventId: string }, { n: number }>(
+  (p) => sql`SELECT CAST(coalesce(sum(quantity), 0) AS integer) AS n FROM orders
+    WHERE event_id = ${p.eventId} AND status = 'issued'`,
+)
+
+export function queueQueries(x: Sql) {
+  const roomRow = queueRooms.decode(x.dialect)
+  const placeRow = queuePlaces.decode(x.dialect)
+  return {
+    /** the event's sale time and room as its decisions read it, or undefined when none is set */
+    room: (eventId: string) =>
+      after(x.get(room, { eventId }), (row): Room | undefined => (row ? (roomRow(row) as Room) : undefined)),
+
+    /** the account's place in the event's line, or undefined */
+    place: (eventId: string, accountId: string) =>
+      after(x.get(place, { eventId, accountId }), (row): Place | undefined =>
+        row ? (placeRow(row) as Place) : undefined,
+      ),
+
+    /** everyone from a line on, and the pre-queue: whose place a change of the line moves */
+    placesFrom: (eventId: string, line: number) =>
+      after(x.all(placesFrom, { eventId, line }), (rows) => rows.map((row) => placeRow(row) as Place)),
+
+    /** the events whose rooms are due to open or admit by `until` */
+    dueRooms: (until: string) => after(x.all(dueRooms, { until }), (rows) => rows.map((r) => r.eventId)),
+
+    inCheckout: (eventId: string, now: string) =>
+      after(x.get(inCheckout, { eventId, now }), (row) => Number(row?.n ?? 0)),
+
+    sold: (eventId: string) => after(x.get(sold, { eventId }), (row) => Number(row?.n ?? 0)),
+  }
+}
+
+/** the reads on SQLite, as they answer: at once */
+export type QueueQueriesNow = Now<ReturnType<typeof queueQueries>>
+/** the reads on either store, awaited (db/store.ts) */
+export type QueueQueries = AsyncQueries<ReturnType<typeof queueQueries>>

@@ -1,0 +1,179 @@
+// The waiting room's routes (API.md, "Waiting room"): the organizer sets the sale time and room,
+// watches the line, pauses and resumes it; a signed-in buyer joins the line once and reads their
+// place (pushed live as the message `queue` on their private room).
+import type { FastifyInstance } from 'fastify'
+import { EventParams } from '../../contracts/catalog.ts'
+import { MessageReply } from '../../contracts/common.ts'
+import {
+  NO_WAITING_ROOM,
+  NOT_IN_LINE,
+  OnSaleBody,
+  OnSaleReply,
+  OnSaleView,
+  QueuePlace,
+  QueueStats,
+} from '../../contracts/queue.ts'
+import type { Throttle } from '../accounts/throttle.ts'
+import { EVENT_NOT_FOUND, NOT_YOUR_EVENT } from '../catalog/decide.ts'
+import type { CatalogQueries } from '../catalog/queries.ts'
+import { conflict, forbidden, notFound } from '../errors.ts'
+import { callerOf } from '../http/access.ts'
+import { replies, type ValibotTypeProvider } from '../http/valibot.ts'
+import { NO_SALE_TIME, type QueueCommands } from './commands.ts'
+import { placeOf, statsOf } from './decide.ts'
+import type { QueueQueries } from './queries.ts'
+
+export type QueueRoutesOptions = {
+  events: Pick<CatalogQueries, 'byId'>
+  queue: Pick<QueueQueries, 'room' | 'place' | 'inCheckout' | 'sold'>
+  commands: QueueCommands
+  throttle: Pick<Throttle, 'perHour'>
+}
+
+export async function queueRoutes(fastify: FastifyInstance, options: QueueRoutesOptions) {
+  const app = fastify.withTypeProvider<ValibotTypeProvider>()
+  const { events, queue, commands, throttle } = options
+
+  /** the event, for its organizer (and, where `admins`, an admin) */
+  const ownEvent = async (eventId: string, caller: { id: string; role: string }, admins: boolean) => {
+    const event = await events.byId(eventId)
+    if (!event || event.cancelledAt) throw notFound(EVENT_NOT_FOUND)
+    if (event.organizerId !== caller.id && !(admins && caller.role === 'admin')) {
+      // another's event: refused when it is public, not there when it is not
+      if (event.approvalStatus === 'Approved') throw forbidden(NOT_YOUR_EVENT)
+      throw notFound(EVENT_NOT_FOUND)
+    }
+    return event
+  }
+
+  app.put(
+    '/event/:id/onsale',
+    {
+      config: { access: ['organizers'] },
+      schema: { params: EventParams, body: OnSaleBody, response: replies({ 200: OnSaleReply }) },
+    },
+    async (request) => {
+      const caller = callerOf(request)
+      const event = await ownEvent(request.params.id, caller, false)
+      const { opensAt, waitingRoom, admitPerMinute } = request.body
+      await commands.setOnSale(
+        {
+          eventId: event.id,
+          organizerId: event.organizerId,
+          opensAt,
+          waitingRoom,
+          admitPerMinute: admitPerMinute ?? null,
+        },
+        { actor: caller.id, requestId: request.id },
+      )
+      const room = await queue.room(event.id)
+      return {
+        message: 'The sale time is saved.',
+        onsale: {
+          opensAt: room?.opensAt ?? opensAt,
+          waitingRoom: room?.waitingRoom ?? waitingRoom,
+          admitPerMinute: room?.admitPerMinute ?? null,
+        },
+      }
+    },
+  )
+
+  // the sale time and room as the event page shows them (anyone who may see the event)
+  app.get(
+    '/event/:id/onsale',
+    { config: { access: 'anyone' }, schema: { params: EventParams, response: replies({ 200: OnSaleView }) } },
+    async (request) => {
+      const { id } = request.params
+      const event = await events.byId(id)
+      const caller = request.account
+      const visible =
+        event !== undefined &&
+        (event.approvalStatus === 'Approved' || caller?.role === 'admin' || caller?.id === event.organizerId)
+      if (!visible) throw notFound(EVENT_NOT_FOUND)
+      const room = await queue.room(id)
+      if (!room) throw notFound(NO_SALE_TIME)
+      return { opensAt: room.opensAt, waitingRoom: room.waitingRoom, admitPerMinute: room.admitPerMinute }
+    },
+  )
+
+  /** the approved event's room, for a buyer */
+  const roomFor = async (eventId: string) => {
+    const event = await events.byId(eventId)
+    if (event?.approvalStatus !== 'Approved') throw notFound(EVENT_NOT_FOUND)
+    const room = await queue.room(eventId)
+    if (!room?.waitingRoom) throw conflict(NO_WAITING_ROOM)
+    return room
+  }
+
+  app.post(
+    '/event/:id/queue',
+    {
+      config: { access: 'signed-in' },
+      schema: { params: EventParams, response: replies({ 200: QueuePlace }) },
+    },
+    async (request) => {
+      const caller = callerOf(request)
+      const { id } = request.params
+      const before = await roomFor(id)
+      // a second join (another tab, device or process) is the first one's place, for nothing
+      const kept = await queue.place(id, caller.id)
+      if (kept) return placeOf(before, kept, new Date().toISOString())
+      await throttle.perHour('queue', caller.id)
+      await commands.join(id, caller.id, { actor: caller.id, requestId: request.id })
+      const [room, place] = await Promise.all([queue.room(id), queue.place(id, caller.id)])
+      // the room closed (sold out) before this join: not in line
+      if (!room || !place) return { state: 'closed' as const }
+      return placeOf(room, place, new Date().toISOString())
+    },
+  )
+
+  app.get(
+    '/event/:id/queue/me',
+    {
+      config: { access: 'signed-in' },
+      schema: { params: EventParams, response: replies({ 200: QueuePlace }) },
+    },
+    async (request) => {
+      const caller = callerOf(request)
+      const { id } = request.params
+      const [room, place] = await Promise.all([queue.room(id), queue.place(id, caller.id)])
+      if (!room || !place) throw notFound(NOT_IN_LINE)
+      return placeOf(room, place, new Date().toISOString())
+    },
+  )
+
+  app.get(
+    '/event/:id/queue',
+    {
+      config: { access: ['organizers', 'admin'] },
+      schema: { params: EventParams, response: replies({ 200: QueueStats }) },
+    },
+    async (request) => {
+      const event = await ownEvent(request.params.id, callerOf(request), true)
+      const room = await queue.room(event.id)
+      if (!room) throw notFound(NO_SALE_TIME)
+      const now = new Date().toISOString()
+      const [inCheckout, sold] = await Promise.all([queue.inCheckout(event.id, now), queue.sold(event.id)])
+      return statsOf(room, { inCheckout, sold }, now)
+    },
+  )
+
+  for (const [path, what, message] of [
+    ['/event/:id/queue/pause', 'pause', 'The line is paused: nobody more is admitted until it resumes.'],
+    ['/event/:id/queue/resume', 'resume', 'The line moves again.'],
+  ] as const) {
+    app.post(
+      path,
+      {
+        config: { access: ['organizers', 'admin'] },
+        schema: { params: EventParams, response: replies({ 200: MessageReply }) },
+      },
+      async (request) => {
+        const caller = callerOf(request)
+        const event = await ownEvent(request.params.id, caller, true)
+        await commands[what](event.id, caller.id, { actor: caller.id, requestId: request.id })
+        return { message }
+      },
+    )
+  }
+}

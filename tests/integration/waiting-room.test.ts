@@ -1,0 +1,299 @@
+// The waiting room (issue 41) on the real app and store (both, by the suite's projects): the
+// organizer sets a sale time and a room; buyers who come early wait in the pre-queue and take random
+// places at the opening, later ones join at the back; one place per account however often it joins;
+// admissions in line order at the set rate (none while paused, nobody twice, positions only ever
+// forward) or to a number of checkouts; a checkout refused before the sale and without an
+// admission; each place pushed live; the room closed when the event sells out; the read models
+// equal a rebuild from the ledger.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { CreateOrderReply } from '../../contracts/booking.ts'
+import type { EventView } from '../../contracts/catalog.ts'
+import {
+  ADMISSION_NEEDED,
+  NO_WAITING_ROOM,
+  NOT_IN_LINE,
+  NOT_ON_SALE_YET,
+  type QueuePlace,
+  type QueuePush,
+  type QueueStats,
+  SALE_OPENED,
+} from '../../contracts/queue.ts'
+import { adminSession, bearer, organizerSession, type Session, signUp } from '../support/accounts.ts'
+import { dbRows, rebuildStore } from '../support/db.ts'
+import { open, sockets } from '../support/live-sockets.ts'
+import { approvedEvent, type Checkout, confirm, get, pay, post, until } from '../support/sales.ts'
+import { startServer, type TestServer } from '../support/server.ts'
+
+let server: TestServer
+const app = () => server.app
+let admin: Session
+let organizer: Session
+
+beforeAll(async () => {
+  // each process moves its rooms on every 100 ms; at most 2 checkouts at once without a set rate
+  server = await startServer({
+    RATE_LIMITS: 'off',
+    LOG_LEVEL: 'error',
+    QUEUE_TICK_MS: '100',
+    QUEUE_CHECKOUTS: '2',
+  })
+  admin = await adminSession(app())
+  organizer = await organizerSession(app(), 'Promoter')
+}, 60_000)
+
+afterAll(async () => {
+  for (const socket of sockets) socket.disconnect()
+  await server?.close()
+})
+
+const at = (ms: number) => new Date(ms).toISOString()
+
+const showEvent = (title: string, seats = 100) =>
+  approvedEvent(app(), organizer, admin, { title }, [
+    { type: 'General Admission', price: 500, quantity: seats },
+  ])
+
+const setOnSale = (event: Pick<EventView, '_id'>, body: Record<string, unknown>, who: Session = organizer) =>
+  app().inject({
+    method: 'PUT',
+    url: `/api/v1/event/${event._id}/onsale`,
+    headers: bearer(who.token),
+    payload: body,
+  })
+
+const join = async (event: Pick<EventView, '_id'>, who: Session): Promise<QueuePlace> => {
+  const res = await post(app(), `/api/v1/event/${event._id}/queue`, who)
+  expect(res.statusCode, res.body).toBe(200)
+  return res.json() as QueuePlace
+}
+
+const me = async (event: Pick<EventView, '_id'>, who: Session): Promise<QueuePlace> => {
+  const res = await get(app(), `/api/v1/event/${event._id}/queue/me`, who)
+  expect(res.statusCode, res.body).toBe(200)
+  return res.json() as QueuePlace
+}
+
+const stats = async (event: Pick<EventView, '_id'>, who: Session = organizer): Promise<QueueStats> => {
+  const res = await get(app(), `/api/v1/event/${event._id}/queue`, who)
+  expect(res.statusCode, res.body).toBe(200)
+  return res.json() as QueueStats
+}
+
+const book = (event: Pick<EventView, '_id'>, who: Session) =>
+  post(app(), '/api/v1/ticket/create', who, {
+    eventId: event._id,
+    ticketType: 'General Admission',
+    quantity: 1,
+  })
+
+/** the room moved on as its processes would at `now` */
+const tick = (event: EventView, now: number) =>
+  app().services.queueCommands.tick(
+    event._id,
+    event.ticketTypes.map((t) => t._id),
+    at(now),
+  )
+
+describe('PUT /event/{id}/onsale', () => {
+  it('is the organizer’s, checks what it is given, and after the opening changes only the rate', async () => {
+    const event = await showEvent('Onsale Rules')
+    const opensAt = Date.now() + 3_600_000
+    const bad = await setOnSale(event, { opensAt: 'tomorrow', waitingRoom: true })
+    expect(bad.statusCode).toBe(400)
+    expect(bad.json().message).toMatch(/on-sale time/)
+    expect((await setOnSale(event, { opensAt: at(opensAt), waitingRoom: 'yes' })).statusCode).toBe(400)
+    expect(
+      (await setOnSale(event, { opensAt: at(opensAt), waitingRoom: true, admitPerMinute: 0 })).statusCode,
+    ).toBe(400)
+    const buyer = await signUp(app())
+    expect((await setOnSale(event, { opensAt: at(opensAt), waitingRoom: true }, buyer)).statusCode).toBe(403)
+    const other = await organizerSession(app(), 'Rival')
+    expect((await setOnSale(event, { opensAt: at(opensAt), waitingRoom: true }, other)).statusCode).toBe(403)
+
+    const saved = await setOnSale(event, { opensAt: at(opensAt), waitingRoom: true, admitPerMinute: 60 })
+    expect(saved.statusCode, saved.body).toBe(200)
+    expect(saved.json()).toEqual({
+      message: expect.any(String),
+      onsale: { opensAt: at(opensAt), waitingRoom: true, admitPerMinute: 60 },
+    })
+    // opened (by its first tick): its time and room stay, its rate may change
+    await tick(event, opensAt)
+    const moved = await setOnSale(event, {
+      opensAt: at(opensAt + 60_000),
+      waitingRoom: true,
+      admitPerMinute: 60,
+    })
+    expect([moved.statusCode, moved.json().message]).toEqual([409, SALE_OPENED])
+    const faster = await setOnSale(event, { opensAt: at(opensAt), waitingRoom: true, admitPerMinute: 120 })
+    expect(faster.json().onsale.admitPerMinute).toBe(120)
+    // the event page reads it, as anyone
+    const shown = await get(app(), `/api/v1/event/${event._id}/onsale`)
+    expect(shown.json()).toEqual({ opensAt: at(opensAt), waitingRoom: true, admitPerMinute: 120 })
+    expect(
+      (await get(app(), `/api/v1/event/${(await showEvent('No Sale Time'))._id}/onsale`)).statusCode,
+    ).toBe(404)
+  })
+})
+
+describe('the line', () => {
+  it('gives the pre-queue random places at the opening, later arrivals the back, one place per account', async () => {
+    const event = await showEvent('Big Onsale')
+    const opensAt = Date.now() + 3_600_000
+    expect(
+      (await setOnSale(event, { opensAt: at(opensAt), waitingRoom: true, admitPerMinute: 60 })).statusCode,
+    ).toBe(200)
+    const early = await Promise.all(Array.from({ length: 6 }, (_, i) => signUp(app(), `Early${i}`)))
+    for (const buyer of early) expect(await join(event, buyer)).toEqual({ state: 'pre-queue' })
+    // another tab, another device, at once: the same place, and no second one
+    const again = await Promise.all([join(event, early[0] as Session), join(event, early[0] as Session)])
+    expect(again).toEqual([{ state: 'pre-queue' }, { state: 'pre-queue' }])
+    expect(
+      (await get(app(), `/api/v1/event/${event._id}/queue/me`, await signUp(app()))).json().message,
+    ).toBe(NOT_IN_LINE)
+    // before the sale time nothing is sold, to anyone
+    const tooSoon = await book(event, early[0] as Session)
+    expect([tooSoon.statusCode, tooSoon.json().message]).toEqual([409, NOT_ON_SALE_YET])
+
+    // the opening: the six take places 1 to 6 in a random order; one who comes after is 7th
+    await tick(event, opensAt)
+    const places = await Promise.all(early.map((buyer) => me(event, buyer)))
+    expect(places.map((p) => p.state)).toEqual(Array(6).fill('waiting'))
+    expect(places.map((p) => p.position).sort()).toEqual([1, 2, 3, 4, 5, 6])
+    for (const p of places) expect(p.ahead).toBe((p.position as number) - 1)
+    const late = await signUp(app(), 'Late')
+    await app().services.queueCommands.join(event._id, late.id, { actor: late.id }, at(opensAt + 500))
+    expect(await me(event, late)).toMatchObject({ state: 'waiting', position: 7, ahead: 6, etaSeconds: 7 })
+    const rows = await dbRows(
+      app(),
+      'SELECT account_id, line FROM queue_places WHERE event_id = ? ORDER BY line',
+      event._id,
+    )
+    expect(rows.map((r) => Number(r.line))).toEqual([1, 2, 3, 4, 5, 6, 7])
+
+    // 60 a minute: two seconds on, the first two are admitted, for ADMISSION_MINUTES (10)
+    const firstAdmitted = await tick(event, opensAt + 2000)
+    expect(firstAdmitted.map((f) => f.type)).toEqual(['QueueAdmitted'])
+    expect(await tick(event, opensAt + 2000)).toEqual([])
+    const after = await Promise.all(early.map((buyer) => me(event, buyer)))
+    early.forEach((_, i) => {
+      const before = places[i] as QueuePlace
+      const now = after[i] as QueuePlace
+      if ((before.position as number) <= 2) {
+        expect(now).toEqual({ state: 'admitted', admissionExpiresAt: at(opensAt + 2000 + 10 * 60_000) })
+      } else expect(now.position).toBe((before.position as number) - 2)
+    })
+    expect(await stats(event)).toEqual({
+      waiting: 5,
+      admitted: 2,
+      // admitted, their admissions running, nothing bought yet
+      inCheckout: 2,
+      sold: 0,
+      admitPerMinute: 60,
+      paused: false,
+    })
+    // the admissions' facts are in the ledger, in line order
+    expect((await get(app(), `/api/v1/event/${event._id}/queue`, admin)).statusCode).toBe(200)
+    expect((await get(app(), `/api/v1/event/${event._id}/queue`, late)).statusCode).toBe(403)
+
+    // paused: nobody is admitted, however long; resumed: the rate counts from the resumption
+    expect((await post(app(), `/api/v1/event/${event._id}/queue/pause`, organizer)).statusCode).toBe(200)
+    expect((await stats(event)).paused).toBe(true)
+    expect(await tick(event, opensAt + 30_000)).toEqual([])
+    const paused = await me(event, late)
+    expect(paused).toEqual({ state: 'waiting', position: 5, ahead: 4 })
+    await app().services.queueCommands.resume(
+      event._id,
+      organizer.id,
+      { actor: organizer.id },
+      at(opensAt + 30_000),
+    )
+    expect(await tick(event, opensAt + 30_500)).toEqual([])
+    const next = await tick(event, opensAt + 31_000)
+    expect(next.map((f) => [f.type, (f.data as { from: number; through: number }).through])).toEqual([
+      ['QueueAdmitted', 3],
+    ])
+    expect((await me(event, late)).position).toBe(4)
+  })
+
+  it('is only for events with a room, and refuses a checkout without an admission while the room is on', async () => {
+    const plain = await showEvent('No Room')
+    expect((await setOnSale(plain, { opensAt: at(Date.now() - 1000), waitingRoom: false })).statusCode).toBe(
+      200,
+    )
+    const buyer = await signUp(app())
+    const none = await post(app(), `/api/v1/event/${plain._id}/queue`, buyer)
+    expect([none.statusCode, none.json().message]).toEqual([409, NO_WAITING_ROOM])
+    expect((await book(plain, buyer)).statusCode).toBe(200)
+
+    // a room that opened a moment ago, admitting while fewer than 2 checkouts are in progress
+    const event = await showEvent('Capacity Room')
+    expect((await setOnSale(event, { opensAt: at(Date.now() - 1000), waitingRoom: true })).statusCode).toBe(
+      200,
+    )
+    const [a, b, c] = await Promise.all(['A', 'B', 'C'].map((name) => signUp(app(), `Queue${name}`)))
+    const socket = await open(server.url, (c as Session).token)
+    const heard: QueuePush[] = []
+    socket.on('queue', (data: QueuePush) => heard.push(data))
+    for (const buyer of [a, b, c]) await join(event, buyer as Session)
+    await until(async () => (await me(event, b as Session)).state === 'admitted')
+    expect(await me(event, a as Session)).toMatchObject({ state: 'admitted' })
+    expect(await me(event, c as Session)).toMatchObject({ state: 'waiting', position: 1, ahead: 0 })
+    await until(() => heard.some((m) => m.eventId === event._id && m.state === 'waiting' && m.position === 1))
+    const refused = await book(event, c as Session)
+    expect([refused.statusCode, refused.json().message]).toEqual([403, ADMISSION_NEEDED])
+
+    // A buys: one checkout fewer in progress, so C is admitted, and hears it at once
+    const held = await book(event, a as Session)
+    expect(held.statusCode, held.body).toBe(200)
+    const paid = await pay(app(), a as Session, held.json() as CreateOrderReply)
+    expect((await confirm(app(), a as Session, paid.json() as Checkout)).statusCode).toBe(200)
+    await until(() => heard.some((m) => m.eventId === event._id && m.state === 'admitted'))
+    expect((await book(event, c as Session)).statusCode).toBe(200)
+    expect(await stats(event)).toMatchObject({
+      admitted: 3,
+      sold: 1,
+      waiting: 0,
+      admitPerMinute: expect.any(Number),
+    })
+  })
+
+  it('closes when the event sells out: whoever still waits is told at once, and may join the waiting list', async () => {
+    const event = await showEvent('Tiny Room', 1)
+    expect(
+      (await setOnSale(event, { opensAt: at(Date.now() - 1000), waitingRoom: true, admitPerMinute: 60 }))
+        .statusCode,
+    ).toBe(200)
+    const [first, second] = await Promise.all([signUp(app(), 'First'), signUp(app(), 'Second')])
+    await join(event, first)
+    await join(event, second)
+    const socket = await open(server.url, second.token)
+    const heard: QueuePush[] = []
+    socket.on('queue', (data: QueuePush) => heard.push(data))
+    await until(async () => (await me(event, first)).state === 'admitted', 5000)
+    const held = await book(event, first)
+    expect(held.statusCode, held.body).toBe(200)
+    const paid = await pay(app(), first, held.json() as CreateOrderReply)
+    expect((await confirm(app(), first, paid.json() as Checkout)).statusCode).toBe(200)
+    await until(() => heard.some((m) => m.eventId === event._id && m.state === 'closed'))
+    expect(await me(event, second)).toEqual({ state: 'closed' })
+    expect(await stats(event)).toMatchObject({ waiting: 0, sold: 1 })
+    const listed = await post(app(), `/api/v1/event/${event._id}/waitlist`, second, {
+      ticketType: 'General Admission',
+      quantity: 1,
+    })
+    expect(listed.statusCode, listed.body).toBe(201)
+  })
+})
+
+describe('the rooms’ read models', () => {
+  it('equal a rebuild from the ledger', async () => {
+    const read = async () => ({
+      rooms: await dbRows(app(), 'SELECT * FROM queue_rooms ORDER BY event_id'),
+      places: await dbRows(app(), 'SELECT * FROM queue_places ORDER BY event_id, account_id'),
+    })
+    const before = await read()
+    expect(before.places.length).toBeGreaterThan(0)
+    await rebuildStore(app())
+    expect(await read()).toEqual(before)
+  })
+})

@@ -1,0 +1,145 @@
+// The waiting room's pure decisions (server/queue/decide.ts): the opening, joins early and late,
+// admissions at a set rate (earned by time, none while paused, no pile-up after a lull) or to a
+// number of checkouts, the close on a sell-out, and what each person is told.
+import { describe, expect, it } from 'vitest'
+import { NO_WAITING_ROOM, SALE_OPENED } from '../../contracts/queue.ts'
+import { admit, close, join, open, placeOf, type Room, setOnSale } from '../../server/queue/decide.ts'
+
+const T0 = Date.parse('2026-12-24T10:00:00.000Z')
+const at = (ms: number) => new Date(T0 + ms).toISOString()
+
+const room = (change: Partial<Room> = {}): Room => ({
+  eventId: 'e1',
+  organizerId: 'o1',
+  opensAt: at(0),
+  waitingRoom: true,
+  admitPerMinute: 60,
+  version: 1,
+  early: 0,
+  openedAt: null,
+  nextLine: 1,
+  admittedThrough: 0,
+  creditAt: null,
+  paused: false,
+  closedAt: null,
+  ...change,
+})
+const opened = (change: Partial<Room> = {}) => room({ openedAt: at(0), creditAt: at(0), ...change })
+const rules = { admissionMinutes: 10, checkoutTarget: 5, inCheckout: 0 }
+const admitted = (r: Room, now: number, inCheckout = 0) => {
+  const [fact] = admit(r, at(now), { ...rules, inCheckout })
+  return fact?.type === 'QueueAdmitted' ? fact.data : null
+}
+
+describe('the sale time', () => {
+  it('may change freely before the opening; after it only the rate', () => {
+    const change = {
+      eventId: 'e1',
+      organizerId: 'o1',
+      opensAt: at(60_000),
+      waitingRoom: true,
+      admitPerMinute: 60,
+    }
+    expect(setOnSale(room(), change)[0]?.data).toMatchObject({ opensAt: at(60_000) })
+    expect(() => setOnSale(opened(), change)).toThrow(SALE_OPENED)
+    expect(() => setOnSale(opened(), { ...change, opensAt: at(0), waitingRoom: false })).toThrow(SALE_OPENED)
+    expect(setOnSale(opened(), { ...change, opensAt: at(0), admitPerMinute: 120 })[0]?.data).toMatchObject({
+      admitPerMinute: 120,
+    })
+  })
+})
+
+describe('joining and the opening', () => {
+  it('puts an early join in the pre-queue with a draw, and a late one at the back', () => {
+    const [early] = join(room({ early: 3 }), 'a1', at(-5000), () => 'abcdef012345')
+    expect(early?.data).toMatchObject({ early: true, draw: 'abcdef012345', line: null })
+    const [late] = join(opened({ nextLine: 7 }), 'a2', at(5000), () => 'x')
+    expect(late?.data).toMatchObject({ early: false, draw: null, line: 7 })
+    expect(() => join(room({ waitingRoom: false }), 'a3', at(0), () => 'x')).toThrow(NO_WAITING_ROOM)
+    expect(join(opened({ closedAt: at(1) }), 'a4', at(2), () => 'x')).toEqual([])
+  })
+
+  it('opens at the sale time, once, with the pre-queue counted', () => {
+    expect(open(room({ early: 4 }), at(-1))).toEqual([])
+    expect(open(room({ early: 4 }), at(0))).toEqual([
+      { type: 'QueueOpened', data: { eventId: 'e1', at: at(0), early: 4 } },
+    ])
+    expect(open(opened(), at(10))).toEqual([])
+  })
+})
+
+describe('admissions at a set rate', () => {
+  it('are earned by the time since the last, in line order, and carry over what a second did not give', () => {
+    const r = opened({ nextLine: 101, admitPerMinute: 60 })
+    expect(admitted(r, 999)).toBeNull()
+    expect(admitted(r, 1500)).toMatchObject({
+      from: 1,
+      through: 1,
+      creditAt: at(1000),
+      expiresAt: at(1500 + 600_000),
+    })
+    expect(admitted(opened({ nextLine: 101, admittedThrough: 1, creditAt: at(1000) }), 2000)).toMatchObject({
+      from: 2,
+      through: 2,
+    })
+  })
+
+  it('admit nobody while paused, and no more than two seconds’ worth after a lull', () => {
+    expect(admitted(opened({ nextLine: 101, paused: true }), 30_000)).toBeNull()
+    const lull = admitted(opened({ nextLine: 101, admitPerMinute: 600 }), 60_000)
+    expect(lull).toMatchObject({ from: 1, through: 20, creditAt: at(60_000) })
+  })
+
+  it('admit no more than wait, and none twice', () => {
+    expect(admitted(opened({ nextLine: 4, admitPerMinute: 6000 }), 10_000)).toMatchObject({
+      from: 1,
+      through: 3,
+    })
+    expect(admitted(opened({ nextLine: 4, admittedThrough: 3, admitPerMinute: 6000 }), 20_000)).toBeNull()
+  })
+})
+
+describe('admissions following capacity', () => {
+  it('bring the checkouts in progress up to the target', () => {
+    const r = opened({ nextLine: 51, admitPerMinute: null })
+    expect(admitted(r, 10, 0)).toMatchObject({ from: 1, through: 5 })
+    expect(admitted(opened({ nextLine: 51, admitPerMinute: null, admittedThrough: 5 }), 20, 3)).toMatchObject(
+      {
+        from: 6,
+        through: 7,
+      },
+    )
+    expect(admitted(r, 30, 5)).toBeNull()
+  })
+})
+
+describe('what a person is told', () => {
+  it('is their place, how many are ahead and the wait; then the admission and its end', () => {
+    const r = opened({ nextLine: 11, admittedThrough: 3, admitPerMinute: 30 })
+    expect(placeOf(r, { accountId: 'a', line: 8, draw: null, expiresAt: null }, at(5000))).toEqual({
+      state: 'waiting',
+      position: 5,
+      ahead: 4,
+      etaSeconds: 10,
+    })
+    const admission = { accountId: 'a', line: 2, draw: null, expiresAt: at(600_000) }
+    expect(placeOf(r, admission, at(5000))).toEqual({ state: 'admitted', admissionExpiresAt: at(600_000) })
+    expect(placeOf(r, admission, at(600_000))).toEqual({ state: 'expired' })
+    expect(placeOf(room(), { accountId: 'a', line: null, draw: 'ff', expiresAt: null }, at(-1))).toEqual({
+      state: 'pre-queue',
+    })
+    expect(
+      placeOf(opened({ closedAt: at(9) }), { accountId: 'a', line: 8, draw: null, expiresAt: null }, at(10)),
+    ).toEqual({
+      state: 'closed',
+    })
+  })
+
+  it('closes the room when the event sells out, once', () => {
+    expect(close(opened(), true, at(5))).toEqual([
+      { type: 'QueueClosed', data: { eventId: 'e1', at: at(5) } },
+    ])
+    expect(close(opened(), false, at(5))).toEqual([])
+    expect(close(opened({ closedAt: at(1) }), true, at(5))).toEqual([])
+  })
+})
