@@ -1,0 +1,153 @@
+// Taxes and invoices (issue 42), for Indian GST first: an organizer's billing profile (legal name,
+// GSTIN, address, state, invoice prefix). Without a GSTIN no tax is charged and a bill of supply is
+// issued instead of a tax invoice. Place of supply for admission to an event is the state where it
+// is held: the same state as the organizer's gives CGST + SGST, half each; another gives IGST.
+import * as v from 'valibot'
+
+/** GST state codes (the first two digits of a GSTIN), with the state or territory each names */
+export const GST_STATES: Readonly<Record<string, string>> = {
+  '01': 'Jammu and Kashmir',
+  '02': 'Himachal Pradesh',
+  '03': 'Punjab',
+  '04': 'Chandigarh',
+  '05': 'Uttarakhand',
+  '06': 'Haryana',
+  '07': 'Delhi',
+  '08': 'Rajasthan',
+  '09': 'Uttar Pradesh',
+  '10': 'Bihar',
+  '11': 'Sikkim',
+  '12': 'Arunachal Pradesh',
+  '13': 'Nagaland',
+  '14': 'Manipur',
+  '15': 'Mizoram',
+  '16': 'Tripura',
+  '17': 'Meghalaya',
+  '18': 'Assam',
+  '19': 'West Bengal',
+  '20': 'Jharkhand',
+  '21': 'Odisha',
+  '22': 'Chhattisgarh',
+  '23': 'Madhya Pradesh',
+  '24': 'Gujarat',
+  '26': 'Dadra and Nagar Haveli and Daman and Diu',
+  '27': 'Maharashtra',
+  '29': 'Karnataka',
+  '30': 'Goa',
+  '31': 'Lakshadweep',
+  '32': 'Kerala',
+  '33': 'Tamil Nadu',
+  '34': 'Puducherry',
+  '35': 'Andaman and Nicobar Islands',
+  '36': 'Telangana',
+  '37': 'Andhra Pradesh',
+  '38': 'Ladakh',
+  '97': 'Other Territory',
+}
+
+const CHARACTERS = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ'
+
+/** A GSTIN's check character, from its first 14 (the GSTN's mod-36 scheme: weights 1 and 2 in turn) */
+export function gstinCheckCharacter(first14: string): string {
+  let sum = 0
+  for (let i = 0; i < 14; i++) {
+    const product = CHARACTERS.indexOf(first14[i] as string) * (i % 2 === 0 ? 1 : 2)
+    sum += Math.floor(product / 36) + (product % 36)
+  }
+  return CHARACTERS[(36 - (sum % 36)) % 36] as string
+}
+
+/** What is wrong with a GSTIN, in a sentence naming it; null when it is well formed */
+export function gstinProblem(gstin: string): string | null {
+  if (!/^\d{2}[A-Z]{5}\d{4}[A-Z][1-9A-Z]Z[0-9A-Z]$/.test(gstin))
+    return `GSTIN ${gstin} is not in the form of a GSTIN: 2 digits of the state, the 10 characters of a PAN, the entity's number, Z and a check character (15 in all, capitals).`
+  const state = gstin.slice(0, 2)
+  if (!GST_STATES[state]) return `GSTIN ${gstin} starts with ${state}, which is no state's code.`
+  const check = gstinCheckCharacter(gstin.slice(0, 14))
+  if (gstin[14] !== check) return `GSTIN ${gstin} has the wrong check character: it should end in ${check}.`
+  return null
+}
+
+const text = (label: string, max: number) =>
+  v.pipe(
+    v.string(`${label} is required.`),
+    v.trim(),
+    v.nonEmpty(`${label} is required.`),
+    v.maxLength(max, `${label} must be at most ${max} characters.`),
+  )
+
+export const StateCode = v.pipe(
+  v.string('State must be a two-digit GST state code.'),
+  v.trim(),
+  v.check(
+    (code) => GST_STATES[code] !== undefined,
+    'State must be a two-digit GST state code (27 for Maharashtra).',
+  ),
+)
+
+/** the longest invoice prefix: with the financial year and a number of 6 digits, 16 characters */
+export const MAX_INVOICE_PREFIX = 5
+
+export const BillingBody = v.pipe(
+  v.object({
+    legalName: text('Legal name', 200),
+    gstin: v.optional(
+      v.nullable(
+        v.pipe(
+          v.string('GSTIN must be text.'),
+          v.trim(),
+          v.toUpperCase(),
+          v.check(
+            (g) => g === '' || gstinProblem(g) === null,
+            (issue) => gstinProblem(String(issue.input)) ?? '',
+          ),
+        ),
+      ),
+    ),
+    address: text('Address', 500),
+    state: StateCode,
+    invoicePrefix: v.pipe(
+      v.string('Invoice prefix is required.'),
+      v.trim(),
+      v.toUpperCase(),
+      v.regex(
+        new RegExp(`^[A-Z0-9]{1,${MAX_INVOICE_PREFIX}}$`),
+        `Invoice prefix must be 1 to ${MAX_INVOICE_PREFIX} letters or digits.`,
+      ),
+    ),
+  }),
+  v.forward(
+    v.check(
+      (b) => !b.gstin || b.gstin.slice(0, 2) === b.state,
+      (issue) => {
+        const b = issue.input as { gstin: string; state: string }
+        return `GSTIN ${b.gstin} is registered in state ${b.gstin.slice(0, 2)}, not in the state given (${b.state}).`
+      },
+    ),
+    ['gstin'],
+  ),
+)
+export type BillingBody = v.InferOutput<typeof BillingBody>
+
+export const BillingView = v.object({
+  legalName: v.string(),
+  gstin: v.nullable(v.string()),
+  address: v.string(),
+  state: v.string(),
+  invoicePrefix: v.string(),
+})
+export type BillingView = v.InferOutput<typeof BillingView>
+
+export const NO_BILLING_PROFILE = 'You have no billing profile yet.'
+
+/** the money of an order as the checkout shows it, in rupees (API.md, POST /ticket/create) */
+export const Breakdown = v.object({
+  base: v.number(),
+  cgst: v.number(),
+  sgst: v.number(),
+  igst: v.number(),
+  fee: v.number(),
+  feeTax: v.number(),
+  total: v.number(),
+})
+export type Breakdown = v.InferOutput<typeof Breakdown>
