@@ -18,11 +18,8 @@ describe('a GSTIN', () => {
   it('is refused, named with what is wrong: its form, its state, its check character', () => {
     expect(gstinProblem('27AAPFU0939F1Z')).toMatch(/^GSTIN 27AAPFU0939F1Z is not in the form/)
     expect(gstinProblem('27aapfu0939f1zv')).toMatch(/not in the form/)
-    expect(gstinProblem('99AAPFU0939F1ZV')).toBe("GSTIN 99AAPFU0939F1ZV starts with 99, which is no state's code.")
-      'GSTIN 99AAPFU0939F1ZV starts with 99, which is no state’s code.'
-        .replace('’', "'")
-        .replace("state's", 'state’s')
-        .replace('state’s', "state's"),
+    expect(gstinProblem('99AAPFU0939F1ZV')).toBe(
+      "GSTIN 99AAPFU0939F1ZV starts with 99, which is no state's code.",
     )
     expect(gstinProblem('27AAPFU0939F1ZW')).toBe(
       'GSTIN 27AAPFU0939F1ZW has the wrong check character: it should end in V.',
