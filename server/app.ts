@@ -16,6 +16,7 @@ import { accountRoutes } from './accounts/routes.ts'
 import { dashboardRoutes } from './analytics/dashboard-routes.ts'
 import { attendeeView, figuresView } from './analytics/dashboards.ts'
 import { analyticsRoutes } from './analytics/routes.ts'
+import { billingRoutes } from './billing/routes.ts'
 import { promoRoutes } from './booking/promo-routes.ts'
 import { bookingRoutes } from './booking/routes.ts'
 import { createMediaStore, serveMedia } from './catalog/media-store.ts'
@@ -272,6 +273,7 @@ export async function createHttpApp(parts: {
         maxQuantity: config.booking.maxTicketsPerOrder,
         throttle: services.throttle,
       })
+      await billingRoutes(api, { billing: services.billing, commands: services.billingCommands })
       await queueRoutes(api, {
         events,
         queue: services.queue,

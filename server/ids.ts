@@ -41,6 +41,8 @@ export const streams = {
   waitlist: (ticketTypeId: string) => `waitlist-${ticketTypeId}`,
   /** an event's sale time and waiting room (issue 41) */
   room: (eventId: string) => `room-${eventId}`,
+  /** an organizer's billing profile (issue 42) */
+  billing: (organizerId: string) => `billing-${organizerId}`,
 }
 
 /** The id part of a stream name: everything after the first '-'. */

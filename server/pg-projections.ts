@@ -4,6 +4,7 @@
 import type pg from 'pg'
 import { accountsProjection } from './accounts/project.ts'
 import { analyticsProjection } from './analytics/project.ts'
+import { billingProjection } from './billing/project.ts'
 import { bookingProjection } from './booking/project.ts'
 import { promoProjection } from './booking/promo-project.ts'
 import { orderSummaries } from './booking/queries.ts'
@@ -36,6 +37,7 @@ export const pgProjections: PgProjection[] = [
   onPostgres(waitlistProjection),
   onPostgres(seatingProjection),
   onPostgres(queueProjection),
+  onPostgres(billingProjection),
 ]
 
 /** The app's ledger over a PostgreSQL pool: every projection, every upcaster. */

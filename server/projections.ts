@@ -3,6 +3,7 @@
 import { getTableName } from 'drizzle-orm'
 import { accountsProjection } from './accounts/project.ts'
 import { analyticsProjection } from './analytics/project.ts'
+import { billingProjection } from './billing/project.ts'
 import { bookingProjection, heldOrders } from './booking/project.ts'
 import { promoProjection } from './booking/promo-project.ts'
 import { orderSummaries } from './booking/queries.ts'
@@ -32,6 +33,7 @@ export const projections: Projection[] = [
   onSqlite(waitlistProjection),
   onSqlite(seatingProjection),
   onSqlite(queueProjection),
+  onSqlite(billingProjection),
 ]
 
 /** the names of every read-model table, the same on both stores (ledger:rebuild empties them) */

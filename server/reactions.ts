@@ -253,6 +253,7 @@ function jobsForFacts(parts: Pick<ReactionParts, 'bookingMails' | 'inquiryMails'
       case 'PromoCodeCreated':
       case 'PromoCodeDisabled':
       // a waiting room's people hear of their places live (live/pushes.ts)
+      case 'BillingProfileSet':
       case 'OnSaleSet':
       case 'QueueJoined':
       case 'QueueOpened':

@@ -2,6 +2,7 @@
 // platform's ledger: the read models' queries, the booking commands and payment confirmer, the
 // mails and the sign-in throttle. Consumers get the ones they use, never this module.
 import { createThrottle } from './accounts/throttle.ts'
+import { billingCommands } from './billing/commands.ts'
 import { checkout } from './booking/checkout.ts'
 import { bookingCommands, type SeatsLeft } from './booking/commands.ts'
 import { paymentConfirmer } from './booking/confirm.ts'
@@ -58,6 +59,8 @@ export function createServices(platform: Platform, seams: Seams = {}) {
     waitlistQueries: store.queries.waitlist,
     seating: store.queries.seating,
     queue: store.queries.queue,
+    billing: store.queries.billing,
+    billingCommands: billingCommands(ledger),
     queueCommands: queueCommands(ledger, {
       admissionMinutes: config.booking.admissionMinutes,
       checkoutTarget: config.booking.queueCheckouts,

@@ -7,6 +7,7 @@
 import { type AccountQueries, accountQueries } from './accounts/queries.ts'
 import { type DashboardQueries, dashboardQueries } from './analytics/dashboards.ts'
 import { type AnalyticsQueries, analyticsQueries } from './analytics/queries.ts'
+import { type BillingQueries, billingQueries } from './billing/queries.ts'
 import { type BookingQueries, bookingQueries } from './booking/queries.ts'
 import { type CatalogQueries, catalogQueries } from './catalog/queries.ts'
 import { type CheckinQueries, checkinQueries } from './checkin/queries.ts'
@@ -58,6 +59,7 @@ export type StoreQueries = {
   waitlist: WaitlistQueries
   seating: SeatingQueries
   queue: QueueQueries
+  billing: BillingQueries
 }
 
 export type SentMails = AsyncQueries<SentMailRecord>
@@ -102,6 +104,7 @@ export function sqliteStore(connection: Connection, now?: () => Date): Store {
       waitlist: promised(waitlist),
       seating: promised(seatingQueries(sqlite)),
       queue: promised(queueQueries(sqlite)),
+      billing: promised(billingQueries(sqlite)),
     },
     sentMails: promised(sentMailRecord(db)),
     sqlite: { connection, ledger },
@@ -135,6 +138,7 @@ export function postgresStore(connection: PgConnection, now?: () => Date): Store
       waitlist: promised(waitlistQueries(pool)),
       seating: promised(seatingQueries(pool)),
       queue: promised(queueQueries(pool)),
+      billing: promised(billingQueries(pool)),
     },
     sentMails: pgSentMailRecord(connection.db),
     sqlite: null,

@@ -142,6 +142,8 @@ export function activityShaper(reads: LiveReads) {
         }`
       case 'SeatMapPlaced':
         return `${await name(fact.data.by)} saved the seat map of “${await title(fact.data.eventId)}”`
+      case 'BillingProfileSet':
+        return `${await name(fact.data.organizerId)} saved their billing profile`
       case 'OnSaleSet':
         return `“${await title(fact.data.eventId)}” goes on sale at ${fact.data.opensAt}${
           fact.data.waitingRoom ? ', behind a waiting room' : ''

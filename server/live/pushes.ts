@@ -29,6 +29,7 @@ import {
   type QueueStatsPush,
 } from '../../contracts/queue.ts'
 import type { AccountFact } from '../accounts/facts.ts'
+import type { BillingFact } from '../billing/facts.ts'
 import type { BookingFact } from '../booking/facts.ts'
 import type { BookingQueries } from '../booking/queries.ts'
 import type { CatalogFact } from '../catalog/facts.ts'
@@ -52,6 +53,7 @@ export type KnownFact =
   | SupportFact
   | WaitlistFact
   | QueueFact
+  | BillingFact
 
 /**
  * One audience's message: its data is one of the shapes of contracts/live.ts's FactPush; `type` when
@@ -508,6 +510,9 @@ export function createPushes(
       case 'QueueResumed':
       case 'QueueClosed':
         return lineMoved(stored as StoredFact<QueueFact>)
+      // an organizer's own settings: nobody watches them live
+      case 'BillingProfileSet':
+        return []
       case 'SeatMapPlaced':
       case 'EventEdited':
       case 'EventCancelled': {

@@ -776,6 +776,24 @@ const rules: Rule[] = [
       payload: { opensAt: new Date(Date.now() + 3_600_000).toISOString(), waitingRoom: true },
     }),
   }),
+  // billing (issue 42): an organizer's own profile
+  rule({
+    route: 'PUT /api/v1/organizer/billing',
+    when: 'their own profile (organizers only)',
+    expect: row(401, 403, 403, 200, 200, 403),
+    request: (_w, as) => ({
+      method: 'PUT',
+      url: '/api/v1/organizer/billing',
+      headers: auth(as),
+      payload: { legalName: 'Their LLP', address: '1 Road, Pune', state: '27', invoicePrefix: 'TL' },
+    }),
+  }),
+  rule({
+    route: 'GET /api/v1/organizer/billing',
+    when: 'their own profile, saved by the rule before (organizers only)',
+    expect: row(401, 403, 403, 200, 200, 403),
+    request: getAs('/api/v1/organizer/billing'),
+  }),
   rule({
     route: 'GET /api/v1/event/:id/onsale',
     when: 'the sale time of an approved event (anyone)',

@@ -743,6 +743,35 @@ export const routeSpecs: RouteSpec[] = [
         ),
       }),
   },
+  // billing (issue 42)
+  {
+    route: 'PUT /api/v1/organizer/billing',
+    request: () =>
+      http({
+        method: 'PUT',
+        path: fixed('/api/v1/organizer/billing'),
+        body: jsonBody(
+          {
+            legalName: fc.constantFrom('Rangmanch LLP', 'A'),
+            gstin: fc.constantFrom('27AAPFU0939F1ZV', null, ''),
+            address: fc.constantFrom('12 FC Road, Pune'),
+            state: fc.constantFrom('27'),
+            invoicePrefix: fc.constantFrom('RMP', 'a1'),
+          },
+          {
+            legalName: fc.constantFrom('', 7, null, 'x'.repeat(201)),
+            gstin: fc.constantFrom('27AAPFU0939F1ZW', '99AAPFU0939F1ZV', 'short', 15, '29AAGCB7383J1Z4'),
+            address: fc.constantFrom('', null, 'x'.repeat(501)),
+            state: fc.constantFrom('', '99', 27, 'MH', '028'),
+            invoicePrefix: fc.constantFrom('', 'TOOLONG', 'a/b', null),
+          },
+        ),
+      }),
+  },
+  {
+    route: 'GET /api/v1/organizer/billing',
+    request: () => http({ method: 'GET', path: fixed('/api/v1/organizer/billing') }),
+  },
   {
     route: 'GET /api/v1/event/:id/onsale',
     request: (w) =>
