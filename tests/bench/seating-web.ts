@@ -15,8 +15,8 @@
 //   5 named seats each (a hold replacing the buyer's last: 10 seats change) at HOLDS_PER_SECOND for
 //   CHURN_SECONDS; the share of that window's wall time inside long tasks (PerformanceObserver
 //   'longtask', the parts of each inside the window), and the seat changes a second the room
-//   carried (counted by a socket of the generator). The page's held seats are then compared with
-//   the server's map.
+//   carried (counted by a socket of the generator), after one unmeasured hold by each buyer. The
+//   free seats the page's picker counts are then compared with the server's map.
 // - Pushes: CLIENTS socket.io clients watch `seats-<eventId>` (the browser closed); PUSH_HOLDS
 //   holds one after another, PUSH_GAP_MS apart; for each hold and client, from the hold's reply to
 //   that client hearing its seats held. The live budget per address is raised with
@@ -76,9 +76,9 @@ export type SeatingWebResult = {
     /** the sum over long tasks of their time past 50 ms, a second of the window */
     blockingMsPerSecond: number
     generatorCpuShare: number
-    /** held seats on the page after the window against the server's map */
-    pageHeld: number
-    serverHeld: number
+    /** free seats the page's picker counts after the window, and the server's map */
+    pageFree: number
+    serverFree: number
   }
   pushes: {
     clients: number
@@ -328,7 +328,8 @@ async function churnOn(page: Page, url: string, eventId: string, tokens: string[
         ms: inside.reduce((sum, t) => sum + (t.end - t.start), 0),
         longest: Math.max(0, ...inside.map((t) => t.duration)),
         blocking: inside.reduce((sum, t) => sum + Math.max(0, t.duration - 50), 0),
-        held: document.querySelectorAll('svg[data-drawn] .seat-held').length,
+        // the picker's count of the section's free seats (its prices table), from the map it holds
+        free: Number(document.querySelector('.seat-prices tbody td:last-child')?.textContent),
       }
     },
     { from: load.startedAt, to: load.endedAt },
@@ -336,9 +337,9 @@ async function churnOn(page: Page, url: string, eventId: string, tokens: string[
   const map = (await (await fetch(`${url}/api/v1/event/${eventId}/seatmap`)).json()) as {
     sections: Array<{ rows: Array<{ seats: Array<{ status: string }> }> }>
   }
-  const serverHeld = map.sections
+  const serverFree = map.sections
     .flatMap((s) => s.rows)
-    .reduce((n, r) => n + r.seats.filter((seat) => seat.status === 'held').length, 0)
+    .reduce((n, r) => n + r.seats.filter((seat) => seat.status === 'free').length, 0)
   const windowMs = load.endedAt - load.startedAt
   return {
     seconds: round(load.seconds, 1),
@@ -350,8 +351,8 @@ async function churnOn(page: Page, url: string, eventId: string, tokens: string[
     longestTaskMs: round(seen.longest, 0),
     blockingMsPerSecond: round((seen.blocking * 1000) / windowMs, 1),
     generatorCpuShare: round(load.cpuSeconds / load.seconds, 3),
-    pageHeld: seen.held,
-    serverHeld,
+    pageFree: seen.free,
+    serverFree,
   }
 }
 
