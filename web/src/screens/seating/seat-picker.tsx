@@ -121,13 +121,24 @@ function SeatPicker({ map, bookable }: { map: SeatMapView; bookable: boolean }) 
   )
 }
 
+type Row = SeatMapView['sections'][number]['rows'][number]
+
+/** each row's free seats, counted once per row: a live change makes new objects of its rows only */
+const freeInRow = new WeakMap<Row, number>()
+
+function freeSeats(row: Row): number {
+  let free = freeInRow.get(row)
+  if (free === undefined) {
+    free = row.seats.filter((seat) => seat.status === 'free').length
+    freeInRow.set(row, free)
+  }
+  return free
+}
+
 /** each section's price and free seats now */
 function SectionPrices({ map }: { map: SeatMapView }) {
   const free = useMemo(
-    () =>
-      map.sections.map((section) =>
-        section.rows.reduce((sum, row) => sum + row.seats.filter((seat) => seat.status === 'free').length, 0),
-      ),
+    () => map.sections.map((section) => section.rows.reduce((sum, row) => sum + freeSeats(row), 0)),
     [map],
   )
   return (

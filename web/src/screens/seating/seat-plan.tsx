@@ -67,6 +67,8 @@ export function SeatPlan({ map, label, selected, onActivate, mode }: SeatPlanPro
   const box = useMemo(() => planBox(map), [places, map.stage])
   // biome-ignore lint/correctness/useExhaustiveDependencies: see above
   const nav = useMemo(() => seatNavigation(map), [places])
+  // biome-ignore lint/correctness/useExhaustiveDependencies: where the sections' names go moves with the seats only
+  const sectionBoxes = useMemo(() => map.sections.map(sectionBox), [places])
   const large = places.size > LARGE_PLAN
   const [painted, setPainted] = useState(false)
   const svgRef = useRef<SVGSVGElement>(null)
@@ -276,6 +278,7 @@ export function SeatPlan({ map, label, selected, onActivate, mode }: SeatPlanPro
               // biome-ignore lint/suspicious/noArrayIndexKey: see above
               key={s}
               section={section}
+              place={sectionBoxes[s] ?? sectionBox(section)}
               rowLimit={
                 large
                   ? Number.POSITIVE_INFINITY
@@ -326,6 +329,8 @@ function Stage({ stage }: { stage: Box }) {
 
 function SectionSeats(props: {
   section: Section
+  /** its seats' box (where its name goes) */
+  place: Box
   /** how many of its rows are drawn yet */
   rowLimit: number
   selectedByRow: Map<Row, string>
@@ -335,8 +340,7 @@ function SectionSeats(props: {
   /** a big plan's: the row's place in the grid (from 1), or null for a row left out */
   gridRow?: (row: Row) => number | null
 }) {
-  const { section, rowLimit, selectedByRow, tabStop, tabStopRow, mode, gridRow } = props
-  const place = useMemo(() => sectionBox(section), [section])
+  const { section, place, rowLimit, selectedByRow, tabStop, tabStopRow, mode, gridRow } = props
   return (
     // biome-ignore lint/a11y: an SVG drawing of seats is an ARIA grid; biome takes its SVG elements for HTML ones
     <g role="rowgroup" aria-label={section.name}>
