@@ -104,24 +104,30 @@ async function churn() {
   console.log('ready')
   let cpu0 = process.cpuUsage()
   let startedAt = Date.now()
-  const t0 = performance.now()
+  let t0 = performance.now()
   const inFlight: Promise<void>[] = []
   let sent = 0
+  /** holds sent before t0 */
+  let before = 0
   let buyer = 0
   // every buyer holds once first, unmeasured: in the window, each hold replaces its buyer's last
   const warmup = options.tokens.length
   let warm = false
-  while (performance.now() - t0 < seconds * 1000 + (warmup * 1000) / rate) {
+  for (;;) {
     if (!warm && sent === warmup) {
       await Promise.all(inFlight.splice(0))
       warm = true
+      // the window's holds planned from its start
+      t0 = performance.now()
+      before = sent
       statuses = {}
       changes = 0
       cpu0 = process.cpuUsage()
       startedAt = Date.now()
     }
+    if (warm && performance.now() - t0 >= seconds * 1000) break
     // open loop: the next hold at its planned time, answered or not
-    const due = t0 + (sent * 1000) / rate
+    const due = t0 + ((sent - before) * 1000) / rate
     const wait = due - performance.now()
     if (wait > 0) await new Promise((r) => setTimeout(r, wait))
     const token = options.tokens[buyer % options.tokens.length] as string
@@ -134,9 +140,9 @@ async function churn() {
         ({ status }) => {
           statuses[status] = (statuses[status] ?? 0) + 1
           if (status === 200) {
-            const before = heldBy.get(token)
+            const last = heldBy.get(token)
             heldBy.set(token, block)
-            if (before) free.push(before)
+            if (last) free.push(last)
           } else free.push(block)
         },
         () => {
