@@ -101,12 +101,23 @@ function addShape(path: Path2D, seat: Seat) {
   }
 }
 
-/** the seat whose shape holds a point of the plan, if any */
-export function seatAtPoint(map: SeatMapView, point: { x: number; y: number }): string | null {
-  const reach = (SEAT_RADIUS + 0.5) ** 2
+/** the seat nearest a point of the plan, if it is within `reach` of the seat's centre (a seat's
+ * radius and a little more; a few screen pixels when the seats are drawn smaller than that) */
+export function seatAtPoint(
+  map: SeatMapView,
+  point: { x: number; y: number },
+  reach = SEAT_RADIUS + 0.5,
+): string | null {
+  let best: string | null = null
+  let nearest = reach * reach
   for (const section of map.sections)
     for (const row of section.rows)
-      for (const seat of row.seats)
-        if ((seat.x - point.x) ** 2 + (seat.y - point.y) ** 2 <= reach) return seat.id
-  return null
+      for (const seat of row.seats) {
+        const d = (seat.x - point.x) ** 2 + (seat.y - point.y) ** 2
+        if (d <= nearest) {
+          nearest = d
+          best = seat.id
+        }
+      }
+  return best
 }

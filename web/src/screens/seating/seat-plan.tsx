@@ -136,11 +136,16 @@ export function SeatPlan({ map, label, selected, onActivate, mode }: SeatPlanPro
   }
   const pixelsPerUnit = () => svgRef.current?.getScreenCTM()?.a ?? 1
   /** a point of the screen in the plan's units, zoom and pan undone */
-  const toPlan = (clientX: number, clientY: number): Point => {
+  const toPlan = (clientX: number, clientY: number): Point & { perPixel: number } => {
     const matrix = groupRef.current?.getScreenCTM()
-    if (!matrix) return toBox(clientX, clientY)
+    if (!matrix) return { ...toBox(clientX, clientY), perPixel: 1 / pixelsPerUnit() }
     const point = new DOMPoint(clientX, clientY).matrixTransform(matrix.inverse())
-    return { x: point.x, y: point.y }
+    return { x: point.x, y: point.y, perPixel: 1 / (matrix.a || 1) }
+  }
+  /** the seat of a big plan's canvas under the pointer (within a seat's radius, or 4 pixels) */
+  const seatUnder = (plan: SeatMapView, clientX: number, clientY: number) => {
+    const point = toPlan(clientX, clientY)
+    return seatAtPoint(plan, point, Math.max(SEAT_RADIUS + 0.5, 4 * point.perPixel))
   }
 
   const onPointerDown = (event: PointerEvent<SVGSVGElement>) => {
@@ -193,9 +198,7 @@ export function SeatPlan({ map, label, selected, onActivate, mode }: SeatPlanPro
     // a seat of a big plan's canvas: the one under the pointer
     const id =
       seatOf(event.target) ??
-      (large && shown !== null && event.detail !== 0
-        ? seatAtPoint(shown, toPlan(event.clientX, event.clientY))
-        : null)
+      (large && shown !== null && event.detail !== 0 ? seatUnder(shown, event.clientX, event.clientY) : null)
     if (id === null) return
     // the end of a drag or a pinch is no choice (a screen reader's click, detail 0, always is)
     if (event.detail !== 0 && dragged.current > DRAG_PX) return
