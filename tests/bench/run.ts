@@ -1030,7 +1030,10 @@ function markdown(r: Record<string, unknown>): string {
     rows.push([
       `seating-web: first render of a ${n(seatWeb.seats)}-seat map on the event page (${seatWeb.profile})`,
       `all seats drawn ${n(f.allSeatsMedianMs)} ms (runs ${f.allSeatsMs.map(n).join(', ')}), first seats ${n(f.firstSeatsMedianMs)} ms; ` +
-        `long tasks ${n(f.longTasksMs)} ms until drawn; ${n(f.domNodes)} DOM nodes`,
+        `long tasks ${n(f.longTasksMs)} ms until drawn; ${n(f.domNodes)} DOM nodes` +
+        (f.mapRequestedMs
+          ? `; the event asked for at ${n(f.eventRequestedMs)} ms, the map at ${n(f.mapRequestedMs)} ms, received at ${n(f.mapReceivedMs)} ms`
+          : ''),
       '–',
       '–',
       '≤ 1,500 ms',

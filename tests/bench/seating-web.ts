@@ -10,7 +10,8 @@
 // - First render: from navigation start (performance.timeOrigin) to the frame after the picker
 //   marks its map drawn (the grid's data-drawn: "some" once its first rows are in the DOM, "all"
 //   once its last are; the time is taken when the next task after the following animation frame
-//   runs, i.e. once that frame was laid out and painted). Median of the runs.
+//   runs, i.e. once that frame was laid out and painted). Median of the runs; for the median run,
+//   when the event and the map were asked for and the map received (resource timing).
 // - Long tasks: on the last run's page, with every seat drawn and the live room joined, buyers hold
 //   5 named seats each (a hold replacing the buyer's last: 10 seats change) at HOLDS_PER_SECOND for
 //   CHURN_SECONDS; the share of that window's wall time inside long tasks (PerformanceObserver
@@ -62,6 +63,11 @@ export type SeatingWebResult = {
     allSeatsMedianMs: number
     /** the page's long tasks from navigation start to all drawn (median run) */
     longTasksMs: number
+    /** where the median run's time went, from navigation start (resource timing): the event asked
+     * for, the map asked for and received */
+    eventRequestedMs: number
+    mapRequestedMs: number
+    mapReceivedMs: number
     domNodes: number
   }
   churn: {
@@ -157,7 +163,23 @@ async function openMap(browser: Awaited<ReturnType<typeof pinnedChromium>>['brow
     undefined,
     { timeout: 120_000, polling: 500 },
   )
-  const seen = await page.evaluate(() => (window as unknown as { seatBench: Window }).seatBench)
+  // no named functions in here: tsx's compiler would wrap them in a helper the page lacks
+  const seen = await page.evaluate(() => {
+    const bench = (window as unknown as { seatBench: Window }).seatBench
+    let event: PerformanceResourceTiming | undefined
+    let map: PerformanceResourceTiming | undefined
+    for (const entry of performance.getEntriesByType('resource') as PerformanceResourceTiming[]) {
+      const path = new URL(entry.name).pathname
+      if (!event && /^\/api\/v1\/event\/[^/]+$/.test(path)) event = entry
+      if (!map && path.endsWith('/seatmap')) map = entry
+    }
+    return {
+      ...bench,
+      eventRequested: event?.startTime ?? 0,
+      mapRequested: map?.startTime ?? 0,
+      mapReceived: map?.responseEnd ?? 0,
+    }
+  })
   return { context, page, seen }
 }
 
@@ -204,6 +226,7 @@ export async function benchSeatingWeb(
     const firstSeatsMs: number[] = []
     const allSeatsMs: number[] = []
     const longTasks: number[] = []
+    const requests: Array<{ event: number; map: number; received: number }> = []
     let last: Awaited<ReturnType<typeof openMap>> | null = null
     for (let i = 0; i < runs; i++) {
       if (last) await last.context.close()
@@ -211,9 +234,14 @@ export async function benchSeatingWeb(
       const { seen } = last
       firstSeatsMs.push(round(seen.firstSeats ?? 0, 0))
       allSeatsMs.push(round(seen.allSeats ?? 0, 0))
+      requests.push({
+        event: round(seen.eventRequested, 0),
+        map: round(seen.mapRequested, 0),
+        received: round(seen.mapReceived, 0),
+      })
       longTasks.push(round(longTaskMsUntil(seen, seen.allSeats ?? 0), 0))
       log(
-        `seating-web first render: first seats ${firstSeatsMs.at(-1)} ms, all ${allSeatsMs.at(-1)} ms, long tasks ${longTasks.at(-1)} ms`,
+        `seating-web first render: first seats ${firstSeatsMs.at(-1)} ms, all ${allSeatsMs.at(-1)} ms, long tasks ${longTasks.at(-1)} ms, ${JSON.stringify(requests.at(-1))}`,
       )
     }
     if (!last) throw new Error('no run')
@@ -268,6 +296,9 @@ export async function benchSeatingWeb(
         firstSeatsMedianMs: median(firstSeatsMs),
         allSeatsMedianMs: median(allSeatsMs),
         longTasksMs: longTasks[medianRun] ?? 0,
+        eventRequestedMs: requests[medianRun]?.event ?? 0,
+        mapRequestedMs: requests[medianRun]?.map ?? 0,
+        mapReceivedMs: requests[medianRun]?.received ?? 0,
         domNodes,
       },
       churn,
