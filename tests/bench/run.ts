@@ -9,7 +9,8 @@
 // checkin (the door: 10,000 offline scans synced from 4 devices, and one scan at 200 scans/s), pg-cluster
 // (holds with 1, 2 and 4 app processes on PostgreSQL behind a delaying proxy, issue 39), hold-profile
 // (where the server's CPU goes in a hold that replaces the buyer's last, by part, issue 39), seating
-// (a 50,000-seat map and reserved-seat holds against count holds, issue 40).
+// (a 50,000-seat map and reserved-seat holds against count holds, issue 40), seating-web (that map
+// in Chromium on a phone profile while seats change, and its pushes to 200 open maps, issue 40).
 import { spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { dirname, join, relative } from 'node:path'
@@ -37,6 +38,7 @@ import { benchReads } from './reads.ts'
 import { benchRebuild } from './rebuild.ts'
 import { benchSaleStores, type SaleStoresResult } from './sale-stores.ts'
 import { benchSeating, type SeatingResult } from './seating.ts'
+import { benchSeatingWeb, type SeatingWebResult } from './seating-web.ts'
 import { benchSoak, drawSoak, type SoakResult } from './soak.ts'
 import { benchStores, type StoreFigures } from './stores.ts'
 import { benchWeb } from './web.ts'
@@ -438,6 +440,8 @@ if (wanted('checkin')) log('checkin', await benchCheckin(quick))
 if (wanted('pg-cluster')) log('pgCluster', await benchPgCluster(quick, (line) => console.log(line)))
 if (wanted('hold-profile')) log('holdProfile', await benchHoldProfile((line) => console.log(line)))
 if (wanted('seating')) log('seating', await benchSeating(quick, (line) => console.log(line)))
+if (wanted('seating-web'))
+  log('seatingWeb', await benchSeatingWeb(quick, (line) => console.log(line), !wanted('web')))
 // the soak only when asked (ten minutes and more): npm run bench -- --only soak
 if (only?.has('soak')) log('soak', await benchSoak(quick ? 90 : 600, quick ? 500 : 2000, dir))
 // the plot drawn again from the figures kept, so RESULTS and the plot always show the same run
@@ -1017,6 +1021,42 @@ function markdown(r: Record<string, unknown>): string {
         '≥ 0.5 of SQLite',
         verdicts.loopback ? yes(verdicts.loopback.met) : '–',
       ])
+  }
+  const seatWeb = r.seatingWeb as SeatingWebResult | undefined
+  if (seatWeb) {
+    const f = seatWeb.firstRender
+    const c = seatWeb.churn
+    const p = seatWeb.pushes
+    rows.push([
+      `seating-web: first render of a ${n(seatWeb.seats)}-seat map on the event page (${seatWeb.profile})`,
+      `all seats drawn ${n(f.allSeatsMedianMs)} ms (runs ${f.allSeatsMs.map(n).join(', ')}), first seats ${n(f.firstSeatsMedianMs)} ms; ` +
+        `long tasks ${n(f.longTasksMs)} ms until drawn; ${n(f.domNodes)} DOM nodes` +
+        (f.mapRequestedMs
+          ? `; the event asked for at ${n(f.eventRequestedMs)} ms, the map at ${n(f.mapRequestedMs)} ms, received at ${n(f.mapReceivedMs)} ms`
+          : ''),
+      '–',
+      '–',
+      '≤ 1,500 ms',
+      yes(f.allSeatsMedianMs <= 1500),
+    ])
+    rows.push([
+      `seating-web: that map while holds change seats (${c.seconds} s, 5 named seats a hold, each replacing the buyer's last)`,
+      `long tasks ${Math.round(c.longTaskShare * 1000) / 10}% of the time (${c.longTasks}, longest ${c.longestTaskMs} ms, ${c.blockingMsPerSecond} ms blocking a second) ` +
+        `at ${n(c.seatChangesPerSecond)} seat changes/s (${c.holdsPerSecond} holds/s, answers ${JSON.stringify(c.holdStatuses)}); ` +
+        `the page's free seats after ${n(c.pageFree)}, the server's ${n(c.serverFree)}; the generator's CPU ${pct(c.generatorCpuShare)}`,
+      '–',
+      '–',
+      '≤ 10% in long tasks at 500 seat changes/s',
+      `${yes(c.longTaskShare <= 0.1)}${c.seatChangesPerSecond < 475 ? ` (at ${c.seatChangesPerSecond}/s only)` : ''}`,
+    ])
+    rows.push([
+      `seating-web: a hold's push to ${p.clients} sockets watching the map's room (${p.holds} holds, ${p.gapMs} ms apart)`,
+      `from the hold's reply: p50 ${p.p50Ms} ms, p99 ${p.p99Ms} ms, max ${p.maxMs} ms (${n(p.deliveries)} deliveries, ${p.missing} missing); the generator's CPU ${pct(p.generatorCpuShare)}`,
+      '–',
+      '–',
+      'p99 ≤ 1,000 ms',
+      yes(p.p99Ms <= 1000 && p.missing === 0),
+    ])
   }
   const profiled = r.holdProfile as HoldProfileResult | undefined
   if (profiled) {

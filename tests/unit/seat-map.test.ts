@@ -1,6 +1,7 @@
 // The seat map's pure parts (issue 40, web/src/screens/seating and web/src/live/seat-changes.ts):
 // each seat's accessible name, the grid's keyboard order, the plan's box, the zoom's maths, live
-// changes applied to a cached map, and the buyer's selection.
+// changes applied to a cached map, the buyer's selection, and a big plan's canvas: the seat under a
+// point, each seat's look, the canvas's resolution.
 import { describe, expect, it } from 'vitest'
 import type { SeatMapView } from '../../contracts/seating.ts'
 import { applySeatChanges, seatChangesOf, seatCounts, seatPlaces } from '../../web/src/live/seat-changes.ts'
@@ -11,6 +12,7 @@ import {
   sectionBox,
   stageAbove,
 } from '../../web/src/screens/seating/plan-layout.ts'
+import { canvasScale, seatAtPoint, seatLook } from '../../web/src/screens/seating/seat-canvas.ts'
 import { seatName } from '../../web/src/screens/seating/seat-name.ts'
 import { moveFocus, seatNavigation } from '../../web/src/screens/seating/seat-navigation.ts'
 import {
@@ -304,5 +306,32 @@ describe("a buyer's selection", () => {
     const seats = chosen.ids.flatMap((id) => pickedSeat(map, id) ?? [])
     expect(selectionTotal(seats)).toBe(3000)
     expect(pickedSeat(map, 'b3')).toMatchObject({ section: 'Stalls', row: 'B', number: 3, price: 1500 })
+  })
+})
+
+describe("a big plan's canvas", () => {
+  it('finds the seat under a point, the nearest within reach, else none', () => {
+    expect(seatAtPoint(map, { x: 0.5, y: -1 })).toBe('a2')
+    expect(seatAtPoint(map, { x: -4, y: 0 })).toBe('a2')
+    expect(seatAtPoint(map, { x: -6, y: 0 })).toBe('a1')
+    // between two rows, out of a seat's reach
+    expect(seatAtPoint(map, { x: 0, y: 6 })).toBeNull()
+    // a wider reach (seats drawn a few pixels wide) takes the nearest
+    expect(seatAtPoint(map, { x: 0, y: 6 }, 10)).toBe('a2')
+    expect(seatAtPoint(map, { x: 100, y: 100 })).toBeNull()
+  })
+
+  it("tells seats' looks apart by status, choice and kind", () => {
+    const [a1, , a3] = map.sections[0]?.rows[0]?.seats ?? []
+    if (!a1 || !a3) throw new Error('no seats')
+    expect(seatLook(a1, false)).toBe('free')
+    expect(seatLook(a1, true)).toBe('chosen')
+    expect(seatLook(a3, false)).toBe('sold')
+    expect(seatLook({ ...a1, accessible: 'wheelchair' }, false)).toBe('free wheelchair')
+  })
+
+  it('paints at most 4096 pixels a side, and at most 4 a unit', () => {
+    expect(canvasScale({ x: 0, y: 0, w: 2518, h: 2058 }) * 2518).toBeCloseTo(4096)
+    expect(canvasScale({ x: 0, y: 0, w: 100, h: 50 })).toBe(4)
   })
 })

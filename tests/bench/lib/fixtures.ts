@@ -43,8 +43,9 @@ export function eventFacts(
   seats = 100_000,
   /** when it starts (a wall clock in TIMEZONE) */
   start: { date: string; time: string } = { date: '2030-01-01', time: '19:00' },
-  /** VIP a section of reserved seats (issue 40): rows of 20, as many seats as VIP has */
-  seatedVip = false,
+  /** VIP a section of reserved seats (issue 40): rows of 20, as many seats as VIP has; or rows of
+   * `seatsPerRow` seats `pitch` apart (a stadium as the editor draws one, for the web bench) */
+  seatedVip: boolean | SeatedLayout = false,
 ): { seed: EventSeed; stream: Stream } {
   const eventId = newId()
   const ticketTypes = [
@@ -84,29 +85,52 @@ export function eventFacts(
         },
         { type: 'EventApproved', data: { eventId, organizerId, by: adminId } },
         ...(seatedVip
-          ? [seatMapFact(eventId, organizerId, ticketTypes[1] as (typeof ticketTypes)[number])]
+          ? [
+              seatMapFact(
+                eventId,
+                organizerId,
+                ticketTypes[1] as (typeof ticketTypes)[number],
+                seatedVip === true ? undefined : seatedVip,
+              ),
+            ]
           : []),
       ],
     },
   }
 }
 
-/** a seat map whose one section is the VIP type: rows A, B, … of 20 seats, its capacity in seats */
+/** rows of `seatsPerRow` seats, their centres `pitch` apart in both directions */
+export type SeatedLayout = { seatsPerRow: number; pitch: number }
+
+/** a seat map whose one section is the VIP type: rows R1, R2, … of 20 seats (or as `layout` says),
+ * its capacity in seats */
 function seatMapFact(
   eventId: string,
   organizerId: string,
   vip: { ticketTypeId: string; quantity: number },
+  layout?: SeatedLayout,
 ): Fact {
-  const rows = Math.ceil(vip.quantity / 20)
+  const perRow = layout?.seatsPerRow ?? 20
+  const rows = Math.ceil(vip.quantity / perRow)
+  const at = (n: number) => (layout ? n * layout.pitch : undefined)
   const body = {
-    stage: { x: 0, y: -3, w: 20, h: 2 },
+    stage: layout
+      ? {
+          x: Math.round((perRow * layout.pitch) / 4),
+          y: -4 * layout.pitch,
+          w: Math.round((perRow * layout.pitch) / 2),
+          h: 2 * layout.pitch,
+        }
+      : { x: 0, y: -3, w: 20, h: 2 },
     sections: [
       {
         name: 'VIP',
         ticketType: vip.ticketTypeId,
         rows: Array.from({ length: rows }, (_, r) => ({
           label: `R${r + 1}`,
-          seats: Array.from({ length: Math.min(20, vip.quantity - r * 20) }, (_, s) => ({ number: s + 1 })),
+          seats: Array.from({ length: Math.min(perRow, vip.quantity - r * perRow) }, (_, s) =>
+            layout ? { number: s + 1, x: at(s), y: at(r) } : { number: s + 1 },
+          ),
         })),
       },
     ],

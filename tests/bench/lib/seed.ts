@@ -15,7 +15,7 @@ import { createTokens } from '../../../server/http/access.ts'
 import { newId } from '../../../server/ids.ts'
 import { pgAppLedger } from '../../../server/pg-projections.ts'
 import { appLedger } from '../../../server/projections.ts'
-import { accountFacts, type EventSeed, eventFacts, type Stream } from './fixtures.ts'
+import { accountFacts, type EventSeed, eventFacts, type SeatedLayout, type Stream } from './fixtures.ts'
 
 export type Seeded = {
   dataDir: string
@@ -33,8 +33,9 @@ type SeedOptions = {
   synchronous?: 'FULL' | 'NORMAL'
   /** when the events start (a wall clock in TIMEZONE); far ahead unless told */
   eventStart?: { date: string; time: string }
-  /** VIP sold as reserved seats (issue 40), the best ones for each hold's quantity */
-  seatedVip?: boolean
+  /** VIP sold as reserved seats (issue 40), the best ones for each hold's quantity; a layout: rows
+   * of that many seats, that far apart */
+  seatedVip?: boolean | SeatedLayout
 }
 
 const HASH = '$argon2id$v=19$m=19456,t=2,p=1$YmVuY2htYXJrc2FsdA$0n4SvGtf5r7k9UbSCzjnQ+z4YEfxbRg3O2c7fY5XiDc'

@@ -58,8 +58,16 @@ export async function fetchSeatMap(eventId: string): Promise<SeatMapView | null>
   }
 }
 
+// Live changes make a new map that shares every unchanged row and section with the last
+// (live/seat-changes.ts), and the seats' index is kept per map's sections: the query's own
+// structural sharing would copy the sections again, compare 50,000 seats, and lose that index on
+// every change (a phone's whole frame, each frame).
 export const seatMapQuery = (eventId: string) =>
-  queryOptions({ queryKey: keys.seatMap(eventId), queryFn: () => fetchSeatMap(eventId) })
+  queryOptions({
+    queryKey: keys.seatMap(eventId),
+    queryFn: () => fetchSeatMap(eventId),
+    structuralSharing: false,
+  })
 
 const SaveReply = v.object({ message: v.string(), seatmap: v.optional(v.unknown()) })
 

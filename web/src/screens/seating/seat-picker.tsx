@@ -1,5 +1,5 @@
 // The buyer's seat picker on the event page (issue 40): the event's seat map, live (watching
-// `seats-<eventId>`, each change set in the cached map: live/follow.ts), each section's price, the
+// `seats-<eventId>`, joined before the map is read; each change set in the cached map: live/follow.ts), each section's price, the
 // seats chosen with their total, Book seats (the booking page with those seats) and Best available
 // (a section and a number of seats: the booking page asks the server for the best ones). An event
 // without a seat map shows nothing here: its tickets are booked by count.
@@ -33,14 +33,15 @@ export const pickerTexts = {
 
 /** the event's seat map when it has one; `bookable`: its seats can be booked now */
 export function EventSeating({ eventId, bookable }: { eventId: string; bookable: boolean }) {
-  const map = useQuery(seatMapQuery(eventId))
+  // the room joined first, the map read after: one read of it (use-seat-room.ts)
+  const readable = useSeatMapRoom(eventId)
+  const map = useQuery({ ...seatMapQuery(eventId), enabled: readable })
   // none (or not read): the event is booked by count, as ever
   if (!map.data) return null
   return <SeatPicker map={map.data} bookable={bookable} />
 }
 
 function SeatPicker({ map, bookable }: { map: SeatMapView; bookable: boolean }) {
-  useSeatMapRoom(map.eventId)
   const navigate = useNavigate()
   const [selection, setSelection] = useState<Selection>(noSelection)
   const [note, setNote] = useState<string | null>(null)
@@ -121,13 +122,24 @@ function SeatPicker({ map, bookable }: { map: SeatMapView; bookable: boolean }) 
   )
 }
 
+type Row = SeatMapView['sections'][number]['rows'][number]
+
+/** each row's free seats, counted once per row: a live change makes new objects of its rows only */
+const freeInRow = new WeakMap<Row, number>()
+
+function freeSeats(row: Row): number {
+  let free = freeInRow.get(row)
+  if (free === undefined) {
+    free = row.seats.filter((seat) => seat.status === 'free').length
+    freeInRow.set(row, free)
+  }
+  return free
+}
+
 /** each section's price and free seats now */
 function SectionPrices({ map }: { map: SeatMapView }) {
   const free = useMemo(
-    () =>
-      map.sections.map((section) =>
-        section.rows.reduce((sum, row) => sum + row.seats.filter((seat) => seat.status === 'free').length, 0),
-      ),
+    () => map.sections.map((section) => section.rows.reduce((sum, row) => sum + freeSeats(row), 0)),
     [map],
   )
   return (

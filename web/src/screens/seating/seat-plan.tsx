@@ -5,7 +5,10 @@
 // free". Pinch and drag zoom and pan it on a phone, the buttons and Ctrl+wheel anywhere: the view is
 // a CSS transform of one group, written straight to the DOM, so moving it redraws no seat. Rows are
 // memoised and the seats hold no state of their own: a live change redraws only its rows, and the
-// SVG listens once for every seat, so a plan of 50,000 seats stays quick.
+// SVG listens once for every seat. A plan of more than LARGE_PLAN seats is painted on a canvas in the
+// same view (seat-canvas.ts), and its grid holds the rows of the tab stop and of the chosen seats
+// (aria-rowcount and aria-rowindex say where they are): a stadium of 50,000 seats draws in a
+// fraction of a second on a phone, and a live change paints only the seats it changed.
 import {
   type KeyboardEvent,
   memo,
@@ -13,6 +16,7 @@ import {
   useCallback,
   useDeferredValue,
   useEffect,
+  useLayoutEffect,
   useMemo,
   useRef,
   useState,
@@ -20,6 +24,7 @@ import {
 import type { Box, SeatMapView } from '../../../../contracts/seating.ts'
 import { seatPlaces } from '../../live/seat-changes.ts'
 import { planBox, rowsToDraw, SEAT_RADIUS, sectionBox } from './plan-layout.ts'
+import { canvasScale, paintSeats, seatAtPoint, seatLook } from './seat-canvas.ts'
 import { seatName } from './seat-name.ts'
 import { firstSeat, moveFocus, seatNavigation } from './seat-navigation.ts'
 import { type Point, panBy, pinch, showPoint, type View, wholePlan, ZOOM_STEP, zoomAt } from './zoom.ts'
@@ -40,8 +45,7 @@ export type SeatPlanProps = {
   mode: 'buy' | 'edit'
 }
 
-/** a plan with more seats is drawn without anti-aliasing: thousands of seats a few pixels wide look
- * the same, and are drawn several times faster */
+/** a plan with more seats is painted on a canvas, its grid's cells kept for the keyboard's rows */
 const LARGE_PLAN = 5000
 
 /** about how many seats are drawn a frame: a stadium's plan appears in parts over a second or so
@@ -63,6 +67,10 @@ export function SeatPlan({ map, label, selected, onActivate, mode }: SeatPlanPro
   const box = useMemo(() => planBox(map), [places, map.stage])
   // biome-ignore lint/correctness/useExhaustiveDependencies: see above
   const nav = useMemo(() => seatNavigation(map), [places])
+  // biome-ignore lint/correctness/useExhaustiveDependencies: where the sections' names go moves with the seats only
+  const sectionBoxes = useMemo(() => map.sections.map(sectionBox), [places])
+  const large = places.size > LARGE_PLAN
+  const [painted, setPainted] = useState(false)
   const svgRef = useRef<SVGSVGElement>(null)
   const groupRef = useRef<SVGGElement>(null)
   const view = useRef<View>(wholePlan)
@@ -76,10 +84,10 @@ export function SeatPlan({ map, label, selected, onActivate, mode }: SeatPlanPro
   // biome-ignore lint/correctness/useExhaustiveDependencies: the seats' places are the plan's layout
   const totalRows = useMemo(() => map.sections.reduce((n, section) => n + section.rows.length, 0), [places])
   useEffect(() => {
-    if (shown === null || drawnRows >= totalRows) return
+    if (shown === null || large || drawnRows >= totalRows) return
     const frame = requestAnimationFrame(() => setDrawnRows((rows) => rowsToDraw(shown, rows, SEATS_A_FRAME)))
     return () => cancelAnimationFrame(frame)
-  }, [shown, drawnRows, totalRows])
+  }, [shown, large, drawnRows, totalRows])
   const tabStopRow = useMemo(() => {
     const place = tabStop === null || shown === null ? undefined : seatPlaces(shown).get(tabStop)
     return (place && shown?.sections[place.section]?.rows[place.row]) ?? null
@@ -127,6 +135,18 @@ export function SeatPlan({ map, label, selected, onActivate, mode }: SeatPlanPro
     return { x: point.x, y: point.y }
   }
   const pixelsPerUnit = () => svgRef.current?.getScreenCTM()?.a ?? 1
+  /** a point of the screen in the plan's units, zoom and pan undone */
+  const toPlan = (clientX: number, clientY: number): Point & { perPixel: number } => {
+    const matrix = groupRef.current?.getScreenCTM()
+    if (!matrix) return { ...toBox(clientX, clientY), perPixel: 1 / pixelsPerUnit() }
+    const point = new DOMPoint(clientX, clientY).matrixTransform(matrix.inverse())
+    return { x: point.x, y: point.y, perPixel: 1 / (matrix.a || 1) }
+  }
+  /** the seat of a big plan's canvas under the pointer (within a seat's radius, or 4 pixels) */
+  const seatUnder = (plan: SeatMapView, clientX: number, clientY: number) => {
+    const point = toPlan(clientX, clientY)
+    return seatAtPoint(plan, point, Math.max(SEAT_RADIUS + 0.5, 4 * point.perPixel))
+  }
 
   const onPointerDown = (event: PointerEvent<SVGSVGElement>) => {
     if (event.pointerType === 'mouse' && event.button !== 0) return
@@ -169,8 +189,16 @@ export function SeatPlan({ map, label, selected, onActivate, mode }: SeatPlanPro
   const seatOf = (target: EventTarget | null): string | null =>
     target instanceof Element ? target.getAttribute('data-seat') : null
 
-  const onClick = (event: { target: EventTarget | null; detail: number }) => {
-    const id = seatOf(event.target)
+  const onClick = (event: {
+    target: EventTarget | null
+    detail: number
+    clientX: number
+    clientY: number
+  }) => {
+    // a seat of a big plan's canvas: the one under the pointer
+    const id =
+      seatOf(event.target) ??
+      (large && shown !== null && event.detail !== 0 ? seatUnder(shown, event.clientX, event.clientY) : null)
     if (id === null) return
     // the end of a drag or a pinch is no choice (a screen reader's click, detail 0, always is)
     if (event.detail !== 0 && dragged.current > DRAG_PX) return
@@ -218,13 +246,16 @@ export function SeatPlan({ map, label, selected, onActivate, mode }: SeatPlanPro
       {/* biome-ignore lint/a11y: an SVG drawing of seats is an ARIA grid; biome takes its SVG elements for HTML ones */}
       <svg
         ref={svgRef}
-        className={`seat-plan-svg seat-plan-${mode}${places.size > LARGE_PLAN ? ' seat-plan-large' : ''}`}
+        className={`seat-plan-svg seat-plan-${mode}${large ? ' seat-plan-large' : ''}`}
         viewBox={`${box.x} ${box.y} ${box.w} ${box.h}`}
         style={{ aspectRatio: `${box.w} / ${box.h}` }}
         // biome-ignore lint/a11y/noNoninteractiveElementToInteractiveRole: the drawing is the seats' grid
         role="grid"
         aria-label={label}
         aria-multiselectable={mode === 'buy'}
+        aria-rowcount={large ? nav.rows.length : undefined}
+        // how far the seats are drawn (none, some, all): what the web bench times
+        data-drawn={shown === null ? 'none' : (large ? painted : drawnRows >= totalRows) ? 'all' : 'some'}
         onClick={onClick}
         onKeyDown={onKeyDown}
         onFocus={(event) => {
@@ -241,13 +272,30 @@ export function SeatPlan({ map, label, selected, onActivate, mode }: SeatPlanPro
         {/* biome-ignore lint/a11y: an SVG drawing of seats is an ARIA grid; biome takes its SVG elements for HTML ones */}
         <g ref={groupRef} className="seat-plan-view" role="none">
           {map.stage && <Stage stage={map.stage} />}
+          {large && shown !== null && (
+            <SeatCanvas map={shown} box={box} selected={selected} onPainted={() => setPainted(true)} />
+          )}
           {shown?.sections.map((section, s, sections) => (
             <SectionSeats
               // a plan's sections keep their places; a name may repeat while being drawn
               // biome-ignore lint/suspicious/noArrayIndexKey: see above
               key={s}
               section={section}
-              rowLimit={drawnRows - sections.slice(0, s).reduce((n, each) => n + each.rows.length, 0)}
+              place={sectionBoxes[s] ?? sectionBox(section)}
+              rowLimit={
+                large
+                  ? Number.POSITIVE_INFINITY
+                  : drawnRows - sections.slice(0, s).reduce((n, each) => n + each.rows.length, 0)
+              }
+              // a big plan's grid: the rows the keyboard and the choice need, where they are
+              gridRow={
+                large
+                  ? (row) =>
+                      row === tabStopRow || selectedByRow.has(row)
+                        ? (nav.at.get(row.seats[0]?.id ?? '')?.row ?? 0) + 1
+                        : null
+                  : undefined
+              }
               selectedByRow={selectedByRow}
               tabStop={tabStop}
               tabStopRow={tabStopRow}
@@ -284,15 +332,18 @@ function Stage({ stage }: { stage: Box }) {
 
 function SectionSeats(props: {
   section: Section
+  /** its seats' box (where its name goes) */
+  place: Box
   /** how many of its rows are drawn yet */
   rowLimit: number
   selectedByRow: Map<Row, string>
   tabStop: string | null
   tabStopRow: Row | null
   mode: 'buy' | 'edit'
+  /** a big plan's: the row's place in the grid (from 1), or null for a row left out */
+  gridRow?: (row: Row) => number | null
 }) {
-  const { section, rowLimit, selectedByRow, tabStop, tabStopRow, mode } = props
-  const place = useMemo(() => sectionBox(section), [section])
+  const { section, place, rowLimit, selectedByRow, tabStop, tabStopRow, mode, gridRow } = props
   return (
     // biome-ignore lint/a11y: an SVG drawing of seats is an ARIA grid; biome takes its SVG elements for HTML ones
     <g role="rowgroup" aria-label={section.name}>
@@ -300,19 +351,21 @@ function SectionSeats(props: {
       <text className="seat-plan-section-name" x={place.x} y={place.y - 3} aria-hidden="true">
         {section.name}
       </text>
-      {section.rows.map((row, r) =>
-        r >= rowLimit ? null : (
+      {section.rows.map((row, r) => {
+        const index = gridRow?.(row)
+        return r >= rowLimit || index === null ? null : (
           <SeatRow
             // biome-ignore lint/suspicious/noArrayIndexKey: a row's place in its section is its identity here
             key={r}
             row={row}
+            rowIndex={index}
             price={section.price}
             selected={selectedByRow.get(row) ?? ''}
             tabStop={row === tabStopRow ? tabStop : null}
             mode={mode}
           />
-        ),
-      )}
+        )
+      })}
     </g>
   )
 }
@@ -325,12 +378,14 @@ const SeatRow = memo(function SeatRow(props: {
   selected: string
   tabStop: string | null
   mode: 'buy' | 'edit'
+  /** its place in a big plan's grid */
+  rowIndex?: number
 }) {
-  const { row, price, tabStop, mode } = props
+  const { row, price, tabStop, mode, rowIndex } = props
   const chosen = props.selected === '' ? null : new Set(props.selected.split(' '))
   return (
     // biome-ignore lint/a11y: an SVG drawing of seats is an ARIA grid; biome takes its SVG elements for HTML ones
-    <g role="row" aria-label={`Row ${row.label}`}>
+    <g role="row" aria-label={`Row ${row.label}`} aria-rowindex={rowIndex}>
       {row.seats.map((seat) => {
         const isChosen = chosen?.has(seat.id) ?? false
         const common = {
@@ -360,6 +415,65 @@ const SeatRow = memo(function SeatRow(props: {
     </g>
   )
 })
+
+/** a big plan's seats, painted; again only where a seat's look changed (seat-canvas.ts) */
+function SeatCanvas(props: { map: SeatMapView; box: Box; selected: ReadonlySet<string>; onPainted(): void }) {
+  const { map, box, selected, onPainted } = props
+  const ref = useRef<HTMLCanvasElement>(null)
+  const scale = canvasScale(box)
+  const width = Math.round(box.w * scale)
+  const height = Math.round(box.h * scale)
+  /** what the canvas shows: each seat's look, the rows painted as they are, the seats chosen */
+  const shows = useRef({
+    size: '',
+    looks: new Map<string, string>(),
+    rows: new WeakSet<Row>(),
+    chosen: new Set<string>() as ReadonlySet<string>,
+  })
+  useLayoutEffect(() => {
+    const context = ref.current?.getContext('2d')
+    if (!context) return
+    const state = shows.current
+    // a new size clears the canvas: everything is painted again
+    const size = `${width}x${height}@${box.x},${box.y}`
+    const fresh = state.size !== size
+    if (fresh) {
+      state.size = size
+      state.looks = new Map()
+      state.rows = new WeakSet()
+      state.chosen = new Set()
+    }
+    context.setTransform(scale, 0, 0, scale, -box.x * scale, -box.y * scale)
+    const due: Row['seats'] = []
+    const look = (seat: Row['seats'][number]) => {
+      const now = seatLook(seat, selected.has(seat.id))
+      if (state.looks.get(seat.id) === now) return
+      state.looks.set(seat.id, now)
+      due.push(seat)
+    }
+    for (const section of map.sections)
+      for (const row of section.rows) {
+        if (state.rows.has(row)) continue
+        state.rows.add(row)
+        for (const seat of row.seats) look(seat)
+      }
+    const places = seatPlaces(map)
+    for (const id of new Set([...state.chosen, ...selected])) {
+      const place = places.get(id)
+      const seat = place && map.sections[place.section]?.rows[place.row]?.seats[place.seat]
+      if (seat) look(seat)
+    }
+    state.chosen = selected
+    paintSeats(context, due, selected, !fresh)
+    onPainted()
+  }, [map, box, selected, scale, width, height, onPainted])
+  return (
+    // biome-ignore lint/a11y: an SVG drawing of seats is an ARIA grid; biome takes its SVG elements for HTML ones
+    <foreignObject x={box.x} y={box.y} width={box.w} height={box.h} aria-hidden="true">
+      <canvas ref={ref} width={width} height={height} className="seat-plan-canvas" />
+    </foreignObject>
+  )
+}
 
 /** the patterns that tell statuses apart without colour */
 function SeatPatterns() {
