@@ -63,4 +63,10 @@ export const keys = {
   site: ['site'] as const,
   /** an event's seat map (issue 40), its seats' statuses pushed live (live/follow.ts) */
   seatMap: (eventId: string) => ['seatmap', eventId] as const,
+  /** an event's sale time and waiting room (issue 41) */
+  onSale: (eventId: string) => ['onsale', eventId] as const,
+  /** the caller's place in an event's waiting room, pushed live as the message `queue` */
+  queuePlace: (eventId: string) => ['queue-place', eventId] as const,
+  /** the organizer's figures of an event's waiting room, pushed live as `queue-stats` */
+  queueStats: (eventId: string) => ['queue-stats', eventId] as const,
 }
