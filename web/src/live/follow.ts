@@ -190,9 +190,11 @@ export function followLive(live: Live, client: QueryClient): () => void {
   })
 
   // a place in a waiting room and the organizer's figures come whole: set as they are (issue 41)
-  const stopQueue = live.onQueue((push) =>
-    client.setQueryData(keys.queuePlace(push.eventId), placeOfPush(push)),
-  )
+  const stopQueue = live.onQueue((push) => {
+    client.setQueryData(keys.queuePlace(push.eventId), placeOfPush(push))
+    // past the pre-queue the sale has opened: its time, if moved meanwhile, is read again
+    if (push.state !== 'pre-queue') refetch(keys.onSale(push.eventId))
+  })
   const stopQueueStats = live.onQueueStats(({ eventId, ...stats }) =>
     client.setQueryData(keys.queueStats(eventId), stats),
   )

@@ -67,8 +67,9 @@ export function SaleTime({ eventId }: { eventId: string }) {
         <>
           <p>{onsale.data ? opensText(formatInstantIn(onsale.data.opensAt, zone)) : saleTimeTexts.none}</p>
           <SaleTimeForm
-            // the form starts again from what was saved, once the zone it is written in is known
-            key={`${onsale.data?.opensAt ?? ''} ${zone ?? ''}`}
+            // the form starts again once the zone it is written in is known (a save keeps it as it is,
+            // with the server's message)
+            key={zone ?? ''}
             eventId={eventId}
             initial={onsale.data ? draftOf(onsale.data, zone) : emptySaleTime}
             zone={zone}
