@@ -3,14 +3,16 @@
 // at the opening the room admits them (at most one checkout at a time here), and their page says so
 // at once, with the time left, and offers booking; a second buyer arriving after the opening waits
 // as number 1, offered no booking, until the first has bought, and is then admitted on the page as
-// it stands, never reloaded; the organizer's figures follow every step live.
+// it stands, never reloaded; the organizer's figures follow every step live. A buyer's place is kept
+// across a reload, and when the event sells out the room closes: the one still waiting is told at
+// once and offered the waiting list.
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { EventView } from '../../contracts/catalog.ts'
-import type { OnSaleView } from '../../contracts/queue.ts'
+import { type OnSaleView, type QueuePlace, ROOM_CLOSED } from '../../contracts/queue.ts'
 import { adminSession, bearer, organizerSession, type Session, signUp } from '../support/accounts.ts'
 import { launchBrowser, signedInPages } from '../support/browser.ts'
-import { approvedEvent, get } from '../support/sales.ts'
+import { approvedEvent, buy, get, post, until } from '../support/sales.ts'
 import { startServer, type TestServer } from '../support/server.ts'
 
 let server: TestServer
@@ -201,5 +203,46 @@ describe('the waiting room in the browser', () => {
     const res = await get(server.app, `/api/v1/event/${event._id}/queue`, organizer)
     expect(res.statusCode, res.body).toBe(200)
     expect((res.json() as { paused: boolean }).paused).toBe(false)
+  })
+})
+
+describe('a room closed by a sell-out', () => {
+  it('keeps a place across a reload, and tells the one still waiting at once, offering the waiting list', async () => {
+    const lastSeat = await approvedEvent(server.app, organizer, admin, { title: `Last Seat ${Date.now()}` }, [
+      { type: 'General Admission', price: 500, quantity: 1 },
+    ])
+    const set = await server.app.inject({
+      method: 'PUT',
+      url: `/api/v1/event/${lastSeat._id}/onsale`,
+      headers: bearer(organizer.token),
+      payload: { opensAt: new Date(Date.now() - 1000).toISOString(), waitingRoom: true },
+    })
+    expect(set.statusCode, set.body).toBe(200)
+    // A is first in line and admitted (one checkout at a time)
+    expect((await post(server.app, `/api/v1/event/${lastSeat._id}/queue`, buyerA)).statusCode).toBe(200)
+    await until(async () => {
+      const res = await get(server.app, `/api/v1/event/${lastSeat._id}/queue/me`, buyerA)
+      return (res.json() as QueuePlace).state === 'admitted'
+    })
+
+    const page = await pages.open(buyerB.token)
+    await page.goto(`/event/${lastSeat._id}`)
+    await page.getByRole('heading', { name: lastSeat.title }).waitFor()
+    await page.locator('[data-live="connected"]').waitFor()
+    await room(page).getByRole('button', { name: 'Join the line' }).click()
+    await room(page).getByText('You are number 1 in line.').waitFor()
+
+    // a closed tab or a lost network keeps the place: the page reads it on load
+    await page.reload()
+    await page.locator('[data-live="connected"]').waitFor()
+    await room(page).getByText('You are number 1 in line.').waitFor()
+    expect(await room(page).getByRole('button', { name: 'Join the line' }).count()).toBe(0)
+    await markPage(page)
+
+    // A buys the last seat: the room closes, and B hears it at once
+    await buy(server.app, buyerA, lastSeat, 'General Admission', 1)
+    await room(page).getByText(ROOM_CLOSED).waitFor({ timeout: 15_000 })
+    await page.getByRole('button', { name: 'Join the waiting list' }).waitFor()
+    await notReloaded(page)
   })
 })
