@@ -1,8 +1,13 @@
 // The waiting room's pure parts on the web (issue 41): waits in words, the live messages checked,
 // the sale time form's body on the event's clock, what the buyer is told, and when the booking form
 // is offered.
+import { QueryClient } from '@tanstack/react-query'
 import { describe, expect, it } from 'vitest'
+import type { QueuePush, QueueStatsPush } from '../../contracts/queue.ts'
 import { ADMISSION_NEEDED, NOT_ON_SALE_YET } from '../../contracts/queue.ts'
+import { keys } from '../../web/src/api/keys.ts'
+import { followLive } from '../../web/src/live/follow.ts'
+import type { Live } from '../../web/src/live/live.ts'
 import { placeOfPush, queuePushOf, queueStatsPushOf } from '../../web/src/live/queue-pushes.ts'
 import { saleRefusal } from '../../web/src/screens/booking/sale-admission.tsx'
 import { draftOf, onSaleBodyOf, wallClockIn } from '../../web/src/screens/organizers/sale-time-draft.ts'
@@ -52,6 +57,37 @@ describe('the live messages', () => {
     expect(queueStatsPushOf({ eventId: 'e1', ...stats })).toEqual({ eventId: 'e1', ...stats })
     expect(queueStatsPushOf({ eventId: 'e1', ...stats, waiting: '5' })).toBeNull()
     expect(queueStatsPushOf({ eventId: 'e1', ...stats, admitPerMinute: 'fast' })).toBeNull()
+  })
+})
+
+describe('the cache following the live messages', () => {
+  it("sets a buyer's place and an organizer's figures as pushed, with no request", () => {
+    let onQueue: (push: QueuePush) => void = () => {}
+    let onQueueStats: (push: QueueStatsPush) => void = () => {}
+    const live = {
+      onFact: () => () => {},
+      onConnect: () => () => {},
+      onSeats: () => () => {},
+      onQueue(listener: (push: QueuePush) => void) {
+        onQueue = listener
+        return () => {}
+      },
+      onQueueStats(listener: (push: QueueStatsPush) => void) {
+        onQueueStats = listener
+        return () => {}
+      },
+    } as unknown as Live
+    const client = new QueryClient()
+    const stop = followLive(live, client)
+    onQueue({ eventId: 'e1', state: 'admitted', admissionExpiresAt: '2026-12-24T10:10:00.000Z' })
+    expect(client.getQueryData(keys.queuePlace('e1'))).toEqual({
+      state: 'admitted',
+      admissionExpiresAt: '2026-12-24T10:10:00.000Z',
+    })
+    const stats = { waiting: 3, admitted: 1, inCheckout: 1, sold: 0, admitPerMinute: 20, paused: false }
+    onQueueStats({ eventId: 'e1', ...stats })
+    expect(client.getQueryData(keys.queueStats('e1'))).toEqual(stats)
+    stop()
   })
 })
 

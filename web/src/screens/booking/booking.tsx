@@ -3,7 +3,7 @@
 // with one message), and the booking machine driving order → checkout (the local gateway's dialog
 // or Razorpay's) → confirmation page. This screen supplies the machine's calls and effects. The
 // event is the event page's query: watching its room, availability pushes apply to it as they are
-// (live/follow.ts).
+// (live/follow.ts). The form is offered only when the sale allows it (sale-admission.tsx, issue 41).
 import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { getRouteApi, Link, useNavigate } from '@tanstack/react-router'
 import { useMachine } from '@xstate/react'
