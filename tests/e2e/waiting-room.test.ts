@@ -204,6 +204,27 @@ describe('the waiting room in the browser', () => {
     expect(res.statusCode, res.body).toBe(200)
     expect((res.json() as { paused: boolean }).paused).toBe(false)
   })
+
+  it('sets a number of admissions a minute after the opening, showing the server’s reason for a bad one', async () => {
+    // the page opened after the opening: the time and the room are kept as they are
+    await organizerPage.reload()
+    const section = organizerPage.getByRole('region', { name: 'Sale time' })
+    await section.getByText('The sale has opened: only its admission rate can change now.').waitFor()
+    expect(await section.getByLabel('Date of opening').isDisabled()).toBe(true)
+    expect(await section.getByLabel('Waiting room', { exact: true }).isDisabled()).toBe(true)
+    await section.getByRole('radio', { name: 'A number per minute' }).check()
+    await section.getByLabel('People per minute').fill('0')
+    await section.getByRole('button', { name: 'Save sale time' }).click()
+    await section
+      .getByRole('alert')
+      .filter({ hasText: 'Admissions per minute must be at least 1.' })
+      .waitFor()
+    await section.getByLabel('People per minute').fill('30')
+    await section.getByRole('button', { name: 'Save sale time' }).click()
+    await section.getByRole('status').filter({ hasText: 'The sale time is saved.' }).waitFor()
+    await expect.poll(() => figure(organizerPage, 'Rate per minute').textContent()).toBe('30')
+    expect((await onsale()).admitPerMinute).toBe(30)
+  })
 })
 
 describe('a room closed by a sell-out', () => {

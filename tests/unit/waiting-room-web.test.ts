@@ -10,7 +10,12 @@ import { followLive } from '../../web/src/live/follow.ts'
 import type { Live } from '../../web/src/live/live.ts'
 import { placeOfPush, queuePushOf, queueStatsPushOf } from '../../web/src/live/queue-pushes.ts'
 import { saleRefusal } from '../../web/src/screens/booking/sale-admission.tsx'
-import { draftOf, onSaleBodyOf, wallClockIn } from '../../web/src/screens/organizers/sale-time-draft.ts'
+import {
+  draftOf,
+  hasOpened,
+  onSaleBodyOf,
+  wallClockIn,
+} from '../../web/src/screens/organizers/sale-time-draft.ts'
 import { waitingTexts } from '../../web/src/screens/waiting-room/line-texts.ts'
 import { backOfLineSeconds, formatCountdown, formatRate, formatWait } from '../../web/src/ui/waits.ts'
 
@@ -110,6 +115,22 @@ describe('the sale time form', () => {
         'Asia/Kolkata',
       ),
     ).toEqual({ date: '2026-12-24', time: '10:00', waitingRoom: true, admissions: 'capacity', perMinute: '' })
+  })
+
+  it('keeps the time and the room of a sale that has opened, changing only the rate', () => {
+    const opened = { opensAt: '2026-12-24T04:30:00.123Z', waitingRoom: true }
+    expect(
+      onSaleBodyOf(
+        { date: '2026-12-25', time: '11:00', waitingRoom: false, admissions: 'rate', perMinute: '40' },
+        'Asia/Kolkata',
+        opened,
+      ),
+    ).toEqual({ body: { opensAt: '2026-12-24T04:30:00.123Z', waitingRoom: true, admitPerMinute: 40 } })
+    const view = { ...opened, admitPerMinute: null }
+    expect(hasOpened(view, Date.parse('2026-12-24T04:30:00.123Z'))).toBe(true)
+    expect(hasOpened(view, Date.parse('2026-12-24T04:29:00Z'))).toBe(false)
+    expect(hasOpened({ ...view, waitingRoom: false }, Date.parse('2026-12-25T00:00:00Z'))).toBe(false)
+    expect(hasOpened(null, 0)).toBe(false)
   })
 
   it('follows capacity without a number, sends no rate without a room, and asks for what is missing', () => {

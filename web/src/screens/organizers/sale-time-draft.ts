@@ -52,20 +52,35 @@ export function draftOf(onsale: OnSaleView, timeZone?: string): SaleTimeDraft {
   }
 }
 
-/** the body to send, or what is missing (the server checks the rest and says what is wrong) */
+/**
+ * the body to send, or what is missing (the server checks the rest and says what is wrong);
+ * `opened`: the sale as saved once its room has opened, when only the rate may change
+ */
 export function onSaleBodyOf(
   draft: SaleTimeDraft,
   timeZone?: string,
+  opened?: Pick<OnSaleView, 'opensAt' | 'waitingRoom'>,
 ): { body: OnSaleBody } | { error: string } {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(draft.date) || !/^\d{2}:\d{2}$/.test(draft.time))
-    return { error: 'Give the date and time the sale opens.' }
-  const opensAt = timeZone
-    ? instantIn(draft.date, draft.time, timeZone)
-    : new Date(`${draft.date}T${draft.time}`)
-  const body: OnSaleBody = { opensAt: opensAt.toISOString(), waitingRoom: draft.waitingRoom }
-  if (draft.waitingRoom && draft.admissions === 'rate') {
+  let opensAt: string
+  let waitingRoom = draft.waitingRoom
+  if (opened) {
+    opensAt = opened.opensAt
+    waitingRoom = opened.waitingRoom
+  } else {
+    if (!/^\d{4}-\d{2}-\d{2}$/.test(draft.date) || !/^\d{2}:\d{2}$/.test(draft.time))
+      return { error: 'Give the date and time the sale opens.' }
+    opensAt = (
+      timeZone ? instantIn(draft.date, draft.time, timeZone) : new Date(`${draft.date}T${draft.time}`)
+    ).toISOString()
+  }
+  const body: OnSaleBody = { opensAt, waitingRoom }
+  if (waitingRoom && draft.admissions === 'rate') {
     if (draft.perMinute.trim() === '') return { error: 'Give the number of people admitted a minute.' }
     body.admitPerMinute = Number(draft.perMinute)
   }
   return { body }
 }
+
+/** a room opens at its time: from then on only its rate may change */
+export const hasOpened = (onsale: OnSaleView | null | undefined, now: number): boolean =>
+  onsale?.waitingRoom === true && now >= Date.parse(onsale.opensAt)

@@ -5,8 +5,11 @@
 // live/follow.ts, so nothing is polled), the time to the back of the line, pause and resume.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { type FormEvent, useId, useState } from 'react'
+import { SALE_OPENED } from '../../../../contracts/queue.ts'
+import { ApiError } from '../../api/client.ts'
 import { keys } from '../../api/keys.ts'
 import {
+  type OnSaleView,
   onSaleQuery,
   pauseQueue,
   type QueueStats,
@@ -19,7 +22,7 @@ import { Figure } from '../../ui/figure.tsx'
 import { formatInstantIn } from '../../ui/format.ts'
 import { useEventZone } from '../../ui/use-site.ts'
 import { backOfLineSeconds, formatRate, formatWait } from '../../ui/waits.ts'
-import { draftOf, emptySaleTime, onSaleBodyOf, type SaleTimeDraft } from './sale-time-draft.ts'
+import { draftOf, emptySaleTime, hasOpened, onSaleBodyOf, type SaleTimeDraft } from './sale-time-draft.ts'
 
 export const saleTimeTexts = {
   heading: 'Sale time',
@@ -58,6 +61,9 @@ export function SaleTime({ eventId }: { eventId: string }) {
   const headingId = useId()
   const zone = useEventZone()
   const onsale = useQuery(onSaleQuery(eventId))
+  // the server's word on the last save, kept while the form starts again from what was saved
+  const [message, setMessage] = useState<string | null>(null)
+  const saved = onsale.data
   return (
     <section className="sale-time event-analytics" aria-labelledby={headingId}>
       <h3 id={headingId}>{saleTimeTexts.heading}</h3>
@@ -65,60 +71,81 @@ export function SaleTime({ eventId }: { eventId: string }) {
         <FetchError message={messageOr(saleTimeTexts.saveFailed)(onsale.error)} />
       ) : onsale.isPending ? null : (
         <>
-          <p>{onsale.data ? opensText(formatInstantIn(onsale.data.opensAt, zone)) : saleTimeTexts.none}</p>
+          <p>{saved ? opensText(formatInstantIn(saved.opensAt, zone)) : saleTimeTexts.none}</p>
           <SaleTimeForm
-            // the form starts again once the zone it is written in is known (a save keeps it as it is,
-            // with the server's message)
-            key={zone ?? ''}
+            // the form starts again from the sale as saved (here or elsewhere), in the zone it is
+            // written in once that is known
+            key={`${saved?.opensAt} ${saved?.waitingRoom} ${saved?.admitPerMinute} ${zone}`}
             eventId={eventId}
-            initial={onsale.data ? draftOf(onsale.data, zone) : emptySaleTime}
+            saved={saved ?? null}
             zone={zone}
+            onMessage={setMessage}
           />
-          {onsale.data?.waitingRoom && <LineFigures eventId={eventId} />}
+          {message && (
+            <p className="form-hint" role="status">
+              {message}
+            </p>
+          )}
+          {saved?.waitingRoom && <LineFigures eventId={eventId} />}
         </>
       )}
     </section>
   )
 }
 
-function SaleTimeForm(props: { eventId: string; initial: SaleTimeDraft; zone: string | undefined }) {
-  const { eventId, initial, zone } = props
+function SaleTimeForm(props: {
+  eventId: string
+  saved: OnSaleView | null
+  zone: string | undefined
+  onMessage(message: string | null): void
+}) {
+  const { eventId, saved, zone, onMessage } = props
   const ids = { date: useId(), time: useId(), perMinute: useId(), hint: useId() }
   const queryClient = useQueryClient()
-  const [draft, setDraft] = useState(initial)
+  const [draft, setDraft] = useState(() => (saved ? draftOf(saved, zone) : emptySaleTime))
   const [error, setError] = useState<string | null>(null)
-  const [message, setMessage] = useState<string | null>(null)
+  // read when the form is shown and on each save: a room that has opened keeps its time
+  const [opened, setOpened] = useState(() => hasOpened(saved, Date.now()))
   const edit = (change: Partial<SaleTimeDraft>) => {
     setDraft((was) => ({ ...was, ...change }))
-    setMessage(null)
+    onMessage(null)
   }
   const save = useMutation({
     mutationFn: (body: Parameters<typeof saveOnSale>[1]) => saveOnSale(eventId, body),
     onSuccess: (reply) => {
-      setMessage(reply.message)
+      onMessage(reply.message)
       queryClient.setQueryData(keys.onSale(eventId), reply.onsale)
       return queryClient.invalidateQueries({ queryKey: keys.queueStats(eventId) })
     },
-    onError: (failure) => setError(messageOr(saleTimeTexts.saveFailed)(failure)),
+    onError: (failure) => {
+      setError(messageOr(saleTimeTexts.saveFailed)(failure))
+      // opened meanwhile, or changed elsewhere: the sale as saved is read again
+      if (failure instanceof ApiError && failure.status === 409)
+        void queryClient.invalidateQueries({ queryKey: keys.onSale(eventId) })
+    },
   })
   const submit = (form: FormEvent) => {
     form.preventDefault()
     setError(null)
-    setMessage(null)
-    const made = onSaleBodyOf(draft, zone)
+    onMessage(null)
+    const nowOpened = hasOpened(saved, Date.now())
+    setOpened(nowOpened)
+    const made = onSaleBodyOf(draft, zone, nowOpened && saved ? saved : undefined)
     if ('error' in made) setError(made.error)
     else save.mutate(made.body)
   }
   const busy = save.isPending
+  const fixed = busy || opened
   return (
     <form className="sale-time-form" onSubmit={submit} noValidate>
+      {opened && <p className="form-hint">{SALE_OPENED}</p>}
       <div className="field">
         <label htmlFor={ids.date}>{saleTimeTexts.date}</label>
         <input
           id={ids.date}
           type="date"
           value={draft.date}
-          disabled={busy}
+          disabled={fixed}
           onChange={(change) => edit({ date: change.target.value })}
         />
       </div>
@@ -128,7 +155,7 @@ function SaleTimeForm(props: { eventId: string; initial: SaleTimeDraft; zone: st
           id={ids.time}
           type="time"
           value={draft.time}
-          disabled={busy}
+          disabled={fixed}
           onChange={(change) => edit({ time: change.target.value })}
         />
       </div>
@@ -137,7 +164,7 @@ function SaleTimeForm(props: { eventId: string; initial: SaleTimeDraft; zone: st
           <input
             type="checkbox"
             checked={draft.waitingRoom}
-            disabled={busy}
+            disabled={fixed}
             aria-describedby={ids.hint}
             onChange={(change) => edit({ waitingRoom: change.target.checked })}
           />{' '}
@@ -193,11 +220,6 @@ function SaleTimeForm(props: { eventId: string; initial: SaleTimeDraft; zone: st
       {error && (
         <p className="form-error" role="alert">
           {error}
-        </p>
-      )}
-      {message && (
-        <p className="form-hint" role="status">
-          {message}
         </p>
       )}
     </form>
