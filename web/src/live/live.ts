@@ -10,18 +10,15 @@ import {
   type FactPush,
   type LiveRefusal,
   liveEvents,
+  QUEUE_MESSAGE,
+  QUEUE_STATS_MESSAGE,
   SEATS_MESSAGE,
   type SeatsPush,
   TOO_MANY_CONNECTIONS,
   TOO_MANY_MESSAGES,
   type WatchAck,
 } from '../../../contracts/live.ts'
-import {
-  QUEUE_MESSAGE,
-  QUEUE_STATS_MESSAGE,
-  type QueuePush,
-  type QueueStatsPush,
-} from '../../../contracts/queue.ts'
+import type { QueuePush, QueueStatsPush } from '../../../contracts/queue.ts'
 import { retryImport } from '../ui/retry-import.ts'
 import { queuePushOf, queueStatsPushOf } from './queue-pushes.ts'
 import { seatChangesOf } from './seat-changes.ts'
