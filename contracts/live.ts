@@ -21,6 +21,12 @@ export const rooms = {
 /** the socket message a seat map's room hears (SeatsPush), apart from the facts' pushes */
 export const SEATS_MESSAGE = 'seats'
 
+/** the socket messages of a waiting room (issue 41, contracts/queue.ts): a buyer's place on their
+ * private room, and the sale's figures on its organizer's and the admins' (here, apart from the
+ * room's schemas, so that the web's live connection, loaded with every page, carries none) */
+export const QUEUE_MESSAGE = 'queue'
+export const QUEUE_STATS_MESSAGE = 'queue-stats'
+
 /**
  * The name of a room a client may ask to watch: the listing, the schedule, single events
  * (`event:{id}` is accepted too) and an event's attendee list. The server still refuses the room

@@ -5,7 +5,7 @@
 // target, each admission lasting ADMISSION_MINUTES; while the room is on, only the admitted book.
 import * as v from 'valibot'
 
-export const QUEUE_MESSAGE = 'queue'
+export { QUEUE_MESSAGE, QUEUE_STATS_MESSAGE } from './live.ts'
 
 export const OnSaleBody = v.object({
   opensAt: v.pipe(
@@ -62,8 +62,6 @@ export const QueueStats = v.object({
   paused: v.boolean(),
 })
 export type QueueStats = v.InferOutput<typeof QueueStats>
-/** the live message to the organizer's and the admins' rooms after each change of the line */
-export const QUEUE_STATS_MESSAGE = 'queue-stats'
 export type QueueStatsPush = QueueStats & { eventId: string }
 
 export const NOT_ON_SALE_YET = 'Tickets for this event are not on sale yet.'

@@ -239,6 +239,7 @@ const screens: Record<Role, Screen[]> = {
     { path: () => `/organizers/events/${event._id}?section=analytics`, ready: section('analytics') },
     { path: () => `/organizers/events/${event._id}?section=promo-codes`, ready: section('promo-codes') },
     { path: () => `/organizers/events/${event._id}?section=check-in`, ready: text('Double entries') },
+    { path: () => `/organizers/events/${event._id}?section=sale-time`, ready: text('Save sale time') },
     { path: () => `/schedule/${event._id}`, ready: (page) => page.getByLabel(/title/i).first().waitFor() },
   ],
   admin: [

@@ -15,7 +15,15 @@ import { startServer, type TestServer } from '../support/server.ts'
 const PHONE = { width: 390, height: 844 }
 const DESKTOP = { width: 1280, height: 900 }
 const TITLE = `Malabar Monsoon Music Festival ${Date.now()}`
-const SECTIONS = ['Overview', 'Attendees', 'Analytics', 'Promo codes', 'Check-in', 'Seat map'] as const
+const SECTIONS = [
+  'Overview',
+  'Attendees',
+  'Analytics',
+  'Promo codes',
+  'Check-in',
+  'Seat map',
+  'Sale time',
+] as const
 
 let server: TestServer
 let browser: Browser
@@ -94,6 +102,7 @@ async function shows(page: Page, name: (typeof SECTIONS)[number]) {
     'Promo codes': page.getByRole('region', { name: 'Promo codes' }),
     'Check-in': page.getByRole('region', { name: 'Check-in' }),
     'Seat map': page.getByRole('region', { name: 'Seat map' }),
+    'Sale time': page.getByRole('region', { name: 'Sale time' }),
   }
   await content[name].waitFor()
   for (const [other, locator] of Object.entries(content))
@@ -240,6 +249,7 @@ describe("the organizer's event page at 390 px", () => {
     ['Analytics', 'analytics', '.event-analytics', true],
     ['Promo codes', 'promo-codes', '.promo-codes table', true],
     ['Check-in', 'check-in', '.event-checkin table', true],
+    ['Sale time', 'sale-time', '.sale-time-form', true],
   ] as const)(
     '%s fits the screen, its tables scrolling within their own region',
     async (name, section, part, mustFit) => {

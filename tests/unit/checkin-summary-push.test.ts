@@ -16,6 +16,8 @@ function fakeLive() {
     },
     onConnect: () => () => {},
     onSeats: () => () => {},
+    onQueue: () => () => {},
+    onQueueStats: () => () => {},
   } as unknown as Live
   const push = (fact: FactPush) => {
     for (const listener of listeners) listener(fact)

@@ -13,6 +13,8 @@ function fakeLive() {
   const live = {
     onFact: () => () => {},
     onConnect: () => () => {},
+    onQueue: () => () => {},
+    onQueueStats: () => () => {},
     onSeats(listener: (changes: SeatChanges) => void) {
       listeners.add(listener)
       return () => listeners.delete(listener)

@@ -66,4 +66,10 @@ export const keys = {
   /** who holds one seat (the organizer's map), as of the seat's status shown */
   seatHolder: (eventId: string, seatId: string, status: string) =>
     ['seat-holder', eventId, seatId, status] as const,
+  /** an event's sale time and waiting room (issue 41) */
+  onSale: (eventId: string) => ['onsale', eventId] as const,
+  /** the caller's place in an event's waiting room, pushed live as the message `queue` */
+  queuePlace: (eventId: string) => ['queue-place', eventId] as const,
+  /** the organizer's figures of an event's waiting room, pushed live as `queue-stats` */
+  queueStats: (eventId: string) => ['queue-stats', eventId] as const,
 }

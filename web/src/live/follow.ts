@@ -14,6 +14,7 @@ import type { CheckinSummary } from '../api/checkin.ts'
 import { keys } from '../api/keys.ts'
 import { followDashboards } from './dashboard-pushes.ts'
 import type { Live } from './live.ts'
+import { placeOfPush } from './queue-pushes.ts'
 import { coalescedRefresh } from './refresh.ts'
 import { applySeatChanges, seatChangeBatcher } from './seat-changes.ts'
 
@@ -188,11 +189,23 @@ export function followLive(live: Live, client: QueryClient): () => void {
     if (message.changes.length > 0) seatChanges(message)
   })
 
+  // a place in a waiting room and the organizer's figures come whole: set as they are (issue 41)
+  const stopQueue = live.onQueue((push) => {
+    client.setQueryData(keys.queuePlace(push.eventId), placeOfPush(push))
+    // past the pre-queue the sale has opened: its time, if moved meanwhile, is read again
+    if (push.state !== 'pre-queue') refetch(keys.onSale(push.eventId))
+  })
+  const stopQueueStats = live.onQueueStats(({ eventId, ...stats }) =>
+    client.setQueryData(keys.queueStats(eventId), stats),
+  )
+
   const stopFacts = live.onFact(onPush)
   const stopConnect = live.onConnect(() => refresh({ queryKey: [], stale: true }))
   return () => {
     stopFacts()
     stopSeats()
+    stopQueue()
+    stopQueueStats()
     stopConnect()
     dashboards.stop()
   }

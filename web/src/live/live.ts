@@ -10,13 +10,17 @@ import {
   type FactPush,
   type LiveRefusal,
   liveEvents,
+  QUEUE_MESSAGE,
+  QUEUE_STATS_MESSAGE,
   SEATS_MESSAGE,
   type SeatsPush,
   TOO_MANY_CONNECTIONS,
   TOO_MANY_MESSAGES,
   type WatchAck,
 } from '../../../contracts/live.ts'
+import type { QueuePush, QueueStatsPush } from '../../../contracts/queue.ts'
 import { retryImport } from '../ui/retry-import.ts'
+import { queuePushOf, queueStatsPushOf } from './queue-pushes.ts'
 import { seatChangesOf } from './seat-changes.ts'
 
 /**
@@ -37,6 +41,10 @@ export type Live = {
   onFact(listener: (push: FactPush) => void): () => void
   /** hears the seat maps' changes of the rooms `seats-<eventId>` watched (issue 40) */
   onSeats(listener: (changes: SeatsPush) => void): () => void
+  /** hears this account's places in waiting rooms (issue 41), on its private room */
+  onQueue(listener: (place: QueuePush) => void): () => void
+  /** hears the figures of the waiting rooms of this organizer's events (and an admin's) */
+  onQueueStats(listener: (stats: QueueStatsPush) => void): () => void
   /** called on every connection, the first one included */
   onConnect(listener: () => void): () => void
   /** called whenever the connection comes up or goes down */
@@ -70,6 +78,8 @@ export function createLive(url = ''): Live {
     const changes = seatChangesOf(message)
     if (changes) for (const listener of seatListeners) listener(changes)
   }
+  const queueListeners = new Set<(place: QueuePush) => void>()
+  const queueStatsListeners = new Set<(stats: QueueStatsPush) => void>()
   const connectListeners = new Set<() => void>()
   const statusListeners = new Set<() => void>()
   let status: LiveStatus = 'idle'
@@ -121,6 +131,14 @@ export function createLive(url = ''): Live {
             : message,
         ),
       )
+      created.on(QUEUE_MESSAGE, (message: unknown) => {
+        const place = queuePushOf(message)
+        if (place) for (const listener of queueListeners) listener(place)
+      })
+      created.on(QUEUE_STATS_MESSAGE, (message: unknown) => {
+        const stats = queueStatsPushOf(message)
+        if (stats) for (const listener of queueStatsListeners) listener(stats)
+      })
       created.on('connect_error', (error) => {
         // A refused handshake is not retried by Socket.IO (a transport that failed is).
         if (created.active) {
@@ -178,6 +196,14 @@ export function createLive(url = ''): Live {
     onSeats(listener) {
       seatListeners.add(listener)
       return () => seatListeners.delete(listener)
+    },
+    onQueue(listener) {
+      queueListeners.add(listener)
+      return () => queueListeners.delete(listener)
+    },
+    onQueueStats(listener) {
+      queueStatsListeners.add(listener)
+      return () => queueStatsListeners.delete(listener)
     },
     onConnect(listener) {
       connectListeners.add(listener)

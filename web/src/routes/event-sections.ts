@@ -3,7 +3,14 @@
 // opens on it, and an unknown section is read as the overview rather than refused.
 import * as v from 'valibot'
 
-export const eventSectionIds = ['attendees', 'analytics', 'promo-codes', 'check-in', 'seat-map'] as const
+export const eventSectionIds = [
+  'attendees',
+  'analytics',
+  'promo-codes',
+  'check-in',
+  'seat-map',
+  'sale-time',
+] as const
 export type EventSectionId = (typeof eventSectionIds)[number]
 
 export const OrganizerEventSearch = v.object({

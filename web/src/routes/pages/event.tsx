@@ -1,10 +1,12 @@
-// The event page: the catalogue's event detail with the seat map's picker (issue 40) and the
-// schedule's sessions of that event below its tickets. The areas meet here, on the route, so that
+// The event page: the catalogue's event detail with its sale time and waiting room (issue 41) in
+// place of Book Now, the seat map's picker (issue 40) and the schedule's sessions of that event
+// below its tickets. The areas meet here, on the route, so that
 // no screen imports another's folder.
 import { useParams } from '@tanstack/react-router'
 import { EventDetailScreen } from '../../screens/catalog/event-detail.tsx'
 import { EventSessions } from '../../screens/schedule/event-sessions.tsx'
 import { EventSeating } from '../../screens/seating/seat-picker.tsx'
+import { EventSale } from '../../screens/waiting-room/event-sale.tsx'
 
 export function EventPage() {
   const { id } = useParams({ from: '/event/$id' })
@@ -12,6 +14,7 @@ export function EventPage() {
     <EventDetailScreen
       sessions={<EventSessions key={id} eventId={id} />}
       seating={(event) => <EventSeating eventId={event._id} bookable={!event.cancelledAt} />}
+      sale={(event, booking) => <EventSale event={event} booking={booking} />}
     />
   )
 }

@@ -3,7 +3,7 @@
 // with one message), and the booking machine driving order → checkout (the local gateway's dialog
 // or Razorpay's) → confirmation page. This screen supplies the machine's calls and effects. The
 // event is the event page's query: watching its room, availability pushes apply to it as they are
-// (live/follow.ts).
+// (live/follow.ts). The form is offered only when the sale allows it (sale-admission.tsx, issue 41).
 import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { getRouteApi, Link, useNavigate } from '@tanstack/react-router'
 import { useMachine } from '@xstate/react'
@@ -27,6 +27,7 @@ import { notify } from '../../ui/toasts.ts'
 import { useEventZone, useSite } from '../../ui/use-site.ts'
 import { CheckoutDialog } from './checkout-dialog.tsx'
 import { type Payer, razorpayCheckout } from './razorpay-checkout.ts'
+import { SaleAdmission } from './sale-admission.tsx'
 import './booking.css'
 
 const bookingRoute = getRouteApi('/_signed-in/booking/$id')
@@ -49,20 +50,25 @@ export function BookingScreen() {
       {(shown) => (
         <section className="page booking-page" data-live={live ? 'connected' : 'offline'}>
           <EventSummary event={shown} />
-          {search.seats ? (
-            <BookingForm event={withOffers(shown, waitlist.data)} seats={search.seats} />
-          ) : (
-            <BookingForm
-              event={withOffers(shown, waitlist.data)}
-              ticketType={search.ticketType}
-              quantity={search.quantity}
-            />
-          )}
+          <SaleAdmission eventId={shown._id} offered={isOffered(shown._id, waitlist.data)}>
+            {search.seats ? (
+              <BookingForm event={withOffers(shown, waitlist.data)} seats={search.seats} />
+            ) : (
+              <BookingForm
+                event={withOffers(shown, waitlist.data)}
+                ticketType={search.ticketType}
+                quantity={search.quantity}
+              />
+            )}
+          </SaleAdmission>
         </section>
       )}
     </Fetched>
   )
 }
+
+const isOffered = (eventId: string, entries: WaitlistEntryView[] | undefined) =>
+  (entries ?? []).some((e) => e.status === 'offered' && e.eventId === eventId)
 
 /** the event as this person may book it: each type's live count plus the seats offered to them */
 function withOffers(event: EventView, entries: WaitlistEntryView[] | undefined): EventView {

@@ -21,20 +21,26 @@ import { coverOf } from './event-facts.ts'
 import { Waitlists } from './waitlist.tsx'
 import './catalog.css'
 
-/** what the page shows of another area below the tickets: the event's sessions, its seat map */
-type Slots = { sessions: ReactNode; seating?: ((event: EventView) => ReactNode) | undefined }
+/** what the page shows of another area below the tickets: the event's sessions, its seat map; and
+ * `sale`: its sale time and waiting room (issue 41), given the page's Book Now to show when booking
+ * is allowed */
+type Slots = {
+  sessions: ReactNode
+  seating?: ((event: EventView) => ReactNode) | undefined
+  sale?: ((event: EventView, booking: ReactNode) => ReactNode) | undefined
+}
 
-function EventDetail({ id, sessions, seating }: { id: string } & Slots) {
+function EventDetail({ id, sessions, seating, sale }: { id: string } & Slots) {
   const event = useQuery(eventQuery(id))
   useLiveRoom(rooms.event(id))
   return (
     <Fetched query={event} failed="Error fetching event details.">
-      {(shown) => <EventArticle event={shown} sessions={sessions} seating={seating} />}
+      {(shown) => <EventArticle event={shown} sessions={sessions} seating={seating} sale={sale} />}
     </Fetched>
   )
 }
 
-function EventArticle({ event, sessions, seating }: { event: EventView } & Slots) {
+function EventArticle({ event, sessions, seating, sale }: { event: EventView } & Slots) {
   const live = useLiveConnected()
   const zone = useEventZone()
   const video = event.videos[0]
@@ -77,7 +83,7 @@ function EventArticle({ event, sessions, seating }: { event: EventView } & Slots
             </li>
           ))}
         </ul>
-        <BookingAction event={event} />
+        {sale ? sale(event, <BookingAction event={event} />) : <BookingAction event={event} />}
         <Waitlists event={event} />
       </section>
 
@@ -124,8 +130,8 @@ function BookingAction({ event }: { event: EventView }) {
 
 /** `sessions`: what the page shows of the event's schedule, below its tickets; `seating`: its seat
  * map, when it has one (issue 40) */
-export function EventDetailScreen({ sessions, seating }: Slots) {
+export function EventDetailScreen({ sessions, seating, sale }: Slots) {
   const { id } = useParams({ from: '/event/$id' })
   // a new id is a new page: nothing of the previous event's room carries over
-  return <EventDetail key={id} id={id} sessions={sessions} seating={seating} />
+  return <EventDetail key={id} id={id} sessions={sessions} seating={seating} sale={sale} />
 }

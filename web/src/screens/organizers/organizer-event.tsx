@@ -3,7 +3,7 @@
 // its own address (?section=, routes/event-sections.ts) as organizers know them from other
 // ticketing tools: the overview (its details, changes and cancellation, issue 17), its attendees a
 // page at a time and searchable, its analytics panel, its promo codes, its door (check-in figures,
-// double entries and door staff, issue 16), its seat map (issue 40). Only the section shown is mounted, so only its data is
+// double entries and door staff, issue 16), its seat map (issue 40), its sale time and waiting room (issue 41). Only the section shown is mounted, so only its data is
 // fetched and followed. Live as the dashboard: the row's figures are pushed and set in place, the
 // attendees and the check-in summary likewise, the analytics fetched again at most once a second
 // (live/follow.ts).
@@ -24,6 +24,7 @@ import { EventAttendees } from './event-attendees.tsx'
 import { EventChangesPanel } from './event-changes.tsx'
 import { EventCheckin } from './event-checkin.tsx'
 import { PromoCodes } from './promo-codes.tsx'
+import { SaleTime } from './sale-time.tsx'
 import './organizers.css'
 
 const eventRoute = getRouteApi('/_signed-in/_organizers/organizers/events/$eventId')
@@ -36,6 +37,7 @@ export const eventSections: ReadonlyArray<{ id: EventSectionId | undefined; labe
   { id: 'promo-codes', label: 'Promo codes' },
   { id: 'check-in', label: 'Check-in' },
   { id: 'seat-map', label: 'Seat map' },
+  { id: 'sale-time', label: 'Sale time' },
 ]
 
 export const sectionNavLabel = 'Event sections'
@@ -88,6 +90,8 @@ export function OrganizerEventScreen({ seatMap }: { seatMap?: (eventId: string) 
               <EventCheckin eventId={row._id} />
             ) : section === 'seat-map' ? (
               seatMap?.(row._id)
+            ) : section === 'sale-time' ? (
+              <SaleTime eventId={row._id} />
             ) : (
               <>
                 <dl className="organizer-event-facts">

@@ -1,0 +1,56 @@
+// Calls of the waiting room (issue 41, API.md "Waiting room"): an event's sale time and room (none:
+// null), the organizer's save of them, a buyer's place in line (none: null) and joining it, and the
+// organizer's figures of the line with pause and resume.
+import { queryOptions } from '@tanstack/react-query'
+import * as v from 'valibot'
+import { MessageReply } from '../../../contracts/common.ts'
+import { type OnSaleBody, OnSaleReply, OnSaleView, QueuePlace, QueueStats } from '../../../contracts/queue.ts'
+import { ApiError, api } from './client.ts'
+import { keys } from './keys.ts'
+
+export type { OnSaleBody, OnSaleView, QueuePlace, QueueStats }
+
+const path = (id: string) => encodeURIComponent(id)
+
+/** a 404's answer as null, anything else as it came */
+async function orNone<T>(read: () => Promise<T>): Promise<T | null> {
+  try {
+    return await read()
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 404) return null
+    throw error
+  }
+}
+
+/** the event's sale time and room, or null when it has none */
+export const fetchOnSale = (eventId: string): Promise<OnSaleView | null> =>
+  orNone(async () => v.parse(OnSaleView, await api.get<unknown>(`/event/${path(eventId)}/onsale`)))
+
+export const onSaleQuery = (eventId: string) =>
+  queryOptions({ queryKey: keys.onSale(eventId), queryFn: () => fetchOnSale(eventId) })
+
+export const saveOnSale = async (eventId: string, body: OnSaleBody) =>
+  v.parse(OnSaleReply, await api.put<unknown>(`/event/${path(eventId)}/onsale`, body))
+
+/** the caller's place in the event's line, or null when not in it */
+export const fetchMyPlace = (eventId: string): Promise<QueuePlace | null> =>
+  orNone(async () => v.parse(QueuePlace, await api.get<unknown>(`/event/${path(eventId)}/queue/me`)))
+
+export const myPlaceQuery = (eventId: string) =>
+  queryOptions({ queryKey: keys.queuePlace(eventId), queryFn: () => fetchMyPlace(eventId) })
+
+/** joins the line (a repeat answers the place already held) */
+export const joinQueue = async (eventId: string): Promise<QueuePlace> =>
+  v.parse(QueuePlace, await api.post<unknown>(`/event/${path(eventId)}/queue`))
+
+export const fetchQueueStats = async (eventId: string): Promise<QueueStats> =>
+  v.parse(QueueStats, await api.get<unknown>(`/event/${path(eventId)}/queue`))
+
+export const queueStatsQuery = (eventId: string) =>
+  queryOptions({ queryKey: keys.queueStats(eventId), queryFn: () => fetchQueueStats(eventId) })
+
+export const pauseQueue = async (eventId: string) =>
+  v.parse(MessageReply, await api.post<unknown>(`/event/${path(eventId)}/queue/pause`))
+
+export const resumeQueue = async (eventId: string) =>
+  v.parse(MessageReply, await api.post<unknown>(`/event/${path(eventId)}/queue/resume`))
