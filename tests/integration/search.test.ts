@@ -344,6 +344,9 @@ describe('the index as a read model', () => {
         'seat_maps',
         'seats',
         'seat_rows',
+        'queue_rooms',
+        'queue_places',
+        'billing_profiles',
       ])
         sqlite.exec(`DROP TABLE ${table}`)
       for (const column of [
@@ -359,7 +362,7 @@ describe('the index as a read model', () => {
       for (const column of ['cancelled_at', 'cancel_reason'])
         sqlite.exec(`ALTER TABLE events DROP COLUMN ${column}`)
       sqlite
-        .prepare('DELETE FROM __drizzle_migrations WHERE created_at IN (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)')
+        .prepare('DELETE FROM __drizzle_migrations WHERE created_at IN (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)')
         .run(
           recorded('0009_events_search'),
           recorded('0011_money_in_paise'),
@@ -372,6 +375,8 @@ describe('the index as a read model', () => {
           recorded('0018_door_invitations'),
           recorded('0019_cancelled_tickets'),
           recorded('0020_seat_maps'),
+          recorded('0021_waiting_rooms'),
+          recorded('0022_billing_profiles'),
         )
       // Opening the database applies the missing migration, which indexes the existing events.
       openDatabase(sqlite.name).close()
