@@ -25,7 +25,11 @@ import './catalog.css'
 type Slots = { sessions: ReactNode; seating?: ((event: EventView) => ReactNode) | undefined }
 
 function EventDetail({ id, sessions, seating }: { id: string } & Slots) {
-  const event = useQuery(eventQuery(id))
+  // one fetched a moment ago (at boot: routes/prefetch.ts) is not fetched again
+  const event = useQuery({
+    ...eventQuery(id),
+    refetchOnMount: (cached) => Date.now() - cached.state.dataUpdatedAt > 2000,
+  })
   useLiveRoom(rooms.event(id))
   return (
     <Fetched query={event} failed="Error fetching event details.">
