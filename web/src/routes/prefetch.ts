@@ -1,6 +1,5 @@
 // Data a page's route starts fetching while the page's code loads, instead of once the page has
 // mounted: the two then overlap, and the first view waits for the slower of them, not their sum.
-import { hashKey } from '@tanstack/react-query'
 import { rooms } from '../../../contracts/live.ts'
 import { keys } from '../api/keys.ts'
 import type { Live } from '../live/live.ts'
@@ -65,8 +64,11 @@ export function prefetchEventPage(args: {
     const timer = setTimeout(release, SEAT_ROOM_HANDOVER_MS)
     const stopListening = cache.subscribe((event) => {
       // the picker's query observes the map right after its own watch of the room (same commit)
-      if (event.type === 'observerAdded' && event.query.queryHash === hashKey(keys.seatMap(id)))
+      if (event.type === 'observerAdded' && sameKey(event.query.queryKey, keys.seatMap(id)))
         setTimeout(release, 0)
     })
   })
 }
+
+const sameKey = (a: readonly unknown[], b: readonly unknown[]) =>
+  a.length === b.length && a.every((part, i) => part === b[i])
