@@ -44,11 +44,12 @@ const router = createAppRouter(session, queryClient)
 // have waited for it (measured: the dashboards' code came 150 ms after the check). The guards still
 // decide what is shown: a page of another role is loaded for nothing, never shown.
 // Its data too, when it needs only the stored token (staticData.atBoot).
-for (const route of router.getMatchedRoutes(router.latestLocation.pathname)[0]) {
+const [bootRoutes, bootParams] = router.getMatchedRoutes(router.latestLocation.pathname)
+for (const route of bootRoutes) {
   void router.loadRouteChunk(route)?.catch(() => {
     // the router loads it again, and retries, when the page is shown
   })
-  if (session.current().token) route.options.staticData?.atBoot?.({ context: { session, queryClient } })
+  route.options.staticData?.atBoot?.({ context: { session, queryClient }, params: bootParams, live })
 }
 
 const root = document.getElementById('root')

@@ -48,10 +48,19 @@ export function seatMapOf(reply: unknown): SeatMapView {
   return frame as SeatMapView
 }
 
+/** when the map cached of each event was asked for (performance.now()): its room's pushes keep it
+ * current only if the room was joined before then */
+const askedAt = new Map<string, number>()
+
+export const seatMapAskedAt = (eventId: string): number | undefined => askedAt.get(eventId)
+
 /** the event's seat map, or null when it has none */
 export async function fetchSeatMap(eventId: string): Promise<SeatMapView | null> {
+  const asked = performance.now()
   try {
-    return seatMapOf(await api.get<unknown>(`/event/${path(eventId)}/seatmap`))
+    const map = seatMapOf(await api.get<unknown>(`/event/${path(eventId)}/seatmap`))
+    askedAt.set(eventId, asked)
+    return map
   } catch (error) {
     if (error instanceof ApiError && error.status === 404) return null
     throw error

@@ -52,9 +52,10 @@ export type Live = {
   /**
    * asks for a public room ('events', 'event-<id>', 'seats-<id>'); kept across reconnections.
    * `onJoined`: called whenever the server says the room was joined (at first and on every
-   * connection): what was read before may have missed a push (a seat map reads itself again)
+   * connection), with when (performance.now()); at once when it is joined already: what was read
+   * before then may have missed a push (a seat map reads itself again)
    */
-  watch(room: string, onJoined?: () => void): () => void
+  watch(room: string, onJoined?: (at: number) => void): () => void
   connected(): boolean
   status(): LiveStatus
   /** the server's reason while the status is refused, else null */
@@ -68,9 +69,14 @@ export function createLive(url = ''): Live {
   let opening: Promise<Socket> | null = null
   const watched = new Map<string, number>()
   /** who wants to know when a room is joined (each connection's watch of it, and the first) */
-  const joinListeners = new Map<string, Set<() => void>>()
+  const joinListeners = new Map<string, Set<(at: number) => void>>()
+  /** the rooms joined on this connection, and when */
+  const joined = new Map<string, number>()
   const joinedAck = (room: string) => (ack: WatchAck | undefined) => {
-    if (ack?.ok) for (const listener of joinListeners.get(room) ?? []) listener()
+    if (!ack?.ok || !watched.has(room)) return
+    const at = performance.now()
+    joined.set(room, at)
+    for (const listener of joinListeners.get(room) ?? []) listener(at)
   }
   const factListeners = new Set<(push: FactPush) => void>()
   const seatListeners = new Set<(changes: SeatsPush) => void>()
@@ -105,6 +111,7 @@ export function createLive(url = ''): Live {
         for (const listener of connectListeners) listener()
       })
       created.on('disconnect', (reason) => {
+        joined.clear()
         // Our own disconnect (a new token) is followed at once by a new connection.
         if (reason === 'io client disconnect') {
           setStatus('idle')
@@ -216,10 +223,16 @@ export function createLive(url = ''): Live {
     watch(room, onJoined) {
       const count = (watched.get(room) ?? 0) + 1
       watched.set(room, count)
-      const listener = onJoined ? () => onJoined() : null
+      const listener = onJoined ? (at: number) => onJoined(at) : null
       if (listener) joinListeners.set(room, (joinListeners.get(room) ?? new Set()).add(listener))
       if (!opening) reconnect()
       else if (count === 1 && socket?.connected) socket.emit(liveEvents.watch, room, joinedAck(room))
+      // another screen's watch joined it already: this one is told so too, as the first was
+      const since = joined.get(room)
+      if (listener && since !== undefined)
+        queueMicrotask(() => {
+          if (joinListeners.get(room)?.has(listener) && joined.get(room) === since) listener(since)
+        })
       return () => {
         if (listener) joinListeners.get(room)?.delete(listener)
         const left = (watched.get(room) ?? 1) - 1
@@ -228,6 +241,7 @@ export function createLive(url = ''): Live {
           return
         }
         watched.delete(room)
+        joined.delete(room)
         if (socket?.connected) socket.emit(liveEvents.unwatch, room)
       }
     },

@@ -17,11 +17,11 @@ function useLive(): Live {
  * watches a room ('events', 'event-<id>', 'schedule', 'attendees-<id>', 'seats-<id>') while the
  * screen is shown; `onJoined` whenever the server says it was joined
  */
-export function useLiveRoom(room: string, onJoined?: () => void): void {
+export function useLiveRoom(room: string, onJoined?: (at: number) => void): void {
   const live = useLive()
   const joined = useRef(onJoined)
   joined.current = onJoined
-  useEffect(() => live.watch(room, () => joined.current?.()), [live, room])
+  useEffect(() => live.watch(room, (at) => joined.current?.(at)), [live, room])
 }
 
 /** hears every fact pushed to this account's rooms and the rooms watched */

@@ -4,6 +4,7 @@
 // layout of that role within it; login and sign up are under the visitors' layout.
 import { createRoute, redirect } from '@tanstack/react-router'
 import type { Role } from '../../../contracts/accounts.ts'
+import type { Live } from '../live/live.ts'
 import { type RouterContext, rootRoute } from './root.tsx'
 
 declare module '@tanstack/router-core' {
@@ -11,11 +12,11 @@ declare module '@tanstack/router-core' {
     /** the role an area is for */
     role?: Role
     /**
-     * Data the page fetches with the stored token alone, started when the app boots on this page,
-     * beside the session check, instead of after it (main.tsx); its loader asks again and is not
-     * fetched twice. A token that turns out to be no good gets a 401 nobody shows.
+     * Data the page fetches with the stored token alone (or none), started when the app boots on
+     * this page, beside the session check, instead of after it (main.tsx); its loader or screen asks
+     * again and is not fetched twice. A token that turns out to be no good gets a 401 nobody shows.
      */
-    atBoot?: (args: { context: RouterContext }) => void
+    atBoot?: (args: { context: RouterContext; params: Record<string, string>; live: Live }) => void
   }
 }
 

@@ -1,6 +1,7 @@
 // Routes open to everyone: landing, listing, search, schedule, event detail.
 import { createRoute } from '@tanstack/react-router'
 import { lazyScreen } from '../ui/retry-import.ts'
+import { prefetchEventPage } from './prefetch.ts'
 import { rootRoute } from './root.tsx'
 
 export const landingRoute = createRoute({
@@ -32,6 +33,7 @@ export const eventRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/event/$id',
   component: lazyScreen(() => import('./pages/event.tsx'), 'EventPage'),
+  staticData: { atBoot: prefetchEventPage },
 })
 
 export const publicRoutes = [landingRoute, homeRoute, searchRoute, scheduleRoute, eventRoute] as const

@@ -31,7 +31,11 @@ type Slots = {
 }
 
 function EventDetail({ id, sessions, seating, sale }: { id: string } & Slots) {
-  const event = useQuery(eventQuery(id))
+  // one fetched a moment ago (at boot: routes/prefetch.ts) is not fetched again
+  const event = useQuery({
+    ...eventQuery(id),
+    refetchOnMount: (cached) => Date.now() - cached.state.dataUpdatedAt > 2000,
+  })
   useLiveRoom(rooms.event(id))
   return (
     <Fetched query={event} failed="Error fetching event details.">

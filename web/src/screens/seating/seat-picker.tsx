@@ -35,7 +35,8 @@ export const pickerTexts = {
 export function EventSeating({ eventId, bookable }: { eventId: string; bookable: boolean }) {
   // the room joined first, the map read after: one read of it (use-seat-room.ts)
   const readable = useSeatMapRoom(eventId)
-  const map = useQuery({ ...seatMapQuery(eventId), enabled: readable })
+  // kept current by the room once read after its join; read again when joined anew (a reconnection)
+  const map = useQuery({ ...seatMapQuery(eventId), enabled: readable, staleTime: Number.POSITIVE_INFINITY })
   // none (or not read): the event is booked by count, as ever
   if (!map.data) return null
   return <SeatPicker map={map.data} bookable={bookable} />

@@ -423,13 +423,8 @@ function SeatCanvas(props: { map: SeatMapView; box: Box; selected: ReadonlySet<s
   const scale = canvasScale(box)
   const width = Math.round(box.w * scale)
   const height = Math.round(box.h * scale)
-  /** what the canvas shows: each seat's look, the rows painted as they are, the seats chosen */
-  const shows = useRef({
-    size: '',
-    looks: new Map<string, string>(),
-    rows: new WeakSet<Row>(),
-    chosen: new Set<string>() as ReadonlySet<string>,
-  })
+  /** what the canvas shows: the rows as painted (per section), the seats chosen */
+  const shows = useRef({ size: '', rows: [] as Row[][], chosen: new Set<string>() as ReadonlySet<string> })
   useLayoutEffect(() => {
     const context = ref.current?.getContext('2d')
     if (!context) return
@@ -439,29 +434,42 @@ function SeatCanvas(props: { map: SeatMapView; box: Box; selected: ReadonlySet<s
     const fresh = state.size !== size
     if (fresh) {
       state.size = size
-      state.looks = new Map()
-      state.rows = new WeakSet()
+      state.rows = []
       state.chosen = new Set()
     }
     context.setTransform(scale, 0, 0, scale, -box.x * scale, -box.y * scale)
+    // A live change makes new objects of its rows only: a row painted as it is is skipped, and of a
+    // changed one only the seats that look otherwise are painted. Comparing rows rather than keeping
+    // each seat's look by its id spares the first paint of a stadium 50,000 strings and map entries.
     const due: Row['seats'] = []
-    const look = (seat: Row['seats'][number]) => {
-      const now = seatLook(seat, selected.has(seat.id))
-      if (state.looks.get(seat.id) === now) return
-      state.looks.set(seat.id, now)
-      due.push(seat)
-    }
-    for (const section of map.sections)
-      for (const row of section.rows) {
-        if (state.rows.has(row)) continue
-        state.rows.add(row)
-        for (const seat of row.seats) look(seat)
+    map.sections.forEach((section, s) => {
+      state.rows[s] ??= []
+      const painted = state.rows[s]
+      section.rows.forEach((row, r) => {
+        const before = painted[r]
+        if (before === row) return
+        painted[r] = row
+        if (!before) {
+          for (const seat of row.seats) due.push(seat)
+          return
+        }
+        row.seats.forEach((seat, n) => {
+          const was = before.seats[n]
+          if (!was || was.id !== seat.id || seatLook(was, false) !== seatLook(seat, false)) due.push(seat)
+        })
+      })
+    })
+    // the seats chosen or no longer chosen since the last paint
+    const turned = [...state.chosen].filter((id) => !selected.has(id))
+    for (const id of selected) if (!state.chosen.has(id)) turned.push(id)
+    if (turned.length > 0) {
+      const places = seatPlaces(map)
+      const seen = new Set(due)
+      for (const id of turned) {
+        const place = places.get(id)
+        const seat = place && map.sections[place.section]?.rows[place.row]?.seats[place.seat]
+        if (seat && !seen.has(seat)) due.push(seat)
       }
-    const places = seatPlaces(map)
-    for (const id of new Set([...state.chosen, ...selected])) {
-      const place = places.get(id)
-      const seat = place && map.sections[place.section]?.rows[place.row]?.seats[place.seat]
-      if (seat) look(seat)
     }
     state.chosen = selected
     paintSeats(context, due, selected, !fresh)
