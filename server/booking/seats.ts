@@ -6,14 +6,13 @@ import {
   NO_SEATS_TOGETHER,
   SEATS_TAKEN,
   type SeatLabel,
-  type SeatStatus,
   SINGLE_SEAT_LEFT,
 } from '../../contracts/seating.ts'
 import type { TicketTypeRow } from '../catalog/queries.ts'
 import { type Step, type StepQueries, wait } from '../db/store.ts'
 import { conflict, invalid, seatsConflict } from '../errors.ts'
 import { bestSeats, type RowOfSeats, selectionRefusal } from '../seating/best.ts'
-import { type MapSeat, rowsOf, type SeatingQueries } from '../seating/queries.ts'
+import { type MapSeat, rowsOf, type SeatingQueries, type SeatPlace } from '../seating/queries.ts'
 
 export const SEATS_NOT_ON_MAP = 'Some of the seats you chose are not on this event’s seat map.'
 export const SEATS_OF_ONE_SECTION = 'Choose seats of one section at a time.'
@@ -90,18 +89,18 @@ export async function seatsChosen(
  * with room for all of them, else the best split from the whole section.
  */
 export function* bestSeatsNow(
-  seating: StepQueries<Pick<SeatingQueries, 'placesOf' | 'section' | 'rowsWithRoom' | 'named'>>,
+  seating: StepQueries<Pick<SeatingQueries, 'placesOf' | 'section' | 'roomNow'>>,
   eventId: string,
   ticketTypeId: string,
   n: number,
   stage: Box | null,
 ): Step<SeatLabel[]> {
-  const labels = yield* wait(seating.rowsWithRoom(eventId, ticketTypeId, n, CANDIDATE_ROWS))
-  // no row has room for all of them: the best split, from the whole section
-  const places: Array<{ id: string; row: string; x: number; y: number; status: SeatStatus }> =
-    labels.length > 0
-      ? yield* wait(seating.placesOf(eventId, ticketTypeId, labels))
-      : yield* wait(seating.section(eventId, ticketTypeId))
+  const room = yield* wait(seating.roomNow(eventId, ticketTypeId, n, CANDIDATE_ROWS))
+  // no row has room for all of them: the best split, from the whole section (in the plan's order)
+  const places: Array<Pick<SeatPlace, 'id' | 'section' | 'row' | 'number' | 'x' | 'y' | 'status' | 'ord'>> =
+    room.version !== null
+      ? yield* wait(seating.placesOf(eventId, ticketTypeId, room.version, room.labels))
+      : (yield* wait(seating.section(eventId, ticketTypeId))).map((seat, ord) => ({ ...seat, ord }))
   const rows = new Map<string, RowOfSeats>()
   for (const seat of places) {
     const row = rows.get(seat.row) ?? { label: seat.row, seats: [] }
@@ -111,5 +110,9 @@ export function* bestSeatsNow(
   const best = bestSeats([...rows.values()], n, stage)
   if (!best) throw conflict(NO_SEATS_TOGETHER)
   // in the plan's order, as a named choice is: admission n is the order's n-th seat everywhere
-  return (yield* wait(seating.named(eventId, best))).map(labelOf)
+  const chosen = new Set(best)
+  return places
+    .filter((seat) => chosen.has(seat.id))
+    .sort((a, b) => a.ord - b.ord)
+    .map((seat) => ({ id: seat.id, section: seat.section, row: seat.row, number: seat.number }))
 }

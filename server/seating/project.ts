@@ -8,6 +8,7 @@ import type { SeatMapPlaced } from '../catalog/facts.ts'
 import { type Sql, statement } from '../db/sql.ts'
 import { wait } from '../db/store.ts'
 import { readProjection } from '../ledger/read-projection.ts'
+import { listed } from './queries.ts'
 import { seatMaps, seatRows, seats } from './tables.ts'
 
 /** seats written per statement when a plan is saved (a stadium's 100,000 in 50) */
@@ -62,13 +63,25 @@ const dropRows = statement<{ eventId: string }>(
   (p) => sql`DELETE FROM seat_rows WHERE event_id = ${p.eventId}`,
 )
 
-/** the free seats counted again in the rows of the seats an order is (or was last) with */
-const recountRows = statement<{ orderId: string }>(
-  (p) => sql`UPDATE seat_rows SET free = (SELECT count(*) FROM seats s WHERE s.event_id = seat_rows.event_id
-      AND s.ticket_type_id = seat_rows.ticket_type_id AND s.row_label = seat_rows.row_label
-      AND s.status = 'free' AND NOT s.blocked)
+// A row's free seats move by as many as a fact moves, counted before the seats are: those of the
+// listed seats free now (not blocked) leave their rows' counts, those of an order held or sold now
+// come back to theirs. A hold reads no row's seats to count them again.
+const takeFromRows = statement<{ eventId: string; ids: string[] }>(
+  (p, d) => sql`UPDATE seat_rows SET free = free - (SELECT count(*) FROM ${listed(d, p.ids)}
+      ON seats.event_id = ${p.eventId} AND seats.seat_id = j.value
+      WHERE seats.ticket_type_id = seat_rows.ticket_type_id AND seats.row_label = seat_rows.row_label
+        AND seats.status = 'free' AND NOT seats.blocked)
+    WHERE event_id = ${p.eventId} AND (ticket_type_id, row_label) IN (
+      SELECT seats.ticket_type_id, seats.row_label FROM ${listed(d, p.ids)}
+      ON seats.event_id = ${p.eventId} AND seats.seat_id = j.value)`,
+)
+
+const giveToRows = statement<{ orderId: string }>(
+  (p) => sql`UPDATE seat_rows SET free = free + (SELECT count(*) FROM seats s WHERE s.order_id = ${p.orderId}
+      AND s.event_id = seat_rows.event_id AND s.ticket_type_id = seat_rows.ticket_type_id
+      AND s.row_label = seat_rows.row_label AND s.status <> 'free' AND NOT s.blocked)
     WHERE (event_id, ticket_type_id, row_label) IN (
-      SELECT event_id, ticket_type_id, row_label FROM seats WHERE order_id = ${p.orderId})`,
+      SELECT event_id, ticket_type_id, row_label FROM seats WHERE order_id = ${p.orderId} AND status <> 'free')`,
 )
 
 const holdSeats = statement<{ eventId: string; orderId: string; ids: string[] }>(
@@ -134,8 +147,8 @@ function* placed(fact: { data: SeatMapPlaced['data'] }, x: Sql) {
 const idsOf = (seatsHeld: SeatsHeld | undefined) => (seatsHeld ?? []).map((s) => s.id)
 
 function* release(fact: { data: { orderId: string } }, x: Sql) {
+  yield* wait(x.run(giveToRows, { orderId: fact.data.orderId }))
   yield* wait(x.run(freeSeats, { orderId: fact.data.orderId }))
-  yield* wait(x.run(recountRows, { orderId: fact.data.orderId }))
 }
 
 type SeatingFact =
@@ -153,15 +166,15 @@ export const seatingProjection = readProjection<SeatingFact>({
     *TicketsHeld(fact, x) {
       const ids = idsOf(fact.data.seats)
       if (ids.length === 0) return
+      yield* wait(x.run(takeFromRows, { eventId: fact.data.eventId, ids }))
       yield* wait(x.run(holdSeats, { eventId: fact.data.eventId, orderId: fact.data.orderId, ids }))
-      yield* wait(x.run(recountRows, { orderId: fact.data.orderId }))
     },
     *TicketsIssued(fact, x) {
       const ids = fact.data.seats ?? []
       if (ids.length === 0) return
-      yield* wait(x.run(sellSeats, { eventId: fact.data.eventId, orderId: fact.data.orderId, ids }))
       // taken again after a lapse: the rows the seats came back to count them gone again
-      if (fact.data.afterExpiry) yield* wait(x.run(recountRows, { orderId: fact.data.orderId }))
+      if (fact.data.afterExpiry) yield* wait(x.run(takeFromRows, { eventId: fact.data.eventId, ids }))
+      yield* wait(x.run(sellSeats, { eventId: fact.data.eventId, orderId: fact.data.orderId, ids }))
     },
     PaymentFailed: release,
     HoldExpired: release,

@@ -69,7 +69,12 @@ export const seatRows = readModelTable(
   }),
   (t, i) => [
     i.primaryKey({ columns: [t.eventId, t.ticketTypeId, t.rowLabel] }),
-    i.index('seat_rows_by_rank').on(t.eventId, t.ticketTypeId, t.rank, t.ord),
+    // the rows with room, nearest the stage first (a full row is not read past), covering what the
+    // hold reads of them
+    i
+      .index('seat_rows_with_room')
+      .on(t.eventId, t.ticketTypeId, t.rank, t.ord, t.free, t.rowLabel)
+      .where(sql`${t.free} > 0`),
   ],
 )
 
