@@ -12,7 +12,7 @@ import type { TicketTypeRow } from '../catalog/queries.ts'
 import { type Step, type StepQueries, wait } from '../db/store.ts'
 import { conflict, invalid, seatsConflict } from '../errors.ts'
 import { bestSeats, type RowOfSeats, selectionRefusal } from '../seating/best.ts'
-import { type MapSeat, rowsOf, type SeatingQueries, type SeatPlace } from '../seating/queries.ts'
+import { type MapSeat, rowsOf, type SeatingQueries } from '../seating/queries.ts'
 
 export const SEATS_NOT_ON_MAP = 'Some of the seats you chose are not on this event’s seat map.'
 export const SEATS_OF_ONE_SECTION = 'Choose seats of one section at a time.'
@@ -96,22 +96,33 @@ export function* bestSeatsNow(
   stage: Box | null,
 ): Step<SeatLabel[]> {
   const room = yield* wait(seating.roomNow(eventId, ticketTypeId, n, CANDIDATE_ROWS))
-  // no row has room for all of them: the best split, from the whole section (in the plan's order)
-  const places: Array<Pick<SeatPlace, 'id' | 'section' | 'row' | 'number' | 'x' | 'y' | 'status' | 'ord'>> =
-    room.version !== null
-      ? yield* wait(seating.placesOf(eventId, ticketTypeId, room.version, room.labels))
-      : (yield* wait(seating.section(eventId, ticketTypeId))).map((seat, ord) => ({ ...seat, ord }))
-  const rows = new Map<string, RowOfSeats>()
-  for (const seat of places) {
-    const row = rows.get(seat.row) ?? { label: seat.row, seats: [] }
-    row.seats.push({ id: seat.id, x: seat.x, y: seat.y, status: seat.status })
-    rows.set(seat.row, row)
+  let rows: RowOfSeats[]
+  let placed: ReadonlyArray<SeatLabel & { ord: number }>
+  if (room.version !== null) {
+    // the rows with room: their places kept per plan version, their seats held or sold read now
+    const read = yield* wait(seating.placesOf(eventId, ticketTypeId, room.version, room.labels))
+    rows = read.map((row) => ({
+      label: row.label,
+      seats: row.seats.map((seat) => ({
+        id: seat.id,
+        x: seat.x,
+        y: seat.y,
+        // held or sold: taken either way
+        status: room.taken.has(seat.id) ? 'held' : seat.blocked ? 'blocked' : 'free',
+      })),
+    }))
+    placed = read.flatMap((row) => row.seats)
+  } else {
+    // no row has room for all of them: the best split, from the whole section
+    const section = yield* wait(seating.section(eventId, ticketTypeId))
+    rows = rowsOf(section)
+    placed = section.map((seat, ord) => ({ ...seat, ord }))
   }
-  const best = bestSeats([...rows.values()], n, stage)
+  const best = bestSeats(rows, n, stage)
   if (!best) throw conflict(NO_SEATS_TOGETHER)
   // in the plan's order, as a named choice is: admission n is the order's n-th seat everywhere
   const chosen = new Set(best)
-  return places
+  return placed
     .filter((seat) => chosen.has(seat.id))
     .sort((a, b) => a.ord - b.ord)
     .map((seat) => ({ id: seat.id, section: seat.section, row: seat.row, number: seat.number }))

@@ -67,21 +67,22 @@ const dropRows = statement<{ eventId: string }>(
 // listed seats free now (not blocked) leave their rows' counts, those of an order held or sold now
 // come back to theirs. A hold reads no row's seats to count them again.
 const takeFromRows = statement<{ eventId: string; ids: string[] }>(
-  (p, d) => sql`UPDATE seat_rows SET free = free - (SELECT count(*) FROM ${listed(d, p.ids)}
-      ON seats.event_id = ${p.eventId} AND seats.seat_id = j.value
-      WHERE seats.ticket_type_id = seat_rows.ticket_type_id AND seats.row_label = seat_rows.row_label
-        AND seats.status = 'free' AND NOT seats.blocked)
-    WHERE event_id = ${p.eventId} AND (ticket_type_id, row_label) IN (
-      SELECT seats.ticket_type_id, seats.row_label FROM ${listed(d, p.ids)}
-      ON seats.event_id = ${p.eventId} AND seats.seat_id = j.value)`,
+  (p, d) => sql`UPDATE seat_rows SET free = seat_rows.free - g.n
+    FROM (SELECT seats.event_id, seats.ticket_type_id, seats.row_label, count(*) AS n
+      FROM ${listed(d, p.ids)} ON seats.event_id = ${p.eventId} AND seats.seat_id = j.value
+      WHERE seats.status = 'free' AND NOT seats.blocked
+      GROUP BY seats.event_id, seats.ticket_type_id, seats.row_label) AS g
+    WHERE seat_rows.event_id = g.event_id AND seat_rows.ticket_type_id = g.ticket_type_id
+      AND seat_rows.row_label = g.row_label`,
 )
 
 const giveToRows = statement<{ orderId: string }>(
-  (p) => sql`UPDATE seat_rows SET free = free + (SELECT count(*) FROM seats s WHERE s.order_id = ${p.orderId}
-      AND s.event_id = seat_rows.event_id AND s.ticket_type_id = seat_rows.ticket_type_id
-      AND s.row_label = seat_rows.row_label AND s.status <> 'free' AND NOT s.blocked)
-    WHERE (event_id, ticket_type_id, row_label) IN (
-      SELECT event_id, ticket_type_id, row_label FROM seats WHERE order_id = ${p.orderId} AND status <> 'free')`,
+  (p) => sql`UPDATE seat_rows SET free = seat_rows.free + g.n
+    FROM (SELECT event_id, ticket_type_id, row_label, count(*) AS n FROM seats
+      WHERE order_id = ${p.orderId} AND status <> 'free' AND NOT blocked
+      GROUP BY event_id, ticket_type_id, row_label) AS g
+    WHERE seat_rows.event_id = g.event_id AND seat_rows.ticket_type_id = g.ticket_type_id
+      AND seat_rows.row_label = g.row_label`,
 )
 
 const holdSeats = statement<{ eventId: string; orderId: string; ids: string[] }>(

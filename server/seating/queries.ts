@@ -85,18 +85,34 @@ const seatsOfRows = statement<{ eventId: string; ticketTypeId: string; labels: s
 
 // the rows of a section with at least n seats free, nearest the stage's front first: where the
 // best n seats are found (a buyer's own held seats are not counted back here: their rows may be
-// passed over, never oversold); with the plan's version they are of. `free > 0` as written lets the
-// rows with room (seat_rows_with_room) serve it, full rows left out.
+// passed over, never oversold). `free > 0` as written lets the rows with room (seat_rows_with_room)
+// serve it, full rows left out.
 const rowsWithRoom = statement<
   { eventId: string; ticketTypeId: string; n: number; limit: number },
-  { label: string; version: number }
+  { label: string }
+>(
+  (p) => sql`SELECT row_label AS label FROM seat_rows
+    WHERE event_id = ${p.eventId} AND ticket_type_id = ${p.ticketTypeId} AND free > 0 AND free >= ${p.n}
+    ORDER BY rank, ord LIMIT ${p.limit}`,
+)
+
+// the same rows, each with the ids of its seats held or sold now (one text a row: a row's seats
+// read as rows were most of a hold's reading), and the version of the plan they are of: all a hold
+// reads to choose the best seats, their places kept
+const roomNow = statement<
+  { eventId: string; ticketTypeId: string; n: number; limit: number },
+  { label: string; version: number; taken: string | null }
 >(
   (
     p,
-  ) => sql`SELECT row_label AS label, (SELECT version FROM seat_maps WHERE event_id = ${p.eventId}) AS version
-    FROM seat_rows
-    WHERE event_id = ${p.eventId} AND ticket_type_id = ${p.ticketTypeId} AND free > 0 AND free >= ${p.n}
-    ORDER BY rank, ord LIMIT ${p.limit}`,
+    d,
+  ) => sql`SELECT r.row_label AS label, (SELECT version FROM seat_maps WHERE event_id = ${p.eventId}) AS version,
+      (SELECT ${d.joined(sql`s.seat_id`)} FROM seats s WHERE s.event_id = ${p.eventId}
+        AND s.ticket_type_id = ${p.ticketTypeId} AND s.row_label = r.row_label AND s.status <> 'free') AS taken
+    FROM (SELECT row_label, rank, ord FROM seat_rows
+      WHERE event_id = ${p.eventId} AND ticket_type_id = ${p.ticketTypeId} AND free > 0 AND free >= ${p.n}
+      ORDER BY rank, ord LIMIT ${p.limit}) AS r
+    ORDER BY r.rank, r.ord`,
 )
 
 // a few rows' seats as a plan version placed them (what no sale moves), kept per version (Places)
@@ -119,16 +135,6 @@ const placesOfRows = statement<
     ON seats.event_id = ${p.eventId} AND seats.ticket_type_id = ${p.ticketTypeId} AND seats.row_label = j.value
     WHERE seats.plan_version = ${p.version}
     ORDER BY seats.ord`,
-)
-
-// the seats held or sold now in a few rows of a section (from seats_in_row alone)
-const takenInRows = statement<
-  { eventId: string; ticketTypeId: string; labels: string[] },
-  { id: string; status: 'held' | 'sold' }
->(
-  (p, d) => sql`SELECT seats.seat_id AS id, seats.status FROM ${listed(d, p.labels)}
-    ON seats.event_id = ${p.eventId} AND seats.ticket_type_id = ${p.ticketTypeId} AND seats.row_label = j.value
-    WHERE seats.status <> 'free'`,
 )
 
 const takenOf = statement<{ eventId: string }, { id: string; status: 'held' | 'sold' }>(
@@ -203,9 +209,6 @@ export type Place = {
   /** its place in the plan's order */
   ord: number
 }
-
-/** a seat's place and its status now */
-export type SeatPlace = Place & { status: SeatStatus }
 
 /** sections whose places are kept (an LRU: a stadium's section is some 10 MB when all its rows are read) */
 const SECTIONS_KEPT = 8
@@ -286,52 +289,42 @@ export function seatingQueries(x: Sql, places: Places = new Places()) {
     rowsWithRoom: (eventId: string, ticketTypeId: string, n: number, limit: number) =>
       after(x.all(rowsWithRoom, { eventId, ticketTypeId, n, limit }), (rows) => rows.map((r) => r.label)),
 
-    /** as rowsWithRoom, with the version of the plan they are of (none: no row has room) */
+    /**
+     * As rowsWithRoom, with the ids of the seats held or sold now in those rows and the version of
+     * the plan they are of (null: no row has room).
+     */
     roomNow: (eventId: string, ticketTypeId: string, n: number, limit: number) =>
-      after(x.all(rowsWithRoom, { eventId, ticketTypeId, n, limit }), (rows) => ({
+      after(x.all(roomNow, { eventId, ticketTypeId, n, limit }), (rows) => ({
         version: rows.length > 0 ? Number(rows[0]?.version) : null,
         labels: rows.map((r) => r.label),
+        taken: new Set(rows.flatMap((r) => (r.taken ? r.taken.split(',') : []))),
       })),
 
     /**
-     * A few rows of a section as the best seats read them, in the plan's order: each seat's place
-     * (kept per plan version: only the rows not seen yet are read) and its status now (only the
-     * rows' seats held or sold are read).
+     * A few rows of a section as a plan version placed them, each row's seats in the plan's order:
+     * kept per version, so only the rows not seen yet are read.
      */
     placesOf: (eventId: string, ticketTypeId: string, version: number, labels: readonly string[]) => {
-      if (labels.length === 0) return []
       const kept = places.of(eventId, version, ticketTypeId)
       const missing = [...new Set(labels.filter((label) => !kept.has(label)))]
-      return after(
-        together([
-          missing.length > 0 ? x.all(placesOfRows, { eventId, ticketTypeId, version, labels: missing }) : [],
-          x.all(takenInRows, { eventId, ticketTypeId, labels: [...new Set(labels)] }),
-        ] as const),
-        ([read, taken]): SeatPlace[] => {
-          const rows = new Map<string, Place[]>(missing.map((label) => [label, []]))
-          for (const r of read)
-            rows.get(r.row)?.push({
-              id: r.id,
-              row: r.row,
-              section: r.section,
-              number: json<SeatNumber>(r.number),
-              x: Number(r.x),
-              y: Number(r.y),
-              blocked: r.blocked === true || r.blocked === 1,
-              ord: Number(r.ord),
-            })
-          for (const [label, row] of rows) kept.set(label, row)
-          const status = new Map(taken.map((t) => [t.id, t.status]))
-          const seats: SeatPlace[] = []
-          for (const label of new Set(labels)) {
-            for (const place of kept.get(label) ?? []) {
-              const now = status.get(place.id)
-              seats.push({ ...place, status: now ?? (place.blocked ? 'blocked' : 'free') })
-            }
-          }
-          return seats
-        },
-      )
+      const rowsOf = () => labels.map((label) => ({ label, seats: kept.get(label) ?? [] }))
+      if (missing.length === 0) return rowsOf()
+      return after(x.all(placesOfRows, { eventId, ticketTypeId, version, labels: missing }), (read) => {
+        const rows = new Map<string, Place[]>(missing.map((label) => [label, []]))
+        for (const r of read)
+          rows.get(r.row)?.push({
+            id: r.id,
+            row: r.row,
+            section: r.section,
+            number: json<SeatNumber>(r.number),
+            x: Number(r.x),
+            y: Number(r.y),
+            blocked: r.blocked === true || r.blocked === 1,
+            ord: Number(r.ord),
+          })
+        for (const [label, row] of rows) kept.set(label, row)
+        return rowsOf()
+      })
     },
 
     /** the ids of the event's seats held or sold now */
