@@ -26,7 +26,7 @@ import { pgAppLedger } from './pg-projections.ts'
 import { appLedger } from './projections.ts'
 import { type QueueQueries, queueQueries } from './queue/queries.ts'
 import { type ScheduleQueries, scheduleQueries } from './schedule/queries.ts'
-import { type SeatingQueries, seatingQueries } from './seating/queries.ts'
+import { Places, type SeatingQueries, seatingQueries } from './seating/queries.ts'
 import { type SupportQueries, supportQueries } from './support/queries.ts'
 import { type WaitlistQueries, waitlistQueries } from './waitlist/queries.ts'
 
@@ -119,11 +119,13 @@ export function sqliteStore(connection: Connection, now?: () => Date): Store {
 export function postgresStore(connection: PgConnection, now?: () => Date): Store {
   const ledger = pgAppLedger(connection.pool, now)
   const pool = pgSql(poolQueryable(connection.pool))
+  // the seats' places each plan version put, kept across the decisions' transactions
+  const places = new Places()
   return {
     ledger: pgLedgerPort<DecisionReads>(ledger, (tx) => ({
       booking: bookingQueries(pgSql(tx)),
       accounts: { emailTaken: emailTaken(pgSql(tx)) },
-      seating: seatingQueries(pgSql(tx)),
+      seating: seatingQueries(pgSql(tx), places),
       queue: queueQueries(pgSql(tx)),
     })),
     queries: {

@@ -34,7 +34,7 @@ export type HoldLimits = {
 export type BookingReads = {
   booking: StepQueries<BookingQueries>
   /** a seated order's seats as they are now (issue 40) */
-  seating: Pick<StepQueries<SeatingQueries>, 'named' | 'placesOf' | 'section' | 'rowsWithRoom'>
+  seating: Pick<StepQueries<SeatingQueries>, 'named' | 'placesOf' | 'section' | 'roomNow'>
 }
 export type BookingLedger = Pick<LedgerPort<BookingReads>, 'kind' | 'transaction' | 'transactionInBatch'>
 type Tx = DecisionTx<BookingReads>

@@ -6,7 +6,6 @@ import {
   NO_SEATS_TOGETHER,
   SEATS_TAKEN,
   type SeatLabel,
-  type SeatStatus,
   SINGLE_SEAT_LEFT,
 } from '../../contracts/seating.ts'
 import type { TicketTypeRow } from '../catalog/queries.ts'
@@ -90,26 +89,41 @@ export async function seatsChosen(
  * with room for all of them, else the best split from the whole section.
  */
 export function* bestSeatsNow(
-  seating: StepQueries<Pick<SeatingQueries, 'placesOf' | 'section' | 'rowsWithRoom' | 'named'>>,
+  seating: StepQueries<Pick<SeatingQueries, 'placesOf' | 'section' | 'roomNow'>>,
   eventId: string,
   ticketTypeId: string,
   n: number,
   stage: Box | null,
 ): Step<SeatLabel[]> {
-  const labels = yield* wait(seating.rowsWithRoom(eventId, ticketTypeId, n, CANDIDATE_ROWS))
-  // no row has room for all of them: the best split, from the whole section
-  const places: Array<{ id: string; row: string; x: number; y: number; status: SeatStatus }> =
-    labels.length > 0
-      ? yield* wait(seating.placesOf(eventId, ticketTypeId, labels))
-      : yield* wait(seating.section(eventId, ticketTypeId))
-  const rows = new Map<string, RowOfSeats>()
-  for (const seat of places) {
-    const row = rows.get(seat.row) ?? { label: seat.row, seats: [] }
-    row.seats.push({ id: seat.id, x: seat.x, y: seat.y, status: seat.status })
-    rows.set(seat.row, row)
+  const room = yield* wait(seating.roomNow(eventId, ticketTypeId, n, CANDIDATE_ROWS))
+  let rows: RowOfSeats[]
+  let placed: ReadonlyArray<SeatLabel & { ord: number }>
+  if (room.version !== null) {
+    // the rows with room: their places kept per plan version, their seats held or sold read now
+    const read = yield* wait(seating.placesOf(eventId, ticketTypeId, room.version, room.labels))
+    rows = read.map((row) => ({
+      label: row.label,
+      seats: row.seats.map((seat) => ({
+        id: seat.id,
+        x: seat.x,
+        y: seat.y,
+        // held or sold: taken either way
+        status: room.taken.has(seat.id) ? 'held' : seat.blocked ? 'blocked' : 'free',
+      })),
+    }))
+    placed = read.flatMap((row) => row.seats)
+  } else {
+    // no row has room for all of them: the best split, from the whole section
+    const section = yield* wait(seating.section(eventId, ticketTypeId))
+    rows = rowsOf(section)
+    placed = section.map((seat, ord) => ({ ...seat, ord }))
   }
-  const best = bestSeats([...rows.values()], n, stage)
+  const best = bestSeats(rows, n, stage)
   if (!best) throw conflict(NO_SEATS_TOGETHER)
   // in the plan's order, as a named choice is: admission n is the order's n-th seat everywhere
-  return (yield* wait(seating.named(eventId, best))).map(labelOf)
+  const chosen = new Set(best)
+  return placed
+    .filter((seat) => chosen.has(seat.id))
+    .sort((a, b) => a.ord - b.ord)
+    .map((seat) => ({ id: seat.id, section: seat.section, row: seat.row, number: seat.number }))
 }

@@ -30,6 +30,8 @@ export type DialectKit = {
   bytes(expr: SQL): SQL
   /** ASCII case-insensitive comparison (SQLite: collate nocase; PostgreSQL: lower()) */
   nocase(expr: SQL): SQL
+  /** an aggregate: the texts of a group joined with commas, null for none (group_concat, string_agg) */
+  joined(expr: SQL): SQL
 }
 
 const kits: Record<Dialect, DialectKit> = {
@@ -38,12 +40,14 @@ const kits: Record<Dialect, DialectKit> = {
     inList: (expr, list) => sql`${expr} IN (SELECT value FROM json_each(${list}))`,
     bytes: (expr) => expr,
     nocase: (expr) => sql`${expr} COLLATE NOCASE`,
+    joined: (expr) => sql`group_concat(${expr}, ',')`,
   },
   postgres: {
     dialect: 'postgres',
     inList: (expr, list) => sql`${expr} = ANY(${list})`,
     bytes: (expr) => sql`${expr} COLLATE "C"`,
     nocase: (expr) => sql`lower(${expr})`,
+    joined: (expr) => sql`string_agg(${expr}, ',')`,
   },
 }
 

@@ -248,6 +248,36 @@ export function gzipJsonArray(items: readonly GzipItem[]): Buffer {
   return Buffer.concat(out)
 }
 
+/** a text compressed apart as one piece of a gzip member (raw deflate ending in a full flush) */
+export type DeflatedPiece = { readonly deflated: Buffer; readonly crc: number; readonly bytes: number }
+
+/** a text's piece compressed here and now (a short one: a header, a separator) */
+export function deflatedPiece(text: string | Buffer): DeflatedPiece {
+  const bytes = typeof text === 'string' ? Buffer.from(text) : text
+  return { deflated: piece(bytes), crc: crc32(bytes), bytes: bytes.length }
+}
+
+/** deflate's options for a piece compressed elsewhere (on libuv's threads) */
+export const pieceOptions = (dictionary?: Buffer) => ({
+  level: LEVEL,
+  finishFlush: constants.Z_FULL_FLUSH,
+  ...(dictionary ? { dictionary } : {}),
+})
+
+/** One gzip member of pieces compressed apart, in order: their texts joined, never made whole. */
+export function gzipOfPieces(pieces: readonly DeflatedPiece[]): Buffer {
+  let crc = 0
+  let bytes = 0
+  for (const p of pieces) {
+    crc = bytes === 0 ? p.crc : crc32Combine(crc, p.crc, p.bytes)
+    bytes += p.bytes
+  }
+  const trailer = Buffer.alloc(8)
+  trailer.writeUInt32LE(crc, 0)
+  trailer.writeUInt32LE(bytes % 2 ** 32, 4)
+  return Buffer.concat([HEADER, ...pieces.map((p) => p.deflated), LAST, trailer])
+}
+
 // CRC-32 of two texts joined, from the CRC-32 of each and the second's length: zlib's
 // crc32_combine (Mark Adler's method, zlib 1.2.12), which Node does not expose. CRCs are
 // polynomials over GF(2) (reflected, 0xedb88320); appending len2 bytes multiplies the first CRC by

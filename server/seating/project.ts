@@ -5,9 +5,10 @@
 import { sql } from 'drizzle-orm'
 import type { BookingFact, SeatsHeld } from '../booking/facts.ts'
 import type { SeatMapPlaced } from '../catalog/facts.ts'
-import { type Sql, statement } from '../db/sql.ts'
+import { type Sql, type Statement, statement } from '../db/sql.ts'
 import { wait } from '../db/store.ts'
 import { readProjection } from '../ledger/read-projection.ts'
+import { listed } from './queries.ts'
 import { seatMaps, seatRows, seats } from './tables.ts'
 
 /** seats written per statement when a plan is saved (a stadium's 100,000 in 50) */
@@ -62,16 +63,56 @@ const dropRows = statement<{ eventId: string }>(
   (p) => sql`DELETE FROM seat_rows WHERE event_id = ${p.eventId}`,
 )
 
-/** the free seats counted again in the rows of the seats an order is (or was last) with */
-const recountRows = statement<{ orderId: string }>(
-  (p) => sql`UPDATE seat_rows SET free = (SELECT count(*) FROM seats s WHERE s.event_id = seat_rows.event_id
-      AND s.ticket_type_id = seat_rows.ticket_type_id AND s.row_label = seat_rows.row_label
-      AND s.status = 'free' AND NOT s.blocked)
-    WHERE (event_id, ticket_type_id, row_label) IN (
-      SELECT event_id, ticket_type_id, row_label FROM seats WHERE order_id = ${p.orderId})`,
+// A row's free seats move by as many as a fact moves: a hold's seats were free when it was decided
+// (under the event's lock, the buyer's own given back first), so each leaves its row's count; a
+// sale after a lapse counts those of its seats free now (not blocked), before they are taken, and
+// a release gives back those of the order's seats held or sold now. No row's seats are counted again.
+const heldFromRow = statement<{ eventId: string; ticketTypeId: string; row: string; n: number }>(
+  (p) => sql`UPDATE seat_rows SET free = free - ${p.n}
+    WHERE event_id = ${p.eventId} AND ticket_type_id = ${p.ticketTypeId} AND row_label = ${p.row}`,
 )
 
-const holdSeats = statement<{ eventId: string; orderId: string; ids: string[] }>(
+const takeFromRows = statement<{ eventId: string; ids: string[] }>(
+  (p, d) => sql`UPDATE seat_rows SET free = seat_rows.free - g.n
+    FROM (SELECT seats.event_id, seats.ticket_type_id, seats.row_label, count(*) AS n
+      FROM ${listed(d, p.ids)} ON seats.event_id = ${p.eventId} AND seats.seat_id = j.value
+      WHERE seats.status = 'free' AND NOT seats.blocked
+      GROUP BY seats.event_id, seats.ticket_type_id, seats.row_label) AS g
+    WHERE seat_rows.event_id = g.event_id AND seat_rows.ticket_type_id = g.ticket_type_id
+      AND seat_rows.row_label = g.row_label`,
+)
+
+const giveToRows = statement<{ orderId: string }>(
+  (p) => sql`UPDATE seat_rows SET free = seat_rows.free + g.n
+    FROM (SELECT event_id, ticket_type_id, row_label, count(*) AS n FROM seats
+      WHERE order_id = ${p.orderId} AND status <> 'free' AND NOT blocked
+      GROUP BY event_id, ticket_type_id, row_label) AS g
+    WHERE seat_rows.event_id = g.event_id AND seat_rows.ticket_type_id = g.ticket_type_id
+      AND seat_rows.row_label = g.row_label`,
+)
+
+/** most seats a hold names one placeholder each (more: a list, as a sale's) */
+const NAMED_SEATS = 16
+
+type HoldSeats = { eventId: string; orderId: string } & Record<`s${number}`, string>
+/** a hold's seats by their number: a list through json_each cost more than the update itself */
+const holdSeatsOf = new Map<number, Statement<HoldSeats>>()
+const holdSeats = (n: number) => {
+  let made = holdSeatsOf.get(n)
+  if (!made) {
+    made = statement<HoldSeats>(
+      (p) => sql`UPDATE seats SET status = 'held', order_id = ${p.orderId}
+        WHERE event_id = ${p.eventId} AND seat_id IN (${sql.join(
+          Array.from({ length: n }, (_, i) => p[`s${i}`]),
+          sql`, `,
+        )})`,
+    )
+    holdSeatsOf.set(n, made)
+  }
+  return made
+}
+
+const holdListed = statement<{ eventId: string; orderId: string; ids: string[] }>(
   (p, d) => sql`UPDATE seats SET status = 'held', order_id = ${p.orderId}
     WHERE event_id = ${p.eventId} AND ${d.inList(sql`seat_id`, p.ids)}`,
 )
@@ -134,8 +175,8 @@ function* placed(fact: { data: SeatMapPlaced['data'] }, x: Sql) {
 const idsOf = (seatsHeld: SeatsHeld | undefined) => (seatsHeld ?? []).map((s) => s.id)
 
 function* release(fact: { data: { orderId: string } }, x: Sql) {
+  yield* wait(x.run(giveToRows, { orderId: fact.data.orderId }))
   yield* wait(x.run(freeSeats, { orderId: fact.data.orderId }))
-  yield* wait(x.run(recountRows, { orderId: fact.data.orderId }))
 }
 
 type SeatingFact =
@@ -153,15 +194,25 @@ export const seatingProjection = readProjection<SeatingFact>({
     *TicketsHeld(fact, x) {
       const ids = idsOf(fact.data.seats)
       if (ids.length === 0) return
-      yield* wait(x.run(holdSeats, { eventId: fact.data.eventId, orderId: fact.data.orderId, ids }))
-      yield* wait(x.run(recountRows, { orderId: fact.data.orderId }))
+      const { eventId, orderId, ticketTypeId } = fact.data
+      const perRow = new Map<string, number>()
+      for (const seat of fact.data.seats ?? []) perRow.set(seat.row, (perRow.get(seat.row) ?? 0) + 1)
+      for (const [row, n] of perRow) yield* wait(x.run(heldFromRow, { eventId, ticketTypeId, row, n }))
+      if (ids.length > NAMED_SEATS) yield* wait(x.run(holdListed, { eventId, orderId, ids }))
+      else {
+        const named: HoldSeats = { eventId, orderId }
+        ids.forEach((id, i) => {
+          named[`s${i}`] = id
+        })
+        yield* wait(x.run(holdSeats(ids.length), named))
+      }
     },
     *TicketsIssued(fact, x) {
       const ids = fact.data.seats ?? []
       if (ids.length === 0) return
-      yield* wait(x.run(sellSeats, { eventId: fact.data.eventId, orderId: fact.data.orderId, ids }))
       // taken again after a lapse: the rows the seats came back to count them gone again
-      if (fact.data.afterExpiry) yield* wait(x.run(recountRows, { orderId: fact.data.orderId }))
+      if (fact.data.afterExpiry) yield* wait(x.run(takeFromRows, { eventId: fact.data.eventId, ids }))
+      yield* wait(x.run(sellSeats, { eventId: fact.data.eventId, orderId: fact.data.orderId, ids }))
     },
     PaymentFailed: release,
     HoldExpired: release,

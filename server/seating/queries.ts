@@ -60,7 +60,7 @@ const seatsOf = statement<{ eventId: string }, RawSeat>(
 
 // A short list drives the lookup (json_each / unnest as the outer loop): SQLite's planner, given
 // `seat_id IN (SELECT value FROM json_each(?))`, scanned the event's seats (15 ms a hold on 50,000).
-const listed = (d: DialectKit, list: unknown) =>
+export const listed = (d: DialectKit, list: unknown) =>
   d.dialect === 'sqlite'
     ? sql`json_each(${list}) AS j CROSS JOIN seats`
     : sql`unnest(CAST(${list} AS text[])) AS j(value) JOIN seats`
@@ -85,27 +85,55 @@ const seatsOfRows = statement<{ eventId: string; ticketTypeId: string; labels: s
 
 // the rows of a section with at least n seats free, nearest the stage's front first: where the
 // best n seats are found (a buyer's own held seats are not counted back here: their rows may be
-// passed over, never oversold)
+// passed over, never oversold). `free > 0` as written lets the rows with room (seat_rows_with_room)
+// serve it, full rows left out.
 const rowsWithRoom = statement<
   { eventId: string; ticketTypeId: string; n: number; limit: number },
   { label: string }
 >(
   (p) => sql`SELECT row_label AS label FROM seat_rows
-    WHERE event_id = ${p.eventId} AND ticket_type_id = ${p.ticketTypeId} AND free >= ${p.n}
+    WHERE event_id = ${p.eventId} AND ticket_type_id = ${p.ticketTypeId} AND free > 0 AND free >= ${p.n}
     ORDER BY rank, ord LIMIT ${p.limit}`,
 )
 
-// what the best seats read of a few rows, from seats_in_row alone
-const placesOfRows = statement<
-  { eventId: string; ticketTypeId: string; labels: string[] },
-  { id: string; row: string; x: number; y: number; status: SeatSale; blocked: number | boolean }
+// the same rows, each with the ids of its seats held or sold now (one text a row: a row's seats
+// read as rows were most of a hold's reading), and the version of the plan they are of: all a hold
+// reads to choose the best seats, their places kept
+const roomNow = statement<
+  { eventId: string; ticketTypeId: string; n: number; limit: number },
+  { label: string; version: number; taken: string | null }
 >(
   (
     p,
     d,
-  ) => sql`SELECT seats.seat_id AS id, seats.row_label AS "row", seats.x, seats.y, seats.status, seats.blocked
+  ) => sql`SELECT r.row_label AS label, (SELECT version FROM seat_maps WHERE event_id = ${p.eventId}) AS version,
+      (SELECT ${d.joined(sql`s.seat_id`)} FROM seats s WHERE s.event_id = ${p.eventId}
+        AND s.ticket_type_id = ${p.ticketTypeId} AND s.row_label = r.row_label AND s.status <> 'free') AS taken
+    FROM (SELECT row_label, rank, ord FROM seat_rows
+      WHERE event_id = ${p.eventId} AND ticket_type_id = ${p.ticketTypeId} AND free > 0 AND free >= ${p.n}
+      ORDER BY rank, ord LIMIT ${p.limit}) AS r
+    ORDER BY r.rank, r.ord`,
+)
+
+// a few rows' seats as a plan version placed them (what no sale moves), kept per version (Places)
+const placesOfRows = statement<
+  { eventId: string; ticketTypeId: string; version: number; labels: string[] },
+  {
+    id: string
+    row: string
+    section: string
+    number: string
+    x: number
+    y: number
+    blocked: number | boolean
+    ord: number
+  }
+>(
+  (p, d) => sql`SELECT seats.seat_id AS id, seats.row_label AS "row", seats.section, seats.number, seats.x,
+      seats.y, seats.blocked, seats.ord
     FROM ${listed(d, p.labels)}
     ON seats.event_id = ${p.eventId} AND seats.ticket_type_id = ${p.ticketTypeId} AND seats.row_label = j.value
+    WHERE seats.plan_version = ${p.version}
     ORDER BY seats.ord`,
 )
 
@@ -169,7 +197,43 @@ export function rowsOf(
   return [...rows.values()]
 }
 
-export function seatingQueries(x: Sql) {
+/** a seat as a plan version placed it: what no sale moves */
+export type Place = {
+  id: string
+  row: string
+  section: string
+  number: SeatNumber
+  x: number
+  y: number
+  blocked: boolean
+  /** its place in the plan's order */
+  ord: number
+}
+
+/** sections whose places are kept (an LRU: a stadium's section is some 10 MB when all its rows are read) */
+const SECTIONS_KEPT = 8
+
+/**
+ * The seats' places of the sections held from lately, by event, plan version and ticket type, row by
+ * row as they are read: a plan version's places never change, so a hold reads only its candidate
+ * rows' seats held or sold. One per store (every process keeps its own).
+ */
+export class Places {
+  private readonly sections = new Map<string, Map<string, Place[]>>()
+
+  /** a section's rows read so far, by label */
+  of(eventId: string, version: number, ticketTypeId: string): Map<string, Place[]> {
+    const key = `${eventId}/${version}/${ticketTypeId}`
+    let rows = this.sections.get(key)
+    if (rows) this.sections.delete(key)
+    else rows = new Map()
+    this.sections.set(key, rows)
+    if (this.sections.size > SECTIONS_KEPT) this.sections.delete(this.sections.keys().next().value as string)
+    return rows
+  }
+}
+
+export function seatingQueries(x: Sql, places: Places = new Places()) {
   return {
     /** the event's whole plan with each seat's status now, or null when it has none */
     map: (eventId: string) =>
@@ -219,28 +283,49 @@ export function seatingQueries(x: Sql) {
           ),
 
     /**
-     * The labels of up to `limit` rows of a section with `n` seats or more free, nearest `stageY` first: where a best choice of n seats lies,
-     * without reading a stadium's section whole.
+     * The labels of up to `limit` rows of a section with `n` seats or more free, nearest the stage
+     * first: where a best choice of n seats lies, without reading a stadium's section whole.
      */
     rowsWithRoom: (eventId: string, ticketTypeId: string, n: number, limit: number) =>
       after(x.all(rowsWithRoom, { eventId, ticketTypeId, n, limit }), (rows) => rows.map((r) => r.label)),
 
-    /** a few rows of a section as the best seats read them: each seat's place and status, in order */
-    placesOf: (eventId: string, ticketTypeId: string, labels: readonly string[]) =>
-      labels.length === 0
-        ? []
-        : after(x.all(placesOfRows, { eventId, ticketTypeId, labels: [...new Set(labels)] }), (rows) =>
-            rows.map((r) => ({
-              id: r.id,
-              row: r.row,
-              x: Number(r.x),
-              y: Number(r.y),
-              status:
-                (r.blocked === true || r.blocked === 1) && r.status === 'free'
-                  ? ('blocked' as const)
-                  : r.status,
-            })),
-          ),
+    /**
+     * As rowsWithRoom, with the ids of the seats held or sold now in those rows and the version of
+     * the plan they are of (null: no row has room).
+     */
+    roomNow: (eventId: string, ticketTypeId: string, n: number, limit: number) =>
+      after(x.all(roomNow, { eventId, ticketTypeId, n, limit }), (rows) => ({
+        version: rows.length > 0 ? Number(rows[0]?.version) : null,
+        labels: rows.map((r) => r.label),
+        taken: new Set(rows.flatMap((r) => (r.taken ? r.taken.split(',') : []))),
+      })),
+
+    /**
+     * A few rows of a section as a plan version placed them, each row's seats in the plan's order:
+     * kept per version, so only the rows not seen yet are read.
+     */
+    placesOf: (eventId: string, ticketTypeId: string, version: number, labels: readonly string[]) => {
+      const kept = places.of(eventId, version, ticketTypeId)
+      const missing = [...new Set(labels.filter((label) => !kept.has(label)))]
+      const rowsOf = () => labels.map((label) => ({ label, seats: kept.get(label) ?? [] }))
+      if (missing.length === 0) return rowsOf()
+      return after(x.all(placesOfRows, { eventId, ticketTypeId, version, labels: missing }), (read) => {
+        const rows = new Map<string, Place[]>(missing.map((label) => [label, []]))
+        for (const r of read)
+          rows.get(r.row)?.push({
+            id: r.id,
+            row: r.row,
+            section: r.section,
+            number: json<SeatNumber>(r.number),
+            x: Number(r.x),
+            y: Number(r.y),
+            blocked: r.blocked === true || r.blocked === 1,
+            ord: Number(r.ord),
+          })
+        for (const [label, row] of rows) kept.set(label, row)
+        return rowsOf()
+      })
+    },
 
     /** the ids of the event's seats held or sold now */
     takenIds: (eventId: string) => after(x.all(takenOf, { eventId }), (rows) => rows.map((r) => r.id)),

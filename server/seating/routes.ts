@@ -147,9 +147,9 @@ export async function seatingRoutes(fastify: FastifyInstance, options: SeatingRo
       )
       if (!made) throw notFound(NO_SEATMAP)
       reply.type('application/json').header('cache-control', 'no-cache').header('vary', 'Accept-Encoding')
-      if (made.text.length < GZIP_FROM || !takesGzip(request.headers['accept-encoding']))
-        return reply.send(made.text as never)
-      return reply.header('content-encoding', 'gzip').send((await made.gzip()) as never)
+      if (made.bytes < GZIP_FROM || !takesGzip(request.headers['accept-encoding']))
+        return reply.send(made.text() as never)
+      return reply.header('content-encoding', 'gzip').send(made.gzip() as never)
     },
   )
 

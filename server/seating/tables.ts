@@ -41,12 +41,13 @@ export const seats = readModelTable(
     i.primaryKey({ columns: [t.eventId, t.seatId] }),
     i.index('seats_in_order').on(t.eventId, t.ord),
     i.index('seats_of_order').on(t.orderId),
-    // covering what the best seats read of a row (no lookup of each seat's row in the table)
+    // a row's seats in order (no sale moves an entry: a seat's status is not in it)
+    i.index('seats_in_row').on(t.eventId, t.ticketTypeId, t.rowLabel, t.ord),
+    // the seats held or sold, by row: read alone by the map and by a hold (a stadium's are mostly free)
     i
-      .index('seats_in_row')
-      .on(t.eventId, t.ticketTypeId, t.rowLabel, t.ord, t.seatId, t.x, t.y, t.status, t.blocked),
-    // the seats held or sold of an event, read alone by the map (a stadium's are mostly free)
-    i.index('seats_taken').on(t.eventId, t.seatId, t.status).where(sql`${t.status} <> 'free'`),
+      .index('seats_taken')
+      .on(t.eventId, t.ticketTypeId, t.rowLabel, t.seatId, t.status)
+      .where(sql`${t.status} <> 'free'`),
   ],
 )
 
@@ -69,7 +70,12 @@ export const seatRows = readModelTable(
   }),
   (t, i) => [
     i.primaryKey({ columns: [t.eventId, t.ticketTypeId, t.rowLabel] }),
-    i.index('seat_rows_by_rank').on(t.eventId, t.ticketTypeId, t.rank, t.ord),
+    // the rows with room, nearest the stage first (a full row is not read past), covering what the
+    // hold reads of them
+    i
+      .index('seat_rows_with_room')
+      .on(t.eventId, t.ticketTypeId, t.rank, t.ord, t.free, t.rowLabel)
+      .where(sql`${t.free} > 0`),
   ],
 )
 

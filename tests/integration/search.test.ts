@@ -362,7 +362,9 @@ describe('the index as a read model', () => {
       for (const column of ['cancelled_at', 'cancel_reason'])
         sqlite.exec(`ALTER TABLE events DROP COLUMN ${column}`)
       sqlite
-        .prepare('DELETE FROM __drizzle_migrations WHERE created_at IN (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)')
+        .prepare(
+          'DELETE FROM __drizzle_migrations WHERE created_at IN (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+        )
         .run(
           recorded('0009_events_search'),
           recorded('0011_money_in_paise'),
@@ -377,6 +379,7 @@ describe('the index as a read model', () => {
           recorded('0020_seat_maps'),
           recorded('0021_waiting_rooms'),
           recorded('0022_billing_profiles'),
+          recorded('0023_seat_holds'),
         )
       // Opening the database applies the missing migration, which indexes the existing events.
       openDatabase(sqlite.name).close()
