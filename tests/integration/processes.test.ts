@@ -57,7 +57,8 @@ function start(
     output += chunk
   })
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
-  const waitFor = async (pattern: RegExp, timeoutMs = 20_000) => {
+  // a cold start on a busy 2-core machine (the suite's other files running) can pass 20 s
+  const waitFor = async (pattern: RegExp, timeoutMs = 45_000) => {
     const deadline = Date.now() + timeoutMs
     while (!pattern.test(output)) {
       if (Date.now() > deadline) throw new Error(`no ${pattern} in output:\n${output}`)
@@ -203,7 +204,9 @@ describe('the server process in production (NODE_ENV=production)', () => {
     expect(addresses.output).toMatch(/CORS_ORIGINS: only https:\/\/ origins .*\(http:\/\/partner\.example\)/)
   }, 90_000)
 
-  it('with ALLOW_TEST_PAYMENTS=on, starts with a warning, says so to the web app, and signs with no known secret', async () => {
+  it('with ALLOW_TEST_PAYMENTS=on, starts with a warning, says so to the web app, and signs with no known secret', {
+    timeout: 90_000,
+  }, async () => {
     const port = await freePort()
     const server = startProduction({
       PORT: String(port),
@@ -225,7 +228,9 @@ describe('the server process in production (NODE_ENV=production)', () => {
     expect(order.status).toBe(401)
   })
 
-  it('with razorpay, serves no local gateway routes and shows no test banner', async () => {
+  it('with razorpay, serves no local gateway routes and shows no test banner', {
+    timeout: 90_000,
+  }, async () => {
     const port = await freePort()
     const server = startProduction({
       PORT: String(port),
