@@ -4,11 +4,9 @@
 // plan is saved again, and a seat renamed or renumbered is another seat.
 import * as v from 'valibot'
 import { Id, PathParams } from './common.ts'
+import { MAX_PLAN_SEATS, MAX_SEATS_PER_ORDER } from './seating-limits.ts'
 
-/** the most seats a plan may hold (a stadium's) */
-export const MAX_PLAN_SEATS = 100_000
-/** the most seats one order may name */
-export const MAX_SEATS_PER_ORDER = 20
+export { MAX_PLAN_SEATS, MAX_SEATS_PER_ORDER }
 
 const coordinate = (name: string) =>
   v.pipe(

@@ -2,7 +2,7 @@
 // a ticket type and a number of seats to book (the best available of a seated type). Anything
 // malformed is dropped: the page then opens on its usual choice.
 import * as v from 'valibot'
-import { MAX_SEATS_PER_ORDER } from '../../../contracts/seating.ts'
+import { MAX_SEATS_PER_ORDER } from '../../../contracts/seating-limits.ts'
 
 export const BookingSearch = v.object({
   seats: v.fallback(
