@@ -280,7 +280,10 @@ export async function benchQueueLine(clients = LINE_CLIENTS): Promise<QueueLineR
         missing,
         p50Ms: round(percentile(delays, 50), 0),
         p99Ms: round(percentile(delays, 99), 0),
-        maxMs: round(Math.max(...delays), 0),
+        maxMs: round(
+          delays.reduce((a, b) => Math.max(a, b), 0),
+          0,
+        ),
       },
       measuredPerMinute: round(measuredPerMinute, 1),
       windowSeconds: round(windowMs / 1000, 1),
