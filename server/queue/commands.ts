@@ -15,7 +15,7 @@ export type QueueReads = {
   queue: StepQueries<QueueQueries>
   booking: StepQueries<Pick<BookingQueries, 'available'>>
 }
-export type QueueLedger = Pick<LedgerPort<QueueReads>, 'transaction'>
+export type QueueLedger = Pick<LedgerPort<QueueReads>, 'transaction' | 'transactionInBatch'>
 
 export const NO_SALE_TIME = 'This event has no sale time set.'
 
@@ -66,9 +66,13 @@ export function queueCommands(ledger: QueueLedger, rules: QueueRules, draw = ran
         lock: decisionLocks.queue(change.eventId),
       }),
 
-    /** the account in line (its place kept when it is already); the facts appended */
+    /**
+     * the account in line (its place kept when it is already); the facts appended. Joins are a big
+     * on-sale's hot write (thousands in its first seconds): those arriving together share one
+     * commit (group commit), each still decided in turn against what the ones before it wrote.
+     */
     join: (eventId: string, accountId: string, meta: FactMeta, now = new Date().toISOString()) =>
-      ledger.transaction(
+      ledger.transactionInBatch(
         function* (tx) {
           // the sale due to open opens first: whoever joins from then on is at the back
           const opened = yield* step(tx, eventId, (state) => room.open(existing(state), now), system)

@@ -10,7 +10,9 @@
 // (holds with 1, 2 and 4 app processes on PostgreSQL behind a delaying proxy, issue 39), hold-profile
 // (where the server's CPU goes in a hold that replaces the buyer's last, by part, issue 39), seating
 // (a 50,000-seat map and reserved-seat holds against count holds, issue 40), seating-web (that map
-// in Chromium on a phone profile while seats change, and its pushes to 200 open maps, issue 40).
+// in Chromium on a phone profile while seats change, and its pushes to 200 open maps, issue 40),
+// queue (the waiting room, issue 41: ~20,000 buyers in line on one process, and a sale arriving at
+// once with and without the room).
 import { spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { dirname, join, relative } from 'node:path'
@@ -34,6 +36,13 @@ import { root } from './lib/processes.ts'
 import { median, round, type Spread } from './lib/stats.ts'
 import { benchPgCluster, type PgClusterResult, pgClusterVerdicts } from './pg-cluster.ts'
 import { benchPurchase, benchPurchaseJobsFloor } from './purchase.ts'
+import {
+  benchQueueLine,
+  benchQueueSale,
+  type QueueLineResult,
+  type QueueSaleResult,
+  type QueueSaleRun,
+} from './queue.ts'
 import { benchReads } from './reads.ts'
 import { benchRebuild } from './rebuild.ts'
 import { benchSaleStores, type SaleStoresResult } from './sale-stores.ts'
@@ -442,6 +451,12 @@ if (wanted('hold-profile')) log('holdProfile', await benchHoldProfile((line) => 
 if (wanted('seating')) log('seating', await benchSeating(quick, (line) => console.log(line)))
 if (wanted('seating-web'))
   log('seatingWeb', await benchSeatingWeb(quick, (line) => console.log(line), !wanted('web')))
+if (wanted('queue'))
+  log('queue', {
+    line: await benchQueueLine(quick ? 2000 : undefined),
+    sale: await benchQueueSale(),
+    saleFastTick: await benchQueueSale(200),
+  })
 // the soak only when asked (ten minutes and more): npm run bench -- --only soak
 if (only?.has('soak')) log('soak', await benchSoak(quick ? 90 : 600, quick ? 500 : 2000, dir))
 // the plot drawn again from the figures kept, so RESULTS and the plot always show the same run
@@ -820,6 +835,58 @@ function markdown(r: Record<string, unknown>): string {
       '≤ 300 MB with 2,000 sockets',
       yes(fan.rssWithSocketsMb <= 300),
     ])
+  }
+  const queue = r.queue as
+    | { line: QueueLineResult; sale: QueueSaleResult; saleFastTick?: QueueSaleResult }
+    | undefined
+  if (queue) {
+    const q = queue.line
+    const n0 = (x: number) => x.toLocaleString('en')
+    const errors = (e: Record<string, number>) => Object.values(e).reduce((a, b) => a + b, 0)
+    rows.push([
+      `queue: ${n0(q.clients)} buyers in line on one process (${n0(q.early)} in the pre-queue), RSS`,
+      `${q.rssConnectedMb} MB connected, at most ${q.rssMaxMb} MB while the line moved (${q.rssIdleMb} MB idle); connected in ${round(q.connectMs / 1000, 1)} s, ` +
+        `the pre-queue joined in ${round(q.earlyJoinMs / 1000, 1)} s, the rest in ${round(q.lateJoinMs / 1000, 1)} s; ` +
+        `${errors(q.joinErrors)} join errors, ${errors(q.connectErrors)} refused connections, ${q.disconnects} dropped`,
+      '–',
+      '–',
+      '≤ 600 MB with 20,000',
+      `${yes(q.rssMaxMb <= 600)}${q.clients < 20_000 ? ` (at ${n0(q.clients)})` : ''}`,
+    ])
+    rows.push([
+      `queue: each place pushed after an admission (${q.admitPerMinute}/min, admitter every ${q.tickMs} ms)`,
+      `p50 ${q.push.p50Ms} ms, p99 ${q.push.p99Ms} ms, max ${q.push.maxMs} ms over ${n0(q.push.deliveries)} places heard, ${n0(q.push.missing)} never heard; ` +
+        `the server's core ${Math.round(q.cpu.serverShare * 100)}% busy, the generators ${q.cpu.generatorSeconds} s of CPU in all`,
+      '–',
+      '–',
+      'p99 ≤ 2 s',
+      `${yes(q.push.p99Ms <= 2000 && q.push.missing === 0)}`,
+    ])
+    rows.push([
+      'queue: the admission rate over the window',
+      `${q.measuredPerMinute}/min (${n0(q.admitted)} admitted over ${q.windowSeconds} s); ${q.backwards} places went backwards, ${q.overlaps} lines admitted twice, ${q.admittedTwice} buyers told twice`,
+      `${q.admitPerMinute}/min set`,
+      `${round(q.measuredPerMinute / q.admitPerMinute, 3)}`,
+      'within 5%; none backwards, nobody twice',
+      `${yes(Math.abs(q.measuredPerMinute / q.admitPerMinute - 1) <= 0.05)} / ${yes(q.backwards === 0 && q.overlaps === 0 && q.admittedTwice === 0)}`,
+    ])
+    for (const sale of [queue.sale, queue.saleFastTick]) {
+      if (!sale) continue
+      const run = (x: QueueSaleRun) =>
+        `${n0(x.sold)} of ${n0(x.buyers)} sold, ${round(x.soldPerSecond, 0)} tickets/s; a purchase p50 ${round(x.purchase.p50, 0)} ms, p99 ${round(x.purchase.p99, 0)} ms` +
+        (x.room
+          ? `, arrival to ticket p50 ${round(x.total.p50, 0)} ms, p99 ${round(x.total.p99, 0)} ms`
+          : '') +
+        `; ${errors(x.failures)} failed; the server's core ${Math.round(x.serverCpuShare * 100)}%, the generator ${round(x.cpuSeconds, 1)} s of CPU`
+      rows.push([
+        `queue: ${n0(sale.buyers)} buyers arriving at once, each buying a ticket, behind a room admitting to ${sale.checkouts} checkouts (admitter every ${sale.tickMs} ms)`,
+        run(sale.behindRoom),
+        `no room: ${run(sale.noRoom)}`,
+        `${sale.ratio}`,
+        '≥ 0.9 of the sale without a room',
+        yes(sale.ratio >= 0.9),
+      ])
+    }
   }
   const reads = r.reads as Awaited<ReturnType<typeof benchReads>> | undefined
   /** a median's rounds, lowest to highest, when there were several */

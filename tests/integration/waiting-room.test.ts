@@ -215,6 +215,32 @@ describe('the line', () => {
     expect((await me(event, late)).position).toBe(4)
   })
 
+  it('takes joins arriving together (sharing commits) one at a time: a place each, one per account', async () => {
+    const event = await showEvent('Joined At Once')
+    const opensAt = Date.now() + 3_600_000
+    await setOnSale(event, { opensAt: at(opensAt), waitingRoom: true, admitPerMinute: 60 })
+    const buyers = await Promise.all(Array.from({ length: 12 }, (_, i) => signUp(app(), `AtOnce${i}`)))
+    const joins = app().services.queueCommands
+    // all in the same turn, each account twice: one place each
+    const early = await Promise.all(
+      [...buyers, ...buyers].map((b) => joins.join(event._id, b.id, { actor: b.id }, at(opensAt - 1000))),
+    )
+    expect(early.flat().filter((f) => f.type === 'QueueJoined')).toHaveLength(12)
+    await tick(event, opensAt)
+    // after the opening, at once: the back of the line in turn, no line given twice
+    const late = await Promise.all(Array.from({ length: 8 }, (_, i) => signUp(app(), `AfterOpening${i}`)))
+    await Promise.all(
+      [...late, ...late].map((b) => joins.join(event._id, b.id, { actor: b.id }, at(opensAt + 500))),
+    )
+    const rows = await dbRows(
+      app(),
+      'SELECT line FROM queue_places WHERE event_id = ? ORDER BY line',
+      event._id,
+    )
+    expect(rows.map((r) => Number(r.line))).toEqual(Array.from({ length: 20 }, (_, i) => i + 1))
+    expect(await stats(event)).toMatchObject({ waiting: 20, admitted: 0 })
+  })
+
   it('is only for events with a room, and refuses a checkout without an admission while the room is on', async () => {
     const plain = await showEvent('No Room')
     expect((await setOnSale(plain, { opensAt: at(Date.now() - 1000), waitingRoom: false })).statusCode).toBe(
