@@ -22,10 +22,14 @@ const placesFrom = statement<{ eventId: string; line: number }, Record<string, u
     WHERE event_id = ${p.eventId} AND (line >= ${p.line} OR line IS NULL)`,
 )
 
-/** rooms whose sale is due or on, with a room in front of it (what the admitter ticks) */
+/**
+ * Rooms with something to do (what the admitter ticks): due to open, or open with people waiting
+ * (to admit, or to tell of a sell-out). A room nobody waits in is left alone until someone joins.
+ */
 const dueRooms = statement<{ until: string }, { eventId: string }>(
   (p) => sql`SELECT event_id AS "eventId" FROM queue_rooms
-    WHERE waiting_room AND closed_at IS NULL AND opens_at <= ${p.until}`,
+    WHERE waiting_room AND closed_at IS NULL AND opens_at <= ${p.until}
+      AND (opened_at IS NULL OR next_line - 1 > admitted_through)`,
 )
 
 /** admitted, the admission running, and no ticket of the event bought since */
