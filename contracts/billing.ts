@@ -151,3 +151,42 @@ export const Breakdown = v.object({
   total: v.number(),
 })
 export type Breakdown = v.InferOutput<typeof Breakdown>
+
+/** the GST rates a ticket type may have, in percent, unless GST_RATES sets others */
+export const DEFAULT_GST_RATES: readonly number[] = [0, 5, 12, 18, 28, 40]
+
+/** SAC of admission to events (heading 9996, recreational and cultural services) and of the fee */
+export const SAC_ADMISSION = '9996'
+export const SAC_BOOKING_FEE = '998599'
+
+export const documentKinds = ['tax-invoice', 'bill-of-supply', 'credit-note'] as const
+export type DocumentKind = (typeof documentKinds)[number]
+
+/** money on a document, in rupees (up to two decimals), as the API gives money */
+export type DocumentMoney = { taxableValue: number; cgst: number; sgst: number; igst: number; total: number }
+
+/**
+ * An invoice, bill of supply or credit note as GET /ticket/{id}/invoice?format=json gives it
+ * (API.md, "Taxes and invoices"); a credit note names the invoice it is against.
+ */
+export type InvoiceDocument = {
+  kind: DocumentKind
+  number: string
+  /** YYYY-MM-DD, the day of issue in the platform's time zone */
+  date: string
+  supplier: { legalName: string; gstin: string | null; address: string; state: string }
+  buyer: { name: string; email: string }
+  /** the GST state code of the place of supply (where the event is held) */
+  placeOfSupply: string
+  lines: Array<{ description: string; sac: string; quantity: number } & DocumentMoney>
+  totals: DocumentMoney
+  /** a credit note: the number of the invoice it is against */
+  against?: string
+  /** the ticket (order) it is for */
+  ticketId: string
+  /** the event, by title */
+  event: { _id: string; title: string; date: string }
+}
+
+export const NO_INVOICE = 'This ticket has no invoice yet.'
+export const NO_CREDIT_NOTE = 'This ticket has no credit note.'
