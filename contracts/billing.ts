@@ -190,3 +190,51 @@ export type InvoiceDocument = {
 
 export const NO_INVOICE = 'This ticket has no invoice yet.'
 export const NO_CREDIT_NOTE = 'This ticket has no credit note.'
+
+/** GET /ticket/{id}/invoice and /credit-note: JSON or the PDF; the tickets' document or the fee's */
+export const DocumentQuery = v.object({
+  format: v.optional(v.picklist(['json', 'pdf'], 'Format must be json or pdf.')),
+  of: v.optional(v.picklist(['tickets', 'fee'], 'Of must be tickets or fee.')),
+})
+
+const day = (label: string) =>
+  v.optional(
+    v.pipe(
+      v.string(`${label} must be a date (YYYY-MM-DD).`),
+      v.trim(),
+      v.isoDate(`${label} must be a date (YYYY-MM-DD).`),
+    ),
+  )
+
+/** GET /organizer/invoices: the days issued from and to (both included), JSON or CSV */
+export const InvoicesQuery = v.pipe(
+  v.object({
+    from: day('From'),
+    to: day('To'),
+    format: v.optional(v.picklist(['json', 'csv'], 'Format must be json or csv.')),
+  }),
+  v.check((q) => !q.from || !q.to || q.from <= q.to, 'From must not be after to.'),
+)
+
+/** the columns of GET /organizer/invoices?format=csv: what a monthly GST return needs */
+export const invoiceCsvColumns = [
+  'number',
+  'kind',
+  'date',
+  'ticket',
+  'buyer',
+  'email',
+  'placeOfSupply',
+  'taxableValue',
+  'cgst',
+  'sgst',
+  'igst',
+  'total',
+  'against',
+] as const
+
+/** GET /tax-rates: the GST rates a ticket type may have, and the platform's booking fee if any */
+export const TaxRatesView = v.object({
+  rates: v.array(v.number()),
+  fee: v.nullable(v.object({ perTicket: v.number(), percent: v.number(), taxRate: v.number() })),
+})

@@ -1,5 +1,6 @@
 // Orders, payments and tickets (API.md /ticket/*, the payment webhook and the local gateway).
 import * as v from 'valibot'
+import { Breakdown } from './billing.ts'
 import { TicketTypeChoice } from './catalog.ts'
 import { Id, PathParams } from './common.ts'
 import { PromoCodeText } from './promo.ts'
@@ -49,6 +50,8 @@ export const CreateOrderReply = v.object({
   replacedTicketIds: v.optional(v.array(v.string())),
   /** says so, when something was replaced */
   message: v.optional(v.string()),
+  /** what the buyer pays, in rupees: the tickets' taxable value, each tax, the fee and its tax (issue 42) */
+  breakdown: Breakdown,
 })
 export type CreateOrderReply = v.InferOutput<typeof CreateOrderReply>
 

@@ -1,5 +1,6 @@
 // Events: creation fields, the event object of API.md, filters and approval.
 import * as v from 'valibot'
+import { StateCode } from './billing.ts'
 import { PathParams, pageNumber } from './common.ts'
 
 /** the names the event form offers first (SPEC); organizers name their own too (issue 40: Stalls, Balcony) */
@@ -39,6 +40,10 @@ export const isWallClock = (text: string) => {
 }
 
 export const SALES_END_AFTER_START = 'Sales must end before the event starts.'
+/** a taxed ticket type needs the place of supply: where the event is held (issue 42) */
+export const STATE_NEEDED_FOR_TAX = 'State is required when a ticket type has GST.'
+export const gstRateRefusal = (rates: readonly number[]) =>
+  `GST rate must be one of ${rates.join(', ')} percent.`
 
 const required = (label: string, max: number) =>
   v.pipe(
@@ -80,6 +85,14 @@ export const TicketTypeInput = v.object({
     v.minValue(1, 'Quantity must be at least 1.'),
     v.maxValue(1_000_000, 'Quantity must be at most 1,000,000.'),
   ),
+  /** its GST rate in percent (issue 42): one of the configured rates, checked by the server */
+  taxRate: v.optional(
+    v.pipe(
+      numberLike('GST rate'),
+      v.minValue(0, 'GST rate cannot be negative.'),
+      v.maxValue(100, 'GST rate must be at most 100 percent.'),
+    ),
+  ),
 })
 export type TicketTypeInput = v.InferInput<typeof TicketTypeInput>
 
@@ -110,6 +123,34 @@ const eventFields = {
   category: required('Category', 80),
   ticketTypes: TicketTypesInput,
 }
+/** the GST state code of where the event is held (issue 42): '' is none */
+const taxState = v.optional(
+  v.union(
+    [
+      v.pipe(
+        v.literal(''),
+        v.transform(() => null),
+      ),
+      v.null(),
+      StateCode,
+    ],
+    'State must be a two-digit GST state code (27 for Maharashtra).',
+  ),
+)
+/** whether the ticket types' prices include GST: a boolean, or its text as a form sends it */
+const pricesIncludeTax = v.optional(
+  v.union(
+    [
+      v.boolean(),
+      v.pipe(
+        v.picklist(['true', 'false', 'on', 'off', '1', '0']),
+        v.transform((text) => text === 'true' || text === 'on' || text === '1'),
+      ),
+    ],
+    'Prices include tax must be true or false.',
+  ),
+)
+
 const salesEndText = v.pipe(
   v.string('Sales end must be a date and time.'),
   v.trim(),
@@ -128,6 +169,8 @@ export const CreateEventFields = v.pipe(
         v.transform((text) => (text === '' ? undefined : text)),
       ),
     ),
+    state: taxState,
+    pricesIncludeTax,
   }),
   // Both are wall clocks in the same zone, so their texts compare as the times do.
   v.forward(
@@ -170,6 +213,8 @@ export const EditEventFields = v.object({
       v.transform((text) => (text === '' ? null : text)),
     ),
   ),
+  state: taxState,
+  pricesIncludeTax,
   images: v.optional(KeptMedia),
   videos: v.optional(KeptMedia),
 })
@@ -185,6 +230,8 @@ export const TicketTypeView = v.object({
   available: v.number(),
   /** what the organizer set (creation takes it in `quantity`) */
   capacity: v.number(),
+  /** its GST rate in percent (issue 42) */
+  taxRate: v.number(),
 })
 export type TicketTypeView = v.InferOutput<typeof TicketTypeView>
 
@@ -212,6 +259,10 @@ export const EventView = v.object({
   /** when the event was called off, and why (issue 17); null while it goes ahead */
   cancelledAt: v.nullable(v.string()),
   cancelReason: v.nullable(v.string()),
+  /** the GST state code of where it is held (issue 42), null when none was given */
+  state: v.nullable(v.string()),
+  /** whether its prices include GST (taken out of them) or not (added on top) */
+  pricesIncludeTax: v.boolean(),
   /** the event's version: send it back as If-Match to change the event only as seen */
   version: v.number(),
 })

@@ -273,7 +273,7 @@ export async function createHttpApp(parts: {
         maxQuantity: config.booking.maxTicketsPerOrder,
         throttle: services.throttle,
       })
-      await billingRoutes(api, { billing: services.billing, commands: services.billingCommands })
+      await billingRoutes(api, { billing: services.billing, commands: services.billingCommands, config })
       await queueRoutes(api, {
         events,
         queue: services.queue,

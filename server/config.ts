@@ -5,6 +5,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { BlockList, isIP } from 'node:net'
 import { join, resolve } from 'node:path'
 import * as v from 'valibot'
+import { GST_STATES, gstinProblem } from '../contracts/billing.ts'
 
 const wholeNumber = (fallback: number, min = 0) =>
   v.optional(
@@ -240,6 +241,78 @@ const EnvSchema = v.object({
   ADMISSION_MINUTES: wholeNumber(10, 1),
   QUEUE_CHECKOUTS: wholeNumber(100, 1),
   QUEUE_TICK_MS: wholeNumber(1000, 0),
+  /** the GST rates (percent) a ticket type may have, comma-separated */
+  GST_RATES: v.optional(
+    v.pipe(
+      v.string(),
+      v.trim(),
+      v.regex(/^\d+(\.\d{1,2})?(\s*,\s*\d+(\.\d{1,2})?)*$/, 'must be percentages separated by commas'),
+      v.transform((text) =>
+        [...new Set(text.split(',').map((rate) => Number(rate.trim())))].sort((a, b) => a - b),
+      ),
+      v.check((rates) => rates.every((rate) => rate <= 100), 'must be percentages of at most 100'),
+    ),
+    '0,5,12,18,28,40',
+  ),
+  /** the platform's booking fee on each order: rupees per ticket and a percent of the tickets' price */
+  BOOKING_FEE_PER_TICKET: v.optional(
+    v.pipe(
+      v.string(),
+      v.trim(),
+      v.regex(/^\d+(\.\d{1,2})?$/, 'must be an amount of rupees'),
+      v.transform(Number),
+    ),
+    '0',
+  ),
+  BOOKING_FEE_PERCENT: v.optional(
+    v.pipe(
+      v.string(),
+      v.trim(),
+      v.regex(/^\d+(\.\d{1,2})?$/, 'must be a percentage'),
+      v.transform(Number),
+      v.maxValue(100, 'must be at most 100'),
+    ),
+    '0',
+  ),
+  BOOKING_FEE_GST_RATE: v.optional(
+    v.pipe(
+      v.string(),
+      v.trim(),
+      v.regex(/^\d+(\.\d{1,2})?$/, 'must be a percentage'),
+      v.transform(Number),
+      v.maxValue(100, 'must be at most 100'),
+    ),
+    '18',
+  ),
+  /** who invoices the booking fee: the platform's own billing details */
+  PLATFORM_LEGAL_NAME: v.optional(v.pipe(v.string(), v.trim(), v.minLength(1)), 'Ticketing platform'),
+  PLATFORM_GSTIN: v.optional(
+    v.pipe(
+      v.string(),
+      v.trim(),
+      v.toUpperCase(),
+      v.check((gstin) => gstin === '' || gstinProblem(gstin) === null, 'must be a valid GSTIN'),
+    ),
+    '',
+  ),
+  PLATFORM_ADDRESS: v.optional(v.pipe(v.string(), v.trim()), ''),
+  PLATFORM_STATE: v.optional(
+    v.pipe(
+      v.string(),
+      v.trim(),
+      v.check((code) => GST_STATES[code] !== undefined, 'must be a two-digit GST state code'),
+    ),
+    '27',
+  ),
+  PLATFORM_INVOICE_PREFIX: v.optional(
+    v.pipe(
+      v.string(),
+      v.trim(),
+      v.toUpperCase(),
+      v.regex(/^[A-Z0-9]{1,5}$/, 'must be 1 to 5 letters or digits'),
+    ),
+    'FEE',
+  ),
   MAX_TICKETS_PER_ORDER: wholeNumber(10, 1),
   MAX_TICKETS_PER_ACCOUNT: wholeNumber(10, 1),
   MAX_HELD_SEATS_PER_ADDRESS: wholeNumber(20, 1),
@@ -385,6 +458,21 @@ export type Config = {
     cancelCutoffHours: number
     /** how long handlePaymentSuccess waits for the ticket before answering 202 */
     paymentWaitSeconds: number
+  }
+  /** taxes and invoices (issue 42) */
+  billing: {
+    /** the GST rates a ticket type may have, in percent, ascending */
+    gstRates: number[]
+    /** the platform's booking fee (none when both parts are 0) and its GST rate */
+    fee: { perTicketPaise: number; percent: number; ratePercent: number } | null
+    /** the platform as the supplier of the fee, on the fee's invoices */
+    platform: {
+      legalName: string
+      gstin: string | null
+      address: string
+      state: string
+      invoicePrefix: string
+    }
   }
   /** the zone in which "today" is judged (an event's date may not be in the past) */
   timeZone: string
@@ -651,6 +739,24 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       maxHeldSeatsPerAddress: env.MAX_HELD_SEATS_PER_ADDRESS,
       cancelCutoffHours: env.CANCEL_CUTOFF_HOURS,
       paymentWaitSeconds: env.PAYMENT_WAIT_SECONDS,
+    },
+    billing: {
+      gstRates: env.GST_RATES,
+      fee:
+        env.BOOKING_FEE_PER_TICKET > 0 || env.BOOKING_FEE_PERCENT > 0
+          ? {
+              perTicketPaise: Math.round(env.BOOKING_FEE_PER_TICKET * 100),
+              percent: env.BOOKING_FEE_PERCENT,
+              ratePercent: env.BOOKING_FEE_GST_RATE,
+            }
+          : null,
+      platform: {
+        legalName: env.PLATFORM_LEGAL_NAME,
+        gstin: env.PLATFORM_GSTIN || null,
+        address: env.PLATFORM_ADDRESS,
+        state: env.PLATFORM_STATE,
+        invoicePrefix: env.PLATFORM_INVOICE_PREFIX,
+      },
     },
     timeZone: env.TIMEZONE,
     logLevel: env.LOG_LEVEL,

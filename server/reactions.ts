@@ -254,6 +254,9 @@ function jobsForFacts(parts: Pick<ReactionParts, 'bookingMails' | 'inquiryMails'
       case 'PromoCodeDisabled':
       // a waiting room's people hear of their places live (live/pushes.ts)
       case 'BillingProfileSet':
+      // an invoice goes with the ticket's own mail (TicketsIssued), which waits for nothing else
+      case 'InvoiceIssued':
+      case 'CreditNoteIssued':
       case 'OnSaleSet':
       case 'QueueJoined':
       case 'QueueOpened':

@@ -3,6 +3,7 @@
 // mails and the sign-in throttle. Consumers get the ones they use, never this module.
 import { createThrottle } from './accounts/throttle.ts'
 import { billingCommands } from './billing/commands.ts'
+import { invoicing } from './billing/invoicing.ts'
 import { checkout } from './booking/checkout.ts'
 import { bookingCommands, type SeatsLeft } from './booking/commands.ts'
 import { paymentConfirmer } from './booking/confirm.ts'
@@ -13,6 +14,7 @@ import { doorOpening } from './checkin/opening.ts'
 import { lazyPassSigner, passSeed } from './checkin/pass-codes.ts'
 import { checkinScans } from './checkin/scans.ts'
 import { checkinViews } from './checkin/views.ts'
+import { decisionLocks } from './db/store.ts'
 import type { Platform } from './platform.ts'
 import { queueCommands } from './queue/commands.ts'
 import { inquiryMails } from './support/mails.ts'
@@ -25,7 +27,18 @@ export function createServices(platform: Platform, seams: Seams = {}) {
   const { ledger, store, config, gateway, redis, jobs } = platform
   const { accounts, catalog, booking, support } = store.queries
   const throttle = createThrottle(config, redis)
-  const commands = bookingCommands(ledger, seams.seatsLeft)
+  // an order's invoices and credit notes (issue 42): who they name, read before their decision
+  const invoices = {
+    ...invoicing({
+      config,
+      billing: store.queries.billing,
+      accounts,
+      catalog,
+      lockOf: decisionLocks.invoices,
+    }),
+    orderOf: (orderId: string) => booking.byId(orderId),
+  }
+  const commands = bookingCommands(ledger, seams.seatsLeft, invoices)
   const confirm = paymentConfirmer({ gateway, booking, catalog, commands, ledger })
   // the key that signs ticket passes: every process with the same settings signs alike (made on
   // first use: the worker process signs nothing, and in development has no JWT_SECRET)
@@ -81,6 +94,7 @@ export function createServices(platform: Platform, seams: Seams = {}) {
       throttle,
       seating: store.queries.seating,
       queue: store.queries.queue,
+      billing: store.queries.billing,
     }),
     bookingMails: bookingMails({
       accounts,
@@ -90,6 +104,7 @@ export function createServices(platform: Platform, seams: Seams = {}) {
       timeZone: config.timeZone,
       passesOf: validPasses,
       seating: store.queries.seating,
+      billing: store.queries.billing,
     }),
     inquiryMails: inquiryMails({ accounts, support, publicUrl: config.publicUrl }),
     doorMails: doorMails({ accounts, catalog, publicUrl: config.publicUrl }),

@@ -36,6 +36,8 @@ export type DecisionReads = {
   accounts: { emailTaken(email: string): boolean | Promise<boolean> }
   seating: StepQueries<SeatingQueries>
   queue: StepQueries<QueueQueries>
+  /** the invoice series' last numbers (issue 42), read under their supplier's lock */
+  billing: StepQueries<BillingQueries>
 }
 
 export type AppLedger = LedgerPort<DecisionReads>
@@ -91,6 +93,7 @@ export function sqliteStore(connection: Connection, now?: () => Date): Store {
       accounts: { emailTaken: emailTaken(sqlite) },
       seating: seatingQueries(sqlite),
       queue: queueQueries(sqlite),
+      billing: billingQueries(sqlite),
     }),
     queries: {
       accounts: promised(accountQueries(sqlite)),
@@ -127,6 +130,7 @@ export function postgresStore(connection: PgConnection, now?: () => Date): Store
       accounts: { emailTaken: emailTaken(pgSql(tx)) },
       seating: seatingQueries(pgSql(tx), places),
       queue: queueQueries(pgSql(tx)),
+      billing: billingQueries(pgSql(tx)),
     })),
     queries: {
       accounts: promised(accountQueries(pool)),

@@ -395,6 +395,8 @@ function handlersOver(figures: Figures): ReadHandlers<BookingFact, OrderSummarie
     // admissions at the door are the check-in area's figures
     PassAdmitted: ignore,
     PassScanRefused: ignore,
+    InvoiceIssued: ignore,
+    CreditNoteIssued: ignore,
   }
 }
 

@@ -1,9 +1,12 @@
 // Folds the billing area's facts into billing_profiles (issue 42), on either store.
 import { sql } from 'drizzle-orm'
+import type { CreditNoteIssued, InvoiceIssued } from '../booking/facts.ts'
 import { statement } from '../db/sql.ts'
+import type { StoredFact } from '../ledger/ledger.ts'
 import { readProjection } from '../ledger/read-projection.ts'
+import type { Series } from './documents.ts'
 import type { BillingFact } from './facts.ts'
-import { billingProfiles } from './tables.ts'
+import { billingProfiles, invoiceDocuments } from './tables.ts'
 
 const putProfile = statement<{
   organizerId: string
@@ -23,10 +26,49 @@ const putProfile = statement<{
       updated_at = excluded.updated_at`,
 )
 
-export const billingProjection = readProjection<BillingFact>({
+const putDocument = statement<{
+  supplierId: string
+  series: Series
+  fy: string
+  seq: number
+  number: string
+  orderId: string
+  organizerId: string
+  buyerId: string
+  of: string
+  issuedOn: string
+  document: string
+}>(
+  (p) => sql`INSERT INTO invoice_documents (supplier_id, series, fy, seq, number, order_id, organizer_id,
+      buyer_id, of, issued_on, document)
+    VALUES (${p.supplierId}, ${p.series}, ${p.fy}, ${p.seq}, ${p.number}, ${p.orderId}, ${p.organizerId},
+      ${p.buyerId}, ${p.of}, ${p.issuedOn}, ${p.document})`,
+)
+
+/** a document issued, in its series (a number drawn twice is refused by the table's key) */
+const documentRow = (series: Series, fact: StoredFact<InvoiceIssued | CreditNoteIssued>) => {
+  const d = fact.data
+  return {
+    supplierId: d.supplierId,
+    series,
+    fy: d.fy,
+    seq: d.seq,
+    number: d.number,
+    orderId: d.orderId,
+    organizerId: d.organizerId,
+    buyerId: d.buyerId,
+    of: d.of,
+    issuedOn: d.document.date,
+    document: JSON.stringify(d.document),
+  }
+}
+
+export const billingProjection = readProjection<BillingFact | InvoiceIssued | CreditNoteIssued>({
   name: 'billing',
-  tables: [billingProfiles],
+  tables: [billingProfiles, invoiceDocuments],
   handlers: {
     BillingProfileSet: (fact, x) => x.run(putProfile, { ...fact.data, at: fact.at }),
+    InvoiceIssued: (fact, x) => x.run(putDocument, documentRow('invoice', fact)),
+    CreditNoteIssued: (fact, x) => x.run(putDocument, documentRow('credit-note', fact)),
   },
 })

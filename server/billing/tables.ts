@@ -1,5 +1,7 @@
 // The billing area's read models (issue 42), declared once for both stores (db/read-model.ts).
+import type { DocumentOf } from '../booking/facts.ts'
 import { type RowOf, readModelTable } from '../db/read-model.ts'
+import type { Series, StoredDocument } from './documents.ts'
 
 export const billingProfiles = readModelTable('billing_profiles', (k) => ({
   organizerId: k.text('organizer_id').primaryKey(),
@@ -12,3 +14,36 @@ export const billingProfiles = readModelTable('billing_profiles', (k) => ({
 }))
 
 export type BillingProfileRow = RowOf<typeof billingProfiles>
+
+/**
+ * Every invoice, bill of supply and credit note issued (InvoiceIssued, CreditNoteIssued), in its
+ * supplier's series: the organizer's, or the platform's for booking fees. A series' next number is
+ * its greatest seq plus one, read under the supplier's lock; the key refuses a number twice.
+ */
+export const invoiceDocuments = readModelTable(
+  'invoice_documents',
+  (k) => ({
+    supplierId: k.text('supplier_id').notNull(),
+    /** 'invoice' (tax invoices and bills of supply) or 'credit-note' */
+    series: k.text('series').notNull().$type<Series>(),
+    fy: k.text('fy').notNull(),
+    seq: k.integer('seq').notNull(),
+    number: k.text('number').notNull(),
+    orderId: k.text('order_id').notNull(),
+    /** the organizer of the order's event (the fee's documents too) */
+    organizerId: k.text('organizer_id').notNull(),
+    buyerId: k.text('buyer_id').notNull(),
+    /** 'tickets' or 'fee' */
+    of: k.text('of').notNull().$type<DocumentOf>(),
+    /** the day of issue, YYYY-MM-DD */
+    issuedOn: k.text('issued_on').notNull(),
+    document: k.json<StoredDocument>('document').notNull(),
+  }),
+  (t, i) => [
+    i.primaryKey({ columns: [t.supplierId, t.series, t.fy, t.seq] }),
+    i.index('invoice_documents_order').on(t.orderId),
+    i.index('invoice_documents_supplier_day').on(t.supplierId, t.issuedOn),
+  ],
+)
+
+export type InvoiceDocumentRow = RowOf<typeof invoiceDocuments>

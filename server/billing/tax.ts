@@ -4,6 +4,9 @@
 // Indian GST: the same state for supplier and place of supply is CGST + SGST at half the rate
 // each; another state is IGST at the whole rate. No GSTIN: no tax at all (a bill of supply).
 
+import type { Breakdown } from '../../contracts/billing.ts'
+import { toRupees } from '../money.ts'
+
 /** half up to a whole number of paise: n / d for integers, d > 0 */
 const divideHalfUp = (n: number, d: number) => Math.floor((2 * n + d) / (2 * d))
 
@@ -68,6 +71,8 @@ export function orderBreakdown(
   tickets: LineTerms & { quantity: number },
   fee: FeeTerms | null,
   feeIntraState: boolean,
+  /** whether the fee's supplier charges GST on it (a GSTIN) */
+  feeTaxed = true,
 ): OrderBreakdown {
   const line = taxLine(tickets)
   const feePaise = fee
@@ -79,7 +84,68 @@ export function orderBreakdown(
     ratePercent: fee?.ratePercent ?? 0,
     pricesIncludeTax: false,
     intraState: feeIntraState,
-    taxed: feePaise > 0,
+    taxed: feeTaxed && feePaise > 0,
   })
   return { tickets: line, fee: feeLine, total: line.total + feeLine.total }
 }
+
+/**
+ * What an order was priced on (issue 42), kept with its hold: the ticket type's GST rate and whether
+ * its price includes it, the supplier's state and GSTIN (none: no tax, a bill of supply) and the
+ * place of supply (where the event is held). Absent: the organizer had no billing profile, so no
+ * tax and no invoice.
+ */
+export type OrderTaxTerms = {
+  ratePercent: number
+  pricesIncludeTax: boolean
+  supplierState: string
+  placeOfSupply: string
+  gstin: string | null
+}
+
+/** the platform's fee on an order, as charged, and who supplies it (the fee's own invoice) */
+export type OrderFeeTerms = FeeTerms & { platformState: string; platformGstin: string | null }
+
+/** the priced parts of an order (TicketsHeld's data) */
+export type PricedOrder = {
+  unitPricePaise: number
+  quantity: number
+  discountPaise?: number
+  tax?: OrderTaxTerms
+  fee?: OrderFeeTerms
+}
+
+/**
+ * An order's money from its terms: the tickets (unit × quantity less the discount) taxed as the
+ * terms say, and the platform's fee on a paid order. The hold's amount is its total.
+ */
+export function orderMoney(order: PricedOrder): OrderBreakdown {
+  const amountPaise = order.unitPricePaise * order.quantity - (order.discountPaise ?? 0)
+  const tax = order.tax
+  const fee = order.fee && amountPaise > 0 ? order.fee : null
+  return orderBreakdown(
+    {
+      amountPaise,
+      quantity: order.quantity,
+      ratePercent: tax?.ratePercent ?? 0,
+      pricesIncludeTax: tax?.pricesIncludeTax ?? true,
+      intraState: tax ? tax.supplierState === tax.placeOfSupply : true,
+      taxed: tax?.gstin != null,
+    },
+    fee,
+    // a fee to a buyer whose address is not known is supplied where the platform is (intra-state)
+    true,
+    fee ? fee.platformGstin !== null : false,
+  )
+}
+
+/** An order's money as POST /ticket/create gives it (API.md): rupees, the fee's taxes as one. */
+export const breakdownView = (money: OrderBreakdown): Breakdown => ({
+  base: toRupees(money.tickets.taxableValue),
+  cgst: toRupees(money.tickets.cgst),
+  sgst: toRupees(money.tickets.sgst),
+  igst: toRupees(money.tickets.igst),
+  fee: toRupees(money.fee.taxableValue),
+  feeTax: toRupees(money.fee.cgst + money.fee.sgst + money.fee.igst),
+  total: toRupees(money.total),
+})

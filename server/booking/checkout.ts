@@ -6,6 +6,8 @@ import { createHmac } from 'node:crypto'
 import { ADMISSION_NEEDED, NOT_ON_SALE_YET } from '../../contracts/queue.ts'
 import { NO_SEATMAP } from '../../contracts/seating.ts'
 import type { Throttle } from '../accounts/throttle.ts'
+import type { BillingQueries } from '../billing/queries.ts'
+import { type OrderFeeTerms, type OrderTaxTerms, orderMoney } from '../billing/tax.ts'
 import type { CatalogQueries, EventRow, TicketTypeRow } from '../catalog/queries.ts'
 import type { Config } from '../config.ts'
 import type { LedgerPort } from '../db/store.ts'
@@ -31,7 +33,7 @@ import { seatsChosen } from './seats.ts'
 export type CheckoutParts = {
   /** reads an order's stream and hears of its appends (the wait for a payment's outcome) */
   ledger: Pick<LedgerPort<unknown>, 'readStream' | 'onAppend'>
-  config: Pick<Config, 'booking' | 'timeZone' | 'jwt'>
+  config: Pick<Config, 'booking' | 'timeZone' | 'jwt' | 'billing'>
   gateway: PaymentGateway
   jobs: Jobs
   booking: BookingQueries
@@ -44,6 +46,8 @@ export type CheckoutParts = {
   seating: Pick<SeatingQueries, 'named' | 'section' | 'rows' | 'rowsWithRoom' | 'plan'>
   /** the event's sale time and waiting room (issue 41) */
   queue: Pick<QueueQueries, 'room' | 'place'>
+  /** the organizer's billing profile: the GST terms an order is priced on (issue 42) */
+  billing: Pick<BillingQueries, 'profile'>
 }
 
 export type OrderRequest = {
@@ -72,8 +76,45 @@ export type PaymentOutcome =
 export type Checkout = ReturnType<typeof checkout>
 
 export function checkout(parts: CheckoutParts) {
-  const { ledger, config, gateway, jobs, booking, commands, confirm, events, throttle, seating, queue } =
-    parts
+  const {
+    ledger,
+    config,
+    gateway,
+    jobs,
+    booking,
+    commands,
+    confirm,
+    events,
+    throttle,
+    seating,
+    queue,
+    billing,
+  } = parts
+
+  /** the platform's booking fee on every paid order, when one is set, and who supplies it */
+  const fee: OrderFeeTerms | undefined = config.billing.fee
+    ? {
+        ...config.billing.fee,
+        platformState: config.billing.platform.state,
+        platformGstin: config.billing.platform.gstin,
+      }
+    : undefined
+
+  /** the GST terms of an order for this event's ticket type: none without a billing profile */
+  const taxTermsOf = async (
+    event: EventRow,
+    ticketType: TicketTypeRow,
+  ): Promise<OrderTaxTerms | undefined> => {
+    const profile = await billing.profile(event.organizerId)
+    if (!profile) return undefined
+    return {
+      ratePercent: ticketType.taxRateBp / 100,
+      pricesIncludeTax: event.pricesIncludeTax,
+      supplierState: profile.state,
+      placeOfSupply: event.state ?? profile.state,
+      gstin: profile.gstin,
+    }
+  }
 
   /**
    * Before the sale time nothing of the event is sold; while its waiting room is on (open, not
@@ -239,10 +280,11 @@ export function checkout(parts: CheckoutParts) {
       // (a buyer who closed the checkout and books again is not told their own seats are gone).
       const lapsed = async () =>
         (await booking.lapsedHolds(new Date().toISOString(), ticketType.id)).length > 0
-      const [offered, open, onSale] = await Promise.all([
+      const [offered, open, onSale, tax] = await Promise.all([
         booking.offeredTo(buyerId, ticketType.id),
         booking.heldBy(buyerId, event.id),
         booking.available(ticketType),
+        taxTermsOf(event, ticketType),
       ])
       const ownHeld = open.reduce(
         (seats, o) => seats + (o.ticketTypeId === ticketType.id ? o.quantity : 0),
@@ -268,7 +310,16 @@ export function checkout(parts: CheckoutParts) {
       // counted per account and event before it is made, so many sent at once cannot slip past.
       await throttle.perHour('checkout', `${buyerId}/${event.id}`)
       const orderId = newId()
-      const amountPaise = ticketType.pricePaise * quantity - discount
+      // the price less any discount, with GST added when prices do not include it, and the fee
+      const priced = {
+        unitPricePaise: ticketType.pricePaise,
+        quantity,
+        discountPaise: discount,
+        ...(tax ? { tax } : {}),
+        ...(fee ? { fee } : {}),
+      }
+      const money = orderMoney(priced)
+      const amountPaise = money.total
       const free = amountPaise === 0
       const providerOrder = free
         ? { id: `free_${orderId}` }
@@ -314,6 +365,8 @@ export function checkout(parts: CheckoutParts) {
           clientKey: clientKeyOf(order.clientIp),
           ...(order.promoCode ? { promoCode: order.promoCode, discountPaise: discount } : {}),
           ...(named ? { seats: named } : {}),
+          ...(tax ? { tax } : {}),
+          ...(fee && money.fee.total > 0 ? { fee } : {}),
         },
         ticketType,
         order.meta,
@@ -333,6 +386,7 @@ export function checkout(parts: CheckoutParts) {
         provider,
         heldUntil,
         replaced,
+        money,
         ...(seats ? { seats } : {}),
       }
     },

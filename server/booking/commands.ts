@@ -1,6 +1,9 @@
 // Booking commands with what they must look up inside the same transaction (live availability
 // of the ticket type), shared by the routes and the workers.
 import type { Box } from '../../contracts/seating.ts'
+import { documentNumber, financialYear, type Series } from '../billing/documents.ts'
+import type { Invoicing, OrderSuppliers } from '../billing/invoicing.ts'
+import type { BillingQueries } from '../billing/queries.ts'
 import type { TicketTypeRow } from '../catalog/queries.ts'
 import {
   type DecisionTx,
@@ -17,9 +20,18 @@ import type { FactMeta } from '../ledger/ledger.ts'
 import type { GatewayPayment } from '../payments/port.ts'
 import type { SeatingQueries } from '../seating/queries.ts'
 import { waitlistDecider } from '../waitlist/decide.ts'
-import { type CancelCutoff, type OrderCommand, orderDecider, REPLACED_BY_NEW_CHECKOUT } from './decide.ts'
+import {
+  type CancelCutoff,
+  type CreditNoteDraws,
+  documentsDue,
+  type InvoiceDraws,
+  type OrderCommand,
+  type OrderState,
+  orderDecider,
+  REPLACED_BY_NEW_CHECKOUT,
+} from './decide.ts'
 import type { TicketsHeld } from './facts.ts'
-import type { BookingQueries } from './queries.ts'
+import type { BookingQueries, OrderRow } from './queries.ts'
 import { bestSeatsNow } from './seats.ts'
 
 /** The limits a hold is decided under (from the settings and the event). */
@@ -35,13 +47,58 @@ export type BookingReads = {
   booking: StepQueries<BookingQueries>
   /** a seated order's seats as they are now (issue 40) */
   seating: Pick<StepQueries<SeatingQueries>, 'named' | 'placesOf' | 'section' | 'roomNow'>
+  /** the invoice series' last numbers (issue 42) */
+  billing: Pick<StepQueries<BillingQueries>, 'lastSeq'>
 }
 export type BookingLedger = Pick<LedgerPort<BookingReads>, 'kind' | 'transaction' | 'transactionInBatch'>
 type Tx = DecisionTx<BookingReads>
 
 /** One order command, decided and appended as a step of the caller's transaction. */
-function* run(tx: Tx, orderId: string, command: OrderCommand, meta: FactMeta, fresh = false) {
+function* run(
+  tx: Tx,
+  orderId: string,
+  command: OrderCommand | ((state: OrderState) => Step<OrderCommand>),
+  meta: FactMeta,
+  fresh = false,
+) {
   return (yield* decideIn(tx, orderDecider, { stream: streams.order(orderId), command, meta, fresh })).facts
+}
+
+/** the next number of a supplier's series, read under its lock */
+function* nextNumber(tx: Tx, supplierId: string, prefix: string, series: Series, day: string) {
+  const fy = financialYear(day)
+  const seq = (yield* wait(tx.reads.billing.lastSeq(supplierId, series, fy))) + 1
+  return { supplierId, series, fy, seq, number: documentNumber(prefix, fy, series, seq) }
+}
+
+/**
+ * The numbers for the invoices a payment of this order may issue: one per document its terms make
+ * due and not issued yet, while the payment can still issue its ticket (held, or lapsed).
+ */
+function* invoiceDraws(tx: Tx, state: OrderState, suppliers: OrderSuppliers, day: string) {
+  const order = state.order
+  if (!order || !['held', 'failed', 'expired'].includes(state.status)) return undefined
+  const draws: InvoiceDraws = { day }
+  for (const of of documentsDue(order)) {
+    const supplier = suppliers[of]
+    if (state.invoices[of] || !supplier) continue
+    draws[of] = {
+      number: yield* nextNumber(tx, supplier.supplierId, supplier.prefix, 'invoice', day),
+      parties: supplier.parties,
+    }
+  }
+  return draws
+}
+
+/** The numbers for the credit notes a refund of this ticket may issue: one per invoice not credited. */
+function* creditNoteDraws(tx: Tx, state: OrderState, suppliers: OrderSuppliers, day: string) {
+  const draws: CreditNoteDraws = { day }
+  for (const of of ['tickets', 'fee'] as const) {
+    const supplier = suppliers[of]
+    if (!state.invoices[of] || state.credited[of] || !supplier) continue
+    draws[of] = yield* nextNumber(tx, supplier.supplierId, supplier.prefix, 'credit-note', day)
+  }
+  return draws
 }
 
 /**
@@ -58,7 +115,39 @@ export type SeatsLeft = (
 export function bookingCommands(
   ledger: BookingLedger,
   seatsLeft: SeatsLeft = (ticketType, _order, booking) => booking.available(ticketType),
+  /** invoices and credit notes (issue 42); without it none are issued */
+  invoices?: Invoicing & { orderOf(orderId: string): Promise<OrderRow | undefined> },
 ) {
+  /**
+   * A command on a paid ticket that may refund it, with the numbers of the credit notes that
+   * refund takes, drawn under the order's suppliers' locks.
+   */
+  const refunding = async (
+    orderId: string,
+    cmd: Extract<OrderCommand, { type: 'Cancel' | 'Refund' | 'CancelForEvent' }>,
+    meta: FactMeta,
+    inBatch = false,
+  ) => {
+    const order = invoices ? await invoices.orderOf(orderId) : undefined
+    if (!invoices || !order) {
+      const work = (tx: Tx) => run(tx, orderId, cmd, meta)
+      return inBatch ? ledger.transactionInBatch(work) : ledger.transaction(work)
+    }
+    const suppliers = await invoices.suppliersOf(order)
+    const day = invoices.today()
+    const work = (tx: Tx) =>
+      run(
+        tx,
+        orderId,
+        function* (state) {
+          return { ...cmd, creditNotes: yield* creditNoteDraws(tx, state, suppliers, day) }
+        },
+        meta,
+      )
+    const options = { lock: invoices.locksOf(order.organizerId) }
+    return inBatch ? ledger.transactionInBatch(work, options) : ledger.transaction(work, options)
+  }
+
   /** Holds that ran out but were not released yet give their seats back first. */
   function* releaseLapsed(tx: Tx, now: string, ticketTypeId?: string): Step<void> {
     for (const order of yield* wait(tx.reads.booking.lapsedHolds(now, ticketTypeId))) {
@@ -196,8 +285,16 @@ export function bookingCommands(
       promoCode: string | null = null,
       /** a seated order's seat ids */
       seatIds: readonly string[] | null = null,
+      /** the order's row, for its invoices (issue 42) */
+      row: OrderRow | null = null,
     ) {
       const ordered = [...payments].sort((a, b) => rank(a) - rank(b))
+      const captures = ordered.some((p) => p.status === 'captured' || p.status === 'refunded')
+      const order = invoices && captures ? (row ?? (await invoices.orderOf(orderId))) : undefined
+      // who the invoices name is read before the decision; their numbers under its locks
+      const suppliers = invoices && order ? await invoices.suppliersOf(order) : {}
+      const invoiced = invoices && order && (suppliers.tickets || suppliers.fee) ? invoices : null
+      const day = invoiced?.today() ?? ''
       for (const payment of ordered) {
         if (payment.status === 'captured' || payment.status === 'refunded') {
           await ledger.transactionInBatch(
@@ -217,24 +314,33 @@ export function bookingCommands(
               const promo = promoCode
                 ? { promo: yield* wait(booking.promoCode(ticketType.eventId, promoCode)) }
                 : {}
+              const capture: OrderCommand = {
+                type: 'Capture',
+                paymentId: payment.id,
+                amountPaise: payment.amount,
+                method: payment.method,
+                available,
+                eventCancelled,
+                ...promo,
+                ...seatsTaken,
+                now: new Date().toISOString(),
+              }
               return yield* run(
                 tx,
                 orderId,
-                {
-                  type: 'Capture',
-                  paymentId: payment.id,
-                  amountPaise: payment.amount,
-                  method: payment.method,
-                  available,
-                  eventCancelled,
-                  ...promo,
-                  ...seatsTaken,
-                  now: new Date().toISOString(),
-                },
+                invoiced
+                  ? function* (state) {
+                      return { ...capture, invoices: yield* invoiceDraws(tx, state, suppliers, day) }
+                    }
+                  : capture,
                 { actor: 'system' },
               )
             },
-            { lock: decisionLocks.event(ticketType.eventId) },
+            {
+              lock: invoiced
+                ? [decisionLocks.event(ticketType.eventId), ...invoiced.locksOf(order?.organizerId ?? '')]
+                : decisionLocks.event(ticketType.eventId),
+            },
           )
         } else if (payment.status === 'failed') {
           await ledger.transactionInBatch((tx) =>
@@ -260,17 +366,15 @@ export function bookingCommands(
       command(orderId, { type: 'RecordRefund', paymentId, refundId }, { actor: 'system' }),
 
     cancel: (orderId: string, by: string, cutoff: CancelCutoff | null, meta: FactMeta) =>
-      command(orderId, { type: 'Cancel', by, cutoff, now: new Date().toISOString() }, meta),
+      refunding(orderId, { type: 'Cancel', by, cutoff, now: new Date().toISOString() }, meta),
 
     /** the event's organizer or an admin cancels a ticket and refunds it (the caller's right is the route's) */
     refund: (orderId: string, by: string, reason: string, meta: FactMeta) =>
-      command(orderId, { type: 'Refund', by, reason }, meta),
+      refunding(orderId, { type: 'Refund', by, reason }, meta),
 
     /** one order of an event called off: its hold released, or its ticket cancelled and refunded */
     cancelForEvent: (orderId: string, reason: string) =>
-      ledger.transactionInBatch((tx) =>
-        run(tx, orderId, { type: 'CancelForEvent', reason }, { actor: 'system' }),
-      ),
+      refunding(orderId, { type: 'CancelForEvent', reason }, { actor: 'system' }, true),
 
     transfer: (orderId: string, by: string, toId: string | null, meta: FactMeta) =>
       command(orderId, { type: 'Transfer', by, toId }, meta),

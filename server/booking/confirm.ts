@@ -45,7 +45,7 @@ export function paymentConfirmer(parts: {
     // a late payment (its hold lapsed) for a seated order is decided against its very seats
     const late = order.status === 'expired' || order.status === 'failed'
     const seatIds = late ? await seatsOfOrder(order.id) : null
-    await commands.applyPayments(order.id, ticketType, payments, order.promoCode, seatIds)
+    await commands.applyPayments(order.id, ticketType, payments, order.promoCode, seatIds, order)
     return { payments: payments.length }
   }
 }

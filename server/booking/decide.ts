@@ -1,8 +1,25 @@
 // Pure decisions about one order (and the ticket it becomes once paid).
 import { SEATS_TAKEN } from '../../contracts/seating.ts'
+import {
+  creditNote,
+  type DocumentNumber,
+  type DocumentParties,
+  feeInvoice,
+  type StoredDocument,
+  ticketsInvoice,
+} from '../billing/documents.ts'
+import { orderMoney } from '../billing/tax.ts'
 import { conflict, invalid, notFound, rateLimited, seatsConflict } from '../errors.ts'
 import type { Decider } from '../ledger/decider.ts'
-import type { BookingFact, PassAdmitted, PassScanRefused, RefundReason, TicketsHeld } from './facts.ts'
+import type {
+  BookingFact,
+  DocumentOf,
+  InvoiceIssued,
+  PassAdmitted,
+  PassScanRefused,
+  RefundReason,
+  TicketsHeld,
+} from './facts.ts'
 import { discountPaise, type PromoTerms, promoRefusal } from './promo.ts'
 import type { OrderStatus } from './statuses.ts'
 
@@ -28,7 +45,26 @@ export type OrderState = {
   /** how the figures counted the order's last lapse (failed or expired): a refused payment, or a
    * checkout released unpaid; null while it has not lapsed */
   lapse: 'failed' | 'released' | null
+  /** its invoices (issue 42): the organizer's for the tickets, the platform's for the fee */
+  invoices: Readonly<Partial<Record<DocumentOf, StoredDocument>>>
+  /** the invoices a credit note was issued against */
+  credited: Readonly<Partial<Record<DocumentOf, true>>>
 }
+
+/**
+ * The numbers drawn for the invoices a payment may issue (issue 42), each the next of its
+ * supplier's series read under that supplier's lock, with who the document names; a number the
+ * decision does not use is not taken (the series is read from the documents issued).
+ */
+export type InvoiceDraws = {
+  /** the day of issue, YYYY-MM-DD in the platform's time zone */
+  day: string
+  tickets?: { number: DocumentNumber; parties: DocumentParties }
+  fee?: { number: DocumentNumber; parties: DocumentParties }
+}
+
+/** The numbers drawn for the credit notes a refund may issue, against the order's invoices. */
+export type CreditNoteDraws = { day: string; tickets?: DocumentNumber; fee?: DocumentNumber }
 
 /**
  * The double entries of one ticket kept as facts (the organizer's list, the activity feed). Past
@@ -109,16 +145,18 @@ export type OrderCommand =
        */
       promo?: PromoTerms | null
       now?: string
+      /** the numbers for the invoices the ticket's issue takes (issue 42) */
+      invoices?: InvoiceDraws
     }
   | { type: 'Fail'; paymentId: string | null; reason: string }
   | { type: 'Expire'; now: string }
   /** an unpaid hold given up by its buyer (a new checkout for the same event replaces it) */
   | { type: 'Release'; by: string; reason: string }
-  | { type: 'Cancel'; by: string; now?: string; cutoff?: CancelCutoff | null }
+  | { type: 'Cancel'; by: string; now?: string; cutoff?: CancelCutoff | null; creditNotes?: CreditNoteDraws }
   /** the event's organizer (or an admin) refunds a ticket on purpose, let in at the door or not */
-  | { type: 'Refund'; by: string; reason: string }
+  | { type: 'Refund'; by: string; reason: string; creditNotes?: CreditNoteDraws }
   /** the event is called off: a hold is released, a ticket cancelled and refunded in full */
-  | { type: 'CancelForEvent'; reason: string }
+  | { type: 'CancelForEvent'; reason: string; creditNotes?: CreditNoteDraws }
   /** toId: the recipient's account, null when no account has the e-mail given */
   | { type: 'Transfer'; by: string; toId: string | null }
   | { type: 'RecordRefund'; paymentId: string; refundId: string }
@@ -153,6 +191,8 @@ export const orderDecider: Decider<OrderState, OrderCommand, BookingFact> = {
     scans: {},
     doubleEntries: 0,
     lapse: null,
+    invoices: {},
+    credited: {},
   }),
 
   evolve(state, fact) {
@@ -194,6 +234,10 @@ export const orderDecider: Decider<OrderState, OrderCommand, BookingFact> = {
           scans: { ...state.scans, [fact.data.scanId]: 'already-admitted' },
           doubleEntries: state.doubleEntries + 1,
         }
+      case 'InvoiceIssued':
+        return { ...state, invoices: { ...state.invoices, [fact.data.of]: fact.data.document } }
+      case 'CreditNoteIssued':
+        return { ...state, credited: { ...state.credited, [fact.data.of]: true } }
       default:
         return fact satisfies never
     }
@@ -227,12 +271,12 @@ export const orderDecider: Decider<OrderState, OrderCommand, BookingFact> = {
           const refusal = promoRefusal(checks.promo ?? null, order.ticketTypeId, checks.now)
           if (refusal) throw invalid(refusal, [{ field: 'promoCode', message: refusal }])
           const discount = discountPaise(checks.promo as PromoTerms, order.unitPricePaise, order.quantity)
-          if (
-            discount !== order.discountPaise ||
-            order.amountPaise !== order.unitPricePaise * order.quantity - discount
-          )
+          if (discount !== order.discountPaise)
             throw conflict('The promo code changed while this order was placed; please try again.')
         }
+        // what the buyer is asked for is the order's price, taxes and fee as its terms make them
+        if (order.amountPaise !== orderMoney(order).total)
+          throw new Error(`order ${order.orderId} asks ${order.amountPaise} paise, not what its terms make`)
         // a seat is never held twice: each one named must be free, read under the event's lock
         if (command.seatsTaken && command.seatsTaken.length > 0)
           throw seatsConflict(SEATS_TAKEN, [...command.seatsTaken])
@@ -297,11 +341,12 @@ export const orderDecider: Decider<OrderState, OrderCommand, BookingFact> = {
             ...seatIdsOf(order),
           },
         })
+        const invoiced = () => invoicesOf(state, order, command.invoices)
         // An event called off sells nothing more: the payment goes back (once: captured above).
         if (command.eventCancelled && state.status !== 'issued') return [captured, refund('event cancelled')]
         switch (state.status) {
           case 'held':
-            return [captured, issue(false)]
+            return [captured, issue(false), ...invoiced()]
           case 'failed':
           case 'expired': {
             // Paid after the hold lapsed, which gave its promo code's use back: the code is asked
@@ -316,7 +361,7 @@ export const orderDecider: Decider<OrderState, OrderCommand, BookingFact> = {
             if (order.seats && (command.seatsTaken?.length ?? 0) > 0)
               return [captured, refund('sold out after hold expired')]
             return command.available >= order.quantity
-              ? [captured, issue(true)]
+              ? [captured, issue(true), ...invoiced()]
               : [captured, refund('sold out after hold expired')]
           }
           case 'issued':
@@ -393,6 +438,7 @@ export const orderDecider: Decider<OrderState, OrderCommand, BookingFact> = {
             type: 'RefundRequested',
             data: { orderId: order.orderId, paymentId, amountPaise: order.amountPaise, reason: 'cancelled' },
           })
+          facts.push(...creditNotesOf(state, order, command.creditNotes))
         }
         return facts
       }
@@ -438,6 +484,7 @@ export const orderDecider: Decider<OrderState, OrderCommand, BookingFact> = {
               reason: 'event cancelled',
             },
           })
+          facts.push(...creditNotesOf(state, order, command.creditNotes))
         }
         return facts
       }
@@ -469,6 +516,7 @@ export const orderDecider: Decider<OrderState, OrderCommand, BookingFact> = {
               reason: 'refunded by organizer',
             },
           })
+          facts.push(...creditNotesOf(state, order, command.creditNotes))
         }
         return facts
       }
@@ -591,6 +639,63 @@ export function scanVerdict(state: OrderState, scan: PassScan, door: DoorClock):
 function earlierOf(a: string, b: string): string {
   if (a < b) return a
   return b
+}
+
+/** Which of an order's documents it has terms for: the tickets' with a profile, the fee's when charged. */
+export function documentsDue(order: TicketsHeld['data']): DocumentOf[] {
+  const money = orderMoney(order)
+  const due: DocumentOf[] = []
+  if (order.tax && money.tickets.total > 0) due.push('tickets')
+  if (order.fee && money.fee.total > 0) due.push('fee')
+  return due
+}
+
+/** The invoices a ticket's issue takes: one per document due, numbered as drawn. */
+function invoicesOf(state: OrderState, order: TicketsHeld['data'], draws: InvoiceDraws | undefined) {
+  const facts: BookingFact[] = []
+  for (const of of documentsDue(order)) {
+    if (state.invoices[of]) continue
+    const draw = draws?.[of]
+    if (!draw || !draws) throw new Error(`no ${of} invoice number was drawn for order ${order.orderId}`)
+    const document =
+      of === 'tickets'
+        ? ticketsInvoice(order, draw.parties, draws.day, draw.number.number)
+        : feeInvoice(order, draw.parties, draws.day, draw.number.number)
+    if (!document) continue
+    const data: InvoiceIssued['data'] = {
+      orderId: order.orderId,
+      organizerId: order.organizerId,
+      buyerId: order.buyerId,
+      of,
+      ...draw.number,
+      document,
+    }
+    facts.push({ type: 'InvoiceIssued', data })
+  }
+  return facts
+}
+
+/** The credit notes a refund of the ticket takes: one against each of its invoices not credited yet. */
+function creditNotesOf(state: OrderState, order: TicketsHeld['data'], draws: CreditNoteDraws | undefined) {
+  const facts: BookingFact[] = []
+  for (const of of ['tickets', 'fee'] as const) {
+    const invoice = state.invoices[of]
+    if (!invoice || state.credited[of]) continue
+    const number = draws?.[of]
+    if (!number || !draws) throw new Error(`no ${of} credit note number was drawn for order ${order.orderId}`)
+    facts.push({
+      type: 'CreditNoteIssued',
+      data: {
+        orderId: order.orderId,
+        organizerId: order.organizerId,
+        buyerId: order.buyerId,
+        of,
+        ...number,
+        document: creditNote(invoice, draws.day, number.number),
+      },
+    })
+  }
+  return facts
 }
 
 /** The payment that paid for the ticket: the first one kept (a late one refused was refunded). */

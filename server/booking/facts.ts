@@ -4,6 +4,8 @@
 // before that said rupees in `amount` and `unitPrice`, and are upcast when read (bookingUpcasters).
 import type { TicketTypeName } from '../../contracts/catalog.ts'
 import type { SeatLabel } from '../../contracts/seating.ts'
+import type { StoredDocument } from '../billing/documents.ts'
+import type { OrderFeeTerms, OrderTaxTerms } from '../billing/tax.ts'
 import type { Upcaster } from '../ledger/upcast.ts'
 import { paiseFromStoredRupees } from '../money.ts'
 
@@ -30,6 +32,13 @@ export type TicketsHeld = {
     discountPaise?: number
     /** a seated order (issue 40): the seats it holds, one per ticket (quantity of them) */
     seats?: SeatsHeld
+    /**
+     * the GST terms it was priced on (issue 42), when its organizer had a billing profile: its paid
+     * order gets the organizer's invoice. amountPaise is then the total with any tax added
+     */
+    tax?: OrderTaxTerms
+    /** the platform's booking fee charged on it (in amountPaise), invoiced by the platform */
+    fee?: OrderFeeTerms
   }
 }
 
@@ -169,6 +178,37 @@ export type PassScanRefused = {
   }
 }
 
+/** what a document of an order is for: its tickets (the organizer's) or its booking fee (the platform's) */
+export type DocumentOf = 'tickets' | 'fee'
+
+/**
+ * An invoice (or bill of supply) for a paid order (issue 42), appended with the payment that
+ * issued the ticket: its number is the next of its supplier's series for the financial year, read
+ * under that supplier's lock, so numbers run without gaps on any store and in any process.
+ */
+export type InvoiceIssued = {
+  type: 'InvoiceIssued'
+  data: {
+    orderId: string
+    organizerId: string
+    /** who bought the order: the invoice stays theirs, whoever holds the ticket since */
+    buyerId: string
+    of: DocumentOf
+    /** the organizer's id, or 'platform' for the fee */
+    supplierId: string
+    fy: string
+    seq: number
+    number: string
+    document: StoredDocument
+  }
+}
+
+/** A credit note against an order's invoice, appended with the refund of its ticket; its own series. */
+export type CreditNoteIssued = {
+  type: 'CreditNoteIssued'
+  data: InvoiceIssued['data']
+}
+
 export type BookingFact =
   | TicketsHeld
   | PaymentCaptured
@@ -181,6 +221,8 @@ export type BookingFact =
   | PaymentRefunded
   | PassAdmitted
   | PassScanRefused
+  | InvoiceIssued
+  | CreditNoteIssued
 
 /**
  * Facts of the shapes before money was kept in paise: `amount` (and TicketsHeld's `unitPrice`) in

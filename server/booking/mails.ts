@@ -2,8 +2,11 @@
 // that give someone tickets (the confirmation, and the transfer's to the new holder) carry the
 // ticket's passes (issue 16): an HTML part shows each as a QR code to scan at the door, drawn when
 // the mail is sent (mail/mailer.ts); the text part links to the ticket page, which shows them too.
+import type { InvoiceDocument } from '../../contracts/billing.ts'
 import { type SeatLabel, seatText } from '../../contracts/seating.ts'
 import type { AccountQueries } from '../accounts/queries.ts'
+import { documentView, type Series } from '../billing/documents.ts'
+import type { BillingQueries } from '../billing/queries.ts'
 import type { CatalogQueries } from '../catalog/queries.ts'
 import { type Mail, type MailPass, passImageId } from '../mail/mailer.ts'
 import { rupeesText } from '../money.ts'
@@ -73,6 +76,9 @@ export function movedMail(
   }
 }
 
+/** a mail's documents, when it has any */
+const withDocuments = (documents: InvoiceDocument[]) => (documents.length > 0 ? { documents } : {})
+
 export function bookingMails(parts: {
   accounts: AccountQueries
   catalog: CatalogQueries
@@ -84,6 +90,8 @@ export function bookingMails(parts: {
   passesOf(order: OrderRow): Promise<MailPass[]>
   /** a seated ticket's seats (issue 40) */
   seating: Pick<SeatingQueries, 'labelsOf'>
+  /** an order's invoices and credit notes (issue 42), attached for its buyer */
+  billing: Pick<BillingQueries, 'documentsOf'>
 }) {
   const { accounts, catalog: events, booking, publicUrl } = parts
   const ticketUrl = (orderId: string) => `${publicUrl}/ticket/${orderId}`
@@ -106,6 +114,13 @@ export function bookingMails(parts: {
     `Ticket number: ${order.id}`,
   ]
   const to = (accountId: string) => accounts.byId(accountId)
+  /** an order's documents of one series, for the mail to its buyer (never a later holder's) */
+  const documentsFor = async (order: OrderRow, ownerId: string, series: Series) =>
+    ownerId === order.buyerId
+      ? (await parts.billing.documentsOf(order.id))
+          .filter((d) => d.series === series)
+          .map((d) => documentView(d.document))
+      : []
 
   return {
     /**
@@ -130,6 +145,7 @@ export function bookingMails(parts: {
           '',
           `Your tickets: ${publicUrl}/dashboard`,
         ].join('\n'),
+        ...withDocuments(await documentsFor(c.order, ownerId, 'invoice')),
       }
       return stillHeld ? withPasses(mail, await parts.passesOf(c.order), ticketUrl(orderId)) : mail
     },
@@ -142,6 +158,7 @@ export function bookingMails(parts: {
       const c = await context(orderId)
       const owner = await to(ownerId)
       if (!c || !owner) return null
+      const credit = withDocuments(await documentsFor(c.order, ownerId, 'credit-note'))
       if (refundedBy) {
         return {
           to: owner.email,
@@ -157,6 +174,7 @@ export function bookingMails(parts: {
             '',
             ...details(c.order, c.event),
           ].join('\n'),
+          ...credit,
         }
       }
       if (eventCancelled) {
@@ -174,6 +192,7 @@ export function bookingMails(parts: {
             '',
             ...details(c.order, c.event),
           ].join('\n'),
+          ...credit,
         }
       }
       return {
@@ -189,6 +208,7 @@ export function bookingMails(parts: {
           '',
           ...details(c.order, c.event),
         ].join('\n'),
+        ...credit,
       }
     },
     /**

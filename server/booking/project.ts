@@ -213,6 +213,8 @@ const handlers: ReadHandlers<BookingFact, undefined> = {
   // the door's facts change no order: the check-in area keeps the passes (checkin/project.ts)
   PassAdmitted: ignore,
   PassScanRefused: ignore,
+  InvoiceIssued: ignore,
+  CreditNoteIssued: ignore,
 }
 
 // ---- SQLite's rebuild replay: rows held in memory (replay-rows.ts), each written once ----
@@ -419,6 +421,8 @@ function replayHandlers(x: Sql, rowsHeld: number, replaying: Replaying) {
     },
     PassAdmitted: ignore,
     PassScanRefused: ignore,
+    InvoiceIssued: ignore,
+    CreditNoteIssued: ignore,
   }
   return { handlers: replayed, flush: held.flush }
 }

@@ -115,5 +115,7 @@ export const promoProjection = readProjection<BookingFact | CatalogFact, PromoRe
     PaymentRefunded: ignore,
     PassAdmitted: ignore,
     PassScanRefused: ignore,
+    InvoiceIssued: ignore,
+    CreditNoteIssued: ignore,
   },
 })

@@ -20,6 +20,7 @@ import { MessageReply } from '../../contracts/common.ts'
 import type { SeatLabel } from '../../contracts/seating.ts'
 import type { AccountQueries } from '../accounts/queries.ts'
 import type { Throttle } from '../accounts/throttle.ts'
+import { breakdownView } from '../billing/tax.ts'
 import type { CatalogQueries, EventRow } from '../catalog/queries.ts'
 import { conflict, invalid, notFound } from '../errors.ts'
 import { callerOf } from '../http/access.ts'
@@ -110,6 +111,7 @@ export async function bookingRoutes(fastify: FastifyInstance, options: BookingRo
         ticketId: placed.orderId,
         heldUntil: placed.heldUntil,
         ...(placed.seats ? { seats: placed.seats } : {}),
+        breakdown: breakdownView(placed.money),
         ...(placed.replaced.length > 0
           ? {
               replacedTicketIds: placed.replaced,

@@ -1,6 +1,11 @@
 // Pure decisions about one event's stream: submission, the admin's review, its door staff, its
 // promo codes, the organizer's changes and its cancellation.
-import { type ApprovalStatus, SALES_END_AFTER_START, type TicketTypeName } from '../../contracts/catalog.ts'
+import {
+  type ApprovalStatus,
+  SALES_END_AFTER_START,
+  STATE_NEEDED_FOR_TAX,
+  type TicketTypeName,
+} from '../../contracts/catalog.ts'
 import { type Box, PLAN_MOVES_TAKEN_SEATS } from '../../contracts/seating.ts'
 import { conflict, forbidden, invalid, notFound, seatsConflict } from '../errors.ts'
 import type { Decider } from '../ledger/decider.ts'
@@ -37,7 +42,13 @@ export type SeatPlan = { stage: Box | null; sections: PlanSection[] }
 export type DoorInvitation = { email: string | null; accountId: string | null; accepted: boolean }
 
 /** A ticket type as the organizer sends it in a change: its name, price and capacity. */
-export type TicketTypeChange = { type: TicketTypeName; pricePaise: number; quantity: number }
+/** taxRate absent: a kept type keeps its rate (a client that knows nothing of GST changes none) */
+export type TicketTypeChange = {
+  type: TicketTypeName
+  pricePaise: number
+  quantity: number
+  taxRate?: number
+}
 
 export type EventCommand =
   /** now: ISO; the event's start is judged against it in timeZone */
@@ -158,6 +169,8 @@ export const eventDecider: Decider<EventState, EventCommand, CatalogFact> = {
             images,
             videos,
             salesEnd: fact.data.salesEnd ?? null,
+            state: fact.data.state ?? null,
+            pricesIncludeTax: fact.data.pricesIncludeTax ?? true,
           },
           ticketTypes: fact.data.ticketTypes,
         }
@@ -226,6 +239,7 @@ export const eventDecider: Decider<EventState, EventCommand, CatalogFact> = {
       case 'Submit': {
         if (state.status) throw conflict('This event exists already.')
         refuseStartGoneBy(command.event, command.now, command.timeZone)
+        refuseTaxWithoutState(command.event.state ?? null, command.event.ticketTypes)
         return [{ type: 'EventSubmitted', data: command.event }]
       }
       case 'Review': {
@@ -337,6 +351,12 @@ function decideSeatMap(
   ]
 }
 
+/** GST is charged where the event is held: a taxed ticket type needs the event's state */
+function refuseTaxWithoutState(state: string | null, types: readonly TicketTypeState[]) {
+  if (state === null && types.some((t) => (t.taxRate ?? 0) > 0))
+    throw invalid(STATE_NEEDED_FOR_TAX, [{ field: 'state', message: STATE_NEEDED_FOR_TAX }])
+}
+
 /** the ticket types that are a section of the event's seat map */
 const seatedTypes = (state: EventState) => new Set(state.seatMap?.sections.map((s) => s.ticketTypeId) ?? [])
 
@@ -363,7 +383,10 @@ function decideEdit(command: Extract<EventCommand, { type: 'Edit' }>, state: Eve
     const next = command.ticketTypes.map((asked): TicketTypeState => {
       const kept = state.ticketTypes.find((t) => t.type.toLowerCase() === asked.type.toLowerCase())
       // a seated type's capacity is its seats for sale: the seat map sets it, not the form
-      const wanted = kept && seated.has(kept.ticketTypeId) ? { ...asked, quantity: kept.quantity } : asked
+      const sized = kept && seated.has(kept.ticketTypeId) ? { ...asked, quantity: kept.quantity } : asked
+      const taxRate = asked.taxRate ?? kept?.taxRate
+      const wanted = { ...sized, ...(taxRate ? { taxRate } : {}) }
+      if (!taxRate) delete wanted.taxRate
       const taken = kept ? (command.taken[kept.ticketTypeId] ?? 0) : 0
       if (wanted.quantity < taken) {
         const message = `${wanted.type} cannot have fewer than ${taken} seats: that many are sold or held.`
@@ -380,6 +403,7 @@ function decideEdit(command: Extract<EventCommand, { type: 'Edit' }>, state: Eve
     }
     if (!sameJson(next, state.ticketTypes)) ticketTypes = next
   }
+  refuseTaxWithoutState(after.state, ticketTypes ?? state.ticketTypes)
   if (Object.keys(changed).length === 0 && !ticketTypes) return []
   const moved =
     state.status === 'Approved' &&

@@ -5,6 +5,15 @@ import type { Box, SeatNumber } from '../../contracts/seating.ts'
 import type { Upcaster } from '../ledger/upcast.ts'
 import { paiseFromStoredRupees } from '../money.ts'
 
+/** a ticket type as the event's facts carry it; taxRate: its GST rate in percent (absent: none) */
+export type EventTicketType = {
+  ticketTypeId: string
+  type: TicketTypeName
+  pricePaise: number
+  quantity: number
+  taxRate?: number
+}
+
 export type EventSubmitted = {
   type: 'EventSubmitted'
   data: {
@@ -20,10 +29,14 @@ export type EventSubmitted = {
     category: string
     images: Array<{ url: string }>
     videos: Array<{ url: string }>
-    ticketTypes: Array<{ ticketTypeId: string; type: TicketTypeName; pricePaise: number; quantity: number }>
+    ticketTypes: EventTicketType[]
     /** YYYY-MM-DDTHH:MM in TIMEZONE: booking closes then if earlier than the start. Facts from
      * before sales ends existed have none. */
     salesEnd?: string
+    /** the GST state code of where it is held (issue 42): absent or null, none given */
+    state?: string | null
+    /** whether its prices include GST; absent (facts from before taxes): they do */
+    pricesIncludeTax?: boolean
   }
 }
 
@@ -118,8 +131,10 @@ export type EventEdited = {
       images: Array<{ url: string }>
       videos: Array<{ url: string }>
       salesEnd: string | null
+      state: string | null
+      pricesIncludeTax: boolean
     }>
-    ticketTypes?: Array<{ ticketTypeId: string; type: TicketTypeName; pricePaise: number; quantity: number }>
+    ticketTypes?: EventTicketType[]
     moved?: { date: string; time: string; location: string }
   }
 }

@@ -21,21 +21,24 @@ const insertEvent = statement<{
   images: string
   videos: string
   salesEnd: string | null
+  state: string | null
+  pricesIncludeTax: boolean
   version: number
   at: string
 }>(
   (p) => sql`INSERT INTO events (id, organizer_id, title, description, date, time, location, category,
-      approval_status, images, videos, sales_end, version, created_at, updated_at)
+      approval_status, images, videos, sales_end, gst_state, prices_include_tax, version, created_at, updated_at)
     VALUES (${p.id}, ${p.organizerId}, ${p.title}, ${p.description}, ${p.date}, ${p.time}, ${p.location},
-      ${p.category}, 'Pending', ${p.images}, ${p.videos}, ${p.salesEnd}, ${p.version}, ${p.at}, ${p.at})`,
+      ${p.category}, 'Pending', ${p.images}, ${p.videos}, ${p.salesEnd}, ${p.state}, ${p.pricesIncludeTax},
+      ${p.version}, ${p.at}, ${p.at})`,
 )
 
 /** a ticket type added, or changed in place by an edit */
 const putTicketType = statement<TicketTypeRow>(
-  (p) => sql`INSERT INTO event_ticket_types (id, event_id, rank, type, price_paise, quantity)
-    VALUES (${p.id}, ${p.eventId}, ${p.rank}, ${p.type}, ${p.pricePaise}, ${p.quantity})
+  (p) => sql`INSERT INTO event_ticket_types (id, event_id, rank, type, price_paise, quantity, tax_rate_bp)
+    VALUES (${p.id}, ${p.eventId}, ${p.rank}, ${p.type}, ${p.pricePaise}, ${p.quantity}, ${p.taxRateBp})
     ON CONFLICT (id) DO UPDATE SET rank = excluded.rank, type = excluded.type,
-      price_paise = excluded.price_paise, quantity = excluded.quantity`,
+      price_paise = excluded.price_paise, quantity = excluded.quantity, tax_rate_bp = excluded.tax_rate_bp`,
 )
 
 /** the ticket types an edit left out */
@@ -85,6 +88,8 @@ const EDITABLE = {
   images: 'images',
   videos: 'videos',
   salesEnd: 'sales_end',
+  state: 'gst_state',
+  pricesIncludeTax: 'prices_include_tax',
 } as const
 type Editable = keyof typeof EDITABLE
 
@@ -136,10 +141,14 @@ function* edited(fact: { version: number; at: string; data: EventEdited['data'] 
         type: t.type,
         pricePaise: t.pricePaise,
         quantity: t.quantity,
+        taxRateBp: basisPoints(t.taxRate),
       }),
     )
   }
 }
+
+/** a GST rate in percent as hundredths of a percent (absent: none) */
+const basisPoints = (percent: number | undefined) => Math.round((percent ?? 0) * 100)
 
 const followVersion = (fact: { version: number; data: { eventId: string } }, x: Sql) =>
   x.run(setVersion, { version: fact.version, id: fact.data.eventId })
@@ -163,6 +172,8 @@ export const catalogProjection = readProjection<CatalogFact>({
           images: JSON.stringify(d.images),
           videos: JSON.stringify(d.videos),
           salesEnd: d.salesEnd ?? null,
+          state: d.state ?? null,
+          pricesIncludeTax: d.pricesIncludeTax ?? true,
           version: fact.version,
           at: fact.at,
         }),
@@ -177,6 +188,7 @@ export const catalogProjection = readProjection<CatalogFact>({
             type: t.type,
             pricePaise: t.pricePaise,
             quantity: t.quantity,
+            taxRateBp: basisPoints(t.taxRate),
           }),
         )
       }

@@ -16,6 +16,7 @@ import {
   EventListQuery,
   EventParams,
   EventView,
+  gstRateRefusal,
   ReviewBody,
   ReviewReply,
 } from '../../contracts/catalog.ts'
@@ -63,6 +64,16 @@ export async function catalogRoutes(fastify: FastifyInstance, options: CatalogRo
   const viewsOf = async (rows: EventRow[], mediaBase: string) =>
     events.toViews(rows, await extras(rows.map((r) => r.id)), mediaBase)
   const { events, commands } = options
+  /** a ticket type's GST rate, one of the configured ones (0 and none are the same: absent) */
+  const taxRateOf = (rate: number | undefined): { taxRate?: number } => {
+    if (rate === undefined || rate === 0) return {}
+    const rates = config.billing.gstRates
+    if (!rates.includes(rate)) {
+      const message = gstRateRefusal(rates)
+      throw invalid(message, [{ field: 'ticketTypes', message }])
+    }
+    return { taxRate: rate }
+  }
   const media = options.media ?? createMediaStore(config, null)
   await media.sweep()
 
@@ -214,8 +225,11 @@ export async function catalogRoutes(fastify: FastifyInstance, options: CatalogRo
             type: t.type,
             pricePaise: toPaise(t.price),
             quantity: t.quantity,
+            ...taxRateOf(t.taxRate),
           })),
           ...(input.salesEnd ? { salesEnd: input.salesEnd } : {}),
+          ...(input.state ? { state: input.state } : {}),
+          ...(input.pricesIncludeTax !== undefined ? { pricesIncludeTax: input.pricesIncludeTax } : {}),
         }
         // Files first, so a committed event never points at a missing file; if the append is
         // refused, the moved files are removed again below.
@@ -286,6 +300,7 @@ export async function catalogRoutes(fastify: FastifyInstance, options: CatalogRo
                     type: t.type,
                     pricePaise: toPaise(t.price),
                     quantity: t.quantity,
+                    ...(t.taxRate === undefined ? {} : { taxRate: taxRateOf(t.taxRate).taxRate ?? 0 }),
                   })),
                 }
               : {}),

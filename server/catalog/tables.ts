@@ -24,6 +24,10 @@ export const events = readModelTable(
     /** when the event was called off (issue 17), and the reason its organizer or an admin gave */
     cancelledAt: k.text('cancelled_at'),
     cancelReason: k.text('cancel_reason'),
+    /** the GST state code of where it is held (issue 42), null when none was given */
+    state: k.text('gst_state'),
+    /** whether its prices include GST (taken out of them) or not (added on top) */
+    pricesIncludeTax: k.boolean('prices_include_tax').notNull().default(true),
     /** the stream version, for caching and optimistic checks */
     version: k.integer('version').notNull(),
     createdAt: k.text('created_at').notNull(),
@@ -46,6 +50,8 @@ export const eventTicketTypes = readModelTable(
     /** integer paise (rupees only at the API edge) */
     pricePaise: k.bigint('price_paise').notNull(),
     quantity: k.integer('quantity').notNull(),
+    /** its GST rate in hundredths of a percent (18% is 1800): whole numbers all the way */
+    taxRateBp: k.integer('tax_rate_bp').notNull().default(0),
   }),
   (t, i) => [
     i.index('event_ticket_types_event').on(t.eventId, t.rank),

@@ -60,6 +60,7 @@ export function eventViews(
         quantity: available,
         available,
         capacity: t.quantity,
+        taxRate: t.taxRateBp / 100,
       }
     }),
     createdAt: row.createdAt,
@@ -67,6 +68,8 @@ export function eventViews(
     reviewReason: row.reviewReason,
     cancelledAt: row.cancelledAt,
     cancelReason: row.cancelReason,
+    state: row.state,
+    pricesIncludeTax: row.pricesIncludeTax,
     version: row.version,
   }))
 }

@@ -172,6 +172,8 @@ export const checkinProjection = readProjection<BookingFact | CatalogFact, Order
     },
     DoorStaffRemoved: (fact, x) => x.run(removeInvitation, { invitationId: fact.data.invitationId }),
     TicketsHeld: ignore,
+    InvoiceIssued: ignore,
+    CreditNoteIssued: ignore,
     PaymentCaptured: ignore,
     PaymentFailed: ignore,
     HoldExpired: ignore,

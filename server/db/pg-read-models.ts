@@ -2,7 +2,7 @@
 // migrations-pg/ from these beside server/*/pg-*tables.ts (drizzle.pg.config.ts).
 import { accounts, passwordResetLinks } from '../accounts/tables.ts'
 import { attendance, eventSales, salesByHour, salesByTicketType, salesTotals } from '../analytics/tables.ts'
-import { billingProfiles } from '../billing/tables.ts'
+import { billingProfiles, invoiceDocuments } from '../billing/tables.ts'
 import { heldByClient, inventory, orders, promoCodes } from '../booking/tables.ts'
 import { events, eventTicketTypes } from '../catalog/tables.ts'
 import { admissions, admissionsByMinute, doorInvitations, doubleEntries, passes } from '../checkin/tables.ts'
@@ -39,3 +39,4 @@ export const seatRowsTable = seatRows.pg
 export const queueRoomsTable = queueRooms.pg
 export const queuePlacesTable = queuePlaces.pg
 export const billingProfilesTable = billingProfiles.pg
+export const invoiceDocumentsTable = invoiceDocuments.pg

@@ -101,6 +101,8 @@ export const decisionLocks = {
   event: (eventId: string) => `event:${eventId}`,
   /** an event's waiting room: its line's joins, opening and admissions (issue 41) */
   queue: (eventId: string) => `queue:${eventId}`,
+  /** an invoice series: a supplier's next numbers (the organizer's, or 'platform' for fees) */
+  invoices: (supplierId: string) => `invoices:${supplierId}`,
   /** a sign-up: one account per e-mail */
   email: (email: string) => `email:${email.toLowerCase()}`,
 }

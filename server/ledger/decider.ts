@@ -24,9 +24,13 @@ export const streamFacts = async <F extends Fact>(
 /** A fact read from the whole ledger, typed as the union of every area's facts it may be. */
 export const typedFact = <F extends Fact>(fact: StoredFact): StoredFact<F> => fact as StoredFact<F>
 
-export type CommandOptions<Command> = {
+export type CommandOptions<Command, State = unknown> = {
   stream: string
-  command: Command
+  /**
+   * the command, or what makes it from the stream's state (reading what it needs first, under the
+   * decision's lock: the next numbers of an invoice series the outcome may take)
+   */
+  command: Command | ((state: State) => Step<Command>)
   meta?: FactMeta
   /** the version the caller decided on (If-Match): a stream that moved since is a conflict */
   expectedVersion?: number
@@ -49,13 +53,15 @@ export type Handled<State, F extends Fact> = { facts: StoredFact<F>[]; state: St
 export function* decideIn<State, Command, F extends Fact>(
   tx: DecisionTx<unknown>,
   decider: Decider<State, Command, F>,
-  { stream, command, meta = {}, expectedVersion, fresh = false }: CommandOptions<Command>,
+  { stream, command: asked, meta = {}, expectedVersion, fresh = false }: CommandOptions<Command, State>,
 ): Step<Handled<State, F>> {
   const history = fresh ? [] : ((yield* wait(tx.readStream(stream))) as StoredFact<F>[])
   if (expectedVersion !== undefined && expectedVersion !== history.length) {
     throw new StreamVersionConflict(stream, expectedVersion, history.length)
   }
   const state = fold(decider, history)
+  const command =
+    typeof asked === 'function' ? yield* (asked as (state: State) => Step<Command>)(state) : asked
   const decided = decider.decide(command, state)
   const facts = yield* wait(tx.append(stream, history.length, decided, meta))
   return {
@@ -72,7 +78,7 @@ export function* decideIn<State, Command, F extends Fact>(
 export function handleCommand<State, Command, F extends Fact>(
   ledger: Pick<LedgerPort<unknown>, 'transaction'>,
   decider: Decider<State, Command, F>,
-  options: CommandOptions<Command>,
+  options: CommandOptions<Command, State>,
 ): Promise<Handled<State, F>> {
   return ledger.transaction((tx) => decideIn(tx, decider, options), { lock: options.lock })
 }

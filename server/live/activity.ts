@@ -144,6 +144,10 @@ export function activityShaper(reads: LiveReads) {
         return `${await name(fact.data.by)} saved the seat map of “${await title(fact.data.eventId)}”`
       case 'BillingProfileSet':
         return `${await name(fact.data.organizerId)} saved their billing profile`
+      case 'InvoiceIssued':
+        return `${fact.data.document.kind === 'tax-invoice' ? 'Tax invoice' : 'Bill of supply'} ${fact.data.number} issued to ${fact.data.document.buyer.name} for “${fact.data.document.event.title}”`
+      case 'CreditNoteIssued':
+        return `Credit note ${fact.data.number} issued against ${fact.data.document.against} for “${fact.data.document.event.title}”`
       case 'OnSaleSet':
         return `“${await title(fact.data.eventId)}” goes on sale at ${fact.data.opensAt}${
           fact.data.waitingRoom ? ', behind a waiting room' : ''

@@ -534,8 +534,10 @@ export function createPushes(
       case 'QueueResumed':
       case 'QueueClosed':
         return lineMoved(stored as StoredFact<QueueFact>)
-      // an organizer's own settings: nobody watches them live
+      // an organizer's own settings, and documents fetched when asked for: nobody watches them live
       case 'BillingProfileSet':
+      case 'InvoiceIssued':
+      case 'CreditNoteIssued':
         return []
       case 'SeatMapPlaced':
       case 'EventEdited':

@@ -6,13 +6,23 @@
 import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import nodemailer from 'nodemailer'
+import type { InvoiceDocument } from '../../contracts/billing.ts'
+import { documentPdf } from '../billing/pdf.ts'
 import type { Config } from '../config.ts'
 import { type PassImages, passImages } from './pass-images.ts'
 
 /** a pass the mail shows as a QR code: its admission number and its code */
 export type MailPass = { admission: number; code: string }
 
-export type Mail = { to: string; subject: string; text: string; html?: string; passes?: MailPass[] }
+export type Mail = {
+  to: string
+  subject: string
+  text: string
+  html?: string
+  passes?: MailPass[]
+  /** invoices and credit notes (issue 42): each attached as its PDF, drawn when the mail is sent */
+  documents?: InvoiceDocument[]
+}
 
 /** the content id of a pass's image: what the mail's HTML names in <img src="cid:…"> */
 export const passImageId = (admission: number) => `pass-${admission}@tickets`
@@ -22,18 +32,25 @@ export type Mailer = {
   close(): void
 }
 
-/** what nodemailer sends: the mail with its passes drawn and attached inline */
+/** what nodemailer sends: the mail with its passes drawn and attached inline, its documents as PDFs */
 async function message(mail: Mail, images: PassImages) {
-  const { passes, ...rest } = mail
-  if (!passes?.length) return rest
-  const drawn = await images.draw(passes.map((pass) => pass.code))
-  const attachments = passes.map((pass, i) => ({
+  const { passes, documents, ...rest } = mail
+  if (!passes?.length && !documents?.length) return rest
+  const drawn = passes?.length ? await images.draw(passes.map((pass) => pass.code)) : []
+  const attachments: Array<Record<string, unknown>> = (passes ?? []).map((pass, i) => ({
     filename: `pass-${pass.admission}.png`,
     content: drawn[i] as Buffer,
     contentType: 'image/png',
     cid: passImageId(pass.admission),
     contentDisposition: 'inline' as const,
   }))
+  for (const document of documents ?? []) {
+    attachments.push({
+      filename: `${document.number.replace(/[^A-Za-z0-9-]/g, '_')}.pdf`,
+      content: await documentPdf(document),
+      contentType: 'application/pdf',
+    })
+  }
   return { ...rest, attachments }
 }
 

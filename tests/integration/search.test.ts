@@ -347,6 +347,7 @@ describe('the index as a read model', () => {
         'queue_rooms',
         'queue_places',
         'billing_profiles',
+        'invoice_documents',
       ])
         sqlite.exec(`DROP TABLE ${table}`)
       for (const column of [
@@ -359,11 +360,12 @@ describe('the index as a read model', () => {
         'refunded_at',
       ])
         sqlite.exec(`ALTER TABLE orders DROP COLUMN ${column}`)
-      for (const column of ['cancelled_at', 'cancel_reason'])
+      for (const column of ['cancelled_at', 'cancel_reason', 'gst_state', 'prices_include_tax'])
         sqlite.exec(`ALTER TABLE events DROP COLUMN ${column}`)
+      sqlite.exec('ALTER TABLE event_ticket_types DROP COLUMN tax_rate_bp')
       sqlite
         .prepare(
-          'DELETE FROM __drizzle_migrations WHERE created_at IN (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+          'DELETE FROM __drizzle_migrations WHERE created_at IN (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
         )
         .run(
           recorded('0009_events_search'),
@@ -380,6 +382,7 @@ describe('the index as a read model', () => {
           recorded('0021_waiting_rooms'),
           recorded('0022_billing_profiles'),
           recorded('0023_seat_holds'),
+          recorded('0024_invoices'),
         )
       // Opening the database applies the missing migration, which indexes the existing events.
       openDatabase(sqlite.name).close()

@@ -1,0 +1,354 @@
+// Taxes and invoices (issue 42) on the real app and store (both, by the suite's projects): an
+// event's GST fields, the breakdown a checkout returns and charges, the invoice a payment issues
+// (numbered in the organizer's series for the financial year, a fact with the payment), its PDF and
+// JSON to the buyer, the organizer and admins only, a bill of supply without a GSTIN, a credit note
+// on a refund, a transfer keeping the buyer's invoice, and the organizer's list and CSV; numbers
+// stay gapless with many payments at once, and the documents equal a rebuild from the ledger.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { NO_INVOICE } from '../../contracts/billing.ts'
+import { STATE_NEEDED_FOR_TAX } from '../../contracts/catalog.ts'
+import { adminSession, bearer, organizerSession, type Session, signUp } from '../support/accounts.ts'
+import { dbRows, rebuildStore } from '../support/db.ts'
+import { approvedEvent, buy, cancel, get, hold, nextYear, transfer } from '../support/sales.ts'
+import { startServer, type TestServer } from '../support/server.ts'
+
+let server: TestServer
+const app = () => server.app
+let admin: Session
+
+beforeAll(async () => {
+  server = await startServer({ RATE_LIMITS: 'off', LOG_LEVEL: 'error' })
+  admin = await adminSession(app())
+}, 60_000)
+
+afterAll(async () => {
+  await server?.close()
+})
+
+const setProfile = async (who: Session, profile: Record<string, unknown>) => {
+  const res = await app().inject({
+    method: 'PUT',
+    url: '/api/v1/organizer/billing',
+    headers: bearer(who.token),
+    payload: profile,
+  })
+  expect(res.statusCode, res.body).toBe(200)
+}
+
+const registered = {
+  legalName: 'Rangmanch Productions LLP',
+  gstin: '27AAPFU0939F1ZV',
+  address: '12 FC Road, Pune 411004',
+  state: '27',
+  invoicePrefix: 'RMP',
+}
+
+/** the financial year of today in Asia/Kolkata, as invoice numbers carry it */
+const fyNow = () => {
+  const day = new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Kolkata' }).format(new Date())
+  const [y, m] = day.split('-').map(Number) as [number, number]
+  const start = m >= 4 ? y : y - 1
+  return `${String(start % 100).padStart(2, '0')}${String((start + 1) % 100).padStart(2, '0')}`
+}
+
+const invoiceOf = (who: Session, ticketId: string, kind = 'invoice') =>
+  get(app(), `/api/v1/ticket/${ticketId}/${kind}?format=json`, who)
+
+describe('GST on events and checkouts', () => {
+  it('takes the state, prices with tax or without, and a rate per type; a taxed type needs a state', async () => {
+    const organizer = await organizerSession(app(), 'Taxed')
+    const event = await approvedEvent(app(), organizer, admin, { state: '27', pricesIncludeTax: 'false' }, [
+      { type: 'General Admission', price: 1000, quantity: 50, taxRate: 18 },
+      { type: 'VIP', price: 2500, quantity: 10 },
+    ] as never)
+    expect(event.state).toBe('27')
+    expect(event.pricesIncludeTax).toBe(false)
+    expect(event.ticketTypes.map((t) => t.taxRate)).toEqual([18, 0])
+    // an old client's event: no state, prices with tax, no rate
+    const plain = await approvedEvent(app(), organizer, admin)
+    expect([plain.state, plain.pricesIncludeTax, plain.ticketTypes[0]?.taxRate]).toEqual([null, true, 0])
+
+    const form = (fields: Record<string, string>, types: unknown[]) => {
+      const data = new FormData()
+      const all = {
+        title: 'Without a state',
+        description: 'x',
+        date: `${nextYear}-03-15`,
+        time: '18:00',
+        location: 'Pune',
+        category: 'Music',
+        ticketTypes: JSON.stringify(types),
+        ...fields,
+      }
+      for (const [k, v] of Object.entries(all)) data.append(k, v)
+      return new Request('http://x/', { method: 'POST', body: data })
+    }
+    const send = async (request: Request) =>
+      app().inject({
+        method: 'POST',
+        url: '/api/v1/event/create',
+        payload: Buffer.from(await request.arrayBuffer()),
+        headers: { 'content-type': request.headers.get('content-type') ?? '', ...bearer(organizer.token) },
+      })
+    const noState = await send(form({}, [{ type: 'VIP', price: 100, quantity: 1, taxRate: 18 }]))
+    expect([noState.statusCode, noState.json().message]).toEqual([400, STATE_NEEDED_FOR_TAX])
+    const oddRate = await send(form({ state: '27' }, [{ type: 'VIP', price: 100, quantity: 1, taxRate: 7 }]))
+    expect([oddRate.statusCode, oddRate.json().message]).toEqual([
+      400,
+      'GST rate must be one of 0, 5, 12, 18, 28, 40 percent.',
+    ])
+    const badState = await send(form({ state: '99' }, [{ type: 'VIP', price: 100, quantity: 1 }]))
+    expect(badState.statusCode).toBe(400)
+    // an edit without the rate keeps it; one taking the state away from a taxed type is refused
+    const kept = await app().inject({
+      method: 'PUT',
+      url: `/api/v1/event/${event._id}`,
+      headers: bearer(organizer.token),
+      payload: {
+        ticketTypes: [
+          { type: 'General Admission', price: 1000, quantity: 60 },
+          { type: 'VIP', price: 2500, quantity: 10 },
+        ],
+      },
+    })
+    expect(kept.statusCode, kept.body).toBe(200)
+    expect(kept.json().event.ticketTypes.map((t: { taxRate: number }) => t.taxRate)).toEqual([18, 0])
+    const stateless = await app().inject({
+      method: 'PUT',
+      url: `/api/v1/event/${event._id}`,
+      headers: bearer(organizer.token),
+      payload: { state: '' },
+    })
+    expect([stateless.statusCode, stateless.json().message]).toEqual([400, STATE_NEEDED_FOR_TAX])
+  })
+
+  it('returns the breakdown and charges its total: CGST + SGST within the state, IGST across', async () => {
+    const organizer = await organizerSession(app(), 'Breakdown')
+    await setProfile(organizer, registered)
+    const [buyer] = [await signUp(app())]
+    const within = await approvedEvent(app(), organizer, admin, { state: '27', pricesIncludeTax: 'false' }, [
+      { type: 'VIP', price: 1000, quantity: 50, taxRate: 18 },
+    ] as never)
+    const held = await hold(app(), buyer as Session, within, 'VIP', 2)
+    expect(held.breakdown).toEqual({
+      base: 2000,
+      cgst: 180,
+      sgst: 180,
+      igst: 0,
+      fee: 0,
+      feeTax: 0,
+      total: 2360,
+    })
+    expect(held.amount).toBe(236_000)
+    // held in Karnataka, supplied from Maharashtra: IGST; prices that include it are split, not raised
+    const across = await approvedEvent(app(), organizer, admin, { state: '29', pricesIncludeTax: 'true' }, [
+      { type: 'VIP', price: 1180, quantity: 50, taxRate: 18 },
+    ] as never)
+    const inclusive = await hold(app(), buyer as Session, across, 'VIP', 1)
+    expect(inclusive.breakdown).toEqual({
+      base: 1000,
+      cgst: 0,
+      sgst: 0,
+      igst: 180,
+      fee: 0,
+      feeTax: 0,
+      total: 1180,
+    })
+    expect(inclusive.amount).toBe(118_000)
+    // an organizer without a billing profile charges no tax, whatever the rate
+    const bare = await organizerSession(app(), 'NoProfile')
+    const untaxed = await approvedEvent(app(), bare, admin, { state: '27', pricesIncludeTax: 'false' }, [
+      { type: 'VIP', price: 1000, quantity: 5, taxRate: 18 },
+    ] as never)
+    expect((await hold(app(), buyer as Session, untaxed, 'VIP', 1)).breakdown.total).toBe(1000)
+  })
+})
+
+describe('invoices and credit notes', () => {
+  it('issues a tax invoice on payment, numbered in the organizer’s series, readable by the buyer, organizer and admins', async () => {
+    const organizer = await organizerSession(app(), 'Invoicer')
+    await setProfile(organizer, { ...registered, invoicePrefix: 'INV' })
+    const event = await approvedEvent(app(), organizer, admin, { state: '27', pricesIncludeTax: 'false' }, [
+      { type: 'VIP', price: 1000, quantity: 50, taxRate: 18 },
+    ] as never)
+    const buyer = await signUp(app(), 'Asha')
+    const unpaid = await hold(app(), buyer, event, 'VIP', 1)
+    const before = await invoiceOf(buyer, unpaid.ticketId)
+    expect([before.statusCode, before.json().message]).toEqual([404, NO_INVOICE])
+    const ticketId = await buy(app(), buyer, event, 'VIP', 2)
+    const res = await invoiceOf(buyer, ticketId)
+    expect(res.statusCode, res.body).toBe(200)
+    const invoice = res.json()
+    expect(invoice).toMatchObject({
+      kind: 'tax-invoice',
+      number: `INV${fyNow()}/000001`,
+      supplier: { legalName: registered.legalName, gstin: registered.gstin, state: '27' },
+      buyer: { name: 'Asha', email: buyer.email },
+      placeOfSupply: '27',
+      lines: [{ sac: '9996', quantity: 2, taxableValue: 2000, cgst: 180, sgst: 180, igst: 0, total: 2360 }],
+      totals: { taxableValue: 2000, cgst: 180, sgst: 180, igst: 0, total: 2360 },
+      ticketId,
+    })
+    expect(invoice.number.length).toBeLessThanOrEqual(16)
+    // the organizer and an admin read it; another buyer or organizer does not
+    expect((await invoiceOf(organizer, ticketId)).json().number).toBe(invoice.number)
+    expect((await invoiceOf(admin, ticketId)).json().number).toBe(invoice.number)
+    expect((await invoiceOf(await signUp(app()), ticketId)).statusCode).toBe(404)
+    expect((await invoiceOf(await organizerSession(app(), 'Else'), ticketId)).statusCode).toBe(404)
+    // the PDF
+    const pdf = await get(app(), `/api/v1/ticket/${ticketId}/invoice`, buyer)
+    expect(pdf.statusCode).toBe(200)
+    expect(pdf.headers['content-type']).toBe('application/pdf')
+    expect(pdf.rawPayload.subarray(0, 5).toString()).toBe('%PDF-')
+    // the next payment takes the next number; the number is a fact with the payment
+    const second = await buy(app(), buyer, event, 'VIP', 1)
+    expect((await invoiceOf(buyer, second)).json().number).toBe(`INV${fyNow()}/000002`)
+    const facts = await dbRows(
+      app(),
+      `SELECT type FROM ledger WHERE stream = 'order-${second}' ORDER BY version`,
+    )
+    expect(facts.map((f) => f.type)).toEqual([
+      'TicketsHeld',
+      'PaymentCaptured',
+      'TicketsIssued',
+      'InvoiceIssued',
+    ])
+  })
+
+  it('issues a bill of supply without a GSTIN, and nothing for a free ticket', async () => {
+    const organizer = await organizerSession(app(), 'Unregistered')
+    await setProfile(organizer, { ...registered, gstin: null, invoicePrefix: 'BOS' })
+    const event = await approvedEvent(app(), organizer, admin, { state: '27' }, [
+      { type: 'VIP', price: 500, quantity: 5, taxRate: 18 },
+      { type: 'General Admission', price: 0, quantity: 5 },
+    ] as never)
+    const buyer = await signUp(app())
+    const ticketId = await buy(app(), buyer, event, 'VIP', 1)
+    const bill = (await invoiceOf(buyer, ticketId)).json()
+    expect(bill).toMatchObject({
+      kind: 'bill-of-supply',
+      number: `BOS${fyNow()}/000001`,
+      supplier: { gstin: null },
+      totals: { taxableValue: 500, cgst: 0, sgst: 0, igst: 0, total: 500 },
+    })
+    const free = await hold(app(), buyer, event, 'General Admission', 1)
+    expect((await invoiceOf(buyer, free.ticketId)).statusCode).toBe(404)
+  })
+
+  it('issues a credit note against the invoice on a refund; a transfer keeps the buyer’s invoice', async () => {
+    const organizer = await organizerSession(app(), 'Refunder')
+    await setProfile(organizer, { ...registered, invoicePrefix: 'CRN' })
+    const event = await approvedEvent(app(), organizer, admin, { state: '29', pricesIncludeTax: 'true' }, [
+      { type: 'VIP', price: 1180, quantity: 20, taxRate: 18 },
+    ] as never)
+    const [buyer, friend] = [await signUp(app()), await signUp(app())]
+    const ticketId = await buy(app(), buyer, event, 'VIP', 1)
+    expect((await get(app(), `/api/v1/ticket/${ticketId}/credit-note?format=json`, buyer)).statusCode).toBe(
+      404,
+    )
+    await cancel(app(), buyer, ticketId)
+    const note = (await invoiceOf(buyer, ticketId, 'credit-note')).json()
+    expect(note).toMatchObject({
+      kind: 'credit-note',
+      number: `CRN${fyNow()}C000001`,
+      against: `CRN${fyNow()}/000001`,
+      placeOfSupply: '29',
+      totals: { taxableValue: 1000, cgst: 0, sgst: 0, igst: 180, total: 1180 },
+    })
+    // a transferred ticket: the invoice stays the buyer's, the new holder cannot read it
+    const given = await buy(app(), buyer, event, 'VIP', 1)
+    await transfer(app(), buyer, given, friend)
+    expect((await invoiceOf(buyer, given)).json().buyer.email).toBe(buyer.email)
+    expect((await invoiceOf(friend, given)).statusCode).toBe(404)
+  })
+
+  it('lists the organizer’s documents by day, and as CSV whose lines add up', async () => {
+    const organizer = await organizerSession(app(), 'Lister')
+    await setProfile(organizer, { ...registered, invoicePrefix: 'LST' })
+    const event = await approvedEvent(app(), organizer, admin, { state: '27', pricesIncludeTax: 'false' }, [
+      { type: 'VIP', price: 333.33, quantity: 20, taxRate: 18 },
+    ] as never)
+    const buyer = await signUp(app())
+    const first = await buy(app(), buyer, event, 'VIP', 3)
+    await buy(app(), buyer, event, 'VIP', 1)
+    await cancel(app(), buyer, first)
+    const listed = await get(app(), '/api/v1/organizer/invoices', organizer)
+    expect(listed.statusCode, listed.body).toBe(200)
+    const documents = listed.json() as Array<{ number: string; kind: string; totals: Record<string, number> }>
+    expect(documents.map((d) => [d.number, d.kind])).toEqual([
+      [`LST${fyNow()}/000001`, 'tax-invoice'],
+      [`LST${fyNow()}/000002`, 'tax-invoice'],
+      [`LST${fyNow()}C000001`, 'credit-note'],
+    ])
+    for (const d of documents) {
+      const t = d.totals as { taxableValue: number; cgst: number; sgst: number; igst: number; total: number }
+      expect(Math.round((t.taxableValue + t.cgst + t.sgst + t.igst) * 100)).toBe(Math.round(t.total * 100))
+    }
+    const none = await get(app(), '/api/v1/organizer/invoices?from=2000-01-01&to=2000-12-31', organizer)
+    expect(none.json()).toEqual([])
+    const csv = await get(app(), '/api/v1/organizer/invoices?format=csv', organizer)
+    expect(csv.headers['content-type']).toMatch(/^text\/csv/)
+    const rows = csv.body
+      .trim()
+      .split('\r\n')
+      .map((line) => line.split(','))
+    expect(rows[0]).toEqual([
+      'number',
+      'kind',
+      'date',
+      'ticket',
+      'buyer',
+      'email',
+      'placeOfSupply',
+      'taxableValue',
+      'cgst',
+      'sgst',
+      'igst',
+      'total',
+      'against',
+    ])
+    expect(rows.length).toBe(4)
+    for (const row of rows.slice(1)) {
+      const [taxable, cgst, sgst, igst, total] = row.slice(7, 12).map((n) => Math.round(Number(n) * 100))
+      expect((taxable ?? 0) + (cgst ?? 0) + (sgst ?? 0) + (igst ?? 0)).toBe(total)
+    }
+    // buyers have no such list
+    expect((await get(app(), '/api/v1/organizer/invoices', buyer)).statusCode).toBe(403)
+    const badRange = await get(app(), '/api/v1/organizer/invoices?from=2026-13-01', organizer)
+    expect(badRange.statusCode).toBe(400)
+  })
+
+  it('numbers many payments at once without a gap or a repeat, per organizer', async () => {
+    const organizers = await Promise.all(['GaplessA', 'GaplessB'].map((n) => organizerSession(app(), n)))
+    const events = []
+    for (const [i, organizer] of organizers.entries()) {
+      await setProfile(organizer, { ...registered, invoicePrefix: `G${i}` })
+      events.push(
+        await approvedEvent(app(), organizer, admin, { state: '27' }, [
+          { type: 'VIP', price: 100, quantity: 100, taxRate: 5 },
+        ] as never),
+      )
+    }
+    const buyers = await Promise.all(Array.from({ length: 16 }, () => signUp(app())))
+    const tickets = await Promise.all(buyers.map((b, i) => buy(app(), b, events[i % 2] as never, 'VIP', 1)))
+    expect(tickets).toHaveLength(16)
+    for (const [i, organizer] of organizers.entries()) {
+      const numbers = (
+        (await get(app(), '/api/v1/organizer/invoices', organizer)).json() as Array<{ number: string }>
+      )
+        .map((d) => d.number)
+        .sort()
+      expect(numbers).toEqual(
+        Array.from({ length: 8 }, (_, n) => `G${i}${fyNow()}/${String(n + 1).padStart(6, '0')}`),
+      )
+    }
+  })
+
+  it('keeps the documents as a rebuild from the ledger makes them', async () => {
+    const read = () => dbRows(app(), 'SELECT * FROM invoice_documents ORDER BY supplier_id, series, fy, seq')
+    const before = await read()
+    expect(before.length).toBeGreaterThan(5)
+    await rebuildStore(app())
+    expect(await read()).toEqual(before)
+  })
+})
