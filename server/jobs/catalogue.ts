@@ -5,6 +5,7 @@
 // job id is stable: enqueueing the same job twice while the first is kept is a no-op.
 import { UnrecoverableError } from 'bullmq'
 import * as v from 'valibot'
+import type { InvoiceDocument } from '../../contracts/billing.ts'
 import { toPaise } from '../money.ts'
 import type { JobRecord, JobRequest, Processor, QueueName } from './port.ts'
 
@@ -18,6 +19,19 @@ const Mail = v.object({
     v.pipe(
       v.array(v.object({ admission: v.pipe(v.number(), v.safeInteger()), code: v.string() })),
       v.maxLength(100),
+    ),
+  ),
+  /** invoices and credit notes attached as PDFs (drawn when it is sent): the documents themselves */
+  documents: v.optional(
+    v.pipe(
+      v.array(
+        v.custom<InvoiceDocument>(
+          (d) =>
+            typeof d === 'object' && d !== null && typeof (d as { number?: unknown }).number === 'string',
+          'a document',
+        ),
+      ),
+      v.maxLength(4),
     ),
   ),
 })

@@ -82,6 +82,25 @@ const vipPlan = {
   ],
 }
 
+/** a ticket the user bought from the organizer once they had a billing profile: it has an invoice */
+async function invoicedTicket(w: World): Promise<string> {
+  const profile = await app().inject({
+    method: 'PUT',
+    url: '/api/v1/organizer/billing',
+    headers: auth(w.organizer),
+    payload: {
+      legalName: 'Their LLP',
+      gstin: '27AAPFU0939F1ZV',
+      address: '1 Road, Pune',
+      state: '27',
+      invoicePrefix: 'TL',
+    },
+  })
+  expect(profile.statusCode, profile.body).toBe(200)
+  const event = await approvedEvent(app(), w.organizer, w.admin, { title: 'Invoiced', state: '27' }, plenty)
+  return buy(app(), w.user, event, 'General Admission', 1)
+}
+
 const uniqueEmail = (label: string) => `${label}-${randomBytes(5).toString('hex')}@example.com`
 
 const basicAuth = (keyId: string, secret: string) => ({
@@ -793,6 +812,49 @@ const rules: Rule[] = [
     when: 'their own profile, saved by the rule before (organizers only)',
     expect: row(401, 403, 403, 200, 200, 403),
     request: getAs('/api/v1/organizer/billing'),
+  }),
+  rule({
+    route: 'GET /api/v1/tax-rates',
+    when: 'the GST rates and the booking fee (anyone)',
+    expect: everyone(200),
+    request: getAs('/api/v1/tax-rates'),
+  }),
+  rule({
+    route: 'GET /api/v1/ticket/:ticketId/invoice',
+    when: "the user's invoiced ticket (its buyer, its event's organizer, admins; others: 404)",
+    expect: row(401, 200, 404, 200, 404, 200),
+    prepare: (w) => invoicedTicket(w),
+    request: (_w, as, ticket) => ({
+      method: 'GET',
+      url: `/api/v1/ticket/${ticket}/invoice?format=json`,
+      headers: auth(as),
+    }),
+  }),
+  rule({
+    route: 'GET /api/v1/ticket/:ticketId/credit-note',
+    when: "the user's refunded ticket (its buyer, its event's organizer, admins; others: 404)",
+    expect: row(401, 200, 404, 200, 404, 200),
+    prepare: async (w) => {
+      const ticket = await invoicedTicket(w)
+      const res = await app().inject({
+        method: 'DELETE',
+        url: `/api/v1/ticket/${ticket}`,
+        headers: auth(w.user),
+      })
+      expect(res.statusCode, res.body).toBe(200)
+      return ticket
+    },
+    request: (_w, as, ticket) => ({
+      method: 'GET',
+      url: `/api/v1/ticket/${ticket}/credit-note`,
+      headers: auth(as),
+    }),
+  }),
+  rule({
+    route: 'GET /api/v1/organizer/invoices',
+    when: 'their own documents (organizers only)',
+    expect: row(401, 403, 403, 200, 200, 403),
+    request: getAs('/api/v1/organizer/invoices'),
   }),
   rule({
     route: 'GET /api/v1/event/:id/onsale',

@@ -6,10 +6,12 @@
 // stay gapless with many payments at once, and the documents equal a rebuild from the ledger.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { NO_INVOICE } from '../../contracts/billing.ts'
+import type { EventView } from '../../contracts/catalog.ts'
 import { STATE_NEEDED_FOR_TAX } from '../../contracts/catalog.ts'
 import { adminSession, bearer, organizerSession, type Session, signUp } from '../support/accounts.ts'
 import { dbRows, rebuildStore } from '../support/db.ts'
-import { approvedEvent, buy, cancel, get, hold, nextYear, transfer } from '../support/sales.ts'
+import { parsedMail, waitForMail } from '../support/outbox.ts'
+import { approvedEvent, buy, cancel, get, hold, nextYear, transfer, until } from '../support/sales.ts'
 import { startServer, type TestServer } from '../support/server.ts'
 
 let server: TestServer
@@ -25,8 +27,10 @@ afterAll(async () => {
   await server?.close()
 })
 
-const setProfile = async (who: Session, profile: Record<string, unknown>) => {
-  const res = await app().inject({
+const setProfile = (who: Session, profile: Record<string, unknown>) => setProfile2(app(), who, profile)
+
+async function setProfile2(on: TestServer['app'], who: Session, profile: Record<string, unknown>) {
+  const res = await on.inject({
     method: 'PUT',
     url: '/api/v1/organizer/billing',
     headers: bearer(who.token),
@@ -320,7 +324,7 @@ describe('invoices and credit notes', () => {
 
   it('numbers many payments at once without a gap or a repeat, per organizer', async () => {
     const organizers = await Promise.all(['GaplessA', 'GaplessB'].map((n) => organizerSession(app(), n)))
-    const events = []
+    const events: EventView[] = []
     for (const [i, organizer] of organizers.entries()) {
       await setProfile(organizer, { ...registered, invoicePrefix: `G${i}` })
       events.push(
@@ -350,5 +354,143 @@ describe('invoices and credit notes', () => {
     expect(before.length).toBeGreaterThan(5)
     await rebuildStore(app())
     expect(await read()).toEqual(before)
+  })
+})
+
+describe('the booking fee, refunds by the organizer and an event called off, and the mails', () => {
+  let feeServer: TestServer
+  const feeApp = () => feeServer.app
+
+  beforeAll(async () => {
+    feeServer = await startServer({
+      RATE_LIMITS: 'off',
+      LOG_LEVEL: 'error',
+      BOOKING_FEE_PER_TICKET: '20',
+      BOOKING_FEE_PERCENT: '1',
+      BOOKING_FEE_GST_RATE: '18',
+      PLATFORM_LEGAL_NAME: 'Tickets Platform Pvt Ltd',
+      PLATFORM_GSTIN: '29AAGCB7383J1Z4',
+      PLATFORM_STATE: '29',
+      PLATFORM_INVOICE_PREFIX: 'TPF',
+    })
+  }, 60_000)
+
+  afterAll(async () => {
+    await feeServer?.close()
+  })
+
+  const document = (who: Session, ticketId: string, kind: string, of = 'tickets') =>
+    get(feeApp(), `/api/v1/ticket/${ticketId}/${kind}?format=json&of=${of}`, who)
+
+  it('charges the fee with its GST, invoiced by the platform in its own series, both attached to the mail', async () => {
+    const feeAdmin = await adminSession(feeApp())
+    const organizer = await organizerSession(feeApp(), 'FeeOrganizer')
+    await setProfile2(feeApp(), organizer, { ...registered, invoicePrefix: 'FO' })
+    const event = await approvedEvent(
+      feeApp(),
+      organizer,
+      feeAdmin,
+      { state: '27', pricesIncludeTax: 'false' },
+      [{ type: 'VIP', price: 1000, quantity: 20, taxRate: 18 }] as never,
+    )
+    expect((await get(feeApp(), '/api/v1/tax-rates')).json()).toEqual({
+      rates: [0, 5, 12, 18, 28, 40],
+      fee: { perTicket: 20, percent: 1, taxRate: 18 },
+    })
+    const buyer = await signUp(feeApp(), 'Ravi')
+    const placed = await hold(feeApp(), buyer, event, 'VIP', 2)
+    // the fee: ₹20 × 2 and 1% of ₹2,000 = ₹60, and 18% of it
+    expect(placed.breakdown).toEqual({
+      base: 2000,
+      cgst: 180,
+      sgst: 180,
+      igst: 0,
+      fee: 60,
+      feeTax: 10.8,
+      total: 2430.8,
+    })
+    expect(placed.amount).toBe(243_080)
+    const ticketId = await buy(feeApp(), buyer, event, 'VIP', 2)
+    const fee = (await document(buyer, ticketId, 'invoice', 'fee')).json()
+    expect(fee).toMatchObject({
+      kind: 'tax-invoice',
+      number: `TPF${fyNow()}/000001`,
+      supplier: { legalName: 'Tickets Platform Pvt Ltd', gstin: '29AAGCB7383J1Z4', state: '29' },
+      lines: [
+        {
+          description: 'Booking fee',
+          sac: '998599',
+          quantity: 2,
+          taxableValue: 60,
+          cgst: 5.4,
+          sgst: 5.4,
+          igst: 0,
+          total: 70.8,
+        },
+      ],
+    })
+    const tickets = (await document(buyer, ticketId, 'invoice')).json()
+    expect(tickets.number).toBe(`FO${fyNow()}/000001`)
+    expect(tickets.totals.total + fee.totals.total).toBe(2430.8)
+    // the ticket's mail carries both PDFs
+    const mail = await waitForMail(
+      feeServer.config.outboxDir,
+      (m) => m.to.includes(buyer.email) && /Your tickets/.test(m.subject),
+    )
+    const parsed = await parsedMail(feeServer.config.outboxDir, mail)
+    const pdfs = parsed.attachments.filter((a) => a.contentType === 'application/pdf')
+    expect(pdfs.map((a) => a.filename).sort()).toEqual([
+      `FO${fyNow()}_000001.pdf`,
+      `TPF${fyNow()}_000001.pdf`,
+    ])
+    expect(pdfs.every((a) => a.content.subarray(0, 5).toString() === '%PDF-')).toBe(true)
+
+    // the organizer refunds it: a credit note in each series, attached to the refund's mail
+    const refund = await feeApp().inject({
+      method: 'POST',
+      url: `/api/v1/ticket/${ticketId}/refund`,
+      headers: bearer(organizer.token),
+      payload: { reason: 'Seat broken' },
+    })
+    expect(refund.statusCode, refund.body).toBe(200)
+    expect((await document(buyer, ticketId, 'credit-note')).json()).toMatchObject({
+      number: `FO${fyNow()}C000001`,
+      against: `FO${fyNow()}/000001`,
+    })
+    expect((await document(buyer, ticketId, 'credit-note', 'fee')).json()).toMatchObject({
+      number: `TPF${fyNow()}C000001`,
+      against: `TPF${fyNow()}/000001`,
+    })
+    const refunded = await waitForMail(
+      feeServer.config.outboxDir,
+      (m) => m.to.includes(buyer.email) && /refunded/.test(m.subject),
+    )
+    const notes = (await parsedMail(feeServer.config.outboxDir, refunded)).attachments.map((a) => a.filename)
+    expect(notes.sort()).toEqual([`FO${fyNow()}C000001.pdf`, `TPF${fyNow()}C000001.pdf`])
+  })
+
+  it('issues a credit note for every paid ticket of an event called off', async () => {
+    const feeAdmin = await adminSession(feeApp())
+    const organizer = await organizerSession(feeApp(), 'CallsOff')
+    await setProfile2(feeApp(), organizer, { ...registered, invoicePrefix: 'CO' })
+    const event = await approvedEvent(feeApp(), organizer, feeAdmin, { state: '27' }, [
+      { type: 'VIP', price: 500, quantity: 20, taxRate: 5 },
+    ] as never)
+    const buyers = await Promise.all([signUp(feeApp()), signUp(feeApp()), signUp(feeApp())])
+    const tickets = await Promise.all(buyers.map((b) => buy(feeApp(), b, event, 'VIP', 1)))
+    const called = await feeApp().inject({
+      method: 'POST',
+      url: `/api/v1/event/${event._id}/cancel`,
+      headers: bearer(organizer.token),
+      payload: { reason: 'Flooded venue' },
+    })
+    expect(called.statusCode, called.body).toBe(200)
+    const noteOf = async (i: number) => document(buyers[i] as Session, tickets[i] as string, 'credit-note')
+    await until(
+      async () => (await Promise.all([0, 1, 2].map(noteOf))).every((r) => r.statusCode === 200),
+      15_000,
+    )
+    const numbers = (await Promise.all([0, 1, 2].map(noteOf))).map((r) => r.json().number).sort()
+    expect(numbers).toEqual([1, 2, 3].map((n) => `CO${fyNow()}C00000${n}`))
   })
 })

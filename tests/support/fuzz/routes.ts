@@ -773,6 +773,47 @@ export const routeSpecs: RouteSpec[] = [
     request: () => http({ method: 'GET', path: fixed('/api/v1/organizer/billing') }),
   },
   {
+    route: 'GET /api/v1/tax-rates',
+    request: () => http({ method: 'GET', path: fixed('/api/v1/tax-rates') }),
+  },
+  {
+    route: 'GET /api/v1/ticket/:ticketId/invoice',
+    request: (w) =>
+      http({
+        method: 'GET',
+        path: param(w.ticketIds).map((id) => `/api/v1/ticket/${id}/invoice`),
+        query: query({
+          format: fc.constantFrom('json', 'pdf', 'xml', ''),
+          of: fc.constantFrom('tickets', 'fee', 'x'),
+        }),
+      }),
+  },
+  {
+    route: 'GET /api/v1/ticket/:ticketId/credit-note',
+    request: (w) =>
+      http({
+        method: 'GET',
+        path: param(w.ticketIds).map((id) => `/api/v1/ticket/${id}/credit-note`),
+        query: query({
+          format: fc.constantFrom('json', 'pdf', '1'),
+          of: fc.constantFrom('tickets', 'fee', ''),
+        }),
+      }),
+  },
+  {
+    route: 'GET /api/v1/organizer/invoices',
+    request: () =>
+      http({
+        method: 'GET',
+        path: fixed('/api/v1/organizer/invoices'),
+        query: query({
+          from: fc.constantFrom('2026-04-01', '2026-13-01', '', 'yesterday', '2026-02-30'),
+          to: fc.constantFrom('2027-03-31', '1999-01-01', '9999-99-99'),
+          format: fc.constantFrom('json', 'csv', 'pdf'),
+        }),
+      }),
+  },
+  {
     route: 'GET /api/v1/event/:id/onsale',
     request: (w) =>
       http({ method: 'GET', path: param(w.eventIds).map((id) => `/api/v1/event/${id}/onsale`) }),
