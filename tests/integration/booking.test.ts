@@ -98,6 +98,8 @@ describe('POST /ticket/create', () => {
       provider: 'local',
       ticketId: expect.stringMatching(/^[0-9a-f]{24}$/),
       heldUntil: expect.any(String),
+      // no billing profile: no tax
+      breakdown: { base: 2998, cgst: 0, sgst: 0, igst: 0, fee: 0, feeTax: 0, total: 2998 },
     })
     const holdMs = Date.parse(body.heldUntil) - before
     expect(holdMs).toBeGreaterThanOrEqual(10 * 60_000)
@@ -332,6 +334,7 @@ describe('POST /ticket/create', () => {
       provider: 'free',
       ticketId: expect.any(String),
       heldUntil: expect.any(String),
+      breakdown: { base: 0, cgst: 0, sgst: 0, igst: 0, fee: 0, feeTax: 0, total: 0 },
     })
     expect(await factsOf(app, body.ticketId)).toEqual(['TicketsHeld', 'TicketsIssued'])
     expect(await orderRow(app, body.ticketId)).toMatchObject({

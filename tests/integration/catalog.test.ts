@@ -182,14 +182,25 @@ describe('POST /api/v1/event/create', () => {
             quantity: 100,
             available: 100,
             capacity: 100,
+            taxRate: 0,
           },
-          { _id: expect.any(String), type: 'VIP', price: 1499, quantity: 20, available: 20, capacity: 20 },
+          {
+            _id: expect.any(String),
+            type: 'VIP',
+            price: 1499,
+            quantity: 20,
+            available: 20,
+            capacity: 20,
+            taxRate: 0,
+          },
         ],
         createdAt: expect.any(String),
         salesEnd: null,
         reviewReason: null,
         cancelledAt: null,
         cancelReason: null,
+        state: null,
+        pricesIncludeTax: true,
         version: 1,
       },
     })
@@ -224,6 +235,7 @@ describe('POST /api/v1/event/create', () => {
         type: 'General Admission',
         pricePaise: 49900,
         quantity: 100,
+        taxRateBp: 0,
       },
       {
         id: event.ticketTypes[1]?._id,
@@ -232,6 +244,7 @@ describe('POST /api/v1/event/create', () => {
         type: 'VIP',
         pricePaise: 149900,
         quantity: 20,
+        taxRateBp: 0,
       },
     ])
 

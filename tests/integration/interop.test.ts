@@ -85,8 +85,17 @@ describe('ticketTypes[].quantity carries the live count (API.md: the event objec
         quantity: 100,
         available: 100,
         capacity: 100,
+        taxRate: 0,
       },
-      { _id: expect.any(String), type: 'VIP', price: 1500, quantity: 15, available: 15, capacity: 20 },
+      {
+        _id: expect.any(String),
+        type: 'VIP',
+        price: 1500,
+        quantity: 15,
+        available: 15,
+        capacity: 20,
+        taxRate: 0,
+      },
     ]
     const mine = (list: EventView[]) => list.find((e) => e._id === created._id)?.ticketTypes
     expect((await get(t.app, `/api/v1/event/${created._id}`)).json().ticketTypes).toEqual(expected)

@@ -361,8 +361,16 @@ describe('a ledger written in rupees, before money was kept in paise', () => {
   it('answers the same figures, in rupees with paise precision (₹499.50, ₹19.99)', async () => {
     const event = (await get(server.app, `/api/v1/event/${eventId}`)).json() as EventView
     expect(event.ticketTypes).toEqual([
-      { _id: ga, type: 'General Admission', price: 499.5, quantity: 98, available: 98, capacity: 100 },
-      { _id: vip, type: 'VIP', price: 19.99, quantity: 40, available: 40, capacity: 50 },
+      {
+        _id: ga,
+        type: 'General Admission',
+        price: 499.5,
+        quantity: 98,
+        available: 98,
+        capacity: 100,
+        taxRate: 0,
+      },
+      { _id: vip, type: 'VIP', price: 19.99, quantity: 40, available: 40, capacity: 50, taxRate: 0 },
     ])
     expect(await analytics(server, eventId, organizer)).toMatchObject(expectedFigures)
 
