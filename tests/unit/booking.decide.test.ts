@@ -406,6 +406,8 @@ describe('evolve', () => {
       scans: {},
       doubleEntries: 0,
       lapse: null,
+      invoices: {},
+      credited: {},
     }))
   it('follows a ticket through payment, transfer, cancel and refund', () =>
     expect(
@@ -429,6 +431,8 @@ describe('evolve', () => {
       scans: {},
       doubleEntries: 0,
       lapse: null,
+      invoices: {},
+      credited: {},
     }))
   it.each([
     ['held', [held]],
