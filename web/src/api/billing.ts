@@ -37,7 +37,9 @@ export function fieldErrorsOf(error: unknown): Record<string, string> {
   if (!(error instanceof ApiError)) return { form: error instanceof Error ? error.message : String(error) }
   const listed = [
     ...error.issues,
-    ...(typeof error.body === 'object' && error.body !== null && Array.isArray((error.body as { errors?: unknown }).errors)
+    ...(typeof error.body === 'object' &&
+    error.body !== null &&
+    Array.isArray((error.body as { errors?: unknown }).errors)
       ? ((error.body as { errors: unknown[] }).errors as { field?: unknown; message?: unknown }[])
       : []),
   ]

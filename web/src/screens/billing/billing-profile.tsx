@@ -7,9 +7,9 @@ import { type FormEvent, useState } from 'react'
 import * as v from 'valibot'
 import { BillingBody, type BillingView, MAX_INVOICE_PREFIX } from '../../../../contracts/billing.ts'
 import { fetchBillingProfile, fieldErrorsOf, saveBillingProfile } from '../../api/billing.ts'
+import { Fetched } from '../../ui/fetched.tsx'
 import { FormError } from '../../ui/field.tsx'
 import { FormControl } from '../../ui/form-control.tsx'
-import { Fetched } from '../../ui/fetched.tsx'
 import { stateChoices } from '../../ui/gst-states.ts'
 import { notify } from '../../ui/toasts.ts'
 import { billingTexts } from './billing-texts.ts'
@@ -30,7 +30,10 @@ const draftOf = (profile: BillingView | null): Draft => ({
 
 /** the draft checked by the server's schema: the body to send, or a message per field */
 function checkDraft(draft: Draft): { ok: true; body: BillingBody } | { ok: false; errors: Errors } {
-  const checked = v.safeParse(BillingBody, { ...draft, gstin: draft.gstin.trim() === '' ? null : draft.gstin })
+  const checked = v.safeParse(BillingBody, {
+    ...draft,
+    gstin: draft.gstin.trim() === '' ? null : draft.gstin,
+  })
   if (checked.success) return { ok: true, body: checked.output }
   const errors: Errors = {}
   for (const issue of checked.issues) {
@@ -43,7 +46,10 @@ function checkDraft(draft: Draft): { ok: true; body: BillingBody } | { ok: false
 export function BillingProfileScreen() {
   const profile = useQuery({ queryKey: billingProfileKey, queryFn: fetchBillingProfile })
   return (
-    <Fetched query={profile} failed={(error) => (error instanceof Error ? error.message : billingTexts.loadFailed)}>
+    <Fetched
+      query={profile}
+      failed={(error) => (error instanceof Error ? error.message : billingTexts.loadFailed)}
+    >
       {(saved) => <BillingProfileForm saved={saved} />}
     </Fetched>
   )

@@ -4,7 +4,8 @@ export const billingTexts = {
   intro: 'What your invoices say of you. Tickets sold before this is saved get no invoice.',
   legalName: 'Legal name',
   gstin: 'GSTIN (optional)',
-  gstinHint: 'Without a GSTIN no GST is charged on your tickets, and bills of supply are issued instead of tax invoices.',
+  gstinHint:
+    'Without a GSTIN no GST is charged on your tickets, and bills of supply are issued instead of tax invoices.',
   address: 'Address',
   state: 'State',
   chooseState: 'Choose a state',

@@ -14,6 +14,7 @@ export function documentsOf(
   ticket: Pick<Registration, 'paymentStatus' | 'totalAmount' | 'refundAmount'>,
 ): TicketDocumentKind[] {
   if (ticket.paymentStatus === 'Completed') return ticket.totalAmount > 0 ? ['invoice'] : []
-  if (ticket.paymentStatus === 'Cancelled' && (ticket.refundAmount ?? 0) > 0) return ['invoice', 'credit-note']
+  if (ticket.paymentStatus === 'Cancelled' && (ticket.refundAmount ?? 0) > 0)
+    return ['invoice', 'credit-note']
   return []
 }
