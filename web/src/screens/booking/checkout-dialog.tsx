@@ -1,13 +1,18 @@
 // The local test gateway's checkout (DESIGN.md, Payments): what Razorpay's dialog would show
-// (the event, 'Ticket Booking', the amount), with the payer's choice to pay or to fail.
+// (the event, 'Ticket Booking', the amount and what it is made of), with the payer's choice to pay
+// or to fail.
 import { useId } from 'react'
+import type { Breakdown } from '../../../../contracts/billing.ts'
 import { formatRupees } from '../../ui/rupees.ts'
 import { useModal } from '../../ui/use-modal.ts'
+import { OrderBreakdown } from './order-breakdown-list.tsx'
 
 type CheckoutDialogProps = {
   eventTitle: string
   /** paise, as the order carries it */
   amountPaise: number
+  /** what the amount is made of, when the server said */
+  breakdown?: Breakdown | undefined
   paying: boolean
   onPay(): void
   onFail(): void
@@ -17,6 +22,7 @@ type CheckoutDialogProps = {
 export function CheckoutDialog({
   eventTitle,
   amountPaise,
+  breakdown,
   paying,
   onPay,
   onFail,
@@ -43,6 +49,7 @@ export function CheckoutDialog({
         <p>Ticket Booking</p>
       </header>
       <p className="checkout-amount">{formatRupees(amountPaise / 100)}</p>
+      {breakdown && <OrderBreakdown breakdown={breakdown} />}
       <p className="checkout-note">Test payment: no card is charged.</p>
       <div className="checkout-actions">
         <button type="button" onClick={onPay} disabled={paying}>
