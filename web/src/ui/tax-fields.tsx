@@ -82,7 +82,17 @@ export function PricesIncludeTaxCheckbox({
   )
 }
 
-/** a ticket type's GST rate; a rate the list lacks (set before the list changed) stays offered */
+/** the choices of a GST rate; a rate the list lacks (set before the list changed) stays offered */
+export function TaxRateOptions({ value, rates }: { value: string; rates: readonly number[] }) {
+  const offered = rates.some((rate) => String(rate) === value) ? rates : [...rates, Number(value)]
+  return offered.map((rate) => (
+    <option key={rate} value={String(rate)}>
+      {rateLabel(rate)}
+    </option>
+  ))
+}
+
+/** a ticket type's GST rate */
 export function TaxRateSelect({
   value,
   rates,
@@ -98,7 +108,6 @@ export function TaxRateSelect({
   onChange(rate: string): void
   onBlur?(): void
 }) {
-  const offered = rates.some((rate) => String(rate) === value) ? rates : [...rates, Number(value)]
   return (
     <FormControl label={taxTexts.taxRate} error={error}>
       {(control: ControlProps) => (
@@ -109,11 +118,7 @@ export function TaxRateSelect({
           onChange={(change) => onChange(change.target.value)}
           onBlur={onBlur}
         >
-          {offered.map((rate) => (
-            <option key={rate} value={String(rate)}>
-              {rateLabel(rate)}
-            </option>
-          ))}
+          <TaxRateOptions value={value} rates={rates} />
         </select>
       )}
     </FormControl>

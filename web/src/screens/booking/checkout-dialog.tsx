@@ -3,6 +3,7 @@
 // or to fail.
 import { useId } from 'react'
 import type { Breakdown } from '../../../../contracts/billing.ts'
+import { formatAmount } from '../../ui/money.ts'
 import { formatRupees } from '../../ui/rupees.ts'
 import { useModal } from '../../ui/use-modal.ts'
 import { OrderBreakdown } from './order-breakdown-list.tsx'
@@ -48,7 +49,10 @@ export function CheckoutDialog({
         <h2 id={titleId}>{eventTitle}</h2>
         <p>Ticket Booking</p>
       </header>
-      <p className="checkout-amount">{formatRupees(amountPaise / 100)}</p>
+      <p className="checkout-amount">
+        {/* beside a breakdown to the paisa, the amount is written to the paisa too */}
+        {breakdown ? formatAmount(amountPaise / 100) : formatRupees(amountPaise / 100)}
+      </p>
       {breakdown && <OrderBreakdown breakdown={breakdown} />}
       <p className="checkout-note">Test payment: no card is charged.</p>
       <div className="checkout-actions">

@@ -18,7 +18,8 @@ import { useEarliestStart } from '../../ui/earliest-start.ts'
 import { messageOr } from '../../ui/fetched.tsx'
 import {
   PricesIncludeTaxCheckbox,
-  TaxRateSelect,
+  TaxRateOptions,
+  taxTexts,
   useTaxRates,
   VenueStateSelect,
 } from '../../ui/tax-fields.tsx'
@@ -261,17 +262,23 @@ function EventChangesForms({ event }: { event: EventView }) {
                   disabled={save.isPending}
                 />
               </label>
-              <TaxRateSelect
-                value={ticketType.taxRate}
-                rates={rates}
-                disabled={save.isPending}
-                onChange={(taxRate) =>
-                  setDraft({
-                    ...draft,
-                    ticketTypes: draft.ticketTypes.map((t, i) => (i === index ? { ...t, taxRate } : t)),
-                  })
-                }
-              />
+              <label>
+                {taxTexts.taxRate}
+                <select
+                  value={ticketType.taxRate}
+                  onChange={(change) =>
+                    setDraft({
+                      ...draft,
+                      ticketTypes: draft.ticketTypes.map((t, i) =>
+                        i === index ? { ...t, taxRate: change.target.value } : t,
+                      ),
+                    })
+                  }
+                  disabled={save.isPending}
+                >
+                  <TaxRateOptions value={ticketType.taxRate} rates={rates} />
+                </select>
+              </label>
             </fieldset>
           ))}
           <p className="analytics-empty">{changeTexts.movedNote}</p>
