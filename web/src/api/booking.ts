@@ -1,5 +1,6 @@
 // Calls of the booking area (API.md /ticket/*, the local gateway's checkout).
 import * as v from 'valibot'
+import { Breakdown } from '../../../contracts/billing.ts'
 import {
   CreateOrderReply,
   PaymentSuccessReply,
@@ -23,8 +24,14 @@ export const orderBody = (request: OrderRequest) =>
       }
     : request
 
+/** the breakdown an order's reply carries beside its other fields (issue 42) */
+const WithBreakdown = v.object({ breakdown: Breakdown })
+
 export async function createOrder(request: OrderRequest): Promise<Order> {
-  return v.parse(CreateOrderReply, await api.post<unknown>('/ticket/create', orderBody(request)))
+  const reply = await api.post<unknown>('/ticket/create', orderBody(request))
+  const order: Order = v.parse(CreateOrderReply, reply)
+  const priced = v.safeParse(WithBreakdown, reply)
+  return priced.success ? { ...order, breakdown: priced.output.breakdown } : order
 }
 
 /** The razorpay_* payload a successful checkout hands over. */

@@ -9,6 +9,7 @@ import {
   type EventView,
   type FilterType,
   ReviewReply,
+  TicketTypeView,
 } from '../../../contracts/catalog.ts'
 import { API_BASE, ApiError, api, TOKEN_KEY } from './client.ts'
 
@@ -17,8 +18,21 @@ export type { FilterType }
 export const fetchEvents = async (): Promise<EventView[]> =>
   v.parse(EventList, await api.get<unknown>('/event'))
 
-export const fetchEvent = async (id: string): Promise<EventView> =>
-  v.parse(EventShape, await api.get<unknown>(`/event/${encodeURIComponent(id)}`))
+/**
+ * An event with its GST fields (issue 42): the venue's GST state code (null for none), whether its
+ * prices include GST, and each ticket type's rate. Defined here until the shared event view names
+ * them; an answer without them reads as no state, prices with tax in, and no tax.
+ */
+const TaxedEventShape = v.object({
+  ...EventShape.entries,
+  state: v.optional(v.nullable(v.string()), null),
+  pricesIncludeTax: v.optional(v.boolean(), true),
+  ticketTypes: v.array(v.object({ ...TicketTypeView.entries, taxRate: v.optional(v.number(), 0) })),
+})
+export type TaxedEventView = v.InferOutput<typeof TaxedEventShape>
+
+export const fetchEvent = async (id: string): Promise<TaxedEventView> =>
+  v.parse(TaxedEventShape, await api.get<unknown>(`/event/${encodeURIComponent(id)}`))
 
 /** GET /event/filter: by words ('text', sent without a filterType) or by one filter type. */
 export async function searchEvents(filterType: FilterType, search: string): Promise<EventView[]> {
@@ -56,20 +70,29 @@ export type EventChanges = Partial<{
   time: string
   location: string
   category: string
-  ticketTypes: Array<{ type: string; price: number; quantity: number }>
+  /** the venue's GST state code, '' for none */
+  state: string
+  pricesIncludeTax: boolean
+  ticketTypes: Array<{ type: string; price: number; quantity: number; taxRate: number }>
 }>
 
-export const editEvent = async (id: string, changes: EventChanges): Promise<EventView> =>
-  v.parse(EditEventReply, await api.put<unknown>(`/event/${encodeURIComponent(id)}`, changes)).event
+const EditedEvent = v.object({ ...EditEventReply.entries, event: TaxedEventShape })
 
-export const cancelEvent = async (id: string, reason: string): Promise<EventView> =>
-  v.parse(CancelEventReply, await api.post<unknown>(`/event/${encodeURIComponent(id)}/cancel`, { reason }))
+export const editEvent = async (id: string, changes: EventChanges): Promise<TaxedEventView> =>
+  v.parse(EditedEvent, await api.put<unknown>(`/event/${encodeURIComponent(id)}`, changes)).event
+
+const CancelledEvent = v.object({ ...CancelEventReply.entries, event: TaxedEventShape })
+
+export const cancelEvent = async (id: string, reason: string): Promise<TaxedEventView> =>
+  v.parse(CancelledEvent, await api.post<unknown>(`/event/${encodeURIComponent(id)}/cancel`, { reason }))
     .event
 
 /** The new event as multipart: the text fields, ticketTypes as JSON text, files in images/videos. */
 export type NewEvent = {
-  fields: Record<'title' | 'description' | 'date' | 'time' | 'location' | 'category', string>
-  ticketTypes: { type: string; price: number | string; quantity: number | string }[]
+  fields: Record<'title' | 'description' | 'date' | 'time' | 'location' | 'category', string> &
+    /** state: the venue's GST state code ('' for none); pricesIncludeTax: 'true' or 'false' */
+    Partial<Record<'salesEnd' | 'state' | 'pricesIncludeTax', string>>
+  ticketTypes: { type: string; price: number | string; quantity: number | string; taxRate?: number }[]
   images: File[]
   videos: File[]
 }

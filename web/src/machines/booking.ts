@@ -4,6 +4,7 @@
 // checkout, confirmation) and the effects (toast, the way to the booked ticket's confirmation:
 // SPEC §4 went home, issue 12 shows what was bought instead).
 import { assign, fromCallback, fromPromise, setup } from 'xstate'
+import type { Breakdown } from '../../../contracts/billing.ts'
 
 export const bookingMessages = {
   scriptMissing: 'Payment system error. Try again later.',
@@ -40,6 +41,8 @@ export type Order = {
   message?: string
   /** a seated order's seats (issue 40): those chosen, or the best ones the server found */
   seats?: { id: string; section: string; row: string; number: string | number }[]
+  /** what the amount is made of, in rupees: price, taxes, booking fee and its tax (issue 42) */
+  breakdown?: Breakdown
 }
 
 /** the checkout's success payload (Razorpay's razorpay_* fields, in our words) */

@@ -1,5 +1,6 @@
 // Routes of organizers: create event, attendee dashboard, one event's own page (in sections: its
-// overview, attendees, analytics, promo codes, door and seat map), add a session to an event.
+// overview, attendees, analytics, promo codes, door and seat map), add a session to an event, and
+// their billing profile and invoices.
 import { createRoute } from '@tanstack/react-router'
 import { lazyScreen } from '../ui/retry-import.ts'
 import { OrganizerEventSearch } from './event-sections.ts'
@@ -39,9 +40,25 @@ export const addSessionRoute = createRoute({
   component: lazyScreen(() => import('../screens/schedule/add-session.tsx'), 'AddSessionScreen'),
 })
 
+/** The billing profile that invoices carry (issue 42): legal name, GSTIN, address, state, prefix. */
+export const billingProfileRoute = createRoute({
+  getParentRoute: () => organizersArea,
+  path: '/organizer/billing',
+  component: lazyScreen(() => import('../screens/billing/billing-profile.tsx'), 'BillingProfileScreen'),
+})
+
+/** The invoices and credit notes issued for the organizer's tickets, between two days, and as CSV. */
+export const invoicesRoute = createRoute({
+  getParentRoute: () => organizersArea,
+  path: '/organizer/invoices',
+  component: lazyScreen(() => import('../screens/billing/invoices.tsx'), 'InvoicesScreen'),
+})
+
 export const organizerRoutes = [
   eventFormRoute,
   organizerDashboardRoute,
   organizerEventRoute,
   addSessionRoute,
+  billingProfileRoute,
+  invoicesRoute,
 ] as const

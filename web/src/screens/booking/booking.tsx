@@ -26,6 +26,7 @@ import { seatLine } from '../../ui/seat-label.ts'
 import { notify } from '../../ui/toasts.ts'
 import { useEventZone, useSite } from '../../ui/use-site.ts'
 import { CheckoutDialog } from './checkout-dialog.tsx'
+import { OrderBreakdown } from './order-breakdown-list.tsx'
 import { type Payer, razorpayCheckout } from './razorpay-checkout.ts'
 import { SaleAdmission } from './sale-admission.tsx'
 import './booking.css'
@@ -385,6 +386,9 @@ function BookingForm({
           </ul>
         </div>
       )}
+      {order?.reply.breakdown && snapshot.matches({ checkout: 'provider' }) && (
+        <OrderBreakdown breakdown={order.reply.breakdown} />
+      )}
       <button
         type="submit"
         disabled={
@@ -401,6 +405,7 @@ function BookingForm({
         <CheckoutDialog
           eventTitle={event.title}
           amountPaise={order.reply.amount}
+          breakdown={order.reply.breakdown}
           paying={snapshot.matches({ checkout: 'paying' })}
           onPay={() => send({ type: 'PAY', outcome: 'success' })}
           onFail={() => send({ type: 'PAY', outcome: 'failure' })}

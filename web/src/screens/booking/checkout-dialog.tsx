@@ -1,13 +1,19 @@
 // The local test gateway's checkout (DESIGN.md, Payments): what Razorpay's dialog would show
-// (the event, 'Ticket Booking', the amount), with the payer's choice to pay or to fail.
+// (the event, 'Ticket Booking', the amount and what it is made of), with the payer's choice to pay
+// or to fail.
 import { useId } from 'react'
+import type { Breakdown } from '../../../../contracts/billing.ts'
+import { formatAmount } from '../../ui/money.ts'
 import { formatRupees } from '../../ui/rupees.ts'
 import { useModal } from '../../ui/use-modal.ts'
+import { OrderBreakdown } from './order-breakdown-list.tsx'
 
 type CheckoutDialogProps = {
   eventTitle: string
   /** paise, as the order carries it */
   amountPaise: number
+  /** what the amount is made of, when the server said */
+  breakdown?: Breakdown | undefined
   paying: boolean
   onPay(): void
   onFail(): void
@@ -17,6 +23,7 @@ type CheckoutDialogProps = {
 export function CheckoutDialog({
   eventTitle,
   amountPaise,
+  breakdown,
   paying,
   onPay,
   onFail,
@@ -42,7 +49,11 @@ export function CheckoutDialog({
         <h2 id={titleId}>{eventTitle}</h2>
         <p>Ticket Booking</p>
       </header>
-      <p className="checkout-amount">{formatRupees(amountPaise / 100)}</p>
+      <p className="checkout-amount">
+        {/* beside a breakdown to the paisa, the amount is written to the paisa too */}
+        {breakdown ? formatAmount(amountPaise / 100) : formatRupees(amountPaise / 100)}
+      </p>
+      {breakdown && <OrderBreakdown breakdown={breakdown} />}
       <p className="checkout-note">Test payment: no card is charged.</p>
       <div className="checkout-actions">
         <button type="button" onClick={onPay} disabled={paying}>

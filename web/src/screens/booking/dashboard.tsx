@@ -4,7 +4,8 @@
 // one way back, the card says it is being cancelled); Transfer opens the transfer screen. A
 // cancelled ticket stays, under 'Cancelled tickets', saying who cancelled it and its refund. Event
 // times are in the event's zone, labelled. Live: fetched again when one of the account's tickets
-// changes (a refund paid out included). Below the tickets, the page puts the account's inquiries
+// changes (a refund paid out included). A paid ticket's invoice, and a refunded one's credit note,
+// download from its card. Below the tickets, the page puts the account's inquiries
 // (another area's: routes/pages/user-dashboard.tsx).
 import { useQueryClient } from '@tanstack/react-query'
 import { Link } from '@tanstack/react-router'
@@ -21,6 +22,8 @@ import { notify, toastify } from '../../ui/toasts.ts'
 import { useEventZone } from '../../ui/use-site.ts'
 import { CancelCutoff, cancellationClosed } from './cancel-cutoff.tsx'
 import { type CancelPhase, holdCancel, UNDO_MS, undoCancel, useHeldCancels } from './held-cancels.ts'
+import { TicketDocumentButtons } from './ticket-document-buttons.tsx'
+import { documentsOf } from './ticket-documents.ts'
 import { cancelledText, endingTexts, isCancelled, refundText } from './ticket-ending.ts'
 import { ticketAnchor, ticketNumber, useScrollToTicket } from './ticket-number.ts'
 import { useMyTickets } from './use-my-tickets.ts'
@@ -215,6 +218,7 @@ function TicketCard({ ticket, profile, cancelling, targeted, onCancel }: TicketC
           <Link to="/ticket/$ticketId" params={{ ticketId: ticket._id }} className="button button-secondary">
             Passes
           </Link>
+          <TicketDocumentButtons ticket={ticket} />
         </div>
       </div>
     </article>
@@ -244,6 +248,11 @@ function CancelledTicketCard({
         <TicketFacts ticket={ticket} profile={profile} />
         <p className="ticket-ended">{cancelledText(ticket)}</p>
         {refund && <p className="ticket-refund">{refund}</p>}
+        {documentsOf(ticket).length > 0 && (
+          <div className="ticket-actions">
+            <TicketDocumentButtons ticket={ticket} />
+          </div>
+        )}
       </div>
     </article>
   )

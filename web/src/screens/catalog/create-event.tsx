@@ -11,6 +11,7 @@ import { createEvent } from '../../api/catalog.ts'
 import { ApiError } from '../../api/client.ts'
 import { useEarliestStart } from '../../ui/earliest-start.ts'
 import { FormControl } from '../../ui/form-control.tsx'
+import { PricesIncludeTaxCheckbox, useTaxRates, VenueStateSelect } from '../../ui/tax-fields.tsx'
 import { notify } from '../../ui/toasts.ts'
 import { MediaPicker } from './media-picker.tsx'
 import { checkNewEvent, type EventDraft, type FieldErrors, type TicketTypeDraft } from './new-event-check.ts'
@@ -29,6 +30,8 @@ const emptyDraft = (): EventDraft => ({
   category: '',
   ticketTypes: [newTicketType()],
   salesEnd: '',
+  state: '',
+  pricesIncludeTax: true,
 })
 
 /** the server's issues by field; those naming no field of this form are kept for the form itself */
@@ -40,13 +43,13 @@ function errorsOfReply(error: ApiError): FieldErrors {
 }
 
 const knownField = (field: string) =>
-  /^(title|description|date|time|location|category|salesEnd|images|videos|ticketTypes(\.\d+\.(type|price|quantity))?)$/.test(
+  /^(title|description|date|time|location|category|salesEnd|state|pricesIncludeTax|images|videos|ticketTypes(\.\d+\.(type|price|quantity|taxRate))?)$/.test(
     field,
   )
 
 /** the name a field is touched under: ticket rows by their own key, so removing one moves nothing */
 function touchNameOf(field: string, ticketTypes: TicketTypeDraft[]): string {
-  const row = /^ticketTypes\.(\d+)\.(type|price|quantity)$/.exec(field)
+  const row = /^ticketTypes\.(\d+)\.(type|price|quantity|taxRate)$/.exec(field)
   if (!row) return field.split('.')[0] ?? field
   const ticket = ticketTypes[Number(row[1])]
   return ticket ? `${ticket.key}.${row[2]}` : field
@@ -56,6 +59,7 @@ export function CreateEventScreen() {
   const navigate = useNavigate()
   const [draft, setDraft] = useState<EventDraft>(emptyDraft)
   const earliest = useEarliestStart(draft.date)
+  const rates = useTaxRates()
   const [images, setImages] = useState<File[]>([])
   const [videos, setVideos] = useState<File[]>([])
   /** fields the organizer has changed or left: their messages show as they type */
@@ -162,8 +166,22 @@ export function CreateEventScreen() {
     try {
       const { eventId } = await createEvent(
         {
-          fields: { title, description, date, time, location, category, ...(salesEnd ? { salesEnd } : {}) },
-          ticketTypes,
+          fields: {
+            title,
+            description,
+            date,
+            time,
+            location,
+            category,
+            ...(salesEnd ? { salesEnd } : {}),
+            state: draft.state,
+            pricesIncludeTax: String(draft.pricesIncludeTax),
+          },
+          // the schema's list keeps the draft's order: each type takes its own row's rate
+          ticketTypes: ticketTypes.map((ticket, index) => ({
+            ...ticket,
+            taxRate: Number(draft.ticketTypes[index]?.taxRate ?? 0),
+          })),
           images,
           videos,
         },
@@ -203,6 +221,17 @@ export function CreateEventScreen() {
         {textInput('time', 'Time', { type: 'time', ...(earliest.time ? { min: earliest.time } : {}) })}
         {textInput('salesEnd', 'Sales End (optional)', { type: 'datetime-local' })}
         {textInput('location', 'Location')}
+        <VenueStateSelect
+          value={draft.state}
+          error={errors.state}
+          disabled={busy}
+          onChange={(state) => {
+            set({ state })
+            touch('state')
+            forgetServer((field) => field === 'state')
+          }}
+          onBlur={() => touch('state')}
+        />
         {textInput('category', 'Category')}
         <MediaPicker
           label="Upload Images"
@@ -220,14 +249,23 @@ export function CreateEventScreen() {
           disabled={busy}
           onChange={(files, refusal) => pickMedia('videos', files, refusal)}
         />
+        <PricesIncludeTaxCheckbox
+          checked={draft.pricesIncludeTax}
+          disabled={busy}
+          onChange={(pricesIncludeTax) => {
+            set({ pricesIncludeTax })
+            forgetServer((field) => field === 'pricesIncludeTax')
+          }}
+        />
         <TicketTypesFieldset
           ticketTypes={draft.ticketTypes}
+          rates={rates}
           errors={errors}
           disabled={busy}
           onChange={(ticketTypes) => {
             set({ ticketTypes })
             touch('ticketTypes')
-            forgetServer((field) => field.startsWith('ticketTypes'))
+            forgetServer((field) => field.startsWith('ticketTypes') || field === 'state')
           }}
           onTouch={(name) => touch(name)}
         />

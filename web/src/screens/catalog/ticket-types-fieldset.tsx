@@ -1,7 +1,8 @@
-// The repeatable Ticket Types list of the event form: type, price and quantity each; Remove only
-// while more than one is listed.
+// The repeatable Ticket Types list of the event form: type, price, quantity and GST rate each;
+// Remove only while more than one is listed.
 import { type TicketTypeName, ticketTypeNames } from '../../../../contracts/catalog.ts'
 import { FormControl } from '../../ui/form-control.tsx'
+import { TaxRateSelect } from '../../ui/tax-fields.tsx'
 import type { FieldErrors, TicketTypeDraft } from './new-event-check.ts'
 
 /** SPEC §9's ticket type choices, offered first; organizers name their own besides (issue 40) */
@@ -17,17 +18,20 @@ let drafted = 0
 /** a new row, of the first type not listed yet */
 export function newTicketType(listed: TicketTypeDraft[] = []): TicketTypeDraft {
   const type = ticketTypeNames.find((name) => !listed.some((t) => t.type === name)) ?? ticketTypeNames[0]
-  return { key: `ticket-type-${++drafted}`, type, price: '', quantity: '' }
+  return { key: `ticket-type-${++drafted}`, type, price: '', quantity: '', taxRate: '0' }
 }
 
 export function TicketTypesFieldset({
   ticketTypes,
+  rates,
   errors,
   disabled,
   onChange,
   onTouch,
 }: {
   ticketTypes: TicketTypeDraft[]
+  /** the GST rates a type may have (GET /tax-rates) */
+  rates: readonly number[]
   /** the messages to show, keyed as the server names fields ('ticketTypes.0.price') */
   errors: FieldErrors
   disabled: boolean
@@ -112,6 +116,13 @@ export function TicketTypesFieldset({
                 />
               )}
             </FormControl>
+            <TaxRateSelect
+              value={ticket.taxRate}
+              rates={rates}
+              error={errors[`ticketTypes.${index}.taxRate`]}
+              onChange={(taxRate) => update(ticket.key, { taxRate })}
+              onBlur={left(ticket.key, 'taxRate')}
+            />
             {ticketTypes.length > 1 && (
               <button
                 type="button"

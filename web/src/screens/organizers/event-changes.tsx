@@ -1,16 +1,28 @@
-// The organizer's changes to one event (issue 17), on its page: its details and its ticket types'
-// prices and capacities edited (the server keeps a capacity at or above the seats sold and held,
-// and a new price applies to seats not yet sold; a new date, time or place of an approved event is
+// The organizer's changes to one event (issue 17), on its page: its details (its GST state and
+// whether prices include GST among them) and its ticket types' prices, capacities and GST rates
+// edited (the server keeps a capacity at or above the seats sold and held, and a new price applies
+// to seats not yet sold; a new date, time or place of an approved event is
 // mailed and pushed to its holders), or the event called off with a reason (its sales stop and
 // every paid order is refunded), confirmed on the page itself (a native confirm() left browsers that
 // answer no dialogs stuck). The server decides every rule and says what is wrong.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { type FormEvent, useEffect, useId, useRef, useState } from 'react'
-import type { EventView } from '../../../../contracts/catalog.ts'
-import { cancelEvent, type EventChanges, editEvent } from '../../api/catalog.ts'
+import {
+  cancelEvent,
+  type EventChanges,
+  type TaxedEventView as EventView,
+  editEvent,
+} from '../../api/catalog.ts'
 import { eventQuery, keys } from '../../api/queries.ts'
 import { useEarliestStart } from '../../ui/earliest-start.ts'
 import { messageOr } from '../../ui/fetched.tsx'
+import {
+  PricesIncludeTaxCheckbox,
+  TaxRateOptions,
+  taxTexts,
+  useTaxRates,
+  VenueStateSelect,
+} from '../../ui/tax-fields.tsx'
 import { notify } from '../../ui/toasts.ts'
 
 export const changeTexts = {
@@ -41,7 +53,10 @@ type Draft = {
   time: string
   location: string
   category: string
-  ticketTypes: Array<{ type: string; price: string; quantity: string }>
+  /** the venue's GST state code, '' for none */
+  state: string
+  pricesIncludeTax: boolean
+  ticketTypes: Array<{ type: string; price: string; quantity: string; taxRate: string }>
 }
 
 const draftOf = (event: EventView): Draft => ({
@@ -51,10 +66,13 @@ const draftOf = (event: EventView): Draft => ({
   time: event.time,
   location: event.location,
   category: event.category,
+  state: event.state ?? '',
+  pricesIncludeTax: event.pricesIncludeTax,
   ticketTypes: event.ticketTypes.map((t) => ({
     type: t.type,
     price: String(t.price),
     quantity: String(t.capacity),
+    taxRate: String(t.taxRate),
   })),
 })
 
@@ -64,12 +82,20 @@ function changesOf(event: EventView, draft: Draft): EventChanges {
   for (const key of ['title', 'description', 'date', 'time', 'location', 'category'] as const) {
     if (draft[key] !== event[key]) changes[key] = draft[key]
   }
+  if (draft.state !== (event.state ?? '')) changes.state = draft.state
+  if (draft.pricesIncludeTax !== event.pricesIncludeTax) changes.pricesIncludeTax = draft.pricesIncludeTax
   const types = draft.ticketTypes.map((t) => ({
     type: t.type,
     price: Number(t.price),
     quantity: Number(t.quantity),
+    taxRate: Number(t.taxRate),
   }))
-  const before = event.ticketTypes.map((t) => ({ type: t.type, price: t.price, quantity: t.capacity }))
+  const before = event.ticketTypes.map((t) => ({
+    type: t.type,
+    price: t.price,
+    quantity: t.capacity,
+    taxRate: t.taxRate,
+  }))
   if (JSON.stringify(types) !== JSON.stringify(before)) changes.ticketTypes = types
   return changes
 }
@@ -150,8 +176,9 @@ function EventChangesForms({ event }: { event: EventView }) {
     setConfirming(false)
     callOff.mutate()
   }
+  const rates = useTaxRates()
   const field = (
-    key: Exclude<keyof Draft, 'ticketTypes'>,
+    key: Exclude<keyof Draft, 'ticketTypes' | 'state' | 'pricesIncludeTax'>,
     label: string,
     type = 'text',
     min: string | undefined = undefined,
@@ -188,6 +215,16 @@ function EventChangesForms({ event }: { event: EventView }) {
           {field('time', 'Time', 'time', earliest.time)}
           {field('location', 'Location')}
           {field('category', 'Category')}
+          <VenueStateSelect
+            value={draft.state}
+            disabled={save.isPending}
+            onChange={(state) => setDraft({ ...draft, state })}
+          />
+          <PricesIncludeTaxCheckbox
+            checked={draft.pricesIncludeTax}
+            disabled={save.isPending}
+            onChange={(pricesIncludeTax) => setDraft({ ...draft, pricesIncludeTax })}
+          />
           {draft.ticketTypes.map((ticketType, index) => (
             <fieldset key={ticketType.type} className="event-changes-type">
               <legend>{ticketType.type}</legend>
@@ -224,6 +261,23 @@ function EventChangesForms({ event }: { event: EventView }) {
                   }
                   disabled={save.isPending}
                 />
+              </label>
+              <label>
+                {taxTexts.taxRate}
+                <select
+                  value={ticketType.taxRate}
+                  onChange={(change) =>
+                    setDraft({
+                      ...draft,
+                      ticketTypes: draft.ticketTypes.map((t, i) =>
+                        i === index ? { ...t, taxRate: change.target.value } : t,
+                      ),
+                    })
+                  }
+                  disabled={save.isPending}
+                >
+                  <TaxRateOptions value={ticketType.taxRate} rates={rates} />
+                </select>
               </label>
             </fieldset>
           ))}

@@ -11,24 +11,11 @@ import { useDashboardPage } from '../../ui/dashboard/use-dashboard-page.ts'
 import '../../ui/dashboard/dashboard.css'
 import { Fetched } from '../../ui/fetched.tsx'
 import { formatDate } from '../../ui/format.ts'
+import { saveFile } from '../../ui/save-file.ts'
 import { notify } from '../../ui/toasts.ts'
 import { ApprovalNote, ApprovalPill } from './approval.tsx'
 import { EventAttendees } from './event-attendees.tsx'
 import './organizers.css'
-
-/** a browser download of a blob under the given name */
-function saveFile(blob: Blob, name: string) {
-  const url = URL.createObjectURL(blob)
-  const link = document.createElement('a')
-  link.href = url
-  link.download = name
-  link.hidden = true
-  document.body.append(link)
-  link.click()
-  link.remove()
-  // the download has started from the URL; it may go once the click is handled
-  setTimeout(() => URL.revokeObjectURL(url), 30_000)
-}
 
 /** what an opened row shows: SPEC's per-event block */
 function EventDetails({ id, row }: { id: string; row: EventFigures }) {
@@ -125,6 +112,10 @@ export function OrganizerDashboardScreen() {
         <section className="page organizer-dashboard" data-live={live ? 'connected' : 'offline'}>
           <header className="organizer-dashboard-header">
             <h1>Attendees by Event</h1>
+            <nav className="organizer-dashboard-links" aria-label="Billing">
+              <Link to="/organizer/billing">Billing</Link>
+              <Link to="/organizer/invoices">Invoices</Link>
+            </nav>
             <button type="button" onClick={() => void exportCsv()} disabled={exporting} aria-busy={exporting}>
               Export All as CSV
             </button>

@@ -1,0 +1,137 @@
+// What the web app works out for taxes and invoices (web/src): the lines of an order's breakdown at
+// the checkout, the bills a ticket's card offers, the GST rule of the event form, the Invoices
+// screen's default days and totals, and states as forms name them.
+import { describe, expect, it } from 'vitest'
+import type { InvoiceDocument } from '../../contracts/billing.ts'
+import { isRange, registerTotals, thisMonth } from '../../web/src/screens/billing/invoice-register.ts'
+import { breakdownRows } from '../../web/src/screens/booking/order-breakdown.ts'
+import { documentsOf } from '../../web/src/screens/booking/ticket-documents.ts'
+import { STATE_NEEDED, taxProblems } from '../../web/src/screens/catalog/new-event-check.ts'
+import { stateChoices, stateLabel } from '../../web/src/ui/gst-states.ts'
+import { formatAmount, paiseOf } from '../../web/src/ui/money.ts'
+
+describe("an order's breakdown at the checkout", () => {
+  it('lists the price, CGST and SGST within a state, and the total, leaving out what is nothing', () => {
+    const rows = breakdownRows({ base: 1000, cgst: 90, sgst: 90, igst: 0, fee: 0, feeTax: 0, total: 1180 })
+    expect(rows).toEqual([
+      { label: 'Price', amount: 1000 },
+      { label: 'CGST', amount: 90 },
+      { label: 'SGST', amount: 90 },
+      { label: 'Total', amount: 1180, total: true },
+    ])
+  })
+
+  it('lists IGST across states, and the booking fee with its GST when the platform charges one', () => {
+    const rows = breakdownRows({ base: 500, cgst: 0, sgst: 0, igst: 90, fee: 20, feeTax: 3.6, total: 613.6 })
+    expect(rows.map((row) => row.label)).toEqual(['Price', 'IGST', 'Booking fee', 'GST on fee', 'Total'])
+  })
+
+  it('shows the price and the total alone when nothing is taxed', () => {
+    const rows = breakdownRows({ base: 250, cgst: 0, sgst: 0, igst: 0, fee: 0, feeTax: 0, total: 250 })
+    expect(rows.map((row) => row.label)).toEqual(['Price', 'Total'])
+  })
+
+  it('writes money in rupees to the paisa, grouped the Indian way', () => {
+    expect(formatAmount(1180)).toBe('₹1,180.00')
+    expect(formatAmount(123456.5)).toBe('₹1,23,456.50')
+    expect(formatAmount(0.1 + 0.2)).toBe('₹0.30')
+  })
+})
+
+describe("a ticket's bills", () => {
+  it('a paid ticket with a price has its invoice', () => {
+    expect(documentsOf({ paymentStatus: 'Completed', totalAmount: 499 })).toEqual(['invoice'])
+  })
+
+  it('a free, unpaid or failed ticket has none', () => {
+    expect(documentsOf({ paymentStatus: 'Completed', totalAmount: 0 })).toEqual([])
+    expect(documentsOf({ paymentStatus: 'Pending', totalAmount: 499 })).toEqual([])
+    expect(documentsOf({ paymentStatus: 'Failed', totalAmount: 499 })).toEqual([])
+  })
+
+  it('a refunded ticket has its invoice and its credit note; one cancelled before payment has none', () => {
+    expect(documentsOf({ paymentStatus: 'Cancelled', totalAmount: 499, refundAmount: 499 })).toEqual([
+      'invoice',
+      'credit-note',
+    ])
+    expect(documentsOf({ paymentStatus: 'Cancelled', totalAmount: 499 })).toEqual([])
+  })
+})
+
+describe("the event form's GST fields", () => {
+  const row = (taxRate: string) => ({ key: 'k', type: 'VIP', price: '100', quantity: '1', taxRate })
+
+  it('a ticket type with GST needs the state where the event is held', () => {
+    expect(taxProblems({ state: '', ticketTypes: [row('0'), row('18')] })).toEqual({ state: STATE_NEEDED })
+    expect(taxProblems({ state: '27', ticketTypes: [row('18')] })).toEqual({})
+  })
+
+  it('an event without GST needs no state', () => {
+    expect(taxProblems({ state: '', ticketTypes: [row('0')] })).toEqual({})
+  })
+})
+
+describe('GST states in forms', () => {
+  it('are named by code and name, in the order of their codes', () => {
+    expect(stateLabel('27')).toBe('27 Maharashtra')
+    expect(stateLabel('99')).toBe('99')
+    expect(stateChoices[0]).toEqual({ code: '01', label: '01 Jammu and Kashmir' })
+    const codes = stateChoices.map((choice) => choice.code)
+    expect(codes).toEqual([...codes].sort())
+  })
+})
+
+describe('the Invoices screen', () => {
+  it('opens on this month, from its first day to its last', () => {
+    expect(thisMonth(new Date(2026, 11, 2, 10, 0))).toEqual({ from: '2026-12-01', to: '2026-12-31' })
+    expect(thisMonth(new Date(2028, 1, 15))).toEqual({ from: '2028-02-01', to: '2028-02-29' })
+    expect(thisMonth(new Date(2027, 1, 28, 23, 59))).toEqual({ from: '2027-02-01', to: '2027-02-28' })
+  })
+
+  it('asks only for days in order', () => {
+    expect(isRange({ from: '2026-12-01', to: '2026-12-31' })).toBe(true)
+    expect(isRange({ from: '2026-12-01', to: '2026-12-01' })).toBe(true)
+    expect(isRange({ from: '2026-12-31', to: '2026-12-01' })).toBe(false)
+    expect(isRange({ from: '', to: '2026-12-01' })).toBe(false)
+  })
+
+  const documentOf = (
+    kind: InvoiceDocument['kind'],
+    number: string,
+    totals: InvoiceDocument['totals'],
+  ): InvoiceDocument => ({
+    kind,
+    number,
+    date: '2026-12-02',
+    supplier: { legalName: 'Rangmanch LLP', gstin: '27AAPFU0939F1ZV', address: 'Pune', state: '27' },
+    buyer: { name: 'Asha', email: 'asha@example.com' },
+    placeOfSupply: '27',
+    lines: [],
+    totals,
+    ticketId: 't1',
+    event: { _id: 'e1', title: 'River Ragas', date: '2026-12-20' },
+  })
+
+  it('adds up invoices to the paisa and takes credit notes off, whatever their sign', () => {
+    const invoice = { taxableValue: 847.46, cgst: 76.27, sgst: 76.27, igst: 0, total: 1000 }
+    const other = { taxableValue: 0.1, cgst: 0.2, sgst: 0.2, igst: 0, total: 0.5 }
+    const credit = { taxableValue: 847.46, cgst: 76.27, sgst: 76.27, igst: 0, total: 1000 }
+    const negativeCredit = { taxableValue: -0.1, cgst: -0.2, sgst: -0.2, igst: 0, total: -0.5 }
+    expect(
+      registerTotals([
+        documentOf('tax-invoice', 'RM/2026-27/000001', invoice),
+        documentOf('bill-of-supply', 'RM/2026-27/000002', other),
+        documentOf('credit-note', 'RM/2026-27/CN000001', credit),
+        documentOf('credit-note', 'RM/2026-27/CN000002', negativeCredit),
+      ]),
+    ).toEqual({ taxableValue: 0, cgst: 0, sgst: 0, igst: 0, total: 0 })
+    expect(
+      registerTotals([documentOf('tax-invoice', 'A', invoice), documentOf('tax-invoice', 'B', other)]),
+    ).toEqual({ taxableValue: 847.56, cgst: 76.47, sgst: 76.47, igst: 0, total: 1000.5 })
+    expect(paiseOf(19.99)).toBe(1999)
+  })
+
+  it('adds up nothing to nothing', () => {
+    expect(registerTotals([])).toEqual({ taxableValue: 0, cgst: 0, sgst: 0, igst: 0, total: 0 })
+  })
+})

@@ -1,0 +1,124 @@
+// Calls of taxes and invoices (API.md, "Taxes and invoices"): the organizer's billing profile, the
+// GST rates a ticket type may have, a ticket's invoice and credit note (a PDF, or JSON), and the
+// organizer's invoices over some days (JSON, or CSV). Files need the Bearer header, so they are
+// fetched here and handed over as blobs.
+import * as v from 'valibot'
+import { type BillingBody, BillingView, type InvoiceDocument } from '../../../contracts/billing.ts'
+import { API_BASE, ApiError, api, TOKEN_KEY } from './client.ts'
+
+/** GET /organizer/billing; null while the organizer has saved none (a 404) */
+export async function fetchBillingProfile(): Promise<BillingView | null> {
+  try {
+    return v.parse(BillingView, await api.get<unknown>('/organizer/billing'))
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 404) return null
+    throw error
+  }
+}
+
+/** PUT /organizer/billing: the profile as saved */
+export const saveBillingProfile = async (profile: BillingBody): Promise<BillingView> =>
+  v.parse(BillingView, await api.put<unknown>('/organizer/billing', profile))
+
+/** the platform's booking fee, if it charges one: rupees a ticket, a percent, and its GST rate */
+export const BookingFee = v.object({ perTicket: v.number(), percent: v.number(), taxRate: v.number() })
+export const TaxRatesReply = v.object({ rates: v.array(v.number()), fee: v.nullable(BookingFee) })
+export type TaxRatesReply = v.InferOutput<typeof TaxRatesReply>
+
+/** GET /tax-rates (public) */
+export const fetchTaxRates = async (): Promise<TaxRatesReply> =>
+  v.parse(TaxRatesReply, await api.get<unknown>('/tax-rates'))
+
+/**
+ * The field messages of a refused save, keyed by field: the server names them under `issues` (the
+ * API's convention) or `errors`; a message that names no field is the form's own ('form').
+ */
+export function fieldErrorsOf(error: unknown): Record<string, string> {
+  if (!(error instanceof ApiError)) return { form: error instanceof Error ? error.message : String(error) }
+  const listed = [
+    ...error.issues,
+    ...(typeof error.body === 'object' &&
+    error.body !== null &&
+    Array.isArray((error.body as { errors?: unknown }).errors)
+      ? ((error.body as { errors: unknown[] }).errors as { field?: unknown; message?: unknown }[])
+      : []),
+  ]
+  const errors: Record<string, string> = {}
+  for (const issue of listed) {
+    if (typeof issue.message !== 'string') continue
+    const field = typeof issue.field === 'string' && issue.field ? issue.field : 'form'
+    errors[field] ??= issue.message
+  }
+  if (Object.keys(errors).length === 0) errors.form = error.message
+  return errors
+}
+
+const storedToken = (): string | null => {
+  try {
+    return localStorage.getItem(TOKEN_KEY)
+  } catch {
+    return null
+  }
+}
+
+/** the name a reply's Content-Disposition gives its file, if any */
+function fileNameOf(response: Response): string | null {
+  const disposition = response.headers.get('Content-Disposition') ?? ''
+  const quoted = /filename="([^"]+)"/i.exec(disposition)
+  if (quoted?.[1]) return quoted[1]
+  const bare = /filename=([^;\s]+)/i.exec(disposition)
+  return bare?.[1] ?? null
+}
+
+/** a file of the API, fetched with the stored token; a refusal throws an ApiError with its words */
+async function fetchFile(path: string, accept: string): Promise<{ blob: Blob; name: string | null }> {
+  const token = storedToken()
+  let response: Response
+  try {
+    response = await fetch(`${API_BASE}${path}`, {
+      headers: { Accept: accept, ...(token ? { Authorization: `Bearer ${token}` } : {}) },
+      credentials: 'include',
+    })
+  } catch {
+    throw new ApiError('The server could not be reached.', 0)
+  }
+  if (!response.ok) {
+    const body: unknown = await response.json().catch(() => null)
+    const message =
+      typeof body === 'object' && body !== null && typeof (body as { message?: unknown }).message === 'string'
+        ? (body as { message: string }).message
+        : `Request failed (${response.status}).`
+    throw new ApiError(message, response.status, body)
+  }
+  return { blob: await response.blob(), name: fileNameOf(response) }
+}
+
+export type TicketDocumentKind = 'invoice' | 'credit-note'
+
+/** GET /ticket/{id}/invoice or /credit-note: the PDF, and the name to save it under */
+export async function fetchTicketDocument(
+  ticketId: string,
+  kind: TicketDocumentKind,
+): Promise<{ blob: Blob; name: string }> {
+  const file = await fetchFile(`/ticket/${encodeURIComponent(ticketId)}/${kind}`, 'application/pdf')
+  return { blob: file.blob, name: file.name ?? `${kind}-${ticketId}.pdf` }
+}
+
+/** the days asked for, YYYY-MM-DD each, both included */
+export type DocumentDays = { from: string; to: string }
+
+const daysQuery = (days: DocumentDays, csv = false) =>
+  new URLSearchParams({ from: days.from, to: days.to, ...(csv ? { format: 'csv' } : {}) })
+
+/** GET /organizer/invoices: invoices and credit notes of those days, in number order */
+export const fetchInvoices = async (days: DocumentDays): Promise<InvoiceDocument[]> => {
+  const reply = await api.get<unknown>(`/organizer/invoices?${daysQuery(days)}`)
+  if (!Array.isArray(reply)) throw new ApiError('The invoices could not be read.', 200, reply)
+  return reply as InvoiceDocument[]
+}
+
+/** GET /organizer/invoices?format=csv: the same as a spreadsheet */
+export async function fetchInvoicesCsv(days: DocumentDays): Promise<{ blob: Blob; name: string }> {
+  const file = await fetchFile(`/organizer/invoices?${daysQuery(days, true)}`, 'text/csv')
+  return { blob: file.blob, name: file.name ?? `invoices-${days.from}-to-${days.to}.csv` }
+}

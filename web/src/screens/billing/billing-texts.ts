@@ -1,0 +1,53 @@
+// The words of the billing screens: the organizer's billing profile and its invoices.
+export const billingTexts = {
+  heading: 'Billing',
+  intro: 'What your invoices say of you. Tickets sold before this is saved get no invoice.',
+  legalName: 'Legal name',
+  gstin: 'GSTIN (optional)',
+  gstinHint:
+    'Without a GSTIN no GST is charged on your tickets, and bills of supply are issued instead of tax invoices.',
+  address: 'Address',
+  state: 'State',
+  chooseState: 'Choose a state',
+  invoicePrefix: 'Invoice prefix',
+  prefixHint: 'Up to 5 letters or digits, at the start of each invoice number.',
+  save: 'Save',
+  saving: 'Saving...',
+  saved: 'Billing profile saved.',
+  saveFailed: 'Could not save the billing profile.',
+  loadFailed: 'Could not load the billing profile.',
+  invoicesLink: 'Invoices',
+  billingLink: 'Billing',
+} as const
+
+export const invoiceTexts = {
+  heading: 'Invoices',
+  from: 'From',
+  to: 'To',
+  download: 'Download CSV',
+  downloading: 'Downloading...',
+  downloadFailed: 'The CSV could not be downloaded.',
+  loadFailed: 'Could not load the invoices.',
+  empty: 'No invoices or credit notes in these dates.',
+  caption: (from: string, to: string) => `Invoices and credit notes from ${from} to ${to}`,
+  badRange: 'The first day must not be after the last.',
+  totals: 'Total',
+  columns: {
+    number: 'Number',
+    date: 'Date',
+    kind: 'Kind',
+    buyer: 'Buyer',
+    placeOfSupply: 'Place of supply',
+    taxableValue: 'Taxable value',
+    cgst: 'CGST',
+    sgst: 'SGST',
+    igst: 'IGST',
+    total: 'Total',
+  },
+  kinds: {
+    'tax-invoice': 'Tax invoice',
+    'bill-of-supply': 'Bill of supply',
+    'credit-note': 'Credit note',
+  },
+  noProfile: 'Save your billing profile first: invoices carry it.',
+} as const

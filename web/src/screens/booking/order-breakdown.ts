@@ -1,0 +1,25 @@
+// What an order costs, line by line, as the checkout shows it before paying (POST /ticket/create's
+// breakdown, in rupees): the price, each tax charged, the booking fee and its GST when there is one,
+// and the total. A tax of nothing is left out.
+import type { Breakdown } from '../../../../contracts/billing.ts'
+
+export type BreakdownRow = { label: string; amount: number; total?: true }
+
+export const breakdownLabels = {
+  base: 'Price',
+  cgst: 'CGST',
+  sgst: 'SGST',
+  igst: 'IGST',
+  fee: 'Booking fee',
+  feeTax: 'GST on fee',
+  total: 'Total',
+} as const
+
+export function breakdownRows(breakdown: Breakdown): BreakdownRow[] {
+  const rows: BreakdownRow[] = [{ label: breakdownLabels.base, amount: breakdown.base }]
+  for (const key of ['cgst', 'sgst', 'igst', 'fee', 'feeTax'] as const) {
+    if (breakdown[key] !== 0) rows.push({ label: breakdownLabels[key], amount: breakdown[key] })
+  }
+  rows.push({ label: breakdownLabels.total, amount: breakdown.total, total: true })
+  return rows
+}
