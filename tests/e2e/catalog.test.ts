@@ -636,7 +636,7 @@ describe('the catalogue in the browser', () => {
     await page.getByLabel('Time').fill('10:00')
     await page.getByLabel('Location').fill('Chennai')
     await page.getByLabel('Category').fill('Theatre')
-    await page.getByLabel('Price').fill('300')
+    await page.getByLabel('Price', { exact: true }).fill('300')
     expect(await page.locator('.field-error').count()).toBe(0)
 
     // A text file picked as an image is refused by its first bytes, before anything is sent.

@@ -3,7 +3,12 @@
 // organizer's invoices over some days (JSON, or CSV). Files need the Bearer header, so they are
 // fetched here and handed over as blobs.
 import * as v from 'valibot'
-import { type BillingBody, BillingView, type InvoiceDocument } from '../../../contracts/billing.ts'
+import {
+  type BillingBody,
+  BillingView,
+  type InvoiceDocument,
+  TaxRatesView,
+} from '../../../contracts/billing.ts'
 import { API_BASE, ApiError, api, TOKEN_KEY } from './client.ts'
 
 /** GET /organizer/billing; null while the organizer has saved none (a 404) */
@@ -20,14 +25,12 @@ export async function fetchBillingProfile(): Promise<BillingView | null> {
 export const saveBillingProfile = async (profile: BillingBody): Promise<BillingView> =>
   v.parse(BillingView, await api.put<unknown>('/organizer/billing', profile))
 
-/** the platform's booking fee, if it charges one: rupees a ticket, a percent, and its GST rate */
-export const BookingFee = v.object({ perTicket: v.number(), percent: v.number(), taxRate: v.number() })
-export const TaxRatesReply = v.object({ rates: v.array(v.number()), fee: v.nullable(BookingFee) })
-export type TaxRatesReply = v.InferOutput<typeof TaxRatesReply>
+/** the GST rates a ticket type may have, and the platform's booking fee if it charges one */
+export type TaxRatesReply = v.InferOutput<typeof TaxRatesView>
 
 /** GET /tax-rates (public) */
 export const fetchTaxRates = async (): Promise<TaxRatesReply> =>
-  v.parse(TaxRatesReply, await api.get<unknown>('/tax-rates'))
+  v.parse(TaxRatesView, await api.get<unknown>('/tax-rates'))
 
 /**
  * The field messages of a refused save, keyed by field: the server names them under `issues` (the

@@ -9,7 +9,6 @@ import {
   type EventView,
   type FilterType,
   ReviewReply,
-  TicketTypeView,
 } from '../../../contracts/catalog.ts'
 import { API_BASE, ApiError, api, TOKEN_KEY } from './client.ts'
 
@@ -18,18 +17,9 @@ export type { FilterType }
 export const fetchEvents = async (): Promise<EventView[]> =>
   v.parse(EventList, await api.get<unknown>('/event'))
 
-/**
- * An event with its GST fields (issue 42): the venue's GST state code (null for none), whether its
- * prices include GST, and each ticket type's rate. Defined here until the shared event view names
- * them; an answer without them reads as no state, prices with tax in, and no tax.
- */
-const TaxedEventShape = v.object({
-  ...EventShape.entries,
-  state: v.optional(v.nullable(v.string()), null),
-  pricesIncludeTax: v.optional(v.boolean(), true),
-  ticketTypes: v.array(v.object({ ...TicketTypeView.entries, taxRate: v.optional(v.number(), 0) })),
-})
-export type TaxedEventView = v.InferOutput<typeof TaxedEventShape>
+/** an event with its GST fields (issue 42): the venue's state, whether prices include GST, each type's rate */
+const TaxedEventShape = EventShape
+export type TaxedEventView = EventView
 
 export const fetchEvent = async (id: string): Promise<TaxedEventView> =>
   v.parse(TaxedEventShape, await api.get<unknown>(`/event/${encodeURIComponent(id)}`))
