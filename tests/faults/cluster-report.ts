@@ -48,6 +48,19 @@ function table(columns: Column[]): string[] {
     row('acknowledged writes lost', (r) => r.faults.report.lost.length),
     row('second tickets or captures', (r) => r.faults.report.duplicates.length),
     row('read models equal to a rebuild', (r) => (r.faults.report.rebuild.length === 0 ? 'yes' : 'no')),
+    // (runs recorded before invoices were checked have no invoice figures)
+    row('invoices / credit notes issued', (r) =>
+      r.faults.report.invoiceFigures
+        ? `${n(r.faults.report.invoiceFigures.invoices)} / ${n(r.faults.report.invoiceFigures.creditNotes)}`
+        : '—',
+    ),
+    row('invoices: one per paid order, with its payment; series without gaps or repeats', (r) =>
+      r.faults.report.invoices === undefined
+        ? '—'
+        : [r.sale.report, r.faults.report].every((report) => (report.invoices ?? []).length === 0)
+          ? 'yes'
+          : 'no',
+    ),
     row("PostgreSQL's read models equal to its ledger's SQLite copy's", (r) =>
       (r.store ?? 'sqlite') === 'sqlite'
         ? '—'
@@ -107,7 +120,10 @@ export function clusterReport(results: ClusterResults): string {
     'unanswered callbacks are sent again to the others, and the fault',
     "runs' invariants are checked (every acknowledged hold, ticket and cancellation in the ledger,",
     'one capture and one ticket per paid order, held + sold within capacity, read models equal to a',
-    'rebuild, every accepted payment captured and every ticket mailed). On PostgreSQL they are',
+    'rebuild, every accepted payment captured and every ticket mailed; the organizer has a GSTIN and',
+    'its events are taxed, so every issued ticket has exactly one invoice appended in the commit of its',
+    'payment (PostgreSQL: the same transaction id), each refund its credit note, each series runs 1..n',
+    'with no gap or repeat, and `invoice_documents` holds what the facts say). On PostgreSQL they are',
     "checked on a SQLite copy of its ledger (`copyLedger`, from one snapshot of the live database, the copy's",
     'read models built by replaying it), and every PostgreSQL read-model table, read in that snapshot,',
     "must equal the copy's row for row.",

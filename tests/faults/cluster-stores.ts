@@ -27,6 +27,11 @@ import {
   readLedger,
   type ServerEnv,
 } from '../support/faults.ts'
+import {
+  documentRowProblems,
+  type InvoiceDocumentRow,
+  samePostgresCommit,
+} from '../support/invoice-invariants.ts'
 import { freshDatabase, type TestDatabase } from '../support/postgres.ts'
 import { pgRows, sqliteColumns, sqliteRows } from '../support/stores.ts'
 
@@ -166,13 +171,19 @@ function filesIn(dir: string, under = ''): string[] {
 /**
  * One REPEATABLE READ snapshot of the live PostgreSQL database: its ledger copied into a new SQLite
  * file (copyLedger, the copy's read models built fact by fact) and every read-model table read. Then
- * the SQLite invariants on the copy, and each PostgreSQL table against the copy's.
+ * the SQLite invariants on the copy, and each PostgreSQL table against the copy's. The invoices'
+ * "appended with the payment" is judged by the transaction id PostgreSQL keeps with each fact (the
+ * ledger's tx column, read in the same snapshot), and PostgreSQL's invoice_documents against the
+ * facts themselves.
  */
 async function checkPostgres(pool: pg.Pool, ops: Op[], scratchDir: string): Promise<ClusterReport> {
   const copyFile = join(scratchDir, `pg-copy-${randomBytes(4).toString('hex')}.sqlite`)
   const tables = readModelTables()
   const copy = openDatabase(copyFile, 'NORMAL')
   const stores: string[] = []
+  /** the transaction of each order stream's fact, by position */
+  const txOf = new Map<number, string>()
+  let documents: InvoiceDocumentRow[] = []
   try {
     // A client of the store's pool reads bigints as numbers, as the app does.
     const client = await pool.connect()
@@ -185,6 +196,11 @@ async function checkPostgres(pool: pg.Pool, ops: Op[], scratchDir: string): Prom
       // (on SQLite's columns: PostgreSQL's tables may have columns of their own beside them)
       for (const table of tables)
         live.set(table, await pgRows(client as unknown as pg.Pool, table, sqliteColumns(copy.sqlite, table)))
+      const txs = await client.query<{ position: string | number; tx: string }>(
+        "SELECT position, tx::text AS tx FROM ledger WHERE stream LIKE 'order-%'",
+      )
+      for (const row of txs.rows) txOf.set(Number(row.position), row.tx)
+      documents = (await client.query<InvoiceDocumentRow>('SELECT * FROM invoice_documents')).rows
       await client.query('COMMIT')
     } finally {
       client.release()
@@ -208,8 +224,12 @@ async function checkPostgres(pool: pg.Pool, ops: Op[], scratchDir: string): Prom
     copy.close()
   }
   try {
-    const report = checkInvariants(copyFile, ops, scratchDir)
-    return { ...report, stores, ok: report.ok && stores.length === 0 }
+    const report = checkInvariants(copyFile, ops, scratchDir, samePostgresCommit(txOf))
+    const invoices = [
+      ...report.invoices,
+      ...documentRowProblems(readLedger(copyFile), documents, 'PostgreSQL'),
+    ]
+    return { ...report, invoices, stores, ok: report.ok && invoices.length === 0 && stores.length === 0 }
   } finally {
     for (const suffix of ['', '-wal', '-shm']) rmSync(`${copyFile}${suffix}`, { force: true })
   }

@@ -14,7 +14,7 @@ import { queueNames } from '../../server/jobs/port.ts'
 import type { StoredFact } from '../../server/ledger/ledger.ts'
 import { appLedger } from '../../server/projections.ts'
 import { type EventSeed, eventFacts } from '../bench/lib/fixtures.ts'
-import { seed } from '../bench/lib/seed.ts'
+import { seed, seededEventTax } from '../bench/lib/seed.ts'
 import {
   type Call,
   describeOwed,
@@ -149,7 +149,7 @@ export async function clusterScenario(o: ClusterOptions): Promise<ClusterResult>
   const failures: string[] = []
   // The flash sale's event has exactly `seats` in its General Admission; a second one, large
   // enough never to sell out, takes the quiet live samples and the fault phase's load.
-  const seeded = seed({ buyers: o.buyers, events: 1, seats: o.seats })
+  const seeded = seed({ buyers: o.buyers, events: 1, seats: o.seats, invoiced: true })
   const saleEvent = seeded.events[0] as EventSeed
   const loadEvent = addEvent(seeded.dataDir, saleEvent, 50_000)
   const saleType = saleEvent.ticketTypes.find((t) => t.type === 'General Admission')
@@ -333,7 +333,8 @@ export async function clusterScenario(o: ClusterOptions): Promise<ClusterResult>
     const saleReport = await check(ops(), o.scratchDir)
     log(
       `sale paid: ${issued.length} tickets answered at once, ${ticketsIssued} issued in the ledger; ledger holds ${inventory.held} held, ` +
-        `${inventory.sold} sold; oversold ${saleReport.oversoldSeats}; rebuild ${saleReport.rebuild.length ? 'DIFFERS' : 'equal'}` +
+        `${inventory.sold} sold; oversold ${saleReport.oversoldSeats}; rebuild ${saleReport.rebuild.length ? 'DIFFERS' : 'equal'}; ` +
+        invoicesNote(saleReport) +
         storesNote(o.store, saleReport),
     )
     if (ticketsIssued !== o.seats)
@@ -568,7 +569,8 @@ export async function clusterScenario(o: ClusterOptions): Promise<ClusterResult>
     log(
       `faults: ${accepted.length} payments accepted, everything owed done after ${settleSeconds} s ` +
         `(${Object.values(owed).flat().length} left); ${takenOver} of the ${orphaned.length} jobs the dead worker ran were taken over; integrity ${faultReport.integrity}, lost ${faultReport.lost.length}, ` +
-        `duplicates ${faultReport.duplicates.length}, oversold ${faultReport.oversoldSeats}, rebuild ${faultReport.rebuild.length ? 'DIFFERS' : 'equal'}` +
+        `duplicates ${faultReport.duplicates.length}, oversold ${faultReport.oversoldSeats}, rebuild ${faultReport.rebuild.length ? 'DIFFERS' : 'equal'}, ` +
+        invoicesNote(faultReport) +
         storesNote(o.store, faultReport),
     )
     failures.push(...reportFailures('faults', faultReport))
@@ -653,7 +655,16 @@ function addEvent(dataDir: string, like: EventSeed, seats: number): EventSeed {
     const approved = ledger.readStream(`event-${like.eventId}`).find((f) => f.type === 'EventApproved')
     if (!approved) throw new Error("the sale's event is not approved")
     const adminId = (approved.data as { by: string }).by
-    const { seed, stream } = eventFacts(like.organizerId, adminId, 1, seats)
+    // taxed as the seed's own events are: its orders are invoiced in the same organizer's series
+    const { seed, stream } = eventFacts(
+      like.organizerId,
+      adminId,
+      1,
+      seats,
+      undefined,
+      false,
+      seededEventTax(1),
+    )
     ledger.append(stream.stream, 0, stream.facts)
     return seed
   } finally {
@@ -683,6 +694,11 @@ function saleState(facts: StoredFact[], ticketTypeId: string) {
   return { held: seats('held'), sold: seats('sold'), issued }
 }
 
+/** The invoices and credit notes checked, and whether their invariants held. */
+const invoicesNote = (report: ClusterReport) =>
+  `${report.invoiceFigures.invoices} invoices and ${report.invoiceFigures.creditNotes} credit notes in ` +
+  `${report.invoiceFigures.series} series, ${report.invoices.length ? `${report.invoices.length} INVOICE PROBLEMS` : 'every invoice invariant held'}`
+
 /** On PostgreSQL: whether its read models equal its ledger's SQLite copy's. */
 const storesNote = (store: StoreName, report: ClusterReport) =>
   store === 'sqlite'
@@ -698,6 +714,7 @@ export function reportFailures(where: string, report: ClusterReport): string[] {
     ...(report.oversoldSeats > 0 ? [`${where}: ${report.oversoldSeats} seats oversold`] : []),
     ...report.inventory.map((i) => `${where}: ${i}`),
     ...report.rebuild.map((r) => `${where}: rebuilt read model differs: ${r}`),
+    ...report.invoices.map((i) => `${where}: invoices: ${i}`),
     ...report.stores.map(
       (r) => `${where}: a PostgreSQL read model differs from its ledger's SQLite copy: ${r}`,
     ),

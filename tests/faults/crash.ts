@@ -78,7 +78,11 @@ export async function crashScenario(o: CrashOptions): Promise<CrashResult> {
   const started = performance.now()
   const log = o.log ?? (() => {})
   // VIP is reserved seating: its holds take the best seats left, decided seat by seat
-  const seeded = seed({ ...(o.seed ?? { buyers: 60, events: 4, seats: 2000 }), seatedVip: true })
+  const seeded = seed({
+    ...(o.seed ?? { buyers: 60, events: 4, seats: 2000 }),
+    seatedVip: true,
+    invoiced: true,
+  })
   const env = faultEnv(seeded.dataDir, { HOLD_MINUTES: '1', ...o.env })
   const databaseFile = join(seeded.dataDir, 'ticketing.sqlite')
   const outboxDir = join(seeded.dataDir, 'outbox')
@@ -121,7 +125,8 @@ export async function crashScenario(o: CrashOptions): Promise<CrashResult> {
       trials.push({ trial, killedAfterMs: killAfter, requests: these.length, cutByKill, restartMs, report })
       log(
         `crash trial ${trial}/${o.trials}: killed after ${killAfter} ms, ${these.length} requests (${cutByKill} cut), restart ${restartMs} ms, ` +
-          `integrity ${report.integrity}, lost ${report.lost.length}, oversold ${report.oversoldSeats}, rebuild ${report.rebuild.length ? 'DIFFERS' : 'equal'}`,
+          `integrity ${report.integrity}, lost ${report.lost.length}, oversold ${report.oversoldSeats}, rebuild ${report.rebuild.length ? 'DIFFERS' : 'equal'}, ` +
+          `${report.invoiceFigures.invoices} invoices ${report.invoices.length ? `with ${report.invoices.length} PROBLEMS` : 'in order'}`,
       )
       // The checkout page sends its callback again for payments whose answer the crash swallowed.
       for (const paid of o.retryCallbacks === false ? [] : paidOrders(ops())) {
@@ -182,7 +187,8 @@ export async function crashScenario(o: CrashOptions): Promise<CrashResult> {
     log(
       `crash final: ${accepted.length} payments accepted, ${owedCount} jobs still owed after ${settleMs} ms ` +
         `(${JSON.stringify(Object.fromEntries(Object.entries(owed).map(([k, v]) => [k, v.length])))}), ` +
-        `integrity ${final.integrity}, lost ${final.lost.length}, duplicates ${final.duplicates.length}, oversold ${final.oversoldSeats}`,
+        `integrity ${final.integrity}, lost ${final.lost.length}, duplicates ${final.duplicates.length}, oversold ${final.oversoldSeats}, ` +
+        `${final.invoiceFigures.invoices} invoices and ${final.invoiceFigures.creditNotes} credit notes ${final.invoices.length ? `with ${final.invoices.length} PROBLEMS` : 'in order'}`,
     )
     return {
       trials,

@@ -24,6 +24,16 @@ function runTable(runs: Array<[string, FaultRun]>): string[] {
       (r) => `${r.figures.rebuildsEqual} of ${r.figures.integrityChecks}`,
     ),
     row('second tickets or captures', (r) => r.figures.duplicateTicketsOrCaptures),
+    row('invoices / credit notes issued', (r) =>
+      r.figures.invoicesIssued === undefined
+        ? '—'
+        : `${r.figures.invoicesIssued.toLocaleString('en')} / ${r.figures.creditNotesIssued ?? 0}`,
+    ),
+    row('invoice invariants held', (r) =>
+      r.figures.invoiceChecksPassed === undefined
+        ? '—'
+        : `${r.figures.invoiceChecksPassed} of ${r.figures.integrityChecks}`,
+    ),
     row('acknowledged jobs lost', (r) => r.figures.acknowledgedJobsLost),
     row('requests unanswered or 500 while Redis was down', (r) => r.figures.hangsAndServerErrors),
     row('result', (r) => (r.passed ? 'passed' : `**failed** (${plural(r.failures.length, 'check')})`)),
@@ -134,6 +144,11 @@ export function faultsReport(results: FaultsResults): string {
     "  ledger; held + sold never exceeds a ticket type's capacity and the stored counts equal the",
     "  ledger's; the read models equal a rebuild from the ledger, row for row. Callbacks the crash",
     '  swallowed are sent again, and at the end every payment the gateway accepted is one capture.',
+    "- **Invoices** (every scenario's organizer has a GSTIN and its events are taxed): after every",
+    '  fault each issued ticket has exactly one invoice, appended in the commit of its payment (right',
+    '  after TicketsIssued), no order without an issued ticket has one, each refund its credit note in',
+    "  the refund's commit; each supplier's series per financial year runs 1..n with no gap and no",
+    '  number twice; `invoice_documents` holds exactly what the facts say.',
     '- **Worker killed mid-confirmation**: `WORKERS=off` server and a separate `workers/main.ts`, killed',
     "  with `kill -9` on BullMQ's own `active` event; a new worker takes the dead one's jobs over",
     '  (stalled-job check) and every paid order ends with exactly one capture and one ticket.',

@@ -205,7 +205,7 @@ export async function redisScenario(o: RedisOptions): Promise<RedisResult> {
   const redisDir = mkdtempSync(join(tmpdir(), 'faults-redis-'))
   const redisPort = await freePort()
   let redis = await startPrivateRedis(redisPort, redisDir, o.variant)
-  const seeded = seed({ buyers: 60, events: 3, seats: 3000, seatedVip: true })
+  const seeded = seed({ buyers: 60, events: 3, seats: 3000, seatedVip: true, invoiced: true })
   const env = faultEnv(seeded.dataDir, {
     REDIS_URL: redis.url,
     HOLD_MINUTES: '1',
@@ -416,7 +416,8 @@ export async function redisScenario(o: RedisOptions): Promise<RedisResult> {
     log(
       `${scenario}: ${ops().length} requests, ${hangs.length} unanswered, ${serverErrors.length} server errors, ` +
         `${unexpected.length} unexpected, ${Object.values(lostJobs).flat().length} jobs lost, ${ticketsAfterRestart} tickets after the restart; ` +
-        `integrity ${report.integrity}, lost writes ${report.lost.length}, oversold ${report.oversoldSeats}`,
+        `integrity ${report.integrity}, lost writes ${report.lost.length}, oversold ${report.oversoldSeats}, ` +
+        `${report.invoiceFigures.invoices} invoices ${report.invoices.length ? `with ${report.invoices.length} PROBLEMS` : 'in order'}`,
     )
     return {
       variant: o.variant,

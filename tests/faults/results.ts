@@ -16,6 +16,14 @@ export type FaultFigures = {
   integrityChecksPassed: number
   rebuildsEqual: number
   duplicateTicketsOrCaptures: number
+  /** invoices and credit notes issued (issue 42), summed over the scenarios' last checks; runs
+   * recorded before invoices were checked have none of these four */
+  invoicesIssued?: number
+  creditNotesIssued?: number
+  /** checks whose invoice invariants all held (of integrityChecks) */
+  invoiceChecksPassed?: number
+  /** invoice invariants broken, summed over the scenarios' worst checks */
+  invoiceProblems?: number
   acknowledgedJobsLost: number
   hangsAndServerErrors: number
 }

@@ -199,6 +199,7 @@ for (const [where, report] of reports) {
   if (report.oversoldSeats > 0) failures.push(`${where}: ${report.oversoldSeats} seats oversold`)
   for (const i of report.inventory) failures.push(`${where}: ${i}`)
   for (const r of report.rebuild) failures.push(`${where}: rebuilt read model differs: ${r}`)
+  for (const i of report.invoices) failures.push(`${where}: invoices: ${i}`)
 }
 if (crash) {
   for (const [kind, items] of Object.entries(crash.owed)) {
@@ -251,6 +252,10 @@ const figures = {
   integrityChecksPassed: reports.filter(([, r]) => r.integrity === 'ok').length,
   rebuildsEqual: reports.filter(([, r]) => r.rebuild.length === 0).length,
   duplicateTicketsOrCaptures: maxPerScenario((r) => r.duplicates.length),
+  invoicesIssued: maxPerScenario((r) => r.invoiceFigures.invoices),
+  creditNotesIssued: maxPerScenario((r) => r.invoiceFigures.creditNotes),
+  invoiceChecksPassed: reports.filter(([, r]) => r.invoices.length === 0).length,
+  invoiceProblems: maxPerScenario((r) => r.invoices.length),
   acknowledgedJobsLost:
     redis.reduce((n, r) => n + Object.values(r.lostJobs).flat().length, 0) +
     Object.values(crash?.owed ?? {}).flat().length +
@@ -279,6 +284,7 @@ const run: FaultRun = {
             restartSeconds: crash.trials.map((t) => t.restartMs / 1000),
             callbacksRetried: crash.callbacksRetried,
             facts: crash.final.facts,
+            invoices: crash.final.invoiceFigures,
             acknowledged: crash.final.acknowledged,
             settleSeconds: crash.settleMs / 1000,
             jobsOwedAfterSettle: Object.fromEntries(
@@ -352,6 +358,7 @@ log(
   `${mode} run ${run.passed ? 'PASSED' : 'FAILED'} in ${run.durationSeconds} s: ${figures.trialsRun} trials, ` +
     `${figures.faultsInjected} faults, ${figures.requestsRecorded} requests, ${figures.acknowledgedWritesLost} acknowledged writes lost, ` +
     `${figures.oversoldSeats} seats oversold, ${figures.integrityChecksPassed}/${figures.integrityChecks} integrity checks, ` +
+    `${figures.invoicesIssued} invoices and ${figures.creditNotesIssued} credit notes, ${figures.invoiceChecksPassed}/${figures.integrityChecks} invoice checks, ` +
     `${figures.acknowledgedJobsLost} jobs lost, ${figures.hangsAndServerErrors} hangs or 500s`,
 )
 if (failures.length) {

@@ -80,7 +80,7 @@ const issuedOrders = (databaseFile: string): Set<string> => {
 export async function workerScenario(o: WorkerOptions): Promise<WorkerResult> {
   const started = performance.now()
   const log = o.log ?? (() => {})
-  const seeded = seed({ buyers: Math.max(o.orders, 20), events: 2, seats: 5000 })
+  const seeded = seed({ buyers: Math.max(o.orders, 20), events: 2, seats: 5000, invoiced: true })
   const env = faultEnv(seeded.dataDir, { WORKERS: 'off' })
   const prefix = env.QUEUE_PREFIX as string
   const databaseFile = join(seeded.dataDir, 'ticketing.sqlite')
@@ -220,7 +220,8 @@ export async function workerScenario(o: WorkerOptions): Promise<WorkerResult> {
       log(
         `worker trial ${trial}: ${paid.length} paid, ${orphaned.length} jobs active at the kill, ` +
           `${unissuedAtKill} without a ticket then; all issued after ${recoveryMs ?? 'never'} ms; ` +
-          `${stalledRecovered} stalled jobs completed elsewhere; ${wrong.length} orders wrong; callbacks ${JSON.stringify(callbackStatuses)}`,
+          `${stalledRecovered} stalled jobs completed elsewhere; ${wrong.length} orders wrong; callbacks ${JSON.stringify(callbackStatuses)}; ` +
+          `${report.invoiceFigures.invoices} invoices ${report.invoices.length ? `with ${report.invoices.length} PROBLEMS` : 'in order'}`,
       )
     }
     return {

@@ -12,7 +12,7 @@ const scratchDir = mkdtempSync(join(tmpdir(), 'crash-test-'))
 afterAll(() => removeDir(scratchDir))
 
 describe('kill -9 of the server under a booking load', () => {
-  it('loses no acknowledged write, sells no seat twice, keeps the database whole and its read models rebuildable', async () => {
+  it('loses no acknowledged write, sells no seat twice, invoices every ticket, keeps the database whole and its read models rebuildable', async () => {
     const seed = Math.floor(Math.random() * 2 ** 31)
     const history = new History()
     const result = await crashScenario({
@@ -41,6 +41,8 @@ describe('kill -9 of the server under a booking load', () => {
     expect(trial.report.oversoldSeats, context).toBe(0)
     expect(trial.report.inventory, context).toEqual([])
     expect(trial.report.rebuild, context).toEqual([])
+    // the organizer bills with a GSTIN: every ticket issued has its invoice, with its payment
+    expect(trial.report.invoices, context).toEqual([])
     expect(result.final.ok, context).toBe(true)
   }, 45_000)
 })

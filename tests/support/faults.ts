@@ -14,6 +14,13 @@ import type { StoredFact } from '../../server/ledger/ledger.ts'
 import { rebuildReadModels } from '../../server/ledger/rebuild.ts'
 import { appLedger, projections } from '../../server/projections.ts'
 import type { EventSeed } from '../bench/lib/fixtures.ts'
+import {
+  checkInvoices,
+  type InvoiceDocumentRow,
+  type InvoiceFigures,
+  type SameCommit,
+  sameSqliteCommit,
+} from './invoice-invariants.ts'
 import { readOutbox } from './outbox.ts'
 import { freePort } from './server.ts'
 
@@ -548,6 +555,13 @@ export type InvariantReport = {
   inventory: string[]
   /** read-model rows that a rebuild from the ledger does not reproduce */
   rebuild: string[]
+  /** invoices and credit notes (issue 42) that break their invariants (invoice-invariants.ts):
+   * a paid order without its invoice or with two, a document of an order never issued, one not
+   * appended with its payment or refund, a gap or a repeat in a series, invoice_documents unlike
+   * the facts */
+  invoices: string[]
+  /** how many documents and series were checked */
+  invoiceFigures: InvoiceFigures
   ok: boolean
 }
 
@@ -645,9 +659,16 @@ export function snapshot(databaseFile: string, copyFile: string): string {
 /**
  * Checks the database (live file while its server runs) against the recorded history:
  * integrity, every acknowledged write in the ledger, one ticket and one capture per payment,
- * no seat sold twice, and read models equal to a rebuild from the ledger.
+ * no seat sold twice, every paid order's invoice and every series gapless, and read models equal
+ * to a rebuild from the ledger. `sameCommit` says whether two facts were appended in one commit:
+ * by default as SQLite appends them (a copy of another store's ledger is given that store's).
  */
-export function checkInvariants(databaseFile: string, ops: Op[], scratchDir: string): InvariantReport {
+export function checkInvariants(
+  databaseFile: string,
+  ops: Op[],
+  scratchDir: string,
+  sameCommit: SameCommit = sameSqliteCommit,
+): InvariantReport {
   mkdirSync(scratchDir, { recursive: true })
   const copyFile = join(scratchDir, `check-${randomBytes(4).toString('hex')}.sqlite`)
   const integrityLive = snapshot(databaseFile, copyFile)
@@ -794,6 +815,13 @@ export function checkInvariants(databaseFile: string, ops: Op[], scratchDir: str
     }
     for (const [seat, owner] of claimed) inventory.push(`seat ${seat}: ledger taken by ${owner}, stored free`)
 
+    // Every paid order's invoice, with its payment; every refund's credit note; every series 1..n;
+    // invoice_documents as the facts say (the rows stored, before the rebuild below).
+    const invoiceCheck = checkInvoices(facts, sameCommit, {
+      rows: connection.sqlite.prepare('SELECT * FROM invoice_documents').all() as InvoiceDocumentRow[],
+      store: 'SQLite',
+    })
+
     // The read models equal what a replay of the ledger builds.
     const tables = readModelTables()
     const before = dumpTables(connection.sqlite, tables)
@@ -824,13 +852,16 @@ export function checkInvariants(databaseFile: string, ops: Op[], scratchDir: str
       oversoldSeats,
       inventory,
       rebuild,
+      invoices: invoiceCheck.problems,
+      invoiceFigures: invoiceCheck.figures,
       ok:
         integrity === 'ok' &&
         lost.length === 0 &&
         duplicates.length === 0 &&
         oversoldSeats === 0 &&
         inventory.length === 0 &&
-        rebuild.length === 0,
+        rebuild.length === 0 &&
+        invoiceCheck.problems.length === 0,
     }
   } finally {
     connection.close()

@@ -33,7 +33,22 @@ export function accountFacts(count: number, passwordHash: string): Stream[] {
 export type EventSeed = {
   eventId: string
   organizerId: string
-  ticketTypes: Array<{ ticketTypeId: string; type: string; pricePaise: number; quantity: number }>
+  ticketTypes: Array<{
+    ticketTypeId: string
+    type: string
+    pricePaise: number
+    quantity: number
+    /** its GST rate in percent (issue 42), when the event is taxed */
+    taxRate?: number
+  }>
+}
+
+/** An event's GST fields (issue 42): where it is held, whether its prices include GST, each
+ * type's rate */
+export type EventTax = {
+  state: string
+  pricesIncludeTax: boolean
+  rates: { general: number; vip: number }
 }
 
 export function eventFacts(
@@ -46,6 +61,8 @@ export function eventFacts(
   /** VIP a section of reserved seats (issue 40): rows of 20, as many seats as VIP has; or rows of
    * `seatsPerRow` seats `pitch` apart (a stadium as the editor draws one, for the web bench) */
   seatedVip: boolean | SeatedLayout = false,
+  /** taxed (issue 42): the event's state and prices with or without GST, the types' rates */
+  tax?: EventTax,
 ): { seed: EventSeed; stream: Stream } {
   const eventId = newId()
   const ticketTypes = [
@@ -54,12 +71,14 @@ export function eventFacts(
       type: 'General Admission',
       pricePaise: (100 + (index % 50) * 10) * 100,
       quantity: seats,
+      ...(tax ? { taxRate: tax.rates.general } : {}),
     },
     {
       ticketTypeId: newId(),
       type: 'VIP',
       pricePaise: (1000 + (index % 20) * 50) * 100,
       quantity: Math.ceil(seats / 10),
+      ...(tax ? { taxRate: tax.rates.vip } : {}),
     },
   ]
   return {
@@ -81,6 +100,7 @@ export function eventFacts(
             images: [],
             videos: [],
             ticketTypes,
+            ...(tax ? { state: tax.state, pricesIncludeTax: tax.pricesIncludeTax } : {}),
           },
         },
         { type: 'EventApproved', data: { eventId, organizerId, by: adminId } },

@@ -1,7 +1,8 @@
 // Prepares a data folder before the server starts: buyers with sign-in tokens, an organizer, an
-// admin and approved events, written through the ledger and its projections. seed() writes the
-// SQLite store under a fresh data folder; seedPostgres() writes the same facts, built the same way,
-// through the PostgreSQL ledger (PgLedger, in transactions) of a database made beforehand.
+// admin and approved events (taxed, with the organizer's billing profile, when `invoiced`), written
+// through the ledger and its projections. seed() writes the SQLite store under a fresh data folder;
+// seedPostgres() writes the same facts, built the same way, through the PostgreSQL ledger (PgLedger,
+// in transactions) of a database made beforehand.
 import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -15,7 +16,14 @@ import { createTokens } from '../../../server/http/access.ts'
 import { newId } from '../../../server/ids.ts'
 import { pgAppLedger } from '../../../server/pg-projections.ts'
 import { appLedger } from '../../../server/projections.ts'
-import { accountFacts, type EventSeed, eventFacts, type SeatedLayout, type Stream } from './fixtures.ts'
+import {
+  accountFacts,
+  type EventSeed,
+  type EventTax,
+  eventFacts,
+  type SeatedLayout,
+  type Stream,
+} from './fixtures.ts'
 
 export type Seeded = {
   dataDir: string
@@ -36,7 +44,27 @@ type SeedOptions = {
   /** VIP sold as reserved seats (issue 40), the best ones for each hold's quantity; a layout: rows
    * of that many seats, that far apart */
   seatedVip?: boolean | SeatedLayout
+  /** GST and invoices (issue 42): the organizer has a billing profile with a GSTIN (state 27) and
+   * every event is held in state 27 with taxed types, so every paid order gets an invoice */
+  invoiced?: boolean
 }
+
+/** the organizer's billing profile of an invoiced seed (a well-formed GSTIN of state 27) */
+export const seededBillingProfile = {
+  legalName: 'Seeded Productions LLP',
+  gstin: '27AAPFU0939F1ZV',
+  address: '12 FC Road, Pune 411004',
+  state: '27',
+  invoicePrefix: 'SEED',
+}
+
+/** the GST of an invoiced seed's event: held in state 27, prices with GST on even events and
+ * without it on odd ones, General Admission at 18% and VIP at 28% */
+export const seededEventTax = (index: number): EventTax => ({
+  state: '27',
+  pricesIncludeTax: index % 2 === 0,
+  rates: { general: 18, vip: 28 },
+})
 
 const HASH = '$argon2id$v=19$m=19456,t=2,p=1$YmVuY2htYXJrc2FsdA$0n4SvGtf5r7k9UbSCzjnQ+z4YEfxbRg3O2c7fY5XiDc'
 
@@ -50,10 +78,29 @@ function seedFacts(options: SeedOptions) {
   const id = (s: Stream | undefined) =>
     (s?.facts[0]?.data as { accountId: string } | undefined)?.accountId ?? ''
   const events = Array.from({ length: options.events }, (_, i) =>
-    eventFacts(id(organizer), id(admin), i, options.seats, options.eventStart, options.seatedVip),
+    eventFacts(
+      id(organizer),
+      id(admin),
+      i,
+      options.seats,
+      options.eventStart,
+      options.seatedVip,
+      options.invoiced ? seededEventTax(i) : undefined,
+    ),
   )
+  const billing: Stream[] = options.invoiced
+    ? [
+        {
+          stream: `billing-${id(organizer)}`,
+          facts: [
+            { type: 'BillingProfileSet', data: { organizerId: id(organizer), ...seededBillingProfile } },
+          ],
+        },
+      ]
+    : []
   return {
     people,
+    billing,
     events,
     buyerIds: people.slice(0, options.buyers).map(id),
     adminId: id(admin),
@@ -87,6 +134,7 @@ export function seed(options: SeedOptions): Seeded {
   const facts = seedFacts(options)
   ledger.transaction(() => {
     for (const person of facts.people) ledger.append(person.stream, 0, person.facts)
+    for (const profile of facts.billing) ledger.append(profile.stream, 0, profile.facts)
   })
   ledger.transaction(() => {
     for (const { stream } of facts.events) ledger.append(stream.stream, 0, stream.facts)
@@ -122,6 +170,7 @@ export async function seedPostgres(
     const facts = seedFacts(options)
     await ledger.transaction(async (tx) => {
       for (const person of facts.people) await tx.append(person.stream, 0, person.facts)
+      for (const profile of facts.billing) await tx.append(profile.stream, 0, profile.facts)
     })
     await ledger.transaction(async (tx) => {
       for (const { stream } of facts.events) await tx.append(stream.stream, 0, stream.facts)
