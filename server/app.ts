@@ -35,6 +35,7 @@ import { registerSlowBodies } from './http/slow-bodies.ts'
 import { trustProxyOf } from './http/trust-proxy.ts'
 import { serializerCompiler, validatorCompiler } from './http/valibot.ts'
 import { registerWeb } from './http/web.ts'
+import { integrationRoutes } from './integrations/routes.ts'
 import { registerActivityFeed } from './live/feed.ts'
 import { attachLive, type Live } from './live/socket.ts'
 import { urlForLog } from './log.ts'
@@ -178,7 +179,7 @@ export async function createHttpApp(parts: {
   app.decorate('platform', platform)
   app.decorate('services', services)
   app.decorate('tokens', tokens)
-  registerAccess(app, tokens, services.accounts.byId)
+  registerAccess(app, tokens, services.accounts.byId, services.tokenAuth)
   await registerDocs(app)
 
   const { dashboards } = services
@@ -274,6 +275,12 @@ export async function createHttpApp(parts: {
         throttle: services.throttle,
       })
       await billingRoutes(api, { billing: services.billing, commands: services.billingCommands, config })
+      await integrationRoutes(api, {
+        integrations: services.integrations,
+        commands: services.integrationCommands,
+        tokenAuth: services.tokenAuth,
+        catalog: services.catalog,
+      })
       await queueRoutes(api, {
         events,
         queue: services.queue,

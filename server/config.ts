@@ -210,6 +210,8 @@ const EnvSchema = v.object({
   TRANSFERS_PER_HOUR: wholeNumber(30, 1),
   WAITLIST_CHANGES_PER_HOUR: wholeNumber(30, 1),
   QUEUE_JOINS_PER_HOUR: wholeNumber(30, 1),
+  /** requests one API token may make a minute (issue 43) */
+  TOKEN_REQUESTS_PER_MINUTE: wholeNumber(600, 1),
   DOOR_STAFF_CHANGES_PER_HOUR: wholeNumber(30, 1),
   CHECKOUTS_PER_EVENT_PER_HOUR: wholeNumber(30, 1),
   RESET_TOKEN_MINUTES: wholeNumber(30, 1),
@@ -402,6 +404,8 @@ export type Config = {
     transfersPerHour: number
     waitlistChangesPerHour: number
     /** lines of waiting rooms one account joins an hour (issue 41) */
+    /** requests one API token may make a minute (issue 43) */
+    tokenRequestsPerMinute: number
     queueJoinsPerHour: number
     /** invitations to door staff sent (each a mail) and door staff removed, per organizer */
     doorStaffChangesPerHour: number
@@ -698,6 +702,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       transfersPerHour: env.TRANSFERS_PER_HOUR,
       waitlistChangesPerHour: env.WAITLIST_CHANGES_PER_HOUR,
       queueJoinsPerHour: env.QUEUE_JOINS_PER_HOUR,
+      tokenRequestsPerMinute: env.TOKEN_REQUESTS_PER_MINUTE,
       doorStaffChangesPerHour: env.DOOR_STAFF_CHANGES_PER_HOUR,
       checkoutsPerEventPerHour: env.CHECKOUTS_PER_EVENT_PER_HOUR,
     },

@@ -43,6 +43,8 @@ export const streams = {
   room: (eventId: string) => `room-${eventId}`,
   /** an organizer's billing profile (issue 42) */
   billing: (organizerId: string) => `billing-${organizerId}`,
+  /** an account's API tokens (issue 43) */
+  tokens: (accountId: string) => `tokens-${accountId}`,
 }
 
 /** The id part of a stream name: everything after the first '-'. */

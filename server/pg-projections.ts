@@ -11,6 +11,7 @@ import { orderSummaries } from './booking/queries.ts'
 import { catalogProjection } from './catalog/project.ts'
 import { checkinProjection } from './checkin/project.ts'
 import { pgSql } from './db/sql.ts'
+import { integrationsProjection } from './integrations/project.ts'
 import { PgLedger, type PgProjection, type PgTx } from './ledger/pg-ledger.ts'
 import { onPostgres } from './ledger/read-projection.ts'
 import { queueProjection } from './queue/project.ts'
@@ -38,6 +39,7 @@ export const pgProjections: PgProjection[] = [
   onPostgres(seatingProjection),
   onPostgres(queueProjection),
   onPostgres(billingProjection),
+  onPostgres(integrationsProjection),
 ]
 
 /** The app's ledger over a PostgreSQL pool: every projection, every upcaster. */

@@ -10,6 +10,7 @@ import { orderSummaries } from './booking/queries.ts'
 import { catalogProjection } from './catalog/project.ts'
 import { checkinProjection } from './checkin/project.ts'
 import type { Connection } from './db/connection.ts'
+import { integrationsProjection } from './integrations/project.ts'
 import { Ledger, type Projection } from './ledger/ledger.ts'
 import { onSqlite } from './ledger/read-projection.ts'
 import { queueProjection } from './queue/project.ts'
@@ -34,6 +35,7 @@ export const projections: Projection[] = [
   onSqlite(seatingProjection),
   onSqlite(queueProjection),
   onSqlite(billingProjection),
+  onSqlite(integrationsProjection),
 ]
 
 /** the names of every read-model table, the same on both stores (ledger:rebuild empties them) */

@@ -257,6 +257,8 @@ function jobsForFacts(parts: Pick<ReactionParts, 'bookingMails' | 'inquiryMails'
       // an invoice goes with the ticket's own mail (TicketsIssued), which waits for nothing else
       case 'InvoiceIssued':
       case 'CreditNoteIssued':
+      case 'ApiTokenCreated':
+      case 'ApiTokenRevoked':
       case 'OnSaleSet':
       case 'QueueJoined':
       case 'QueueOpened':

@@ -15,6 +15,8 @@ import { lazyPassSigner, passSeed } from './checkin/pass-codes.ts'
 import { checkinScans } from './checkin/scans.ts'
 import { checkinViews } from './checkin/views.ts'
 import { decisionLocks } from './db/store.ts'
+import { integrationCommands } from './integrations/commands.ts'
+import { tokenAuth } from './integrations/token-auth.ts'
 import type { Platform } from './platform.ts'
 import { queueCommands } from './queue/commands.ts'
 import { inquiryMails } from './support/mails.ts'
@@ -74,6 +76,14 @@ export function createServices(platform: Platform, seams: Seams = {}) {
     queue: store.queries.queue,
     billing: store.queries.billing,
     billingCommands: billingCommands(ledger),
+    integrations: store.queries.integrations,
+    integrationCommands: integrationCommands(ledger),
+    tokenAuth: tokenAuth({
+      config,
+      redis,
+      integrations: store.queries.integrations,
+      accountById: (id) => accounts.byId(id),
+    }),
     queueCommands: queueCommands(ledger, {
       admissionMinutes: config.booking.admissionMinutes,
       checkoutTarget: config.booking.queueCheckouts,

@@ -16,6 +16,7 @@ import { type Connection, openDatabase } from './db/connection.ts'
 import { openPostgres, type PgConnection } from './db/pg-connection.ts'
 import { after, pgSql, poolQueryable, type Sql, sqliteSql } from './db/sql.ts'
 import { type AsyncQueries, type LedgerPort, promised, type StepQueries } from './db/store.ts'
+import { type IntegrationQueries, integrationQueries } from './integrations/queries.ts'
 import type { Ledger } from './ledger/ledger.ts'
 import type { PgLedger } from './ledger/pg-ledger.ts'
 import { pgLedgerPort } from './ledger/pg-ledger.ts'
@@ -62,6 +63,7 @@ export type StoreQueries = {
   seating: SeatingQueries
   queue: QueueQueries
   billing: BillingQueries
+  integrations: IntegrationQueries
 }
 
 export type SentMails = AsyncQueries<SentMailRecord>
@@ -108,6 +110,7 @@ export function sqliteStore(connection: Connection, now?: () => Date): Store {
       seating: promised(seatingQueries(sqlite)),
       queue: promised(queueQueries(sqlite)),
       billing: promised(billingQueries(sqlite)),
+      integrations: promised(integrationQueries(sqlite)),
     },
     sentMails: promised(sentMailRecord(db)),
     sqlite: { connection, ledger },
@@ -145,6 +148,7 @@ export function postgresStore(connection: PgConnection, now?: () => Date): Store
       seating: promised(seatingQueries(pool)),
       queue: promised(queueQueries(pool)),
       billing: promised(billingQueries(pool)),
+      integrations: promised(integrationQueries(pool)),
     },
     sentMails: pgSentMailRecord(connection.db),
     sqlite: null,

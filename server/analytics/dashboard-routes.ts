@@ -73,7 +73,7 @@ export async function dashboardRoutes(fastify: FastifyInstance, options: Dashboa
   app.get(
     '/dashboard/events/:eventId/attendees',
     {
-      config: access,
+      config: { ...access, tokenScope: 'attendees:read', tokenEvent: 'eventId' },
       schema: {
         params: DashboardEventParams,
         querystring: AttendeesQuery,

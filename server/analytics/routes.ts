@@ -42,7 +42,7 @@ export async function analyticsRoutes(fastify: FastifyInstance, options: Analyti
   app.get(
     '/ticket/analytics/:eventId',
     {
-      config: { access: ['organizers', 'admin'] },
+      config: { access: ['organizers', 'admin'], tokenScope: 'orders:read', tokenEvent: 'eventId' },
       schema: { params: AnalyticsParams, response: replies({ 200: AnalyticsReply }) },
     },
     async (request) => {
@@ -94,7 +94,10 @@ export async function analyticsRoutes(fastify: FastifyInstance, options: Analyti
 
   app.get(
     '/organizers/attendees',
-    { config: { access: ['organizers', 'admin'] }, schema: { response: replies({ 200: AttendeesByEvent }) } },
+    {
+      config: { access: ['organizers', 'admin'], tokenScope: 'attendees:read' },
+      schema: { response: replies({ 200: AttendeesByEvent }) },
+    },
     async (request) => {
       const mine = await eventsOf(callerOf(request))
       const byEvent = []
@@ -133,7 +136,7 @@ export async function analyticsRoutes(fastify: FastifyInstance, options: Analyti
 
   app.get(
     '/organizers/attendees.csv',
-    { config: { access: ['organizers', 'admin'] } },
+    { config: { access: ['organizers', 'admin'], tokenScope: 'attendees:read' } },
     async (request, reply) => {
       const caller = callerOf(request)
       const mine = new Map((await eventsOf(caller)).map((e) => [e.id, e]))

@@ -119,7 +119,7 @@ export async function billingRoutes(fastify: FastifyInstance, options: BillingRo
 
   app.get(
     '/organizer/invoices',
-    { config: { access: ['organizers'] }, schema: { querystring: InvoicesQuery } },
+    { config: { access: ['organizers'], tokenScope: 'orders:read' }, schema: { querystring: InvoicesQuery } },
     async (request, reply) => {
       const caller = callerOf(request)
       const { from = '0000-01-01', to = '9999-12-31', format } = request.query

@@ -270,7 +270,7 @@ export async function bookingRoutes(fastify: FastifyInstance, options: BookingRo
   app.get(
     '/dashboard/events/:eventId/attendees/:accountId/tickets',
     {
-      config: { access: ['organizers', 'admin'] },
+      config: { access: ['organizers', 'admin'], tokenScope: 'attendees:read', tokenEvent: 'eventId' },
       schema: { params: AttendeeTicketsParams, response: replies({ 200: TicketList }) },
     },
     async (request) => {

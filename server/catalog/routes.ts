@@ -175,7 +175,10 @@ export async function catalogRoutes(fastify: FastifyInstance, options: CatalogRo
 
   app.get(
     '/event/:id',
-    { config: { access: 'anyone' }, schema: { params: EventParams, response: replies({ 200: EventView }) } },
+    {
+      config: { access: 'anyone', tokenScope: 'events:read', tokenEvent: 'id' },
+      schema: { params: EventParams, response: replies({ 200: EventView }) },
+    },
     async (request, reply) => {
       // the row is read once the fragments have caught up with the ledger (of()'s order), and
       // checked before its object is made
@@ -194,7 +197,10 @@ export async function catalogRoutes(fastify: FastifyInstance, options: CatalogRo
 
   app.post(
     '/event/create',
-    { config: { access: ['organizers'] }, schema: { response: replies({ 201: CreateEventReply }) } },
+    {
+      config: { access: ['organizers'], tokenScope: 'events:write' },
+      schema: { response: replies({ 201: CreateEventReply }) },
+    },
     async (request, reply) => {
       if (!request.isMultipart()) throw invalid('Send the event as multipart/form-data.')
       const organizer = callerOf(request)
@@ -253,7 +259,7 @@ export async function catalogRoutes(fastify: FastifyInstance, options: CatalogRo
   app.put(
     '/event/:id',
     {
-      config: { access: ['organizers'] },
+      config: { access: ['organizers'], tokenScope: 'events:write', tokenEvent: 'id' },
       schema: { params: EventParams, response: replies({ 200: EditEventReply }) },
     },
     async (request) => {
@@ -347,7 +353,10 @@ export async function catalogRoutes(fastify: FastifyInstance, options: CatalogRo
 
   app.get(
     '/ticket/getorgid',
-    { config: { access: ['organizers'] }, schema: { response: replies({ 200: EventList }) } },
+    {
+      config: { access: ['organizers'], tokenScope: 'events:read' },
+      schema: { response: replies({ 200: EventList }) },
+    },
     async (request) => viewsOf(await events.byOrganizer(callerOf(request).id), mediaBaseOf(request, config)),
   )
 

@@ -101,7 +101,7 @@ export async function checkinRoutes(fastify: FastifyInstance, options: CheckinRo
   app.post(
     '/checkin/:eventId/scans',
     {
-      config: { access: 'signed-in' },
+      config: { access: 'signed-in', tokenScope: 'checkin:write', tokenEvent: 'eventId' },
       schema: { params: CheckinParams, body: ScansBody, response: replies({ 200: ScanReplyList }) },
     },
     async (request) => {
@@ -113,7 +113,7 @@ export async function checkinRoutes(fastify: FastifyInstance, options: CheckinRo
   app.get(
     '/checkin/:eventId/manifest',
     {
-      config: { access: 'signed-in' },
+      config: { access: 'signed-in', tokenScope: 'checkin:write', tokenEvent: 'eventId' },
       schema: { params: CheckinParams, response: replies({ 200: Manifest }) },
     },
     async (request, reply) => {
@@ -128,7 +128,7 @@ export async function checkinRoutes(fastify: FastifyInstance, options: CheckinRo
   app.get(
     '/checkin/:eventId/summary',
     {
-      config: { access: 'signed-in' },
+      config: { access: 'signed-in', tokenScope: 'checkin:write', tokenEvent: 'eventId' },
       schema: { params: CheckinParams, response: replies({ 200: CheckinSummary }) },
     },
     async (request) => {

@@ -4,8 +4,17 @@
 import { createSigner, createVerifier } from 'fast-jwt'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { Role, SignedInAccount } from '../../contracts/accounts.ts'
+import {
+  API_TOKEN_PREFIX,
+  TOKEN_NOT_HERE,
+  TOKEN_OTHER_EVENT,
+  TOKEN_SOME_EVENTS,
+  type TokenScope,
+  tokenLacksScope,
+} from '../../contracts/tokens.ts'
 import type { Config } from '../config.ts'
 import { forbidden, unauthenticated } from '../errors.ts'
+import type { TokenAuth } from '../integrations/token-auth.ts'
 
 export type Access = 'anyone' | 'signed-in' | readonly Role[]
 
@@ -14,9 +23,18 @@ declare module 'fastify' {
     access?: Access
     /** error replies of this route also carry status: false (the original /auth/* contract) */
     statusFlag?: boolean
+    /**
+     * An API token may call this route with this scope (issue 43); a route without one refuses
+     * tokens. `tokenEvent`: the path parameter naming the event, for a token bound to some events
+     * (a route about no one event refuses such a token).
+     */
+    tokenScope?: TokenScope
+    tokenEvent?: string
   }
   interface FastifyRequest {
     account: SignedInAccount | null
+    /** the API token the request came with, when it came with one (issue 43) */
+    apiToken: { id: string; scopes: readonly TokenScope[] } | null
   }
 }
 
@@ -74,8 +92,32 @@ const bearer = (request: FastifyRequest) => {
   return header?.startsWith('Bearer ') ? header.slice(7).trim() : null
 }
 
-export function registerAccess(app: FastifyInstance, tokens: Tokens, accountById: AccountById) {
+export function registerAccess(
+  app: FastifyInstance,
+  tokens: Tokens,
+  accountById: AccountById,
+  apiTokens?: TokenAuth,
+) {
   app.decorateRequest('account', null)
+  app.decorateRequest('apiToken', null)
+
+  /** a request with an API token: valid, for this route, within its scopes and events */
+  const withApiToken = async (request: FastifyRequest, text: string) => {
+    const config = request.routeOptions.config
+    if (!apiTokens) throw unauthenticated(INVALID_SESSION)
+    const { account, token } = await apiTokens.resolve(text, request.ip)
+    const scope = config?.tokenScope
+    if (!scope) throw forbidden(TOKEN_NOT_HERE)
+    if (!token.scopes.includes(scope)) throw forbidden(tokenLacksScope(scope))
+    if (token.eventIds) {
+      const param = config.tokenEvent
+      const eventId = param ? (request.params as Record<string, string | undefined>)[param] : undefined
+      if (!eventId) throw forbidden(TOKEN_SOME_EVENTS)
+      if (!token.eventIds.includes(eventId)) throw forbidden(TOKEN_OTHER_EVENT)
+    }
+    request.account = account
+    request.apiToken = { id: token.id, scopes: token.scopes }
+  }
 
   app.addHook('onRoute', (route) => {
     if (route.url.startsWith('/api/') && route.config?.access === undefined) {
@@ -87,7 +129,11 @@ export function registerAccess(app: FastifyInstance, tokens: Tokens, accountById
     const access = request.routeOptions.config?.access
     if (access === undefined) return
     const token = bearer(request)
-    if (token) {
+    if (token?.startsWith(API_TOKEN_PREFIX)) {
+      // on a public route without a scope a token is no one's: the route answers anyone
+      if (access === 'anyone' && !request.routeOptions.config?.tokenScope) return
+      await withApiToken(request, token)
+    } else if (token) {
       try {
         request.account = await accountOfToken(tokens, accountById, token)
       } catch (error) {

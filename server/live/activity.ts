@@ -146,6 +146,10 @@ export function activityShaper(reads: LiveReads) {
         return `${await name(fact.data.organizerId)} saved their billing profile`
       case 'InvoiceIssued':
         return `${fact.data.document.kind === 'tax-invoice' ? 'Tax invoice' : 'Bill of supply'} ${fact.data.number} issued to ${fact.data.document.buyer.name} for “${fact.data.document.event.title}”`
+      case 'ApiTokenCreated':
+        return `${await name(fact.data.accountId)} made an API token “${fact.data.name}” (${fact.data.scopes.join(', ')})`
+      case 'ApiTokenRevoked':
+        return `${await name(fact.data.by)} revoked an API token`
       case 'CreditNoteIssued':
         return `Credit note ${fact.data.number} issued against ${fact.data.document.against} for “${fact.data.document.event.title}”`
       case 'OnSaleSet':

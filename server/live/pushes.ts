@@ -35,6 +35,7 @@ import type { BookingQueries } from '../booking/queries.ts'
 import type { CatalogFact } from '../catalog/facts.ts'
 import type { CatalogQueries } from '../catalog/queries.ts'
 import { streams } from '../ids.ts'
+import type { IntegrationFact } from '../integrations/facts.ts'
 import { typedFact } from '../ledger/decider.ts'
 import type { StoredFact } from '../ledger/ledger.ts'
 import { type Place, placeOf, statsOf } from '../queue/decide.ts'
@@ -54,6 +55,7 @@ export type KnownFact =
   | WaitlistFact
   | QueueFact
   | BillingFact
+  | IntegrationFact
 
 /**
  * One audience's message: its data is one of the shapes of contracts/live.ts's FactPush; `type` when
@@ -538,6 +540,8 @@ export function createPushes(
       case 'BillingProfileSet':
       case 'InvoiceIssued':
       case 'CreditNoteIssued':
+      case 'ApiTokenCreated':
+      case 'ApiTokenRevoked':
         return []
       case 'SeatMapPlaced':
       case 'EventEdited':

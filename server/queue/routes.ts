@@ -49,7 +49,7 @@ export async function queueRoutes(fastify: FastifyInstance, options: QueueRoutes
   app.put(
     '/event/:id/onsale',
     {
-      config: { access: ['organizers'] },
+      config: { access: ['organizers'], tokenScope: 'events:write', tokenEvent: 'id' },
       schema: { params: EventParams, body: OnSaleBody, response: replies({ 200: OnSaleReply }) },
     },
     async (request) => {
@@ -81,7 +81,10 @@ export async function queueRoutes(fastify: FastifyInstance, options: QueueRoutes
   // the sale time and room as the event page shows them (anyone who may see the event)
   app.get(
     '/event/:id/onsale',
-    { config: { access: 'anyone' }, schema: { params: EventParams, response: replies({ 200: OnSaleView }) } },
+    {
+      config: { access: 'anyone', tokenScope: 'events:read', tokenEvent: 'id' },
+      schema: { params: EventParams, response: replies({ 200: OnSaleView }) },
+    },
     async (request) => {
       const { id } = request.params
       const event = await events.byId(id)
@@ -145,7 +148,7 @@ export async function queueRoutes(fastify: FastifyInstance, options: QueueRoutes
   app.get(
     '/event/:id/queue',
     {
-      config: { access: ['organizers', 'admin'] },
+      config: { access: ['organizers', 'admin'], tokenScope: 'events:read', tokenEvent: 'id' },
       schema: { params: EventParams, response: replies({ 200: QueueStats }) },
     },
     async (request) => {

@@ -94,7 +94,7 @@ export async function seatingRoutes(fastify: FastifyInstance, options: SeatingRo
     '/event/:id/seatmap',
     {
       bodyLimit: PLAN_BODY_LIMIT,
-      config: { access: ['organizers'] },
+      config: { access: ['organizers'], tokenScope: 'events:write', tokenEvent: 'id' },
       schema: {
         params: SeatMapParams,
         body: SeatMapBody,
@@ -129,7 +129,7 @@ export async function seatingRoutes(fastify: FastifyInstance, options: SeatingRo
   app.get(
     '/event/:id/seatmap',
     {
-      config: { access: 'anyone' },
+      config: { access: 'anyone', tokenScope: 'events:read', tokenEvent: 'id' },
       schema: { params: SeatMapParams, response: replies({ 200: SeatMapView }) },
     },
     async (request, reply) => {

@@ -850,6 +850,41 @@ const rules: Rule[] = [
       headers: auth(as),
     }),
   }),
+  // API tokens (issue 43): an organizer's or admin's own
+  rule({
+    route: 'POST /api/v1/account/tokens',
+    when: 'a token of their own (organizers and admins)',
+    expect: row(401, 403, 403, 201, 201, 201),
+    request: (_w, as) => ({
+      method: 'POST',
+      url: '/api/v1/account/tokens',
+      headers: auth(as),
+      payload: { name: 'Access rule', scopes: ['events:read'] },
+    }),
+  }),
+  rule({
+    route: 'GET /api/v1/account/tokens',
+    when: 'their own tokens (organizers and admins)',
+    expect: row(401, 403, 403, 200, 200, 200),
+    request: getAs('/api/v1/account/tokens'),
+  }),
+  rule({
+    route: 'DELETE /api/v1/account/tokens/:id',
+    when: "the organizer's token (its owner only; others: 404)",
+    fresh: true,
+    expect: row(401, 403, 403, 200, 404, 404),
+    prepare: async (w) => {
+      const res = await app().inject({
+        method: 'POST',
+        url: '/api/v1/account/tokens',
+        headers: auth(w.organizer),
+        payload: { name: 'To revoke', scopes: ['events:read'] },
+      })
+      expect(res.statusCode, res.body).toBe(201)
+      return res.json().id as string
+    },
+    request: (_w, as, id) => ({ method: 'DELETE', url: `/api/v1/account/tokens/${id}`, headers: auth(as) }),
+  }),
   rule({
     route: 'GET /api/v1/organizer/invoices',
     when: 'their own documents (organizers only)',

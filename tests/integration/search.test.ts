@@ -348,6 +348,7 @@ describe('the index as a read model', () => {
         'queue_places',
         'billing_profiles',
         'invoice_documents',
+        'api_tokens',
       ])
         sqlite.exec(`DROP TABLE ${table}`)
       for (const column of [
@@ -365,7 +366,7 @@ describe('the index as a read model', () => {
       sqlite.exec('ALTER TABLE event_ticket_types DROP COLUMN tax_rate_bp')
       sqlite
         .prepare(
-          'DELETE FROM __drizzle_migrations WHERE created_at IN (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+          'DELETE FROM __drizzle_migrations WHERE created_at IN (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
         )
         .run(
           recorded('0009_events_search'),
@@ -383,6 +384,7 @@ describe('the index as a read model', () => {
           recorded('0022_billing_profiles'),
           recorded('0023_seat_holds'),
           recorded('0024_invoices'),
+          recorded('0025_api_tokens'),
         )
       // Opening the database applies the missing migration, which indexes the existing events.
       openDatabase(sqlite.name).close()

@@ -800,6 +800,41 @@ export const routeSpecs: RouteSpec[] = [
         }),
       }),
   },
+  // API tokens (issue 43)
+  {
+    route: 'POST /api/v1/account/tokens',
+    request: () =>
+      http({
+        method: 'POST',
+        path: fixed('/api/v1/account/tokens'),
+        body: jsonBody(
+          {
+            name: fc.constantFrom('CRM', 'Door app'),
+            scopes: fc.constantFrom(['events:read'], ['orders:read', 'checkin:write']),
+          },
+          {
+            name: fc.constantFrom('', null, 5, 'x'.repeat(81)),
+            scopes: fc.constantFrom([], ['root'], 'events:read', null, [1]),
+            eventIds: fc.constantFrom([], ['nope'], 'x', [null], ['../..']),
+            expiresAt: fc.constantFrom('2020-01-01T00:00:00Z', 'tomorrow', 7, ''),
+          },
+        ),
+      }),
+  },
+  {
+    route: 'GET /api/v1/account/tokens',
+    request: () => http({ method: 'GET', path: fixed('/api/v1/account/tokens') }),
+  },
+  {
+    route: 'DELETE /api/v1/account/tokens/:id',
+    request: () =>
+      http({
+        method: 'DELETE',
+        path: fc
+          .constantFrom('0123456789abcdef01234567', 'nope', '%00', 'x'.repeat(300))
+          .map((id) => `/api/v1/account/tokens/${id}`),
+      }),
+  },
   {
     route: 'GET /api/v1/organizer/invoices',
     request: () =>

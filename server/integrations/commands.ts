@@ -1,0 +1,80 @@
+// The integrations area's decisions (issue 43): an account makes and revokes its API tokens, each a
+// fact of its stream tokens-<accountId>, decided against that stream (a token revoked once, by its
+// owner).
+import { createHash, randomBytes } from 'node:crypto'
+import { API_TOKEN_PREFIX, type CreateTokenBody, TOKEN_NOT_FOUND } from '../../contracts/tokens.ts'
+import type { LedgerPort } from '../db/store.ts'
+import { notFound } from '../errors.ts'
+import { newId, streams } from '../ids.ts'
+import { type Decider, handleCommand } from '../ledger/decider.ts'
+import type { FactMeta } from '../ledger/ledger.ts'
+import type { IntegrationFact } from './facts.ts'
+
+/** the hash a token's secret is kept as */
+export const secretHash = (secret: string) => createHash('sha256').update(secret).digest('hex')
+
+type TokensState = { tokens: Readonly<Record<string, { revoked: boolean }>> }
+type TokensCommand =
+  | { type: 'Create'; data: Extract<IntegrationFact, { type: 'ApiTokenCreated' }>['data'] }
+  | { type: 'Revoke'; tokenId: string; accountId: string; by: string }
+
+export const tokensDecider: Decider<TokensState, TokensCommand, IntegrationFact> = {
+  initialState: () => ({ tokens: {} }),
+  evolve(state, fact) {
+    switch (fact.type) {
+      case 'ApiTokenCreated':
+        return { tokens: { ...state.tokens, [fact.data.tokenId]: { revoked: false } } }
+      case 'ApiTokenRevoked':
+        return { tokens: { ...state.tokens, [fact.data.tokenId]: { revoked: true } } }
+      default:
+        return fact satisfies never
+    }
+  },
+  decide(command, state) {
+    switch (command.type) {
+      case 'Create':
+        return [{ type: 'ApiTokenCreated', data: command.data }]
+      case 'Revoke': {
+        const token = state.tokens[command.tokenId]
+        if (!token || token.revoked) throw notFound(TOKEN_NOT_FOUND)
+        const { tokenId, accountId, by } = command
+        return [{ type: 'ApiTokenRevoked', data: { tokenId, accountId, by } }]
+      }
+      default:
+        return command satisfies never
+    }
+  },
+}
+
+export function integrationCommands(ledger: Pick<LedgerPort<unknown>, 'transaction'>) {
+  return {
+    /** a new token of the account's: its fact, and the secret (given back this once) */
+    async createToken(accountId: string, body: CreateTokenBody, meta: FactMeta) {
+      const tokenId = newId()
+      const secret = randomBytes(32).toString('base64url')
+      const data = {
+        tokenId,
+        accountId,
+        name: body.name,
+        scopes: body.scopes,
+        eventIds: body.eventIds ?? null,
+        expiresAt: body.expiresAt ? new Date(body.expiresAt).toISOString() : null,
+        secretHash: secretHash(secret),
+      }
+      await handleCommand(ledger, tokensDecider, {
+        stream: streams.tokens(accountId),
+        command: { type: 'Create', data },
+        meta,
+      })
+      return { ...data, token: `${API_TOKEN_PREFIX}${tokenId}_${secret}` }
+    },
+    revokeToken: (tokenId: string, accountId: string, by: string, meta: FactMeta) =>
+      handleCommand(ledger, tokensDecider, {
+        stream: streams.tokens(accountId),
+        command: { type: 'Revoke', tokenId, accountId, by },
+        meta,
+      }),
+  }
+}
+
+export type IntegrationCommands = ReturnType<typeof integrationCommands>
