@@ -843,3 +843,99 @@ describe('what the figures are told of an unpaid order given up', () => {
       .when(capture(5))
       .then([captured(), issuedAfterRelease]))
 })
+
+describe('invoices and credit notes (issue 42)', () => {
+  const tax = {
+    ratePercent: 18,
+    pricesIncludeTax: false,
+    supplierState: '27',
+    placeOfSupply: '27',
+    gstin: 'G',
+  }
+  // ₹1,499 × 2 with 18% added on top
+  const taxed: TicketsHeld['data'] = { ...order, tax, amountPaise: 353_764 }
+  const parties = {
+    supplier: { legalName: 'Rangmanch LLP', gstin: 'G', address: 'Pune', state: '27' },
+    buyer: { name: 'Asha', email: 'asha@example.com' },
+    event: { _id: 'e1', title: 'Jazz', date: '2030-01-02' },
+  }
+  const number = (seq: number, series: 'invoice' | 'credit-note' = 'invoice') => ({
+    supplierId: 'org1',
+    series,
+    fy: '2930',
+    seq,
+    number: `RM2930${series === 'invoice' ? '/' : 'C'}${String(seq).padStart(6, '0')}`,
+  })
+  const payTaxed = (draws?: unknown): OrderCommand => ({
+    type: 'Capture',
+    paymentId: 'pay_1',
+    amountPaise: 353_764,
+    method: 'card',
+    available: 10,
+    ...(draws ? { invoices: draws as never } : {}),
+  })
+  const invoiceFact = (seq: number): BookingFact => {
+    const facts = orderDecider.decide(
+      payTaxed({ day: '2030-01-01', tickets: { number: number(seq), parties } }),
+      fold(orderDecider, [{ type: 'TicketsHeld', data: taxed }]),
+    )
+    return facts[2] as BookingFact
+  }
+
+  it('issues the invoice with the ticket, numbered as drawn', () => {
+    const facts = orderDecider.decide(
+      payTaxed({ day: '2030-01-01', tickets: { number: number(7), parties } }),
+      fold(orderDecider, [{ type: 'TicketsHeld', data: taxed }]),
+    )
+    expect(facts.map((f) => f.type)).toEqual(['PaymentCaptured', 'TicketsIssued', 'InvoiceIssued'])
+    expect(facts[2]).toMatchObject({
+      type: 'InvoiceIssued',
+      data: {
+        of: 'tickets',
+        seq: 7,
+        number: 'RM2930/000007',
+        buyerId: 'asha',
+        document: {
+          kind: 'tax-invoice',
+          totals: { taxableValue: 299_800, cgst: 26_982, sgst: 26_982, total: 353_764 },
+        },
+      },
+    })
+  })
+
+  it('takes no number for a payment that issues nothing, nor for an order priced before a profile', () => {
+    const paidTwice = orderDecider.decide(
+      {
+        ...payTaxed({ day: '2030-01-01', tickets: { number: number(8), parties } }),
+        paymentId: 'pay_2',
+      } as OrderCommand,
+      fold(orderDecider, [{ type: 'TicketsHeld', data: taxed }, captured(), issued(), invoiceFact(7)]),
+    )
+    expect(paidTwice.map((f) => f.type)).toEqual(['PaymentCaptured', 'RefundRequested'])
+    const untaxed = orderDecider.decide(payTaxed(), fold(orderDecider, [held]))
+    expect(untaxed.map((f) => f.type)).toEqual(['PaymentCaptured', 'TicketsIssued'])
+  })
+
+  it('credits the invoice once, with the refund of a cancel', () => {
+    const history = [
+      { type: 'TicketsHeld', data: taxed } as BookingFact,
+      captured(),
+      issued(),
+      invoiceFact(7),
+    ]
+    const facts = orderDecider.decide(
+      { type: 'Cancel', by: 'asha', creditNotes: { day: '2030-01-01', tickets: number(1, 'credit-note') } },
+      fold(orderDecider, history),
+    )
+    expect(facts.map((f) => f.type)).toEqual(['TicketCancelled', 'RefundRequested', 'CreditNoteIssued'])
+    expect(facts[2]).toMatchObject({
+      data: { number: 'RM2930C000001', document: { kind: 'credit-note', against: 'RM2930/000007' } },
+    })
+  })
+
+  it('refuses a hold whose amount is not what its terms make', () => {
+    expect(() =>
+      orderDecider.decide(hold(10, { ...taxed, amountPaise: 299_800 }), fold(orderDecider, [])),
+    ).toThrow(/not what its terms make/)
+  })
+})
