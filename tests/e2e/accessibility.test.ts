@@ -241,6 +241,8 @@ const screens: Record<Role, Screen[]> = {
     { path: () => `/organizers/events/${event._id}?section=check-in`, ready: text('Double entries') },
     { path: () => `/organizers/events/${event._id}?section=sale-time`, ready: text('Save sale time') },
     { path: () => `/schedule/${event._id}`, ready: (page) => page.getByLabel(/title/i).first().waitFor() },
+    { path: () => '/organizer/billing', ready: button('Save') },
+    { path: () => '/organizer/invoices', ready: button('Download CSV') },
   ],
   admin: [
     { path: () => '/admin/dashboard', ready: text(TITLE) },
