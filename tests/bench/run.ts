@@ -1244,7 +1244,7 @@ function markdown(r: Record<string, unknown>): string {
         `${s.without.purchasesPerSecond.median} purchases/s, p99 ${n(s.without.p99Ms.median)} ms`,
       `${s.ratio} (${s.settledRatio} until quiet)`,
       '≤ 1.10; numbers 1..n per organizer, one invoice per purchase',
-      `${yes(s.ratio <= 1.1)} (until quiet ${yes(s.settledRatio <= 1.1)}); numbers ${yes(problems === 0)}`,
+      `${yes(s.ratio <= 1.1)} (until quiet ${yes(s.settledRatio <= 1.1)}); checks ${yes(problems === 0)}`,
     ])
   }
   const table = [
