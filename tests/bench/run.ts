@@ -12,7 +12,9 @@
 // (a 50,000-seat map and reserved-seat holds against count holds, issue 40), seating-web (that map
 // in Chromium on a phone profile while seats change, and its pushes to 200 open maps, issue 40),
 // queue (the waiting room, issue 41: ~20,000 buyers in line on one process, and a sale arriving at
-// once with and without the room).
+// once with and without the room), invoices (issue 42: 1,000 purchases at once across 20 organizers
+// on both stores, every invoice checked gapless per organizer, and the server's CPU per purchase
+// with invoices against without).
 import { spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { dirname, join, relative } from 'node:path'
@@ -31,6 +33,7 @@ import {
   watchedSale,
 } from './flash-sale.ts'
 import { benchHoldProfile, type HoldProfileResult } from './hold-profile.ts'
+import { benchInvoices, type InvoicesResult } from './invoices.ts'
 import { type Machine, machine } from './lib/machine.ts'
 import { root } from './lib/processes.ts'
 import { median, round, type Spread } from './lib/stats.ts'
@@ -457,6 +460,15 @@ if (wanted('queue'))
     sale: await benchQueueSale(),
     saleFastTick: await benchQueueSale(200),
   })
+if (wanted('invoices')) {
+  const invoices = await benchInvoices(quick ? 1 : 3, (line) => console.log(line))
+  log('invoices', invoices)
+  // written with the figures, and the run fails: a refused purchase, an invoice missing, a gap
+  if (invoices.problems.length) {
+    console.error(`invoices: ${invoices.problems.length} problems:\n${invoices.problems.join('\n')}`)
+    process.exitCode = 1
+  }
+}
 // the soak only when asked (ten minutes and more): npm run bench -- --only soak
 if (only?.has('soak')) log('soak', await benchSoak(quick ? 90 : 600, quick ? 500 : 2000, dir))
 // the plot drawn again from the figures kept, so RESULTS and the plot always show the same run
@@ -591,6 +603,58 @@ function seatingSection(s: SeatingResult | undefined): string[] {
     `  a count of general admission ${h.countedPerSecond.join(', ')} holds/s (p99 ${h.countedP99Ms} ms); the best seat of the`,
     `  seated section ${h.seatedPerSecond.join(', ')} holds/s (p99 ${h.seatedP99Ms} ms): **${h.ratio}** of the counts' rate`,
     `  (target at least 0.8); the generator's CPU ${h.generatorCpuShare} of its time; refused: ${JSON.stringify(h.refused)}.`,
+    '',
+  ]
+}
+
+/** Invoices on both stores (issue 42): the server's CPU per purchase with and without them, and the checks. */
+function invoicesSection(v: InvoicesResult | undefined): string[] {
+  if (!v) return []
+  const pct = (share: number) => `${Math.round(share * 100)}%`
+  const range = (x: Spread) => `${x.median} (${x.min}–${x.max})`
+  const rows = v.stores.flatMap((s) =>
+    (['with', 'without'] as const).map((kind) => {
+      const f = s[kind]
+      return [
+        s.store === 'postgres' ? 'PostgreSQL' : 'SQLite',
+        kind === 'with' ? 'with a profile (a tax invoice each)' : 'without (no tax, no invoice)',
+        range(f.cpuMsPerPurchase),
+        range(f.settledCpuMsPerPurchase),
+        `${f.databaseCpuMsPerPurchase}`,
+        `${f.redisCpuMsPerPurchase}`,
+        range(f.purchasesPerSecond),
+        range(f.p99Ms),
+        pct(f.generatorCpuShare),
+        kind === 'with' ? `${s.ratio} / ${s.settledRatio}` : '–',
+      ]
+    }),
+  )
+  const checked = v.stores
+    .map(
+      (s) =>
+        `${s.store === 'postgres' ? 'PostgreSQL' : 'SQLite'} ${s.invoicesChecked.toLocaleString('en')} invoices, the organizers' last numbers ${Math.min(...s.highestNumbers)}–${Math.max(...s.highestNumbers)}`,
+    )
+    .join('; ')
+  return [
+    '## Invoices: 1,000 purchases at once across 20 organizers (invoices, issue 42)',
+    '',
+    '`npm run bench -- --only invoices`: on each store (SQLite at synchronous=FULL in a fresh data folder;',
+    'PostgreSQL in a fresh database) one app process with its workers inline, the whole server side on the',
+    "server's core (lib/deploy.ts) and the generator (tests/bench/lib/invoice-buyers.ts) on the other.",
+    `${v.organizers} organizers each sell one event (state 27, prices without tax, one type at ₹${v.price} and ${v.taxRate}% GST);`,
+    `${v.purchases.toLocaleString('en')} buyers each buy one ticket (hold → pay at the local gateway → confirm), all ${v.concurrency.toLocaleString('en')} in flight`,
+    'at once, the connections opened before the burst. Rounds by organizers with a billing profile (each',
+    'purchase issues a tax invoice in its organizer’s series) alternate with rounds by as many organizers',
+    `without one (no tax, no invoice), fresh events each round; one warm-up round of each, then ${v.rounds} of each,`,
+    'medians (min–max). CPU is app + PostgreSQL backends per purchase, from the burst to its last confirm,',
+    "and until the server side was quiet after it (the confirmation mails, their passes and the invoices'",
+    'PDFs, drawn by the mail job); Redis apart. After every round each organizer’s GET /organizer/invoices',
+    'is read: every purchase has exactly one invoice, of the right total, and the numbers run 1..n over all',
+    `the rounds, with no gap or repeat. Checked: ${checked}; ${v.problems.length} problems${v.problems.length ? `: ${v.problems.slice(0, 5).join('; ')}` : ''}.`,
+    '',
+    '| store | organizers | CPU ms per purchase, to the last confirm | until quiet | of it PostgreSQL | Redis | purchases/s | p99 ms | generator CPU | ratio with / without (to confirm / until quiet) |',
+    '|---|---|---|---|---|---|---|---|---|---|',
+    ...rows.map((cells) => `| ${cells.join(' | ')} |`),
     '',
   ]
 }
@@ -1168,6 +1232,21 @@ function markdown(r: Record<string, unknown>): string {
       `${yes(soak.verdict.rss)} / ${yes(soak.verdict.p99)} / ${yes(soak.verdict.errors)}`,
     ])
   }
+  const invoices = r.invoices as InvoicesResult | undefined
+  for (const s of invoices?.stores ?? []) {
+    const store = s.store === 'postgres' ? 'PostgreSQL' : 'SQLite'
+    const problems = invoices?.problems.filter((p) => p.startsWith(`${s.store},`)).length ?? 0
+    rows.push([
+      `invoices (${store}): ${n(invoices?.purchases ?? 0)} purchases at once across ${invoices?.organizers} organizers, each with a billing profile (a tax invoice per purchase)`,
+      `${s.with.cpuMsPerPurchase.median} ms of the server's CPU per purchase (${s.with.settledCpuMsPerPurchase.median} ms until quiet, with the mails' PDFs); ` +
+        `${s.with.purchasesPerSecond.median} purchases/s, p99 ${n(s.with.p99Ms.median)} ms; ${n(s.invoicesChecked)} invoices checked, ${problems} problems`,
+      `without profiles (no tax, no invoice): ${s.without.cpuMsPerPurchase.median} ms (${s.without.settledCpuMsPerPurchase.median} until quiet); ` +
+        `${s.without.purchasesPerSecond.median} purchases/s, p99 ${n(s.without.p99Ms.median)} ms`,
+      `${s.ratio} (${s.settledRatio} until quiet)`,
+      '≤ 1.10; numbers 1..n per organizer, one invoice per purchase',
+      `${yes(s.ratio <= 1.1)} (until quiet ${yes(s.settledRatio <= 1.1)}); checks ${yes(problems === 0)}`,
+    ])
+  }
   const table = [
     '| bench | measured | same-run baseline | ratio | target | verdict |',
     '|---|---|---|---|---|---|',
@@ -1198,6 +1277,7 @@ function markdown(r: Record<string, unknown>): string {
     ...pgClusterSection(r.pgCluster as PgClusterResult | undefined),
     ...holdProfileSection(r.holdProfile as HoldProfileResult | undefined),
     ...seatingSection(r.seating as SeatingResult | undefined),
+    ...invoicesSection(r.invoices as InvoicesResult | undefined),
     '## Changes made after profiling, before and after',
     '',
     'Measured with `npm run bench -- --only <bench>` (or the probe named) just before and just after each change,',
