@@ -12,7 +12,16 @@ import type { EventView } from '../../contracts/catalog.ts'
 import type { QueuePlace, QueuePush, QueueStats, QueueStatsPush } from '../../contracts/queue.ts'
 import { adminSession, bearer, organizerSession, type Session, signUp } from '../support/accounts.ts'
 import { open, sockets } from '../support/live-sockets.ts'
-import { approvedEvent, type Checkout, confirm, factsOfType, get, pay, post, until } from '../support/sales.ts'
+import {
+  approvedEvent,
+  type Checkout,
+  confirm,
+  factsOfType,
+  get,
+  pay,
+  post,
+  until,
+} from '../support/sales.ts'
 import { startServer, type TestServer } from '../support/server.ts'
 
 const CHECKOUTS = 3
