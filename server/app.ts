@@ -309,6 +309,7 @@ export async function createHttpApp(parts: {
     events,
     commands: services.queueCommands,
     tickMs: config.booking.queueTickMs,
+    ledger,
     warn: (message, err) => app.log.warn({ err }, message),
   })
   app.addHook('onClose', async () => admitter.stop())

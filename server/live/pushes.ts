@@ -38,7 +38,7 @@ import { streams } from '../ids.ts'
 import type { IntegrationFact } from '../integrations/facts.ts'
 import { typedFact } from '../ledger/decider.ts'
 import type { StoredFact } from '../ledger/ledger.ts'
-import { type Place, placeOf, statsOf } from '../queue/decide.ts'
+import { type Place, placeOf, type Room, statsOf } from '../queue/decide.ts'
 import type { QueueFact } from '../queue/facts.ts'
 import type { QueueQueries } from '../queue/queries.ts'
 import type { ScheduleFact } from '../schedule/facts.ts'
@@ -114,6 +114,16 @@ export const checkinAudience = (eventId: string, organizerId: string) => [
   rooms.attendees(eventId),
 ]
 
+/** which places a line's push carries: everyone in line, only those still waiting, or none (the figures alone) */
+export type LinePlaces = 'everyone' | 'waiting' | 'none'
+
+/**
+ * A waiting room's news is due for this process's sockets (socket.ts gathers it): 'places', everyone
+ * behind an admission moved; 'figures', only the organizer's figures (a join); 'now', everyone at
+ * once (the opening, a pause or resumption, a new rate, the close).
+ */
+export type LineDue = (eventId: string, what: 'places' | 'figures' | 'now') => void
+
 /** The dashboards' reads (the analytics area's, handed in by the composition root). */
 export type DashboardReads = {
   /** an event's dashboard row as of this position, or null when the event is gone */
@@ -182,7 +192,7 @@ export function createPushes(
     dashboards: DashboardReads
     checkin?: CheckinReads
     seating?: Pick<SeatingQueries, 'lastOfOrder'>
-    queue?: Pick<QueueQueries, 'room' | 'place' | 'placesFrom' | 'inCheckout' | 'sold'>
+    queue?: Pick<QueueQueries, 'room' | 'place' | 'placesFrom' | 'placesIn' | 'inCheckout' | 'sold'>
   },
   options: {
     /** whether a room has anyone in it here: the dashboards' rows and the seats left are read only
@@ -195,6 +205,10 @@ export function createPushes(
     /** whether a ticket type's seats on sale go with this fact (by default, always); when not, the
      * caller has gathered them and sends them later, as of its latest fact (socket.ts) */
     availabilityNow?: AvailabilityNow
+    /** where a waiting room's places and figures go: by default read and pushed with each fact;
+     * when given, each fact's own news goes at once (a joiner's place, the admitted's admission)
+     * and the rest is gathered by the caller, who asks lineNow for it (socket.ts) */
+    lineDue?: LineDue
   } = {},
 ) {
   const { booking, catalog: events, dashboards } = reads
@@ -316,10 +330,6 @@ export function createPushes(
   }
 
   /**
-   * A waiting room's fact: each person whose place or state it moves hears theirs (on their private
-   * room, where they are connected here), and the organizer and the admins the sale's figures.
-   */
-  /**
    * A line's checkouts in progress and tickets sold, for its organizer's figures. A join changes
    * neither: thousands of joins in an on-sale's first seconds reuse the counts read in the last
    * second instead of counting the line again each (each count reads the line's admitted places).
@@ -340,10 +350,78 @@ export function createPushes(
     return fresh
   }
 
+  /** each of these places, to its person where they are connected here */
+  const placePushes = (room: Room, places: Place[], now: string): Push[] => {
+    const pushes: Push[] = []
+    for (const place of places) {
+      const to = rooms.user(place.accountId)
+      if (listening(to))
+        pushes.push({
+          room: to,
+          type: QUEUE_MESSAGE,
+          data: { eventId: room.eventId, ...placeOf(room, place, now) },
+        })
+    }
+    return pushes
+  }
+
+  /** the sale's figures, to its organizer and the admins where connected here */
+  const statsPushes = async (room: Room, now: string, joinOnly: boolean): Promise<Push[]> => {
+    const queue = reads.queue
+    const audience = [rooms.organizer(room.organizerId), rooms.admins].filter(listening)
+    if (!queue || audience.length === 0) return []
+    const { inCheckout, sold } = await countsOf(queue, room.eventId, now, joinOnly)
+    const data: QueueStatsPush = { eventId: room.eventId, ...statsOf(room, { inCheckout, sold }, now) }
+    return audience.map((to) => ({ room: to, type: QUEUE_STATS_MESSAGE, data }))
+  }
+
+  /**
+   * A line as it stands now: the places of `places` (everyone in it, only those not yet admitted,
+   * or none) and the sale's figures. The room is read before the places: a place is never shown
+   * against a line newer than the place's own row.
+   */
+  const lineNow = async (eventId: string, places: LinePlaces): Promise<Push[]> => {
+    const queue = reads.queue
+    if (!queue) return []
+    const room = await queue.room(eventId)
+    if (!room) return []
+    const now = new Date().toISOString()
+    const moved =
+      places === 'none'
+        ? []
+        : await queue.placesFrom(eventId, places === 'everyone' ? 1 : room.admittedThrough + 1)
+    return [...placePushes(room, moved, now), ...(await statsPushes(room, now, false))]
+  }
+
+  /**
+   * A waiting room's fact: each person whose place or state it moves hears theirs (on their private
+   * room, where they are connected here), and the organizer and the admins the sale's figures.
+   * With lineDue, a join's place and an admission go at once and the places of everyone behind and
+   * the figures are gathered (at most one of each a second); the rarer facts (the opening, a pause,
+   * the close) are due at once.
+   */
   const lineMoved = async (fact: StoredFact<QueueFact>): Promise<Push[]> => {
     const queue = reads.queue
     if (!queue) return []
     const { eventId } = fact.data
+    const lineDue = options.lineDue
+    if (lineDue) {
+      if (fact.type === 'QueueJoined' || fact.type === 'QueueAdmitted') {
+        const room = await queue.room(eventId)
+        if (!room) return []
+        let own: Place[] = []
+        if (fact.type === 'QueueJoined') {
+          const place = listening(rooms.user(fact.data.accountId))
+            ? await queue.place(eventId, fact.data.accountId)
+            : undefined
+          if (place) own = [place]
+        } else own = await queue.placesIn(eventId, fact.data.from, fact.data.through)
+        lineDue(eventId, fact.type === 'QueueJoined' ? 'figures' : 'places')
+        return placePushes(room, own, new Date().toISOString())
+      }
+      lineDue(eventId, 'now')
+      return []
+    }
     const room = await queue.room(eventId)
     if (!room) return []
     const now = new Date().toISOString()
@@ -356,22 +434,12 @@ export function createPushes(
       if (place) moved = [place]
     } else if (fact.type === 'QueueAdmitted') moved = await queue.placesFrom(eventId, fact.data.from)
     else moved = await queue.placesFrom(eventId, 1)
-    const pushes: Push[] = []
-    for (const place of moved) {
-      const to = rooms.user(place.accountId)
-      if (listening(to))
-        pushes.push({ room: to, type: QUEUE_MESSAGE, data: { eventId, ...placeOf(room, place, now) } })
-    }
-    const audience = [rooms.organizer(room.organizerId), rooms.admins].filter(listening)
-    if (audience.length > 0) {
-      const { inCheckout, sold } = await countsOf(queue, eventId, now, fact.type === 'QueueJoined')
-      const data: QueueStatsPush = { eventId, ...statsOf(room, { inCheckout, sold }, now) }
-      for (const to of audience) pushes.push({ room: to, type: QUEUE_STATS_MESSAGE, data })
-    }
-    return pushes
+    return [...placePushes(room, moved, now), ...(await statsPushes(room, now, fact.type === 'QueueJoined'))]
   }
 
-  return async function pushesOf(stored: StoredFact): Promise<Push[]> {
+  return Object.assign(pushesOf, { lineNow })
+
+  async function pushesOf(stored: StoredFact): Promise<Push[]> {
     const due: Push[] = []
     current.set(stored, due)
     try {

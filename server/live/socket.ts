@@ -27,7 +27,15 @@ import type { Platform } from '../platform.ts'
 import type { LiveReads } from './activity.ts'
 import { connectionCounts } from './connection-counts.ts'
 import { messageBudget } from './message-budget.ts'
-import { availabilityOf, createPushes, dashboardPushes, streamShown } from './pushes.ts'
+import {
+  availabilityOf,
+  createPushes,
+  dashboardPushes,
+  type LineDue,
+  type LinePlaces,
+  type Push,
+  streamShown,
+} from './pushes.ts'
 import { type Watcher, watchRules } from './watch.ts'
 
 /** what one socket may send in MESSAGE_WINDOW_MS (watch, unwatch, anything else) */
@@ -40,6 +48,20 @@ const CONNECTIONS_RETRY_MS = 15_000
 /** a handshake refused: its message, and when to try again, for the client (connect_error) */
 const refusal = (message: string, retryAfterMs: number) =>
   Object.assign(new Error(message), { data: { retryAfterMs } satisfies LiveRefusal })
+
+/** the least time between two pushes of a waiting room's places (to one person) or figures */
+export const LINE_EVERY_MS = 1000
+
+/** a waiting room's facts: their pushes and the line's gathered ones take turns */
+const QUEUE_FACTS = new Set([
+  'OnSaleSet',
+  'QueueJoined',
+  'QueueOpened',
+  'QueueAdmitted',
+  'QueuePaused',
+  'QueueResumed',
+  'QueueClosed',
+])
 
 export type Live = { io: Server; close(): Promise<void> }
 
@@ -323,8 +345,67 @@ export function attachLive(
       .then(flushFigures)
       .catch((error) => logger.error({ err: error }, 'the dashboard pushes failed'))
   }
+  // A waiting room's line: a fact's own news goes at once (a joiner's place, an admission); the
+  // places of everyone behind an admission and the organizer's figures at most once a room every
+  // LINE_EVERY_MS: the first after a quiet while at once, then the latest of the interval when it
+  // ends (a room following capacity admits many times a second; each admission moves everyone behind
+  // it). The line's pushes and the queue facts' own are read and sent in one turn, one after the
+  // other, so a place is always read after what was sent before it: never shown going backwards,
+  // nor waiting after its admission.
+  const lineState = new Map<string, { timer: NodeJS.Timeout; places: boolean; figures: boolean }>()
+  let lineTurn: Promise<unknown> = Promise.resolve()
+  const inLineTurn = <T>(work: () => Promise<T>): Promise<T> => {
+    const next = lineTurn.then(work)
+    lineTurn = next.catch(() => {})
+    return next
+  }
+  const sendLine = (eventId: string, places: LinePlaces) =>
+    inLineTurn(async () => sendQueue(await pushesOf.lineNow(eventId, places))).catch((error) =>
+      logger.error({ err: error }, 'the waiting room push failed'),
+    )
+  const lineIntervalOver = (eventId: string) => {
+    const state = lineState.get(eventId)
+    if (!state) return
+    if (!state.places && !state.figures) {
+      lineState.delete(eventId)
+      return
+    }
+    void sendLine(eventId, state.places ? 'waiting' : 'none')
+    state.places = false
+    state.figures = false
+    state.timer = setTimeout(() => lineIntervalOver(eventId), LINE_EVERY_MS)
+  }
+  const lineDue: LineDue = (eventId, what) => {
+    const state = lineState.get(eventId)
+    if (state && what !== 'now') {
+      if (what === 'places') state.places = true
+      state.figures = true
+      return
+    }
+    if (state) {
+      state.places = false
+      state.figures = false
+    } else
+      lineState.set(eventId, {
+        timer: setTimeout(() => lineIntervalOver(eventId), LINE_EVERY_MS),
+        places: false,
+        figures: false,
+      })
+    void sendLine(eventId, what === 'now' ? 'everyone' : what === 'places' ? 'waiting' : 'none')
+  }
+  /** a waiting room's messages: bare messages of their own name, each place straight to its sockets */
+  const sendQueue = (pushes: Push[]) => {
+    for (const { room, data, type } of pushes) {
+      if (type === QUEUE_STATS_MESSAGE) io.local.to(room).emit(type, data)
+      else if (type === QUEUE_MESSAGE)
+        for (const id of io.sockets.adapter.rooms.get(room) ?? [])
+          io.sockets.sockets.get(id)?.emit(type, data)
+    }
+  }
+
   const pushesOf = createPushes(reads, {
     listening,
+    lineDue,
     figuresDue(eventId, audience, fact, people, sales) {
       const before = due.get(eventId)
       const gathered = before?.people ?? new Set<string>()
@@ -354,65 +435,67 @@ export function attachLive(
   // Each process pushes to its own sockets (io.local): every process tails the same ledger, so
   // nothing needs to cross Redis and nothing is pushed twice. Clients refetch on (re)connect, so
   // the consumer starts at the head instead of replaying what nobody was watching.
+  const pushFact = async (fact: StoredFact) => {
+    given = Math.max(given, fact.position)
+    const asOf = given
+    // A new password retires the account's tokens: its open sockets go too, on every process
+    // (each tails the ledger), and come back only with a new sign-in (the handshake checks).
+    // Which sockets is told by the password each was opened under, against the account as it is
+    // now (the reset has committed, and its projection with it), not by positions: on
+    // PostgreSQL a reset may commit below a position a later handshake already saw as the head.
+    if (fact.type === 'PasswordReset') {
+      const accountId = (fact.data as { accountId: string }).accountId
+      const sockets = await io.local.in(rooms.user(accountId)).fetchSockets()
+      if (sockets.length > 0) {
+        const now = await accountById(accountId)
+        for (const socket of sockets) {
+          // a socket opened with the new password's token (the handshake came after it) stays
+          if (socket.data.passwordChangedAt !== now?.passwordChangedAt) socket.disconnect(true)
+        }
+      }
+    }
+    // One emit per distinct message to all its rooms: a socket in several of them gets it once.
+    const audiences = new Map<FactPush['data'], string[]>()
+    const types = new Map<FactPush['data'], string>()
+    const copies = new Map<FactPush['data'], FactPush['data']>()
+    for (const { room, data, type, copyOf } of await pushesOf(fact)) {
+      // a seat map's changes (SeatsPush) and a place in a waiting room's line (QueuePush, and the
+      // organizer's QueueStatsPush): bare messages of their own name, as they are
+      if (type === SEATS_MESSAGE || type === QUEUE_STATS_MESSAGE) {
+        io.local.to(room).emit(type, data)
+        continue
+      }
+      // one person's place: straight to the sockets of their room here (a line of 20,000 moves
+      // everyone behind each admission: a broadcast's own work for each of them was most of it)
+      if (type === QUEUE_MESSAGE) {
+        for (const id of io.sockets.adapter.rooms.get(room) ?? [])
+          io.sockets.sockets.get(id)?.emit(type, data)
+        continue
+      }
+      const factData = data as FactPush['data']
+      audiences.set(factData, [...(audiences.get(factData) ?? []), room])
+      if (type) types.set(factData, type)
+      if (copyOf) copies.set(factData, copyOf)
+    }
+    for (const [data, audience] of audiences) {
+      // a public copy goes to no socket that hears the full message
+      const original = copies.get(data)
+      const hearingIt = (original && audiences.get(original)) || []
+      const push: LivePush = {
+        position: asOf,
+        type: types.get(data) ?? fact.type,
+        stream: streamShown(fact.stream, data, audience),
+        at: fact.at,
+        data,
+      }
+      io.local.to(audience).except(hearingIt).emit(liveEvents.push, push)
+    }
+  }
   const consumer = new Consumer(
     ledger,
     'live',
-    async (fact) => {
-      given = Math.max(given, fact.position)
-      const asOf = given
-      // A new password retires the account's tokens: its open sockets go too, on every process
-      // (each tails the ledger), and come back only with a new sign-in (the handshake checks).
-      // Which sockets is told by the password each was opened under, against the account as it is
-      // now (the reset has committed, and its projection with it), not by positions: on
-      // PostgreSQL a reset may commit below a position a later handshake already saw as the head.
-      if (fact.type === 'PasswordReset') {
-        const accountId = (fact.data as { accountId: string }).accountId
-        const sockets = await io.local.in(rooms.user(accountId)).fetchSockets()
-        if (sockets.length > 0) {
-          const now = await accountById(accountId)
-          for (const socket of sockets) {
-            // a socket opened with the new password's token (the handshake came after it) stays
-            if (socket.data.passwordChangedAt !== now?.passwordChangedAt) socket.disconnect(true)
-          }
-        }
-      }
-      // One emit per distinct message to all its rooms: a socket in several of them gets it once.
-      const audiences = new Map<FactPush['data'], string[]>()
-      const types = new Map<FactPush['data'], string>()
-      const copies = new Map<FactPush['data'], FactPush['data']>()
-      for (const { room, data, type, copyOf } of await pushesOf(fact)) {
-        // a seat map's changes (SeatsPush) and a place in a waiting room's line (QueuePush, and the
-        // organizer's QueueStatsPush): bare messages of their own name, as they are
-        if (type === SEATS_MESSAGE || type === QUEUE_STATS_MESSAGE) {
-          io.local.to(room).emit(type, data)
-          continue
-        }
-        // one person's place: straight to the sockets of their room here (a line of 20,000 moves
-        // everyone behind each admission: a broadcast's own work for each of them was most of it)
-        if (type === QUEUE_MESSAGE) {
-          for (const id of io.sockets.adapter.rooms.get(room) ?? [])
-            io.sockets.sockets.get(id)?.emit(type, data)
-          continue
-        }
-        const factData = data as FactPush['data']
-        audiences.set(factData, [...(audiences.get(factData) ?? []), room])
-        if (type) types.set(factData, type)
-        if (copyOf) copies.set(factData, copyOf)
-      }
-      for (const [data, audience] of audiences) {
-        // a public copy goes to no socket that hears the full message
-        const original = copies.get(data)
-        const hearingIt = (original && audiences.get(original)) || []
-        const push: LivePush = {
-          position: asOf,
-          type: types.get(data) ?? fact.type,
-          stream: streamShown(fact.stream, data, audience),
-          at: fact.at,
-          data,
-        }
-        io.local.to(audience).except(hearingIt).emit(liveEvents.push, push)
-      }
-    },
+    // a waiting room's facts in the line's turn (above)
+    (fact) => (QUEUE_FACTS.has(fact.type) ? inLineTurn(() => pushFact(fact)) : pushFact(fact)),
     {
       pollMs: config.ledgerPollMs,
       checkpoint: 'memory',
@@ -429,7 +512,9 @@ export function attachLive(
       budget.stop()
       if (flushing) clearTimeout(flushing)
       for (const { timer } of seats.values()) clearTimeout(timer)
+      for (const { timer } of lineState.values()) clearTimeout(timer)
       await flushed
+      await lineTurn
       io.local.disconnectSockets(true)
       await new Promise<void>((resolve) => io.close(() => resolve()))
       // QUIT lets the adapter's subscriptions still in flight be answered (a plain disconnect

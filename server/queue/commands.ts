@@ -90,11 +90,22 @@ export function queueCommands(ledger: QueueLedger, rules: QueueRules, draw = ran
 
     /**
      * The room's next step: opened when due, closed when the event is sold out (`ticketTypeIds`:
-     * the event's), or the next admissions; the facts appended.
+     * the event's), or the next admissions; the facts appended. `capacityOnly`: nothing unless the
+     * room follows capacity (no set rate), as read under its lock (a checkout that ended moves such
+     * a room on at once; a set rate's admissions are earned by time, on the regular tick).
      */
-    tick: (eventId: string, ticketTypeIds: readonly string[], now = new Date().toISOString()) =>
+    tick: (
+      eventId: string,
+      ticketTypeIds: readonly string[],
+      now = new Date().toISOString(),
+      { capacityOnly = false }: { capacityOnly?: boolean } = {},
+    ) =>
       ledger.transaction(
         function* (tx) {
+          if (capacityOnly) {
+            const state = yield* wait(tx.reads.queue.room(eventId))
+            if (!state?.waitingRoom || state.admitPerMinute !== null || state.closedAt !== null) return []
+          }
           const opened = yield* step(tx, eventId, (state) => (state ? room.open(state, now) : []), system)
           let soldOut = ticketTypeIds.length > 0
           for (const id of ticketTypeIds) {

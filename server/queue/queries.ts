@@ -22,12 +22,18 @@ const placesFrom = statement<{ eventId: string; line: number }, Record<string, u
     WHERE event_id = ${p.eventId} AND (line >= ${p.line} OR line IS NULL)`,
 )
 
+/** the places of lines from..through (an admission's) */
+const placesIn = statement<{ eventId: string; from: number; through: number }, Record<string, unknown>>(
+  (p) => sql`SELECT ${queuePlaces.columns()} FROM queue_places
+    WHERE event_id = ${p.eventId} AND line >= ${p.from} AND line <= ${p.through}`,
+)
+
 /**
  * Rooms with something to do (what the admitter ticks): due to open, or open with people waiting
  * (to admit, or to tell of a sell-out). A room nobody waits in is left alone until someone joins.
  */
-const dueRooms = statement<{ until: string }, { eventId: string }>(
-  (p) => sql`SELECT event_id AS "eventId" FROM queue_rooms
+const dueRooms = statement<{ until: string }, { eventId: string; rate: number | null; opensAt: string }>(
+  (p) => sql`SELECT event_id AS "eventId", admit_per_minute AS rate, opens_at AS "opensAt" FROM queue_rooms
     WHERE waiting_room AND closed_at IS NULL AND opens_at <= ${p.until}
       AND (opened_at IS NULL OR next_line - 1 > admitted_through)`,
 )
@@ -63,8 +69,16 @@ export function queueQueries(x: Sql) {
     placesFrom: (eventId: string, line: number) =>
       after(x.all(placesFrom, { eventId, line }), (rows) => rows.map((row) => placeRow(row) as Place)),
 
-    /** the events whose rooms are due to open or admit by `until` */
-    dueRooms: (until: string) => after(x.all(dueRooms, { until }), (rows) => rows.map((r) => r.eventId)),
+    /** the places of lines from..through */
+    placesIn: (eventId: string, from: number, through: number) =>
+      after(x.all(placesIn, { eventId, from, through }), (rows) => rows.map((row) => placeRow(row) as Place)),
+
+    /** the events whose rooms are due to open or admit by `until`: whether each follows capacity
+     * (no set rate), and its sale time */
+    dueRooms: (until: string) =>
+      after(x.all(dueRooms, { until }), (rows) =>
+        rows.map((r) => ({ eventId: r.eventId, followsCapacity: r.rate === null, opensAt: r.opensAt })),
+      ),
 
     inCheckout: (eventId: string, now: string) =>
       after(x.get(inCheckout, { eventId, now }), (row) => Number(row?.n ?? 0)),
