@@ -31,13 +31,7 @@ export function createServices(platform: Platform, seams: Seams = {}) {
   const throttle = createThrottle(config, redis)
   // an order's invoices and credit notes (issue 42): who they name, read before their decision
   const invoices = {
-    ...invoicing({
-      config,
-      billing: store.queries.billing,
-      accounts,
-      catalog,
-      lockOf: decisionLocks.invoices,
-    }),
+    ...invoicing({ config, lockOf: decisionLocks.invoices }),
     orderOf: (orderId: string) => booking.byId(orderId),
   }
   const commands = bookingCommands(ledger, seams.seatsLeft, invoices)

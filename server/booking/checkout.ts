@@ -6,6 +6,7 @@ import { createHmac } from 'node:crypto'
 import { ADMISSION_NEEDED, NOT_ON_SALE_YET } from '../../contracts/queue.ts'
 import { NO_SEATMAP } from '../../contracts/seating.ts'
 import type { Throttle } from '../accounts/throttle.ts'
+import type { HeldParties } from '../billing/invoicing.ts'
 import type { BillingQueries } from '../billing/queries.ts'
 import { type OrderFeeTerms, type OrderTaxTerms, orderMoney } from '../billing/tax.ts'
 import type { CatalogQueries, EventRow, TicketTypeRow } from '../catalog/queries.ts'
@@ -63,6 +64,8 @@ export type OrderRequest = {
   clientIp: string
   /** a promo code of the event (upper-case), issue 17 */
   promoCode?: string
+  /** the buyer as their invoice names them (issue 42) */
+  buyer?: { name: string; email: string }
   meta: FactMeta
   /** told when a replaced hold's provider could not be asked */
   warn: (message: string, detail: Record<string, unknown>) => void
@@ -100,20 +103,38 @@ export function checkout(parts: CheckoutParts) {
       }
     : undefined
 
-  /** the GST terms of an order for this event's ticket type: none without a billing profile */
-  const taxTermsOf = async (
-    event: EventRow,
-    ticketType: TicketTypeRow,
-  ): Promise<OrderTaxTerms | undefined> => {
+  /**
+   * The GST terms of an order for this event's ticket type (none without a billing profile), and
+   * who its invoices will name: the profile as it is now, the buyer, the event.
+   */
+  const taxTermsOf = async (event: EventRow, ticketType: TicketTypeRow, buyer: OrderRequest['buyer']) => {
     const profile = await billing.profile(event.organizerId)
-    if (!profile) return undefined
-    return {
-      ratePercent: ticketType.taxRateBp / 100,
-      pricesIncludeTax: event.pricesIncludeTax,
-      supplierState: profile.state,
-      placeOfSupply: event.state ?? profile.state,
-      gstin: profile.gstin,
-    }
+    const tax: OrderTaxTerms | undefined = profile
+      ? {
+          ratePercent: ticketType.taxRateBp / 100,
+          pricesIncludeTax: event.pricesIncludeTax,
+          supplierState: profile.state,
+          placeOfSupply: event.state ?? profile.state,
+          gstin: profile.gstin,
+        }
+      : undefined
+    const parties: HeldParties | undefined =
+      buyer && (profile || fee)
+        ? {
+            supplier: profile
+              ? {
+                  legalName: profile.legalName,
+                  gstin: profile.gstin,
+                  address: profile.address,
+                  state: profile.state,
+                  invoicePrefix: profile.invoicePrefix,
+                }
+              : null,
+            buyer,
+            event: { _id: event.id, title: event.title, date: event.date },
+          }
+        : undefined
+    return { tax, parties }
   }
 
   /**
@@ -280,11 +301,11 @@ export function checkout(parts: CheckoutParts) {
       // (a buyer who closed the checkout and books again is not told their own seats are gone).
       const lapsed = async () =>
         (await booking.lapsedHolds(new Date().toISOString(), ticketType.id)).length > 0
-      const [offered, open, onSale, tax] = await Promise.all([
+      const [offered, open, onSale, { tax, parties }] = await Promise.all([
         booking.offeredTo(buyerId, ticketType.id),
         booking.heldBy(buyerId, event.id),
         booking.available(ticketType),
-        taxTermsOf(event, ticketType),
+        taxTermsOf(event, ticketType, order.buyer),
       ])
       const ownHeld = open.reduce(
         (seats, o) => seats + (o.ticketTypeId === ticketType.id ? o.quantity : 0),
@@ -367,6 +388,7 @@ export function checkout(parts: CheckoutParts) {
           ...(named ? { seats: named } : {}),
           ...(tax ? { tax } : {}),
           ...(fee && money.fee.total > 0 ? { fee } : {}),
+          ...(parties && (tax || money.fee.total > 0) ? { invoicing: parties } : {}),
         },
         ticketType,
         order.meta,

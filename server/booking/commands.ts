@@ -75,9 +75,10 @@ function* nextNumber(tx: Tx, supplierId: string, prefix: string, series: Series,
  * The numbers for the invoices a payment of this order may issue: one per document its terms make
  * due and not issued yet, while the payment can still issue its ticket (held, or lapsed).
  */
-function* invoiceDraws(tx: Tx, state: OrderState, suppliers: OrderSuppliers, day: string) {
+function* invoiceDraws(tx: Tx, state: OrderState, invoicing: Invoicing, day: string) {
   const order = state.order
   if (!order || !['held', 'failed', 'expired'].includes(state.status)) return undefined
+  const suppliers = invoicing.suppliersOf(order)
   const draws: InvoiceDraws = { day }
   for (const of of documentsDue(order)) {
     const supplier = suppliers[of]
@@ -91,8 +92,9 @@ function* invoiceDraws(tx: Tx, state: OrderState, suppliers: OrderSuppliers, day
 }
 
 /** The numbers for the credit notes a refund of this ticket may issue: one per invoice not credited. */
-function* creditNoteDraws(tx: Tx, state: OrderState, suppliers: OrderSuppliers, day: string) {
+function* creditNoteDraws(tx: Tx, state: OrderState, invoicing: Invoicing, day: string) {
   const draws: CreditNoteDraws = { day }
+  const suppliers: OrderSuppliers = state.order ? invoicing.suppliersOf(state.order) : {}
   for (const of of ['tickets', 'fee'] as const) {
     const supplier = suppliers[of]
     if (!state.invoices[of] || state.credited[of] || !supplier) continue
@@ -133,14 +135,13 @@ export function bookingCommands(
       const work = (tx: Tx) => run(tx, orderId, cmd, meta)
       return inBatch ? ledger.transactionInBatch(work) : ledger.transaction(work)
     }
-    const suppliers = await invoices.suppliersOf(order)
     const day = invoices.today()
     const work = (tx: Tx) =>
       run(
         tx,
         orderId,
         function* (state) {
-          return { ...cmd, creditNotes: yield* creditNoteDraws(tx, state, suppliers, day) }
+          return { ...cmd, creditNotes: yield* creditNoteDraws(tx, state, invoices, day) }
         },
         meta,
       )
@@ -291,9 +292,8 @@ export function bookingCommands(
       const ordered = [...payments].sort((a, b) => rank(a) - rank(b))
       const captures = ordered.some((p) => p.status === 'captured' || p.status === 'refunded')
       const order = invoices && captures ? (row ?? (await invoices.orderOf(orderId))) : undefined
-      // who the invoices name is read before the decision; their numbers under its locks
-      const suppliers = invoices && order ? await invoices.suppliersOf(order) : {}
-      const invoiced = invoices && order && (suppliers.tickets || suppliers.fee) ? invoices : null
+      // who the invoices name is in the hold; their numbers are drawn under the suppliers' locks
+      const invoiced = invoices && order ? invoices : null
       const day = invoiced?.today() ?? ''
       for (const payment of ordered) {
         if (payment.status === 'captured' || payment.status === 'refunded') {
@@ -330,7 +330,7 @@ export function bookingCommands(
                 orderId,
                 invoiced
                   ? function* (state) {
-                      return { ...capture, invoices: yield* invoiceDraws(tx, state, suppliers, day) }
+                      return { ...capture, invoices: yield* invoiceDraws(tx, state, invoiced, day) }
                     }
                   : capture,
                 { actor: 'system' },

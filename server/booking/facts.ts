@@ -5,6 +5,7 @@
 import type { TicketTypeName } from '../../contracts/catalog.ts'
 import type { SeatLabel } from '../../contracts/seating.ts'
 import type { StoredDocument } from '../billing/documents.ts'
+import type { HeldParties } from '../billing/invoicing.ts'
 import type { OrderFeeTerms, OrderTaxTerms } from '../billing/tax.ts'
 import type { Upcaster } from '../ledger/upcast.ts'
 import { paiseFromStoredRupees } from '../money.ts'
@@ -39,6 +40,8 @@ export type TicketsHeld = {
     tax?: OrderTaxTerms
     /** the platform's booking fee charged on it (in amountPaise), invoiced by the platform */
     fee?: OrderFeeTerms
+    /** with tax terms or a fee: who its invoices will name, as they were when it was priced */
+    invoicing?: HeldParties
   }
 }
 

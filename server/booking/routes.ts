@@ -99,6 +99,7 @@ export async function bookingRoutes(fastify: FastifyInstance, options: BookingRo
         ...(request.body.seats ? { seats: request.body.seats } : {}),
         clientIp: request.ip,
         ...(request.body.promoCode ? { promoCode: request.body.promoCode } : {}),
+        buyer: { name: buyer.username, email: buyer.email },
         meta: { actor: buyer.id, requestId: request.id },
         warn: (message, detail) => request.log.warn(detail, message),
       })
