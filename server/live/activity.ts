@@ -13,7 +13,7 @@ import type { SeatingQueries } from '../seating/queries.ts'
 import type { CheckinReads, DashboardReads, KnownFact } from './pushes.ts'
 
 /** Keys whose values never leave the server, wherever they appear in a fact. */
-const secret = new Set(['passwordHash', 'tokenHash', 'token', 'secret', 'signature'])
+const secret = new Set(['passwordHash', 'tokenHash', 'secretHash', 'token', 'secret', 'signature'])
 
 const redact = (value: unknown): unknown => {
   if (Array.isArray(value)) return value.map(redact)
