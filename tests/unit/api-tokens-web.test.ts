@@ -21,7 +21,10 @@ const draft = (changes: Partial<TokenDraft>): TokenDraft => ({ ...emptyDraft, ..
 
 describe('a new token’s form, checked before it is sent', () => {
   it('sends the name trimmed and the scopes, for all events and no expiry when none is chosen', () => {
-    const checked = checkTokenDraft(draft({ name: '  Kiosk ', scopes: ['events:read', 'checkin:write'] }), NOW)
+    const checked = checkTokenDraft(
+      draft({ name: '  Kiosk ', scopes: ['events:read', 'checkin:write'] }),
+      NOW,
+    )
     expect(checked).toEqual({ ok: true, body: { name: 'Kiosk', scopes: ['events:read', 'checkin:write'] } })
   })
 
@@ -39,7 +42,10 @@ describe('a new token’s form, checked before it is sent', () => {
   })
 
   it('lets the token work through the day chosen: it expires at the start of the next, here', () => {
-    const checked = checkTokenDraft(draft({ name: 'Report', scopes: ['orders:read'], expires: '2027-01-31' }), NOW)
+    const checked = checkTokenDraft(
+      draft({ name: 'Report', scopes: ['orders:read'], expires: '2027-01-31' }),
+      NOW,
+    )
     expect(checked.ok && checked.body.expiresAt).toBe(new Date(2027, 1, 1).toISOString())
     expect(expiryOf('2027-12-31')).toEqual(new Date(2028, 0, 1))
     expect(expiryOf('31/12/2027')).toBeNull()
