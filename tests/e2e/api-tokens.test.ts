@@ -6,8 +6,10 @@ import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { adminSession, organizerSession, type Session } from '../support/accounts.ts'
+import { adminSession, bearer, organizerSession, type Session } from '../support/accounts.ts'
 import { launchBrowser, signedInPages } from '../support/browser.ts'
+import { multipartBody } from '../support/media.ts'
+import { nextYear, post } from '../support/sales.ts'
 import { startServer, type TestServer } from '../support/server.ts'
 
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')
@@ -92,7 +94,7 @@ describe('API tokens in the browser', () => {
     await row.waitFor()
     expect(await page.getByText('Copy this token now: it is not shown again.').count()).toBe(0)
     expect(await page.content()).not.toContain(secret)
-    await expect.poll(() => row.getByRole('cell').nth(4).innerText()).not.toBe('Never')
+    await expect.poll(() => row.getByRole('cell').nth(4).textContent()).toMatch(/\d{4}, \d{1,2}:\d{2}/)
 
     await row.getByRole('button', { name: 'Revoke Sales spreadsheet' }).click()
     await row.getByText('Programs using it are refused at once.', { exact: false }).waitFor()
@@ -112,6 +114,43 @@ describe('API tokens in the browser', () => {
     await page.getByRole('heading', { name: 'API tokens', level: 1 }).waitFor()
     await page.getByText('All events: an admin’s token is not bound to some.').waitFor()
     expect(await page.getByLabel('All my events').count()).toBe(0)
+    expect(await violations(page)).toEqual([])
+  })
+
+  it('fits a 390 px phone, a token bound to one event listed with its title', async () => {
+    const form = await multipartBody(
+      {
+        title: 'Token Test Concert',
+        description: 'An evening of songs.',
+        date: `${nextYear}-08-14`,
+        time: '19:00',
+        location: 'Town Hall, Pune',
+        category: 'Music',
+        ticketTypes: JSON.stringify([{ type: 'General Admission', price: 300, quantity: 100 }]),
+      },
+      [],
+    )
+    const created = await server.app.inject({
+      method: 'POST',
+      url: '/api/v1/event/create',
+      headers: { ...form.headers, ...bearer(organizer.token) },
+      payload: form.payload,
+    })
+    expect(created.statusCode, created.body).toBe(201)
+    const made = await post(server.app, '/api/v1/account/tokens', organizer, {
+      name: 'Door kiosk',
+      scopes: ['checkin:write', 'attendees:read'],
+      eventIds: [created.json().event._id],
+    })
+    expect(made.statusCode, made.body).toBe(201)
+
+    const page = await pages.open(organizer.token)
+    await page.setViewportSize({ width: 390, height: 844 })
+    await page.goto('/account/tokens')
+    const row = page.getByRole('row', { name: /Door kiosk/ })
+    await expect.poll(() => row.getByRole('cell').nth(2).textContent()).toBe('Token Test Concert')
+    await page.getByLabel('Only some of my events').check()
+    await page.getByLabel('Token Test Concert').waitFor()
     expect(await violations(page)).toEqual([])
   })
 })
