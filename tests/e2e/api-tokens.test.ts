@@ -65,6 +65,7 @@ describe('API tokens in the browser', () => {
     await page.getByLabel('Name').fill('Sales spreadsheet')
     await page.getByRole('button', { name: 'Create token' }).click()
     await page.getByText('Choose at least one scope.').waitFor()
+    expect(await violations(page)).toEqual([])
 
     await page.getByLabel('events:read').check()
     await expect.poll(() => page.getByText('Choose at least one scope.').count()).toBe(0)

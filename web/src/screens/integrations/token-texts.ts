@@ -21,7 +21,6 @@ export const tokenTexts = {
   expiresHint: 'It stops working at the end of that day. Leave it empty for a token that does not expire.',
   create: 'Create token',
   creating: 'Creating...',
-  created: 'Token created.',
   createFailed: 'Could not create the token.',
   secretHeading: (name: string) => `Your new token “${name}”`,
   secret: 'Token',
@@ -51,7 +50,6 @@ export const tokenTexts = {
   revoking: 'Revoking...',
   keep: 'Keep',
   revokeFailed: 'Could not revoke the token.',
-  link: 'API tokens',
 } as const
 
 /** what each scope lets a token do, in one plain line */
