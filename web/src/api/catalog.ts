@@ -17,6 +17,10 @@ export type { FilterType }
 export const fetchEvents = async (): Promise<EventView[]> =>
   v.parse(EventList, await api.get<unknown>('/event'))
 
+/** GET /ticket/getorgid: the signed-in organizer's own events, whatever their status */
+export const fetchMyEvents = async (): Promise<EventView[]> =>
+  v.parse(EventList, await api.get<unknown>('/ticket/getorgid'))
+
 /** an event with its GST fields (issue 42): the venue's state, whether prices include GST, each type's rate */
 const TaxedEventShape = EventShape
 export type TaxedEventView = EventView

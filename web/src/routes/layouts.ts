@@ -9,8 +9,8 @@ import { type RouterContext, rootRoute } from './root.tsx'
 
 declare module '@tanstack/router-core' {
   interface StaticDataRouteOption {
-    /** the role an area is for */
-    role?: Role
+    /** the roles an area is for */
+    roles?: readonly Role[]
     /**
      * Data the page fetches with the stored token alone (or none), started when the app boots on
      * this page, beside the session check, instead of after it (main.tsx); its loader or screen asks
@@ -31,19 +31,19 @@ export const signedInLayout = createRoute({
   beforeLoad: async ({ context, location, matches }) => {
     const { user } = await context.session.resolved()
     if (user) return { user }
-    if (matches.some((match) => match.staticData.role)) throw redirect({ to: '/' })
+    if (matches.some((match) => match.staticData.roles)) throw redirect({ to: '/' })
     throw redirect({ to: '/login', search: { redirect: location.href } })
   },
 })
 
-/** The area of one role, within the signed-in layout: any other account goes to the landing page. */
-function areaOf<const Id extends string>(id: Id, role: Role) {
+/** The area of some roles, within the signed-in layout: any other account goes to the landing page. */
+function areaOf<const Id extends string>(id: Id, ...roles: Role[]) {
   return createRoute({
     getParentRoute: () => signedInLayout,
     id,
-    staticData: { role },
+    staticData: { roles },
     beforeLoad: ({ context }) => {
-      if (context.user.role !== role) throw redirect({ to: '/' })
+      if (!roles.includes(context.user.role)) throw redirect({ to: '/' })
     },
   })
 }
@@ -51,6 +51,8 @@ function areaOf<const Id extends string>(id: Id, role: Role) {
 export const userArea = areaOf('_user', 'user')
 export const organizersArea = areaOf('_organizers', 'organizers')
 export const adminArea = areaOf('_admin', 'admin')
+/** what organizers and admins both have: their API tokens */
+export const organizersAndAdminArea = areaOf('_organizers-and-admin', 'organizers', 'admin')
 
 /** Visitors only (login, sign up): a signed-in account goes to the landing page. */
 export const visitorsLayout = createRoute({

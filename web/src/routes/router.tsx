@@ -9,7 +9,15 @@ import { passwordRoutes, profileRoute, visitorRoutes } from './accounts.ts'
 import { adminRoutes } from './admin.tsx'
 import { attendeeRoutes, userRoutes } from './attendees.tsx'
 import { checkinRoutes } from './checkin.ts'
-import { adminArea, organizersArea, signedInLayout, userArea, visitorsLayout } from './layouts.ts'
+import { integrationRoutes } from './integrations.ts'
+import {
+  adminArea,
+  organizersAndAdminArea,
+  organizersArea,
+  signedInLayout,
+  userArea,
+  visitorsLayout,
+} from './layouts.ts'
 import { organizerRoutes } from './organizers.tsx'
 import { publicRoutes } from './public.tsx'
 import { rootRoute } from './root.tsx'
@@ -25,6 +33,7 @@ export const routeTree = rootRoute.addChildren([
     userArea.addChildren([...userRoutes]),
     organizersArea.addChildren([...organizerRoutes]),
     adminArea.addChildren([...adminRoutes]),
+    organizersAndAdminArea.addChildren([...integrationRoutes]),
   ]),
 ])
 

@@ -104,9 +104,14 @@ export function AdminDashboardScreen() {
         <section className="page admin-dashboard" data-live={live ? 'connected' : 'offline'}>
           <header className="admin-dashboard-header">
             <h1>Admin Dashboard</h1>
-            <Link to="/useraccounts" className="button button-secondary">
-              User Accounts
-            </Link>
+            <nav className="admin-dashboard-links" aria-label="Account">
+              <Link to="/useraccounts" className="button button-secondary">
+                User Accounts
+              </Link>
+              <Link to="/account/tokens" className="button button-secondary">
+                API tokens
+              </Link>
+            </nav>
           </header>
           <ActivityPanel />
           {content}

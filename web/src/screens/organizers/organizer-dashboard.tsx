@@ -112,9 +112,10 @@ export function OrganizerDashboardScreen() {
         <section className="page organizer-dashboard" data-live={live ? 'connected' : 'offline'}>
           <header className="organizer-dashboard-header">
             <h1>Attendees by Event</h1>
-            <nav className="organizer-dashboard-links" aria-label="Billing">
+            <nav className="organizer-dashboard-links" aria-label="Account">
               <Link to="/organizer/billing">Billing</Link>
               <Link to="/organizer/invoices">Invoices</Link>
+              <Link to="/account/tokens">API tokens</Link>
             </nav>
             <button type="button" onClick={() => void exportCsv()} disabled={exporting} aria-busy={exporting}>
               Export All as CSV

@@ -1,0 +1,62 @@
+// The words of the API tokens screen.
+import type { TokenScope } from '../../../../contracts/tokens.ts'
+
+export const tokenTexts = {
+  heading: 'API tokens',
+  intro:
+    'A token lets your own programs use the API as you, limited to the scopes and events you choose. Send it as a Bearer authorization header.',
+  newHeading: 'New token',
+  name: 'Name',
+  nameHint: 'What uses it, so you know which to revoke (a ticket kiosk, a spreadsheet).',
+  scopes: 'Scopes',
+  events: 'Events',
+  allEvents: 'All my events',
+  someEvents: 'Only some of my events',
+  adminEvents: 'All events: an admin’s token is not bound to some.',
+  noEvents: 'You have no events yet: a token for all of them covers those you create.',
+  eventsLoading: 'Loading your events...',
+  eventsFailed: 'Could not load your events.',
+  chooseEvents: 'Choose at least one event, or all of them.',
+  expires: 'Expires (optional)',
+  expiresHint: 'It stops working at the end of that day. Leave it empty for a token that does not expire.',
+  create: 'Create token',
+  creating: 'Creating...',
+  createFailed: 'Could not create the token.',
+  secretHeading: (name: string) => `Your new token “${name}”`,
+  secret: 'Token',
+  secretNote: 'Copy this token now: it is not shown again.',
+  copy: 'Copy',
+  copied: 'Token copied.',
+  copyFailed: 'Could not copy: select the token and copy it yourself.',
+  dismiss: 'Done',
+  listHeading: 'Your tokens',
+  none: 'No tokens yet.',
+  loadFailed: 'Could not load your tokens.',
+  all: 'All',
+  never: 'Never',
+  noAddress: '–',
+  columns: {
+    name: 'Name',
+    scopes: 'Scopes',
+    events: 'Events',
+    expires: 'Expires',
+    lastUsed: 'Last used',
+    lastAddress: 'Last address',
+    actions: 'Actions',
+  },
+  revoke: 'Revoke',
+  revokeQuestion: (name: string) => `Revoke “${name}”? Programs using it are refused at once.`,
+  revokeYes: 'Yes, revoke',
+  revoking: 'Revoking...',
+  keep: 'Keep',
+  revokeFailed: 'Could not revoke the token.',
+} as const
+
+/** what each scope lets a token do, in one plain line */
+export const scopeTexts: Record<TokenScope, string> = {
+  'events:read': 'Read your events',
+  'events:write': 'Create and change your events',
+  'orders:read': 'Read sales and invoices',
+  'attendees:read': 'Read attendees',
+  'checkin:write': 'Scan passes at the door',
+}
