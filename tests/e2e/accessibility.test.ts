@@ -243,6 +243,7 @@ const screens: Record<Role, Screen[]> = {
     { path: () => `/schedule/${event._id}`, ready: (page) => page.getByLabel(/title/i).first().waitFor() },
     { path: () => '/organizer/billing', ready: button('Save') },
     { path: () => '/organizer/invoices', ready: button('Download CSV') },
+    { path: () => '/account/tokens', ready: button('Create token') },
   ],
   admin: [
     { path: () => '/admin/dashboard', ready: text(TITLE) },
