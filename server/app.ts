@@ -36,6 +36,7 @@ import { trustProxyOf } from './http/trust-proxy.ts'
 import { serializerCompiler, validatorCompiler } from './http/valibot.ts'
 import { registerWeb } from './http/web.ts'
 import { integrationRoutes } from './integrations/routes.ts'
+import { webhookRoutes } from './integrations/webhook-routes.ts'
 import { registerActivityFeed } from './live/feed.ts'
 import { attachLive, type Live } from './live/socket.ts'
 import { urlForLog } from './log.ts'
@@ -279,6 +280,13 @@ export async function createHttpApp(parts: {
         integrations: services.integrations,
         commands: services.integrationCommands,
         tokenAuth: services.tokenAuth,
+        catalog: services.catalog,
+      })
+      await webhookRoutes(api, {
+        config,
+        webhooks: services.webhooks,
+        endpoints: services.endpointCommands,
+        deliveries: services.webhookCommands,
         catalog: services.catalog,
       })
       await queueRoutes(api, {

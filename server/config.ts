@@ -212,6 +212,12 @@ const EnvSchema = v.object({
   QUEUE_JOINS_PER_HOUR: wholeNumber(30, 1),
   /** requests one API token may make a minute (issue 43) */
   TOKEN_REQUESTS_PER_MINUTE: wholeNumber(600, 1),
+  /** webhooks (issue 43): sending to loopback and private addresses (for local testing only) */
+  WEBHOOKS_ALLOW_PRIVATE: switchSetting('off'),
+  WEBHOOK_RETRY_BASE_MS: wholeNumber(30_000, 1),
+  WEBHOOK_GIVE_UP_HOURS: wholeNumber(72, 0),
+  WEBHOOK_TICK_MS: wholeNumber(1000, 10),
+  WEBHOOK_TIMEOUT_MS: wholeNumber(10_000, 100),
   DOOR_STAFF_CHANGES_PER_HOUR: wholeNumber(30, 1),
   CHECKOUTS_PER_EVENT_PER_HOUR: wholeNumber(30, 1),
   RESET_TOKEN_MINUTES: wholeNumber(30, 1),
@@ -463,6 +469,14 @@ export type Config = {
     /** how long handlePaymentSuccess waits for the ticket before answering 202 */
     paymentWaitSeconds: number
   }
+  /** webhooks (issue 43): private destinations allowed (never in production), retries, the tick */
+  webhooks: {
+    allowPrivate: boolean
+    retryBaseMs: number
+    giveUpHours: number
+    tickMs: number
+    timeoutMs: number
+  }
   /** taxes and invoices (issue 42) */
   billing: {
     /** the GST rates a ticket type may have, in percent, ascending */
@@ -599,6 +613,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       )
     }
     if (env.RATE_LIMITS === 'off') unsafe.push('RATE_LIMITS: off is refused in production')
+    if (env.WEBHOOKS_ALLOW_PRIVATE === 'on')
+      unsafe.push('WEBHOOKS_ALLOW_PRIVATE: on is refused in production (webhooks into private networks)')
     if (durationMs(env.JWT_EXPIRES_IN) > 30 * DAY_MS) {
       unsafe.push('JWT_EXPIRES_IN: at most 30d in production')
     }
@@ -744,6 +760,13 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       maxHeldSeatsPerAddress: env.MAX_HELD_SEATS_PER_ADDRESS,
       cancelCutoffHours: env.CANCEL_CUTOFF_HOURS,
       paymentWaitSeconds: env.PAYMENT_WAIT_SECONDS,
+    },
+    webhooks: {
+      allowPrivate: env.WEBHOOKS_ALLOW_PRIVATE === 'on',
+      retryBaseMs: env.WEBHOOK_RETRY_BASE_MS,
+      giveUpHours: env.WEBHOOK_GIVE_UP_HOURS,
+      tickMs: env.WEBHOOK_TICK_MS,
+      timeoutMs: env.WEBHOOK_TIMEOUT_MS,
     },
     billing: {
       gstRates: env.GST_RATES,

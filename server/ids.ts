@@ -45,6 +45,9 @@ export const streams = {
   billing: (organizerId: string) => `billing-${organizerId}`,
   /** an account's API tokens (issue 43) */
   tokens: (accountId: string) => `tokens-${accountId}`,
+  /** an organizer's webhook endpoints, and one endpoint's deliveries (issue 43) */
+  webhooks: (organizerId: string) => `webhooks-${organizerId}`,
+  webhook: (endpointId: string) => `webhook-${endpointId}`,
 }
 
 /** The id part of a stream name: everything after the first '-'. */

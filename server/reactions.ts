@@ -6,6 +6,7 @@ import type { BookingQueries } from './booking/queries.ts'
 import type { DoorMails } from './checkin/mails.ts'
 import type { AsyncQueries } from './db/store.ts'
 import { streams } from './ids.ts'
+import type { WebhookMails } from './integrations/mails.ts'
 import { job, jobIds } from './jobs/catalogue.ts'
 import type { JobRequest } from './jobs/port.ts'
 import { Consumer } from './ledger/consumer.ts'
@@ -23,6 +24,7 @@ export type ReactionParts = {
   bookingMails: BookingMails
   inquiryMails: InquiryMails
   doorMails: DoorMails
+  webhookMails: WebhookMails
   sentMails: AsyncQueries<SentMailRecord>
 }
 
@@ -104,7 +106,9 @@ const refundJob = (orderId: string, paymentId: string, amountPaise: number) =>
   job('payments.refund', { orderId, paymentId, amountPaise }, { jobId: jobIds.refund(orderId, paymentId) })
 
 /** What each fact calls for, as jobs (shared by the dispatch consumer and the owed-jobs repair). */
-function jobsForFacts(parts: Pick<ReactionParts, 'bookingMails' | 'inquiryMails' | 'doorMails' | 'booking'>) {
+function jobsForFacts(
+  parts: Pick<ReactionParts, 'bookingMails' | 'inquiryMails' | 'doorMails' | 'booking' | 'webhookMails'>,
+) {
   const { bookingMails: mails, inquiryMails: supportMails, doorMails, booking } = parts
   /** the waiting list's serving, when anyone waits for this ticket type (issue 17) */
   const serveIfWaiting = async (ticketTypeId: string, eventId: string, position: number) =>
@@ -232,6 +236,8 @@ function jobsForFacts(parts: Pick<ReactionParts, 'bookingMails' | 'inquiryMails'
       }
       case 'InquiryAnswered':
         return mail(jobIds.answerMail(fact.data.inquiryId), await supportMails.answered(fact.data.inquiryId))
+      case 'WebhookEndpointDisabled':
+        return mail(`mail-webhook-off-${fact.position}`, await parts.webhookMails.disabled(fact.data))
       case 'DoorStaffInvited':
         // one mail per invitation sent (sent again: mailed again)
         return mail(jobIds.doorInvitationMail(fact.position), await doorMails.invited(fact.data))
@@ -259,6 +265,13 @@ function jobsForFacts(parts: Pick<ReactionParts, 'bookingMails' | 'inquiryMails'
       case 'CreditNoteIssued':
       case 'ApiTokenCreated':
       case 'ApiTokenRevoked':
+      // webhooks are delivered by their own consumer and deliverer (integrations/)
+      case 'WebhookEndpointAdded':
+      case 'WebhookEndpointRemoved':
+      case 'WebhookQueued':
+      case 'WebhookDelivered':
+      case 'WebhookAttemptFailed':
+      case 'WebhookRetryAsked':
       case 'OnSaleSet':
       case 'QueueJoined':
       case 'QueueOpened':

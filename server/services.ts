@@ -16,7 +16,9 @@ import { checkinScans } from './checkin/scans.ts'
 import { checkinViews } from './checkin/views.ts'
 import { decisionLocks } from './db/store.ts'
 import { integrationCommands } from './integrations/commands.ts'
+import { webhookMails } from './integrations/mails.ts'
 import { tokenAuth } from './integrations/token-auth.ts'
+import { endpointCommands, webhookCommands } from './integrations/webhooks.ts'
 import type { Platform } from './platform.ts'
 import { queueCommands } from './queue/commands.ts'
 import { inquiryMails } from './support/mails.ts'
@@ -72,6 +74,10 @@ export function createServices(platform: Platform, seams: Seams = {}) {
     billingCommands: billingCommands(ledger),
     integrations: store.queries.integrations,
     integrationCommands: integrationCommands(ledger),
+    webhooks: store.queries.webhooks,
+    webhookCommands: webhookCommands(ledger),
+    endpointCommands: endpointCommands(ledger),
+    webhookMails: webhookMails({ accounts, publicUrl: config.publicUrl }),
     tokenAuth: tokenAuth({
       config,
       redis,

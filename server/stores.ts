@@ -16,7 +16,12 @@ import { type Connection, openDatabase } from './db/connection.ts'
 import { openPostgres, type PgConnection } from './db/pg-connection.ts'
 import { after, pgSql, poolQueryable, type Sql, sqliteSql } from './db/sql.ts'
 import { type AsyncQueries, type LedgerPort, promised, type StepQueries } from './db/store.ts'
-import { type IntegrationQueries, integrationQueries } from './integrations/queries.ts'
+import {
+  type IntegrationQueries,
+  integrationQueries,
+  type WebhookQueries,
+  webhookQueries,
+} from './integrations/queries.ts'
 import type { Ledger } from './ledger/ledger.ts'
 import type { PgLedger } from './ledger/pg-ledger.ts'
 import { pgLedgerPort } from './ledger/pg-ledger.ts'
@@ -39,6 +44,8 @@ export type DecisionReads = {
   queue: StepQueries<QueueQueries>
   /** the invoice series' last numbers (issue 42), read under their supplier's lock */
   billing: StepQueries<BillingQueries>
+  /** webhook deliveries (issue 43), read under their endpoint's lock */
+  webhooks: StepQueries<WebhookQueries>
 }
 
 export type AppLedger = LedgerPort<DecisionReads>
@@ -64,6 +71,7 @@ export type StoreQueries = {
   queue: QueueQueries
   billing: BillingQueries
   integrations: IntegrationQueries
+  webhooks: WebhookQueries
 }
 
 export type SentMails = AsyncQueries<SentMailRecord>
@@ -96,6 +104,7 @@ export function sqliteStore(connection: Connection, now?: () => Date): Store {
       seating: seatingQueries(sqlite),
       queue: queueQueries(sqlite),
       billing: billingQueries(sqlite),
+      webhooks: webhookQueries(sqlite),
     }),
     queries: {
       accounts: promised(accountQueries(sqlite)),
@@ -111,6 +120,7 @@ export function sqliteStore(connection: Connection, now?: () => Date): Store {
       queue: promised(queueQueries(sqlite)),
       billing: promised(billingQueries(sqlite)),
       integrations: promised(integrationQueries(sqlite)),
+      webhooks: promised(webhookQueries(sqlite)),
     },
     sentMails: promised(sentMailRecord(db)),
     sqlite: { connection, ledger },
@@ -134,6 +144,7 @@ export function postgresStore(connection: PgConnection, now?: () => Date): Store
       seating: seatingQueries(pgSql(tx), places),
       queue: queueQueries(pgSql(tx)),
       billing: billingQueries(pgSql(tx)),
+      webhooks: webhookQueries(pgSql(tx)),
     })),
     queries: {
       accounts: promised(accountQueries(pool)),
@@ -149,6 +160,7 @@ export function postgresStore(connection: PgConnection, now?: () => Date): Store
       queue: promised(queueQueries(pool)),
       billing: promised(billingQueries(pool)),
       integrations: promised(integrationQueries(pool)),
+      webhooks: promised(webhookQueries(pool)),
     },
     sentMails: pgSentMailRecord(connection.db),
     sqlite: null,

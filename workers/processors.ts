@@ -6,6 +6,8 @@ import type { PaymentConfirmer } from '../server/booking/confirm.ts'
 import type { BookingQueries } from '../server/booking/queries.ts'
 import type { CatalogQueries } from '../server/catalog/queries.ts'
 import type { AsyncQueries } from '../server/db/store.ts'
+import type { WebhookQueries } from '../server/integrations/queries.ts'
+import { type WebhookCommands, webhookDeliverer, webhookQueuer } from '../server/integrations/webhooks.ts'
 import type { Processors } from '../server/jobs/port.ts'
 import type { SentMailRecord } from '../server/mail/sent.ts'
 import type { Platform } from '../server/platform.ts'
@@ -16,7 +18,7 @@ import { notificationsProcessor } from './notifications.ts'
 import { paymentsProcessor } from './payments.ts'
 
 export type WorkerParts = {
-  platform: Pick<Platform, 'jobs' | 'config' | 'gateway' | 'mailer' | 'logger'>
+  platform: Pick<Platform, 'jobs' | 'config' | 'gateway' | 'mailer' | 'logger' | 'ledger' | 'redis'>
   accounts: AccountQueries
   catalog: CatalogQueries
   booking: BookingQueries
@@ -24,6 +26,9 @@ export type WorkerParts = {
   waitlist: WaitlistCommands
   confirm: PaymentConfirmer
   sentMails: AsyncQueries<SentMailRecord>
+  /** webhooks (issue 43): the queries and decisions the queuer and the deliverer use */
+  webhooks: WebhookQueries
+  webhookCommands: WebhookCommands
 }
 
 export const createProcessors = (parts: WorkerParts): Processors => {
@@ -60,5 +65,23 @@ export function startWorkers(parts: WorkerParts): () => void {
   platform.jobs.startWorkers(createProcessors(parts))
   const sweep = setInterval(() => void sweepOnce(), SWEEP_MS)
   sweep.unref()
-  return () => clearInterval(sweep)
+  // webhooks: facts queued for the endpoints that want them, and sent (issue 43)
+  const webhookParts = {
+    config: platform.config,
+    ledger: platform.ledger,
+    redis: platform.redis,
+    logger: platform.logger,
+    webhooks: parts.webhooks,
+    commands: parts.webhookCommands,
+    reads: { catalog: parts.catalog, booking: parts.booking },
+  }
+  const queuer = webhookQueuer(webhookParts)
+  const deliverer = webhookDeliverer(webhookParts)
+  queuer.start()
+  deliverer.start()
+  return () => {
+    clearInterval(sweep)
+    deliverer.stop()
+    void queuer.stop()
+  }
 }

@@ -6,7 +6,7 @@ import { billingProfiles, invoiceDocuments } from '../billing/tables.ts'
 import { heldByClient, inventory, orders, promoCodes } from '../booking/tables.ts'
 import { events, eventTicketTypes } from '../catalog/tables.ts'
 import { admissions, admissionsByMinute, doorInvitations, doubleEntries, passes } from '../checkin/tables.ts'
-import { apiTokens } from '../integrations/tables.ts'
+import { apiTokens, webhookDeliveries, webhookEndpoints } from '../integrations/tables.ts'
 import { queuePlaces, queueRooms } from '../queue/tables.ts'
 import { sessions } from '../schedule/tables.ts'
 import { seatMaps, seatRows, seats } from '../seating/tables.ts'
@@ -42,3 +42,5 @@ export const queuePlacesTable = queuePlaces.pg
 export const billingProfilesTable = billingProfiles.pg
 export const invoiceDocumentsTable = invoiceDocuments.pg
 export const apiTokensTable = apiTokens.pg
+export const webhookEndpointsTable = webhookEndpoints.pg
+export const webhookDeliveriesTable = webhookDeliveries.pg

@@ -6,7 +6,7 @@ import { billingProfiles, invoiceDocuments } from '../billing/tables.ts'
 import { heldByClient, inventory, orders, promoCodes } from '../booking/tables.ts'
 import { events, eventTicketTypes } from '../catalog/tables.ts'
 import { admissions, admissionsByMinute, doorInvitations, doubleEntries, passes } from '../checkin/tables.ts'
-import { apiTokens } from '../integrations/tables.ts'
+import { apiTokens, webhookDeliveries, webhookEndpoints } from '../integrations/tables.ts'
 import { queuePlaces, queueRooms } from '../queue/tables.ts'
 import { sessions } from '../schedule/tables.ts'
 import { seatMaps, seatRows, seats } from '../seating/tables.ts'
@@ -42,3 +42,5 @@ export const queuePlacesTable = queuePlaces.sqlite
 export const billingProfilesTable = billingProfiles.sqlite
 export const invoiceDocumentsTable = invoiceDocuments.sqlite
 export const apiTokensTable = apiTokens.sqlite
+export const webhookEndpointsTable = webhookEndpoints.sqlite
+export const webhookDeliveriesTable = webhookDeliveries.sqlite

@@ -103,6 +103,8 @@ export const decisionLocks = {
   queue: (eventId: string) => `queue:${eventId}`,
   /** an invoice series: a supplier's next numbers (the organizer's, or 'platform' for fees) */
   invoices: (supplierId: string) => `invoices:${supplierId}`,
+  /** a webhook endpoint: its deliveries queued once each, their outcomes recorded once each */
+  webhook: (endpointId: string) => `webhook:${endpointId}`,
   /** a sign-up: one account per e-mail */
   email: (email: string) => `email:${email.toLowerCase()}`,
 }

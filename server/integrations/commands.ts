@@ -8,17 +8,19 @@ import { notFound } from '../errors.ts'
 import { newId, streams } from '../ids.ts'
 import { type Decider, handleCommand } from '../ledger/decider.ts'
 import type { FactMeta } from '../ledger/ledger.ts'
-import type { IntegrationFact } from './facts.ts'
+import type { ApiTokenCreated, ApiTokenRevoked } from './facts.ts'
+
+type TokenFact = ApiTokenCreated | ApiTokenRevoked
 
 /** the hash a token's secret is kept as */
 export const secretHash = (secret: string) => createHash('sha256').update(secret).digest('hex')
 
 type TokensState = { tokens: Readonly<Record<string, { revoked: boolean }>> }
 type TokensCommand =
-  | { type: 'Create'; data: Extract<IntegrationFact, { type: 'ApiTokenCreated' }>['data'] }
+  | { type: 'Create'; data: ApiTokenCreated['data'] }
   | { type: 'Revoke'; tokenId: string; accountId: string; by: string }
 
-export const tokensDecider: Decider<TokensState, TokensCommand, IntegrationFact> = {
+export const tokensDecider: Decider<TokensState, TokensCommand, TokenFact> = {
   initialState: () => ({ tokens: {} }),
   evolve(state, fact) {
     switch (fact.type) {

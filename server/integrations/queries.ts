@@ -2,7 +2,14 @@
 import { sql } from 'drizzle-orm'
 import { after, type Now, type Sql, statement } from '../db/sql.ts'
 import type { AsyncQueries } from '../db/store.ts'
-import { type ApiTokenRow, apiTokens } from './tables.ts'
+import {
+  type ApiTokenRow,
+  apiTokens,
+  type WebhookDeliveryRow,
+  type WebhookEndpointRow,
+  webhookDeliveries,
+  webhookEndpoints,
+} from './tables.ts'
 
 const byId = statement<{ id: string }, Record<string, unknown>>(
   (p) => sql`SELECT ${apiTokens.columns()} FROM api_tokens WHERE id = ${p.id}`,
@@ -29,3 +36,53 @@ export function integrationQueries(x: Sql) {
 
 export type IntegrationQueriesNow = Now<ReturnType<typeof integrationQueries>>
 export type IntegrationQueries = AsyncQueries<ReturnType<typeof integrationQueries>>
+
+const endpointById = statement<{ id: string }, Record<string, unknown>>(
+  (p) => sql`SELECT ${webhookEndpoints.columns()} FROM webhook_endpoints WHERE id = ${p.id}`,
+)
+const endpointsOf = statement<{ organizerId: string }, Record<string, unknown>>(
+  (p) => sql`SELECT ${webhookEndpoints.columns()} FROM webhook_endpoints
+    WHERE organizer_id = ${p.organizerId} AND removed_at IS NULL ORDER BY created_at, id`,
+)
+const deliveryById = statement<{ id: string }, Record<string, unknown>>(
+  (p) => sql`SELECT ${webhookDeliveries.columns()} FROM webhook_deliveries WHERE id = ${p.id}`,
+)
+const deliveriesOf = statement<{ endpointId: string; limit: number }, Record<string, unknown>>(
+  (p) => sql`SELECT ${webhookDeliveries.columns()} FROM webhook_deliveries WHERE endpoint_id = ${p.endpointId}
+    ORDER BY seq DESC LIMIT ${p.limit}`,
+)
+/** each live endpoint's first pending delivery, when it is due: what the deliverer sends next */
+const dueHeads = statement<{ now: string; limit: number }, Record<string, unknown>>(
+  (p) => sql`SELECT ${webhookDeliveries.columns('d')} FROM webhook_deliveries d
+    JOIN webhook_endpoints e ON e.id = d.endpoint_id AND e.removed_at IS NULL AND e.disabled_at IS NULL
+    WHERE d.status = 'pending' AND d.next_at <= ${p.now}
+      AND d.seq = (SELECT min(f.seq) FROM webhook_deliveries f WHERE f.endpoint_id = d.endpoint_id AND f.status = 'pending')
+    ORDER BY d.next_at LIMIT ${p.limit}`,
+)
+/** the first pending delivery of an endpoint (the one before all others) */
+const headOf = statement<{ endpointId: string }, { id: string }>(
+  (p) => sql`SELECT id FROM webhook_deliveries WHERE endpoint_id = ${p.endpointId} AND status = 'pending'
+    ORDER BY seq LIMIT 1`,
+)
+
+export function webhookQueries(x: Sql) {
+  const endpoint = webhookEndpoints.decode(x.dialect)
+  const delivery = webhookDeliveries.decode(x.dialect)
+  const endpoints = (rows: Record<string, unknown>[]) => rows.map((r) => endpoint(r) as WebhookEndpointRow)
+  const deliveries = (rows: Record<string, unknown>[]) => rows.map((r) => delivery(r) as WebhookDeliveryRow)
+  return {
+    endpoint: (id: string) =>
+      after(x.get(endpointById, { id }), (r) => (r ? (endpoint(r) as WebhookEndpointRow) : undefined)),
+    /** an organizer's endpoints not removed (disabled ones too) */
+    endpointsOf: (organizerId: string) => after(x.all(endpointsOf, { organizerId }), endpoints),
+    delivery: (id: string) =>
+      after(x.get(deliveryById, { id }), (r) => (r ? (delivery(r) as WebhookDeliveryRow) : undefined)),
+    /** an endpoint's latest deliveries, newest first */
+    deliveriesOf: (endpointId: string, limit = 200) =>
+      after(x.all(deliveriesOf, { endpointId, limit }), deliveries),
+    dueHeads: (now: string, limit = 100) => after(x.all(dueHeads, { now, limit }), deliveries),
+    headOf: (endpointId: string) => after(x.get(headOf, { endpointId }), (r) => r?.id),
+  }
+}
+
+export type WebhookQueries = AsyncQueries<ReturnType<typeof webhookQueries>>

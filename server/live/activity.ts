@@ -150,6 +150,22 @@ export function activityShaper(reads: LiveReads) {
         return `${await name(fact.data.accountId)} made an API token “${fact.data.name}” (${fact.data.scopes.join(', ')})`
       case 'ApiTokenRevoked':
         return `${await name(fact.data.by)} revoked an API token`
+      case 'WebhookEndpointAdded':
+        return `${await name(fact.data.organizerId)} added a webhook to ${fact.data.url} (${fact.data.kinds.join(', ')})`
+      case 'WebhookEndpointRemoved':
+        return `${await name(fact.data.by)} removed a webhook`
+      case 'WebhookQueued':
+        return `${fact.data.kind} queued for a webhook`
+      case 'WebhookDelivered':
+        return `A webhook delivery was answered ${fact.data.code} (attempt ${fact.data.attempts})`
+      case 'WebhookAttemptFailed':
+        return `A webhook delivery failed (attempt ${fact.data.attempts}${fact.data.code ? `, ${fact.data.code}` : ''})${
+          fact.data.nextAt ? '' : ': given up'
+        }`
+      case 'WebhookEndpointDisabled':
+        return `The webhook to ${fact.data.url} was turned off: ${fact.data.reason}`
+      case 'WebhookRetryAsked':
+        return `${await name(fact.data.by)} asked a webhook delivery to be sent again`
       case 'CreditNoteIssued':
         return `Credit note ${fact.data.number} issued against ${fact.data.document.against} for “${fact.data.document.event.title}”`
       case 'OnSaleSet':

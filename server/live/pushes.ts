@@ -610,6 +610,13 @@ export function createPushes(
       case 'CreditNoteIssued':
       case 'ApiTokenCreated':
       case 'ApiTokenRevoked':
+      case 'WebhookEndpointAdded':
+      case 'WebhookEndpointRemoved':
+      case 'WebhookQueued':
+      case 'WebhookDelivered':
+      case 'WebhookAttemptFailed':
+      case 'WebhookEndpointDisabled':
+      case 'WebhookRetryAsked':
         return []
       case 'SeatMapPlaced':
       case 'EventEdited':

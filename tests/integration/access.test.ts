@@ -82,6 +82,18 @@ const vipPlan = {
   ],
 }
 
+/** an endpoint of the organizer's (issue 43) */
+async function organizerEndpoint(w: World): Promise<string> {
+  const res = await app().inject({
+    method: 'POST',
+    url: '/api/v1/organizer/webhooks',
+    headers: auth(w.organizer),
+    payload: { url: 'https://hooks.example.com/rule', events: ['order.paid'] },
+  })
+  expect(res.statusCode, res.body).toBe(201)
+  return res.json().id as string
+}
+
 /** a ticket the user bought from the organizer once they had a billing profile: it has an invoice */
 async function invoicedTicket(w: World): Promise<string> {
   const profile = await app().inject({
@@ -884,6 +896,58 @@ const rules: Rule[] = [
       return res.json().id as string
     },
     request: (_w, as, id) => ({ method: 'DELETE', url: `/api/v1/account/tokens/${id}`, headers: auth(as) }),
+  }),
+  // webhooks (issue 43): an organizer's own endpoints
+  rule({
+    route: 'POST /api/v1/organizer/webhooks',
+    when: 'an endpoint of their own (organizers only)',
+    expect: row(401, 403, 403, 201, 201, 403),
+    request: (_w, as) => ({
+      method: 'POST',
+      url: '/api/v1/organizer/webhooks',
+      headers: auth(as),
+      payload: { url: 'https://hooks.example.com/in', events: ['order.paid'] },
+    }),
+  }),
+  rule({
+    route: 'GET /api/v1/organizer/webhooks',
+    when: 'their own endpoints (organizers only)',
+    expect: row(401, 403, 403, 200, 200, 403),
+    request: getAs('/api/v1/organizer/webhooks'),
+  }),
+  rule({
+    route: 'DELETE /api/v1/organizer/webhooks/:id',
+    when: "the organizer's endpoint (its owner only; others: 404)",
+    fresh: true,
+    expect: row(401, 403, 403, 200, 404, 403),
+    prepare: (w) => organizerEndpoint(w),
+    request: (_w, as, id) => ({
+      method: 'DELETE',
+      url: `/api/v1/organizer/webhooks/${id}`,
+      headers: auth(as),
+    }),
+  }),
+  rule({
+    route: 'GET /api/v1/organizer/webhooks/:id/deliveries',
+    when: "the organizer's endpoint's deliveries (its owner only; others: 404)",
+    expect: row(401, 403, 403, 200, 404, 403),
+    prepare: (w) => organizerEndpoint(w),
+    request: (_w, as, id) => ({
+      method: 'GET',
+      url: `/api/v1/organizer/webhooks/${id}/deliveries`,
+      headers: auth(as),
+    }),
+  }),
+  rule({
+    route: 'POST /api/v1/organizer/webhooks/:id/deliveries/:deliveryId/retry',
+    when: 'a delivery the endpoint does not have (its owner: 404 naming it; others: 404 the endpoint)',
+    expect: row(401, 403, 403, 404, 404, 403),
+    prepare: (w) => organizerEndpoint(w),
+    request: (_w, as, id) => ({
+      method: 'POST',
+      url: `/api/v1/organizer/webhooks/${id}/deliveries/${id}-1/retry`,
+      headers: auth(as),
+    }),
   }),
   rule({
     route: 'GET /api/v1/organizer/invoices',

@@ -349,6 +349,8 @@ describe('the index as a read model', () => {
         'billing_profiles',
         'invoice_documents',
         'api_tokens',
+        'webhook_endpoints',
+        'webhook_deliveries',
       ])
         sqlite.exec(`DROP TABLE ${table}`)
       for (const column of [
@@ -366,7 +368,7 @@ describe('the index as a read model', () => {
       sqlite.exec('ALTER TABLE event_ticket_types DROP COLUMN tax_rate_bp')
       sqlite
         .prepare(
-          'DELETE FROM __drizzle_migrations WHERE created_at IN (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+          'DELETE FROM __drizzle_migrations WHERE created_at IN (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
         )
         .run(
           recorded('0009_events_search'),
@@ -385,6 +387,7 @@ describe('the index as a read model', () => {
           recorded('0023_seat_holds'),
           recorded('0024_invoices'),
           recorded('0025_api_tokens'),
+          recorded('0026_webhooks'),
         )
       // Opening the database applies the missing migration, which indexes the existing events.
       openDatabase(sqlite.name).close()

@@ -835,6 +835,72 @@ export const routeSpecs: RouteSpec[] = [
           .map((id) => `/api/v1/account/tokens/${id}`),
       }),
   },
+  // webhooks (issue 43)
+  {
+    route: 'POST /api/v1/organizer/webhooks',
+    request: () =>
+      http({
+        method: 'POST',
+        path: fixed('/api/v1/organizer/webhooks'),
+        body: jsonBody(
+          {
+            url: fc.constantFrom('https://hooks.example.com/in', 'https://a.example.org/x?y=1'),
+            events: fc.constantFrom(['order.paid'], ['event.approved', 'checkin.admitted']),
+          },
+          {
+            url: fc.constantFrom(
+              '',
+              'ftp://x',
+              'http://127.0.0.1/',
+              'https://169.254.169.254/',
+              'not a url',
+              7,
+              'https://[::1]/',
+            ),
+            events: fc.constantFrom([], ['order.stolen'], 'order.paid', null),
+            eventIds: fc.constantFrom([], ['nope'], 'x', ['../..']),
+          },
+        ),
+      }),
+  },
+  {
+    route: 'GET /api/v1/organizer/webhooks',
+    request: () => http({ method: 'GET', path: fixed('/api/v1/organizer/webhooks') }),
+  },
+  {
+    route: 'DELETE /api/v1/organizer/webhooks/:id',
+    request: () =>
+      http({
+        method: 'DELETE',
+        path: fc
+          .constantFrom('0123456789abcdef01234567', 'nope', '%00')
+          .map((id) => `/api/v1/organizer/webhooks/${id}`),
+      }),
+  },
+  {
+    route: 'GET /api/v1/organizer/webhooks/:id/deliveries',
+    request: () =>
+      http({
+        method: 'GET',
+        path: fc
+          .constantFrom('0123456789abcdef01234567', 'x')
+          .map((id) => `/api/v1/organizer/webhooks/${id}/deliveries`),
+      }),
+  },
+  {
+    route: 'POST /api/v1/organizer/webhooks/:id/deliveries/:deliveryId/retry',
+    request: () =>
+      http({
+        method: 'POST',
+        path: fc
+          .constantFrom(
+            ['0123456789abcdef01234567', '0123456789abcdef01234567-5'],
+            ['x', 'y'],
+            ['0123456789abcdef01234567', '..'],
+          )
+          .map(([id, d]) => `/api/v1/organizer/webhooks/${id}/deliveries/${d}/retry`),
+      }),
+  },
   {
     route: 'GET /api/v1/organizer/invoices',
     request: () =>
