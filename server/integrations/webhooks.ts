@@ -187,7 +187,7 @@ export function webhookCommands(ledger: WebhookLedger) {
     ) =>
       ledger.transaction(function* (tx) {
         const now = yield* wait(tx.reads.webhooks.delivery(delivery.id))
-        if (!now || now.status !== 'pending' || now.attempts !== delivery.attempts) return false
+        if (now?.status !== 'pending' || now.attempts !== delivery.attempts) return false
         const attempts = delivery.attempts + 1
         const { endpointId } = delivery
         const facts: IntegrationFact[] = outcome.ok
