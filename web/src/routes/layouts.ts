@@ -51,7 +51,7 @@ function areaOf<const Id extends string>(id: Id, ...roles: Role[]) {
 export const userArea = areaOf('_user', 'user')
 export const organizersArea = areaOf('_organizers', 'organizers')
 export const adminArea = areaOf('_admin', 'admin')
-/** what organizers and admins both have: their API tokens */
+/** what organizers and admins both have: their API tokens (an organizer's webhooks are theirs alone) */
 export const organizersAndAdminArea = areaOf('_organizers-and-admin', 'organizers', 'admin')
 
 /** Visitors only (login, sign up): a signed-in account goes to the landing page. */

@@ -9,7 +9,7 @@ import { passwordRoutes, profileRoute, visitorRoutes } from './accounts.ts'
 import { adminRoutes } from './admin.tsx'
 import { attendeeRoutes, userRoutes } from './attendees.tsx'
 import { checkinRoutes } from './checkin.ts'
-import { integrationRoutes } from './integrations.ts'
+import { integrationRoutes, organizerIntegrationRoutes } from './integrations.ts'
 import {
   adminArea,
   organizersAndAdminArea,
@@ -31,7 +31,7 @@ export const routeTree = rootRoute.addChildren([
     profileRoute,
     ...attendeeRoutes,
     userArea.addChildren([...userRoutes]),
-    organizersArea.addChildren([...organizerRoutes]),
+    organizersArea.addChildren([...organizerRoutes, ...organizerIntegrationRoutes]),
     adminArea.addChildren([...adminRoutes]),
     organizersAndAdminArea.addChildren([...integrationRoutes]),
   ]),

@@ -52,6 +52,7 @@ export function ApiTokensScreen() {
               <Link to="/organizers/dashboard">Dashboard</Link>
               <Link to="/organizer/billing">Billing</Link>
               <Link to="/organizer/invoices">Invoices</Link>
+              <Link to="/account/webhooks">Webhooks</Link>
             </>
           ) : (
             <Link to="/admin/dashboard">Dashboard</Link>

@@ -2,7 +2,7 @@
 // (all of an organizer's or some; an admin's cover all) and last day. Checked with the server's own
 // schema on submit; what the server refuses is shown at the field it names, until that field changes.
 import type { UseQueryResult } from '@tanstack/react-query'
-import { type FormEvent, type ReactNode, useId, useState } from 'react'
+import { type FormEvent, useState } from 'react'
 import type { EventView } from '../../../../contracts/catalog.ts'
 import { type TokenScope, tokenScopes } from '../../../../contracts/tokens.ts'
 import { fieldErrorsOf } from '../../api/field-errors.ts'
@@ -11,6 +11,7 @@ import { FetchError } from '../../ui/fetched.tsx'
 import { FormError } from '../../ui/field.tsx'
 import { FormControl } from '../../ui/form-control.tsx'
 import { notify } from '../../ui/toasts.ts'
+import { Choice, Choices } from './choices.tsx'
 import {
   checkTokenDraft,
   emptyDraft,
@@ -135,54 +136,6 @@ export function NewTokenForm(props: {
         </button>
       </div>
     </form>
-  )
-}
-
-/** a group of checkboxes or radios with its legend, and the message that concerns the group */
-function Choices(props: { legend: string; error?: string | undefined; children: ReactNode }) {
-  const errorId = useId()
-  return (
-    <fieldset className="api-tokens-choices" aria-describedby={props.error ? errorId : undefined}>
-      <legend>{props.legend}</legend>
-      {props.children}
-      {props.error && (
-        <p id={errorId} className="field-error" role="alert">
-          {props.error}
-        </p>
-      )}
-    </fieldset>
-  )
-}
-
-function Choice(props: {
-  label: string
-  hint?: string
-  type?: 'checkbox' | 'radio'
-  name?: string
-  checked: boolean
-  disabled: boolean
-  onChange(on: boolean): void
-}) {
-  const id = useId()
-  const hintId = useId()
-  return (
-    <div className="api-tokens-choice">
-      <input
-        id={id}
-        type={props.type ?? 'checkbox'}
-        name={props.name}
-        checked={props.checked}
-        disabled={props.disabled}
-        aria-describedby={props.hint ? hintId : undefined}
-        onChange={(input) => props.onChange(input.target.checked)}
-      />
-      <label htmlFor={id}>{props.label}</label>
-      {props.hint && (
-        <span id={hintId} className="api-tokens-choice-hint">
-          {props.hint}
-        </span>
-      )}
-    </div>
   )
 }
 

@@ -116,6 +116,7 @@ export function OrganizerDashboardScreen() {
               <Link to="/organizer/billing">Billing</Link>
               <Link to="/organizer/invoices">Invoices</Link>
               <Link to="/account/tokens">API tokens</Link>
+              <Link to="/account/webhooks">Webhooks</Link>
             </nav>
             <button type="button" onClick={() => void exportCsv()} disabled={exporting} aria-busy={exporting}>
               Export All as CSV
