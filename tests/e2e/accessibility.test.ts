@@ -244,6 +244,7 @@ const screens: Record<Role, Screen[]> = {
     { path: () => '/organizer/billing', ready: button('Save') },
     { path: () => '/organizer/invoices', ready: button('Download CSV') },
     { path: () => '/account/tokens', ready: button('Create token') },
+    { path: () => '/account/webhooks', ready: button('Add webhook') },
   ],
   admin: [
     { path: () => '/admin/dashboard', ready: text(TITLE) },
