@@ -84,11 +84,13 @@ export function WebhookDeliveries({ id, webhook }: { id: string; webhook: Webhoo
                           <button
                             type="button"
                             className="button-secondary"
-                            aria-label={`${webhookTexts.sendAgain}: ${cells.type} at position ${cells.position}`}
                             disabled={sending === delivery.id}
                             onClick={() => void sendAgain(delivery)}
                           >
                             {sending === delivery.id ? webhookTexts.sending : webhookTexts.sendAgain}
+                            <span className="visually-hidden">
+                              {webhookTexts.sendAgainWhich(cells.type, cells.position)}
+                            </span>
                           </button>
                         </td>
                       </tr>

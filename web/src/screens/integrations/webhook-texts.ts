@@ -53,6 +53,8 @@ export const webhookTexts = {
   none_: '–',
   sendAgain: 'Send again',
   sending: 'Sending...',
+  /** which delivery a row's button sends, for a screen reader */
+  sendAgainWhich: (type: string, position: string) => `: ${type} at position ${position}`,
   sendAgainFailed: 'Could not send the delivery again.',
   remove: 'Remove',
   removeQuestion: (url: string) => `Remove ${url}? Nothing more is sent to it.`,
