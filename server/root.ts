@@ -42,7 +42,7 @@ export async function buildApp(
   const reactions = { platform, ...services }
   const dispatch = createDispatch(reactions)
   dispatch.start()
-  const stopSweep = config.workers === 'inline' ? runWorkers(platform, services) : () => {}
+  const stopSweep = config.workers === 'inline' ? runWorkers(platform, services) : async () => {}
   // Closing waits for a repair under way, so it does not enqueue into closed connections.
   let owing: Promise<void> = Promise.resolve()
   const owed = () => {
@@ -54,7 +54,7 @@ export async function buildApp(
   platform.jobs.onReconnect(owed)
 
   app.addHook('preClose', async () => {
-    stopSweep()
+    await stopSweep()
     await owing
     await dispatch.stop()
     await app.live.close()

@@ -31,7 +31,7 @@ logger.info(
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, async () => {
-    stopSweep()
+    await stopSweep()
     await platform.close()
     process.exit(0)
   })

@@ -55,7 +55,7 @@ const SWEEP_MS = 30_000
  * every half minute (a hold's own expiry job is the fast path; this sweep is the safety net for
  * jobs a Redis without its data forgot). Returns a stop for the sweep.
  */
-export function startWorkers(parts: WorkerParts): () => void {
+export function startWorkers(parts: WorkerParts): () => Promise<void> {
   const { platform, bookingCommands: commands } = parts
   const sweepOnce = () =>
     commands
@@ -79,9 +79,9 @@ export function startWorkers(parts: WorkerParts): () => void {
   const deliverer = webhookDeliverer(webhookParts)
   queuer.start()
   deliverer.start()
-  return () => {
+  return async () => {
     clearInterval(sweep)
     deliverer.stop()
-    void queuer.stop()
+    await queuer.stop()
   }
 }

@@ -860,7 +860,7 @@ describe('workers, run by hand (WORKERS=off: jobs wait in Redis until a test run
       for (const placed of lapsed) await lapseHold(app, placed.ticketId)
       expect(await availableOf(app, event._id, 'VIP')).toBe(1)
 
-      startWorkers({ platform: app.platform, ...app.services })
+      const stopWorkers = startWorkers({ platform: app.platform, ...app.services })
       // the sweep at start: done at once on SQLite, within moments on PostgreSQL (its next is 30 s away)
       await until(async () => {
         const streams = await Promise.all(lapsed.map((placed) => factsOf(app, placed.ticketId)))
@@ -871,6 +871,7 @@ describe('workers, run by hand (WORKERS=off: jobs wait in Redis until a test run
         expect(await factsOf(app, placed.ticketId)).toEqual(['TicketsHeld', 'HoldExpired'])
       expect(await factsOf(app, running.ticketId)).toEqual(['TicketsHeld'])
       expect(await availableOf(app, event._id, 'VIP')).toBe(4)
+      await stopWorkers()
     })
   })
 })
