@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest'
 import type { InvoiceDocument } from '../../contracts/billing.ts'
 import { isRange, registerTotals, thisMonth } from '../../web/src/screens/billing/invoice-register.ts'
-import { breakdownRows } from '../../web/src/screens/booking/order-breakdown.ts'
+import { breakdownAddsUp, breakdownRows } from '../../web/src/screens/booking/order-breakdown.ts'
 import { documentsOf } from '../../web/src/screens/booking/ticket-documents.ts'
 import { STATE_NEEDED, taxProblems } from '../../web/src/screens/catalog/new-event-check.ts'
 import { stateChoices, stateLabel } from '../../web/src/ui/gst-states.ts'
@@ -133,5 +133,15 @@ describe('the Invoices screen', () => {
 
   it('adds up nothing to nothing', () => {
     expect(registerTotals([])).toEqual({ taxableValue: 0, cgst: 0, sgst: 0, igst: 0, total: 0 })
+  })
+})
+
+describe('whether the checkout shows a breakdown', () => {
+  const none = { base: 3000, cgst: 0, sgst: 0, igst: 0, fee: 0, feeTax: 0, total: 3000 }
+  it('shows one only when a tax or a fee is in it: an untaxed order shows its amount alone, as before', () => {
+    expect(breakdownAddsUp(undefined)).toBe(false)
+    expect(breakdownAddsUp(none)).toBe(false)
+    expect(breakdownAddsUp({ ...none, igst: 540, total: 3540 })).toBe(true)
+    expect(breakdownAddsUp({ ...none, fee: 20, total: 3020 })).toBe(true)
   })
 })

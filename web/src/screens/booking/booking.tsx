@@ -26,6 +26,7 @@ import { seatLine } from '../../ui/seat-label.ts'
 import { notify } from '../../ui/toasts.ts'
 import { useEventZone, useSite } from '../../ui/use-site.ts'
 import { CheckoutDialog } from './checkout-dialog.tsx'
+import { breakdownAddsUp } from './order-breakdown.ts'
 import { OrderBreakdown } from './order-breakdown-list.tsx'
 import { type Payer, razorpayCheckout } from './razorpay-checkout.ts'
 import { SaleAdmission } from './sale-admission.tsx'
@@ -386,7 +387,7 @@ function BookingForm({
           </ul>
         </div>
       )}
-      {order?.reply.breakdown && snapshot.matches({ checkout: 'provider' }) && (
+      {breakdownAddsUp(order?.reply.breakdown) && snapshot.matches({ checkout: 'provider' }) && (
         <OrderBreakdown breakdown={order.reply.breakdown} />
       )}
       <button

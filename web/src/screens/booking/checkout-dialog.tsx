@@ -6,6 +6,7 @@ import type { Breakdown } from '../../../../contracts/billing.ts'
 import { formatAmount } from '../../ui/money.ts'
 import { formatRupees } from '../../ui/rupees.ts'
 import { useModal } from '../../ui/use-modal.ts'
+import { breakdownAddsUp } from './order-breakdown.ts'
 import { OrderBreakdown } from './order-breakdown-list.tsx'
 
 type CheckoutDialogProps = {
@@ -51,9 +52,9 @@ export function CheckoutDialog({
       </header>
       <p className="checkout-amount">
         {/* beside a breakdown to the paisa, the amount is written to the paisa too */}
-        {breakdown ? formatAmount(amountPaise / 100) : formatRupees(amountPaise / 100)}
+        {breakdownAddsUp(breakdown) ? formatAmount(amountPaise / 100) : formatRupees(amountPaise / 100)}
       </p>
-      {breakdown && <OrderBreakdown breakdown={breakdown} />}
+      {breakdownAddsUp(breakdown) && <OrderBreakdown breakdown={breakdown} />}
       <p className="checkout-note">Test payment: no card is charged.</p>
       <div className="checkout-actions">
         <button type="button" onClick={onPay} disabled={paying}>

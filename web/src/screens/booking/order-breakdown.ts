@@ -15,6 +15,14 @@ export const breakdownLabels = {
   total: 'Total',
 } as const
 
+/**
+ * Whether an order's breakdown says more than its amount: a tax or a fee. An untaxed order without
+ * a fee shows its amount alone, as the checkout always has.
+ */
+export const breakdownAddsUp = (breakdown: Breakdown | undefined): breakdown is Breakdown =>
+  breakdown !== undefined &&
+  breakdown.cgst + breakdown.sgst + breakdown.igst + breakdown.fee + breakdown.feeTax > 0
+
 export function breakdownRows(breakdown: Breakdown): BreakdownRow[] {
   const rows: BreakdownRow[] = [{ label: breakdownLabels.base, amount: breakdown.base }]
   for (const key of ['cgst', 'sgst', 'igst', 'fee', 'feeTax'] as const) {
