@@ -135,7 +135,11 @@ describe('webhooks', () => {
     const buyer = await signUp(app())
     const paid = await buy(app(), buyer, event, 'VIP', 1)
     await until(() => hooks.received.length === 1, 15_000)
-    const [delivery] = (await get(app(), `/api/v1/organizer/webhooks/${id}/deliveries`, organizer)).json()
+    // the outcome is recorded after the answer: wait for it
+    const firstDelivery = async () =>
+      (await get(app(), `/api/v1/organizer/webhooks/${id}/deliveries`, organizer)).json()[0]
+    await until(async () => (await firstDelivery())?.status === 'delivered', 10_000)
+    const delivery = await firstDelivery()
     expect(delivery).toMatchObject({ status: 'delivered', attempts: 3, lastCode: 200 })
     // down: nothing arrives, everything waits; back: all of it, in order, none twice
     await hooks.stop()
