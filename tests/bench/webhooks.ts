@@ -21,8 +21,9 @@
 //    down phase included): each endpoint received every order exactly once (by webhook-id; a
 //    webhook-id arriving again after a 2xx answer is a duplicate), in ascending ledger position,
 //    every signature valid, nothing else; and the server's own log of each endpoint's latest
-//    deliveries shows them all delivered. Anything else is a problem the run reports (npm run bench
-//    exits non-zero).
+//    deliveries shows them all delivered. Anything else, or a purchase refused, is a problem the
+//    run reports (npm run bench exits non-zero); the ratio is judged against its target in
+//    RESULTS.md (met or missed), as the invoices bench judges its own.
 // Sizes: BENCH_WEBHOOK_ORDERS paid orders with webhooks in all (10,000; --quick 600),
 // BENCH_WEBHOOK_ROUND purchases a throughput round (1,000; --quick 150), BENCH_WEBHOOK_CONCURRENCY
 // purchases in flight (200), BENCH_WEBHOOK_DOWN_SECONDS (300; --quick 20).
@@ -467,7 +468,8 @@ export async function benchWebhooks(
     const withHooks = figuresOf(true)
     const without = figuresOf(false)
     const ratio = round(withHooks.purchasesPerSecond.median / without.purchasesPerSecond.median, 3)
-    if (!(ratio >= 0.9)) problems.push(`purchases/s with webhooks ÷ without ${ratio}, under the 0.9 target`)
+    // judged against the 0.9 target in RESULTS.md (met or missed), as the invoices bench judges its
+    // ratio: problems are what the deliveries or the sale got wrong, which fail the run
     const arrived = final.endpoints.reduce((s, e) => s + e.arrived, 0)
     const result: WebhooksResult = {
       store: 'sqlite',
