@@ -714,7 +714,7 @@ function webhooksSection(v: WebhooksResult | undefined): string[] {
     `Receiver down: the other ${down.purchases.toLocaleString('en')} orders were sold with the receiver down (connections refused); it`,
     `came back ${down.seconds} s after it went down, owed ${down.owed.toLocaleString('en')} deliveries; the first arrived ${down.firstAfterReturnSeconds} s after its return`,
     `(the head delivery's next retry under the backoff) and the last ${down.recoveredSeconds} s after it (${down.catchUpPerSecond} deliveries/s once it`,
-    `resumed). Checked over the whole run, warm-up included: ${d.arrived.toLocaleString('en')} of ${d.expected.toLocaleString('en')} deliveries arrived (distinct`,
+    `resumed, ${down.cpuMsPerDelivery} ms of the app's CPU a delivery from the return to the last). Checked over the whole run, warm-up included: ${d.arrived.toLocaleString('en')} of ${d.expected.toLocaleString('en')} deliveries arrived (distinct`,
     `webhook-ids), ${d.missing} missing, ${d.unexpected} unexpected, ${d.duplicates} arriving again after a 2xx answer, ${d.outOfOrder} out of ledger order,`,
     `${d.badSignatures} failing verification, ${d.notDeliveredInLog} not delivered in the server's log of each endpoint's latest; the receiver's CPU`,
     `${v.receiverCpuSeconds} s. ${v.problems.length} problems${v.problems.length ? `: ${v.problems.slice(0, 5).join('; ')}` : ''}.`,

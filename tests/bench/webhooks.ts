@@ -95,6 +95,9 @@ export type WebhooksResult = {
     recoveredSeconds: number
     /** deliveries/s from the first after the return to the last */
     catchUpPerSecond: number
+    /** the app's CPU from the return to the last delivery, per delivery owed, ms */
+    cpuMsPerDelivery: number
+    catchingUp: ServerSideUse
   }
   deliveries: {
     expected: number
@@ -370,11 +373,14 @@ export async function benchWebhooks(
       log(`webhooks: the sale outlasted the ${downSeconds} s down (${round(-downFor / 1000, 1)} s more)`)
     await new Promise((r) => setTimeout(r, Math.max(0, downFor)))
     const before = await receiver.summary()
+    // the server side from the return until the last delivery: what catching up costs a delivery
+    const catchingUp = d.measure()
     const upAt = await receiver.up()
     const owed = paid.length * ENDPOINTS - before.endpoints.reduce((s, e) => s + (e.tickets as number), 0)
     log(`webhooks: receiver back after ${round((upAt - downAt) / 1000, 1)} s, ${owed} deliveries owed`)
     const recovered = await receiver.until(paid.length, drainLimitMs(downSeconds, owed))
     if (!recovered) problems.push('after the receiver came back, the deliveries did not all arrive in time')
+    const caughtUp = await catchingUp.end()
     const after = recovered ?? (await receiver.summary())
     const firstAfter = Math.min(...after.endpoints.map((e) => e.firstAfterUpAt || Number.POSITIVE_INFINITY))
     const lastAfter = Math.max(...after.endpoints.map((e) => e.lastAt))
@@ -386,9 +392,11 @@ export async function benchWebhooks(
       recoveredSeconds: recovered ? round((lastAfter - upAt) / 1000, 1) : -1,
       catchUpPerSecond:
         recovered && lastAfter > firstAfter ? round((owed * 1000) / (lastAfter - firstAfter), 1) : 0,
+      cpuMsPerDelivery: owed > 0 ? round((caughtUp.cpuSeconds.apps * 1000) / owed, 3) : 0,
+      catchingUp: caughtUp,
     }
     log(
-      `webhooks: first delivery ${down.firstAfterReturnSeconds} s after the return, the last ${down.recoveredSeconds} s after (${down.catchUpPerSecond} deliveries/s)`,
+      `webhooks: first delivery ${down.firstAfterReturnSeconds} s after the return, the last ${down.recoveredSeconds} s after (${down.catchUpPerSecond} deliveries/s, ${down.cpuMsPerDelivery} ms of the app's CPU each)`,
     )
     // a moment for late duplicates (a retry of something already answered) to show
     await new Promise((r) => setTimeout(r, quick ? 3000 : 10_000))
