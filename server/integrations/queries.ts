@@ -51,12 +51,18 @@ const deliveriesOf = statement<{ endpointId: string; limit: number }, Record<str
   (p) => sql`SELECT ${webhookDeliveries.columns()} FROM webhook_deliveries WHERE endpoint_id = ${p.endpointId}
     ORDER BY seq DESC LIMIT ${p.limit}`,
 )
-/** each live endpoint's first pending delivery, when it is due: what the deliverer sends next */
+/**
+ * each live endpoint's first pending delivery, when it is due: what the deliverer sends next. Read
+ * from the endpoints, one index probe each for its head: read from the pending deliveries instead,
+ * every pending row was visited on every call (there are never `limit` heads to stop at), so a
+ * backlog of n made each call O(n) and draining it O(n²) (18,000 owed: ~34 ms a call, for at most
+ * one delivery an endpoint).
+ */
 const dueHeads = statement<{ now: string; limit: number }, Record<string, unknown>>(
-  (p) => sql`SELECT ${webhookDeliveries.columns('d')} FROM webhook_deliveries d
-    JOIN webhook_endpoints e ON e.id = d.endpoint_id AND e.removed_at IS NULL AND e.disabled_at IS NULL
-    WHERE d.status = 'pending' AND d.next_at <= ${p.now}
-      AND d.seq = (SELECT min(f.seq) FROM webhook_deliveries f WHERE f.endpoint_id = d.endpoint_id AND f.status = 'pending')
+  (p) => sql`SELECT ${webhookDeliveries.columns('d')} FROM webhook_endpoints e
+    JOIN webhook_deliveries d ON d.id = (SELECT f.id FROM webhook_deliveries f
+      WHERE f.endpoint_id = e.id AND f.status = 'pending' ORDER BY f.seq LIMIT 1)
+    WHERE e.removed_at IS NULL AND e.disabled_at IS NULL AND d.next_at <= ${p.now}
     ORDER BY d.next_at LIMIT ${p.limit}`,
 )
 /** the first pending delivery of an endpoint (the one before all others) */

@@ -96,8 +96,9 @@ export type InvoicesResult = {
 
 type Organizer = { index: number; token: string; prefix: string | null; sold: number }
 
-/** The API of one deployment, as the bench's own client (setup and checks, not measured). */
-function client(url: string) {
+/** The API of one deployment, as the bench's own client (setup and checks, not measured; the
+ * webhooks bench's too). */
+export function client(url: string) {
   const api = `${url}/api/v1`
   const call = async (method: string, path: string, token: string | null, body?: unknown) => {
     const res = await fetch(`${api}${path}`, {
@@ -202,8 +203,9 @@ async function events(deployment: Deployment, of: Organizer[], round: number, ca
   return ids
 }
 
-/** The load generator on its core; `started` is called once it has its connections open. */
-async function runBuyers(options: Record<string, unknown>, started: () => void): Promise<Load> {
+/** The load generator (lib/invoice-buyers.ts, also the webhooks bench's) on its core; `started` is
+ * called once it has its connections open. */
+export async function runBuyers(options: Record<string, unknown>, started: () => void): Promise<Load> {
   const running = spawnPinned(cores.load, ['tests/bench/lib/invoice-buyers.ts', JSON.stringify(options)])
   let told = false
   running.child.stdout?.on('data', () => {
@@ -224,7 +226,7 @@ async function runBuyers(options: Record<string, unknown>, started: () => void):
 }
 
 /** Waits until the server side used < 2% of a core over a second (its jobs after the burst done). */
-async function quiet(measuring: { end(): Promise<ServerSideUse> }, limitMs = 30_000) {
+export async function quiet(measuring: { end(): Promise<ServerSideUse> }, limitMs = 30_000) {
   const busy = (u: ServerSideUse) => u.cpuSeconds.apps + u.cpuSeconds.database
   const deadline = Date.now() + limitMs
   let last = busy(await measuring.end())

@@ -14,7 +14,9 @@
 // queue (the waiting room, issue 41: ~20,000 buyers in line on one process, and a sale arriving at
 // once with and without the room), invoices (issue 42: 1,000 purchases at once across 20 organizers
 // on both stores, every invoice checked gapless per organizer, and the server's CPU per purchase
-// with invoices against without).
+// with invoices against without), webhooks (issue 43: 10,000 paid orders with 3 endpoints each, every
+// delivery checked once and in order per endpoint, a receiver down for 5 minutes, and the sale's
+// purchases/s with webhooks against without).
 import { spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { dirname, join, relative } from 'node:path'
@@ -54,6 +56,7 @@ import { benchSeatingWeb, type SeatingWebResult } from './seating-web.ts'
 import { benchSoak, drawSoak, type SoakResult } from './soak.ts'
 import { benchStores, type StoreFigures } from './stores.ts'
 import { benchWeb } from './web.ts'
+import { benchWebhooks, type WebhooksResult } from './webhooks.ts'
 
 const { values } = parseArgs({
   options: {
@@ -469,6 +472,16 @@ if (wanted('invoices')) {
     process.exitCode = 1
   }
 }
+if (wanted('webhooks')) {
+  const webhooks = await benchWebhooks(quick, (line) => console.log(line))
+  log('webhooks', webhooks)
+  // written with the figures, and the run fails: a delivery missing, twice or out of order, a
+  // refused purchase (the ratio is judged in RESULTS.md)
+  if (webhooks.problems.length) {
+    console.error(`webhooks: ${webhooks.problems.length} problems:\n${webhooks.problems.join('\n')}`)
+    process.exitCode = 1
+  }
+}
 // the soak only when asked (ten minutes and more): npm run bench -- --only soak
 if (only?.has('soak')) log('soak', await benchSoak(quick ? 90 : 600, quick ? 500 : 2000, dir))
 // the plot drawn again from the figures kept, so RESULTS and the plot always show the same run
@@ -655,6 +668,56 @@ function invoicesSection(v: InvoicesResult | undefined): string[] {
     '| store | organizers | CPU ms per purchase, to the last confirm | until quiet | of it PostgreSQL | Redis | purchases/s | p99 ms | generator CPU | ratio with / without (to confirm / until quiet) |',
     '|---|---|---|---|---|---|---|---|---|---|',
     ...rows.map((cells) => `| ${cells.join(' | ')} |`),
+    '',
+  ]
+}
+
+/** Webhooks (issue 43): the sale with 3 endpoints against without, the deliveries' checks, a receiver down. */
+function webhooksSection(v: WebhooksResult | undefined): string[] {
+  if (!v) return []
+  const pct = (share: number) => `${Math.round(share * 100)}%`
+  const range = (x: Spread) => `${x.median} (${x.min}–${x.max})`
+  const rows = (['with', 'without'] as const).map((kind) => {
+    const f = v[kind]
+    return [
+      kind === 'with' ? `with ${v.endpoints} endpoints (order.paid)` : 'without endpoints',
+      range(f.purchasesPerSecond),
+      range(f.p99Ms),
+      range(f.cpuMsPerPurchase),
+      range(f.settledCpuMsPerPurchase),
+      `${f.redisCpuMsPerPurchase}`,
+      pct(f.generatorCpuShare),
+      kind === 'with' ? `${v.ratio} / ${v.cpuRatio} / ${v.settledCpuRatio}` : '–',
+    ]
+  })
+  const d = v.deliveries
+  const down = v.down
+  return [
+    `## Webhooks: ${v.orders.toLocaleString('en')} paid orders with ${v.endpoints} endpoints each (webhooks, issue 43)`,
+    '',
+    '`npm run bench -- --only webhooks`: SQLite at synchronous=FULL in a fresh data folder, one app process with its',
+    "workers inline, the whole server side on the server's core (lib/deploy.ts); the generator",
+    '(tests/bench/lib/invoice-buyers.ts) and a receiver (tests/bench/lib/webhook-receiver.ts: one port per endpoint,',
+    'each delivery verified with the Standard Webhooks library and answered 204) on the other. WEBHOOKS_ALLOW_PRIVATE=on',
+    `so the server may send to this machine; retries at their default (${v.retryBaseMs / 1000} s after a failure, doubling), the deliverer's`,
+    `tick at its default. One organizer has ${v.endpoints} endpoints wanting order.paid, another none. Rounds of the same sale`,
+    `(${v.roundPurchases.toLocaleString('en')} purchases: hold → pay at the local gateway → confirm, ${v.concurrency} in flight) on a fresh event of the one with`,
+    `endpoints alternate with rounds on a fresh event of the one without; one warm-up round of each, then ${v.rounds} of each,`,
+    'medians (min–max). CPU is the app’s (SQLite runs in it) per purchase, to the last confirm and until every delivery',
+    'of the round arrived and the server was quiet; Redis apart. While the receiver was up, a delivery arrived',
+    `${v.deliveryLagMs.p50} ms after its fact at the median, p99 ${v.deliveryLagMs.p99} ms, at most ${v.deliveryLagMs.max} ms.`,
+    '',
+    '| organizer | purchases/s | p99 ms | CPU ms per purchase, to the last confirm | until delivered and quiet | Redis | generator CPU | ratio with / without (purchases/s / CPU / until quiet) |',
+    '|---|---|---|---|---|---|---|---|',
+    ...rows.map((cells) => `| ${cells.join(' | ')} |`),
+    '',
+    `Receiver down: the other ${down.purchases.toLocaleString('en')} orders were sold with the receiver down (connections refused); it`,
+    `came back ${down.seconds} s after it went down, owed ${down.owed.toLocaleString('en')} deliveries; the first arrived ${down.firstAfterReturnSeconds} s after its return`,
+    `(the head delivery's next retry under the backoff) and the last ${down.recoveredSeconds} s after it (${down.catchUpPerSecond} deliveries/s once it`,
+    `resumed, ${down.cpuMsPerDelivery} ms of the app's CPU a delivery from the return to the last). Checked over the whole run, warm-up included: ${d.arrived.toLocaleString('en')} of ${d.expected.toLocaleString('en')} deliveries arrived (distinct`,
+    `webhook-ids), ${d.missing} missing, ${d.unexpected} unexpected, ${d.duplicates} arriving again after a 2xx answer, ${d.outOfOrder} out of ledger order,`,
+    `${d.badSignatures} failing verification, ${d.notDeliveredInLog} not delivered in the server's log of each endpoint's latest; the receiver's CPU`,
+    `${v.receiverCpuSeconds} s. ${v.problems.length} problems${v.problems.length ? `: ${v.problems.slice(0, 5).join('; ')}` : ''}.`,
     '',
   ]
 }
@@ -1247,6 +1310,22 @@ function markdown(r: Record<string, unknown>): string {
       `${yes(s.ratio <= 1.1)} (until quiet ${yes(s.settledRatio <= 1.1)}); checks ${yes(problems === 0)}`,
     ])
   }
+  const webhooks = r.webhooks as WebhooksResult | undefined
+  if (webhooks) {
+    const w = webhooks
+    const d = w.deliveries
+    const problems = w.problems.length
+    rows.push([
+      `webhooks: ${n(w.orders)} paid orders × ${w.endpoints} endpoints (SQLite, FULL), the sale ${n(w.roundPurchases)} purchases a round, ${w.concurrency} in flight`,
+      `with webhooks ${w.with.purchasesPerSecond.median} purchases/s, ${w.with.cpuMsPerPurchase.median} ms of the server's CPU per purchase ` +
+        `(${w.with.settledCpuMsPerPurchase.median} until delivered and quiet); ${n(d.arrived)} of ${n(d.expected)} deliveries, ` +
+        `${d.duplicates} twice, ${d.outOfOrder} out of order; receiver down ${w.down.seconds} s: the last of ${n(w.down.owed)} owed ${w.down.recoveredSeconds} s after its return`,
+      `without endpoints: ${w.without.purchasesPerSecond.median} purchases/s, ${w.without.cpuMsPerPurchase.median} ms (${w.without.settledCpuMsPerPurchase.median} until quiet)`,
+      `${w.ratio} (CPU ${w.cpuRatio}, until quiet ${w.settledCpuRatio})`,
+      'purchases/s ≥ 0.9; every delivery, once, in order per endpoint; all after the receiver returns',
+      `${yes(w.ratio >= 0.9)}; checks ${yes(d.missing === 0 && d.duplicates === 0 && d.outOfOrder === 0)}; down ${yes(w.down.recoveredSeconds >= 0)}; ${problems} problems`,
+    ])
+  }
   const table = [
     '| bench | measured | same-run baseline | ratio | target | verdict |',
     '|---|---|---|---|---|---|',
@@ -1278,6 +1357,7 @@ function markdown(r: Record<string, unknown>): string {
     ...holdProfileSection(r.holdProfile as HoldProfileResult | undefined),
     ...seatingSection(r.seating as SeatingResult | undefined),
     ...invoicesSection(r.invoices as InvoicesResult | undefined),
+    ...webhooksSection(r.webhooks as WebhooksResult | undefined),
     '## Changes made after profiling, before and after',
     '',
     'Measured with `npm run bench -- --only <bench>` (or the probe named) just before and just after each change,',
