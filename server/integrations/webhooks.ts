@@ -155,66 +155,100 @@ function* appendTo(tx: Tx, endpointId: string, facts: IntegrationFact[]) {
   yield* wait(tx.append(streams.webhook(endpointId), 'any', facts, { actor: 'system' }))
 }
 
+/** one attempt at a delivery: what the endpoint answered, and when to try again or whether to stop */
+export type Attempt = {
+  delivery: WebhookDeliveryRow
+  outcome: { code: number | null; error: string; ok: boolean }
+  next: { nextAt: string | null; disable?: { organizerId: string; url: string; reason: string } }
+}
+
+function factsOfAttempt(
+  delivery: WebhookDeliveryRow,
+  outcome: Attempt['outcome'],
+  next: Attempt['next'],
+): IntegrationFact[] {
+  const attempts = delivery.attempts + 1
+  const { endpointId } = delivery
+  if (outcome.ok)
+    return [
+      {
+        type: 'WebhookDelivered',
+        data: { endpointId, deliveryId: delivery.id, attempts, code: outcome.code ?? 0 },
+      },
+    ]
+  const facts: IntegrationFact[] = [
+    {
+      type: 'WebhookAttemptFailed',
+      data: {
+        endpointId,
+        deliveryId: delivery.id,
+        attempts,
+        code: outcome.code,
+        error: outcome.error.slice(0, 300),
+        nextAt: next.nextAt,
+      },
+    },
+  ]
+  if (next.disable) facts.push({ type: 'WebhookEndpointDisabled', data: { endpointId, ...next.disable } })
+  return facts
+}
+
 export function webhookCommands(ledger: WebhookLedger) {
   const lock = (endpointId: string) => ({ lock: decisionLocks.webhook(endpointId) })
   return {
-    /** a fact owed to an endpoint, once however often it is read */
-    queue: (endpointId: string, fact: StoredFact, news: WebhookNews) =>
-      ledger.transactionInBatch(function* (tx) {
-        const deliveryId = `${endpointId}-${fact.position}`
-        if (yield* wait(tx.reads.webhooks.delivery(deliveryId))) return false
-        yield* appendTo(tx, endpointId, [
-          {
-            type: 'WebhookQueued',
-            data: {
-              endpointId,
-              deliveryId,
-              position: fact.position,
-              kind: news.kind,
-              at: fact.at,
-              data: news.data,
-            },
-          },
-        ])
-        return true
-      }, lock(endpointId)),
-
-    /** what became of an attempt: recorded only if the delivery is still at that attempt */
-    record: (
-      delivery: WebhookDeliveryRow,
-      outcome: { code: number | null; error: string; ok: boolean },
-      next: { nextAt: string | null; disable?: { organizerId: string; url: string; reason: string } },
-    ) =>
-      ledger.transaction(function* (tx) {
-        const now = yield* wait(tx.reads.webhooks.delivery(delivery.id))
-        if (now?.status !== 'pending' || now.attempts !== delivery.attempts) return false
-        const attempts = delivery.attempts + 1
-        const { endpointId } = delivery
-        const facts: IntegrationFact[] = outcome.ok
-          ? [
+    /**
+     * A fact owed to the endpoints that want it, once however often it is read: one commit for all
+     * of them (under each one's lock), shared with the work of the same turn.
+     */
+    queue: (endpointIds: readonly string[], fact: StoredFact, news: WebhookNews) =>
+      ledger.transactionInBatch(
+        function* (tx) {
+          let queued = 0
+          for (const endpointId of endpointIds) {
+            const deliveryId = `${endpointId}-${fact.position}`
+            if (yield* wait(tx.reads.webhooks.delivery(deliveryId))) continue
+            yield* appendTo(tx, endpointId, [
               {
-                type: 'WebhookDelivered',
-                data: { endpointId, deliveryId: delivery.id, attempts, code: outcome.code ?? 0 },
-              },
-            ]
-          : [
-              {
-                type: 'WebhookAttemptFailed',
+                type: 'WebhookQueued',
                 data: {
                   endpointId,
-                  deliveryId: delivery.id,
-                  attempts,
-                  code: outcome.code,
-                  error: outcome.error.slice(0, 300),
-                  nextAt: next.nextAt,
+                  deliveryId,
+                  position: fact.position,
+                  kind: news.kind,
+                  at: fact.at,
+                  data: news.data,
                 },
               },
-            ]
-        if (!outcome.ok && next.disable)
-          facts.push({ type: 'WebhookEndpointDisabled', data: { endpointId, ...next.disable } })
-        yield* appendTo(tx, endpointId, facts)
-        return true
-      }, lock(delivery.endpointId)),
+            ])
+            queued++
+          }
+          return queued
+        },
+        { lock: endpointIds.map(decisionLocks.webhook) },
+      ),
+
+    /**
+     * What became of a round's attempts, each recorded only if its delivery is still at that
+     * attempt: one commit for the round (under each endpoint's lock), shared with the work of the
+     * same turn, so deliveries during a sale do not each cost a commit of their own.
+     */
+    record: (attempts: readonly Attempt[]) =>
+      ledger.transactionInBatch(
+        function* (tx) {
+          const recorded: boolean[] = []
+          for (const { delivery, outcome, next } of attempts) {
+            const now = yield* wait(tx.reads.webhooks.delivery(delivery.id))
+            if (now?.status !== 'pending' || now.attempts !== delivery.attempts) {
+              recorded.push(false)
+              continue
+            }
+            yield* appendTo(tx, delivery.endpointId, factsOfAttempt(delivery, outcome, next))
+            recorded.push(true)
+          }
+          return recorded
+        },
+        { lock: [...new Set(attempts.map((a) => a.delivery.endpointId))].map(decisionLocks.webhook) },
+      ),
 
     /** its owner asks a delivery to be sent again (delivered or given up: once more; pending: now) */
     retry: (delivery: WebhookDeliveryRow, by: string) =>
@@ -381,9 +415,13 @@ export function webhookQueuer(parts: WebhookParts): Consumer {
       if (!news) return
       const organizerId = news.organizerId ?? (await reads.catalog.byId(news.eventId))?.organizerId
       if (!organizerId) return
-      for (const endpoint of await webhooks.endpointsOf(organizerId)) {
-        if (wants(endpoint, news)) await commands.queue(endpoint.id, fact, news)
-      }
+      const wanting = (await webhooks.endpointsOf(organizerId)).filter((e) => wants(e, news))
+      if (wanting.length > 0)
+        await commands.queue(
+          wanting.map((e) => e.id),
+          fact,
+          news,
+        )
     },
     {
       pollMs: config.ledgerPollMs,
@@ -415,9 +453,10 @@ export function webhookDeliverer(parts: WebhookParts) {
     return true
   }
 
-  const deliver = async (delivery: WebhookDeliveryRow) => {
+  /** one attempt at a claimed delivery; null when its endpoint is off or gone (nothing to record) */
+  const attempt = async (delivery: WebhookDeliveryRow) => {
     const endpoint = await webhooks.endpoint(delivery.endpointId)
-    if (!endpoint || endpoint.disabledAt || endpoint.removedAt) return false
+    if (!endpoint || endpoint.disabledAt || endpoint.removedAt) return null
     const timestamp = Math.floor(Date.now() / 1000)
     const body = JSON.stringify({
       id: delivery.id,
@@ -441,23 +480,26 @@ export function webhookDeliverer(parts: WebhookParts) {
     const attempts = delivery.attempts + 1
     const failingFor = Date.now() - Date.parse(delivery.queuedAt)
     const giveUp = !outcome.ok && failingFor >= settings.giveUpHours * 3_600_000
-    await commands.record(delivery, outcome, {
-      nextAt:
-        outcome.ok || giveUp
-          ? null
-          : new Date(Date.now() + backoffMs(attempts, settings.retryBaseMs)).toISOString(),
-      ...(giveUp
-        ? {
-            disable: {
-              organizerId: endpoint.organizerId,
-              url: endpoint.url,
-              reason: `no delivery answered 2xx for ${settings.giveUpHours} hours (last: ${outcome.error || outcome.code})`,
-            },
-          }
-        : {}),
-    })
-    if (giveUp) await parts.mailOwner?.(endpoint).catch(() => {})
-    return outcome.ok
+    const tried: Attempt = {
+      delivery,
+      outcome,
+      next: {
+        nextAt:
+          outcome.ok || giveUp
+            ? null
+            : new Date(Date.now() + backoffMs(attempts, settings.retryBaseMs)).toISOString(),
+        ...(giveUp
+          ? {
+              disable: {
+                organizerId: endpoint.organizerId,
+                url: endpoint.url,
+                reason: `no delivery answered 2xx for ${settings.giveUpHours} hours (last: ${outcome.error || outcome.code})`,
+              },
+            }
+          : {}),
+      },
+    }
+    return { tried, endpoint }
   }
 
   let running = false
@@ -469,16 +511,21 @@ export function webhookDeliverer(parts: WebhookParts) {
       for (let more = true; more; ) {
         more = false
         const heads = await webhooks.dueHeads(new Date().toISOString(), 50)
-        await Promise.all(
-          heads.map(async (delivery) => {
-            if (!(await claim(delivery))) return
-            try {
-              if (await deliver(delivery)) more = true
-            } finally {
-              inFlight.delete(delivery.endpointId)
-            }
-          }),
-        )
+        const claimed: WebhookDeliveryRow[] = []
+        for (const delivery of heads) if (await claim(delivery)) claimed.push(delivery)
+        try {
+          // each endpoint's head at once; their outcomes recorded together, in one commit
+          const done = (await Promise.all(claimed.map(attempt))).filter((d) => d !== null)
+          if (done.length === 0) continue
+          const recorded = await commands.record(done.map((d) => d.tried))
+          for (const [i, { tried, endpoint }] of done.entries()) {
+            if (tried.outcome.ok) more = true
+            // its owner told once, by the process that recorded it turned off
+            else if (tried.next.disable && recorded[i]) await parts.mailOwner?.(endpoint).catch(() => {})
+          }
+        } finally {
+          for (const delivery of claimed) inFlight.delete(delivery.endpointId)
+        }
       }
     } catch (error) {
       logger.error({ err: error }, 'the webhook deliverer failed a round')
