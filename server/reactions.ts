@@ -271,6 +271,7 @@ function jobsForFacts(
       case 'WebhookQueued':
       case 'WebhookDelivered':
       case 'WebhookAttemptFailed':
+      case 'WebhookEndpointTurnedOn':
       case 'WebhookRetryAsked':
       case 'OnSaleSet':
       case 'QueueJoined':

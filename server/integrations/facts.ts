@@ -78,6 +78,14 @@ export type WebhookEndpointDisabled = {
   type: 'WebhookEndpointDisabled'
   data: { endpointId: string; organizerId: string; url: string; reason: string }
 }
+/**
+ * Its owner asked a delivery of an endpoint turned off to be sent again: the endpoint is on again,
+ * and what it is owed is given WEBHOOK_GIVE_UP_HOURS from now.
+ */
+export type WebhookEndpointTurnedOn = {
+  type: 'WebhookEndpointTurnedOn'
+  data: { endpointId: string; by: string }
+}
 /** Its owner asked a delivery to be sent again. */
 export type WebhookRetryAsked = {
   type: 'WebhookRetryAsked'
@@ -93,4 +101,5 @@ export type IntegrationFact =
   | WebhookDelivered
   | WebhookAttemptFailed
   | WebhookEndpointDisabled
+  | WebhookEndpointTurnedOn
   | WebhookRetryAsked

@@ -1,6 +1,7 @@
 // Folds the integrations area's facts into api_tokens (issue 43), on either store.
 import { sql } from 'drizzle-orm'
 import { statement } from '../db/sql.ts'
+import { wait } from '../db/store.ts'
 import { readProjection } from '../ledger/read-projection.ts'
 import type { IntegrationFact } from './facts.ts'
 import { apiTokens, webhookDeliveries, webhookEndpoints } from './tables.ts'
@@ -76,6 +77,18 @@ const attemptFailed = statement<{
     status = CASE WHEN ${p.nextAt} IS NULL THEN 'failed' ELSE 'pending' END,
     next_at = coalesce(${p.nextAt}, next_at) WHERE id = ${p.id}`,
 )
+// on again: the give-up clock of what the endpoint is owed starts again from now (queued_at is
+// where it counts from)
+const endpointOn = statement<{ id: string }>(
+  (p) => sql`UPDATE webhook_endpoints SET disabled_at = NULL WHERE id = ${p.id}`,
+)
+const owedFromNow = statement<{ id: string; at: string }>(
+  (p) =>
+    sql`UPDATE webhook_deliveries SET queued_at = ${p.at} WHERE endpoint_id = ${p.id} AND status = 'pending'`,
+)
+const queuedFromNow = statement<{ id: string; at: string }>(
+  (p) => sql`UPDATE webhook_deliveries SET queued_at = ${p.at} WHERE id = ${p.id}`,
+)
 const retryAsked = statement<{ id: string; at: string }>(
   (p) => sql`UPDATE webhook_deliveries SET status = 'pending', next_at = ${p.at} WHERE id = ${p.id}`,
 )
@@ -125,7 +138,15 @@ export const integrationsProjection = readProjection<IntegrationFact>({
         at: fact.at,
         nextAt: fact.data.nextAt,
       }),
-    WebhookRetryAsked: (fact, x) => x.run(retryAsked, { id: fact.data.deliveryId, at: fact.at }),
+    WebhookEndpointTurnedOn: function* (fact, x) {
+      yield* wait(x.run(endpointOn, { id: fact.data.endpointId }))
+      yield* wait(x.run(owedFromNow, { id: fact.data.endpointId, at: fact.at }))
+    },
+    WebhookRetryAsked: function* (fact, x) {
+      yield* wait(x.run(retryAsked, { id: fact.data.deliveryId, at: fact.at }))
+      // the delivery asked again has its give-up clock from now too
+      yield* wait(x.run(queuedFromNow, { id: fact.data.deliveryId, at: fact.at }))
+    },
     ApiTokenCreated: (fact, x) => {
       const d = fact.data
       return x.run(insertToken, {

@@ -253,12 +253,17 @@ export function webhookCommands(ledger: WebhookLedger) {
     /** its owner asks a delivery to be sent again (delivered or given up: once more; pending: now) */
     retry: (delivery: WebhookDeliveryRow, by: string) =>
       ledger.transaction(function* (tx) {
-        yield* appendTo(tx, delivery.endpointId, [
-          {
-            type: 'WebhookRetryAsked',
-            data: { endpointId: delivery.endpointId, deliveryId: delivery.id, by },
-          },
+        const { endpointId } = delivery
+        // an endpoint turned off is on again: what is asked again is sent, and what follows it
+        const endpoint = yield* wait(tx.reads.webhooks.endpoint(endpointId))
+        const turnOn: IntegrationFact[] = endpoint?.disabledAt
+          ? [{ type: 'WebhookEndpointTurnedOn', data: { endpointId, by } }]
+          : []
+        yield* appendTo(tx, endpointId, [
+          ...turnOn,
+          { type: 'WebhookRetryAsked', data: { endpointId, deliveryId: delivery.id, by } },
         ])
+        return turnOn.length > 0
       }, lock(delivery.endpointId)),
   }
 }

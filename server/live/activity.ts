@@ -164,6 +164,8 @@ export function activityShaper(reads: LiveReads) {
         }`
       case 'WebhookEndpointDisabled':
         return `The webhook to ${fact.data.url} was turned off: ${fact.data.reason}`
+      case 'WebhookEndpointTurnedOn':
+        return `${await name(fact.data.by)} turned a webhook back on`
       case 'WebhookRetryAsked':
         return `${await name(fact.data.by)} asked a webhook delivery to be sent again`
       case 'CreditNoteIssued':

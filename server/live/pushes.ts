@@ -616,6 +616,7 @@ export function createPushes(
       case 'WebhookDelivered':
       case 'WebhookAttemptFailed':
       case 'WebhookEndpointDisabled':
+      case 'WebhookEndpointTurnedOn':
       case 'WebhookRetryAsked':
         return []
       case 'SeatMapPlaced':

@@ -3,7 +3,8 @@
 // organizer adds an endpoint and gets its secret once; the facts it asked for arrive in ledger
 // order, signed so the Standard Webhooks library verifies them; a failing receiver is tried again
 // until it answers, a receiver that was down gets everything once back; a delivery can be sent
-// again; an endpoint failing too long is turned off and its owner mailed; private destinations
+// again; an endpoint failing too long is turned off and its owner mailed, and is on again when a
+// delivery of it is sent again; private destinations
 // are refused without the setting, also when a name resolves to one at delivery time.
 import { createServer, type IncomingMessage, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -265,6 +266,26 @@ describe('where webhooks may go', () => {
         (m) => m.to.includes(organizer.email) && /webhook/.test(m.subject),
       )
       expect(mail.text).toContain(hooks.url)
+
+      // its owner mends the receiver and sends the delivery again: the endpoint is on again, the
+      // delivery goes out, and so does what is sold after
+      hooks.answer(() => 200)
+      const again = await giveUp.app.inject({
+        method: 'POST',
+        url: `/api/v1/organizer/webhooks/${id}/deliveries/${delivery.id}/retry`,
+        headers: bearer(organizer.token),
+      })
+      expect(again.statusCode).toBe(202)
+      expect(
+        (await get(giveUp.app, '/api/v1/organizer/webhooks', organizer)).json()[0]?.disabledAt,
+      ).toBeNull()
+      await buy(giveUp.app, await signUp(giveUp.app), event, 'VIP', 1)
+      await until(async () => hooks.received.length === 2, 15_000)
+      const positions = hooks.received.map((r) => JSON.parse(r.body).position as number)
+      expect(positions[0]).toBe(delivery.position)
+      expect(positions[1]).toBeGreaterThan(positions[0] as number)
+      const log = (await get(giveUp.app, `/api/v1/organizer/webhooks/${id}/deliveries`, organizer)).json()
+      expect(log.map((d: { status: string }) => d.status)).toEqual(['delivered', 'delivered'])
     } finally {
       await hooks.stop()
       await giveUp.close()
