@@ -5,7 +5,7 @@ import { useState } from 'react'
 import { type Delivery, fetchDeliveries, retryDelivery, type Webhook } from '../../api/webhooks.ts'
 import { Fetched, messageOr } from '../../ui/fetched.tsx'
 import { notify } from '../../ui/toasts.ts'
-import { deliveriesRefetchMs, deliveryCells } from './webhook-form.ts'
+import { deliveriesRefetchMs, deliveryCells, webhooksKey } from './webhook-form.ts'
 import { webhookTexts } from './webhook-texts.ts'
 
 export const deliveriesKey = (id: string) => ['webhook-deliveries', id] as const
@@ -25,6 +25,8 @@ export function WebhookDeliveries({ id, webhook }: { id: string; webhook: Webhoo
     try {
       notify.success(await retryDelivery(webhook.id, delivery.id))
       await queryClient.invalidateQueries({ queryKey: key })
+      // an endpoint turned off is on again once a delivery of it is sent again
+      if (webhook.disabledAt) await queryClient.invalidateQueries({ queryKey: webhooksKey })
     } catch (error) {
       notify.error(messageOr(webhookTexts.sendAgainFailed)(error))
     } finally {

@@ -78,3 +78,6 @@ export function deliveryCells(delivery: Delivery) {
 /** deliveries are watched while some are still to go out, and a little while after */
 export const deliveriesRefetchMs = (deliveries: readonly Delivery[] | undefined): number =>
   deliveries?.some((delivery) => delivery.status === 'pending') ? 1000 : 5000
+
+/** the organizer's endpoints, as the Webhooks screen reads them */
+export const webhooksKey = ['webhooks'] as const

@@ -10,13 +10,13 @@ import { fetchMyEvents } from '../../api/catalog.ts'
 import { type CreatedWebhook, fetchWebhooks, type Webhook } from '../../api/webhooks.ts'
 import { Fetched, messageOr } from '../../ui/fetched.tsx'
 import { NewWebhookForm } from './new-webhook-form.tsx'
+import { webhooksKey } from './webhook-form.ts'
 import { WebhookList } from './webhook-list.tsx'
 import { WebhookSecret } from './webhook-secret.tsx'
 import { webhookTexts } from './webhook-texts.ts'
 import './api-tokens.css'
 import './webhooks.css'
 
-const webhooksKey = ['webhooks'] as const
 const myEventsKey = ['my-events'] as const
 const LIST_HEADING = 'webhooks-list'
 
