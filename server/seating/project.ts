@@ -2,10 +2,10 @@
 // saved upserts its seats (a seat held or sold keeps its sale: the plan may not move it) and drops
 // the seats it no longer has; a hold, a sale and a release move the seats the order names. A seat
 // released keeps the order it was last with, so the live room can say which seats came back.
-import { sql } from 'drizzle-orm'
+import { type SQL, sql } from 'drizzle-orm'
 import type { BookingFact, SeatsHeld } from '../booking/facts.ts'
 import type { SeatMapPlaced } from '../catalog/facts.ts'
-import { type Sql, type Statement, statement } from '../db/sql.ts'
+import { type DialectKit, type Sql, type Statement, statement } from '../db/sql.ts'
 import { wait } from '../db/store.ts'
 import { readProjection } from '../ledger/read-projection.ts'
 import { ROW_SEAT, rowSeat, type SeatSale, seatMaps, seatRows, seats } from './tables.ts'
@@ -105,7 +105,33 @@ const setRowSeats = (k: number) => {
 
 /** where a moved seat is, as its update returns it */
 type Moved = { ticketTypeId: string; row: string; slot: number; blocked: number | boolean }
-const movedColumns = sql`ticket_type_id AS "ticketTypeId", row_label AS "row", slot, blocked`
+
+/**
+ * A fact's update of its seats, with what sets their rows' records. On SQLite the update returns
+ * where the seats are (setRows then writes each row). On PostgreSQL one statement does both (the
+ * update in a WITH, each moved row's record made again character by character in the database):
+ * it is sent with the transaction's next statement, where a RETURNING read back here would cost a
+ * round trip of its own, in every release, seated or not.
+ */
+const moving = (update: SQL, d: DialectKit, eventIdToo = false) =>
+  d.dialect === 'sqlite'
+    ? sql`${update} RETURNING ${eventIdToo ? sql`event_id AS "eventId", ` : sql``}ticket_type_id AS "ticketTypeId",
+        row_label AS "row", slot, blocked`
+    : sql`WITH moved AS (${update} RETURNING event_id, ticket_type_id, row_label, slot,
+          CASE WHEN status <> 'free' THEN ${char(ROW_SEAT.taken)} WHEN blocked THEN ${char(ROW_SEAT.blocked)}
+            ELSE ${char(ROW_SEAT.free)} END AS c)
+        UPDATE seat_rows SET taken = g.taken, free = length(g.taken) - length(replace(g.taken, ${char(ROW_SEAT.free)}, ''))
+        FROM (SELECT r.event_id, r.ticket_type_id, r.row_label,
+            string_agg(coalesce(m.c, substr(r.taken, i, 1)), '' ORDER BY i) AS taken
+          FROM seat_rows r
+          JOIN (SELECT DISTINCT event_id, ticket_type_id, row_label FROM moved) k
+            ON r.event_id = k.event_id AND r.ticket_type_id = k.ticket_type_id AND r.row_label = k.row_label
+          CROSS JOIN LATERAL generate_series(1, length(r.taken)) AS i
+          LEFT JOIN moved m ON m.event_id = r.event_id AND m.ticket_type_id = r.ticket_type_id
+            AND m.row_label = r.row_label AND m.slot = i - 1
+          GROUP BY r.event_id, r.ticket_type_id, r.row_label) AS g
+        WHERE seat_rows.event_id = g.event_id AND seat_rows.ticket_type_id = g.ticket_type_id
+          AND seat_rows.row_label = g.row_label`
 
 /** Sets the moved seats' characters in their rows' records: one statement a row. */
 function* setRows(x: Sql, eventId: string, moved: readonly Moved[], status: SeatSale) {
@@ -146,21 +172,27 @@ const holdSeatsOf = new Map<number, Statement<HoldSeats, Moved>>()
 const holdSeats = (n: number) => {
   let made = holdSeatsOf.get(n)
   if (!made) {
-    made = statement<HoldSeats, Moved>(
-      (p) => sql`UPDATE seats SET status = 'held', order_id = ${p.orderId}
-        WHERE event_id = ${p.eventId} AND seat_id IN (${sql.join(
-          Array.from({ length: n }, (_, i) => p[`s${i}`]),
-          sql`, `,
-        )}) RETURNING ${movedColumns}`,
+    made = statement<HoldSeats, Moved>((p, d) =>
+      moving(
+        sql`UPDATE seats SET status = 'held', order_id = ${p.orderId}
+            WHERE event_id = ${p.eventId} AND seat_id IN (${sql.join(
+              Array.from({ length: n }, (_, i) => p[`s${i}`]),
+              sql`, `,
+            )})`,
+        d,
+      ),
     )
     holdSeatsOf.set(n, made)
   }
   return made
 }
 
-const holdListed = statement<{ eventId: string; orderId: string; ids: string[] }, Moved>(
-  (p, d) => sql`UPDATE seats SET status = 'held', order_id = ${p.orderId}
-    WHERE event_id = ${p.eventId} AND ${d.inList(sql`seat_id`, p.ids)} RETURNING ${movedColumns}`,
+const holdListed = statement<{ eventId: string; orderId: string; ids: string[] }, Moved>((p, d) =>
+  moving(
+    sql`UPDATE seats SET status = 'held', order_id = ${p.orderId}
+        WHERE event_id = ${p.eventId} AND ${d.inList(sql`seat_id`, p.ids)}`,
+    d,
+  ),
 )
 
 // a sale of the order's held seats leaves them taken: its rows' records stay as they are
@@ -170,14 +202,16 @@ const sellSeats = statement<{ eventId: string; orderId: string; ids: string[] }>
 )
 
 // taken again after a lapse: where they are, to be taken in their rows' records too
-const sellLapsed = statement<{ eventId: string; orderId: string; ids: string[] }, Moved>(
-  (p, d) => sql`UPDATE seats SET status = 'sold', order_id = ${p.orderId}
-    WHERE event_id = ${p.eventId} AND ${d.inList(sql`seat_id`, p.ids)} RETURNING ${movedColumns}`,
+const sellLapsed = statement<{ eventId: string; orderId: string; ids: string[] }, Moved>((p, d) =>
+  moving(
+    sql`UPDATE seats SET status = 'sold', order_id = ${p.orderId}
+        WHERE event_id = ${p.eventId} AND ${d.inList(sql`seat_id`, p.ids)}`,
+    d,
+  ),
 )
 
-const freeSeats = statement<{ orderId: string }, Moved & { eventId: string }>(
-  (p) => sql`UPDATE seats SET status = 'free' WHERE order_id = ${p.orderId} AND status <> 'free'
-    RETURNING event_id AS "eventId", ${movedColumns}`,
+const freeSeats = statement<{ orderId: string }, Moved & { eventId: string }>((p, d) =>
+  moving(sql`UPDATE seats SET status = 'free' WHERE order_id = ${p.orderId} AND status <> 'free'`, d, true),
 )
 
 function* placed(fact: { data: SeatMapPlaced['data'] }, x: Sql) {
@@ -229,10 +263,23 @@ function* placed(fact: { data: SeatMapPlaced['data'] }, x: Sql) {
 /** the seat ids an order's hold names (none: not a seated order) */
 const idsOf = (seatsHeld: SeatsHeld | undefined) => (seatsHeld ?? []).map((s) => s.id)
 
-function* release(fact: { data: { orderId: string } }, x: Sql) {
-  const moved = yield* wait(x.all(freeSeats, { orderId: fact.data.orderId }))
+/** Moves a fact's seats and sets them in their rows' records (on PostgreSQL, one statement: moving) */
+function* move<P extends object>(
+  x: Sql,
+  statement: Statement<P, Moved & { eventId?: string }>,
+  params: P,
+  eventId: string | null,
+  status: SeatSale,
+) {
+  if (x.dialect === 'postgres') return yield* wait(x.run(statement, params))
+  const moved = yield* wait(x.all(statement, params))
   // an order's seats are of one event
-  if (moved.length > 0) yield* setRows(x, (moved[0] as { eventId: string }).eventId, moved, 'free')
+  const of = eventId ?? moved[0]?.eventId
+  if (of !== undefined && moved.length > 0) yield* setRows(x, of, moved, status)
+}
+
+function* release(fact: { data: { orderId: string } }, x: Sql) {
+  yield* move(x, freeSeats, { orderId: fact.data.orderId }, null, 'free')
 }
 
 type SeatingFact =
@@ -251,16 +298,14 @@ export const seatingProjection = readProjection<SeatingFact>({
       const ids = idsOf(fact.data.seats)
       if (ids.length === 0) return
       const { eventId, orderId } = fact.data
-      let moved: Moved[]
-      if (ids.length > NAMED_SEATS) moved = yield* wait(x.all(holdListed, { eventId, orderId, ids }))
+      if (ids.length > NAMED_SEATS) yield* move(x, holdListed, { eventId, orderId, ids }, eventId, 'held')
       else {
         const named: HoldSeats = { eventId, orderId }
         ids.forEach((id, i) => {
           named[`s${i}`] = id
         })
-        moved = yield* wait(x.all(holdSeats(ids.length), named))
+        yield* move(x, holdSeats(ids.length), named, eventId, 'held')
       }
-      yield* setRows(x, eventId, moved, 'held')
     },
     *TicketsIssued(fact, x) {
       const ids = fact.data.seats ?? []
@@ -268,8 +313,7 @@ export const seatingProjection = readProjection<SeatingFact>({
       const { eventId, orderId } = fact.data
       if (fact.data.afterExpiry) {
         // taken again after a lapse: the rows the seats came back to have them taken again
-        const moved = yield* wait(x.all(sellLapsed, { eventId, orderId, ids }))
-        yield* setRows(x, eventId, moved, 'sold')
+        yield* move(x, sellLapsed, { eventId, orderId, ids }, eventId, 'sold')
       } else yield* wait(x.run(sellSeats, { eventId, orderId, ids }))
     },
     PaymentFailed: release,
