@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { CreateOrderReply, TicketView } from '../../contracts/booking.ts'
 import type { EventView } from '../../contracts/catalog.ts'
 import {
+  MAX_SEATS_PER_ORDER,
   NO_SEATMAP,
   PLAN_MOVES_TAKEN_SEATS,
   SEATS_TAKEN,
@@ -45,7 +46,13 @@ let admin: Session
 let organizer: Session
 
 beforeAll(async () => {
-  server = await startServer({ RATE_LIMITS: 'off', LOG_LEVEL: 'error' })
+  // an order may name as many seats as a seat map allows (MAX_SEATS_PER_ORDER), more than one
+  // statement sets in a row's record
+  server = await startServer({
+    RATE_LIMITS: 'off',
+    LOG_LEVEL: 'error',
+    MAX_TICKETS_PER_ORDER: String(MAX_SEATS_PER_ORDER),
+  })
   admin = await adminSession(app())
   organizer = await organizerSession(app(), 'Theatre')
 }, 60_000)
@@ -493,6 +500,23 @@ describe('each row’s record of its seats', () => {
     expect(after.statusCode, after.body).toBe(200)
     expect((after.json() as CreateOrderReply).seats?.filter((s) => taken.has(s.id))).toEqual([])
     await agree('the best seats of the new plan held')
+  })
+
+  it('stays as its seats are when an order holds and gives back more of a row than one statement sets', async () => {
+    const event = await seatedEvent()
+    expect((await putMap(event, { sections: [grid('Stalls', 'Stalls', 1, 20)] })).statusCode).toBe(200)
+    const map = await mapOf(event)
+    const buyer = await signUp(app(), 'Ela')
+    const eighteen = Array.from({ length: 18 }, (_, i) => seat(map, 'Stalls', 'A', i + 1).id)
+    const held = await order(buyer, { eventId: event._id, seats: eighteen })
+    expect(held.statusCode, held.body).toBe(200)
+    await agree('18 seats of a row held')
+    // the buyer's next checkout gives all 18 back
+    expect((await order(buyer, { eventId: event._id, ticketType: 'Stalls', quantity: 2 })).statusCode).toBe(
+      200,
+    )
+    expect(await statusOf(event, 'Stalls', 'A', 1)).toBe('free')
+    await agree('18 seats of a row given back')
   })
 })
 
