@@ -12,7 +12,7 @@ import type { TicketTypeRow } from '../catalog/queries.ts'
 import { type Step, type StepQueries, wait } from '../db/store.ts'
 import { conflict, invalid, seatsConflict } from '../errors.ts'
 import { bestSeats, type RowOfSeats, selectionRefusal } from '../seating/best.ts'
-import { type MapSeat, rowsOf, type SeatingQueries } from '../seating/queries.ts'
+import { type MapSeat, rowsOf, type SeatingQueries, seatInRow } from '../seating/queries.ts'
 
 export const SEATS_NOT_ON_MAP = 'Some of the seats you chose are not on this event’s seat map.'
 export const SEATS_OF_ONE_SECTION = 'Choose seats of one section at a time.'
@@ -99,18 +99,30 @@ export function* bestSeatsNow(
   let rows: RowOfSeats[]
   let placed: ReadonlyArray<SeatLabel & { ord: number }>
   if (room.version !== null) {
-    // the rows with room: their places kept per plan version, their seats held or sold read now
-    const read = yield* wait(seating.placesOf(eventId, ticketTypeId, room.version, room.labels))
-    rows = read.map((row) => ({
-      label: row.label,
-      seats: row.seats.map((seat) => ({
-        id: seat.id,
-        x: seat.x,
-        y: seat.y,
-        // held or sold: taken either way
-        status: room.taken.has(seat.id) ? 'held' : seat.blocked ? 'blocked' : 'free',
-      })),
-    }))
+    // the rows with room: their places kept per plan version, each seat free or not as its row's
+    // record has it now (a character a seat, at its slot)
+    const records = new Map(room.rows.map((row) => [row.label, row.taken]))
+    const read = yield* wait(
+      seating.placesOf(
+        eventId,
+        ticketTypeId,
+        room.version,
+        room.rows.map((row) => row.label),
+      ),
+    )
+    rows = read.map((row) => {
+      const record = records.get(row.label) ?? ''
+      return {
+        label: row.label,
+        seats: row.seats.map((seat) => ({
+          id: seat.id,
+          x: seat.x,
+          y: seat.y,
+          // free only as the record says: a seat it does not name is not offered
+          status: seatInRow(record, seat.slot),
+        })),
+      }
+    })
     placed = read.flatMap((row) => row.seats)
   } else {
     // no row has room for all of them: the best split, from the whole section

@@ -2,14 +2,13 @@
 // saved upserts its seats (a seat held or sold keeps its sale: the plan may not move it) and drops
 // the seats it no longer has; a hold, a sale and a release move the seats the order names. A seat
 // released keeps the order it was last with, so the live room can say which seats came back.
-import { sql } from 'drizzle-orm'
+import { type SQL, sql } from 'drizzle-orm'
 import type { BookingFact, SeatsHeld } from '../booking/facts.ts'
 import type { SeatMapPlaced } from '../catalog/facts.ts'
-import { type Sql, type Statement, statement } from '../db/sql.ts'
+import { type DialectKit, type Sql, type Statement, statement } from '../db/sql.ts'
 import { wait } from '../db/store.ts'
 import { readProjection } from '../ledger/read-projection.ts'
-import { listed } from './queries.ts'
-import { seatMaps, seatRows, seats } from './tables.ts'
+import { ROW_SEAT, rowSeat, type SeatSale, seatMaps, seatRows, seats } from './tables.ts'
 
 /** seats written per statement when a plan is saved (a stadium's 100,000 in 50) */
 const SEATS_PER_STATEMENT = 2000
@@ -26,36 +25,44 @@ const putMap = statement<{ eventId: string; version: number; stage: string | nul
 const putSeats = statement<{ eventId: string; version: number; seats: string }>((p, d) =>
   d.dialect === 'sqlite'
     ? sql`INSERT INTO seats (event_id, seat_id, section, ticket_type_id, row_label, number, x, y, blocked,
-          accessible, ord, plan_version, status, order_id)
+          accessible, ord, slot, plan_version, status, order_id)
         SELECT ${p.eventId}, json_extract(s.value, '$.id'), json_extract(s.value, '$.section'),
           json_extract(s.value, '$.type'), json_extract(s.value, '$.row'), json_extract(s.value, '$.number'),
           json_extract(s.value, '$.x'), json_extract(s.value, '$.y'), json_extract(s.value, '$.blocked'),
-          json_extract(s.value, '$.accessible'), json_extract(s.value, '$.ord'), ${p.version}, 'free', NULL
+          json_extract(s.value, '$.accessible'), json_extract(s.value, '$.ord'), json_extract(s.value, '$.slot'),
+          ${p.version}, 'free', NULL
         FROM json_each(${p.seats}) AS s WHERE true
         ON CONFLICT (event_id, seat_id) DO UPDATE SET section = excluded.section,
           ticket_type_id = excluded.ticket_type_id, row_label = excluded.row_label, number = excluded.number,
           x = excluded.x, y = excluded.y, blocked = excluded.blocked, accessible = excluded.accessible,
-          ord = excluded.ord, plan_version = excluded.plan_version`
+          ord = excluded.ord, slot = excluded.slot, plan_version = excluded.plan_version`
     : sql`INSERT INTO seats (event_id, seat_id, section, ticket_type_id, row_label, number, x, y, blocked,
-          accessible, ord, plan_version, status, order_id)
+          accessible, ord, slot, plan_version, status, order_id)
         SELECT ${p.eventId}, r.id, r.section, r.type, r.row, r.number, r.x, r.y, r.blocked, r.accessible,
-          r.ord, ${p.version}, 'free', NULL
+          r.ord, r.slot, ${p.version}, 'free', NULL
         FROM json_to_recordset(CAST(${p.seats} AS json)) AS r(id text, section text, type text, "row" text,
-          number text, x double precision, y double precision, blocked boolean, accessible text, ord integer)
+          number text, x double precision, y double precision, blocked boolean, accessible text, ord integer,
+          slot integer)
         ON CONFLICT (event_id, seat_id) DO UPDATE SET section = excluded.section,
           ticket_type_id = excluded.ticket_type_id, row_label = excluded.row_label, number = excluded.number,
           x = excluded.x, y = excluded.y, blocked = excluded.blocked, accessible = excluded.accessible,
-          ord = excluded.ord, plan_version = excluded.plan_version`,
+          ord = excluded.ord, slot = excluded.slot, plan_version = excluded.plan_version`,
 )
 
 const dropSeats = statement<{ eventId: string; version: number }>(
   (p) => sql`DELETE FROM seats WHERE event_id = ${p.eventId} AND plan_version <> ${p.version}`,
 )
 
+/** a record's character as an SQL literal */
+const char = (c: string) => sql.raw(`'${c}'`)
+
+// a row's record: its seats' characters (ROW_SEAT) in their order, as they are now
 const placeRows = statement<{ eventId: string; stageY: number }>(
-  (p) => sql`INSERT INTO seat_rows (event_id, ticket_type_id, row_label, y, ord, rank, free)
+  (p, d) => sql`INSERT INTO seat_rows (event_id, ticket_type_id, row_label, y, ord, rank, free, taken)
     SELECT event_id, ticket_type_id, row_label, min(y), min(ord), abs(min(y) - ${p.stageY}),
-      sum(CASE WHEN status = 'free' AND NOT blocked THEN 1 ELSE 0 END)
+      sum(CASE WHEN status = 'free' AND NOT blocked THEN 1 ELSE 0 END),
+      ${d.dialect === 'sqlite' ? sql`group_concat` : sql`string_agg`}(CASE WHEN status <> 'free' THEN ${char(ROW_SEAT.taken)}
+        WHEN blocked THEN ${char(ROW_SEAT.blocked)} ELSE ${char(ROW_SEAT.free)} END, '' ORDER BY slot)
     FROM seats WHERE event_id = ${p.eventId} GROUP BY event_id, ticket_type_id, row_label`,
 )
 
@@ -63,67 +70,148 @@ const dropRows = statement<{ eventId: string }>(
   (p) => sql`DELETE FROM seat_rows WHERE event_id = ${p.eventId}`,
 )
 
-// A row's free seats move by as many as a fact moves: a hold's seats were free when it was decided
-// (under the event's lock, the buyer's own given back first), so each leaves its row's count; a
-// sale after a lapse counts those of its seats free now (not blocked), before they are taken, and
-// a release gives back those of the order's seats held or sold now. No row's seats are counted again.
-const heldFromRow = statement<{ eventId: string; ticketTypeId: string; row: string; n: number }>(
-  (p) => sql`UPDATE seat_rows SET free = free - ${p.n}
-    WHERE event_id = ${p.eventId} AND ticket_type_id = ${p.ticketTypeId} AND row_label = ${p.row}`,
-)
+// A fact that moves seats sets their characters in their rows' records (seat_rows.taken), each at
+// its slot, and counts the row's free seats again from the record: the record and the count agree
+// whatever the seats were before (a sale after a lapse takes seats that may have come back or not).
+// The seats' update returns where they are, so no row's seats are read.
 
-const takeFromRows = statement<{ eventId: string; ids: string[] }>(
-  (p, d) => sql`UPDATE seat_rows SET free = seat_rows.free - g.n
-    FROM (SELECT seats.event_id, seats.ticket_type_id, seats.row_label, count(*) AS n
-      FROM ${listed(d, p.ids)} ON seats.event_id = ${p.eventId} AND seats.seat_id = j.value
-      WHERE seats.status = 'free' AND NOT seats.blocked
-      GROUP BY seats.event_id, seats.ticket_type_id, seats.row_label) AS g
-    WHERE seat_rows.event_id = g.event_id AND seat_rows.ticket_type_id = g.ticket_type_id
-      AND seat_rows.row_label = g.row_label`,
-)
+/** most seats of a row one statement sets (a release of more: a few statements) */
+const ROW_SEATS_PER_STATEMENT = 16
 
-const giveToRows = statement<{ orderId: string }>(
-  (p) => sql`UPDATE seat_rows SET free = seat_rows.free + g.n
-    FROM (SELECT event_id, ticket_type_id, row_label, count(*) AS n FROM seats
-      WHERE order_id = ${p.orderId} AND status <> 'free' AND NOT blocked
-      GROUP BY event_id, ticket_type_id, row_label) AS g
-    WHERE seat_rows.event_id = g.event_id AND seat_rows.ticket_type_id = g.ticket_type_id
-      AND seat_rows.row_label = g.row_label`,
-)
+/** the rows' records changed by one statement: one per number of seats changed in a row */
+type RowSeats = { eventId: string; ticketTypeId: string; row: string; tail: number } & Record<
+  `a${number}` | `n${number}` | `c${number}`,
+  string | number
+>
+const rowSeatsOf = new Map<number, Statement<RowSeats>>()
+const setRowSeats = (k: number) => {
+  let made = rowSeatsOf.get(k)
+  if (!made) {
+    made = statement<RowSeats>((p) => {
+      // the record before the first seat, each seat's character and what lies up to the next, the rest
+      const parts = Array.from(
+        { length: k },
+        (_, i) => sql`substr(taken, ${p[`a${i}`]}, ${p[`n${i}`]}) || ${p[`c${i}`]} || `,
+      )
+      const record = sql`${sql.join(parts, sql``)}substr(taken, ${p.tail})`
+      return sql`UPDATE seat_rows SET taken = ${record},
+          free = length(${record}) - length(replace(${record}, ${char(ROW_SEAT.free)}, ''))
+        WHERE event_id = ${p.eventId} AND ticket_type_id = ${p.ticketTypeId} AND row_label = ${p.row}`
+    })
+    rowSeatsOf.set(k, made)
+  }
+  return made
+}
+
+/** where a moved seat is, as its update returns it */
+type Moved = { ticketTypeId: string; row: string; slot: number; blocked: number | boolean }
+
+/**
+ * A fact's update of its seats, with what sets their rows' records. On SQLite the update returns
+ * where the seats are (setRows then writes each row). On PostgreSQL one statement does both (the
+ * update in a WITH, each moved row's record made again character by character in the database):
+ * it is sent with the transaction's next statement, where a RETURNING read back here would cost a
+ * round trip of its own, in every release, seated or not.
+ */
+const moving = (update: SQL, d: DialectKit, eventIdToo = false) =>
+  d.dialect === 'sqlite'
+    ? sql`${update} RETURNING ${eventIdToo ? sql`event_id AS "eventId", ` : sql``}ticket_type_id AS "ticketTypeId",
+        row_label AS "row", slot, blocked`
+    : sql`WITH moved AS (${update} RETURNING event_id, ticket_type_id, row_label, slot,
+          CASE WHEN status <> 'free' THEN ${char(ROW_SEAT.taken)} WHEN blocked THEN ${char(ROW_SEAT.blocked)}
+            ELSE ${char(ROW_SEAT.free)} END AS c)
+        UPDATE seat_rows SET taken = g.taken, free = length(g.taken) - length(replace(g.taken, ${char(ROW_SEAT.free)}, ''))
+        FROM (SELECT r.event_id, r.ticket_type_id, r.row_label,
+            string_agg(coalesce(m.c, substr(r.taken, i, 1)), '' ORDER BY i) AS taken
+          FROM seat_rows r
+          JOIN (SELECT DISTINCT event_id, ticket_type_id, row_label FROM moved) k
+            ON r.event_id = k.event_id AND r.ticket_type_id = k.ticket_type_id AND r.row_label = k.row_label
+          CROSS JOIN LATERAL generate_series(1, length(r.taken)) AS i
+          LEFT JOIN moved m ON m.event_id = r.event_id AND m.ticket_type_id = r.ticket_type_id
+            AND m.row_label = r.row_label AND m.slot = i - 1
+          GROUP BY r.event_id, r.ticket_type_id, r.row_label) AS g
+        WHERE seat_rows.event_id = g.event_id AND seat_rows.ticket_type_id = g.ticket_type_id
+          AND seat_rows.row_label = g.row_label`
+
+/** Sets the moved seats' characters in their rows' records: one statement a row. */
+function* setRows(x: Sql, eventId: string, moved: readonly Moved[], status: SeatSale) {
+  const rows = new Map<string, Moved[]>()
+  for (const seat of moved) {
+    const key = JSON.stringify([seat.ticketTypeId, seat.row])
+    const list = rows.get(key)
+    if (list) list.push(seat)
+    else rows.set(key, [seat])
+  }
+  for (const seats of rows.values()) {
+    const first = seats[0] as Moved
+    const slots = seats
+      .map((s) => ({ slot: Number(s.slot), c: rowSeat(status, s.blocked === true || s.blocked === 1) }))
+      .sort((a, b) => a.slot - b.slot)
+    for (let from = 0; from < slots.length; from += ROW_SEATS_PER_STATEMENT) {
+      const some = slots.slice(from, from + ROW_SEATS_PER_STATEMENT)
+      const params: RowSeats = { eventId, ticketTypeId: first.ticketTypeId, row: first.row, tail: 0 }
+      let next = 1
+      some.forEach(({ slot, c }, i) => {
+        params[`a${i}`] = next
+        params[`n${i}`] = slot + 1 - next
+        params[`c${i}`] = c
+        next = slot + 2
+      })
+      params.tail = next
+      yield* wait(x.run(setRowSeats(some.length), params))
+    }
+  }
+}
 
 /** most seats a hold names one placeholder each (more: a list, as a sale's) */
 const NAMED_SEATS = 16
 
 type HoldSeats = { eventId: string; orderId: string } & Record<`s${number}`, string>
 /** a hold's seats by their number: a list through json_each cost more than the update itself */
-const holdSeatsOf = new Map<number, Statement<HoldSeats>>()
+const holdSeatsOf = new Map<number, Statement<HoldSeats, Moved>>()
 const holdSeats = (n: number) => {
   let made = holdSeatsOf.get(n)
   if (!made) {
-    made = statement<HoldSeats>(
-      (p) => sql`UPDATE seats SET status = 'held', order_id = ${p.orderId}
-        WHERE event_id = ${p.eventId} AND seat_id IN (${sql.join(
-          Array.from({ length: n }, (_, i) => p[`s${i}`]),
-          sql`, `,
-        )})`,
+    made = statement<HoldSeats, Moved>((p, d) =>
+      moving(
+        sql`UPDATE seats SET status = 'held', order_id = ${p.orderId}
+            WHERE event_id = ${p.eventId} AND seat_id IN (${sql.join(
+              Array.from({ length: n }, (_, i) => p[`s${i}`]),
+              sql`, `,
+            )})`,
+        d,
+      ),
     )
     holdSeatsOf.set(n, made)
   }
   return made
 }
 
-const holdListed = statement<{ eventId: string; orderId: string; ids: string[] }>(
-  (p, d) => sql`UPDATE seats SET status = 'held', order_id = ${p.orderId}
-    WHERE event_id = ${p.eventId} AND ${d.inList(sql`seat_id`, p.ids)}`,
+const holdListed = statement<{ eventId: string; orderId: string; ids: string[] }, Moved>((p, d) =>
+  moving(
+    sql`UPDATE seats SET status = 'held', order_id = ${p.orderId}
+        WHERE event_id = ${p.eventId} AND ${d.inList(sql`seat_id`, p.ids)}`,
+    d,
+  ),
 )
 
+// a sale of the order's held seats leaves them taken: its rows' records stay as they are
 const sellSeats = statement<{ eventId: string; orderId: string; ids: string[] }>(
   (p, d) => sql`UPDATE seats SET status = 'sold', order_id = ${p.orderId}
     WHERE event_id = ${p.eventId} AND ${d.inList(sql`seat_id`, p.ids)}`,
 )
 
-const freeSeats = statement<{ orderId: string }>(
-  (p) => sql`UPDATE seats SET status = 'free' WHERE order_id = ${p.orderId} AND status <> 'free'`,
+// taken again after a lapse: where they are, to be taken in their rows' records too
+const sellLapsed = statement<{ eventId: string; orderId: string; ids: string[] }, Moved>((p, d) =>
+  moving(
+    sql`UPDATE seats SET status = 'sold', order_id = ${p.orderId}
+        WHERE event_id = ${p.eventId} AND ${d.inList(sql`seat_id`, p.ids)}`,
+    d,
+  ),
+)
+
+const freeSeats = statement<{ orderId: string }, Moved & { eventId: string }>((p, d) =>
+  moving(sql`UPDATE seats SET status = 'free' WHERE order_id = ${p.orderId} AND status <> 'free'`, d, true),
 )
 
 function* placed(fact: { data: SeatMapPlaced['data'] }, x: Sql) {
@@ -146,7 +234,7 @@ function* placed(fact: { data: SeatMapPlaced['data'] }, x: Sql) {
   }
   for (const section of sections) {
     for (const row of section.rows) {
-      for (const seat of row.seats) {
+      for (const [slot, seat] of row.seats.entries()) {
         batch.push({
           id: seat.id,
           section: section.name,
@@ -159,6 +247,7 @@ function* placed(fact: { data: SeatMapPlaced['data'] }, x: Sql) {
           blocked: sqlite ? (seat.blocked ? 1 : 0) : seat.blocked,
           accessible: seat.accessible || null,
           ord: ord++,
+          slot,
         })
         if (batch.length >= SEATS_PER_STATEMENT) yield* flush()
       }
@@ -174,9 +263,23 @@ function* placed(fact: { data: SeatMapPlaced['data'] }, x: Sql) {
 /** the seat ids an order's hold names (none: not a seated order) */
 const idsOf = (seatsHeld: SeatsHeld | undefined) => (seatsHeld ?? []).map((s) => s.id)
 
+/** Moves a fact's seats and sets them in their rows' records (on PostgreSQL, one statement: moving) */
+function* move<P extends object>(
+  x: Sql,
+  statement: Statement<P, Moved & { eventId?: string }>,
+  params: P,
+  eventId: string | null,
+  status: SeatSale,
+) {
+  if (x.dialect === 'postgres') return yield* wait(x.run(statement, params))
+  const moved = yield* wait(x.all(statement, params))
+  // an order's seats are of one event
+  const of = eventId ?? moved[0]?.eventId
+  if (of !== undefined && moved.length > 0) yield* setRows(x, of, moved, status)
+}
+
 function* release(fact: { data: { orderId: string } }, x: Sql) {
-  yield* wait(x.run(giveToRows, { orderId: fact.data.orderId }))
-  yield* wait(x.run(freeSeats, { orderId: fact.data.orderId }))
+  yield* move(x, freeSeats, { orderId: fact.data.orderId }, null, 'free')
 }
 
 type SeatingFact =
@@ -194,25 +297,24 @@ export const seatingProjection = readProjection<SeatingFact>({
     *TicketsHeld(fact, x) {
       const ids = idsOf(fact.data.seats)
       if (ids.length === 0) return
-      const { eventId, orderId, ticketTypeId } = fact.data
-      const perRow = new Map<string, number>()
-      for (const seat of fact.data.seats ?? []) perRow.set(seat.row, (perRow.get(seat.row) ?? 0) + 1)
-      for (const [row, n] of perRow) yield* wait(x.run(heldFromRow, { eventId, ticketTypeId, row, n }))
-      if (ids.length > NAMED_SEATS) yield* wait(x.run(holdListed, { eventId, orderId, ids }))
+      const { eventId, orderId } = fact.data
+      if (ids.length > NAMED_SEATS) yield* move(x, holdListed, { eventId, orderId, ids }, eventId, 'held')
       else {
         const named: HoldSeats = { eventId, orderId }
         ids.forEach((id, i) => {
           named[`s${i}`] = id
         })
-        yield* wait(x.run(holdSeats(ids.length), named))
+        yield* move(x, holdSeats(ids.length), named, eventId, 'held')
       }
     },
     *TicketsIssued(fact, x) {
       const ids = fact.data.seats ?? []
       if (ids.length === 0) return
-      // taken again after a lapse: the rows the seats came back to count them gone again
-      if (fact.data.afterExpiry) yield* wait(x.run(takeFromRows, { eventId: fact.data.eventId, ids }))
-      yield* wait(x.run(sellSeats, { eventId: fact.data.eventId, orderId: fact.data.orderId, ids }))
+      const { eventId, orderId } = fact.data
+      if (fact.data.afterExpiry) {
+        // taken again after a lapse: the rows the seats came back to have them taken again
+        yield* move(x, sellLapsed, { eventId, orderId, ids }, eventId, 'sold')
+      } else yield* wait(x.run(sellSeats, { eventId, orderId, ids }))
     },
     PaymentFailed: release,
     HoldExpired: release,

@@ -4,7 +4,7 @@ import type { Box, SeatLabel, SeatNumber, SeatStatus } from '../../contracts/sea
 import { after, type DialectKit, type Sql, statement } from '../db/sql.ts'
 import { together } from '../db/store.ts'
 import type { RowOfSeats } from './best.ts'
-import type { SeatSale } from './tables.ts'
+import { ROW_SEAT, type SeatSale } from './tables.ts'
 
 /** a seat as the map shows it, in the plan's order */
 export type MapSeat = {
@@ -96,23 +96,18 @@ const rowsWithRoom = statement<
     ORDER BY rank, ord LIMIT ${p.limit}`,
 )
 
-// the same rows, each with the ids of its seats held or sold now (one text a row: a row's seats
-// read as rows were most of a hold's reading), and the version of the plan they are of: all a hold
-// reads to choose the best seats, their places kept
+// the same rows, each with its record of its seats now (seat_rows.taken, one character a seat in
+// the row's order), and the version of the plan they are of: all a hold reads to choose the best
+// seats, their places kept (a row's taken seats, read as rows, were most of a hold's reading)
 const roomNow = statement<
   { eventId: string; ticketTypeId: string; n: number; limit: number },
-  { label: string; version: number; taken: string | null }
+  { label: string; version: number; taken: string }
 >(
-  (
-    p,
-    d,
-  ) => sql`SELECT r.row_label AS label, (SELECT version FROM seat_maps WHERE event_id = ${p.eventId}) AS version,
-      (SELECT ${d.joined(sql`s.seat_id`)} FROM seats s WHERE s.event_id = ${p.eventId}
-        AND s.ticket_type_id = ${p.ticketTypeId} AND s.row_label = r.row_label AND s.status <> 'free') AS taken
-    FROM (SELECT row_label, rank, ord FROM seat_rows
-      WHERE event_id = ${p.eventId} AND ticket_type_id = ${p.ticketTypeId} AND free > 0 AND free >= ${p.n}
-      ORDER BY rank, ord LIMIT ${p.limit}) AS r
-    ORDER BY r.rank, r.ord`,
+  (p) => sql`SELECT row_label AS label, taken,
+      (SELECT version FROM seat_maps WHERE event_id = ${p.eventId}) AS version
+    FROM seat_rows
+    WHERE event_id = ${p.eventId} AND ticket_type_id = ${p.ticketTypeId} AND free > 0 AND free >= ${p.n}
+    ORDER BY rank, ord LIMIT ${p.limit}`,
 )
 
 // a few rows' seats as a plan version placed them (what no sale moves), kept per version (Places)
@@ -127,10 +122,11 @@ const placesOfRows = statement<
     y: number
     blocked: number | boolean
     ord: number
+    slot: number
   }
 >(
   (p, d) => sql`SELECT seats.seat_id AS id, seats.row_label AS "row", seats.section, seats.number, seats.x,
-      seats.y, seats.blocked, seats.ord
+      seats.y, seats.blocked, seats.ord, seats.slot
     FROM ${listed(d, p.labels)}
     ON seats.event_id = ${p.eventId} AND seats.ticket_type_id = ${p.ticketTypeId} AND seats.row_label = j.value
     WHERE seats.plan_version = ${p.version}
@@ -197,6 +193,15 @@ export function rowsOf(
   return [...rows.values()]
 }
 
+/**
+ * The seat at `slot` as its row's record (roomNow) has it: held or sold is taken either way, and a
+ * seat the record does not name is not offered.
+ */
+export function seatInRow(record: string, slot: number): 'free' | 'blocked' | 'held' {
+  const c = record[slot]
+  return c === ROW_SEAT.free ? 'free' : c === ROW_SEAT.blocked ? 'blocked' : 'held'
+}
+
 /** a seat as a plan version placed it: what no sale moves */
 export type Place = {
   id: string
@@ -208,6 +213,8 @@ export type Place = {
   blocked: boolean
   /** its place in the plan's order */
   ord: number
+  /** its place in its row: its character in the row's record (seat_rows.taken) */
+  slot: number
 }
 
 /** sections whose places are kept (an LRU: a stadium's section is some 10 MB when all its rows are read) */
@@ -290,14 +297,13 @@ export function seatingQueries(x: Sql, places: Places = new Places()) {
       after(x.all(rowsWithRoom, { eventId, ticketTypeId, n, limit }), (rows) => rows.map((r) => r.label)),
 
     /**
-     * As rowsWithRoom, with the ids of the seats held or sold now in those rows and the version of
-     * the plan they are of (null: no row has room).
+     * As rowsWithRoom, each row with its record of its seats now (ROW_SEAT: a character a seat, at
+     * its slot), and the version of the plan they are of (null: no row has room).
      */
     roomNow: (eventId: string, ticketTypeId: string, n: number, limit: number) =>
       after(x.all(roomNow, { eventId, ticketTypeId, n, limit }), (rows) => ({
         version: rows.length > 0 ? Number(rows[0]?.version) : null,
-        labels: rows.map((r) => r.label),
-        taken: new Set(rows.flatMap((r) => (r.taken ? r.taken.split(',') : []))),
+        rows: rows.map((r) => ({ label: r.label, taken: r.taken })),
       })),
 
     /**
@@ -321,6 +327,7 @@ export function seatingQueries(x: Sql, places: Places = new Places()) {
             y: Number(r.y),
             blocked: r.blocked === true || r.blocked === 1,
             ord: Number(r.ord),
+            slot: Number(r.slot),
           })
         for (const [label, row] of rows) kept.set(label, row)
         return rowsOf()

@@ -31,6 +31,8 @@ export const seats = readModelTable(
     accessible: k.text('accessible').$type<'wheelchair' | 'companion'>(),
     /** the seat's place in the plan (sections, rows and seats in the order given) */
     ord: k.integer('ord').notNull(),
+    /** its place in its row (0 for the row's first in the plan's order): its character in seat_rows.taken */
+    slot: k.integer('slot').notNull(),
     /** the plan version that placed it last: seats of an older plan are gone from it */
     planVersion: k.integer('plan_version').notNull(),
     status: k.text('status').notNull().$type<SeatSale>(),
@@ -67,6 +69,12 @@ export const seatRows = readModelTable(
     /** how far the row is from the stage (its plan's, fixed with it): the nearest are looked at first */
     rank: k.real('rank').notNull(),
     free: k.integer('free').notNull(),
+    /**
+     * The row's seats now, one character each in the row's order (a seat's slot): free, blocked
+     * (free, not on sale) or taken (held or sold): ROW_SEAT. A hold reads this, not the row's seats
+     * (a stadium row's taken seats were most of what it read); `free` counts its free characters.
+     */
+    taken: k.text('taken').notNull(),
   }),
   (t, i) => [
     i.primaryKey({ columns: [t.eventId, t.ticketTypeId, t.rowLabel] }),
@@ -80,3 +88,10 @@ export const seatRows = readModelTable(
 )
 
 export type SeatRow = RowOf<typeof seats>
+
+/** a seat's character in its row's record (seat_rows.taken): taken (held or sold), blocked or free */
+export const ROW_SEAT = { free: '.', blocked: '#', taken: 'x' } as const
+
+/** the character of a seat with this sale: a taken seat is taken, blocked or not */
+export const rowSeat = (status: SeatSale, blocked: boolean): string =>
+  status !== 'free' ? ROW_SEAT.taken : blocked ? ROW_SEAT.blocked : ROW_SEAT.free

@@ -2,11 +2,15 @@
 // ticket type's capacity becomes its seats for sale), buyers hold chosen seats or the best ones,
 // a seat is never held twice (one at a time, or many buyers at once), a single seat is not left
 // stranded, a paid seat is sold and a cancelled one free again, a plan may not move a taken seat,
-// everyone watching the map hears each change, and the read models equal a rebuild from the ledger.
+// everyone watching the map hears each change, each row's record of its seats (what a hold of the
+// best seats reads) stays as its seats are, and the read models equal a rebuild from the ledger.
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { CreateOrderReply, TicketView } from '../../contracts/booking.ts'
 import type { EventView } from '../../contracts/catalog.ts'
 import {
+  MAX_SEATS_PER_ORDER,
   NO_SEATMAP,
   PLAN_MOVES_TAKEN_SEATS,
   SEATS_TAKEN,
@@ -15,8 +19,11 @@ import {
   type SeatMapView,
   SINGLE_SEAT_LEFT,
 } from '../../contracts/seating.ts'
+import { migrationsFolder } from '../../server/db/connection.ts'
+import { pgMigrationsFolder } from '../../server/db/pg-connection.ts'
 import { adminSession, bearer, organizerSession, type Session, signUp } from '../support/accounts.ts'
-import { dbRows, rebuildStore } from '../support/db.ts'
+import { dbRows, pgForm, rebuildStore, sqliteOf, storeOf } from '../support/db.ts'
+import { lapseHold } from '../support/events.ts'
 import { open, sockets, watch } from '../support/live-sockets.ts'
 import { readOutbox } from '../support/outbox.ts'
 import {
@@ -30,6 +37,7 @@ import {
   until,
 } from '../support/sales.ts'
 import { gridSection } from '../support/seat-plans.ts'
+import { seatRowsDisagreeing } from '../support/seat-rows.ts'
 import { startServer, type TestServer } from '../support/server.ts'
 
 let server: TestServer
@@ -38,7 +46,13 @@ let admin: Session
 let organizer: Session
 
 beforeAll(async () => {
-  server = await startServer({ RATE_LIMITS: 'off', LOG_LEVEL: 'error' })
+  // an order may name as many seats as a seat map allows (MAX_SEATS_PER_ORDER), more than one
+  // statement sets in a row's record
+  server = await startServer({
+    RATE_LIMITS: 'off',
+    LOG_LEVEL: 'error',
+    MAX_TICKETS_PER_ORDER: String(MAX_SEATS_PER_ORDER),
+  })
   admin = await adminSession(app())
   organizer = await organizerSession(app(), 'Theatre')
 }, 60_000)
@@ -417,6 +431,95 @@ describe('the live room seats-<eventId>', () => {
   })
 })
 
+describe('each row’s record of its seats', () => {
+  /** every row's record and free count as its seats are now */
+  const agree = async (after: string) => expect(await seatRowsDisagreeing(app()), after).toEqual([])
+
+  it('stays as its seats are through holds, a replaced hold, sales, releases and a new plan', async () => {
+    const event = await seatedEvent()
+    const body = theatre()
+    body.sections[0]?.rows[0]?.seats.splice(0, 1, { number: 1, x: 0, y: 0, blocked: true })
+    expect((await putMap(event, body)).statusCode).toBe(200)
+    await agree('the plan saved')
+    const map = await mapOf(event)
+    const [a, b, c, d] = [
+      await signUp(app(), 'Asha'),
+      await signUp(app(), 'Bala'),
+      await signUp(app(), 'Chitra'),
+      await signUp(app(), 'Dev'),
+    ]
+    const best = await order(a, { eventId: event._id, ticketType: 'Stalls', quantity: 3 })
+    expect(best.statusCode, best.body).toBe(200)
+    await agree('the best seats held')
+    const named = await order(b, {
+      eventId: event._id,
+      seats: [seat(map, 'Stalls', 'B', 4).id, seat(map, 'Stalls', 'B', 5).id],
+    })
+    expect(named.statusCode, named.body).toBe(200)
+    await agree('seats chosen held')
+    // a new checkout of the same buyer gives the last one's seats back, then holds the best again
+    const replacing = await order(a, { eventId: event._id, ticketType: 'Stalls', quantity: 2 })
+    expect(replacing.statusCode, replacing.body).toBe(200)
+    expect(await statusOf(event, 'Stalls', 'A', 7)).toBe('free')
+    await agree('a hold replaced')
+    const sold = named.json() as CreateOrderReply
+    expect((await confirm(app(), b, (await pay(app(), b, sold)).json() as Checkout)).statusCode).toBe(200)
+    expect(await statusOf(event, 'Stalls', 'B', 4)).toBe('sold')
+    await agree('seats sold')
+    // a hold that lapses is released; paid for after, its seats (still there) are sold again
+    const lapsing = (
+      await order(c, {
+        eventId: event._id,
+        seats: [seat(map, 'Stalls', 'C', 1).id, seat(map, 'Stalls', 'C', 2).id],
+      })
+    ).json() as CreateOrderReply
+    await agree('more seats held')
+    await lapseHold(app(), lapsing.ticketId)
+    await app().services.bookingCommands.releaseLapsedHolds()
+    expect(await statusOf(event, 'Stalls', 'C', 1)).toBe('free')
+    await agree('a lapsed hold released')
+    expect(
+      (await confirm(app(), c, (await pay(app(), c, lapsing)).json() as Checkout)).statusCode,
+    ).toBeLessThan(300)
+    await until(async () => (await statusOf(event, 'Stalls', 'C', 2)) === 'sold')
+    await agree('seats sold after their hold lapsed')
+    await cancel(app(), b, sold.ticketId)
+    expect(await statusOf(event, 'Stalls', 'B', 5)).toBe('free')
+    await agree('a ticket cancelled')
+    // the plan saved again with seats held and sold: they keep their sale, others are blocked or go
+    const again = theatre()
+    again.sections[0]?.rows[1]?.seats.splice(9, 1, { number: 10, x: 9, y: 1, blocked: true })
+    again.sections[1] = grid('Balcony', 'Balcony', 2, 8, 5)
+    expect((await putMap(event, again)).statusCode).toBe(200)
+    await agree('the plan saved again')
+    // the best seats of the new plan, read from the records: none of those taken
+    const taken = new Set(
+      [...((replacing.json() as CreateOrderReply).seats ?? []), ...(lapsing.seats ?? [])].map((s) => s.id),
+    )
+    const after = await order(d, { eventId: event._id, ticketType: 'Stalls', quantity: 4 })
+    expect(after.statusCode, after.body).toBe(200)
+    expect((after.json() as CreateOrderReply).seats?.filter((s) => taken.has(s.id))).toEqual([])
+    await agree('the best seats of the new plan held')
+  })
+
+  it('stays as its seats are when an order holds and gives back more of a row than one statement sets', async () => {
+    const event = await seatedEvent()
+    expect((await putMap(event, { sections: [grid('Stalls', 'Stalls', 1, 20)] })).statusCode).toBe(200)
+    const map = await mapOf(event)
+    const buyer = await signUp(app(), 'Ela')
+    const eighteen = Array.from({ length: 18 }, (_, i) => seat(map, 'Stalls', 'A', i + 1).id)
+    const held = await order(buyer, { eventId: event._id, seats: eighteen })
+    expect(held.statusCode, held.body).toBe(200)
+    await agree('18 seats of a row held')
+    // the buyer's next checkout gives all 18 back
+    expect((await order(buyer, { eventId: event._id, ticketType: 'Stalls', quantity: 2 })).statusCode).toBe(
+      200,
+    )
+    expect(await statusOf(event, 'Stalls', 'A', 1)).toBe('free')
+    await agree('18 seats of a row given back')
+  })
+})
+
 describe('the seats’ read models', () => {
   it('equal a rebuild from the ledger', async () => {
     const before = await dbRows(app(), 'SELECT * FROM seats ORDER BY event_id, seat_id')
@@ -435,11 +538,53 @@ describe('the seats’ read models', () => {
       ).length
       expect(Number(row.free), `row ${row.row_label}`).toBe(free)
     }
+    expect(await seatRowsDisagreeing(app())).toEqual([])
     await rebuildStore(app())
     expect(await dbRows(app(), 'SELECT * FROM seats ORDER BY event_id, seat_id')).toEqual(before)
     expect(await dbRows(app(), 'SELECT * FROM seat_maps ORDER BY event_id')).toEqual(maps)
     expect(
       await dbRows(app(), 'SELECT * FROM seat_rows ORDER BY event_id, ticket_type_id, row_label'),
     ).toEqual(rows)
+  })
+
+  it('are what the migration that added the rows’ records makes of the seats a database had', async () => {
+    const seatsNow = 'SELECT * FROM seats ORDER BY event_id, seat_id'
+    const rowsNow = 'SELECT * FROM seat_rows ORDER BY event_id, ticket_type_id, row_label'
+    const [before, rows] = [await dbRows(app(), seatsNow), await dbRows(app(), rowsNow)]
+    expect(rows.some((r) => String(r.taken).includes('x'))).toBe(true)
+    // as the columns were added, with their defaults, then the migration's backfill
+    const forget = "UPDATE seats SET slot = 0; UPDATE seat_rows SET taken = ''"
+    const store = storeOf(app())
+    const file = store.postgres
+      ? join(pgMigrationsFolder, '0019_seat_rows_taken.sql')
+      : join(migrationsFolder, '0027_seat_rows_taken.sql')
+    const text = readFileSync(file, 'utf8')
+    const backfill = text.slice(text.indexOf('-- Backfill'))
+    if (store.postgres) {
+      const client = await store.postgres.connection.pool.connect()
+      try {
+        await client.query('BEGIN')
+        await client.query(forget)
+        await client.query(backfill)
+        const read = async (q: string) => pgForm(await client.query(q))
+        expect(await read(seatsNow)).toEqual(before)
+        expect(await read(rowsNow)).toEqual(rows)
+      } finally {
+        await client.query('ROLLBACK')
+        client.release()
+      }
+    } else {
+      const sqlite = sqliteOf(app())
+      sqlite.exec('SAVEPOINT backfill')
+      try {
+        sqlite.exec(forget)
+        sqlite.exec(backfill)
+        expect(await dbRows(app(), seatsNow)).toEqual(before)
+        expect(await dbRows(app(), rowsNow)).toEqual(rows)
+      } finally {
+        sqlite.exec('ROLLBACK TO backfill')
+        sqlite.exec('RELEASE backfill')
+      }
+    }
   })
 })

@@ -47,7 +47,8 @@ const sqliteForm = (value: unknown): unknown => {
   return value
 }
 
-function pgForm(result: pg.QueryResult): Row[] {
+/** a PostgreSQL result's rows as dbRows answers them (as SQLite's would be) */
+export function pgForm(result: pg.QueryResult): Row[] {
   const numerics = new Set(result.fields.filter((f) => f.dataTypeID === NUMERIC).map((f) => f.name))
   return (result.rows as Row[]).map((row) =>
     Object.fromEntries(

@@ -22,6 +22,13 @@ import {
   sameSqliteCommit,
 } from './invoice-invariants.ts'
 import { readOutbox } from './outbox.ts'
+import {
+  type RowRecord,
+  rowRecordsDisagreeing,
+  rowRecordsSql,
+  type SeatOfRow,
+  seatsOfRowsSql,
+} from './seat-rows.ts'
 import { freePort } from './server.ts'
 
 export const root = resolve(import.meta.dirname, '../..')
@@ -814,6 +821,13 @@ export function checkInvariants(
       claimed.delete(row.id)
     }
     for (const [seat, owner] of claimed) inventory.push(`seat ${seat}: ledger taken by ${owner}, stored free`)
+    // each row's record of its seats (what a hold of the best seats reads) and free count as they are
+    inventory.push(
+      ...rowRecordsDisagreeing(
+        connection.sqlite.prepare(seatsOfRowsSql).all() as SeatOfRow[],
+        connection.sqlite.prepare(rowRecordsSql).all() as RowRecord[],
+      ),
+    )
 
     // Every paid order's invoice, with its payment; every refund's credit note; every series 1..n;
     // invoice_documents as the facts say (the rows stored, before the rebuild below).
