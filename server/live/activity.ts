@@ -41,10 +41,7 @@ export type LiveReads = {
   /** the seats an order moved (issue 40), pushed to whoever shows the event's seat map */
   seating?: Pick<SeatingQueries, 'lastOfOrder'>
   /** the waiting rooms (issue 41): each person's place, pushed to them */
-  queue?: Pick<
-    QueueQueries,
-    'room' | 'place' | 'placesFrom' | 'placesIn' | 'linePage' | 'preQueue' | 'inCheckout' | 'sold'
-  >
+  queue?: Pick<QueueQueries, 'room' | 'place' | 'placesFrom' | 'placesIn' | 'inCheckout' | 'sold'>
 }
 
 export function activityShaper(reads: LiveReads) {

@@ -46,9 +46,6 @@ import type { SeatingQueries } from '../seating/queries.ts'
 import type { SupportFact } from '../support/facts.ts'
 import type { WaitlistFact } from '../waitlist/facts.ts'
 
-/** the places read and sent at a time when a waiting room's line moves */
-const LINE_PAGE = 1000
-
 export type KnownFact =
   | AccountFact
   | CatalogFact
@@ -195,10 +192,7 @@ export function createPushes(
     dashboards: DashboardReads
     checkin?: CheckinReads
     seating?: Pick<SeatingQueries, 'lastOfOrder'>
-    queue?: Pick<
-      QueueQueries,
-      'room' | 'place' | 'placesFrom' | 'placesIn' | 'linePage' | 'preQueue' | 'inCheckout' | 'sold'
-    >
+    queue?: Pick<QueueQueries, 'room' | 'place' | 'placesFrom' | 'placesIn' | 'inCheckout' | 'sold'>
   },
   options: {
     /** whether a room has anyone in it here: the dashboards' rows and the seats left are read only
@@ -382,36 +376,21 @@ export function createPushes(
   }
 
   /**
-   * A line as it stands now, handed to `send` a page at a time: the places of `places` (everyone in
-   * it, only those not yet admitted, or none), then the sale's figures. The room is read before the
-   * places: a place is never shown against a line newer than the place's own row. A page's places
-   * are sent before the next is read, the event loop let through between them: a line of 20,000
-   * is never 20,000 rows and messages in memory at once (they lived long enough to be kept by the
-   * collector as old, and the server's memory grew by as much at every move of the line).
+   * A line as it stands now: the places of `places` (everyone in it, only those not yet admitted,
+   * or none) and the sale's figures. The room is read before the places: a place is never shown
+   * against a line newer than the place's own row.
    */
-  const lineNow = async (
-    eventId: string,
-    places: LinePlaces,
-    send: (pushes: Push[]) => void,
-  ): Promise<void> => {
+  const lineNow = async (eventId: string, places: LinePlaces): Promise<Push[]> => {
     const queue = reads.queue
-    if (!queue) return
+    if (!queue) return []
     const room = await queue.room(eventId)
-    if (!room) return
+    if (!room) return []
     const now = new Date().toISOString()
-    if (places !== 'none') {
-      // the pre-queue (before the opening), then the line in pages
-      send(placePushes(room, await queue.preQueue(eventId), now))
-      let from = places === 'everyone' ? 1 : room.admittedThrough + 1
-      for (;;) {
-        const page = await queue.linePage(eventId, from, LINE_PAGE)
-        send(placePushes(room, page, now))
-        if (page.length < LINE_PAGE) break
-        from = (page[page.length - 1]?.line ?? from) + 1
-        await new Promise((resolve) => setImmediate(resolve))
-      }
-    }
-    send(await statsPushes(room, now, false))
+    const moved =
+      places === 'none'
+        ? []
+        : await queue.placesFrom(eventId, places === 'everyone' ? 1 : room.admittedThrough + 1)
+    return [...placePushes(room, moved, now), ...(await statsPushes(room, now, false))]
   }
 
   /**

@@ -360,7 +360,7 @@ export function attachLive(
     return next
   }
   const sendLine = (eventId: string, places: LinePlaces) =>
-    inLineTurn(() => pushesOf.lineNow(eventId, places, sendQueue)).catch((error) =>
+    inLineTurn(async () => sendQueue(await pushesOf.lineNow(eventId, places))).catch((error) =>
       logger.error({ err: error }, 'the waiting room push failed'),
     )
   const lineIntervalOver = (eventId: string) => {

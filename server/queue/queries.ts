@@ -22,18 +22,6 @@ const placesFrom = statement<{ eventId: string; line: number }, Record<string, u
     WHERE event_id = ${p.eventId} AND (line >= ${p.line} OR line IS NULL)`,
 )
 
-/** a page of the line from a line on, in line order (the pre-queue apart) */
-const linePage = statement<{ eventId: string; line: number; limit: number }, Record<string, unknown>>(
-  (p) => sql`SELECT ${queuePlaces.columns()} FROM queue_places
-    WHERE event_id = ${p.eventId} AND line >= ${p.line} ORDER BY line LIMIT ${p.limit}`,
-)
-
-/** the pre-queue: those with no line yet */
-const preQueue = statement<{ eventId: string }, Record<string, unknown>>(
-  (p) =>
-    sql`SELECT ${queuePlaces.columns()} FROM queue_places WHERE event_id = ${p.eventId} AND line IS NULL`,
-)
-
 /** the places of lines from..through (an admission's) */
 const placesIn = statement<{ eventId: string; from: number; through: number }, Record<string, unknown>>(
   (p) => sql`SELECT ${queuePlaces.columns()} FROM queue_places
@@ -80,14 +68,6 @@ export function queueQueries(x: Sql) {
     /** everyone from a line on, and the pre-queue: whose place a change of the line moves */
     placesFrom: (eventId: string, line: number) =>
       after(x.all(placesFrom, { eventId, line }), (rows) => rows.map((row) => placeRow(row) as Place)),
-
-    /** up to `limit` places from a line on, in line order (not the pre-queue) */
-    linePage: (eventId: string, line: number, limit: number) =>
-      after(x.all(linePage, { eventId, line, limit }), (rows) => rows.map((row) => placeRow(row) as Place)),
-
-    /** those in the pre-queue (no line yet) */
-    preQueue: (eventId: string) =>
-      after(x.all(preQueue, { eventId }), (rows) => rows.map((row) => placeRow(row) as Place)),
 
     /** the places of lines from..through */
     placesIn: (eventId: string, from: number, through: number) =>
