@@ -42,6 +42,13 @@ const requests: autocannon.Request[] = [
 ]
 
 const started = performance.now()
+/** when the last answer came: autocannon ends a run of `amount` requests only at its next tick of
+ * a second, which would make every rate the amount over a whole number of seconds (plus a little) */
+let lastAnswerAt = started
+const answered = () => {
+  lastAnswerAt = performance.now()
+}
+const runSeconds = () => ((options.amount ? lastAnswerAt : performance.now()) - started) / 1000
 const cpuAtStart = process.cpuUsage()
 /** the generator's own CPU time: near the run's duration, it and not the server set the pace */
 const cpuSeconds = () => {
@@ -71,11 +78,12 @@ if (options.urls) {
           )
           instance.on('response', (_client, _status, _bytes, responseTime) => {
             latencies.push(responseTime)
+            answered()
           })
         }),
     ),
   )
-  const seconds = (performance.now() - started) / 1000
+  const seconds = runSeconds()
   latencies.sort((a, b) => a - b)
   const at = (p: number) =>
     latencies[Math.min(latencies.length - 1, Math.max(0, Math.ceil((p / 100) * latencies.length) - 1))] ?? 0
@@ -102,16 +110,22 @@ if (options.urls) {
     }),
   )
 } else {
-  const result = await autocannon({
-    url: options.url as string,
-    connections: options.connections,
-    ...(options.amount ? { amount: options.amount } : { duration: options.duration ?? 10 }),
-    requests,
+  const result = await new Promise<autocannon.Result>((resolve, reject) => {
+    const instance = autocannon(
+      {
+        url: options.url as string,
+        connections: options.connections,
+        ...(options.amount ? { amount: options.amount } : { duration: options.duration ?? 10 }),
+        requests,
+      },
+      (error, done) => (error ? reject(error) : resolve(done)),
+    )
+    instance.on('response', answered)
   })
 
   // autocannon reports its duration in whole seconds (plus a little), which would quantise a short
-  // run's rate; the run is timed here instead.
-  const seconds = (performance.now() - started) / 1000
+  // run's rate; the run is timed here instead, to its last answer when it is a number of requests.
+  const seconds = runSeconds()
   console.log(
     JSON.stringify({
       requests: result.requests.total,
