@@ -30,10 +30,11 @@ import type { BookingFact, RefundReason } from './facts.ts'
 import { discountPaise, promoTermsFor } from './promo.ts'
 import type { BookingQueries } from './queries.ts'
 import { seatsChosen } from './seats.ts'
+import { streamWaits } from './stream-waits.ts'
 
 export type CheckoutParts = {
   /** reads an order's stream and hears of its appends (the wait for a payment's outcome) */
-  ledger: Pick<LedgerPort<unknown>, 'readStream' | 'onAppend'>
+  ledger: Pick<LedgerPort<unknown>, 'readStream' | 'onAppend' | 'readFrom' | 'head'>
   config: Pick<Config, 'booking' | 'timeZone' | 'jwt' | 'billing'>
   gateway: PaymentGateway
   jobs: Jobs
@@ -93,6 +94,8 @@ export function checkout(parts: CheckoutParts) {
     queue,
     billing,
   } = parts
+  /** the waits for payments' outcomes, one read of the ledger's newest facts for all of them */
+  const waits = streamWaits(ledger)
 
   /** the platform's booking fee on every paid order, when one is set, and who supplies it */
   const fee: OrderFeeTerms | undefined = config.billing.fee
@@ -197,38 +200,23 @@ export function checkout(parts: CheckoutParts) {
     return { kind: 'refunded', reason, ...(promoRefusal ? { promoRefusal } : {}) }
   }
 
-  /** Waits until the order is no longer waiting for this payment (checks on every append and poll). */
+  /** Waits until the order is no longer waiting for this payment (read again whenever it may have grown). */
   const settled = async (orderId: string, paymentId: string) => {
     const deadline = Date.now() + config.booking.paymentWaitSeconds * 1000
-    const stream = streams.order(orderId)
-    let wake: () => void = () => {}
-    // Set when the stream grows; cleared before each read. The read is async, so the stream may
-    // grow while it is under way (before the wait below sets its wake): then it is read again at
-    // once rather than waiting for the poll.
-    let grew = false
-    // Woken only when this order's stream grows here; a worker in another process is seen by
-    // the poll. Subscribed before the first read, so no append after it goes unheard.
-    const stop = ledger.onAppend((_head, grown) => {
-      if (!grown.has(stream)) return
-      grew = true
-      wake()
-    })
+    // watched before the first read, so no append after it goes unheard
+    const watch = await waits.watch(streams.order(orderId))
     try {
       for (;;) {
-        grew = false
+        // cleared before each read: the read is async, and the stream may grow while it is under
+        // way; then it is read again at once
+        watch.clear()
         const outcome = await outcomeOf(orderId, paymentId)
         if (outcome || Date.now() > deadline) return outcome
-        if (grew) continue
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, 250)
-          wake = () => {
-            clearTimeout(timer)
-            resolve()
-          }
-        })
+        if (watch.grew) continue
+        await watch.next(deadline - Date.now())
       }
     } finally {
-      stop()
+      watch.stop()
     }
   }
 

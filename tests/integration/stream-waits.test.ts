@@ -1,0 +1,79 @@
+// The waits for ledger streams to grow (server/booking/stream-waits.ts, what a buyer's confirmation
+// waits on), on a real SQLite ledger opened twice, as two processes open it: an append of this
+// process wakes its wait at once, another process's append is found by the one shared read of the
+// newest facts within its poll (long before the wait's own fallback read), and a wait nobody
+// appends to ends at its fallback.
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { streamWaits } from '../../server/booking/stream-waits.ts'
+import { openDatabase } from '../../server/db/connection.ts'
+import { Ledger } from '../../server/ledger/ledger.ts'
+
+let dir: string
+let here: Ledger
+let elsewhere: Ledger
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'stream-waits-'))
+  here = new Ledger(openDatabase(join(dir, 'ledger.sqlite')), [])
+  elsewhere = new Ledger(openDatabase(join(dir, 'ledger.sqlite')), [])
+})
+
+afterAll(() => {
+  rmSync(dir, { recursive: true, force: true })
+})
+
+const fact = { type: 'Counted', data: { n: 1 } }
+/** the ledger as the app's port gives it (its reads async) */
+const port = (ledger: Ledger) => ({
+  onAppend: (listener: (head: number, streams: ReadonlySet<string>) => void) => ledger.onAppend(listener),
+  readFrom: async (position: number, limit?: number) => ledger.readFrom(position, limit),
+  head: async () => ledger.head(),
+})
+const timed = async (work: () => Promise<void>) => {
+  const started = performance.now()
+  await work()
+  return performance.now() - started
+}
+
+describe('stream waits', () => {
+  it("wakes a wait at once on this process's append, and on another's within the shared poll", async () => {
+    const waits = streamWaits(port(here), { pollMs: 50, fallbackMs: 10_000 })
+    const mine = await waits.watch('order-a')
+    const ms = await timed(async () => {
+      setTimeout(() => here.append('order-a', 'any', [fact]), 20)
+      await mine.next()
+    })
+    expect(mine.grew).toBe(true)
+    expect(ms).toBeLessThan(1000)
+    mine.stop()
+
+    const theirs = await waits.watch('order-b')
+    // another stream growing wakes nobody
+    elsewhere.append('order-c', 'any', [fact])
+    const other = await timed(async () => {
+      setTimeout(() => elsewhere.append('order-b', 'any', [fact]), 100)
+      await theirs.next()
+    })
+    expect(theirs.grew).toBe(true)
+    expect(other).toBeGreaterThanOrEqual(90)
+    expect(other).toBeLessThan(2000)
+    theirs.stop()
+    expect(waits.watched).toBe(0)
+  })
+
+  it('ends a wait nobody appends to at its fallback, and at the time asked if sooner', async () => {
+    const waits = streamWaits(port(here), { pollMs: 50, fallbackMs: 300 })
+    const quiet = await waits.watch('order-quiet')
+    const fallback = await timed(() => quiet.next())
+    expect(quiet.grew).toBe(false)
+    expect(fallback).toBeGreaterThanOrEqual(250)
+    expect(fallback).toBeLessThan(2000)
+    const sooner = await timed(() => quiet.next(50))
+    expect(sooner).toBeLessThan(250)
+    quiet.stop()
+    expect(waits.watched).toBe(0)
+  })
+})
