@@ -65,6 +65,11 @@ const dueHeads = statement<{ now: string; limit: number }, Record<string, unknow
     WHERE e.removed_at IS NULL AND e.disabled_at IS NULL AND d.next_at <= ${p.now}
     ORDER BY d.next_at LIMIT ${p.limit}`,
 )
+/** an endpoint's first pending deliveries, in the order they are owed */
+const pendingOf = statement<{ endpointId: string; limit: number }, Record<string, unknown>>(
+  (p) => sql`SELECT ${webhookDeliveries.columns()} FROM webhook_deliveries
+    WHERE endpoint_id = ${p.endpointId} AND status = 'pending' ORDER BY seq LIMIT ${p.limit}`,
+)
 /** the first pending delivery of an endpoint (the one before all others) */
 const headOf = statement<{ endpointId: string }, { id: string }>(
   (p) => sql`SELECT id FROM webhook_deliveries WHERE endpoint_id = ${p.endpointId} AND status = 'pending'
@@ -87,6 +92,8 @@ export function webhookQueries(x: Sql) {
     deliveriesOf: (endpointId: string, limit = 200) =>
       after(x.all(deliveriesOf, { endpointId, limit }), deliveries),
     dueHeads: (now: string, limit = 100) => after(x.all(dueHeads, { now, limit }), deliveries),
+    pendingOf: (endpointId: string, limit: number) =>
+      after(x.all(pendingOf, { endpointId, limit }), deliveries),
     headOf: (endpointId: string) => after(x.get(headOf, { endpointId }), (r) => r?.id),
   }
 }

@@ -197,14 +197,15 @@ export function webhookCommands(ledger: WebhookLedger) {
   const lock = (endpointId: string) => ({ lock: decisionLocks.webhook(endpointId) })
   return {
     /**
-     * A fact owed to the endpoints that want it, once however often it is read: one commit for all
-     * of them (under each one's lock), shared with the work of the same turn.
+     * Facts owed to the endpoints that want them, each once however often it is read: a consumer
+     * round's, in its order, in one commit (under each endpoint's lock) shared with the work of
+     * the same turn.
      */
-    queue: (endpointIds: readonly string[], fact: StoredFact, news: WebhookNews) =>
+    queue: (owed: ReadonlyArray<{ endpointId: string; fact: StoredFact; news: WebhookNews }>) =>
       ledger.transactionInBatch(
         function* (tx) {
           let queued = 0
-          for (const endpointId of endpointIds) {
+          for (const { endpointId, fact, news } of owed) {
             const deliveryId = `${endpointId}-${fact.position}`
             if (yield* wait(tx.reads.webhooks.delivery(deliveryId))) continue
             yield* appendTo(tx, endpointId, [
@@ -224,7 +225,7 @@ export function webhookCommands(ledger: WebhookLedger) {
           }
           return queued
         },
-        { lock: endpointIds.map(decisionLocks.webhook) },
+        { lock: [...new Set(owed.map((o) => o.endpointId))].map(decisionLocks.webhook) },
       ),
 
     /**
@@ -402,7 +403,7 @@ export type WebhookParts = {
   ledger: ConstructorParameters<typeof Consumer>[0]
   redis: Redis | null
   logger: { error(detail: object, message: string): void }
-  webhooks: Pick<WebhookQueries, 'endpointsOf' | 'dueHeads' | 'endpoint'>
+  webhooks: Pick<WebhookQueries, 'endpointsOf' | 'dueHeads' | 'endpoint' | 'pendingOf'>
   commands: WebhookCommands
   reads: NewsReads
   /** mails the owner of an endpoint turned off */
@@ -412,29 +413,45 @@ export type WebhookParts = {
 /** The consumer that queues each fact for the endpoints that want it. */
 export function webhookQueuer(parts: WebhookParts): Consumer {
   const { webhooks, commands, reads, config, logger } = parts
+  /** what one fact owes to which endpoints */
+  const owedFor = async (fact: StoredFact) => {
+    const news = await newsOf(fact, reads)
+    if (!news) return []
+    const organizerId = news.organizerId ?? (await reads.catalog.byId(news.eventId))?.organizerId
+    if (!organizerId) return []
+    return (await webhooks.endpointsOf(organizerId))
+      .filter((endpoint) => wants(endpoint, news))
+      .map((endpoint) => ({ endpointId: endpoint.id, fact, news }))
+  }
   return new Consumer(
     parts.ledger,
     'webhooks',
     async (fact) => {
-      const news = await newsOf(fact, reads)
-      if (!news) return
-      const organizerId = news.organizerId ?? (await reads.catalog.byId(news.eventId))?.organizerId
-      if (!organizerId) return
-      const wanting = (await webhooks.endpointsOf(organizerId)).filter((e) => wants(e, news))
-      if (wanting.length > 0)
-        await commands.queue(
-          wanting.map((e) => e.id),
-          fact,
-          news,
-        )
+      const owed = await owedFor(fact)
+      if (owed.length > 0) await commands.queue(owed)
     },
     {
       pollMs: config.ledgerPollMs,
+      // a round's facts queued in one commit: a sale's thousand paid orders are not a thousand
+      // commits of their own (with SQLite at FULL, each an fsync holding the whole process)
+      handleAll: async (facts) => {
+        const owed = []
+        for (const fact of facts) owed.push(...(await owedFor(fact)))
+        if (owed.length > 0) await commands.queue(owed)
+      },
       onError: (error, fact) =>
         logger.error({ err: error, position: fact.position }, 'could not queue webhooks for a fact'),
     },
   )
 }
+
+/**
+ * Deliveries an endpoint may get in one round, one after another, before their outcomes are
+ * recorded together: a round's commit is shared by as many deliveries (during a sale, one commit
+ * a delivery, on SQLite at FULL an fsync each, held the whole process). A process stopped
+ * mid-round sends the round's deliveries again (at least once).
+ */
+const PER_ROUND = 20
 
 /** the wait before attempt n + 1 after n failures: 30 s, 1, 2, 4 … minutes, at most 6 hours */
 export const backoffMs = (attempts: number, baseMs: number) =>
@@ -450,7 +467,13 @@ export function webhookDeliverer(parts: WebhookParts) {
     if (inFlight.has(delivery.endpointId)) return false
     if (redis) {
       const got = await redis
-        .set(`${config.queuePrefix}-webhook-claim-${key}`, '1', 'PX', settings.timeoutMs * 3, 'NX')
+        .set(
+          `${config.queuePrefix}-webhook-claim-${key}`,
+          '1',
+          'PX',
+          settings.timeoutMs * (PER_ROUND + 2),
+          'NX',
+        )
         .catch(() => 'OK')
       if (got !== 'OK') return false
     }
@@ -507,6 +530,25 @@ export function webhookDeliverer(parts: WebhookParts) {
     return { tried, endpoint }
   }
 
+  /** an endpoint's run of a round: its head (claimed), then what follows it while each is answered 2xx */
+  const run = async (head: WebhookDeliveryRow) => {
+    const first = await attempt(head)
+    if (!first) return []
+    const done = [first]
+    if (!first.tried.outcome.ok) return done
+    const now = new Date().toISOString()
+    for (const delivery of await webhooks.pendingOf(head.endpointId, PER_ROUND)) {
+      if (delivery.id === head.id) continue
+      // in order: one not due yet (asked again for later) stops the run
+      if (delivery.nextAt > now) break
+      const next = await attempt(delivery)
+      if (!next) break
+      done.push(next)
+      if (!next.tried.outcome.ok) break
+    }
+    return done
+  }
+
   let running = false
   let timer: NodeJS.Timeout | null = null
   const round = async () => {
@@ -519,8 +561,9 @@ export function webhookDeliverer(parts: WebhookParts) {
         const claimed: WebhookDeliveryRow[] = []
         for (const delivery of heads) if (await claim(delivery)) claimed.push(delivery)
         try {
-          // each endpoint's head at once; their outcomes recorded together, in one commit
-          const done = (await Promise.all(claimed.map(attempt))).filter((d) => d !== null)
+          // each endpoint's deliveries in order, the next only once the one before was answered
+          // 2xx, up to PER_ROUND; every endpoint at once; the round's outcomes recorded together
+          const done = (await Promise.all(claimed.map(run))).flat()
           if (done.length === 0) continue
           const recorded = await commands.record(done.map((d) => d.tried))
           for (const [i, { tried, endpoint }] of done.entries()) {

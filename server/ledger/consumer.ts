@@ -29,6 +29,13 @@ export type ConsumerOptions = {
   checkpoint?: 'stored' | 'memory'
   /** with an in-memory checkpoint: the position to start after (the fact there and all read before it), instead of the head */
   startAt?: number
+  /**
+   * Handles a round's facts together, in order, instead of one at a time (`handle` is then not
+   * called): all of them or, when it fails, none (the round is handled again), so what it does
+   * must allow a fact handled twice. A consumer that writes for its facts can write them in one
+   * commit.
+   */
+  handleAll?: (facts: StoredFact[]) => Promise<void>
 }
 
 /** how soon a consumer looks again for facts that have committed but are not settled yet */
@@ -135,10 +142,15 @@ export class Consumer {
     const behind = facts.length < read.length
     let done = 0
     try {
-      for (const { fact } of facts) {
-        await this.handle(fact)
-        done++
-      }
+      const all = this.options.handleAll
+      if (all) {
+        if (facts.length > 0) await all(facts.map((f) => f.fact))
+        done = facts.length
+      } else
+        for (const { fact } of facts) {
+          await this.handle(fact)
+          done++
+        }
     } catch (error) {
       // Keep what was handled when a handler fails, so nothing is handled twice.
       const last = facts[done - 1]

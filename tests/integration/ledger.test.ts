@@ -247,6 +247,34 @@ describe.skipIf(onPostgres)('consumers', () => {
     expect(seen).toEqual(Array.from({ length: 100 }, (_, i) => i + 1))
   })
 
+  it('handle a round all together when asked: every fact once it succeeds, the whole round again when it fails', async () => {
+    const ledger = new Ledger(connection, [])
+    for (let i = 1; i <= 40; i++) ledger.append(`thing-${i % 5}`, 'any', [fact(i)])
+    const rounds: number[][] = []
+    let failures = 1
+    const consumer = new Consumer(
+      sqliteLedgerPort(ledger, {}),
+      'together',
+      () => {
+        throw new Error('handled one at a time')
+      },
+      {
+        batchSize: 16,
+        handleAll: async (facts) => {
+          rounds.push(facts.map((f) => f.position))
+          if (facts[0]?.position === 17 && failures-- > 0) throw new Error('fails once')
+        },
+      },
+    )
+    await expect(consumer.drain()).rejects.toThrow('fails once')
+    // the round that failed is not taken as handled
+    expect(await consumer.checkpoint()).toBe(16)
+    await consumer.drain()
+    const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i)
+    expect(rounds).toEqual([range(1, 16), range(17, 32), range(17, 32), range(33, 40)])
+    expect(await consumer.checkpoint()).toBe(40)
+  })
+
   it('wake up for facts appended after they started and stop cleanly', async () => {
     const ledger = new Ledger(connection, [])
     const seen: number[] = []
