@@ -16,6 +16,7 @@ import { lookup as dnsLookup, type LookupAddress } from 'node:dns'
 import { request as httpRequest } from 'node:http'
 import { request as httpsRequest } from 'node:https'
 import { BlockList, isIP } from 'node:net'
+import { performance } from 'node:perf_hooks'
 import type { Redis } from 'ioredis'
 import type { WebhookKind } from '../../contracts/webhooks.ts'
 import type { BookingQueries } from '../booking/queries.ts'
@@ -453,6 +454,9 @@ export function webhookQueuer(parts: WebhookParts): Consumer {
  */
 const PER_ROUND = 20
 
+/** the share of the event loop others' work may take between two rounds before webhooks yield to it */
+const BUSY = 0.6
+
 /** the wait before attempt n + 1 after n failures: 30 s, 1, 2, 4 … minutes, at most 6 hours */
 export const backoffMs = (attempts: number, baseMs: number) =>
   Math.min(baseMs * 2 ** Math.max(0, attempts - 1), 6 * 3_600_000)
@@ -551,11 +555,26 @@ export function webhookDeliverer(parts: WebhookParts) {
 
   let running = false
   let timer: NodeJS.Timeout | null = null
+  /** the event loop's use when the last round ended: what the process did meanwhile is others' work */
+  let since = performance.eventLoopUtilization()
   const round = async () => {
     if (running) return
     running = true
+    // Webhooks yield to the process's other work: when it kept the event loop busy since the last
+    // round (a sale's requests, with the workers inline), this round is one pass (up to PER_ROUND
+    // deliveries an endpoint) and the rest waits for the next tick, so deliveries lag a busy sale
+    // instead of slowing it; otherwise passes follow each other until nothing is due or a tick has
+    // gone by, when the next round looks again.
+    const othersBusy = performance.eventLoopUtilization(since).utilization > BUSY
+    const started = Date.now()
+    let again = false
     try {
-      for (let more = true; more; ) {
+      for (let pass = 0, more = true; more; pass++) {
+        if (pass > 0 && (othersBusy || Date.now() - started > settings.tickMs)) {
+          // a tick's worth done with the process otherwise idle: the next round at once
+          again = !othersBusy
+          break
+        }
         more = false
         const heads = await webhooks.dueHeads(new Date().toISOString(), 50)
         const claimed: WebhookDeliveryRow[] = []
@@ -579,7 +598,9 @@ export function webhookDeliverer(parts: WebhookParts) {
       logger.error({ err: error }, 'the webhook deliverer failed a round')
     } finally {
       running = false
+      since = performance.eventLoopUtilization()
     }
+    if (again && timer) setImmediate(() => void round())
   }
   return {
     start() {
