@@ -25,15 +25,32 @@ export function openDatabase(
 ): Connection {
   mkdirSync(dirname(file), { recursive: true })
   const sqlite = new Database(file)
-  sqlite.pragma('journal_mode = WAL')
+  sqlite.pragma('busy_timeout = 5000')
+  inWalMode(sqlite)
   sqlite.pragma(`synchronous = ${synchronous}`)
   sqlite.pragma('foreign_keys = ON')
-  sqlite.pragma('busy_timeout = 5000')
   // SQLite's own default is 2 MB; see SQLITE_CACHE_MB.
   sqlite.pragma(`cache_size = ${-Math.round(cacheMb * 1024)}`)
   const db = drizzle(sqlite)
   applyMigrations(db)
   return { sqlite, db, close: () => sqlite.close() }
+}
+
+/**
+ * Puts a database file in WAL mode. Switching a new file's journal needs it alone, and SQLite
+ * answers SQLITE_BUSY at once (the busy timeout does not wait for it) while another process opening
+ * the same file holds it: processes starting together (a cluster's apps and workers) try again.
+ */
+export function inWalMode(sqlite: Sqlite, attempts = 50) {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      sqlite.pragma('journal_mode = WAL')
+      return
+    } catch (error) {
+      if (attempt >= attempts || !/database is locked|SQLITE_BUSY/i.test(String(error))) throw error
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20 * Math.min(attempt, 10))
+    }
+  }
 }
 
 /**

@@ -3,6 +3,7 @@
 import { mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
 import Database from 'better-sqlite3'
+import { inWalMode } from '../db/connection.ts'
 import { committedPerTurn } from '../db/per-turn.ts'
 import type { GatewayStore, OrderRow, PaymentRow } from './local-gateway-store.ts'
 
@@ -13,10 +14,11 @@ const paymentColumns = `id, order_id AS orderId, amount, currency, status, metho
 export function sqliteGatewayStore(file: string): GatewayStore {
   mkdirSync(dirname(file), { recursive: true })
   const db = new Database(file)
-  db.pragma('journal_mode = WAL')
+  db.pragma('busy_timeout = 5000')
+  // several processes may open the file at once (connection.ts)
+  inWalMode(db)
   // A stand-in for a remote provider: its own durability is not what the app's tests measure.
   db.pragma('synchronous = NORMAL')
-  db.pragma('busy_timeout = 5000')
   db.exec(`
     CREATE TABLE IF NOT EXISTS gateway_orders (id TEXT PRIMARY KEY, amount INTEGER NOT NULL, currency TEXT NOT NULL,
       receipt TEXT NOT NULL, notes TEXT NOT NULL, status TEXT NOT NULL, created_at INTEGER NOT NULL);
