@@ -238,6 +238,27 @@ export async function quiet(measuring: { end(): Promise<ServerSideUse> }, limitM
   }
 }
 
+/** a round's figures as both sale benches give them: rate, latency, the generator's CPU, and the
+ * server side's CPU per purchase to the last confirm and until quiet */
+export function saleFigures(load: Load, toLastConfirm: ServerSideUse, settled: ServerSideUse) {
+  const perPurchase = (u: ServerSideUse) =>
+    load.issued > 0 ? ((u.cpuSeconds.apps + u.cpuSeconds.database) * 1000) / load.issued : 0
+  return {
+    issued: load.issued,
+    failed: load.failed,
+    failures: load.failures,
+    purchasesPerSecond: round(load.issued / load.seconds, 1),
+    p50Ms: round(load.p50, 0),
+    p99Ms: round(load.p99, 0),
+    generatorCpuSeconds: round(load.cpuSeconds, 3),
+    generatorCpuShare: round(load.cpuSeconds / load.seconds, 3),
+    toLastConfirm,
+    settled,
+    cpuMsPerPurchase: round(perPurchase(toLastConfirm), 3),
+    settledCpuMsPerPurchase: round(perPurchase(settled), 3),
+  }
+}
+
 type Document = { number: string; kind: string; ticketId: string; totals: { total: number } }
 
 /**
@@ -363,24 +384,11 @@ export async function benchInvoicesOn(
         problems.push(`${label}: ${load.failed} purchases failed: ${JSON.stringify(load.failures)}`)
       const checked = await check(deployment, of, load.tickets, problems, label)
       if (step.invoices) highest = checked.highest
-      const perPurchase = (u: ServerSideUse) =>
-        load.issued > 0 ? ((u.cpuSeconds.apps + u.cpuSeconds.database) * 1000) / load.issued : 0
       const figures: InvoiceRound = {
         ...step,
         purchases,
-        issued: load.issued,
-        failed: load.failed,
-        failures: load.failures,
-        purchasesPerSecond: round(load.issued / load.seconds, 1),
-        p50Ms: round(load.p50, 0),
-        p99Ms: round(load.p99, 0),
+        ...saleFigures(load, toLastConfirm, settled),
         maxMs: round(load.max, 0),
-        generatorCpuSeconds: round(load.cpuSeconds, 3),
-        generatorCpuShare: round(load.cpuSeconds / load.seconds, 3),
-        toLastConfirm,
-        settled,
-        cpuMsPerPurchase: round(perPurchase(toLastConfirm), 3),
-        settledCpuMsPerPurchase: round(perPurchase(settled), 3),
         invoicesIssued: checked.issued,
       }
       log(

@@ -27,7 +27,7 @@
 // Sizes: BENCH_WEBHOOK_ORDERS paid orders with webhooks in all (10,000; --quick 600),
 // BENCH_WEBHOOK_ROUND purchases a throughput round (1,000; --quick 150), BENCH_WEBHOOK_CONCURRENCY
 // purchases in flight (200), BENCH_WEBHOOK_DOWN_SECONDS (300; --quick 20).
-import { client, quiet, runBuyers } from './invoices.ts'
+import { client, quiet, runBuyers, saleFigures } from './invoices.ts'
 import { type Deployment, deploy, type ServerSideUse } from './lib/deploy.ts'
 import { cores, spawnPinned } from './lib/processes.ts'
 import { median, percentile, round, type Spread, spread } from './lib/stats.ts'
@@ -333,23 +333,10 @@ export async function benchWebhooks(
           )
       }
       const settled = await quiet(m)
-      const perPurchase = (u: ServerSideUse) =>
-        load.issued > 0 ? ((u.cpuSeconds.apps + u.cpuSeconds.database) * 1000) / load.issued : 0
       const figures: WebhookRound = {
         ...step,
         purchases: roundPurchases,
-        issued: load.issued,
-        failed: load.failed,
-        failures: load.failures,
-        purchasesPerSecond: round(load.issued / load.seconds, 1),
-        p50Ms: round(load.p50, 0),
-        p99Ms: round(load.p99, 0),
-        generatorCpuSeconds: round(load.cpuSeconds, 3),
-        generatorCpuShare: round(load.cpuSeconds / load.seconds, 3),
-        toLastConfirm,
-        settled,
-        cpuMsPerPurchase: round(perPurchase(toLastConfirm), 3),
-        settledCpuMsPerPurchase: round(perPurchase(settled), 3),
+        ...saleFigures(load, toLastConfirm, settled),
         drainSeconds: round(drainSeconds, 2),
       }
       log(
