@@ -126,6 +126,8 @@ const EnvSchema = v.object({
   ),
   DATA_DIR: v.optional(v.pipe(v.string(), v.minLength(1)), './data'),
   DATABASE_POOL_SIZE: wholeNumber(10, 2),
+  /** how far V8's old generation grows past what its last full collection kept (server/heap.ts) */
+  HEAP_GROWING_PERCENT: v.pipe(wholeNumber(50, 10), v.maxValue(100, 'must be at most 100')),
   SQLITE_SYNCHRONOUS: v.optional(v.picklist(['FULL', 'NORMAL'], 'must be FULL or NORMAL'), 'FULL'),
   SQLITE_CACHE_MB: wholeNumber(SQLITE_CACHE_MB, 1),
   DATABASE_URL: v.optional(
@@ -357,6 +359,8 @@ export type Config = {
   dataDir: string
   databaseFile: string
   databasePoolSize: number
+  /** V8's --heap-growing-percent for this process (server/heap.ts) */
+  heapGrowingPercent: number
   uploadsDir: string
   outboxDir: string
   webDist: string
@@ -671,6 +675,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     dataDir,
     databaseFile: join(dataDir, 'ticketing.sqlite'),
     databasePoolSize: env.DATABASE_POOL_SIZE,
+    heapGrowingPercent: env.HEAP_GROWING_PERCENT,
     uploadsDir: join(dataDir, 'uploads'),
     outboxDir: join(dataDir, 'outbox'),
     webDist: resolve(import.meta.dirname, '../web/dist'),

@@ -4,13 +4,15 @@
 // and the process's RSS rose and fell by 40 MB with it (the soak's RSS target missed, +12%). A
 // long-running server is better served by a steady footprint: at a fixed 50% the soak's heap held
 // 135 MB throughout (RSS +3.2%, p99 0.81x); at 25%, 124 MB (RSS +4%) but with its p99 about twice
-// as high (at a somewhat higher rate: the two not separated). A --heap-growing-percent given to
+// as high (at a somewhat higher rate: the two not separated). HEAP_GROWING_PERCENT sets another:
+// a process holding a waiting room's 20,000 sockets stays under 600 MB at 25 (docs/performance.md,
+// "Waiting room"), at the cost of more frequent full collections. A --heap-growing-percent given to
 // node itself is left as it is.
 import { setFlagsFromString } from 'node:v8'
 
 export const HEAP_GROWING_PERCENT = 50
 
-export function steadyHeap(execArgv: readonly string[] = process.execArgv) {
+export function steadyHeap(percent = HEAP_GROWING_PERCENT, execArgv: readonly string[] = process.execArgv) {
   if (execArgv.some((flag) => /^--heap[-_]growing[-_]percent/.test(flag))) return
-  setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`)
+  setFlagsFromString(`--heap-growing-percent=${percent}`)
 }

@@ -6,7 +6,6 @@ import { steadyHeap } from './heap.ts'
 import { createLogger } from './log.ts'
 import { buildApp } from './root.ts'
 
-steadyHeap()
 let config: ReturnType<typeof loadConfig>
 try {
   config = withJwtSecret(loadSettings(() => loadConfig()))
@@ -14,6 +13,7 @@ try {
   console.error(error instanceof ConfigError ? error.message : error)
   process.exit(1)
 }
+steadyHeap(config.heapGrowingPercent)
 
 const logger = createLogger(config)
 if (config.payments.testMode) {

@@ -6,7 +6,6 @@ import { steadyHeap } from '../server/heap.ts'
 import { createLogger } from '../server/log.ts'
 import { compose, runWorkers } from '../server/root.ts'
 
-steadyHeap()
 let config: ReturnType<typeof loadConfig>
 try {
   // the secret of the data folder when JWT_SECRET is unset, as the server's: the same Redis prefix
@@ -15,6 +14,7 @@ try {
   console.error(error instanceof ConfigError ? error.message : error)
   process.exit(1)
 }
+steadyHeap(config.heapGrowingPercent)
 const logger = createLogger(config)
 const { platform, services } = await compose(config, logger)
 if (platform.jobs.kind !== 'bullmq') {

@@ -38,7 +38,7 @@ import { streams } from '../ids.ts'
 import type { IntegrationFact } from '../integrations/facts.ts'
 import { typedFact } from '../ledger/decider.ts'
 import type { StoredFact } from '../ledger/ledger.ts'
-import { type Place, placeOf, type Room, statsOf } from '../queue/decide.ts'
+import { type LinePlace, placeOf, type Room, statsOf } from '../queue/decide.ts'
 import type { QueueFact } from '../queue/facts.ts'
 import type { QueueQueries } from '../queue/queries.ts'
 import type { ScheduleFact } from '../schedule/facts.ts'
@@ -351,7 +351,7 @@ export function createPushes(
   }
 
   /** each of these places, to its person where they are connected here */
-  const placePushes = (room: Room, places: Place[], now: string): Push[] => {
+  const placePushes = (room: Room, places: LinePlace[], now: string): Push[] => {
     const pushes: Push[] = []
     for (const place of places) {
       const to = rooms.user(place.accountId)
@@ -409,7 +409,7 @@ export function createPushes(
       if (fact.type === 'QueueJoined' || fact.type === 'QueueAdmitted') {
         const room = await queue.room(eventId)
         if (!room) return []
-        let own: Place[] = []
+        let own: LinePlace[] = []
         if (fact.type === 'QueueJoined') {
           const place = listening(rooms.user(fact.data.accountId))
             ? await queue.place(eventId, fact.data.accountId)
@@ -425,7 +425,7 @@ export function createPushes(
     const room = await queue.room(eventId)
     if (!room) return []
     const now = new Date().toISOString()
-    let moved: Place[] = []
+    let moved: LinePlace[] = []
     if (fact.type === 'QueueJoined') {
       // the one who joined, when connected here
       const place = listening(rooms.user(fact.data.accountId))

@@ -10,6 +10,8 @@ import type { QueuePlaceRow, QueueRoomRow } from './tables.ts'
 
 export type Room = Omit<QueueRoomRow, 'eventId'> & { eventId: string }
 export type Place = Pick<QueuePlaceRow, 'accountId' | 'line' | 'draw' | 'expiresAt'>
+/** what a place's message is made of */
+export type LinePlace = Pick<Place, 'accountId' | 'line' | 'expiresAt'>
 
 /** the most a set rate admits at once after a lull (its credit does not pile up): seconds' worth */
 const MOST_BURST_SECONDS = 2
@@ -136,7 +138,7 @@ export function statsOf(room: Room, counts: { inCheckout: number; sold: number }
 }
 
 /** what one person in line is told now */
-export function placeOf(room: Room, place: Place, now: string): QueuePlace {
+export function placeOf(room: Room, place: LinePlace, now: string): QueuePlace {
   if (place.line !== null && place.line <= room.admittedThrough) {
     const admissionExpiresAt = place.expiresAt ?? now
     return admissionExpiresAt > now ? { state: 'admitted', admissionExpiresAt } : { state: 'expired' }

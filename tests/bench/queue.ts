@@ -23,12 +23,16 @@ const EARLY_SHARE = 0.75
 const PER_LOADER = 10_000
 const ADMIT_PER_MINUTE = 600
 const MEASURE_SECONDS = Number(process.env.BENCH_QUEUE_SECONDS ?? 60)
+/** the line's server: its heap let grow this far past its last full collection (HEAP_GROWING_PERCENT;
+ * the app's default is 50): a process holding a line's sockets is run at 25 (docs/operations.md) */
+const LINE_HEAP_PERCENT = Number(process.env.BENCH_QUEUE_HEAP_PERCENT ?? 25)
 
 export type QueueLineResult = {
   clients: number
   early: number
   admitPerMinute: number
   tickMs: number
+  heapGrowingPercent: number
   seedMs: number
   connectMs: number
   earlyJoinMs: number
@@ -102,6 +106,7 @@ export async function benchQueueLine(clients = LINE_CLIENTS): Promise<QueueLineR
     QUEUE_PREFIX: `bench-queue-${Date.now()}`,
     LIVE_CONNECTIONS_PER_ADDRESS: String(clients + 100),
     QUEUE_TICK_MS: String(tickMs),
+    HEAP_GROWING_PERCENT: String(LINE_HEAP_PERCENT),
   })
   const work = join(data.dataDir, 'queue-bench')
   mkdirSync(work, { recursive: true })
@@ -268,6 +273,7 @@ export async function benchQueueLine(clients = LINE_CLIENTS): Promise<QueueLineR
       early,
       admitPerMinute: ADMIT_PER_MINUTE,
       tickMs,
+      heapGrowingPercent: LINE_HEAP_PERCENT,
       seedMs,
       connectMs: Math.max(...out.map((o) => o.connectMs)),
       earlyJoinMs: Math.max(...out.map((o) => o.earlyMs)),

@@ -971,7 +971,7 @@ function markdown(r: Record<string, unknown>): string {
     const n0 = (x: number) => x.toLocaleString('en')
     const errors = (e: Record<string, number>) => Object.values(e).reduce((a, b) => a + b, 0)
     rows.push([
-      `queue: ${n0(q.clients)} buyers in line on one process (${n0(q.early)} in the pre-queue), RSS`,
+      `queue: ${n0(q.clients)} buyers in line on one process (${n0(q.early)} in the pre-queue), RSS${q.heapGrowingPercent ? ` (HEAP_GROWING_PERCENT=${q.heapGrowingPercent})` : ''}`,
       `${q.rssConnectedMb} MB connected, at most ${q.rssMaxMb} MB while the line moved (${q.rssIdleMb} MB idle); connected in ${round(q.connectMs / 1000, 1)} s, ` +
         `the pre-queue joined in ${round(q.earlyJoinMs / 1000, 1)} s, the rest in ${round(q.lateJoinMs / 1000, 1)} s; ` +
         `${errors(q.joinErrors)} join errors, ${errors(q.connectErrors)} refused connections, ${q.disconnects} dropped`,

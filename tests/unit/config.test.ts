@@ -84,6 +84,14 @@ describe('loadConfig', () => {
       expect(loadConfig({ ...secret, DATABASE_POOL_SIZE: '25' }).databasePoolSize).toBe(25)
       expect(problemsOf({ ...secret, DATABASE_POOL_SIZE: '1' })).toMatch(/DATABASE_POOL_SIZE/)
     })
+
+    it('lets the heap grow 50% past its last full collection unless told otherwise, within bounds', () => {
+      const secret = { DATABASE_URL: url, JWT_SECRET: 'k'.repeat(32) }
+      expect(loadConfig(secret).heapGrowingPercent).toBe(50)
+      expect(loadConfig({ ...secret, HEAP_GROWING_PERCENT: '25' }).heapGrowingPercent).toBe(25)
+      expect(problemsOf({ ...secret, HEAP_GROWING_PERCENT: '5' })).toMatch(/HEAP_GROWING_PERCENT/)
+      expect(problemsOf({ ...secret, HEAP_GROWING_PERCENT: '150' })).toMatch(/HEAP_GROWING_PERCENT/)
+    })
   })
 
   describe('MEDIA_STORE', () => {

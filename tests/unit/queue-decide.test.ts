@@ -116,7 +116,7 @@ describe('admissions following capacity', () => {
 describe('what a person is told', () => {
   it('is their place, how many are ahead and the wait; then the admission and its end', () => {
     const r = opened({ nextLine: 11, admittedThrough: 3, admitPerMinute: 30 })
-    expect(placeOf(r, { accountId: 'a', line: 8, draw: null, expiresAt: null }, at(5000))).toEqual({
+    expect(placeOf(r, { accountId: 'a', line: 8, expiresAt: null }, at(5000))).toEqual({
       state: 'waiting',
       position: 5,
       ahead: 4,
@@ -125,11 +125,11 @@ describe('what a person is told', () => {
     const admission = { accountId: 'a', line: 2, draw: null, expiresAt: at(600_000) }
     expect(placeOf(r, admission, at(5000))).toEqual({ state: 'admitted', admissionExpiresAt: at(600_000) })
     expect(placeOf(r, admission, at(600_000))).toEqual({ state: 'expired' })
-    expect(placeOf(room(), { accountId: 'a', line: null, draw: 'ff', expiresAt: null }, at(-1))).toEqual({
+    expect(placeOf(room(), { accountId: 'a', line: null, expiresAt: null }, at(-1))).toEqual({
       state: 'pre-queue',
     })
     expect(
-      placeOf(opened({ closedAt: at(9) }), { accountId: 'a', line: 8, draw: null, expiresAt: null }, at(10)),
+      placeOf(opened({ closedAt: at(9) }), { accountId: 'a', line: 8, expiresAt: null }, at(10)),
     ).toEqual({
       state: 'closed',
     })
