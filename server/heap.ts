@@ -5,7 +5,7 @@
 // long-running server is better served by a steady footprint: at a fixed 50% the soak's heap held
 // 135 MB throughout (RSS +3.2%, p99 0.81x); at 25%, 124 MB (RSS +4%) but with its p99 about twice
 // as high (at a somewhat higher rate: the two not separated). HEAP_GROWING_PERCENT sets another:
-// a process holding a waiting room's 20,000 sockets stays under 600 MB at 25 (docs/performance.md,
+// a process holding a waiting room's 19,700 sockets stayed under 600 MB at 20 (docs/performance.md,
 // "Waiting room"), at the cost of more frequent full collections. A --heap-growing-percent given to
 // node itself is left as it is.
 import { setFlagsFromString } from 'node:v8'

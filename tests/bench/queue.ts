@@ -24,8 +24,8 @@ const PER_LOADER = 10_000
 const ADMIT_PER_MINUTE = 600
 const MEASURE_SECONDS = Number(process.env.BENCH_QUEUE_SECONDS ?? 60)
 /** the line's server: its heap let grow this far past its last full collection (HEAP_GROWING_PERCENT;
- * the app's default is 50): a process holding a line's sockets is run at 25 (docs/operations.md) */
-const LINE_HEAP_PERCENT = Number(process.env.BENCH_QUEUE_HEAP_PERCENT ?? 25)
+ * the app's default is 50): a process holding a line's sockets is run at 20 (docs/operations.md) */
+const LINE_HEAP_PERCENT = Number(process.env.BENCH_QUEUE_HEAP_PERCENT ?? 20)
 
 export type QueueLineResult = {
   clients: number
