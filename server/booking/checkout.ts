@@ -34,7 +34,7 @@ import { streamWaits } from './stream-waits.ts'
 
 export type CheckoutParts = {
   /** reads an order's stream and hears of its appends (the wait for a payment's outcome) */
-  ledger: Pick<LedgerPort<unknown>, 'readStream' | 'onAppend' | 'readFrom' | 'head'>
+  ledger: Pick<LedgerPort<unknown>, 'readStream' | 'onAppend' | 'tail' | 'tailHead'>
   config: Pick<Config, 'booking' | 'timeZone' | 'jwt' | 'billing'>
   gateway: PaymentGateway
   jobs: Jobs
@@ -94,7 +94,7 @@ export function checkout(parts: CheckoutParts) {
     queue,
     billing,
   } = parts
-  /** the waits for payments' outcomes, one read of the ledger's newest facts for all of them */
+  /** the waits for payments' outcomes, one tail of the ledger for all of them */
   const waits = streamWaits(ledger)
 
   /** the platform's booking fee on every paid order, when one is set, and who supplies it */

@@ -1,25 +1,30 @@
 // Waits for ledger streams to grow, for everyone in a process at once: a wait is woken at once by
-// an append of this process, and by one read of the ledger's newest facts every `pollMs` for all
-// the waits of the process (appends of other processes), where each wait used to read its own
-// stream every 250 ms. A thousand buyers waiting for their payments' outcome were four thousand
-// reads a second; on PostgreSQL, where a statement costs the server far more than on SQLite, that
-// took most of a core during a sale. Each wait still reads its stream itself every `fallbackMs`:
-// on PostgreSQL a fact can commit below a position already read, which the shared read misses.
-import type { LedgerPort } from '../db/store.ts'
+// an append of this process, and by one tail of the ledger every `pollMs` for all the waits of the
+// process (appends of other processes), where each wait used to read its own stream every 250 ms.
+// A thousand buyers waiting for their payments' outcome were four thousand reads a second; on
+// PostgreSQL, where a statement costs the server far more than on SQLite, that took most of a core
+// during a sale. The shared read tails the ledger (LedgerPort.tail): on PostgreSQL a fact may commit
+// below a position already read, and the tail still reads it, so a wait needs no read of its own
+// but a slow safety net (`fallbackMs`) for a shared read that failed. (It read the newest positions
+// before, which could miss such a fact, and each wait read its stream every 2 s to cover that: a
+// thousand waits were 500 reads a second, which on PostgreSQL made a sale's purchases cost more the
+// longer they waited.)
+import type { LedgerCursor, LedgerPort } from '../db/store.ts'
 
 export type StreamWaits = ReturnType<typeof streamWaits>
 
 export function streamWaits(
-  ledger: Pick<LedgerPort<unknown>, 'onAppend' | 'readFrom' | 'head'>,
+  ledger: Pick<LedgerPort<unknown>, 'onAppend' | 'tail' | 'tailHead'>,
   options: { pollMs?: number; fallbackMs?: number; page?: number } = {},
 ) {
   const pollMs = options.pollMs ?? 250
-  const fallbackMs = options.fallbackMs ?? 2000
+  const fallbackMs = options.fallbackMs ?? 15_000
   const page = options.page ?? 1000
   /** each stream waited on: its waits' wake-ups */
   const waiting = new Map<string, Set<() => void>>()
-  /** the position read up to; null while nobody waits */
-  let cursor: number | null = null
+  /** where the shared read stands; null while nobody waits (or until the ledger answered) */
+  let cursor: LedgerCursor | null = null
+  let running = false
   let starting: Promise<void> | null = null
   let timer: NodeJS.Timeout | null = null
   let unsubscribe: (() => void) | null = null
@@ -31,16 +36,17 @@ export function streamWaits(
 
   /** the facts appended since the last read, by anyone: their streams' waits woken */
   const poll = async () => {
-    if (reading || cursor === null) return
+    if (reading || !running) return
     reading = true
     try {
-      for (let pages = 0; pages < 10 && cursor !== null; pages++) {
-        const facts = await ledger.readFrom(cursor, page)
-        for (const fact of facts) {
-          if (cursor !== null && fact.position > cursor) cursor = fact.position
+      cursor ??= await ledger.tailHead()
+      for (let pages = 0; pages < 10 && running; pages++) {
+        const tailed = await ledger.tail(cursor, page)
+        for (const { fact, cursor: after } of tailed) {
+          cursor = after
           wake(fact.stream)
         }
-        if (facts.length < page) break
+        if (tailed.length < page) break
       }
     } catch {
       // the next poll reads again; each wait's own read covers the meantime
@@ -51,15 +57,17 @@ export function streamWaits(
 
   /** the shared read starts with the first wait, from the head as it is before its stream's read */
   const start = () => {
-    if (cursor !== null) return Promise.resolve()
+    if (running) return Promise.resolve()
     starting ??= (async () => {
+      running = true
       unsubscribe = ledger.onAppend((_head, grown) => {
         for (const stream of grown) wake(stream)
       })
       try {
-        cursor = await ledger.head()
+        cursor = await ledger.tailHead()
       } catch {
-        cursor = 0
+        // the first poll asks again; each wait's own read covers the meantime
+        cursor = null
       }
       timer = setInterval(() => void poll(), pollMs)
       timer.unref()
@@ -78,6 +86,7 @@ export function streamWaits(
     timer = null
     unsubscribe = null
     cursor = null
+    running = false
   }
 
   return {

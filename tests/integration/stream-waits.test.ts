@@ -1,7 +1,7 @@
 // The waits for ledger streams to grow (server/booking/stream-waits.ts, what a buyer's confirmation
 // waits on), on a real SQLite ledger opened twice, as two processes open it: an append of this
 // process wakes its wait at once, another process's append is found by the one shared read of the
-// newest facts within its poll (long before the wait's own fallback read), and a wait nobody
+// newest facts (a tail of the ledger) within its poll (long before the wait's own fallback read), and a wait nobody
 // appends to ends at its fallback.
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -9,7 +9,11 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { streamWaits } from '../../server/booking/stream-waits.ts'
 import { openDatabase } from '../../server/db/connection.ts'
+import { openPostgres, type PgConnection } from '../../server/db/pg-connection.ts'
 import { Ledger } from '../../server/ledger/ledger.ts'
+import { PgLedger, type PgTx, pgLedgerPort } from '../../server/ledger/pg-ledger.ts'
+import { sqliteLedgerPort } from '../../server/ledger/sqlite-port.ts'
+import { freshDatabase, type TestDatabase } from '../support/postgres.ts'
 
 let dir: string
 let here: Ledger
@@ -26,12 +30,8 @@ afterAll(() => {
 })
 
 const fact = { type: 'Counted', data: { n: 1 } }
-/** the ledger as the app's port gives it (its reads async) */
-const port = (ledger: Ledger) => ({
-  onAppend: (listener: (head: number, streams: ReadonlySet<string>) => void) => ledger.onAppend(listener),
-  readFrom: async (position: number, limit?: number) => ledger.readFrom(position, limit),
-  head: async () => ledger.head(),
-})
+/** the ledger as the app's port gives it */
+const port = (ledger: Ledger) => sqliteLedgerPort(ledger, {})
 const timed = async (work: () => Promise<void>) => {
   const started = performance.now()
   await work()
@@ -74,6 +74,56 @@ describe('stream waits', () => {
     const sooner = await timed(() => quiet.next(50))
     expect(sooner).toBeLessThan(250)
     quiet.stop()
+    expect(waits.watched).toBe(0)
+  })
+})
+
+describe('stream waits on PostgreSQL', () => {
+  let database: TestDatabase
+  let connections: PgConnection[] = []
+  beforeAll(async () => {
+    database = await freshDatabase()
+    // two processes' worth of connections: a slow writer's and a fast writer's, the waits on the second
+    connections = await Promise.all([1, 2].map(() => openPostgres(database.url, 4)))
+  })
+  afterAll(async () => {
+    await Promise.all(connections.map((c) => c.close()))
+    await database?.drop()
+  })
+
+  it('hears a fact that commits below a position the shared read has passed, with no read of its own', async () => {
+    const [slow, fast] = connections.map((c) => new PgLedger(c.pool, [])) as [PgLedger, PgLedger]
+    // the wait's own read is a minute away: only the shared read can wake it in time
+    const waits = streamWaits(
+      pgLedgerPort(fast, () => ({})),
+      { pollMs: 50, fallbackMs: 60_000 },
+    )
+    const watch = await waits.watch('slow-1')
+    let appended!: () => void
+    const slowAppended = new Promise<void>((resolve) => {
+      appended = resolve
+    })
+    let release!: () => void
+    const held = new Promise<void>((resolve) => {
+      release = resolve
+    })
+    // slow-1 takes its position first and commits last; fast-1 commits above it meanwhile, and the
+    // shared read polls past fast-1 several times while slow-1 is still uncommitted
+    const slowDone = slow.transaction(async (tx: PgTx) => {
+      await tx.append('slow-1', 'any', [fact])
+      appended()
+      await held
+    })
+    await slowAppended
+    await fast.append('fast-1', 'any', [fact])
+    await new Promise((r) => setTimeout(r, 300))
+    expect(watch.grew).toBe(false)
+    release()
+    await slowDone
+    const heard = await timed(() => watch.next())
+    expect(watch.grew).toBe(true)
+    expect(heard).toBeLessThan(5000)
+    watch.stop()
     expect(waits.watched).toBe(0)
   })
 })
