@@ -6,6 +6,7 @@ import { BlockList, isIP } from 'node:net'
 import { join, resolve } from 'node:path'
 import * as v from 'valibot'
 import { GST_STATES, gstinProblem } from '../contracts/billing.ts'
+import { HEAP_GROWING_PERCENT } from './heap.ts'
 
 const wholeNumber = (fallback: number, min = 0) =>
   v.optional(
@@ -127,7 +128,7 @@ const EnvSchema = v.object({
   DATA_DIR: v.optional(v.pipe(v.string(), v.minLength(1)), './data'),
   DATABASE_POOL_SIZE: wholeNumber(10, 2),
   /** how far V8's old generation grows past what its last full collection kept (server/heap.ts) */
-  HEAP_GROWING_PERCENT: v.pipe(wholeNumber(50, 10), v.maxValue(100, 'must be at most 100')),
+  HEAP_GROWING_PERCENT: v.pipe(wholeNumber(HEAP_GROWING_PERCENT, 10), v.maxValue(100, 'must be at most 100')),
   SQLITE_SYNCHRONOUS: v.optional(v.picklist(['FULL', 'NORMAL'], 'must be FULL or NORMAL'), 'FULL'),
   SQLITE_CACHE_MB: wholeNumber(SQLITE_CACHE_MB, 1),
   DATABASE_URL: v.optional(

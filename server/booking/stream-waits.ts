@@ -63,12 +63,8 @@ export function streamWaits(
       unsubscribe = ledger.onAppend((_head, grown) => {
         for (const stream of grown) wake(stream)
       })
-      try {
-        cursor = await ledger.tailHead()
-      } catch {
-        // the first poll asks again; each wait's own read covers the meantime
-        cursor = null
-      }
+      // when the ledger does not answer, the first poll asks again; each wait's own read covers the meantime
+      cursor = await ledger.tailHead().catch(() => null)
       timer = setInterval(() => void poll(), pollMs)
       timer.unref()
     })().finally(() => {

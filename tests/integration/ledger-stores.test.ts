@@ -19,7 +19,7 @@ import { DomainError } from '../../server/errors.ts'
 import { Ledger, type StoredFact, StreamVersionConflict } from '../../server/ledger/ledger.ts'
 import { PgLedger, type PgProjection, type PgTx } from '../../server/ledger/pg-ledger.ts'
 import { type AppLedger, type Store as AppStore, postgresStore as appStoreOn } from '../../server/stores.ts'
-import { freshDatabase, type TestDatabase } from '../support/postgres.ts'
+import { freshDatabase, heldAppend, type TestDatabase } from '../support/postgres.ts'
 import { allFacts } from '../support/stores.ts'
 
 const fact = (n: number) => ({ type: 'Counted', data: { n } })
@@ -240,20 +240,7 @@ describe('the ledger on PostgreSQL with several writers at once', () => {
     const [slow, fast, reader] = ledgers(3, watermark) as [PgLedger, PgLedger, PgLedger]
     const start = await reader.cursorAt(await reader.head())
     const ours = (facts: StoredFact[]) => facts.filter((f) => f.stream === 'slow-1' || f.stream === 'fast-1')
-    let appended!: () => void
-    const slowAppended = new Promise<void>((resolve) => {
-      appended = resolve
-    })
-    let release!: () => void
-    const held = new Promise<void>((resolve) => {
-      release = resolve
-    })
-    const slowDone = slow.transaction(async (tx: PgTx) => {
-      await tx.append('slow-1', 'any', [fact(1)])
-      appended()
-      await held
-    })
-    await slowAppended
+    const { release, committed: slowDone } = await heldAppend(slow, 'slow-1', fact(1))
     // The fast writer appends to another stream: it does not wait for the slow one.
     const fastDone = fast.append('fast-1', 'any', [fact(2)])
     const fastFirst = await within(fastDone, 2000)
@@ -299,21 +286,7 @@ describe('the ledger on PostgreSQL with several writers at once', () => {
 
   it("a fact committed below the head changes the ledger's version, though not the head", async () => {
     const [slow, fast, reader] = ledgers(3) as [PgLedger, PgLedger, PgLedger]
-    let appended!: () => void
-    const slowAppended = new Promise<void>((resolve) => {
-      appended = resolve
-    })
-    let release!: () => void
-    const held = new Promise<void>((resolve) => {
-      release = resolve
-    })
-    const slowDone = slow.transaction(async (tx: PgTx) => {
-      const [stored] = await tx.append('late-1', 'any', [fact(1)])
-      appended()
-      await held
-      return stored?.position
-    })
-    await slowAppended
+    const { release, committed: slowDone } = await heldAppend(slow, 'late-1', fact(1))
     const before = await reader.ledgerVersion()
     const fastPosition = (await fast.append('early-1', 'any', [fact(2)]))[0]?.position
     const head = await reader.head()

@@ -1,8 +1,9 @@
 // The waits for ledger streams to grow (server/booking/stream-waits.ts, what a buyer's confirmation
 // waits on), on a real SQLite ledger opened twice, as two processes open it: an append of this
-// process wakes its wait at once, another process's append is found by the one shared read of the
-// newest facts (a tail of the ledger) within its poll (long before the wait's own fallback read), and a wait nobody
-// appends to ends at its fallback.
+// process wakes its wait at once, another process's append is found by the one shared tail of the
+// ledger within its poll (long before the wait's own fallback read), and a wait nobody appends to
+// ends at its fallback. On PostgreSQL, a fact committing below a position the shared tail has
+// passed still wakes its wait.
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -11,9 +12,9 @@ import { streamWaits } from '../../server/booking/stream-waits.ts'
 import { openDatabase } from '../../server/db/connection.ts'
 import { openPostgres, type PgConnection } from '../../server/db/pg-connection.ts'
 import { Ledger } from '../../server/ledger/ledger.ts'
-import { PgLedger, type PgTx, pgLedgerPort } from '../../server/ledger/pg-ledger.ts'
+import { PgLedger, pgLedgerPort } from '../../server/ledger/pg-ledger.ts'
 import { sqliteLedgerPort } from '../../server/ledger/sqlite-port.ts'
-import { freshDatabase, type TestDatabase } from '../support/postgres.ts'
+import { freshDatabase, heldAppend, type TestDatabase } from '../support/postgres.ts'
 
 let dir: string
 let here: Ledger
@@ -99,22 +100,9 @@ describe('stream waits on PostgreSQL', () => {
       { pollMs: 50, fallbackMs: 60_000 },
     )
     const watch = await waits.watch('slow-1')
-    let appended!: () => void
-    const slowAppended = new Promise<void>((resolve) => {
-      appended = resolve
-    })
-    let release!: () => void
-    const held = new Promise<void>((resolve) => {
-      release = resolve
-    })
     // slow-1 takes its position first and commits last; fast-1 commits above it meanwhile, and the
     // shared read polls past fast-1 several times while slow-1 is still uncommitted
-    const slowDone = slow.transaction(async (tx: PgTx) => {
-      await tx.append('slow-1', 'any', [fact])
-      appended()
-      await held
-    })
-    await slowAppended
+    const { release, committed: slowDone } = await heldAppend(slow, 'slow-1', fact)
     await fast.append('fast-1', 'any', [fact])
     await new Promise((r) => setTimeout(r, 300))
     expect(watch.grew).toBe(false)

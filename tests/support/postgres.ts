@@ -3,6 +3,7 @@
 // trust auth), dropped afterwards.
 import { randomBytes } from 'node:crypto'
 import pg from 'pg'
+import type { PgLedger, PgTx } from '../../server/ledger/pg-ledger.ts'
 
 export const serverUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres'
 
@@ -37,4 +38,32 @@ export async function freshDatabase(): Promise<TestDatabase> {
       }
     },
   }
+}
+
+/**
+ * A fact appended in a transaction held open: resolves once the fact has its position; `release()`
+ * lets the transaction commit, and `committed` resolves to the fact's position when it has. What a
+ * fact committing below positions others have committed meanwhile looks like to a reader.
+ */
+export async function heldAppend(
+  ledger: PgLedger,
+  stream: string,
+  fact: { type: string; data: unknown },
+): Promise<{ release: () => void; committed: Promise<number | undefined> }> {
+  let appended!: () => void
+  const isAppended = new Promise<void>((resolve) => {
+    appended = resolve
+  })
+  let release!: () => void
+  const held = new Promise<void>((resolve) => {
+    release = resolve
+  })
+  const committed = ledger.transaction(async (tx: PgTx) => {
+    const [stored] = await tx.append(stream, 'any', [fact])
+    appended()
+    await held
+    return stored?.position
+  })
+  await isAppended
+  return { release, committed }
 }
