@@ -284,8 +284,13 @@ describe('where webhooks may go', () => {
       const positions = hooks.received.map((r) => JSON.parse(r.body).position as number)
       expect(positions[0]).toBe(delivery.position)
       expect(positions[1]).toBeGreaterThan(positions[0] as number)
-      const log = (await get(giveUp.app, `/api/v1/organizer/webhooks/${id}/deliveries`, organizer)).json()
-      expect(log.map((d: { status: string }) => d.status)).toEqual(['delivered', 'delivered'])
+      // the receiver has the request before the sender records its answer: wait for the record
+      const statuses = async () =>
+        (await get(giveUp.app, `/api/v1/organizer/webhooks/${id}/deliveries`, organizer))
+          .json()
+          .map((d: { status: string }) => d.status)
+      await until(async () => (await statuses()).every((s: string) => s === 'delivered'), 15_000)
+      expect(await statuses()).toEqual(['delivered', 'delivered'])
     } finally {
       await hooks.stop()
       await giveUp.close()
