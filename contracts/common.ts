@@ -25,17 +25,23 @@ export function PathParams<const T extends v.ObjectEntries>(entries: T) {
 export const namesAThing = (schema: unknown) =>
   typeof schema === 'object' && schema !== null && naming.has(schema)
 
+/** a whole number with commas between thousands (100000 → "100,000"), as `toLocaleString('en')`
+ * writes it, without the cost of a number format made at every schema's load in a browser */
+const withCommas = (n: number) => String(n).replace(/\B(?=(\d{3})+$)/g, ',')
+
 /** A listing's page or page size in the query string (?page=&limit=): absent, or a whole number from 1 to max. */
-export const pageNumber = (name: string, max: number) =>
-  v.optional(
+export const pageNumber = (name: string, max: number) => {
+  const message = `${name} must be a whole number from 1 to ${withCommas(max)}.`
+  return v.optional(
     v.pipe(
       v.string(),
-      v.regex(/^\d{1,6}$/, `${name} must be a whole number from 1 to ${max.toLocaleString('en')}.`),
+      v.regex(/^\d{1,6}$/, message),
       v.transform(Number),
-      v.minValue(1, `${name} must be a whole number from 1 to ${max.toLocaleString('en')}.`),
-      v.maxValue(max, `${name} must be a whole number from 1 to ${max.toLocaleString('en')}.`),
+      v.minValue(1, message),
+      v.maxValue(max, message),
     ),
   )
+}
 
 export const Email = v.pipe(
   v.string('Email is required'),

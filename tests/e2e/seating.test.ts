@@ -9,6 +9,7 @@ import type { Browser, Locator, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { EventView } from '../../contracts/catalog.ts'
 import { type SeatMapBody, type SeatMapView, SINGLE_SEAT_LEFT } from '../../contracts/seating.ts'
+import { planBox } from '../../web/src/screens/seating/plan-layout.ts'
 import { adminSession, bearer, organizerSession, type Session, signUp } from '../support/accounts.ts'
 import { launchBrowser, signedInPages } from '../support/browser.ts'
 import { approvedEvent, get, submitEvent } from '../support/sales.ts'
@@ -365,6 +366,85 @@ describe('reserved seating in the browser', () => {
     ])
     expect(ours.sections[0]?.rows[0]?.seats[0]?.status).toBe('blocked')
     expect(ours.sections[0]?.rows[1]?.seats[1]?.accessible).toBe('wheelchair')
+  })
+
+  it("paints a stadium's seats on a canvas, a seat another buyer holds turns held live, and a zoom paints it sharper", async () => {
+    // 60 rows of 100 seats: past the plan size the picker paints on a canvas (6,000 seats)
+    const rows = 60
+    const perRow = 100
+    const arena = await approvedEvent(server.app, organizer, admin, { title: `Arena Night ${Date.now()}` }, [
+      { type: 'Arena', price: 900, quantity: rows * perRow },
+    ])
+    const saved = await putMap(arena._id, {
+      stage: { x: 0, y: -3 * PITCH, w: perRow * PITCH, h: 2 * PITCH },
+      sections: [
+        {
+          name: 'Arena',
+          ticketType: 'Arena',
+          rows: Array.from({ length: rows }, (_, r) => ({
+            label: `R${r + 1}`,
+            seats: Array.from({ length: perRow }, (_, n) => ({ number: n + 1, x: n * PITCH, y: r * PITCH })),
+          })),
+        },
+      ],
+    })
+    expect(saved.statusCode, saved.body).toBe(200)
+    const map = await mapOf(arena._id)
+    const box = planBox(map)
+    const target = map.sections[0]?.rows[30]?.seats[50]
+    if (!target) throw new Error('no seat R31-51')
+
+    const page = await signedInPage(buyerA)
+    await page.goto(`/event/${arena._id}`)
+    await page.locator('[data-live="connected"]').waitFor()
+    await page.locator('svg[data-drawn="all"]').waitFor()
+    const canvas = page.locator('canvas.seat-plan-canvas')
+    /** the colour of the canvas at a point of the plan: a seat's, a little above its centre (clear
+     * of the marks through its middle: a held seat's stroke, a sold one's cross) */
+    const colourAt = (point: { x: number; y: number }) =>
+      canvas.evaluate(
+        (element, { point, box }) => {
+          const c = element as HTMLCanvasElement
+          const scale = c.width / box.w
+          const x = Math.round((point.x - box.x) * scale)
+          const y = Math.round((point.y - 2.5 - box.y) * scale)
+          const [r, g, b, a] = c.getContext('2d')?.getImageData(x, y, 1, 1).data ?? []
+          return { r, g, b, a, width: c.width }
+        },
+        { point, box },
+      )
+    const near = (colour: { r?: number; g?: number; b?: number }, hex: string) =>
+      [1, 3, 5].every(
+        (at, i) =>
+          Math.abs(Number.parseInt(hex.slice(at, at + 2), 16) - ([colour.r, colour.g, colour.b][i] ?? -99)) <=
+          4,
+      )
+    const free = await colourAt(target)
+    expect(near(free, '#4caf7d'), JSON.stringify(free)).toBe(true)
+    // between two seats nothing is painted
+    expect((await colourAt({ x: target.x + PITCH / 2, y: target.y + 2.5 })).a).toBe(0)
+
+    // another buyer holds it: the seat turns held on the open map, no reload
+    const held = await server.app.inject({
+      method: 'POST',
+      url: '/api/v1/ticket/create',
+      headers: bearer(buyerB.token),
+      payload: { eventId: arena._id, seats: [target.id], amount: 1 },
+    })
+    expect(held.statusCode, held.body).toBe(200)
+    await expect.poll(async () => near(await colourAt(target), '#e7c27d'), { timeout: 10_000 }).toBe(true)
+
+    // zoomed in three steps (3.4 times), the canvas is painted again with more pixels, the seat
+    // still held
+    const before = free.width
+    const zoomIn = page.getByRole('button', { name: 'Zoom in' })
+    for (let i = 0; i < 3; i++) await zoomIn.click()
+    await expect
+      .poll(async () => (await colourAt(target)).width, { timeout: 10_000 })
+      .toBeGreaterThan(before * 2)
+    expect(near(await colourAt(target), '#e7c27d')).toBe(true)
+    expect(near(await colourAt(map.sections[0]?.rows[30]?.seats[49] ?? target), '#4caf7d')).toBe(true)
+    await page.close()
   })
 
   it("shows a sold seat's buyer on the organizer's map when the seat is clicked, and a free one's by keyboard", async () => {

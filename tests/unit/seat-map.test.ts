@@ -334,4 +334,17 @@ describe("a big plan's canvas", () => {
     expect(canvasScale({ x: 0, y: 0, w: 2518, h: 2058 }) * 2518).toBeCloseTo(4096)
     expect(canvasScale({ x: 0, y: 0, w: 100, h: 50 })).toBe(4)
   })
+
+  it('paints the pixels the map is shown at, rounded up to a power of two, within those limits', () => {
+    const stadium = { x: 0, y: 0, w: 2518, h: 2058 }
+    // a phone: 358 CSS pixels across at 3 device pixels each
+    expect(canvasScale(stadium, (358 / 2518) * 3)).toBe(0.5)
+    expect(canvasScale(stadium, 0.3)).toBe(0.5)
+    expect(canvasScale(stadium, 0.6)).toBe(1)
+    // zoomed in 8 times: as many as the limit allows
+    expect(canvasScale(stadium, (358 / 2518) * 3 * 8)).toBeCloseTo(4096 / 2518)
+    // not laid out yet: the most
+    expect(canvasScale(stadium, 0)).toBeCloseTo(4096 / 2518)
+    expect(canvasScale({ x: 0, y: 0, w: 100, h: 50 }, 3)).toBe(4)
+  })
 })

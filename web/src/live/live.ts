@@ -101,6 +101,10 @@ export function createLive(url = ''): Live {
     opening ??= retryImport(() => import('socket.io-client')).then(({ io }) => {
       const created = io(url, {
         path: '/socket.io',
+        // a WebSocket at once (one round trip to the first push, where long-polling's handshake and
+        // upgrade took four, each a task on a slow phone's page), long-polling where it cannot open
+        transports: ['websocket', 'polling'],
+        tryAllTransports: true,
         autoConnect: false,
         withCredentials: true,
         auth: (send) => send(token ? { token } : {}),

@@ -1,8 +1,12 @@
 // A big plan's seats painted on a canvas (issue 40): 50,000 SVG elements cost seconds of style,
-// layout and paint on a phone, a canvas tens of milliseconds. The seats look as seating.css draws
-// them (colour, and a mark per status: a stroke for held, a cross for sold, a dot for blocked; a
-// square for a wheelchair or a companion seat). A live change paints again only the seats whose look
-// changed. The grid's cells for assistive technology and the keyboard stay SVG (seat-plan.tsx).
+// layout and paint on a phone. The seats look as seating.css draws them (colour, and a mark per
+// status: a stroke for held, a cross for sold, a dot for blocked; a square for a wheelchair or a
+// companion seat). Each look is drawn once, as a small picture (a sprite) at the canvas's scale, and
+// stamped where its seats are: a whole plan is one pass over the seats writing pixels, then one
+// put, where 50,000 circles as paths cost the first paint seconds of rasterising on a phone. The
+// canvas has the pixels the map is shown at, more once zoomed in (canvasScale). A live change
+// paints again only the seats whose look changed. The grid's cells for assistive technology and the
+// keyboard stay SVG (seat-plan.tsx).
 import type { Box, SeatMapView } from '../../../../contracts/seating.ts'
 import { SEAT_RADIUS } from './plan-layout.ts'
 
@@ -11,9 +15,15 @@ type Seat = SeatMapView['sections'][number]['rows'][number]['seats'][number]
 /** the canvas's longest side in pixels: sharp when the whole plan fills a phone 3 times over */
 const MAX_PIXELS = 4096
 
-/** pixels a plan unit */
-export function canvasScale(box: Box): number {
-  return Math.min(4, MAX_PIXELS / Math.max(box.w, box.h, 1))
+/**
+ * Pixels a plan unit: those it is shown at (`wanted`: screen pixels a unit times the zoom), rounded
+ * up to a power of two so that small changes keep the canvas, at most 4 a unit and MAX_PIXELS a
+ * side. Without `wanted` (the map not laid out yet), the most.
+ */
+export function canvasScale(box: Box, wanted = Number.POSITIVE_INFINITY): number {
+  const most = Math.min(4, MAX_PIXELS / Math.max(box.w, box.h, 1))
+  if (!(wanted > 0) || !Number.isFinite(wanted)) return most
+  return Math.min(most, 2 ** Math.ceil(Math.log2(wanted)))
 }
 
 const fills = {
@@ -28,76 +38,108 @@ const fills = {
 export const seatLook = (seat: Seat, chosen: boolean) =>
   `${chosen ? 'chosen' : seat.status}${seat.accessible ? ` ${seat.accessible}` : ''}`
 
-/**
- * Paints these seats (cleared first when `clear`) in plan units on a canvas already transformed to
- * them; seats of one look share one path, so that a whole plan is a few fills.
- */
-export function paintSeats(
-  context: CanvasRenderingContext2D,
-  seats: readonly Seat[],
-  chosen: ReadonlySet<string>,
-  clear: boolean,
-) {
+/** one seat drawn at (0, 0) in plan units */
+function drawSeat(context: CanvasRenderingContext2D, seat: Seat, chosen: boolean) {
   const r = SEAT_RADIUS
-  const bodies = new Map<string, Path2D>()
-  const marks = { held: new Path2D(), sold: new Path2D(), blocked: new Path2D() }
-  const outlines = { accessible: new Path2D(), chosen: new Path2D(), blocked: new Path2D() }
-  for (const seat of seats) {
-    if (clear) context.clearRect(seat.x - r - 1, seat.y - r - 1, 2 * r + 2, 2 * r + 2)
-    const isChosen = chosen.has(seat.id)
-    const fill = isChosen ? fills.chosen : fills[seat.status]
-    let body = bodies.get(fill)
-    if (!body) {
-      body = new Path2D()
-      bodies.set(fill, body)
-    }
-    addShape(body, seat)
-    if (isChosen) addShape(outlines.chosen, seat)
-    else if (seat.accessible) addShape(outlines.accessible, seat)
-    if (isChosen) continue
-    if (seat.status === 'held') {
-      marks.held.moveTo(seat.x - r * 0.7, seat.y + r * 0.7)
-      marks.held.lineTo(seat.x + r * 0.7, seat.y - r * 0.7)
-    } else if (seat.status === 'sold') {
-      marks.sold.moveTo(seat.x - r * 0.6, seat.y - r * 0.6)
-      marks.sold.lineTo(seat.x + r * 0.6, seat.y + r * 0.6)
-      marks.sold.moveTo(seat.x + r * 0.6, seat.y - r * 0.6)
-      marks.sold.lineTo(seat.x - r * 0.6, seat.y + r * 0.6)
-    } else if (seat.status === 'blocked') {
-      marks.blocked.moveTo(seat.x + r * 0.3, seat.y)
-      marks.blocked.arc(seat.x, seat.y, r * 0.3, 0, 2 * Math.PI)
-      if (!seat.accessible) addShape(outlines.blocked, seat)
-    }
+  const shape = () => {
+    context.beginPath()
+    if (seat.accessible) context.rect(-r, -r, 2 * r, 2 * r)
+    else context.arc(0, 0, r, 0, 2 * Math.PI)
   }
-  for (const [fill, body] of bodies) {
-    context.fillStyle = fill
-    context.fill(body)
+  const line = (width: number, colour: string, ...points: number[]) => {
+    context.beginPath()
+    for (let i = 0; i < points.length; i += 4) {
+      context.moveTo(points[i] ?? 0, points[i + 1] ?? 0)
+      context.lineTo(points[i + 2] ?? 0, points[i + 3] ?? 0)
+    }
+    context.lineWidth = width
+    context.strokeStyle = colour
+    context.stroke()
   }
-  context.lineWidth = 0.8
-  context.strokeStyle = '#8a6514'
-  context.stroke(marks.held)
-  context.strokeStyle = '#39404f'
-  context.stroke(marks.sold)
-  context.fillStyle = '#5b6478'
-  context.fill(marks.blocked)
-  context.lineWidth = 0.5
-  context.strokeStyle = '#5b6478'
-  context.stroke(outlines.blocked)
-  context.lineWidth = 1
-  context.strokeStyle = '#1f4fa0'
-  context.stroke(outlines.accessible)
-  context.lineWidth = 1.4
-  context.strokeStyle = '#0b2a5c'
-  context.stroke(outlines.chosen)
+  const outline = (width: number, colour: string) => {
+    shape()
+    context.lineWidth = width
+    context.strokeStyle = colour
+    context.stroke()
+  }
+  shape()
+  context.fillStyle = chosen ? fills.chosen : fills[seat.status]
+  context.fill()
+  if (chosen) return outline(1.4, '#0b2a5c')
+  if (seat.status === 'held') line(0.8, '#8a6514', -r * 0.7, r * 0.7, r * 0.7, -r * 0.7)
+  else if (seat.status === 'sold') {
+    const d = r * 0.6
+    line(0.8, '#39404f', -d, -d, d, d, d, -d, -d, d)
+  } else if (seat.status === 'blocked') {
+    context.beginPath()
+    context.arc(0, 0, r * 0.3, 0, 2 * Math.PI)
+    context.fillStyle = '#5b6478'
+    context.fill()
+    if (!seat.accessible) outline(0.5, '#5b6478')
+  }
+  if (seat.accessible) outline(1, '#1f4fa0')
 }
 
-/** a seat's circle (a square for a wheelchair or a companion seat) added to a path */
-function addShape(path: Path2D, seat: Seat) {
-  const r = SEAT_RADIUS
-  if (seat.accessible) path.rect(seat.x - r, seat.y - r, 2 * r, 2 * r)
-  else {
-    path.moveTo(seat.x + r, seat.y)
-    path.arc(seat.x, seat.y, r, 0, 2 * Math.PI)
+type Sprite = { picture: HTMLCanvasElement; pixels: Uint32Array }
+
+/**
+ * The seats of a canvas at one scale: each look drawn once on a square of `size` pixels (a seat and
+ * its outline, a pixel spare), the seat's centre at its middle.
+ */
+export function seatPainter(box: Box, scale: number) {
+  const size = Math.ceil((2 * SEAT_RADIUS + 2) * scale) + 2
+  const sprites = new Map<string, Sprite>()
+  const spriteOf = (seat: Seat, chosen: boolean): Sprite => {
+    const look = seatLook(seat, chosen)
+    let sprite = sprites.get(look)
+    if (!sprite) {
+      const picture = document.createElement('canvas')
+      picture.width = size
+      picture.height = size
+      const context = picture.getContext('2d', { willReadFrequently: true })
+      if (!context) throw new Error('no 2D canvas')
+      context.setTransform(scale, 0, 0, scale, size / 2, size / 2)
+      drawSeat(context, seat, chosen)
+      sprite = { picture, pixels: new Uint32Array(context.getImageData(0, 0, size, size).data.buffer) }
+      sprites.set(look, sprite)
+    }
+    return sprite
+  }
+  /** the pixel of the canvas where a seat's square starts */
+  const corner = (seat: Seat) => ({
+    left: Math.round((seat.x - box.x) * scale - size / 2),
+    top: Math.round((seat.y - box.y) * scale - size / 2),
+  })
+  return {
+    /** every seat of a blank canvas: their pixels written into one image, put once */
+    paintAll(context: CanvasRenderingContext2D, seats: readonly Seat[], chosen: ReadonlySet<string>) {
+      const { width, height } = context.canvas
+      const image = context.createImageData(width, height)
+      const canvas = new Uint32Array(image.data.buffer)
+      for (const seat of seats) {
+        const { pixels } = spriteOf(seat, chosen.has(seat.id))
+        const { left, top } = corner(seat)
+        const fromX = Math.max(0, -left)
+        const toX = Math.min(size, width - left)
+        for (let y = Math.max(0, -top), end = Math.min(size, height - top); y < end; y++) {
+          const from = y * size
+          const to = (top + y) * width + left
+          for (let x = fromX; x < toX; x++) {
+            const pixel = pixels[from + x] ?? 0
+            if (pixel !== 0) canvas[to + x] = pixel
+          }
+        }
+      }
+      context.putImageData(image, 0, 0)
+    },
+    /** these seats again, each cleared first */
+    paint(context: CanvasRenderingContext2D, seats: readonly Seat[], chosen: ReadonlySet<string>) {
+      for (const seat of seats) {
+        const { left, top } = corner(seat)
+        context.clearRect(left, top, size, size)
+        context.drawImage(spriteOf(seat, chosen.has(seat.id)).picture, left, top)
+      }
+    },
   }
 }
 

@@ -8,7 +8,8 @@
 // SVG listens once for every seat. A plan of more than LARGE_PLAN seats is painted on a canvas in the
 // same view (seat-canvas.ts), and its grid holds the rows of the tab stop and of the chosen seats
 // (aria-rowcount and aria-rowindex say where they are): a stadium of 50,000 seats draws in a
-// fraction of a second on a phone, and a live change paints only the seats it changed.
+// fraction of a second on a phone, a live change paints only the seats it changed, and a zoom past
+// the canvas's pixels paints it again sharper.
 import {
   type KeyboardEvent,
   memo,
@@ -24,7 +25,7 @@ import {
 import type { Box, SeatMapView } from '../../../../contracts/seating.ts'
 import { seatPlaces } from '../../live/seat-changes.ts'
 import { planBox, rowsToDraw, SEAT_RADIUS, sectionBox } from './plan-layout.ts'
-import { canvasScale, paintSeats, seatAtPoint, seatLook } from './seat-canvas.ts'
+import { canvasScale, seatAtPoint, seatLook, seatPainter } from './seat-canvas.ts'
 import { seatName } from './seat-name.ts'
 import { firstSeat, moveFocus, seatNavigation } from './seat-navigation.ts'
 import { type Point, panBy, pinch, showPoint, type View, wholePlan, ZOOM_STEP, zoomAt } from './zoom.ts'
@@ -51,6 +52,9 @@ const LARGE_PLAN = 5000
 /** about how many seats are drawn a frame: a stadium's plan appears in parts over a second or so
  * rather than in one task that holds the page up */
 const SEATS_A_FRAME = 5000
+
+/** how long a zoom rests before a big plan's canvas is painted sharper for it */
+const SHARPEN_AFTER_MS = 200
 
 /** a drag shorter than this (in screen pixels) is a click */
 const DRAG_PX = 6
@@ -93,10 +97,20 @@ export function SeatPlan({ map, label, selected, onActivate, mode }: SeatPlanPro
     return (place && shown?.sections[place.section]?.rows[place.row]) ?? null
   }, [shown, tabStop])
 
+  // A big plan's canvas has the pixels of the whole plan on the screen: zoomed in past them, it is
+  // painted again with more (the zoom rounded up to a power of two), once the fingers rest.
+  const [detail, setDetail] = useState(1)
+  const sharpen = useRef<ReturnType<typeof setTimeout> | undefined>(undefined)
+  useEffect(() => () => clearTimeout(sharpen.current), [])
   const draw = useCallback((next: View) => {
     view.current = next
     const group = groupRef.current
     if (group) group.style.transform = `translate(${next.x}px, ${next.y}px) scale(${next.k})`
+    clearTimeout(sharpen.current)
+    sharpen.current = setTimeout(() => {
+      const wanted = 2 ** Math.ceil(Math.log2(view.current.k))
+      setDetail((shown) => Math.max(wanted, shown))
+    }, SHARPEN_AFTER_MS)
   }, [])
   // a new plan (another box) starts whole
   // biome-ignore lint/correctness/useExhaustiveDependencies: the box is what resets the view
@@ -273,7 +287,13 @@ export function SeatPlan({ map, label, selected, onActivate, mode }: SeatPlanPro
         <g ref={groupRef} className="seat-plan-view" role="none">
           {map.stage && <Stage stage={map.stage} />}
           {large && shown !== null && (
-            <SeatCanvas map={shown} box={box} selected={selected} onPainted={() => setPainted(true)} />
+            <SeatCanvas
+              map={shown}
+              box={box}
+              selected={selected}
+              detail={detail}
+              onPainted={() => setPainted(true)}
+            />
           )}
           {shown?.sections.map((section, s, sections) => (
             <SectionSeats
@@ -416,28 +436,48 @@ const SeatRow = memo(function SeatRow(props: {
   )
 })
 
-/** a big plan's seats, painted; again only where a seat's look changed (seat-canvas.ts) */
-function SeatCanvas(props: { map: SeatMapView; box: Box; selected: ReadonlySet<string>; onPainted(): void }) {
-  const { map, box, selected, onPainted } = props
+/**
+ * A big plan's seats, painted; again only where a seat's look changed (seat-canvas.ts). The canvas
+ * has the pixels the map takes on the screen, times `detail` (the zoom it was last sharpened for),
+ * made again when that scale changes.
+ */
+function SeatCanvas(props: {
+  map: SeatMapView
+  box: Box
+  selected: ReadonlySet<string>
+  detail: number
+  onPainted(): void
+}) {
+  const { map, box, selected, detail, onPainted } = props
   const ref = useRef<HTMLCanvasElement>(null)
-  const scale = canvasScale(box)
-  const width = Math.round(box.w * scale)
-  const height = Math.round(box.h * scale)
-  /** what the canvas shows: the rows as painted (per section), the seats chosen */
-  const shows = useRef({ size: '', rows: [] as Row[][], chosen: new Set<string>() as ReadonlySet<string> })
+  /** what the canvas shows: the rows as painted (per section), the seats chosen, at which scale */
+  const shows = useRef({
+    size: '',
+    rows: [] as Row[][],
+    chosen: new Set<string>() as ReadonlySet<string>,
+    painter: null as ReturnType<typeof seatPainter> | null,
+  })
   useLayoutEffect(() => {
-    const context = ref.current?.getContext('2d')
-    if (!context) return
+    const canvas = ref.current
+    const context = canvas?.getContext('2d')
+    if (!canvas || !context) return
     const state = shows.current
-    // a new size clears the canvas: everything is painted again
+    // the screen's pixels a plan unit, unzoomed: the SVG's scale of its viewBox
+    const onScreen = (canvas.closest('svg')?.getScreenCTM()?.a ?? 0) * window.devicePixelRatio
+    const scale = canvasScale(box, onScreen * detail)
+    const width = Math.round(box.w * scale)
+    const height = Math.round(box.h * scale)
+    // a new size or scale clears the canvas: everything is painted again
     const size = `${width}x${height}@${box.x},${box.y}`
-    const fresh = state.size !== size
+    const fresh = state.size !== size || state.painter === null
     if (fresh) {
+      canvas.width = width
+      canvas.height = height
       state.size = size
       state.rows = []
       state.chosen = new Set()
+      state.painter = seatPainter(box, scale)
     }
-    context.setTransform(scale, 0, 0, scale, -box.x * scale, -box.y * scale)
     // A live change makes new objects of its rows only: a row painted as it is is skipped, and of a
     // changed one only the seats that look otherwise are painted. Comparing rows rather than keeping
     // each seat's look by its id spares the first paint of a stadium 50,000 strings and map entries.
@@ -472,13 +512,14 @@ function SeatCanvas(props: { map: SeatMapView; box: Box; selected: ReadonlySet<s
       }
     }
     state.chosen = selected
-    paintSeats(context, due, selected, !fresh)
+    if (fresh) state.painter?.paintAll(context, due, selected)
+    else state.painter?.paint(context, due, selected)
     onPainted()
-  }, [map, box, selected, scale, width, height, onPainted])
+  }, [map, box, selected, detail, onPainted])
   return (
     // biome-ignore lint/a11y: an SVG drawing of seats is an ARIA grid; biome takes its SVG elements for HTML ones
     <foreignObject x={box.x} y={box.y} width={box.w} height={box.h} aria-hidden="true">
-      <canvas ref={ref} width={width} height={height} className="seat-plan-canvas" />
+      <canvas ref={ref} className="seat-plan-canvas" />
     </foreignObject>
   )
 }
