@@ -4,14 +4,20 @@
 // back. People are admitted in line order, at a set rate or while checkouts in progress are below a
 // target, each admission lasting ADMISSION_MINUTES; while the room is on, only the admitted book.
 import * as v from 'valibot'
+import { TicketTypeChoice } from './catalog.ts'
 
 export { QUEUE_MESSAGE, QUEUE_STATS_MESSAGE } from './live.ts'
 
+const SaleTime = v.pipe(
+  v.string('The on-sale time must be a date and time.'),
+  v.isoTimestamp('The on-sale time must be a date and time (ISO 8601, e.g. 2026-12-24T10:00:00Z).'),
+)
+
+/** the most ticket types given a sale time of their own */
+export const MAX_TYPE_SALE_TIMES = 50
+
 export const OnSaleBody = v.object({
-  opensAt: v.pipe(
-    v.string('The on-sale time must be a date and time.'),
-    v.isoTimestamp('The on-sale time must be a date and time (ISO 8601, e.g. 2026-12-24T10:00:00Z).'),
-  ),
+  opensAt: SaleTime,
   waitingRoom: v.boolean('Waiting room must be true or false.'),
   /** people admitted a minute; absent: admitted while checkouts in progress are below the target */
   admitPerMinute: v.optional(
@@ -22,6 +28,23 @@ export const OnSaleBody = v.object({
       v.maxValue(100_000, 'Admissions per minute must be 100000 or fewer.'),
     ),
   ),
+  /**
+   * ticket types that go on sale later than the event (an early bird, a second release): each named
+   * (or by its id) with its own time, at or after the event's; the others open with the event. The
+   * list replaces the last one given; absent, it is kept.
+   */
+  ticketTypes: v.optional(
+    v.pipe(
+      v.array(
+        v.object({ ticketType: TicketTypeChoice, opensAt: SaleTime }),
+        'ticketTypes is a list of ticket types with their sale times.',
+      ),
+      v.maxLength(
+        MAX_TYPE_SALE_TIMES,
+        `At most ${MAX_TYPE_SALE_TIMES} ticket types may have a sale time of their own.`,
+      ),
+    ),
+  ),
 })
 export type OnSaleBody = v.InferOutput<typeof OnSaleBody>
 
@@ -30,6 +53,8 @@ export const OnSaleView = v.object({
   waitingRoom: v.boolean(),
   /** null: admitted while checkouts in progress are below the target */
   admitPerMinute: v.nullable(v.number()),
+  /** the ticket types with a sale time of their own (by name), in the event's order */
+  ticketTypes: v.array(v.object({ ticketType: v.string(), ticketTypeId: v.string(), opensAt: v.string() })),
 })
 export type OnSaleView = v.InferOutput<typeof OnSaleView>
 export const OnSaleReply = v.object({ message: v.string(), onsale: OnSaleView })
@@ -65,6 +90,10 @@ export type QueueStats = v.InferOutput<typeof QueueStats>
 export type QueueStatsPush = QueueStats & { eventId: string }
 
 export const NOT_ON_SALE_YET = 'Tickets for this event are not on sale yet.'
+/** a ticket type with a later sale time of its own, asked for before it */
+export const TYPE_NOT_ON_SALE_YET = 'These tickets are not on sale yet.'
+export const TYPE_OPENS_BEFORE_SALE = 'A ticket type cannot go on sale before the event’s sale time.'
+export const TYPE_SALE_TIME_TWICE = 'Each ticket type may have one sale time.'
 export const ADMISSION_NEEDED =
   'This sale has a waiting room: join the line on the event page, and book once you are admitted.'
 export const NO_WAITING_ROOM = 'This event’s sale has no waiting room.'

@@ -3,7 +3,7 @@
 // provider's order, the hold; then, once a payment is reported, its confirmation and the wait for
 // what the ledger makes of it. The routes (routes.ts) only read requests and shape replies.
 import { createHmac } from 'node:crypto'
-import { ADMISSION_NEEDED, NOT_ON_SALE_YET } from '../../contracts/queue.ts'
+import { ADMISSION_NEEDED, NOT_ON_SALE_YET, TYPE_NOT_ON_SALE_YET } from '../../contracts/queue.ts'
 import { NO_SEATMAP } from '../../contracts/seating.ts'
 import type { Throttle } from '../accounts/throttle.ts'
 import type { HeldParties } from '../billing/invoicing.ts'
@@ -19,7 +19,7 @@ import { enqueueOrDoNow, type Jobs } from '../jobs/port.ts'
 import { streamFacts } from '../ledger/decider.ts'
 import type { FactMeta } from '../ledger/ledger.ts'
 import type { PaymentGateway } from '../payments/port.ts'
-import { placeOf } from '../queue/decide.ts'
+import { placeOf, type Room, typeOpensAt } from '../queue/decide.ts'
 import type { QueueQueries } from '../queue/queries.ts'
 import type { SeatingQueries } from '../seating/queries.ts'
 import { instantIn } from '../wall-clock.ts'
@@ -142,16 +142,24 @@ export function checkout(parts: CheckoutParts) {
 
   /**
    * Before the sale time nothing of the event is sold; while its waiting room is on (open, not
-   * closed by a sell-out) only an admitted buyer checks out, until the admission runs out.
+   * closed by a sell-out) only an admitted buyer checks out, until the admission runs out. The
+   * room, for the ticket types' own sale times (typeOnSale).
    */
   const admitted = async (eventId: string, buyerId: string) => {
     const room = await queue.room(eventId)
-    if (!room) return
+    if (!room) return undefined
     const now = new Date().toISOString()
     if (now < room.opensAt) throw conflict(NOT_ON_SALE_YET)
-    if (!room.waitingRoom || room.closedAt !== null) return
+    if (!room.waitingRoom || room.closedAt !== null) return room
     const place = await queue.place(eventId, buyerId)
     if (!place || placeOf(room, place, now).state !== 'admitted') throw forbidden(ADMISSION_NEEDED)
+    return room
+  }
+
+  /** a ticket type with a later sale time of its own is not sold before it */
+  const typeOnSale = (room: Room | undefined, ticketTypeId: string) => {
+    if (room && new Date().toISOString() < typeOpensAt(room, ticketTypeId))
+      throw conflict(TYPE_NOT_ON_SALE_YET)
   }
 
   /** When booking closes: the event's start, or its sales end if earlier, both judged in TIMEZONE. */
@@ -257,7 +265,7 @@ export function checkout(parts: CheckoutParts) {
       if (event?.approvalStatus !== 'Approved') throw notFound('Event not found.')
       const closesAt = salesCloseAt(event)
       if (new Date().toISOString() >= closesAt) throw conflict(SALES_CLOSED)
-      await admitted(event.id, buyerId)
+      const room = await admitted(event.id, buyerId)
       const types = typesOf.get(event.id) ?? []
       // a seated order's type is its seats' section's; the seats are chosen (or checked) here and
       // decided again, each one free, under the event's lock by the hold
@@ -284,6 +292,7 @@ export function checkout(parts: CheckoutParts) {
           { field: 'ticketType', message: 'This event has no such ticket type.' },
         ])
       }
+      typeOnSale(room, ticketType.id)
       // Fail fast when it is sold out (unless lapsed holds would give seats back). The buyer's own
       // unpaid hold of this type counts as theirs: the hold replaces it, giving its seats back first
       // (a buyer who closed the checkout and books again is not told their own seats are gone).

@@ -59,6 +59,7 @@ export function queueCommands(ledger: QueueLedger, rules: QueueRules, draw = ran
         opensAt: string
         waitingRoom: boolean
         admitPerMinute: number | null
+        typeOpens?: Array<{ ticketTypeId: string; opensAt: string }>
       },
       meta: FactMeta,
     ) =>

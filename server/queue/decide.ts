@@ -3,10 +3,15 @@
 // time set, a join, the opening, admissions at a set rate or to a number of checkouts in progress,
 // pauses, and the close when the event sells out. And what each person in line is told.
 import type { QueuePlace, QueueStats } from '../../contracts/queue.ts'
-import { NO_WAITING_ROOM, SALE_OPENED } from '../../contracts/queue.ts'
-import { conflict } from '../errors.ts'
+import {
+  NO_WAITING_ROOM,
+  SALE_OPENED,
+  TYPE_OPENS_BEFORE_SALE,
+  TYPE_SALE_TIME_TWICE,
+} from '../../contracts/queue.ts'
+import { conflict, invalid } from '../errors.ts'
 import type { QueueFact } from './facts.ts'
-import type { QueuePlaceRow, QueueRoomRow } from './tables.ts'
+import type { QueuePlaceRow, QueueRoomRow, TypeOpening } from './tables.ts'
 
 export type Room = Omit<QueueRoomRow, 'eventId'> & { eventId: string }
 export type Place = Pick<QueuePlaceRow, 'accountId' | 'line' | 'draw' | 'expiresAt'>
@@ -20,7 +25,11 @@ const plus = (at: string, ms: number) => new Date(Date.parse(at) + ms).toISOStri
 
 export const isOpen = (room: Pick<Room, 'openedAt'>) => room.openedAt !== null
 
-/** the on-sale time and room set; after the opening only the rate may change */
+/**
+ * The on-sale time and room set; after the opening only the rate and the ticket types' own times may
+ * change. A ticket type's own time is at or after the event's (before it nothing of the event is
+ * sold); `typeOpens` absent keeps those set before.
+ */
 export function setOnSale(
   room: Room | undefined,
   change: {
@@ -29,13 +38,31 @@ export function setOnSale(
     opensAt: string
     waitingRoom: boolean
     admitPerMinute: number | null
+    typeOpens?: TypeOpening[]
   },
 ): QueueFact[] {
   const opensAt = new Date(change.opensAt).toISOString()
   if (room && isOpen(room) && (opensAt !== room.opensAt || change.waitingRoom !== room.waitingRoom))
     throw conflict(SALE_OPENED)
-  return [{ type: 'OnSaleSet', data: { ...change, opensAt } }]
+  const given = change.typeOpens ?? room?.typeOpens ?? []
+  if (new Set(given.map((t) => t.ticketTypeId)).size !== given.length) throw invalid(TYPE_SALE_TIME_TWICE)
+  const typeOpens = given.map((t) => ({
+    ticketTypeId: t.ticketTypeId,
+    opensAt: new Date(t.opensAt).toISOString(),
+  }))
+  if (typeOpens.some((t) => t.opensAt < opensAt)) throw invalid(TYPE_OPENS_BEFORE_SALE)
+  const { typeOpens: _, ...settings } = change
+  return [
+    {
+      type: 'OnSaleSet',
+      data: { ...settings, opensAt, ...(typeOpens.length > 0 ? { typeOpens } : {}) },
+    },
+  ]
 }
+
+/** when a ticket type goes on sale: its own time, else its event's */
+export const typeOpensAt = (room: Pick<Room, 'opensAt' | 'typeOpens'>, ticketTypeId: string): string =>
+  room.typeOpens?.find((t) => t.ticketTypeId === ticketTypeId)?.opensAt ?? room.opensAt
 
 /** the sale opens at its time: the pre-queue takes its random places (nothing when not due) */
 export function open(room: Room, now: string): QueueFact[] {

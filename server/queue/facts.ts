@@ -13,6 +13,8 @@ export type OnSaleSet = {
     opensAt: string
     waitingRoom: boolean
     admitPerMinute: number | null
+    /** ticket types with a later sale time of their own (absent in facts from before: none) */
+    typeOpens?: Array<{ ticketTypeId: string; opensAt: string }>
   }
 }
 

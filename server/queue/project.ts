@@ -13,16 +13,18 @@ const setOnSale = statement<{
   opensAt: string
   waitingRoom: boolean
   admitPerMinute: number | null
+  /** JSON text, or null */
+  typeOpens: string | null
   version: number
 }>(
   (
     p,
-  ) => sql`INSERT INTO queue_rooms (event_id, organizer_id, opens_at, waiting_room, admit_per_minute, version,
-      early, opened_at, next_line, admitted_through, credit_at, paused, closed_at)
-    VALUES (${p.eventId}, ${p.organizerId}, ${p.opensAt}, ${p.waitingRoom}, ${p.admitPerMinute}, ${p.version},
-      0, NULL, 1, 0, NULL, (1 = 0), NULL)
+  ) => sql`INSERT INTO queue_rooms (event_id, organizer_id, opens_at, waiting_room, admit_per_minute, type_opens,
+      version, early, opened_at, next_line, admitted_through, credit_at, paused, closed_at)
+    VALUES (${p.eventId}, ${p.organizerId}, ${p.opensAt}, ${p.waitingRoom}, ${p.admitPerMinute}, ${p.typeOpens},
+      ${p.version}, 0, NULL, 1, 0, NULL, (1 = 0), NULL)
     ON CONFLICT (event_id) DO UPDATE SET opens_at = excluded.opens_at, waiting_room = excluded.waiting_room,
-      admit_per_minute = excluded.admit_per_minute, version = excluded.version`,
+      admit_per_minute = excluded.admit_per_minute, type_opens = excluded.type_opens, version = excluded.version`,
 )
 
 const joinEarly = statement<{ eventId: string; accountId: string; draw: string; at: string }>(
@@ -93,6 +95,7 @@ export const queueProjection = readProjection<QueueFact>({
       x.run(setOnSale, {
         ...fact.data,
         waitingRoom: bool(x, fact.data.waitingRoom),
+        typeOpens: fact.data.typeOpens?.length ? JSON.stringify(fact.data.typeOpens) : null,
         version: fact.version,
       }),
     *QueueJoined(fact, x) {

@@ -16,15 +16,16 @@ import {
 import type { Throttle } from '../accounts/throttle.ts'
 import { EVENT_NOT_FOUND, NOT_YOUR_EVENT } from '../catalog/decide.ts'
 import type { CatalogQueries } from '../catalog/queries.ts'
-import { conflict, forbidden, notFound } from '../errors.ts'
+import type { TicketTypeRow } from '../catalog/tables.ts'
+import { conflict, forbidden, invalid, notFound } from '../errors.ts'
 import { callerOf } from '../http/access.ts'
 import { replies, type ValibotTypeProvider } from '../http/valibot.ts'
 import { NO_SALE_TIME, type QueueCommands } from './commands.ts'
-import { placeOf, statsOf } from './decide.ts'
+import { placeOf, type Room, statsOf } from './decide.ts'
 import type { QueueQueries } from './queries.ts'
 
 export type QueueRoutesOptions = {
-  events: Pick<CatalogQueries, 'byId'>
+  events: Pick<CatalogQueries, 'byId' | 'ticketTypesOf'>
   queue: Pick<QueueQueries, 'room' | 'place' | 'inCheckout' | 'sold'>
   commands: QueueCommands
   throttle: Pick<Throttle, 'perHour'>
@@ -46,6 +47,20 @@ export async function queueRoutes(fastify: FastifyInstance, options: QueueRoutes
     return event
   }
 
+  /** the event's ticket types, in its order */
+  const typesOf = async (eventId: string) => (await events.ticketTypesOf([eventId])).get(eventId) ?? []
+
+  /** the sale time and room as the API shows them: each type's own time under its current name */
+  const onsaleOf = (room: Room, types: readonly TicketTypeRow[]) => ({
+    opensAt: room.opensAt,
+    waitingRoom: room.waitingRoom,
+    admitPerMinute: room.admitPerMinute,
+    ticketTypes: types.flatMap((type) => {
+      const own = room.typeOpens?.find((t) => t.ticketTypeId === type.id)
+      return own ? [{ ticketType: type.type, ticketTypeId: type.id, opensAt: own.opensAt }] : []
+    }),
+  })
+
   app.put(
     '/event/:id/onsale',
     {
@@ -55,7 +70,18 @@ export async function queueRoutes(fastify: FastifyInstance, options: QueueRoutes
     async (request) => {
       const caller = callerOf(request)
       const event = await ownEvent(request.params.id, caller, false)
-      const { opensAt, waitingRoom, admitPerMinute } = request.body
+      const { opensAt, waitingRoom, admitPerMinute, ticketTypes } = request.body
+      const types = await typesOf(event.id)
+      // each named type by its name (any case) or its id
+      const typeOpens = ticketTypes?.map(({ ticketType, opensAt }) => {
+        const wanted = ticketType.toLowerCase()
+        const type = types.find((t) => t.id === ticketType || t.type.toLowerCase() === wanted)
+        if (!type) {
+          const message = `This event has no ticket type “${ticketType}”.`
+          throw invalid(message, [{ field: 'ticketTypes', message }])
+        }
+        return { ticketTypeId: type.id, opensAt }
+      })
       await commands.setOnSale(
         {
           eventId: event.id,
@@ -63,18 +89,13 @@ export async function queueRoutes(fastify: FastifyInstance, options: QueueRoutes
           opensAt,
           waitingRoom,
           admitPerMinute: admitPerMinute ?? null,
+          ...(typeOpens ? { typeOpens } : {}),
         },
         { actor: caller.id, requestId: request.id },
       )
       const room = await queue.room(event.id)
-      return {
-        message: 'The sale time is saved.',
-        onsale: {
-          opensAt: room?.opensAt ?? opensAt,
-          waitingRoom: room?.waitingRoom ?? waitingRoom,
-          admitPerMinute: room?.admitPerMinute ?? null,
-        },
-      }
+      if (!room) throw notFound(NO_SALE_TIME)
+      return { message: 'The sale time is saved.', onsale: onsaleOf(room, types) }
     },
   )
 
@@ -93,9 +114,9 @@ export async function queueRoutes(fastify: FastifyInstance, options: QueueRoutes
         event !== undefined &&
         (event.approvalStatus === 'Approved' || caller?.role === 'admin' || caller?.id === event.organizerId)
       if (!visible) throw notFound(EVENT_NOT_FOUND)
-      const room = await queue.room(id)
+      const [room, types] = await Promise.all([queue.room(id), typesOf(id)])
       if (!room) throw notFound(NO_SALE_TIME)
-      return { opensAt: room.opensAt, waitingRoom: room.waitingRoom, admitPerMinute: room.admitPerMinute }
+      return onsaleOf(room, types)
     },
   )
 

@@ -3,6 +3,9 @@
 // line. The room's row is what its decisions read under the room's lock; `version` is its stream's.
 import { type RowOf, readModelTable } from '../db/read-model.ts'
 
+/** a ticket type's own sale time, later than its event's */
+export type TypeOpening = { ticketTypeId: string; opensAt: string }
+
 export const queueRooms = readModelTable('queue_rooms', (k) => ({
   eventId: k.text('event_id').primaryKey(),
   organizerId: k.text('organizer_id').notNull(),
@@ -10,6 +13,8 @@ export const queueRooms = readModelTable('queue_rooms', (k) => ({
   waitingRoom: k.boolean('waiting_room').notNull(),
   /** null: admitted while checkouts in progress are below the target */
   admitPerMinute: k.integer('admit_per_minute'),
+  /** ticket types with a later sale time of their own (null: none) */
+  typeOpens: k.json<TypeOpening[]>('type_opens'),
   /** the facts on the room's stream (the version its next fact is appended at) */
   version: k.integer('version').notNull(),
   /** people in the pre-queue (before the sale opened) */

@@ -267,3 +267,62 @@ describe('a room closed by a sell-out', () => {
     await notReloaded(page)
   })
 })
+
+describe('a ticket type on sale later than its event', () => {
+  it('is given its own time on the Sale time section, shown on the event page, and not booked before it', async () => {
+    const release = await approvedEvent(
+      server.app,
+      organizer,
+      admin,
+      { title: `Second Release ${Date.now()}` },
+      [
+        { type: 'Early Bird', price: 400, quantity: 20 },
+        { type: 'Regular', price: 600, quantity: 20 },
+      ],
+    )
+    const page = await pages.open(organizer.token)
+    await page.goto(`/organizers/events/${release._id}?section=sale-time`)
+    const section = page.getByRole('region', { name: 'Sale time' })
+    const yesterday = new Date(Date.now() - 24 * 3600_000).toISOString().slice(0, 10)
+    const inAWeek = new Date(Date.now() + 7 * 24 * 3600_000).toISOString().slice(0, 10)
+    await section.getByLabel('Date of opening', { exact: true }).fill(yesterday)
+    await section.getByLabel('Time of opening', { exact: true }).fill('10:00')
+    const later = section.getByRole('group', { name: 'Ticket types on sale later' })
+    await later.getByLabel('Regular goes on sale later').check()
+    // ticked without its time: asked for it
+    await section.getByRole('button', { name: 'Save sale time' }).click()
+    await section
+      .getByRole('alert')
+      .filter({ hasText: 'Give the date and time Regular goes on sale.' })
+      .waitFor()
+    await later.getByLabel('Date Regular goes on sale').fill(inAWeek)
+    await later.getByLabel('Time Regular goes on sale').fill('18:30')
+    await section.getByRole('button', { name: 'Save sale time' }).click()
+    await section.getByRole('status').filter({ hasText: 'The sale time is saved.' }).waitFor()
+    const saved = (await get(server.app, `/api/v1/event/${release._id}/onsale`)).json() as OnSaleView
+    expect(saved.ticketTypes.map((t) => t.ticketType)).toEqual(['Regular'])
+    expect(Date.parse(saved.ticketTypes[0]?.opensAt ?? '')).toBeGreaterThan(Date.now() + 6 * 24 * 3600_000)
+    // read back into the form as saved
+    await page.reload()
+    await expect
+      .poll(() => section.getByLabel('Regular goes on sale later').isChecked(), { timeout: 10_000 })
+      .toBe(true)
+    expect(await section.getByLabel('Date Regular goes on sale').inputValue()).toBe(inAWeek)
+
+    // the buyer sees when Regular comes, and may book the early bird but not Regular yet
+    const buyer = await pages.open(buyerB.token)
+    await buyer.goto(`/event/${release._id}`)
+    await buyer.getByRole('heading', { name: release.title }).waitFor()
+    const laterList = buyer.getByRole('list', { name: 'Ticket types on sale later' })
+    await expect.poll(() => laterList.textContent()).toMatch(/^Regular: on sale /)
+    await buyer.goto(`/booking/${release._id}?ticketType=Regular`)
+    await buyer.getByRole('alert').filter({ hasText: 'These tickets are not on sale yet.' }).waitFor()
+    const confirm = buyer.getByRole('button', { name: 'Confirm Booking' })
+    expect(await confirm.isDisabled()).toBe(true)
+    await buyer.getByLabel('Ticket Type').selectOption('Early Bird')
+    await expect.poll(() => confirm.isDisabled()).toBe(false)
+    expect(
+      await buyer.getByRole('alert').filter({ hasText: 'These tickets are not on sale yet.' }).count(),
+    ).toBe(0)
+  })
+})

@@ -368,7 +368,7 @@ describe('the index as a read model', () => {
       sqlite.exec('ALTER TABLE event_ticket_types DROP COLUMN tax_rate_bp')
       sqlite
         .prepare(
-          'DELETE FROM __drizzle_migrations WHERE created_at IN (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+          'DELETE FROM __drizzle_migrations WHERE created_at IN (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
         )
         .run(
           recorded('0009_events_search'),
@@ -389,6 +389,7 @@ describe('the index as a read model', () => {
           recorded('0025_api_tokens'),
           recorded('0026_webhooks'),
           recorded('0027_seat_rows_taken'),
+          recorded('0028_queue_type_opens'),
         )
       // Opening the database applies the missing migration, which indexes the existing events.
       openDatabase(sqlite.name).close()

@@ -17,6 +17,9 @@ import {
   type QueuePush,
   type QueueStats,
   SALE_OPENED,
+  TYPE_NOT_ON_SALE_YET,
+  TYPE_OPENS_BEFORE_SALE,
+  TYPE_SALE_TIME_TWICE,
 } from '../../contracts/queue.ts'
 import { adminSession, bearer, organizerSession, type Session, signUp } from '../support/accounts.ts'
 import { dbRows, rebuildStore } from '../support/db.ts'
@@ -114,7 +117,7 @@ describe('PUT /event/{id}/onsale', () => {
     expect(saved.statusCode, saved.body).toBe(200)
     expect(saved.json()).toEqual({
       message: expect.any(String),
-      onsale: { opensAt: at(opensAt), waitingRoom: true, admitPerMinute: 60 },
+      onsale: { opensAt: at(opensAt), waitingRoom: true, admitPerMinute: 60, ticketTypes: [] },
     })
     // opened (by its first tick): its time and room stay, its rate may change
     await tick(event, opensAt)
@@ -128,10 +131,88 @@ describe('PUT /event/{id}/onsale', () => {
     expect(faster.json().onsale.admitPerMinute).toBe(120)
     // the event page reads it, as anyone
     const shown = await get(app(), `/api/v1/event/${event._id}/onsale`)
-    expect(shown.json()).toEqual({ opensAt: at(opensAt), waitingRoom: true, admitPerMinute: 120 })
+    expect(shown.json()).toEqual({
+      opensAt: at(opensAt),
+      waitingRoom: true,
+      admitPerMinute: 120,
+      ticketTypes: [],
+    })
     expect(
       (await get(app(), `/api/v1/event/${(await showEvent('No Sale Time'))._id}/onsale`)).statusCode,
     ).toBe(404)
+  })
+})
+
+describe('a ticket type’s own sale time', () => {
+  it('keeps that type off sale until its time while the others sell, shown on the event page', async () => {
+    const event = await approvedEvent(app(), organizer, admin, { title: 'Second Release' }, [
+      { type: 'Early Bird', price: 400, quantity: 10 },
+      { type: 'Regular', price: 600, quantity: 10 },
+    ])
+    const regular = event.ticketTypes.find((t) => t.type === 'Regular')
+    if (!regular) throw new Error('no Regular type')
+    const opensAt = Date.now() - 60_000
+    const later = Date.now() + 3_600_000
+    // named by its name in any case (or by its id), never before the event's own time
+    const before = await setOnSale(event, {
+      opensAt: at(opensAt),
+      waitingRoom: false,
+      ticketTypes: [{ ticketType: 'regular', opensAt: at(opensAt - 1000) }],
+    })
+    expect([before.statusCode, before.json().message]).toEqual([400, TYPE_OPENS_BEFORE_SALE])
+    const unknown = await setOnSale(event, {
+      opensAt: at(opensAt),
+      waitingRoom: false,
+      ticketTypes: [{ ticketType: 'Balcony', opensAt: at(later) }],
+    })
+    expect([unknown.statusCode, unknown.json().message]).toEqual([
+      400,
+      'This event has no ticket type “Balcony”.',
+    ])
+    const twice = await setOnSale(event, {
+      opensAt: at(opensAt),
+      waitingRoom: false,
+      ticketTypes: [
+        { ticketType: 'Regular', opensAt: at(later) },
+        { ticketType: regular._id, opensAt: at(later) },
+      ],
+    })
+    expect([twice.statusCode, twice.json().message]).toEqual([400, TYPE_SALE_TIME_TWICE])
+    expect(
+      (await setOnSale(event, { opensAt: at(opensAt), waitingRoom: false, ticketTypes: 'Regular' }))
+        .statusCode,
+    ).toBe(400)
+
+    const saved = await setOnSale(event, {
+      opensAt: at(opensAt),
+      waitingRoom: false,
+      ticketTypes: [{ ticketType: 'regular', opensAt: at(later) }],
+    })
+    expect(saved.statusCode, saved.body).toBe(200)
+    const onsale = {
+      opensAt: at(opensAt),
+      waitingRoom: false,
+      admitPerMinute: null,
+      ticketTypes: [{ ticketType: 'Regular', ticketTypeId: regular._id, opensAt: at(later) }],
+    }
+    expect(saved.json().onsale).toEqual(onsale)
+    expect((await get(app(), `/api/v1/event/${event._id}/onsale`)).json()).toEqual(onsale)
+
+    // the early bird sells; the regular tickets not yet, with the reason, and nothing is held
+    const buyer = await signUp(app())
+    const order = (ticketType: string) =>
+      post(app(), '/api/v1/ticket/create', buyer, { eventId: event._id, ticketType, quantity: 1 })
+    expect((await order('Early Bird')).statusCode).toBe(200)
+    const early = await order('Regular')
+    expect([early.statusCode, early.json().message]).toEqual([409, TYPE_NOT_ON_SALE_YET])
+    expect(await dbRows(app(), 'SELECT id FROM orders WHERE ticket_type_id = ?', regular._id)).toEqual([])
+
+    // saved again without the list: the regular time is kept; an empty list puts it on sale with the event
+    const kept = await setOnSale(event, { opensAt: at(opensAt), waitingRoom: false, admitPerMinute: 10 })
+    expect(kept.json().onsale.ticketTypes).toEqual(onsale.ticketTypes)
+    const cleared = await setOnSale(event, { opensAt: at(opensAt), waitingRoom: false, ticketTypes: [] })
+    expect(cleared.json().onsale.ticketTypes).toEqual([])
+    expect((await order('Regular')).statusCode).toBe(200)
   })
 })
 

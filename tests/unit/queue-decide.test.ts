@@ -2,8 +2,22 @@
 // admissions at a set rate (earned by time, none while paused, no pile-up after a lull) or to a
 // number of checkouts, the close on a sell-out, and what each person is told.
 import { describe, expect, it } from 'vitest'
-import { NO_WAITING_ROOM, SALE_OPENED } from '../../contracts/queue.ts'
-import { admit, close, join, open, placeOf, type Room, setOnSale } from '../../server/queue/decide.ts'
+import {
+  NO_WAITING_ROOM,
+  SALE_OPENED,
+  TYPE_OPENS_BEFORE_SALE,
+  TYPE_SALE_TIME_TWICE,
+} from '../../contracts/queue.ts'
+import {
+  admit,
+  close,
+  join,
+  open,
+  placeOf,
+  type Room,
+  setOnSale,
+  typeOpensAt,
+} from '../../server/queue/decide.ts'
 
 const T0 = Date.parse('2026-12-24T10:00:00.000Z')
 const at = (ms: number) => new Date(T0 + ms).toISOString()
@@ -22,6 +36,7 @@ const room = (change: Partial<Room> = {}): Room => ({
   creditAt: null,
   paused: false,
   closedAt: null,
+  typeOpens: null,
   ...change,
 })
 const opened = (change: Partial<Room> = {}) => room({ openedAt: at(0), creditAt: at(0), ...change })
@@ -46,6 +61,40 @@ describe('the sale time', () => {
     expect(setOnSale(opened(), { ...change, opensAt: at(0), admitPerMinute: 120 })[0]?.data).toMatchObject({
       admitPerMinute: 120,
     })
+  })
+
+  it("gives ticket types later sale times of their own, kept until given again, never before the event's", () => {
+    const change = {
+      eventId: 'e1',
+      organizerId: 'o1',
+      opensAt: at(0),
+      waitingRoom: false,
+      admitPerMinute: null,
+    }
+    const later = [{ ticketTypeId: 't2', opensAt: '2026-12-24T12:00:00+02:00' }]
+    const [set] = setOnSale(room(), { ...change, typeOpens: later })
+    // written as UTC, as the event's time is
+    expect(set?.data).toMatchObject({ typeOpens: [{ ticketTypeId: 't2', opensAt: at(0) }] })
+    // absent: the last ones kept; an empty list: none
+    const kept = room({ typeOpens: [{ ticketTypeId: 't2', opensAt: at(3_600_000) }] })
+    expect(setOnSale(kept, change)[0]?.data).toMatchObject({
+      typeOpens: [{ ticketTypeId: 't2', opensAt: at(3_600_000) }],
+    })
+    expect(setOnSale(kept, { ...change, typeOpens: [] })[0]?.data).not.toHaveProperty('typeOpens')
+    // after the opening too: only the event's own time is fixed then
+    expect(setOnSale(opened({ waitingRoom: false }), { ...change, typeOpens: later })[0]?.data).toMatchObject(
+      {
+        typeOpens: [{ ticketTypeId: 't2' }],
+      },
+    )
+    expect(() =>
+      setOnSale(room(), { ...change, typeOpens: [{ ticketTypeId: 't2', opensAt: at(-1) }] }),
+    ).toThrow(TYPE_OPENS_BEFORE_SALE)
+    expect(() => setOnSale(room(), { ...change, typeOpens: [...later, ...later] })).toThrow(
+      TYPE_SALE_TIME_TWICE,
+    )
+    expect(typeOpensAt(kept, 't2')).toBe(at(3_600_000))
+    expect(typeOpensAt(kept, 't1')).toBe(at(0))
   })
 })
 

@@ -12,8 +12,10 @@ import { placeOfPush, queuePushOf, queueStatsPushOf } from '../../web/src/live/q
 import { saleRefusal } from '../../web/src/screens/booking/sale-admission.tsx'
 import {
   draftOf,
+  emptySaleTime,
   hasOpened,
   onSaleBodyOf,
+  typeTimeMissing,
   wallClockIn,
 } from '../../web/src/screens/organizers/sale-time-draft.ts'
 import { waitingTexts } from '../../web/src/screens/waiting-room/line-texts.ts'
@@ -99,7 +101,14 @@ describe('the cache following the live messages', () => {
 describe('the sale time form', () => {
   it("writes the opening on the event's clock and reads it back", () => {
     const made = onSaleBodyOf(
-      { date: '2026-12-24', time: '10:00', waitingRoom: true, admissions: 'rate', perMinute: '50' },
+      {
+        date: '2026-12-24',
+        time: '10:00',
+        waitingRoom: true,
+        admissions: 'rate',
+        perMinute: '50',
+        types: [],
+      },
       'Asia/Kolkata',
     )
     expect(made).toEqual({
@@ -111,22 +120,36 @@ describe('the sale time form', () => {
     })
     expect(
       draftOf(
-        { opensAt: '2026-12-24T04:30:00.000Z', waitingRoom: true, admitPerMinute: null },
+        { opensAt: '2026-12-24T04:30:00.000Z', waitingRoom: true, admitPerMinute: null, ticketTypes: [] },
         'Asia/Kolkata',
       ),
-    ).toEqual({ date: '2026-12-24', time: '10:00', waitingRoom: true, admissions: 'capacity', perMinute: '' })
+    ).toEqual({
+      date: '2026-12-24',
+      time: '10:00',
+      waitingRoom: true,
+      admissions: 'capacity',
+      perMinute: '',
+      types: [],
+    })
   })
 
   it('keeps the time and the room of a sale that has opened, changing only the rate', () => {
     const opened = { opensAt: '2026-12-24T04:30:00.123Z', waitingRoom: true }
     expect(
       onSaleBodyOf(
-        { date: '2026-12-25', time: '11:00', waitingRoom: false, admissions: 'rate', perMinute: '40' },
+        {
+          date: '2026-12-25',
+          time: '11:00',
+          waitingRoom: false,
+          admissions: 'rate',
+          perMinute: '40',
+          types: [],
+        },
         'Asia/Kolkata',
         opened,
       ),
     ).toEqual({ body: { opensAt: '2026-12-24T04:30:00.123Z', waitingRoom: true, admitPerMinute: 40 } })
-    const view = { ...opened, admitPerMinute: null }
+    const view = { ...opened, admitPerMinute: null, ticketTypes: [] }
     expect(hasOpened(view, Date.parse('2026-12-24T04:30:00.123Z'))).toBe(true)
     expect(hasOpened(view, Date.parse('2026-12-24T04:29:00Z'))).toBe(false)
     expect(hasOpened({ ...view, waitingRoom: false }, Date.parse('2026-12-25T00:00:00Z'))).toBe(false)
@@ -134,7 +157,7 @@ describe('the sale time form', () => {
   })
 
   it('follows capacity without a number, sends no rate without a room, and asks for what is missing', () => {
-    const draft = { date: '2026-12-24', time: '10:00', waitingRoom: true, perMinute: '50' }
+    const draft = { date: '2026-12-24', time: '10:00', waitingRoom: true, perMinute: '50', types: [] }
     expect(onSaleBodyOf({ ...draft, admissions: 'capacity' }, 'UTC')).toEqual({
       body: { opensAt: '2026-12-24T10:00:00.000Z', waitingRoom: true },
     })
@@ -147,6 +170,43 @@ describe('the sale time form', () => {
     expect(onSaleBodyOf({ ...draft, date: '', admissions: 'rate' }, 'UTC')).toEqual({
       error: 'Give the date and time the sale opens.',
     })
+  })
+})
+
+describe('ticket types on sale later', () => {
+  const types = [
+    { _id: 't1', type: 'Early Bird' },
+    { _id: 't2', type: 'Regular' },
+  ]
+  const saved = {
+    opensAt: '2026-12-24T04:30:00.000Z',
+    waitingRoom: false,
+    admitPerMinute: null,
+    ticketTypes: [{ ticketType: 'Regular', ticketTypeId: 't2', opensAt: '2026-12-26T04:30:00.000Z' }],
+  }
+
+  it("reads each type's own time on the event's clock, and sends every type ticked with its time", () => {
+    const draft = draftOf(saved, 'Asia/Kolkata', types)
+    expect(draft.types).toEqual([
+      { ticketTypeId: 't1', name: 'Early Bird', later: false, date: '', time: '' },
+      { ticketTypeId: 't2', name: 'Regular', later: true, date: '2026-12-26', time: '10:00' },
+    ])
+    expect(onSaleBodyOf(draft, 'Asia/Kolkata')).toEqual({
+      body: {
+        opensAt: '2026-12-24T04:30:00.000Z',
+        waitingRoom: false,
+        ticketTypes: [{ ticketType: 't2', opensAt: '2026-12-26T04:30:00.000Z' }],
+      },
+    })
+    // unticked: on sale with the event (an empty list clears the times saved before)
+    const unticked = { ...draft, types: draft.types.map((t) => ({ ...t, later: false })) }
+    expect(onSaleBodyOf(unticked, 'Asia/Kolkata')).toMatchObject({ body: { ticketTypes: [] } })
+    // ticked without a time: asked for
+    const missing = { ...draft, types: draft.types.map((t) => ({ ...t, later: true })) }
+    expect(onSaleBodyOf(missing, 'Asia/Kolkata')).toEqual({ error: typeTimeMissing('Early Bird') })
+    expect(typeTimeMissing('Early Bird')).toBe('Give the date and time Early Bird goes on sale.')
+    // a new form: every type with the event
+    expect(emptySaleTime(types).types.map((t) => t.later)).toEqual([false, false])
   })
 })
 

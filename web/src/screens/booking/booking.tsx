@@ -29,7 +29,7 @@ import { CheckoutDialog } from './checkout-dialog.tsx'
 import { breakdownAddsUp } from './order-breakdown.ts'
 import { OrderBreakdown } from './order-breakdown-list.tsx'
 import { type Payer, razorpayCheckout } from './razorpay-checkout.ts'
-import { SaleAdmission } from './sale-admission.tsx'
+import { SaleAdmission, useTypeRefusal } from './sale-admission.tsx'
 import './booking.css'
 
 const bookingRoute = getRouteApi('/_signed-in/booking/$id')
@@ -238,8 +238,10 @@ function BookingForm({
     : event.ticketTypes.find((type) => type.type === ticketType)
   const count = seated ? (chosenSeatList?.length ?? 0) : Number(quantity)
   const maxPerOrder = useSite()?.maxTicketsPerOrder ?? null
+  // a type on sale later than its event is not booked before its time
+  const notYet = useTypeRefusal(event._id, chosen?._id)
   // chosen seats were free when chosen: the server says whether they still are
-  const refusal = chosen && !seated ? quantityRefusal(count, chosen, maxPerOrder) : null
+  const refusal = notYet ?? (chosen && !seated ? quantityRefusal(count, chosen, maxPerOrder) : null)
   const seatsTotal = chosenSeatList?.reduce((sum, seat) => sum + seat.price, 0) ?? 0
 
   // A promo code (issue 17): checked once applied, again whenever the type or quantity changes, and

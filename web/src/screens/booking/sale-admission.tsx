@@ -4,7 +4,7 @@
 import { useQuery } from '@tanstack/react-query'
 import { Link } from '@tanstack/react-router'
 import { type ReactNode, useEffect, useState } from 'react'
-import { ADMISSION_NEEDED, NOT_ON_SALE_YET } from '../../../../contracts/queue.ts'
+import { ADMISSION_NEEDED, NOT_ON_SALE_YET, TYPE_NOT_ON_SALE_YET } from '../../../../contracts/queue.ts'
 import { myPlaceQuery, onSaleQuery } from '../../api/queue.ts'
 
 /** why this buyer may not book now, or null when they may (undefined: not known yet) */
@@ -21,6 +21,29 @@ export function saleRefusal(
   if (place?.state === 'closed') return null
   if (place?.state === 'admitted' && Date.parse(place.admissionExpiresAt ?? '') > now) return null
   return ADMISSION_NEEDED
+}
+
+/** why this ticket type may not be booked yet (its own sale time to come), or null */
+export function typeRefusal(
+  onsale: { ticketTypes: ReadonlyArray<{ ticketTypeId: string; opensAt: string }> } | null | undefined,
+  ticketTypeId: string | undefined,
+  now: number,
+): string | null {
+  const own = onsale?.ticketTypes.find((type) => type.ticketTypeId === ticketTypeId)
+  return own && now < Date.parse(own.opensAt) ? TYPE_NOT_ON_SALE_YET : null
+}
+
+/** the chosen ticket type's refusal, read again every second (it lifts at its time) */
+export function useTypeRefusal(eventId: string, ticketTypeId: string | undefined): string | null {
+  const onsale = useQuery(onSaleQuery(eventId))
+  const [now, setNow] = useState(() => Date.now())
+  const waiting = typeRefusal(onsale.data, ticketTypeId, now) !== null
+  useEffect(() => {
+    if (!waiting) return
+    const timer = setInterval(() => setNow(Date.now()), 1000)
+    return () => clearInterval(timer)
+  }, [waiting])
+  return typeRefusal(onsale.data, ticketTypeId, now)
 }
 
 export function SaleAdmission(props: { eventId: string; offered: boolean; children: ReactNode }) {

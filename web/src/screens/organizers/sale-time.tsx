@@ -8,6 +8,7 @@ import { type FormEvent, useId, useState } from 'react'
 import { SALE_OPENED } from '../../../../contracts/queue.ts'
 import { ApiError } from '../../api/client.ts'
 import { keys } from '../../api/keys.ts'
+import { eventQuery } from '../../api/queries.ts'
 import {
   type OnSaleView,
   onSaleQuery,
@@ -22,7 +23,14 @@ import { Figure } from '../../ui/figure.tsx'
 import { formatInstantIn } from '../../ui/format.ts'
 import { useEventZone } from '../../ui/use-site.ts'
 import { backOfLineSeconds, formatRate, formatWait } from '../../ui/waits.ts'
-import { draftOf, emptySaleTime, hasOpened, onSaleBodyOf, type SaleTimeDraft } from './sale-time-draft.ts'
+import {
+  draftOf,
+  emptySaleTime,
+  hasOpened,
+  onSaleBodyOf,
+  type SaleTimeDraft,
+  type TypeTimeDraft,
+} from './sale-time-draft.ts'
 
 export const saleTimeTexts = {
   heading: 'Sale time',
@@ -35,6 +43,9 @@ export const saleTimeTexts = {
   rate: 'A number per minute',
   capacity: 'Follow capacity',
   capacityHint: 'Admit people while the checkouts in progress stay below the target.',
+  typeTimes: 'Ticket types on sale later',
+  typeTimesHint: 'A ticket type not ticked here goes on sale with the event.',
+  opensLater: 'goes on sale later',
   perMinute: 'People per minute',
   save: 'Save sale time',
   saving: 'Saving...',
@@ -56,11 +67,15 @@ export const saleTimeTexts = {
 } as const
 
 export const opensText = (when: string) => `The sale opens ${when}.`
+export const typeDateText = (name: string) => `Date ${name} goes on sale`
+export const typeTimeText = (name: string) => `Time ${name} goes on sale`
 
 export function SaleTime({ eventId }: { eventId: string }) {
   const headingId = useId()
   const zone = useEventZone()
   const onsale = useQuery(onSaleQuery(eventId))
+  // its ticket types, each of which may go on sale later than the event
+  const event = useQuery(eventQuery(eventId))
   // the server's word on the last save, kept while the form starts again from what was saved
   const [message, setMessage] = useState<string | null>(null)
   const saved = onsale.data
@@ -69,15 +84,16 @@ export function SaleTime({ eventId }: { eventId: string }) {
       <h3 id={headingId}>{saleTimeTexts.heading}</h3>
       {onsale.isError ? (
         <FetchError message={messageOr(saleTimeTexts.saveFailed)(onsale.error)} />
-      ) : onsale.isPending ? null : (
+      ) : onsale.isPending || event.isPending ? null : (
         <>
           <p>{saved ? opensText(formatInstantIn(saved.opensAt, zone)) : saleTimeTexts.none}</p>
           <SaleTimeForm
             // the form starts again from the sale as saved (here or elsewhere), in the zone it is
             // written in once that is known
-            key={`${saved?.opensAt} ${saved?.waitingRoom} ${saved?.admitPerMinute} ${zone}`}
+            key={`${saved?.opensAt} ${saved?.waitingRoom} ${saved?.admitPerMinute} ${JSON.stringify(saved?.ticketTypes)} ${zone}`}
             eventId={eventId}
             saved={saved ?? null}
+            types={event.data?.ticketTypes ?? []}
             zone={zone}
             onMessage={setMessage}
           />
@@ -96,18 +112,26 @@ export function SaleTime({ eventId }: { eventId: string }) {
 function SaleTimeForm(props: {
   eventId: string
   saved: OnSaleView | null
+  types: ReadonlyArray<{ _id: string; type: string }>
   zone: string | undefined
   onMessage(message: string | null): void
 }) {
-  const { eventId, saved, zone, onMessage } = props
-  const ids = { date: useId(), time: useId(), perMinute: useId(), hint: useId() }
+  const { eventId, saved, types, zone, onMessage } = props
+  const ids = { date: useId(), time: useId(), perMinute: useId(), hint: useId(), typesHint: useId() }
   const queryClient = useQueryClient()
-  const [draft, setDraft] = useState(() => (saved ? draftOf(saved, zone) : emptySaleTime))
+  const [draft, setDraft] = useState(() => (saved ? draftOf(saved, zone, types) : emptySaleTime(types)))
   const [error, setError] = useState<string | null>(null)
   // read when the form is shown and on each save: a room that has opened keeps its time
   const [opened, setOpened] = useState(() => hasOpened(saved, Date.now()))
   const edit = (change: Partial<SaleTimeDraft>) => {
     setDraft((was) => ({ ...was, ...change }))
+    onMessage(null)
+  }
+  const editType = (ticketTypeId: string, change: Partial<TypeTimeDraft>) => {
+    setDraft((was) => ({
+      ...was,
+      types: was.types.map((type) => (type.ticketTypeId === ticketTypeId ? { ...type, ...change } : type)),
+    }))
     onMessage(null)
   }
   const save = useMutation({
@@ -214,6 +238,17 @@ function SaleTimeForm(props: {
           {draft.admissions === 'capacity' && <p className="form-hint">{saleTimeTexts.capacityHint}</p>}
         </fieldset>
       )}
+      {draft.types.length > 1 && (
+        <fieldset className="sale-time-types" aria-describedby={ids.typesHint}>
+          <legend>{saleTimeTexts.typeTimes}</legend>
+          <p className="form-hint" id={ids.typesHint}>
+            {saleTimeTexts.typeTimesHint}
+          </p>
+          {draft.types.map((type) => (
+            <TypeTime key={type.ticketTypeId} type={type} busy={busy} onChange={editType} />
+          ))}
+        </fieldset>
+      )}
       <button type="submit" disabled={busy}>
         {busy ? saleTimeTexts.saving : saleTimeTexts.save}
       </button>
@@ -223,6 +258,53 @@ function SaleTimeForm(props: {
         </p>
       )}
     </form>
+  )
+}
+
+/** one ticket type: ticked, it goes on sale at its own date and time */
+function TypeTime(props: {
+  type: TypeTimeDraft
+  busy: boolean
+  onChange(ticketTypeId: string, change: Partial<TypeTimeDraft>): void
+}) {
+  const { type, busy, onChange } = props
+  const ids = { date: useId(), time: useId() }
+  return (
+    <div className="sale-time-type">
+      <label>
+        <input
+          type="checkbox"
+          checked={type.later}
+          disabled={busy}
+          onChange={(change) => onChange(type.ticketTypeId, { later: change.target.checked })}
+        />{' '}
+        {`${type.name} ${saleTimeTexts.opensLater}`}
+      </label>
+      {type.later && (
+        <div className="sale-time-type-when">
+          <div className="field">
+            <label htmlFor={ids.date}>{typeDateText(type.name)}</label>
+            <input
+              id={ids.date}
+              type="date"
+              value={type.date}
+              disabled={busy}
+              onChange={(change) => onChange(type.ticketTypeId, { date: change.target.value })}
+            />
+          </div>
+          <div className="field">
+            <label htmlFor={ids.time}>{typeTimeText(type.name)}</label>
+            <input
+              id={ids.time}
+              type="time"
+              value={type.time}
+              disabled={busy}
+              onChange={(change) => onChange(type.ticketTypeId, { time: change.target.value })}
+            />
+          </div>
+        </div>
+      )}
+    </div>
   )
 }
 

@@ -16,7 +16,14 @@ import { messageOr } from '../../ui/fetched.tsx'
 import { formatInstantIn } from '../../ui/format.ts'
 import { useEventZone } from '../../ui/use-site.ts'
 import { formatCountdown } from '../../ui/waits.ts'
-import { admittedText, lineTexts, onSaleText, preQueueText, waitingTexts } from './line-texts.ts'
+import {
+  admittedText,
+  lineTexts,
+  onSaleText,
+  preQueueText,
+  typeOnSaleText,
+  waitingTexts,
+} from './line-texts.ts'
 import './waiting-room.css'
 
 /** the time now, read again every second while `ticking` */
@@ -46,13 +53,35 @@ function Sale({ event, onsale, booking }: { event: EventView; onsale: OnSaleView
   const now = useNow(true)
   const opened = now >= opensAt
   const when = formatInstantIn(onsale.opensAt, zone)
+  // the ticket types on sale later than the event, each with its time, until it comes
+  const later = onsale.ticketTypes.filter((type) => now < Date.parse(type.opensAt))
+  const laterTypes = later.length > 0 && (
+    <ul className="sale-opens-types" aria-label={lineTexts.laterTypes}>
+      {later.map((type) => (
+        <li key={type.ticketTypeId}>
+          {typeOnSaleText(type.ticketType, formatInstantIn(type.opensAt, zone))}
+        </li>
+      ))}
+    </ul>
+  )
   if (!onsale.waitingRoom) {
-    return opened ? booking : <p className="sale-opens">{onSaleText(when)}</p>
+    return opened ? (
+      <>
+        {laterTypes}
+        {booking}
+      </>
+    ) : (
+      <>
+        <p className="sale-opens">{onSaleText(when)}</p>
+        {laterTypes}
+      </>
+    )
   }
   return (
     <section className="card waiting-room" aria-labelledby="waiting-room-heading">
       <h3 id="waiting-room-heading">{lineTexts.heading}</h3>
       {!opened && <p className="sale-opens">{onSaleText(when)}</p>}
+      {laterTypes}
       <Line eventId={event._id} opened={opened} when={when} now={now} booking={booking} />
     </section>
   )

@@ -13,9 +13,13 @@ export const lineTexts = {
   openRoom: 'The sale is open. Join the line for a place, and book once you are admitted.',
   expired: 'Your admission has run out: the tickets you did not book went to the next in line.',
   timeLeft: 'Time left to book:',
+  laterTypes: 'Ticket types on sale later',
 } as const
 
 export const onSaleText = (when: string) => `On sale ${when}`
+
+/** a ticket type on sale later than its event */
+export const typeOnSaleText = (ticketType: string, when: string) => `${ticketType}: on sale ${when}`
 
 export const preQueueText = (when: string) =>
   `You are in the line. When the sale opens at ${when}, everyone who joined before then gets a random place.`

@@ -1,0 +1,1 @@
+ALTER TABLE "queue_rooms" ADD COLUMN "type_opens" text;

@@ -1,0 +1,1 @@
+ALTER TABLE `queue_rooms` ADD `type_opens` text;
