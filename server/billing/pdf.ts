@@ -1,6 +1,7 @@
 // An invoice, bill of supply or credit note as a one-page A4 PDF (more pages when the lines need
-// them). Only PDF's standard Helvetica is used: it is built into every reader, so nothing is embedded
-// or fetched, but it has no rupee sign (₹), so amounts read "INR 1,18,000.00".
+// them). What PDF's standard Helvetica can write is written in it (built into every reader, nothing
+// embedded); a name, address, title or description in an Indian script in the Noto Sans of its
+// script, embedded (pdf-fonts.ts). Amounts read "INR 1,18,000.00" in either.
 import PDFDocument from 'pdfkit'
 import {
   type DocumentKind,
@@ -8,6 +9,7 @@ import {
   GST_STATES,
   type InvoiceDocument,
 } from '../../contracts/billing.ts'
+import { fontFor, type Weight } from './pdf-fonts.ts'
 
 const TITLES: Record<DocumentKind, string> = {
   'tax-invoice': 'Tax invoice',
@@ -92,6 +94,13 @@ export async function documentPdf(doc: InvoiceDocument): Promise<Buffer> {
     pdf.on('error', reject)
   })
 
+  /** the font for a text of the document's own (a name, an address, a title, a description) */
+  const fontOf = (text: string, weight: Weight) => {
+    const choice = fontFor(text, weight)
+    // pdfkit takes a parsed font too (anything with layout()); its types list only files and names
+    return pdf.font(choice.src as string, choice.family as string)
+  }
+
   const left = MARGIN
   const width = pdf.page.width - 2 * MARGIN
   const half = (width - 20) / 2
@@ -110,12 +119,11 @@ export async function documentPdf(doc: InvoiceDocument): Promise<Buffer> {
   // Supplier on the left, buyer and place of supply on the right, each wrapping within its half
   const block = (x: number, heading: string, name: string, rest: string[]) => {
     pdf.font(BOLD).fontSize(SMALL).fillColor('#555555').text(heading.toUpperCase(), x, y, { width: half })
-    pdf
-      .font(BOLD)
+    fontOf(name, 'bold')
       .fontSize(BODY + 1)
       .fillColor('black')
       .text(name, { width: half })
-    pdf.font(REGULAR).fontSize(BODY).text(rest.join('\n'), { width: half })
+    fontOf(rest.join('\n'), 'regular').fontSize(BODY).text(rest.join('\n'), { width: half })
     return pdf.y
   }
   const supplier = [
@@ -130,37 +138,36 @@ export async function documentPdf(doc: InvoiceDocument): Promise<Buffer> {
   ])
   y = Math.max(supplierBottom, buyerBottom) + 12
 
-  pdf
-    .font(BOLD)
-    .fontSize(BODY)
-    .text('Event: ', left, y, { continued: true })
-    .font(REGULAR)
-    .text(`${doc.event.title}, ${dayText(doc.event.date)}`, { width })
+  const event = `${doc.event.title}, ${dayText(doc.event.date)}`
+  pdf.font(BOLD).fontSize(BODY).text('Event: ', left, y, { continued: true })
+  fontOf(event, 'regular').text(event, { width })
   y = pdf.y + 14
 
   // The lines, then their totals
   const columns = columnsFor(doc.kind, width)
-  const rowHeight = (texts: string[]) =>
+  const rowHeight = (texts: string[], weight: Weight) =>
     Math.max(
       ...columns.map(
         (c, i) =>
-          pdf.heightOfString(texts[i] ?? '', { width: c.width - 2 * CELL_PADDING }) + 2 * CELL_PADDING,
+          fontOf(texts[i] ?? '', weight)
+            .fontSize(SMALL)
+            .heightOfString(texts[i] ?? '', { width: c.width - 2 * CELL_PADDING }) +
+          2 * CELL_PADDING,
       ),
     )
   const headings = columns.map((c) => c.heading)
-  const drawRow = (texts: string[], font: string, shaded: boolean) => {
-    pdf.font(font).fontSize(SMALL)
-    const height = rowHeight(texts)
+  const drawRow = (texts: string[], weight: Weight, shaded: boolean) => {
+    const height = rowHeight(texts, weight)
     if (y + height > pdf.page.height - MARGIN) {
       // a long order goes on over the page, under the table's headings again
       pdf.addPage()
       y = MARGIN
-      if (texts !== headings) drawRow(headings, BOLD, true)
-      pdf.font(font).fontSize(SMALL)
+      if (texts !== headings) drawRow(headings, 'bold', true)
     }
     if (shaded) pdf.rect(left, y, width, height).fill('#eeeeee').fillColor('black')
     let x = left
     columns.forEach((c, i) => {
+      fontOf(texts[i] ?? '', weight).fontSize(SMALL)
       pdf.text(texts[i] ?? '', x + CELL_PADDING, y + CELL_PADDING, {
         width: c.width - 2 * CELL_PADDING,
         align: c.align,
@@ -175,19 +182,19 @@ export async function documentPdf(doc: InvoiceDocument): Promise<Buffer> {
       .strokeColor('#999999')
       .stroke()
   }
-  drawRow(headings, BOLD, true)
+  drawRow(headings, 'bold', true)
   for (const line of doc.lines) {
     const row = { ...line, quantity: String(line.quantity) }
     drawRow(
       columns.map((c) => c.cell(row)),
-      REGULAR,
+      'regular',
       false,
     )
   }
   const totals: Row = { ...doc.totals, description: 'Total', sac: '', quantity: '' }
   drawRow(
     columns.map((c) => c.cell(totals)),
-    BOLD,
+    'bold',
     true,
   )
   y += 10

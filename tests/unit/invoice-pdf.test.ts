@@ -17,6 +17,7 @@ const INSTALL: Record<string, string> = {
   pdftoppm: 'poppler-utils',
   pdftotext: 'poppler-utils',
   pdfinfo: 'poppler-utils',
+  pdffonts: 'poppler-utils',
   tesseract: 'tesseract-ocr',
 }
 
@@ -229,5 +230,40 @@ describe('a bill of supply as a PDF', () => {
     expect(text).toContain('Total INR 1,01,000.00 INR 1,01,000.00')
     expect(text).not.toContain('GSTIN')
     expect(text).not.toMatch(/CGST|SGST|IGST/)
+  })
+})
+
+describe('names and titles in Indian scripts', () => {
+  // a Hindi buyer, a Tamil organizer, a Hindi title with the rupee sign in a description: Helvetica
+  // has none of these (they came out as other Latin letters); each is written in its script's font
+  const indian: InvoiceDocument = {
+    ...taxInvoice,
+    supplier: { ...taxInvoice.supplier, legalName: 'அருண் குமார் Events' },
+    buyer: { name: 'कमला देवी', email: 'kamala@example.in' },
+    event: { ...taxInvoice.event, title: 'दीपावली मेला' },
+    lines: taxInvoice.lines.map((line, i) =>
+      i === 0 ? { ...line, description: 'Admission: मेला, ₹500 seats' } : line,
+    ),
+  }
+  const fonts = (path: string) => run('pdffonts', [path]).toString()
+
+  it('writes them in the Noto Sans of their script, embedded, and reads them back from the text', async () => {
+    const pdf = await documentPdf(indian)
+    expect((await documentPdf(indian)).equals(pdf)).toBe(true)
+    const path = saved(pdf)
+    const embedded = fonts(path)
+    expect(embedded).toMatch(/\+NotoSansDevanagari-Bold\s+CID TrueType\s+Identity-H\s+yes yes yes/)
+    expect(embedded).toMatch(/\+NotoSansDevanagari-Regular\s+CID TrueType\s+Identity-H\s+yes yes yes/)
+    expect(embedded).toMatch(/\+NotoSansTamil-Bold\s+CID TrueType\s+Identity-H\s+yes yes yes/)
+    const text = pdfText(path)
+    for (const part of ['அருண் குமார் Events', 'कमला देवी', 'Event: दीपावली मेला, 15 January 2027', '₹500'])
+      expect(text).toContain(part)
+    // the rest as before, in Helvetica
+    expect(text).toContain('Amount payable: INR 1,19,180.00')
+    expect(embedded).toMatch(/^Helvetica\s+Type 1/m)
+  })
+
+  it('embeds no font in a document Helvetica can write', async () => {
+    expect(fonts(saved(await documentPdf(taxInvoice)))).not.toMatch(/Noto|CID/)
   })
 })
