@@ -11,7 +11,15 @@ const lastCore = Math.max(0, cpus().length - 1)
 /** the server's core and the load generator's core */
 export const cores = { server: 0, load: lastCore }
 
-export type Running = { child: ChildProcess; output: () => string; exited: Promise<number | null> }
+export type Running = {
+  child: ChildProcess
+  /** stdout and stderr as they came */
+  output: () => string
+  /** stdout alone */
+  stdout: () => string
+  /** once the process has exited and its output has all been read */
+  exited: Promise<number | null>
+}
 
 export function spawnPinned(core: number, args: string[], env: Record<string, string> = {}): Running {
   const child = spawn('taskset', ['-c', String(core), process.execPath, '--import', 'tsx', ...args], {
@@ -23,14 +31,18 @@ export function spawnPinned(core: number, args: string[], env: Record<string, st
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   let output = ''
+  let stdout = ''
   child.stdout?.on('data', (c) => {
     output += c
+    stdout += c
   })
   child.stderr?.on('data', (c) => {
     output += c
   })
-  const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)))
-  return { child, output: () => output, exited }
+  // 'close', not 'exit': a process may exit before its pipes are read to the end (a load's result,
+  // one JSON line of 400 kB, was cut short that way)
+  const exited = new Promise<number | null>((r) => child.once('close', (code) => r(code)))
+  return { child, output: () => output, stdout: () => stdout, exited }
 }
 
 export async function waitUntilUp(url: string, timeoutMs = 30_000) {
@@ -114,7 +126,8 @@ export async function runLoad<T>(script: string, options: unknown, core = cores.
   const running = spawnPinned(core, [script, JSON.stringify(options)])
   const code = await running.exited
   const out = running.output()
-  const line = out
+  const line = running
+    .stdout()
     .trim()
     .split('\n')
     .filter((l) => l.startsWith('{'))
