@@ -233,4 +233,6 @@ async function pushes() {
 
 if (options.mode === 'churn') await churn()
 else await pushes()
+// exit once stdout has taken the result: a pipe may not have all of it (400 kB) at process.exit
+await new Promise((resolve) => process.stdout.write('', resolve))
 process.exit(0)
