@@ -65,7 +65,7 @@ export function draftOf(
     admissions: onsale.admitPerMinute === null ? 'capacity' : 'rate',
     perMinute: onsale.admitPerMinute === null ? '' : String(onsale.admitPerMinute),
     types: typeDrafts(types).map((type) => {
-      const own = onsale.ticketTypes?.find((t) => t.ticketTypeId === type.ticketTypeId)
+      const own = onsale.ticketTypes.find((t) => t.ticketTypeId === type.ticketTypeId)
       return own ? { ...type, later: true, ...wallClockIn(own.opensAt, timeZone) } : type
     }),
   }

@@ -19,6 +19,7 @@ import {
   saveOnSale,
 } from '../../api/queue.ts'
 import { FetchError, messageOr } from '../../ui/fetched.tsx'
+import { Field } from '../../ui/field.tsx'
 import { Figure } from '../../ui/figure.tsx'
 import { formatInstantIn } from '../../ui/format.ts'
 import { useEventZone } from '../../ui/use-site.ts'
@@ -268,7 +269,6 @@ function TypeTime(props: {
   onChange(ticketTypeId: string, change: Partial<TypeTimeDraft>): void
 }) {
   const { type, busy, onChange } = props
-  const ids = { date: useId(), time: useId() }
   return (
     <div className="sale-time-type">
       <label>
@@ -282,26 +282,20 @@ function TypeTime(props: {
       </label>
       {type.later && (
         <div className="sale-time-type-when">
-          <div className="field">
-            <label htmlFor={ids.date}>{typeDateText(type.name)}</label>
-            <input
-              id={ids.date}
-              type="date"
-              value={type.date}
-              disabled={busy}
-              onChange={(change) => onChange(type.ticketTypeId, { date: change.target.value })}
-            />
-          </div>
-          <div className="field">
-            <label htmlFor={ids.time}>{typeTimeText(type.name)}</label>
-            <input
-              id={ids.time}
-              type="time"
-              value={type.time}
-              disabled={busy}
-              onChange={(change) => onChange(type.ticketTypeId, { time: change.target.value })}
-            />
-          </div>
+          <Field
+            label={typeDateText(type.name)}
+            type="date"
+            value={type.date}
+            disabled={busy}
+            onChange={(change) => onChange(type.ticketTypeId, { date: change.target.value })}
+          />
+          <Field
+            label={typeTimeText(type.name)}
+            type="time"
+            value={type.time}
+            disabled={busy}
+            onChange={(change) => onChange(type.ticketTypeId, { time: change.target.value })}
+          />
         </div>
       )}
     </div>
