@@ -2,14 +2,13 @@
 // them). What PDF's standard Helvetica can write is written in it (built into every reader, nothing
 // embedded); a name, address, title or description in an Indian script in the Noto Sans of its
 // script, embedded (pdf-fonts.ts). Amounts read "INR 1,18,000.00" in either.
-import PDFDocument from 'pdfkit'
 import {
   type DocumentKind,
   type DocumentMoney,
   GST_STATES,
   type InvoiceDocument,
 } from '../../contracts/billing.ts'
-import { fontFor, type Weight } from './pdf-fonts.ts'
+import { fontFor, PdfDocument, type Weight } from './pdf-fonts.ts'
 
 const TITLES: Record<DocumentKind, string> = {
   'tax-invoice': 'Tax invoice',
@@ -29,13 +28,13 @@ const grouped = new Intl.NumberFormat('en-IN', { minimumFractionDigits: 2, maxim
 /** Rupees with both paise digits and Indian grouping: INR 1,18,000.00 */
 export const inr = (rupees: number): string => `INR ${grouped.format(rupees)}`
 
-const dayText = (date: string): string =>
-  new Intl.DateTimeFormat('en-IN', {
-    day: 'numeric',
-    month: 'long',
-    year: 'numeric',
-    timeZone: 'UTC',
-  }).format(new Date(`${date.slice(0, 10)}T00:00:00Z`))
+const days = new Intl.DateTimeFormat('en-IN', {
+  day: 'numeric',
+  month: 'long',
+  year: 'numeric',
+  timeZone: 'UTC',
+})
+const dayText = (date: string): string => days.format(new Date(`${date.slice(0, 10)}T00:00:00Z`))
 
 const stateText = (code: string): string => `${GST_STATES[code] ?? 'Unknown state'} (${code})`
 
@@ -74,7 +73,7 @@ function columnsFor(kind: DocumentKind, width: number): Column[] {
 
 export async function documentPdf(doc: InvoiceDocument): Promise<Buffer> {
   const title = TITLES[doc.kind]
-  const pdf = new PDFDocument({
+  const pdf = new PdfDocument({
     size: 'A4',
     margin: MARGIN,
     // the day of issue stands for the creation time, so the same document gives the same bytes
