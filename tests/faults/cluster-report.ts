@@ -1,5 +1,6 @@
 // The cluster runs' report (CLUSTER.md), made from their results (cluster.json): what the run
 // checks, the last full and quick run on each store, and what they ran on.
+import type { RoomResult } from './cluster-room.ts'
 import type { ClusterResults, ClusterRun } from './cluster-run.ts'
 import { type StoreName, storeLabel, storeNames } from './cluster-stores.ts'
 import { ranOn } from './faults-report.ts'
@@ -14,9 +15,18 @@ const runName = ({ mode, store }: Column) => `${mode} run on ${storeLabel[store]
 const load = (run: ClusterRun) =>
   run.machine ? `, load ${run.machine.loadAverage} on ${run.machine.cores} cores` : ''
 
+/** a room check's problems: none is "yes" */
+const held = (...problems: string[][]) => {
+  const n = problems.flat().length
+  return n === 0 ? 'yes' : `**no** (${n})`
+}
+
 function table(columns: Column[]): string[] {
   const row = (label: string, pick: (r: NonNullable<ClusterRun['result']>) => string | number) =>
     `| ${label} | ${columns.map(({ run }) => (run.result ? pick(run.result) : '—')).join(' | ')} |`
+  // (runs recorded before the waiting room was checked have no room)
+  const roomRow = (label: string, pick: (room: RoomResult) => string | number) =>
+    row(`waiting room: ${label}`, (r) => (r.room ? pick(r.room) : '—'))
   return [
     `| | ${columns.map((c) => `${runName(c)} (${c.run.finishedAt.slice(0, 10)}, ${seconds(c.run.durationSeconds)}${load(c.run)})`).join(' | ')} |`,
     `|---|${columns.map(() => '---:').join('|')}|`,
@@ -44,6 +54,41 @@ function table(columns: Column[]): string[] {
       (r) => `${r.live.latency.p50} / ${r.live.latency.max} ms`,
     ),
     row('pushes that never arrived', (r) => r.sale.pushesMissing + r.live.missing),
+    roomRow(
+      'in line: pre-queue / after the opening (through the restarted process) / joined twice / seats',
+      (room) =>
+        `${room.early} / ${room.late} (${room.afterRestart}) / ${room.joinedTwice} / ${room.capacity}`,
+    ),
+    roomRow(
+      'admitted (admissions; a minute, set rate)',
+      (room) => `${room.admitted} (${room.admissions}; ${room.measuredPerMinute}, ${room.admitPerMinute})`,
+    ),
+    roomRow(
+      'bought / too late / told it closed',
+      (room) => `${room.bought} / ${room.soldOut} / ${room.toldClosed}`,
+    ),
+    roomRow(
+      'app process killed after … admitted; down for; admitted while down / after',
+      (room) =>
+        `${room.killedApp.afterAdmitted}; ${(room.killedApp.downMs / 1000).toFixed(1)} s; ${room.killedApp.admittedWhileDown} / ${room.killedApp.admittedAfter}`,
+    ),
+    roomRow('places heard on sockets / answers read', (room) => `${n(room.heard)} / ${n(room.asked)}`),
+    roomRow('admitted strictly in line order, nobody twice, one place per account', (room) =>
+      held(room.checks.inOrder, room.checks.onceEach, room.checks.onePlace),
+    ),
+    roomRow('places or counts ahead that went backwards', (room) => room.checks.neverBackwards.length),
+    roomRow('places told that the ledger does not have', (room) => room.checks.asRecorded.length),
+    roomRow(
+      'checkouts without an admission refused; holds without one',
+      (room) =>
+        `${room.unadmitted.refused} of ${room.unadmitted.sent}; ${room.checks.admissionNeeded.length}`,
+    ),
+    roomRow('within capacity and the set rate', (room) =>
+      held(room.checks.withinCapacity, room.checks.withinRate),
+    ),
+    roomRow('every buyer admitted or told it closed, alike on every process', (room) =>
+      held(room.checks.ranOn),
+    ),
     row('requests under the kills', (r) => n(r.faults.requests)),
     row('acknowledged writes lost', (r) => r.faults.report.lost.length),
     row('second tickets or captures', (r) => r.faults.report.duplicates.length),
@@ -128,6 +173,25 @@ export function clusterReport(results: ClusterResults): string {
     'read models built by replaying it), and every PostgreSQL read-model table, read in that snapshot,',
     "must equal the copy's row for row.",
     '',
+    'Between the sale and the kills, a waiting room (issue 41, `tests/faults/cluster-room.ts`): an',
+    'event with fewer seats than buyers, its sale set an hour ahead while most buyers join its',
+    'pre-queue, then moved to a few seconds ahead; the others join after the opening, every fourth',
+    'buyer a second time through another process (at once or afterwards). Each buyer has a socket on',
+    'an app process and asks `GET /event/{id}/queue/me` now and then; once admitted it buys through',
+    'the normal purchase path (General Admission, VIP once that is gone). When the first buyers are',
+    'admitted one app process (every app process runs the admitter) is killed with `kill -9` and',
+    'started again on its port; the last few buyers join through it once it answers again, and the',
+    'room runs on until the event sells out. Judged from the ledger (`QueueJoined`, `QueueOpened`,',
+    '`QueueAdmitted`, `QueueClosed` and the orders) and from what each buyer heard and was answered:',
+    'admissions from line 1 on, each from the line after the last, none twice, none past the line or',
+    "after the close, never faster than the set rate; one place per account (the pre-queue's ranked",
+    "by their draws); no buyer's place or count ahead going backwards on a socket or in an answer",
+    'asked for after it; every place told one the ledger had; checkouts before the opening, by a',
+    "buyer waiting and by one not in line refused, and every hold of the event after its buyer's",
+    'admission; nothing held or sold beyond capacity; at the end every buyer admitted or told the',
+    "room closed, alike on every process, and the organizer's figures the ledger's. Its orders are",
+    "in the fault phase's invariants too.",
+    '',
     ...(columns.length ? table(columns) : ['No run recorded yet.']),
     ...saleTimes(columns),
   ]
@@ -154,7 +218,13 @@ export function clusterReport(results: ClusterResults): string {
         ' while it ran ' +
         `${r.faults.killedWorker.jobsRunning.length} jobs (${r.faults.killedWorker.jobsRunning.join(', ') || 'none'}; ` +
         `${r.faults.killedWorker.takenOver} taken over by the other worker); ${r.faults.callbacksRetried} callbacks ` +
-        `sent again; ${r.faults.paymentsAccepted} payments accepted, everything owed done ${r.faults.settleSeconds} s after the load.`,
+        `sent again; ${r.faults.paymentsAccepted} payments accepted, everything owed done ${r.faults.settleSeconds} s after the load.` +
+        (r.room
+          ? ` Waiting room: ${r.room.seconds} s, app process ${r.room.killedApp.index + 1} killed once ${r.room.killedApp.afterAdmitted} ` +
+            `buyers were admitted and answering again ${(r.room.killedApp.downMs / 1000).toFixed(1)} s later; ` +
+            `${r.room.reconnects} sockets connected again elsewhere; ${r.room.cut} purchases cut by the kill` +
+            `${r.room.closed ? '; the room closed when the event sold out' : ''}.`
+          : ''),
     )
   }
   for (const column of columns) {

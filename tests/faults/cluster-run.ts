@@ -1,9 +1,10 @@
 // npm run test:cluster [-- --quick] [--store sqlite|postgres] [--seed=N] [--keep] [--record]
 //
 // The cluster test: 3 app processes (WORKERS=off) and 2 worker processes on one
-// database and one Redis (tests/faults/cluster.ts). Full: 5,000 buyers for 2,000 seats; --quick
-// (CI): 1,000 buyers for 400 seats. The store is the SQLite file of the shared data folder (the
-// default), or with --store postgres a fresh PostgreSQL database on the server of TEST_DATABASE_URL
+// database and one Redis (tests/faults/cluster.ts). Full: 5,000 buyers for 2,000 seats, and 300
+// buyers in a waiting room's line for 275; --quick (CI): 1,000 buyers for 400 seats, and 96 in line
+// for 88. The store is the SQLite file of the shared data folder (the default), or with --store
+// postgres a fresh PostgreSQL database on the server of TEST_DATABASE_URL
 // (tests/support/postgres.ts; by default the local one). Every request and its answer is recorded
 // (tests/faults/history/cluster[-postgres]-<mode>.jsonl); the figures go to
 // tests/bench/results/latest/CLUSTER.md and cluster.json, by store and mode (ignored by git; with
@@ -40,6 +41,15 @@ const plan = quick
       seats: 400,
       concurrency: 60,
       liveSamples: 15,
+      room: {
+        buyers: 96,
+        early: 66,
+        afterRestart: 6,
+        seats: 80,
+        admitPerMinute: 360,
+        opensInMs: 3000,
+        killAfterAdmitted: 8,
+      },
       vus: 8,
       burst: 40,
       killAppAfterMs: [1000, 3000] as [number, number],
@@ -52,6 +62,15 @@ const plan = quick
       seats: 2000,
       concurrency: 96,
       liveSamples: 30,
+      room: {
+        buyers: 300,
+        early: 220,
+        afterRestart: 20,
+        seats: 250,
+        admitPerMinute: 1200,
+        opensInMs: 4000,
+        killAfterAdmitted: 30,
+      },
       vus: 12,
       burst: 60,
       killAppAfterMs: [1500, 5000] as [number, number],

@@ -1,9 +1,11 @@
 // The cluster (issue 15, "many processes"): app processes (WORKERS=off) and separate worker
 // processes on one database and one Redis. A flash sale spread over the app processes sells
 // exactly the seats there are; a booking on one process is pushed to sockets on the others; then
-// one app process and one worker are killed with kill -9 under load and the fault harness's
-// invariants are checked on the recorded history. The store is the shared SQLite file or a
-// PostgreSQL database (tests/faults/cluster-stores.ts). Run by tests/faults/cluster-run.ts.
+// a waiting room admits buyers in line while one app process is killed with kill -9 and started
+// again (cluster-room.ts); then one app process and one worker are killed with kill -9 under load
+// and the fault harness's invariants are checked on the recorded history. The store is the shared
+// SQLite file or a PostgreSQL database (tests/faults/cluster-stores.ts). Run by
+// tests/faults/cluster-run.ts.
 import { join } from 'node:path'
 import { Redis } from 'ioredis'
 import type { Socket } from 'socket.io-client'
@@ -26,6 +28,7 @@ import {
   owedJobs,
   type Proc,
   paidOrders,
+  pool,
   type Random,
   recordingClient,
   refused,
@@ -40,6 +43,8 @@ import {
   streamEnd,
 } from '../support/faults.ts'
 import { open, watch } from '../support/live-sockets.ts'
+import { type RoomPlan, type RoomResult, waitingRoomPhase } from './cluster-room.ts'
+import { roomCheckNames } from './cluster-room-checks.ts'
 import { type ClusterReport, type ClusterStore, openClusterStore, type StoreName } from './cluster-stores.ts'
 
 export type ClusterOptions = {
@@ -53,6 +58,8 @@ export type ClusterOptions = {
   concurrency: number
   /** quiet holds, one at a time, whose pushes are timed on the other processes' sockets */
   liveSamples: number
+  /** the waiting room's phase (cluster-room.ts) */
+  room: RoomPlan
   /** the fault phase: virtual users, and when the kills come after its load starts */
   vus: number
   /** orders paid at once when the worker is killed */
@@ -97,6 +104,8 @@ export type ClusterResult = {
     report: ClusterReport
   }
   live: { samples: number; latency: Latency; missing: number; limitMs: number }
+  /** (runs recorded before the waiting room was checked have none) */
+  room?: RoomResult
   faults: {
     requests: number
     killedApp: { index: number; afterMs: number; requestsCut: number }
@@ -129,20 +138,6 @@ const tally = (ops: Op[]) => {
   return counts
 }
 
-/** Runs fn over items with at most `limit` in flight. */
-async function pool<T, R>(items: T[], limit: number, fn: (item: T, i: number) => Promise<R>): Promise<R[]> {
-  const results: R[] = new Array(items.length)
-  let next = 0
-  const lane = async () => {
-    while (next < items.length) {
-      const i = next++
-      results[i] = await fn(items[i] as T, i)
-    }
-  }
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane))
-  return results
-}
-
 export async function clusterScenario(o: ClusterOptions): Promise<ClusterResult> {
   const started = performance.now()
   const { log } = o
@@ -152,9 +147,11 @@ export async function clusterScenario(o: ClusterOptions): Promise<ClusterResult>
   const seeded = seed({ buyers: o.buyers, events: 1, seats: o.seats, invoiced: true })
   const saleEvent = seeded.events[0] as EventSeed
   const loadEvent = addEvent(seeded.dataDir, saleEvent, 50_000)
+  const roomEvent = addEvent(seeded.dataDir, saleEvent, o.room.seats)
   const saleType = saleEvent.ticketTypes.find((t) => t.type === 'General Admission')
   if (!saleType) throw new Error('the seeded event has no General Admission')
-  let env = faultEnv(seeded.dataDir, { WORKERS: 'off' })
+  // Every socket of the run comes from this one address: the waiting room's buyers each hold one.
+  let env = faultEnv(seeded.dataDir, { WORKERS: 'off', LIVE_CONNECTIONS_PER_ADDRESS: '10000' })
   const prefix = env.QUEUE_PREFIX as string
   const outboxDir = join(seeded.dataDir, 'outbox')
   const apps: ServerProcess[] = []
@@ -395,11 +392,44 @@ export async function clusterScenario(o: ClusterOptions): Promise<ClusterResult>
         `live: a push reached another process ${liveLatency.max} ms after its hold (limit ${limitMs} ms)`,
       )
 
-    // ---- Phase 3: kill -9 of one app process and one worker under a booking load.
+    /** a request through any living app process */
     const routed: Call = (spec) => {
       const up = apps.map((_, i) => i).filter((i) => alive[i])
       return (clients[o.random.pick(up)] as Call)(spec)
     }
+
+    // ---- Phase 3: a waiting room, one app process killed and started again under it.
+    const room = await waitingRoomPhase({
+      plan: o.room,
+      event: roomEvent,
+      apps,
+      alive,
+      clients,
+      routed,
+      pay: (hold) => payAndReport(hold, () => routed),
+      tokens: seeded.tokens,
+      buyerIds: seeded.buyerIds,
+      organizerToken: seeded.organizerToken,
+      restart: (port) => startServerProcess({ ...env, ...processEnv() }, port),
+      facts,
+      random: o.random,
+      log,
+    })
+    const roomProblems = Object.entries(room.checks).flatMap(([check, problems]) =>
+      problems.map((p) => `room: ${roomCheckNames[check as keyof typeof roomCheckNames]}: ${p}`),
+    )
+    log(
+      `room: ${room.early} in the pre-queue and ${room.late} after the opening (${room.afterRestart} through the restarted process; ${room.joinedTwice} joined twice) for ${room.capacity} seats; ` +
+        `${room.admitted} admitted in ${room.admissions} admissions (${room.measuredPerMinute} a minute, set ${room.admitPerMinute}), ` +
+        `${room.bought} bought, ${room.soldOut} too late, ${room.cut} cut, ${room.toldClosed} told it closed; ` +
+        `${room.killedApp.admittedWhileDown} admitted while app ${room.killedApp.index} was down, ${room.killedApp.admittedAfter} after; ` +
+        `${room.heard} places heard, ${room.asked} asked, ${room.reconnects} sockets moved; ` +
+        `${room.unadmitted.refused} of ${room.unadmitted.sent} checkouts without admission refused; ` +
+        `${roomProblems.length ? `${roomProblems.length} PROBLEMS` : 'every room check held'} (${room.seconds} s)`,
+    )
+    failures.push(...roomProblems)
+
+    // ---- Phase 4: kill -9 of one app process and one worker under a booking load.
     // The bursts paid at the worker's kill: holds of buyers the load never uses, so no checkout of
     // the load replaces them; one burst per attempt (a kill that caught no job is done again).
     const attempts = 3
@@ -609,6 +639,7 @@ export async function clusterScenario(o: ClusterOptions): Promise<ClusterResult>
         report: saleReport,
       },
       live: { samples: liveHolds.length, latency: liveLatency, missing: live.missing, limitMs },
+      room,
       faults: {
         requests: faultOps.length,
         killedApp: { index: appVictim, afterMs: appAfter, requestsCut },

@@ -38,6 +38,24 @@ export const sharedRedisUrl = process.env.REDIS_URL?.startsWith('redis')
 
 export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms))
 
+/** Runs fn over items with at most `limit` in flight. */
+export async function pool<T, R>(
+  items: T[],
+  limit: number,
+  fn: (item: T, i: number) => Promise<R>,
+): Promise<R[]> {
+  const results: R[] = new Array(items.length)
+  let next = 0
+  const lane = async () => {
+    while (next < items.length) {
+      const i = next++
+      results[i] = await fn(items[i] as T, i)
+    }
+  }
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane))
+  return results
+}
+
 /** A small seeded random source, so a run's choices can be replayed from its seed. */
 export function randomSource(seed: number) {
   let a = seed >>> 0
@@ -70,6 +88,9 @@ export type OpKind =
   | 'list'
   | 'event'
   | 'registrations'
+  /** a waiting room's line (issue 41): joining it, and asking one's place in it */
+  | 'queue-join'
+  | 'queue-place'
 
 export type Op = {
   seq: number

@@ -29,6 +29,8 @@ export type Seeded = {
   dataDir: string
   tokensFile: string
   tokens: string[]
+  /** the buyers' account ids, in the tokens' order */
+  buyerIds: string[]
   adminToken: string
   organizerToken: string
   events: EventSeed[]
@@ -120,6 +122,7 @@ function seeded(
     dataDir,
     tokensFile,
     tokens: buyerTokens,
+    buyerIds: facts.buyerIds,
     adminToken: tokenOf(facts.adminId),
     organizerToken: tokenOf(facts.organizerId),
     events: facts.events.map((e) => e.seed),
