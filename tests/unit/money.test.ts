@@ -7,7 +7,7 @@ import { hasWholePaise, TicketTypeInput } from '../../contracts/catalog.ts'
 import { bookingUpcasters } from '../../server/booking/facts.ts'
 import { catalogUpcasters } from '../../server/catalog/facts.ts'
 import { upcast } from '../../server/ledger/upcast.ts'
-import { paiseBound, rupeesCell, sharesOf, toPaise, toRupees } from '../../server/money.ts'
+import { paiseBound, rupeesCell, rupeesText, sharesOf, toPaise, toRupees } from '../../server/money.ts'
 import { upcasters } from '../../server/upcasters.ts'
 
 /** A rupee amount as JSON carries it (the text a client sends), parsed the way the API parses it. */
@@ -239,5 +239,15 @@ describe('upcasters: facts written in rupees are read in paise', () => {
       'TicketsHeld',
       'TicketsIssued',
     ])
+  })
+})
+
+describe('amounts as people read them', () => {
+  it('show paise only when there are some, with Indian grouping, whichever came before', () => {
+    expect(rupeesText(149900)).toBe('₹1,499')
+    expect(rupeesText(49950)).toBe('₹499.50')
+    expect(rupeesText(149900)).toBe('₹1,499')
+    expect(rupeesText(123456789)).toBe('₹12,34,567.89')
+    expect(rupeesText(0)).toBe('₹0')
   })
 })
