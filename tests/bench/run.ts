@@ -633,12 +633,15 @@ function invoicesSection(v: InvoicesResult | undefined): string[] {
         kind === 'with' ? 'with a profile (a tax invoice each)' : 'without (no tax, no invoice)',
         range(f.cpuMsPerPurchase),
         range(f.settledCpuMsPerPurchase),
+        // recorded before the worker was a process of its own: not measured apart
+        f.workersCpuMsPerPurchase ? range(f.workersCpuMsPerPurchase) : '–',
+        f.serverCpuMsPerPurchase ? range(f.serverCpuMsPerPurchase) : '–',
         `${f.databaseCpuMsPerPurchase}`,
         `${f.redisCpuMsPerPurchase}`,
         range(f.purchasesPerSecond),
         range(f.p99Ms),
         pct(f.generatorCpuShare),
-        kind === 'with' ? `${s.ratio} / ${s.settledRatio}` : '–',
+        kind === 'with' ? `${s.ratio} / ${s.settledRatio} / ${s.workersRatio} / ${s.serverRatio}` : '–',
       ]
     }),
   )
@@ -652,21 +655,22 @@ function invoicesSection(v: InvoicesResult | undefined): string[] {
     '## Invoices: 1,000 purchases at once across 20 organizers (invoices, issue 42)',
     '',
     '`npm run bench -- --only invoices`: on each store (SQLite at synchronous=FULL in a fresh data folder;',
-    'PostgreSQL in a fresh database) one app process with its workers inline, the whole server side on the',
-    "server's core (lib/deploy.ts) and the generator (tests/bench/lib/invoice-buyers.ts) on the other.",
+    'PostgreSQL in a fresh database) one app process (WORKERS=off) and one worker process (workers/main.ts:',
+    "the confirmation mails, their passes and the invoices' PDFs), the whole server side on the server's",
+    "core (lib/deploy.ts), and the generator (tests/bench/lib/invoice-buyers.ts) on the other.",
     `${v.organizers} organizers each sell one event (state 27, prices without tax, one type at ₹${v.price} and ${v.taxRate}% GST);`,
     `${v.purchases.toLocaleString('en')} buyers each buy one ticket (hold → pay at the local gateway → confirm), all ${v.concurrency.toLocaleString('en')} in flight`,
     'at once, the connections opened before the burst. Rounds by organizers with a billing profile (each',
     'purchase issues a tax invoice in its organizer’s series) alternate with rounds by as many organizers',
     `without one (no tax, no invoice), fresh events each round; one warm-up round of each, then ${v.rounds} of each,`,
-    'medians (min–max). CPU is app + PostgreSQL backends per purchase, from the burst to its last confirm,',
-    "and until the server side was quiet after it (the confirmation mails, their passes and the invoices'",
-    'PDFs, drawn by the mail job); Redis apart. After every round each organizer’s GET /organizer/invoices',
+    "medians (min–max). The purchase's CPU is the app's and the PostgreSQL backends' per purchase, from the",
+    'burst to its last confirm and until the server side was quiet after it; the worker’s, until quiet; the',
+    'server side’s, their sum; Redis apart. After every round each organizer’s GET /organizer/invoices',
     'is read: every purchase has exactly one invoice, of the right total, and the numbers run 1..n over all',
     `the rounds, with no gap or repeat. Checked: ${checked}; ${v.problems.length} problems${v.problems.length ? `: ${v.problems.slice(0, 5).join('; ')}` : ''}.`,
     '',
-    '| store | organizers | CPU ms per purchase, to the last confirm | until quiet | of it PostgreSQL | Redis | purchases/s | p99 ms | generator CPU | ratio with / without (to confirm / until quiet) |',
-    '|---|---|---|---|---|---|---|---|---|---|',
+    "| store | organizers | the purchase's CPU ms per purchase, to the last confirm | until quiet | the worker's (mails, PDFs) | the server side's | of it PostgreSQL | Redis | purchases/s | p99 ms | generator CPU | ratio with / without (purchase to confirm / until quiet / worker / server side) |",
+    '|---|---|---|---|---|---|---|---|---|---|---|---|',
     ...rows.map((cells) => `| ${cells.join(' | ')} |`),
     '',
   ]
@@ -1301,9 +1305,9 @@ function markdown(r: Record<string, unknown>): string {
     const problems = invoices?.problems.filter((p) => p.startsWith(`${s.store},`)).length ?? 0
     rows.push([
       `invoices (${store}): ${n(invoices?.purchases ?? 0)} purchases at once across ${invoices?.organizers} organizers, each with a billing profile (a tax invoice per purchase)`,
-      `${s.with.cpuMsPerPurchase.median} ms of the server's CPU per purchase (${s.with.settledCpuMsPerPurchase.median} ms until quiet, with the mails' PDFs); ` +
+      `${s.with.cpuMsPerPurchase.median} ms of the app's and database's CPU per purchase (${s.with.settledCpuMsPerPurchase.median} ms until quiet; the worker's mails and PDFs ${s.with.workersCpuMsPerPurchase.median} ms, ratio ${s.workersRatio}; the server side ${s.serverRatio}); ` +
         `${s.with.purchasesPerSecond.median} purchases/s, p99 ${n(s.with.p99Ms.median)} ms; ${n(s.invoicesChecked)} invoices checked, ${problems} problems`,
-      `without profiles (no tax, no invoice): ${s.without.cpuMsPerPurchase.median} ms (${s.without.settledCpuMsPerPurchase.median} until quiet); ` +
+      `without profiles (no tax, no invoice): ${s.without.cpuMsPerPurchase.median} ms (${s.without.settledCpuMsPerPurchase.median} until quiet; the worker ${s.without.workersCpuMsPerPurchase.median}); ` +
         `${s.without.purchasesPerSecond.median} purchases/s, p99 ${n(s.without.p99Ms.median)} ms`,
       `${s.ratio} (${s.settledRatio} until quiet)`,
       '≤ 1.10; numbers 1..n per organizer, one invoice per purchase',

@@ -29,12 +29,15 @@ import {
   coreUse,
   cpuSeconds,
   pinRedisToServerCore,
+  spawnPinned,
   startAppServer,
 } from './processes.ts'
 import { type Seeded, seed, seedPostgres } from './seed.ts'
 
-/** the store and how many app processes (1 or 2 in sale-stores; pg-cluster runs up to 4) */
-export type Variant = { store: 'sqlite' | 'postgres'; apps: number }
+/** the store and how many app processes (1 or 2 in sale-stores; pg-cluster runs up to 4), and
+ * how many worker processes beside them (workers/main.ts, the apps then running none inline; none by
+ * default: each app runs its workers) */
+export type Variant = { store: 'sqlite' | 'postgres'; apps: number; workers?: number }
 
 export const variants: Variant[] = [
   { store: 'sqlite', apps: 1 },
@@ -48,9 +51,10 @@ export type ServerSideUse = {
   seconds: number
   /** how busy the server's and the load's cores were, as shares of 1 */
   cores: { server: number; load: number }
-  /** CPU seconds of the app processes, of this database's PostgreSQL backends (0 on SQLite) and of
-   * the machine's Redis (shared with anything else that uses it) */
-  cpuSeconds: { apps: number; database: number; redis: number }
+  /** CPU seconds of the app processes, of the worker processes (0 when the apps run them inline),
+   * of this database's PostgreSQL backends (0 on SQLite) and of the machine's Redis (shared with
+   * anything else that uses it) */
+  cpuSeconds: { apps: number; workers: number; database: number; redis: number }
   /** CPU seconds on the server's core that were none of the above (others on the machine) */
   otherOnServerCore: number
 }
@@ -197,11 +201,19 @@ export async function deploy(
     cleanups.push(async () => {
       await Promise.all(servers.map((s) => s.stop()))
     })
-    for (let i = 0; i < variant.apps; i++) {
-      servers.push(await startAppServer(dataDir, { ...env, ...storeEnv, QUEUE_PREFIX: prefix }))
+    const separateWorkers = variant.workers ?? 0
+    const appEnv = {
+      ...env,
+      ...storeEnv,
+      QUEUE_PREFIX: prefix,
+      ...(separateWorkers > 0 ? { WORKERS: 'off' } : {}),
     }
+    for (let i = 0; i < variant.apps; i++) servers.push(await startAppServer(dataDir, appEnv))
+    const workers: number[] = []
+    for (let i = 0; i < separateWorkers; i++) workers.push(await startWorkers(dataDir, appEnv, cleanups))
     const redisCpu = () => redis.pids.reduce((sum, pid) => sum + cpuSeconds(pid), 0)
     const appsCpu = () => servers.reduce((sum, s) => sum + cpuSeconds(s.pid), 0)
+    const workersCpu = () => workers.reduce((sum, pid) => sum + cpuSeconds(pid), 0)
     return {
       seeded,
       servers,
@@ -211,6 +223,7 @@ export async function deploy(
         const started = performance.now()
         const coresBefore = coreTimes()
         const apps = appsCpu()
+        const workersBefore = workersCpu()
         const redisBefore = redisCpu()
         const database = backends?.snapshot()
         return {
@@ -218,6 +231,7 @@ export async function deploy(
             const seconds = (performance.now() - started) / 1000
             const use = coreUse(coresBefore, coreTimes())
             const appsUsed = appsCpu() - apps
+            const workersUsed = workersCpu() - workersBefore
             const redisUsed = redisCpu() - redisBefore
             let databaseUsed = 0
             if (backends && database) {
@@ -231,11 +245,12 @@ export async function deploy(
               cores: use,
               cpuSeconds: {
                 apps: round3(appsUsed),
+                workers: round3(workersUsed),
                 database: round3(databaseUsed),
                 redis: round3(redisUsed),
               },
               otherOnServerCore: round3(
-                Math.max(0, use.server * seconds - appsUsed - databaseUsed - redisUsed),
+                Math.max(0, use.server * seconds - appsUsed - workersUsed - databaseUsed - redisUsed),
               ),
             }
           },
@@ -252,4 +267,36 @@ export async function deploy(
     await stop()
     throw error
   }
+}
+
+/** A worker process (workers/main.ts) on the server's core, as the app processes are: started and
+ * waited for until it says its workers run; stopped with the deployment. Its pid. */
+async function startWorkers(
+  dataDir: string,
+  env: Record<string, string>,
+  cleanups: Array<() => Promise<void> | void>,
+): Promise<number> {
+  // BENCH_SERVER_PROF=<dir>: a V8 CPU profile there when it stops, as the app processes write theirs
+  const profile = process.env.BENCH_SERVER_PROF
+  const flags = profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : []
+  const running = spawnPinned(cores.server, [...flags, 'workers/main.ts'], {
+    DATA_DIR: dataDir,
+    RATE_LIMITS: 'off',
+    NODE_ENV: 'test',
+    ...env,
+    WORKERS: 'inline',
+    // its one line at info says it runs; it logs nothing else below warn
+    LOG_LEVEL: 'info',
+  })
+  cleanups.push(async () => {
+    running.child.kill('SIGTERM')
+    await running.exited
+  })
+  const deadline = Date.now() + 40_000
+  while (!running.output().includes('Workers are running')) {
+    if (running.child.exitCode !== null || Date.now() > deadline)
+      throw new Error(`the worker process did not start:\n${running.output().slice(-3000)}`)
+    await new Promise((r) => setTimeout(r, 100))
+  }
+  return running.child.pid ?? 0
 }
