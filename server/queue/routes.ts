@@ -120,6 +120,19 @@ export async function queueRoutes(fastify: FastifyInstance, options: QueueRoutes
     },
   )
 
+  /**
+   * A buyer's place with the room it is read against: the room first, then the place. An admission
+   * moves both in one transaction (its places' admission times, the room's admitted lines). Read
+   * side by side on PostgreSQL, a room read just after an admission beside a place read just before
+   * it could tell the person just admitted that their admission had expired. Read in this order, a
+   * place is never older than its room: at worst both are as of just before, and say waiting.
+   */
+  const roomThenPlace = async (eventId: string, accountId: string) => {
+    const room = await queue.room(eventId)
+    const place = await queue.place(eventId, accountId)
+    return { room, place }
+  }
+
   /** the approved event's room, for a buyer */
   const roomFor = async (eventId: string) => {
     const event = await events.byId(eventId)
@@ -144,7 +157,7 @@ export async function queueRoutes(fastify: FastifyInstance, options: QueueRoutes
       if (kept) return placeOf(before, kept, new Date().toISOString())
       await throttle.perHour('queue', caller.id)
       await commands.join(id, caller.id, { actor: caller.id, requestId: request.id })
-      const [room, place] = await Promise.all([queue.room(id), queue.place(id, caller.id)])
+      const { room, place } = await roomThenPlace(id, caller.id)
       // the room closed (sold out) before this join: not in line
       if (!room || !place) return { state: 'closed' as const }
       return placeOf(room, place, new Date().toISOString())
@@ -160,7 +173,7 @@ export async function queueRoutes(fastify: FastifyInstance, options: QueueRoutes
     async (request) => {
       const caller = callerOf(request)
       const { id } = request.params
-      const [room, place] = await Promise.all([queue.room(id), queue.place(id, caller.id)])
+      const { room, place } = await roomThenPlace(id, caller.id)
       if (!room || !place) throw notFound(NOT_IN_LINE)
       return placeOf(room, place, new Date().toISOString())
     },
