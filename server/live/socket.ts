@@ -19,6 +19,7 @@ import {
 } from '../../contracts/live.ts'
 import { QUEUE_MESSAGE, QUEUE_STATS_MESSAGE } from '../../contracts/queue.ts'
 import type { Config } from '../config.ts'
+import { heapForConnections } from '../heap.ts'
 import { type AccountById, accountOfToken, type Tokens } from '../http/access.ts'
 import { trustProxyOf } from '../http/trust-proxy.ts'
 import { Consumer } from '../ledger/consumer.ts'
@@ -164,7 +165,11 @@ export function attachLive(
   const watchesOf = watchRules(reads.catalog, config.live.roomsPerSocket)
   io.on('connection', (socket) => {
     const address = socket.data.address as string
-    socket.once('disconnect', () => release(socket))
+    heapForConnections(io.engine.clientsCount)
+    socket.once('disconnect', () => {
+      release(socket)
+      heapForConnections(io.engine.clientsCount)
+    })
 
     // A client that stops reading would have the server queue every answer and push for it
     // (measured: 200,000 unread acks held 37 MB). Past the limit the connection is dropped without

@@ -23,15 +23,16 @@ const EARLY_SHARE = 0.75
 const PER_LOADER = 10_000
 const ADMIT_PER_MINUTE = 600
 const MEASURE_SECONDS = Number(process.env.BENCH_QUEUE_SECONDS ?? 60)
-/** the line's server: its heap let grow this far past its last full collection (HEAP_GROWING_PERCENT;
- * the app's default is 50): a process holding a line's sockets is run at 20 (docs/operations.md) */
-const LINE_HEAP_PERCENT = Number(process.env.BENCH_QUEUE_HEAP_PERCENT ?? 20)
+/** the line's server: its heap let grow this far past its last full collection (HEAP_GROWING_PERCENT);
+ * unset, the app's own (50, and 20 while it holds 5,000 connections or more: server/heap.ts) */
+const LINE_HEAP_PERCENT = Number(process.env.BENCH_QUEUE_HEAP_PERCENT ?? 0)
 
 export type QueueLineResult = {
   clients: number
   early: number
   admitPerMinute: number
   tickMs: number
+  /** the HEAP_GROWING_PERCENT the server was given (0: none, the app's own) */
   heapGrowingPercent: number
   seedMs: number
   connectMs: number
@@ -106,7 +107,7 @@ export async function benchQueueLine(clients = LINE_CLIENTS): Promise<QueueLineR
     QUEUE_PREFIX: `bench-queue-${Date.now()}`,
     LIVE_CONNECTIONS_PER_ADDRESS: String(clients + 100),
     QUEUE_TICK_MS: String(tickMs),
-    HEAP_GROWING_PERCENT: String(LINE_HEAP_PERCENT),
+    ...(LINE_HEAP_PERCENT ? { HEAP_GROWING_PERCENT: String(LINE_HEAP_PERCENT) } : {}),
   })
   const work = join(data.dataDir, 'queue-bench')
   mkdirSync(work, { recursive: true })
