@@ -657,7 +657,7 @@ function invoicesSection(v: InvoicesResult | undefined): string[] {
     '`npm run bench -- --only invoices`: on each store (SQLite at synchronous=FULL in a fresh data folder;',
     'PostgreSQL in a fresh database) one app process (WORKERS=off) and one worker process (workers/main.ts:',
     "the confirmation mails, their passes and the invoices' PDFs), the whole server side on the server's",
-    "core (lib/deploy.ts), and the generator (tests/bench/lib/invoice-buyers.ts) on the other.",
+    'core (lib/deploy.ts), and the generator (tests/bench/lib/invoice-buyers.ts) on the other.',
     `${v.organizers} organizers each sell one event (state 27, prices without tax, one type at ₹${v.price} and ${v.taxRate}% GST);`,
     `${v.purchases.toLocaleString('en')} buyers each buy one ticket (hold → pay at the local gateway → confirm), all ${v.concurrency.toLocaleString('en')} in flight`,
     'at once, the connections opened before the burst. Rounds by organizers with a billing profile (each',
