@@ -380,8 +380,15 @@ export function checkRoom(parts: {
   const capacity = event.ticketTypes.reduce((n, t) => n + t.quantity, 0)
 
   // ---- Ran on to its end
+  // A sell-out closes the room for those still waiting (told at once); a room nobody waits in is
+  // left alone until someone joins (queue/queries.ts's dueRooms), so with everyone in line admitted
+  // before the last seat went, it stays open and nobody is owed a word.
   const soldOut = taken >= capacity
-  if (soldOut && !room.closed) checks.ranOn.push('the event sold out and its room never closed')
+  const waiting = inLine.filter((b) =>
+    b.final.some((p) => p !== null && (p.state === 'waiting' || p.state === 'pre-queue')),
+  )
+  if (soldOut && !room.closed && waiting.length > 0)
+    checks.ranOn.push(`the event sold out and its room never closed, ${waiting.length} still waiting`)
   for (const b of buyers.filter(turnedAway))
     if (b.final.some((p) => p !== null))
       checks.ranOn.push(`buyer ${b.index}, not in line, has a place at the end`)
