@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { PNG } from 'pngjs'
-import { afterAll, describe, expect, it } from 'vitest'
+import { afterAll, describe, expect, it, vi } from 'vitest'
 import type { InvoiceDocument } from '../../contracts/billing.ts'
 import { documentPdf, inr } from '../../server/billing/pdf.ts'
 
@@ -125,6 +125,17 @@ describe('amounts on documents', () => {
 })
 
 describe('a tax invoice as a PDF', () => {
+  it('is the same bytes whether its standard fonts are built for it or shared from an earlier one', async () => {
+    // this module's documents share the metrics the first one built (pdf-fonts.ts's PdfDocument)
+    await documentPdf(creditNote)
+    const shared = await documentPdf(taxInvoice)
+    // a module loaded afresh has none kept: its first document builds its own
+    vi.resetModules()
+    const fresh = await import('../../server/billing/pdf.ts')
+    const built = await fresh.documentPdf(taxInvoice)
+    expect(shared.equals(built)).toBe(true)
+  })
+
   it('is one A4 page titled with its number, by the supplier, the same bytes each time', async () => {
     const pdf = await documentPdf(taxInvoice)
     expect(pdf.subarray(0, 5).toString()).toBe('%PDF-')
