@@ -9,6 +9,7 @@
 // its dictionary) are the same, and the few bytes around them (the event, each section's name and
 // price) compressed per reply. A seat held or sold compresses its chunk and the next one again, not
 // the 4 MB of a stadium's map (gzip of the whole was ~57 ms of each reply made again).
+import { createHash } from 'node:crypto'
 import { promisify } from 'node:util'
 import { crc32, deflateRaw } from 'node:zlib'
 import type { SeatMapView } from '../../contracts/seating.ts'
@@ -135,7 +136,10 @@ export function seatMapTexts(
   ledgerVersion: () => Promise<string>,
 ) {
   const layouts = new Map<string, Layout>()
-  const replies = new Map<string, { key: string; pieces: Piece[]; gzip?: Buffer; text?: string }>()
+  const replies = new Map<
+    string,
+    { key: string; pieces: Piece[]; etag: string; gzip?: Buffer; text?: string }
+  >()
 
   const layout = async (eventId: string, version: number) => {
     const kept = layouts.get(eventId)
@@ -190,14 +194,15 @@ export function seatMapTexts(
     /**
      * The map's JSON (its length in bytes, its text and its gzip), as of now; null when the event
      * has no map. `header`: each section's name, ticket type and price as the event has them now
-     * (they follow its edits).
+     * (they follow its edits). `etag`: the same for the same text (its plan, header and statuses),
+     * whatever else the ledger holds by then: a reader who has the map asks whether it changed.
      */
     async reply(
       eventId: string,
       header: (
         sections: ReadonlyArray<{ name: string; ticketTypeId: string }>,
       ) => Array<Omit<SeatMapView['sections'][number], 'rows'>>,
-    ): Promise<{ bytes: number; text: () => string; gzip: () => Buffer } | null> {
+    ): Promise<{ bytes: number; etag: string; text: () => string; gzip: () => Buffer } | null> {
       const [at, plan] = await Promise.all([ledgerVersion(), seating.plan(eventId)])
       if (!plan) return null
       const key = `${at}/${plan.version}`
@@ -250,13 +255,17 @@ export function seatMapTexts(
           if (i > 0) pieces.push(done[i - 1] as Piece)
           if (text.length > 0) pieces.push({ ...deflatedPiece(text), text: Buffer.from(text) })
         })
-        entry = { key, pieces }
+        // the text is its plan's (the version), the text around the chunks and each seat's status
+        const tag = createHash('sha256').update(`${plan.version}\n`).update(around.join('\n'))
+        for (const section of marks) for (const chunk of section) tag.update(`\n${chunk.join(',')}`)
+        entry = { key, pieces, etag: tag.digest('base64url').slice(0, 27) }
         replies.set(eventId, entry)
         if (replies.size > REPLIES) replies.delete(replies.keys().next().value as string)
       }
       const reply = entry
       return {
         bytes: reply.pieces.reduce((n, p) => n + p.bytes, 0),
+        etag: reply.etag,
         text: () => (reply.text ??= Buffer.concat(reply.pieces.map((p) => p.text)).toString()),
         gzip: () => (reply.gzip ??= gzipOfPieces(reply.pieces)),
       }

@@ -146,7 +146,11 @@ export async function seatingRoutes(fastify: FastifyInstance, options: SeatingRo
         })),
       )
       if (!made) throw notFound(NO_SEATMAP)
-      reply.type('application/json').header('cache-control', 'no-cache').header('vary', 'Accept-Encoding')
+      // a page holding the map (read before it joined the map's room) asks whether it changed since
+      const etag = `"${made.etag}"`
+      reply.header('cache-control', 'no-cache').header('vary', 'Accept-Encoding').header('etag', etag)
+      if (request.headers['if-none-match'] === etag) return reply.code(304).send(undefined as never)
+      reply.type('application/json')
       if (made.bytes < GZIP_FROM || !takesGzip(request.headers['accept-encoding']))
         return reply.send(made.text() as never)
       return reply.header('content-encoding', 'gzip').send(made.gzip() as never)

@@ -368,6 +368,59 @@ describe('reserved seating in the browser', () => {
     expect(ours.sections[0]?.rows[1]?.seats[1]?.accessible).toBe('wheelchair')
   })
 
+  it("asks for the map before the app's code has come, then only whether it changed: a seat held meanwhile shows held", async () => {
+    const small = await approvedEvent(server.app, organizer, admin, { title: `Early Night ${Date.now()}` }, [
+      { type: 'Stalls', price: 700, quantity: 10 },
+    ])
+    const saved = await putMap(small._id, { stage: null, sections: [grid('Stalls', 'Stalls', 1, 10)] })
+    expect(saved.statusCode, saved.body).toBe(200)
+    const target = (await mapOf(small._id)).sections[0]?.rows[0]?.seats[4]
+    if (!target) throw new Error('no seat A5')
+    /** opens the page with the app's code held back until `meanwhile` has run; the map's replies' statuses */
+    const open = async (meanwhile: () => Promise<void>) => {
+      const page = await signedInPage(buyerA)
+      const statuses: number[] = []
+      page.on('response', (response) => {
+        if (new URL(response.url()).pathname.endsWith('/seatmap')) statuses.push(response.status())
+      })
+      let letThrough = () => {}
+      const held = new Promise<void>((resolve) => {
+        letThrough = resolve
+      })
+      await page.route(/\/assets\/index-[\w-]+\.js$/, async (route) => {
+        await held
+        await route.continue()
+      })
+      const early = page.waitForResponse((r) => new URL(r.url()).pathname.endsWith('/seatmap'))
+      await page.goto(`/event/${small._id}`, { waitUntil: 'commit' })
+      expect((await early).status()).toBe(200)
+      await meanwhile()
+      letThrough()
+      await page.locator('[data-live="connected"]').waitFor()
+      await seatMap(page).getByRole('gridcell').first().waitFor()
+      await expect.poll(() => statuses.length, { timeout: 10_000 }).toBe(2)
+      return { page, statuses }
+    }
+    // nothing moved between the early read and the room's join: the map is kept (304)
+    const quiet = await open(async () => {})
+    expect(quiet.statuses).toEqual([200, 304])
+    expect(await nameOf(seatAt(quiet.page, 'A', 5))).toBe('Row A, seat 5, ₹700, free')
+    await quiet.page.close()
+    // a seat held in between: the map is read again, and shows it held
+    const busy = await open(async () => {
+      const held = await server.app.inject({
+        method: 'POST',
+        url: '/api/v1/ticket/create',
+        headers: bearer(buyerB.token),
+        payload: { eventId: small._id, seats: [target.id] },
+      })
+      expect(held.statusCode, held.body).toBe(200)
+    })
+    expect(busy.statuses).toEqual([200, 200])
+    expect(await nameOf(seatAt(busy.page, 'A', 5))).toBe('Row A, seat 5, ₹700, held')
+    await busy.page.close()
+  })
+
   it("paints a stadium's seats on a canvas, a seat another buyer holds turns held live, and a zoom paints it sharper", async () => {
     // 60 rows of 100 seats: past the plan size the picker paints on a canvas (6,000 seats)
     const rows = 60

@@ -312,6 +312,39 @@ describe('seats held, sold and freed', () => {
   })
 })
 
+describe('a reader holding the map', () => {
+  it('is told whether it changed since (ETag, If-None-Match): unchanged while no seat of it moved', async () => {
+    const [event, other] = [await seatedEvent(), await seatedEvent()]
+    for (const e of [event, other]) expect((await putMap(e, theatre())).statusCode).toBe(200)
+    const read = (e: Pick<EventView, '_id'>, headers: Record<string, string> = {}) =>
+      app().inject({ method: 'GET', url: `/api/v1/event/${e._id}/seatmap`, headers })
+    const first = await read(event)
+    const tag = first.headers.etag as string
+    expect(tag).toMatch(/^"[\w-]+"$/)
+    expect((await read(event, { 'accept-encoding': 'gzip' })).headers.etag).toBe(tag)
+    const same = await read(event, { 'if-none-match': tag })
+    expect(same.statusCode).toBe(304)
+    expect(same.body).toBe('')
+    expect(same.headers.etag).toBe(tag)
+    // another event's seats moved (the ledger did): this map is the same
+    const [a, b] = [await signUp(app()), await signUp(app())]
+    const elsewhere = await order(a, {
+      eventId: other._id,
+      seats: [seat(await mapOf(other), 'Stalls', 'A', 1).id],
+    })
+    expect(elsewhere.statusCode, elsewhere.body).toBe(200)
+    expect((await read(event, { 'if-none-match': tag })).statusCode).toBe(304)
+    // one of its seats held: read whole, with another tag
+    const held = await order(b, { eventId: event._id, seats: [seat(first.json(), 'Stalls', 'C', 3).id] })
+    expect(held.statusCode, held.body).toBe(200)
+    const changed = await read(event, { 'if-none-match': tag })
+    expect(changed.statusCode).toBe(200)
+    expect(changed.headers.etag).not.toBe(tag)
+    expect(seat(changed.json(), 'Stalls', 'C', 3).status).toBe('held')
+    expect((await read(event, { 'if-none-match': changed.headers.etag as string })).statusCode).toBe(304)
+  })
+})
+
 describe('a seated type’s waiting list', () => {
   it('offers the seats that came back to the first in line, who picks them; nobody else can', async () => {
     const event = await approvedEvent(app(), organizer, admin, { title: 'Box Night' }, [

@@ -1,6 +1,7 @@
 // The one way the web app talks to the REST API (API.md): base /api/v1, JSON, cookies sent,
 // the stored token as a Bearer header. A failed call throws an ApiError with the server's words.
 import type { ErrorReply } from '../../../contracts/common.ts'
+import { takeEarly } from './early.ts'
 
 export const API_BASE = '/api/v1'
 export const TOKEN_KEY = 'token'
@@ -52,26 +53,43 @@ const issuesOf = (body: unknown): Issue[] => {
   return Array.isArray(issues) ? (issues as Issue[]) : []
 }
 
-export async function request<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
+/**
+ * The server's reply to a call, and when it was asked for: a GET the page asked for before the
+ * app's code arrived (api/early.ts) is taken from there, as long as it was asked the same way.
+ */
+export async function reply(
+  method: string,
+  path: string,
+  options: RequestOptions = {},
+): Promise<{ response: Response; askedAt: number }> {
   const headers: Record<string, string> = { Accept: 'application/json', ...options.headers }
   const token = options.token === undefined ? storedToken() : options.token
   if (token) headers.Authorization = `Bearer ${token}`
   if (options.body !== undefined) headers['Content-Type'] = 'application/json'
 
-  let response: Response
+  const early =
+    method === 'GET' && !options.headers && !options.signal && options.token === undefined
+      ? takeEarly(path, token)
+      : undefined
+  const askedAt = early?.askedAt ?? performance.now()
   try {
-    response = await fetch(`${API_BASE}${path}`, {
-      method,
-      headers,
-      credentials: 'include',
-      body: options.body === undefined ? undefined : JSON.stringify(options.body),
-      signal: options.signal,
-    })
+    const response = await (early?.response ??
+      fetch(`${API_BASE}${path}`, {
+        method,
+        headers,
+        credentials: 'include',
+        body: options.body === undefined ? undefined : JSON.stringify(options.body),
+        signal: options.signal,
+      }))
+    return { response, askedAt }
   } catch (error) {
     if (error instanceof DOMException && error.name === 'AbortError') throw error
     throw new ApiError('The server could not be reached.', 0)
   }
+}
 
+/** A reply's JSON body; an ApiError with the server's words when it is not a success. */
+export async function bodyOf<T>(response: Response): Promise<T> {
   const text = await response.text()
   let body: unknown = null
   if (text) {
@@ -90,6 +108,10 @@ export async function request<T>(method: string, path: string, options: RequestO
     )
   }
   return body as T
+}
+
+export async function request<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
+  return bodyOf<T>((await reply(method, path, options)).response)
 }
 
 export const api = {

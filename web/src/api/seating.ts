@@ -1,10 +1,10 @@
 // Calls of seat maps (issue 40, API.md "Seat maps"): an event's map with each seat's status (none:
 // a 404), the organizer's save of a plan, and what a refusal names (the seats that were taken, or
 // that a new plan would move).
-import { queryOptions } from '@tanstack/react-query'
+import { hashKey, type QueryClient, queryOptions } from '@tanstack/react-query'
 import * as v from 'valibot'
 import { SeatHolderView, type SeatMapBody, SeatMapView, seatStatuses } from '../../../contracts/seating.ts'
-import { ApiError, api } from './client.ts'
+import { ApiError, api, bodyOf, reply } from './client.ts'
 import { keys } from './keys.ts'
 
 export type { SeatHolderView, SeatMapBody, SeatMapView }
@@ -51,20 +51,63 @@ export function seatMapOf(reply: unknown): SeatMapView {
 /** when the map cached of each event was asked for (performance.now()): its room's pushes keep it
  * current only if the room was joined before then */
 const askedAt = new Map<string, number>()
+/** the server's tag of the map each event's was read as last (its ETag) */
+const tags = new Map<string, string>()
 
 export const seatMapAskedAt = (eventId: string): number | undefined => askedAt.get(eventId)
 
-/** the event's seat map, or null when it has none */
-export async function fetchSeatMap(eventId: string): Promise<SeatMapView | null> {
-  const asked = performance.now()
-  try {
-    const map = seatMapOf(await api.get<unknown>(`/event/${path(eventId)}/seatmap`))
+/**
+ * The event's seat map, or null when it has none. Given the map held now, the server is asked
+ * whether it changed since it was read (If-None-Match): a map read before its room was joined is
+ * kept, not read whole again, when no seat moved meanwhile.
+ */
+export async function fetchSeatMap(eventId: string, held?: SeatMapView | null): Promise<SeatMapView | null> {
+  const tag = held ? tags.get(eventId) : undefined
+  const { response, askedAt: asked } = await reply(
+    'GET',
+    `/event/${path(eventId)}/seatmap`,
+    tag ? { headers: { 'If-None-Match': tag } } : {},
+  )
+  if (response.status === 304 && held) {
     askedAt.set(eventId, asked)
+    return held
+  }
+  try {
+    const map = seatMapOf(await bodyOf<unknown>(response))
+    askedAt.set(eventId, asked)
+    const etag = response.headers.get('etag')
+    if (etag) tags.set(eventId, etag)
+    else tags.delete(eventId)
     return map
   } catch (error) {
-    if (error instanceof ApiError && error.status === 404) return null
-    throw error
+    if (!(error instanceof ApiError) || error.status !== 404) throw error
+    askedAt.set(eventId, asked)
+    tags.delete(eventId)
+    return null
   }
+}
+
+/**
+ * Once the map's room is joined (`joinedAt`, performance.now()): a map cached that was asked for
+ * before then may have missed a push, and is asked for again (conditionally: kept when nothing
+ * moved), when it has come if it is still on its way. Answers what stops the wait.
+ */
+export function recheckSeatMap(queryClient: QueryClient, eventId: string, joinedAt: number): () => void {
+  const key = keys.seatMap(eventId)
+  /** true once the map cached is known current, or asked for again */
+  const checked = () => {
+    const state = queryClient.getQueryState(key)
+    if (!state || state.status === 'pending' || state.fetchStatus !== 'idle') return false
+    const asked = askedAt.get(eventId)
+    if (state.status === 'error' || asked === undefined || asked < joinedAt)
+      void queryClient.invalidateQueries({ queryKey: key })
+    return true
+  }
+  if (!queryClient.getQueryState(key) || checked()) return () => {}
+  const stop = queryClient.getQueryCache().subscribe((event) => {
+    if (event.type === 'updated' && event.query.queryHash === hashKey(key) && checked()) stop()
+  })
+  return stop
 }
 
 // Live changes make a new map that shares every unchanged row and section with the last
@@ -74,7 +117,8 @@ export async function fetchSeatMap(eventId: string): Promise<SeatMapView | null>
 export const seatMapQuery = (eventId: string) =>
   queryOptions({
     queryKey: keys.seatMap(eventId),
-    queryFn: () => fetchSeatMap(eventId),
+    queryFn: ({ client }) =>
+      fetchSeatMap(eventId, client.getQueryData<SeatMapView | null>(keys.seatMap(eventId))),
     structuralSharing: false,
   })
 

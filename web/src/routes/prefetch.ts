@@ -26,12 +26,13 @@ export function prefetchFirstDashboardPage({ context }: { context: RouterContext
 
 /**
  * The event page's event and seat map, asked for at boot beside the page's code instead of once the
- * page has shown the event (the map then came a second later on a phone). The map is asked for once
- * the room of its changes is joined, as the picker would (screens/seating/use-seat-room.ts), so the
- * picker finds it current and reads it no second time; this watch of the room is let go once the
- * picker watches it (a minute at most: the visitor may have gone elsewhere). The event page's
- * queries do not fetch again what was fetched a moment ago. An event without a map gets a 404 that
- * reads as "none".
+ * page has shown the event (the map then came a second later on a phone); both were asked for
+ * already by web/public/early.js, whose replies the requests take (api/early.ts). The map, asked for
+ * before the room of its changes is joined, is asked for again once it is joined, conditionally
+ * (api/seating.ts's recheckSeatMap: kept when no seat moved), as the picker would; this watch of the
+ * room is let go once the picker watches it (a minute at most: the visitor may have gone elsewhere).
+ * The event page's queries do not fetch again what was fetched a moment ago. An event without a
+ * map gets a 404 that reads as "none".
  */
 export function prefetchEventPage(args: {
   context: RouterContext
@@ -43,14 +44,17 @@ export function prefetchEventPage(args: {
   if (!id) return
   const { queryClient, session } = context
   void import('../api/queries.ts').then((queries) => queryClient.prefetchQuery(queries.eventQuery(id)))
+  const seating = import('../api/seating.ts')
+  void seating.then(({ seatMapQuery }) => queryClient.prefetchQuery(seatMapQuery(id)))
   // the live connection starts with the session's token, as every watch after boot does
   void session.resolved().then(() => {
-    const map = import('../api/seating.ts').then((seating) => seating.seatMapQuery(id))
-    let asked = false
-    const unwatch = live.watch(rooms.seats(id), () => {
-      if (asked) return
-      asked = true
-      void map.then((query) => queryClient.prefetchQuery(query))
+    let recheck = () => {}
+    const unwatch = live.watch(rooms.seats(id), (at) => {
+      void seating.then(({ recheckSeatMap }) => {
+        if (released) return
+        recheck()
+        recheck = recheckSeatMap(queryClient, id, at)
+      })
     })
     const cache = queryClient.getQueryCache()
     let released = false
@@ -60,6 +64,7 @@ export function prefetchEventPage(args: {
       clearTimeout(timer)
       stopListening()
       unwatch()
+      recheck()
     }
     const timer = setTimeout(release, SEAT_ROOM_HANDOVER_MS)
     const stopListening = cache.subscribe((event) => {

@@ -1,14 +1,15 @@
 // Watches an event's seat map room (issue 40) while a map is shown. A map asked for before the room
-// was joined may have missed a change made in between: once joined, such a map is read again; one
-// asked for after the join (at boot: routes/prefetch.ts, or by the picker) is kept current by the
-// room. The picker joins first and reads the map after (useSeatMapRoom's answer): a stadium's map
-// is read once, not twice, on opening the page. It does not wait while the live connection is lost or
-// refused, nor longer than JOIN_WAIT_MS: a map read before the join is read again once joined.
+// was joined may have missed a change made in between: once joined, the server is asked whether it
+// changed (api/seating.ts's recheckSeatMap: a 304 keeps it, else it is read again); one asked for
+// after the join is kept current by the room. At boot the map is asked for at once (web/public/
+// early.js, routes/prefetch.ts); otherwise the picker joins first and reads the map after
+// (useSeatMapRoom's answer): a stadium's map is read whole once, not twice, on opening the page. It
+// does not wait while the live connection is lost or refused, nor longer than JOIN_WAIT_MS: a map
+// read before the join is asked for again once joined.
 import { useQueryClient } from '@tanstack/react-query'
-import { useEffect, useState } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import { rooms } from '../../../../contracts/live.ts'
-import { keys } from '../../api/keys.ts'
-import { seatMapAskedAt } from '../../api/seating.ts'
+import { recheckSeatMap } from '../../api/seating.ts'
 import { useLiveRoom, useLiveStatus } from '../../live/use-live.ts'
 
 const JOIN_WAIT_MS = 1000
@@ -19,16 +20,18 @@ export function useSeatMapRoom(eventId: string): boolean {
   const status = useLiveStatus()
   const [joined, setJoined] = useState<string | null>(null)
   const [waited, setWaited] = useState<string | null>(null)
+  const recheck = useRef<() => void>(() => {})
   useEffect(() => {
     const timer = setTimeout(() => setWaited(eventId), JOIN_WAIT_MS)
-    return () => clearTimeout(timer)
+    return () => {
+      clearTimeout(timer)
+      recheck.current()
+    }
   }, [eventId])
   useLiveRoom(rooms.seats(eventId), (at) => {
     setJoined(eventId)
-    const state = queryClient.getQueryState(keys.seatMap(eventId))
-    const asked = seatMapAskedAt(eventId)
-    if (state?.status === 'success' && state.fetchStatus === 'idle' && (asked === undefined || asked < at))
-      void queryClient.invalidateQueries({ queryKey: keys.seatMap(eventId) })
+    recheck.current()
+    recheck.current = recheckSeatMap(queryClient, eventId, at)
   })
   // while connecting, the join is a moment away; a connection lost or refused is not waited for
   return joined === eventId || waited === eventId || status === 'reconnecting' || status === 'refused'

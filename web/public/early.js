@@ -1,0 +1,26 @@
+// The event page's data, asked for as soon as the page is, while the app's code still loads (a
+// phone spends a second or more on it): the event and its seat map, with the stored token as the
+// app sends it. The app takes each reply once when it asks for the same thing with the same token
+// soon after (web/src/api/early.ts); otherwise it asks again itself. A plain script (the policy
+// allows the site's own scripts, not inline ones), run before the app's.
+;(() => {
+  const page = /^\/event\/([A-Za-z0-9_-]{1,64})\/?$/.exec(location.pathname)
+  if (!page || typeof fetch !== 'function') return
+  let token = null
+  try {
+    token = localStorage.getItem('token')
+  } catch {
+    // no storage: a visitor
+  }
+  const headers = { Accept: 'application/json' }
+  if (token) headers.Authorization = `Bearer ${token}`
+  const at = performance.now()
+  const replies = {}
+  for (const path of [`/event/${page[1]}`, `/event/${page[1]}/seatmap`]) {
+    const reply = fetch(`/api/v1${path}`, { headers, credentials: 'include' })
+    // a failure is the app's to see, if it takes the reply
+    reply.catch(() => {})
+    replies[path] = reply
+  }
+  window.earlyReplies = { token, at, replies }
+})()
