@@ -25,6 +25,8 @@ export type Invoicing = {
   suppliersOf(order: { organizerId: string; invoicing?: HeldParties }): OrderSuppliers
   /** the locks the numbers of an organizer's documents are drawn under */
   locksOf(organizerId: string): string[]
+  /** whose series an order of the organizer's may draw numbers from: the organizer's, the platform's */
+  suppliersFor(organizerId: string): string[]
 }
 
 export function invoicing(parts: {
@@ -35,11 +37,13 @@ export function invoicing(parts: {
   const { config, lockOf } = parts
   const day = new Intl.DateTimeFormat('en-CA', { timeZone: config.timeZone })
   const platform = config.billing.platform
+  // the platform's series only while a fee is charged; its table's key refuses a number twice
+  const suppliersFor = (organizerId: string) =>
+    config.billing.fee ? [organizerId, PLATFORM_SUPPLIER] : [organizerId]
   return {
     today: () => day.format(new Date()),
-    locksOf: (organizerId) =>
-      // the platform's series only while a fee is charged; its table's key refuses a number twice
-      config.billing.fee ? [lockOf(organizerId), lockOf(PLATFORM_SUPPLIER)] : [lockOf(organizerId)],
+    locksOf: (organizerId) => suppliersFor(organizerId).map(lockOf),
+    suppliersFor,
     suppliersOf(order) {
       const held = order.invoicing
       if (!held) return {}

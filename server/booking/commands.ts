@@ -64,10 +64,21 @@ function* run(
   return (yield* decideIn(tx, orderDecider, { stream: streams.order(orderId), command, meta, fresh })).facts
 }
 
-/** the next number of a supplier's series, read under its lock */
-function* nextNumber(tx: Tx, supplierId: string, prefix: string, series: Series, day: string) {
+/** the last invoice numbers of suppliers' series, read already under their locks, by supplier */
+type LastInvoices = ReadonlyMap<string, number>
+
+/** the next number of a supplier's series, read under its lock (unless read already) */
+function* nextNumber(
+  tx: Tx,
+  supplierId: string,
+  prefix: string,
+  series: Series,
+  day: string,
+  read?: LastInvoices,
+) {
   const fy = financialYear(day)
-  const seq = (yield* wait(tx.reads.billing.lastSeq(supplierId, series, fy))) + 1
+  const known = series === 'invoice' ? read?.get(supplierId) : undefined
+  const seq = (known ?? (yield* wait(tx.reads.billing.lastSeq(supplierId, series, fy)))) + 1
   return { supplierId, series, fy, seq, number: documentNumber(prefix, fy, series, seq) }
 }
 
@@ -75,7 +86,7 @@ function* nextNumber(tx: Tx, supplierId: string, prefix: string, series: Series,
  * The numbers for the invoices a payment of this order may issue: one per document its terms make
  * due and not issued yet, while the payment can still issue its ticket (held, or lapsed).
  */
-function* invoiceDraws(tx: Tx, state: OrderState, invoicing: Invoicing, day: string) {
+function* invoiceDraws(tx: Tx, state: OrderState, invoicing: Invoicing, day: string, read?: LastInvoices) {
   const order = state.order
   if (!order || !['held', 'failed', 'expired'].includes(state.status)) return undefined
   const suppliers = invoicing.suppliersOf(order)
@@ -84,7 +95,7 @@ function* invoiceDraws(tx: Tx, state: OrderState, invoicing: Invoicing, day: str
     const supplier = suppliers[of]
     if (state.invoices[of] || !supplier) continue
     draws[of] = {
-      number: yield* nextNumber(tx, supplier.supplierId, supplier.prefix, 'invoice', day),
+      number: yield* nextNumber(tx, supplier.supplierId, supplier.prefix, 'invoice', day, read),
       parties: supplier.parties,
     }
   }
@@ -295,25 +306,30 @@ export function bookingCommands(
       // who the invoices name is in the hold; their numbers are drawn under the suppliers' locks
       const invoiced = invoices && order ? invoices : null
       const day = invoiced?.today() ?? ''
+      const fy = invoiced ? financialYear(day) : ''
+      // a paid order may take an invoice of each series (a free one none)
+      const invoiceSeries =
+        invoiced && order && order.amountPaise > 0 ? invoiced.suppliersFor(order.organizerId) : []
       for (const payment of ordered) {
         if (payment.status === 'captured' || payment.status === 'refunded') {
           await ledger.transactionInBatch(
             function* (tx) {
-              const { booking, seating } = tx.reads
-              const available = yield* wait(booking.available(ticketType))
+              const { booking, seating, billing } = tx.reads
+              // read together (one round trip on PostgreSQL), with the last numbers of the series
+              // its invoices may be numbered in, under their locks: the order's stream says which
+              const [available, eventCancelled, seats, promoTerms, ...lastInvoices] = yield* wait(
+                together([
+                  booking.available(ticketType),
+                  booking.eventCancelled(ticketType.eventId),
+                  seatIds ? seating.named(ticketType.eventId, seatIds) : null,
+                  promoCode ? booking.promoCode(ticketType.eventId, promoCode) : null,
+                  ...invoiceSeries.map((supplierId) => billing.lastSeq(supplierId, 'invoice', fy)),
+                ] as const),
+              )
+              const read: LastInvoices = new Map(invoiceSeries.map((id, i) => [id, lastInvoices[i] ?? 0]))
               // a seated order paid after its hold lapsed: its very seats must be free again
-              const seatsTaken = seatIds
-                ? {
-                    seatsTaken: seatsNotFree(
-                      seatIds,
-                      yield* wait(seating.named(ticketType.eventId, seatIds)),
-                    ),
-                  }
-                : {}
-              const eventCancelled = yield* wait(booking.eventCancelled(ticketType.eventId))
-              const promo = promoCode
-                ? { promo: yield* wait(booking.promoCode(ticketType.eventId, promoCode)) }
-                : {}
+              const seatsTaken = seatIds && seats ? { seatsTaken: seatsNotFree(seatIds, seats) } : {}
+              const promo = promoCode ? { promo: promoTerms } : {}
               const capture: OrderCommand = {
                 type: 'Capture',
                 paymentId: payment.id,
@@ -330,7 +346,10 @@ export function bookingCommands(
                 orderId,
                 invoiced
                   ? function* (state) {
-                      return { ...capture, invoices: yield* invoiceDraws(tx, state, invoiced, day) }
+                      return {
+                        ...capture,
+                        invoices: yield* invoiceDraws(tx, state, invoiced, day, read),
+                      }
                     }
                   : capture,
                 { actor: 'system' },
