@@ -17,7 +17,12 @@
   const at = performance.now()
   const replies = {}
   for (const path of [`/event/${page[1]}`, `/event/${page[1]}/seatmap`]) {
-    const reply = fetch(`/api/v1${path}`, { headers, credentials: 'include' })
+    // read whole as it comes (a body nobody reads is held back once the browser's buffer is full)
+    const reply = fetch(`/api/v1${path}`, { headers, credentials: 'include' }).then(async (response) => {
+      const body = response.status === 304 ? null : await response.text()
+      const { status, statusText } = response
+      return new Response(body, { status, statusText, headers: response.headers })
+    })
     // a failure is the app's to see, if it takes the reply
     reply.catch(() => {})
     replies[path] = reply
