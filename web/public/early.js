@@ -17,9 +17,10 @@
   const at = performance.now()
   const replies = {}
   for (const path of [`/event/${page[1]}`, `/event/${page[1]}/seatmap`]) {
-    // read whole as it comes (a body nobody reads is held back once the browser's buffer is full)
+    // read whole as it comes (a body nobody reads is held back once the browser's buffer is full),
+    // as bytes: the app decodes the text once
     const reply = fetch(`/api/v1${path}`, { headers, credentials: 'include' }).then(async (response) => {
-      const body = response.status === 304 ? null : await response.text()
+      const body = response.status === 304 ? null : await response.arrayBuffer()
       const { status, statusText } = response
       return new Response(body, { status, statusText, headers: response.headers })
     })
