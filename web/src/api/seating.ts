@@ -54,8 +54,6 @@ const askedAt = new Map<string, number>()
 /** the server's tag of the map each event's was read as last (its ETag) */
 const tags = new Map<string, string>()
 
-export const seatMapAskedAt = (eventId: string): number | undefined => askedAt.get(eventId)
-
 /**
  * The event's seat map, or null when it has none. Given the map held now, the server is asked
  * whether it changed since it was read (If-None-Match): a map read before its room was joined is
@@ -94,6 +92,7 @@ export async function fetchSeatMap(eventId: string, held?: SeatMapView | null): 
  */
 export function recheckSeatMap(queryClient: QueryClient, eventId: string, joinedAt: number): () => void {
   const key = keys.seatMap(eventId)
+  const hash = hashKey(key)
   /** true once the map cached is known current, or asked for again */
   const checked = () => {
     const state = queryClient.getQueryState(key)
@@ -105,7 +104,7 @@ export function recheckSeatMap(queryClient: QueryClient, eventId: string, joined
   }
   if (!queryClient.getQueryState(key) || checked()) return () => {}
   const stop = queryClient.getQueryCache().subscribe((event) => {
-    if (event.type === 'updated' && event.query.queryHash === hashKey(key) && checked()) stop()
+    if (event.type === 'updated' && event.query.queryHash === hash && checked()) stop()
   })
   return stop
 }
