@@ -33,6 +33,9 @@
 //   tailing the ledger". (pg_snapshot_xmin(pg_current_snapshot()) alone would be such a bound, but
 //   it is the oldest transaction of the whole server: creating a database elsewhere on it held
 //   every reader here back for a second.)
+// - A statement that reads tx as text (tx::text AS tx) orders by ledger.tx, never by the bare name:
+//   PostgreSQL takes a bare ORDER BY name for the output column, and text puts 10000 before 9999,
+//   so a reader whose page spanned a power of ten in xids read facts twice or passed some for good.
 // Every appending transaction also holds one advisory lock (APPEND_LOCK) shared, which copyIn and
 // rebuild take alone: while they run, nothing else appends.
 import { createHash } from 'node:crypto'
@@ -732,7 +735,7 @@ export class PgLedger {
        FROM (SELECT 1) AS one
        LEFT JOIN LATERAL (
          SELECT tx::text AS tx, position::text AS position FROM ledger
-         WHERE tx < $1::xid8 ORDER BY tx DESC, position DESC LIMIT 1
+         WHERE tx < $1::xid8 ORDER BY ledger.tx DESC, ledger.position DESC LIMIT 1
        ) AS s ON true`,
       [bound],
     )
@@ -781,7 +784,7 @@ export class PgLedger {
          ($4::xid8 IS NULL OR tx < $4::xid8) AS settled
        FROM ledger
        WHERE (tx, position) > ($1::xid8, $2::bigint) ${settledOnly ? 'AND ($4::xid8 IS NULL OR tx < $4::xid8)' : ''}
-       ORDER BY tx, position
+       ORDER BY ledger.tx, ledger.position
        LIMIT $3`,
       [from.tx, from.position, limit, bound],
     )

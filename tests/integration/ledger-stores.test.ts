@@ -194,6 +194,41 @@ describe('a SQLite ledger copied into PostgreSQL (copyIn)', () => {
   })
 })
 
+describe('the ledger on PostgreSQL across a power of ten in transaction ids', () => {
+  it('tails in the order of the transactions as numbers: 98, 99, 100, 101, each once', async () => {
+    // Transactions' ids cross 10^k as a database ages: facts of tx 99 and 100 are then tailed
+    // together. Four facts given those ids (below any running transaction's, so settled), in a
+    // database of their own (ids out of commit order at its head would mislead any other reader),
+    // read two at a time from just before them, as a consumer reads its pages.
+    const db = await freshDatabase()
+    const connection = await openPostgres(db.url)
+    try {
+      const reader = new PgLedger(connection.pool)
+      const positions = new Map<string, number>()
+      for (const tx of ['100', '98', '101', '99']) {
+        const { rows } = await connection.pool.query<{ position: string }>(
+          `INSERT INTO ledger (stream, version, type, data, meta, at, tx)
+           VALUES ($1, 1, 'Counted', '{"n":1}', '{}', $2, $3::xid8) RETURNING position`,
+          [`across-${tx}`, new Date().toISOString(), tx],
+        )
+        positions.set(tx, Number(rows[0]?.position))
+      }
+      const seen: number[] = []
+      let cursor: LedgerCursor = { position: 0, tx: '97' }
+      for (let page = 0; page < 10; page++) {
+        const facts = await reader.tail(cursor, 2)
+        if (facts.length === 0) break
+        for (const { fact } of facts) seen.push(fact.position)
+        cursor = facts.at(-1)?.cursor ?? cursor
+      }
+      expect(seen).toEqual(['98', '99', '100', '101'].map((tx) => positions.get(tx)))
+    } finally {
+      await connection.close()
+      await db.drop()
+    }
+  })
+})
+
 describe('the ledger on PostgreSQL with several writers at once', () => {
   let connections: PgConnection[] = []
   const ledgers = (count: number, watermark = true) =>
