@@ -13,12 +13,14 @@ import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { EventView } from '../../contracts/catalog.ts'
 import type { TicketPass } from '../../contracts/checkin.ts'
-import { adminSession, login, organizerSession, type Session, signUp } from '../support/accounts.ts'
+import { seatText } from '../../contracts/seating.ts'
+import { adminSession, bearer, login, organizerSession, type Session, signUp } from '../support/accounts.ts'
 import { launchBrowser } from '../support/browser.ts'
 import { wallClockIn } from '../support/clock.ts'
 import { writeQrVideo } from '../support/fake-camera.ts'
 import { waitForMail } from '../support/outbox.ts'
 import { approvedEvent, buy, get, post, signUpAll } from '../support/sales.ts'
+import { gridSection } from '../support/seat-plans.ts'
 import { startServer, type TestServer } from '../support/server.ts'
 
 let server: TestServer
@@ -288,6 +290,53 @@ describe('the door', () => {
     expect(await figure(page, 'Admitted here').textContent()).toBe('0')
     const [after] = await passesOf(ticketId, holder as Session)
     expect(after?.status).toBe('valid')
+  }, 90_000)
+
+  it('shows a seated pass’s seat: offline from its pass list, online from the server', async () => {
+    const event = await approvedEvent(
+      server.app,
+      organizer,
+      admin,
+      { title: `Seated Night ${Date.now()}`, ...startingIn(120) },
+      [{ type: 'Stalls', price: 1500, quantity: 1 }],
+    )
+    const planned = await server.app.inject({
+      method: 'PUT',
+      url: `/api/v1/event/${event._id}/seatmap`,
+      headers: bearer(organizer.token),
+      payload: { sections: [gridSection('Stalls', 'Stalls', 2, 6)] },
+    })
+    expect(planned.statusCode, planned.body).toBe(200)
+    await addDoorStaff(event, doorStaff)
+    const [holder] = await signUpAll(server.app, ['Zubin'])
+    const ticketId = await buy(server.app, holder as Session, event, 'Stalls', 2)
+    const passes = await passesOf(ticketId, holder as Session)
+    const seats = passes.map((pass) => (pass.seat ? seatText(pass.seat) : ''))
+    expect(seats).toHaveLength(2)
+    for (const seat of seats) expect(seat).toMatch(/^Stalls, Row [AB], Seat \d$/)
+
+    const page = await signedInPage(browser, doorStaff)
+    await openDoor(page, event)
+    const field = page.getByLabel('Pass code')
+    const result = page.locator('.scan-result')
+    const seatLine = result.locator('.scan-result-seat')
+
+    // offline, the door decides from its pass list, which names the seat
+    await page.context().setOffline(true)
+    await field.fill(passes[0]?.code ?? '')
+    await field.press('Enter')
+    await result.and(page.locator('[data-result="admitted"][data-confirmed="no"]')).waitFor()
+    expect(await seatLine.textContent()).toBe(seats[0])
+    expect(await result.textContent()).toContain('Zubin')
+    await page.getByRole('button', { name: 'Next scan' }).click()
+
+    // online, the server's answer names it
+    await page.context().setOffline(false)
+    await page.getByText('Every scan is sent.').waitFor({ timeout: 20_000 })
+    await field.fill(passes[1]?.code ?? '')
+    await field.press('Enter')
+    await result.and(page.locator('[data-result="admitted"][data-confirmed="yes"]')).waitFor()
+    expect(await seatLine.textContent()).toBe(seats[1])
   }, 90_000)
 
   it('invites door staff by e-mail: the address signs up, accepts on its invitations page and checks people in', async () => {

@@ -45,6 +45,8 @@ export const ScanReply = v.object({
   device: v.string(),
   ticketType: v.nullish(v.string(), null),
   holder: v.nullish(v.string(), null),
+  /** a seated pass's seat for the admission scanned (issue 40); none for an unseated one */
+  seat: v.optional(SeatLabel),
 })
 export type ScanReply = v.InferOutput<typeof ScanReply>
 
@@ -74,6 +76,8 @@ export const Manifest = v.object({
     ]),
   ),
   ticketTypes: v.array(v.string()),
+  /** a seated event's seats by pass id, as the door shows them ("Stalls, Row F, Seat 12") */
+  seats: v.optional(v.record(v.string(), v.string())),
 })
 export type Manifest = v.InferOutput<typeof Manifest>
 

@@ -18,6 +18,8 @@ export type Decision = {
   admission: number | null
   holder: string | null
   ticketType: string | null
+  /** a seated pass's seat, as the manifest lists it ("Stalls, Row F, Seat 12"), when it has one */
+  seat?: string
   /** when the pass was first admitted (now, for one admitted by this scan), if known */
   admittedAt: string | null
 }
@@ -62,6 +64,7 @@ export function decideScan(input: DecideInput): Decision {
     admission: claim.admission,
     holder: listed?.holder ?? null,
     ticketType: listed?.ticketType ?? null,
+    ...(listed?.seat ? { seat: listed.seat } : {}),
     admittedAt,
   })
 

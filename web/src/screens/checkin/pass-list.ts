@@ -11,6 +11,8 @@ export type ListedPass = {
   admittedAt: number | null
   ticketType: string | null
   holder: string | null
+  /** a seated pass's seat as the door shows it ("Stalls, Row F, Seat 12"), when it has one */
+  seat?: string
 }
 
 export type PassList = {
@@ -40,11 +42,13 @@ export function passListOf(manifest: Manifest): PassList {
   const passes = new Map<string, ListedPass>()
   const tickets = new Map<string, { version: number; admissions: number }>()
   for (const [passId, status, admittedAt, typeIndex, holder] of manifest.passes) {
+    const seat = manifest.seats?.[passId]
     passes.set(passId, {
       status: STATUSES[status] ?? 'void',
       admittedAt,
       ticketType: manifest.ticketTypes[typeIndex] ?? null,
       holder,
+      ...(seat ? { seat } : {}),
     })
     const parts = partsOf(passId)
     if (!parts) continue

@@ -1,9 +1,10 @@
 // A scan's result over the whole screen, to be read at arm's length: green for admitted, red for
-// anything else, with the holder, the ticket type and the admission. It shows the server's answer
-// as soon as the scan is synced, says whether it has one yet, and goes by itself (a refusal stays
-// longer) or with a tap. Focus stays where it was: a door typing codes (or a keyboard-like scanner)
-// types the next one straight away.
+// anything else, with the holder, the ticket type, a seated pass's seat and the admission. It shows
+// the server's answer as soon as the scan is synced, says whether it has one yet, and goes by itself
+// (a refusal stays longer) or with a tap. Focus stays where it was: a door typing codes (or a
+// keyboard-like scanner) types the next one straight away.
 import { useEffect, useRef } from 'react'
+import { seatText } from '../../../../contracts/seating.ts'
 import { formatInstant } from '../../ui/format.ts'
 import { resultOf, type ScanRecord } from './scan-log.ts'
 import { checkinTexts, resultTexts } from './texts.ts'
@@ -25,6 +26,8 @@ export function ScanResultScreen({
   const admitted = result === 'admitted'
   const holder = record.server?.holder ?? record.local.holder
   const ticketType = record.server?.ticketType ?? record.local.ticketType
+  // the server's seat once it answered, else the pass list's ("Stalls, Row F, Seat 12")
+  const seat = record.server?.seat ? seatText(record.server.seat) : (record.local.seat ?? null)
   const firstAdmitted = record.server?.admittedAt ?? record.local.admittedAt
 
   const dismiss = useRef(onDismiss)
@@ -45,6 +48,7 @@ export function ScanResultScreen({
       <p className="scan-result-word">{resultTexts[result]}</p>
       {holder && <p className="scan-result-holder">{holder}</p>}
       {ticketType && <p className="scan-result-type">{ticketType}</p>}
+      {seat && <p className="scan-result-seat">{seat}</p>}
       {record.local.admission !== null && (
         <p className="scan-result-admission">Admission {record.local.admission}</p>
       )}
