@@ -6,7 +6,10 @@ import { describe, expect, it } from 'vitest'
 import { SeatMapBody, type SeatMapView } from '../../contracts/seating.ts'
 import {
   bodyOf,
+  type Draft,
   draftOf,
+  moveSeat,
+  moveSection,
   previewOf,
   seatCount,
   statusesOf,
@@ -116,6 +119,37 @@ describe('the draft', () => {
     const unmarked = toggleSeat(toggleSeat(companion, 'p0-1-2', 'companion'), 'p0-1-2', 'blocked')
     expect(unmarked.sections[0]?.rows[1]?.seats[2]).toEqual({ number: 3, x: 5, y: ROW_PITCH })
     expect(toggleSeat(draft, 'p9-9-9', 'blocked')).toBe(draft)
+  })
+
+  it('moves a seat, keeping its marks, and a whole section; the rest stays as it was', () => {
+    const marked = toggleSeat(draft, 'p0-1-2', 'wheelchair')
+    const moved = moveSeat(moveSeat(marked, 'p0-1-2', 0.5, 0), 'p0-1-2', 0.5, -0.5)
+    expect(moved.sections[0]?.rows[1]?.seats[2]).toEqual({
+      number: 3,
+      x: 6,
+      y: ROW_PITCH - 0.5,
+      accessible: 'wheelchair',
+    })
+    expect(moved.sections[0]?.rows[1]?.seats[1]).toBe(marked.sections[0]?.rows[1]?.seats[1])
+    expect(moved.sections[0]?.rows[0]).toBe(marked.sections[0]?.rows[0])
+    expect(moveSeat(draft, 'p9-9-9', 1, 1)).toBe(draft)
+    // steps add up without floating point error
+    const x0 = draft.sections[0]?.rows[0]?.seats[0]?.x ?? 0
+    let stepped: Draft = draft
+    for (let i = 0; i < 3; i++) stepped = moveSeat(stepped, 'p0-0-0', 0.1, 0)
+    expect(x0 + 0.1 + 0.1 + 0.1).not.toBe(Math.round((x0 + 0.3) * 10) / 10)
+    expect(stepped.sections[0]?.rows[0]?.seats[0]?.x).toBe(Math.round((x0 + 0.3) * 10) / 10)
+
+    const two: Draft = {
+      stage: null,
+      sections: [gridSection(grid), gridSection({ ...grid, name: 'Circle' })],
+    }
+    const shifted = moveSection(two, 1, 0, 2.5)
+    expect(shifted.sections[0]).toBe(two.sections[0])
+    const ys = (d: Draft, s: number) => d.sections[s]?.rows.flatMap((r) => r.seats.map((seat) => seat.y))
+    expect(ys(shifted, 1)).toEqual(ys(two, 1)?.map((y) => (y ?? 0) + 2.5))
+    expect(moveSection(two, 5, 1, 1)).toBe(two)
+    expect(v.safeParse(SeatMapBody, bodyOf(shifted)).success).toBe(true)
   })
 
   it("is previewed with the saved map's statuses, by section, row and number", () => {

@@ -1,5 +1,5 @@
 // The plan an organizer edits (issue 40): read from the saved map, changed a seat at a time (blocked,
-// kept for a wheelchair or a companion), and shown through the picker as a map of its own, each
+// kept for a wheelchair or a companion, moved) or a section at a time (moved), and shown through the picker as a map of its own, each
 // seat's status the saved map's live one where the seat is the same (its section, row and number).
 import type {
   Box,
@@ -11,7 +11,12 @@ import type {
 
 export type Draft = { stage: Box | null; sections: SectionInput[] }
 
-export type SeatTool = 'blocked' | 'wheelchair' | 'companion'
+/** what a click on a seat of the preview does: marks it, or chooses it to be moved */
+export type SeatTool = 'blocked' | 'wheelchair' | 'companion' | 'move'
+
+/** how far one press of a move button moves a seat or a section, in the plan's units (a grid's seats
+ * are 1 apart) */
+export const MOVE_STEP = 0.5
 
 export const emptyDraft: Draft = { stage: null, sections: [] }
 
@@ -50,10 +55,67 @@ export function placeOf(id: string): { section: number; row: number; seat: numbe
   return match ? { section: Number(match[1]), row: Number(match[2]), seat: Number(match[3]) } : null
 }
 
-/** the draft with one seat's blocked or accessible mark switched */
+/** a plan's units with a step's floating point error rounded away (0.1 + 0.2 is 0.3) */
+const units = (n: number) => Math.round(n * 1000) / 1000
+
+/** the draft with one seat moved by (dx, dy); the same draft when no seat has that id */
+export function moveSeat(draft: Draft, id: string, dx: number, dy: number): Draft {
+  const place = placeOf(id)
+  const seat = place && draft.sections[place.section]?.rows[place.row]?.seats[place.seat]
+  if (!place || !seat) return draft
+  return withSeat(draft, place, { ...seat, x: units((seat.x ?? 0) + dx), y: units((seat.y ?? 0) + dy) })
+}
+
+/** the draft with every seat of one section moved by (dx, dy) */
+export function moveSection(draft: Draft, index: number, dx: number, dy: number): Draft {
+  if (!draft.sections[index]) return draft
+  return {
+    ...draft,
+    sections: draft.sections.map((section, s) =>
+      s !== index
+        ? section
+        : {
+            ...section,
+            rows: section.rows.map((row) => ({
+              ...row,
+              seats: row.seats.map((seat) => ({
+                ...seat,
+                x: units((seat.x ?? 0) + dx),
+                y: units((seat.y ?? 0) + dy),
+              })),
+            })),
+          },
+    ),
+  }
+}
+
+/** the draft with the seat at `place` replaced */
+function withSeat(
+  draft: Draft,
+  place: { section: number; row: number; seat: number },
+  changed: SectionInput['rows'][number]['seats'][number],
+): Draft {
+  return {
+    ...draft,
+    sections: draft.sections.map((section, s) =>
+      s !== place.section
+        ? section
+        : {
+            ...section,
+            rows: section.rows.map((row, r) =>
+              r !== place.row
+                ? row
+                : { ...row, seats: row.seats.map((each, n) => (n === place.seat ? changed : each)) },
+            ),
+          },
+    ),
+  }
+}
+
+/** the draft with one seat's blocked or accessible mark switched ('move' changes nothing here) */
 export function toggleSeat(draft: Draft, id: string, tool: SeatTool): Draft {
   const place = placeOf(id)
-  if (!place) return draft
+  if (!place || tool === 'move') return draft
   const seat = draft.sections[place.section]?.rows[place.row]?.seats[place.seat]
   if (!seat) return draft
   const { blocked: _b, accessible: _a, ...rest } = seat
@@ -71,21 +133,7 @@ export function toggleSeat(draft: Draft, id: string, tool: SeatTool): Draft {
             ? {}
             : { accessible: tool }),
         }
-  return {
-    ...draft,
-    sections: draft.sections.map((section, s) =>
-      s !== place.section
-        ? section
-        : {
-            ...section,
-            rows: section.rows.map((row, r) =>
-              r !== place.row
-                ? row
-                : { ...row, seats: row.seats.map((each, n) => (n === place.seat ? changed : each)) },
-            ),
-          },
-    ),
-  }
+  return withSeat(draft, place, changed)
 }
 
 /** the live statuses of the saved map's seats, by section, row and number */

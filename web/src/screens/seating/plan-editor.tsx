@@ -21,6 +21,10 @@ import {
   type Draft,
   draftOf,
   emptyDraft,
+  MOVE_STEP,
+  moveSeat,
+  moveSection,
+  placeOf,
   previewOf,
   type SeatTool,
   seatCount,
@@ -45,7 +49,17 @@ export const editorTexts = {
   empty: 'Add a section before saving.',
   unassigned: (sections: string) => `Choose a ticket type for ${sections}.`,
   chooseType: 'Choose a ticket type',
+  moveChosen: (seat: string) => `Move ${seat}`,
+  moveNone: 'Click a seat on the preview to choose it.',
 } as const
+
+/** the four ways a move button goes, with what it says to a screen reader */
+const MOVES = [
+  ['←', 'left', -MOVE_STEP, 0],
+  ['→', 'right', MOVE_STEP, 0],
+  ['↑', 'up', 0, -MOVE_STEP],
+  ['↓', 'down', 0, MOVE_STEP],
+] as const
 
 type TicketTypeChoice = { name: string; price: number }
 
@@ -142,6 +156,8 @@ function PlanEditor(props: {
   const queryClient = useQueryClient()
   const [draft, setDraft] = useState<Draft>(() => (saved ? draftOf(saved) : emptyDraft))
   const [tool, setTool] = useState<SeatTool>('blocked')
+  /** the seat chosen to be moved (its preview id), with the move tool */
+  const [moving, setMoving] = useState<string | null>(null)
   const prices = useMemo(() => new Map(types.map((type) => [type.name, type.price])), [types])
   const typeNames = useMemo(() => types.map((type) => type.name), [types])
   const statuses = useMemo(() => statusesOf(saved), [saved])
@@ -150,6 +166,19 @@ function PlanEditor(props: {
     [draft, eventId, prices, statuses],
   )
   const noneSelected = useMemo(() => new Set<string>(), [])
+  const movingNow = tool === 'move' && moving !== null && placeOf(moving) ? moving : null
+  const chosenToMove = useMemo(
+    () => (movingNow ? new Set([movingNow]) : noneSelected),
+    [movingNow, noneSelected],
+  )
+  /** the seat chosen to be moved, as the preview names it: "Stalls, Row A, Seat 3" */
+  const movingName = (() => {
+    const place = movingNow ? placeOf(movingNow) : null
+    const section = place ? draft.sections[place.section] : undefined
+    const row = place ? section?.rows[place.row] : undefined
+    const seat = place ? row?.seats[place.seat] : undefined
+    return section && row && seat ? `${section.name}, Row ${row.label}, Seat ${seat.number}` : null
+  })()
 
   const change = (next: Draft) => {
     setDraft(next)
@@ -227,11 +256,25 @@ function PlanEditor(props: {
                   ))}
                 </select>{' '}
                 · {section.rows.reduce((n, row) => n + row.seats.length, 0)} seats{' '}
+                {MOVES.map(([arrow, way, dx, dy]) => (
+                  <button
+                    key={way}
+                    type="button"
+                    className="button-secondary"
+                    aria-label={`Move section ${section.name} ${way}`}
+                    onClick={() => change(moveSection(draft, s, dx, dy))}
+                  >
+                    {arrow}
+                  </button>
+                ))}{' '}
                 <button
                   type="button"
                   className="button-secondary"
                   aria-label={`Remove section ${section.name}`}
-                  onClick={() => change({ ...draft, sections: draft.sections.filter((_, i) => i !== s) })}
+                  onClick={() => {
+                    setMoving(null)
+                    change({ ...draft, sections: draft.sections.filter((_, i) => i !== s) })
+                  }}
                 >
                   Remove
                 </button>
@@ -249,6 +292,7 @@ function PlanEditor(props: {
             ['blocked', 'Blocks or unblocks it (not for sale)'],
             ['wheelchair', 'Marks it as a wheelchair space, or unmarks it'],
             ['companion', 'Marks it as a companion seat, or unmarks it'],
+            ['move', 'Chooses it to move with the arrows'],
           ] as const
         ).map(([value, text]) => (
           <label key={value} className="radio">
@@ -263,15 +307,36 @@ function PlanEditor(props: {
           </label>
         ))}
       </fieldset>
+      {tool === 'move' && draft.sections.length > 0 && (
+        <fieldset className="plan-move">
+          <legend>{movingName ? editorTexts.moveChosen(movingName) : editorTexts.moveNone}</legend>
+          {MOVES.map(([arrow, way, dx, dy]) => (
+            <button
+              key={way}
+              type="button"
+              className="button-secondary"
+              aria-label={`Move the seat ${way}`}
+              disabled={!movingNow}
+              onClick={() => movingNow && change(moveSeat(draft, movingNow, dx, dy))}
+            >
+              {arrow}
+            </button>
+          ))}
+        </fieldset>
+      )}
       {draft.sections.length > 0 && (
         <>
           <SeatKey mode="edit" />
           <SeatPlan
             map={preview}
             label={editorTexts.preview}
-            selected={noneSelected}
+            selected={chosenToMove}
             mode="edit"
-            onActivate={(id) => change(toggleSeat(draft, id, tool))}
+            onActivate={(id) =>
+              tool === 'move'
+                ? setMoving((chosen) => (chosen === id ? null : id))
+                : change(toggleSeat(draft, id, tool))
+            }
           />
         </>
       )}
