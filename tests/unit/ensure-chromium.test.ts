@@ -53,8 +53,10 @@ describe('ensure-chromium', () => {
     expect(run.status).toBe(1)
     expect(run.stderr).toContain('CHROMIUM_PATH=/nonexistent/chromium')
     expect(run.stderr).toContain(`\n    ${root ? '' : 'sudo '}${ONE_COMMAND}\n`)
-    expect(performance.now() - started).toBeLessThan(5_000)
-  })
+    // "At once": it neither waits on apt-get nor on a lock. The bound is loose because the
+    // child starts node and tsx, which under the whole suite's load on two cores takes seconds.
+    expect(performance.now() - started).toBeLessThan(30_000)
+  }, 60_000)
 
   it('never installs for a CHROMIUM_PATH of your own: it says what to do', () => {
     const apt = fakeApt()
@@ -70,7 +72,7 @@ describe('ensure-chromium', () => {
     })
     expect(run.status, run.stderr).toBe(0)
     expect(run.stderr).toBe('')
-  })
+  }, 60_000)
 
   it.runIf(root)('as root with apt-get: installs Debian’s package, without recommends, and goes on', () => {
     const apt = fakeApt()
