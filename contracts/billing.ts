@@ -3,6 +3,7 @@
 // issued instead of a tax invoice. Place of supply for admission to an event is the state where it
 // is held: the same state as the organizer's gives CGST + SGST, half each; another gives IGST.
 import * as v from 'valibot'
+import { hasWholePaise } from './common.ts'
 
 /** GST state codes (the first two digits of a GSTIN), with the state or territory each names */
 export const GST_STATES: Readonly<Record<string, string>> = {
@@ -188,6 +189,12 @@ export type InvoiceDocument = {
   event: { _id: string; title: string; date: string }
 }
 
+/** what a document is for: the tickets (the organizer's) or the booking fee (the platform's) */
+export type DocumentOf = 'tickets' | 'fee'
+
+/** GET /account/invoices: a document issued to the caller as a buyer, and what it is for */
+export type BuyerDocument = InvoiceDocument & { of: DocumentOf }
+
 export const NO_INVOICE = 'This ticket has no invoice yet.'
 export const NO_CREDIT_NOTE = 'This ticket has no credit note.'
 
@@ -216,6 +223,10 @@ export const InvoicesQuery = v.pipe(
   v.check((q) => !q.from || !q.to || q.from <= q.to, 'From must not be after to.'),
 )
 
+/** a register asked for over days with more documents than one answer gives */
+export const registerTooLong = (max: number) =>
+  `More than ${max.toLocaleString('en-IN')} invoices and credit notes in these dates: ask for fewer days.`
+
 /** the columns of GET /organizer/invoices?format=csv: what a monthly GST return needs */
 export const invoiceCsvColumns = [
   'number',
@@ -233,8 +244,53 @@ export const invoiceCsvColumns = [
   'against',
 ] as const
 
+/** the platform's booking fee in rupees a ticket and a percent of the price, with its GST rate */
+export const FeeView = v.object({ perTicket: v.number(), percent: v.number(), taxRate: v.number() })
+export type FeeView = v.InferOutput<typeof FeeView>
+
+/** a fee in words, as the admin's screen and the activity feed give it */
+export function feeSummary(fee: FeeView): string {
+  const parts = [
+    fee.perTicket > 0
+      ? `₹${fee.perTicket.toLocaleString('en-IN', { maximumFractionDigits: 2 })} a ticket`
+      : '',
+    fee.percent > 0 ? `${fee.percent}% of the price` : '',
+  ].filter(Boolean)
+  return parts.length === 0 ? 'none' : `${parts.join(' and ')}, GST ${fee.taxRate}% on it`
+}
+
+/**
+ * PUT /admin/booking-fee: the platform's fee on each paid order from now on, rupees a ticket and a
+ * percent of the tickets' price (both 0: none), and its GST rate (one of the configured ones,
+ * checked by the server). Orders already held keep the fee they were priced with.
+ */
+export const BookingFeeBody = v.object({
+  perTicket: v.pipe(
+    v.number('Fee per ticket must be a number of rupees.'),
+    v.minValue(0, 'Fee per ticket cannot be negative.'),
+    v.maxValue(10_000, 'Fee per ticket must be at most ₹10,000.'),
+    v.check(hasWholePaise, 'Fee per ticket can have at most two decimals.'),
+  ),
+  percent: v.pipe(
+    v.number('Fee percent must be a number.'),
+    v.minValue(0, 'Fee percent cannot be negative.'),
+    v.maxValue(50, 'Fee percent must be at most 50.'),
+    v.check(hasWholePaise, 'Fee percent can have at most two decimals.'),
+  ),
+  taxRate: v.pipe(v.number('GST rate must be a number.'), v.minValue(0, 'GST rate cannot be negative.')),
+})
+export type BookingFeeBody = v.InferOutput<typeof BookingFeeBody>
+
+/** GET and PUT /admin/booking-fee: the fee charged now, and when an admin last set it (null: the
+ * deployment's settings give it) */
+export const BookingFeeView = v.object({
+  ...FeeView.entries,
+  updatedAt: v.nullable(v.string()),
+})
+export type BookingFeeView = v.InferOutput<typeof BookingFeeView>
+
 /** GET /tax-rates: the GST rates a ticket type may have, and the platform's booking fee if any */
 export const TaxRatesView = v.object({
   rates: v.array(v.number()),
-  fee: v.nullable(v.object({ perTicket: v.number(), percent: v.number(), taxRate: v.number() })),
+  fee: v.nullable(FeeView),
 })

@@ -162,6 +162,10 @@ export const Registration = v.object({
   refundAmount: v.optional(v.number()),
   /** when the refund was paid out (ISO); null while it is on its way */
   refundedAt: v.optional(v.nullable(v.string())),
+  /** the bills the caller may download as the ticket's buyer (issue 42): its invoice (GET
+   * /ticket/{id}/invoice), then its credit note (GET /ticket/{id}/credit-note); absent for a later
+   * holder, a free ticket or one whose organizer issues no invoices */
+  documents: v.optional(v.array(v.picklist(['invoice', 'credit-note']))),
 })
 export type Registration = v.InferOutput<typeof Registration>
 export const RegistrationList = v.array(Registration)

@@ -1,7 +1,9 @@
 // Events: creation fields, the event object of API.md, filters and approval.
 import * as v from 'valibot'
 import { StateCode } from './billing.ts'
-import { PathParams, pageNumber } from './common.ts'
+import { hasWholePaise, PathParams, pageNumber } from './common.ts'
+
+export { hasWholePaise }
 
 /** the names the event form offers first (SPEC); organizers name their own too (issue 40: Stalls, Balcony) */
 export const ticketTypeNames = ['General Admission', 'VIP'] as const
@@ -62,14 +64,6 @@ const numberLike = (label: string) =>
     ),
     v.finite(`${label} must be a number.`),
   )
-
-/**
- * A rupee number with at most two decimals (19.99 yes, 19.999 no): the nearest whole paisa, back in
- * rupees, is the number itself. Not "n × 100 is whole": 19.99 × 100 is 1998.9999999999998 in
- * binary, which refused prices like ₹19.99 or ₹4.35.
- */
-export const hasWholePaise = (rupees: number): boolean =>
-  Number.isFinite(rupees) && Math.round(rupees * 100) / 100 === rupees
 
 export const TicketTypeInput = v.object({
   type: TicketTypeName,

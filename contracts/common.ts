@@ -71,3 +71,11 @@ export type ErrorReply = v.InferOutput<typeof ErrorReply>
 export const MessageReply = v.object({ message: v.string() })
 export const StatusReply = v.object({ status: v.boolean(), message: v.string() })
 export type StatusReply = v.InferOutput<typeof StatusReply>
+
+/**
+ * A rupee number with at most two decimals (19.99 yes, 19.999 no): the nearest whole paisa, back in
+ * rupees, is the number itself. Not "n × 100 is whole": 19.99 × 100 is 1998.9999999999998 in
+ * binary, which refused prices like ₹19.99 or ₹4.35.
+ */
+export const hasWholePaise = (rupees: number): boolean =>
+  Number.isFinite(rupees) && Math.round(rupees * 100) / 100 === rupees

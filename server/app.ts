@@ -252,6 +252,7 @@ export async function createHttpApp(parts: {
         accounts,
         throttle: services.throttle,
         seating: services.seating,
+        billing: services.billing,
       })
       await checkinRoutes(api, {
         doorStaff: services.catalogCommands,

@@ -265,6 +265,8 @@ const EnvSchema = v.object({
     ),
     '0,5,12,18,28,40',
   ),
+  /** the most documents one register gives at once */
+  INVOICE_REGISTER_MAX: wholeNumber(50_000, 1),
   /** the platform's booking fee on each order: rupees per ticket and a percent of the tickets' price */
   BOOKING_FEE_PER_TICKET: v.optional(
     v.pipe(
@@ -486,8 +488,12 @@ export type Config = {
   billing: {
     /** the GST rates a ticket type may have, in percent, ascending */
     gstRates: number[]
+    /** the most documents GET /organizer/invoices or /admin/invoices gives at once */
+    registerMax: number
     /** the platform's booking fee (none when both parts are 0) and its GST rate */
     fee: { perTicketPaise: number; percent: number; ratePercent: number } | null
+    /** BOOKING_FEE_GST_RATE, a fee or none: where the admins' form starts */
+    feeRatePercent: number
     /** the platform as the supplier of the fee, on the fee's invoices */
     platform: {
       legalName: string
@@ -776,6 +782,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     },
     billing: {
       gstRates: env.GST_RATES,
+      registerMax: env.INVOICE_REGISTER_MAX,
       fee:
         env.BOOKING_FEE_PER_TICKET > 0 || env.BOOKING_FEE_PERCENT > 0
           ? {
@@ -784,6 +791,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
               ratePercent: env.BOOKING_FEE_GST_RATE,
             }
           : null,
+      feeRatePercent: env.BOOKING_FEE_GST_RATE,
       platform: {
         legalName: env.PLATFORM_LEGAL_NAME,
         gstin: env.PLATFORM_GSTIN || null,

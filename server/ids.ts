@@ -43,6 +43,8 @@ export const streams = {
   room: (eventId: string) => `room-${eventId}`,
   /** an organizer's billing profile (issue 42) */
   billing: (organizerId: string) => `billing-${organizerId}`,
+  /** the platform's booking fee, as its admins set it (issue 42) */
+  bookingFee: () => 'booking-fee',
   /** an account's API tokens (issue 43) */
   tokens: (accountId: string) => `tokens-${accountId}`,
   /** an organizer's webhook endpoints, and one endpoint's deliveries (issue 43) */

@@ -107,9 +107,21 @@ const refundJob = (orderId: string, paymentId: string, amountPaise: number) =>
 
 /** What each fact calls for, as jobs (shared by the dispatch consumer and the owed-jobs repair). */
 function jobsForFacts(
-  parts: Pick<ReactionParts, 'bookingMails' | 'inquiryMails' | 'doorMails' | 'booking' | 'webhookMails'>,
+  parts: Pick<
+    ReactionParts,
+    'platform' | 'bookingMails' | 'inquiryMails' | 'doorMails' | 'booking' | 'webhookMails'
+  >,
 ) {
   const { bookingMails: mails, inquiryMails: supportMails, doorMails, booking } = parts
+  /**
+   * The seats a seated order's last hold named (issue 40): a cancelled ticket's mail lists them,
+   * freed by then (the seats read model keeps only the last order of a seat, which another may hold
+   * by now).
+   */
+  const seatsHeld = async (orderId: string) =>
+    (await streamFacts<KnownFact>(parts.platform.ledger, streams.order(orderId))).findLast(
+      (f) => f.type === 'TicketsHeld',
+    )?.data.seats
   /** the waiting list's serving, when anyone waits for this ticket type (issue 17) */
   const serveIfWaiting = async (ticketTypeId: string, eventId: string, position: number) =>
     (await booking.waiting(ticketTypeId))
@@ -148,6 +160,7 @@ function jobsForFacts(
               fact.data.ownerId,
               fact.data.eventCancelled,
               fact.data.refundedBy,
+              await seatsHeld(fact.data.orderId),
             ),
           ),
           ...(await serveIfWaiting(fact.data.ticketTypeId, fact.data.eventId, fact.position)),
@@ -260,6 +273,7 @@ function jobsForFacts(
       case 'PromoCodeDisabled':
       // a waiting room's people hear of their places live (live/pushes.ts)
       case 'BillingProfileSet':
+      case 'BookingFeeSet':
       // an invoice goes with the ticket's own mail (TicketsIssued), which waits for nothing else
       case 'InvoiceIssued':
       case 'CreditNoteIssued':

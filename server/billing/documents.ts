@@ -51,10 +51,14 @@ export function financialYear(day: string): string {
 /**
  * A document's number: the supplier's prefix (at most 5), the financial year, `/` for an invoice or
  * `C` for a credit note, and its place in that series, six digits: INV2627/000042, INV2627C000003.
- * At most 16 characters while a series stays under a million a year.
+ * From the millionth document of a series in a year the year is its last two digits, so the number
+ * stays within 16 characters (GST's limit) up to 99,999,999: INV27/1000000. The two forms never
+ * meet: the separator stands 7 characters from the end in one, 8 or 9 in the other.
  */
 export function documentNumber(prefix: string, fy: string, series: Series, seq: number): string {
-  return `${prefix}${fy}${series === 'invoice' ? '/' : 'C'}${String(seq).padStart(6, '0')}`
+  const separator = series === 'invoice' ? '/' : 'C'
+  if (seq > 999_999) return `${prefix}${fy.slice(2)}${separator}${seq}`
+  return `${prefix}${fy}${separator}${String(seq).padStart(6, '0')}`
 }
 
 /** the supplier and the buyer of a document, as they were when it was issued */

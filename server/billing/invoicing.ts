@@ -18,15 +18,18 @@ export type OrderSuppliers = {
   fee?: { parties: DocumentParties; prefix: string; supplierId: string }
 }
 
+/** an order as its row gives it: whose tickets, and the booking fee it charged (paise) */
+export type ChargedOrder = { organizerId: string; feePaise: number }
+
 export type Invoicing = {
   /** today, YYYY-MM-DD in the platform's time zone: the day a document issued now bears */
   today(): string
   /** the suppliers of an order's documents, from what its hold kept */
   suppliersOf(order: { organizerId: string; invoicing?: HeldParties }): OrderSuppliers
-  /** the locks the numbers of an organizer's documents are drawn under */
-  locksOf(organizerId: string): string[]
-  /** whose series an order of the organizer's may draw numbers from: the organizer's, the platform's */
-  suppliersFor(organizerId: string): string[]
+  /** the locks the numbers of an order's documents are drawn under */
+  locksOf(order: ChargedOrder): string[]
+  /** whose series an order may draw numbers from: its organizer's, the platform's for its fee */
+  suppliersFor(order: ChargedOrder): string[]
 }
 
 export function invoicing(parts: {
@@ -37,12 +40,13 @@ export function invoicing(parts: {
   const { config, lockOf } = parts
   const day = new Intl.DateTimeFormat('en-CA', { timeZone: config.timeZone })
   const platform = config.billing.platform
-  // the platform's series only while a fee is charged; its table's key refuses a number twice
-  const suppliersFor = (organizerId: string) =>
-    config.billing.fee ? [organizerId, PLATFORM_SUPPLIER] : [organizerId]
+  // the platform's series only for an order that charged a fee (its lock taken only then); the
+  // documents' table's key refuses a number twice
+  const suppliersFor = (order: ChargedOrder) =>
+    order.feePaise > 0 ? [order.organizerId, PLATFORM_SUPPLIER] : [order.organizerId]
   return {
     today: () => day.format(new Date()),
-    locksOf: (organizerId) => suppliersFor(organizerId).map(lockOf),
+    locksOf: (order) => suppliersFor(order).map(lockOf),
     suppliersFor,
     suppliersOf(order) {
       const held = order.invoicing

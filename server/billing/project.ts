@@ -1,4 +1,5 @@
-// Folds the billing area's facts into billing_profiles (issue 42), on either store.
+// Folds the billing area's facts into billing_profiles, booking_fees and invoice_documents (issue
+// 42), on either store.
 import { sql } from 'drizzle-orm'
 import type { CreditNoteIssued, InvoiceIssued } from '../booking/facts.ts'
 import { statement } from '../db/sql.ts'
@@ -6,7 +7,7 @@ import type { StoredFact } from '../ledger/ledger.ts'
 import { readProjection } from '../ledger/read-projection.ts'
 import type { Series } from './documents.ts'
 import type { BillingFact } from './facts.ts'
-import { billingProfiles, invoiceDocuments } from './tables.ts'
+import { billingProfiles, bookingFees, invoiceDocuments } from './tables.ts'
 
 const putProfile = statement<{
   organizerId: string
@@ -24,6 +25,19 @@ const putProfile = statement<{
     ON CONFLICT (organizer_id) DO UPDATE SET legal_name = excluded.legal_name, gstin = excluded.gstin,
       address = excluded.address, state = excluded.state, invoice_prefix = excluded.invoice_prefix,
       updated_at = excluded.updated_at`,
+)
+
+const putFee = statement<{
+  perTicketPaise: number
+  percent: number
+  ratePercent: number
+  at: string
+  by: string
+}>(
+  (p) => sql`INSERT INTO booking_fees (id, per_ticket_paise, percent, rate_percent, updated_at, updated_by)
+    VALUES ('platform', ${p.perTicketPaise}, ${p.percent}, ${p.ratePercent}, ${p.at}, ${p.by})
+    ON CONFLICT (id) DO UPDATE SET per_ticket_paise = excluded.per_ticket_paise, percent = excluded.percent,
+      rate_percent = excluded.rate_percent, updated_at = excluded.updated_at, updated_by = excluded.updated_by`,
 )
 
 const putDocument = statement<{
@@ -65,9 +79,10 @@ const documentRow = (series: Series, fact: StoredFact<InvoiceIssued | CreditNote
 
 export const billingProjection = readProjection<BillingFact | InvoiceIssued | CreditNoteIssued>({
   name: 'billing',
-  tables: [billingProfiles, invoiceDocuments],
+  tables: [billingProfiles, bookingFees, invoiceDocuments],
   handlers: {
     BillingProfileSet: (fact, x) => x.run(putProfile, { ...fact.data, at: fact.at }),
+    BookingFeeSet: (fact, x) => x.run(putFee, { ...fact.data, at: fact.at, by: fact.meta.actor ?? 'system' }),
     InvoiceIssued: (fact, x) => x.run(putDocument, documentRow('invoice', fact)),
     CreditNoteIssued: (fact, x) => x.run(putDocument, documentRow('credit-note', fact)),
   },

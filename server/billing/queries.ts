@@ -5,13 +5,19 @@ import type { AsyncQueries } from '../db/store.ts'
 import type { Series } from './documents.ts'
 import {
   type BillingProfileRow,
+  type BookingFeeRow,
   billingProfiles,
+  bookingFees,
   type InvoiceDocumentRow,
   invoiceDocuments,
 } from './tables.ts'
 
 const profile = statement<{ organizerId: string }, Record<string, unknown>>(
   (p) => sql`SELECT ${billingProfiles.columns()} FROM billing_profiles WHERE organizer_id = ${p.organizerId}`,
+)
+
+const fee = statement<Record<string, never>, Record<string, unknown>>(
+  () => sql`SELECT ${bookingFees.columns()} FROM booking_fees WHERE id = 'platform'`,
 )
 
 const lastSeq = statement<{ supplierId: string; series: Series; fy: string }, { seq: number | null }>(
@@ -24,15 +30,32 @@ const ofOrder = statement<{ orderId: string }, Record<string, unknown>>(
     ORDER BY series, seq`,
 )
 
-const issuedBy = statement<{ supplierId: string; from: string; to: string }, Record<string, unknown>>(
+const seriesOfOrders = statement<{ orderIds: string[] }, { orderId: string; series: Series }>(
+  (p, d) => sql`SELECT DISTINCT order_id AS "orderId", series FROM invoice_documents
+    WHERE ${d.inList(sql`order_id`, p.orderIds)} AND "of" = 'tickets' ORDER BY order_id, series DESC`,
+)
+
+const issuedBy = statement<
+  { supplierId: string; from: string; to: string; limit: number },
+  Record<string, unknown>
+>(
   (p) => sql`SELECT ${invoiceDocuments.columns()} FROM invoice_documents
     WHERE supplier_id = ${p.supplierId} AND issued_on >= ${p.from} AND issued_on <= ${p.to}
-    ORDER BY issued_on, series = 'credit-note', fy, seq`,
+    ORDER BY issued_on, series = 'credit-note', fy, seq LIMIT ${p.limit}`,
+)
+
+/** the most documents one account's list gives (newest first) */
+export const BUYER_DOCUMENTS_MAX = 500
+
+const boughtBy = statement<{ buyerId: string; limit: number }, Record<string, unknown>>(
+  (p) => sql`SELECT ${invoiceDocuments.columns()} FROM invoice_documents WHERE buyer_id = ${p.buyerId}
+    ORDER BY issued_on DESC, order_id DESC, series, "of" DESC LIMIT ${p.limit}`,
 )
 
 export function billingQueries(x: Sql) {
   const row = billingProfiles.decode(x.dialect)
   const document = invoiceDocuments.decode(x.dialect)
+  const feeRow = bookingFees.decode(x.dialect)
   const documents = (rows: Record<string, unknown>[]) => rows.map((r) => document(r) as InvoiceDocumentRow)
   return {
     /** the last number of a supplier's series in a financial year (0 before the first) */
@@ -40,9 +63,28 @@ export function billingQueries(x: Sql) {
       after(x.get(lastSeq, { supplierId, series, fy }), (found) => Number(found?.seq ?? 0)),
     /** an order's documents: its invoices, then its credit notes */
     documentsOf: (orderId: string) => after(x.all(ofOrder, { orderId }), documents),
-    /** a supplier's documents issued from one day to another (YYYY-MM-DD, both included) */
-    issuedBy: (supplierId: string, from: string, to: string) =>
-      after(x.all(issuedBy, { supplierId, from, to }), documents),
+    /** the series of orders' documents for their tickets (not the platform's fee), by order:
+     * 'invoice', then 'credit-note' when it has one; an order without any is left out */
+    seriesOf: (orderIds: readonly string[]) => {
+      if (orderIds.length === 0) return new Map<string, Series[]>()
+      return after(x.all(seriesOfOrders, { orderIds: [...new Set(orderIds)] }), (rows) => {
+        const byOrder = new Map<string, Series[]>()
+        for (const row of rows) byOrder.set(row.orderId, [...(byOrder.get(row.orderId) ?? []), row.series])
+        return byOrder
+      })
+    },
+    /** the documents issued to an account as a buyer (the fee's too), newest first: by day, order
+     * (ids begin with their second), an order's credit notes before its invoices */
+    boughtBy: (buyerId: string) => after(x.all(boughtBy, { buyerId, limit: BUYER_DOCUMENTS_MAX }), documents),
+    /** a supplier's documents issued from one day to another (YYYY-MM-DD, both included), the
+     * first `limit` of them */
+    issuedBy: (supplierId: string, from: string, to: string, limit: number) =>
+      after(x.all(issuedBy, { supplierId, from, to, limit }), documents),
+    /** the platform's booking fee as its admins last set it, or undefined before one did */
+    bookingFee: () =>
+      after(x.get(fee, {}), (found): BookingFeeRow | undefined =>
+        found ? (feeRow(found) as BookingFeeRow) : undefined,
+      ),
     /** the organizer's billing profile, or undefined before one is set */
     profile: (organizerId: string) =>
       after(x.get(profile, { organizerId }), (found): BillingProfileRow | undefined =>

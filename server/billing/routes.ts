@@ -1,36 +1,49 @@
 // The billing area's routes (API.md, "Taxes and invoices"): the organizer's billing profile, an
 // order's invoice and credit note (PDF or JSON), the organizer's documents for a return (JSON or
-// CSV), and the GST rates ticket types may have.
-import type { FastifyInstance } from 'fastify'
+// CSV), a buyer's documents, the GST rates ticket types may have, and the platform's booking fee.
+import type { FastifyInstance, FastifyReply } from 'fastify'
 import {
   BillingBody,
   BillingView,
+  BookingFeeBody,
+  BookingFeeView,
+  type BuyerDocument,
   DocumentQuery,
+  type FeeView,
   InvoicesQuery,
   invoiceCsvColumns,
   NO_BILLING_PROFILE,
   NO_CREDIT_NOTE,
   NO_INVOICE,
+  registerTooLong,
   TaxRatesView,
 } from '../../contracts/billing.ts'
 import { TicketParams } from '../../contracts/booking.ts'
+import { gstRateRefusal } from '../../contracts/catalog.ts'
 import { csvRow } from '../analytics/csv.ts'
 import type { Config } from '../config.ts'
-import { notFound } from '../errors.ts'
+import { invalid, notFound } from '../errors.ts'
 import { callerOf } from '../http/access.ts'
 import { replies, type ValibotTypeProvider } from '../http/valibot.ts'
-import { toRupees } from '../money.ts'
+import { toPaise, toRupees } from '../money.ts'
 import type { BillingCommands } from './commands.ts'
-import { documentView, type Series } from './documents.ts'
+import { documentView, PLATFORM_SUPPLIER, type Series } from './documents.ts'
 import { documentPdf } from './pdf.ts'
 import type { BillingQueries } from './queries.ts'
 import type { BillingProfileRow, InvoiceDocumentRow } from './tables.ts'
+import { type FeeTerms, feeCharged } from './tax.ts'
 
 export type BillingRoutesOptions = {
-  billing: Pick<BillingQueries, 'profile' | 'documentsOf' | 'issuedBy'>
+  billing: Pick<BillingQueries, 'profile' | 'documentsOf' | 'issuedBy' | 'bookingFee' | 'boughtBy'>
   commands: BillingCommands
   config: Pick<Config, 'billing'>
 }
+
+const feeView = (fee: FeeTerms): FeeView => ({
+  perTicket: toRupees(fee.perTicketPaise),
+  percent: fee.percent,
+  taxRate: fee.ratePercent,
+})
 
 const viewOf = (row: BillingProfileRow): BillingView => ({
   legalName: row.legalName,
@@ -40,9 +53,12 @@ const viewOf = (row: BillingProfileRow): BillingView => ({
   invoicePrefix: row.invoicePrefix,
 })
 
-/** who may read an order's documents: its buyer (not a later holder), its organizer, an admin */
+/** who may read an order's documents: its buyer (not a later holder), an admin, and the event's
+ * organizer the tickets' (the booking fee's are between the platform and the buyer) */
 const mayRead = (row: InvoiceDocumentRow, caller: { id: string; role: string }) =>
-  caller.role === 'admin' || row.buyerId === caller.id || row.organizerId === caller.id
+  caller.role === 'admin' ||
+  row.buyerId === caller.id ||
+  (row.of === 'tickets' && row.organizerId === caller.id)
 
 export async function billingRoutes(fastify: FastifyInstance, options: BillingRoutesOptions) {
   const app = fastify.withTypeProvider<ValibotTypeProvider>()
@@ -77,13 +93,47 @@ export async function billingRoutes(fastify: FastifyInstance, options: BillingRo
     '/tax-rates',
     { config: { access: 'anyone' }, schema: { response: replies({ 200: TaxRatesView }) } },
     async () => {
-      const fee = config.billing.fee
-      return {
-        rates: config.billing.gstRates,
-        fee: fee
-          ? { perTicket: toRupees(fee.perTicketPaise), percent: fee.percent, taxRate: fee.ratePercent }
-          : null,
+      const fee = feeCharged(await billing.bookingFee(), config.billing.fee)
+      return { rates: config.billing.gstRates, fee: fee ? feeView(fee) : null }
+    },
+  )
+
+  // The platform's booking fee (issue 42): its admins set it; until one does, the deployment's
+  // settings (BOOKING_FEE_*) give it. Each checkout is priced on the fee as it is then.
+  const bookingFee = async (): Promise<BookingFeeView> => {
+    const set = await billing.bookingFee()
+    const fee = feeCharged(set, config.billing.fee)
+    return {
+      ...(fee
+        ? feeView(fee)
+        : { perTicket: 0, percent: 0, taxRate: set?.ratePercent ?? config.billing.feeRatePercent }),
+      updatedAt: set?.updatedAt ?? null,
+    }
+  }
+  app.get(
+    '/admin/booking-fee',
+    { config: { access: ['admin'] }, schema: { response: replies({ 200: BookingFeeView }) } },
+    bookingFee,
+  )
+  app.put(
+    '/admin/booking-fee',
+    {
+      config: { access: ['admin'] },
+      schema: { body: BookingFeeBody, response: replies({ 200: BookingFeeView }) },
+    },
+    async (request) => {
+      const { perTicket, percent, taxRate } = request.body
+      const rates = config.billing.gstRates
+      if (!rates.includes(taxRate)) {
+        const message = gstRateRefusal(rates)
+        throw invalid(message, [{ field: 'taxRate', message }])
       }
+      const caller = callerOf(request)
+      await commands.setBookingFee(
+        { perTicketPaise: toPaise(perTicket), percent, ratePercent: taxRate },
+        { actor: caller.id, requestId: request.id },
+      )
+      return bookingFee()
     },
   )
 
@@ -117,39 +167,70 @@ export async function billingRoutes(fastify: FastifyInstance, options: BillingRo
   documentRoute('/ticket/:ticketId/invoice', 'invoice', NO_INVOICE)
   documentRoute('/ticket/:ticketId/credit-note', 'credit-note', NO_CREDIT_NOTE)
 
+  /** a supplier's register of documents (from, to: days, both included), as JSON or CSV: what its
+   * monthly return needs */
+  const register = async (
+    supplierId: string,
+    query: { from?: string; to?: string; format?: 'csv' | 'json' },
+    reply: FastifyReply,
+  ) => {
+    const { from = '0000-01-01', to = '9999-12-31', format } = query
+    // one more than may be given: more than that is refused, not cut short
+    const max = config.billing.registerMax
+    const rows = await billing.issuedBy(supplierId, from, to, max + 1)
+    if (rows.length > max) {
+      const message = registerTooLong(max)
+      throw invalid(message, [{ field: 'from', message }])
+    }
+    const documents = rows.map((row) => documentView(row.document))
+    if (format !== 'csv') return documents
+    const lines = [csvRow([...invoiceCsvColumns])]
+    for (const d of documents) {
+      lines.push(
+        csvRow([
+          d.number,
+          d.kind,
+          d.date,
+          d.ticketId,
+          d.buyer.name,
+          d.buyer.email,
+          d.placeOfSupply,
+          d.totals.taxableValue.toFixed(2),
+          d.totals.cgst.toFixed(2),
+          d.totals.sgst.toFixed(2),
+          d.totals.igst.toFixed(2),
+          d.totals.total.toFixed(2),
+          d.against ?? '',
+        ]),
+      )
+    }
+    return reply
+      .type('text/csv; charset=utf-8')
+      .header('content-disposition', `attachment; filename="invoices_${from}_${to}.csv"`)
+      .send(lines.join(''))
+  }
+
   app.get(
     '/organizer/invoices',
     { config: { access: ['organizers'], tokenScope: 'orders:read' }, schema: { querystring: InvoicesQuery } },
-    async (request, reply) => {
-      const caller = callerOf(request)
-      const { from = '0000-01-01', to = '9999-12-31', format } = request.query
-      const rows = await billing.issuedBy(caller.id, from, to)
-      const documents = rows.map((row) => documentView(row.document))
-      if (format !== 'csv') return documents
-      const lines = [csvRow([...invoiceCsvColumns])]
-      for (const d of documents) {
-        lines.push(
-          csvRow([
-            d.number,
-            d.kind,
-            d.date,
-            d.ticketId,
-            d.buyer.name,
-            d.buyer.email,
-            d.placeOfSupply,
-            d.totals.taxableValue.toFixed(2),
-            d.totals.cgst.toFixed(2),
-            d.totals.sgst.toFixed(2),
-            d.totals.igst.toFixed(2),
-            d.totals.total.toFixed(2),
-            d.against ?? '',
-          ]),
-        )
-      }
-      return reply
-        .type('text/csv; charset=utf-8')
-        .header('content-disposition', `attachment; filename="invoices_${from}_${to}.csv"`)
-        .send(lines.join(''))
-    },
+    async (request, reply) => register(callerOf(request).id, request.query, reply),
+  )
+
+  // the caller's documents as a buyer: a ticket transferred since keeps its invoice here
+  app.get(
+    '/account/invoices',
+    { config: { access: 'signed-in' } },
+    async (request): Promise<BuyerDocument[]> =>
+      (await billing.boughtBy(callerOf(request).id)).map((row) => ({
+        ...documentView(row.document),
+        of: row.of,
+      })),
+  )
+
+  // the platform's own series: the booking fee's invoices and credit notes (issue 42), for its return
+  app.get(
+    '/admin/invoices',
+    { config: { access: ['admin'] }, schema: { querystring: InvoicesQuery } },
+    async (request, reply) => register(PLATFORM_SUPPLIER, request.query, reply),
   )
 }

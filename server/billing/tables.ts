@@ -15,6 +15,19 @@ export const billingProfiles = readModelTable('billing_profiles', (k) => ({
 
 export type BillingProfileRow = RowOf<typeof billingProfiles>
 
+/** the platform's booking fee as its admins last set it (BookingFeeSet): one row, id 'platform' */
+export const bookingFees = readModelTable('booking_fees', (k) => ({
+  id: k.text('id').primaryKey(),
+  perTicketPaise: k.integer('per_ticket_paise').notNull(),
+  percent: k.real('percent').notNull(),
+  ratePercent: k.real('rate_percent').notNull(),
+  updatedAt: k.text('updated_at').notNull(),
+  /** the admin who set it */
+  updatedBy: k.text('updated_by').notNull(),
+}))
+
+export type BookingFeeRow = RowOf<typeof bookingFees>
+
 /**
  * Every invoice, bill of supply and credit note issued (InvoiceIssued, CreditNoteIssued), in its
  * supplier's series: the organizer's, or the platform's for booking fees. A series' next number is
@@ -43,6 +56,7 @@ export const invoiceDocuments = readModelTable(
     i.primaryKey({ columns: [t.supplierId, t.series, t.fy, t.seq] }),
     i.index('invoice_documents_order').on(t.orderId),
     i.index('invoice_documents_supplier_day').on(t.supplierId, t.issuedOn),
+    i.index('invoice_documents_buyer').on(t.buyerId, t.issuedOn),
   ],
 )
 

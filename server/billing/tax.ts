@@ -56,6 +56,16 @@ export function taxLine(terms: LineTerms): TaxLine {
 /** the platform's booking fee: per ticket (paise) or a percent of the tickets' price, and its GST */
 export type FeeTerms = { perTicketPaise: number; percent: number; ratePercent: number }
 
+/**
+ * The fee charged now: as the platform's admins last set it, else as the deployment's settings
+ * give it; null when it is nothing (no amount a ticket and no percent).
+ */
+export function feeCharged(set: FeeTerms | undefined, deployment: FeeTerms | null): FeeTerms | null {
+  const fee = set ?? deployment
+  if (!fee || (fee.perTicketPaise <= 0 && fee.percent <= 0)) return null
+  return { perTicketPaise: fee.perTicketPaise, percent: fee.percent, ratePercent: fee.ratePercent }
+}
+
 export type OrderBreakdown = {
   tickets: TaxLine
   fee: TaxLine

@@ -8,7 +8,7 @@ import { NO_SEATMAP } from '../../contracts/seating.ts'
 import type { Throttle } from '../accounts/throttle.ts'
 import type { HeldParties } from '../billing/invoicing.ts'
 import type { BillingQueries } from '../billing/queries.ts'
-import { type OrderFeeTerms, type OrderTaxTerms, orderMoney } from '../billing/tax.ts'
+import { feeCharged, type OrderFeeTerms, type OrderTaxTerms, orderMoney } from '../billing/tax.ts'
 import type { CatalogQueries, EventRow, TicketTypeRow } from '../catalog/queries.ts'
 import type { Config } from '../config.ts'
 import type { LedgerPort } from '../db/store.ts'
@@ -48,8 +48,8 @@ export type CheckoutParts = {
   seating: Pick<SeatingQueries, 'named' | 'section' | 'rows' | 'rowsWithRoom' | 'plan'>
   /** the event's sale time and waiting room (issue 41) */
   queue: Pick<QueueQueries, 'room' | 'place'>
-  /** the organizer's billing profile: the GST terms an order is priced on (issue 42) */
-  billing: Pick<BillingQueries, 'profile'>
+  /** the organizer's billing profile and the platform's fee: what an order is priced on (issue 42) */
+  billing: Pick<BillingQueries, 'profile' | 'bookingFee'>
 }
 
 export type OrderRequest = {
@@ -97,21 +97,24 @@ export function checkout(parts: CheckoutParts) {
   /** the waits for payments' outcomes, one tail of the ledger for all of them */
   const waits = streamWaits(ledger)
 
-  /** the platform's booking fee on every paid order, when one is set, and who supplies it */
-  const fee: OrderFeeTerms | undefined = config.billing.fee
-    ? {
-        ...config.billing.fee,
-        platformState: config.billing.platform.state,
-        platformGstin: config.billing.platform.gstin,
-      }
-    : undefined
+  /** the platform's booking fee on a paid order, when one is set now, and who supplies it */
+  const feeNow = async (): Promise<OrderFeeTerms | undefined> => {
+    const terms = feeCharged(await billing.bookingFee(), config.billing.fee)
+    return terms
+      ? {
+          ...terms,
+          platformState: config.billing.platform.state,
+          platformGstin: config.billing.platform.gstin,
+        }
+      : undefined
+  }
 
   /**
-   * The GST terms of an order for this event's ticket type (none without a billing profile), and
-   * who its invoices will name: the profile as it is now, the buyer, the event.
+   * The GST terms of an order for this event's ticket type (none without a billing profile), the
+   * platform's fee, and who its invoices will name: the profile as it is now, the buyer, the event.
    */
   const taxTermsOf = async (event: EventRow, ticketType: TicketTypeRow, buyer: OrderRequest['buyer']) => {
-    const profile = await billing.profile(event.organizerId)
+    const [profile, fee] = await Promise.all([billing.profile(event.organizerId), feeNow()])
     const tax: OrderTaxTerms | undefined = profile
       ? {
           ratePercent: ticketType.taxRateBp / 100,
@@ -137,7 +140,7 @@ export function checkout(parts: CheckoutParts) {
             event: { _id: event.id, title: event.title, date: event.date },
           }
         : undefined
-    return { tax, parties }
+    return { tax, parties, fee }
   }
 
   /**
@@ -298,7 +301,7 @@ export function checkout(parts: CheckoutParts) {
       // (a buyer who closed the checkout and books again is not told their own seats are gone).
       const lapsed = async () =>
         (await booking.lapsedHolds(new Date().toISOString(), ticketType.id)).length > 0
-      const [offered, open, onSale, { tax, parties }] = await Promise.all([
+      const [offered, open, onSale, { tax, parties, fee }] = await Promise.all([
         booking.offeredTo(buyerId, ticketType.id),
         booking.heldBy(buyerId, event.id),
         booking.available(ticketType),
@@ -308,7 +311,13 @@ export function checkout(parts: CheckoutParts) {
         (seats, o) => seats + (o.ticketTypeId === ticketType.id ? o.quantity : 0),
         0,
       )
-      if (onSale + offered + ownHeld < quantity && !(await lapsed())) {
+      // Lapsed holds are looked for after the first read and the seats on sale read again after
+      // them: a hold released meanwhile (its expire job) is counted by one read or the other.
+      if (
+        onSale + offered + ownHeld < quantity &&
+        !(await lapsed()) &&
+        (await booking.available(ticketType)) + offered + ownHeld < quantity
+      ) {
         throw conflict('Not enough tickets available.')
       }
       // A promo code is checked here to price the provider's order, and again by the hold.

@@ -32,7 +32,7 @@ import {
 } from './decide.ts'
 import type { TicketsHeld } from './facts.ts'
 import type { BookingQueries, OrderRow } from './queries.ts'
-import { bestSeatsNow } from './seats.ts'
+import { bestSeatsNow, refuseStrandingNow } from './seats.ts'
 
 /** The limits a hold is decided under (from the settings and the event). */
 export type HoldLimits = {
@@ -46,7 +46,10 @@ export type HoldLimits = {
 export type BookingReads = {
   booking: StepQueries<BookingQueries>
   /** a seated order's seats as they are now (issue 40) */
-  seating: Pick<StepQueries<SeatingQueries>, 'named' | 'placesOf' | 'section' | 'roomNow'>
+  seating: Pick<
+    StepQueries<SeatingQueries>,
+    'named' | 'placesOf' | 'section' | 'roomNow' | 'rows' | 'rowsWithRoom'
+  >
   /** the invoice series' last numbers (issue 42) */
   billing: Pick<StepQueries<BillingQueries>, 'lastSeq'>
 }
@@ -156,7 +159,7 @@ export function bookingCommands(
         },
         meta,
       )
-    const options = { lock: invoices.locksOf(order.organizerId) }
+    const options = { lock: invoices.locksOf(order) }
     return inBatch ? ledger.transactionInBatch(work, options) : ledger.transaction(work, options)
   }
 
@@ -237,6 +240,9 @@ export function bookingCommands(
           }
           const [offered, left, heldFromAddress, issuedToBuyer, promo, eventCancelled, seatsNow] =
             first && replaced.length === 0 && !best ? first[1] : yield* wait(rest())
+          // named seats all free: refused if they strand a single seat, as the rows are now
+          if (seatIds.length > 0 && !best && seatsNotFree(seatIds, seatsNow).length === 0)
+            yield* refuseStrandingNow(seating, order.eventId, order.ticketTypeId, seatsNow)
           // seats a waiting list offered this buyer are theirs to book (issue 17)
           let available = left + offered
           if (available < order.quantity) {
@@ -308,8 +314,7 @@ export function bookingCommands(
       const day = invoiced?.today() ?? ''
       const fy = invoiced ? financialYear(day) : ''
       // a paid order may take an invoice of each series (a free one none)
-      const invoiceSeries =
-        invoiced && order && order.amountPaise > 0 ? invoiced.suppliersFor(order.organizerId) : []
+      const invoiceSeries = invoiced && order && order.amountPaise > 0 ? invoiced.suppliersFor(order) : []
       for (const payment of ordered) {
         if (payment.status === 'captured' || payment.status === 'refunded') {
           await ledger.transactionInBatch(
@@ -357,7 +362,7 @@ export function bookingCommands(
             },
             {
               lock: invoiced
-                ? [decisionLocks.event(ticketType.eventId), ...invoiced.locksOf(order?.organizerId ?? '')]
+                ? [decisionLocks.event(ticketType.eventId), ...(order ? invoiced.locksOf(order) : [])]
                 : decisionLocks.event(ticketType.eventId),
             },
           )

@@ -2,6 +2,7 @@
 // order's id, so everything that happens to a ticket is decided against one stream.
 // Money is in integer paise, and each field says so in its name (amountPaise): facts written
 // before that said rupees in `amount` and `unitPrice`, and are upcast when read (bookingUpcasters).
+import type { DocumentOf as ContractDocumentOf } from '../../contracts/billing.ts'
 import type { TicketTypeName } from '../../contracts/catalog.ts'
 import type { SeatLabel } from '../../contracts/seating.ts'
 import type { StoredDocument } from '../billing/documents.ts'
@@ -182,7 +183,7 @@ export type PassScanRefused = {
 }
 
 /** what a document of an order is for: its tickets (the organizer's) or its booking fee (the platform's) */
-export type DocumentOf = 'tickets' | 'fee'
+export type DocumentOf = ContractDocumentOf
 
 /**
  * An invoice (or bill of supply) for a paid order (issue 42), appended with the payment that

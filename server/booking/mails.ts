@@ -24,8 +24,16 @@ export const PASSES_PER_MAIL = 50
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
 
+/** a seated pass's seat under its image (admission n is the order's n-th seat, as at the door) */
+const caption = (seat: SeatLabel | undefined) => (seat ? ` · ${escapeHtml(seatText(seat))}` : '')
+
 /** the mail's text as HTML paragraphs, then each pass as a QR code image */
-function withPasses(mail: Mail, passes: MailPass[], ticketUrl: string): Mail {
+function withPasses(
+  mail: Mail,
+  passes: MailPass[],
+  ticketUrl: string,
+  seats: readonly SeatLabel[] = [],
+): Mail {
   if (passes.length === 0) return mail
   const shown = passes.slice(0, PASSES_PER_MAIL)
   const more = passes.length - shown.length
@@ -39,7 +47,7 @@ function withPasses(mail: Mail, passes: MailPass[], ticketUrl: string): Mail {
     '<p>Show a pass at the door for each person:</p>',
     ...shown.map(
       (pass) =>
-        `<p><img src="cid:${passImageId(pass.admission)}" alt="Pass for admission ${pass.admission}" width="240" height="240"><br>Admission ${pass.admission}</p>`,
+        `<p><img src="cid:${passImageId(pass.admission)}" alt="Pass for admission ${pass.admission}" width="240" height="240"><br>Admission ${pass.admission}${caption(seats[pass.admission - 1])}</p>`,
     ),
     more > 0 ? `<p>${more} more on your ticket page.</p>` : '',
     `<p><a href="${escapeHtml(ticketUrl)}">Your ticket and its passes</a></p>`,
@@ -96,10 +104,15 @@ export function bookingMails(parts: {
   const { accounts, catalog: events, booking, publicUrl } = parts
   const ticketUrl = (orderId: string) => `${publicUrl}/ticket/${orderId}`
 
-  const context = async (orderId: string) => {
-    const [order, seatsOf] = await Promise.all([booking.byId(orderId), parts.seating.labelsOf([orderId])])
+  /** an order and its event; its seats those it holds now, unless the seats it had are given */
+  const context = async (orderId: string, seatsHad?: readonly SeatLabel[]) => {
+    const [order, seatsOf] = await Promise.all([
+      booking.byId(orderId),
+      seatsHad ? null : parts.seating.labelsOf([orderId]),
+    ])
+    const seats = [...(seatsHad ?? seatsOf?.get(orderId) ?? [])]
     const event = order && (await events.byId(order.eventId))
-    return order && event ? { order: { ...order, seats: seatsOf.get(orderId) ?? [] }, event } : null
+    return order && event ? { order: { ...order, seats }, event } : null
   }
   const details = (
     order: OrderRow & { seats: SeatLabel[] },
@@ -147,15 +160,22 @@ export function bookingMails(parts: {
         ].join('\n'),
         ...withDocuments(await documentsFor(c.order, ownerId, 'invoice')),
       }
-      return stillHeld ? withPasses(mail, await parts.passesOf(c.order), ticketUrl(orderId)) : mail
+      return stillHeld
+        ? withPasses(mail, await parts.passesOf(c.order), ticketUrl(orderId), c.order.seats)
+        : mail
     },
+    /**
+     * `seatsHad`: a seated ticket's seats, as its hold named them (the ledger's TicketsHeld): the
+     * cancellation has freed them by the time this mail is composed, so the order holds none now.
+     */
     async cancelled(
       orderId: string,
       ownerId: string,
       eventCancelled?: { reason: string },
       refundedBy?: { reason: string },
+      seatsHad?: readonly SeatLabel[],
     ): Promise<Mail | null> {
-      const c = await context(orderId)
+      const c = await context(orderId, seatsHad)
       const owner = await to(ownerId)
       if (!c || !owner) return null
       const credit = withDocuments(await documentsFor(c.order, ownerId, 'credit-note'))
@@ -308,6 +328,7 @@ export function bookingMails(parts: {
           },
           await parts.passesOf(c.order),
           ticketUrl(orderId),
+          c.order.seats,
         ),
       ]
     },

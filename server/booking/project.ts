@@ -4,6 +4,7 @@
 // a hold is one round trip there under the append lock. SQLite's rebuild replay keeps its own fast
 // path: rows held in memory, each written once, and the orders lent to the projections after it.
 import { getTableColumns, type Placeholder, type SQL, sql } from 'drizzle-orm'
+import { orderMoney } from '../billing/tax.ts'
 import { answered, type DialectKit, type Params, type Sql, statement } from '../db/sql.ts'
 import type { Awaitable } from '../db/store.ts'
 import type { Replaying } from '../ledger/ledger.ts'
@@ -75,11 +76,11 @@ type Held = Omit<
 const hold = writesOf<Held>(
   (p) => sql`INSERT INTO orders (id, event_id, organizer_id, ticket_type_id, ticket_type, buyer_id, owner_id,
       quantity, unit_price_paise, amount_paise, provider, provider_order_id, status, payment_status, payment_id,
-      held_until, client_key, promo_code, discount_paise, refund, cancelled_at, cancelled_by,
+      held_until, client_key, promo_code, discount_paise, fee_paise, refund, cancelled_at, cancelled_by,
       refund_requested_paise, refunded_paise, refunded_at, issued_at, created_at, updated_at)
     VALUES (${p.orderId}, ${p.eventId}, ${p.organizerId}, ${p.ticketTypeId}, ${p.ticketType}, ${p.buyerId}, NULL,
       ${p.quantity}, ${p.unitPricePaise}, ${p.amountPaise}, ${p.provider}, ${p.providerOrderId}, 'held', 'Pending',
-      NULL, ${p.heldUntil}, ${p.clientKey}, ${p.promoCode}, ${p.discountPaise}, NULL, NULL, NULL, 0, 0, NULL, NULL,
+      NULL, ${p.heldUntil}, ${p.clientKey}, ${p.promoCode}, ${p.discountPaise}, ${p.feePaise}, NULL, NULL, NULL, 0, 0, NULL, NULL,
       ${p.at}, ${p.at})`,
   (p) => adjustSeats(p.ticketTypeId, p.eventId, p.quantity, sql`0`),
   (p) => sql`INSERT INTO held_by_client (client_key, event_id, seats)
@@ -173,6 +174,7 @@ const handlers: ReadHandlers<BookingFact, undefined> = {
       clientKey: d.clientKey ?? null,
       promoCode: d.promoCode ?? null,
       discountPaise: d.discountPaise ?? 0,
+      feePaise: orderMoney(d).fee.total,
       at: fact.at,
     })
   },
@@ -350,6 +352,7 @@ function replayHandlers(x: Sql, rowsHeld: number, replaying: Replaying) {
         clientKey: d.clientKey ?? null,
         promoCode: d.promoCode ?? null,
         discountPaise: d.discountPaise ?? 0,
+        feePaise: orderMoney(d).fee.total,
         refund: null,
         cancelledAt: null,
         cancelledBy: null,

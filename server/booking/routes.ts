@@ -20,6 +20,7 @@ import { MessageReply } from '../../contracts/common.ts'
 import type { SeatLabel } from '../../contracts/seating.ts'
 import type { AccountQueries } from '../accounts/queries.ts'
 import type { Throttle } from '../accounts/throttle.ts'
+import type { BillingQueries } from '../billing/queries.ts'
 import { breakdownView } from '../billing/tax.ts'
 import type { CatalogQueries, EventRow } from '../catalog/queries.ts'
 import { conflict, invalid, notFound } from '../errors.ts'
@@ -76,12 +77,14 @@ export type BookingRoutesOptions = {
   throttle: Pick<Throttle, 'perHour'>
   /** a seated ticket's seats */
   seating: Pick<SeatingQueries, 'labelsOf'>
+  /** the invoices and credit notes of a buyer's tickets (issue 42) */
+  billing: Pick<BillingQueries, 'seriesOf'>
 }
 
 export async function bookingRoutes(fastify: FastifyInstance, options: BookingRoutesOptions) {
   const app = fastify.withTypeProvider<ValibotTypeProvider>()
   const { config, gateway } = options.platform
-  const { booking, commands, checkout, events, accounts, throttle, seating } = options
+  const { booking, commands, checkout, events, accounts, throttle, seating, billing } = options
 
   app.post(
     '/ticket/create',
@@ -189,6 +192,13 @@ export async function bookingRoutes(fastify: FastifyInstance, options: BookingRo
       ]
       const mediaBase = mediaBaseOf(request, config)
       const seatsOf = await seating.labelsOf(tickets.map((t) => t.id))
+      // the bills its buyer may download (GET /ticket/{id}/invoice, /credit-note): only the buyer's,
+      // never a later holder's, and only of a ticket that was paid for
+      const bought = tickets.filter(
+        (t) =>
+          t.buyerId === holder && t.amountPaise > 0 && ['Completed', 'Cancelled'].includes(t.paymentStatus),
+      )
+      const documents = await billing.seriesOf(bought.map((t) => t.id))
       const byId = new Map<string, EventRow>()
       for (const id of new Set(tickets.map((t) => t.eventId))) {
         const event = await events.byId(id)
@@ -211,6 +221,7 @@ export async function bookingRoutes(fastify: FastifyInstance, options: BookingRo
           ...(seatsOf.has(t.id) ? { seats: seatsOf.get(t.id) } : {}),
           cancellableUntil: event ? checkout.cutoffOf(event).at : null,
           ...(t.status === 'cancelled' ? endOf(t, event) : {}),
+          ...(documents.get(t.id)?.length ? { documents: documents.get(t.id) } : {}),
         }
       })
     },

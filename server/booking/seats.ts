@@ -9,7 +9,7 @@ import {
   SINGLE_SEAT_LEFT,
 } from '../../contracts/seating.ts'
 import type { TicketTypeRow } from '../catalog/queries.ts'
-import { type Step, type StepQueries, wait } from '../db/store.ts'
+import { type Step, type StepQueries, together, wait } from '../db/store.ts'
 import { conflict, invalid, seatsConflict } from '../errors.ts'
 import { bestSeats, type RowOfSeats, selectionRefusal } from '../seating/best.ts'
 import { type MapSeat, rowsOf, type SeatingQueries, seatInRow } from '../seating/queries.ts'
@@ -40,7 +40,7 @@ const CANDIDATE_ROWS = 4
  * for them).
  */
 export async function seatsChosen(
-  seating: Pick<SeatingQueries, 'named' | 'section' | 'rows' | 'rowsWithRoom'>,
+  seating: Pick<SeatingQueries, 'named'>,
   eventId: string,
   plan: { stage: Box | null; sections: ReadonlyArray<{ ticketTypeId: string }> },
   types: readonly TicketTypeRow[],
@@ -52,8 +52,6 @@ export async function seatsChosen(
     ticketType !== undefined && (t.id === ticketType || t.type.toLowerCase() === ticketType.toLowerCase())
   const isFree = (seat: MapSeat) =>
     seat.status === 'free' || (seat.status === 'held' && seat.orderId !== null && ownOrders.has(seat.orderId))
-  /** the rows where `n` seats of the type may best be found */
-  const candidates = (typeId: string, n: number) => seating.rowsWithRoom(eventId, typeId, n, CANDIDATE_ROWS)
   if (!ids) {
     // the best seats are chosen under the event's lock, by the hold (bestSeatsNow)
     const type = types.find(named)
@@ -72,15 +70,38 @@ export async function seatsChosen(
     throw invalid(SEATS_NOT_OF_TYPE, [{ field: 'ticketType', message: SEATS_NOT_OF_TYPE }])
   const taken = seats.filter((s) => !isFree(s)).map((s) => s.id)
   if (taken.length > 0) throw seatsConflict(SEATS_TAKEN, taken)
-  // the rows chosen from, and those where another choice of as many seats could be (a stranded
-  // seat is refused only when a choice without one exists)
-  const labels = await candidates(type.id, ids.length)
-  const rows = rowsOf(
-    await seating.rows(eventId, type.id, [...seats.map((s) => s.row), ...labels]),
-    ownOrders,
-  )
-  if (selectionRefusal(rows, new Set(ids))) throw conflict(SINGLE_SEAT_LEFT)
+  // whether the choice strands a single seat is decided by the hold, under the event's lock
+  // (refuseStrandingNow): decided here, two buyers choosing at once could each leave one seat
+  // beside the other's
   return { ticketType: type, seats: seats.map(labelOf) }
+}
+
+/**
+ * Refuses named seats that would leave a single seat between taken ones or at a row's end, unless
+ * no choice of as many seats without one exists, as the rows are now: read in the hold's
+ * transaction under the event's lock, once the buyer's last hold gave its own seats back. Two
+ * buyers choosing at once are decided one after the other, the second against the first's seats.
+ */
+export function* refuseStrandingNow(
+  seating: StepQueries<Pick<SeatingQueries, 'rows' | 'rowsWithRoom'>>,
+  eventId: string,
+  ticketTypeId: string,
+  chosen: ReadonlyArray<{ id: string; row: string }>,
+): Step<void> {
+  // the rows chosen from, and those where another choice of as many seats could be: the nearest
+  // with room for them, and the nearest with room for two more (a row with room for exactly as
+  // many may have no choice without a single left, where a longer one further back has)
+  const n = chosen.length
+  const [near, roomy] = yield* wait(
+    together([
+      seating.rowsWithRoom(eventId, ticketTypeId, n, CANDIDATE_ROWS),
+      seating.rowsWithRoom(eventId, ticketTypeId, n + 2, CANDIDATE_ROWS),
+    ] as const),
+  )
+  const rows = rowsOf(
+    yield* wait(seating.rows(eventId, ticketTypeId, [...chosen.map((seat) => seat.row), ...near, ...roomy])),
+  )
+  if (selectionRefusal(rows, new Set(chosen.map((seat) => seat.id)))) throw conflict(SINGLE_SEAT_LEFT)
 }
 
 /**

@@ -43,6 +43,8 @@ export const orders = readModelTable(
     /** the promo code the order used (issue 17), and what it took off amountPaise's full price */
     promoCode: k.text('promo_code'),
     discountPaise: k.bigint('discount_paise').notNull().default(0),
+    /** the platform's booking fee in amountPaise, its GST included (issue 42): its own invoice */
+    feePaise: k.bigint('fee_paise').notNull().default(0),
     refund: k.text('refund').$type<'requested' | 'refunded'>(),
     /** when the ticket was cancelled, and why: its holder cancelled it, or its event was called off */
     cancelledAt: k.text('cancelled_at'),

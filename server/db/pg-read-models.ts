@@ -2,7 +2,7 @@
 // migrations-pg/ from these beside server/*/pg-*tables.ts (drizzle.pg.config.ts).
 import { accounts, passwordResetLinks } from '../accounts/tables.ts'
 import { attendance, eventSales, salesByHour, salesByTicketType, salesTotals } from '../analytics/tables.ts'
-import { billingProfiles, invoiceDocuments } from '../billing/tables.ts'
+import { billingProfiles, bookingFees, invoiceDocuments } from '../billing/tables.ts'
 import { heldByClient, inventory, orders, promoCodes } from '../booking/tables.ts'
 import { events, eventTicketTypes } from '../catalog/tables.ts'
 import { admissions, admissionsByMinute, doorInvitations, doubleEntries, passes } from '../checkin/tables.ts'
@@ -40,6 +40,7 @@ export const seatRowsTable = seatRows.pg
 export const queueRoomsTable = queueRooms.pg
 export const queuePlacesTable = queuePlaces.pg
 export const billingProfilesTable = billingProfiles.pg
+export const bookingFeesTable = bookingFees.pg
 export const invoiceDocumentsTable = invoiceDocuments.pg
 export const apiTokensTable = apiTokens.pg
 export const webhookEndpointsTable = webhookEndpoints.pg

@@ -2,7 +2,7 @@
 // migrations/ from these beside server/*/tables.ts (drizzle.config.ts).
 import { accounts, passwordResetLinks } from '../accounts/tables.ts'
 import { attendance, eventSales, salesByHour, salesByTicketType, salesTotals } from '../analytics/tables.ts'
-import { billingProfiles, invoiceDocuments } from '../billing/tables.ts'
+import { billingProfiles, bookingFees, invoiceDocuments } from '../billing/tables.ts'
 import { heldByClient, inventory, orders, promoCodes } from '../booking/tables.ts'
 import { events, eventTicketTypes } from '../catalog/tables.ts'
 import { admissions, admissionsByMinute, doorInvitations, doubleEntries, passes } from '../checkin/tables.ts'
@@ -40,6 +40,7 @@ export const seatRowsTable = seatRows.sqlite
 export const queueRoomsTable = queueRooms.sqlite
 export const queuePlacesTable = queuePlaces.sqlite
 export const billingProfilesTable = billingProfiles.sqlite
+export const bookingFeesTable = bookingFees.sqlite
 export const invoiceDocumentsTable = invoiceDocuments.sqlite
 export const apiTokensTable = apiTokens.sqlite
 export const webhookEndpointsTable = webhookEndpoints.sqlite

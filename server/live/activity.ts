@@ -1,6 +1,7 @@
 // Facts as the activity feed shows them: no secrets, and one line a person can read.
 
 import type { ActivityItem } from '../../contracts/activity.ts'
+import { feeSummary } from '../../contracts/billing.ts'
 import type { AccountRegistered } from '../accounts/facts.ts'
 import type { AccountQueries } from '../accounts/queries.ts'
 import type { BookingQueries } from '../booking/queries.ts'
@@ -144,6 +145,8 @@ export function activityShaper(reads: LiveReads) {
         return `${await name(fact.data.by)} saved the seat map of “${await title(fact.data.eventId)}”`
       case 'BillingProfileSet':
         return `${await name(fact.data.organizerId)} saved their billing profile`
+      case 'BookingFeeSet':
+        return `${await name(fact.meta.actor ?? 'system')} set the booking fee: ${feeSummary({ perTicket: toRupees(fact.data.perTicketPaise), percent: fact.data.percent, taxRate: fact.data.ratePercent })}`
       case 'InvoiceIssued':
         return `${fact.data.document.kind === 'tax-invoice' ? 'Tax invoice' : 'Bill of supply'} ${fact.data.number} issued to ${fact.data.document.buyer.name} for “${fact.data.document.event.title}”`
       case 'ApiTokenCreated':

@@ -604,8 +604,10 @@ export function createPushes(
       case 'QueueResumed':
       case 'QueueClosed':
         return lineMoved(stored as StoredFact<QueueFact>)
-      // an organizer's own settings, and documents fetched when asked for: nobody watches them live
+      // an organizer's own settings, the platform's fee (read by each checkout), and documents
+      // fetched when asked for: nobody watches them live
       case 'BillingProfileSet':
+      case 'BookingFeeSet':
       case 'InvoiceIssued':
       case 'CreditNoteIssued':
       case 'ApiTokenCreated':

@@ -230,6 +230,7 @@ const screens: Record<Role, Screen[]> = {
     },
     { path: () => `/ticket/transfer/${ticketId}`, ready: button('Transfer Ticket') },
     { path: () => `/cancelTicket/${ticketId}`, ready: (page) => page.locator('main > *').first().waitFor() },
+    { path: () => '/account/invoices', ready: heading('Your invoices') },
   ],
   organizer: [
     { path: () => '/eventform', ready: button('Create Event') },
@@ -261,6 +262,8 @@ const screens: Record<Role, Screen[]> = {
       },
     },
     { path: () => '/useraccounts', ready: (page) => text(user.email)(page) },
+    { path: () => '/admin/booking-fee', ready: button('Save') },
+    { path: () => '/admin/invoices', ready: button('Download CSV') },
   ],
   door: [{ path: () => `/checkin/${event._id}`, ready: (page) => page.getByLabel('Pass code').waitFor() }],
 }

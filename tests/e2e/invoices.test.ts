@@ -1,12 +1,15 @@
 // Taxes and invoices in the browser (issue 42), against the real server and the built web app: an
 // organizer saves a billing profile on its screen; a buyer sees the GST breakdown in the checkout
 // before paying, pays, and downloads the invoice's PDF from the ticket card; the organizer finds
-// it on the Invoices screen and downloads the CSV for the return.
+// it on the Invoices screen and downloads the CSV for the return; the buyer keeps the invoice on
+// Your invoices after giving the ticket away; an admin sets the booking fee, which the next checkout
+// shows.
 import { readFileSync } from 'node:fs'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { adminSession, bearer, organizerSession, type Session, signUp } from '../support/accounts.ts'
 import { launchBrowser } from '../support/browser.ts'
+import { transfer } from '../support/sales.ts'
 import { startServer, type TestServer } from '../support/server.ts'
 
 let server: TestServer
@@ -15,6 +18,8 @@ const contexts: BrowserContext[] = []
 let organizer: Session
 let buyer: Session
 let eventId: string
+/** the ticket the buyer paid for in the browser */
+let paidTicket: string
 const TITLE = `Sitar Evening ${Date.now()}`
 
 /** the financial year of today in Asia/Kolkata, as invoice numbers carry it */
@@ -138,6 +143,7 @@ describe('taxes and invoices in the browser', () => {
     await checkout.getByRole('button', { name: 'Pay', exact: true }).click()
     await page.getByText('Booking Successful!').waitFor()
     const ticketId = new URL(page.url()).pathname.split('/').at(-1) ?? ''
+    paidTicket = ticketId
 
     await page.goto('/dashboard')
     const card = page.locator(`#ticket-${ticketId}`)
@@ -172,5 +178,74 @@ describe('taxes and invoices in the browser', () => {
       'number,kind,date,ticket,buyer,email,placeOfSupply,taxableValue,cgst,sgst,igst,total,against',
     )
     expect(csv).toContain(`SSL${fy}/000001,tax-invoice,`)
+  })
+
+  it('shows admins the platform’s booking fee register, without the organizers’ invoices (the server refuses others: access.test.ts)', async () => {
+    const page = await signedInPage(await adminSession(server.app))
+    await page.goto('/admin/dashboard')
+    await page.getByRole('link', { name: 'Booking fee invoices' }).click()
+    await page.getByRole('heading', { name: 'Booking fee invoices' }).waitFor()
+    // no fee is charged on this server: the register is empty, the organizer's invoice not in it
+    await page.getByText('No invoices or credit notes in these dates.').waitFor()
+    expect(await page.getByText(`SSL${fy}/000001`).count()).toBe(0)
+  })
+
+  it('keeps the invoice on the buyer’s Your invoices after the ticket is given away', async () => {
+    await transfer(server.app, buyer, paidTicket, await signUp(server.app, 'sitarfriend'))
+    const page = await signedInPage(buyer)
+    await page.goto('/dashboard')
+    await page.getByRole('link', { name: 'Your invoices' }).click()
+    await page.getByRole('heading', { name: 'Your invoices' }).waitFor()
+    const row = page.getByRole('row', { name: new RegExp(`SSL${fy}/000001`) })
+    await row.waitFor()
+    expect(await row.textContent()).toContain(TITLE)
+    expect(await row.textContent()).toContain('2,360.00')
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      row.getByRole('button', { name: `Download SSL${fy}/000001 as PDF` }).click(),
+    ])
+    expect(
+      readFileSync(await download.path())
+        .subarray(0, 5)
+        .toString(),
+    ).toBe('%PDF-')
+  })
+
+  it('lets an admin set the booking fee, which the next checkout shows before paying', async () => {
+    const page = await signedInPage(await adminSession(server.app))
+    await page.goto('/admin/dashboard')
+    await page.getByRole('link', { name: 'Booking fee', exact: true }).click()
+    await page.getByRole('heading', { name: 'Booking fee' }).waitFor()
+    await page.getByText("Charged now: none. From the deployment's settings.").waitFor()
+    await page.getByLabel('Fee per ticket (₹)').fill('10.005')
+    await page.getByRole('button', { name: 'Save' }).click()
+    await page.getByText('Fee per ticket can have at most two decimals.').waitFor()
+    await page.getByLabel('Fee per ticket (₹)').fill('15')
+    await page.getByLabel('Percent of the price').fill('1')
+    await page.getByLabel('GST rate on the fee').selectOption('18')
+    await page.getByRole('button', { name: 'Save' }).click()
+    await page.getByText('Booking fee saved.').waitFor()
+    await page
+      .getByText(/^Charged now: ₹15 a ticket and 1% of the price, GST 18% on it\. Set by an admin on /)
+      .waitFor()
+
+    // a buyer's checkout: ₹15 and 1% of the ₹1,000 price = ₹25; no GSTIN for the platform here, so
+    // no GST on it
+    const shopper = await signUp(server.app, 'feebuyer')
+    const checkoutPage = await signedInPage(shopper)
+    await checkoutPage.goto(`/booking/${eventId}`)
+    await checkoutPage.locator('[data-live="connected"]').waitFor()
+    await checkoutPage.getByLabel('Ticket Type').selectOption('VIP')
+    await checkoutPage.getByLabel('Quantity').fill('1')
+    await checkoutPage.getByRole('button', { name: 'Confirm Booking' }).click()
+    const rows = checkoutPage.getByRole('dialog', { name: TITLE }).locator('dl.order-breakdown > div')
+    await rows.first().waitFor()
+    expect(await rows.allTextContents()).toEqual([
+      'Price₹1,000.00',
+      'CGST₹90.00',
+      'SGST₹90.00',
+      'Booking fee₹25.00',
+      'Total₹1,205.00',
+    ])
   })
 })

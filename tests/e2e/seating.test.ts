@@ -12,7 +12,7 @@ import { type SeatMapBody, type SeatMapView, SINGLE_SEAT_LEFT } from '../../cont
 import { planBox } from '../../web/src/screens/seating/plan-layout.ts'
 import { adminSession, bearer, organizerSession, type Session, signUp } from '../support/accounts.ts'
 import { launchBrowser, signedInPages } from '../support/browser.ts'
-import { approvedEvent, get, submitEvent } from '../support/sales.ts'
+import { approvedEvent, buy, cancel, get, submitEvent, until } from '../support/sales.ts'
 import { gridSection } from '../support/seat-plans.ts'
 import { startServer, type TestServer } from '../support/server.ts'
 
@@ -227,7 +227,68 @@ describe('reserved seating in the browser', () => {
     expect(rowC?.seats.every((seat) => seat.status === 'free')).toBe(true)
   })
 
-  it("saves a section drawn with the organizer's editor, a seat blocked on its preview, with the server's message", async () => {
+  it('keeps the seats that came back for the waiting list: an outsider is told, the buyer offered them picks them', async () => {
+    const small = await approvedEvent(server.app, organizer, admin, { title: `Small Room ${Date.now()}` }, [
+      { type: 'Stalls', price: 700, quantity: 2 },
+    ])
+    const placed = await putMap(small._id, { stage: null, sections: [grid('Stalls', 'Stalls', 1, 2)] })
+    expect(placed.statusCode, placed.body).toBe(200)
+    const [first, waiter, outsider] = [
+      await signUp(server.app, 'Farida'),
+      await signUp(server.app, 'Gopal'),
+      await signUp(server.app, 'Hema'),
+    ]
+    const sold = await buy(server.app, first, small, 'Stalls', 2)
+    const joined = await server.app.inject({
+      method: 'POST',
+      url: `/api/v1/event/${small._id}/waitlist`,
+      headers: bearer(waiter.token),
+      payload: { ticketType: 'Stalls', quantity: 2 },
+    })
+    expect(joined.statusCode, joined.body).toBe(201)
+    await cancel(server.app, first, sold)
+    await until(async () => {
+      const mine = (await get(server.app, '/api/v1/waitlist/mine', waiter)).json() as Array<{
+        status: string
+      }>
+      return mine.some((entry) => entry.status === 'offered')
+    })
+
+    const open = async (account: Session) => {
+      const page = await signedInPage(account)
+      await page.goto(`/event/${small._id}`)
+      await page.locator('[data-live="connected"]').waitFor()
+      await seatMap(page).getByRole('gridcell').first().waitFor()
+      return page
+    }
+    // the outsider: both seats free on the map, none on sale to them
+    const theirs = await open(outsider)
+    const prices = theirs.getByRole('table', { name: 'Prices by section' })
+    await prices
+      .getByRole('row', { name: /Stalls/ })
+      .getByText('(2 kept for the waiting list)')
+      .waitFor()
+    expect(await nameOf(seatAt(theirs, 'A', 1))).toMatch(/, free$/)
+    await seatAt(theirs, 'A', 1).click()
+    await theirs
+      .getByText('The free seats of Stalls are kept for its waiting list: join it to be offered seats.')
+      .first()
+      .waitFor()
+    expect(await seatAt(theirs, 'A', 1).getAttribute('aria-selected')).not.toBe('true')
+
+    // the buyer the list offers them to picks both and holds them
+    const offered = await open(waiter)
+    await seatAt(offered, 'A', 1).click()
+    await seatAt(offered, 'A', 2).click()
+    await yourSeats(offered).getByRole('button', { name: 'Book seats' }).click()
+    await offered.waitForURL((url) => url.pathname === `/booking/${small._id}`)
+    await offered.getByRole('button', { name: 'Confirm Booking' }).click()
+    await offered.getByRole('dialog', { name: small.title }).waitFor()
+    const taken = (await mapOf(small._id)).sections[0]?.rows[0]?.seats.map((seat) => seat.status)
+    expect(taken).toEqual(['held', 'held'])
+  })
+
+  it("saves a section drawn with the organizer's editor, a seat blocked and one moved on its preview, with the server's message", async () => {
     const fresh = await approvedEvent(server.app, organizer, admin, { title: `Comedy Room ${Date.now()}` }, [
       { type: 'Balcony', price: 800, quantity: 10 },
     ])
@@ -254,6 +315,14 @@ describe('reserved seating in the browser', () => {
     expect(await nameOf(cornerSeat)).toBe('Row A, seat 1, ₹800, free')
     await cornerSeat.click()
     await expect.poll(() => nameOf(cornerSeat)).toBe('Row A, seat 1, ₹800, not for sale')
+    // the move tool: a click chooses a seat, the arrows move it (half a seat's pitch a press)
+    await section.getByLabel('Chooses it to move with the arrows').check()
+    const moveRight = section.getByRole('button', { name: 'Move the seat right' })
+    expect(await moveRight.isDisabled()).toBe(true)
+    await preview.getByRole('gridcell', { name: /^Row D, seat 12, / }).click()
+    await section.getByRole('group', { name: 'Move Balcony, Row D, Seat 12' }).waitFor()
+    await moveRight.click()
+    await moveRight.click()
 
     await section.getByRole('button', { name: 'Save seat map' }).click()
     await section.getByRole('status').filter({ hasText: 'Seat map saved.' }).waitFor()
@@ -269,6 +338,10 @@ describe('reserved seating in the browser', () => {
       [['A', 1]],
     )
     expect(seats?.filter((seat) => seat.status === 'free')).toHaveLength(47)
+    // seat D12 one unit further right than the others' spacing puts it
+    const x = (row: string, number: number) =>
+      seats?.find((seat) => seat.row === row && seat.number === number)?.x ?? Number.NaN
+    expect(x('D', 12) - x('D', 11)).toBe(x('C', 12) - x('C', 11) + 1)
   })
 
   it("copies another event's plan at the same venue into the editor, a type chosen for the section no type matched, and saves it", async () => {
@@ -417,7 +490,10 @@ describe('reserved seating in the browser', () => {
       expect(held.statusCode, held.body).toBe(200)
     })
     expect(busy.statuses).toEqual([200, 200])
-    expect(await nameOf(seatAt(busy.page, 'A', 5))).toBe('Row A, seat 5, ₹700, held')
+    // the reply has come; the page shows it once its body is read and painted
+    await expect
+      .poll(() => nameOf(seatAt(busy.page, 'A', 5)), { timeout: 5_000 })
+      .toBe('Row A, seat 5, ₹700, held')
     await busy.page.close()
   })
 

@@ -956,6 +956,35 @@ const rules: Rule[] = [
     request: getAs('/api/v1/organizer/invoices'),
   }),
   rule({
+    route: 'GET /api/v1/admin/invoices',
+    when: "the platform's booking fee documents (admins only)",
+    expect: ADMIN_ONLY,
+    request: getAs('/api/v1/admin/invoices'),
+  }),
+  rule({
+    route: 'GET /api/v1/account/invoices',
+    when: 'their own documents as a buyer (anyone signed in)',
+    expect: row(401, 200, 200, 200, 200, 200),
+    request: getAs('/api/v1/account/invoices'),
+  }),
+  rule({
+    route: 'PUT /api/v1/admin/booking-fee',
+    when: "the platform's booking fee, set to none (admins only)",
+    expect: ADMIN_ONLY,
+    request: (_w, as) => ({
+      method: 'PUT',
+      url: '/api/v1/admin/booking-fee',
+      headers: auth(as),
+      payload: { perTicket: 0, percent: 0, taxRate: 18 },
+    }),
+  }),
+  rule({
+    route: 'GET /api/v1/admin/booking-fee',
+    when: "the platform's booking fee (admins only)",
+    expect: ADMIN_ONLY,
+    request: getAs('/api/v1/admin/booking-fee'),
+  }),
+  rule({
     route: 'GET /api/v1/event/:id/onsale',
     when: 'the sale time of an approved event (anyone)',
     expect: everyone(200),

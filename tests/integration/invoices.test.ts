@@ -5,13 +5,25 @@
 // on a refund, a transfer keeping the buyer's invoice, and the organizer's list and CSV; numbers
 // stay gapless with many payments at once, and the documents equal a rebuild from the ledger.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { NO_INVOICE } from '../../contracts/billing.ts'
+import { NO_INVOICE, registerTooLong } from '../../contracts/billing.ts'
 import type { EventView } from '../../contracts/catalog.ts'
 import { STATE_NEEDED_FOR_TAX } from '../../contracts/catalog.ts'
 import { adminSession, bearer, organizerSession, type Session, signUp } from '../support/accounts.ts'
-import { dbRows, rebuildStore } from '../support/db.ts'
+import { afterBackfill, dbRows, rebuildStore } from '../support/db.ts'
 import { parsedMail, waitForMail } from '../support/outbox.ts'
-import { approvedEvent, buy, cancel, get, hold, nextYear, transfer, until } from '../support/sales.ts'
+import {
+  approvedEvent,
+  buy,
+  cancel,
+  confirm,
+  get,
+  hold,
+  nextYear,
+  orderRow,
+  pay,
+  transfer,
+  until,
+} from '../support/sales.ts'
 import { startServer, type TestServer } from '../support/server.ts'
 
 let server: TestServer
@@ -57,6 +69,16 @@ const fyNow = () => {
 
 const invoiceOf = (who: Session, ticketId: string, kind = 'invoice') =>
   get(app(), `/api/v1/ticket/${ticketId}/${kind}?format=json`, who)
+
+/** the bills a ticket's row of the account's registrations (cancelled ones too) offers to download */
+async function documentsListed(who: Session, ticketId: string) {
+  const res = await get(app(), '/api/v1/ticket/registrations?include=cancelled', who)
+  expect(res.statusCode, res.body).toBe(200)
+  const row = (res.json() as Array<{ _id: string; documents?: string[] }>).find((t) => t._id === ticketId)
+  expect(row, `ticket ${ticketId} in the registrations`).toBeDefined()
+  // none: the field is left out, as a ticket without seats has no seats
+  return row?.documents ?? []
+}
 
 describe('GST on events and checkouts', () => {
   it('takes the state, prices with tax or without, and a rate per type; a taxed type needs a state', async () => {
@@ -165,6 +187,10 @@ describe('GST on events and checkouts', () => {
       { type: 'VIP', price: 1000, quantity: 5, taxRate: 18 },
     ] as never)
     expect((await hold(app(), buyer as Session, untaxed, 'VIP', 1)).breakdown.total).toBe(1000)
+    // and issues no invoice: the buyer's ticket offers none to download
+    const untaxedTicket = await buy(app(), buyer as Session, untaxed, 'VIP', 1)
+    expect((await invoiceOf(buyer as Session, untaxedTicket)).statusCode).toBe(404)
+    expect(await documentsListed(buyer as Session, untaxedTicket)).toEqual([])
   })
 })
 
@@ -235,6 +261,7 @@ describe('invoices and credit notes', () => {
       supplier: { gstin: null },
       totals: { taxableValue: 500, cgst: 0, sgst: 0, igst: 0, total: 500 },
     })
+    expect(await documentsListed(buyer, ticketId)).toEqual(['invoice'])
     const free = await hold(app(), buyer, event, 'General Admission', 1)
     expect((await invoiceOf(buyer, free.ticketId)).statusCode).toBe(404)
   })
@@ -250,7 +277,9 @@ describe('invoices and credit notes', () => {
     expect((await get(app(), `/api/v1/ticket/${ticketId}/credit-note?format=json`, buyer)).statusCode).toBe(
       404,
     )
+    expect(await documentsListed(buyer, ticketId)).toEqual(['invoice'])
     await cancel(app(), buyer, ticketId)
+    expect(await documentsListed(buyer, ticketId)).toEqual(['invoice', 'credit-note'])
     const note = (await invoiceOf(buyer, ticketId, 'credit-note')).json()
     expect(note).toMatchObject({
       kind: 'credit-note',
@@ -264,6 +293,27 @@ describe('invoices and credit notes', () => {
     await transfer(app(), buyer, given, friend)
     expect((await invoiceOf(buyer, given)).json().buyer.email).toBe(buyer.email)
     expect((await invoiceOf(friend, given)).statusCode).toBe(404)
+    // so the new holder's registrations offer no bill the server would refuse
+    expect(await documentsListed(friend, given)).toEqual([])
+    // the buyer's own list keeps all three (the given ticket's too), a credit note before its
+    // invoice; the holder's has none
+    const mine = await get(app(), '/api/v1/account/invoices', buyer)
+    expect(mine.statusCode, mine.body).toBe(200)
+    const listed = (mine.json() as Array<{ number: string; ticketId: string; of: string }>).map((d) =>
+      [d.number, d.ticketId, d.of].join(' '),
+    )
+    expect([...listed].sort()).toEqual(
+      [
+        `CRN${fyNow()}/000002 ${given} tickets`,
+        `CRN${fyNow()}C000001 ${ticketId} tickets`,
+        `CRN${fyNow()}/000001 ${ticketId} tickets`,
+      ].sort(),
+    )
+    expect(listed.indexOf(`CRN${fyNow()}C000001 ${ticketId} tickets`)).toBeLessThan(
+      listed.indexOf(`CRN${fyNow()}/000001 ${ticketId} tickets`),
+    )
+    expect((await get(app(), '/api/v1/account/invoices', friend)).json()).toEqual([])
+    expect((await get(app(), '/api/v1/account/invoices')).statusCode).toBe(401)
   })
 
   it('lists the organizer’s documents by day, and as CSV whose lines add up', async () => {
@@ -432,6 +482,27 @@ describe('the booking fee, refunds by the organizer and an event called off, and
     const tickets = (await document(buyer, ticketId, 'invoice')).json()
     expect(tickets.number).toBe(`FO${fyNow()}/000001`)
     expect(tickets.totals.total + fee.totals.total).toBe(2430.8)
+    // the fee's invoice is the platform's and the buyer's: the event's organizer reads the tickets' only
+    expect((await document(organizer, ticketId, 'invoice', 'fee')).statusCode).toBe(404)
+    // the buyer's list has both, each saying what it is for
+    const mine = (await get(feeApp(), '/api/v1/account/invoices', buyer)).json() as Array<{
+      number: string
+      of: string
+    }>
+    expect(mine.map((d) => `${d.number} ${d.of}`).sort()).toEqual(
+      [`${tickets.number} tickets`, `${fee.number} fee`].sort(),
+    )
+    expect((await document(organizer, ticketId, 'invoice')).json().number).toBe(tickets.number)
+    expect((await document(feeAdmin, ticketId, 'invoice', 'fee')).json().number).toBe(fee.number)
+    // the platform's register: its fee documents, for admins, as JSON and CSV
+    const platform = await get(feeApp(), '/api/v1/admin/invoices', feeAdmin)
+    expect(platform.statusCode, platform.body).toBe(200)
+    expect((platform.json() as Array<{ number: string }>).map((d) => d.number)).toContain(fee.number)
+    expect((platform.json() as Array<{ number: string }>).map((d) => d.number)).not.toContain(tickets.number)
+    const platformCsv = await get(feeApp(), '/api/v1/admin/invoices?format=csv', feeAdmin)
+    expect(platformCsv.headers['content-type']).toMatch(/^text\/csv/)
+    expect(platformCsv.body).toContain(fee.number)
+    expect((await get(feeApp(), '/api/v1/admin/invoices', organizer)).statusCode).toBe(403)
     // the ticket's mail carries both PDFs
     const mail = await waitForMail(
       feeServer.config.outboxDir,
@@ -492,5 +563,170 @@ describe('the booking fee, refunds by the organizer and an event called off, and
     )
     const numbers = (await Promise.all([0, 1, 2].map(noteOf))).map((r) => r.json().number).sort()
     expect(numbers).toEqual([1, 2, 3].map((n) => `CO${fyNow()}C00000${n}`))
+  })
+
+  it('keeps each order’s fee as the migration that added it computes it from the holds a database had', async () => {
+    const feeAdmin = await adminSession(feeApp())
+    const organizer = await organizerSession(feeApp(), 'Odd')
+    const event = await approvedEvent(feeApp(), organizer, feeAdmin, { state: '27' }, [
+      { type: 'VIP', price: 333.33, quantity: 20 },
+      { type: 'General Admission', price: 0, quantity: 20 },
+      { type: 'Balcony', price: 50.5, quantity: 20 },
+    ] as never)
+    // a fee of ₹20 × 3 and 1% of ₹999.99 (₹10.00, rounded half up) with 18% on it; none on a free ticket
+    const odd = await hold(feeApp(), await signUp(feeApp()), event, 'VIP', 3)
+    expect(odd.breakdown).toMatchObject({ fee: 70, feeTax: 12.6 })
+    await hold(feeApp(), await signUp(feeApp()), event, 'General Admission', 2)
+    // half a paisa each way: 1% of ₹50.50 is 50.5 paise (51), 9% of ₹20.51 is 184.59 paise (185)
+    const half = await hold(feeApp(), await signUp(feeApp()), event, 'Balcony', 1)
+    expect(half.breakdown).toMatchObject({ fee: 20.51, feeTax: 3.7 })
+    const read = 'SELECT id, fee_paise FROM orders ORDER BY id'
+    const [now] = await dbRows(feeApp(), read).then((rows) => [rows])
+    expect(now?.find((o) => o.id === odd.ticketId)?.fee_paise).toBe(8260)
+    expect(now?.find((o) => o.id === half.ticketId)?.fee_paise).toBe(2421)
+    expect(now?.filter((o) => Number(o.fee_paise) === 0).length).toBeGreaterThan(0)
+    const migration = { sqlite: '0029_booking_fees.sql', postgres: '0021_booking_fees.sql' }
+    expect(await afterBackfill(feeApp(), migration, 'UPDATE orders SET fee_paise = 0', [read])).toEqual([now])
+  })
+})
+
+describe('a register too long for one answer', () => {
+  let small: TestServer
+  beforeAll(async () => {
+    small = await startServer({ RATE_LIMITS: 'off', LOG_LEVEL: 'error', INVOICE_REGISTER_MAX: '2' })
+  }, 60_000)
+  afterAll(async () => {
+    await small?.close()
+  })
+
+  it('is refused with a message asking for fewer days, as JSON and as CSV', async () => {
+    const organizer = await organizerSession(small.app, 'Long')
+    await setProfile2(small.app, organizer, { ...registered, invoicePrefix: 'LNG' })
+    const event = await approvedEvent(small.app, organizer, await adminSession(small.app), { state: '27' }, [
+      { type: 'VIP', price: 100, quantity: 20, taxRate: 5 },
+    ] as never)
+    const buyer = await signUp(small.app)
+    await buy(small.app, buyer, event, 'VIP', 1)
+    await buy(small.app, buyer, event, 'VIP', 1)
+    const two = await get(small.app, '/api/v1/organizer/invoices', organizer)
+    expect((two.json() as unknown[]).length).toBe(2)
+    await buy(small.app, buyer, event, 'VIP', 1)
+    for (const url of ['/api/v1/organizer/invoices', '/api/v1/organizer/invoices?format=csv']) {
+      const refused = await get(small.app, url, organizer)
+      expect(refused.statusCode, url).toBe(400)
+      expect(refused.json().message).toBe(registerTooLong(2))
+    }
+    expect(registerTooLong(50_000)).toBe(
+      'More than 50,000 invoices and credit notes in these dates: ask for fewer days.',
+    )
+  })
+})
+
+describe('the booking fee as the platform’s admins set it', () => {
+  let feeServer: TestServer
+  const feeApp = () => feeServer.app
+
+  beforeAll(async () => {
+    feeServer = await startServer({ RATE_LIMITS: 'off', LOG_LEVEL: 'error' })
+  }, 60_000)
+
+  afterAll(async () => {
+    await feeServer?.close()
+  })
+
+  const setFee = (who: Session, fee: Record<string, unknown>) =>
+    feeApp().inject({
+      method: 'PUT',
+      url: '/api/v1/admin/booking-fee',
+      headers: bearer(who.token),
+      payload: fee,
+    })
+  const feeDocument = (who: Session, ticketId: string) =>
+    get(feeApp(), `/api/v1/ticket/${ticketId}/invoice?format=json&of=fee`, who)
+
+  it('charges from then on what an admin sets, each order keeping the fee it was priced with', async () => {
+    const feeAdmin = await adminSession(feeApp())
+    const organizer = await organizerSession(feeApp(), 'Fees')
+    await setProfile2(feeApp(), organizer, { ...registered, invoicePrefix: 'FS' })
+    const event = await approvedEvent(feeApp(), organizer, feeAdmin, { state: '27' }, [
+      { type: 'VIP', price: 500, quantity: 20, taxRate: 18 },
+    ] as never)
+    const none = { perTicket: 0, percent: 0, taxRate: 18, updatedAt: null }
+    expect((await get(feeApp(), '/api/v1/admin/booking-fee', feeAdmin)).json()).toEqual(none)
+    expect((await get(feeApp(), '/api/v1/tax-rates')).json().fee).toBeNull()
+
+    // only admins set it, and only to what may be charged; a refusal stores nothing
+    expect((await get(feeApp(), '/api/v1/admin/booking-fee', organizer)).statusCode).toBe(403)
+    const byOrganizer = await setFee(organizer, { perTicket: 10, percent: 0, taxRate: 18 })
+    expect(byOrganizer.statusCode).toBe(403)
+    for (const [fee, message] of [
+      [{ perTicket: 10, percent: 0, taxRate: 7 }, 'GST rate must be one of 0, 5, 12, 18, 28, 40 percent.'],
+      [{ perTicket: -1, percent: 0, taxRate: 18 }, 'Fee per ticket cannot be negative.'],
+      [{ perTicket: 10.005, percent: 0, taxRate: 18 }, 'Fee per ticket can have at most two decimals.'],
+      [{ perTicket: 0, percent: 51, taxRate: 18 }, 'Fee percent must be at most 50.'],
+      [{ perTicket: '10', percent: 0, taxRate: 18 }, 'Fee per ticket must be a number of rupees.'],
+    ] as const) {
+      const res = await setFee(feeAdmin, fee)
+      expect(res.statusCode, res.body).toBe(400)
+      expect(res.json().message).toBe(message)
+    }
+    expect((await get(feeApp(), '/api/v1/admin/booking-fee', feeAdmin)).json()).toEqual(none)
+
+    const [early, late, after] = [await signUp(feeApp()), await signUp(feeApp()), await signUp(feeApp())]
+    const before = await hold(feeApp(), early, event, 'VIP', 1)
+    expect(before.breakdown).toMatchObject({ fee: 0, feeTax: 0 })
+
+    const set = await setFee(feeAdmin, { perTicket: 10, percent: 2, taxRate: 18 })
+    expect(set.statusCode, set.body).toBe(200)
+    expect(set.json()).toMatchObject({ perTicket: 10, percent: 2, taxRate: 18 })
+    expect(Date.parse(set.json().updatedAt)).toBeGreaterThan(Date.now() - 60_000)
+    expect((await get(feeApp(), '/api/v1/tax-rates')).json().fee).toEqual({
+      perTicket: 10,
+      percent: 2,
+      taxRate: 18,
+    })
+    // ₹10 × 2 and 2% of ₹1,000 (the price, its GST included); the platform has no GSTIN here: no
+    // GST on the fee
+    const priced = await hold(feeApp(), late, event, 'VIP', 2)
+    expect(priced.breakdown).toMatchObject({ fee: 40, feeTax: 0, total: 1040 })
+
+    // cleared before the held order is paid: that order still pays and is invoiced its fee
+    const cleared = await setFee(feeAdmin, { perTicket: 0, percent: 0, taxRate: 18 })
+    expect(cleared.json()).toMatchObject({ perTicket: 0, percent: 0 })
+    expect((await get(feeApp(), '/api/v1/tax-rates')).json().fee).toBeNull()
+    expect((await hold(feeApp(), after, event, 'VIP', 1)).breakdown).toMatchObject({ fee: 0 })
+
+    for (const [who, placed] of [
+      [early, before],
+      [late, priced],
+    ] as const) {
+      const paid = await pay(feeApp(), who, placed)
+      expect(paid.statusCode, paid.body).toBe(200)
+      const confirmed = await confirm(feeApp(), who, paid.json())
+      expect(confirmed.json().message).toBe('Booking Successful!')
+      expect((await orderRow(feeApp(), placed.ticketId))?.feePaise).toBe(placed === priced ? 4000 : 0)
+    }
+    expect((await feeDocument(early, before.ticketId)).statusCode).toBe(404)
+    const feeInvoice = await feeDocument(late, priced.ticketId)
+    expect(feeInvoice.statusCode, feeInvoice.body).toBe(200)
+    expect(feeInvoice.json()).toMatchObject({
+      kind: 'bill-of-supply',
+      number: `FEE${fyNow()}/000001`,
+      totals: { taxableValue: 40, total: 40 },
+    })
+    const facts = await dbRows(
+      feeApp(),
+      "SELECT data FROM ledger WHERE type = 'BookingFeeSet' ORDER BY position",
+    )
+    expect(facts.map((f) => JSON.parse(String(f.data)))).toEqual([
+      { perTicketPaise: 1000, percent: 2, ratePercent: 18 },
+      { perTicketPaise: 0, percent: 0, ratePercent: 18 },
+    ])
+    await rebuildStore(feeApp())
+    expect((await get(feeApp(), '/api/v1/admin/booking-fee', feeAdmin)).json()).toMatchObject({
+      perTicket: 0,
+      percent: 0,
+      updatedAt: cleared.json().updatedAt,
+    })
   })
 })

@@ -347,6 +347,7 @@ describe('the index as a read model', () => {
         'queue_rooms',
         'queue_places',
         'billing_profiles',
+        'booking_fees',
         'invoice_documents',
         'api_tokens',
         'webhook_endpoints',
@@ -361,6 +362,7 @@ describe('the index as a read model', () => {
         'refund_requested_paise',
         'refunded_paise',
         'refunded_at',
+        'fee_paise',
       ])
         sqlite.exec(`ALTER TABLE orders DROP COLUMN ${column}`)
       for (const column of ['cancelled_at', 'cancel_reason', 'gst_state', 'prices_include_tax'])
@@ -368,7 +370,7 @@ describe('the index as a read model', () => {
       sqlite.exec('ALTER TABLE event_ticket_types DROP COLUMN tax_rate_bp')
       sqlite
         .prepare(
-          'DELETE FROM __drizzle_migrations WHERE created_at IN (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+          'DELETE FROM __drizzle_migrations WHERE created_at IN (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
         )
         .run(
           recorded('0009_events_search'),
@@ -390,6 +392,8 @@ describe('the index as a read model', () => {
           recorded('0026_webhooks'),
           recorded('0027_seat_rows_taken'),
           recorded('0028_queue_type_opens'),
+          recorded('0029_booking_fees'),
+          recorded('0030_buyer_documents'),
         )
       // Opening the database applies the missing migration, which indexes the existing events.
       openDatabase(sqlite.name).close()

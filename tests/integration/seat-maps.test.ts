@@ -2,10 +2,8 @@
 // ticket type's capacity becomes its seats for sale), buyers hold chosen seats or the best ones,
 // a seat is never held twice (one at a time, or many buyers at once), a single seat is not left
 // stranded, a paid seat is sold and a cancelled one free again, a plan may not move a taken seat,
-// everyone watching the map hears each change, each row's record of its seats (what a hold of the
+// everyone watching the map hears each change, promo codes and waiting lists work for seats, each row's record of its seats (what a hold of the
 // best seats reads) stays as its seats are, and the read models equal a rebuild from the ledger.
-import { readFileSync } from 'node:fs'
-import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { CreateOrderReply, TicketView } from '../../contracts/booking.ts'
 import type { EventView } from '../../contracts/catalog.ts'
@@ -19,13 +17,12 @@ import {
   type SeatMapView,
   SINGLE_SEAT_LEFT,
 } from '../../contracts/seating.ts'
-import { migrationsFolder } from '../../server/db/connection.ts'
-import { pgMigrationsFolder } from '../../server/db/pg-connection.ts'
+import { PROMO_USED_UP } from '../../server/booking/promo.ts'
 import { adminSession, bearer, organizerSession, type Session, signUp } from '../support/accounts.ts'
-import { dbRows, pgForm, rebuildStore, sqliteOf, storeOf } from '../support/db.ts'
+import { afterBackfill, dbRows, rebuildStore } from '../support/db.ts'
 import { lapseHold } from '../support/events.ts'
 import { open, sockets, watch } from '../support/live-sockets.ts'
-import { readOutbox } from '../support/outbox.ts'
+import { parsedMail, readOutbox } from '../support/outbox.ts'
 import {
   approvedEvent,
   type Checkout,
@@ -237,6 +234,14 @@ describe('seats held, sold and freed', () => {
           m.to.includes(a.email) && m.text.includes('Seats: Stalls, Row B, Seat 4; Stalls, Row B, Seat 5'),
       ),
     )
+    // each pass's image in the mail names its seat, as the door does
+    const confirmation = readOutbox(server.config.outboxDir).find(
+      (m) => m.to.includes(a.email) && m.text.includes('Seats: Stalls, Row B, Seat 4'),
+    )
+    if (!confirmation) throw new Error('no confirmation mail')
+    const html = (await parsedMail(server.config.outboxDir, confirmation)).html || ''
+    expect(html).toContain('Admission 1 · Stalls, Row B, Seat 4</p>')
+    expect(html).toContain('Admission 2 · Stalls, Row B, Seat 5</p>')
     // the organizer sees who has a seat, seat by seat; nobody else does
     const holder = await get(app(), `/api/v1/event/${event._id}/seats/${chosen[0]}`, organizer)
     expect(holder.statusCode, holder.body).toBe(200)
@@ -253,6 +258,13 @@ describe('seats held, sold and freed', () => {
     await cancel(app(), a, placed.ticketId)
     expect(await statusOf(event, 'Stalls', 'B', 4)).toBe('free')
     expect((await order(b, { eventId: event._id, seats: chosen })).statusCode).toBe(200)
+    // the cancellation mail names the seats the ticket had, freed (and held by another) since
+    const cancelledMail = () =>
+      readOutbox(server.config.outboxDir).find(
+        (m) => m.to.includes(a.email) && m.subject === 'Your ticket for Seated Night is cancelled',
+      )
+    await until(() => cancelledMail() !== undefined)
+    expect(cancelledMail()?.text).toContain('Seats: Stalls, Row B, Seat 4; Stalls, Row B, Seat 5')
   })
 
   it('refuses a choice that strands a single seat, unless nothing else is left', async () => {
@@ -271,6 +283,46 @@ describe('seats held, sold and freed', () => {
       seats: [seat(map, 'Stalls', 'A', 1).id, seat(map, 'Stalls', 'A', 2).id],
     })
     expect(fine.statusCode, fine.body).toBe(200)
+  })
+
+  it('finds a choice without a single seat further back: short rows in front, a long one behind', async () => {
+    const event = await seatedEvent()
+    // rows A to D of 3 seats (two of three always leave one), row E of 6
+    const short = gridSection('Stalls', 'Stalls', 4, 3)
+    const long = gridSection('Stalls', 'Stalls', 5, 6).rows[4]
+    if (!long) throw new Error('no row E')
+    const plan = { stage: { x: 0, y: -3, w: 6, h: 2 }, sections: [{ ...short, rows: [...short.rows, long] }] }
+    expect((await putMap(event, plan)).statusCode).toBe(200)
+    const map = await mapOf(event)
+    const buyer = await signUp(app())
+    const stranding = await order(buyer, {
+      eventId: event._id,
+      seats: [1, 2].map((n) => seat(map, 'Stalls', 'A', n).id),
+    })
+    expect([stranding.statusCode, stranding.json().message]).toEqual([409, SINGLE_SEAT_LEFT])
+    const fine = await order(buyer, {
+      eventId: event._id,
+      seats: [1, 2].map((n) => seat(map, 'Stalls', 'E', n).id),
+    })
+    expect(fine.statusCode, fine.body).toBe(200)
+  })
+
+  it('decides the single seat rule under the lock: two choices fine alone, made at once, cannot strand one between them', async () => {
+    const event = await seatedEvent()
+    expect((await putMap(event, theatre())).statusCode).toBe(200)
+    const map = await mapOf(event)
+    for (const row of ['A', 'B', 'C']) {
+      const [left, right] = [await signUp(app()), await signUp(app())]
+      // 1-2 and 4-5 of a row: each leaves no single seat alone, both would leave seat 3
+      const replies = await Promise.all([
+        order(left, { eventId: event._id, seats: [1, 2].map((n) => seat(map, 'Stalls', row, n).id) }),
+        order(right, { eventId: event._id, seats: [4, 5].map((n) => seat(map, 'Stalls', row, n).id) }),
+      ])
+      const outcomes = replies.map((r) =>
+        r.statusCode === 200 ? 200 : `${r.statusCode} ${r.json().message}`,
+      )
+      expect(outcomes.sort(), `row ${row}`).toEqual([200, `409 ${SINGLE_SEAT_LEFT}`].sort())
+    }
   })
 
   it('gives the best seats for a quantity: together, in the front row, by the centre', async () => {
@@ -396,6 +448,82 @@ describe('a seated type’s waiting list', () => {
     expect(picked.statusCode, picked.body).toBe(200)
     expect((picked.json() as CreateOrderReply).seats?.map((s) => `${s.row}${s.number}`)).toEqual(['A1', 'A2'])
     expect(await statusOf(event, 'Box', 'A', 2)).toBe('held')
+  })
+})
+
+describe('promo codes and waiting lists on a seated type', () => {
+  it('prices chosen seats with a promo code, counting its use with the order', async () => {
+    const event = await seatedEvent()
+    expect((await putMap(event, theatre())).statusCode).toBe(200)
+    const made = await app().inject({
+      method: 'POST',
+      url: `/api/v1/event/${event._id}/promo-codes`,
+      headers: bearer(organizer.token),
+      payload: { code: 'STALLS20', percentOff: 20, ticketTypes: ['Stalls'], maxUses: 1 },
+    })
+    expect(made.statusCode, made.body).toBe(201)
+    const map = await mapOf(event)
+    const [a, b] = [await signUp(app()), await signUp(app())]
+    const chosen = [seat(map, 'Stalls', 'C', 4).id, seat(map, 'Stalls', 'C', 5).id]
+    const held = await order(a, { eventId: event._id, seats: chosen, promoCode: 'stalls20' })
+    expect(held.statusCode, held.body).toBe(200)
+    const placed = held.json() as CreateOrderReply
+    // ₹1,500 × 2 less 20%
+    expect(placed.amount).toBe(240_000)
+    const paid = await pay(app(), a, placed)
+    expect((await confirm(app(), a, paid.json() as Checkout)).statusCode).toBe(200)
+    expect(await statusOf(event, 'Stalls', 'C', 5)).toBe('sold')
+    // its one use is taken: another buyer's seats at the code are refused, and nothing held
+    const again = await order(b, {
+      eventId: event._id,
+      seats: [seat(map, 'Stalls', 'A', 4).id, seat(map, 'Stalls', 'A', 5).id],
+      promoCode: 'STALLS20',
+    })
+    expect([again.statusCode, again.json().message]).toEqual([400, PROMO_USED_UP])
+    expect(await statusOf(event, 'Stalls', 'A', 4)).toBe('free')
+  })
+
+  it('keeps a seat that comes back for the one the waiting list offers it to, who may name it', async () => {
+    const event = await approvedEvent(app(), organizer, admin, { title: 'Two Seats' }, [
+      { type: 'Stalls', price: 900, quantity: 1 },
+    ])
+    expect(
+      (await putMap(event, { stage: null, sections: [grid('Stalls', 'Stalls', 1, 2)] })).statusCode,
+    ).toBe(200)
+    const map = await mapOf(event)
+    const [first, second] = [seat(map, 'Stalls', 'A', 1).id, seat(map, 'Stalls', 'A', 2).id]
+    const [holder, waiter, outsider] = [await signUp(app()), await signUp(app()), await signUp(app())]
+    const held = await order(holder, { eventId: event._id, seats: [first, second] })
+    expect(held.statusCode, held.body).toBe(200)
+    const placed = held.json() as CreateOrderReply
+    const paid = await pay(app(), holder, placed)
+    expect((await confirm(app(), holder, paid.json() as Checkout)).statusCode).toBe(200)
+    const joined = await app().inject({
+      method: 'POST',
+      url: `/api/v1/event/${event._id}/waitlist`,
+      headers: bearer(waiter.token),
+      payload: { ticketType: 'Stalls', quantity: 2 },
+    })
+    expect(joined.statusCode, joined.body).toBe(201)
+    await cancel(app(), holder, placed.ticketId)
+    await until(async () =>
+      ((await get(app(), '/api/v1/waitlist/mine', waiter)).json() as Array<{ status: string }>).some(
+        (entry) => entry.status === 'offered',
+      ),
+    )
+    // both seats are free on the map, and not on sale to anyone else
+    expect(await statusOf(event, 'Stalls', 'A', 1)).toBe('free')
+    const refused = await order(outsider, { eventId: event._id, seats: [first] })
+    expect(refused.statusCode).toBe(409)
+    expect(refused.json().message).toBe('Not enough tickets available.')
+    expect(await statusOf(event, 'Stalls', 'A', 1)).toBe('free')
+    // the buyer offered them names them, and holds them
+    const taken = await order(waiter, { eventId: event._id, seats: [second, first] })
+    expect(taken.statusCode, taken.body).toBe(200)
+    expect([await statusOf(event, 'Stalls', 'A', 1), await statusOf(event, 'Stalls', 'A', 2)]).toEqual([
+      'held',
+      'held',
+    ])
   })
 })
 
@@ -587,37 +715,7 @@ describe('the seats’ read models', () => {
     expect(rows.some((r) => String(r.taken).includes('x'))).toBe(true)
     // as the columns were added, with their defaults, then the migration's backfill
     const forget = "UPDATE seats SET slot = 0; UPDATE seat_rows SET taken = ''"
-    const store = storeOf(app())
-    const file = store.postgres
-      ? join(pgMigrationsFolder, '0019_seat_rows_taken.sql')
-      : join(migrationsFolder, '0027_seat_rows_taken.sql')
-    const text = readFileSync(file, 'utf8')
-    const backfill = text.slice(text.indexOf('-- Backfill'))
-    if (store.postgres) {
-      const client = await store.postgres.connection.pool.connect()
-      try {
-        await client.query('BEGIN')
-        await client.query(forget)
-        await client.query(backfill)
-        const read = async (q: string) => pgForm(await client.query(q))
-        expect(await read(seatsNow)).toEqual(before)
-        expect(await read(rowsNow)).toEqual(rows)
-      } finally {
-        await client.query('ROLLBACK')
-        client.release()
-      }
-    } else {
-      const sqlite = sqliteOf(app())
-      sqlite.exec('SAVEPOINT backfill')
-      try {
-        sqlite.exec(forget)
-        sqlite.exec(backfill)
-        expect(await dbRows(app(), seatsNow)).toEqual(before)
-        expect(await dbRows(app(), rowsNow)).toEqual(rows)
-      } finally {
-        sqlite.exec('ROLLBACK TO backfill')
-        sqlite.exec('RELEASE backfill')
-      }
-    }
+    const migration = { sqlite: '0027_seat_rows_taken.sql', postgres: '0019_seat_rows_taken.sql' }
+    expect(await afterBackfill(app(), migration, forget, [seatsNow, rowsNow])).toEqual([before, rows])
   })
 })

@@ -7,11 +7,13 @@
 //
 // Mind PostgreSQL where the text differs: an unquoted alias is folded to lower case (write
 // `AS "paymentStatus"`), and SQLite's functions (json_set, …) have other names there.
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import type { FastifyInstance } from 'fastify'
 import type pg from 'pg'
 import type { Config } from '../../server/config.ts'
-import { openDatabase } from '../../server/db/connection.ts'
-import { openPostgres } from '../../server/db/pg-connection.ts'
+import { migrationsFolder, openDatabase } from '../../server/db/connection.ts'
+import { openPostgres, pgMigrationsFolder } from '../../server/db/pg-connection.ts'
 import type { StoredFact } from '../../server/ledger/ledger.ts'
 import { rebuildReadModels } from '../../server/ledger/rebuild.ts'
 import { pgAppLedger } from '../../server/pg-projections.ts'
@@ -69,6 +71,49 @@ function sqliteHandle(store: Store) {
 export function sqliteOf(app: HasStore) {
   if (!storeOf(app).sqlite) throw new Error('this test is about SQLite, and the app runs on PostgreSQL')
   return sqliteHandle(storeOf(app))
+}
+
+/**
+ * What a migration's hand-written backfill (its text from `-- Backfill`) makes of the app's rows:
+ * `forget` puts the columns back as the migration found them (their defaults), the backfill runs,
+ * and `reads` are answered, all in a transaction rolled back after, on the app's store.
+ */
+export async function afterBackfill(
+  app: HasStore,
+  migration: { sqlite: string; postgres: string },
+  forget: string,
+  reads: string[],
+): Promise<Row[][]> {
+  const store = storeOf(app)
+  const file = store.postgres
+    ? join(pgMigrationsFolder, migration.postgres)
+    : join(migrationsFolder, migration.sqlite)
+  const text = readFileSync(file, 'utf8')
+  const backfill = text.slice(text.indexOf('-- Backfill'))
+  if (store.postgres) {
+    const client = await store.postgres.connection.pool.connect()
+    try {
+      await client.query('BEGIN')
+      await client.query(forget)
+      await client.query(backfill)
+      const answers: Row[][] = []
+      for (const read of reads) answers.push(pgForm(await client.query(read)))
+      return answers
+    } finally {
+      await client.query('ROLLBACK')
+      client.release()
+    }
+  }
+  const sqlite = sqliteOf(app)
+  sqlite.exec('SAVEPOINT backfill')
+  try {
+    sqlite.exec(forget)
+    sqlite.exec(backfill)
+    return reads.map((read) => sqlite.prepare(read).all() as Row[])
+  } finally {
+    sqlite.exec('ROLLBACK TO backfill')
+    sqlite.exec('RELEASE backfill')
+  }
 }
 
 /** The app's SQLite ledger itself (the Ledger class), for a test about SQLite. */

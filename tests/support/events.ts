@@ -1,6 +1,7 @@
 // Approved events, orders and payments through the real API, and what booking leaves behind
 // (order streams, read rows), for the booking and payments tests.
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
+import { Redis } from 'ioredis'
 import { expect } from 'vitest'
 import type { CreateOrderReply } from '../../contracts/booking.ts'
 import type { EventView, TicketTypeInput } from '../../contracts/catalog.ts'
@@ -153,6 +154,22 @@ export async function availableOf(app: FastifyInstance, eventId: string, type: s
   return ticketTypeOf(res.json() as EventView, type).available
 }
 
+/** Waits until the order's 'expire' job is in the queue (BullMQ on the real Redis). */
+async function expireJobScheduled(app: FastifyInstance, orderId: string) {
+  const { config, jobs } = app.platform
+  if (jobs.kind !== 'bullmq' || !config.redisUrl) return
+  const redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 1 })
+  try {
+    const key = `${config.queuePrefix}:holds:expire-${orderId}`
+    for (let tries = 0; (await redis.exists(key)) === 0; tries++) {
+      if (tries === 250) throw new Error(`no expire job for order ${orderId} after 5 s`)
+      await new Promise((r) => setTimeout(r, 20))
+    }
+  } finally {
+    redis.disconnect()
+  }
+}
+
 /**
  * Makes a hold lapse now. HOLD_MINUTES cannot go below 1, and a hold appended with a deadline
  * already past would be released at once by its own delayed 'expire' job, racing whatever the
@@ -167,6 +184,9 @@ export async function lapseHold(
   at = new Date(Date.now() - 1000),
 ): Promise<string> {
   const when = at.toISOString()
+  // The dispatch schedules the expire job from the fact as it reads it: once it has (the job
+  // waits minutes), the rewrite cannot reach the job's delay.
+  await expireJobScheduled(app, ticketId)
   await dbRun(app, 'UPDATE orders SET held_until = ? WHERE id = ?', when, ticketId)
   const changed = await rewriteFactData(app, {
     stream: `order-${ticketId}`,

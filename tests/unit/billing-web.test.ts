@@ -39,22 +39,14 @@ describe("an order's breakdown at the checkout", () => {
 })
 
 describe("a ticket's bills", () => {
-  it('a paid ticket with a price has its invoice', () => {
-    expect(documentsOf({ paymentStatus: 'Completed', totalAmount: 499 })).toEqual(['invoice'])
+  it('are those the server lists for its buyer, in its order', () => {
+    expect(documentsOf({ documents: ['invoice'] })).toEqual(['invoice'])
+    expect(documentsOf({ documents: ['invoice', 'credit-note'] })).toEqual(['invoice', 'credit-note'])
   })
 
-  it('a free, unpaid or failed ticket has none', () => {
-    expect(documentsOf({ paymentStatus: 'Completed', totalAmount: 0 })).toEqual([])
-    expect(documentsOf({ paymentStatus: 'Pending', totalAmount: 499 })).toEqual([])
-    expect(documentsOf({ paymentStatus: 'Failed', totalAmount: 499 })).toEqual([])
-  })
-
-  it('a refunded ticket has its invoice and its credit note; one cancelled before payment has none', () => {
-    expect(documentsOf({ paymentStatus: 'Cancelled', totalAmount: 499, refundAmount: 499 })).toEqual([
-      'invoice',
-      'credit-note',
-    ])
-    expect(documentsOf({ paymentStatus: 'Cancelled', totalAmount: 499 })).toEqual([])
+  it('none when the server lists none, or says nothing of them', () => {
+    expect(documentsOf({ documents: [] })).toEqual([])
+    expect(documentsOf({})).toEqual([])
   })
 })
 

@@ -30,6 +30,13 @@ describe('numbers', () => {
   it('name the series, and fit in 16 characters with the longest prefix', () => {
     expect(documentNumber('INV', '2627', 'invoice', 42)).toBe('INV2627/000042')
     expect(documentNumber('INV', '2627', 'credit-note', 3)).toBe('INV2627C000003')
+    // a long prefix and a series past a million a year: still at most 16 characters
+    expect(documentNumber('ABCDE', '2627', 'invoice', 999_999)).toBe('ABCDE2627/999999')
+    expect(documentNumber('ABCDE', '2627', 'invoice', 1_000_000)).toBe('ABCDE27/1000000')
+    expect(documentNumber('ABCDE', '2627', 'credit-note', 99_999_999)).toBe('ABCDE27C99999999')
+    for (const seq of [1, 999_999, 1_000_000, 12_345_678, 99_999_999])
+      for (const series of ['invoice', 'credit-note'] as const)
+        expect(documentNumber('ABCDE', '2627', series, seq).length).toBeLessThanOrEqual(16)
     expect(documentNumber('ABCDE', '2627', 'invoice', 999_999)).toHaveLength(16)
   })
 })

@@ -18,6 +18,7 @@ import { moveFocus, seatNavigation } from '../../web/src/screens/seating/seat-na
 import {
   keepFree,
   noSelection,
+  onSaleTo,
   pickedSeat,
   selectionTexts,
   selectionTotal,
@@ -296,6 +297,63 @@ describe("a buyer's selection", () => {
   it('stops at the most seats an order may have', () => {
     const full = { section: 'Stalls', ids: ['a1', 'a2'] }
     expect(toggleSelection(full, map, 'b1', 2)).toEqual({ selection: full, note: selectionTexts.tooMany })
+  })
+
+  it('keeps the free seats a waiting list waits for: none picked without an offer, as many as it offers', () => {
+    const waited = new Map([['t1', 0]])
+    expect(toggleSelection(noSelection, map, 'a1', 10, waited)).toEqual({
+      selection: noSelection,
+      note: selectionTexts.keptForWaitlist('Stalls'),
+    })
+    // another section's seats are on sale as ever
+    expect(toggleSelection(noSelection, map, 'c1', 10, waited).selection).toEqual({
+      section: 'Balcony',
+      ids: ['c1'],
+    })
+    const one = { section: 'Stalls', ids: ['a1'] }
+    expect(toggleSelection(one, map, 'a2', 10, new Map([['t1', 1]]))).toEqual({
+      selection: one,
+      note: selectionTexts.fewOnSale('Stalls', 1),
+    })
+    expect(toggleSelection(one, map, 'a2', 10, new Map([['t1', 2]])).selection.ids).toEqual(['a1', 'a2'])
+  })
+
+  it('counts what is on sale to a buyer: the live count and the seats their offer holds', () => {
+    const event = {
+      _id: 'e1',
+      ticketTypes: [
+        { _id: 't1', available: 0 },
+        { _id: 't2', available: 1 },
+      ],
+    } as never
+    const entry = (
+      eventId: string,
+      ticketTypeId: string,
+      status: 'waiting' | 'offered',
+      quantity: number,
+    ) => ({
+      eventId,
+      ticketTypeId,
+      ticketType: 'Stalls',
+      quantity,
+      position: 1,
+      status,
+      offerUntil: null,
+    })
+    expect([...onSaleTo(event, [])]).toEqual([
+      ['t1', 0],
+      ['t2', 1],
+    ])
+    expect([
+      ...onSaleTo(event, [
+        entry('e1', 't1', 'offered', 2),
+        entry('e1', 't2', 'waiting', 3),
+        entry('e2', 't1', 'offered', 4),
+      ]),
+    ]).toEqual([
+      ['t1', 2],
+      ['t2', 1],
+    ])
   })
 
   it('drops seats taken meanwhile, and totals the price', () => {

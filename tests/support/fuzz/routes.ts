@@ -773,6 +773,34 @@ export const routeSpecs: RouteSpec[] = [
     request: () => http({ method: 'GET', path: fixed('/api/v1/organizer/billing') }),
   },
   {
+    route: 'PUT /api/v1/admin/booking-fee',
+    request: () =>
+      http({
+        method: 'PUT',
+        path: fixed('/api/v1/admin/booking-fee'),
+        body: jsonBody(
+          {
+            perTicket: fc.constantFrom(0, 10, 12.5),
+            percent: fc.constantFrom(0, 2, 0.75),
+            taxRate: fc.constantFrom(18, 0, 5),
+          },
+          {
+            perTicket: fc.constantFrom(-1, 10.005, '10', null, 20_000),
+            percent: fc.constantFrom(51, -1, 'x', 1.234),
+            taxRate: fc.constantFrom(7, -5, '18', null),
+          },
+        ),
+      }),
+  },
+  {
+    route: 'GET /api/v1/account/invoices',
+    request: () => http({ method: 'GET', path: fixed('/api/v1/account/invoices') }),
+  },
+  {
+    route: 'GET /api/v1/admin/booking-fee',
+    request: () => http({ method: 'GET', path: fixed('/api/v1/admin/booking-fee') }),
+  },
+  {
     route: 'GET /api/v1/tax-rates',
     request: () => http({ method: 'GET', path: fixed('/api/v1/tax-rates') }),
   },
@@ -911,6 +939,19 @@ export const routeSpecs: RouteSpec[] = [
           from: fc.constantFrom('2026-04-01', '2026-13-01', '', 'yesterday', '2026-02-30'),
           to: fc.constantFrom('2027-03-31', '1999-01-01', '9999-99-99'),
           format: fc.constantFrom('json', 'csv', 'pdf'),
+        }),
+      }),
+  },
+  {
+    route: 'GET /api/v1/admin/invoices',
+    request: () =>
+      http({
+        method: 'GET',
+        path: fixed('/api/v1/admin/invoices'),
+        query: query({
+          from: fc.constantFrom('2026-04-01', '2026-13-01', '', 'yesterday'),
+          to: fc.constantFrom('2027-03-31', '1999-01-01', '9999-99-99'),
+          format: fc.constantFrom('json', 'csv', 'xml'),
         }),
       }),
   },

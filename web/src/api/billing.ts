@@ -1,4 +1,5 @@
 // Calls of taxes and invoices (API.md, "Taxes and invoices"): the organizer's billing profile, the
+// platform's booking fee (admins), the
 // GST rates a ticket type may have, a ticket's invoice and credit note (a PDF, or JSON), and the
 // organizer's invoices over some days (JSON, or CSV). Files need the Bearer header, so they are
 // fetched here and handed over as blobs.
@@ -6,6 +7,10 @@ import * as v from 'valibot'
 import {
   type BillingBody,
   BillingView,
+  type BookingFeeBody,
+  BookingFeeView,
+  type BuyerDocument,
+  type DocumentOf,
   type InvoiceDocument,
   TaxRatesView,
 } from '../../../contracts/billing.ts'
@@ -24,6 +29,14 @@ export async function fetchBillingProfile(): Promise<BillingView | null> {
 /** PUT /organizer/billing: the profile as saved */
 export const saveBillingProfile = async (profile: BillingBody): Promise<BillingView> =>
   v.parse(BillingView, await api.put<unknown>('/organizer/billing', profile))
+
+/** GET /admin/booking-fee (admins): the fee charged now */
+export const fetchBookingFee = async (): Promise<BookingFeeView> =>
+  v.parse(BookingFeeView, await api.get<unknown>('/admin/booking-fee'))
+
+/** PUT /admin/booking-fee: the fee as saved */
+export const saveBookingFee = async (fee: BookingFeeBody): Promise<BookingFeeView> =>
+  v.parse(BookingFeeView, await api.put<unknown>('/admin/booking-fee', fee))
 
 /** the GST rates a ticket type may have, and the platform's booking fee if it charges one */
 export type TaxRatesReply = v.InferOutput<typeof TaxRatesView>
@@ -74,13 +87,23 @@ async function fetchFile(path: string, accept: string): Promise<{ blob: Blob; na
 
 export type TicketDocumentKind = 'invoice' | 'credit-note'
 
-/** GET /ticket/{id}/invoice or /credit-note: the PDF, and the name to save it under */
+/** GET /ticket/{id}/invoice or /credit-note: the PDF (the tickets' or, `of` 'fee', the booking
+ * fee's), and the name to save it under */
 export async function fetchTicketDocument(
   ticketId: string,
   kind: TicketDocumentKind,
+  of: DocumentOf = 'tickets',
 ): Promise<{ blob: Blob; name: string }> {
-  const file = await fetchFile(`/ticket/${encodeURIComponent(ticketId)}/${kind}`, 'application/pdf')
+  const query = of === 'fee' ? '?of=fee' : ''
+  const file = await fetchFile(`/ticket/${encodeURIComponent(ticketId)}/${kind}${query}`, 'application/pdf')
   return { blob: file.blob, name: file.name ?? `${kind}-${ticketId}.pdf` }
+}
+
+/** GET /account/invoices: the documents issued to the account as a buyer, newest first */
+export const fetchMyInvoices = async (): Promise<BuyerDocument[]> => {
+  const reply = await api.get<unknown>('/account/invoices')
+  if (!Array.isArray(reply)) throw new ApiError('Your invoices could not be read.', 200, reply)
+  return reply as BuyerDocument[]
 }
 
 /** the days asked for, YYYY-MM-DD each, both included */
@@ -89,15 +112,28 @@ export type DocumentDays = { from: string; to: string }
 const daysQuery = (days: DocumentDays, csv = false) =>
   new URLSearchParams({ from: days.from, to: days.to, ...(csv ? { format: 'csv' } : {}) })
 
-/** GET /organizer/invoices: invoices and credit notes of those days, in number order */
-export const fetchInvoices = async (days: DocumentDays): Promise<InvoiceDocument[]> => {
-  const reply = await api.get<unknown>(`/organizer/invoices?${daysQuery(days)}`)
+/** whose register: the organizer's own (GET /organizer/invoices), or the platform's booking fee
+ * documents (GET /admin/invoices, admins) */
+export type Register = 'organizer' | 'platform'
+
+const registerPath = (register: Register) =>
+  register === 'platform' ? '/admin/invoices' : '/organizer/invoices'
+
+/** a register's invoices and credit notes of those days, in number order */
+export const fetchInvoices = async (
+  days: DocumentDays,
+  register: Register = 'organizer',
+): Promise<InvoiceDocument[]> => {
+  const reply = await api.get<unknown>(`${registerPath(register)}?${daysQuery(days)}`)
   if (!Array.isArray(reply)) throw new ApiError('The invoices could not be read.', 200, reply)
   return reply as InvoiceDocument[]
 }
 
-/** GET /organizer/invoices?format=csv: the same as a spreadsheet */
-export async function fetchInvoicesCsv(days: DocumentDays): Promise<{ blob: Blob; name: string }> {
-  const file = await fetchFile(`/organizer/invoices?${daysQuery(days, true)}`, 'text/csv')
+/** the same as a spreadsheet (?format=csv) */
+export async function fetchInvoicesCsv(
+  days: DocumentDays,
+  register: Register = 'organizer',
+): Promise<{ blob: Blob; name: string }> {
+  const file = await fetchFile(`${registerPath(register)}?${daysQuery(days, true)}`, 'text/csv')
   return { blob: file.blob, name: file.name ?? `invoices-${days.from}-to-${days.to}.csv` }
 }

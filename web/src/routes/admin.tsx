@@ -1,4 +1,5 @@
-// Routes of admins: dashboard, organizer accounts, support inbox, user accounts.
+// Routes of admins: dashboard, organizer accounts, support inbox, user accounts, the platform's
+// booking fee and its invoices.
 import { createRoute } from '@tanstack/react-router'
 import { lazyScreen } from '../ui/retry-import.ts'
 import { adminArea } from './layouts.ts'
@@ -30,9 +31,25 @@ export const userAccountsRoute = createRoute({
   component: lazyScreen(() => import('../screens/admin/user-accounts.tsx'), 'UserAccountsScreen'),
 })
 
+/** The platform's invoices and credit notes for booking fees (issue 42), between two days, and as CSV. */
+export const platformInvoicesRoute = createRoute({
+  getParentRoute: () => adminArea,
+  path: '/admin/invoices',
+  component: lazyScreen(() => import('../screens/billing/invoices.tsx'), 'PlatformInvoicesScreen'),
+})
+
+/** The platform's booking fee on paid orders (issue 42): what admins set, charged from then on. */
+export const bookingFeeRoute = createRoute({
+  getParentRoute: () => adminArea,
+  path: '/admin/booking-fee',
+  component: lazyScreen(() => import('../screens/billing/booking-fee.tsx'), 'BookingFeeScreen'),
+})
+
 export const adminRoutes = [
   adminDashboardRoute,
   createOrganizerRoute,
   inquiryReplyRoute,
   userAccountsRoute,
+  platformInvoicesRoute,
+  bookingFeeRoute,
 ] as const

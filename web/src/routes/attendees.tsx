@@ -52,6 +52,13 @@ export const cancelTicketRoute = createRoute({
   component: lazyScreen(() => import('../screens/booking/cancel-ticket.tsx'), 'CancelTicketScreen'),
 })
 
+/** The account's invoices and credit notes as a buyer (issue 42), kept after a transfer. */
+export const myInvoicesRoute = createRoute({
+  getParentRoute: () => signedInLayout,
+  path: '/account/invoices',
+  component: lazyScreen(() => import('../screens/billing/my-invoices.tsx'), 'MyInvoicesScreen'),
+})
+
 /** A ticket's passes (issue 16): a QR code per admission, printable one to a page. */
 export const ticketRoute = createRoute({
   getParentRoute: () => signedInLayout,
@@ -68,4 +75,5 @@ export const attendeeRoutes = [
   transferRoute,
   cancelTicketRoute,
   ticketRoute,
+  myInvoicesRoute,
 ] as const

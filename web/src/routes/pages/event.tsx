@@ -13,7 +13,7 @@ export function EventPage() {
   return (
     <EventDetailScreen
       sessions={<EventSessions key={id} eventId={id} />}
-      seating={(event) => <EventSeating eventId={event._id} bookable={!event.cancelledAt} />}
+      seating={(event) => <EventSeating event={event} bookable={!event.cancelledAt} />}
       sale={(event, booking) => <EventSale event={event} booking={booking} />}
     />
   )

@@ -111,6 +111,12 @@ export function AdminDashboardScreen() {
               <Link to="/account/tokens" className="button button-secondary">
                 API tokens
               </Link>
+              <Link to="/admin/booking-fee" className="button button-secondary">
+                Booking fee
+              </Link>
+              <Link to="/admin/invoices" className="button button-secondary">
+                Booking fee invoices
+              </Link>
             </nav>
           </header>
           <ActivityPanel />

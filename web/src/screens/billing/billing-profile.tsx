@@ -4,10 +4,9 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { Link } from '@tanstack/react-router'
 import { type FormEvent, useState } from 'react'
-import * as v from 'valibot'
 import { BillingBody, type BillingView, MAX_INVOICE_PREFIX } from '../../../../contracts/billing.ts'
 import { fetchBillingProfile, saveBillingProfile } from '../../api/billing.ts'
-import { fieldErrorsOf } from '../../api/field-errors.ts'
+import { checkedBody, fieldErrorsOf } from '../../api/field-errors.ts'
 import { Fetched } from '../../ui/fetched.tsx'
 import { FormError } from '../../ui/field.tsx'
 import { FormControl } from '../../ui/form-control.tsx'
@@ -30,19 +29,8 @@ const draftOf = (profile: BillingView | null): Draft => ({
 })
 
 /** the draft checked by the server's schema: the body to send, or a message per field */
-function checkDraft(draft: Draft): { ok: true; body: BillingBody } | { ok: false; errors: Errors } {
-  const checked = v.safeParse(BillingBody, {
-    ...draft,
-    gstin: draft.gstin.trim() === '' ? null : draft.gstin,
-  })
-  if (checked.success) return { ok: true, body: checked.output }
-  const errors: Errors = {}
-  for (const issue of checked.issues) {
-    const field = (v.getDotPath(issue) ?? 'form') as keyof Errors
-    errors[field] ??= issue.message
-  }
-  return { ok: false, errors }
-}
+const checkDraft = (draft: Draft) =>
+  checkedBody(BillingBody, { ...draft, gstin: draft.gstin.trim() === '' ? null : draft.gstin })
 
 export function BillingProfileScreen() {
   const profile = useQuery({ queryKey: billingProfileKey, queryFn: fetchBillingProfile })

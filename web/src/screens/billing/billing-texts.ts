@@ -1,4 +1,5 @@
-// The words of the billing screens: the organizer's billing profile and its invoices.
+// The words of the billing screens: the organizer's billing profile and its invoices, the
+// platform's booking fee.
 export const billingTexts = {
   heading: 'Billing',
   intro: 'What your invoices say of you. Tickets sold before this is saved get no invoice.',
@@ -20,8 +21,44 @@ export const billingTexts = {
   billingLink: 'Billing',
 } as const
 
+export const feeTexts = {
+  heading: 'Booking fee',
+  intro:
+    'What the platform charges on each paid order from now on, invoiced by the platform apart from the tickets. Orders already held keep the fee they were priced with.',
+  chargedNow: (summary: string) => `Charged now: ${summary}.`,
+  setOn: (at: Date) =>
+    `Set by an admin on ${at.toLocaleString('en-IN', { dateStyle: 'medium', timeStyle: 'short' })}.`,
+  fromSettings: "From the deployment's settings.",
+  perTicket: 'Fee per ticket (₹)',
+  percent: 'Percent of the price',
+  taxRate: 'GST rate on the fee',
+  hint: 'Both 0: no booking fee.',
+  save: 'Save',
+  saving: 'Saving...',
+  saved: 'Booking fee saved.',
+  saveFailed: 'Could not save the booking fee.',
+  loadFailed: 'Could not load the booking fee.',
+  invoicesLink: 'Booking fee invoices',
+} as const
+
+export const myInvoiceTexts = {
+  heading: 'Your invoices',
+  registrationsLink: 'Your Registrations',
+  event: 'Event',
+  issuedBy: 'Issued by',
+  fee: 'booking fee',
+  file: 'PDF',
+  pdf: 'PDF',
+  downloadLabel: (number: string) => `Download ${number} as PDF`,
+  downloading: 'Downloading...',
+  downloadFailed: 'The document could not be downloaded.',
+  loadFailed: 'Could not load your invoices.',
+  empty: 'No invoices yet: a paid ticket’s invoice appears here.',
+} as const
+
 export const invoiceTexts = {
   heading: 'Invoices',
+  platformHeading: 'Booking fee invoices',
   from: 'From',
   to: 'To',
   download: 'Download CSV',

@@ -1,11 +1,17 @@
 // Invoices (/organizer/invoices, organizers): the invoices and credit notes issued for the
 // organizer's tickets between two days (this month unless changed), in number order, with their
-// totals, and the same as a CSV file.
+// totals, and the same as a CSV file. Admins see the platform's own register the same way
+// (/admin/invoices: the booking fee's documents).
 import { keepPreviousData, useQuery } from '@tanstack/react-query'
 import { Link } from '@tanstack/react-router'
 import { useId, useState } from 'react'
 import type { DocumentMoney, InvoiceDocument } from '../../../../contracts/billing.ts'
-import { type DocumentDays, fetchInvoices, fetchInvoicesCsv } from '../../api/billing.ts'
+import {
+  type DocumentDays,
+  fetchInvoices,
+  fetchInvoicesCsv,
+  type Register as RegisterOf,
+} from '../../api/billing.ts'
 import { Fetched, messageOr } from '../../ui/fetched.tsx'
 import { FormControl } from '../../ui/form-control.tsx'
 import { formatDate } from '../../ui/format.ts'
@@ -99,13 +105,22 @@ function Register({ documents, days }: { documents: InvoiceDocument[]; days: Doc
 }
 
 export function InvoicesScreen() {
+  return <InvoiceRegister register="organizer" />
+}
+
+/** the platform's booking fee invoices and credit notes, for admins */
+export function PlatformInvoicesScreen() {
+  return <InvoiceRegister register="platform" />
+}
+
+function InvoiceRegister({ register }: { register: RegisterOf }) {
   const [days, setDays] = useState<DocumentDays>(() => thisMonth(new Date()))
   const [downloading, setDownloading] = useState(false)
   const headingId = useId()
   const valid = isRange(days)
   const documents = useQuery({
-    queryKey: ['organizer-invoices', days.from, days.to],
-    queryFn: () => fetchInvoices(days),
+    queryKey: [`${register}-invoices`, days.from, days.to],
+    queryFn: () => fetchInvoices(days, register),
     enabled: valid,
     placeholderData: keepPreviousData,
   })
@@ -113,7 +128,7 @@ export function InvoicesScreen() {
   const download = async () => {
     setDownloading(true)
     try {
-      const file = await fetchInvoicesCsv(days)
+      const file = await fetchInvoicesCsv(days, register)
       saveFile(file.blob, file.name)
     } catch (error) {
       notify.error(messageOr(invoiceTexts.downloadFailed)(error))
@@ -139,8 +154,10 @@ export function InvoicesScreen() {
   return (
     <section className="page billing-page invoices-page" aria-labelledby={headingId}>
       <header className="billing-header">
-        <h1 id={headingId}>{invoiceTexts.heading}</h1>
-        <Link to="/organizer/billing">{billingTexts.billingLink}</Link>
+        <h1 id={headingId}>
+          {register === 'platform' ? invoiceTexts.platformHeading : invoiceTexts.heading}
+        </h1>
+        {register === 'organizer' && <Link to="/organizer/billing">{billingTexts.billingLink}</Link>}
       </header>
       <div className="billing-filters">
         {dayInput('from', invoiceTexts.from)}

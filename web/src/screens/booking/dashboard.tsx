@@ -107,6 +107,7 @@ export function DashboardScreen({ inquiries }: { inquiries: ReactNode }) {
               <p className="dashboard-username">{profile.username}</p>
               <p className="dashboard-email">{profile.email}</p>
               <Link to="/registrations">Your Registrations</Link>
+              <Link to="/account/invoices">Your invoices</Link>
             </header>
             <h2>Ticket Data</h2>
             {tickets.length === 0 ? (

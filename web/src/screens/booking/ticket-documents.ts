@@ -1,5 +1,7 @@
-// Which bills a ticket of the buyer's has to download: the invoice of a paid ticket with a price
-// (a cancelled one was paid too if something is refunded), and the credit note of a refund.
+// Which bills a ticket of the account's has to download: those the server lists for it as its buyer
+// (the invoice of a paid ticket whose organizer issues them, then the credit note of a refund), so
+// a later holder, a free ticket or an organizer without a billing profile shows no button that
+// could only answer "no invoice".
 import type { Registration } from '../../../../contracts/booking.ts'
 import type { TicketDocumentKind } from '../../api/billing.ts'
 
@@ -10,11 +12,6 @@ export const documentTexts = {
   failed: 'The document could not be downloaded.',
 } as const
 
-export function documentsOf(
-  ticket: Pick<Registration, 'paymentStatus' | 'totalAmount' | 'refundAmount'>,
-): TicketDocumentKind[] {
-  if (ticket.paymentStatus === 'Completed') return ticket.totalAmount > 0 ? ['invoice'] : []
-  if (ticket.paymentStatus === 'Cancelled' && (ticket.refundAmount ?? 0) > 0)
-    return ['invoice', 'credit-note']
-  return []
+export function documentsOf(ticket: Pick<Registration, 'documents'>): TicketDocumentKind[] {
+  return ticket.documents ?? []
 }

@@ -6,16 +6,22 @@
 import { useQuery } from '@tanstack/react-query'
 import { useNavigate } from '@tanstack/react-router'
 import { type FormEvent, useEffect, useId, useMemo, useState } from 'react'
+import type { EventView } from '../../../../contracts/catalog.ts'
 import { MAX_SEATS_PER_ORDER, type SeatMapView } from '../../../../contracts/seating.ts'
+import { myWaitlistQuery } from '../../api/queries.ts'
 import { seatMapQuery } from '../../api/seating.ts'
+import { useSession } from '../../session/use-session.ts'
 import { formatRupees } from '../../ui/rupees.ts'
 import { seatLine } from '../../ui/seat-label.ts'
 import { SeatKey, SeatPlan } from './seat-plan.tsx'
 import {
   keepFree,
   noSelection,
+  type OnSale,
+  onSaleTo,
   pickedSeat,
   type Selection,
+  selectionTexts,
   selectionTotal,
   toggleSelection,
 } from './seat-selection.ts'
@@ -29,20 +35,28 @@ export const pickerTexts = {
   book: 'Book seats',
   best: 'Best available',
   taken: 'A seat you chose has just been taken by someone else, and was taken out of your choice.',
+  kept: (count: number) => `(${count} kept for the waiting list)`,
 } as const
 
-/** the event's seat map when it has one; `bookable`: its seats can be booked now */
-export function EventSeating({ eventId, bookable }: { eventId: string; bookable: boolean }) {
+/**
+ * The event's seat map when it has one; `bookable`: its seats can be booked now. What each ticket
+ * type has on sale to this buyer is the event's live count, and the seats its waiting list offers
+ * them: free seats beyond that are kept for the waiting list.
+ */
+export function EventSeating({ event, bookable }: { event: EventView; bookable: boolean }) {
   // the room joined first, the map read after: one read of it (use-seat-room.ts)
-  const readable = useSeatMapRoom(eventId)
+  const readable = useSeatMapRoom(event._id)
   // kept current by the room once read after its join; read again when joined anew (a reconnection)
-  const map = useQuery({ ...seatMapQuery(eventId), enabled: readable, staleTime: Number.POSITIVE_INFINITY })
+  const map = useQuery({ ...seatMapQuery(event._id), enabled: readable, staleTime: Number.POSITIVE_INFINITY })
+  const { user } = useSession()
+  const mine = useQuery({ ...myWaitlistQuery(), enabled: user !== null })
+  const onSale = useMemo(() => onSaleTo(event, mine.data ?? []), [event, mine.data])
   // none (or not read): the event is booked by count, as ever
   if (!map.data) return null
-  return <SeatPicker map={map.data} bookable={bookable} />
+  return <SeatPicker map={map.data} bookable={bookable} onSale={onSale} />
 }
 
-function SeatPicker({ map, bookable }: { map: SeatMapView; bookable: boolean }) {
+function SeatPicker({ map, bookable, onSale }: { map: SeatMapView; bookable: boolean; onSale: OnSale }) {
   const navigate = useNavigate()
   const [selection, setSelection] = useState<Selection>(noSelection)
   const [note, setNote] = useState<string | null>(null)
@@ -62,7 +76,7 @@ function SeatPicker({ map, bookable }: { map: SeatMapView; bookable: boolean }) 
   })
 
   const activate = (id: string) => {
-    const next = toggleSelection(selection, map, id)
+    const next = toggleSelection(selection, map, id, MAX_SEATS_PER_ORDER, onSale)
     setSelection(next.selection)
     setNote(next.note)
   }
@@ -79,7 +93,7 @@ function SeatPicker({ map, bookable }: { map: SeatMapView; bookable: boolean }) 
   return (
     <section className="seat-picker" aria-labelledby="seat-picker-heading">
       <h2 id="seat-picker-heading">{pickerTexts.heading}</h2>
-      <SectionPrices map={map} />
+      <SectionPrices map={map} onSale={onSale} />
       <SeatKey mode="buy" />
       <SeatPlan map={map} label={pickerTexts.grid} selected={selected} onActivate={activate} mode="buy" />
       <p className="form-hint" role="status">
@@ -118,7 +132,7 @@ function SeatPicker({ map, bookable }: { map: SeatMapView; bookable: boolean }) 
           </button>
         )}
       </section>
-      {bookable && <BestAvailable map={map} />}
+      {bookable && <BestAvailable map={map} onSale={onSale} />}
     </section>
   )
 }
@@ -137,8 +151,9 @@ function freeSeats(row: Row): number {
   return free
 }
 
-/** each section's price and free seats now */
-function SectionPrices({ map }: { map: SeatMapView }) {
+/** each section's price and free seats now: those on sale to the buyer, the rest kept for its
+ * waiting list */
+function SectionPrices({ map, onSale }: { map: SeatMapView; onSale: OnSale }) {
   const free = useMemo(
     () => map.sections.map((section) => section.rows.reduce((sum, row) => sum + freeSeats(row), 0)),
     [map],
@@ -159,7 +174,9 @@ function SectionPrices({ map }: { map: SeatMapView }) {
           <tr key={s}>
             <th scope="row">{section.name}</th>
             <td>{formatRupees(section.price)}</td>
-            <td>{free[s]}</td>
+            <td>
+              <FreeSeats free={free[s] ?? 0} onSale={onSale.get(section.ticketTypeId)} />
+            </td>
           </tr>
         ))}
       </tbody>
@@ -167,15 +184,29 @@ function SectionPrices({ map }: { map: SeatMapView }) {
   )
 }
 
+/** a section's free seats, and how many of them its waiting list keeps */
+function FreeSeats({ free, onSale = free }: { free: number; onSale?: number | undefined }) {
+  const kept = free - Math.max(0, Math.min(free, onSale))
+  if (kept === 0) return <>{free}</>
+  return (
+    <>
+      {free - kept} <span className="seat-kept">{pickerTexts.kept(kept)}</span>
+    </>
+  )
+}
+
 /** a section and a number of seats: the server picks the best ones together */
-function BestAvailable({ map }: { map: SeatMapView }) {
+function BestAvailable({ map, onSale }: { map: SeatMapView; onSale: OnSale }) {
   const navigate = useNavigate()
   const id = useId()
   const [section, setSection] = useState(map.sections[0]?.name ?? '')
   const [quantity, setQuantity] = useState('2')
   const chosen = map.sections.find((each) => each.name === section) ?? map.sections[0]
   const count = Number(quantity)
-  const valid = Number.isInteger(count) && count >= 1 && count <= MAX_SEATS_PER_ORDER
+  const forSale = chosen ? (onSale.get(chosen.ticketTypeId) ?? Number.POSITIVE_INFINITY) : 0
+  const kept = chosen !== undefined && forSale <= 0
+  const few = !kept && Number.isInteger(count) && count > forSale
+  const valid = Number.isInteger(count) && count >= 1 && count <= MAX_SEATS_PER_ORDER && !kept && !few
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault()
     if (!chosen || !valid) return
@@ -216,6 +247,8 @@ function BestAvailable({ map }: { map: SeatMapView }) {
       <button type="submit" className="button-secondary" disabled={!valid}>
         {pickerTexts.best}
       </button>
+      {kept && chosen && <p className="form-hint">{selectionTexts.keptForWaitlist(chosen.name)}</p>}
+      {few && chosen && <p className="form-hint">{selectionTexts.fewOnSale(chosen.name, forSale)}</p>}
     </form>
   )
 }

@@ -1,6 +1,11 @@
 // The seats a buyer has picked (issue 40): one section an order (its ticket type), at most
-// MAX_SEATS_PER_ORDER, free seats only; a seat taken meanwhile drops out of the selection.
+// MAX_SEATS_PER_ORDER, free seats only, and no more than its type has on sale to the buyer (free
+// seats kept for the type's waiting list are not: only an offer of the list's makes them the
+// buyer's); a seat taken meanwhile drops out of the selection.
+
+import type { EventView } from '../../../../contracts/catalog.ts'
 import { MAX_SEATS_PER_ORDER, type SeatMapView, type SeatNumber } from '../../../../contracts/seating.ts'
+import type { WaitlistEntryView } from '../../../../contracts/waitlist.ts'
 import { seatPlaces } from '../../live/seat-changes.ts'
 
 export type Selection = { section: string | null; ids: readonly string[] }
@@ -12,12 +17,20 @@ export const selectionTexts = {
   tooMany: `You can choose at most ${MAX_SEATS_PER_ORDER} seats at once.`,
   otherSection: (section: string) =>
     `Seats of one section per order: your selection now starts in ${section}.`,
+  keptForWaitlist: (section: string) =>
+    `The free seats of ${section} are kept for its waiting list: join it to be offered seats.`,
+  fewOnSale: (section: string, count: number) =>
+    `Only ${count === 1 ? '1 seat' : `${count} seats`} of ${section} ${count === 1 ? 'is' : 'are'} on sale now: the others are kept for its waiting list.`,
 } as const
+
+/** seats on sale to the buyer by ticket type id (a type left out: as many as are free) */
+export type OnSale = ReadonlyMap<string, number>
 
 export type PickedSeat = {
   id: string
   section: string
   ticketType: string
+  ticketTypeId: string
   row: string
   number: SeatNumber
   price: number
@@ -36,11 +49,24 @@ export function pickedSeat(map: SeatMapView, id: string): PickedSeat | null {
     id,
     section: section.name,
     ticketType: section.ticketType,
+    ticketTypeId: section.ticketTypeId,
     row: row.label,
     number: seat.number,
     price: section.price,
     status: seat.status,
   }
+}
+
+/** seats on sale to the buyer per ticket type: the live count, and what the waiting list offers them */
+export function onSaleTo(
+  event: Pick<EventView, '_id' | 'ticketTypes'>,
+  entries: readonly WaitlistEntryView[],
+): OnSale {
+  const onSale = new Map(event.ticketTypes.map((type) => [type._id, type.available]))
+  for (const entry of entries)
+    if (entry.eventId === event._id && entry.status === 'offered')
+      onSale.set(entry.ticketTypeId, (onSale.get(entry.ticketTypeId) ?? 0) + entry.quantity)
+  return onSale
 }
 
 /** the selection with a seat added or taken away, and what to tell the buyer (or null) */
@@ -49,6 +75,7 @@ export function toggleSelection(
   map: SeatMapView,
   id: string,
   max = MAX_SEATS_PER_ORDER,
+  onSale: OnSale = new Map(),
 ): { selection: Selection; note: string | null } {
   if (selection.ids.includes(id)) {
     const ids = selection.ids.filter((each) => each !== id)
@@ -57,12 +84,16 @@ export function toggleSelection(
   const seat = pickedSeat(map, id)
   if (seat?.status !== 'free') return { selection, note: selectionTexts.notFree }
   if (!seat) return { selection, note: selectionTexts.notFree }
+  const forSale = onSale.get(seat.ticketTypeId) ?? Number.POSITIVE_INFINITY
+  if (forSale <= 0) return { selection, note: selectionTexts.keptForWaitlist(seat.section) }
   if (selection.section !== null && selection.section !== seat.section)
     return {
       selection: { section: seat.section, ids: [id] },
       note: selectionTexts.otherSection(seat.section),
     }
   if (selection.ids.length >= max) return { selection, note: selectionTexts.tooMany }
+  if (selection.ids.length >= forSale)
+    return { selection, note: selectionTexts.fewOnSale(seat.section, forSale) }
   return { selection: { section: seat.section, ids: [...selection.ids, id] }, note: null }
 }
 

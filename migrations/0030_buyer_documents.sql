@@ -1,0 +1,1 @@
+CREATE INDEX `invoice_documents_buyer` ON `invoice_documents` (`buyer_id`,`issued_on`);
