@@ -633,15 +633,16 @@ function invoicesSection(v: InvoicesResult | undefined): string[] {
         kind === 'with' ? 'with a profile (a tax invoice each)' : 'without (no tax, no invoice)',
         range(f.cpuMsPerPurchase),
         range(f.settledCpuMsPerPurchase),
-        // recorded before the worker was a process of its own: not measured apart
-        f.workersCpuMsPerPurchase ? range(f.workersCpuMsPerPurchase) : '–',
-        f.serverCpuMsPerPurchase ? range(f.serverCpuMsPerPurchase) : '–',
+        // results recorded before the mails were measured apart have none of these
+        f.mailsCpuMsPerPurchase ? range(f.workersCpuMsPerPurchase) : '–',
+        f.mailsCpuMsPerPurchase ? range(f.mailsCpuMsPerPurchase) : '–',
+        f.mailsCpuMsPerPurchase ? range(f.serverCpuMsPerPurchase) : '–',
         `${f.databaseCpuMsPerPurchase}`,
         `${f.redisCpuMsPerPurchase}`,
         range(f.purchasesPerSecond),
         range(f.p99Ms),
         pct(f.generatorCpuShare),
-        kind === 'with' ? `${s.ratio} / ${s.settledRatio} / ${s.workersRatio} / ${s.serverRatio}` : '–',
+        kind === 'with' ? `${s.ratio} / ${s.settledRatio} / ${s.mailsRatio ?? '–'} / ${s.serverRatio}` : '–',
       ]
     }),
   )
@@ -656,21 +657,23 @@ function invoicesSection(v: InvoicesResult | undefined): string[] {
     '',
     '`npm run bench -- --only invoices`: on each store (SQLite at synchronous=FULL in a fresh data folder;',
     'PostgreSQL in a fresh database) one app process (WORKERS=off) and one worker process (workers/main.ts:',
-    "the confirmation mails, their passes and the invoices' PDFs), the whole server side on the server's",
-    'core (lib/deploy.ts), and the generator (tests/bench/lib/invoice-buyers.ts) on the other.',
+    "the payments' captures and the confirmation mails), the whole server side on the server's core",
+    '(lib/deploy.ts), and the generator (tests/bench/lib/invoice-buyers.ts) on the other. The mail queue is',
+    "paused for each burst and resumed after it, so the mails' passes and invoice PDFs are measured apart.",
     `${v.organizers} organizers each sell one event (state 27, prices without tax, one type at ₹${v.price} and ${v.taxRate}% GST);`,
     `${v.purchases.toLocaleString('en')} buyers each buy one ticket (hold → pay at the local gateway → confirm), all ${v.concurrency.toLocaleString('en')} in flight`,
     'at once, the connections opened before the burst. Rounds by organizers with a billing profile (each',
     'purchase issues a tax invoice in its organizer’s series) alternate with rounds by as many organizers',
     `without one (no tax, no invoice), fresh events each round; one warm-up round of each, then ${v.rounds} of each,`,
-    "medians (min–max). The purchase's CPU is the app's and the PostgreSQL backends' per purchase, from the",
-    'burst to its last confirm and until the server side was quiet after it; the worker’s, until quiet; the',
-    'server side’s, their sum; Redis apart. After every round each organizer’s GET /organizer/invoices',
+    "medians (min–max). The purchase's CPU is the app's, the worker's and the PostgreSQL backends' per",
+    'purchase, from the burst to its last confirm and until the server side was quiet after it (of it the',
+    'worker’s, the captures, apart); the mails’, from the queue’s resuming until quiet; the server side’s,',
+    'the purchase’s and the mails’; Redis apart. After every round each organizer’s GET /organizer/invoices',
     'is read: every purchase has exactly one invoice, of the right total, and the numbers run 1..n over all',
     `the rounds, with no gap or repeat. Checked: ${checked}; ${v.problems.length} problems${v.problems.length ? `: ${v.problems.slice(0, 5).join('; ')}` : ''}.`,
     '',
-    "| store | organizers | the purchase's CPU ms per purchase, to the last confirm | until quiet | the worker's (mails, PDFs) | the server side's | of it PostgreSQL | Redis | purchases/s | p99 ms | generator CPU | ratio with / without (purchase to confirm / until quiet / worker / server side) |",
-    '|---|---|---|---|---|---|---|---|---|---|---|---|',
+    "| store | organizers | the purchase's CPU ms per purchase, to the last confirm | until quiet | of it the worker's (captures) | the mails' (passes, PDFs) | the server side's | of it PostgreSQL | Redis | purchases/s | p99 ms | generator CPU | ratio with / without (purchase to confirm / until quiet / mails / server side) |",
+    '|---|---|---|---|---|---|---|---|---|---|---|---|---|',
     ...rows.map((cells) => `| ${cells.join(' | ')} |`),
     '',
   ]
@@ -1231,6 +1234,10 @@ function markdown(r: Record<string, unknown>): string {
         `long tasks ${n(f.longTasksMs)} ms until drawn; ${n(f.domNodes)} DOM nodes` +
         (f.mapRequestedMs
           ? `; the event asked for at ${n(f.eventRequestedMs)} ms, the map at ${n(f.mapRequestedMs)} ms, received at ${n(f.mapReceivedMs)} ms`
+          : '') +
+        (f.unthrottledMs ? `; not slowed ${n(f.unthrottledMs)} ms` : '') +
+        (seatWeb.speed
+          ? `; the page's CPU (Lighthouse's BenchmarkIndex) ${n(seatWeb.speed.hostIndex)} not slowed, ${n(seatWeb.speed.phoneIndex)} slowed (DevTools' calibration: mid-tier phone 1,000, low-tier 264)`
           : ''),
       '–',
       '–',
@@ -1305,9 +1312,9 @@ function markdown(r: Record<string, unknown>): string {
     const problems = invoices?.problems.filter((p) => p.startsWith(`${s.store},`)).length ?? 0
     rows.push([
       `invoices (${store}): ${n(invoices?.purchases ?? 0)} purchases at once across ${invoices?.organizers} organizers, each with a billing profile (a tax invoice per purchase)`,
-      `${s.with.cpuMsPerPurchase.median} ms of the app's and database's CPU per purchase (${s.with.settledCpuMsPerPurchase.median} ms until quiet; the worker's mails and PDFs ${s.with.workersCpuMsPerPurchase.median} ms, ratio ${s.workersRatio}; the server side ${s.serverRatio}); ` +
+      `${s.with.cpuMsPerPurchase.median} ms of the server's CPU per purchase, capture included, mails apart (${s.with.settledCpuMsPerPurchase.median} ms until quiet; the mails' passes and PDFs ${s.with.mailsCpuMsPerPurchase?.median ?? '–'} ms, ratio ${s.mailsRatio}; the server side ${s.serverRatio}); ` +
         `${s.with.purchasesPerSecond.median} purchases/s, p99 ${n(s.with.p99Ms.median)} ms; ${n(s.invoicesChecked)} invoices checked, ${problems} problems`,
-      `without profiles (no tax, no invoice): ${s.without.cpuMsPerPurchase.median} ms (${s.without.settledCpuMsPerPurchase.median} until quiet; the worker ${s.without.workersCpuMsPerPurchase.median}); ` +
+      `without profiles (no tax, no invoice): ${s.without.cpuMsPerPurchase.median} ms (${s.without.settledCpuMsPerPurchase.median} until quiet; the mails ${s.without.mailsCpuMsPerPurchase?.median ?? '–'}); ` +
         `${s.without.purchasesPerSecond.median} purchases/s, p99 ${n(s.without.p99Ms.median)} ms`,
       `${s.ratio} (${s.settledRatio} until quiet)`,
       '≤ 1.10; numbers 1..n per organizer, one invoice per purchase',

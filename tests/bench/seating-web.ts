@@ -11,7 +11,9 @@
 //   marks its map drawn (the grid's data-drawn: "some" once its first rows are in the DOM, "all"
 //   once its last are; the time is taken when the next task after the following animation frame
 //   runs, i.e. once that frame was laid out and painted). Median of the runs; for the median run,
-//   when the event and the map were asked for and the map received (resource timing).
+//   when the event and the map were asked for and the map received (resource timing). Before
+//   those runs, one with the CPU not slowed, and the page's speed as Lighthouse's BenchmarkIndex
+//   not slowed and slowed (speedOf): what the figures are relative to, as the machine's speed moves.
 // - Long tasks: on the last run's page, with every seat drawn and the live room joined, buyers hold
 //   5 named seats each (a hold replacing the buyer's last: 10 seats change) at HOLDS_PER_SECOND for
 //   CHURN_SECONDS; the share of that window's wall time inside long tasks (PerformanceObserver
@@ -69,7 +71,15 @@ export type SeatingWebResult = {
     mapRequestedMs: number
     mapReceivedMs: number
     domNodes: number
+    /** one more run with the CPU not slowed: what the page waits for besides its CPU */
+    unthrottledMs?: number
   }
+  /**
+   * The page's CPU as Lighthouse's BenchmarkIndex (higher is faster), read in a blank page of the
+   * phone's context, not slowed and slowed as the phone is: what a run's figures are relative to.
+   * Chrome DevTools' calibration takes 1,000 for a mid-tier phone and 264 for a low-tier one.
+   */
+  speed?: { hostIndex: number; phoneIndex: number }
   churn: {
     seconds: number
     holdsPerSecond: number
@@ -149,14 +159,71 @@ function observe() {
   appears.observe(document, { childList: true, subtree: true })
 }
 
-async function openMap(browser: Awaited<ReturnType<typeof pinnedChromium>>['browser'], url: string) {
+/**
+ * Lighthouse's BenchmarkIndex of the page's main thread (GoogleChrome/lighthouse, its
+ * computeBenchmarkIndex, as Chrome DevTools' CPU calibration runs it): the mean of two loops' rates,
+ * each timed for half a second, building a 10,000-character string (with garbage) and copying an
+ * array of 100,000 numbers back and forth (without), each divided by 10. As text: evaluated in the page.
+ */
+const BENCHMARK_INDEX = `(() => {
+  const strings = () => {
+    const t0 = Date.now()
+    let n = 0
+    while (Date.now() - t0 < 500) {
+      let s = ''
+      for (let j = 0; j < 10000; j++) s += 'a'
+      if (s.length === 1) throw new Error('not reached: keeps the loop from being folded away')
+      n++
+    }
+    return Math.round(n / 10 / ((Date.now() - t0) / 1000))
+  }
+  const copies = () => {
+    const a = []
+    const b = []
+    for (let i = 0; i < 100000; i++) a[i] = b[i] = i
+    const t0 = Date.now()
+    let n = 0
+    while (n % 10 !== 0 || Date.now() - t0 < 500) {
+      const from = n % 2 === 0 ? a : b
+      const to = n % 2 === 0 ? b : a
+      for (let j = 0; j < from.length; j++) to[j] = from[j]
+      n++
+    }
+    return Math.round(n / 10 / ((Date.now() - t0) / 1000))
+  }
+  return (strings() + copies()) / 2
+})()`
+
+/** the page's CPU not slowed and slowed as the phone's (a warm-up reading first, not kept) */
+async function speedOf(browser: Awaited<ReturnType<typeof pinnedChromium>>['browser']) {
   const { cpuSlowdown, ...device } = phone
+  const context = await browser.newContext(device)
+  try {
+    const page = await context.newPage()
+    await page.goto('about:blank')
+    const cdp = await context.newCDPSession(page)
+    await page.evaluate(BENCHMARK_INDEX)
+    const hostIndex = Math.round((await page.evaluate(BENCHMARK_INDEX)) as number)
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: cpuSlowdown })
+    const phoneIndex = Math.round((await page.evaluate(BENCHMARK_INDEX)) as number)
+    return { hostIndex, phoneIndex }
+  } finally {
+    await context.close()
+  }
+}
+
+async function openMap(
+  browser: Awaited<ReturnType<typeof pinnedChromium>>['browser'],
+  url: string,
+  slowdown = phone.cpuSlowdown,
+) {
+  const { cpuSlowdown: _, ...device } = phone
   const context = await browser.newContext(device)
   const page = await context.newPage()
   // as text, with the name helper tsx's compiler wraps named functions in (absent from the page)
   await page.addInitScript({ content: `var __name = (f) => f;\n(${observe.toString()})()` })
   const cdp = await context.newCDPSession(page)
-  await cdp.send('Emulation.setCPUThrottlingRate', { rate: cpuSlowdown })
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: slowdown })
   await page.goto(url)
   await page.waitForFunction(
     () => ((window as unknown as { seatBench: Window }).seatBench.allSeats ?? -1) > 0,
@@ -222,7 +289,13 @@ export async function benchSeatingWeb(
     // the server's map made once before the runs (the first read of a plan after a start)
     await fetch(`${server.url}/api/v1/event/${event.eventId}/seatmap`)
 
-    // a. first render
+    const speed = await speedOf(chromium.browser)
+    log(`seating-web speed: ${JSON.stringify(speed)}`)
+    // a. first render, once not slowed, then as the phone
+    const unthrottled = await openMap(chromium.browser, pageUrl, 1)
+    const unthrottledMs = round(unthrottled.seen.allSeats ?? 0, 0)
+    await unthrottled.context.close()
+    log(`seating-web first render not slowed: ${unthrottledMs} ms`)
     const firstSeatsMs: number[] = []
     const allSeatsMs: number[] = []
     const longTasks: number[] = []
@@ -300,7 +373,9 @@ export async function benchSeatingWeb(
         mapRequestedMs: requests[medianRun]?.map ?? 0,
         mapReceivedMs: requests[medianRun]?.received ?? 0,
         domNodes,
+        unthrottledMs,
       },
+      speed,
       churn,
       pushes,
     }

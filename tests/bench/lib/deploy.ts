@@ -63,6 +63,8 @@ export type Deployment = {
   seeded: Seeded
   servers: AppServer[]
   urls: string[]
+  /** the Redis and the QUEUE_PREFIX the app processes' job queues live under */
+  queues: { redisUrl: string; prefix: string }
   /** seats held and sold of a ticket type, from the store's inventory read model */
   inventory(ticketTypeId: string): Promise<{ held: number; sold: number }>
   measure(): { end(): Promise<ServerSideUse> }
@@ -218,6 +220,7 @@ export async function deploy(
       seeded,
       servers,
       urls: servers.map((s) => s.url),
+      queues: { redisUrl, prefix },
       inventory,
       measure() {
         const started = performance.now()
@@ -279,11 +282,18 @@ async function startWorkers(
   // BENCH_SERVER_PROF=<dir>: a V8 CPU profile there when it stops, as the app processes write theirs
   const profile = process.env.BENCH_SERVER_PROF
   const flags = profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : []
+  // BENCH_SQL_STATS=<file>: its SQLite statements' costs in <file>.worker (the app's go in <file>)
+  const sqlStats = process.env.BENCH_SQL_STATS
+  if (sqlStats) flags.push('--require', './tests/bench/lib/sql-stats.cjs')
+  // BENCH_SERVER_FLAGS: node's or V8's flags, as the app processes get them
+  if (process.env.BENCH_SERVER_FLAGS)
+    flags.push(...process.env.BENCH_SERVER_FLAGS.split(/\s+/).filter(Boolean))
   const running = spawnPinned(cores.server, [...flags, 'workers/main.ts'], {
     DATA_DIR: dataDir,
     RATE_LIMITS: 'off',
     NODE_ENV: 'test',
     ...env,
+    ...(sqlStats ? { BENCH_SQL_STATS: `${sqlStats}.worker` } : {}),
     WORKERS: 'inline',
     // its one line at info says it runs; it logs nothing else below warn
     LOG_LEVEL: 'info',
