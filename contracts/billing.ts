@@ -3,7 +3,7 @@
 // issued instead of a tax invoice. Place of supply for admission to an event is the state where it
 // is held: the same state as the organizer's gives CGST + SGST, half each; another gives IGST.
 import * as v from 'valibot'
-import { hasWholePaise } from './common.ts'
+import { hasWholePaise, pageNumber } from './common.ts'
 
 /** GST state codes (the first two digits of a GSTIN), with the state or territory each names */
 export const GST_STATES: Readonly<Record<string, string>> = {
@@ -194,6 +194,19 @@ export type DocumentOf = 'tickets' | 'fee'
 
 /** GET /account/invoices: a document issued to the caller as a buyer, and what it is for */
 export type BuyerDocument = InvoiceDocument & { of: DocumentOf }
+
+/** GET /account/invoices without `page`: the newest this many */
+export const BUYER_DOCUMENTS_MAX = 500
+/** GET /account/invoices?page=: a page's documents unless `limit` says (at most BUYER_DOCUMENTS_MAX) */
+export const BUYER_DOCUMENT_PAGE_LIMIT = 50
+
+/** GET /account/invoices's paging, as GET /event's: absent, the newest BUYER_DOCUMENTS_MAX; with
+ * `page` (from 1), that page of `limit` documents, newest first, still a bare array, the whole count
+ * in the X-Total-Count header and the next page's address in Link */
+export const BuyerDocumentsQuery = v.object({
+  page: pageNumber('page', 100_000),
+  limit: pageNumber('limit', BUYER_DOCUMENTS_MAX),
+})
 
 export const NO_INVOICE = 'This ticket has no invoice yet.'
 export const NO_CREDIT_NOTE = 'This ticket has no credit note.'

@@ -44,12 +44,13 @@ const issuedBy = statement<
     ORDER BY issued_on, series = 'credit-note', fy, seq LIMIT ${p.limit}`,
 )
 
-/** the most documents one account's list gives (newest first) */
-export const BUYER_DOCUMENTS_MAX = 500
-
-const boughtBy = statement<{ buyerId: string; limit: number }, Record<string, unknown>>(
+const boughtBy = statement<{ buyerId: string; limit: number; offset: number }, Record<string, unknown>>(
   (p) => sql`SELECT ${invoiceDocuments.columns()} FROM invoice_documents WHERE buyer_id = ${p.buyerId}
-    ORDER BY issued_on DESC, order_id DESC, series, "of" DESC LIMIT ${p.limit}`,
+    ORDER BY issued_on DESC, order_id DESC, series, "of" DESC LIMIT ${p.limit} OFFSET ${p.offset}`,
+)
+
+const countBoughtBy = statement<{ buyerId: string }, { n: number | string }>(
+  (p) => sql`SELECT COUNT(*) AS n FROM invoice_documents WHERE buyer_id = ${p.buyerId}`,
 )
 
 export function billingQueries(x: Sql) {
@@ -75,7 +76,11 @@ export function billingQueries(x: Sql) {
     },
     /** the documents issued to an account as a buyer (the fee's too), newest first: by day, order
      * (ids begin with their second), an order's credit notes before its invoices */
-    boughtBy: (buyerId: string) => after(x.all(boughtBy, { buyerId, limit: BUYER_DOCUMENTS_MAX }), documents),
+    boughtBy: (buyerId: string, limit: number, offset = 0) =>
+      after(x.all(boughtBy, { buyerId, limit, offset }), documents),
+    /** how many documents were issued to an account as a buyer */
+    countBoughtBy: (buyerId: string) =>
+      after(x.get(countBoughtBy, { buyerId }), (found) => Number(found?.n ?? 0)),
     /** a supplier's documents issued from one day to another (YYYY-MM-DD, both included), the
      * first `limit` of them */
     issuedBy: (supplierId: string, from: string, to: string, limit: number) =>

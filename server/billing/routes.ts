@@ -7,7 +7,10 @@ import {
   BillingView,
   BookingFeeBody,
   BookingFeeView,
+  BUYER_DOCUMENT_PAGE_LIMIT,
+  BUYER_DOCUMENTS_MAX,
   type BuyerDocument,
+  BuyerDocumentsQuery,
   DocumentQuery,
   type FeeView,
   InvoicesQuery,
@@ -34,7 +37,10 @@ import type { BillingProfileRow, InvoiceDocumentRow } from './tables.ts'
 import { type FeeTerms, feeCharged } from './tax.ts'
 
 export type BillingRoutesOptions = {
-  billing: Pick<BillingQueries, 'profile' | 'documentsOf' | 'issuedBy' | 'bookingFee' | 'boughtBy'>
+  billing: Pick<
+    BillingQueries,
+    'profile' | 'documentsOf' | 'issuedBy' | 'bookingFee' | 'boughtBy' | 'countBoughtBy'
+  >
   commands: BillingCommands
   config: Pick<Config, 'billing'>
 }
@@ -219,12 +225,21 @@ export async function billingRoutes(fastify: FastifyInstance, options: BillingRo
   // the caller's documents as a buyer: a ticket transferred since keeps its invoice here
   app.get(
     '/account/invoices',
-    { config: { access: 'signed-in' } },
-    async (request): Promise<BuyerDocument[]> =>
-      (await billing.boughtBy(callerOf(request).id)).map((row) => ({
-        ...documentView(row.document),
-        of: row.of,
-      })),
+    { config: { access: 'signed-in' }, schema: { querystring: BuyerDocumentsQuery } },
+    async (request, reply): Promise<BuyerDocument[]> => {
+      const buyerId = callerOf(request).id
+      const { page, limit = BUYER_DOCUMENT_PAGE_LIMIT } = request.query
+      const view = (rows: InvoiceDocumentRow[]) =>
+        rows.map((row) => ({ ...documentView(row.document), of: row.of }))
+      if (!page) return view(await billing.boughtBy(buyerId, BUYER_DOCUMENTS_MAX))
+      // a page: the whole count in a header (the body stays a bare array), and the next page's
+      // address while there is one
+      const total = await billing.countBoughtBy(buyerId)
+      reply.header('x-total-count', String(total))
+      if (page * limit < total)
+        reply.header('link', `</api/v1/account/invoices?page=${page + 1}&limit=${limit}>; rel="next"`)
+      return view(await billing.boughtBy(buyerId, limit, (page - 1) * limit))
+    },
   )
 
   // the platform's own series: the booking fee's invoices and credit notes (issue 42), for its return

@@ -9,7 +9,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { adminSession, bearer, organizerSession, type Session, signUp } from '../support/accounts.ts'
 import { launchBrowser } from '../support/browser.ts'
-import { transfer } from '../support/sales.ts'
+import { buy, transfer } from '../support/sales.ts'
 import { startServer, type TestServer } from '../support/server.ts'
 
 let server: TestServer
@@ -44,7 +44,7 @@ async function signedInPage(account: Session): Promise<Page> {
 }
 
 /** a taxed event of the organizer, made and approved through the API (prices without GST) */
-async function taxedEvent(): Promise<string> {
+async function taxedEvent(quantity = 50): Promise<string> {
   const form = new FormData()
   const fields = {
     title: TITLE,
@@ -55,7 +55,7 @@ async function taxedEvent(): Promise<string> {
     category: 'Music',
     state: '27',
     pricesIncludeTax: 'false',
-    ticketTypes: JSON.stringify([{ type: 'VIP', price: 1000, quantity: 50, taxRate: 18 }]),
+    ticketTypes: JSON.stringify([{ type: 'VIP', price: 1000, quantity, taxRate: 18 }]),
   }
   for (const [name, value] of Object.entries(fields)) form.append(name, value)
   const multipart = new Request('http://x/', { method: 'POST', body: form })
@@ -209,6 +209,30 @@ describe('taxes and invoices in the browser', () => {
         .subarray(0, 5)
         .toString(),
     ).toBe('%PDF-')
+  })
+
+  it('shows a buyer’s invoices fifty at a time, the rest on Show more invoices', async () => {
+    const collector = await signUp(server.app, 'sitarcollector')
+    const event = { _id: await taxedEvent(60) }
+    for (let n = 0; n < 51; n++) await buy(server.app, collector, event, 'VIP', 1)
+    const page = await signedInPage(collector)
+    await page.goto('/account/invoices')
+    await page.getByRole('heading', { name: 'Your invoices' }).waitFor()
+    const rows = page.locator('tbody tr')
+    await expect.poll(() => rows.count()).toBe(50)
+    const more = page.getByRole('button', { name: 'Show more invoices' })
+    await more.click()
+    await expect.poll(() => rows.count()).toBe(51)
+    await more.waitFor({ state: 'detached' })
+    // every invoice once, in the server's order (newest first), the second page after the first
+    const numbers = await page.locator('tbody tr th').allTextContents()
+    expect(new Set(numbers).size).toBe(51)
+    const listed = await server.app.inject({
+      method: 'GET',
+      url: '/api/v1/account/invoices',
+      headers: bearer(collector.token),
+    })
+    expect(numbers).toEqual((listed.json() as Array<{ number: string }>).map((d) => d.number))
   })
 
   it('lets an admin set the booking fee, which the next checkout shows before paying', async () => {

@@ -312,6 +312,25 @@ describe('invoices and credit notes', () => {
     expect(listed.indexOf(`CRN${fyNow()}C000001 ${ticketId} tickets`)).toBeLessThan(
       listed.indexOf(`CRN${fyNow()}/000001 ${ticketId} tickets`),
     )
+    // a page at a time: the same order, the count in a header, the next page's address in Link
+    const first = await get(app(), '/api/v1/account/invoices?page=1&limit=2', buyer)
+    expect(first.statusCode, first.body).toBe(200)
+    expect(first.headers['x-total-count']).toBe('3')
+    expect(first.headers.link).toBe('</api/v1/account/invoices?page=2&limit=2>; rel="next"')
+    const second = await get(app(), '/api/v1/account/invoices?page=2&limit=2', buyer)
+    expect(second.headers['x-total-count']).toBe('3')
+    expect(second.headers.link).toBeUndefined()
+    const numbers = (reply: { json: () => unknown }) =>
+      (reply.json() as Array<{ number: string }>).map((d) => d.number)
+    expect([...numbers(first), ...numbers(second)]).toEqual(numbers(mine))
+    expect(numbers(await get(app(), '/api/v1/account/invoices?page=3&limit=2', buyer))).toEqual([])
+    for (const query of ['page=0', 'page=x', 'limit=501', 'page=1&limit=0']) {
+      const refused = await get(app(), `/api/v1/account/invoices?${query}`, buyer)
+      expect(refused.statusCode, query).toBe(400)
+      expect((refused.json() as { message: string }).message).toMatch(
+        /^(Page|page|limit) must be a whole number/,
+      )
+    }
     expect((await get(app(), '/api/v1/account/invoices', friend)).json()).toEqual([])
     expect((await get(app(), '/api/v1/account/invoices')).statusCode).toBe(401)
   })

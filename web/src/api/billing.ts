@@ -3,12 +3,14 @@
 // GST rates a ticket type may have, a ticket's invoice and credit note (a PDF, or JSON), and the
 // organizer's invoices over some days (JSON, or CSV). Files need the Bearer header, so they are
 // fetched here and handed over as blobs.
+import { infiniteQueryOptions } from '@tanstack/react-query'
 import * as v from 'valibot'
 import {
   type BillingBody,
   BillingView,
   type BookingFeeBody,
   BookingFeeView,
+  BUYER_DOCUMENT_PAGE_LIMIT,
   type BuyerDocument,
   type DocumentOf,
   type InvoiceDocument,
@@ -99,12 +101,23 @@ export async function fetchTicketDocument(
   return { blob: file.blob, name: file.name ?? `${kind}-${ticketId}.pdf` }
 }
 
-/** GET /account/invoices: the documents issued to the account as a buyer, newest first */
-export const fetchMyInvoices = async (): Promise<BuyerDocument[]> => {
-  const reply = await api.get<unknown>('/account/invoices')
+/** GET /account/invoices?page=: a page of the documents issued to the account as a buyer, newest
+ * first, BUYER_DOCUMENT_PAGE_LIMIT of them (fewer on the last page) */
+export const fetchMyInvoicePage = async (page: number): Promise<BuyerDocument[]> => {
+  const reply = await api.get<unknown>(`/account/invoices?page=${page}&limit=${BUYER_DOCUMENT_PAGE_LIMIT}`)
   if (!Array.isArray(reply)) throw new ApiError('Your invoices could not be read.', 200, reply)
   return reply as BuyerDocument[]
 }
+
+/** the account's documents as a buyer, a page at a time (the next asked for while the last was full) */
+export const myInvoicesQuery = () =>
+  infiniteQueryOptions({
+    queryKey: ['my-invoices'] as const,
+    queryFn: ({ pageParam }) => fetchMyInvoicePage(pageParam),
+    initialPageParam: 1,
+    getNextPageParam: (last: BuyerDocument[], pages: BuyerDocument[][]) =>
+      last.length < BUYER_DOCUMENT_PAGE_LIMIT ? undefined : pages.length + 1,
+  })
 
 /** the days asked for, YYYY-MM-DD each, both included */
 export type DocumentDays = { from: string; to: string }

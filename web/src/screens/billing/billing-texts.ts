@@ -54,6 +54,8 @@ export const myInvoiceTexts = {
   downloadFailed: 'The document could not be downloaded.',
   loadFailed: 'Could not load your invoices.',
   empty: 'No invoices yet: a paid ticket’s invoice appears here.',
+  showMore: 'Show more invoices',
+  loadingMore: 'Loading more invoices...',
 } as const
 
 export const invoiceTexts = {
