@@ -236,10 +236,6 @@ export const InvoicesQuery = v.pipe(
   v.check((q) => !q.from || !q.to || q.from <= q.to, 'From must not be after to.'),
 )
 
-/** a register asked for over days with more documents than one answer gives */
-export const registerTooLong = (max: number) =>
-  `More than ${max.toLocaleString('en-IN')} invoices and credit notes in these dates: ask for fewer days.`
-
 /** the columns of GET /organizer/invoices?format=csv: what a monthly GST return needs */
 export const invoiceCsvColumns = [
   'number',

@@ -265,8 +265,8 @@ const EnvSchema = v.object({
     ),
     '0,5,12,18,28,40',
   ),
-  /** the most documents one register gives at once */
-  INVOICE_REGISTER_MAX: wholeNumber(50_000, 1),
+  /** the documents a register reads from the database at a time, as it sends them */
+  INVOICE_REGISTER_BATCH: wholeNumber(1_000, 1),
   /** the platform's booking fee on each order: rupees per ticket and a percent of the tickets' price */
   BOOKING_FEE_PER_TICKET: v.optional(
     v.pipe(
@@ -488,8 +488,8 @@ export type Config = {
   billing: {
     /** the GST rates a ticket type may have, in percent, ascending */
     gstRates: number[]
-    /** the most documents GET /organizer/invoices or /admin/invoices gives at once */
-    registerMax: number
+    /** the documents GET /organizer/invoices or /admin/invoices reads at a time, as it sends them */
+    registerBatch: number
     /** the platform's booking fee (none when both parts are 0) and its GST rate */
     fee: { perTicketPaise: number; percent: number; ratePercent: number } | null
     /** BOOKING_FEE_GST_RATE, a fee or none: where the admins' form starts */
@@ -782,7 +782,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     },
     billing: {
       gstRates: env.GST_RATES,
-      registerMax: env.INVOICE_REGISTER_MAX,
+      registerBatch: env.INVOICE_REGISTER_BATCH,
       fee:
         env.BOOKING_FEE_PER_TICKET > 0 || env.BOOKING_FEE_PERCENT > 0
           ? {

@@ -35,13 +35,23 @@ const seriesOfOrders = statement<{ orderIds: string[] }, { orderId: string; seri
     WHERE ${d.inList(sql`order_id`, p.orderIds)} AND "of" = 'tickets' ORDER BY order_id, series DESC`,
 )
 
+/** a document's place in a register: its day, then invoices before credit notes, by year and number */
+export type RegisterPlace = { issuedOn: string; credit: 0 | 1; fy: string; seq: number }
+
+/** before every document of a register */
+export const REGISTER_START: RegisterPlace = { issuedOn: '', credit: 0, fy: '', seq: 0 }
+
+const credit = sql`(CASE WHEN series = 'credit-note' THEN 1 ELSE 0 END)`
+
 const issuedBy = statement<
-  { supplierId: string; from: string; to: string; limit: number },
+  { supplierId: string; from: string; to: string; limit: number } & RegisterPlace,
   Record<string, unknown>
 >(
   (p) => sql`SELECT ${invoiceDocuments.columns()} FROM invoice_documents
     WHERE supplier_id = ${p.supplierId} AND issued_on >= ${p.from} AND issued_on <= ${p.to}
-    ORDER BY issued_on, series = 'credit-note', fy, seq LIMIT ${p.limit}`,
+      AND (issued_on > ${p.issuedOn} OR (issued_on = ${p.issuedOn} AND (${credit} > ${p.credit}
+        OR (${credit} = ${p.credit} AND (fy > ${p.fy} OR (fy = ${p.fy} AND seq > ${p.seq}))))))
+    ORDER BY issued_on, ${credit}, fy, seq LIMIT ${p.limit}`,
 )
 
 const boughtBy = statement<{ buyerId: string; limit: number; offset: number }, Record<string, unknown>>(
@@ -82,9 +92,10 @@ export function billingQueries(x: Sql) {
     countBoughtBy: (buyerId: string) =>
       after(x.get(countBoughtBy, { buyerId }), (found) => Number(found?.n ?? 0)),
     /** a supplier's documents issued from one day to another (YYYY-MM-DD, both included), the
-     * first `limit` of them */
-    issuedBy: (supplierId: string, from: string, to: string, limit: number) =>
-      after(x.all(issuedBy, { supplierId, from, to, limit }), documents),
+     * first `limit` of them after `place` in the register's order (day, invoices before credit
+     * notes, year, number): a register read in batches, each from where the last ended */
+    issuedBy: (supplierId: string, from: string, to: string, limit: number, place = REGISTER_START) =>
+      after(x.all(issuedBy, { supplierId, from, to, limit, ...place }), documents),
     /** the platform's booking fee as its admins last set it, or undefined before one did */
     bookingFee: () =>
       after(x.get(fee, {}), (found): BookingFeeRow | undefined =>

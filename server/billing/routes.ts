@@ -1,6 +1,7 @@
 // The billing area's routes (API.md, "Taxes and invoices"): the organizer's billing profile, an
 // order's invoice and credit note (PDF or JSON), the organizer's documents for a return (JSON or
 // CSV), a buyer's documents, the GST rates ticket types may have, and the platform's booking fee.
+import { Readable } from 'node:stream'
 import type { FastifyInstance, FastifyReply } from 'fastify'
 import {
   BillingBody,
@@ -18,7 +19,6 @@ import {
   NO_BILLING_PROFILE,
   NO_CREDIT_NOTE,
   NO_INVOICE,
-  registerTooLong,
   TaxRatesView,
 } from '../../contracts/billing.ts'
 import { TicketParams } from '../../contracts/booking.ts'
@@ -174,26 +174,45 @@ export async function billingRoutes(fastify: FastifyInstance, options: BillingRo
   documentRoute('/ticket/:ticketId/credit-note', 'credit-note', NO_CREDIT_NOTE)
 
   /** a supplier's register of documents (from, to: days, both included), as JSON or CSV: what its
-   * monthly return needs */
+   * monthly return needs. Sent as it is read, a batch at a time from where the last ended: a
+   * register of any length is given whole, never held whole in memory (the documents never change,
+   * and those issued meanwhile come after the last read or in a batch still to come). */
   const register = async (
     supplierId: string,
     query: { from?: string; to?: string; format?: 'csv' | 'json' },
     reply: FastifyReply,
   ) => {
     const { from = '0000-01-01', to = '9999-12-31', format } = query
-    // one more than may be given: more than that is refused, not cut short
-    const max = config.billing.registerMax
-    const rows = await billing.issuedBy(supplierId, from, to, max + 1)
-    if (rows.length > max) {
-      const message = registerTooLong(max)
-      throw invalid(message, [{ field: 'from', message }])
+    const batch = config.billing.registerBatch
+    // the first batch before the reply starts: a failure to read is still an error reply
+    const first = await billing.issuedBy(supplierId, from, to, batch)
+    async function* documents() {
+      let rows = first
+      for (;;) {
+        for (const row of rows) yield documentView(row.document)
+        const last = rows.at(-1)
+        if (rows.length < batch || !last) return
+        rows = await billing.issuedBy(supplierId, from, to, batch, {
+          issuedOn: last.issuedOn,
+          credit: last.series === 'credit-note' ? 1 : 0,
+          fy: last.fy,
+          seq: last.seq,
+        })
+      }
     }
-    const documents = rows.map((row) => documentView(row.document))
-    if (format !== 'csv') return documents
-    const lines = [csvRow([...invoiceCsvColumns])]
-    for (const d of documents) {
-      lines.push(
-        csvRow([
+    if (format !== 'csv') {
+      async function* json() {
+        let n = 0
+        yield '['
+        for await (const d of documents()) yield `${n++ === 0 ? '' : ','}${JSON.stringify(d)}`
+        yield ']'
+      }
+      return reply.type('application/json; charset=utf-8').send(Readable.from(json()))
+    }
+    async function* csv() {
+      yield csvRow([...invoiceCsvColumns])
+      for await (const d of documents())
+        yield csvRow([
           d.number,
           d.kind,
           d.date,
@@ -207,13 +226,12 @@ export async function billingRoutes(fastify: FastifyInstance, options: BillingRo
           d.totals.igst.toFixed(2),
           d.totals.total.toFixed(2),
           d.against ?? '',
-        ]),
-      )
+        ])
     }
     return reply
       .type('text/csv; charset=utf-8')
       .header('content-disposition', `attachment; filename="invoices_${from}_${to}.csv"`)
-      .send(lines.join(''))
+      .send(Readable.from(csv()))
   }
 
   app.get(

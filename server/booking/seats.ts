@@ -25,11 +25,6 @@ const labelOf = (seat: MapSeat): SeatLabel => ({
   number: seat.number,
 })
 
-/**
- * The seats of the order and their ticket type; null when the order is not seated (no seats named,
- * and the type named has no section on the map). `ownOrders`: the buyer's unpaid holds of the
- * event, which this checkout replaces (their seats count as free for them).
- */
 /** rows read to choose the best seats from: the nearest the stage with room enough */
 const CANDIDATE_ROWS = 4
 
@@ -40,7 +35,7 @@ const CANDIDATE_ROWS = 4
  * for them).
  */
 export async function seatsChosen(
-  seating: Pick<SeatingQueries, 'named'>,
+  seating: Pick<SeatingQueries, 'named' | 'rows' | 'rowsWithRoom'>,
   eventId: string,
   plan: { stage: Box | null; sections: ReadonlyArray<{ ticketTypeId: string }> },
   types: readonly TicketTypeRow[],
@@ -70,9 +65,21 @@ export async function seatsChosen(
     throw invalid(SEATS_NOT_OF_TYPE, [{ field: 'ticketType', message: SEATS_NOT_OF_TYPE }])
   const taken = seats.filter((s) => !isFree(s)).map((s) => s.id)
   if (taken.length > 0) throw seatsConflict(SEATS_TAKEN, taken)
-  // whether the choice strands a single seat is decided by the hold, under the event's lock
-  // (refuseStrandingNow): decided here, two buyers choosing at once could each leave one seat
-  // beside the other's
+  // Whether the choice strands a single seat is decided by the hold, under the event's lock
+  // (refuseStrandingNow): decided here alone, two buyers choosing at once could each leave one seat
+  // beside the other's. It is looked at here first too, as the rows are now with the buyer's own
+  // held seats free: a choice refused by them is refused before the checkout goes on (its hourly
+  // budget, the payment provider's order, the release of the buyer's last hold).
+  const n = ids.length
+  const [near, roomy] = await Promise.all([
+    seating.rowsWithRoom(eventId, type.id, n, CANDIDATE_ROWS),
+    seating.rowsWithRoom(eventId, type.id, n + 2, CANDIDATE_ROWS),
+  ])
+  const rows = rowsOf(
+    await seating.rows(eventId, type.id, [...seats.map((seat) => seat.row), ...near, ...roomy]),
+    ownOrders,
+  )
+  if (selectionRefusal(rows, new Set(ids))) throw conflict(SINGLE_SEAT_LEFT)
   return { ticketType: type, seats: seats.map(labelOf) }
 }
 

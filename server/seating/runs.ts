@@ -13,8 +13,11 @@ export type SeatOfRow = RowOfSeats['seats'][number]
 export type Run = { row: number; start: number; end: number }
 
 /**
- * The widest gap in x between two seats still side by side: half again the row's narrowest gap
- * between consecutive seats, so an aisle, however the plan is scaled, is any wider gap.
+ * The widest gap in x between two seats still side by side: half again the row's usual gap between
+ * consecutive seats, so an aisle, however the plan is scaled, is any wider gap. The usual gap is the
+ * narrowest when at least half the gaps are within half again of it (a plan's rows, whatever their
+ * aisles), else the lower median of the gaps: one seat moved a little towards its neighbour does not
+ * make every ordinary gap of its row an aisle, and the row a line of single seats.
  */
 function widestNeighbourGap(seats: SeatOfRow[]): number {
   let narrowest = Number.POSITIVE_INFINITY
@@ -22,7 +25,20 @@ function widestNeighbourGap(seats: SeatOfRow[]): number {
     const gap = Math.abs((seats[i] as SeatOfRow).x - (seats[i - 1] as SeatOfRow).x)
     if (gap > 0 && gap < narrowest) narrowest = gap
   }
-  return 1.5 * narrowest
+  if (narrowest === Number.POSITIVE_INFINITY) return narrowest
+  const gapAt = (i: number) => Math.abs((seats[i] as SeatOfRow).x - (seats[i - 1] as SeatOfRow).x)
+  let counted = 0
+  let wider = 0
+  for (let i = 1; i < seats.length; i++) {
+    const gap = gapAt(i)
+    if (gap > 0) counted++
+    if (gap > 1.5 * narrowest) wider++
+  }
+  if (2 * wider <= counted) return 1.5 * narrowest
+  const gaps: number[] = []
+  for (let i = 1; i < seats.length; i++) if (gapAt(i) > 0) gaps.push(gapAt(i))
+  gaps.sort((a, b) => a - b)
+  return 1.5 * (gaps[(gaps.length - 1) >> 1] as number)
 }
 
 /** The runs of one row's seats that `isFree` takes for free, added to `into` in the row's order. */

@@ -65,6 +65,22 @@ describe('singlesLeft', () => {
     expect(singlesLeft(spaced([3.6, 2.6, 1, 0]), new Set(['A1']))).toEqual(['A2'])
   })
 
+  it('keeps a row side by side when one seat was moved a little towards its neighbour', () => {
+    const spaced = (xs: number[]): RowOfSeats[] => [
+      { label: 'A', seats: xs.map((x, i) => ({ id: `A${i + 1}`, x, y: 0, status: 'free' as const })) },
+    ]
+    // the last seat half a seat nearer: the row's usual gap is still 1, not 0.5
+    const nudged = spaced([0, 1, 2, 3, 4, 5, 6, 7, 8, 8.5])
+    expect(singlesLeft(nudged, new Set(['A1', 'A2']))).toEqual([])
+    expect(singlesLeft(nudged, new Set(['A2', 'A3']))).toEqual(['A1'])
+    // four together: seats next to each other in the row's order
+    const best = (bestSeats(nudged, 4, null) ?? []).map((id) => Number(id.slice(1))).sort((a, b) => a - b)
+    expect(best).toHaveLength(4)
+    expect(best.at(-1)).toBe((best[0] ?? 0) + 3)
+    // an aisle as wide as two seats is still an aisle beside it
+    expect(singlesLeft(spaced([0, 1, 3, 4, 5, 5.5]), new Set(['A1']))).toEqual(['A2'])
+  })
+
   it('strands nothing new in a row of one seat', () => {
     expect(singlesLeft(section('o', 'oo'), new Set(['B1']))).toEqual(['B2'])
     expect(singlesLeft(section('o'), new Set())).toEqual([])
