@@ -206,7 +206,16 @@ function BestAvailable({ map, onSale }: { map: SeatMapView; onSale: OnSale }) {
   const forSale = chosen ? (onSale.get(chosen.ticketTypeId) ?? Number.POSITIVE_INFINITY) : 0
   const kept = chosen !== undefined && forSale <= 0
   const few = !kept && Number.isInteger(count) && count > forSale
-  const valid = Number.isInteger(count) && count >= 1 && count <= MAX_SEATS_PER_ORDER && !kept && !few
+  const countValid = Number.isInteger(count) && count >= 1 && count <= MAX_SEATS_PER_ORDER
+  const valid = countValid && !kept && !few
+  // why the button is off, said beside it and read with the field and the button
+  const hint = !chosen
+    ? null
+    : kept
+      ? selectionTexts.keptForWaitlist(chosen.name)
+      : few
+        ? selectionTexts.fewOnSale(chosen.name, forSale)
+        : null
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault()
     if (!chosen || !valid) return
@@ -240,15 +249,22 @@ function BestAvailable({ map, onSale }: { map: SeatMapView; onSale: OnSale }) {
           max={MAX_SEATS_PER_ORDER}
           step={1}
           value={quantity}
-          aria-invalid={!valid}
+          aria-invalid={!countValid || few}
+          aria-describedby={hint ? `${id}-hint` : undefined}
           onChange={(change) => setQuantity(change.target.value)}
         />
       </div>
-      <button type="submit" className="button-secondary" disabled={!valid}>
+      <button
+        type="submit"
+        className="button-secondary"
+        disabled={!valid}
+        aria-describedby={hint ? `${id}-hint` : undefined}
+      >
         {pickerTexts.best}
       </button>
-      {kept && chosen && <p className="form-hint">{selectionTexts.keptForWaitlist(chosen.name)}</p>}
-      {few && chosen && <p className="form-hint">{selectionTexts.fewOnSale(chosen.name, forSale)}</p>}
+      <p id={`${id}-hint`} className="form-hint" role="status">
+        {hint}
+      </p>
     </form>
   )
 }
