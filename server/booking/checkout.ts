@@ -283,6 +283,9 @@ export function checkout(parts: CheckoutParts) {
             order.seats,
             // the buyer's unpaid holds, which this checkout replaces: their seats are the buyer's to name
             order.seats ? new Set((await booking.heldBy(buyerId, event.id)).map((o) => o.id)) : new Set(),
+            // holds past their deadline: the hold releases them before it decides
+            async (typeId) =>
+              new Set((await booking.lapsedHolds(new Date().toISOString(), typeId)).map((o) => o.id)),
           )
         : null
       if (order.seats && !chosen) throw invalid(NO_SEATMAP, [{ field: 'seats', message: NO_SEATMAP }])

@@ -1,6 +1,6 @@
 // Booking commands with what they must look up inside the same transaction (live availability
 // of the ticket type), shared by the routes and the workers.
-import type { Box } from '../../contracts/seating.ts'
+import { type Box, SINGLE_SEAT_LEFT } from '../../contracts/seating.ts'
 import { documentNumber, financialYear, type Series } from '../billing/documents.ts'
 import type { Invoicing, OrderSuppliers } from '../billing/invoicing.ts'
 import type { BillingQueries } from '../billing/queries.ts'
@@ -14,6 +14,7 @@ import {
   together,
   wait,
 } from '../db/store.ts'
+import { conflict } from '../errors.ts'
 import { streams } from '../ids.ts'
 import { decideIn } from '../ledger/decider.ts'
 import type { FactMeta } from '../ledger/ledger.ts'
@@ -32,7 +33,7 @@ import {
 } from './decide.ts'
 import type { TicketsHeld } from './facts.ts'
 import type { BookingQueries, OrderRow } from './queries.ts'
-import { bestSeatsNow, refuseStrandingNow } from './seats.ts'
+import { bestSeatsNow, strandsNow } from './seats.ts'
 
 /** The limits a hold is decided under (from the settings and the event). */
 export type HoldLimits = {
@@ -163,11 +164,13 @@ export function bookingCommands(
     return inBatch ? ledger.transactionInBatch(work, options) : ledger.transaction(work, options)
   }
 
-  /** Holds that ran out but were not released yet give their seats back first. */
-  function* releaseLapsed(tx: Tx, now: string, ticketTypeId?: string): Step<void> {
-    for (const order of yield* wait(tx.reads.booking.lapsedHolds(now, ticketTypeId))) {
+  /** Holds that ran out but were not released yet give their seats back first: whether there were any. */
+  function* releaseLapsed(tx: Tx, now: string, ticketTypeId?: string): Step<boolean> {
+    const lapsed = yield* wait(tx.reads.booking.lapsedHolds(now, ticketTypeId))
+    for (const order of lapsed) {
       yield* run(tx, order.id, { type: 'Expire', now }, { actor: 'system' })
     }
+    return lapsed.length > 0
   }
   /** one command on one order, in a transaction of its own */
   const command = (orderId: string, cmd: OrderCommand, meta: FactMeta) =>
@@ -238,11 +241,29 @@ export function bookingCommands(
             order = { ...order, seats }
             seatIds = seats.map((s) => s.id)
           }
-          const [offered, left, heldFromAddress, issuedToBuyer, promo, eventCancelled, seatsNow] =
+          let [offered, left, heldFromAddress, issuedToBuyer, promo, eventCancelled, seatsNow] =
             first && replaced.length === 0 && !best ? first[1] : yield* wait(rest())
-          // named seats all free: refused if they strand a single seat, as the rows are now
-          if (seatIds.length > 0 && !best && seatsNotFree(seatIds, seatsNow).length === 0)
-            yield* refuseStrandingNow(seating, order.eventId, order.ticketTypeId, seatsNow)
+          if (seatIds.length > 0 && !best) {
+            /** whether the named seats are refused as the rows are now: one taken, or a single stranded */
+            const refusedNow = function* (): Step<boolean> {
+              return (
+                seatsNotFree(seatIds, seatsNow).length > 0 ||
+                (yield* strandsNow(seating, order.eventId, order.ticketTypeId, seatsNow))
+              )
+            }
+            let refused = yield* refusedNow()
+            // a hold past its deadline still holds its seats until it is released: released first
+            // when the choice would be refused as things are, and the choice judged again
+            if (refused && (yield* releaseLapsed(tx, now, ticketType.id))) {
+              ;[offered, left, heldFromAddress, issuedToBuyer, promo, eventCancelled, seatsNow] = yield* wait(
+                rest(),
+              )
+              refused = yield* refusedNow()
+            }
+            // named seats all free: refused if they strand a single seat (a taken one is the Hold's
+            // refusal, naming the seats)
+            if (refused && seatsNotFree(seatIds, seatsNow).length === 0) throw conflict(SINGLE_SEAT_LEFT)
+          }
           // seats a waiting list offered this buyer are theirs to book (issue 17)
           let available = left + offered
           if (available < order.quantity) {

@@ -42,11 +42,11 @@ export async function seatsChosen(
   ticketType: string | undefined,
   ids: readonly string[] | undefined,
   ownOrders: ReadonlySet<string>,
+  /** the holds of a type past their deadline, not yet released: their seats are given back */
+  lapsedOrders: (ticketTypeId: string) => Promise<ReadonlySet<string>> = async () => new Set(),
 ): Promise<{ ticketType: TicketTypeRow; seats: SeatLabel[] | null } | null> {
   const named = (t: TicketTypeRow) =>
     ticketType !== undefined && (t.id === ticketType || t.type.toLowerCase() === ticketType.toLowerCase())
-  const isFree = (seat: MapSeat) =>
-    seat.status === 'free' || (seat.status === 'held' && seat.orderId !== null && ownOrders.has(seat.orderId))
   if (!ids) {
     // the best seats are chosen under the event's lock, by the hold (bestSeatsNow)
     const type = types.find(named)
@@ -63,38 +63,53 @@ export async function seatsChosen(
   if (!type) throw invalid(SEATS_NOT_ON_MAP, [{ field: 'seats', message: SEATS_NOT_ON_MAP }])
   if (ticketType !== undefined && !named(type))
     throw invalid(SEATS_NOT_OF_TYPE, [{ field: 'ticketType', message: SEATS_NOT_OF_TYPE }])
-  const taken = seats.filter((s) => !isFree(s)).map((s) => s.id)
-  if (taken.length > 0) throw seatsConflict(SEATS_TAKEN, taken)
   // Whether the choice strands a single seat is decided by the hold, under the event's lock
-  // (refuseStrandingNow): decided here alone, two buyers choosing at once could each leave one seat
+  // (strandsNow): decided here alone, two buyers choosing at once could each leave one seat
   // beside the other's. It is looked at here first too, as the rows are now with the buyer's own
   // held seats free: a choice refused by them is refused before the checkout goes on (its hourly
   // budget, the payment provider's order, the release of the buyer's last hold).
   const n = ids.length
-  const [near, roomy] = await Promise.all([
-    seating.rowsWithRoom(eventId, type.id, n, CANDIDATE_ROWS),
-    seating.rowsWithRoom(eventId, type.id, n + 2, CANDIDATE_ROWS),
-  ])
-  const rows = rowsOf(
-    await seating.rows(eventId, type.id, [...seats.map((seat) => seat.row), ...near, ...roomy]),
-    ownOrders,
-  )
-  if (selectionRefusal(rows, new Set(ids))) throw conflict(SINGLE_SEAT_LEFT)
+  /** why the choice is refused with the seats of `freeOrders` free, if it is */
+  const refusal = async (freeOrders: ReadonlySet<string>) => {
+    const taken = seats.filter((s) => !isFreeFor(s, freeOrders)).map((s) => s.id)
+    if (taken.length > 0) return seatsConflict(SEATS_TAKEN, taken)
+    const [near, roomy] = await Promise.all([
+      seating.rowsWithRoom(eventId, type.id, n, CANDIDATE_ROWS),
+      seating.rowsWithRoom(eventId, type.id, n + 2, CANDIDATE_ROWS),
+    ])
+    const rows = rowsOf(
+      await seating.rows(eventId, type.id, [...seats.map((seat) => seat.row), ...near, ...roomy]),
+      freeOrders,
+    )
+    return selectionRefusal(rows, new Set(ids)) ? conflict(SINGLE_SEAT_LEFT) : null
+  }
+  const refused = await refusal(ownOrders)
+  if (refused) {
+    // a hold past its deadline still holds its seats until it is released (the hold releases it)
+    const lapsed = await lapsedOrders(type.id)
+    if (lapsed.size === 0) throw refused
+    const still = await refusal(new Set([...ownOrders, ...lapsed]))
+    if (still) throw still
+  }
   return { ticketType: type, seats: seats.map(labelOf) }
 }
 
+/** free, or held by one of `orders` (the buyer's own last hold, a lapsed one) */
+const isFreeFor = (seat: MapSeat, orders: ReadonlySet<string>) =>
+  seat.status === 'free' || (seat.status === 'held' && seat.orderId !== null && orders.has(seat.orderId))
+
 /**
- * Refuses named seats that would leave a single seat between taken ones or at a row's end, unless
- * no choice of as many seats without one exists, as the rows are now: read in the hold's
- * transaction under the event's lock, once the buyer's last hold gave its own seats back. Two
- * buyers choosing at once are decided one after the other, the second against the first's seats.
+ * Whether named seats would leave a single seat between taken ones or at a row's end, when a choice
+ * of as many seats without one exists, as the rows are now: read in the hold's transaction under
+ * the event's lock, once the buyer's last hold gave its own seats back. Two buyers choosing at once
+ * are decided one after the other, the second against the first's seats (SINGLE_SEAT_LEFT).
  */
-export function* refuseStrandingNow(
+export function* strandsNow(
   seating: StepQueries<Pick<SeatingQueries, 'rows' | 'rowsWithRoom'>>,
   eventId: string,
   ticketTypeId: string,
   chosen: ReadonlyArray<{ id: string; row: string }>,
-): Step<void> {
+): Step<boolean> {
   // the rows chosen from, and those where another choice of as many seats could be: the nearest
   // with room for them, and the nearest with room for two more (a row with room for exactly as
   // many may have no choice without a single left, where a longer one further back has)
@@ -108,7 +123,7 @@ export function* refuseStrandingNow(
   const rows = rowsOf(
     yield* wait(seating.rows(eventId, ticketTypeId, [...chosen.map((seat) => seat.row), ...near, ...roomy])),
   )
-  if (selectionRefusal(rows, new Set(chosen.map((seat) => seat.id)))) throw conflict(SINGLE_SEAT_LEFT)
+  return selectionRefusal(rows, new Set(chosen.map((seat) => seat.id))) !== null
 }
 
 /**

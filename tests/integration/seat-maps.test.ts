@@ -307,6 +307,27 @@ describe('seats held, sold and freed', () => {
     expect(fine.statusCode, fine.body).toBe(200)
   })
 
+  it('gives a lapsed hold’s seats, not yet released, to the next buyer who names them', async () => {
+    const event = await seatedEvent()
+    expect((await putMap(event, theatre())).statusCode).toBe(200)
+    const map = await mapOf(event)
+    const [first, next] = [await signUp(app()), await signUp(app())]
+    const seats = [1, 2].map((n) => seat(map, 'Stalls', 'C', n).id)
+    const held = await order(first, { eventId: event._id, seats })
+    expect(held.statusCode, held.body).toBe(200)
+    // before its deadline the seats are taken
+    const early = await order(next, { eventId: event._id, seats })
+    expect(early.statusCode).toBe(409)
+    expect(early.json().seats).toEqual(seats)
+    // past it (its expire job still minutes away), the next buyer gets them: the hold is released first
+    await lapseHold(app(), (held.json() as CreateOrderReply).ticketId)
+    expect(await statusOf(event, 'Stalls', 'C', 1)).toBe('held')
+    const taken = await order(next, { eventId: event._id, seats })
+    expect(taken.statusCode, taken.body).toBe(200)
+    const seatsOf = (reply: CreateOrderReply) => (reply.seats ?? []).map((s) => s.id)
+    expect(seatsOf(taken.json() as CreateOrderReply)).toEqual(seats)
+  })
+
   it('decides the single seat rule under the lock: two choices fine alone, made at once, cannot strand one between them', async () => {
     const event = await seatedEvent()
     expect((await putMap(event, theatre())).statusCode).toBe(200)
