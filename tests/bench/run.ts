@@ -1238,6 +1238,9 @@ function markdown(r: Record<string, unknown>): string {
         (f.unthrottledMs ? `; not slowed ${n(f.unthrottledMs)} ms` : '') +
         (seatWeb.speed
           ? `; the page's CPU (Lighthouse's BenchmarkIndex) ${n(seatWeb.speed.hostIndex)} not slowed, ${n(seatWeb.speed.phoneIndex)} slowed (DevTools' calibration: mid-tier phone 1,000, low-tier 264)`
+          : '') +
+        (seatWeb.midTier
+          ? `; as DevTools' mid-tier phone (CPU slowed ${seatWeb.midTier.rate}×, BenchmarkIndex ${n(seatWeb.midTier.index)}): all seats drawn ${n(seatWeb.midTier.allSeatsMedianMs)} ms (runs ${seatWeb.midTier.allSeatsMs.map(n).join(', ')})`
           : ''),
       '–',
       '–',
