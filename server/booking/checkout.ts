@@ -25,7 +25,7 @@ import type { SeatingQueries } from '../seating/queries.ts'
 import { instantIn } from '../wall-clock.ts'
 import type { BookingCommands } from './commands.ts'
 import type { PaymentConfirmer } from './confirm.ts'
-import { SALES_CLOSED } from './decide.ts'
+import { EVENT_CALLED_OFF, SALES_CLOSED } from './decide.ts'
 import type { BookingFact, RefundReason } from './facts.ts'
 import { discountPaise, promoTermsFor } from './promo.ts'
 import type { BookingQueries } from './queries.ts'
@@ -268,6 +268,8 @@ export function checkout(parts: CheckoutParts) {
       if (event?.approvalStatus !== 'Approved') throw notFound('Event not found.')
       const closesAt = salesCloseAt(event)
       if (new Date().toISOString() >= closesAt) throw conflict(SALES_CLOSED)
+      // said before anything about the seats chosen (the hold decides it again, under the lock)
+      if (event.cancelledAt) throw conflict(EVENT_CALLED_OFF)
       const room = await admitted(event.id, buyerId)
       const types = typesOf.get(event.id) ?? []
       // a seated order's type is its seats' section's; the seats are chosen (or checked) here and

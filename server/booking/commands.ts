@@ -243,6 +243,7 @@ export function bookingCommands(
           }
           let [offered, left, heldFromAddress, issuedToBuyer, promo, eventCancelled, seatsNow] =
             first && replaced.length === 0 && !best ? first[1] : yield* wait(rest())
+          let strands = false
           if (seatIds.length > 0 && !best) {
             /** whether the named seats are refused as the rows are now: one taken, or a single stranded */
             const refusedNow = function* (): Step<boolean> {
@@ -261,8 +262,8 @@ export function bookingCommands(
               refused = yield* refusedNow()
             }
             // named seats all free: refused if they strand a single seat (a taken one is the Hold's
-            // refusal, naming the seats)
-            if (refused && seatsNotFree(seatIds, seatsNow).length === 0) throw conflict(SINGLE_SEAT_LEFT)
+            // refusal, naming the seats), once the Hold's own checks pass (below)
+            strands = refused && seatsNotFree(seatIds, seatsNow).length === 0
           }
           // seats a waiting list offered this buyer are theirs to book (issue 17)
           let available = left + offered
@@ -293,6 +294,8 @@ export function bookingCommands(
             // the order's id was made for this checkout (checkout.ts): its stream is new
             true,
           )
+          // the last reason to refuse: an event called off, sales closed or a cap says so first
+          if (strands) throw conflict(SINGLE_SEAT_LEFT)
           if (offered > 0) {
             yield* decideIn(tx, waitlistDecider, {
               stream: streams.waitlist(order.ticketTypeId),

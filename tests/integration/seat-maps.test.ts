@@ -283,6 +283,19 @@ describe('seats held, sold and freed', () => {
       seats: [seat(map, 'Stalls', 'A', 1).id, seat(map, 'Stalls', 'A', 2).id],
     })
     expect(fine.statusCode, fine.body).toBe(200)
+    // once the event is called off, that is what a choice is told, stranding or not
+    const called = await app().inject({
+      method: 'POST',
+      url: `/api/v1/event/${event._id}/cancel`,
+      headers: bearer(organizer.token),
+      payload: { reason: 'The roof leaks' },
+    })
+    expect(called.statusCode, called.body).toBe(200)
+    const late = await order(await signUp(app()), {
+      eventId: event._id,
+      seats: [seat(map, 'Stalls', 'B', 2).id, seat(map, 'Stalls', 'B', 3).id],
+    })
+    expect([late.statusCode, late.json().message]).toEqual([409, 'This event has been cancelled.'])
   })
 
   it('finds a choice without a single seat further back: short rows in front, a long one behind', async () => {
