@@ -3,22 +3,21 @@
 // server refuses is shown at the field it names, until that field changes.
 import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { Link } from '@tanstack/react-router'
-import { type FormEvent, useState } from 'react'
 import { BillingBody, type BillingView, MAX_INVOICE_PREFIX } from '../../../../contracts/billing.ts'
 import { fetchBillingProfile, saveBillingProfile } from '../../api/billing.ts'
-import { checkedBody, fieldErrorsOf } from '../../api/field-errors.ts'
+import { checkedBody } from '../../api/field-errors.ts'
 import { Fetched } from '../../ui/fetched.tsx'
 import { FormError } from '../../ui/field.tsx'
 import { FormControl } from '../../ui/form-control.tsx'
 import { stateChoices } from '../../ui/gst-states.ts'
 import { notify } from '../../ui/toasts.ts'
+import { useDraftForm } from '../../ui/use-draft-form.ts'
 import { billingTexts } from './billing-texts.ts'
 import './billing.css'
 
 const billingProfileKey = ['billing-profile'] as const
 
 type Draft = { legalName: string; gstin: string; address: string; state: string; invoicePrefix: string }
-type Errors = Partial<Record<keyof Draft | 'form', string>>
 
 const draftOf = (profile: BillingView | null): Draft => ({
   legalName: profile?.legalName ?? '',
@@ -46,37 +45,17 @@ export function BillingProfileScreen() {
 
 function BillingProfileForm({ saved }: { saved: BillingView | null }) {
   const queryClient = useQueryClient()
-  const [draft, setDraft] = useState<Draft>(() => draftOf(saved))
-  const [errors, setErrors] = useState<Errors>({})
-  const [busy, setBusy] = useState(false)
-
-  const set = (field: keyof Draft, value: string) => {
-    setDraft((previous) => ({ ...previous, [field]: value }))
-    setErrors(({ [field]: _changed, form: _form, ...others }) => others)
-  }
-
-  const submit = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault()
-    if (busy) return
-    const checked = checkDraft(draft)
-    if (!checked.ok) {
-      setErrors(checked.errors)
-      return
-    }
-    setBusy(true)
-    setErrors({})
-    try {
-      const profile = await saveBillingProfile(checked.body)
+  const { draft, set, errors, busy, submit } = useDraftForm({
+    initial: () => draftOf(saved),
+    check: checkDraft,
+    save: saveBillingProfile,
+    saved: (profile) => {
       queryClient.setQueryData(billingProfileKey, profile)
-      setDraft(draftOf(profile))
       notify.success(billingTexts.saved)
-    } catch (error) {
-      setErrors(fieldErrorsOf(error) as Errors)
-      notify.error(billingTexts.saveFailed)
-    } finally {
-      setBusy(false)
-    }
-  }
+      return draftOf(profile)
+    },
+    failed: billingTexts.saveFailed,
+  })
 
   const text = (field: Exclude<keyof Draft, 'state' | 'address'>, label: string, extra: object = {}) => (
     <FormControl label={label} error={errors[field]} announce>

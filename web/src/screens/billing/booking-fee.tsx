@@ -4,21 +4,20 @@
 // keep the fee they were priced with.
 import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { Link } from '@tanstack/react-router'
-import { type FormEvent, useState } from 'react'
 import { BookingFeeBody, type BookingFeeView, feeSummary } from '../../../../contracts/billing.ts'
 import { fetchBookingFee, fetchTaxRates, saveBookingFee } from '../../api/billing.ts'
-import { checkedBody, fieldErrorsOf } from '../../api/field-errors.ts'
+import { checkedBody } from '../../api/field-errors.ts'
 import { Fetched } from '../../ui/fetched.tsx'
 import { FormError } from '../../ui/field.tsx'
 import { FormControl } from '../../ui/form-control.tsx'
 import { notify } from '../../ui/toasts.ts'
+import { useDraftForm } from '../../ui/use-draft-form.ts'
 import { feeTexts } from './billing-texts.ts'
 import './billing.css'
 
 const bookingFeeKey = ['booking-fee'] as const
 
 type Draft = { perTicket: string; percent: string; taxRate: string }
-type Errors = Partial<Record<keyof Draft | 'form', string>>
 
 const draftOf = (fee: BookingFeeView): Draft => ({
   perTicket: String(fee.perTicket),
@@ -49,41 +48,20 @@ export function BookingFeeScreen() {
 
 function BookingFeeForm({ saved, rates }: { saved: BookingFeeView; rates: readonly number[] }) {
   const queryClient = useQueryClient()
-  const [current, setCurrent] = useState(saved)
-  const [draft, setDraft] = useState<Draft>(() => draftOf(saved))
-  const [errors, setErrors] = useState<Errors>({})
-  const [busy, setBusy] = useState(false)
-
-  const set = (field: keyof Draft, value: string) => {
-    setDraft((previous) => ({ ...previous, [field]: value }))
-    setErrors(({ [field]: _changed, form: _form, ...others }) => others)
-  }
-
-  const submit = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault()
-    if (busy) return
-    const checked = checkDraft(draft)
-    if (!checked.ok) {
-      setErrors(checked.errors)
-      return
-    }
-    setBusy(true)
-    setErrors({})
-    try {
-      const fee = await saveBookingFee(checked.body)
+  const { draft, set, errors, busy, submit } = useDraftForm({
+    initial: () => draftOf(saved),
+    check: checkDraft,
+    save: saveBookingFee,
+    saved: async (fee) => {
+      // the screen shows the fee charged now from this query's data
       queryClient.setQueryData(bookingFeeKey, fee)
       // the checkout's breakdown and the event form read the fee from /tax-rates
       await queryClient.invalidateQueries({ queryKey: ['tax-rates'] })
-      setCurrent(fee)
-      setDraft(draftOf(fee))
       notify.success(feeTexts.saved)
-    } catch (error) {
-      setErrors(fieldErrorsOf(error) as Errors)
-      notify.error(feeTexts.saveFailed)
-    } finally {
-      setBusy(false)
-    }
-  }
+      return draftOf(fee)
+    },
+    failed: feeTexts.saveFailed,
+  })
 
   const amount = (field: 'perTicket' | 'percent', label: string, step: string) => (
     <FormControl label={label} error={errors[field]} announce>
@@ -109,8 +87,8 @@ function BookingFeeForm({ saved, rates }: { saved: BookingFeeView; rates: readon
         <h1>{feeTexts.heading}</h1>
         <p className="form-hint">{feeTexts.intro}</p>
         <p className="booking-fee-now" data-testid="booking-fee-now">
-          {feeTexts.chargedNow(feeSummary(current))}{' '}
-          {current.updatedAt ? feeTexts.setOn(new Date(current.updatedAt)) : feeTexts.fromSettings}
+          {feeTexts.chargedNow(feeSummary(saved))}{' '}
+          {saved.updatedAt ? feeTexts.setOn(new Date(saved.updatedAt)) : feeTexts.fromSettings}
         </p>
         {amount('perTicket', feeTexts.perTicket, '0.01')}
         {amount('percent', feeTexts.percent, '0.01')}
