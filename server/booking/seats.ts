@@ -9,7 +9,7 @@ import {
   SINGLE_SEAT_LEFT,
 } from '../../contracts/seating.ts'
 import type { TicketTypeRow } from '../catalog/queries.ts'
-import { type Step, type StepQueries, together, wait } from '../db/store.ts'
+import { runLater, type Step, type StepQueries, together, wait } from '../db/store.ts'
 import { conflict, invalid, seatsConflict } from '../errors.ts'
 import { bestSeats, type RowOfSeats, selectionRefusal } from '../seating/best.ts'
 import { type MapSeat, rowsOf, type SeatingQueries, seatInRow } from '../seating/queries.ts'
@@ -68,20 +68,13 @@ export async function seatsChosen(
   // beside the other's. It is looked at here first too, as the rows are now with the buyer's own
   // held seats free: a choice refused by them is refused before the checkout goes on (its hourly
   // budget, the payment provider's order, the release of the buyer's last hold).
-  const n = ids.length
   /** why the choice is refused with the seats of `freeOrders` free, if it is */
   const refusal = async (freeOrders: ReadonlySet<string>) => {
     const taken = seats.filter((s) => !isFreeFor(s, freeOrders)).map((s) => s.id)
     if (taken.length > 0) return seatsConflict(SEATS_TAKEN, taken)
-    const [near, roomy] = await Promise.all([
-      seating.rowsWithRoom(eventId, type.id, n, CANDIDATE_ROWS),
-      seating.rowsWithRoom(eventId, type.id, n + 2, CANDIDATE_ROWS),
-    ])
-    const rows = rowsOf(
-      await seating.rows(eventId, type.id, [...seats.map((seat) => seat.row), ...near, ...roomy]),
-      freeOrders,
-    )
-    return selectionRefusal(rows, new Set(ids)) ? conflict(SINGLE_SEAT_LEFT) : null
+    return (await runLater(strandsNow(seating, eventId, type.id, seats, freeOrders)))
+      ? conflict(SINGLE_SEAT_LEFT)
+      : null
   }
   const refused = await refusal(ownOrders)
   if (refused) {
@@ -109,6 +102,8 @@ export function* strandsNow(
   eventId: string,
   ticketTypeId: string,
   chosen: ReadonlyArray<{ id: string; row: string }>,
+  /** orders whose held seats count as free (the buyer's own last hold, before the hold gives it back) */
+  freeOrders: ReadonlySet<string> = new Set(),
 ): Step<boolean> {
   // the rows chosen from, and those where another choice of as many seats could be: the nearest
   // with room for them, and the nearest with room for two more (a row with room for exactly as
@@ -122,6 +117,7 @@ export function* strandsNow(
   )
   const rows = rowsOf(
     yield* wait(seating.rows(eventId, ticketTypeId, [...chosen.map((seat) => seat.row), ...near, ...roomy])),
+    freeOrders,
   )
   return selectionRefusal(rows, new Set(chosen.map((seat) => seat.id))) !== null
 }
