@@ -38,20 +38,19 @@ const seriesOfOrders = statement<{ orderIds: string[] }, { orderId: string; seri
 /** a document's place in a register: its day, then invoices before credit notes, by year and number */
 export type RegisterPlace = { issuedOn: string; credit: 0 | 1; fy: string; seq: number }
 
-/** before every document of a register */
-export const REGISTER_START: RegisterPlace = { issuedOn: '', credit: 0, fy: '', seq: 0 }
+/** before every document of a register from the day `from` */
+const registerStart = (from: string): RegisterPlace => ({ issuedOn: from, credit: 0, fy: '', seq: 0 })
 
-const credit = sql`(CASE WHEN series = 'credit-note' THEN 1 ELSE 0 END)`
-
+// The place's row value seeks invoice_documents_register (supplier, day, credit, year, number) on
+// both stores: a batch reads its own rows, however many came before it in the register.
 const issuedBy = statement<
-  { supplierId: string; from: string; to: string; limit: number } & RegisterPlace,
+  { supplierId: string; to: string; limit: number } & RegisterPlace,
   Record<string, unknown>
 >(
   (p) => sql`SELECT ${invoiceDocuments.columns()} FROM invoice_documents
-    WHERE supplier_id = ${p.supplierId} AND issued_on >= ${p.from} AND issued_on <= ${p.to}
-      AND (issued_on > ${p.issuedOn} OR (issued_on = ${p.issuedOn} AND (${credit} > ${p.credit}
-        OR (${credit} = ${p.credit} AND (fy > ${p.fy} OR (fy = ${p.fy} AND seq > ${p.seq}))))))
-    ORDER BY issued_on, ${credit}, fy, seq LIMIT ${p.limit}`,
+    WHERE supplier_id = ${p.supplierId} AND issued_on <= ${p.to}
+      AND (issued_on, credit, fy, seq) > (${p.issuedOn}, ${p.credit}, ${p.fy}, ${p.seq})
+    ORDER BY issued_on, credit, fy, seq LIMIT ${p.limit}`,
 )
 
 const boughtBy = statement<{ buyerId: string; limit: number; offset: number }, Record<string, unknown>>(
@@ -94,8 +93,13 @@ export function billingQueries(x: Sql) {
     /** a supplier's documents issued from one day to another (YYYY-MM-DD, both included), the
      * first `limit` of them after `place` in the register's order (day, invoices before credit
      * notes, year, number): a register read in batches, each from where the last ended */
-    issuedBy: (supplierId: string, from: string, to: string, limit: number, place = REGISTER_START) =>
-      after(x.all(issuedBy, { supplierId, from, to, limit, ...place }), documents),
+    issuedBy: (supplierId: string, from: string, to: string, limit: number, place = registerStart(from)) =>
+      after(x.all(issuedBy, { supplierId, to, limit, ...place }), documents),
+    /** issuedBy's statement as this store runs it, and its parameters' names in order (its plan's test) */
+    registerSql: () => {
+      const { text, params } = issuedBy.compile(x.dialect)
+      return { text, names: params.map((p) => (p as { name: string }).name) }
+    },
     /** the platform's booking fee as its admins last set it, or undefined before one did */
     bookingFee: () =>
       after(x.get(fee, {}), (found): BookingFeeRow | undefined =>

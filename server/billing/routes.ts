@@ -194,7 +194,7 @@ export async function billingRoutes(fastify: FastifyInstance, options: BillingRo
         if (rows.length < batch || !last) return
         rows = await billing.issuedBy(supplierId, from, to, batch, {
           issuedOn: last.issuedOn,
-          credit: last.series === 'credit-note' ? 1 : 0,
+          credit: last.credit === 1 ? 1 : 0,
           fy: last.fy,
           seq: last.seq,
         })

@@ -1,4 +1,5 @@
 // The billing area's read models (issue 42), declared once for both stores (db/read-model.ts).
+import { sql } from 'drizzle-orm'
 import type { DocumentOf } from '../booking/facts.ts'
 import { type RowOf, readModelTable } from '../db/read-model.ts'
 import type { Series, StoredDocument } from './documents.ts'
@@ -51,11 +52,14 @@ export const invoiceDocuments = readModelTable(
     /** the day of issue, YYYY-MM-DD */
     issuedOn: k.text('issued_on').notNull(),
     document: k.json<StoredDocument>('document').notNull(),
+    /** 1 for a credit note, else 0: the register's order (invoices before credit notes) as a key */
+    credit: k.integerOf('credit', sql`CASE WHEN series = 'credit-note' THEN 1 ELSE 0 END`).notNull(),
   }),
   (t, i) => [
     i.primaryKey({ columns: [t.supplierId, t.series, t.fy, t.seq] }),
     i.index('invoice_documents_order').on(t.orderId),
-    i.index('invoice_documents_supplier_day').on(t.supplierId, t.issuedOn),
+    // a register's order, so that each of its batches starts where the last ended
+    i.index('invoice_documents_register').on(t.supplierId, t.issuedOn, t.credit, t.fy, t.seq),
     i.index('invoice_documents_buyer').on(t.buyerId, t.issuedOn),
   ],
 )

@@ -27,6 +27,10 @@ function sqliteKit(kinds: Map<string, Kind>) {
     /** JSON as text on SQLite, jsonb on PostgreSQL (whose driver answers it parsed); written as JSON text */
     jsonb: <T>(name: string) => as(name, 'jsonb', sqliteCore.text(name, { mode: 'json' }).$type<T>()),
     real: (name: string) => as(name, 'real', sqliteCore.real(name)),
+    /** an integer the store computes from the row's other columns, never written: an index's key
+     * (virtual on SQLite, stored on PostgreSQL, which has no virtual ones) */
+    integerOf: (name: string, of: SQL) =>
+      as(name, 'integer', sqliteCore.integer(name).generatedAlwaysAs(of, { mode: 'virtual' })),
   }
 }
 
@@ -46,6 +50,7 @@ const pgKit = {
   json: (name: string) => jsonText(name),
   jsonb: (name: string) => pgCore.jsonb(name),
   real: (name: string) => pgCore.doublePrecision(name),
+  integerOf: (name: string, of: SQL) => pgCore.integer(name).generatedAlwaysAs(of),
 }
 
 /** The index builders, as SQLite's are typed. */
