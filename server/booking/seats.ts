@@ -35,7 +35,7 @@ const CANDIDATE_ROWS = 4
  * for them).
  */
 export async function seatsChosen(
-  seating: Pick<SeatingQueries, 'named' | 'rows' | 'rowsWithRoom'>,
+  seating: Pick<SeatingQueries, 'named' | 'rows' | 'rowsWithRun'>,
   eventId: string,
   plan: { stage: Box | null; sections: ReadonlyArray<{ ticketTypeId: string }> },
   types: readonly TicketTypeRow[],
@@ -98,25 +98,19 @@ const isFreeFor = (seat: MapSeat, orders: ReadonlySet<string>) =>
  * are decided one after the other, the second against the first's seats (SINGLE_SEAT_LEFT).
  */
 export function* strandsNow(
-  seating: StepQueries<Pick<SeatingQueries, 'rows' | 'rowsWithRoom'>>,
+  seating: StepQueries<Pick<SeatingQueries, 'rows' | 'rowsWithRun'>>,
   eventId: string,
   ticketTypeId: string,
   chosen: ReadonlyArray<{ id: string; row: string }>,
   /** orders whose held seats count as free (the buyer's own last hold, before the hold gives it back) */
   freeOrders: ReadonlySet<string> = new Set(),
 ): Step<boolean> {
-  // the rows chosen from, and those where another choice of as many seats could be: the nearest
-  // with room for them, and the nearest with room for two more (a row with room for exactly as
-  // many may have no choice without a single left, where a longer one further back has)
+  // the rows chosen from, and the nearest where a choice of as many seats side by side leaves no
+  // seat alone
   const n = chosen.length
-  const [near, roomy] = yield* wait(
-    together([
-      seating.rowsWithRoom(eventId, ticketTypeId, n, CANDIDATE_ROWS),
-      seating.rowsWithRoom(eventId, ticketTypeId, n + 2, CANDIDATE_ROWS),
-    ] as const),
-  )
+  const near = yield* wait(seating.rowsWithRun(eventId, ticketTypeId, n, CANDIDATE_ROWS))
   const rows = rowsOf(
-    yield* wait(seating.rows(eventId, ticketTypeId, [...chosen.map((seat) => seat.row), ...near, ...roomy])),
+    yield* wait(seating.rows(eventId, ticketTypeId, [...chosen.map((seat) => seat.row), ...near])),
     freeOrders,
   )
   return selectionRefusal(rows, new Set(chosen.map((seat) => seat.id))) !== null

@@ -83,21 +83,25 @@ const seatsOfRows = statement<{ eventId: string; ticketTypeId: string; labels: s
     ORDER BY ord`,
 )
 
-// the rows of a section with at least n seats free, nearest the stage's front first: where the
-// best n seats are found (a buyer's own held seats are not counted back here: their rows may be
-// passed over, never oversold). `free > 0` as written lets the rows with room (seat_rows_with_room)
-// serve it, full rows left out.
-const rowsWithRoom = statement<
-  { eventId: string; ticketTypeId: string; n: number; limit: number },
+// the rows of a section where n seats side by side may be taken without leaving one alone, nearest
+// the stage first: a run of exactly n free seats in the row's record (bounded by taken or blocked
+// seats or the row's ends), or of n + 2 or more. The record knows no aisles: a run across one passes
+// here, and the rows' seats are judged whole after (selectionRefusal).
+const rowsWithRun = statement<
+  { eventId: string; ticketTypeId: string; n: number; exact: string; longer: string; limit: number },
   { label: string }
 >(
   (p) => sql`SELECT row_label AS label FROM seat_rows
     WHERE event_id = ${p.eventId} AND ticket_type_id = ${p.ticketTypeId} AND free > 0 AND free >= ${p.n}
+      AND (taken LIKE ${p.longer}
+        OR '|' || replace(replace(taken, ${ROW_SEAT.taken}, '|'), ${ROW_SEAT.blocked}, '|') || '|' LIKE ${p.exact})
     ORDER BY rank, ord LIMIT ${p.limit}`,
 )
 
-// the same rows, each with its record of its seats now (seat_rows.taken, one character a seat in
-// the row's order), and the version of the plan they are of: all a hold reads to choose the best
+// the rows of a section with at least n seats free, nearest the stage's front first (where the best
+// n seats are found; a buyer's own held seats are not counted back here: their rows may be passed
+// over, never oversold), each with its record of its seats now (seat_rows.taken, one character a
+// seat in the row's order), and the version of the plan they are of: all a hold reads to choose the best
 // seats, their places kept (a row's taken seats, read as rows, were most of a hold's reading)
 const roomNow = statement<
   { eventId: string; ticketTypeId: string; n: number; limit: number },
@@ -289,15 +293,20 @@ export function seatingQueries(x: Sql, places: Places = new Places()) {
             rows.map(seatOf),
           ),
 
-    /**
-     * The labels of up to `limit` rows of a section with `n` seats or more free, nearest the stage
-     * first: where a best choice of n seats lies, without reading a stadium's section whole.
-     */
-    rowsWithRoom: (eventId: string, ticketTypeId: string, n: number, limit: number) =>
-      after(x.all(rowsWithRoom, { eventId, ticketTypeId, n, limit }), (rows) => rows.map((r) => r.label)),
+    /** the labels of the first `limit` rows where n seats side by side fit without leaving one
+     * seat alone as the rows' records are now (rowsWithRun), nearest the stage first */
+    rowsWithRun: (eventId: string, ticketTypeId: string, n: number, limit: number) => {
+      const free = ROW_SEAT.free
+      const exact = `%|${free.repeat(n)}|%`
+      const longer = `%${free.repeat(n + 2)}%`
+      return after(x.all(rowsWithRun, { eventId, ticketTypeId, n, exact, longer, limit }), (rows) =>
+        rows.map((r) => r.label),
+      )
+    },
 
     /**
-     * As rowsWithRoom, each row with its record of its seats now (ROW_SEAT: a character a seat, at
+     * The first `limit` rows of a section with `n` seats or more free, nearest the stage first,
+     * each row with its record of its seats now (ROW_SEAT: a character a seat, at
      * its slot), and the version of the plan they are of (null: no row has room).
      */
     roomNow: (eventId: string, ticketTypeId: string, n: number, limit: number) =>

@@ -320,6 +320,38 @@ describe('seats held, sold and freed', () => {
     expect(fine.statusCode, fine.body).toBe(200)
   })
 
+  it('finds a choice without a single seat past rows whose free seats are all apart', async () => {
+    const event = await seatedEvent()
+    // rows A to D of 7 seats with 2, 4 and 6 blocked: four free seats each, none beside another;
+    // row E of 3 seats (two of three leave one); row F of 7, all free, the one row with a choice
+    const front = gridSection('Stalls', 'Stalls', 4, 7)
+    const apart = front.rows.map((row) => ({
+      ...row,
+      seats: row.seats.map((s) => ({ ...s, blocked: s.number % 2 === 0 })),
+    }))
+    const e = gridSection('Stalls', 'Stalls', 5, 3).rows[4]
+    const f = gridSection('Stalls', 'Stalls', 6, 7).rows[5]
+    if (!e || !f) throw new Error('no rows E and F')
+    const plan = { stage: { x: 0, y: -3, w: 7, h: 2 }, sections: [{ ...front, rows: [...apart, e, f] }] }
+    expect((await putMap(event, plan)).statusCode).toBe(200)
+    const map = await mapOf(event)
+    const buyer = await signUp(app())
+    // E2 and E3 leave E1 alone, and F has a choice of two that leaves nobody alone
+    const stranding = await order(buyer, {
+      eventId: event._id,
+      seats: [2, 3].map((n) => seat(map, 'Stalls', 'E', n).id),
+    })
+    expect([stranding.statusCode, stranding.json().message]).toEqual([409, SINGLE_SEAT_LEFT])
+    // the seats apart are each alone already: taking one strands nobody new
+    const apartOne = await order(buyer, { eventId: event._id, seats: [seat(map, 'Stalls', 'A', 3).id] })
+    expect(apartOne.statusCode, apartOne.body).toBe(200)
+    const fine = await order(buyer, {
+      eventId: event._id,
+      seats: [1, 2].map((n) => seat(map, 'Stalls', 'F', n).id),
+    })
+    expect(fine.statusCode, fine.body).toBe(200)
+  })
+
   it('gives a lapsed hold’s seats, not yet released, to the next buyer who names them', async () => {
     const event = await seatedEvent()
     expect((await putMap(event, theatre())).statusCode).toBe(200)
