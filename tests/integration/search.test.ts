@@ -370,7 +370,7 @@ describe('the index as a read model', () => {
       sqlite.exec('ALTER TABLE event_ticket_types DROP COLUMN tax_rate_bp')
       sqlite
         .prepare(
-          'DELETE FROM __drizzle_migrations WHERE created_at IN (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+          'DELETE FROM __drizzle_migrations WHERE created_at IN (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
         )
         .run(
           recorded('0009_events_search'),
@@ -394,6 +394,7 @@ describe('the index as a read model', () => {
           recorded('0028_queue_type_opens'),
           recorded('0029_booking_fees'),
           recorded('0030_buyer_documents'),
+          recorded('0031_invoice_register'),
         )
       // Opening the database applies the missing migration, which indexes the existing events.
       openDatabase(sqlite.name).close()
