@@ -98,15 +98,19 @@ export function catalogCommands(ledger: CatalogLedger, timeZone: string) {
 
     /**
      * The organizer's seat map (issue 40), placed and checked by seating/plan.ts: the seats held or
-     * sold are read under the event's lock, so no hold takes a seat the plan moves before it commits.
+     * sold, and each section's type's tickets sold or held, are read under the event's lock, so no
+     * hold takes a seat the plan moves, nor a type's ticket by count, before it commits.
      */
     placeSeatMap: (change: { eventId: string; by: string; plan: SeatPlan }, meta: FactMeta) =>
       ledger.transaction(
         function* (tx) {
           const taken = yield* wait(tx.reads.seating.takenIds(change.eventId))
+          const takenOfTypes: Record<string, number> = {}
+          for (const { ticketTypeId } of change.plan.sections)
+            takenOfTypes[ticketTypeId] ??= yield* wait(tx.reads.booking.seatsTaken(ticketTypeId))
           const handled = yield* decideIn(tx, eventDecider, {
             stream: streams.event(change.eventId),
-            command: { type: 'PlaceSeatMap', ...change, taken, now: now(), timeZone },
+            command: { type: 'PlaceSeatMap', ...change, taken, takenOfTypes, now: now(), timeZone },
             meta,
           })
           return handled.facts

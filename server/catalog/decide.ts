@@ -101,6 +101,8 @@ export type EventCommand =
       by: string
       plan: SeatPlan
       taken: readonly string[]
+      /** the tickets each section's ticket type has sold or held (seated or by count) */
+      takenOfTypes: Readonly<Record<string, number>>
       now: string
       timeZone: string
     }
@@ -309,6 +311,10 @@ export const eventDecider: Decider<EventState, EventCommand, CatalogFact> = {
 
 export const SEAT_MAP_NEEDS_SEATS = 'A seated ticket type needs at least one seat for sale.'
 
+/** a ticket type with tickets sold or held by count becomes no section: those tickets have no seat */
+export const soldWithoutSeats = (type: string) =>
+  `${type} has tickets sold or held without seats, so it cannot become a section of the seat map.`
+
 /**
  * A seat map saved: on an event of this organizer's, not called off nor started, its sections each
  * of one of the event's ticket types; no seat held or sold moves or vanishes (refused naming them).
@@ -324,15 +330,24 @@ function decideSeatMap(
   if (state.cancelled) throw conflict(EVENT_CANCELLED)
   if (command.now >= startOf(details, command.timeZone))
     throw conflict('This event has started, so it can no longer be changed.')
-  for (const section of command.plan.sections) {
-    if (!state.ticketTypes.some((t) => t.ticketTypeId === section.ticketTypeId))
-      throw invalid(`Section "${section.name}": no such ticket type on this event.`)
-  }
+  const seated = seatedTypes(state)
+  command.plan.sections.forEach((section, s) => {
+    const type = state.ticketTypes.find((t) => t.ticketTypeId === section.ticketTypeId)
+    if (!type) {
+      const message = `Section "${section.name}": no such ticket type on this event.`
+      throw invalid(message, [{ field: `sections.${s}.ticketType`, message }])
+    }
+    if (!seated.has(type.ticketTypeId) && (command.takenOfTypes[type.ticketTypeId] ?? 0) > 0)
+      throw conflict(soldWithoutSeats(type.type))
+  })
   const moved = takenSeatsMoved(state.seatMap, command.plan, new Set(command.taken))
   if (moved.length > 0) throw seatsConflict(PLAN_MOVES_TAKEN_SEATS, moved)
   const capacities: Record<string, number> = {}
   for (const [ticketTypeId, seats] of seatsForSale(command.plan)) {
-    if (seats === 0) throw invalid(SEAT_MAP_NEEDS_SEATS)
+    if (seats === 0) {
+      const s = command.plan.sections.findIndex((section) => section.ticketTypeId === ticketTypeId)
+      throw invalid(SEAT_MAP_NEEDS_SEATS, [{ field: `sections.${s}`, message: SEAT_MAP_NEEDS_SEATS }])
+    }
     capacities[ticketTypeId] = seats
   }
   return [

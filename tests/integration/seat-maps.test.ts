@@ -18,6 +18,7 @@ import {
   SINGLE_SEAT_LEFT,
 } from '../../contracts/seating.ts'
 import { PROMO_USED_UP } from '../../server/booking/promo.ts'
+import { SEAT_MAP_NEEDS_SEATS, soldWithoutSeats } from '../../server/catalog/decide.ts'
 import { adminSession, bearer, organizerSession, type Session, signUp } from '../support/accounts.ts'
 import { afterBackfill, dbRows, rebuildStore } from '../support/db.ts'
 import { lapseHold } from '../support/events.ts'
@@ -623,6 +624,43 @@ describe('a plan changed after seats are sold', () => {
     expect(seat(after, 'Balcony', 'B', 9).status).toBe('held')
     const shown = (await get(app(), `/api/v1/event/${event._id}`)).json() as EventView
     expect(shown.ticketTypes.find((t) => t.type === 'Stalls')?.capacity).toBe(20)
+  })
+})
+
+describe('a plan over tickets sold by count', () => {
+  it('makes no section of a type with tickets sold or held without seats; a type without any may be one', async () => {
+    const event = await seatedEvent()
+    const buyer = await signUp(app())
+    const byCount = await order(buyer, { eventId: event._id, ticketType: 'Stalls', quantity: 1 })
+    expect(byCount.statusCode, byCount.body).toBe(200)
+    const refused = await putMap(event, theatre())
+    expect(refused.statusCode).toBe(409)
+    expect(refused.json().message).toBe(soldWithoutSeats('Stalls'))
+    expect((await get(app(), `/api/v1/event/${event._id}/seatmap`)).statusCode).toBe(404)
+    const shown = (await get(app(), `/api/v1/event/${event._id}`)).json() as EventView
+    expect(shown.ticketTypes.find((t) => t.type === 'Stalls')).toMatchObject({ capacity: 1, available: 0 })
+    // the balcony alone sold nothing: it may be seated
+    const balcony = await putMap(event, { sections: [grid('Balcony', 'Balcony', 2, 10, 5)] })
+    expect(balcony.statusCode, balcony.body).toBe(200)
+  })
+
+  it('refuses a section with no seat for sale, naming it', async () => {
+    const event = await seatedEvent()
+    const allBlocked = await putMap(event, {
+      sections: [
+        grid('Stalls', 'Stalls', 1, 4),
+        {
+          name: 'Balcony',
+          ticketType: 'Balcony',
+          rows: [{ label: 'A', seats: [1, 2, 3].map((number) => ({ number, blocked: true })) }],
+        },
+      ],
+    })
+    expect(allBlocked.statusCode).toBe(400)
+    expect(allBlocked.json()).toMatchObject({
+      message: SEAT_MAP_NEEDS_SEATS,
+      issues: [{ field: 'sections.1', message: SEAT_MAP_NEEDS_SEATS }],
+    })
   })
 })
 
