@@ -10,7 +10,7 @@ import type { Awaitable } from '../db/store.ts'
 import type { Replaying } from '../ledger/ledger.ts'
 import { type ReadHandlers, readProjection } from '../ledger/read-projection.ts'
 import { type ReplayRows, replayRows } from '../ledger/replay-rows.ts'
-import type { BookingFact } from './facts.ts'
+import type { BookingFact, SeatsHeld } from './facts.ts'
 import {
   cancelledBy,
   type HeldByClientRow,
@@ -53,6 +53,9 @@ const adjustSeats = (ticketTypeId: Value, eventId: Value, held: Value, sold: Val
 /** the upsert of a client address's unpaid seats, after its SELECT (holds without a key count none) */
 const clientSeatsMoved = sql`ON CONFLICT (client_key, event_id) DO UPDATE SET seats = held_by_client.seats + excluded.seats`
 
+/** a seated order's seats as the orders table keeps them (JSON text), null for general admission */
+const seatsText = (seats: SeatsHeld | undefined) => (seats && seats.length > 0 ? JSON.stringify(seats) : null)
+
 type Held = Omit<
   OrderRow,
   | 'id'
@@ -76,11 +79,11 @@ type Held = Omit<
 const hold = writesOf<Held>(
   (p) => sql`INSERT INTO orders (id, event_id, organizer_id, ticket_type_id, ticket_type, buyer_id, owner_id,
       quantity, unit_price_paise, amount_paise, provider, provider_order_id, status, payment_status, payment_id,
-      held_until, client_key, promo_code, discount_paise, fee_paise, refund, cancelled_at, cancelled_by,
+      held_until, client_key, promo_code, discount_paise, fee_paise, seats_held, refund, cancelled_at, cancelled_by,
       refund_requested_paise, refunded_paise, refunded_at, issued_at, created_at, updated_at)
     VALUES (${p.orderId}, ${p.eventId}, ${p.organizerId}, ${p.ticketTypeId}, ${p.ticketType}, ${p.buyerId}, NULL,
       ${p.quantity}, ${p.unitPricePaise}, ${p.amountPaise}, ${p.provider}, ${p.providerOrderId}, 'held', 'Pending',
-      NULL, ${p.heldUntil}, ${p.clientKey}, ${p.promoCode}, ${p.discountPaise}, ${p.feePaise}, NULL, NULL, NULL, 0, 0, NULL, NULL,
+      NULL, ${p.heldUntil}, ${p.clientKey}, ${p.promoCode}, ${p.discountPaise}, ${p.feePaise}, ${p.seatsHeld}, NULL, NULL, NULL, 0, 0, NULL, NULL,
       ${p.at}, ${p.at})`,
   (p) => adjustSeats(p.ticketTypeId, p.eventId, p.quantity, sql`0`),
   (p) => sql`INSERT INTO held_by_client (client_key, event_id, seats)
@@ -175,6 +178,7 @@ const handlers: ReadHandlers<BookingFact, undefined> = {
       promoCode: d.promoCode ?? null,
       discountPaise: d.discountPaise ?? 0,
       feePaise: orderMoney(d).fee.total,
+      seatsHeld: seatsText(d.seats),
       at: fact.at,
     })
   },
@@ -353,6 +357,7 @@ function replayHandlers(x: Sql, rowsHeld: number, replaying: Replaying) {
         promoCode: d.promoCode ?? null,
         discountPaise: d.discountPaise ?? 0,
         feePaise: orderMoney(d).fee.total,
+        seatsHeld: seatsText(d.seats),
         refund: null,
         cancelledAt: null,
         cancelledBy: null,

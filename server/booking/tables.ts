@@ -45,6 +45,9 @@ export const orders = readModelTable(
     discountPaise: k.bigint('discount_paise').notNull().default(0),
     /** the platform's booking fee in amountPaise, its GST included (issue 42): its own invoice */
     feePaise: k.bigint('fee_paise').notNull().default(0),
+    /** a seated order's seats as its hold named them (SeatsHeld, as JSON text; issue 40): its
+     * tickets and passes name them, cancelled or not; null for general admission */
+    seatsHeld: k.text('seats_held'),
     refund: k.text('refund').$type<'requested' | 'refunded'>(),
     /** when the ticket was cancelled, and why: its holder cancelled it, or its event was called off */
     cancelledAt: k.text('cancelled_at'),

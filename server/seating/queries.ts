@@ -141,9 +141,11 @@ const takenOf = statement<{ eventId: string }, { id: string; status: 'held' | 's
   (p) => sql`SELECT seat_id AS id, status FROM seats WHERE event_id = ${p.eventId} AND status <> 'free'`,
 )
 
-const ofOrders = statement<{ orderIds: string[] }, RawSeat>(
-  (p, d) => sql`SELECT ${seatColumns} FROM seats
-    WHERE ${d.inList(sql`order_id`, p.orderIds)} AND status <> 'free' ORDER BY ord`,
+// the seats each order's hold named, as the orders read model keeps them (cancelled, released or
+// replaced orders keep them too: a ticket names the seats it was sold with)
+const ofOrders = statement<{ orderIds: string[] }, { orderId: string; seats: string | null }>(
+  (p, d) => sql`SELECT id AS "orderId", seats_held AS seats FROM orders
+    WHERE ${d.inList(sql`id`, p.orderIds)} AND seats_held IS NOT NULL`,
 )
 
 const lastOfOrder = statement<{ orderId: string }, RawSeat>(
@@ -349,22 +351,15 @@ export function seatingQueries(x: Sql, places: Places = new Places()) {
     /** the event's seats held or sold now, and which */
     taken: (eventId: string) => x.all(takenOf, { eventId }),
 
-    /** the seats each of these orders holds or owns now, by order id */
+    /** the seats each of these orders' holds named, by order id (those of general admission left out) */
     labelsOf: (orderIds: readonly string[]) => {
       if (orderIds.length === 0) return new Map<string, SeatLabel[]>()
       return after(x.all(ofOrders, { orderIds: [...new Set(orderIds)] }), (rows) => {
         const byOrder = new Map<string, SeatLabel[]>()
-        for (const row of rows) {
-          const orderId = row.orderId as string
-          const list = byOrder.get(orderId) ?? []
-          list.push(labelOf(seatOf(row)))
-          byOrder.set(orderId, list)
-        }
+        for (const row of rows) if (row.seats) byOrder.set(row.orderId, JSON.parse(row.seats) as SeatLabel[])
         return byOrder
       })
     },
-
-    /** the seats an order was last with, and their status now (what its fact changed) */
     lastOfOrder: (orderId: string) => after(x.all(lastOfOrder, { orderId }), (rows) => rows.map(seatOf)),
   }
 }

@@ -363,6 +363,7 @@ describe('the index as a read model', () => {
         'refunded_paise',
         'refunded_at',
         'fee_paise',
+        'seats_held',
       ])
         sqlite.exec(`ALTER TABLE orders DROP COLUMN ${column}`)
       for (const column of ['cancelled_at', 'cancel_reason', 'gst_state', 'prices_include_tax'])
@@ -370,7 +371,7 @@ describe('the index as a read model', () => {
       sqlite.exec('ALTER TABLE event_ticket_types DROP COLUMN tax_rate_bp')
       sqlite
         .prepare(
-          'DELETE FROM __drizzle_migrations WHERE created_at IN (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+          'DELETE FROM __drizzle_migrations WHERE created_at IN (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
         )
         .run(
           recorded('0009_events_search'),
@@ -395,6 +396,7 @@ describe('the index as a read model', () => {
           recorded('0029_booking_fees'),
           recorded('0030_buyer_documents'),
           recorded('0031_invoice_register'),
+          recorded('0032_order_seats'),
         )
       // Opening the database applies the missing migration, which indexes the existing events.
       openDatabase(sqlite.name).close()

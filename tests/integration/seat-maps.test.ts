@@ -259,6 +259,18 @@ describe('seats held, sold and freed', () => {
     await cancel(app(), a, placed.ticketId)
     expect(await statusOf(event, 'Stalls', 'B', 4)).toBe('free')
     expect((await order(b, { eventId: event._id, seats: chosen })).statusCode).toBe(200)
+    // the cancelled ticket and its passes still name the seats it was sold with, now another's
+    const cancelled = (await get(app(), `/api/v1/ticket/getTicketbyId/${placed.ticketId}`, a)).json()
+    expect(cancelled).toMatchObject({ paymentStatus: 'Cancelled', seats: placed.seats })
+    const listed = (await get(app(), '/api/v1/ticket/registrations?include=cancelled', a)).json() as Array<{
+      _id: string
+      seats?: unknown
+    }>
+    expect(listed.find((t) => t._id === placed.ticketId)?.seats).toEqual(placed.seats)
+    const voided = (await get(app(), `/api/v1/ticket/${placed.ticketId}/passes`, a)).json() as Array<{
+      seat?: unknown
+    }>
+    expect(voided.map((p) => p.seat)).toEqual(placed.seats)
     // the cancellation mail names the seats the ticket had, freed (and held by another) since
     const cancelledMail = () =>
       readOutbox(server.config.outboxDir).find(
@@ -821,5 +833,19 @@ describe('the seats’ read models', () => {
     const forget = "UPDATE seats SET slot = 0; UPDATE seat_rows SET taken = ''"
     const migration = { sqlite: '0027_seat_rows_taken.sql', postgres: '0019_seat_rows_taken.sql' }
     expect(await afterBackfill(app(), migration, forget, [seatsNow, rowsNow])).toEqual([before, rows])
+  })
+
+  it('are named on their orders as the migration that kept them there makes them', async () => {
+    const ordersNow = 'SELECT id, seats_held FROM orders ORDER BY id'
+    // the same seats, whatever the spacing of the fact's text they came from
+    const parsed = (rows: Array<Record<string, unknown>>) =>
+      rows.map((o) => ({ id: o.id, seats: o.seats_held === null ? null : JSON.parse(String(o.seats_held)) }))
+    const before = parsed(await dbRows(app(), ordersNow))
+    expect(before.some((o) => Array.isArray(o.seats) && o.seats.length > 0)).toBe(true)
+    expect(before.some((o) => o.seats === null)).toBe(true)
+    const migration = { sqlite: '0032_order_seats.sql', postgres: '0024_order_seats.sql' }
+    const forget = 'UPDATE orders SET seats_held = NULL'
+    const [after] = await afterBackfill(app(), migration, forget, [ordersNow])
+    expect(parsed(after ?? [])).toEqual(before)
   })
 })
