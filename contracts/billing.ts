@@ -3,7 +3,7 @@
 // issued instead of a tax invoice. Place of supply for admission to an event is the state where it
 // is held: the same state as the organizer's gives CGST + SGST, half each; another gives IGST.
 import * as v from 'valibot'
-import { hasWholePaise, pageNumber } from './common.ts'
+import { hasWholePaise, isCalendarDate, pageNumber } from './common.ts'
 
 /** GST state codes (the first two digits of a GSTIN), with the state or territory each names */
 export const GST_STATES: Readonly<Record<string, string>> = {
@@ -223,8 +223,11 @@ const day = (label: string) =>
       v.string(`${label} must be a date (YYYY-MM-DD).`),
       v.trim(),
       v.isoDate(`${label} must be a date (YYYY-MM-DD).`),
+      v.check(isCalendarDate, `${label} must be a real day on the calendar.`),
     ),
   )
+
+export const FROM_AFTER_TO = 'From must not be after to.'
 
 /** GET /organizer/invoices: the days issued from and to (both included), JSON or CSV */
 export const InvoicesQuery = v.pipe(
@@ -233,7 +236,10 @@ export const InvoicesQuery = v.pipe(
     to: day('To'),
     format: v.optional(v.picklist(['json', 'csv'], 'Format must be json or csv.')),
   }),
-  v.check((q) => !q.from || !q.to || q.from <= q.to, 'From must not be after to.'),
+  v.forward(
+    v.partialCheck([['from'], ['to']], (q) => !q.from || !q.to || q.from <= q.to, FROM_AFTER_TO),
+    ['from'],
+  ),
 )
 
 /** the columns of GET /organizer/invoices?format=csv: what a monthly GST return needs */

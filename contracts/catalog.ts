@@ -1,9 +1,9 @@
 // Events: creation fields, the event object of API.md, filters and approval.
 import * as v from 'valibot'
 import { StateCode } from './billing.ts'
-import { hasWholePaise, PathParams, pageNumber } from './common.ts'
+import { hasWholePaise, isCalendarDate, PathParams, pageNumber } from './common.ts'
 
-export { hasWholePaise }
+export { hasWholePaise, isCalendarDate }
 
 /** the names the event form offers first (SPEC); organizers name their own too (issue 40: Stalls, Balcony) */
 export const ticketTypeNames = ['General Admission', 'VIP'] as const
@@ -25,15 +25,6 @@ export type TicketTypeName = v.InferOutput<typeof TicketTypeName>
 export const approvalStatuses = ['Pending', 'Approved', 'Rejected'] as const
 export const ApprovalStatus = v.picklist(approvalStatuses)
 export type ApprovalStatus = v.InferOutput<typeof ApprovalStatus>
-
-/** A YYYY-MM-DD that names a day on the calendar (not 2027-02-30). */
-export const isCalendarDate = (text: string) => {
-  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text)
-  if (!match) return false
-  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])]
-  const date = new Date(Date.UTC(year, month - 1, day))
-  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day
-}
 
 /** A YYYY-MM-DDTHH:MM (as `<input type="datetime-local">` sends it) on a real calendar day. */
 export const isWallClock = (text: string) => {

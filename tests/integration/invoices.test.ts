@@ -5,7 +5,7 @@
 // on a refund, a transfer keeping the buyer's invoice, and the organizer's list and CSV; numbers
 // stay gapless with many payments at once, and the documents equal a rebuild from the ledger.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { NO_INVOICE } from '../../contracts/billing.ts'
+import { FROM_AFTER_TO, NO_INVOICE } from '../../contracts/billing.ts'
 import type { EventView } from '../../contracts/catalog.ts'
 import { STATE_NEEDED_FOR_TAX } from '../../contracts/catalog.ts'
 import { adminSession, bearer, organizerSession, type Session, signUp } from '../support/accounts.ts'
@@ -389,6 +389,18 @@ describe('invoices and credit notes', () => {
     expect((await get(app(), '/api/v1/organizer/invoices', buyer)).statusCode).toBe(403)
     const badRange = await get(app(), '/api/v1/organizer/invoices?from=2026-13-01', organizer)
     expect(badRange.statusCode).toBe(400)
+    // a day the calendar has not, and a range that ends before it starts: each named
+    const noSuchDay = await get(app(), '/api/v1/organizer/invoices?from=2026-02-30', organizer)
+    expect([noSuchDay.statusCode, noSuchDay.json().message]).toEqual([
+      400,
+      'From must be a real day on the calendar.',
+    ])
+    const backwards = await get(app(), '/api/v1/admin/invoices?from=2026-05-01&to=2026-04-01', admin)
+    expect(backwards.statusCode).toBe(400)
+    expect(backwards.json()).toMatchObject({
+      message: FROM_AFTER_TO,
+      issues: [{ field: 'from', message: FROM_AFTER_TO }],
+    })
   })
 
   it('numbers many payments at once without a gap or a repeat, per organizer', async () => {
