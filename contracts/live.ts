@@ -244,8 +244,9 @@ type PushOf<Type extends string, Data> = Type extends string ? LivePush<Data> & 
  */
 /**
  * A seat map's changes (issue 40), to its room `seats-<eventId>` as the socket message `seats`: each
- * seat whose status moved, as of the fact. A new plan is `changes: []` with its `version`: read the
- * map again. Names no order and no person.
+ * seat whose status moved, as of the fact. A new plan has its `version` (read the map again: a seat
+ * it removed is told by nothing else) and, as changes, the seats it added, blocked or freed. Names no
+ * order and no person.
  */
 export type SeatsPush = {
   eventId: string

@@ -152,6 +152,8 @@ export const SeatChoice = v.pipe(
 export const SeatChanges = v.object({
   eventId: v.string(),
   changes: v.array(v.object({ id: v.string(), status: SeatStatus })),
+  /** a new plan's version: the map is read again */
+  version: v.optional(v.number()),
 })
 export type SeatChanges = v.InferOutput<typeof SeatChanges>
 

@@ -177,6 +177,9 @@ export type SeatMapPlaced = {
     stage: Box | null
     sections: PlanSection[]
     capacities: Record<string, number>
+    /** the seats whose status the plan changed (added, blocked or no longer blocked), as the map's
+     * room tells them; absent from the first plan, and from plans saved before it was kept */
+    changes?: Array<{ id: string; status: 'free' | 'blocked' }>
   }
 }
 

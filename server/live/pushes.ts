@@ -638,12 +638,13 @@ export function createPushes(
           ...(await figures(eventId, organizerId, stored)),
         ]
         // a move is told here; a cancellation with each ticket it cancels (TicketCancelled)
-        // a new plan: whoever shows the map reads it again (seating's room hears it as a new version)
+        // a new plan: the seats it added, blocked or freed, and its version, at which whoever shows
+        // the map reads it again (a seat removed has no status to tell)
         if (fact.type === 'SeatMapPlaced')
           pushes.push({
             room: rooms.seats(eventId),
             type: SEATS_MESSAGE,
-            data: { eventId, changes: [], version: fact.data.version },
+            data: { eventId, changes: fact.data.changes ?? [], version: fact.data.version },
           })
         if (isPublic && fact.type === 'EventEdited' && fact.data.moved !== undefined) {
           const notice: HolderNoticePush = {

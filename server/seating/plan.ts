@@ -266,3 +266,26 @@ export function takenSeatsMoved(before: Plan | null, after: Plan, taken: Readonl
   }
   return moved.sort()
 }
+
+/**
+ * What a new plan changes of its seats' statuses, as the map's room tells them: a seat added (free
+ * or blocked), a seat blocked or no longer blocked. A held or sold seat neither moves nor is blocked
+ * by a new plan (takenSeatsMoved), so none of these is taken. A seat removed has no status to tell:
+ * the plan's new version says to read the map again. Nothing before the first plan (no map to change).
+ */
+export function seatStatusChanges(
+  before: Plan | null,
+  after: Plan,
+): Array<{ id: string; status: 'free' | 'blocked' }> {
+  if (!before) return []
+  const was = new Map(flatSeats(before).map((seat) => [seat.id, seat.blocked]))
+  const changes: Array<{ id: string; status: 'free' | 'blocked' }> = []
+  for (const section of after.sections)
+    for (const row of section.rows)
+      for (const seat of row.seats) {
+        const blocked = was.get(seat.id)
+        if (blocked === undefined || blocked !== seat.blocked)
+          changes.push({ id: seat.id, status: seat.blocked ? 'blocked' : 'free' })
+      }
+  return changes
+}

@@ -697,6 +697,36 @@ describe('the live room seats-<eventId>', () => {
     await until(() => heard.some((m) => m.changes.some((c) => c.id === chosen && c.status === 'free')))
     // the public room names seats, never an order
     expect(JSON.stringify(heard)).not.toContain(placed.ticketId)
+    // a new plan: the seats it blocks, frees and adds, with its version; a seat it removes is not named
+    const next = theatre()
+    const stalls = next.sections[0]
+    if (!stalls?.rows[0] || !stalls.rows[1]) throw new Error('no stalls')
+    stalls.rows[0].seats = stalls.rows[0].seats.map((s) => (s.number === 5 ? { ...s, blocked: true } : s))
+    stalls.rows[1].seats = stalls.rows[1].seats.filter((s) => s.number !== 10)
+    stalls.rows[1].seats.push({ number: 11, x: 12, y: 1 })
+    const saved = await putMap(event, next)
+    expect(saved.statusCode, saved.body).toBe(200)
+    const plan = saved.json().seatmap as SeatMapView
+    const added = seat(plan, 'Stalls', 'B', 11).id
+    const blocked = seat(map, 'Stalls', 'A', 5).id
+    await until(() => heard.some((m) => m.version === plan.version))
+    const told = heard.find((m) => m.version === plan.version)
+    expect(told?.changes).toEqual([
+      { id: blocked, status: 'blocked' },
+      { id: added, status: 'free' },
+    ])
+    // unblocked again: freed
+    const again = await putMap(event, {
+      ...next,
+      sections: [
+        { ...stalls, rows: [theatre().sections[0]?.rows[0], ...stalls.rows.slice(1)] },
+        ...next.sections.slice(1),
+      ],
+    })
+    expect(again.statusCode, again.body).toBe(200)
+    const version = (again.json().seatmap as SeatMapView).version
+    await until(() => heard.some((m) => m.version === version))
+    expect(heard.find((m) => m.version === version)?.changes).toEqual([{ id: blocked, status: 'free' }])
   })
 
   it('is not open to the public before the event is approved', async () => {
