@@ -179,5 +179,8 @@ export const SEATS_TAKEN = 'Some of the seats you chose are no longer available.
 export const SINGLE_SEAT_LEFT =
   'Your selection would leave a single empty seat. Please choose seats next to each other.'
 export const NO_SEATS_TOGETHER = 'Not enough seats available in this section.'
+/** a hold by count on a ticket type that a seat map has made seated since the checkout began */
+export const CHOOSE_SEATS = 'This ticket type now has a seat map. Please choose your seats.'
+
 export const PLAN_MOVES_TAKEN_SEATS = 'The new plan would move or remove seats that are held or sold.'
 export const NO_SEATMAP = 'This event has no seat map.'

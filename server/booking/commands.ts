@@ -1,6 +1,6 @@
 // Booking commands with what they must look up inside the same transaction (live availability
 // of the ticket type), shared by the routes and the workers.
-import { type Box, SINGLE_SEAT_LEFT } from '../../contracts/seating.ts'
+import { type Box, CHOOSE_SEATS, SINGLE_SEAT_LEFT } from '../../contracts/seating.ts'
 import { documentNumber, financialYear, type Series } from '../billing/documents.ts'
 import type { Invoicing, OrderSuppliers } from '../billing/invoicing.ts'
 import type { BillingQueries } from '../billing/queries.ts'
@@ -49,7 +49,7 @@ export type BookingReads = {
   /** a seated order's seats as they are now (issue 40) */
   seating: Pick<
     StepQueries<SeatingQueries>,
-    'named' | 'placesOf' | 'section' | 'roomNow' | 'rows' | 'rowsWithRun'
+    'named' | 'placesOf' | 'section' | 'roomNow' | 'rows' | 'rowsWithRun' | 'seatedType'
   >
   /** the invoice series' last numbers (issue 42) */
   billing: Pick<StepQueries<BillingQueries>, 'lastSeq'>
@@ -210,6 +210,8 @@ export function bookingCommands(
               booking.eventCancelled(order.eventId),
               // (the best seats were just chosen as free, under this lock: not read again)
               seatIds.length > 0 && !best ? seating.named(order.eventId, seatIds) : [],
+              // a hold by count on a type its seat map has made seated since the checkout looked
+              seatIds.length === 0 && !best ? seating.seatedType(order.eventId, order.ticketTypeId) : false,
             ] as const)
           // On PostgreSQL all are read together, in one round trip with BEGIN and the locks, and read
           // again should a release change them; on SQLite, where a read costs no round trip, the
@@ -241,7 +243,7 @@ export function bookingCommands(
             order = { ...order, seats }
             seatIds = seats.map((s) => s.id)
           }
-          let [offered, left, heldFromAddress, issuedToBuyer, promo, eventCancelled, seatsNow] =
+          let [offered, left, heldFromAddress, issuedToBuyer, promo, eventCancelled, seatsNow, seatedNow] =
             first && replaced.length === 0 && !best ? first[1] : yield* wait(rest())
           let strands = false
           if (seatIds.length > 0 && !best) {
@@ -256,9 +258,8 @@ export function bookingCommands(
             // a hold past its deadline still holds its seats until it is released: released first
             // when the choice would be refused as things are, and the choice judged again
             if (refused && (yield* releaseLapsed(tx, now, ticketType.id))) {
-              ;[offered, left, heldFromAddress, issuedToBuyer, promo, eventCancelled, seatsNow] = yield* wait(
-                rest(),
-              )
+              ;[offered, left, heldFromAddress, issuedToBuyer, promo, eventCancelled, seatsNow, seatedNow] =
+                yield* wait(rest())
               refused = yield* refusedNow()
             }
             // named seats all free: refused if they strand a single seat (a taken one is the Hold's
@@ -296,6 +297,7 @@ export function bookingCommands(
           )
           // the last reason to refuse: an event called off, sales closed or a cap says so first
           if (strands) throw conflict(SINGLE_SEAT_LEFT)
+          if (seatedNow) throw conflict(CHOOSE_SEATS)
           if (offered > 0) {
             yield* decideIn(tx, waitlistDecider, {
               stream: streams.waitlist(order.ticketTypeId),
@@ -370,14 +372,24 @@ export function bookingCommands(
                 ...seatsTaken,
                 now: new Date().toISOString(),
               }
+              // one by count, paid after its hold lapsed: its type may have become seated since (a
+              // ticket of a seated type without a seat would be one seat too many)
+              const lapsedByCount = (state: OrderState) =>
+                !seatIds && (state.status === 'failed' || state.status === 'expired')
               return yield* run(
                 tx,
                 orderId,
-                invoiced
+                invoiced || !seatIds
                   ? function* (state) {
+                      const seatedNow =
+                        lapsedByCount(state) &&
+                        (yield* wait(seating.seatedType(ticketType.eventId, ticketType.id)))
                       return {
                         ...capture,
-                        invoices: yield* invoiceDraws(tx, state, invoiced, day, read),
+                        ...(seatedNow ? { seatedNow } : {}),
+                        ...(invoiced
+                          ? { invoices: yield* invoiceDraws(tx, state, invoiced, day, read) }
+                          : {}),
                       }
                     }
                   : capture,

@@ -137,6 +137,8 @@ export type OrderCommand =
       available: number
       /** a seated order's seats that are not free now (taken by another since its hold lapsed) */
       seatsTaken?: readonly string[]
+      /** an order by count whose type a seat map has made seated since its hold lapsed (issue 40) */
+      seatedNow?: boolean
       /** the event is called off: the payment is refunded, whatever the order's state */
       eventCancelled?: boolean
       /**
@@ -360,6 +362,8 @@ export const orderDecider: Decider<OrderState, OrderCommand, BookingFact> = {
             // Honoured while the seats are still there (a seated order's very seats).
             if (order.seats && (command.seatsTaken?.length ?? 0) > 0)
               return [captured, refund('sold out after hold expired')]
+            // by count on a type that has become seated: no seat is its to sell
+            if (!order.seats && command.seatedNow) return [captured, refund('sold out after hold expired')]
             return command.available >= order.quantity
               ? [captured, issue(true), ...invoiced()]
               : [captured, refund('sold out after hold expired')]

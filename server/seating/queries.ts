@@ -98,6 +98,14 @@ const rowsWithRun = statement<
     ORDER BY rank, ord LIMIT ${p.limit}`,
 )
 
+// whether a ticket type is a section of its event's seat map now (its rows are the section's)
+const seatedType = statement<{ eventId: string; ticketTypeId: string }, { one: number }>(
+  (
+    p,
+  ) => sql`SELECT 1 AS one FROM seat_rows WHERE event_id = ${p.eventId} AND ticket_type_id = ${p.ticketTypeId}
+    LIMIT 1`,
+)
+
 // the rows of a section with at least n seats free, nearest the stage's front first (where the best
 // n seats are found; a buyer's own held seats are not counted back here: their rows may be passed
 // over, never oversold), each with its record of its seats now (seat_rows.taken, one character a
@@ -294,6 +302,10 @@ export function seatingQueries(x: Sql, places: Places = new Places()) {
         : after(x.all(seatsOfRows, { eventId, ticketTypeId, labels: [...new Set(labels)] }), (rows) =>
             rows.map(seatOf),
           ),
+
+    /** whether a ticket type is a section of its event's seat map now: its tickets are seats */
+    seatedType: (eventId: string, ticketTypeId: string) =>
+      after(x.get(seatedType, { eventId, ticketTypeId }), (found) => found !== undefined),
 
     /** the labels of the first `limit` rows where n seats side by side fit without leaving one
      * seat alone as the rows' records are now (rowsWithRun), nearest the stage first */

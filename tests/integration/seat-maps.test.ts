@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { CreateOrderReply, TicketView } from '../../contracts/booking.ts'
 import type { EventView } from '../../contracts/catalog.ts'
 import {
+  CHOOSE_SEATS,
   MAX_SEATS_PER_ORDER,
   NO_SEATMAP,
   PLAN_MOVES_TAKEN_SEATS,
@@ -30,6 +31,7 @@ import {
   cancel,
   confirm,
   get,
+  orderRow,
   pay,
   submitEvent,
   until,
@@ -654,6 +656,61 @@ describe('a plan over tickets sold by count', () => {
     // the balcony alone sold nothing: it may be seated
     const balcony = await putMap(event, { sections: [grid('Balcony', 'Balcony', 2, 10, 5)] })
     expect(balcony.statusCode, balcony.body).toBe(200)
+  })
+
+  it('refunds a late payment by count of a type made seated since its hold was released', async () => {
+    const event = await seatedEvent()
+    const late = await signUp(app())
+    const placed = (
+      await order(late, { eventId: event._id, ticketType: 'Stalls', quantity: 1 })
+    ).json() as CreateOrderReply
+    // the hold lapses and is released: nothing of Stalls is held or sold, so it may become seated
+    await lapseHold(app(), placed.ticketId)
+    await app().services.bookingCommands.releaseLapsedHolds()
+    expect((await putMap(event, theatre())).statusCode).toBe(200)
+    const paid = await pay(app(), late, placed)
+    const res = await confirm(app(), late, paid.json() as Checkout)
+    expect(res.statusCode, res.body).toBe(409)
+    await until(async () => (await orderRow(app(), placed.ticketId))?.refund === 'refunded')
+    expect(await orderRow(app(), placed.ticketId)).toMatchObject({ status: 'expired', ownerId: null })
+    const shown = (await get(app(), `/api/v1/event/${event._id}`)).json() as EventView
+    expect(shown.ticketTypes.find((t) => t.type === 'Stalls')).toMatchObject({ capacity: 30, available: 30 })
+  })
+
+  it('refuses a hold by count decided before its type became seated, under the lock', async () => {
+    const event = await seatedEvent()
+    const buyer = await signUp(app())
+    const types = (await get(app(), `/api/v1/event/${event._id}`)).json() as EventView
+    const stalls = types.ticketTypes.find((t) => t.type === 'Stalls')
+    if (!stalls) throw new Error('no Stalls')
+    expect((await putMap(event, theatre())).statusCode).toBe(200)
+    // as a checkout that looked before the map was saved would ask the hold: by count
+    const row = (await app().platform.store.queries.catalog.ticketTypesOf([event._id]))
+      .get(event._id)
+      ?.find((t) => t.id === stalls._id)
+    const asked = {
+      orderId: `late-${Date.now()}`,
+      eventId: event._id,
+      organizerId: organizer.id,
+      ticketTypeId: stalls._id,
+      ticketType: 'Stalls',
+      buyerId: buyer.id,
+      quantity: 1,
+      unitPricePaise: 150_000,
+      amountPaise: 150_000,
+      provider: 'local',
+      providerOrderId: `order_late_${Date.now()}`,
+      heldUntil: new Date(Date.now() + 600_000).toISOString(),
+    }
+    const limits = {
+      salesCloseAt: '9999-12-31T00:00:00.000Z',
+      maxHeldFromAddress: 100,
+      maxTicketsPerAccount: 100,
+    }
+    await expect(
+      app().services.bookingCommands.hold(asked as never, row as never, { actor: buyer.id } as never, limits),
+    ).rejects.toMatchObject({ message: CHOOSE_SEATS })
+    expect(await orderRow(app(), asked.orderId)).toBeUndefined()
   })
 
   it('refuses a section with no seat for sale, naming it', async () => {
