@@ -80,11 +80,12 @@ export type StatusReply = v.InferOutput<typeof StatusReply>
 export const hasWholePaise = (rupees: number): boolean =>
   Number.isFinite(rupees) && Math.round(rupees * 100) / 100 === rupees
 
-/** A YYYY-MM-DD that names a day on the calendar (not 2027-02-30). */
+/** A YYYY-MM-DD that names a day on the calendar (not 2027-02-30), of any year from 0000. */
 export const isCalendarDate = (text: string) => {
   const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text)
   if (!match) return false
   const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])]
-  const date = new Date(Date.UTC(year, month - 1, day))
-  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0)
+  const days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]
+  return days !== undefined && day >= 1 && day <= days
 }

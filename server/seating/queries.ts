@@ -2,7 +2,7 @@
 import { sql } from 'drizzle-orm'
 import type { Box, SeatLabel, SeatNumber, SeatStatus } from '../../contracts/seating.ts'
 import { after, type DialectKit, type Sql, statement } from '../db/sql.ts'
-import { together } from '../db/store.ts'
+import { type Awaitable, together } from '../db/store.ts'
 import type { RowOfSeats } from './best.ts'
 import { ROW_SEAT, type SeatSale } from './tables.ts'
 
@@ -83,19 +83,30 @@ const seatsOfRows = statement<{ eventId: string; ticketTypeId: string; labels: s
     ORDER BY ord`,
 )
 
-// the rows of a section where n seats side by side may be taken without leaving one alone, nearest
-// the stage first: a run of exactly n free seats in the row's record (bounded by taken or blocked
-// seats or the row's ends), or of n + 2 or more. The record knows no aisles: a run across one passes
-// here, and the rows' seats are judged whole after (selectionRefusal).
+// the rows of a section where n seats side by side may be taken without leaving one alone: those
+// whose record (seat_rows.taken, which knows no aisles) holds n free seats in a run. First the rows
+// whose record has a run of exactly n (bounded by taken or blocked seats or the row's ends) or of
+// n + 2 or more, nearest the stage first, then the rest (a run of n + 1 an aisle may split into n
+// and one): each row's seats are judged whole after (selectionRefusal).
 const rowsWithRun = statement<
-  { eventId: string; ticketTypeId: string; n: number; exact: string; longer: string; limit: number },
+  {
+    eventId: string
+    ticketTypeId: string
+    n: number
+    run: string
+    exact: string
+    longer: string
+    limit: number
+  },
   { label: string }
 >(
   (p) => sql`SELECT row_label AS label FROM seat_rows
     WHERE event_id = ${p.eventId} AND ticket_type_id = ${p.ticketTypeId} AND free > 0 AND free >= ${p.n}
-      AND (taken LIKE ${p.longer}
-        OR '|' || replace(replace(taken, ${ROW_SEAT.taken}, '|'), ${ROW_SEAT.blocked}, '|') || '|' LIKE ${p.exact})
-    ORDER BY rank, ord LIMIT ${p.limit}`,
+      AND taken LIKE ${p.run}
+    ORDER BY CASE WHEN taken LIKE ${p.longer}
+        OR '|' || replace(replace(taken, ${ROW_SEAT.taken}, '|'), ${ROW_SEAT.blocked}, '|') || '|' LIKE ${p.exact}
+      THEN 0 ELSE 1 END, rank, ord
+    LIMIT ${p.limit}`,
 )
 
 // whether a ticket type is a section of its event's seat map now (its rows are the section's)
@@ -152,8 +163,15 @@ const takenOf = statement<{ eventId: string }, { id: string; status: 'held' | 's
 // the seats each order's hold named, as the orders read model keeps them (cancelled, released or
 // replaced orders keep them too: a ticket names the seats it was sold with)
 const ofOrders = statement<{ orderIds: string[] }, { orderId: string; seats: string | null }>(
-  (p, d) => sql`SELECT id AS "orderId", seats_held AS seats FROM orders
-    WHERE ${d.inList(sql`id`, p.orderIds)} AND seats_held IS NOT NULL`,
+  (p, d) =>
+    sql`SELECT id AS "orderId", seats_held AS seats FROM orders WHERE ${d.inList(sql`id`, p.orderIds)}`,
+)
+
+// the seats orders hold now: those of orders written without seats_held (by a process of the
+// version before it, during an upgrade, or by its rebuild)
+const heldByOrders = statement<{ orderIds: string[] }, RawSeat>(
+  (p, d) => sql`SELECT ${seatColumns} FROM seats
+    WHERE ${d.inList(sql`order_id`, p.orderIds)} AND status <> 'free' ORDER BY ord`,
 )
 
 const lastOfOrder = statement<{ orderId: string }, RawSeat>(
@@ -307,13 +325,14 @@ export function seatingQueries(x: Sql, places: Places = new Places()) {
     seatedType: (eventId: string, ticketTypeId: string) =>
       after(x.get(seatedType, { eventId, ticketTypeId }), (found) => found !== undefined),
 
-    /** the labels of the first `limit` rows where n seats side by side fit without leaving one
-     * seat alone as the rows' records are now (rowsWithRun), nearest the stage first */
+    /** the labels of the first `limit` rows where n seats side by side may fit without leaving one
+     * seat alone as the rows' records are now (rowsWithRun): the likeliest first, then nearest the stage */
     rowsWithRun: (eventId: string, ticketTypeId: string, n: number, limit: number) => {
       const free = ROW_SEAT.free
+      const run = `%${free.repeat(n)}%`
       const exact = `%|${free.repeat(n)}|%`
       const longer = `%${free.repeat(n + 2)}%`
-      return after(x.all(rowsWithRun, { eventId, ticketTypeId, n, exact, longer, limit }), (rows) =>
+      return after(x.all(rowsWithRun, { eventId, ticketTypeId, n, run, exact, longer, limit }), (rows) =>
         rows.map((r) => r.label),
       )
     },
@@ -363,14 +382,28 @@ export function seatingQueries(x: Sql, places: Places = new Places()) {
     /** the event's seats held or sold now, and which */
     taken: (eventId: string) => x.all(takenOf, { eventId }),
 
-    /** the seats each of these orders' holds named, by order id (those of general admission left out) */
+    /** the seats each of these orders' holds named, by order id (those of general admission left
+     * out); for an order written without them (by the version before, during an upgrade), the seats
+     * it holds now */
     labelsOf: (orderIds: readonly string[]) => {
       if (orderIds.length === 0) return new Map<string, SeatLabel[]>()
+      // the second read, when there is one, answers as the first (a promise on PostgreSQL)
       return after(x.all(ofOrders, { orderIds: [...new Set(orderIds)] }), (rows) => {
         const byOrder = new Map<string, SeatLabel[]>()
-        for (const row of rows) if (row.seats) byOrder.set(row.orderId, JSON.parse(row.seats) as SeatLabel[])
-        return byOrder
-      })
+        const unknown: string[] = []
+        for (const row of rows) {
+          if (row.seats) byOrder.set(row.orderId, JSON.parse(row.seats) as SeatLabel[])
+          else unknown.push(row.orderId)
+        }
+        if (unknown.length === 0) return byOrder
+        return after(x.all(heldByOrders, { orderIds: unknown }), (seats) => {
+          for (const seat of seats) {
+            const orderId = seat.orderId as string
+            byOrder.set(orderId, [...(byOrder.get(orderId) ?? []), labelOf(seatOf(seat))])
+          }
+          return byOrder
+        })
+      }) as Awaitable<Map<string, SeatLabel[]>>
     },
     lastOfOrder: (orderId: string) => after(x.all(lastOfOrder, { orderId }), (rows) => rows.map(seatOf)),
   }

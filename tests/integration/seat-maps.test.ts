@@ -21,7 +21,7 @@ import {
 import { PROMO_USED_UP } from '../../server/booking/promo.ts'
 import { SEAT_MAP_NEEDS_SEATS, soldWithoutSeats } from '../../server/catalog/decide.ts'
 import { adminSession, bearer, organizerSession, type Session, signUp } from '../support/accounts.ts'
-import { afterBackfill, dbRows, rebuildStore } from '../support/db.ts'
+import { afterBackfill, dbRows, dbRun, dbValue, rebuildStore } from '../support/db.ts'
 import { lapseHold } from '../support/events.ts'
 import { open, sockets, watch } from '../support/live-sockets.ts'
 import { parsedMail, readOutbox } from '../support/outbox.ts'
@@ -218,6 +218,13 @@ describe('seats held, sold and freed', () => {
       await get(app(), `/api/v1/ticket/getTicketbyId/${placed.ticketId}`, a)
     ).json() as TicketView
     expect(ticket).toMatchObject({ ticketType: 'Stalls', quantity: 2, seats: placed.seats })
+    // an order written without its seats (by the version before them, during an upgrade) names
+    // those it holds
+    const kept = await dbValue(app(), 'SELECT seats_held FROM orders WHERE id = ?', placed.ticketId)
+    expect(await dbRun(app(), 'UPDATE orders SET seats_held = NULL WHERE id = ?', placed.ticketId)).toBe(1)
+    const unknown = await get(app(), `/api/v1/ticket/getTicketbyId/${placed.ticketId}`, a)
+    expect(unknown.json().seats).toEqual(placed.seats)
+    await dbRun(app(), 'UPDATE orders SET seats_held = ? WHERE id = ?', kept, placed.ticketId)
     const registrations = (await get(app(), '/api/v1/ticket/registrations', a)).json() as Array<{
       seats?: unknown
     }>
@@ -363,6 +370,31 @@ describe('seats held, sold and freed', () => {
     const fine = await order(buyer, {
       eventId: event._id,
       seats: [1, 2].map((n) => seat(map, 'Stalls', 'F', n).id),
+    })
+    expect(fine.statusCode, fine.body).toBe(200)
+  })
+
+  it('finds a choice without a single seat that an aisle bounds', async () => {
+    const event = await seatedEvent()
+    // row A: seats 1 to 3, an aisle, seat 4 (three together beside the aisle); row B: four in a row
+    const a = { label: 'A', seats: [0, 1, 2, 4].map((x, i) => ({ number: i + 1, x, y: 0 })) }
+    const b = { label: 'B', seats: [0, 1, 2, 3].map((x, i) => ({ number: i + 1, x, y: 1 })) }
+    const plan = {
+      stage: { x: 0, y: -3, w: 5, h: 2 },
+      sections: [{ name: 'Stalls', ticketType: 'Stalls', rows: [a, b] }],
+    }
+    expect((await putMap(event, plan)).statusCode).toBe(200)
+    const map = await mapOf(event)
+    const buyer = await signUp(app())
+    // B1 to B3 leave B4 alone, and A1 to A3 leave nobody alone
+    const stranding = await order(buyer, {
+      eventId: event._id,
+      seats: [1, 2, 3].map((n) => seat(map, 'Stalls', 'B', n).id),
+    })
+    expect([stranding.statusCode, stranding.json().message]).toEqual([409, SINGLE_SEAT_LEFT])
+    const fine = await order(buyer, {
+      eventId: event._id,
+      seats: [1, 2, 3].map((n) => seat(map, 'Stalls', 'A', n).id),
     })
     expect(fine.statusCode, fine.body).toBe(200)
   })
