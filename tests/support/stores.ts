@@ -35,9 +35,12 @@ export const normalised = (rows: Row[]): Row[] =>
 export const sqliteRows = (sqlite: Sqlite, table: string): Row[] =>
   normalised(sqlite.prepare(`SELECT * FROM "${table}"`).all() as Row[])
 
-/** A table's columns in SQLite. */
+/** A table's columns in SQLite, those the database computes included (as `SELECT *` reads them;
+ * table_info leaves them out) */
 export const sqliteColumns = (sqlite: Sqlite, table: string): string[] =>
-  (sqlite.prepare(`PRAGMA table_info("${table}")`).all() as Array<{ name: string }>).map((c) => c.name)
+  (sqlite.prepare(`PRAGMA table_xinfo("${table}")`).all() as Array<{ name: string; hidden: number }>)
+    .filter((c) => c.hidden !== 1)
+    .map((c) => c.name)
 
 /** A table's rows in PostgreSQL (these columns only, when given), comparable and in one order. */
 export const pgRows = async (pool: pg.Pool, table: string, columns?: string[]): Promise<Row[]> => {
