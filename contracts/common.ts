@@ -89,3 +89,6 @@ export const isCalendarDate = (text: string) => {
   const days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]
   return days !== undefined && day >= 1 && day <= days
 }
+
+/** A date and time that names an instant (valibot's isoTimestamp takes "+05", which Date does not). */
+export const isInstant = (text: string) => !Number.isNaN(Date.parse(text))

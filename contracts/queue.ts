@@ -5,12 +5,15 @@
 // target, each admission lasting ADMISSION_MINUTES; while the room is on, only the admitted book.
 import * as v from 'valibot'
 import { TicketTypeChoice } from './catalog.ts'
+import { isInstant } from './common.ts'
 
 export { QUEUE_MESSAGE, QUEUE_STATS_MESSAGE } from './live.ts'
 
 const SaleTime = v.pipe(
   v.string('The on-sale time must be a date and time.'),
   v.isoTimestamp('The on-sale time must be a date and time (ISO 8601, e.g. 2026-12-24T10:00:00Z).'),
+  // an offset without its minutes (+05) passes the pattern, not Date: read as no time at all
+  v.check(isInstant, 'The on-sale time must be a date and time (ISO 8601, e.g. 2026-12-24T10:00:00Z).'),
 )
 
 /** the most ticket types given a sale time of their own */

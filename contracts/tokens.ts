@@ -1,7 +1,7 @@
 // API tokens (issue 43): an organizer's (or admin's) named tokens, each with scopes, optionally
 // bound to some of their events and with an expiry. The secret is shown once; only its hash is kept.
 import * as v from 'valibot'
-import { PathParams } from './common.ts'
+import { isInstant, PathParams } from './common.ts'
 
 export const tokenScopes = [
   'events:read',
@@ -51,6 +51,7 @@ export const CreateTokenBody = v.pipe(
         v.pipe(
           v.string('Expires at must be a date and time.'),
           v.isoTimestamp('Expires at must be an ISO date and time (2027-01-31T00:00:00Z).'),
+          v.check(isInstant, 'Expires at must be an ISO date and time (2027-01-31T00:00:00Z).'),
         ),
       ),
     ),

@@ -84,6 +84,15 @@ describe('POST, GET and DELETE /account/tokens', () => {
       expiresAt: '2020-01-01T00:00:00Z',
     })
     expect([past.statusCode, past.json().message]).toEqual([400, 'Expires at must be in the future.'])
+    const noInstant = await make(organizer, {
+      name: 'x',
+      scopes: ['events:read'],
+      expiresAt: '2030-01-01T10:00:00+05',
+    })
+    expect([noInstant.statusCode, noInstant.json().message]).toEqual([
+      400,
+      'Expires at must be an ISO date and time (2027-01-31T00:00:00Z).',
+    ])
     const other = await organizerSession(app(), 'OtherOrg')
     const theirs = await approvedEvent(app(), other, admin)
     const bound = await make(organizer, { name: 'x', scopes: ['events:read'], eventIds: [theirs._id] })

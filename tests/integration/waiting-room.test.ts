@@ -104,6 +104,12 @@ describe('PUT /event/{id}/onsale', () => {
     const bad = await setOnSale(event, { opensAt: 'tomorrow', waitingRoom: true })
     expect(bad.statusCode).toBe(400)
     expect(bad.json().message).toMatch(/on-sale time/)
+    // an offset without its minutes looks like a time and names none: refused, not a 500
+    const hours = await setOnSale(event, { opensAt: '2030-01-01T10:00:00+05', waitingRoom: true })
+    expect([hours.statusCode, hours.json().message]).toEqual([
+      400,
+      'The on-sale time must be a date and time (ISO 8601, e.g. 2026-12-24T10:00:00Z).',
+    ])
     expect((await setOnSale(event, { opensAt: at(opensAt), waitingRoom: 'yes' })).statusCode).toBe(400)
     expect(
       (await setOnSale(event, { opensAt: at(opensAt), waitingRoom: true, admitPerMinute: 0 })).statusCode,
