@@ -22,13 +22,16 @@ export const MAX_TYPE_SALE_TIMES = 50
 export const OnSaleBody = v.object({
   opensAt: SaleTime,
   waitingRoom: v.boolean('Waiting room must be true or false.'),
-  /** people admitted a minute; absent: admitted while checkouts in progress are below the target */
+  /** people admitted a minute; absent or null (as the room's reply gives it): admitted while
+   * checkouts in progress are below the target */
   admitPerMinute: v.optional(
-    v.pipe(
-      v.number('Admissions per minute must be a number.'),
-      v.integer('Admissions per minute must be a whole number.'),
-      v.minValue(1, 'Admissions per minute must be at least 1.'),
-      v.maxValue(100_000, 'Admissions per minute must be 100000 or fewer.'),
+    v.nullable(
+      v.pipe(
+        v.number('Admissions per minute must be a number.'),
+        v.integer('Admissions per minute must be a whole number.'),
+        v.minValue(1, 'Admissions per minute must be at least 1.'),
+        v.maxValue(100_000, 'Admissions per minute must be 100000 or fewer.'),
+      ),
     ),
   ),
   /**

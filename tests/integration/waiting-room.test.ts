@@ -119,6 +119,14 @@ describe('PUT /event/{id}/onsale', () => {
     const other = await organizerSession(app(), 'Rival')
     expect((await setOnSale(event, { opensAt: at(opensAt), waitingRoom: true }, other)).statusCode).toBe(403)
 
+    // the room's own reply says null for no set rate: given back, it means the same
+    const following = await setOnSale(event, {
+      opensAt: at(opensAt),
+      waitingRoom: true,
+      admitPerMinute: null,
+    })
+    expect(following.statusCode, following.body).toBe(200)
+    expect(following.json().onsale).toMatchObject({ admitPerMinute: null })
     const saved = await setOnSale(event, { opensAt: at(opensAt), waitingRoom: true, admitPerMinute: 60 })
     expect(saved.statusCode, saved.body).toBe(200)
     expect(saved.json()).toEqual({
