@@ -17,7 +17,7 @@ import {
   TOO_MANY_CONNECTIONS,
   TOO_MANY_MESSAGES,
 } from '../../contracts/live.ts'
-import { QUEUE_MESSAGE, QUEUE_STATS_MESSAGE } from '../../contracts/queue.ts'
+import { QUEUE_MESSAGE, QUEUE_STATS_MESSAGE, type QueuePush } from '../../contracts/queue.ts'
 import type { Config } from '../config.ts'
 import { heapForConnections } from '../heap.ts'
 import { type AccountById, accountOfToken, type Tokens } from '../http/access.ts'
@@ -63,6 +63,11 @@ const QUEUE_FACTS = new Set([
   'QueueResumed',
   'QueueClosed',
 ])
+
+/** an admission's end is watched here when it comes within this long (longer ones: a timer's limit) */
+const ADMISSION_WATCH_MS = 2 ** 31 - 1
+/** after an admission's end, so that the place read then says expired */
+const ADMISSION_END_SLACK_MS = 50
 
 export type Live = { io: Server; close(): Promise<void> }
 
@@ -398,13 +403,34 @@ export function attachLive(
       })
     void sendLine(eventId, what === 'now' ? 'everyone' : what === 'places' ? 'waiting' : 'none')
   }
+  // An admission runs out by the clock, with no fact to tell it: each person told here of an
+  // admission hears it end (`expired`, as their place then reads) when it does, unless told of
+  // another place of that line first.
+  const admissionEnds = new Map<string, NodeJS.Timeout>()
+  /** one person's place in a line, straight to their sockets here */
+  const sendPlace = (room: string, data: QueuePush) => {
+    for (const id of io.sockets.adapter.rooms.get(room) ?? [])
+      io.sockets.sockets.get(id)?.emit(QUEUE_MESSAGE, data)
+    const key = `${room} ${data.eventId}`
+    clearTimeout(admissionEnds.get(key))
+    admissionEnds.delete(key)
+    if (data.state !== 'admitted' || !data.admissionExpiresAt) return
+    const left = Date.parse(data.admissionExpiresAt) - Date.now()
+    if (!(left < ADMISSION_WATCH_MS)) return
+    const timer = setTimeout(() => {
+      admissionEnds.delete(key)
+      const expired: QueuePush = { eventId: data.eventId, state: 'expired' }
+      for (const id of io.sockets.adapter.rooms.get(room) ?? [])
+        io.sockets.sockets.get(id)?.emit(QUEUE_MESSAGE, expired)
+    }, Math.max(0, left) + ADMISSION_END_SLACK_MS)
+    timer.unref()
+    admissionEnds.set(key, timer)
+  }
   /** a waiting room's messages: bare messages of their own name, each place straight to its sockets */
   const sendQueue = (pushes: Push[]) => {
     for (const { room, data, type } of pushes) {
       if (type === QUEUE_STATS_MESSAGE) io.local.to(room).emit(type, data)
-      else if (type === QUEUE_MESSAGE)
-        for (const id of io.sockets.adapter.rooms.get(room) ?? [])
-          io.sockets.sockets.get(id)?.emit(type, data)
+      else if (type === QUEUE_MESSAGE) sendPlace(room, data as QueuePush)
     }
   }
 
@@ -473,8 +499,7 @@ export function attachLive(
       // one person's place: straight to the sockets of their room here (a line of 20,000 moves
       // everyone behind each admission: a broadcast's own work for each of them was most of it)
       if (type === QUEUE_MESSAGE) {
-        for (const id of io.sockets.adapter.rooms.get(room) ?? [])
-          io.sockets.sockets.get(id)?.emit(type, data)
+        sendPlace(room, data as QueuePush)
         continue
       }
       const factData = data as FactPush['data']
@@ -518,6 +543,7 @@ export function attachLive(
       if (flushing) clearTimeout(flushing)
       for (const { timer } of seats.values()) clearTimeout(timer)
       for (const { timer } of lineState.values()) clearTimeout(timer)
+      for (const timer of admissionEnds.values()) clearTimeout(timer)
       await flushed
       await lineTurn
       io.local.disconnectSockets(true)

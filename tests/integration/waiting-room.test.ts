@@ -406,6 +406,65 @@ describe('the line', () => {
   })
 })
 
+describe('an admission that runs out', () => {
+  // the room moved on by the test alone (no admitter), admissions of a minute
+  let own: TestServer
+  beforeAll(async () => {
+    own = await startServer({
+      RATE_LIMITS: 'off',
+      LOG_LEVEL: 'error',
+      QUEUE_TICK_MS: '0',
+      ADMISSION_MINUTES: '1',
+    })
+  }, 60_000)
+  afterAll(async () => {
+    await own?.close()
+  })
+
+  it('is told to its person when it ends, with no fact to tell it', async () => {
+    const ownAdmin = await adminSession(own.app)
+    const host = await organizerSession(own.app, 'ShortAdmissions')
+    const event = await approvedEvent(own.app, host, ownAdmin, { title: 'Short Admissions' }, [
+      { type: 'General Admission', price: 500, quantity: 10 },
+    ])
+    const opened = Date.now() - 70_000
+    // (the time is past: a join through the API would open the room now)
+    const onsale = await own.app.inject({
+      method: 'PUT',
+      url: `/api/v1/event/${event._id}/onsale`,
+      headers: bearer(host.token),
+      payload: { opensAt: at(opened), waitingRoom: true, admitPerMinute: 60 },
+    })
+    expect(onsale.statusCode, onsale.body).toBe(200)
+    const buyer = await signUp(own.app, 'Brief')
+    const socket = await open(own.url, buyer.token)
+    const heard: QueuePush[] = []
+    socket.on('queue', (data: QueuePush) => heard.push(data))
+    // joined (which opens the room, its time past) and moved on as at moments a minute ago: the
+    // admission's minute ends a second and a half from now
+    await own.app.services.queueCommands.join(
+      event._id,
+      buyer.id,
+      { actor: buyer.id },
+      at(Date.now() - 61_000),
+    )
+    const moveOn = (ago: number) =>
+      own.app.services.queueCommands.tick(
+        event._id,
+        event.ticketTypes.map((t) => t._id),
+        at(Date.now() - ago),
+      )
+    expect((await moveOn(58_500)).map((f) => f.type)).toEqual(['QueueAdmitted'])
+    await until(() => heard.some((m) => m.eventId === event._id && m.state === 'admitted'))
+    const admitted = heard.find((m) => m.state === 'admitted')
+    expect(Date.parse(admitted?.admissionExpiresAt ?? '') - Date.now()).toBeLessThan(2000)
+    await until(() => heard.some((m) => m.eventId === event._id && m.state === 'expired'), 5000)
+    expect(heard.at(-1)).toEqual({ eventId: event._id, state: 'expired' })
+    const mine = await get(own.app, `/api/v1/event/${event._id}/queue/me`, buyer)
+    expect(mine.json()).toEqual({ state: 'expired' })
+  })
+})
+
 describe('the rooms’ read models', () => {
   it('equal a rebuild from the ledger', async () => {
     const read = async () => ({
