@@ -9,7 +9,7 @@ import {
   SINGLE_SEAT_LEFT,
 } from '../../contracts/seating.ts'
 import type { TicketTypeRow } from '../catalog/queries.ts'
-import { runLater, type Step, type StepQueries, together, wait } from '../db/store.ts'
+import { runLater, type Step, type StepQueries, wait } from '../db/store.ts'
 import { conflict, invalid, seatsConflict } from '../errors.ts'
 import { bestSeats, type RowOfSeats, selectionRefusal } from '../seating/best.ts'
 import { type MapSeat, rowsOf, type SeatingQueries, seatInRow } from '../seating/queries.ts'
