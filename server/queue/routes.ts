@@ -202,7 +202,8 @@ export async function queueRoutes(fastify: FastifyInstance, options: QueueRoutes
     app.post(
       path,
       {
-        config: { access: ['organizers', 'admin'] },
+        // as the room's own settings: an integration's token may pause the line it may set
+        config: { access: ['organizers', 'admin'], tokenScope: 'events:write', tokenEvent: 'id' },
         schema: { params: EventParams, response: replies({ 200: MessageReply }) },
       },
       async (request) => {

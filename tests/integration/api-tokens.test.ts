@@ -161,6 +161,19 @@ describe('a token on the API', () => {
     expect(edited.statusCode, edited.body).toBe(200)
     const create = await withToken(token, 'POST', '/api/v1/event/create')
     expect([create.statusCode, create.json().message]).toEqual([403, TOKEN_SOME_EVENTS])
+    // its event's waiting room: set, paused and resumed as the organizer would
+    const opensAt = new Date(Date.now() + 3_600_000).toISOString()
+    const room = await withToken(token, 'PUT', `/api/v1/event/${one._id}/onsale`, {
+      opensAt,
+      waitingRoom: true,
+    })
+    expect(room.statusCode, room.body).toBe(200)
+    for (const step of ['pause', 'resume']) {
+      const moved = await withToken(token, 'POST', `/api/v1/event/${one._id}/queue/${step}`)
+      expect([step, moved.statusCode], moved.body).toEqual([step, 200])
+    }
+    const elsewhere = await withToken(token, 'POST', `/api/v1/event/${two._id}/queue/pause`)
+    expect([elsewhere.statusCode, elsewhere.json().message]).toEqual([403, TOKEN_OTHER_EVENT])
   })
 
   it('is refused at once when revoked, or once expired; the list shows its last use', async () => {
