@@ -405,6 +405,8 @@ export function seatingQueries(x: Sql, places: Places = new Places()) {
         })
       }) as Awaitable<Map<string, SeatLabel[]>>
     },
+
+    /** the seats an order was last with, and their status now (what its fact changed) */
     lastOfOrder: (orderId: string) => after(x.all(lastOfOrder, { orderId }), (rows) => rows.map(seatOf)),
   }
 }
