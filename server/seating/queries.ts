@@ -1,7 +1,7 @@
 // Reads of the seat maps (issue 40), on either store; other areas read seats only through these.
 import { sql } from 'drizzle-orm'
 import type { Box, SeatLabel, SeatNumber, SeatStatus } from '../../contracts/seating.ts'
-import { after, type DialectKit, type Sql, statement } from '../db/sql.ts'
+import { after, type DialectKit, perLimit, type Sql, statement } from '../db/sql.ts'
 import { type Awaitable, together } from '../db/store.ts'
 import type { RowOfSeats } from './best.ts'
 import { ROW_SEAT, type SeatSale } from './tables.ts'
@@ -122,15 +122,17 @@ const seatedType = statement<{ eventId: string; ticketTypeId: string }, { one: n
 // over, never oversold), each with its record of its seats now (seat_rows.taken, one character a
 // seat in the row's order), and the version of the plan they are of: all a hold reads to choose the best
 // seats, their places kept (a row's taken seats, read as rows, were most of a hold's reading)
-const roomNow = statement<
-  { eventId: string; ticketTypeId: string; n: number; limit: number },
-  { label: string; version: number; taken: string }
->(
-  (p) => sql`SELECT row_label AS label, taken,
-      (SELECT version FROM seat_maps WHERE event_id = ${p.eventId}) AS version
-    FROM seat_rows
-    WHERE event_id = ${p.eventId} AND ticket_type_id = ${p.ticketTypeId} AND free > 0 AND free >= ${p.n}
-    ORDER BY rank, ord LIMIT ${p.limit}`,
+const roomNow = perLimit((limit) =>
+  statement<
+    { eventId: string; ticketTypeId: string; n: number },
+    { label: string; version: number; taken: string }
+  >(
+    (p) => sql`SELECT row_label AS label, taken,
+        (SELECT version FROM seat_maps WHERE event_id = ${p.eventId}) AS version
+      FROM seat_rows
+      WHERE event_id = ${p.eventId} AND ticket_type_id = ${p.ticketTypeId} AND free > 0 AND free >= ${p.n}
+      ORDER BY rank, ord LIMIT ${limit}`,
+  ),
 )
 
 // a few rows' seats as a plan version placed them (what no sale moves), kept per version (Places)
@@ -343,7 +345,7 @@ export function seatingQueries(x: Sql, places: Places = new Places()) {
      * its slot), and the version of the plan they are of (null: no row has room).
      */
     roomNow: (eventId: string, ticketTypeId: string, n: number, limit: number) =>
-      after(x.all(roomNow, { eventId, ticketTypeId, n, limit }), (rows) => ({
+      after(x.all(roomNow(limit), { eventId, ticketTypeId, n }), (rows) => ({
         version: rows.length > 0 ? Number(rows[0]?.version) : null,
         rows: rows.map((r) => ({ label: r.label, taken: r.taken })),
       })),
