@@ -45,7 +45,7 @@ export type CheckoutParts = {
   /** refuses an account guessing promo codes, or starting checkouts for an event in a loop */
   throttle: Pick<Throttle, 'beforePromo' | 'promoFound' | 'perHour'>
   /** the seat maps: the seats an order names, a section's seats for the best ones */
-  seating: Pick<SeatingQueries, 'named' | 'section' | 'rows' | 'rowsWithRun' | 'plan'>
+  seating: Pick<SeatingQueries, 'named' | 'section' | 'rowsNow' | 'rowsWithRun' | 'plan'>
   /** the event's sale time and waiting room (issue 41) */
   queue: Pick<QueueQueries, 'room' | 'place'>
   /** the organizer's billing profile and the platform's fee: what an order is priced on (issue 42) */

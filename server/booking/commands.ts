@@ -49,7 +49,7 @@ export type BookingReads = {
   /** a seated order's seats as they are now (issue 40) */
   seating: Pick<
     StepQueries<SeatingQueries>,
-    'named' | 'placesOf' | 'section' | 'roomNow' | 'rows' | 'rowsWithRun' | 'seatedType'
+    'named' | 'placesOf' | 'section' | 'roomNow' | 'rowsNow' | 'rowsWithRun' | 'seatedType'
   >
   /** the invoice series' last numbers (issue 42) */
   billing: Pick<StepQueries<BillingQueries>, 'lastSeq'>

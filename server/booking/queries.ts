@@ -6,7 +6,7 @@
 // list needs d.bytes, and the primary key's order serves a page on both stores.
 import { type Placeholder, type SQL, sql } from 'drizzle-orm'
 import { capacitySql, catalogQueries } from '../catalog/queries.ts'
-import { after, type Now, type Sql, statement } from '../db/sql.ts'
+import { after, afterThat, type Now, type Sql, statement } from '../db/sql.ts'
 import type { AsyncQueries, Awaitable } from '../db/store.ts'
 import type { Replaying } from '../ledger/ledger.ts'
 import { offeredSeatsSql, type WaitlistLine, waitingSql, waitlistQueries } from '../waitlist/queries.ts'
@@ -198,10 +198,6 @@ const lapsedOfType = statement<{ now: string; ticketTypeId: string }, OrderRow>(
     ORDER BY held_until, id`,
 )
 
-/** an answer's answer, now or later */
-const then = <T, U>(value: Awaitable<T>, f: (value: T) => Awaitable<U>): Awaitable<U> =>
-  after(value, f) as Awaitable<U>
-
 export function bookingQueries(
   x: Sql,
   areas: BookingAreas = { catalog: catalogQueries(x), waitlist: waitlistQueries(x) },
@@ -268,7 +264,7 @@ export function bookingQueries(
 
     /** Cancelled events that still have orders held or issued: their cancellation is unfinished. */
     cancelledWithOpenOrders: (): Awaitable<string[]> =>
-      then(catalog.cancelledIds(), (cancelled) =>
+      afterThat(catalog.cancelledIds(), (cancelled) =>
         cancelled.length === 0
           ? []
           : after(x.all(openOf, { eventIds: cancelled }), (open) => {
@@ -280,8 +276,8 @@ export function bookingQueries(
     /** Availability and attendees for the catalogue's event views, loaded once per list. */
     eventExtras: (eventIds: string[]) => {
       if (eventIds.length === 0) return noExtras
-      return then(x.all(takenOf, { eventIds }), (seats) =>
-        then(waitlist.lines(seats.map((row) => row.ticketTypeId)), (lines) =>
+      return afterThat(x.all(takenOf, { eventIds }), (seats) =>
+        afterThat(waitlist.lines(seats.map((row) => row.ticketTypeId)), (lines) =>
           after(x.all(issuedOwnersOf, { eventIds }), (issued) => extrasOf(withLines(seats, lines), issued)),
         ),
       )

@@ -11,7 +11,7 @@ import {
 import type { TicketTypeRow } from '../catalog/queries.ts'
 import { runLater, type Step, type StepQueries, wait } from '../db/store.ts'
 import { conflict, invalid, seatsConflict } from '../errors.ts'
-import { bestSeats, type RowOfSeats, selectionRefusal } from '../seating/best.ts'
+import { bestSeats, type RowOfSeats, selectionRefusal, singlesLeft } from '../seating/best.ts'
 import { type MapSeat, rowsOf, type SeatingQueries, seatInRow } from '../seating/queries.ts'
 
 export const SEATS_NOT_ON_MAP = 'Some of the seats you chose are not on this event’s seat map.'
@@ -35,7 +35,7 @@ const CANDIDATE_ROWS = 4
  * for them).
  */
 export async function seatsChosen(
-  seating: Pick<SeatingQueries, 'named' | 'rows' | 'rowsWithRun'>,
+  seating: Pick<SeatingQueries, 'named' | 'rowsNow' | 'rowsWithRun'>,
   eventId: string,
   plan: { stage: Box | null; sections: ReadonlyArray<{ ticketTypeId: string }> },
   types: readonly TicketTypeRow[],
@@ -98,22 +98,27 @@ const isFreeFor = (seat: MapSeat, orders: ReadonlySet<string>) =>
  * are decided one after the other, the second against the first's seats (SINGLE_SEAT_LEFT).
  */
 export function* strandsNow(
-  seating: StepQueries<Pick<SeatingQueries, 'rows' | 'rowsWithRun'>>,
+  seating: StepQueries<Pick<SeatingQueries, 'rowsNow' | 'rowsWithRun'>>,
   eventId: string,
   ticketTypeId: string,
   chosen: ReadonlyArray<{ id: string; row: string }>,
   /** orders whose held seats count as free (the buyer's own last hold, before the hold gives it back) */
   freeOrders: ReadonlySet<string> = new Set(),
 ): Step<boolean> {
-  // the rows chosen from, and the nearest where a choice of as many seats side by side leaves no
-  // seat alone
   const n = chosen.length
-  const near = yield* wait(seating.rowsWithRun(eventId, ticketTypeId, n, CANDIDATE_ROWS))
-  const rows = rowsOf(
-    yield* wait(seating.rows(eventId, ticketTypeId, [...chosen.map((seat) => seat.row), ...near])),
-    freeOrders,
+  const ids = new Set(chosen.map((seat) => seat.id))
+  // the chosen seats' rows first: a choice that leaves no seat alone there is never refused, and
+  // no other row need be read
+  const own = [...new Set(chosen.map((seat) => seat.row))]
+  const chosenRows = yield* wait(seating.rowsNow(eventId, ticketTypeId, own, freeOrders))
+  if (singlesLeft(chosenRows, ids).length === 0) return false
+  // it leaves one: refused when, in the nearest rows where as many seats side by side may fit, a
+  // choice leaving none exists
+  const near = (yield* wait(seating.rowsWithRun(eventId, ticketTypeId, n, CANDIDATE_ROWS))).filter(
+    (label) => !own.includes(label),
   )
-  return selectionRefusal(rows, new Set(chosen.map((seat) => seat.id))) !== null
+  const nearRows = yield* wait(seating.rowsNow(eventId, ticketTypeId, near, freeOrders))
+  return selectionRefusal([...chosenRows, ...nearRows], ids) !== null
 }
 
 /**

@@ -256,6 +256,10 @@ export function after<T, U>(value: Awaitable<T>, f: (value: T) => U): Awaitable<
   return value instanceof Promise ? value.then(f) : f(value)
 }
 
+/** after(), where f's answer is one too (a read that needs the one before): now or later */
+export const afterThat = <T, U>(value: Awaitable<T>, f: (value: T) => Awaitable<U>): Awaitable<U> =>
+  after(value, f) as Awaitable<U>
+
 /** Queries as they answer on SQLite: at once (each Awaitable answer is its value). */
 export type Now<Q> = {
   [K in keyof Q]: Q[K] extends (...args: infer A) => infer R ? (...args: A) => Awaited<R> : Q[K]

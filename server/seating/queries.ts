@@ -1,7 +1,15 @@
 // Reads of the seat maps (issue 40), on either store; other areas read seats only through these.
 import { sql } from 'drizzle-orm'
 import type { Box, SeatLabel, SeatNumber, SeatStatus } from '../../contracts/seating.ts'
-import { after, type DialectKit, perLimit, type Sql, statement } from '../db/sql.ts'
+import {
+  after,
+  afterThat,
+  type DialectKit,
+  perLimit,
+  type Sql,
+  type Statement,
+  statement,
+} from '../db/sql.ts'
 import { type Awaitable, together } from '../db/store.ts'
 import type { RowOfSeats } from './best.ts'
 import { ROW_SEAT, type SeatSale } from './tables.ts'
@@ -77,36 +85,59 @@ const seatsOfSection = statement<{ eventId: string; ticketTypeId: string }, RawS
     ORDER BY ord`,
 )
 
-const seatsOfRows = statement<{ eventId: string; ticketTypeId: string; labels: string[] }, RawSeat>(
-  (p, d) => sql`SELECT ${seatColumns} FROM ${listed(d, p.labels)}
-    ON seats.event_id = ${p.eventId} AND seats.ticket_type_id = ${p.ticketTypeId} AND seats.row_label = j.value
-    ORDER BY ord`,
-)
-
 // the rows of a section where n seats side by side may be taken without leaving one alone: those
 // whose record (seat_rows.taken, which knows no aisles) holds n free seats in a run. First the rows
 // whose record has a run of exactly n (bounded by taken or blocked seats or the row's ends) or of
 // n + 2 or more, nearest the stage first, then the rest (a run of n + 1 an aisle may split into n
-// and one): each row's seats are judged whole after (selectionRefusal).
-const rowsWithRun = statement<
-  {
-    eventId: string
-    ticketTypeId: string
-    n: number
-    run: string
-    exact: string
-    longer: string
-    limit: number
-  },
-  { label: string }
+// and one): each row's seats are judged whole after (selectionRefusal). Each is read in the order
+// of the rows with room (their index) and stops at its limit, not a section's rows sorted whole.
+// The patterns and the limit are written into the text, a statement for each n and limit (n is at
+// most MAX_SEATS_PER_ORDER): bound as parameters, SQLite prepares a LIKE's statement again at every
+// run, as it does a LIMIT's.
+type RowsWithRun = { eventId: string; ticketTypeId: string; n: number }
+const RUN_KINDS = ['likely', 'rest'] as const
+const rowsWithRunOf = new Map<string, Statement<RowsWithRun, { label: string }>>()
+const rowsWithRun = (kind: (typeof RUN_KINDS)[number], n: number, limit: number) => {
+  const key = `${kind} ${n} ${limit}`
+  let made = rowsWithRunOf.get(key)
+  if (!made) {
+    if (!Number.isSafeInteger(n) || n < 1 || !Number.isSafeInteger(limit) || limit < 0)
+      throw new Error(`rowsWithRun(${n}, ${limit}): whole numbers only`)
+    const free = ROW_SEAT.free
+    // the patterns are made of ROW_SEAT's characters, '|' and '%' alone: safe as literals
+    const like = (pattern: string) => sql.raw(`'${pattern}'`)
+    const likely = sql`(taken LIKE ${like(`%${free.repeat(n + 2)}%`)}
+      OR '|' || replace(replace(taken, ${like(ROW_SEAT.taken)}, '|'), ${like(ROW_SEAT.blocked)}, '|') || '|'
+        LIKE ${like(`%|${free.repeat(n)}|%`)})`
+    const which =
+      kind === 'likely' ? likely : sql`taken LIKE ${like(`%${free.repeat(n)}%`)} AND NOT ${likely}`
+    made = statement<RowsWithRun, { label: string }>(
+      (p) => sql`SELECT row_label AS label FROM seat_rows
+        WHERE event_id = ${p.eventId} AND ticket_type_id = ${p.ticketTypeId} AND free > 0 AND free >= ${p.n}
+          AND ${which}
+        ORDER BY rank, ord LIMIT ${sql.raw(String(limit))}`,
+    )
+    rowsWithRunOf.set(key, made)
+  }
+  return made
+}
+
+// a few rows' records now (seat_rows.taken: a character a seat, at its slot), and the version of
+// the plan they are of
+const recordsOfRows = statement<
+  { eventId: string; ticketTypeId: string; labels: string[] },
+  { label: string; taken: string; version: number }
 >(
-  (p) => sql`SELECT row_label AS label FROM seat_rows
-    WHERE event_id = ${p.eventId} AND ticket_type_id = ${p.ticketTypeId} AND free > 0 AND free >= ${p.n}
-      AND taken LIKE ${p.run}
-    ORDER BY CASE WHEN taken LIKE ${p.longer}
-        OR '|' || replace(replace(taken, ${ROW_SEAT.taken}, '|'), ${ROW_SEAT.blocked}, '|') || '|' LIKE ${p.exact}
-      THEN 0 ELSE 1 END, rank, ord
-    LIMIT ${p.limit}`,
+  (p, d) => sql`SELECT row_label AS label, taken,
+      (SELECT version FROM seat_maps WHERE event_id = ${p.eventId}) AS version
+    FROM seat_rows
+    WHERE event_id = ${p.eventId} AND ticket_type_id = ${p.ticketTypeId} AND ${d.inList(sql`row_label`, p.labels)}`,
+)
+
+// the seats these orders hold now (a buyer's own, which count as free for them)
+const heldBy = statement<{ orderIds: string[] }, { id: string }>(
+  (p, d) =>
+    sql`SELECT seat_id AS id FROM seats WHERE ${d.inList(sql`order_id`, p.orderIds)} AND status = 'held'`,
 )
 
 // whether a ticket type is a section of its event's seat map now (its rows are the section's)
@@ -275,6 +306,30 @@ export class Places {
 }
 
 export function seatingQueries(x: Sql, places: Places = new Places()) {
+  const placesOf = (eventId: string, ticketTypeId: string, version: number, labels: readonly string[]) => {
+    const kept = places.of(eventId, version, ticketTypeId)
+    const missing = [...new Set(labels.filter((label) => !kept.has(label)))]
+    const rowsOf = () => labels.map((label) => ({ label, seats: kept.get(label) ?? [] }))
+    if (missing.length === 0) return rowsOf()
+    return after(x.all(placesOfRows, { eventId, ticketTypeId, version, labels: missing }), (read) => {
+      const rows = new Map<string, Place[]>(missing.map((label) => [label, []]))
+      for (const r of read)
+        rows.get(r.row)?.push({
+          id: r.id,
+          row: r.row,
+          section: r.section,
+          number: json<SeatNumber>(r.number),
+          x: Number(r.x),
+          y: Number(r.y),
+          blocked: r.blocked === true || r.blocked === 1,
+          ord: Number(r.ord),
+          slot: Number(r.slot),
+        })
+      for (const [label, row] of rows) kept.set(label, row)
+      return rowsOf()
+    })
+  }
+
   return {
     /** the event's whole plan with each seat's status now, or null when it has none */
     map: (eventId: string) =>
@@ -315,13 +370,48 @@ export function seatingQueries(x: Sql, places: Places = new Places()) {
     section: (eventId: string, ticketTypeId: string) =>
       after(x.all(seatsOfSection, { eventId, ticketTypeId }), (rows) => rows.map(seatOf)),
 
-    /** a section's seats in these rows only, in the plan's order */
-    rows: (eventId: string, ticketTypeId: string, labels: readonly string[]) =>
-      labels.length === 0
-        ? []
-        : after(x.all(seatsOfRows, { eventId, ticketTypeId, labels: [...new Set(labels)] }), (rows) =>
-            rows.map(seatOf),
-          ),
+    /**
+     * A section's seats in these rows now, in the plan's order, as the best seats and the single
+     * seat rule read them: each row's record and its places (kept per plan version), not each seat's
+     * row. The seats `freeOrders` hold (a buyer's own last hold) count as free.
+     */
+    rowsNow: (
+      eventId: string,
+      ticketTypeId: string,
+      labels: readonly string[],
+      freeOrders: ReadonlySet<string> = new Set(),
+    ): Awaitable<RowOfSeats[]> => {
+      if (labels.length === 0) return []
+      const read = together([
+        x.all(recordsOfRows, { eventId, ticketTypeId, labels: [...new Set(labels)] }),
+        freeOrders.size > 0 ? x.all(heldBy, { orderIds: [...freeOrders] }) : [],
+      ] as const)
+      return afterThat(read, ([records, own]) => {
+        const first = records[0]
+        if (!first) return []
+        const ownSeats = new Set(own.map((seat) => seat.id))
+        const placed = placesOf(
+          eventId,
+          ticketTypeId,
+          Number(first.version),
+          records.map((r) => r.label),
+        )
+        return after(placed, (rows) =>
+          rows.map((row, r) => {
+            const record = (records[r] as { taken: string }).taken
+            return {
+              label: row.label,
+              seats: row.seats.map((seat) => ({
+                id: seat.id,
+                x: seat.x,
+                y: seat.y,
+                status: ownSeats.has(seat.id) ? 'free' : seatInRow(record, seat.slot),
+              })),
+            }
+          }),
+        )
+      })
+    },
 
     /** whether a ticket type is a section of its event's seat map now: its tickets are seats */
     seatedType: (eventId: string, ticketTypeId: string) =>
@@ -329,14 +419,16 @@ export function seatingQueries(x: Sql, places: Places = new Places()) {
 
     /** the labels of the first `limit` rows where n seats side by side may fit without leaving one
      * seat alone as the rows' records are now (rowsWithRun): the likeliest first, then nearest the stage */
-    rowsWithRun: (eventId: string, ticketTypeId: string, n: number, limit: number) => {
-      const free = ROW_SEAT.free
-      const run = `%${free.repeat(n)}%`
-      const exact = `%|${free.repeat(n)}|%`
-      const longer = `%${free.repeat(n + 2)}%`
-      return after(x.all(rowsWithRun, { eventId, ticketTypeId, n, run, exact, longer, limit }), (rows) =>
-        rows.map((r) => r.label),
-      )
+    rowsWithRun: (eventId: string, ticketTypeId: string, n: number, limit: number): Awaitable<string[]> => {
+      const labels = (rows: ReadonlyArray<{ label: string }>) => rows.map((r) => r.label)
+      const read = (kind: (typeof RUN_KINDS)[number], rows: number) =>
+        x.all(rowsWithRun(kind, n, rows), { eventId, ticketTypeId, n })
+      const likely = read('likely', limit)
+      const rest = (found: ReadonlyArray<{ label: string }>): Awaitable<string[]> =>
+        found.length >= limit
+          ? labels(found)
+          : after(read('rest', limit - found.length), (more) => labels([...found, ...more]))
+      return likely instanceof Promise ? likely.then(rest) : rest(likely)
     },
 
     /**
@@ -354,29 +446,7 @@ export function seatingQueries(x: Sql, places: Places = new Places()) {
      * A few rows of a section as a plan version placed them, each row's seats in the plan's order:
      * kept per version, so only the rows not seen yet are read.
      */
-    placesOf: (eventId: string, ticketTypeId: string, version: number, labels: readonly string[]) => {
-      const kept = places.of(eventId, version, ticketTypeId)
-      const missing = [...new Set(labels.filter((label) => !kept.has(label)))]
-      const rowsOf = () => labels.map((label) => ({ label, seats: kept.get(label) ?? [] }))
-      if (missing.length === 0) return rowsOf()
-      return after(x.all(placesOfRows, { eventId, ticketTypeId, version, labels: missing }), (read) => {
-        const rows = new Map<string, Place[]>(missing.map((label) => [label, []]))
-        for (const r of read)
-          rows.get(r.row)?.push({
-            id: r.id,
-            row: r.row,
-            section: r.section,
-            number: json<SeatNumber>(r.number),
-            x: Number(r.x),
-            y: Number(r.y),
-            blocked: r.blocked === true || r.blocked === 1,
-            ord: Number(r.ord),
-            slot: Number(r.slot),
-          })
-        for (const [label, row] of rows) kept.set(label, row)
-        return rowsOf()
-      })
-    },
+    placesOf,
 
     /** the ids of the event's seats held or sold now */
     takenIds: (eventId: string) => after(x.all(takenOf, { eventId }), (rows) => rows.map((r) => r.id)),

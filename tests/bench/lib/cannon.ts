@@ -20,6 +20,9 @@ type Options = {
   connections: number
   amount?: number
   duration?: number
+  /** POST /ticket/create naming seats: the n-th request names the n-th of these (as it takes the
+   * n-th token), added to `body` as its `seats` */
+  namedSeats?: string[]
 }
 
 const options = JSON.parse(process.argv[2] ?? '{}') as Options
@@ -34,9 +37,14 @@ const requests: autocannon.Request[] = [
     headers: { ...(body ? { 'content-type': 'application/json' } : {}), ...options.headers },
     body,
     setupRequest: (request) => {
-      if (tokens.length === 0) return request
-      const token = tokens[next++ % tokens.length]
-      return { ...request, headers: { ...request.headers, authorization: `Bearer ${token}` } }
+      const n = next++
+      const seats = options.namedSeats
+      const named = seats?.length
+        ? { body: JSON.stringify({ ...(options.body as object), seats: [seats[n % seats.length]] }) }
+        : {}
+      if (tokens.length === 0) return { ...request, ...named }
+      const token = tokens[n % tokens.length]
+      return { ...request, ...named, headers: { ...request.headers, authorization: `Bearer ${token}` } }
     },
   },
 ]

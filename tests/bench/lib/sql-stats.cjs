@@ -8,7 +8,7 @@ const { timeStatements } = require('./time-statements.cjs')
 const stats = timeStatements((source) =>
   source
     .replace(/\s+/g, ' ')
-    .replace(/^select "id", .*? from/, 'select … from')
+    .replace(/^select "id"(?: as "id")?, .*? from/i, 'select … from')
     .slice(0, 300),
 )
 
