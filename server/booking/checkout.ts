@@ -275,6 +275,9 @@ export function checkout(parts: CheckoutParts) {
       // a seated order's type is its seats' section's; the seats are chosen (or checked) here and
       // decided again, each one free, under the event's lock by the hold
       const plan = await seating.plan(event.id)
+      // the buyer's unpaid holds of the event, which this checkout replaces (read once, for the
+      // seats they name and the count below)
+      const heldBefore = plan && order.seats ? await booking.heldBy(buyerId, event.id) : undefined
       const chosen = plan
         ? await seatsChosen(
             seating,
@@ -283,8 +286,8 @@ export function checkout(parts: CheckoutParts) {
             types,
             order.ticketType,
             order.seats,
-            // the buyer's unpaid holds, which this checkout replaces: their seats are the buyer's to name
-            order.seats ? new Set((await booking.heldBy(buyerId, event.id)).map((o) => o.id)) : new Set(),
+            // their seats are the buyer's to name
+            new Set((heldBefore ?? []).map((o) => o.id)),
             // holds past their deadline: the hold releases them before it decides
             async (typeId) =>
               new Set((await booking.lapsedHolds(new Date().toISOString(), typeId)).map((o) => o.id)),
@@ -308,7 +311,7 @@ export function checkout(parts: CheckoutParts) {
         (await booking.lapsedHolds(new Date().toISOString(), ticketType.id)).length > 0
       const [offered, open, onSale, { tax, parties, fee }] = await Promise.all([
         booking.offeredTo(buyerId, ticketType.id),
-        booking.heldBy(buyerId, event.id),
+        heldBefore ?? booking.heldBy(buyerId, event.id),
         booking.available(ticketType),
         taxTermsOf(event, ticketType, order.buyer),
       ])

@@ -49,7 +49,7 @@ export type BookingReads = {
   /** a seated order's seats as they are now (issue 40) */
   seating: Pick<
     StepQueries<SeatingQueries>,
-    'named' | 'placesOf' | 'section' | 'roomNow' | 'rowsNow' | 'rowsWithRun' | 'seatedType'
+    'placesOf' | 'section' | 'roomNow' | 'rowsNow' | 'rowsWithRun' | 'seatedType' | 'statusNow'
   >
   /** the invoice series' last numbers (issue 42) */
   billing: Pick<StepQueries<BillingQueries>, 'lastSeq'>
@@ -209,7 +209,7 @@ export function bookingCommands(
               order.promoCode ? booking.promoCode(order.eventId, order.promoCode) : undefined,
               booking.eventCancelled(order.eventId),
               // (the best seats were just chosen as free, under this lock: not read again)
-              seatIds.length > 0 && !best ? seating.named(order.eventId, seatIds) : [],
+              seatIds.length > 0 && !best ? seating.statusNow(order.eventId, seatIds) : [],
               // a hold by count on a type its seat map has made seated since the checkout looked
               seatIds.length === 0 && !best ? seating.seatedType(order.eventId, order.ticketTypeId) : false,
             ] as const)
@@ -352,7 +352,7 @@ export function bookingCommands(
                 together([
                   booking.available(ticketType),
                   booking.eventCancelled(ticketType.eventId),
-                  seatIds ? seating.named(ticketType.eventId, seatIds) : null,
+                  seatIds ? seating.statusNow(ticketType.eventId, seatIds) : null,
                   promoCode ? booking.promoCode(ticketType.eventId, promoCode) : null,
                   ...invoiceSeries.map((supplierId) => billing.lastSeq(supplierId, 'invoice', fy)),
                 ] as const),

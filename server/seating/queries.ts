@@ -1,6 +1,7 @@
 // Reads of the seat maps (issue 40), on either store; other areas read seats only through these.
 import { sql } from 'drizzle-orm'
 import type { Box, SeatLabel, SeatNumber, SeatStatus } from '../../contracts/seating.ts'
+import { MAX_SEATS_PER_ORDER } from '../../contracts/seating-limits.ts'
 import {
   after,
   afterThat,
@@ -121,6 +122,34 @@ const rowsWithRun = (kind: (typeof RUN_KINDS)[number], n: number, limit: number)
   }
   return made
 }
+
+// named seats' statuses now, where a hold decides: their ids one placeholder each, a statement for
+// each number of them (a list through json_each, and each seat's every column, cost twice as much)
+type StatusOfSeats = { eventId: string } & Record<`s${number}`, string>
+type SeatNow = { id: string; row: string; status: SeatStatus }
+const statusOfSeats = new Map<number, Statement<StatusOfSeats, SeatNow>>()
+const statusOf = (n: number) => {
+  let made = statusOfSeats.get(n)
+  if (!made) {
+    made = statement<StatusOfSeats, SeatNow>(
+      // a blocked seat is not for sale: blocked, as the map shows it
+      (p) => sql`SELECT seat_id AS id, row_label AS "row",
+          CASE WHEN blocked AND status = 'free' THEN 'blocked' ELSE status END AS status FROM seats
+        WHERE event_id = ${p.eventId} AND seat_id IN (${sql.join(
+          Array.from({ length: n }, (_, i) => p[`s${i}`]),
+          sql`, `,
+        )})`,
+    )
+    statusOfSeats.set(n, made)
+  }
+  return made
+}
+
+const statusOfListed = statement<{ eventId: string; ids: string[] }, SeatNow>(
+  (p, d) => sql`SELECT seat_id AS id, row_label AS "row",
+      CASE WHEN blocked AND status = 'free' THEN 'blocked' ELSE status END AS status FROM seats
+    WHERE event_id = ${p.eventId} AND ${d.inList(sql`seat_id`, p.ids)}`,
+)
 
 // a few rows' records now (seat_rows.taken: a character a seat, at its slot), and the version of
 // the plan they are of
@@ -365,6 +394,21 @@ export function seatingQueries(x: Sql, places: Places = new Places()) {
     /** the seats of the event with these ids (unknown ids are left out) */
     named: (eventId: string, ids: readonly string[]) =>
       after(x.all(seatsNamed, { eventId, ids: [...ids] }), (rows) => rows.map(seatOf)),
+
+    /**
+     * Named seats' rows and statuses now (held or sold: taken, blocked or not), as a hold decides
+     * them: those of `ids` that are on the map (up to MAX_SEATS_PER_ORDER of them, one placeholder each).
+     */
+    statusNow: (eventId: string, ids: readonly string[]) => {
+      const unique = [...new Set(ids)]
+      if (unique.length === 0) return []
+      if (unique.length > MAX_SEATS_PER_ORDER) return x.all(statusOfListed, { eventId, ids: unique })
+      const params: StatusOfSeats = { eventId }
+      unique.forEach((id, i) => {
+        params[`s${i}`] = id
+      })
+      return x.all(statusOf(unique.length), params)
+    },
 
     /** a seated ticket type's seats, in the plan's order */
     section: (eventId: string, ticketTypeId: string) =>

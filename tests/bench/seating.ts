@@ -8,9 +8,10 @@
 //   the same app, holding a count of general admission, the best seat of the seated section
 //   (quantity 1) and a seat each buyer names (one of the section's back rows, each row's every
 //   third seat, so that no choice strands a single seat), in alternating rounds; each kind of seat
-//   hold's rate as a share of the counts'.
+//   hold's rate as a share of the counts'. Each round starts once the server is quiet.
 import http from 'node:http'
 import { gunzipSync } from 'node:zlib'
+import { quiet } from './invoices.ts'
 import { deploy } from './lib/deploy.ts'
 import { runLoad } from './lib/processes.ts'
 import { median, round } from './lib/stats.ts'
@@ -160,8 +161,11 @@ export async function benchSeating(
     log(`seating map: ${JSON.stringify(map)}`)
 
     // the holds, alternating
-    const load = (eventId: string, ticketType: string, namedSeats?: string[]) =>
-      runLoad<Cannon>('tests/bench/lib/cannon.ts', {
+    // each round from a quiet server: what the round before left to do (its facts' consumers, its
+    // releases' pushes) is not counted in the next one's rate
+    const load = async (eventId: string, ticketType: string, namedSeats?: string[]) => {
+      await quiet(deployment.measure())
+      return runLoad<Cannon>('tests/bench/lib/cannon.ts', {
         urls: deployment.urls,
         method: 'POST',
         path: '/api/v1/ticket/create',
@@ -171,6 +175,7 @@ export async function benchSeating(
         connections: CONNECTIONS,
         amount: perRound,
       })
+    }
     const ok = (r: Cannon) => (r.statusCodes['200']?.count ?? 0) / r.duration
     const countedRuns: Cannon[] = []
     const seatedRuns: Cannon[] = []
