@@ -134,46 +134,41 @@ export function* bestSeatsNow(
   stage: Box | null,
 ): Step<SeatLabel[]> {
   const room = yield* wait(seating.roomNow(eventId, ticketTypeId, n, CANDIDATE_ROWS))
-  let rows: RowOfSeats[]
-  let placed: ReadonlyArray<SeatLabel & { ord: number }>
-  if (room.version !== null) {
-    // the rows with room: their places kept per plan version, each seat free or not as its row's
-    // record has it now (a character a seat, at its slot)
-    const records = new Map(room.rows.map((row) => [row.label, row.taken]))
-    const read = yield* wait(
-      seating.placesOf(
-        eventId,
-        ticketTypeId,
-        room.version,
-        room.rows.map((row) => row.label),
-      ),
-    )
-    rows = read.map((row) => {
-      const record = records.get(row.label) ?? ''
-      return {
-        label: row.label,
-        seats: row.seats.map((seat) => ({
-          id: seat.id,
-          x: seat.x,
-          y: seat.y,
-          // free only as the record says: a seat it does not name is not offered
-          status: seatInRow(record, seat.slot),
-        })),
-      }
-    })
-    placed = read.flatMap((row) => row.seats)
-  } else {
+  if (room.version === null) {
     // no row has room for all of them: the best split, from the whole section
     const section = yield* wait(seating.section(eventId, ticketTypeId))
-    rows = rowsOf(section)
-    placed = section.map((seat, ord) => ({ ...seat, ord }))
+    const best = bestSeats(rowsOf(section), n, stage)
+    if (!best) throw conflict(NO_SEATS_TOGETHER)
+    return inPlanOrder([{ seats: section.map((seat, ord) => ({ ...seat, ord })) }], best)
+  }
+  // the rows with room: their places kept per plan version, each seat free or not as its row's
+  // record has it now (a character a seat, at its slot)
+  const records = new Map<string, string>()
+  for (const row of room.rows) records.set(row.label, row.taken)
+  const read = yield* wait(seating.placesOf(eventId, ticketTypeId, room.version, [...records.keys()]))
+  const rows: RowOfSeats[] = []
+  for (const row of read) {
+    const record = records.get(row.label) ?? ''
+    const seats: RowOfSeats['seats'] = []
+    for (const seat of row.seats) {
+      // free only as the record says: a seat it does not name is not offered
+      seats.push({ id: seat.id, x: seat.x, y: seat.y, status: seatInRow(record, seat.slot) })
+    }
+    rows.push({ label: row.label, seats })
   }
   const best = bestSeats(rows, n, stage)
   if (!best) throw conflict(NO_SEATS_TOGETHER)
-  // in the plan's order, as a named choice is: admission n is the order's n-th seat everywhere
-  const chosen = new Set(best)
-  return placed
-    .filter((seat) => chosen.has(seat.id))
-    .sort((a, b) => a.ord - b.ord)
-    .map((seat) => ({ id: seat.id, section: seat.section, row: seat.row, number: seat.number }))
+  return inPlanOrder(read, best)
+}
+
+/** the seats of `ids` in the plan's order, as a named choice is: admission n is the order's n-th seat everywhere */
+function inPlanOrder(
+  rows: ReadonlyArray<{ seats: ReadonlyArray<SeatLabel & { ord: number }> }>,
+  ids: readonly string[],
+): SeatLabel[] {
+  const chosen = new Set(ids)
+  const picked: Array<SeatLabel & { ord: number }> = []
+  for (const row of rows) for (const seat of row.seats) if (chosen.has(seat.id)) picked.push(seat)
+  picked.sort((a, b) => a.ord - b.ord)
+  return picked.map((seat) => ({ id: seat.id, section: seat.section, row: seat.row, number: seat.number }))
 }

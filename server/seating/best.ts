@@ -56,9 +56,10 @@ function geometryOf(rows: RowOfSeats[], stage: Box | null): Geometry {
     rowLo.push(lo)
     rowHi.push(hi)
   }
-  const mids = rows.flatMap((_, r) =>
-    rows[r]?.seats.length ? [((rowLo[r] ?? 0) + (rowHi[r] ?? 0)) / 2] : [],
-  )
+  const mids: number[] = []
+  for (let r = 0; r < rows.length; r++) {
+    if (rows[r]?.seats.length) mids.push(((rowLo[r] ?? 0) + (rowHi[r] ?? 0)) / 2)
+  }
   mids.sort((a, b) => a - b)
   let rowPitch = Number.POSITIVE_INFINITY
   for (let i = 1; i < mids.length; i++) {

@@ -106,7 +106,7 @@ export async function benchSeating(
   quick = false,
   log: (line: string) => void = () => {},
 ): Promise<SeatingResult> {
-  const rounds = quick ? 1 : 3
+  const rounds = quick ? 1 : 5
   const perRound = quick ? 1000 : 3000
   const deployment = await deploy(
     { store: 'sqlite', apps: 1 },
