@@ -453,6 +453,20 @@ describe('seats held, sold and freed', () => {
     expect((counted.json() as CreateOrderReply).seats).toBeUndefined()
   })
 
+  it('splits the best seats over rows when no row has room for them all, in the plan’s order', async () => {
+    const event = await seatedEvent()
+    // rows A to C of two seats: three seats are the front row's two and, of the second row's, the one
+    // nearest them and the stage's centre line (x 1)
+    const plan = { stage: { x: 0, y: -3, w: 2, h: 2 }, sections: [grid('Stalls', 'Stalls', 3, 2)] }
+    expect((await putMap(event, plan)).statusCode).toBe(200)
+    const buyer = await signUp(app())
+    const split = await order(buyer, { eventId: event._id, ticketType: 'Stalls', quantity: 3 })
+    expect(split.statusCode, split.body).toBe(200)
+    const seats = (split.json() as CreateOrderReply).seats ?? []
+    expect(seats.map((s) => `${s.row}${s.number}`)).toEqual(['A1', 'A2', 'B2'])
+    expect(seats.every((s) => s.section === 'Stalls' && typeof s.id === 'string')).toBe(true)
+  })
+
   it('holds a seat for one buyer of many asking at once', async () => {
     const event = await seatedEvent()
     expect((await putMap(event, theatre())).statusCode).toBe(200)
