@@ -11,7 +11,7 @@ import {
 import type { TicketTypeRow } from '../catalog/queries.ts'
 import { runLater, type Step, type StepQueries, wait } from '../db/store.ts'
 import { conflict, invalid, seatsConflict } from '../errors.ts'
-import { bestSeats, type RowOfSeats, selectionRefusal, singlesLeft } from '../seating/best.ts'
+import { bestSeats, choiceWithoutSingle, type RowOfSeats, singlesLeft } from '../seating/best.ts'
 import { type MapSeat, rowsOf, type SeatingQueries, seatInRow } from '../seating/queries.ts'
 
 export const SEATS_NOT_ON_MAP = 'Some of the seats you chose are not on this event’s seat map.'
@@ -27,6 +27,12 @@ const labelOf = (seat: MapSeat): SeatLabel => ({
 
 /** rows read to choose the best seats from: the nearest the stage with room enough */
 const CANDIDATE_ROWS = 4
+
+/**
+ * The rows a choice that strands a seat is compared with, at most: the likeliest few, then more
+ * (a plan whose aisles split every run is not read whole, under the event's lock, at every hold).
+ */
+const ROWS_COMPARED = [CANDIDATE_ROWS, 64] as const
 
 /**
  * The seats of the order and their ticket type on an event with a seat map (`plan`); null when the
@@ -112,13 +118,20 @@ export function* strandsNow(
   const own = [...new Set(chosen.map((seat) => seat.row))]
   const chosenRows = yield* wait(seating.rowsNow(eventId, ticketTypeId, own, freeOrders))
   if (singlesLeft(chosenRows, ids).length === 0) return false
-  // it leaves one: refused when, in the nearest rows where as many seats side by side may fit, a
-  // choice leaving none exists
-  const near = (yield* wait(seating.rowsWithRun(eventId, ticketTypeId, n, CANDIDATE_ROWS))).filter(
-    (label) => !own.includes(label),
-  )
-  const nearRows = yield* wait(seating.rowsNow(eventId, ticketTypeId, near, freeOrders))
-  return selectionRefusal([...chosenRows, ...nearRows], ids) !== null
+  // it leaves one: refused when a choice leaving none exists, in these rows or in the rows where as
+  // many seats side by side may fit, the likeliest first: the first few, then more when an aisle
+  // splits all of those (the record that finds them knows no aisles)
+  if (choiceWithoutSingle(chosenRows, n)) return true
+  const seen = new Set(own)
+  for (const limit of ROWS_COMPARED) {
+    const found = yield* wait(seating.rowsWithRun(eventId, ticketTypeId, n, limit))
+    const near = found.filter((label) => !seen.has(label))
+    for (const label of near) seen.add(label)
+    if (choiceWithoutSingle(yield* wait(seating.rowsNow(eventId, ticketTypeId, near, freeOrders)), n))
+      return true
+    if (found.length < limit) break
+  }
+  return false
 }
 
 /**

@@ -213,6 +213,9 @@ export function selectionRefusal(
   n: number = chosen.size,
 ): null | { reason: 'single' } {
   if (singlesLeft(rows, chosen).length === 0) return null
-  const otherwise = freeRuns(rows).some((run) => fitsWithoutSingle(run.end - run.start, n))
-  return otherwise ? { reason: 'single' } : null
+  return choiceWithoutSingle(rows, n) ? { reason: 'single' } : null
 }
+
+/** Whether n seats side by side fit somewhere in these rows without leaving one seat alone. */
+export const choiceWithoutSingle = (rows: RowOfSeats[], n: number) =>
+  freeRuns(rows).some((run) => fitsWithoutSingle(run.end - run.start, n))

@@ -90,7 +90,7 @@ const seatsOfSection = statement<{ eventId: string; ticketTypeId: string }, RawS
 // whose record (seat_rows.taken, which knows no aisles) holds n free seats in a run. First the rows
 // whose record has a run of exactly n (bounded by taken or blocked seats or the row's ends) or of
 // n + 2 or more, nearest the stage first, then the rest (a run of n + 1 an aisle may split into n
-// and one): each row's seats are judged whole after (selectionRefusal). Each is read in the order
+// and one): each row's seats are judged whole after (choiceWithoutSingle). Each is read in the order
 // of the rows with room (their index) and stops at its limit, not a section's rows sorted whole.
 // The patterns and the limit are written into the text, a statement for each n and limit (n is at
 // most MAX_SEATS_PER_ORDER): bound as parameters, SQLite prepares a LIKE's statement again at every

@@ -615,7 +615,15 @@ function seatingSection(s: SeatingResult | undefined): string[] {
     `- Holds, autocannon with ${h.connections} connections, ${h.perRound.toLocaleString('en')} buyers a round, ${h.rounds} rounds alternating:`,
     `  a count of general admission ${h.countedPerSecond.join(', ')} holds/s (p99 ${h.countedP99Ms} ms); the best seat of the`,
     `  seated section ${h.seatedPerSecond.join(', ')} holds/s (p99 ${h.seatedP99Ms} ms): **${h.ratio}** of the counts' rate`,
-    `  (target at least 0.8); the generator's CPU ${h.generatorCpuShare} of its time; refused: ${JSON.stringify(h.refused)}.`,
+    ...(h.namedPerSecond
+      ? [
+          `  (target at least 0.8); a seat the buyer names ${h.namedPerSecond.join(', ')} holds/s (p99 ${h.namedP99Ms} ms):`,
+          `  **${h.namedRatio}** of the counts' rate (target at least 0.8); the generator's CPU ${h.generatorCpuShare} of its`,
+          `  time; refused: ${JSON.stringify(h.refused)}.`,
+        ]
+      : [
+          `  (target at least 0.8); the generator's CPU ${h.generatorCpuShare} of its time; refused: ${JSON.stringify(h.refused)}.`,
+        ]),
     '',
   ]
 }

@@ -374,6 +374,39 @@ describe('seats held, sold and freed', () => {
     expect(fine.statusCode, fine.body).toBe(200)
   })
 
+  it('finds a choice without a single seat past more than four rows whose runs an aisle splits', async () => {
+    const event = await seatedEvent()
+    // rows A to E: a seat, an aisle, three seats (four free in the rows' record, but two of the
+    // three leave one); row F: two seats, the one choice of two leaving nobody alone; row G: three
+    const split = (label: string, y: number) => ({
+      label,
+      seats: [0, 2, 3, 4].map((x, i) => ({ number: i + 1, x, y })),
+    })
+    const rows = [
+      ...['A', 'B', 'C', 'D', 'E'].map((label, y) => split(label, y)),
+      { label: 'F', seats: [0, 1].map((x, i) => ({ number: i + 1, x, y: 5 })) },
+      { label: 'G', seats: [0, 1, 2].map((x, i) => ({ number: i + 1, x, y: 6 })) },
+    ]
+    const plan = {
+      stage: { x: 0, y: -3, w: 5, h: 2 },
+      sections: [{ name: 'Stalls', ticketType: 'Stalls', rows }],
+    }
+    expect((await putMap(event, plan)).statusCode).toBe(200)
+    const map = await mapOf(event)
+    const buyer = await signUp(app())
+    // G1 and G2 leave G3 alone, and F1 and F2 leave nobody alone
+    const stranding = await order(buyer, {
+      eventId: event._id,
+      seats: [1, 2].map((n) => seat(map, 'Stalls', 'G', n).id),
+    })
+    expect([stranding.statusCode, stranding.json().message]).toEqual([409, SINGLE_SEAT_LEFT])
+    const fine = await order(buyer, {
+      eventId: event._id,
+      seats: [1, 2].map((n) => seat(map, 'Stalls', 'F', n).id),
+    })
+    expect(fine.statusCode, fine.body).toBe(200)
+  })
+
   it('finds a choice without a single seat that an aisle bounds', async () => {
     const event = await seatedEvent()
     // row A: seats 1 to 3, an aisle, seat 4 (three together beside the aisle); row B: four in a row
