@@ -100,13 +100,18 @@ export function statement<P extends object = Record<string, never>, R = Record<s
  * the code sets, never a client's: each limit keeps a statement.
  */
 export function perLimit<S>(make: (limit: SQL) => S): (limit: number) => S {
+  return perWholeNumber((limit) => make(sql.raw(String(limit))))
+}
+
+/** What `make` gives for each whole number it is asked for, made once: perLimit's, for raw SQL text. */
+export function perWholeNumber<S>(make: (n: number) => S): (n: number) => S {
   const made = new Map<number, S>()
-  return (limit) => {
-    if (!Number.isSafeInteger(limit) || limit < 0) throw new Error(`A limit is a whole number, not ${limit}`)
-    let one = made.get(limit)
+  return (n) => {
+    if (!Number.isSafeInteger(n) || n < 0) throw new Error(`A limit is a whole number, not ${n}`)
+    let one = made.get(n)
     if (!one) {
-      one = make(sql.raw(String(limit)))
-      made.set(limit, one)
+      one = make(n)
+      made.set(n, one)
     }
     return one
   }

@@ -5,6 +5,7 @@ import type Database from 'better-sqlite3'
 import type { SQLiteTable } from 'drizzle-orm/sqlite-core'
 import type { Connection, Db, Sqlite } from '../db/connection.ts'
 import type { FactMeta } from '../db/schema.ts'
+import { perWholeNumber } from '../db/sql.ts'
 import { inDependencyOrder } from './projection-order.ts'
 import { REPLAY_ROWS } from './replay-rows.ts'
 import { type Upcasters, upcast } from './upcast.ts'
@@ -157,15 +158,21 @@ export class Ledger {
       stream: this.sqlite.prepare<[string], LedgerRow>(
         'SELECT * FROM ledger WHERE stream = ? ORDER BY version',
       ),
-      from: this.sqlite.prepare<[number, number], LedgerRow>(
-        'SELECT * FROM ledger WHERE position > ? ORDER BY position LIMIT ?',
+      // a statement per limit, the limit in its text (db/sql.ts perLimit): bound, SQLite prepares
+      // the statement again at every run (6 µs of 11 for a consumer's look past the ledger's head)
+      from: perWholeNumber((limit) =>
+        this.sqlite.prepare<[number], LedgerRow>(
+          `SELECT * FROM ledger WHERE position > ? ORDER BY position LIMIT ${limit}`,
+        ),
       ),
       // rows as arrays, not objects: a replay reads a million, and makes its own object of each
-      replay: this.sqlite
-        .prepare<[number, number], ReplayRow>(
-          'SELECT position, stream, version, type, data, at FROM ledger WHERE position > ? ORDER BY position LIMIT ?',
-        )
-        .raw(),
+      replay: perWholeNumber((limit) =>
+        this.sqlite
+          .prepare<[number], ReplayRow>(
+            `SELECT position, stream, version, type, data, at FROM ledger WHERE position > ? ORDER BY position LIMIT ${limit}`,
+          )
+          .raw(),
+      ),
       head: this.sqlite.prepare<[], number>('SELECT coalesce(max(position), 0) FROM ledger').pluck(),
     }
   }
@@ -359,12 +366,12 @@ export class Ledger {
 
   /** Facts after a position, oldest first. */
   readFrom(position: number, limit = 500): StoredFact[] {
-    return this.statements.from.all(position, limit).map(this.decode)
+    return this.statements.from(limit).all(position).map(this.decode)
   }
 
   /** Facts after a position as projections need them (no meta: a replay reads a million). */
   replayFrom(position: number, limit: number): StoredFact[] {
-    return (this.statements.replay.all(position, limit) as unknown as ReplayRow[]).map(
+    return (this.statements.replay(limit).all(position) as unknown as ReplayRow[]).map(
       ([position, stream, version, type, data, at]) => ({
         position,
         stream,
