@@ -374,6 +374,32 @@ describe('seats held, sold and freed', () => {
     expect(fine.statusCode, fine.body).toBe(200)
   })
 
+  it('refuses a new choice that strands a seat once the buyer’s own hold gives its seats back, and keeps that hold', async () => {
+    const event = await seatedEvent()
+    // row A of five seats; row B of two, a choice of two that leaves nobody alone
+    const a = { label: 'A', seats: [0, 1, 2, 3, 4].map((x, i) => ({ number: i + 1, x, y: 0 })) }
+    const b = { label: 'B', seats: [0, 1].map((x, i) => ({ number: i + 1, x, y: 1 })) }
+    const plan = {
+      stage: { x: 0, y: -3, w: 5, h: 2 },
+      sections: [{ name: 'Stalls', ticketType: 'Stalls', rows: [a, b] }],
+    }
+    expect((await putMap(event, plan)).statusCode).toBe(200)
+    const map = await mapOf(event)
+    const buyer = await signUp(app())
+    const ids = (numbers: number[]) => numbers.map((n) => seat(map, 'Stalls', 'A', n).id)
+    const first = await order(buyer, { eventId: event._id, seats: ids([1, 2]) })
+    expect(first.statusCode, first.body).toBe(200)
+    // A2 and A3, with the buyer's A1 and A2 given back, leave A1 alone
+    const stranding = await order(buyer, { eventId: event._id, seats: ids([2, 3]) })
+    expect([stranding.statusCode, stranding.json().message]).toEqual([409, SINGLE_SEAT_LEFT])
+    expect(await statusOf(event, 'Stalls', 'A', 1)).toBe('held')
+    expect(await statusOf(event, 'Stalls', 'A', 3)).toBe('free')
+    // A1 to A3 leave two together
+    const moved = await order(buyer, { eventId: event._id, seats: ids([1, 2, 3]) })
+    expect(moved.statusCode, moved.body).toBe(200)
+    expect(await statusOf(event, 'Stalls', 'A', 3)).toBe('held')
+  })
+
   it('finds a choice without a single seat past more than four rows whose runs an aisle splits', async () => {
     const event = await seatedEvent()
     // rows A to E: a seat, an aisle, three seats (four free in the rows' record, but two of the
