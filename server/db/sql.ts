@@ -107,7 +107,7 @@ export function perLimit<S>(make: (limit: SQL) => S): (limit: number) => S {
 export function perWholeNumber<S>(make: (n: number) => S): (n: number) => S {
   const made = new Map<number, S>()
   return (n) => {
-    if (!Number.isSafeInteger(n) || n < 0) throw new Error(`A limit is a whole number, not ${n}`)
+    if (!Number.isSafeInteger(n) || n < 0) throw new Error(`Expected a whole number, not ${n}`)
     let one = made.get(n)
     if (!one) {
       one = make(n)

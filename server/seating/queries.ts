@@ -7,8 +7,8 @@ import {
   afterThat,
   type DialectKit,
   perLimit,
+  perWholeNumber,
   type Sql,
-  type Statement,
   statement,
 } from '../db/sql.ts'
 import { type Awaitable, together } from '../db/store.ts'
@@ -96,14 +96,9 @@ const seatsOfSection = statement<{ eventId: string; ticketTypeId: string }, RawS
 // most MAX_SEATS_PER_ORDER): bound as parameters, SQLite prepares a LIKE's statement again at every
 // run, as it does a LIMIT's.
 type RowsWithRun = { eventId: string; ticketTypeId: string; n: number }
-const RUN_KINDS = ['likely', 'rest'] as const
-const rowsWithRunOf = new Map<string, Statement<RowsWithRun, { label: string }>>()
-const rowsWithRun = (kind: (typeof RUN_KINDS)[number], n: number, limit: number) => {
-  const key = `${kind} ${n} ${limit}`
-  let made = rowsWithRunOf.get(key)
-  if (!made) {
-    if (!Number.isSafeInteger(n) || n < 1 || !Number.isSafeInteger(limit) || limit < 0)
-      throw new Error(`rowsWithRun(${n}, ${limit}): whole numbers only`)
+type RunKind = 'likely' | 'rest'
+const rowsWithRunOf = (kind: RunKind) =>
+  perWholeNumber((n) => {
     const free = ROW_SEAT.free
     // the patterns are made of ROW_SEAT's characters, '|' and '%' alone: safe as literals
     const like = (pattern: string) => sql.raw(`'${pattern}'`)
@@ -112,43 +107,36 @@ const rowsWithRun = (kind: (typeof RUN_KINDS)[number], n: number, limit: number)
         LIKE ${like(`%|${free.repeat(n)}|%`)})`
     const which =
       kind === 'likely' ? likely : sql`taken LIKE ${like(`%${free.repeat(n)}%`)} AND NOT ${likely}`
-    made = statement<RowsWithRun, { label: string }>(
-      (p) => sql`SELECT row_label AS label FROM seat_rows
-        WHERE event_id = ${p.eventId} AND ticket_type_id = ${p.ticketTypeId} AND free > 0 AND free >= ${p.n}
-          AND ${which}
-        ORDER BY rank, ord LIMIT ${sql.raw(String(limit))}`,
+    return perLimit((limit) =>
+      statement<RowsWithRun, { label: string }>(
+        (p) => sql`SELECT row_label AS label FROM seat_rows
+          WHERE event_id = ${p.eventId} AND ticket_type_id = ${p.ticketTypeId} AND free > 0 AND free >= ${p.n}
+            AND ${which}
+          ORDER BY rank, ord LIMIT ${limit}`,
+      ),
     )
-    rowsWithRunOf.set(key, made)
-  }
-  return made
-}
+  })
+const rowsWithRun = { likely: rowsWithRunOf('likely'), rest: rowsWithRunOf('rest') }
 
 // named seats' statuses now, where a hold decides: their ids one placeholder each, a statement for
 // each number of them (a list through json_each, and each seat's every column, cost twice as much)
 type StatusOfSeats = { eventId: string } & Record<`s${number}`, string>
 type SeatNow = { id: string; row: string; status: SeatStatus }
-const statusOfSeats = new Map<number, Statement<StatusOfSeats, SeatNow>>()
-const statusOf = (n: number) => {
-  let made = statusOfSeats.get(n)
-  if (!made) {
-    made = statement<StatusOfSeats, SeatNow>(
-      // a blocked seat is not for sale: blocked, as the map shows it
-      (p) => sql`SELECT seat_id AS id, row_label AS "row",
-          CASE WHEN blocked AND status = 'free' THEN 'blocked' ELSE status END AS status FROM seats
-        WHERE event_id = ${p.eventId} AND seat_id IN (${sql.join(
-          Array.from({ length: n }, (_, i) => p[`s${i}`]),
-          sql`, `,
-        )})`,
-    )
-    statusOfSeats.set(n, made)
-  }
-  return made
-}
+// a blocked seat is not for sale: blocked, as the map shows it
+const seatNow = sql`SELECT seat_id AS id, row_label AS "row",
+    CASE WHEN blocked AND status = 'free' THEN 'blocked' ELSE status END AS status FROM seats`
+const statusOf = perWholeNumber((n) =>
+  statement<StatusOfSeats, SeatNow>(
+    (p) =>
+      sql`${seatNow} WHERE event_id = ${p.eventId} AND seat_id IN (${sql.join(
+        Array.from({ length: n }, (_, i) => p[`s${i}`]),
+        sql`, `,
+      )})`,
+  ),
+)
 
 const statusOfListed = statement<{ eventId: string; ids: string[] }, SeatNow>(
-  (p, d) => sql`SELECT seat_id AS id, row_label AS "row",
-      CASE WHEN blocked AND status = 'free' THEN 'blocked' ELSE status END AS status FROM seats
-    WHERE event_id = ${p.eventId} AND ${d.inList(sql`seat_id`, p.ids)}`,
+  (p, d) => sql`${seatNow} WHERE event_id = ${p.eventId} AND ${d.inList(sql`seat_id`, p.ids)}`,
 )
 
 // a few rows' records now (seat_rows.taken: a character a seat, at its slot), and the version of
@@ -465,14 +453,13 @@ export function seatingQueries(x: Sql, places: Places = new Places()) {
      * seat alone as the rows' records are now (rowsWithRun): the likeliest first, then nearest the stage */
     rowsWithRun: (eventId: string, ticketTypeId: string, n: number, limit: number): Awaitable<string[]> => {
       const labels = (rows: ReadonlyArray<{ label: string }>) => rows.map((r) => r.label)
-      const read = (kind: (typeof RUN_KINDS)[number], rows: number) =>
-        x.all(rowsWithRun(kind, n, rows), { eventId, ticketTypeId, n })
-      const likely = read('likely', limit)
-      const rest = (found: ReadonlyArray<{ label: string }>): Awaitable<string[]> =>
+      const read = (kind: RunKind, rows: number) =>
+        x.all(rowsWithRun[kind](n)(rows), { eventId, ticketTypeId, n })
+      return afterThat(read('likely', limit), (found) =>
         found.length >= limit
           ? labels(found)
-          : after(read('rest', limit - found.length), (more) => labels([...found, ...more]))
-      return likely instanceof Promise ? likely.then(rest) : rest(likely)
+          : after(read('rest', limit - found.length), (more) => labels([...found, ...more])),
+      )
     },
 
     /**
@@ -504,7 +491,7 @@ export function seatingQueries(x: Sql, places: Places = new Places()) {
     labelsOf: (orderIds: readonly string[]) => {
       if (orderIds.length === 0) return new Map<string, SeatLabel[]>()
       // the second read, when there is one, answers as the first (a promise on PostgreSQL)
-      return after(x.all(ofOrders, { orderIds: [...new Set(orderIds)] }), (rows) => {
+      return afterThat(x.all(ofOrders, { orderIds: [...new Set(orderIds)] }), (rows) => {
         const byOrder = new Map<string, SeatLabel[]>()
         const unknown: string[] = []
         for (const row of rows) {
@@ -519,7 +506,7 @@ export function seatingQueries(x: Sql, places: Places = new Places()) {
           }
           return byOrder
         })
-      }) as Awaitable<Map<string, SeatLabel[]>>
+      })
     },
 
     /** the seats an order was last with, and their status now (what its fact changed) */
