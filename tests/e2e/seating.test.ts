@@ -497,7 +497,7 @@ describe('reserved seating in the browser', () => {
     await busy.page.close()
   })
 
-  it("paints a stadium's seats on a canvas, a seat another buyer holds turns held live, and a zoom paints it sharper", async () => {
+  it("paints a stadium's seats on a canvas, a seat another buyer holds turns held live, a zoom paints it sharper, and the keyboard walks its grid", async () => {
     // 60 rows of 100 seats: past the plan size the picker paints on a canvas (6,000 seats)
     const rows = 60
     const perRow = 100
@@ -573,6 +573,20 @@ describe('reserved seating in the browser', () => {
       .toBeGreaterThan(before * 2)
     expect(near(await colourAt(target), '#e7c27d')).toBe(true)
     expect(near(await colourAt(map.sections[0]?.rows[30]?.seats[49] ?? target), '#4caf7d')).toBe(true)
+
+    // the keyboard: the grid says its 60 rows and keeps the tab stop's row, at its place; the
+    // arrows move the stop down and along, each row the stop comes to taking its place
+    const grid = page.getByRole('grid', { name: 'Seat map' })
+    expect(await grid.getAttribute('aria-rowcount')).toBe(String(rows))
+    const stop = grid.locator('[data-seat][tabindex="0"]')
+    expect(await nameOf(stop)).toBe('Row R1, seat 1, ₹900, free')
+    expect(await grid.getByRole('row', { name: 'Row R1' }).getAttribute('aria-rowindex')).toBe('1')
+    await stop.focus()
+    await page.keyboard.press('ArrowDown')
+    await page.keyboard.press('ArrowDown')
+    await page.keyboard.press('ArrowRight')
+    await expect.poll(() => focusedName(page)).toBe('Row R3, seat 2, ₹900, free')
+    expect(await grid.getByRole('row', { name: 'Row R3' }).getAttribute('aria-rowindex')).toBe('3')
     await page.close()
   })
 

@@ -4,9 +4,16 @@
 // point, each seat's look, the canvas's resolution.
 import { describe, expect, it } from 'vitest'
 import type { SeatMapView } from '../../contracts/seating.ts'
-import { applySeatChanges, seatChangesOf, seatCounts, seatPlaces } from '../../web/src/live/seat-changes.ts'
+import {
+  applySeatChanges,
+  seatChangesOf,
+  seatCounts,
+  seatLayout,
+  seatPlaces,
+} from '../../web/src/live/seat-changes.ts'
 import {
   planBox,
+  planBoxes,
   rowsToDraw,
   SEAT_RADIUS,
   sectionBox,
@@ -141,6 +148,38 @@ describe("the grid's keyboard order", () => {
     expect(moveFocus(nav, 'a1', { key: 'x' })).toBeNull()
     expect(moveFocus(nav, 'gone', { key: 'ArrowRight' })).toBe('a1')
   })
+
+  it("knows the first seat and each row's place in the grid before the whole order is made", () => {
+    // rows without seats have no place: the grid's rows are the plan's rows with seats
+    const gappy: SeatMapView = {
+      ...map,
+      sections: [
+        { ...(map.sections[0] as SeatMapView['sections'][number]), rows: [{ label: 'Z', seats: [] }] },
+        ...map.sections,
+      ],
+    }
+    const lazy = seatNavigation(gappy)
+    expect(lazy.rowCount).toBe(3)
+    // row B's seats come right to left in the data: its first in the keyboard's order is b1
+    const reversed = seatNavigation({
+      sections: [map.sections[0] as SeatMapView['sections'][number]].map((s) => ({
+        ...s,
+        rows: s.rows.slice(1),
+      })),
+    })
+    expect(reversed.first).toEqual({ id: 'b1', section: 0, row: 0 })
+    expect(lazy.first).toEqual({ id: 'a1', section: 1, row: 0 })
+    expect([lazy.gridRowOf(0, 0), lazy.gridRowOf(1, 0), lazy.gridRowOf(1, 1), lazy.gridRowOf(2, 0)]).toEqual([
+      null,
+      0,
+      1,
+      2,
+    ])
+    expect(lazy.gridRowOf(5, 0)).toBeNull()
+    // the same places as the whole order gives
+    for (const id of ['a1', 'b4', 'c2']) expect(lazy.at.get(id)?.row).toBe(nav.at.get(id)?.row)
+    expect(lazy.rows.map((row) => row.ids)).toEqual(nav.rows.map((row) => row.ids))
+  })
 })
 
 describe("the plan's box", () => {
@@ -155,6 +194,15 @@ describe("the plan's box", () => {
       w: 10 + 2 * SEAT_RADIUS,
       h: 2 * SEAT_RADIUS,
     })
+  })
+
+  it("finds the plan's box and each section's from one pass", () => {
+    const { box, sections } = planBoxes(map, 10)
+    expect(box).toEqual(planBox(map, 10))
+    expect(sections).toEqual(map.sections.map(sectionBox))
+    // a section without seats, and a plan without a stage
+    const bare = { stage: null, sections: [{ rows: [] }, ...map.sections] }
+    expect(planBoxes(bare)).toEqual({ box: planBox(bare), sections: bare.sections.map(sectionBox) })
   })
 
   it('places a stage above the seats, centred on them', () => {
@@ -236,8 +284,19 @@ describe('live changes to a cached map', () => {
     expect(stalls?.rows[0]).not.toBe(map.sections[0]?.rows[0])
     // the map read before is as it was
     expect(map.sections[0]?.rows[0]?.seats[0]?.status).toBe('free')
-    // and the new map shares the seats' places
+    // and the new map shares the seats' layout and places
+    expect(seatLayout(changed)).toBe(seatLayout(map))
     expect(seatPlaces(changed)).toBe(seatPlaces(map))
+  })
+
+  it("counts a plan's seats, and finds where each lies once asked", () => {
+    const fresh: SeatMapView = { ...map, sections: [...map.sections] }
+    const layout = seatLayout(fresh)
+    expect(layout.seats).toBe(9)
+    expect(layout.places().get('b1')).toEqual({ section: 0, row: 1, seat: 3 })
+    expect(layout.places().get('c2')).toEqual({ section: 1, row: 0, seat: 1 })
+    expect(layout.places().size).toBe(9)
+    expect(layout.places()).toBe(layout.places())
   })
 
   it('keeps the same map when nothing changes, and ignores unknown seats', () => {

@@ -6,27 +6,54 @@ import type { SeatChanges, SeatMapView, SeatStatus } from '../../../contracts/se
 
 type Place = { section: number; row: number; seat: number }
 
-const places = new WeakMap<SeatMapView['sections'], Map<string, Place>>()
+/** a plan's seats as laid out, shared by every map made from it by changes (their seats stay put) */
+export type SeatLayout = {
+  /** how many seats the plan has */
+  readonly seats: number
+  /** where each seat lies (made when first asked for: a stadium's is a table of 50,000) */
+  places(): Map<string, Place>
+}
+
+const layouts = new WeakMap<SeatMapView['sections'], SeatLayout>()
+
+/** the map's layout: what stays the same while live changes come (a drawing's memos hang on it) */
+export function seatLayout(map: SeatMapView): SeatLayout {
+  const known = layouts.get(map.sections)
+  if (known) return known
+  let seats = 0
+  for (const section of map.sections) for (const row of section.rows) seats += row.seats.length
+  let index: Map<string, Place> | null = null
+  // the map it was made from, until its index is (any later map has the same seats in the same places)
+  let from: SeatMapView | null = map
+  const layout: SeatLayout = {
+    seats,
+    places: () => {
+      if (index) return index
+      const { sections } = from as SeatMapView
+      from = null
+      index = new Map()
+      for (let s = 0; s < sections.length; s++) {
+        const rows = (sections[s] as SeatMapView['sections'][number]).rows
+        for (let r = 0; r < rows.length; r++) {
+          const row = (rows[r] as (typeof rows)[number]).seats
+          for (let n = 0; n < row.length; n++)
+            index.set((row[n] as (typeof row)[number]).id, { section: s, row: r, seat: n })
+        }
+      }
+      return index
+    },
+  }
+  layouts.set(map.sections, layout)
+  return layout
+}
 
 /** where each seat of a map lies; shared by every map made from it by changes */
-export function seatPlaces(map: SeatMapView): Map<string, Place> {
-  const known = places.get(map.sections)
-  if (known) return known
-  const index = new Map<string, Place>()
-  map.sections.forEach((section, s) => {
-    section.rows.forEach((row, r) => {
-      row.seats.forEach((seat, n) => {
-        index.set(seat.id, { section: s, row: r, seat: n })
-      })
-    })
-  })
-  places.set(map.sections, index)
-  return index
-}
+export const seatPlaces = (map: SeatMapView): Map<string, Place> => seatLayout(map).places()
 
 /** the map with these seats' statuses; the same map when none of them changes anything */
 export function applySeatChanges(map: SeatMapView, changes: SeatChanges['changes']): SeatMapView {
-  const index = seatPlaces(map)
+  const layout = seatLayout(map)
+  const index = layout.places()
   const wanted = new Map<string, Map<number, SeatStatus>>()
   for (const { id, status } of changes) {
     const place = index.get(id)
@@ -65,8 +92,8 @@ export function applySeatChanges(map: SeatMapView, changes: SeatChanges['changes
     })
     return touched ? { ...section, rows } : section
   })
-  // the seats stay where they were: the new map shares the old one's index
-  places.set(sections, index)
+  // the seats stay where they were: the new map shares the old one's layout
+  layouts.set(sections, layout)
   return { ...map, sections }
 }
 

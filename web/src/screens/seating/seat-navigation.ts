@@ -8,9 +8,16 @@ import type { SeatMapView } from '../../../../contracts/seating.ts'
 export type NavRow = { ids: string[]; xs: number[] }
 
 export type SeatGridNav = {
-  rows: NavRow[]
-  /** each seat's row and place in it */
-  at: Map<string, { row: number; seat: number }>
+  /** the grid's rows: the plan's rows that have seats */
+  rowCount: number
+  /** the plan's first seat in this order, and the section and row it is in */
+  first: { id: string; section: number; row: number } | null
+  /** a plan row's place in the grid (from 0), null for a row without seats */
+  gridRowOf(section: number, row: number): number | null
+  /** each grid row's seats from left to right (made when first asked for) */
+  readonly rows: NavRow[]
+  /** each seat's grid row and place in it (made when first asked for) */
+  readonly at: Map<string, { row: number; seat: number }>
 }
 
 type NavPlan = {
@@ -21,24 +28,68 @@ type NavPlan = {
   }>
 }
 
+/**
+ * The plan's keyboard order. What a first drawing needs (the rows' count, the first seat, a row's
+ * place) is found at once; each row's order and each seat's place in it, which a stadium's 50,000
+ * seats make two big tables of, only once the keyboard moves.
+ */
 export function seatNavigation(plan: NavPlan): SeatGridNav {
-  const rows: NavRow[] = []
-  const at = new Map<string, { row: number; seat: number }>()
-  for (const section of plan.sections) {
-    for (const row of section.rows) {
-      if (row.seats.length === 0) continue
-      const seats = [...row.seats].sort((a, b) => a.x - b.x)
-      const index = rows.length
-      seats.forEach((seat, place) => {
-        at.set(seat.id, { row: index, seat: place })
-      })
-      rows.push({ ids: seats.map((seat) => seat.id), xs: seats.map((seat) => seat.x) })
+  const offsets: number[][] = []
+  let rowCount = 0
+  let first: SeatGridNav['first'] = null
+  plan.sections.forEach((section, s) => {
+    const places: number[] = []
+    section.rows.forEach((row, r) => {
+      if (row.seats.length === 0) {
+        places.push(-1)
+        return
+      }
+      places.push(rowCount)
+      rowCount += 1
+      if (first === null) {
+        let left = row.seats[0] as (typeof row.seats)[number]
+        for (const seat of row.seats) if (seat.x < left.x) left = seat
+        first = { id: left.id, section: s, row: r }
+      }
+    })
+    offsets.push(places)
+  })
+  let made: { rows: NavRow[]; at: Map<string, { row: number; seat: number }> } | null = null
+  const make = () => {
+    if (made) return made
+    const rows: NavRow[] = []
+    const at = new Map<string, { row: number; seat: number }>()
+    for (const section of plan.sections) {
+      for (const row of section.rows) {
+        if (row.seats.length === 0) continue
+        const seats = [...row.seats].sort((a, b) => a.x - b.x)
+        const index = rows.length
+        seats.forEach((seat, place) => {
+          at.set(seat.id, { row: index, seat: place })
+        })
+        rows.push({ ids: seats.map((seat) => seat.id), xs: seats.map((seat) => seat.x) })
+      }
     }
+    made = { rows, at }
+    return made
   }
-  return { rows, at }
+  return {
+    rowCount,
+    first,
+    gridRowOf: (section, row) => {
+      const index = offsets[section]?.[row]
+      return index === undefined || index < 0 ? null : index
+    },
+    get rows() {
+      return make().rows
+    },
+    get at() {
+      return make().at
+    },
+  }
 }
 
-export const firstSeat = (nav: SeatGridNav): string | null => nav.rows[0]?.ids[0] ?? null
+export const firstSeat = (nav: SeatGridNav): string | null => nav.first?.id ?? null
 
 /** the seat of a row nearest to x across */
 function nearest(row: NavRow, x: number): string {

@@ -145,7 +145,8 @@ const freeInRow = new WeakMap<Row, number>()
 function freeSeats(row: Row): number {
   let free = freeInRow.get(row)
   if (free === undefined) {
-    free = row.seats.filter((seat) => seat.status === 'free').length
+    free = 0
+    for (const seat of row.seats) if (seat.status === 'free') free += 1
     freeInRow.set(row, free)
   }
   return free

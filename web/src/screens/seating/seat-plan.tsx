@@ -23,8 +23,8 @@ import {
   useState,
 } from 'react'
 import type { Box, SeatMapView } from '../../../../contracts/seating.ts'
-import { seatPlaces } from '../../live/seat-changes.ts'
-import { planBox, rowsToDraw, SEAT_RADIUS, sectionBox } from './plan-layout.ts'
+import { seatLayout, seatPlaces } from '../../live/seat-changes.ts'
+import { planBoxes, rowsToDraw, SEAT_RADIUS, sectionBox } from './plan-layout.ts'
 import { canvasScale, seatAtPoint, seatLook, seatPainter } from './seat-canvas.ts'
 import { seatName } from './seat-name.ts'
 import { firstSeat, moveFocus, seatNavigation } from './seat-navigation.ts'
@@ -64,16 +64,15 @@ export function SeatPlan({ map, label, selected, onActivate, mode }: SeatPlanPro
   // plan's first drawing and its live changes never hold up the page. Until the first drawing is
   // done, the map is shown empty.
   const shown = useDeferredValue<SeatMapView | null>(map, null)
-  // The layout depends on where the seats are, which live changes never move: the seats' places
-  // are shared by every map made from this one by changes (live/seat-changes.ts).
-  const places = seatPlaces(map)
+  // The layout depends on where the seats are, which live changes never move: the seats' layout
+  // is shared by every map made from this one by changes (live/seat-changes.ts).
+  const layout = seatLayout(map)
   // biome-ignore lint/correctness/useExhaustiveDependencies: see above
-  const box = useMemo(() => planBox(map), [places, map.stage])
+  const boxes = useMemo(() => planBoxes(map), [layout, map.stage])
+  const { box, sections: sectionBoxes } = boxes
   // biome-ignore lint/correctness/useExhaustiveDependencies: see above
-  const nav = useMemo(() => seatNavigation(map), [places])
-  // biome-ignore lint/correctness/useExhaustiveDependencies: where the sections' names go moves with the seats only
-  const sectionBoxes = useMemo(() => map.sections.map(sectionBox), [places])
-  const large = places.size > LARGE_PLAN
+  const nav = useMemo(() => seatNavigation(map), [layout])
+  const large = layout.seats > LARGE_PLAN
   const [painted, setPainted] = useState(false)
   const svgRef = useRef<SVGSVGElement>(null)
   const groupRef = useRef<SVGGElement>(null)
@@ -86,16 +85,18 @@ export function SeatPlan({ map, label, selected, onActivate, mode }: SeatPlanPro
   // the rows drawn so far, in the plan's order: more each frame until all are
   const [drawnRows, setDrawnRows] = useState(() => rowsToDraw(map, 0, SEATS_A_FRAME))
   // biome-ignore lint/correctness/useExhaustiveDependencies: the seats' places are the plan's layout
-  const totalRows = useMemo(() => map.sections.reduce((n, section) => n + section.rows.length, 0), [places])
+  const totalRows = useMemo(() => map.sections.reduce((n, section) => n + section.rows.length, 0), [layout])
   useEffect(() => {
     if (shown === null || large || drawnRows >= totalRows) return
     const frame = requestAnimationFrame(() => setDrawnRows((rows) => rowsToDraw(shown, rows, SEATS_A_FRAME)))
     return () => cancelAnimationFrame(frame)
   }, [shown, large, drawnRows, totalRows])
   const tabStopRow = useMemo(() => {
-    const place = tabStop === null || shown === null ? undefined : seatPlaces(shown).get(tabStop)
-    return (place && shown?.sections[place.section]?.rows[place.row]) ?? null
-  }, [shown, tabStop])
+    if (tabStop === null || shown === null) return null
+    // the first seat's row is known without the seats' index
+    const place = tabStop === nav.first?.id ? nav.first : seatPlaces(shown).get(tabStop)
+    return (place && shown.sections[place.section]?.rows[place.row]) ?? null
+  }, [shown, tabStop, nav])
 
   // A big plan's canvas has the pixels of the whole plan on the screen: zoomed in past them, it is
   // painted again with more (the zoom rounded up to a power of two), once the fingers rest.
@@ -119,7 +120,7 @@ export function SeatPlan({ map, label, selected, onActivate, mode }: SeatPlanPro
   // each row's chosen seats and tab stop, so that a row redraws only when its own change
   const selectedByRow = useMemo(() => {
     const byRow = new Map<Row, string>()
-    if (shown === null) return byRow
+    if (shown === null || selected.size === 0) return byRow
     const places = seatPlaces(shown)
     for (const id of selected) {
       const place = places.get(id)
@@ -267,7 +268,7 @@ export function SeatPlan({ map, label, selected, onActivate, mode }: SeatPlanPro
         role="grid"
         aria-label={label}
         aria-multiselectable={mode === 'buy'}
-        aria-rowcount={large ? nav.rows.length : undefined}
+        aria-rowcount={large ? nav.rowCount : undefined}
         // how far the seats are drawn (none, some, all): what the web bench times
         data-drawn={shown === null ? 'none' : (large ? painted : drawnRows >= totalRows) ? 'all' : 'some'}
         onClick={onClick}
@@ -310,10 +311,8 @@ export function SeatPlan({ map, label, selected, onActivate, mode }: SeatPlanPro
               // a big plan's grid: the rows the keyboard and the choice need, where they are
               gridRow={
                 large
-                  ? (row) =>
-                      row === tabStopRow || selectedByRow.has(row)
-                        ? (nav.at.get(row.seats[0]?.id ?? '')?.row ?? 0) + 1
-                        : null
+                  ? (row, r) =>
+                      row === tabStopRow || selectedByRow.has(row) ? (nav.gridRowOf(s, r) ?? 0) + 1 : null
                   : undefined
               }
               selectedByRow={selectedByRow}
@@ -361,7 +360,7 @@ function SectionSeats(props: {
   tabStopRow: Row | null
   mode: 'buy' | 'edit'
   /** a big plan's: the row's place in the grid (from 1), or null for a row left out */
-  gridRow?: (row: Row) => number | null
+  gridRow?: (row: Row, r: number) => number | null
 }) {
   const { section, place, rowLimit, selectedByRow, tabStop, tabStopRow, mode, gridRow } = props
   return (
@@ -372,7 +371,7 @@ function SectionSeats(props: {
         {section.name}
       </text>
       {section.rows.map((row, r) => {
-        const index = gridRow?.(row)
+        const index = gridRow?.(row, r)
         return r >= rowLimit || index === null ? null : (
           <SeatRow
             // biome-ignore lint/suspicious/noArrayIndexKey: a row's place in its section is its identity here
