@@ -49,13 +49,88 @@ function appShell(): Plugin {
   }
 }
 
+/** the line of web/public/early.js that the build fills in */
+const EARLY_PLACEHOLDER = "const PAGE_FILES = /* the build's list */ { scripts: [], styles: [] }"
+
+/** what the event page runs on first (issue 40): its route's screen and the live connection's client */
+const EVENT_PAGE_MODULES = [/web\/src\/routes\/pages\/event\.tsx$/, /node_modules\/socket\.io-client\//]
+
+/**
+ * Writes into the built web/public/early.js the files the event page loads once the app's own code
+ * has run (its route's chunks, their stylesheets, the live connection's client), so that early.js
+ * asks for them at once, beside the app's code, rather than after it. Without this a phone waited
+ * for the app's code, then its evaluation, then a round trip for these: the seat map's page is the
+ * one shared links open.
+ */
+function eventPageFiles(): Plugin {
+  let outDir = ''
+  const scripts = new Set<string>()
+  const styles = new Set<string>()
+  return {
+    name: 'event-page-files',
+    apply: 'build',
+    configResolved(config) {
+      outDir = resolve(config.root, config.build.outDir)
+    },
+    generateBundle(_options, bundle) {
+      scripts.clear()
+      styles.clear()
+      const chunks = new Map<string, { imports: string[]; css: Set<string> }>()
+      const roots: string[] = []
+      const entries: string[] = []
+      for (const [file, output] of Object.entries(bundle)) {
+        if (output.type !== 'chunk') continue
+        const css = (output as { viteMetadata?: { importedCss?: Set<string> } }).viteMetadata?.importedCss
+        chunks.set(file, { imports: output.imports, css: css ?? new Set() })
+        if (output.isEntry) entries.push(file)
+        else if (output.moduleIds.some((id) => EVENT_PAGE_MODULES.some((m) => m.test(id)))) roots.push(file)
+      }
+      if (roots.length < EVENT_PAGE_MODULES.length)
+        throw new Error(`the event page's chunks were not found: ${roots}`)
+      /** each file a chunk needs, itself included, once */
+      const closure = (file: string, into: Set<string>) => {
+        const chunk = chunks.get(file)
+        if (!chunk || into.has(file)) return into
+        into.add(file)
+        for (const imported of chunk.imports) closure(imported, into)
+        return into
+      }
+      // what index.html loads already is left out
+      const loaded = new Set<string>()
+      for (const entry of entries) closure(entry, loaded)
+      const needed = new Set<string>()
+      for (const root of roots) closure(root, needed)
+      for (const file of needed) {
+        if (loaded.has(file)) continue
+        scripts.add(`/${file}`)
+        for (const style of chunks.get(file)?.css ?? []) styles.add(`/${style}`)
+      }
+    },
+    writeBundle: {
+      sequential: true,
+      order: 'post',
+      async handler() {
+        const early = join(outDir, 'early.js')
+        const source = await readFile(early, 'utf8')
+        if (!source.includes(EARLY_PLACEHOLDER)) throw new Error(`${early} has no page files line to fill in`)
+        const files = { scripts: [...scripts].sort(), styles: [...styles].sort() }
+        await writeFile(
+          early,
+          source.replace(EARLY_PLACEHOLDER, `const PAGE_FILES = ${JSON.stringify(files)}`),
+        )
+      },
+    },
+  }
+}
+
 export default defineConfig(({ command }) => {
   // Test runs (NODE_ENV=test) build the bundle the server serves: it must be the production one,
   // not React's development build.
   if (command === 'build' && process.env.NODE_ENV === 'test') process.env.NODE_ENV = 'production'
   return {
     root: import.meta.dirname,
-    plugins: [react(), appShell()],
+    // the event page's files written into early.js before the app shell's list is made of the build
+    plugins: [react(), eventPageFiles(), appShell()],
     build: {
       outDir: resolve(import.meta.dirname, 'dist'),
       emptyOutDir: true,

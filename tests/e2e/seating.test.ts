@@ -441,7 +441,7 @@ describe('reserved seating in the browser', () => {
     expect(ours.sections[0]?.rows[1]?.seats[1]?.accessible).toBe('wheelchair')
   })
 
-  it("asks for the map before the app's code has come, then only whether it changed: a seat held meanwhile shows held", async () => {
+  it("asks for the map and the page's code before the app's code has come, then only whether the map changed: a seat held meanwhile shows held", async () => {
     const small = await approvedEvent(server.app, organizer, admin, { title: `Early Night ${Date.now()}` }, [
       { type: 'Stalls', price: 700, quantity: 10 },
     ])
@@ -456,6 +456,12 @@ describe('reserved seating in the browser', () => {
       page.on('response', (response) => {
         if (new URL(response.url()).pathname.endsWith('/seatmap')) statuses.push(response.status())
       })
+      /** how many times each of the app's files was asked for */
+      const files = new Map<string, number>()
+      page.on('request', (request) => {
+        const path = new URL(request.url()).pathname
+        if (path.startsWith('/assets/')) files.set(path, (files.get(path) ?? 0) + 1)
+      })
       let letThrough = () => {}
       const held = new Promise<void>((resolve) => {
         letThrough = resolve
@@ -467,11 +473,17 @@ describe('reserved seating in the browser', () => {
       const early = page.waitForResponse((r) => new URL(r.url()).pathname.endsWith('/seatmap'))
       await page.goto(`/event/${small._id}`, { waitUntil: 'commit' })
       expect((await early).status()).toBe(200)
+      // the picker's code too is asked for while the app's is still held back
+      const pickerCode = () => [...files.keys()].filter((path) => /\/use-seat-room-[\w-]+\.js$/.test(path))
+      await expect.poll(() => pickerCode().length, { timeout: 10_000 }).toBe(1)
       await meanwhile()
       letThrough()
       await page.locator('[data-live="connected"]').waitFor()
       await seatMap(page).getByRole('gridcell').first().waitFor()
       await expect.poll(() => statuses.length, { timeout: 10_000 }).toBe(2)
+      // and once: the app's loader took what was asked for early, asking for no file again
+      expect([...files].filter(([, times]) => times > 1)).toEqual([])
+      expect(files.size).toBeGreaterThan(10)
       return { page, statuses }
     }
     // nothing moved between the early read and the room's join: the map is kept (304)
