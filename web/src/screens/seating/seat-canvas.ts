@@ -83,7 +83,15 @@ function drawSeat(context: CanvasRenderingContext2D, seat: Seat, chosen: boolean
   if (seat.accessible) outline(1, '#1f4fa0')
 }
 
-type Sprite = { picture: HTMLCanvasElement; pixels: Uint32Array }
+type Sprite = {
+  picture: HTMLCanvasElement
+  pixels: Uint32Array
+  /** its painted pixels' rows and columns in it, and their values: a seat's disc is a third of its
+   * square, whose other pixels a stamp skips */
+  ys: Int32Array
+  xs: Int32Array
+  values: Uint32Array
+}
 
 /**
  * The seats of a canvas at one scale: each look drawn once on a square of `size` pixels (a seat and
@@ -103,7 +111,16 @@ export function seatPainter(box: Box, scale: number) {
       if (!context) throw new Error('no 2D canvas')
       context.setTransform(scale, 0, 0, scale, size / 2, size / 2)
       drawSeat(context, seat, chosen)
-      sprite = { picture, pixels: new Uint32Array(context.getImageData(0, 0, size, size).data.buffer) }
+      const pixels = new Uint32Array(context.getImageData(0, 0, size, size).data.buffer)
+      const at: number[] = []
+      for (let i = 0; i < pixels.length; i++) if (pixels[i] !== 0) at.push(i)
+      sprite = {
+        picture,
+        pixels,
+        ys: Int32Array.from(at, (i) => Math.floor(i / size)),
+        xs: Int32Array.from(at, (i) => i % size),
+        values: Uint32Array.from(at, (i) => pixels[i] ?? 0),
+      }
       sprites.set(look, sprite)
     }
     return sprite
@@ -121,10 +138,17 @@ export function seatPainter(box: Box, scale: number) {
       const canvas = new Uint32Array(image.data.buffer)
       const none = chosen.size === 0
       for (const seat of seats) {
-        const { pixels } = spriteOf(seat, !none && chosen.has(seat.id))
+        const { pixels, ys, xs, values } = spriteOf(seat, !none && chosen.has(seat.id))
         // corner(seat), without an object a seat
         const left = Math.round((seat.x - box.x) * scale - size / 2)
         const top = Math.round((seat.y - box.y) * scale - size / 2)
+        if (left >= 0 && top >= 0 && left + size <= width && top + size <= height) {
+          // wholly inside (nearly every seat): only the sprite's painted pixels, by their places
+          const origin = top * width + left
+          for (let k = 0; k < values.length; k++)
+            canvas[origin + (ys[k] as number) * width + (xs[k] as number)] = values[k] as number
+          continue
+        }
         const fromX = Math.max(0, -left)
         const toX = Math.min(size, width - left)
         for (let y = Math.max(0, -top), end = Math.min(size, height - top); y < end; y++) {
