@@ -1,5 +1,6 @@
 // The web app: root web/, built into web/dist (the server serves it), API and socket proxied in dev.
 import { createHash } from 'node:crypto'
+import { existsSync } from 'node:fs'
 import { readdir, readFile, writeFile } from 'node:fs/promises'
 import { join, relative, resolve, sep } from 'node:path'
 import react from '@vitejs/plugin-react'
@@ -64,56 +65,55 @@ const EVENT_PAGE_MODULES = [/web\/src\/routes\/pages\/event\.tsx$/, /node_module
  */
 function eventPageFiles(): Plugin {
   let outDir = ''
-  const scripts = new Set<string>()
-  const styles = new Set<string>()
   return {
     name: 'event-page-files',
     apply: 'build',
     configResolved(config) {
       outDir = resolve(config.root, config.build.outDir)
     },
-    generateBundle(_options, bundle) {
-      scripts.clear()
-      styles.clear()
-      const chunks = new Map<string, { imports: string[]; css: Set<string> }>()
-      const roots: string[] = []
-      const entries: string[] = []
-      for (const [file, output] of Object.entries(bundle)) {
-        if (output.type !== 'chunk') continue
-        const css = (output as { viteMetadata?: { importedCss?: Set<string> } }).viteMetadata?.importedCss
-        chunks.set(file, { imports: output.imports, css: css ?? new Set() })
-        if (output.isEntry) entries.push(file)
-        else if (output.moduleIds.some((id) => EVENT_PAGE_MODULES.some((m) => m.test(id)))) roots.push(file)
-      }
-      if (roots.length < EVENT_PAGE_MODULES.length)
-        throw new Error(`the event page's chunks were not found: ${roots}`)
-      /** each file a chunk needs, itself included, once */
-      const closure = (file: string, into: Set<string>) => {
-        const chunk = chunks.get(file)
-        if (!chunk || into.has(file)) return into
-        into.add(file)
-        for (const imported of chunk.imports) closure(imported, into)
-        return into
-      }
-      // what index.html loads already is left out
-      const loaded = new Set<string>()
-      for (const entry of entries) closure(entry, loaded)
-      const needed = new Set<string>()
-      for (const root of roots) closure(root, needed)
-      for (const file of needed) {
-        if (loaded.has(file)) continue
-        scripts.add(`/${file}`)
-        for (const style of chunks.get(file)?.css ?? []) styles.add(`/${style}`)
-      }
-    },
+    // the bundle as written: chunks of stylesheets alone are gone by then, their sheets with their importers
     writeBundle: {
       sequential: true,
       order: 'post',
-      async handler() {
+      async handler(_options, bundle) {
+        const chunks = new Map<string, { imports: string[]; css: Set<string> }>()
+        const roots: string[] = []
+        const entries: string[] = []
+        for (const [file, output] of Object.entries(bundle)) {
+          if (output.type !== 'chunk') continue
+          const css = (output as { viteMetadata?: { importedCss?: Set<string> } }).viteMetadata?.importedCss
+          chunks.set(file, { imports: output.imports, css: css ?? new Set() })
+          if (output.isEntry) entries.push(file)
+          else if (output.moduleIds.some((id) => EVENT_PAGE_MODULES.some((m) => m.test(id)))) roots.push(file)
+        }
+        if (roots.length < EVENT_PAGE_MODULES.length)
+          throw new Error(`the event page's chunks were not found: ${roots}`)
+        /** each file a chunk needs, itself included, once */
+        const closure = (file: string, into: Set<string>) => {
+          const chunk = chunks.get(file)
+          if (!chunk || into.has(file)) return into
+          into.add(file)
+          for (const imported of chunk.imports) closure(imported, into)
+          return into
+        }
+        // what index.html loads already is left out
+        const loaded = new Set<string>()
+        for (const entry of entries) closure(entry, loaded)
+        const needed = new Set<string>()
+        for (const root of roots) closure(root, needed)
+        const scripts = new Set<string>()
+        const styles = new Set<string>()
+        for (const file of needed) {
+          if (loaded.has(file)) continue
+          scripts.add(`/${file}`)
+          for (const style of chunks.get(file)?.css ?? []) styles.add(`/${style}`)
+        }
         const early = join(outDir, 'early.js')
         const source = await readFile(early, 'utf8')
         if (!source.includes(EARLY_PLACEHOLDER)) throw new Error(`${early} has no page files line to fill in`)
         const files = { scripts: [...scripts].sort(), styles: [...styles].sort() }
+        const missing = [...files.scripts, ...files.styles].filter((file) => !existsSync(join(outDir, file)))
+        if (missing.length > 0) throw new Error(`early.js would ask for files the build has not: ${missing}`)
         await writeFile(
           early,
           source.replace(EARLY_PLACEHOLDER, `const PAGE_FILES = ${JSON.stringify(files)}`),

@@ -462,6 +462,13 @@ describe('reserved seating in the browser', () => {
         const path = new URL(request.url()).pathname
         if (path.startsWith('/assets/')) files.set(path, (files.get(path) ?? 0) + 1)
       })
+      /** the app's files asked for that are not there */
+      const missing: string[] = []
+      page.on('response', (response) => {
+        const path = new URL(response.url()).pathname
+        if (path.startsWith('/assets/') && response.status() >= 400)
+          missing.push(`${path}: ${response.status()}`)
+      })
       let letThrough = () => {}
       const held = new Promise<void>((resolve) => {
         letThrough = resolve
@@ -483,6 +490,7 @@ describe('reserved seating in the browser', () => {
       await expect.poll(() => statuses.length, { timeout: 10_000 }).toBe(2)
       // and once: the app's loader took what was asked for early, asking for no file again
       expect([...files].filter(([, times]) => times > 1)).toEqual([])
+      expect(missing).toEqual([])
       expect(files.size).toBeGreaterThan(10)
       return { page, statuses }
     }
