@@ -51,12 +51,13 @@ const putDocument = statement<{
   buyerId: string
   of: string
   issuedOn: string
+  issuedAt: string
   document: string
 }>(
   (p) => sql`INSERT INTO invoice_documents (supplier_id, series, fy, seq, number, order_id, organizer_id,
-      buyer_id, of, issued_on, document)
+      buyer_id, of, issued_on, issued_at, document)
     VALUES (${p.supplierId}, ${p.series}, ${p.fy}, ${p.seq}, ${p.number}, ${p.orderId}, ${p.organizerId},
-      ${p.buyerId}, ${p.of}, ${p.issuedOn}, ${p.document})`,
+      ${p.buyerId}, ${p.of}, ${p.issuedOn}, ${p.issuedAt}, ${p.document})`,
 )
 
 /** a document issued, in its series (a number drawn twice is refused by the table's key) */
@@ -73,6 +74,7 @@ const documentRow = (series: Series, fact: StoredFact<InvoiceIssued | CreditNote
     buyerId: d.buyerId,
     of: d.of,
     issuedOn: d.document.date,
+    issuedAt: fact.at,
     document: JSON.stringify(d.document),
   }
 }

@@ -55,7 +55,7 @@ const issuedBy = statement<
 
 const boughtBy = statement<{ buyerId: string; limit: number; offset: number }, Record<string, unknown>>(
   (p) => sql`SELECT ${invoiceDocuments.columns()} FROM invoice_documents WHERE buyer_id = ${p.buyerId}
-    ORDER BY issued_on DESC, order_id DESC, series, "of" DESC LIMIT ${p.limit} OFFSET ${p.offset}`,
+    ORDER BY issued_at DESC, order_id DESC, series, "of" DESC LIMIT ${p.limit} OFFSET ${p.offset}`,
 )
 
 const countBoughtBy = statement<{ buyerId: string }, { n: number | string }>(
@@ -83,8 +83,9 @@ export function billingQueries(x: Sql) {
         return byOrder
       })
     },
-    /** the documents issued to an account as a buyer (the fee's too), newest first: by day, order
-     * (ids begin with their second), an order's credit notes before its invoices */
+    /** the documents issued to an account as a buyer (the fee's too), newest first by when each
+     * was issued (a refund's credit note where the refund falls, not where its order does); at one
+     * time, by order, an order's credit notes before its invoices */
     boughtBy: (buyerId: string, limit: number, offset = 0) =>
       after(x.all(boughtBy, { buyerId, limit, offset }), documents),
     /** how many documents were issued to an account as a buyer */

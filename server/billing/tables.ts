@@ -51,6 +51,9 @@ export const invoiceDocuments = readModelTable(
     of: k.text('of').notNull().$type<DocumentOf>(),
     /** the day of issue, YYYY-MM-DD */
     issuedOn: k.text('issued_on').notNull(),
+    /** when it was issued (its fact's time, ISO 8601): a buyer's documents newest first. Always
+     * written; the default is for the rows a migration finds, which it fills in from the ledger */
+    issuedAt: k.text('issued_at').notNull().default(''),
     document: k.json<StoredDocument>('document').notNull(),
     /** 1 for a credit note, else 0: the register's order (invoices before credit notes) as a key */
     credit: k.integerOf('credit', sql`CASE WHEN series = 'credit-note' THEN 1 ELSE 0 END`).notNull(),
@@ -60,7 +63,7 @@ export const invoiceDocuments = readModelTable(
     i.index('invoice_documents_order').on(t.orderId),
     // a register's order, so that each of its batches starts where the last ended
     i.index('invoice_documents_register').on(t.supplierId, t.issuedOn, t.credit, t.fy, t.seq),
-    i.index('invoice_documents_buyer').on(t.buyerId, t.issuedOn),
+    i.index('invoice_documents_buyer').on(t.buyerId, t.issuedAt),
   ],
 )
 

@@ -335,6 +335,35 @@ describe('invoices and credit notes', () => {
     expect((await get(app(), '/api/v1/account/invoices')).statusCode).toBe(401)
   })
 
+  it('lists a buyer’s documents newest first by when each was issued: a refund’s credit note before the orders bought since', async () => {
+    const organizer = await organizerSession(app(), 'Sequencer')
+    await setProfile(organizer, { ...registered, invoicePrefix: 'SEQ' })
+    const event = await approvedEvent(app(), organizer, admin, { state: '29', pricesIncludeTax: 'true' }, [
+      { type: 'VIP', price: 1180, quantity: 20, taxRate: 18 },
+    ] as never)
+    const buyer = await signUp(app())
+    const first = await buy(app(), buyer, event, 'VIP', 1)
+    await buy(app(), buyer, event, 'VIP', 1)
+    // the first order refunded after the second was bought, the same day
+    await cancel(app(), buyer, first)
+    const mine = await get(app(), '/api/v1/account/invoices', buyer)
+    expect(mine.statusCode, mine.body).toBe(200)
+    expect((mine.json() as Array<{ number: string }>).map((d) => d.number)).toEqual([
+      `SEQ${fyNow()}C000001`,
+      `SEQ${fyNow()}/000002`,
+      `SEQ${fyNow()}/000001`,
+    ])
+    // the migration that added the time of issue finds it in the ledger, as the projection writes it
+    const read =
+      'SELECT supplier_id, series, fy, seq, issued_at FROM invoice_documents ORDER BY supplier_id, series, fy, seq'
+    const now = await dbRows(app(), read)
+    expect(now.filter((row) => !String(row.issued_at).includes('T'))).toEqual([])
+    const migration = { sqlite: '0033_buyer_documents_order.sql', postgres: '0025_buyer_documents_order.sql' }
+    expect(
+      await afterBackfill(app(), migration, "UPDATE invoice_documents SET issued_at = ''", [read]),
+    ).toEqual([now])
+  })
+
   it('lists the organizer’s documents by day, and as CSV whose lines add up', async () => {
     const organizer = await organizerSession(app(), 'Lister')
     await setProfile(organizer, { ...registered, invoicePrefix: 'LST' })
