@@ -93,8 +93,12 @@ export function SeatPlan({ map, label, selected, onActivate, mode }: SeatPlanPro
   }, [shown, large, drawnRows, totalRows])
   const tabStopRow = useMemo(() => {
     if (tabStop === null || shown === null) return null
-    // the first seat's row is known without the seats' index
-    const place = tabStop === nav.first?.id ? nav.first : seatPlaces(shown).get(tabStop)
+    // the first seat's row is known without the seats' index (the map drawn may still be the one
+    // before a new plan, whose rows are elsewhere: then the index of that map finds it)
+    const first = tabStop === nav.first?.id ? nav.first : undefined
+    const row = first && shown.sections[first.section]?.rows[first.row]
+    if (row?.seats.some((seat) => seat.id === tabStop)) return row
+    const place = seatPlaces(shown).get(tabStop)
     return (place && shown.sections[place.section]?.rows[place.row]) ?? null
   }, [shown, tabStop, nav])
 
