@@ -18,6 +18,14 @@ async function filesUnder(folder: string): Promise<string[]> {
     .map((entry) => relative(folder, join(entry.parentPath, entry.name)).split(sep).join('/'))
 }
 
+/** replaces the line `placeholder` of a built public file with `line`; the build fails without it */
+async function fillLine(file: string, placeholder: string, line: string): Promise<void> {
+  const source = await readFile(file, 'utf8')
+  if (!source.includes(placeholder))
+    throw new Error(`${file} has no line for the build to fill in: ${placeholder}`)
+  await writeFile(file, source.replace(placeholder, line))
+}
+
 /**
  * Writes the app shell into the built service worker (web/public/sw.js, issue 16): every file of
  * the build but the worker itself and source maps, and a version that changes with any of their
@@ -35,16 +43,13 @@ function appShell(): Plugin {
       sequential: true,
       order: 'post',
       async handler() {
-        const worker = join(outDir, 'sw.js')
-        const source = await readFile(worker, 'utf8')
-        if (!source.includes(SHELL_PLACEHOLDER)) throw new Error(`${worker} has no app shell line to fill in`)
         const files = (await filesUnder(outDir))
           .filter((file) => file !== 'sw.js' && !file.endsWith('.map'))
           .sort()
         const hash = createHash('sha256')
         for (const file of files) hash.update(file).update(await readFile(join(outDir, file)))
         const shell = { version: hash.digest('hex').slice(0, 16), files: files.map((file) => `/${file}`) }
-        await writeFile(worker, source.replace(SHELL_PLACEHOLDER, `const SHELL = ${JSON.stringify(shell)}`))
+        await fillLine(join(outDir, 'sw.js'), SHELL_PLACEHOLDER, `const SHELL = ${JSON.stringify(shell)}`)
       },
     },
   }
@@ -108,15 +113,13 @@ function eventPageFiles(): Plugin {
           scripts.add(`/${file}`)
           for (const style of chunks.get(file)?.css ?? []) styles.add(`/${style}`)
         }
-        const early = join(outDir, 'early.js')
-        const source = await readFile(early, 'utf8')
-        if (!source.includes(EARLY_PLACEHOLDER)) throw new Error(`${early} has no page files line to fill in`)
         const files = { scripts: [...scripts].sort(), styles: [...styles].sort() }
         const missing = [...files.scripts, ...files.styles].filter((file) => !existsSync(join(outDir, file)))
         if (missing.length > 0) throw new Error(`early.js would ask for files the build has not: ${missing}`)
-        await writeFile(
-          early,
-          source.replace(EARLY_PLACEHOLDER, `const PAGE_FILES = ${JSON.stringify(files)}`),
+        await fillLine(
+          join(outDir, 'early.js'),
+          EARLY_PLACEHOLDER,
+          `const PAGE_FILES = ${JSON.stringify(files)}`,
         )
       },
     },

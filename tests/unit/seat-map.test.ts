@@ -198,11 +198,22 @@ describe("the plan's box", () => {
 
   it("finds the plan's box and each section's from one pass", () => {
     const { box, sections } = planBoxes(map, 10)
-    expect(box).toEqual(planBox(map, 10))
-    expect(sections).toEqual(map.sections.map(sectionBox))
-    // a section without seats, and a plan without a stage
-    const bare = { stage: null, sections: [{ rows: [] }, ...map.sections] }
-    expect(planBoxes(bare)).toEqual({ box: planBox(bare), sections: bare.sections.map(sectionBox) })
+    expect(box).toEqual({ x: -30, y: -50, w: 60, h: 100 })
+    expect(sections[1]).toEqual({
+      x: -5 - SEAT_RADIUS,
+      y: 40 - SEAT_RADIUS,
+      w: 10 + 2 * SEAT_RADIUS,
+      h: 2 * SEAT_RADIUS,
+    })
+    // a section without seats: a seat's box at the origin; a plan without a stage: its seats' alone
+    const bare = planBoxes({ stage: null, sections: [{ rows: [] }, ...map.sections] }, 0)
+    expect(bare.sections[0]).toEqual({
+      x: -SEAT_RADIUS,
+      y: -SEAT_RADIUS,
+      w: 2 * SEAT_RADIUS,
+      h: 2 * SEAT_RADIUS,
+    })
+    expect(bare.box).toEqual({ x: -15, y: 0, w: 30, h: 40 })
   })
 
   it('places a stage above the seats, centred on them', () => {

@@ -35,28 +35,10 @@ const boxOf = (bounds: Bounds, margin: number): Box =>
         h: bounds.maxY - bounds.minY + 2 * margin,
       }
 
-/** the seats' box of one section (their centres, widened by a seat's radius) */
-export function sectionBox(section: PlacedPlan['sections'][number]): Box {
-  const bounds = empty()
-  for (const row of section.rows) for (const seat of row.seats) grow(bounds, seat.x ?? 0, seat.y ?? 0)
-  return boxOf(bounds, SEAT_RADIUS)
-}
-
-/** the box that holds every seat and the stage, with a margin: the map's viewBox */
-export function planBox(plan: PlacedPlan, margin = PLAN_MARGIN): Box {
-  const bounds = empty()
-  for (const section of plan.sections)
-    for (const row of section.rows) for (const seat of row.seats) grow(bounds, seat.x ?? 0, seat.y ?? 0)
-  if (plan.stage) {
-    grow(bounds, plan.stage.x, plan.stage.y)
-    grow(bounds, plan.stage.x + plan.stage.w, plan.stage.y + plan.stage.h)
-  }
-  return boxOf(bounds, margin)
-}
-
 /**
- * The map's viewBox (planBox's) and each section's box (sectionBox's), from one pass over the seats:
- * a stadium's 50,000 are read once, not twice.
+ * The map's viewBox (the box that holds every seat and the stage, with a margin) and each section's
+ * box (its seats' centres, widened by a seat's radius), from one pass over the seats: a stadium's
+ * 50,000 are read once, not once for each.
  */
 export function planBoxes(plan: PlacedPlan, margin = PLAN_MARGIN): { box: Box; sections: Box[] } {
   const whole = empty()
@@ -87,6 +69,13 @@ export function planBoxes(plan: PlacedPlan, margin = PLAN_MARGIN): { box: Box; s
   }
   return { box: boxOf(whole, margin), sections }
 }
+
+/** the seats' box of one section */
+export const sectionBox = (section: PlacedPlan['sections'][number]): Box =>
+  planBoxes({ stage: null, sections: [section] }).sections[0] as Box
+
+/** the map's viewBox */
+export const planBox = (plan: PlacedPlan, margin = PLAN_MARGIN): Box => planBoxes(plan, margin).box
 
 /**
  * How many rows, in the plan's order, to draw after `drawn` are drawn: at least one more, and as

@@ -68,8 +68,7 @@ export function SeatPlan({ map, label, selected, onActivate, mode }: SeatPlanPro
   // is shared by every map made from this one by changes (live/seat-changes.ts).
   const layout = seatLayout(map)
   // biome-ignore lint/correctness/useExhaustiveDependencies: see above
-  const boxes = useMemo(() => planBoxes(map), [layout, map.stage])
-  const { box, sections: sectionBoxes } = boxes
+  const { box, sections: sectionBoxes } = useMemo(() => planBoxes(map), [layout, map.stage])
   // biome-ignore lint/correctness/useExhaustiveDependencies: see above
   const nav = useMemo(() => seatNavigation(map), [layout])
   const large = layout.seats > LARGE_PLAN
