@@ -386,9 +386,24 @@ describe('booking in the browser', () => {
     await buyerPage.getByRole('button', { name: 'Transfer Ticket' }).click()
     await buyerPage.getByRole('alert').getByText('No account found with that email.').waitFor()
 
+    // the success line shows for 500 ms before the dashboard (SPEC §9): recorded the moment it
+    // appears, as a wait that polls may look before and after it
+    await buyerPage.evaluate(() => {
+      const seen: string[] = []
+      ;(window as unknown as { successLines: string[] }).successLines = seen
+      new MutationObserver(() => {
+        const text = document.querySelector('.success-text[role="status"]')?.textContent ?? ''
+        if (text && seen.at(-1) !== text) seen.push(text)
+      }).observe(document.body, { subtree: true, childList: true, characterData: true })
+    })
     await buyerPage.getByLabel('New Attendee Email').fill(friend.email)
     await buyerPage.getByRole('button', { name: 'Transfer Ticket' }).click()
-    await buyerPage.getByText('Ticket transferred successfully!').waitFor()
+    await expect
+      .poll(
+        () => buyerPage.evaluate(() => (window as unknown as { successLines?: string[] }).successLines ?? []),
+        { timeout: 30_000 },
+      )
+      .toEqual(['Ticket transferred successfully!'])
     await at(buyerPage, '/dashboard')
     await buyerPage.getByText('No ticket data available.').waitFor()
 
