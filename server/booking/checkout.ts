@@ -45,7 +45,7 @@ export type CheckoutParts = {
   /** refuses an account guessing promo codes, or starting checkouts for an event in a loop */
   throttle: Pick<Throttle, 'beforePromo' | 'promoFound' | 'perHour'>
   /** the seat maps: the seats an order names, a section's seats for the best ones */
-  seating: Pick<SeatingQueries, 'named' | 'section' | 'rowsNow' | 'rowsWithRun' | 'plan'>
+  seating: Pick<SeatingQueries, 'named' | 'section' | 'rowsNow' | 'rowsWithRun' | 'plan' | 'seatsOfHolds'>
   /** the event's sale time and waiting room (issue 41) */
   queue: Pick<QueueQueries, 'room' | 'place'>
   /** the organizer's billing profile and the platform's fee: what an order is priced on (issue 42) */
@@ -287,10 +287,9 @@ export function checkout(parts: CheckoutParts) {
             order.ticketType,
             order.seats,
             // their seats are the buyer's to name
-            new Set((heldBefore ?? []).map((o) => o.id)),
+            heldBefore ?? [],
             // holds past their deadline: the hold releases them before it decides
-            async (typeId) =>
-              new Set((await booking.lapsedHolds(new Date().toISOString(), typeId)).map((o) => o.id)),
+            (typeId) => booking.lapsedHolds(new Date().toISOString(), typeId),
           )
         : null
       if (order.seats && !chosen) throw invalid(NO_SEATMAP, [{ field: 'seats', message: NO_SEATMAP }])

@@ -49,7 +49,7 @@ export type BookingReads = {
   /** a seated order's seats as they are now (issue 40) */
   seating: Pick<
     StepQueries<SeatingQueries>,
-    'placesOf' | 'section' | 'roomNow' | 'rowsNow' | 'rowsWithRun' | 'seatedType' | 'statusNow'
+    'placesOf' | 'section' | 'roomNow' | 'rowsNow' | 'rowsWithRun' | 'seatedType' | 'statusNow' | 'namedNow'
   >
   /** the invoice series' last numbers (issue 42) */
   billing: Pick<StepQueries<BillingQueries>, 'lastSeq'>
@@ -208,8 +208,11 @@ export function bookingCommands(
               order.amountPaise === 0 ? booking.seatsIssuedTo(order.buyerId, order.eventId) : 0,
               order.promoCode ? booking.promoCode(order.eventId, order.promoCode) : undefined,
               booking.eventCancelled(order.eventId),
-              // (the best seats were just chosen as free, under this lock: not read again)
-              seatIds.length > 0 && !best ? seating.statusNow(order.eventId, seatIds) : [],
+              // the named seats' rows and each one's status in them (the best seats were just chosen
+              // as free, under this lock: not read again)
+              seatIds.length > 0 && !best && order.seats
+                ? seating.namedNow(order.eventId, order.ticketTypeId, order.seats)
+                : NONE_NAMED,
               // a hold by count on a type its seat map has made seated since the checkout looked
               seatIds.length === 0 && !best ? seating.seatedType(order.eventId, order.ticketTypeId) : false,
             ] as const)
@@ -243,23 +246,32 @@ export function bookingCommands(
             order = { ...order, seats }
             seatIds = seats.map((s) => s.id)
           }
-          let [offered, left, heldFromAddress, issuedToBuyer, promo, eventCancelled, seatsNow, seatedNow] =
+          let [offered, left, heldFromAddress, issuedToBuyer, promo, eventCancelled, namedNow, seatedNow] =
             first && replaced.length === 0 && !best ? first[1] : yield* wait(rest())
+          let seatsNow = namedNow.statuses
           let strands = false
           if (seatIds.length > 0 && !best) {
             /** whether the named seats are refused as the rows are now: one taken, or a single stranded */
             const refusedNow = function* (): Step<boolean> {
               return (
                 seatsNotFree(seatIds, seatsNow).length > 0 ||
-                (yield* strandsNow(seating, order.eventId, order.ticketTypeId, seatsNow))
+                (yield* strandsNow(
+                  seating,
+                  order.eventId,
+                  order.ticketTypeId,
+                  seatsNow,
+                  undefined,
+                  namedNow.rows ?? undefined,
+                ))
               )
             }
             let refused = yield* refusedNow()
             // a hold past its deadline still holds its seats until it is released: released first
             // when the choice would be refused as things are, and the choice judged again
             if (refused && (yield* releaseLapsed(tx, now, ticketType.id))) {
-              ;[offered, left, heldFromAddress, issuedToBuyer, promo, eventCancelled, seatsNow, seatedNow] =
+              ;[offered, left, heldFromAddress, issuedToBuyer, promo, eventCancelled, namedNow, seatedNow] =
                 yield* wait(rest())
+              seatsNow = namedNow.statuses
               refused = yield* refusedNow()
             }
             // named seats all free: refused if they strand a single seat (a taken one is the Hold's
@@ -442,6 +454,9 @@ export function bookingCommands(
 }
 
 /** the seats named that are not free now (held, sold, blocked, or gone from the plan) */
+/** no seats named: no rows or statuses read */
+const NONE_NAMED = { rows: null, statuses: [] } as const
+
 function seatsNotFree(ids: readonly string[], now: readonly { id: string; status: string }[]): string[] {
   const free = new Set(now.filter((s) => s.status === 'free').map((s) => s.id))
   return ids.filter((id) => !free.has(id))

@@ -41,15 +41,15 @@ const ROWS_COMPARED = [CANDIDATE_ROWS, 64] as const
  * for them).
  */
 export async function seatsChosen(
-  seating: Pick<SeatingQueries, 'named' | 'rowsNow' | 'rowsWithRun'>,
+  seating: Pick<SeatingQueries, 'named' | 'rowsNow' | 'rowsWithRun' | 'seatsOfHolds'>,
   eventId: string,
   plan: { stage: Box | null; sections: ReadonlyArray<{ ticketTypeId: string }> },
   types: readonly TicketTypeRow[],
   ticketType: string | undefined,
   ids: readonly string[] | undefined,
-  ownOrders: ReadonlySet<string>,
+  ownOrders: readonly Hold[],
   /** the holds of a type past their deadline, not yet released: their seats are given back */
-  lapsedOrders: (ticketTypeId: string) => Promise<ReadonlySet<string>> = async () => new Set(),
+  lapsedOrders: (ticketTypeId: string) => Promise<readonly Hold[]> = async () => [],
 ): Promise<{ ticketType: TicketTypeRow; seats: SeatLabel[] | null } | null> {
   const named = (t: TicketTypeRow) =>
     ticketType !== undefined && (t.id === ticketType || t.type.toLowerCase() === ticketType.toLowerCase())
@@ -75,10 +75,12 @@ export async function seatsChosen(
   // held seats free: a choice refused by them is refused before the checkout goes on (its hourly
   // budget, the payment provider's order, the release of the buyer's last hold).
   /** why the choice is refused with the seats of `freeOrders` free, if it is */
-  const refusal = async (freeOrders: ReadonlySet<string>) => {
-    const taken = seats.filter((s) => !isFreeFor(s, freeOrders)).map((s) => s.id)
+  const refusal = async (freeOrders: readonly Hold[]) => {
+    const orderIds = new Set(freeOrders.map((o) => o.id))
+    const taken = seats.filter((s) => !isFreeFor(s, orderIds)).map((s) => s.id)
     if (taken.length > 0) return seatsConflict(SEATS_TAKEN, taken)
-    return (await runLater(strandsNow(seating, eventId, type.id, seats, freeOrders)))
+    const freeSeats = freeOrders.length > 0 ? await seating.seatsOfHolds(freeOrders) : new Set<string>()
+    return (await runLater(strandsNow(seating, eventId, type.id, seats, freeSeats)))
       ? conflict(SINGLE_SEAT_LEFT)
       : null
   }
@@ -86,12 +88,15 @@ export async function seatsChosen(
   if (refused) {
     // a hold past its deadline still holds its seats until it is released (the hold releases it)
     const lapsed = await lapsedOrders(type.id)
-    if (lapsed.size === 0) throw refused
-    const still = await refusal(new Set([...ownOrders, ...lapsed]))
+    if (lapsed.length === 0) throw refused
+    const still = await refusal([...ownOrders, ...lapsed])
     if (still) throw still
   }
   return { ticketType: type, seats: seats.map(labelOf) }
 }
+
+/** an unpaid hold, with the seats it named (orders.seats_held) */
+type Hold = { id: string; seatsHeld: string | null }
 
 /** free, or held by one of `orders` (the buyer's own last hold, a lapsed one) */
 const isFreeFor = (seat: MapSeat, orders: ReadonlySet<string>) =>
@@ -108,15 +113,17 @@ export function* strandsNow(
   eventId: string,
   ticketTypeId: string,
   chosen: ReadonlyArray<{ id: string; row: string }>,
-  /** orders whose held seats count as free (the buyer's own last hold, before the hold gives it back) */
-  freeOrders: ReadonlySet<string> = new Set(),
+  /** seats that count as free (the buyer's own last hold's, before the hold gives it back) */
+  freeSeats: ReadonlySet<string> = new Set(),
+  /** the chosen seats' rows as they are now, when already read (namedNow) */
+  read?: RowOfSeats[],
 ): Step<boolean> {
   const n = chosen.length
   const ids = new Set(chosen.map((seat) => seat.id))
   // the chosen seats' rows first: a choice that leaves no seat alone there is never refused, and
   // no other row need be read
   const own = [...new Set(chosen.map((seat) => seat.row))]
-  const chosenRows = yield* wait(seating.rowsNow(eventId, ticketTypeId, own, freeOrders))
+  const chosenRows = read ?? (yield* wait(seating.rowsNow(eventId, ticketTypeId, own, freeSeats)))
   if (singlesLeft(chosenRows, ids).length === 0) return false
   // it leaves one: refused when a choice leaving none exists, in these rows or in the rows where as
   // many seats side by side may fit, the likeliest first: the first few, then more when an aisle
@@ -127,7 +134,7 @@ export function* strandsNow(
     const found = yield* wait(seating.rowsWithRun(eventId, ticketTypeId, n, limit))
     const near = found.filter((label) => !seen.has(label))
     for (const label of near) seen.add(label)
-    if (choiceWithoutSingle(yield* wait(seating.rowsNow(eventId, ticketTypeId, near, freeOrders)), n))
+    if (choiceWithoutSingle(yield* wait(seating.rowsNow(eventId, ticketTypeId, near, freeSeats)), n))
       return true
     if (found.length < limit) break
   }

@@ -79,6 +79,28 @@ const seatsNamed = statement<{ eventId: string; ids: string[] }, RawSeat>(
     ON seats.event_id = ${p.eventId} AND seats.seat_id = j.value ORDER BY ord`,
 )
 
+// up to MAX_SEATS_PER_ORDER seats by their ids, one placeholder each, a statement for each number of
+// them (a checkout's choice: through json_each it cost about twice as much)
+type SeatIds = { eventId: string } & Record<`s${number}`, string>
+const seatsNamedOf = perWholeNumber((n) =>
+  statement<SeatIds, RawSeat>(
+    (p) =>
+      sql`SELECT ${seatColumns} FROM seats WHERE event_id = ${p.eventId} AND seat_id IN (${sql.join(
+        Array.from({ length: n }, (_, i) => p[`s${i}`]),
+        sql`, `,
+      )}) ORDER BY ord`,
+  ),
+)
+
+/** a list of seat ids as the parameters of a statement of each number of them */
+function idParams(eventId: string, ids: readonly string[]): SeatIds {
+  const params: SeatIds = { eventId }
+  ids.forEach((id, i) => {
+    params[`s${i}`] = id
+  })
+  return params
+}
+
 const seatsOfSection = statement<{ eventId: string; ticketTypeId: string }, RawSeat>(
   (
     p,
@@ -120,13 +142,12 @@ const rowsWithRun = { likely: rowsWithRunOf('likely'), rest: rowsWithRunOf('rest
 
 // named seats' statuses now, where a hold decides: their ids one placeholder each, a statement for
 // each number of them (a list through json_each, and each seat's every column, cost twice as much)
-type StatusOfSeats = { eventId: string } & Record<`s${number}`, string>
 type SeatNow = { id: string; row: string; status: SeatStatus }
 // a blocked seat is not for sale: blocked, as the map shows it
 const seatNow = sql`SELECT seat_id AS id, row_label AS "row",
     CASE WHEN blocked AND status = 'free' THEN 'blocked' ELSE status END AS status FROM seats`
 const statusOf = perWholeNumber((n) =>
-  statement<StatusOfSeats, SeatNow>(
+  statement<SeatIds, SeatNow>(
     (p) =>
       sql`${seatNow} WHERE event_id = ${p.eventId} AND seat_id IN (${sql.join(
         Array.from({ length: n }, (_, i) => p[`s${i}`]),
@@ -347,6 +368,51 @@ export function seatingQueries(x: Sql, places: Places = new Places()) {
     })
   }
 
+  /**
+   * Named seats' rows and statuses now (held or sold: taken, blocked or not): those of `ids` that
+   * are on the map (up to MAX_SEATS_PER_ORDER of them, one placeholder each).
+   */
+  const statusNow = (eventId: string, ids: readonly string[]): Awaitable<SeatNow[]> => {
+    const unique = [...new Set(ids)]
+    if (unique.length === 0) return []
+    if (unique.length > MAX_SEATS_PER_ORDER) return x.all(statusOfListed, { eventId, ids: unique })
+    return x.all(statusOf(unique.length), idParams(eventId, unique))
+  }
+
+  const rowsNow = (
+    eventId: string,
+    ticketTypeId: string,
+    labels: readonly string[],
+    freeSeats: ReadonlySet<string> = new Set(),
+  ): Awaitable<RowOfSeats[]> => {
+    if (labels.length === 0) return []
+    const read = x.all(recordsOfRows, { eventId, ticketTypeId, labels: [...new Set(labels)] })
+    return afterThat(read, (records) => {
+      const first = records[0]
+      if (!first) return []
+      const placed = placesOf(
+        eventId,
+        ticketTypeId,
+        Number(first.version),
+        records.map((r) => r.label),
+      )
+      return after(placed, (rows) =>
+        rows.map((row, r) => {
+          const record = (records[r] as { taken: string }).taken
+          return {
+            label: row.label,
+            seats: row.seats.map((seat) => ({
+              id: seat.id,
+              x: seat.x,
+              y: seat.y,
+              status: freeSeats.has(seat.id) ? 'free' : seatInRow(record, seat.slot),
+            })),
+          }
+        }),
+      )
+    })
+  }
+
   return {
     /** the event's whole plan with each seat's status now, or null when it has none */
     map: (eventId: string) =>
@@ -380,23 +446,20 @@ export function seatingQueries(x: Sql, places: Places = new Places()) {
       after(x.get(mapOf, { eventId }), (plan) => (plan ? json<Box | null>(plan.stage) : null)),
 
     /** the seats of the event with these ids (unknown ids are left out) */
-    named: (eventId: string, ids: readonly string[]) =>
-      after(x.all(seatsNamed, { eventId, ids: [...ids] }), (rows) => rows.map(seatOf)),
+    named: (eventId: string, ids: readonly string[]) => {
+      const unique = [...new Set(ids)]
+      const read =
+        unique.length === 0 || unique.length > MAX_SEATS_PER_ORDER
+          ? x.all(seatsNamed, { eventId, ids: [...ids] })
+          : x.all(seatsNamedOf(unique.length), idParams(eventId, unique))
+      return after(read, (rows) => rows.map(seatOf))
+    },
 
     /**
      * Named seats' rows and statuses now (held or sold: taken, blocked or not), as a hold decides
      * them: those of `ids` that are on the map (up to MAX_SEATS_PER_ORDER of them, one placeholder each).
      */
-    statusNow: (eventId: string, ids: readonly string[]) => {
-      const unique = [...new Set(ids)]
-      if (unique.length === 0) return []
-      if (unique.length > MAX_SEATS_PER_ORDER) return x.all(statusOfListed, { eventId, ids: unique })
-      const params: StatusOfSeats = { eventId }
-      unique.forEach((id, i) => {
-        params[`s${i}`] = id
-      })
-      return x.all(statusOf(unique.length), params)
-    },
+    statusNow,
 
     /** a seated ticket type's seats, in the plan's order */
     section: (eventId: string, ticketTypeId: string) =>
@@ -405,43 +468,50 @@ export function seatingQueries(x: Sql, places: Places = new Places()) {
     /**
      * A section's seats in these rows now, in the plan's order, as the best seats and the single
      * seat rule read them: each row's record and its places (kept per plan version), not each seat's
-     * row. The seats `freeOrders` hold (a buyer's own last hold) count as free.
+     * row. The seats of `freeSeats` (a buyer's own last hold's, seatsOfHolds) count as free.
      */
-    rowsNow: (
+    rowsNow,
+
+    /**
+     * The seats these unpaid holds hold now, by id: as each order's hold named them
+     * (orders.seats_held); read from the seats only for an order written without them (general
+     * admission's, or one written by the version before during an upgrade).
+     */
+    seatsOfHolds: (
+      orders: ReadonlyArray<{ id: string; seatsHeld: string | null }>,
+    ): Awaitable<Set<string>> => {
+      const ids = new Set<string>()
+      const unknown: string[] = []
+      for (const order of orders) {
+        if (order.seatsHeld === null) unknown.push(order.id)
+        else for (const seat of JSON.parse(order.seatsHeld) as SeatLabel[]) ids.add(seat.id)
+      }
+      if (unknown.length === 0) return ids
+      return after(x.all(heldBy, { orderIds: unknown }), (rows) => {
+        for (const row of rows) ids.add(row.id)
+        return ids
+      })
+    },
+
+    /**
+     * Named seats as a hold decides them, under the event's lock: their rows now (rowsNow, the rows
+     * the order's labels name, of its ticket type) and the status of each seat found in them (free,
+     * blocked or taken). A seat not found there is not the order's to hold: a new plan removed it,
+     * or made its section another ticket type's, since the checkout read it.
+     */
+    namedNow: (
       eventId: string,
       ticketTypeId: string,
-      labels: readonly string[],
-      freeOrders: ReadonlySet<string> = new Set(),
-    ): Awaitable<RowOfSeats[]> => {
-      if (labels.length === 0) return []
-      const read = together([
-        x.all(recordsOfRows, { eventId, ticketTypeId, labels: [...new Set(labels)] }),
-        freeOrders.size > 0 ? x.all(heldBy, { orderIds: [...freeOrders] }) : [],
-      ] as const)
-      return afterThat(read, ([records, own]) => {
-        const first = records[0]
-        if (!first) return []
-        const ownSeats = new Set(own.map((seat) => seat.id))
-        const placed = placesOf(
-          eventId,
-          ticketTypeId,
-          Number(first.version),
-          records.map((r) => r.label),
-        )
-        return after(placed, (rows) =>
-          rows.map((row, r) => {
-            const record = (records[r] as { taken: string }).taken
-            return {
-              label: row.label,
-              seats: row.seats.map((seat) => ({
-                id: seat.id,
-                x: seat.x,
-                y: seat.y,
-                status: ownSeats.has(seat.id) ? 'free' : seatInRow(record, seat.slot),
-              })),
-            }
-          }),
-        )
+      seats: readonly SeatLabel[],
+    ): Awaitable<{ rows: RowOfSeats[] | null; statuses: SeatNow[] }> => {
+      const labels = [...new Set(seats.map((seat) => seat.row))]
+      return after(rowsNow(eventId, ticketTypeId, labels), (rows) => {
+        const ids = new Set(seats.map((seat) => seat.id))
+        const statuses: SeatNow[] = []
+        for (const row of rows)
+          for (const seat of row.seats)
+            if (ids.has(seat.id)) statuses.push({ id: seat.id, row: row.label, status: seat.status })
+        return { rows, statuses }
       })
     },
 

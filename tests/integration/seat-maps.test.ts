@@ -818,6 +818,58 @@ describe('a plan over tickets sold by count', () => {
     expect(await orderRow(app(), asked.orderId)).toBeUndefined()
   })
 
+  it('refuses named seats whose section a new plan gave another ticket type since the checkout read them, under the lock', async () => {
+    const event = await seatedEvent()
+    const buyer = await signUp(app())
+    expect((await putMap(event, theatre())).statusCode).toBe(200)
+    const before = await mapOf(event)
+    const chosen = seat(before, 'Stalls', 'A', 4)
+    // the sections change ticket types: Stalls' seats are Balcony's now, and Balcony's row A is Stalls'
+    const swapped = theatre()
+    const [front, back] = swapped.sections as [SeatMapBody['sections'][0], SeatMapBody['sections'][0]]
+    swapped.sections = [
+      { ...front, ticketType: 'Balcony' },
+      { ...back, ticketType: 'Stalls' },
+    ]
+    const saved = await putMap(event, swapped)
+    expect(saved.statusCode, saved.body).toBe(200)
+    const row = (await app().platform.store.queries.catalog.ticketTypesOf([event._id]))
+      .get(event._id)
+      ?.find((t) => t.type === 'Stalls')
+    if (!row) throw new Error('no Stalls')
+    // as a checkout that read the seat before the new plan would ask the hold: Stalls' row A, A4
+    const asked = {
+      orderId: `swap-${Date.now()}`,
+      eventId: event._id,
+      organizerId: organizer.id,
+      ticketTypeId: row.id,
+      ticketType: 'Stalls',
+      buyerId: buyer.id,
+      quantity: 1,
+      unitPricePaise: row.pricePaise,
+      amountPaise: row.pricePaise,
+      provider: 'local',
+      providerOrderId: `order_swap_${Date.now()}`,
+      heldUntil: new Date(Date.now() + 600_000).toISOString(),
+      seats: [{ id: chosen.id, section: 'Stalls', row: 'A', number: 4 }],
+    }
+    const limits = {
+      salesCloseAt: '9999-12-31T00:00:00.000Z',
+      maxHeldFromAddress: 100,
+      maxTicketsPerAccount: 100,
+    }
+    await expect(
+      app().services.bookingCommands.hold(asked as never, row as never, { actor: buyer.id } as never, limits),
+    ).rejects.toMatchObject({ message: SEATS_TAKEN, details: { seats: [chosen.id] } })
+    expect(await orderRow(app(), asked.orderId)).toBeUndefined()
+    expect(await statusOf(event, 'Stalls', 'A', 4)).toBe('free')
+    // the same seat named now is of Balcony, and held at Balcony's price (₹800)
+    const now = await order(buyer, { eventId: event._id, seats: [chosen.id] })
+    expect(now.statusCode, now.body).toBe(200)
+    expect((now.json() as CreateOrderReply).amount).toBe(80_000)
+    expect(await statusOf(event, 'Stalls', 'A', 4)).toBe('held')
+  })
+
   it('refuses a section with no seat for sale, naming it', async () => {
     const event = await seatedEvent()
     const allBlocked = await putMap(event, {
