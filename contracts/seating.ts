@@ -154,6 +154,8 @@ export const SeatChanges = v.object({
   changes: v.array(v.object({ id: v.string(), status: SeatStatus })),
   /** a new plan's version: the map is read again */
   version: v.optional(v.number()),
+  /** the seats a new plan no longer has (with its version) */
+  removed: v.optional(v.array(v.string())),
 })
 export type SeatChanges = v.InferOutput<typeof SeatChanges>
 

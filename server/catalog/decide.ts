@@ -9,7 +9,7 @@ import {
 import { type Box, PLAN_MOVES_TAKEN_SEATS } from '../../contracts/seating.ts'
 import { conflict, forbidden, invalid, notFound, seatsConflict } from '../errors.ts'
 import type { Decider } from '../ledger/decider.ts'
-import { seatStatusChanges, seatsForSale, takenSeatsMoved } from '../seating/plan.ts'
+import { seatStatusChanges, seatsForSale, seatsRemoved, takenSeatsMoved } from '../seating/plan.ts'
 import { instantIn } from '../wall-clock.ts'
 import type { CatalogFact, EventEdited, EventSubmitted, PlanSection, PromoCodeCreated } from './facts.ts'
 
@@ -343,6 +343,7 @@ function decideSeatMap(
   const moved = takenSeatsMoved(state.seatMap, command.plan, new Set(command.taken))
   if (moved.length > 0) throw seatsConflict(PLAN_MOVES_TAKEN_SEATS, moved)
   const changes = seatStatusChanges(state.seatMap, command.plan)
+  const removed = seatsRemoved(state.seatMap, command.plan)
   const capacities: Record<string, number> = {}
   for (const [ticketTypeId, seats] of seatsForSale(command.plan)) {
     if (seats === 0) {
@@ -363,6 +364,7 @@ function decideSeatMap(
         sections: command.plan.sections,
         capacities,
         ...(changes.length > 0 ? { changes } : {}),
+        ...(removed.length > 0 ? { removed } : {}),
       },
     },
   ]

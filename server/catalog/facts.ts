@@ -180,6 +180,9 @@ export type SeatMapPlaced = {
     /** the seats whose status the plan changed (added, blocked or no longer blocked), as the map's
      * room tells them; absent from the first plan, and from plans saved before it was kept */
     changes?: Array<{ id: string; status: 'free' | 'blocked' }>
+    /** the seats the plan no longer has (each free: a held or sold seat may not vanish), as the map's
+     * room tells them; absent when none, and from plans saved before it was kept */
+    removed?: string[]
   }
 }
 

@@ -28,6 +28,7 @@ import {
   type QueuePush,
   type QueueStatsPush,
 } from '../../contracts/queue.ts'
+import type { SeatChanges } from '../../contracts/seating.ts'
 import type { AccountFact } from '../accounts/facts.ts'
 import type { BillingFact } from '../billing/facts.ts'
 import type { BookingFact } from '../booking/facts.ts'
@@ -638,14 +639,13 @@ export function createPushes(
           ...(await figures(eventId, organizerId, stored)),
         ]
         // a move is told here; a cancellation with each ticket it cancels (TicketCancelled)
-        // a new plan: the seats it added, blocked or freed, and its version, at which whoever shows
-        // the map reads it again (a seat removed has no status to tell)
-        if (fact.type === 'SeatMapPlaced')
-          pushes.push({
-            room: rooms.seats(eventId),
-            type: SEATS_MESSAGE,
-            data: { eventId, changes: fact.data.changes ?? [], version: fact.data.version },
-          })
+        // a new plan: the seats it added, blocked or freed, those it removed, and its version, at
+        // which whoever shows the map reads it again
+        if (fact.type === 'SeatMapPlaced') {
+          const { changes = [], removed, version } = fact.data
+          const data: SeatChanges = { eventId, changes, version, ...(removed ? { removed } : {}) }
+          pushes.push({ room: rooms.seats(eventId), type: SEATS_MESSAGE, data })
+        }
         if (isPublic && fact.type === 'EventEdited' && fact.data.moved !== undefined) {
           const notice: HolderNoticePush = {
             eventId,

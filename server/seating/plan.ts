@@ -267,6 +267,15 @@ export function takenSeatsMoved(before: Plan | null, after: Plan, taken: Readonl
   return moved.sort()
 }
 
+/** the ids of the seats a new plan no longer has (none for a first plan), in the old plan's order */
+export function seatsRemoved(before: Plan | null, after: Plan): string[] {
+  if (!before) return []
+  const now = new Set(flatSeats(after).map((seat) => seat.id))
+  return flatSeats(before)
+    .map((seat) => seat.id)
+    .filter((id) => !now.has(id))
+}
+
 /**
  * What a new plan changes of its seats' statuses, as the map's room tells them: a seat added (free
  * or blocked), a seat blocked or no longer blocked. A held or sold seat neither moves nor is blocked

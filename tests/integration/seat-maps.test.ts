@@ -911,7 +911,7 @@ describe('the live room seats-<eventId>', () => {
     await until(() => heard.some((m) => m.changes.some((c) => c.id === chosen && c.status === 'free')))
     // the public room names seats, never an order
     expect(JSON.stringify(heard)).not.toContain(placed.ticketId)
-    // a new plan: the seats it blocks, frees and adds, with its version; a seat it removes is not named
+    // a new plan: the seats it blocks, frees and adds, and those it removes, with its version
     const next = theatre()
     const stalls = next.sections[0]
     if (!stalls?.rows[0] || !stalls.rows[1]) throw new Error('no stalls')
@@ -929,6 +929,7 @@ describe('the live room seats-<eventId>', () => {
       { id: blocked, status: 'blocked' },
       { id: added, status: 'free' },
     ])
+    expect(told?.removed).toEqual([seat(map, 'Stalls', 'B', 10).id])
     // unblocked again: freed
     const again = await putMap(event, {
       ...next,
@@ -941,6 +942,7 @@ describe('the live room seats-<eventId>', () => {
     const version = (again.json().seatmap as SeatMapView).version
     await until(() => heard.some((m) => m.version === version))
     expect(heard.find((m) => m.version === version)?.changes).toEqual([{ id: blocked, status: 'free' }])
+    expect(heard.find((m) => m.version === version)).not.toHaveProperty('removed')
   })
 
   it('is not open to the public before the event is approved', async () => {
