@@ -453,10 +453,10 @@ export function bookingCommands(
   }
 }
 
-/** the seats named that are not free now (held, sold, blocked, or gone from the plan) */
 /** no seats named: no rows or statuses read */
 const NONE_NAMED = { rows: null, statuses: [] } as const
 
+/** the seats named that are not free now (held, sold, blocked, or gone from the plan) */
 function seatsNotFree(ids: readonly string[], now: readonly { id: string; status: string }[]): string[] {
   const free = new Set(now.filter((s) => s.status === 'free').map((s) => s.id))
   return ids.filter((id) => !free.has(id))
