@@ -1,6 +1,7 @@
 // The seat plan as the server keeps it (server/seating/plan.ts): ids that survive saving the plan
 // again, seats placed where the organizer left them unplaced, every refusal the schema cannot make,
-// each seated type's capacity, and the held or sold seats a new plan would take away.
+// each seated type's capacity, the held or sold seats a new plan would take away, and the seats it
+// removes.
 import { describe, expect, it } from 'vitest'
 import { MAX_PLAN_SEATS, type SeatMapBody } from '../../contracts/seating.ts'
 import {
@@ -11,6 +12,7 @@ import {
   placePlan,
   seatId,
   seatsForSale,
+  seatsRemoved,
   takenSeatsMoved,
 } from '../../server/seating/plan.ts'
 
@@ -425,5 +427,38 @@ describe('takenSeatsMoved', () => {
     expect(takenSeatsMoved(before, placed({ sections: [sectionOf(twoSections(), 1)] }), new Set())).toEqual(
       [],
     )
+  })
+})
+
+describe('seatsRemoved', () => {
+  const before = placed(twoSections())
+  const id = (section: string, row: string, number: number) => seatId('e1', section, row, number)
+
+  it('names none for a first plan, or for the same plan saved again', () => {
+    expect(seatsRemoved(null, before)).toEqual([])
+    expect(seatsRemoved(before, placed(twoSections()))).toEqual([])
+  })
+
+  it('names the seats a new plan no longer has, in the old plan’s order: renumbered, a row or section gone', () => {
+    const body = twoSections()
+    rowOf(body, 0, 0).seats = [{ number: 1 }, { number: 4 }]
+    sectionOf(body, 0).rows = [rowOf(body, 0, 0)]
+    body.sections = [sectionOf(body, 0)]
+    expect(seatsRemoved(before, placed(body))).toEqual([
+      id('Stalls', 'A', 2),
+      id('Stalls', 'A', 3),
+      id('Stalls', 'B', 1),
+      id('Stalls', 'B', 2),
+      id('Balcony', 'A', 1),
+      id('Balcony', 'A', 2),
+    ])
+  })
+
+  it('names no seat only moved, blocked or given another ticket type', () => {
+    const body = twoSections()
+    rowOf(body, 0, 0).seats = [{ number: 1, x: 7 }, { number: 2, blocked: true }, { number: 3 }]
+    sectionOf(body, 1).ticketType = 'Stalls'
+    sectionOf(body, 0).ticketType = 'Balcony'
+    expect(seatsRemoved(before, placed(body))).toEqual([])
   })
 })
