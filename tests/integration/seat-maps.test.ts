@@ -14,6 +14,7 @@ import {
   PLAN_MOVES_TAKEN_SEATS,
   SEATS_TAKEN,
   type SeatChanges,
+  type SeatLabel,
   type SeatMapBody,
   type SeatMapView,
   SINGLE_SEAT_LEFT,
@@ -111,6 +112,56 @@ const order = (buyer: Session, body: Record<string, unknown>) =>
 
 const statusOf = async (event: Pick<EventView, '_id'>, section: string, row: string, number: number) =>
   seat(await mapOf(event), section, row, number).status
+
+/** a ticket type of the event as the catalog's read model has it (what a checkout hands the hold) */
+const typeRow = async (event: Pick<EventView, '_id'>, type: string) => {
+  const row = (await app().platform.store.queries.catalog.ticketTypesOf([event._id]))
+    .get(event._id)
+    ?.find((t) => t.type === type)
+  if (!row) throw new Error(`no ${type}`)
+  return row
+}
+
+let lateHolds = 0
+/**
+ * The hold as a checkout that read the event before a change would ask it, straight to the
+ * commands: one of `type` by count, or the seats named.
+ */
+const lateHold = (
+  event: Pick<EventView, '_id'>,
+  buyer: Session,
+  type: { id: string; type: string; pricePaise: number },
+  seats?: SeatLabel[],
+) => {
+  const orderId = `late-${Date.now()}-${++lateHolds}`
+  const asked = {
+    orderId,
+    eventId: event._id,
+    organizerId: organizer.id,
+    ticketTypeId: type.id,
+    ticketType: type.type,
+    buyerId: buyer.id,
+    quantity: seats?.length ?? 1,
+    unitPricePaise: type.pricePaise,
+    amountPaise: type.pricePaise * (seats?.length ?? 1),
+    provider: 'local',
+    providerOrderId: `order_${orderId}`,
+    heldUntil: new Date(Date.now() + 600_000).toISOString(),
+    ...(seats ? { seats } : {}),
+  }
+  const limits = {
+    salesCloseAt: '9999-12-31T00:00:00.000Z',
+    maxHeldFromAddress: 100,
+    maxTicketsPerAccount: 100,
+  }
+  const held = app().services.bookingCommands.hold(
+    asked as never,
+    type as never,
+    { actor: buyer.id } as never,
+    limits,
+  )
+  return { orderId, held }
+}
 
 describe('PUT /event/{id}/seatmap', () => {
   it('saves the plan: seats with the server’s ids, free, and each seated type’s capacity its seats', async () => {
@@ -785,37 +836,11 @@ describe('a plan over tickets sold by count', () => {
   it('refuses a hold by count decided before its type became seated, under the lock', async () => {
     const event = await seatedEvent()
     const buyer = await signUp(app())
-    const types = (await get(app(), `/api/v1/event/${event._id}`)).json() as EventView
-    const stalls = types.ticketTypes.find((t) => t.type === 'Stalls')
-    if (!stalls) throw new Error('no Stalls')
     expect((await putMap(event, theatre())).statusCode).toBe(200)
     // as a checkout that looked before the map was saved would ask the hold: by count
-    const row = (await app().platform.store.queries.catalog.ticketTypesOf([event._id]))
-      .get(event._id)
-      ?.find((t) => t.id === stalls._id)
-    const asked = {
-      orderId: `late-${Date.now()}`,
-      eventId: event._id,
-      organizerId: organizer.id,
-      ticketTypeId: stalls._id,
-      ticketType: 'Stalls',
-      buyerId: buyer.id,
-      quantity: 1,
-      unitPricePaise: 150_000,
-      amountPaise: 150_000,
-      provider: 'local',
-      providerOrderId: `order_late_${Date.now()}`,
-      heldUntil: new Date(Date.now() + 600_000).toISOString(),
-    }
-    const limits = {
-      salesCloseAt: '9999-12-31T00:00:00.000Z',
-      maxHeldFromAddress: 100,
-      maxTicketsPerAccount: 100,
-    }
-    await expect(
-      app().services.bookingCommands.hold(asked as never, row as never, { actor: buyer.id } as never, limits),
-    ).rejects.toMatchObject({ message: CHOOSE_SEATS })
-    expect(await orderRow(app(), asked.orderId)).toBeUndefined()
+    const late = lateHold(event, buyer, await typeRow(event, 'Stalls'))
+    await expect(late.held).rejects.toMatchObject({ message: CHOOSE_SEATS })
+    expect(await orderRow(app(), late.orderId)).toBeUndefined()
   })
 
   it('refuses named seats whose section a new plan gave another ticket type since the checkout read them, under the lock', async () => {
@@ -833,35 +858,12 @@ describe('a plan over tickets sold by count', () => {
     ]
     const saved = await putMap(event, swapped)
     expect(saved.statusCode, saved.body).toBe(200)
-    const row = (await app().platform.store.queries.catalog.ticketTypesOf([event._id]))
-      .get(event._id)
-      ?.find((t) => t.type === 'Stalls')
-    if (!row) throw new Error('no Stalls')
     // as a checkout that read the seat before the new plan would ask the hold: Stalls' row A, A4
-    const asked = {
-      orderId: `swap-${Date.now()}`,
-      eventId: event._id,
-      organizerId: organizer.id,
-      ticketTypeId: row.id,
-      ticketType: 'Stalls',
-      buyerId: buyer.id,
-      quantity: 1,
-      unitPricePaise: row.pricePaise,
-      amountPaise: row.pricePaise,
-      provider: 'local',
-      providerOrderId: `order_swap_${Date.now()}`,
-      heldUntil: new Date(Date.now() + 600_000).toISOString(),
-      seats: [{ id: chosen.id, section: 'Stalls', row: 'A', number: 4 }],
-    }
-    const limits = {
-      salesCloseAt: '9999-12-31T00:00:00.000Z',
-      maxHeldFromAddress: 100,
-      maxTicketsPerAccount: 100,
-    }
-    await expect(
-      app().services.bookingCommands.hold(asked as never, row as never, { actor: buyer.id } as never, limits),
-    ).rejects.toMatchObject({ message: SEATS_TAKEN, details: { seats: [chosen.id] } })
-    expect(await orderRow(app(), asked.orderId)).toBeUndefined()
+    const late = lateHold(event, buyer, await typeRow(event, 'Stalls'), [
+      { id: chosen.id, section: 'Stalls', row: 'A', number: 4 },
+    ])
+    await expect(late.held).rejects.toMatchObject({ message: SEATS_TAKEN, details: { seats: [chosen.id] } })
+    expect(await orderRow(app(), late.orderId)).toBeUndefined()
     expect(await statusOf(event, 'Stalls', 'A', 4)).toBe('free')
     // the same seat named now is of Balcony, and held at Balcony's price (₹800)
     const now = await order(buyer, { eventId: event._id, seats: [chosen.id] })
