@@ -69,7 +69,7 @@ describe('decodedFacts', () => {
     expect(decode(row(4, { orderId: 'o4' }))).toBe(kept[3])
   })
 
-  it('lends facts frozen outside production: a reader that changes one throws', () => {
+  it('lends facts frozen under the test runner: a reader that changes one throws', () => {
     const decode = decodedFacts({})
     const fact = decode(row(5, { orderId: 'o5', seats: [{ id: 's1' }] }))
     const data = fact.data as { orderId: string; seats: Array<{ id: string }> }
