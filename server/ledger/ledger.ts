@@ -79,48 +79,6 @@ export const decodeRow = (upcasters: Upcasters, row: LedgerRow): StoredFact => (
   at: row.at,
 })
 
-/** how many decoded facts a ledger keeps: more than its consumers are apart at a burst's peak */
-const DECODED_KEPT = 4096
-
-/** Freezes a fact and everything in it: a fact read once is lent to every reader after. */
-function frozen<T>(value: T): T {
-  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
-    Object.freeze(value)
-    for (const inner of Object.values(value)) frozen(inner)
-  }
-  return value
-}
-
-const sameRow = (fact: StoredFact, row: LedgerRow) =>
-  fact.stream === row.stream && fact.version === row.version && fact.type === row.type && fact.at === row.at
-
-/**
- * The facts a process has read lately, decoded once: each of its consumers (the live pushes, the
- * reactions, the payments' waits, the webhooks) reads every fact, and parsing each one's JSON again
- * for every reader was most of what a bigger fact (an invoice's document) cost them. A fact is
- * taken from here only when its row is the one it was decoded from (the same position, stream,
- * version, type and time, and the same text of its data and meta: comparing them costs far less than parsing them). Readers share
- * the objects: they never change a fact, and under the test runner they are frozen so that a change
- * throws there.
- */
-export function decodedFacts(upcasters: Upcasters, kept = DECODED_KEPT): (row: LedgerRow) => StoredFact {
-  const facts = new Map<number, { data: string; meta: string; fact: StoredFact }>()
-  // under the test runner only: freezing cost half of what a decode does (a bench's processes too)
-  const freeze = process.env.VITEST !== undefined
-  return (row) => {
-    const position = Number(row.position)
-    const known = facts.get(position)
-    if (known && known.data === row.data && known.meta === row.meta && sameRow(known.fact, row))
-      return known.fact
-    const fact = decodeRow(upcasters, row)
-    if (freeze) frozen(fact)
-    if (known) facts.delete(position)
-    facts.set(position, { data: row.data, meta: row.meta, fact })
-    if (facts.size > kept) facts.delete(facts.keys().next().value as number)
-    return fact
-  }
-}
-
 type Handlers = Partial<Record<string, (fact: StoredFact) => void>>
 
 /** each fact type's handlers, in the order of the projections they come from */
@@ -185,7 +143,6 @@ export class Ledger {
     private readonly upcasters: Upcasters = {},
   ) {
     this.sqlite = connection.sqlite
-    this.decode = decodedFacts(upcasters)
     this.db = connection.db
     this.projections = inDependencyOrder(projections)
     this.byType = byType(this.projections.map((p) => p.handlers(this.db)))
@@ -401,7 +358,7 @@ export class Ledger {
     return (this.statements.version.get(stream) as { v: number }).v
   }
 
-  private readonly decode: (row: LedgerRow) => StoredFact
+  private readonly decode = (row: LedgerRow): StoredFact => decodeRow(this.upcasters, row)
 
   readStream(stream: string): StoredFact[] {
     return this.statements.stream.all(stream).map(this.decode)

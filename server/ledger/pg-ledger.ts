@@ -50,7 +50,7 @@ import {
   runLater,
   type TailedFact,
 } from '../db/store.ts'
-import { decodedFacts, type Fact, type LedgerRow, type StoredFact, StreamVersionConflict } from './ledger.ts'
+import { decodeRow, type Fact, type LedgerRow, type StoredFact, StreamVersionConflict } from './ledger.ts'
 import { inDependencyOrder } from './projection-order.ts'
 import type { Upcasters } from './upcast.ts'
 
@@ -337,11 +337,10 @@ export class PgLedger {
     readonly pool: pg.Pool,
     projections: PgProjection[] = [],
     readonly now: () => Date = () => new Date(),
-    upcasters: Upcasters = {},
+    private readonly upcasters: Upcasters = {},
     /** tests only: false tails without the bound, to show what it prevents (see the head of this file) */
     private readonly watermark = true,
   ) {
-    this.decode = decodedFacts(upcasters)
     this.projections = inDependencyOrder(projections)
     for (const p of this.projections) {
       for (const [type, handler] of Object.entries(p.handlers)) {
@@ -636,8 +635,8 @@ export class PgLedger {
     return this.transaction((tx) => tx.append(stream, expectedVersion, facts, meta))
   }
 
-  /** A stored row as a fact in its current shape (ledger.ts's decodedFacts: decoded once here). */
-  readonly decode: (row: LedgerRow) => StoredFact
+  /** A stored row as a fact in its current shape (ledger.ts's decodeRow). */
+  readonly decode = (row: LedgerRow): StoredFact => decodeRow(this.upcasters, row)
 
   private async rows(text: string, values: unknown[]): Promise<LedgerRow[]> {
     return (await this.pool.query<LedgerRow>(text, values)).rows
