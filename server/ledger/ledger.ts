@@ -68,16 +68,30 @@ export function projection<F extends Fact>(spec: {
   return spec as unknown as Projection
 }
 
-/** A stored row as a fact in its current shape (older shapes are upcast here, on every read). */
-export const decodeRow = (upcasters: Upcasters, row: LedgerRow): StoredFact => ({
-  position: row.position,
-  stream: row.stream,
-  version: row.version,
-  type: row.type,
-  data: upcast(upcasters, row.type, JSON.parse(row.data)),
-  meta: JSON.parse(row.meta),
-  at: row.at,
-})
+/**
+ * A stored row as a fact in its current shape (older shapes are upcast here, on every read). Its
+ * data and meta are parsed when first read: each consumer of a process reads every fact, and most
+ * pass over most types (an invoice's document, the largest, is read by none of the app's).
+ */
+export const decodeRow = (upcasters: Upcasters, row: LedgerRow): StoredFact => {
+  let data: unknown
+  let meta: FactMeta | undefined
+  return {
+    position: row.position,
+    stream: row.stream,
+    version: row.version,
+    type: row.type,
+    get data() {
+      if (data === undefined) data = upcast(upcasters, row.type, JSON.parse(row.data))
+      return data
+    },
+    get meta() {
+      if (meta === undefined) meta = JSON.parse(row.meta) as FactMeta
+      return meta
+    },
+    at: row.at,
+  }
+}
 
 type Handlers = Partial<Record<string, (fact: StoredFact) => void>>
 
