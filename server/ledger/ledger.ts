@@ -74,19 +74,30 @@ export function projection<F extends Fact>(spec: {
  * pass over most types (an invoice's document, the largest, is read by none of the app's).
  */
 export const decodeRow = (upcasters: Upcasters, row: LedgerRow): StoredFact => {
+  // each text is let go once parsed: a fact kept is not kept twice (its text and its object)
+  // (the row itself is not in the getters' closure, which would keep its texts alive)
+  const { type } = row
+  let dataText: string | null = row.data
+  let metaText: string | null = row.meta
   let data: unknown
-  let meta: FactMeta | undefined
+  let meta: FactMeta = {}
   return {
     position: row.position,
     stream: row.stream,
     version: row.version,
-    type: row.type,
+    type,
     get data() {
-      if (data === undefined) data = upcast(upcasters, row.type, JSON.parse(row.data))
+      if (dataText !== null) {
+        data = upcast(upcasters, type, JSON.parse(dataText))
+        dataText = null
+      }
       return data
     },
     get meta() {
-      if (meta === undefined) meta = JSON.parse(row.meta) as FactMeta
+      if (metaText !== null) {
+        meta = JSON.parse(metaText) as FactMeta
+        metaText = null
+      }
       return meta
     },
     at: row.at,
