@@ -26,6 +26,8 @@ export function createBullJobs(redisUrl: string, prefix: string, logger: Logger)
   })
   const queues = new Map<QueueName, Queue>()
   const workers: Worker[] = []
+  // each worker's own connection: BullMQ leaves a connection it was given open when it closes
+  const workerConnections: Redis[] = []
   const queue = (name: QueueName) => {
     let q = queues.get(name)
     if (!q) {
@@ -67,6 +69,8 @@ export function createBullJobs(redisUrl: string, prefix: string, logger: Logger)
       for (const name of queueNames) {
         const process = processors[name]
         if (!process) continue
+        const workerConnection = connection.duplicate()
+        workerConnections.push(workerConnection)
         const worker = new Worker(
           name,
           (job) =>
@@ -78,7 +82,7 @@ export function createBullJobs(redisUrl: string, prefix: string, logger: Logger)
             }),
           // A worker that dies mid-job hands it on within seconds rather than BullMQ's default minute.
           {
-            connection: connection.duplicate(),
+            connection: workerConnection,
             prefix,
             // Names this process in each job it takes (the job's processedBy), for operators and
             // for the cluster test, which kills the worker process that holds a running job.
@@ -107,6 +111,7 @@ export function createBullJobs(redisUrl: string, prefix: string, logger: Logger)
       reconnected.clear()
       await Promise.all(workers.map((w) => w.close()))
       await Promise.all([...queues.values()].map((q) => q.close()))
+      for (const c of workerConnections) c.disconnect()
       connection.disconnect()
     },
   }

@@ -98,6 +98,29 @@ describe.each(['bullmq', 'in-process'] as const)('jobs (%s)', (kind) => {
   })
 })
 
+describe('jobs on Redis, closed', () => {
+  it('leave no connection of theirs open, their workers\' too', async () => {
+    const sockets = () => process.getActiveResourcesInfo().filter((r) => r === 'TCPSocketWrap').length
+    const before = sockets()
+    const prefix = `test-jobs-${Math.random().toString(16).slice(2)}`
+    const jobs = createBullJobs('redis://127.0.0.1:6379', prefix, logger)
+    let ran = 0
+    jobs.startWorkers({
+      mail: async () => {
+        ran++
+      },
+      payments: async () => {},
+    })
+    await jobs.enqueue({ queue: 'mail', name: 'send', data: {}, jobId: 'one' })
+    await until(() => ran === 1)
+    expect(sockets()).toBeGreaterThan(before)
+    await jobs.close()
+    // a socket closing is given back on a later turn
+    await until(() => sockets() === before, 5_000).catch(() => {})
+    expect(sockets()).toBe(before)
+  })
+})
+
 describe('mail processor', () => {
   it('refuses a malformed job without retrying and writes nothing', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'jobs-test-'))
