@@ -99,7 +99,7 @@ describe.each(['bullmq', 'in-process'] as const)('jobs (%s)', (kind) => {
 })
 
 describe('jobs on Redis, closed', () => {
-  it('leave no connection of theirs open, their workers\' too', async () => {
+  it("leave no connection of theirs open, their workers' too", async () => {
     const sockets = () => process.getActiveResourcesInfo().filter((r) => r === 'TCPSocketWrap').length
     const before = sockets()
     const prefix = `test-jobs-${Math.random().toString(16).slice(2)}`
