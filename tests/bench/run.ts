@@ -16,7 +16,8 @@
 // on both stores, every invoice checked gapless per organizer, and the server's CPU per purchase
 // with invoices against without), webhooks (issue 43: 10,000 paid orders with 3 endpoints each, every
 // delivery checked once and in order per endpoint, a receiver down for 5 minutes, and the sale's
-// purchases/s with webhooks against without).
+// purchases/s with webhooks against without), pages (issues 40 and 42: the pages a hold and a
+// purchase write to SQLite, by table and index, with and without an invoice and by kind of hold).
 import { spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { dirname, join, relative } from 'node:path'
@@ -39,6 +40,7 @@ import { benchInvoices, type InvoicesResult } from './invoices.ts'
 import { type Machine, machine } from './lib/machine.ts'
 import { root } from './lib/processes.ts'
 import { median, round, type Spread } from './lib/stats.ts'
+import { benchPages, type PagesResult, type StepPages } from './pages.ts'
 import { benchPgCluster, type PgClusterResult, pgClusterVerdicts } from './pg-cluster.ts'
 import { benchPurchase, benchPurchaseJobsFloor } from './purchase.ts'
 import {
@@ -454,6 +456,7 @@ if (wanted('dashboards'))
 if (wanted('checkin')) log('checkin', await benchCheckin(quick))
 if (wanted('pg-cluster')) log('pgCluster', await benchPgCluster(quick, (line) => console.log(line)))
 if (wanted('hold-profile')) log('holdProfile', await benchHoldProfile((line) => console.log(line)))
+if (wanted('pages')) log('pages', await benchPages((line) => console.log(line)))
 if (wanted('seating')) log('seating', await benchSeating(quick, (line) => console.log(line)))
 if (wanted('seating-web'))
   log('seatingWeb', await benchSeatingWeb(quick, (line) => console.log(line), !wanted('web')))
@@ -600,6 +603,36 @@ function pgClusterSection(c: PgClusterResult | undefined): string[] {
 }
 
 /** Where the server's CPU goes in a hold, by part (issue 39, item 3). */
+function pagesSection(p: PagesResult | undefined): string[] {
+  if (!p) return []
+  const kinds: Array<[string, StepPages]> = [
+    ['a hold, with an invoice to come (₹500 + 18% GST)', p.purchases.withInvoice.hold],
+    ['its payment and confirmation (the invoice issued)', p.purchases.withInvoice.pay],
+    ['a hold, no invoice (no billing profile)', p.purchases.without.hold],
+    ['its payment and confirmation', p.purchases.without.pay],
+    ["a count hold (replacing a named seat's hold)", p.holds.count],
+    ['a best-seat hold (replacing a count hold)', p.holds.best],
+    ["a named seat's hold (replacing a best seat's)", p.holds.named],
+  ]
+  const top = (s: StepPages) =>
+    Object.entries(s.by)
+      .slice(0, 8)
+      .map(([name, n]) => `${name} ${n}`)
+      .join(', ')
+  return [
+    '## What a hold and a purchase write (pages, issues 40 and 42)',
+    '',
+    '`npm run bench -- --only pages`: the app in-process on SQLite, one request at a time, the pages each step',
+    "appends to the write-ahead log until the app is quiet (its consumers' commits included), by table or index.",
+    `A page changed costs a commit ${p.pageCpuUs} µs of CPU here (synchronous FULL; a transaction of one row ${p.oneRowTransactionCpuUs} µs).`,
+    '',
+    '| step | pages | commits | most pages |',
+    '|---|---|---|---|',
+    ...kinds.map(([name, s]) => `| ${name} | ${s.pages} | ${s.commits} | ${top(s)} |`),
+    '',
+  ]
+}
+
 function seatingSection(s: SeatingResult | undefined): string[] {
   if (!s) return []
   const m = s.map
@@ -1378,6 +1411,7 @@ function markdown(r: Record<string, unknown>): string {
     ...pgClusterSection(r.pgCluster as PgClusterResult | undefined),
     ...holdProfileSection(r.holdProfile as HoldProfileResult | undefined),
     ...seatingSection(r.seating as SeatingResult | undefined),
+    ...pagesSection(r.pages as PagesResult | undefined),
     ...invoicesSection(r.invoices as InvoicesResult | undefined),
     ...webhooksSection(r.webhooks as WebhooksResult | undefined),
     '## Changes made after profiling, before and after',
