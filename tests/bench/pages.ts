@@ -2,12 +2,14 @@
 // WAL mode a commit appends every page its transaction changed to the log (and a checkpoint copies
 // each to the database file later), so a change's cost grows with the pages it touches, not only with
 // its statements. This counts them exactly, where the CPU benches' rounds move by more than the parts
-// they compare: the app in this process (its workers inline, SQLite, the log never checkpointed while
-// it is read), one request at a time, and after each step the frames the log gained, each named by the
-// table or index its page belongs to (SQLite's dbstat), until the app has gone quiet (its consumers'
-// commits counted with the step that caused them).
-// - Purchases (hold, then pay and confirm) of a ticket at ₹500 + 18% GST by organizers with a
-//   billing profile (a tax invoice each) alternating with organizers without one (no tax, no invoice).
+// they compare: the app in this process (its workers inline, SQLite, its connection's automatic
+// checkpoints off), one request at a time, and after each step the frames the log gained, each named
+// by the table or index its page belongs to (SQLite's dbstat), until the app has gone quiet (its
+// consumers' commits counted with the step that caused them). A step during which the log began
+// again (checkpointed by another of the app's connections) is not counted: `skipped`.
+// - Purchases (hold, then pay and confirm) of a ticket at ₹500 + 18% GST from an organizer with a
+//   billing profile (a tax invoice each), alternating with one from an organizer without one (no
+//   tax, no invoice).
 // - Holds of one seat that replace the buyer's last, by kind, in turn: a count of general admission
 //   (replacing a named seat's hold), the best seat of a seated section (replacing a count), and a seat
 //   the buyer names (replacing a best seat's hold), as the seating bench alternates them.
