@@ -23,6 +23,7 @@ import type { FastifyInstance } from 'fastify'
 import { buildApp } from '../../server/root.ts'
 import { adminSession, bearer, crowd, organizerSession } from '../support/accounts.ts'
 import { testConfigOnStore } from '../support/app.ts'
+import { eventForm } from '../support/event-form.ts'
 import { gridSection } from '../support/seat-plans.ts'
 import { round } from './lib/stats.ts'
 
@@ -136,25 +137,7 @@ async function approvedEvent(
   fields: Record<string, string>,
   ticketTypes: unknown[],
 ): Promise<string> {
-  const form = new FormData()
-  const all: Record<string, string> = {
-    title: 'Kabini Jazz Weekend',
-    description: 'Two days of jazz by the river.',
-    date: `${new Date().getFullYear() + 1}-03-15`,
-    time: '18:00',
-    location: 'Kabini, Karnataka',
-    category: 'Music',
-    ticketTypes: JSON.stringify(ticketTypes),
-    ...fields,
-  }
-  for (const [name, value] of Object.entries(all)) form.append(name, value)
-  const request = new Request('http://x/', { method: 'POST', body: form })
-  const res = await app.inject({
-    method: 'POST',
-    url: '/api/v1/event/create',
-    payload: Buffer.from(await request.arrayBuffer()),
-    headers: { 'content-type': request.headers.get('content-type') ?? '', ...bearer(organizer) },
-  })
+  const res = await app.inject((await eventForm(organizer, fields, ticketTypes)).request)
   if (res.statusCode !== 201) throw new Error(`event: ${res.statusCode} ${res.body}`)
   const id = res.json().event._id as string
   await inject(app, 'PUT', `/api/v1/admin/events/${id}/status`, admin, { status: 'Approved' })
@@ -183,7 +166,9 @@ export async function benchPages(log: (line: string) => void = () => {}): Promis
     const settled = async () => {
       let last = walNow(wal)
       let still = 0
+      const deadline = Date.now() + 30_000
       while (still < 4) {
+        if (Date.now() > deadline) throw new Error('the app kept writing for 30 s after a step')
         await new Promise((r) => setTimeout(r, 25))
         const now = walNow(wal)
         if (now.size === last.size && now.salt === last.salt) still++

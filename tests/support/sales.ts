@@ -7,6 +7,7 @@ import type { CreateOrderReply } from '../../contracts/booking.ts'
 import type { EventView, TicketTypeInput } from '../../contracts/catalog.ts'
 import { instantIn } from '../../server/wall-clock.ts'
 import { bearer, type Session, signUp } from './accounts.ts'
+import { eventForm } from './event-form.ts'
 
 export const nextYear = new Date().getFullYear() + 1
 
@@ -32,27 +33,8 @@ export async function submitEvent(
   fields: Record<string, string> = {},
   ticketTypes: TicketTypeInput[] = twoTypes,
 ): Promise<EventView> {
-  const form = new FormData()
-  const all: Record<string, string> = {
-    title: 'Kabini Jazz Weekend',
-    description: 'Two days of jazz by the river.',
-    date: `${nextYear}-03-15`,
-    time: '18:00',
-    location: 'Kabini, Karnataka',
-    category: 'Music',
-    ticketTypes: JSON.stringify(ticketTypes),
-    ...fields,
-  }
-  for (const [name, value] of Object.entries(all)) form.append(name, value)
-  const request = new Request('http://x/', { method: 'POST', body: form })
-  const payload = Buffer.from(await request.arrayBuffer())
-  const submit = () =>
-    app.inject({
-      method: 'POST',
-      url: '/api/v1/event/create',
-      payload,
-      headers: { 'content-type': request.headers.get('content-type') ?? '', ...bearer(organizer.token) },
-    })
+  const { fields: all, request } = await eventForm(organizer.token, fields, ticketTypes)
+  const submit = () => app.inject(request)
   // An event that has started already (a test of what happens then) was submitted before it did:
   // the clock is set back to a minute before its start while it is (an event may not be submitted
   // with a start gone by).
