@@ -25,7 +25,11 @@ import { inquiryMails } from './support/mails.ts'
 import { waitlistCommands } from './waitlist/commands.ts'
 
 /** what a test may stand in for (never set in production): see each part's own comment */
-export type Seams = { seatsLeft?: SeatsLeft }
+export type Seams = {
+  seatsLeft?: SeatsLeft
+  /** the day invoices and credit notes are dated (a test's clock at midnight); else the platform's today */
+  today?: () => string
+}
 
 export function createServices(platform: Platform, seams: Seams = {}) {
   const { ledger, store, config, gateway, redis, jobs } = platform
@@ -34,6 +38,7 @@ export function createServices(platform: Platform, seams: Seams = {}) {
   // an order's invoices and credit notes (issue 42): who they name, read before their decision
   const invoices = {
     ...invoicing({ config, lockOf: decisionLocks.invoices }),
+    ...(seams.today ? { today: seams.today } : {}),
     orderOf: (orderId: string) => booking.byId(orderId),
   }
   const commands = bookingCommands(ledger, seams.seatsLeft, invoices)

@@ -106,6 +106,16 @@ function* invoiceDraws(tx: Tx, state: OrderState, invoicing: Invoicing, day: str
   return draws
 }
 
+/**
+ * invoiceDraws dated today, the day taken under the suppliers' locks (an invoice numbered after
+ * another is never dated before it, whichever process drew first); the last numbers read ahead for
+ * `fy` are used only while today is still in that financial year.
+ */
+function* invoicesNow(tx: Tx, state: OrderState, invoicing: Invoicing, fy: string, read: LastInvoices) {
+  const day = invoicing.today()
+  return yield* invoiceDraws(tx, state, invoicing, day, financialYear(day) === fy ? read : undefined)
+}
+
 /** The numbers for the credit notes a refund of this ticket may issue: one per invoice not credited. */
 function* creditNoteDraws(tx: Tx, state: OrderState, invoicing: Invoicing, day: string) {
   const draws: CreditNoteDraws = { day }
@@ -150,12 +160,14 @@ export function bookingCommands(
       const work = (tx: Tx) => run(tx, orderId, cmd, meta)
       return inBatch ? ledger.transactionInBatch(work) : ledger.transaction(work)
     }
-    const day = invoices.today()
     const work = (tx: Tx) =>
       run(
         tx,
         orderId,
         function* (state) {
+          // the day of issue is taken here, under the suppliers' locks (the order's stream was read
+          // after them): a credit note numbered after another is never dated before it
+          const day = invoices.today()
           return { ...cmd, creditNotes: yield* creditNoteDraws(tx, state, invoices, day) }
         },
         meta,
@@ -349,8 +361,9 @@ export function bookingCommands(
       const order = invoices && captures ? (row ?? (await invoices.orderOf(orderId))) : undefined
       // who the invoices name is in the hold; their numbers are drawn under the suppliers' locks
       const invoiced = invoices && order ? invoices : null
-      const day = invoiced?.today() ?? ''
-      const fy = invoiced ? financialYear(day) : ''
+      // the financial year whose last numbers are read with the payment's first reads (its day is
+      // taken again under the locks: at the year's turn the numbers are read again for the new one)
+      const fy = invoiced ? financialYear(invoiced.today()) : ''
       // a paid order may take an invoice of each series (a free one none)
       const invoiceSeries = invoiced && order && order.amountPaise > 0 ? invoiced.suppliersFor(order) : []
       for (const payment of ordered) {
@@ -399,9 +412,7 @@ export function bookingCommands(
                       return {
                         ...capture,
                         ...(seatedNow ? { seatedNow } : {}),
-                        ...(invoiced
-                          ? { invoices: yield* invoiceDraws(tx, state, invoiced, day, read) }
-                          : {}),
+                        ...(invoiced ? { invoices: yield* invoicesNow(tx, state, invoiced, fy, read) } : {}),
                       }
                     }
                   : capture,

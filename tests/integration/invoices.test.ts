@@ -9,7 +9,7 @@ import { FROM_AFTER_TO, NO_INVOICE } from '../../contracts/billing.ts'
 import type { EventView } from '../../contracts/catalog.ts'
 import { STATE_NEEDED_FOR_TAX } from '../../contracts/catalog.ts'
 import { adminSession, bearer, organizerSession, type Session, signUp } from '../support/accounts.ts'
-import { afterBackfill, dbRows, rebuildStore, sqliteOf } from '../support/db.ts'
+import { afterBackfill, dbRows, rebuildStore, sqliteOf, testStore } from '../support/db.ts'
 import { parsedMail, waitForMail } from '../support/outbox.ts'
 import {
   approvedEvent,
@@ -837,6 +837,59 @@ describe('the booking fee as the platform’s admins set it', () => {
       perTicket: 0,
       percent: 0,
       updatedAt: cleared.json().updatedAt,
+    })
+  })
+})
+
+describe.skipIf(testStore !== 'sqlite')('the day a document bears, at midnight (SQLite)', () => {
+  // Midnight passes while a payment waits for its organizer's lock: once `turned`, the clock says
+  // 31 March before the store's write lock is held and 1 April under it. A document is dated as it
+  // is numbered, under the lock, so none numbered after another bears an earlier day, and at the
+  // financial year's turn it opens the new year's series.
+  let night: TestServer
+  let turned = false
+  beforeAll(async () => {
+    night = await startServer(
+      { RATE_LIMITS: 'off', LOG_LEVEL: 'error' },
+      { today: () => (turned && sqliteOf(night.app).inTransaction ? '2027-04-01' : '2027-03-31') },
+    )
+  }, 60_000)
+
+  afterAll(async () => {
+    await night?.close()
+  })
+
+  const documentOf = (who: Session, ticketId: string, kind: string) =>
+    get(night.app, `/api/v1/ticket/${ticketId}/${kind}?format=json`, who)
+
+  it('dates an invoice and a credit note on the day their numbers are drawn, in that year’s series', async () => {
+    const on = night.app
+    const organizer = await organizerSession(on, 'Midnight')
+    await setProfile2(on, organizer, { ...registered, invoicePrefix: 'MID' })
+    const event = await approvedEvent(
+      on,
+      organizer,
+      await adminSession(on),
+      { state: '27', pricesIncludeTax: 'false' },
+      [{ type: 'VIP', price: 1000, quantity: 10, taxRate: 18 }] as never,
+    )
+    const buyer = await signUp(on)
+    const before = await buy(on, buyer, event, 'VIP', 1)
+    expect((await documentOf(buyer, before, 'invoice')).json()).toMatchObject({
+      number: 'MID2627/000001',
+      date: '2027-03-31',
+    })
+    turned = true
+    const after = await buy(on, buyer, event, 'VIP', 1)
+    expect((await documentOf(buyer, after, 'invoice')).json()).toMatchObject({
+      number: 'MID2728/000001',
+      date: '2027-04-01',
+    })
+    await cancel(on, buyer, after)
+    expect((await documentOf(buyer, after, 'credit-note')).json()).toMatchObject({
+      number: 'MID2728C000001',
+      date: '2027-04-01',
+      against: 'MID2728/000001',
     })
   })
 })
