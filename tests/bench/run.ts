@@ -661,7 +661,6 @@ function seatingSection(s: SeatingResult | undefined): string[] {
   ]
 }
 
-/** Invoices on both stores (issue 42): the server's CPU per purchase with and without them, and the checks. */
 /** a paired ratio's mean and 95% interval, as RESULTS.md gives it */
 function pairedText(p: Interval) {
   return `${p.mean} (95% ${p.low}–${p.high}, ${p.n} pairs)`
@@ -672,6 +671,7 @@ function pairedVerdict(p: Interval, bound: number) {
   return p.high <= bound ? 'met' : p.low > bound ? '**missed**' : 'not shown (the interval spans the target)'
 }
 
+/** Invoices on both stores (issue 42): the server's CPU per purchase with and without them, and the checks. */
 function invoicesSection(v: InvoicesResult | undefined): string[] {
   if (!v) return []
   const pct = (share: number) => `${Math.round(share * 100)}%`
