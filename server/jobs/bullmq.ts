@@ -109,10 +109,17 @@ export function createBullJobs(redisUrl: string, prefix: string, logger: Logger)
     },
     async close() {
       reconnected.clear()
-      await Promise.all(workers.map((w) => w.close()))
-      await Promise.all([...queues.values()].map((q) => q.close()))
+      // every worker and queue is asked to close, and every connection is let go, even when one of
+      // them fails to close (the first failure is thrown after): none is left open behind it
+      // (the workers first: a job finishing may still add to a queue)
+      const closed = [
+        ...(await Promise.allSettled(workers.map((w) => w.close()))),
+        ...(await Promise.allSettled([...queues.values()].map((q) => q.close()))),
+      ]
       for (const c of workerConnections) c.disconnect()
       connection.disconnect()
+      const failed = closed.find((r): r is PromiseRejectedResult => r.status === 'rejected')
+      if (failed) throw failed.reason
     },
   }
 }

@@ -2,8 +2,9 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { Worker } from 'bullmq'
 import pino from 'pino'
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { loadConfig } from '../../server/config.ts'
 import { createBullJobs } from '../../server/jobs/bullmq.ts'
 import { createInProcessJobs } from '../../server/jobs/in-process.ts'
@@ -122,6 +123,40 @@ describe('jobs on Redis, closed', () => {
     expect(sockets()).toBeGreaterThan(before)
     await jobs.close()
     // a socket closing is given back on a later turn
+    await until(() => sockets() === before, 5_000).catch(() => {})
+    expect(sockets()).toBe(before)
+  })
+})
+
+describe('jobs on Redis, a worker failing to close', () => {
+  it('still lets every connection go, and says why it failed', async () => {
+    const sockets = () => process.getActiveResourcesInfo().filter((r) => r === 'TCPSocketWrap').length
+    let before = sockets()
+    for (let same = 0; same < 5; ) {
+      await new Promise((r) => setTimeout(r, 20))
+      same = sockets() === before ? same + 1 : 0
+      before = sockets()
+    }
+    const jobs = createBullJobs(
+      'redis://127.0.0.1:6379',
+      `test-jobs-${Math.random().toString(16).slice(2)}`,
+      logger,
+    )
+    let ran = 0
+    jobs.startWorkers({ mail: async () => void ran++, payments: async () => {} })
+    await jobs.enqueue({ queue: 'mail', name: 'send', data: {}, jobId: 'one' })
+    await until(() => ran === 1)
+    // the outside world failing: BullMQ's first worker refuses to close (closed for real after)
+    const close = Worker.prototype.close
+    const spy = vi.spyOn(Worker.prototype, 'close').mockImplementationOnce(async function (this: Worker) {
+      await close.call(this)
+      throw new Error('worker would not close')
+    })
+    try {
+      await expect(jobs.close()).rejects.toThrow('worker would not close')
+    } finally {
+      spy.mockRestore()
+    }
     await until(() => sockets() === before, 5_000).catch(() => {})
     expect(sockets()).toBe(before)
   })
