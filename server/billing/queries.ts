@@ -53,13 +53,18 @@ const issuedBy = statement<
     ORDER BY issued_on, credit, fy, seq LIMIT ${p.limit}`,
 )
 
+// A buyer's documents are those of their orders: the buyer's orders (orders_buyer_event), then each
+// one's documents (invoice_documents_order). A document names its order's buyer.
+const ofBuyersOrders = (buyerId: unknown) =>
+  sql`order_id IN (SELECT id FROM orders WHERE buyer_id = ${buyerId})`
+
 const boughtBy = statement<{ buyerId: string; limit: number; offset: number }, Record<string, unknown>>(
-  (p) => sql`SELECT ${invoiceDocuments.columns()} FROM invoice_documents WHERE buyer_id = ${p.buyerId}
+  (p) => sql`SELECT ${invoiceDocuments.columns()} FROM invoice_documents WHERE ${ofBuyersOrders(p.buyerId)}
     ORDER BY issued_at DESC, order_id DESC, series, "of" DESC LIMIT ${p.limit} OFFSET ${p.offset}`,
 )
 
 const countBoughtBy = statement<{ buyerId: string }, { n: number | string }>(
-  (p) => sql`SELECT COUNT(*) AS n FROM invoice_documents WHERE buyer_id = ${p.buyerId}`,
+  (p) => sql`SELECT COUNT(*) AS n FROM invoice_documents WHERE ${ofBuyersOrders(p.buyerId)}`,
 )
 
 export function billingQueries(x: Sql) {
@@ -99,6 +104,11 @@ export function billingQueries(x: Sql) {
     /** issuedBy's statement as this store runs it, and its parameters' names in order (its plan's test) */
     registerSql: () => {
       const { text, params } = issuedBy.compile(x.dialect)
+      return { text, names: params.map((p) => (p as { name: string }).name) }
+    },
+    /** boughtBy's statement as this store runs it, and its parameters' names in order (its plan's test) */
+    boughtBySql: () => {
+      const { text, params } = boughtBy.compile(x.dialect)
       return { text, names: params.map((p) => (p as { name: string }).name) }
     },
     /** the platform's booking fee as its admins last set it, or undefined before one did */

@@ -63,7 +63,9 @@ export const invoiceDocuments = readModelTable(
     i.index('invoice_documents_order').on(t.orderId),
     // a register's order, so that each of its batches starts where the last ended
     i.index('invoice_documents_register').on(t.supplierId, t.issuedOn, t.credit, t.fy, t.seq),
-    i.index('invoice_documents_buyer').on(t.buyerId, t.issuedAt),
+    // no index of the buyer's: a buyer's documents are their orders' (orders_buyer_event, then
+    // invoice_documents_order). One keyed by buyer took a page of its own at random in every
+    // payment's commit, for a list each buyer reads now and then
   ],
 )
 

@@ -730,6 +730,39 @@ describe('a register longer than one read', () => {
       expect(plan).not.toMatch(/TEMP B-TREE/)
     }
   })
+
+  // A buyer's documents are found through their orders (no index of the documents by buyer):
+  // the buyer's orders by their index, then each order's documents by theirs, never a scan.
+  it('finds a buyer’s documents through the indexes of their orders and of each order’s documents', async () => {
+    const { text, names } = await small.app.platform.store.queries.billing.boughtBySql()
+    const given: Record<string, unknown> = { buyerId: 'b1', limit: 20, offset: 0 }
+    const values = names.map((name) => given[name])
+    const store = small.app.platform.store
+    if (store.postgres) {
+      const client = await store.postgres.connection.pool.connect()
+      try {
+        await client.query('BEGIN')
+        await client.query('SET LOCAL enable_seqscan = off')
+        const plan = (await client.query(`EXPLAIN ${text}`, values)).rows
+          .map((r) => r['QUERY PLAN'])
+          .join('\n')
+        await client.query('ROLLBACK')
+        expect(plan).toMatch(/Index (Only )?Scan using invoice_documents_order on invoice_documents/)
+        expect(plan).toMatch(/Index (Only )?Scan using orders_buyer_event on orders/)
+      } finally {
+        client.release()
+      }
+    } else {
+      const plan = sqliteOf(small.app)
+        .prepare(`EXPLAIN QUERY PLAN ${text}`)
+        .all(...values)
+        .map((row) => (row as { detail: string }).detail)
+        .join('\n')
+      expect(plan).toMatch(/SEARCH invoice_documents USING INDEX invoice_documents_order \(order_id=\?\)/)
+      expect(plan).toMatch(/SEARCH orders USING (COVERING )?INDEX orders_buyer_event \(buyer_id=\?\)/)
+      expect(plan).not.toMatch(/SCAN invoice_documents/)
+    }
+  })
 })
 
 describe('the booking fee as the platform’s admins set it', () => {
