@@ -259,15 +259,16 @@ export async function runBuyers(options: Record<string, unknown>, started: () =>
   return JSON.parse(line) as Load
 }
 
-/** Waits until the server side used < 2% of a core over a second (its jobs after the burst done). */
-export async function quiet(measuring: { end(): Promise<ServerSideUse> }, limitMs = 30_000) {
+/** Waits until the server side used less than `share` of a core over a second (its jobs after the
+ * burst done; 2% unless told), or `limitMs` passed. */
+export async function quiet(measuring: { end(): Promise<ServerSideUse> }, limitMs = 30_000, share = 0.02) {
   const busy = (u: ServerSideUse) => u.cpuSeconds.apps + u.cpuSeconds.workers + u.cpuSeconds.database
   const deadline = Date.now() + limitMs
   let last = busy(await measuring.end())
   for (;;) {
     await new Promise((r) => setTimeout(r, 1000))
     const now = await measuring.end()
-    if (busy(now) - last < 0.02 || Date.now() > deadline) return now
+    if (busy(now) - last < share || Date.now() > deadline) return now
     last = busy(now)
   }
 }

@@ -653,6 +653,15 @@ function seatingSection(s: SeatingResult | undefined): string[] {
           `  (target at least 0.8); a seat the buyer names ${h.namedPerSecond.join(', ')} holds/s (p99 ${h.namedP99Ms} ms):`,
           `  **${h.namedRatio}** of the counts' rate (target at least 0.8); the generator's CPU ${h.generatorCpuShare} of its`,
           `  time; refused: ${JSON.stringify(h.refused)}.`,
+          ...(h.namedPairs && h.seatedPairs && h.cpuMsPerHold && h.serverCoreBusy
+            ? [
+                `- Each round's rate as a share of the count holds' round just before it: best seat ${h.seatedPairs.ratios.join(', ')},`,
+                `  mean ${pairedText(h.seatedPairs)}: ${pairedFloorVerdict(h.seatedPairs, 0.8)}; named seat ${h.namedPairs.ratios.join(', ')},`,
+                `  mean ${pairedText(h.namedPairs)}: ${pairedFloorVerdict(h.namedPairs, 0.8)}. The app's CPU per hold (ms):`,
+                `  counts ${h.cpuMsPerHold.counted.join(', ')}; best seat ${h.cpuMsPerHold.seated.join(', ')}; named seat ${h.cpuMsPerHold.named.join(', ')};`,
+                `  the server's core busy ${[...h.serverCoreBusy.counted, ...h.serverCoreBusy.seated, ...h.serverCoreBusy.named].reduce((a, b) => Math.min(a, b), 1)}–${[...h.serverCoreBusy.counted, ...h.serverCoreBusy.seated, ...h.serverCoreBusy.named].reduce((a, b) => Math.max(a, b), 0)} of the rounds' time.`,
+              ]
+            : []),
         ]
       : [
           `  (target at least 0.8); the generator's CPU ${h.generatorCpuShare} of its time; refused: ${JSON.stringify(h.refused)}.`,
@@ -669,6 +678,11 @@ function pairedText(p: Interval) {
 /** a ratio's target (at most `bound`) as the pairs' interval tells it: met only when all of it is */
 function pairedVerdict(p: Interval, bound: number) {
   return p.high <= bound ? 'met' : p.low > bound ? '**missed**' : 'not shown (the interval spans the target)'
+}
+
+/** a ratio's floor (at least `bound`) as the pairs' interval tells it: met only when all of it is */
+function pairedFloorVerdict(p: Interval, bound: number) {
+  return p.low >= bound ? 'met' : p.high < bound ? '**missed**' : 'not shown (the interval spans the target)'
 }
 
 /** Invoices on both stores (issue 42): the server's CPU per purchase with and without them, and the checks. */

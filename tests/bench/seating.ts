@@ -8,13 +8,16 @@
 //   the same app, holding a count of general admission, the best seat of the seated section
 //   (quantity 1) and a seat each buyer names (one of the section's back rows, each row's every
 //   third seat, so that no choice strands a single seat), in alternating rounds; each kind of seat
-//   hold's rate as a share of the counts'. Each round starts once the server is quiet.
+//   hold's rate as a share of the counts': the medians', and each round's against the count holds'
+//   round just before it, with the mean's 95% interval (the machine's speed moves by more than a
+//   seat costs from one minute to the next). Each round starts once the server is quiet; the app's
+//   CPU per hold and how busy the server's core was are kept for each round.
 import http from 'node:http'
 import { gunzipSync } from 'node:zlib'
 import { quiet } from './invoices.ts'
 import { deploy } from './lib/deploy.ts'
 import { runLoad } from './lib/processes.ts'
-import { median, round } from './lib/stats.ts'
+import { type Interval, meanInterval, median, round } from './lib/stats.ts'
 
 /** VIP is a tenth of the seats: 50,000 reserved seats */
 const SEATS = 500_000
@@ -27,6 +30,9 @@ type Cannon = {
   p50: number
   p99: number
   cpuSeconds?: number
+  /** the app's CPU per hold answered, ms, and how busy the server's core was, during the round */
+  serverCpuMsPerHold?: number
+  serverCoreBusy?: number
 }
 
 export type SeatingResult = {
@@ -58,6 +64,14 @@ export type SeatingResult = {
     namedP99Ms?: number
     /** the generator's CPU as a share of its runs' time (it is not the limit below ~0.8) */
     generatorCpuShare: number
+    /** each round's app CPU per hold (ms) and the server core's busy share, by kind (absent from
+     * results recorded before they were measured) */
+    cpuMsPerHold?: { counted: number[]; seated: number[]; named: number[] }
+    serverCoreBusy?: { counted: number[]; seated: number[]; named: number[] }
+    /** each round's seat-hold rate ÷ the count holds' rate in the same round (adjacent rounds),
+     * with the mean's 95% interval: what the rounds can tell apart */
+    seatedPairs?: Interval & { ratios: number[] }
+    namedPairs?: Interval & { ratios: number[] }
     /** answers other than 200, by status, over all rounds */
     refused: Record<string, number>
   }
@@ -106,7 +120,7 @@ export async function benchSeating(
   quick = false,
   log: (line: string) => void = () => {},
 ): Promise<SeatingResult> {
-  const rounds = quick ? 1 : 5
+  const rounds = quick ? 1 : 8
   const perRound = quick ? 1000 : 3000
   const deployment = await deploy(
     { store: 'sqlite', apps: 1 },
@@ -164,8 +178,11 @@ export async function benchSeating(
     // each round from a quiet server: what the round before left to do (its facts' consumers, its
     // releases' pushes) is not counted in the next one's rate
     const load = async (eventId: string, ticketType: string, namedSeats?: string[]) => {
-      await quiet(deployment.measure())
-      return runLoad<Cannon>('tests/bench/lib/cannon.ts', {
+      // an app with its workers inline idles at 1-2% of a core (the job queues' polling): below 5%,
+      // what the round before left to do is done (at 2% each round waited out the 30 s limit)
+      await quiet(deployment.measure(), 30_000, 0.05)
+      const measuring = deployment.measure()
+      const run = await runLoad<Cannon>('tests/bench/lib/cannon.ts', {
         urls: deployment.urls,
         method: 'POST',
         path: '/api/v1/ticket/create',
@@ -175,6 +192,13 @@ export async function benchSeating(
         connections: CONNECTIONS,
         amount: perRound,
       })
+      const used = await measuring.end()
+      const held = run.statusCodes['200']?.count ?? 0
+      return {
+        ...run,
+        serverCpuMsPerHold: held > 0 ? round((used.cpuSeconds.apps * 1000) / held, 3) : 0,
+        serverCoreBusy: round(used.cores.server, 3),
+      }
     }
     const ok = (r: Cannon) => (r.statusCodes['200']?.count ?? 0) / r.duration
     const countedRuns: Cannon[] = []
@@ -195,13 +219,25 @@ export async function benchSeating(
         runs.push(run)
         for (const [code, { count }] of Object.entries(run.statusCodes))
           if (code !== '200') refused[code] = (refused[code] ?? 0) + count
-        log(`seating ${type}${namedSeats ? ' (named)' : ''}: ${round(ok(run), 1)} holds/s, p99 ${run.p99} ms`)
+        log(
+          `seating ${type}${namedSeats ? ' (named)' : ''}: ${round(ok(run), 1)} holds/s, p99 ${run.p99} ms, ` +
+            `${run.serverCpuMsPerHold} ms of the app's CPU a hold, the server core ${run.serverCoreBusy} busy`,
+        )
       }
     }
     const all = [...countedRuns, ...seatedRuns, ...namedRuns]
     const countedPerSecond = countedRuns.map((r) => round(ok(r), 1))
     const seatedPerSecond = seatedRuns.map((r) => round(ok(r), 1))
     const namedPerSecond = namedRuns.map((r) => round(ok(r), 1))
+    const pairs = (runs: Cannon[]) => {
+      const ratios = runs.map((r, i) => round(ok(r) / ok(countedRuns[i] as Cannon), 3))
+      return { ...meanInterval(ratios), ratios }
+    }
+    const byKind = (f: (r: Cannon) => number) => ({
+      counted: countedRuns.map(f),
+      seated: seatedRuns.map(f),
+      named: namedRuns.map(f),
+    })
     return {
       map,
       holds: {
@@ -221,6 +257,10 @@ export async function benchSeating(
           3,
         ),
         refused,
+        cpuMsPerHold: byKind((r) => r.serverCpuMsPerHold ?? 0),
+        serverCoreBusy: byKind((r) => r.serverCoreBusy ?? 0),
+        seatedPairs: pairs(seatedRuns),
+        namedPairs: pairs(namedRuns),
       },
     }
   } finally {
