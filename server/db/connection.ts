@@ -33,7 +33,23 @@ export function openDatabase(
   sqlite.pragma(`cache_size = ${-Math.round(cacheMb * 1024)}`)
   const db = drizzle(sqlite)
   applyMigrations(db)
+  requireTriggers(sqlite)
   return { sqlite, db, close: () => sqlite.close() }
+}
+
+/**
+ * The triggers the read models rely on (written by hand in migrations, which drizzle-kit does not
+ * know of: a table it makes again would lose them): without seats_row_record, the rows' records a
+ * hold decides against would not see seats taken, so the app refuses to start.
+ */
+function requireTriggers(sqlite: Sqlite) {
+  const found = sqlite
+    .prepare("SELECT 1 FROM sqlite_master WHERE type = 'trigger' AND name = 'seats_row_record'")
+    .get()
+  if (!found)
+    throw new Error(
+      'the database has no trigger seats_row_record (migration 0035): see server/seating/project.ts',
+    )
 }
 
 /**

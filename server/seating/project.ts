@@ -8,7 +8,7 @@ import type { SeatMapPlaced } from '../catalog/facts.ts'
 import { type DialectKit, type Params, type Sql, type Statement, statement } from '../db/sql.ts'
 import { wait } from '../db/store.ts'
 import { readProjection } from '../ledger/read-projection.ts'
-import { ROW_SEAT, rowSeat, type SeatSale, seatMaps, seatRows, seats } from './tables.ts'
+import { ROW_SEAT, seatMaps, seatRows, seats } from './tables.ts'
 
 /** seats written per statement when a plan is saved (a stadium's 100,000 in 50) */
 const SEATS_PER_STATEMENT = 2000
@@ -73,53 +73,14 @@ const dropRows = statement<{ eventId: string }>(
 // A fact that moves seats sets their characters in their rows' records (seat_rows.taken), each at
 // its slot, and counts the row's free seats again from the record: the record and the count agree
 // whatever the seats were before (a sale after a lapse takes seats that may have come back or not).
-// The seats' update returns where they are, so no row's seats are read.
-
-/** most seats of a row one statement sets (a release of more: a few statements) */
-const ROW_SEATS_PER_STATEMENT = 16
-
-/** the rows' records changed by one statement: one per number of seats changed in a row */
-type RowSeats = { eventId: string; ticketTypeId: string; row: string; tail: number } & Record<
-  `a${number}` | `n${number}` | `c${number}`,
-  string | number
->
-const rowSeatsOf = new Map<number, Statement<RowSeats>>()
-const setRowSeats = (k: number) => {
-  let made = rowSeatsOf.get(k)
-  if (!made) {
-    made = statement<RowSeats>((p) => {
-      // the record before the first seat, each seat's character and what lies up to the next, the rest
-      const parts = Array.from(
-        { length: k },
-        (_, i) => sql`substr(taken, ${p[`a${i}`]}, ${p[`n${i}`]}) || ${p[`c${i}`]} || `,
-      )
-      const record = sql`${sql.join(parts, sql``)}substr(taken, ${p.tail})`
-      return sql`UPDATE seat_rows SET taken = ${record},
-          free = length(${record}) - length(replace(${record}, ${char(ROW_SEAT.free)}, ''))
-        WHERE event_id = ${p.eventId} AND ticket_type_id = ${p.ticketTypeId} AND row_label = ${p.row}`
-    })
-    rowSeatsOf.set(k, made)
-  }
-  return made
-}
-
-/** where a moved seat is, as its update returns it */
-type Moved = { ticketTypeId: string; row: string; slot: number; blocked: number | boolean }
-
-/**
- * A fact's update of its seats, with what sets their rows' records. On SQLite the seats are read
- * where they are first, then updated (setRows then writes each row): an UPDATE … RETURNING cost
- * 35-50 µs a run through better-sqlite3, found or not, where the two statements cost 1 µs when the
- * order has no seats (a release of general admission) and 11 µs for a hold's two (a 50,000-seat
- * section, in one transaction). On PostgreSQL one statement does both (the update in a WITH, each
- * moved row's record made again character by character in the database): it is sent with the
- * transaction's next statement, where a RETURNING read back here would cost a round trip of its
- * own, in every release, seated or not.
- */
+// On SQLite the seats' own update does it: a trigger (seats_row_record, migration 0035) sets the
+// record of each seat that becomes taken or free again, in the same statement (the seats were read
+// where they were, updated, then each row's record written: three statements a fact through
+// better-sqlite3, where an UPDATE … RETURNING cost 35-50 µs a run). On PostgreSQL one statement
+// does both (the update in a WITH, each moved row's record made again
+// character by character in the database).
 type Moving<P extends object> = {
-  /** SQLite: where the seats to move are, read before they move */
-  seats: Statement<P, Moved & { eventId?: string }>
-  /** SQLite: their update */
+  /** SQLite: the seats' update (the trigger sets their rows' records) */
   update: Statement<P>
   /** PostgreSQL: their update and their rows' records, in one statement */
   together: Statement<P>
@@ -128,15 +89,9 @@ type Moving<P extends object> = {
 function moving<P extends object>(
   set: (p: Params<P>) => SQL,
   where: (p: Params<P>, d: DialectKit) => SQL,
-  eventIdToo = false,
 ): Moving<P> {
   const update = (p: Params<P>, d: DialectKit) => sql`UPDATE seats SET ${set(p)} WHERE ${where(p, d)}`
-  const event = eventIdToo ? sql`event_id AS "eventId", ` : sql``
-  const place = sql`${event}ticket_type_id AS "ticketTypeId", row_label AS "row", slot, blocked`
   return {
-    seats: statement<P, Moved & { eventId?: string }>(
-      (p, d) => sql`SELECT ${place} FROM seats WHERE ${where(p, d)}`,
-    ),
     update: statement<P>(update),
     together: statement<P>((p, d) => togetherWithRows(update(p, d))),
   }
@@ -158,36 +113,6 @@ const togetherWithRows = (update: SQL) =>
           GROUP BY r.event_id, r.ticket_type_id, r.row_label) AS g
         WHERE seat_rows.event_id = g.event_id AND seat_rows.ticket_type_id = g.ticket_type_id
           AND seat_rows.row_label = g.row_label`
-
-/** Sets the moved seats' characters in their rows' records: one statement a row. */
-function* setRows(x: Sql, eventId: string, moved: readonly Moved[], status: SeatSale) {
-  const rows = new Map<string, Moved[]>()
-  for (const seat of moved) {
-    const key = JSON.stringify([seat.ticketTypeId, seat.row])
-    const list = rows.get(key)
-    if (list) list.push(seat)
-    else rows.set(key, [seat])
-  }
-  for (const seats of rows.values()) {
-    const first = seats[0] as Moved
-    const slots = seats
-      .map((s) => ({ slot: Number(s.slot), c: rowSeat(status, s.blocked === true || s.blocked === 1) }))
-      .sort((a, b) => a.slot - b.slot)
-    for (let from = 0; from < slots.length; from += ROW_SEATS_PER_STATEMENT) {
-      const some = slots.slice(from, from + ROW_SEATS_PER_STATEMENT)
-      const params: RowSeats = { eventId, ticketTypeId: first.ticketTypeId, row: first.row, tail: 0 }
-      let next = 1
-      some.forEach(({ slot, c }, i) => {
-        params[`a${i}`] = next
-        params[`n${i}`] = slot + 1 - next
-        params[`c${i}`] = c
-        next = slot + 2
-      })
-      params.tail = next
-      yield* wait(x.run(setRowSeats(some.length), params))
-    }
-  }
-}
 
 /** most seats a hold names one placeholder each (more: a list, as a sale's) */
 const NAMED_SEATS = 16
@@ -233,7 +158,6 @@ const sellLapsed = moving<ListedSeats>(
 const freeSeats = moving<{ orderId: string }>(
   () => sql`status = 'free'`,
   (p) => sql`order_id = ${p.orderId} AND status <> 'free'`,
-  true,
 )
 
 function* placed(fact: { data: SeatMapPlaced['data'] }, x: Sql) {
@@ -285,25 +209,13 @@ function* placed(fact: { data: SeatMapPlaced['data'] }, x: Sql) {
 /** the seat ids an order's hold names (none: not a seated order) */
 const idsOf = (seatsHeld: SeatsHeld | undefined) => (seatsHeld ?? []).map((s) => s.id)
 
-/** Moves a fact's seats and sets them in their rows' records (on PostgreSQL, one statement: moving) */
-function* move<P extends object>(
-  x: Sql,
-  statements: Moving<P>,
-  params: P,
-  eventId: string | null,
-  status: SeatSale,
-) {
-  if (x.dialect === 'postgres') return yield* wait(x.run(statements.together, params))
-  const moved = yield* wait(x.all(statements.seats, params))
-  if (moved.length === 0) return
-  yield* wait(x.run(statements.update, params))
-  // an order's seats are of one event
-  const of = eventId ?? moved[0]?.eventId
-  if (of !== undefined) yield* setRows(x, of, moved, status)
+/** Moves a fact's seats and sets them in their rows' records (Moving) */
+function* move<P extends object>(x: Sql, statements: Moving<P>, params: P) {
+  yield* wait(x.run(x.dialect === 'postgres' ? statements.together : statements.update, params))
 }
 
 function* release(fact: { data: { orderId: string } }, x: Sql) {
-  yield* move(x, freeSeats, { orderId: fact.data.orderId }, null, 'free')
+  yield* move(x, freeSeats, { orderId: fact.data.orderId })
 }
 
 type SeatingFact =
@@ -322,13 +234,13 @@ export const seatingProjection = readProjection<SeatingFact>({
       const ids = idsOf(fact.data.seats)
       if (ids.length === 0) return
       const { eventId, orderId } = fact.data
-      if (ids.length > NAMED_SEATS) yield* move(x, holdListed, { eventId, orderId, ids }, eventId, 'held')
+      if (ids.length > NAMED_SEATS) yield* move(x, holdListed, { eventId, orderId, ids })
       else {
         const named: HoldSeats = { eventId, orderId }
         ids.forEach((id, i) => {
           named[`s${i}`] = id
         })
-        yield* move(x, holdSeats(ids.length), named, eventId, 'held')
+        yield* move(x, holdSeats(ids.length), named)
       }
     },
     *TicketsIssued(fact, x) {
@@ -337,7 +249,7 @@ export const seatingProjection = readProjection<SeatingFact>({
       const { eventId, orderId } = fact.data
       if (fact.data.afterExpiry) {
         // taken again after a lapse: the rows the seats came back to have them taken again
-        yield* move(x, sellLapsed, { eventId, orderId, ids }, eventId, 'sold')
+        yield* move(x, sellLapsed, { eventId, orderId, ids })
       } else yield* wait(x.run(sellSeats, { eventId, orderId, ids }))
     },
     PaymentFailed: release,
