@@ -120,8 +120,11 @@ export async function benchSeating(
   quick = false,
   log: (line: string) => void = () => {},
 ): Promise<SeatingResult> {
-  const rounds = quick ? 1 : 8
-  const perRound = quick ? 1000 : 3000
+  // many short rounds: the machine's speed moves from one second to the next (a count hold's CPU
+  // 0.53-0.91 ms in adjacent rounds of 3,000), so rounds side by side are paired, and many pairs
+  // narrow the mean's interval (eight rounds of 3,000 left it ±0.12, 24 of 1,000 ±0.06)
+  const rounds = quick ? 1 : 24
+  const perRound = 1000
   const deployment = await deploy(
     { store: 'sqlite', apps: 1 },
     { buyers: perRound, events: 2, seats: SEATS, seatedVip: true },
