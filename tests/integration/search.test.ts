@@ -394,6 +394,8 @@ describe('the index as a read model', () => {
         '0031_invoice_register',
         '0032_order_seats',
         '0033_buyer_documents_order',
+        '0034_invoice_documents_no_buyer_index',
+        '0035_seats_row_record',
       ]
       sqlite
         .prepare(`DELETE FROM __drizzle_migrations WHERE created_at IN (${undone.map(() => '?').join(', ')})`)
