@@ -77,8 +77,8 @@ const dropRows = statement<{ eventId: string }>(
 // record of each seat that becomes taken or free again, in the same statement (the seats were read
 // where they were, updated, then each row's record written: three statements a fact through
 // better-sqlite3, where an UPDATE … RETURNING cost 35-50 µs a run). On PostgreSQL one statement
-// does both (the update in a WITH, each moved row's record made again
-// character by character in the database).
+// does both (the update in a WITH, each moved row's record made again character by character in
+// the database).
 type Moving<P extends object> = {
   /** SQLite: the seats' update (the trigger sets their rows' records) */
   update: Statement<P>
