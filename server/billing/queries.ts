@@ -101,14 +101,10 @@ export function billingQueries(x: Sql) {
      * notes, year, number): a register read in batches, each from where the last ended */
     issuedBy: (supplierId: string, from: string, to: string, limit: number, place = registerStart(from)) =>
       after(x.all(issuedBy, { supplierId, to, limit, ...place }), documents),
-    /** issuedBy's statement as this store runs it, and its parameters' names in order (its plan's test) */
-    registerSql: () => {
-      const { text, params } = issuedBy.compile(x.dialect)
-      return { text, names: params.map((p) => (p as { name: string }).name) }
-    },
-    /** boughtBy's statement as this store runs it, and its parameters' names in order (its plan's test) */
-    boughtBySql: () => {
-      const { text, params } = boughtBy.compile(x.dialect)
+    /** a statement as this store runs it (the register's, a buyer's documents'), and its parameters'
+     * names in order: its plan's test */
+    sqlOf: (which: 'register' | 'boughtBy') => {
+      const { text, params } = (which === 'register' ? issuedBy : boughtBy).compile(x.dialect)
       return { text, names: params.map((p) => (p as { name: string }).name) }
     },
     /** the platform's booking fee as its admins last set it, or undefined before one did */

@@ -689,8 +689,7 @@ describe('a register longer than one read', () => {
   // Each batch seeks its first row in the register's index: a register of n documents reads n
   // rows, not the rest of its range again for every batch (a sort of what is left, n²/batch rows).
   it('reads each batch from the index in the register’s order, with no sort', async () => {
-    const { text, names } = await small.app.platform.store.queries.billing.registerSql()
-    const given: Record<string, unknown> = {
+    const { postgres, plan } = await planOf('register', {
       supplierId: 'o1',
       to: '2026-12-31',
       limit: 1000,
@@ -698,32 +697,12 @@ describe('a register longer than one read', () => {
       credit: 0,
       fy: '2026-27',
       seq: 7,
-    }
-    const values = names.map((name) => given[name])
-    const store = small.app.platform.store
-    if (store.postgres) {
-      const client = await store.postgres.connection.pool.connect()
-      try {
-        // the tables are small here: the planner would read them whole; asked not to, it shows
-        // whether the index can serve the query at all
-        await client.query('BEGIN')
-        await client.query('SET LOCAL enable_seqscan = off')
-        const plan = (await client.query(`EXPLAIN ${text}`, values)).rows
-          .map((r) => r['QUERY PLAN'])
-          .join('\n')
-        await client.query('ROLLBACK')
-        expect(plan).toMatch(/Index Scan using invoice_documents_register/)
-        expect(plan).toMatch(/Index Cond: .*ROW\(issued_on, credit, fy, seq\) > ROW\(/)
-        expect(plan).not.toMatch(/Sort/)
-      } finally {
-        client.release()
-      }
+    })
+    if (postgres) {
+      expect(plan).toMatch(/Index Scan using invoice_documents_register/)
+      expect(plan).toMatch(/Index Cond: .*ROW\(issued_on, credit, fy, seq\) > ROW\(/)
+      expect(plan).not.toMatch(/Sort/)
     } else {
-      const plan = sqliteOf(small.app)
-        .prepare(`EXPLAIN QUERY PLAN ${text}`)
-        .all(...values)
-        .map((row) => (row as { detail: string }).detail)
-        .join('\n')
       expect(plan).toMatch(
         /SEARCH invoice_documents USING INDEX invoice_documents_register \(supplier_id=\? AND \(issued_on,credit,fy,seq\)>\(\?,\?,\?,\?\)/,
       )
@@ -734,35 +713,43 @@ describe('a register longer than one read', () => {
   // A buyer's documents are found through their orders (no index of the documents by buyer):
   // the buyer's orders by their index, then each order's documents by theirs, never a scan.
   it('finds a buyer’s documents through the indexes of their orders and of each order’s documents', async () => {
-    const { text, names } = await small.app.platform.store.queries.billing.boughtBySql()
-    const given: Record<string, unknown> = { buyerId: 'b1', limit: 20, offset: 0 }
-    const values = names.map((name) => given[name])
-    const store = small.app.platform.store
-    if (store.postgres) {
-      const client = await store.postgres.connection.pool.connect()
-      try {
-        await client.query('BEGIN')
-        await client.query('SET LOCAL enable_seqscan = off')
-        const plan = (await client.query(`EXPLAIN ${text}`, values)).rows
-          .map((r) => r['QUERY PLAN'])
-          .join('\n')
-        await client.query('ROLLBACK')
-        expect(plan).toMatch(/Index (Only )?Scan using invoice_documents_order on invoice_documents/)
-        expect(plan).toMatch(/Index (Only )?Scan using orders_buyer_event on orders/)
-      } finally {
-        client.release()
-      }
+    const { postgres, plan } = await planOf('boughtBy', { buyerId: 'b1', limit: 20, offset: 0 })
+    if (postgres) {
+      expect(plan).toMatch(/Index (Only )?Scan using invoice_documents_order on invoice_documents/)
+      expect(plan).toMatch(/Index (Only )?Scan using orders_buyer_event on orders/)
     } else {
-      const plan = sqliteOf(small.app)
-        .prepare(`EXPLAIN QUERY PLAN ${text}`)
-        .all(...values)
-        .map((row) => (row as { detail: string }).detail)
-        .join('\n')
       expect(plan).toMatch(/SEARCH invoice_documents USING INDEX invoice_documents_order \(order_id=\?\)/)
       expect(plan).toMatch(/SEARCH orders USING (COVERING )?INDEX orders_buyer_event \(buyer_id=\?\)/)
       expect(plan).not.toMatch(/SCAN invoice_documents/)
     }
   })
+
+  /** how this store plans one of the billing statements, with these parameters */
+  async function planOf(which: 'register' | 'boughtBy', given: Record<string, unknown>) {
+    const store = small.app.platform.store
+    const { text, names } = await store.queries.billing.sqlOf(which)
+    const values = names.map((name) => given[name])
+    if (!store.postgres) {
+      const plan = sqliteOf(small.app)
+        .prepare(`EXPLAIN QUERY PLAN ${text}`)
+        .all(...values)
+        .map((row) => (row as { detail: string }).detail)
+        .join('\n')
+      return { postgres: false, plan }
+    }
+    const client = await store.postgres.connection.pool.connect()
+    try {
+      // the tables are small here: the planner would read them whole; asked not to, it shows
+      // whether the indexes can serve the query at all
+      await client.query('BEGIN')
+      await client.query('SET LOCAL enable_seqscan = off')
+      const plan = (await client.query(`EXPLAIN ${text}`, values)).rows.map((r) => r['QUERY PLAN']).join('\n')
+      return { postgres: true, plan }
+    } finally {
+      await client.query('ROLLBACK')
+      client.release()
+    }
+  }
 })
 
 describe('the booking fee as the platform’s admins set it', () => {

@@ -99,16 +99,24 @@ describe.each(['bullmq', 'in-process'] as const)('jobs (%s)', (kind) => {
   })
 })
 
+/** the process's open TCP sockets */
+const sockets = () => process.getActiveResourcesInfo().filter((r) => r === 'TCPSocketWrap').length
+
+/** the process's open TCP sockets once their number has held still for 100 ms */
+async function socketsSettled() {
+  let before = sockets()
+  for (let same = 0; same < 5; ) {
+    await new Promise((r) => setTimeout(r, 20))
+    same = sockets() === before ? same + 1 : 0
+    before = sockets()
+  }
+  return before
+}
+
 describe('jobs on Redis, closed', () => {
   it("leave no connection of theirs open, their workers' too", async () => {
-    const sockets = () => process.getActiveResourcesInfo().filter((r) => r === 'TCPSocketWrap').length
     // the sockets of this process once those of the tests before have closed
-    let before = sockets()
-    for (let same = 0; same < 5; ) {
-      await new Promise((r) => setTimeout(r, 20))
-      same = sockets() === before ? same + 1 : 0
-      before = sockets()
-    }
+    const before = await socketsSettled()
     const prefix = `test-jobs-${Math.random().toString(16).slice(2)}`
     const jobs = createBullJobs('redis://127.0.0.1:6379', prefix, logger)
     let ran = 0
@@ -130,13 +138,7 @@ describe('jobs on Redis, closed', () => {
 
 describe('jobs on Redis, a worker failing to close', () => {
   it('still lets every connection go, and says why it failed', async () => {
-    const sockets = () => process.getActiveResourcesInfo().filter((r) => r === 'TCPSocketWrap').length
-    let before = sockets()
-    for (let same = 0; same < 5; ) {
-      await new Promise((r) => setTimeout(r, 20))
-      same = sockets() === before ? same + 1 : 0
-      before = sockets()
-    }
+    const before = await socketsSettled()
     const jobs = createBullJobs(
       'redis://127.0.0.1:6379',
       `test-jobs-${Math.random().toString(16).slice(2)}`,
