@@ -655,11 +655,11 @@ function seatingSection(s: SeatingResult | undefined): string[] {
           `  time; refused: ${JSON.stringify(h.refused)}.`,
           ...(h.namedPairs && h.seatedPairs && h.cpuMsPerHold && h.serverCoreBusy
             ? [
-                `- Each round's rate as a share of the count holds' round just before it: best seat ${h.seatedPairs.ratios.join(', ')},`,
+                `- Each round's rate as a share of the count holds' round of its cycle: best seat ${h.seatedPairs.ratios.join(', ')},`,
                 `  mean ${pairedText(h.seatedPairs)}: ${pairedFloorVerdict(h.seatedPairs, 0.8)}; named seat ${h.namedPairs.ratios.join(', ')},`,
                 `  mean ${pairedText(h.namedPairs)}: ${pairedFloorVerdict(h.namedPairs, 0.8)}. The app's CPU per hold (ms):`,
                 `  counts ${h.cpuMsPerHold.counted.join(', ')}; best seat ${h.cpuMsPerHold.seated.join(', ')}; named seat ${h.cpuMsPerHold.named.join(', ')};`,
-                `  the server's core busy ${[...h.serverCoreBusy.counted, ...h.serverCoreBusy.seated, ...h.serverCoreBusy.named].reduce((a, b) => Math.min(a, b), 1)}–${[...h.serverCoreBusy.counted, ...h.serverCoreBusy.seated, ...h.serverCoreBusy.named].reduce((a, b) => Math.max(a, b), 0)} of the rounds' time.`,
+                `  the server's core busy ${Math.min(...busy(h.serverCoreBusy))}–${Math.max(...busy(h.serverCoreBusy))} of the rounds' time.`,
               ]
             : []),
         ]
@@ -669,6 +669,13 @@ function seatingSection(s: SeatingResult | undefined): string[] {
     '',
   ]
 }
+
+/** the server core's busy shares of every round of the seating bench */
+const busy = (b: { counted: number[]; seated: number[]; named: number[] }) => [
+  ...b.counted,
+  ...b.seated,
+  ...b.named,
+]
 
 /** a paired ratio's mean and 95% interval, as RESULTS.md gives it */
 function pairedText(p: Interval) {

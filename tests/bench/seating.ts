@@ -9,7 +9,8 @@
 //   (quantity 1) and a seat each buyer names (one of the section's back rows, each row's every
 //   third seat, so that no choice strands a single seat), in alternating rounds; each kind of seat
 //   hold's rate as a share of the counts': the medians', and each round's against the count holds'
-//   round just before it, with the mean's 95% interval (the machine's speed moves by more than a
+//   round of the same cycle (the three kinds in turn, the order reversed every other cycle), with
+//   the mean's 95% interval (the machine's speed moves by more than a
 //   seat costs from one minute to the next). Each round starts once the server is quiet; the app's
 //   CPU per hold and how busy the server's core was are kept for each round.
 import http from 'node:http'
@@ -68,8 +69,8 @@ export type SeatingResult = {
      * results recorded before they were measured) */
     cpuMsPerHold?: { counted: number[]; seated: number[]; named: number[] }
     serverCoreBusy?: { counted: number[]; seated: number[]; named: number[] }
-    /** each round's seat-hold rate ÷ the count holds' rate in the same round (adjacent rounds),
-     * with the mean's 95% interval: what the rounds can tell apart */
+    /** each round's seat-hold rate ÷ the count holds' rate in the same cycle of rounds, with the
+     * mean's 95% interval: what the rounds can tell apart */
     seatedPairs?: Interval & { ratios: number[] }
     namedPairs?: Interval & { ratios: number[] }
     /** answers other than 200, by status, over all rounds */
@@ -121,7 +122,7 @@ export async function benchSeating(
   log: (line: string) => void = () => {},
 ): Promise<SeatingResult> {
   // many short rounds: the machine's speed moves from one second to the next (a count hold's CPU
-  // 0.53-0.91 ms in adjacent rounds of 3,000), so rounds side by side are paired, and many pairs
+  // 0.53-0.91 ms in adjacent rounds of 3,000), so rounds of one cycle are paired, and many pairs
   // narrow the mean's interval (eight rounds of 3,000 left it ±0.12, 24 of 1,000 ±0.06)
   const rounds = quick ? 1 : 24
   const perRound = 1000
@@ -212,12 +213,15 @@ export async function benchSeating(
     await load(counted.eventId, 'General Admission')
     await load(seated.eventId, 'VIP')
     await load(seated.eventId, 'VIP', named)
+    const kinds = [
+      [countedRuns, counted.eventId, 'General Admission', undefined],
+      [seatedRuns, seated.eventId, 'VIP', undefined],
+      [namedRuns, seated.eventId, 'VIP', named],
+    ] as const
     for (let i = 0; i < rounds; i++) {
-      for (const [runs, eventId, type, namedSeats] of [
-        [countedRuns, counted.eventId, 'General Admission', undefined],
-        [seatedRuns, seated.eventId, 'VIP', undefined],
-        [namedRuns, seated.eventId, 'VIP', named],
-      ] as const) {
+      // the kinds in turn, the order reversed every other cycle: each seat kind runs as often
+      // before the count holds' round it is paired with as after it
+      for (const [runs, eventId, type, namedSeats] of i % 2 === 0 ? kinds : [...kinds].reverse()) {
         const run = await load(eventId, type, namedSeats)
         runs.push(run)
         for (const [code, { count }] of Object.entries(run.statusCodes))
