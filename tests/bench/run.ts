@@ -671,11 +671,9 @@ function seatingSection(s: SeatingResult | undefined): string[] {
 }
 
 /** the server core's busy shares of every round of the seating bench */
-const busy = (b: { counted: number[]; seated: number[]; named: number[] }) => [
-  ...b.counted,
-  ...b.seated,
-  ...b.named,
-]
+function busy(b: { counted: number[]; seated: number[]; named: number[] }) {
+  return [...b.counted, ...b.seated, ...b.named]
+}
 
 /** a paired ratio's mean and 95% interval, as RESULTS.md gives it */
 function pairedText(p: Interval) {
