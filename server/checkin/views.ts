@@ -50,7 +50,7 @@ export function checkinViews(parts: {
   return {
     /**
      * A ticket's passes of its current version. A ticket never issued (unpaid, failed) has no pass
-     * rows: its admissions are shown void, as a cancelled ticket's are.
+     * rows: its admissions are shown void, as a cancelled ticket's are, each with its seat.
      */
     async ticketPasses(order: OrderRow): Promise<TicketPass[]> {
       // A void pass carries no code. A signature says the server issued the pass, and a door that
@@ -69,6 +69,7 @@ export function checkinViews(parts: {
           code: '',
           status: 'void' as const,
           admittedAt: null,
+          ...seatOf(i + 1),
         }))
       }
       return rows.map((row) => ({

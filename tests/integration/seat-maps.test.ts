@@ -266,6 +266,15 @@ describe('seats held, sold and freed', () => {
     const refused = await order(b, { eventId: event._id, seats: [chosen[1], seat(map, 'Stalls', 'B', 6).id] })
     expect(refused.statusCode).toBe(409)
     expect(refused.json()).toEqual({ message: SEATS_TAKEN, seats: [chosen[1]] })
+    // unpaid, its passes are void and each names its seat already
+    const unpaid = (await get(app(), `/api/v1/ticket/${placed.ticketId}/passes`, a)).json() as Array<{
+      status: string
+      seat?: unknown
+    }>
+    expect(unpaid.map((p) => [p.status, p.seat])).toEqual([
+      ['void', placed.seats?.[0]],
+      ['void', placed.seats?.[1]],
+    ])
     // paid: sold, and the ticket names its seats
     const paid = await pay(app(), a, placed)
     expect((await confirm(app(), a, paid.json() as Checkout)).statusCode).toBe(200)
