@@ -69,6 +69,15 @@ const seatsOnSale = statement<{ id: string }, { free: number | null; waiting: bo
   ),
 )
 
+// capacity less the seats sold: what is left to sell should every hold and offer lapse
+const unsoldSeats = statement<{ id: string }, { unsold: number | null }>((p) =>
+  withId(
+    `SELECT CAST((${capacitySql('@id')} - coalesce((SELECT i.sold FROM inventory i WHERE i.ticket_type_id = @id), 0))
+       AS integer) AS unsold`,
+    p.id,
+  ),
+)
+
 const taken = statement<{ id: string }, { seats: number }>(
   (p) => sql`SELECT held + sold AS seats FROM inventory WHERE ticket_type_id = ${p.id}`,
 )
@@ -243,6 +252,9 @@ export function bookingQueries(
      * gone, none while people wait for it) */
     available: (ticketType: { id: string }): Awaitable<number> =>
       after(onSale(ticketType.id), (row) => (row && !row.waiting ? (row.free ?? 0) : 0)),
+    /** capacity − sold: the seats left to sell should every hold and offer lapse (none: sold out) */
+    unsold: (ticketTypeId: string): Awaitable<number> =>
+      after(x.get(unsoldSeats, { id: ticketTypeId }), (row) => row?.unsold ?? 0),
     /** capacity − sold − held − offered, for the waiting list's offers */
     freeSeats: (ticketTypeId: string): Awaitable<number> =>
       after(onSale(ticketTypeId), (row) => row?.free ?? 0),

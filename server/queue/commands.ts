@@ -3,7 +3,7 @@
 // one at a time in any number of processes, and a join is early or late as the opening found it.
 import { randomBytes } from 'node:crypto'
 import type { BookingQueries } from '../booking/queries.ts'
-import { decisionLocks, type LedgerPort, type Step, type StepQueries, wait } from '../db/store.ts'
+import { decisionLocks, type LedgerPort, type Step, type StepQueries, together, wait } from '../db/store.ts'
 import { notFound } from '../errors.ts'
 import { streams } from '../ids.ts'
 import type { FactMeta, StoredFact } from '../ledger/ledger.ts'
@@ -13,7 +13,7 @@ import type { QueueQueries } from './queries.ts'
 
 export type QueueReads = {
   queue: StepQueries<QueueQueries>
-  booking: StepQueries<Pick<BookingQueries, 'available'>>
+  booking: StepQueries<Pick<BookingQueries, 'available' | 'unsold'>>
 }
 export type QueueLedger = Pick<LedgerPort<QueueReads>, 'transaction' | 'transactionInBatch'>
 
@@ -108,9 +108,18 @@ export function queueCommands(ledger: QueueLedger, rules: QueueRules, draw = ran
             if (!state?.waitingRoom || state.admitPerMinute !== null || state.closedAt !== null) return []
           }
           const opened = yield* step(tx, eventId, (state) => (state ? room.open(state, now) : []), system)
+          // Sold out is every seat sold: seats only held (or offered to a waiting list) may come
+          // back, and those still in line are the ones to have them, so the room stays on (a room
+          // closed then let anyone buy them without an admission). While every seat left is held,
+          // nobody more is admitted: an admission would run out with nothing to buy.
           let soldOut = ticketTypeIds.length > 0
+          let nothingOnSale = ticketTypeIds.length > 0
           for (const id of ticketTypeIds) {
-            if ((yield* wait(tx.reads.booking.available({ id }))) > 0) soldOut = false
+            const [unsold, onSale] = yield* wait(
+              together([tx.reads.booking.unsold(id), tx.reads.booking.available({ id })] as const),
+            )
+            if (unsold > 0) soldOut = false
+            if (onSale > 0) nothingOnSale = false
           }
           const closed = yield* step(
             tx,
@@ -119,6 +128,7 @@ export function queueCommands(ledger: QueueLedger, rules: QueueRules, draw = ran
             system,
           )
           if (closed.length > 0) return [...opened, ...closed]
+          if (nothingOnSale) return opened
           const inCheckout = yield* wait(tx.reads.queue.inCheckout(eventId, now))
           const admitted = yield* step(
             tx,

@@ -138,7 +138,7 @@ export function resume(room: Room, by: string, now: string): QueueFact[] {
   return room.paused ? [{ type: 'QueueResumed', data: { eventId: room.eventId, by, at: now } }] : []
 }
 
-/** the event sold out while the room is on: it closes */
+/** the event sold out while the room is on (every seat sold, none only held): it closes */
 export function close(room: Room, soldOut: boolean, now: string): QueueFact[] {
   if (!soldOut || !room.waitingRoom || !isOpen(room) || room.closedAt !== null) return []
   return [{ type: 'QueueClosed', data: { eventId: room.eventId, at: now } }]

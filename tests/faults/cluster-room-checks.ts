@@ -184,7 +184,7 @@ export function checkRoom(parts: {
   unadmitted: Array<{ what: string; op: Op; status: number; message: string }>
   /** the organizer's GET /event/{id}/queue at the end */
   stats: { admitted: number; sold: number; waiting: number } | null
-}): { checks: RoomChecks; room: RoomLedger; sold: number } {
+}): { checks: RoomChecks; room: RoomLedger; sold: number; heldOut: boolean } {
   const { facts, event, buyers } = parts
   const { problems, ...room } = readRoom(facts, event.eventId)
   const checks: RoomChecks = {
@@ -380,15 +380,20 @@ export function checkRoom(parts: {
   const capacity = event.ticketTypes.reduce((n, t) => n + t.quantity, 0)
 
   // ---- Ran on to its end
-  // A sell-out closes the room for those still waiting (told at once); a room nobody waits in is
-  // left alone until someone joins (queue/queries.ts's dueRooms), so with everyone in line admitted
-  // before the last seat went, it stays open and nobody is owed a word.
-  const soldOut = taken >= capacity
+  // A sell-out (every seat sold) closes the room for those still waiting (told at once); a room
+  // nobody waits in is left alone until someone joins (queue/queries.ts's dueRooms), so with
+  // everyone in line admitted before the last seat went, it stays open and nobody is owed a word.
+  // While the seats not sold are all held (a checkout the kill cut, say, until its hold lapses),
+  // the room stays on and admits nobody: those still waiting are owed the seats that come back.
+  const soldOut = sold >= capacity
+  const heldOut = taken >= capacity && !soldOut
   const waiting = inLine.filter((b) =>
     b.final.some((p) => p !== null && (p.state === 'waiting' || p.state === 'pre-queue')),
   )
   if (soldOut && !room.closed && waiting.length > 0)
     checks.ranOn.push(`the event sold out and its room never closed, ${waiting.length} still waiting`)
+  if (room.closed && !soldOut)
+    checks.ranOn.push(`the room closed with ${capacity - sold} seats not sold (${capacity - taken} on sale)`)
   for (const b of buyers.filter(turnedAway))
     if (b.final.some((p) => p !== null))
       checks.ranOn.push(`buyer ${b.index}, not in line, has a place at the end`)
@@ -397,7 +402,8 @@ export function checkRoom(parts: {
     if (answers.size > 1)
       checks.ranOn.push(`buyer ${b.index}'s place differs between the processes: ${[...answers].join(', ')}`)
     const last = b.final.find((p) => p !== null)
-    if (!last || (last.state !== 'admitted' && !(room.closed && last.state === 'closed')))
+    const stillOwed = heldOut && !room.closed && last?.state === 'waiting'
+    if (!last || (last.state !== 'admitted' && !(room.closed && last.state === 'closed') && !stillOwed))
       checks.ranOn.push(`buyer ${b.index} is ${last ? shown(last) : 'not answered'} at the end`)
   }
   if (parts.stats) {
@@ -406,5 +412,5 @@ export function checkRoom(parts: {
     if (parts.stats.sold !== sold)
       checks.ranOn.push(`the organizer sees ${parts.stats.sold} sold, the ledger ${sold}`)
   } else checks.ranOn.push("the organizer's figures were not answered")
-  return { checks, room, sold }
+  return { checks, room, sold, heldOut: heldOut && !room.closed }
 }

@@ -404,6 +404,35 @@ describe('the line', () => {
     })
     expect(listed.statusCode, listed.body).toBe(201)
   })
+
+  it('stays on while its last seats are only held: one that comes back goes to whoever waits, not to anyone', async () => {
+    const event = await showEvent('Held Room', 1)
+    expect(
+      (await setOnSale(event, { opensAt: at(Date.now() - 1000), waitingRoom: true, admitPerMinute: 60 }))
+        .statusCode,
+    ).toBe(200)
+    const [first, second, outsider] = await Promise.all(
+      ['HeldFirst', 'HeldSecond', 'HeldOutsider'].map((name) => signUp(app(), name)),
+    )
+    await join(event, first as Session)
+    await join(event, second as Session)
+    await until(async () => (await me(event, first as Session)).state === 'admitted', 5000)
+    const held = await book(event, first as Session)
+    expect(held.statusCode, held.body).toBe(200)
+    // the one seat is held, not sold: a second at a tick a tenth of a second, and the room is still
+    // on, the second still waiting (nobody admitted while nothing is on sale)
+    await new Promise((resolve) => setTimeout(resolve, 1500))
+    expect(await me(event, second as Session)).toMatchObject({ state: 'waiting', position: 1 })
+    expect(await stats(event)).toMatchObject({ waiting: 1, admitted: 1, sold: 0 })
+    // the first's payment fails: the seat comes back, and the second in line is admitted to it
+    const failed = await pay(app(), first as Session, held.json() as CreateOrderReply, 'failure')
+    expect(failed.statusCode, failed.body).toBe(402)
+    await until(async () => (await me(event, second as Session)).state === 'admitted', 5000)
+    const refused = await book(event, outsider as Session)
+    expect([refused.statusCode, refused.json().message]).toEqual([403, ADMISSION_NEEDED])
+    const bought = await book(event, second as Session)
+    expect(bought.statusCode, bought.body).toBe(200)
+  })
 })
 
 describe('an admission that runs out', () => {
