@@ -14,6 +14,7 @@ import {
   QueueStats,
 } from '../../contracts/queue.ts'
 import type { Throttle } from '../accounts/throttle.ts'
+import { EVENT_CALLED_OFF } from '../booking/decide.ts'
 import { EVENT_NOT_FOUND, NOT_YOUR_EVENT } from '../catalog/decide.ts'
 import type { CatalogQueries } from '../catalog/queries.ts'
 import type { TicketTypeRow } from '../catalog/tables.ts'
@@ -137,6 +138,8 @@ export async function queueRoutes(fastify: FastifyInstance, options: QueueRoutes
   const roomFor = async (eventId: string) => {
     const event = await events.byId(eventId)
     if (event?.approvalStatus !== 'Approved') throw notFound(EVENT_NOT_FOUND)
+    // a line for a sale that will not happen
+    if (event.cancelledAt) throw conflict(EVENT_CALLED_OFF)
     const room = await queue.room(eventId)
     if (!room?.waitingRoom) throw conflict(NO_WAITING_ROOM)
     return room

@@ -21,6 +21,7 @@ import {
   TYPE_OPENS_BEFORE_SALE,
   TYPE_SALE_TIME_TWICE,
 } from '../../contracts/queue.ts'
+import { EVENT_CALLED_OFF } from '../../server/booking/decide.ts'
 import { adminSession, bearer, organizerSession, type Session, signUp } from '../support/accounts.ts'
 import { dbRows, rebuildStore } from '../support/db.ts'
 import { open, sockets } from '../support/live-sockets.ts'
@@ -403,6 +404,23 @@ describe('the line', () => {
       quantity: 1,
     })
     expect(listed.statusCode, listed.body).toBe(201)
+  })
+
+  it('takes nobody into the line of an event called off', async () => {
+    const event = await showEvent('Called Off Room')
+    expect(
+      (await setOnSale(event, { opensAt: at(Date.now() + 3_600_000), waitingRoom: true })).statusCode,
+    ).toBe(200)
+    const [early, late] = await Promise.all(['OffEarly', 'OffLate'].map((name) => signUp(app(), name)))
+    expect((await join(event, early as Session)).state).toBe('pre-queue')
+    const off = await post(app(), `/api/v1/event/${event._id}/cancel`, organizer, {
+      reason: 'The hall is flooded.',
+    })
+    expect(off.statusCode, off.body).toBe(200)
+    const refused = await post(app(), `/api/v1/event/${event._id}/queue`, late as Session)
+    expect([refused.statusCode, refused.json().message]).toEqual([409, EVENT_CALLED_OFF])
+    const none = await get(app(), `/api/v1/event/${event._id}/queue/me`, late as Session)
+    expect(none.statusCode).toBe(404)
   })
 
   it('stays on while its last seats are only held: one that comes back goes to whoever waits, not to anyone', async () => {
