@@ -266,6 +266,10 @@ describe('where webhooks may go', () => {
         (m) => m.to.includes(organizer.email) && /webhook/.test(m.subject),
       )
       expect(mail.text).toContain(hooks.url)
+      // what it says to do is what turns it on again (below)
+      expect(mail.text.replace(/\s+/g, ' ')).toContain(
+        'ask for one of them again: that turns the webhook back on',
+      )
 
       // its owner mends the receiver and sends the delivery again: the endpoint is on again, the
       // delivery goes out, and so does what is sold after
