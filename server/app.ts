@@ -236,6 +236,7 @@ export async function createHttpApp(parts: {
         events,
         seating: services.seating,
         commands: services.catalogCommands,
+        throttle: services.throttle,
         version: () => ledger.version(),
         holderOf: async (orderId) => {
           const order = await booking.byId(orderId)

@@ -223,6 +223,7 @@ const EnvSchema = v.object({
   WEBHOOK_TIMEOUT_MS: wholeNumber(10_000, 100),
   DOOR_STAFF_CHANGES_PER_HOUR: wholeNumber(30, 1),
   CHECKOUTS_PER_EVENT_PER_HOUR: wholeNumber(30, 1),
+  SEATMAP_SAVES_PER_HOUR: wholeNumber(30, 1),
   RESET_TOKEN_MINUTES: wholeNumber(30, 1),
   LEDGER_POLL_MS: wholeNumber(100, 10),
   UPLOAD_IMAGE_MAX_MB: wholeNumber(10, 1),
@@ -425,6 +426,9 @@ export type Config = {
     /** checkouts one account may start for one event per hour: each is an order at the payment
      * provider (a checkout replaced a thousand times was a thousand of them) */
     checkoutsPerEventPerHour: number
+    /** seat maps one organizer saves an hour: each is a fact with the whole plan (up to 100,000
+     * seats) on its event's stream, which every later decision on the event reads */
+    seatMapSavesPerHour: number
   }
   resetTokenMinutes: number
   ledgerPollMs: number
@@ -733,6 +737,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       tokenRequestsPerMinute: env.TOKEN_REQUESTS_PER_MINUTE,
       doorStaffChangesPerHour: env.DOOR_STAFF_CHANGES_PER_HOUR,
       checkoutsPerEventPerHour: env.CHECKOUTS_PER_EVENT_PER_HOUR,
+      seatMapSavesPerHour: env.SEATMAP_SAVES_PER_HOUR,
     },
     resetTokenMinutes: env.RESET_TOKEN_MINUTES,
     ledgerPollMs: env.LEDGER_POLL_MS,

@@ -44,7 +44,14 @@ export type Throttle = {
 }
 
 /** what an account may do only so many times an hour */
-export type HourlyAction = 'inquiry' | 'transfer' | 'waitlist' | 'queue' | 'door-staff' | 'checkout'
+export type HourlyAction =
+  | 'inquiry'
+  | 'transfer'
+  | 'waitlist'
+  | 'queue'
+  | 'door-staff'
+  | 'checkout'
+  | 'seatmap'
 const hourlyWords: Record<HourlyAction, string> = {
   inquiry: 'inquiries sent',
   transfer: 'tickets transferred',
@@ -52,6 +59,7 @@ const hourlyWords: Record<HourlyAction, string> = {
   queue: 'lines joined',
   'door-staff': 'door staff changes',
   checkout: 'checkouts for this event',
+  seatmap: 'seat maps saved',
 }
 
 const minutes = (ms: number) => Math.max(1, Math.ceil(ms / 60_000))
@@ -153,6 +161,7 @@ export function createThrottle(config: Config, redis: Redis | null): Throttle {
     queue: make('queue', limits.queueJoinsPerHour, 3600),
     'door-staff': make('door-staff', limits.doorStaffChangesPerHour, 3600),
     checkout: make('checkout', limits.checkoutsPerEventPerHour, 3600),
+    seatmap: make('seatmap', limits.seatMapSavesPerHour, 3600),
   }
 
   const turns = loginTurns(config.queuePrefix, redis)

@@ -11,6 +11,7 @@ import {
   SeatMapView,
   SeatParams,
 } from '../../contracts/seating.ts'
+import type { Throttle } from '../accounts/throttle.ts'
 import type { CatalogCommands } from '../catalog/commands.ts'
 import { EVENT_NOT_FOUND, NOT_YOUR_EVENT } from '../catalog/decide.ts'
 import { takesGzip } from '../catalog/listing-cache.ts'
@@ -35,6 +36,8 @@ export type SeatingRoutesOptions = {
   /** a held or sold seat's order, and its holder's account */
   holderOf: (orderId: string) => Promise<{ _id: string; username: string; email: string } | null>
   commands: Pick<CatalogCommands, 'placeSeatMap'>
+  /** seat maps saved per organizer an hour */
+  throttle: Pick<Throttle, 'perHour'>
   /** the ledger's version: a map's reply is kept while it stays the same */
   version: () => Promise<string>
 }
@@ -107,6 +110,9 @@ export async function seatingRoutes(fastify: FastifyInstance, options: SeatingRo
       const row = await events.byId(id)
       if (!visible(row, request)) throw notFound(EVENT_NOT_FOUND)
       if (row.organizerId !== caller.id) throw forbidden(NOT_YOUR_EVENT)
+      // a plan of up to 100,000 seats is checked, placed and kept whole on the event's stream at
+      // each save: counted before that work, refused past the organizer's hourly allowance
+      await options.throttle.perHour('seatmap', caller.id)
       const types = (await events.ticketTypesOf([id])).get(id) ?? []
       const placed = placePlan(
         id,

@@ -430,7 +430,7 @@ describe('RATE_LIMITS=off', () => {
   })
 })
 
-describe('what one account may do per hour: inquiries, transfers, waiting list and door staff changes', () => {
+describe('what one account may do per hour: inquiries, transfers, waiting list, door staff changes and seat maps saved', () => {
   let hourly: TestApp
   beforeAll(async () => {
     hourly = await startApp({
@@ -438,12 +438,13 @@ describe('what one account may do per hour: inquiries, transfers, waiting list a
       TRANSFERS_PER_HOUR: '2',
       WAITLIST_CHANGES_PER_HOUR: '2',
       DOOR_STAFF_CHANGES_PER_HOUR: '2',
+      SEATMAP_SAVES_PER_HOUR: '2',
     })
   })
   afterAll(async () => {
     await hourly?.close()
   })
-  const send = (who: Session, method: 'POST' | 'DELETE', url: string, payload?: object) =>
+  const send = (who: Session, method: 'POST' | 'PUT' | 'DELETE', url: string, payload?: object) =>
     hourly.app.inject({ method, url, headers: bearer(who.token), ...(payload ? { payload } : {}) })
   /** the 429 of an hourly allowance: the action named, the wait, Retry-After within the hour */
   const expectHourly = (res: Reply, what: string) => {
@@ -493,6 +494,36 @@ describe('what one account may do per hour: inquiries, transfers, waiting list a
     expect((await join()).statusCode).toBe(409)
     expect((await join()).statusCode).toBe(409)
     expectHourly(await join(), 'waiting list changes')
+  })
+
+  it('refuses the third seat map an organizer saves (each keeps its whole plan on the event), appending nothing', async () => {
+    const app = hourly.app
+    const admin = await adminSession(app)
+    const [drafter, other] = [
+      await organizerSession(app, 'Drafter'),
+      await organizerSession(app, 'OtherHall'),
+    ]
+    const [event, another] = [
+      await approvedEvent(app, drafter, admin, { title: 'Redrawn Hall' }),
+      await approvedEvent(app, other, admin, { title: 'Other Hall' }),
+    ]
+    const save = (who: Session, on: { _id: string }, seats: number) =>
+      send(who, 'PUT', `/api/v1/event/${on._id}/seatmap`, {
+        sections: [
+          {
+            name: 'Stalls',
+            ticketType: 'VIP',
+            rows: [{ label: 'A', seats: Array.from({ length: seats }, (_, i) => ({ number: i + 1 })) }],
+          },
+        ],
+      })
+    expect((await save(drafter, event, 4)).statusCode).toBe(200)
+    expect((await save(drafter, event, 5)).statusCode).toBe(200)
+    const head = await app.platform.ledger.head()
+
+    expectHourly(await save(drafter, event, 6), 'seat maps saved')
+    expect(await app.platform.ledger.head()).toBe(head)
+    expect((await save(other, another, 4)).statusCode).toBe(200)
   })
 
   it('refuses the third door staff change of an organizer (each invitation is a mail), mailing nothing more', async () => {
