@@ -85,6 +85,10 @@ export const TokenParams = PathParams({
 })
 
 export const TOKEN_NOT_FOUND = 'Token not found.'
+/** tokens one account may hold at once (revoked and expired ones not counted): each has its own
+ * allowance of requests a minute */
+export const MAX_TOKENS = 20
+export const TOO_MANY_TOKENS = `You have ${MAX_TOKENS} API tokens: revoke one before making another.`
 export const TOKEN_REVOKED = 'Token revoked.'
 export const EXPIRES_IN_PAST = 'Expires at must be in the future.'
 export const TOKEN_INVALID = 'This API token is not valid (revoked, expired or unknown).'

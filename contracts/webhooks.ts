@@ -85,5 +85,8 @@ export const DELIVERY_NOT_FOUND = 'Delivery not found.'
 export const WEBHOOK_REMOVED = 'Webhook removed.'
 export const DELIVERY_AGAIN = 'The delivery will be sent again.'
 export const HTTPS_ONLY = 'URL must be https.'
+/** endpoints one organizer may have at once: each is sent every fact it asks for */
+export const MAX_WEBHOOKS = 20
+export const TOO_MANY_WEBHOOKS = `You have ${MAX_WEBHOOKS} webhooks: remove one before adding another.`
 export const privateDestination = (host: string) =>
   `${host} is a loopback, private, link-local or metadata address: webhooks are not sent there.`

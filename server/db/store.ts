@@ -105,6 +105,8 @@ export const decisionLocks = {
   invoices: (supplierId: string) => `invoices:${supplierId}`,
   /** a webhook endpoint: its deliveries queued once each, their outcomes recorded once each */
   webhook: (endpointId: string) => `webhook:${endpointId}`,
+  /** an account's API tokens, an organizer's webhook endpoints: how many it has (issue 43) */
+  integrations: (accountId: string) => `integrations:${accountId}`,
   /** a sign-up: one account per e-mail */
   email: (email: string) => `email:${email.toLowerCase()}`,
 }

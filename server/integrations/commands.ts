@@ -2,9 +2,15 @@
 // fact of its stream tokens-<accountId>, decided against that stream (a token revoked once, by its
 // owner).
 import { createHash, randomBytes } from 'node:crypto'
-import { API_TOKEN_PREFIX, type CreateTokenBody, TOKEN_NOT_FOUND } from '../../contracts/tokens.ts'
-import type { LedgerPort } from '../db/store.ts'
-import { notFound } from '../errors.ts'
+import {
+  API_TOKEN_PREFIX,
+  type CreateTokenBody,
+  MAX_TOKENS,
+  TOKEN_NOT_FOUND,
+  TOO_MANY_TOKENS,
+} from '../../contracts/tokens.ts'
+import { decisionLocks, type LedgerPort } from '../db/store.ts'
+import { conflict, notFound } from '../errors.ts'
 import { newId, streams } from '../ids.ts'
 import { type Decider, handleCommand } from '../ledger/decider.ts'
 import type { FactMeta } from '../ledger/ledger.ts'
@@ -15,9 +21,11 @@ type TokenFact = ApiTokenCreated | ApiTokenRevoked
 /** the hash a token's secret is kept as */
 export const secretHash = (secret: string) => createHash('sha256').update(secret).digest('hex')
 
-type TokensState = { tokens: Readonly<Record<string, { revoked: boolean }>> }
+type TokensState = {
+  tokens: Readonly<Record<string, { revoked: boolean; expiresAt: string | null }>>
+}
 type TokensCommand =
-  | { type: 'Create'; data: ApiTokenCreated['data'] }
+  | { type: 'Create'; data: ApiTokenCreated['data']; now: string }
   | { type: 'Revoke'; tokenId: string; accountId: string; by: string }
 
 export const tokensDecider: Decider<TokensState, TokensCommand, TokenFact> = {
@@ -25,17 +33,35 @@ export const tokensDecider: Decider<TokensState, TokensCommand, TokenFact> = {
   evolve(state, fact) {
     switch (fact.type) {
       case 'ApiTokenCreated':
-        return { tokens: { ...state.tokens, [fact.data.tokenId]: { revoked: false } } }
-      case 'ApiTokenRevoked':
-        return { tokens: { ...state.tokens, [fact.data.tokenId]: { revoked: true } } }
+        return {
+          tokens: {
+            ...state.tokens,
+            [fact.data.tokenId]: { revoked: false, expiresAt: fact.data.expiresAt },
+          },
+        }
+      case 'ApiTokenRevoked': {
+        const token = state.tokens[fact.data.tokenId]
+        return {
+          tokens: {
+            ...state.tokens,
+            [fact.data.tokenId]: { revoked: true, expiresAt: token?.expiresAt ?? null },
+          },
+        }
+      }
       default:
         return fact satisfies never
     }
   },
   decide(command, state) {
     switch (command.type) {
-      case 'Create':
+      case 'Create': {
+        // each token has its own allowance of requests a minute: their number is bounded
+        const live = Object.values(state.tokens).filter(
+          (t) => !t.revoked && (t.expiresAt === null || t.expiresAt > command.now),
+        )
+        if (live.length >= MAX_TOKENS) throw conflict(TOO_MANY_TOKENS)
         return [{ type: 'ApiTokenCreated', data: command.data }]
+      }
       case 'Revoke': {
         const token = state.tokens[command.tokenId]
         if (!token || token.revoked) throw notFound(TOKEN_NOT_FOUND)
@@ -65,8 +91,10 @@ export function integrationCommands(ledger: Pick<LedgerPort<unknown>, 'transacti
       }
       await handleCommand(ledger, tokensDecider, {
         stream: streams.tokens(accountId),
-        command: { type: 'Create', data },
+        command: { type: 'Create', data, now: new Date().toISOString() },
         meta,
+        // counted under the account's lock: tokens made at once in two processes both count
+        lock: decisionLocks.integrations(accountId),
       })
       return { ...data, token: `${API_TOKEN_PREFIX}${tokenId}_${secret}` }
     },
@@ -75,6 +103,7 @@ export function integrationCommands(ledger: Pick<LedgerPort<unknown>, 'transacti
         stream: streams.tokens(accountId),
         command: { type: 'Revoke', tokenId, accountId, by },
         meta,
+        lock: decisionLocks.integrations(accountId),
       }),
   }
 }

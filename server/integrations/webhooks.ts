@@ -18,12 +18,13 @@ import { request as httpsRequest } from 'node:https'
 import { BlockList, isIP } from 'node:net'
 import { performance } from 'node:perf_hooks'
 import type { Redis } from 'ioredis'
-import type { WebhookKind } from '../../contracts/webhooks.ts'
+import { MAX_WEBHOOKS, TOO_MANY_WEBHOOKS, type WebhookKind } from '../../contracts/webhooks.ts'
 import type { BookingQueries } from '../booking/queries.ts'
 import type { CatalogQueries } from '../catalog/queries.ts'
 import type { Config } from '../config.ts'
 import type { LedgerPort } from '../db/store.ts'
 import { type DecisionTx, decisionLocks, type StepQueries, wait } from '../db/store.ts'
+import { conflict } from '../errors.ts'
 import { streams } from '../ids.ts'
 import { Consumer } from '../ledger/consumer.ts'
 import type { StoredFact } from '../ledger/ledger.ts'
@@ -624,16 +625,22 @@ export function endpointCommands(ledger: Pick<LedgerPort<unknown>, 'transaction'
       data: Extract<IntegrationFact, { type: 'WebhookEndpointAdded' }>['data'],
       meta: { actor: string; requestId?: string },
     ) =>
-      ledger.transaction(function* (tx) {
-        yield* wait(
-          tx.append(
-            streams.webhooks(data.organizerId),
-            'any',
-            [{ type: 'WebhookEndpointAdded', data }],
-            meta,
-          ),
-        )
-      }),
+      ledger.transaction(
+        function* (tx) {
+          // at most MAX_WEBHOOKS at once, counted from the organizer's stream under its lock (and
+          // appended at its version): two added at once in two processes cannot both pass the count
+          const stream = streams.webhooks(data.organizerId)
+          const history = yield* wait(tx.readStream(stream))
+          const live = new Set<string>()
+          for (const fact of history as StoredFact<IntegrationFact>[]) {
+            if (fact.type === 'WebhookEndpointAdded') live.add(fact.data.endpointId)
+            else if (fact.type === 'WebhookEndpointRemoved') live.delete(fact.data.endpointId)
+          }
+          if (live.size >= MAX_WEBHOOKS) throw conflict(TOO_MANY_WEBHOOKS)
+          yield* wait(tx.append(stream, history.length, [{ type: 'WebhookEndpointAdded', data }], meta))
+        },
+        { lock: decisionLocks.integrations(data.organizerId) },
+      ),
     remove: (endpoint: WebhookEndpointRow, by: string, meta: { actor: string; requestId?: string }) =>
       ledger.transaction(
         function* (tx) {
@@ -647,7 +654,7 @@ export function endpointCommands(ledger: Pick<LedgerPort<unknown>, 'transaction'
             ),
           )
         },
-        { lock: decisionLocks.webhook(endpoint.id) },
+        { lock: [decisionLocks.webhook(endpoint.id), decisionLocks.integrations(endpoint.organizerId)] },
       ),
   }
 }

@@ -5,10 +5,12 @@
 // revoking it refuses it at once; the list shows last use and address; calls are limited per token.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
+  MAX_TOKENS,
   TOKEN_INVALID,
   TOKEN_NOT_HERE,
   TOKEN_OTHER_EVENT,
   TOKEN_SOME_EVENTS,
+  TOO_MANY_TOKENS,
   tokenLacksScope,
 } from '../../contracts/tokens.ts'
 import { adminSession, bearer, organizerSession, type Session, signUp } from '../support/accounts.ts'
@@ -101,6 +103,27 @@ describe('POST, GET and DELETE /account/tokens', () => {
       `Event ${theirs._id} is not one of yours.`,
     ])
     expect((await make(await signUp(app()), { name: 'x', scopes: ['events:read'] })).statusCode).toBe(403)
+  })
+
+  it('keeps an account to MAX_TOKENS live tokens: a revoked one makes room', async () => {
+    const holder = await organizerSession(app(), 'Hoarder')
+    const tries = await Promise.all(
+      Array.from({ length: MAX_TOKENS + 2 }, (_, i) =>
+        make(holder, { name: `t${i}`, scopes: ['events:read'] }),
+      ),
+    )
+    expect(tries.filter((r) => r.statusCode === 201)).toHaveLength(MAX_TOKENS)
+    for (const refused of tries.filter((r) => r.statusCode !== 201))
+      expect([refused.statusCode, refused.json().message]).toEqual([409, TOO_MANY_TOKENS])
+    const made = tries.find((r) => r.statusCode === 201)?.json() as { id: string }
+    const revoked = await app().inject({
+      method: 'DELETE',
+      url: `/api/v1/account/tokens/${made.id}`,
+      headers: bearer(holder.token),
+    })
+    expect(revoked.statusCode).toBe(200)
+    expect((await make(holder, { name: 'again', scopes: ['events:read'] })).statusCode).toBe(201)
+    expect((await make(holder, { name: 'one more', scopes: ['events:read'] })).statusCode).toBe(409)
   })
 })
 

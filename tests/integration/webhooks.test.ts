@@ -10,6 +10,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { Webhook } from 'standardwebhooks'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { MAX_WEBHOOKS, TOO_MANY_WEBHOOKS } from '../../contracts/webhooks.ts'
 import { isPrivateAddress, postDelivery } from '../../server/integrations/webhooks.ts'
 import { adminSession, bearer, organizerSession, type Session, signUp } from '../support/accounts.ts'
 import { waitForMail } from '../support/outbox.ts'
@@ -177,6 +178,26 @@ describe('webhooks', () => {
     expect(hooks.received).toHaveLength(0)
     expect((await get(app(), '/api/v1/organizer/webhooks', organizer)).json()).toEqual([])
     await hooks.stop()
+  })
+
+  it('keeps an organizer to MAX_WEBHOOKS endpoints at once; one removed makes room', async () => {
+    const organizer = await organizerSession(app(), 'Hoarder')
+    const add = () => addEndpoint(organizer, { url: 'https://hooks.example.com/in', events: ['order.paid'] })
+    // added at once, as many processes might: exactly the allowance gets in
+    const tries = await Promise.all(Array.from({ length: MAX_WEBHOOKS + 3 }, add))
+    expect(tries.filter((r) => r.statusCode === 201)).toHaveLength(MAX_WEBHOOKS)
+    for (const refused of tries.filter((r) => r.statusCode !== 201))
+      expect([refused.statusCode, refused.json().message]).toEqual([409, TOO_MANY_WEBHOOKS])
+    const listed = (await get(app(), '/api/v1/organizer/webhooks', organizer)).json() as Array<{ id: string }>
+    expect(listed).toHaveLength(MAX_WEBHOOKS)
+    const removed = await app().inject({
+      method: 'DELETE',
+      url: `/api/v1/organizer/webhooks/${listed[0]?.id}`,
+      headers: bearer(organizer.token),
+    })
+    expect(removed.statusCode).toBe(200)
+    expect((await add()).statusCode).toBe(201)
+    expect([(await add()).statusCode]).toEqual([409])
   })
 })
 
