@@ -59,6 +59,43 @@ type Layout = {
 const LAYOUTS = 16
 /** finished replies kept, one per event (the latest version asked for) */
 const REPLIES = 64
+/**
+ * The memory each kind may take, about: a stadium's plan (100,000 seats) is some 30 MB as a layout
+ * and 10-25 MB as a reply, so the counts alone let a few big plans take gigabytes. The oldest go
+ * first past it; the one just made is kept whatever its size.
+ */
+const LAYOUT_BYTES = 192 * 1024 * 1024
+const REPLY_BYTES = 192 * 1024 * 1024
+
+/** a layout's memory, about: its text as JS strings, a Buffer of it kept compressed, each seat's entries */
+const layoutBytes = (layout: Layout) =>
+  layout.sections.reduce(
+    (n, s) => n + s.parts.reduce((m, part) => m + part.length, 0) * 3.2 + s.ids.length * 160,
+    0,
+  )
+
+type Reply = { key: string; pieces: Piece[]; etag: string; gzip?: Buffer; text?: string }
+/** a reply's memory: its pieces' text and deflate, and its gzip and text once asked for */
+const replyBytes = (reply: Reply) =>
+  reply.pieces.reduce((n, p) => n + p.text.length + p.deflated.length, 0) +
+  (reply.gzip?.length ?? 0) +
+  (reply.text?.length ?? 0) * 2
+
+/** the oldest entries dropped while there are more than `count` or they take more than `bytes` */
+export function keepWithin<V>(
+  entries: Map<string, V>,
+  count: number,
+  bytes: number,
+  sizeOf: (v: V) => number,
+) {
+  let total = 0
+  for (const value of entries.values()) total += sizeOf(value)
+  while (entries.size > 1 && (entries.size > count || total > bytes)) {
+    const [oldest, value] = entries.entries().next().value as [string, V]
+    total -= sizeOf(value)
+    entries.delete(oldest)
+  }
+}
 
 function layoutOf(
   version: number,
@@ -135,11 +172,8 @@ export function seatMapTexts(
   seating: Pick<SeatingQueries, 'map' | 'plan' | 'taken'>,
   ledgerVersion: () => Promise<string>,
 ) {
-  const layouts = new Map<string, Layout>()
-  const replies = new Map<
-    string,
-    { key: string; pieces: Piece[]; etag: string; gzip?: Buffer; text?: string }
-  >()
+  const layouts = new Map<string, Layout & { bytes: number }>()
+  const replies = new Map<string, Reply>()
 
   const layout = async (eventId: string, version: number) => {
     const kept = layouts.get(eventId)
@@ -150,9 +184,10 @@ export function seatMapTexts(
     }
     const map = await seating.map(eventId)
     if (!map) return null
-    const made = layoutOf(map.version, map.sections, map.seats)
+    const laid = layoutOf(map.version, map.sections, map.seats)
+    const made = Object.assign(laid, { bytes: layoutBytes(laid) })
     layouts.set(eventId, made)
-    if (layouts.size > LAYOUTS) layouts.delete(layouts.keys().next().value as string)
+    keepWithin(layouts, LAYOUTS, LAYOUT_BYTES, (l) => l.bytes)
     return made
   }
 
@@ -260,7 +295,7 @@ export function seatMapTexts(
         for (const section of marks) for (const chunk of section) tag.update(`\n${chunk.join(',')}`)
         entry = { key, pieces, etag: tag.digest('base64url').slice(0, 27) }
         replies.set(eventId, entry)
-        if (replies.size > REPLIES) replies.delete(replies.keys().next().value as string)
+        keepWithin(replies, REPLIES, REPLY_BYTES, replyBytes)
       }
       const reply = entry
       return {

@@ -4,7 +4,7 @@
 import { gunzipSync, gzipSync } from 'node:zlib'
 import { describe, expect, it } from 'vitest'
 import type { SeatStatus } from '../../contracts/seating.ts'
-import { seatMapTexts } from '../../server/seating/map-text.ts'
+import { keepWithin, seatMapTexts } from '../../server/seating/map-text.ts'
 import type { MapSeat, SeatMapRead } from '../../server/seating/queries.ts'
 
 const sections = [
@@ -113,5 +113,30 @@ describe('a big seat map’s reply', () => {
     taken.set('0-0-5', 'sold')
     ledger++
     await check()
+  })
+})
+
+describe('the kept layouts and replies', () => {
+  const sizes = (entries: Map<string, number>) => [...entries.keys()]
+
+  it('drop the oldest past their number or their bytes, never the one just made', () => {
+    const kept = new Map<string, number>()
+    for (const [key, bytes] of [
+      ['a', 10],
+      ['b', 10],
+      ['c', 10],
+    ] as const) {
+      kept.set(key, bytes)
+      keepWithin(kept, 2, 1_000, (n) => n)
+    }
+    expect(sizes(kept)).toEqual(['b', 'c'])
+    // a big one: the others go to make room for it
+    kept.set('big', 25)
+    keepWithin(kept, 2, 30, (n) => n)
+    expect(sizes(kept)).toEqual(['big'])
+    // one bigger than the whole allowance is still kept, alone
+    kept.set('huge', 500)
+    keepWithin(kept, 2, 30, (n) => n)
+    expect(sizes(kept)).toEqual(['huge'])
   })
 })
