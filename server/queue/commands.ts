@@ -3,7 +3,7 @@
 // one at a time in any number of processes, and a join is early or late as the opening found it.
 import { randomBytes } from 'node:crypto'
 import type { BookingQueries } from '../booking/queries.ts'
-import { decisionLocks, type LedgerPort, type Step, type StepQueries, together, wait } from '../db/store.ts'
+import { decisionLocks, type LedgerPort, type Step, type StepQueries, wait } from '../db/store.ts'
 import { notFound } from '../errors.ts'
 import { streams } from '../ids.ts'
 import type { FactMeta, StoredFact } from '../ledger/ledger.ts'
@@ -112,15 +112,14 @@ export function queueCommands(ledger: QueueLedger, rules: QueueRules, draw = ran
           // back, and those still in line are the ones to have them, so the room stays on (a room
           // closed then let anyone buy them without an admission). While every seat left is held,
           // nobody more is admitted: an admission would run out with nothing to buy.
-          let soldOut = ticketTypeIds.length > 0
           let nothingOnSale = ticketTypeIds.length > 0
-          for (const id of ticketTypeIds) {
-            const [unsold, onSale] = yield* wait(
-              together([tx.reads.booking.unsold(id), tx.reads.booking.available({ id })] as const),
-            )
-            if (unsold > 0) soldOut = false
-            if (onSale > 0) nothingOnSale = false
-          }
+          for (const id of ticketTypeIds)
+            if ((yield* wait(tx.reads.booking.available({ id }))) > 0) nothingOnSale = false
+          // the seats not sold are read only when none is on sale (a seat on sale is not sold)
+          let soldOut = nothingOnSale
+          if (nothingOnSale)
+            for (const id of ticketTypeIds)
+              if ((yield* wait(tx.reads.booking.unsold(id))) > 0) soldOut = false
           const closed = yield* step(
             tx,
             eventId,
