@@ -386,7 +386,8 @@ export function checkRoom(parts: {
   // While the seats not sold are all held (a checkout the kill cut, say, until its hold lapses),
   // the room stays on and admits nobody: those still waiting are owed the seats that come back.
   const soldOut = sold >= capacity
-  const heldOut = taken >= capacity && !soldOut
+  // still on at the end, every seat not sold held: those waiting are owed the seats that come back
+  const heldOut = taken >= capacity && !soldOut && !room.closed
   const waiting = inLine.filter((b) =>
     b.final.some((p) => p !== null && (p.state === 'waiting' || p.state === 'pre-queue')),
   )
@@ -402,7 +403,7 @@ export function checkRoom(parts: {
     if (answers.size > 1)
       checks.ranOn.push(`buyer ${b.index}'s place differs between the processes: ${[...answers].join(', ')}`)
     const last = b.final.find((p) => p !== null)
-    const stillOwed = heldOut && !room.closed && last?.state === 'waiting'
+    const stillOwed = heldOut && last?.state === 'waiting'
     if (!last || (last.state !== 'admitted' && !(room.closed && last.state === 'closed') && !stillOwed))
       checks.ranOn.push(`buyer ${b.index} is ${last ? shown(last) : 'not answered'} at the end`)
   }
@@ -412,5 +413,5 @@ export function checkRoom(parts: {
     if (parts.stats.sold !== sold)
       checks.ranOn.push(`the organizer sees ${parts.stats.sold} sold, the ledger ${sold}`)
   } else checks.ranOn.push("the organizer's figures were not answered")
-  return { checks, room, sold, heldOut: heldOut && !room.closed }
+  return { checks, room, sold, heldOut }
 }

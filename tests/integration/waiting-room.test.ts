@@ -437,8 +437,8 @@ describe('the line', () => {
     await until(async () => (await me(event, first as Session)).state === 'admitted', 5000)
     const held = await book(event, first as Session)
     expect(held.statusCode, held.body).toBe(200)
-    // the one seat is held, not sold: a second at a tick a tenth of a second, and the room is still
-    // on, the second still waiting (nobody admitted while nothing is on sale)
+    // the one seat is held, not sold: after 1.5 s of ticks (one every 100 ms) the room is still on
+    // and the second still waiting (nobody is admitted while nothing is on sale)
     await new Promise((resolve) => setTimeout(resolve, 1500))
     expect(await me(event, second as Session)).toMatchObject({ state: 'waiting', position: 1 })
     expect(await stats(event)).toMatchObject({ waiting: 1, admitted: 1, sold: 0 })
