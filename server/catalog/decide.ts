@@ -141,6 +141,9 @@ function refuseStartGoneBy(details: Pick<EventDetails, 'date' | 'time'>, now: st
 const sameJson = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b)
 
 export const eventDecider: Decider<EventState, EventCommand, CatalogFact> = {
+  // Every seat map saved is a whole plan on the stream (up to 100,000 seats): a decision reads the
+  // state kept after the last one, not every plan again. Change the kind with EventState or evolve.
+  snapshot: { kind: 'event-1', after: new Set(['SeatMapPlaced']), every: 64 },
   initialState: () => ({
     status: null,
     organizerId: null,

@@ -28,6 +28,14 @@ export const pgLedger = pgTable(
   ],
 )
 
+/** server/db/schema.ts's stream_snapshots: a decider's state of a stream as of a version */
+export const pgStreamSnapshots = pgTable('stream_snapshots', {
+  stream: text('stream').primaryKey(),
+  kind: text('kind').notNull(),
+  version: integer('version').notNull(),
+  state: text('state').notNull(),
+})
+
 export const pgCheckpoints = pgTable('checkpoints', {
   name: text('name').primaryKey(),
   /** the last fact the consumer handled: where it stands in the ledger's reading order is that

@@ -39,3 +39,17 @@ export const sentMails = sqliteTable('sent_mails', {
   jobId: text('job_id').primaryKey(),
   sentAt: text('sent_at').notNull(),
 })
+
+/**
+ * The state a decider kept of a stream as of a version (ledger/decider.ts): an event's stream holds
+ * every seat map its organizer saved, and a decision reads the snapshot and the facts after it, not
+ * every plan again. Not a read model: only decisions read it, under their stream's version, and a
+ * snapshot stays true of its version for ever, so a rebuild keeps it.
+ */
+export const streamSnapshots = sqliteTable('stream_snapshots', {
+  stream: text('stream').primaryKey(),
+  /** the decider and the shape of its state: a snapshot of another kind is not used */
+  kind: text('kind').notNull(),
+  version: integer('version').notNull(),
+  state: text('state').notNull(),
+})

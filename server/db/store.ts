@@ -73,9 +73,22 @@ export async function runLater<T>(work: Step<T>): Promise<T> {
   return next.value
 }
 
+/**
+ * A decider's state of a stream as of its fact `version`, kept so that a decision reads it and the
+ * facts after it instead of the whole stream. `kind` names the decider and the shape of its state: a
+ * snapshot of another kind is not used. It stays true of its version for ever (facts never change).
+ */
+export type StreamSnapshot = { stream: string; kind: string; version: number; state: unknown }
+
 /** What a decision may do inside its transaction. */
 export type DecisionTx<Reads> = {
   readStream(stream: string): Awaitable<StoredFact[]>
+  /** the stream's facts after a version, oldest first */
+  readStreamAfter(stream: string, version: number): Awaitable<StoredFact[]>
+  /** the state a decider kept of the stream at a version (ledger/decider.ts), if any */
+  readSnapshot(stream: string): Awaitable<StreamSnapshot | undefined>
+  /** keeps a decider's state of the stream, with the decision's facts (one snapshot a stream) */
+  writeSnapshot(snapshot: StreamSnapshot): Awaitable<void>
   append<F extends Fact>(
     stream: string,
     expectedVersion: number | 'any',

@@ -1,5 +1,12 @@
 // The decider contract and the one command handler: read stream → fold → decide → append.
-import { type DecisionOptions, type DecisionTx, type LedgerPort, type Step, wait } from '../db/store.ts'
+import {
+  type DecisionOptions,
+  type DecisionTx,
+  type LedgerPort,
+  type Step,
+  type StreamSnapshot,
+  wait,
+} from '../db/store.ts'
 import { type Fact, type FactMeta, type StoredFact, StreamVersionConflict } from './ledger.ts'
 
 export type Decider<State, Command, F extends Fact> = {
@@ -7,6 +14,14 @@ export type Decider<State, Command, F extends Fact> = {
   evolve: (state: State, fact: F) => State
   /** Pure: returns the facts the command causes, or throws a DomainError. */
   decide: (command: Command, state: State) => F[]
+  /**
+   * Keep the state of its streams (a snapshot, written with a decision's facts) when they grow
+   * heavy: a decision then reads the snapshot and the facts after it. One is written when the facts
+   * folded since the last (those read and those decided) hold one of a type in `after`, or are at
+   * least `every`. `kind` names the decider and its state's shape: change it whenever evolve, the
+   * state or the upcasters of its facts change, and the snapshots kept before are not used.
+   */
+  snapshot?: { kind: string; after: ReadonlySet<F['type']>; every: number }
 }
 
 export const fold = <State, F extends Fact>(
@@ -55,20 +70,44 @@ export function* decideIn<State, Command, F extends Fact>(
   decider: Decider<State, Command, F>,
   { stream, command: asked, meta = {}, expectedVersion, fresh = false }: CommandOptions<Command, State>,
 ): Step<Handled<State, F>> {
-  const history = fresh ? [] : ((yield* wait(tx.readStream(stream))) as StoredFact<F>[])
-  if (expectedVersion !== undefined && expectedVersion !== history.length) {
-    throw new StreamVersionConflict(stream, expectedVersion, history.length)
+  const kept = yield* snapshotOf(tx, decider, stream, fresh)
+  const history = fresh
+    ? []
+    : ((yield* wait(kept ? tx.readStreamAfter(stream, kept.version) : tx.readStream(stream))) as StoredFact<F>[])
+  const read = (kept?.version ?? 0) + history.length
+  if (expectedVersion !== undefined && expectedVersion !== read) {
+    throw new StreamVersionConflict(stream, expectedVersion, read)
   }
-  const state = fold(decider, history)
+  const state = history.reduce(decider.evolve, kept ? (kept.state as State) : decider.initialState())
   const command =
     typeof asked === 'function' ? yield* (asked as (state: State) => Step<Command>)(state) : asked
   const decided = decider.decide(command, state)
-  const facts = yield* wait(tx.append(stream, history.length, decided, meta))
-  return {
-    facts,
-    state: decided.reduce(decider.evolve, state),
-    version: history.length + facts.length,
+  const facts = yield* wait(tx.append(stream, read, decided, meta))
+  const after = decided.reduce(decider.evolve, state)
+  const version = read + facts.length
+  const keep = decider.snapshot
+  if (
+    keep &&
+    facts.length > 0 &&
+    (history.length + facts.length >= keep.every ||
+      history.some((f) => keep.after.has(f.type)) ||
+      facts.some((f) => keep.after.has(f.type)))
+  ) {
+    yield* wait(tx.writeSnapshot({ stream, kind: keep.kind, version, state: after }))
   }
+  return { facts, state: after, version }
+}
+
+/** The snapshot the decider kept of the stream, when it keeps them and it is of its kind. */
+function* snapshotOf<State, Command, F extends Fact>(
+  tx: DecisionTx<unknown>,
+  decider: Decider<State, Command, F>,
+  stream: string,
+  fresh: boolean,
+): Step<StreamSnapshot | undefined> {
+  if (fresh || !decider.snapshot) return undefined
+  const kept = yield* wait(tx.readSnapshot(stream))
+  return kept?.kind === decider.snapshot.kind ? kept : undefined
 }
 
 /**

@@ -48,6 +48,7 @@ import {
   type LedgerCursor,
   type LedgerPort,
   runLater,
+  type StreamSnapshot,
   type TailedFact,
 } from '../db/store.ts'
 import { decodeRow, type Fact, type LedgerRow, type StoredFact, StreamVersionConflict } from './ledger.ts'
@@ -120,6 +121,12 @@ export type PgTx = {
     meta?: FactMeta,
   ): Promise<StoredFact<F>[]>
   readStream(stream: string): Promise<StoredFact[]>
+  /** the stream's facts after a version, oldest first */
+  readStreamAfter(stream: string, version: number): Promise<StoredFact[]>
+  /** the state a decider kept of the stream (decider.ts), if any */
+  readSnapshot(stream: string): Promise<StreamSnapshot | undefined>
+  /** keeps a decider's state of the stream, sent with the transaction's next statement */
+  writeSnapshot(snapshot: StreamSnapshot): void
   version(stream: string): Promise<number>
 }
 
@@ -221,6 +228,32 @@ class Transaction implements PgTx {
       stream,
     ])
     return rows.map(this.ledger.decode)
+  }
+
+  async readStreamAfter(stream: string, version: number): Promise<StoredFact[]> {
+    const rows = await this.query<LedgerRow>(
+      'SELECT * FROM ledger WHERE stream = $1 AND version > $2 ORDER BY version',
+      [stream, version],
+    )
+    return rows.map(this.ledger.decode)
+  }
+
+  async readSnapshot(stream: string): Promise<StreamSnapshot | undefined> {
+    const [row] = await this.query<{ kind: string; version: number; state: string }>(
+      'SELECT kind, version, state FROM stream_snapshots WHERE stream = $1',
+      [stream],
+    )
+    return row && { stream, kind: row.kind, version: row.version, state: JSON.parse(row.state) }
+  }
+
+  writeSnapshot({ stream, kind, version, state }: StreamSnapshot): void {
+    // a decision that raced another on the stream never commits (its append is refused), so the
+    // snapshot written is always of the version its own facts reached
+    this.exec(
+      `INSERT INTO stream_snapshots (stream, kind, version, state) VALUES ($1, $2, $3, $4)
+       ON CONFLICT (stream) DO UPDATE SET kind = excluded.kind, version = excluded.version, state = excluded.state`,
+      [stream, kind, version, JSON.stringify(state)],
+    )
   }
 
   async append<F extends Fact>(
@@ -830,6 +863,9 @@ export class PgLedger {
 export function pgLedgerPort<Reads>(ledger: PgLedger, readsOf: (tx: PgTx) => Reads): LedgerPort<Reads> {
   const decision = (tx: PgTx): DecisionTx<Reads> => ({
     readStream: (stream) => tx.readStream(stream),
+    readStreamAfter: (stream, version) => tx.readStreamAfter(stream, version),
+    readSnapshot: (stream) => tx.readSnapshot(stream),
+    writeSnapshot: (snapshot) => tx.writeSnapshot(snapshot),
     append: (stream, expectedVersion, facts, meta) => tx.append(stream, expectedVersion, facts, meta),
     reads: readsOf(tx),
   })

@@ -8,6 +8,9 @@ import type { Ledger } from './ledger.ts'
 export function sqliteLedgerPort<Reads>(ledger: Ledger, reads: Reads): LedgerPort<Reads> {
   const tx: DecisionTx<Reads> = {
     readStream: (stream) => ledger.readStream(stream),
+    readStreamAfter: (stream, version) => ledger.readStreamAfter(stream, version),
+    readSnapshot: (stream) => ledger.readSnapshot(stream),
+    writeSnapshot: (snapshot) => ledger.writeSnapshot(snapshot),
     append: (stream, expectedVersion, facts, meta) => ledger.append(stream, expectedVersion, facts, meta),
     reads,
   }

@@ -14,10 +14,12 @@ import { NOT_ENOUGH_TICKETS } from '../../server/booking/decide.ts'
 import type { TicketTypeRow } from '../../server/catalog/queries.ts'
 import { openDatabase } from '../../server/db/connection.ts'
 import { openPostgres, type PgConnection } from '../../server/db/pg-connection.ts'
-import type { LedgerCursor } from '../../server/db/store.ts'
+import { type LedgerCursor, type LedgerPort, wait } from '../../server/db/store.ts'
 import { DomainError } from '../../server/errors.ts'
+import { type Decider, fold, handleCommand } from '../../server/ledger/decider.ts'
 import { Ledger, type StoredFact, StreamVersionConflict } from '../../server/ledger/ledger.ts'
-import { PgLedger, type PgProjection, type PgTx } from '../../server/ledger/pg-ledger.ts'
+import { PgLedger, type PgProjection, type PgTx, pgLedgerPort } from '../../server/ledger/pg-ledger.ts'
+import { sqliteLedgerPort } from '../../server/ledger/sqlite-port.ts'
 import { type AppLedger, type Store as AppStore, postgresStore as appStoreOn } from '../../server/stores.ts'
 import { freshDatabase, heldAppend, type TestDatabase } from '../support/postgres.ts'
 import { allFacts } from '../support/stores.ts'
@@ -33,6 +35,8 @@ type Store = {
   head(): Promise<number>
   version(stream: string): Promise<number>
   batch(fns: Array<'ok' | 'fail'>): Promise<Array<'ok' | 'failed'>>
+  /** the ledger as the app's decisions see it (db/store.ts) */
+  port: LedgerPort<unknown>
   close(): Promise<void>
 }
 
@@ -50,6 +54,7 @@ async function sqliteStore(): Promise<Store> {
   const connection = openDatabase(join(dir, 'ledger.sqlite'))
   const ledger = new Ledger(connection, [])
   return {
+    port: sqliteLedgerPort(ledger, {}),
     append: async (stream, expected, facts) => ledger.append(stream, expected, facts),
     readStream: async (stream) => ledger.readStream(stream),
     readFrom: async (position, limit) => ledger.readFrom(position, limit),
@@ -81,6 +86,7 @@ async function postgresStore(database: TestDatabase): Promise<Store & { connecti
   const ledger = new PgLedger(connection.pool, [])
   return {
     connection,
+    port: pgLedgerPort(ledger, () => ({})),
     append: (stream, expected, facts) => ledger.append(stream, expected, facts),
     readStream: (stream) => ledger.readStream(stream),
     readFrom: (position, limit) => ledger.readFrom(position, limit),
@@ -166,6 +172,49 @@ describe.each([
     expect(outcomes).toEqual(['ok', 'failed', 'ok', 'failed', 'ok'])
     const kept = await Promise.all([0, 1, 2, 3, 4].map((i) => store.readStream(`batch-${i}`)))
     expect(kept.map((facts) => facts.length)).toEqual([1, 0, 1, 0, 1])
+  })
+
+  it("keeps a decider's state after a heavy fact or every few facts, and decides on it and the facts after", async () => {
+    type Counting = { type: 'Counted'; data: { n: number } } | { type: 'Heavy'; data: { body: string } }
+    const counter: Decider<{ sum: number; heavy: number }, { add: number } | 'heavy', Counting> = {
+      initialState: () => ({ sum: 0, heavy: 0 }),
+      evolve: (state, f) =>
+        f.type === 'Heavy' ? { ...state, heavy: state.heavy + 1 } : { ...state, sum: state.sum + f.data.n },
+      decide: (command) =>
+        command === 'heavy'
+          ? [{ type: 'Heavy', data: { body: 'x'.repeat(1000) } }]
+          : [{ type: 'Counted', data: { n: command.add } }],
+      snapshot: { kind: 'counter-1', after: new Set(['Heavy']), every: 3 },
+    }
+    const stream = 'kept-1'
+    const run = (command: { add: number } | 'heavy') =>
+      handleCommand(store.port, counter, { stream, command })
+    const kept = () =>
+      store.port.transaction(function* (tx) {
+        return yield* wait(tx.readSnapshot(stream))
+      })
+    await run({ add: 1 })
+    await run({ add: 2 })
+    expect(await kept()).toBeUndefined()
+    // the third fact read or decided since none was kept
+    expect((await run({ add: 3 })).state).toEqual({ sum: 6, heavy: 0 })
+    expect(await kept()).toEqual({ stream, kind: 'counter-1', version: 3, state: { sum: 6, heavy: 0 } })
+    // one fact after it: decided on the state kept and that fact, nothing kept again
+    const fourth = await run({ add: 4 })
+    expect(fourth).toMatchObject({ state: { sum: 10, heavy: 0 }, version: 4 })
+    expect((await kept())?.version).toBe(3)
+    // a heavy fact is kept at once, with the facts before it
+    expect((await run('heavy')).version).toBe(5)
+    expect(await kept()).toEqual({ stream, kind: 'counter-1', version: 5, state: { sum: 10, heavy: 1 } })
+    const all = (await store.readStream(stream)) as StoredFact<Counting>[]
+    expect((await run({ add: 5 })).state).toEqual(
+      fold(counter, [...all, { type: 'Counted', data: { n: 5 } }] as never),
+    )
+    // a decider whose state changed shape reads none of it: the whole stream
+    const renamed = { ...counter, snapshot: { ...counter.snapshot, kind: 'counter-2' } } as typeof counter
+    const whole = await handleCommand(store.port, renamed, { stream, command: { add: 0 } })
+    expect(whole).toMatchObject({ state: { sum: 15, heavy: 1 }, version: 7 })
+    expect(await kept()).toMatchObject({ kind: 'counter-2', version: 7 })
   })
 })
 

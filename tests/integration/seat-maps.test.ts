@@ -24,10 +24,29 @@ import {
   SINGLE_SEAT_LEFT,
 } from '../../contracts/seating.ts'
 import { PROMO_USED_UP } from '../../server/booking/promo.ts'
-import { SEAT_MAP_NEEDS_SEATS, soldWithoutSeats } from '../../server/catalog/decide.ts'
+import {
+  EVENT_CANCELLED,
+  type EventState,
+  eventDecider,
+  SEAT_MAP_NEEDS_SEATS,
+  soldWithoutSeats,
+} from '../../server/catalog/decide.ts'
+import type { CatalogFact } from '../../server/catalog/facts.ts'
 import { openDatabase } from '../../server/db/connection.ts'
+import { streams } from '../../server/ids.ts'
+import { fold } from '../../server/ledger/decider.ts'
+import type { StoredFact } from '../../server/ledger/ledger.ts'
 import { adminSession, bearer, organizerSession, type Session, signUp } from '../support/accounts.ts'
-import { afterBackfill, dbRows, dbRun, dbValue, rebuildStore, testStore } from '../support/db.ts'
+import {
+  afterBackfill,
+  dbRow,
+  dbRows,
+  dbRun,
+  dbValue,
+  ledgerFacts,
+  rebuildStore,
+  testStore,
+} from '../support/db.ts'
 import { lapseHold } from '../support/events.ts'
 import { open, sockets, watch } from '../support/live-sockets.ts'
 import { parsedMail, readOutbox } from '../support/outbox.ts'
@@ -808,6 +827,66 @@ describe('a plan changed after seats are sold', () => {
     expect(seat(after, 'Balcony', 'B', 9).status).toBe('held')
     const shown = (await get(app(), `/api/v1/event/${event._id}`)).json() as EventView
     expect(shown.ticketTypes.find((t) => t.type === 'Stalls')?.capacity).toBe(20)
+  })
+})
+
+describe('an event’s decisions after its plans', () => {
+  const stateKept = async (eventId: string) => {
+    const row = await dbRow<{ kind: string; version: number; state: string }>(
+      app(),
+      'SELECT kind, version, state FROM stream_snapshots WHERE stream = ?',
+      streams.event(eventId),
+    )
+    if (!row) throw new Error(`no snapshot of event ${eventId}`)
+    return { ...row, state: JSON.parse(row.state) as EventState }
+  }
+  const factsOf = async (eventId: string) =>
+    (await ledgerFacts(app())).filter((f) => f.stream === streams.event(eventId)) as StoredFact<CatalogFact>[]
+
+  it('read the state kept after the last plan, not every plan again, and a kept state of another kind not at all', async () => {
+    const event = await seatedEvent()
+    expect((await putMap(event, theatre())).statusCode).toBe(200)
+    const fewerStalls = theatre()
+    fewerStalls.sections[0] = grid('Stalls', 'Stalls', 2, 10)
+    expect((await putMap(event, fewerStalls)).statusCode).toBe(200)
+    // kept with the last plan: the state every fact of the stream folds to, as of its last version
+    const facts = await factsOf(event._id)
+    const kept = await stateKept(event._id)
+    expect(kept.kind).toBe(eventDecider.snapshot?.kind)
+    expect(kept.version).toBe(facts.length)
+    expect(kept.state).toEqual(JSON.parse(JSON.stringify(fold(eventDecider, facts))))
+    expect(kept.state.seatMap?.sections[0]?.rows.length).toBe(2)
+    // a decision reads what was kept: told the event is called off, it refuses
+    const told = { ...kept.state, cancelled: true }
+    await dbRun(
+      app(),
+      'UPDATE stream_snapshots SET state = ? WHERE stream = ?',
+      JSON.stringify(told),
+      streams.event(event._id),
+    )
+    const refused = await putMap(event, theatre())
+    expect(refused.statusCode).toBe(409)
+    expect(refused.json().message).toBe(EVENT_CANCELLED)
+    // a kept state of another kind is not read: the whole stream is, and the state is kept again
+    await dbRun(
+      app(),
+      "UPDATE stream_snapshots SET kind = 'event-0' WHERE stream = ?",
+      streams.event(event._id),
+    )
+    expect((await putMap(event, theatre())).statusCode).toBe(200)
+    const again = await stateKept(event._id)
+    expect(again.kind).toBe(eventDecider.snapshot?.kind)
+    expect(again.version).toBe(facts.length + 1)
+    expect(again.state.cancelled).toBe(false)
+    expect(again.state.seatMap?.sections[0]?.rows.length).toBe(3)
+    // a decision on the facts after it: a held seat may not move, as the plan kept says
+    const buyer = await signUp(app())
+    const map = await mapOf(event)
+    const taken = seat(map, 'Stalls', 'C', 5).id
+    expect((await order(buyer, { eventId: event._id, seats: [taken] })).statusCode).toBe(200)
+    const moved = await putMap(event, fewerStalls)
+    expect(moved.statusCode).toBe(409)
+    expect(moved.json().seats).toEqual([taken])
   })
 })
 

@@ -1,0 +1,6 @@
+CREATE TABLE "stream_snapshots" (
+	"stream" text PRIMARY KEY NOT NULL,
+	"kind" text NOT NULL,
+	"version" integer NOT NULL,
+	"state" text NOT NULL
+);
