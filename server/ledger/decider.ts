@@ -73,7 +73,9 @@ export function* decideIn<State, Command, F extends Fact>(
   const kept = yield* snapshotOf(tx, decider, stream, fresh)
   const history = fresh
     ? []
-    : ((yield* wait(kept ? tx.readStreamAfter(stream, kept.version) : tx.readStream(stream))) as StoredFact<F>[])
+    : ((yield* wait(
+        kept ? tx.readStreamAfter(stream, kept.version) : tx.readStream(stream),
+      )) as StoredFact<F>[])
   const read = (kept?.version ?? 0) + history.length
   if (expectedVersion !== undefined && expectedVersion !== read) {
     throw new StreamVersionConflict(stream, expectedVersion, read)
