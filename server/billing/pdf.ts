@@ -2,6 +2,7 @@
 // them). What PDF's standard Helvetica can write is written in it (built into every reader, nothing
 // embedded); a name, address, title or description in an Indian script in the Noto Sans of its
 // script, embedded (pdf-fonts.ts). Amounts read "INR 1,18,000.00" in either.
+import { createHash } from 'node:crypto'
 import {
   type DocumentKind,
   type DocumentMoney,
@@ -69,6 +70,28 @@ function columnsFor(kind: DocumentKind, width: number): Column[] {
     cell: (r) => r.description,
   }
   return [description, sac, quantity, ...amounts]
+}
+
+/** A document's PDF as HTTP names it (ETag): a document never changes, and draws the same bytes. */
+export const pdfTag = (doc: InvoiceDocument): string =>
+  `"pdf-${createHash('sha256').update(JSON.stringify(doc)).digest('base64url').slice(0, 27)}"`
+
+/** PDFs drawn lately, by tag, the newest last: asked again (or at once twice), one is drawn once */
+const drawn = new Map<string, Promise<Buffer>>()
+const DRAWN_KEPT = 64
+
+/** The document's PDF, drawn once while it is among the last DRAWN_KEPT asked for. */
+export function keptPdf(tag: string, doc: InvoiceDocument): Promise<Buffer> {
+  const kept = drawn.get(tag)
+  drawn.delete(tag)
+  const pdf = kept ?? documentPdf(doc)
+  drawn.set(tag, pdf)
+  if (!kept) pdf.catch(() => drawn.delete(tag))
+  for (const oldest of drawn.keys()) {
+    if (drawn.size <= DRAWN_KEPT) break
+    drawn.delete(oldest)
+  }
+  return pdf
 }
 
 export async function documentPdf(doc: InvoiceDocument): Promise<Buffer> {

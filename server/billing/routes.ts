@@ -31,7 +31,7 @@ import { replies, type ValibotTypeProvider } from '../http/valibot.ts'
 import { toPaise, toRupees } from '../money.ts'
 import type { BillingCommands } from './commands.ts'
 import { documentView, PLATFORM_SUPPLIER, type Series } from './documents.ts'
-import { documentPdf } from './pdf.ts'
+import { keptPdf, pdfTag } from './pdf.ts'
 import type { BillingQueries } from './queries.ts'
 import type { BillingProfileRow, InvoiceDocumentRow } from './tables.ts'
 import { type FeeTerms, feeCharged } from './tax.ts'
@@ -159,14 +159,17 @@ export async function billingRoutes(fastify: FastifyInstance, options: BillingRo
         if (!row || !mayRead(row, caller)) throw notFound(missing)
         const document = documentView(row.document)
         if (request.query.format === 'json') return document
-        const pdf = await documentPdf(document)
+        // asked again, it is the same PDF: told so (304), or drawn once while it is among the last
+        const tag = pdfTag(document)
+        reply.header('etag', tag).header('cache-control', 'private, max-age=3600')
+        if (request.headers['if-none-match'] === tag) return reply.code(304).send()
+        const pdf = await keptPdf(tag, document)
         return reply
           .type('application/pdf')
           .header(
             'content-disposition',
             `inline; filename="${row.number.replace(/[^A-Za-z0-9-]/g, '_')}.pdf"`,
           )
-          .header('cache-control', 'private, max-age=3600')
           .send(pdf)
       },
     )

@@ -230,9 +230,29 @@ describe('invoices and credit notes', () => {
     expect(pdf.statusCode).toBe(200)
     expect(pdf.headers['content-type']).toBe('application/pdf')
     expect(pdf.rawPayload.subarray(0, 5).toString()).toBe('%PDF-')
+    // asked again: the same bytes, or told it has not changed
+    const tag = pdf.headers.etag as string
+    expect(tag).toMatch(/^"pdf-[\w-]{27}"$/)
+    const again = await get(app(), `/api/v1/ticket/${ticketId}/invoice`, buyer)
+    expect([again.headers.etag, again.rawPayload.equals(pdf.rawPayload)]).toEqual([tag, true])
+    const unchanged = await app().inject({
+      method: 'GET',
+      url: `/api/v1/ticket/${ticketId}/invoice`,
+      headers: { ...bearer(buyer.token), 'if-none-match': tag },
+    })
+    expect([unchanged.statusCode, unchanged.body]).toEqual([304, ''])
+    // nor is it told to another who sends the tag
+    const stranger = await app().inject({
+      method: 'GET',
+      url: `/api/v1/ticket/${ticketId}/invoice`,
+      headers: { ...bearer((await signUp(app())).token), 'if-none-match': tag },
+    })
+    expect(stranger.statusCode).toBe(404)
     // the next payment takes the next number; the number is a fact with the payment
     const second = await buy(app(), buyer, event, 'VIP', 1)
     expect((await invoiceOf(buyer, second)).json().number).toBe(`INV${fyNow()}/000002`)
+    const secondPdf = await get(app(), `/api/v1/ticket/${second}/invoice`, buyer)
+    expect(secondPdf.headers.etag).not.toBe(tag)
     const facts = await dbRows(
       app(),
       `SELECT type FROM ledger WHERE stream = 'order-${second}' ORDER BY version`,
