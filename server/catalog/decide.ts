@@ -142,7 +142,8 @@ const sameJson = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringif
 
 export const eventDecider: Decider<EventState, EventCommand, CatalogFact> = {
   // Every seat map saved is a whole plan on the stream (up to 100,000 seats): a decision reads the
-  // state kept after the last one, not every plan again. Change the kind with EventState or evolve.
+  // state kept after the last one, not every plan again. Change the kind with EventState, evolve or
+  // the catalogue's upcasters (facts.ts): the states kept before are then not read.
   snapshot: { kind: 'event-1', after: new Set(['SeatMapPlaced']), every: 64 },
   initialState: () => ({
     status: null,

@@ -200,6 +200,11 @@ export type CatalogFact =
   | EventCancelled
   | SeatMapPlaced
 
+/**
+ * Old shapes of the catalogue's facts as they are read now. An event's decisions fold a snapshot of
+ * its state (eventDecider.snapshot): a new upcaster here that changes what the state holds needs the
+ * snapshot's kind changed with it, or the states kept before it go on without it.
+ */
 export const catalogUpcasters = {
   /** Before prices were kept in paise: ticketTypes[].price in rupees. */
   EventSubmitted(data) {

@@ -33,6 +33,7 @@ export const pgStreamSnapshots = pgTable('stream_snapshots', {
   stream: text('stream').primaryKey(),
   kind: text('kind').notNull(),
   version: integer('version').notNull(),
+  position: bigint('position', { mode: 'number' }).notNull(),
   state: text('state').notNull(),
 })
 

@@ -51,5 +51,8 @@ export const streamSnapshots = sqliteTable('stream_snapshots', {
   /** the decider and the shape of its state: a snapshot of another kind is not used */
   kind: text('kind').notNull(),
   version: integer('version').notNull(),
+  /** the ledger position of the stream's fact at that version: a snapshot whose fact is not there
+   * (a ledger restored without it) is not used */
+  position: integer('position').notNull(),
   state: text('state').notNull(),
 })

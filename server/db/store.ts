@@ -74,17 +74,26 @@ export async function runLater<T>(work: Step<T>): Promise<T> {
 }
 
 /**
- * A decider's state of a stream as of its fact `version`, kept so that a decision reads it and the
- * facts after it instead of the whole stream. `kind` names the decider and the shape of its state: a
- * snapshot of another kind is not used. It stays true of its version for ever (facts never change).
+ * A decider's state of a stream as of its fact `version` (at ledger `position`), kept so that a
+ * decision reads it and the facts after it instead of the whole stream. `kind` names the decider and
+ * the shape of its state: a snapshot of another kind is not used, nor one whose fact is no longer at
+ * that position (a ledger restored without it). It stays true of its fact for ever.
  */
-export type StreamSnapshot = { stream: string; kind: string; version: number; state: unknown }
+export type StreamSnapshot = {
+  stream: string
+  kind: string
+  version: number
+  position: number
+  state: unknown
+}
 
 /** What a decision may do inside its transaction. */
 export type DecisionTx<Reads> = {
   readStream(stream: string): Awaitable<StoredFact[]>
   /** the stream's facts after a version, oldest first */
   readStreamAfter(stream: string, version: number): Awaitable<StoredFact[]>
+  /** the ledger position of the stream's fact at a version (undefined: it has none) */
+  positionOf(stream: string, version: number): Awaitable<number | undefined>
   /** the state a decider kept of the stream at a version (ledger/decider.ts), if any */
   readSnapshot(stream: string): Awaitable<StreamSnapshot | undefined>
   /** keeps a decider's state of the stream, with the decision's facts (one snapshot a stream) */

@@ -5,6 +5,7 @@ import {
   type LedgerPort,
   type Step,
   type StreamSnapshot,
+  together,
   wait,
 } from '../db/store.ts'
 import { type Fact, type FactMeta, type StoredFact, StreamVersionConflict } from './ledger.ts'
@@ -70,12 +71,9 @@ export function* decideIn<State, Command, F extends Fact>(
   decider: Decider<State, Command, F>,
   { stream, command: asked, meta = {}, expectedVersion, fresh = false }: CommandOptions<Command, State>,
 ): Step<Handled<State, F>> {
-  const kept = yield* snapshotOf(tx, decider, stream, fresh)
-  const history = fresh
-    ? []
-    : ((yield* wait(
-        kept ? tx.readStreamAfter(stream, kept.version) : tx.readStream(stream),
-      )) as StoredFact<F>[])
+  const { kept, history } = fresh
+    ? { kept: undefined, history: [] }
+    : yield* historyOf<F>(tx, stream, decider.snapshot?.kind)
   const read = (kept?.version ?? 0) + history.length
   if (expectedVersion !== undefined && expectedVersion !== read) {
     throw new StreamVersionConflict(stream, expectedVersion, read)
@@ -88,28 +86,44 @@ export function* decideIn<State, Command, F extends Fact>(
   const after = decided.reduce(decider.evolve, state)
   const version = read + facts.length
   const keep = decider.snapshot
+  const last = facts.at(-1)
   if (
     keep &&
-    facts.length > 0 &&
+    last &&
     (history.length + facts.length >= keep.every ||
       history.some((f) => keep.after.has(f.type)) ||
       facts.some((f) => keep.after.has(f.type)))
   ) {
-    yield* wait(tx.writeSnapshot({ stream, kind: keep.kind, version, state: after }))
+    // the state as the facts fold once stored (a field left undefined is not kept in a fact's JSON,
+    // so it changes nothing when the stream is read again): what a later fold of the stream gives
+    const stored = JSON.parse(JSON.stringify(decided)) as F[]
+    const kept = stored.reduce(decider.evolve, state)
+    yield* wait(tx.writeSnapshot({ stream, kind: keep.kind, version, position: last.position, state: kept }))
   }
   return { facts, state: after, version }
 }
 
-/** The snapshot the decider kept of the stream, when it keeps them and it is of its kind. */
-function* snapshotOf<State, Command, F extends Fact>(
+/**
+ * The stream's facts, after the snapshot the decider kept of it when there is one of its kind
+ * (`kind`) whose fact is still where it was (a ledger restored without that fact leaves it behind:
+ * then the whole stream is read).
+ */
+function* historyOf<F extends Fact>(
   tx: DecisionTx<unknown>,
-  decider: Decider<State, Command, F>,
   stream: string,
-  fresh: boolean,
-): Step<StreamSnapshot | undefined> {
-  if (fresh || !decider.snapshot) return undefined
-  const kept = yield* wait(tx.readSnapshot(stream))
-  return kept?.kind === decider.snapshot.kind ? kept : undefined
+  kind: string | undefined,
+): Step<{ kept: StreamSnapshot | undefined; history: StoredFact<F>[] }> {
+  const snapshot = kind === undefined ? undefined : yield* wait(tx.readSnapshot(stream))
+  if (snapshot && snapshot.kind === kind) {
+    const [position, after] = yield* wait(
+      together([
+        tx.positionOf(stream, snapshot.version),
+        tx.readStreamAfter(stream, snapshot.version),
+      ] as const),
+    )
+    if (position === snapshot.position) return { kept: snapshot, history: after as StoredFact<F>[] }
+  }
+  return { kept: undefined, history: (yield* wait(tx.readStream(stream))) as StoredFact<F>[] }
 }
 
 /**

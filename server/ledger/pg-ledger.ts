@@ -123,6 +123,8 @@ export type PgTx = {
   readStream(stream: string): Promise<StoredFact[]>
   /** the stream's facts after a version, oldest first */
   readStreamAfter(stream: string, version: number): Promise<StoredFact[]>
+  /** the ledger position of the stream's fact at a version (undefined: it has none) */
+  positionOf(stream: string, version: number): Promise<number | undefined>
   /** the state a decider kept of the stream (decider.ts), if any */
   readSnapshot(stream: string): Promise<StreamSnapshot | undefined>
   /** keeps a decider's state of the stream, sent with the transaction's next statement */
@@ -238,21 +240,30 @@ class Transaction implements PgTx {
     return rows.map(this.ledger.decode)
   }
 
-  async readSnapshot(stream: string): Promise<StreamSnapshot | undefined> {
-    const [row] = await this.query<{ kind: string; version: number; state: string }>(
-      'SELECT kind, version, state FROM stream_snapshots WHERE stream = $1',
-      [stream],
+  async positionOf(stream: string, version: number): Promise<number | undefined> {
+    const [row] = await this.query<{ position: number }>(
+      'SELECT position FROM ledger WHERE stream = $1 AND version = $2',
+      [stream, version],
     )
-    return row && { stream, kind: row.kind, version: row.version, state: JSON.parse(row.state) }
+    return row?.position
   }
 
-  writeSnapshot({ stream, kind, version, state }: StreamSnapshot): void {
-    // a decision that raced another on the stream never commits (its append is refused), so the
-    // snapshot written is always of the version its own facts reached
+  async readSnapshot(stream: string): Promise<StreamSnapshot | undefined> {
+    const [row] = await this.query<{ kind: string; version: number; position: number; state: string }>(
+      'SELECT kind, version, position, state FROM stream_snapshots WHERE stream = $1',
+      [stream],
+    )
+    return row && { stream, ...row, state: JSON.parse(row.state) }
+  }
+
+  writeSnapshot({ stream, kind, version, position, state }: StreamSnapshot): void {
+    // written after the decision's append: a decision that lost a race on the stream is refused
+    // there and never writes, and a work of a batch that fails after it is run again without it
     this.exec(
-      `INSERT INTO stream_snapshots (stream, kind, version, state) VALUES ($1, $2, $3, $4)
-       ON CONFLICT (stream) DO UPDATE SET kind = excluded.kind, version = excluded.version, state = excluded.state`,
-      [stream, kind, version, JSON.stringify(state)],
+      `INSERT INTO stream_snapshots (stream, kind, version, position, state) VALUES ($1, $2, $3, $4, $5)
+       ON CONFLICT (stream) DO UPDATE SET kind = excluded.kind, version = excluded.version,
+         position = excluded.position, state = excluded.state`,
+      [stream, kind, version, position, JSON.stringify(state)],
     )
   }
 
@@ -864,6 +875,7 @@ export function pgLedgerPort<Reads>(ledger: PgLedger, readsOf: (tx: PgTx) => Rea
   const decision = (tx: PgTx): DecisionTx<Reads> => ({
     readStream: (stream) => tx.readStream(stream),
     readStreamAfter: (stream, version) => tx.readStreamAfter(stream, version),
+    positionOf: (stream, version) => tx.positionOf(stream, version),
     readSnapshot: (stream) => tx.readSnapshot(stream),
     writeSnapshot: (snapshot) => tx.writeSnapshot(snapshot),
     append: (stream, expectedVersion, facts, meta) => tx.append(stream, expectedVersion, facts, meta),

@@ -9,6 +9,7 @@ export function sqliteLedgerPort<Reads>(ledger: Ledger, reads: Reads): LedgerPor
   const tx: DecisionTx<Reads> = {
     readStream: (stream) => ledger.readStream(stream),
     readStreamAfter: (stream, version) => ledger.readStreamAfter(stream, version),
+    positionOf: (stream, version) => ledger.positionOf(stream, version),
     readSnapshot: (stream) => ledger.readSnapshot(stream),
     writeSnapshot: (snapshot) => ledger.writeSnapshot(snapshot),
     append: (stream, expectedVersion, facts, meta) => ledger.append(stream, expectedVersion, facts, meta),

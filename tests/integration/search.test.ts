@@ -352,6 +352,7 @@ describe('the index as a read model', () => {
         'api_tokens',
         'webhook_endpoints',
         'webhook_deliveries',
+        'stream_snapshots',
       ])
         sqlite.exec(`DROP TABLE ${table}`)
       for (const column of [
@@ -396,6 +397,7 @@ describe('the index as a read model', () => {
         '0033_buyer_documents_order',
         '0034_invoice_documents_no_buyer_index',
         '0035_seats_row_record',
+        '0036_stream_snapshots',
       ]
       sqlite
         .prepare(`DELETE FROM __drizzle_migrations WHERE created_at IN (${undone.map(() => '?').join(', ')})`)
