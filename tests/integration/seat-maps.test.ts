@@ -45,6 +45,7 @@ import {
   dbValue,
   ledgerFacts,
   rebuildStore,
+  snapshotsDisagreeing,
   testStore,
 } from '../support/db.ts'
 import { lapseHold } from '../support/events.ts'
@@ -864,6 +865,9 @@ describe('an event’s decisions after its plans', () => {
       JSON.stringify(told),
       streams.event(event._id),
     )
+    expect(await snapshotsDisagreeing(app())).toEqual([
+      `${streams.event(event._id)} (not the state its facts fold to)`,
+    ])
     const refused = await putMap(event, theatre())
     expect(refused.statusCode).toBe(409)
     expect(refused.json().message).toBe(EVENT_CANCELLED)
@@ -879,6 +883,7 @@ describe('an event’s decisions after its plans', () => {
     expect(again.version).toBe(facts.length + 1)
     expect(again.state.cancelled).toBe(false)
     expect(again.state.seatMap?.sections[0]?.rows.length).toBe(3)
+    expect(await snapshotsDisagreeing(app())).toEqual([])
     // a decision on the facts after it: a held seat may not move, as the plan kept says
     const buyer = await signUp(app())
     const map = await mapOf(event)

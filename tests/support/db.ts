@@ -9,11 +9,14 @@
 // `AS "paymentStatus"`), and SQLite's functions (json_set, …) have other names there.
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { isDeepStrictEqual } from 'node:util'
 import type { FastifyInstance } from 'fastify'
 import type pg from 'pg'
+import { eventDecider } from '../../server/catalog/decide.ts'
 import type { Config } from '../../server/config.ts'
 import { migrationsFolder, openDatabase } from '../../server/db/connection.ts'
 import { openPostgres, pgMigrationsFolder } from '../../server/db/pg-connection.ts'
+import { type Decider, fold } from '../../server/ledger/decider.ts'
 import type { StoredFact } from '../../server/ledger/ledger.ts'
 import { rebuildReadModels } from '../../server/ledger/rebuild.ts'
 import { pgAppLedger } from '../../server/pg-projections.ts'
@@ -232,8 +235,49 @@ export async function everyFact(ledger: {
 /** Every fact of the app's ledger, in position order. */
 export const ledgerFacts = (app: HasStore): Promise<StoredFact[]> => everyFact(storeOf(app).ledger)
 
-/** Empties every read model and replays the whole ledger into it, on the app's store (ledger:rebuild). */
+/** the deciders that keep snapshots of their streams, by the kind of snapshot each keeps */
+const keepers: Record<string, Pick<Decider<unknown, never, never>, 'initialState' | 'evolve'>> = {
+  [eventDecider.snapshot?.kind ?? '']: eventDecider as never,
+}
+
+/**
+ * The decisions' kept states (stream_snapshots) that are not what their streams fold to as of their
+ * version (as stored: JSON), or whose fact is not at their position: the streams, with why.
+ */
+export async function snapshotsDisagreeing(app: HasStore): Promise<string[]> {
+  const kept = await dbRows<{
+    stream: string
+    kind: string
+    version: number
+    position: number
+    state: string
+  }>(app, 'SELECT stream, kind, version, position, state FROM stream_snapshots')
+  const wrong: string[] = []
+  for (const row of kept) {
+    const decider = keepers[row.kind]
+    if (!decider) {
+      wrong.push(`${row.stream} (no decider keeps ${row.kind})`)
+      continue
+    }
+    const facts = (await storeOf(app).ledger.readStream(row.stream)).filter((f) => f.version <= row.version)
+    if (facts.length !== Number(row.version) || facts.at(-1)?.position !== Number(row.position))
+      wrong.push(`${row.stream} (its fact ${row.version} is not at ${row.position})`)
+    else if (
+      !isDeepStrictEqual(JSON.parse(JSON.stringify(fold(decider, facts as never[]))), JSON.parse(row.state))
+    )
+      wrong.push(`${row.stream} (not the state its facts fold to)`)
+  }
+  return wrong
+}
+
+/**
+ * Empties every read model and replays the whole ledger into it, on the app's store (ledger:rebuild).
+ * First, the decisions' kept states are held to their streams (snapshotsDisagreeing): a rebuild
+ * leaves them, so they must already be what the ledger says.
+ */
 export async function rebuildStore(app: HasStore): Promise<{ facts: number; tables: string[] }> {
+  const wrong = await snapshotsDisagreeing(app)
+  if (wrong.length > 0) throw new Error(`kept states that their streams disagree with: ${wrong.join('; ')}`)
   const store = storeOf(app)
   if (store.postgres) {
     const tables = readModelTables()
