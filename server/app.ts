@@ -283,6 +283,7 @@ export async function createHttpApp(parts: {
         commands: services.integrationCommands,
         tokenAuth: services.tokenAuth,
         catalog: services.catalog,
+        throttle: services.throttle,
       })
       await webhookRoutes(api, {
         config,
@@ -290,6 +291,7 @@ export async function createHttpApp(parts: {
         endpoints: services.endpointCommands,
         deliveries: services.webhookCommands,
         catalog: services.catalog,
+        throttle: services.throttle,
       })
       await queueRoutes(api, {
         events,

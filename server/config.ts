@@ -224,6 +224,9 @@ const EnvSchema = v.object({
   DOOR_STAFF_CHANGES_PER_HOUR: wholeNumber(30, 1),
   CHECKOUTS_PER_EVENT_PER_HOUR: wholeNumber(30, 1),
   SEATMAP_SAVES_PER_HOUR: wholeNumber(30, 1),
+  INTEGRATIONS_ADDED_PER_HOUR: wholeNumber(30, 1),
+  WEBHOOK_RETRIES_PER_HOUR: wholeNumber(120, 1),
+  SALE_ROOM_CHANGES_PER_HOUR: wholeNumber(60, 1),
   RESET_TOKEN_MINUTES: wholeNumber(30, 1),
   LEDGER_POLL_MS: wholeNumber(100, 10),
   UPLOAD_IMAGE_MAX_MB: wholeNumber(10, 1),
@@ -429,6 +432,14 @@ export type Config = {
     /** seat maps one organizer saves an hour: each is a fact with the whole plan (up to 100,000
      * seats) on its event's stream, which every later decision on the event reads */
     seatMapSavesPerHour: number
+    /** API tokens one account makes and webhook endpoints one organizer adds an hour: each is a fact
+     * of the account's stream, which the next one's count reads (revoking or removing is never refused) */
+    integrationsAddedPerHour: number
+    /** webhook deliveries one organizer asks for again an hour: each is a request to the endpoint */
+    redeliveriesPerHour: number
+    /** sale times set, waiting rooms paused and resumed, by one organizer an hour: each is told at
+     * once to everyone in the room's line */
+    saleRoomChangesPerHour: number
   }
   resetTokenMinutes: number
   ledgerPollMs: number
@@ -738,6 +749,9 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       doorStaffChangesPerHour: env.DOOR_STAFF_CHANGES_PER_HOUR,
       checkoutsPerEventPerHour: env.CHECKOUTS_PER_EVENT_PER_HOUR,
       seatMapSavesPerHour: env.SEATMAP_SAVES_PER_HOUR,
+      integrationsAddedPerHour: env.INTEGRATIONS_ADDED_PER_HOUR,
+      redeliveriesPerHour: env.WEBHOOK_RETRIES_PER_HOUR,
+      saleRoomChangesPerHour: env.SALE_ROOM_CHANGES_PER_HOUR,
     },
     resetTokenMinutes: env.RESET_TOKEN_MINUTES,
     ledgerPollMs: env.LEDGER_POLL_MS,

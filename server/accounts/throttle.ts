@@ -52,6 +52,9 @@ export type HourlyAction =
   | 'door-staff'
   | 'checkout'
   | 'seatmap'
+  | 'integration'
+  | 'redelivery'
+  | 'sale-room'
 const hourlyWords: Record<HourlyAction, string> = {
   inquiry: 'inquiries sent',
   transfer: 'tickets transferred',
@@ -60,6 +63,9 @@ const hourlyWords: Record<HourlyAction, string> = {
   'door-staff': 'door staff changes',
   checkout: 'checkouts for this event',
   seatmap: 'seat maps saved',
+  integration: 'API tokens and webhooks added',
+  redelivery: 'deliveries asked for again',
+  'sale-room': 'changes to sales and waiting rooms',
 }
 
 const minutes = (ms: number) => Math.max(1, Math.ceil(ms / 60_000))
@@ -162,6 +168,9 @@ export function createThrottle(config: Config, redis: Redis | null): Throttle {
     'door-staff': make('door-staff', limits.doorStaffChangesPerHour, 3600),
     checkout: make('checkout', limits.checkoutsPerEventPerHour, 3600),
     seatmap: make('seatmap', limits.seatMapSavesPerHour, 3600),
+    integration: make('integration', limits.integrationsAddedPerHour, 3600),
+    redelivery: make('redelivery', limits.redeliveriesPerHour, 3600),
+    'sale-room': make('sale-room', limits.saleRoomChangesPerHour, 3600),
   }
 
   const turns = loginTurns(config.queuePrefix, redis)

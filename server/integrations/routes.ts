@@ -1,5 +1,6 @@
 // API tokens' routes (API.md, "Tokens and webhooks"): an organizer or admin makes, lists and
 // revokes their own. A token cannot make or revoke tokens (these routes take no scope).
+
 import type { FastifyInstance } from 'fastify'
 import * as v from 'valibot'
 import { MessageReply } from '../../contracts/common.ts'
@@ -12,6 +13,7 @@ import {
   TokenParams,
   TokenView,
 } from '../../contracts/tokens.ts'
+import type { Throttle } from '../accounts/throttle.ts'
 import type { CatalogQueries } from '../catalog/queries.ts'
 import { invalid, notFound } from '../errors.ts'
 import { callerOf } from '../http/access.ts'
@@ -25,11 +27,12 @@ export type IntegrationRoutesOptions = {
   commands: IntegrationCommands
   tokenAuth: Pick<TokenAuth, 'usesOf'>
   catalog: Pick<CatalogQueries, 'byId'>
+  throttle: Pick<Throttle, 'perHour'>
 }
 
 export async function integrationRoutes(fastify: FastifyInstance, options: IntegrationRoutesOptions) {
   const app = fastify.withTypeProvider<ValibotTypeProvider>()
-  const { integrations, commands, tokenAuth, catalog } = options
+  const { integrations, commands, tokenAuth, catalog, throttle } = options
   const access = { access: ['organizers', 'admin'] as const }
 
   app.post(
@@ -38,6 +41,8 @@ export async function integrationRoutes(fastify: FastifyInstance, options: Integ
     async (request, reply) => {
       const caller = callerOf(request)
       const body = request.body
+      // counted first: each token made is a fact of the account's stream
+      await throttle.perHour('integration', caller.id)
       if (body.expiresAt && Date.parse(body.expiresAt) <= Date.now())
         throw invalid(EXPIRES_IN_PAST, [{ field: 'expiresAt', message: EXPIRES_IN_PAST }])
       // an organizer binds a token to their own events only (an admin to any)

@@ -1,5 +1,6 @@
 // Webhooks' routes (API.md, "Tokens and webhooks"): an organizer's endpoints, their deliveries, and
 // a delivery sent again. An endpoint's signing secret is shown once, when it is added.
+
 import type { FastifyInstance } from 'fastify'
 import * as v from 'valibot'
 import { MessageReply } from '../../contracts/common.ts'
@@ -17,6 +18,7 @@ import {
   WebhookParams,
   WebhookView,
 } from '../../contracts/webhooks.ts'
+import type { Throttle } from '../accounts/throttle.ts'
 import type { CatalogQueries } from '../catalog/queries.ts'
 import type { Config } from '../config.ts'
 import { invalid, notFound } from '../errors.ts'
@@ -33,6 +35,7 @@ export type WebhookRoutesOptions = {
   endpoints: EndpointCommands
   deliveries: Pick<WebhookCommands, 'retry'>
   catalog: Pick<CatalogQueries, 'byId'>
+  throttle: Pick<Throttle, 'perHour'>
 }
 
 const view = (e: WebhookEndpointRow) => ({
@@ -45,7 +48,7 @@ const view = (e: WebhookEndpointRow) => ({
 
 export async function webhookRoutes(fastify: FastifyInstance, options: WebhookRoutesOptions) {
   const app = fastify.withTypeProvider<ValibotTypeProvider>()
-  const { config, webhooks, endpoints, deliveries, catalog } = options
+  const { config, webhooks, endpoints, deliveries, catalog, throttle } = options
   const access = { access: ['organizers'] as const }
 
   /** the caller's own endpoint, or 404 (another's is answered as none) */
@@ -62,6 +65,8 @@ export async function webhookRoutes(fastify: FastifyInstance, options: WebhookRo
     async (request, reply) => {
       const caller = callerOf(request)
       const body = request.body
+      // counted first: each endpoint added is a fact of the organizer's stream
+      await throttle.perHour('integration', caller.id)
       const url = new URL(body.url)
       const allowPrivate = config.webhooks.allowPrivate
       if (url.protocol !== 'https:' && !(allowPrivate && url.protocol === 'http:'))
@@ -143,6 +148,8 @@ export async function webhookRoutes(fastify: FastifyInstance, options: WebhookRo
       const endpoint = await ownEndpoint(request.params.id, caller.id)
       const delivery = await webhooks.delivery(request.params.deliveryId)
       if (!delivery || delivery.endpointId !== endpoint.id) throw notFound(DELIVERY_NOT_FOUND)
+      // each is another request to the endpoint (and facts of its own)
+      await throttle.perHour('redelivery', caller.id)
       await deliveries.retry(delivery, caller.id)
       return reply.code(202).send({ message: DELIVERY_AGAIN })
     },

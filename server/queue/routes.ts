@@ -71,6 +71,8 @@ export async function queueRoutes(fastify: FastifyInstance, options: QueueRoutes
     async (request) => {
       const caller = callerOf(request)
       const event = await ownEvent(request.params.id, caller, false)
+      // each change is told at once to everyone in the room's line
+      await throttle.perHour('sale-room', caller.id)
       const { opensAt, waitingRoom, admitPerMinute, ticketTypes } = request.body
       const types = await typesOf(event.id)
       // each named type by its name (any case) or its id
@@ -212,6 +214,8 @@ export async function queueRoutes(fastify: FastifyInstance, options: QueueRoutes
       async (request) => {
         const caller = callerOf(request)
         const event = await ownEvent(request.params.id, caller, true)
+        // an admin stepping in is not counted
+        if (caller.role !== 'admin') await throttle.perHour('sale-room', caller.id)
         await commands[what](event.id, caller.id, { actor: caller.id, requestId: request.id })
         return { message }
       },

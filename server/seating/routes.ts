@@ -55,6 +55,14 @@ export async function seatingRoutes(fastify: FastifyInstance, options: SeatingRo
     return caller?.role === 'admin' || caller?.id === row.organizerId
   }
 
+  /** the event, when it is the caller's (else refused as GET would, or as not theirs) */
+  const ownEvent = async (id: string, request: FastifyRequest, callerId: string) => {
+    const row = await events.byId(id)
+    if (!visible(row, request)) throw notFound(EVENT_NOT_FOUND)
+    if (row.organizerId !== callerId) throw forbidden(NOT_YOUR_EVENT)
+    return row
+  }
+
   /** the map as GET answers it, or null when the event has none */
   const viewOf = async (eventId: string): Promise<SeatMapView | null> => {
     const [map, types] = await Promise.all([seating.map(eventId), events.ticketTypesOf([eventId])])
@@ -67,17 +75,20 @@ export async function seatingRoutes(fastify: FastifyInstance, options: SeatingRo
       price: toRupees(typeOf.get(s.ticketTypeId)?.pricePaise ?? 0),
       rows: [],
     }))
-    const sectionOf = new Map(sections.map((s) => [s.name, s]))
-    let row: SeatMapView['sections'][number]['rows'][number] | undefined
+    type Row = SeatMapView['sections'][number]['rows'][number]
+    const sectionOf = new Map(sections.map((s) => [s.name, { section: s, rows: new Map<string, Row>() }]))
+    let row: Row | undefined
     let rowSection: string | undefined
     for (const seat of map.seats) {
-      const section = sectionOf.get(seat.section)
-      if (!section) continue
+      const found = sectionOf.get(seat.section)
+      if (!found) continue
       if (!row || row.label !== seat.row || rowSection !== seat.section) {
-        row = section.rows.find((r) => r.label === seat.row)
+        // a row by its label (not looked for along the section's rows: a plan may have 100,000)
+        row = found.rows.get(seat.row)
         if (!row) {
           row = { label: seat.row, seats: [] }
-          section.rows.push(row)
+          found.rows.set(seat.row, row)
+          found.section.rows.push(row)
         }
         rowSection = seat.section
       }
@@ -103,16 +114,19 @@ export async function seatingRoutes(fastify: FastifyInstance, options: SeatingRo
         body: SeatMapBody,
         response: replies({ 200: v.object({ message: v.string(), seatmap: SeatMapView }) }),
       },
+      // Before its body (up to 16 MB) is read: the event must be the caller's, and a plan of up to
+      // 100,000 seats, read, checked, placed and kept whole on the event's stream at each save, is
+      // counted first, refused past the organizer's hourly allowance.
+      preParsing: async (request) => {
+        const caller = callerOf(request)
+        await ownEvent((request.params as { id: string }).id, request, caller.id)
+        await options.throttle.perHour('seatmap', caller.id)
+      },
     },
     async (request) => {
       const caller = callerOf(request)
       const { id } = request.params
-      const row = await events.byId(id)
-      if (!visible(row, request)) throw notFound(EVENT_NOT_FOUND)
-      if (row.organizerId !== caller.id) throw forbidden(NOT_YOUR_EVENT)
-      // a plan of up to 100,000 seats is checked, placed and kept whole on the event's stream at
-      // each save: counted before that work, refused past the organizer's hourly allowance
-      await options.throttle.perHour('seatmap', caller.id)
+      await ownEvent(id, request, caller.id)
       const types = (await events.ticketTypesOf([id])).get(id) ?? []
       const placed = placePlan(
         id,

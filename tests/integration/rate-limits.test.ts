@@ -430,7 +430,7 @@ describe('RATE_LIMITS=off', () => {
   })
 })
 
-describe('what one account may do per hour: inquiries, transfers, waiting list, door staff changes and seat maps saved', () => {
+describe('what one account may do per hour: inquiries, transfers, waiting list, door staff changes, seat maps saved, tokens and webhooks added, sale rooms changed', () => {
   let hourly: TestApp
   beforeAll(async () => {
     hourly = await startApp({
@@ -439,6 +439,8 @@ describe('what one account may do per hour: inquiries, transfers, waiting list, 
       WAITLIST_CHANGES_PER_HOUR: '2',
       DOOR_STAFF_CHANGES_PER_HOUR: '2',
       SEATMAP_SAVES_PER_HOUR: '2',
+      INTEGRATIONS_ADDED_PER_HOUR: '2',
+      SALE_ROOM_CHANGES_PER_HOUR: '2',
     })
   })
   afterAll(async () => {
@@ -524,6 +526,67 @@ describe('what one account may do per hour: inquiries, transfers, waiting list, 
     expectHourly(await save(drafter, event, 6), 'seat maps saved')
     expect(await app.platform.ledger.head()).toBe(head)
     expect((await save(other, another, 4)).statusCode).toBe(200)
+    // both refused before the body is read: not the other's event, and past the allowance (a body
+    // that is not even JSON would be a 400 once read)
+    const garbled = (who: Session, on: { _id: string }) =>
+      app.inject({
+        method: 'PUT',
+        url: `/api/v1/event/${on._id}/seatmap`,
+        headers: { ...bearer(who.token), 'content-type': 'application/json' },
+        payload: '{"sections": [',
+      })
+    expect((await garbled(other, event)).statusCode).toBe(403)
+    expectHourly(await garbled(drafter, event), 'seat maps saved')
+    expect((await garbled(other, another)).statusCode).toBe(400)
+  })
+
+  it('refuses the third API token an account makes and the third webhook an organizer adds, never a revocation', async () => {
+    const app = hourly.app
+    const [maker, other] = [await organizerSession(app, 'Maker'), await organizerSession(app, 'Maker2')]
+    const make = (who: Session) =>
+      send(who, 'POST', '/api/v1/account/tokens', { name: 'CI', scopes: ['events:read'] })
+    const first = await make(maker)
+    expect(first.statusCode, first.body).toBe(201)
+    expect((await send(maker, 'DELETE', `/api/v1/account/tokens/${first.json().id}`)).statusCode).toBe(200)
+    const second = await make(maker)
+    expect(second.statusCode).toBe(201)
+    const head = await app.platform.ledger.head()
+    expectHourly(await make(maker), 'API tokens and webhooks added')
+    expect(await app.platform.ledger.head()).toBe(head)
+    // revoking is never refused
+    expect((await send(maker, 'DELETE', `/api/v1/account/tokens/${second.json().id}`)).statusCode).toBe(200)
+    expect((await make(other)).statusCode).toBe(201)
+    // endpoints count with the tokens
+    const hook = (who: Session) =>
+      send(who, 'POST', '/api/v1/organizer/webhooks', {
+        url: 'https://example.com/hook',
+        events: ['order.paid'],
+      })
+    expect((await hook(other)).statusCode).toBe(201)
+    expectHourly(await hook(other), 'API tokens and webhooks added')
+  })
+
+  it('refuses the third change of an organizer to a sale time or its waiting room; an admin stepping in is not counted', async () => {
+    const app = hourly.app
+    const admin = await adminSession(app)
+    const organizer = await organizerSession(app, 'Roomy')
+    const event = await approvedEvent(app, organizer, admin, { title: 'Big On-sale' })
+    const opensAt = new Date(Date.now() + 3_600_000).toISOString()
+    const onsale = () =>
+      send(organizer, 'PUT', `/api/v1/event/${event._id}/onsale`, { opensAt, waitingRoom: true })
+    expect((await onsale()).statusCode).toBe(200)
+    expect((await send(organizer, 'POST', `/api/v1/event/${event._id}/queue/pause`)).statusCode).toBe(200)
+    const head = await app.platform.ledger.head()
+    expectHourly(
+      await send(organizer, 'POST', `/api/v1/event/${event._id}/queue/resume`),
+      'changes to sales and waiting rooms',
+    )
+    expectHourly(await onsale(), 'changes to sales and waiting rooms')
+    expect(await app.platform.ledger.head()).toBe(head)
+    for (let i = 0; i < 3; i++) {
+      const step = i % 2 === 0 ? 'resume' : 'pause'
+      expect((await send(admin, 'POST', `/api/v1/event/${event._id}/queue/${step}`)).statusCode).toBe(200)
+    }
   })
 
   it('refuses the third door staff change of an organizer (each invitation is a mail), mailing nothing more', async () => {
