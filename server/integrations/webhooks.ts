@@ -535,8 +535,13 @@ export function webhookDeliverer(parts: WebhookParts) {
     return { tried, endpoint }
   }
 
-  /** an endpoint's run of a round: its head (claimed), then what follows it while each is answered 2xx */
+  /**
+   * An endpoint's run of a round: its head (claimed), then what follows it while each is answered
+   * 2xx, until a tick has gone by: a round waits for every endpoint's run, so a slow endpoint's
+   * (each answer just inside the timeout) would hold back every other organizer's deliveries.
+   */
   const run = async (head: WebhookDeliveryRow) => {
+    const started = Date.now()
     const first = await attempt(head)
     if (!first) return []
     const done = [first]
@@ -545,7 +550,7 @@ export function webhookDeliverer(parts: WebhookParts) {
     for (const delivery of await webhooks.pendingOf(head.endpointId, PER_ROUND)) {
       if (delivery.id === head.id) continue
       // in order: one not due yet (asked again for later) stops the run
-      if (delivery.nextAt > now) break
+      if (delivery.nextAt > now || Date.now() - started > settings.tickMs) break
       const next = await attempt(delivery)
       if (!next) break
       done.push(next)

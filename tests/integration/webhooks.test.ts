@@ -23,6 +23,7 @@ type Received = { headers: IncomingMessage['headers']; body: string }
 async function receiver() {
   const received: Received[] = []
   let status = () => 200
+  let delayMs = 0
   const listen = async (server: Server, port = 0) =>
     new Promise<number>((resolve) =>
       server.listen(port, '127.0.0.1', () => resolve((server.address() as AddressInfo).port)),
@@ -35,8 +36,10 @@ async function receiver() {
       })
       req.on('end', () => {
         const code = status()
-        if (code >= 200 && code < 300) received.push({ headers: req.headers, body })
-        res.writeHead(code).end('ok')
+        setTimeout(() => {
+          if (code >= 200 && code < 300) received.push({ headers: req.headers, body })
+          res.writeHead(code).end('ok')
+        }, delayMs)
       })
     })
   let server = make()
@@ -44,8 +47,9 @@ async function receiver() {
   return {
     url: `http://127.0.0.1:${port}/hooks`,
     received,
-    answer: (code: () => number) => {
+    answer: (code: () => number, afterMs = 0) => {
       status = code
+      delayMs = afterMs
     },
     stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
     restart: async () => {
@@ -160,6 +164,34 @@ describe('webhooks', () => {
     await until(() => hooks.received.length === 4, 10_000)
     expect(hooks.received[3]?.headers['webhook-id']).toBe(delivery.id)
     await hooks.stop()
+  })
+
+  it('lets no slow endpoint hold back another organizer’s deliveries: its run of a round ends once a tick has gone by', async () => {
+    const [slow, fast] = [await receiver(), await receiver()]
+    const [patient, other] = [
+      await organizerSession(app(), 'Patient'),
+      await organizerSession(app(), 'Brisk'),
+    ]
+    const [slowEvent, fastEvent] = [
+      await approvedEvent(app(), patient, admin),
+      await approvedEvent(app(), other, admin),
+    ]
+    expect((await addEndpoint(patient, { url: slow.url, events: ['order.paid'] })).statusCode).toBe(201)
+    expect((await addEndpoint(other, { url: fast.url, events: ['order.paid'] })).statusCode).toBe(201)
+    // six paid orders wait for the slow endpoint (refused meanwhile), then it answers each in 500 ms
+    slow.answer(() => 503)
+    const buyer = await signUp(app())
+    for (let i = 0; i < 6; i++) await buy(app(), buyer, slowEvent, 'VIP', 1)
+    slow.answer(() => 200, 500)
+    await until(() => slow.received.length >= 1, 20_000)
+    // the other organizer's order, paid while the slow endpoint's deliveries go out one by one
+    await buy(app(), buyer, fastEvent, 'VIP', 1)
+    await until(() => fast.received.length === 1, 10_000)
+    // it did not wait for all six (3 s): each round gives the slow endpoint about one
+    expect(slow.received.length).toBeLessThan(6)
+    await until(() => slow.received.length === 6, 20_000)
+    await slow.stop()
+    await fast.stop()
   })
 
   it('removes an endpoint: nothing more is queued for it', async () => {
