@@ -1,6 +1,5 @@
 // API tokens' routes (API.md, "Tokens and webhooks"): an organizer or admin makes, lists and
 // revokes their own. A token cannot make or revoke tokens (these routes take no scope).
-
 import type { FastifyInstance } from 'fastify'
 import * as v from 'valibot'
 import { MessageReply } from '../../contracts/common.ts'

@@ -1,6 +1,5 @@
 // Webhooks' routes (API.md, "Tokens and webhooks"): an organizer's endpoints, their deliveries, and
 // a delivery sent again. An endpoint's signing secret is shown once, when it is added.
-
 import type { FastifyInstance } from 'fastify'
 import * as v from 'valibot'
 import { MessageReply } from '../../contracts/common.ts'
