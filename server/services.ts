@@ -119,7 +119,6 @@ export function createServices(platform: Platform, seams: Seams = {}) {
       timeZone: config.timeZone,
       passesOf: validPasses,
       seating: store.queries.seating,
-      billing: store.queries.billing,
     }),
     inquiryMails: inquiryMails({ accounts, support, publicUrl: config.publicUrl }),
     doorMails: doorMails({ accounts, catalog, publicUrl: config.publicUrl }),

@@ -2,6 +2,7 @@
 // worker process and by the server when it runs the workers itself.
 import type { AccountQueries } from '../server/accounts/queries.ts'
 import type { BookingCommands } from '../server/booking/commands.ts'
+import type { BillingQueries } from '../server/billing/queries.ts'
 import type { PaymentConfirmer } from '../server/booking/confirm.ts'
 import type { BookingQueries } from '../server/booking/queries.ts'
 import type { CatalogQueries } from '../server/catalog/queries.ts'
@@ -26,6 +27,8 @@ export type WorkerParts = {
   waitlist: WaitlistCommands
   confirm: PaymentConfirmer
   sentMails: AsyncQueries<SentMailRecord>
+  /** the documents a mail names (issue 42), read when it is sent */
+  billing: Pick<BillingQueries, 'documentsOf'>
   /** webhooks (issue 43): the queries and decisions the queuer and the deliverer use */
   webhooks: WebhookQueries
   webhookCommands: WebhookCommands
@@ -34,7 +37,7 @@ export type WorkerParts = {
 export const createProcessors = (parts: WorkerParts): Processors => {
   const { platform, bookingCommands: commands, confirm, booking } = parts
   return {
-    mail: mailProcessor(platform.mailer, parts.sentMails),
+    mail: mailProcessor(platform.mailer, parts.sentMails, parts.billing),
     payments: paymentsProcessor({ gateway: platform.gateway, commands, confirm }),
     holds: holdsProcessor({ booking, commands, confirm, events: parts.catalog, waitlist: parts.waitlist }),
     notifications: notificationsProcessor({

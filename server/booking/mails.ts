@@ -2,11 +2,9 @@
 // that give someone tickets (the confirmation, and the transfer's to the new holder) carry the
 // ticket's passes (issue 16): an HTML part shows each as a QR code to scan at the door, drawn when
 // the mail is sent (mail/mailer.ts); the text part links to the ticket page, which shows them too.
-import type { InvoiceDocument } from '../../contracts/billing.ts'
 import { type SeatLabel, seatText } from '../../contracts/seating.ts'
 import type { AccountQueries } from '../accounts/queries.ts'
-import { documentView, type Series } from '../billing/documents.ts'
-import type { BillingQueries } from '../billing/queries.ts'
+import type { Series } from '../billing/documents.ts'
 import type { CatalogQueries } from '../catalog/queries.ts'
 import { type Mail, type MailPass, passImageId } from '../mail/mailer.ts'
 import { rupeesText } from '../money.ts'
@@ -84,8 +82,6 @@ export function movedMail(
   }
 }
 
-/** a mail's documents, when it has any */
-const withDocuments = (documents: InvoiceDocument[]) => (documents.length > 0 ? { documents } : {})
 
 export function bookingMails(parts: {
   accounts: AccountQueries
@@ -98,8 +94,6 @@ export function bookingMails(parts: {
   passesOf(order: OrderRow): Promise<MailPass[]>
   /** a seated ticket's seats (issue 40) */
   seating: Pick<SeatingQueries, 'labelsOf'>
-  /** an order's invoices and credit notes (issue 42), attached for its buyer */
-  billing: Pick<BillingQueries, 'documentsOf'>
 }) {
   const { accounts, catalog: events, booking, publicUrl } = parts
   const ticketUrl = (orderId: string) => `${publicUrl}/ticket/${orderId}`
@@ -127,13 +121,13 @@ export function bookingMails(parts: {
     `Ticket number: ${order.id}`,
   ]
   const to = (accountId: string) => accounts.byId(accountId)
-  /** an order's documents of one series, for the mail to its buyer (never a later holder's) */
-  const documentsFor = async (order: OrderRow, ownerId: string, series: Series) =>
-    ownerId === order.buyerId
-      ? (await parts.billing.documentsOf(order.id))
-          .filter((d) => d.series === series)
-          .map((d) => documentView(d.document))
-      : []
+  /**
+   * an order's documents of one series, for the mail to its buyer (never a later holder's): read and
+   * attached when the mail is sent (workers/mail.ts), so a queued mail holds only the order's id. A
+   * free order has none.
+   */
+  const documentsFor = (order: OrderRow, ownerId: string, series: Series) =>
+    ownerId === order.buyerId && order.amountPaise > 0 ? { documentsOf: { orderId: order.id, series } } : {}
 
   return {
     /**
@@ -158,7 +152,7 @@ export function bookingMails(parts: {
           '',
           `Your tickets: ${publicUrl}/dashboard`,
         ].join('\n'),
-        ...withDocuments(await documentsFor(c.order, ownerId, 'invoice')),
+        ...documentsFor(c.order, ownerId, 'invoice'),
       }
       return stillHeld
         ? withPasses(mail, await parts.passesOf(c.order), ticketUrl(orderId), c.order.seats)
@@ -178,7 +172,7 @@ export function bookingMails(parts: {
       const c = await context(orderId, seatsHad)
       const owner = await to(ownerId)
       if (!c || !owner) return null
-      const credit = withDocuments(await documentsFor(c.order, ownerId, 'credit-note'))
+      const credit = documentsFor(c.order, ownerId, 'credit-note')
       if (refundedBy) {
         return {
           to: owner.email,

@@ -21,7 +21,8 @@ const Mail = v.object({
       v.maxLength(100),
     ),
   ),
-  /** invoices and credit notes attached as PDFs (drawn when it is sent): the documents themselves */
+  /** invoices and credit notes attached as PDFs (drawn when it is sent): the documents themselves
+   * (what a mail queued before `documentsOf` carries) */
   documents: v.optional(
     v.pipe(
       v.array(
@@ -34,6 +35,9 @@ const Mail = v.object({
       v.maxLength(4),
     ),
   ),
+  /** an order's documents of one series, read and attached when it is sent (a job queued before
+   * carries `documents` instead) */
+  documentsOf: v.optional(v.object({ orderId: v.string(), series: v.picklist(['invoice', 'credit-note']) })),
 })
 const Order = v.object({ orderId: v.string() })
 const Paise = v.pipe(v.number(), v.safeInteger())

@@ -7,6 +7,7 @@ import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import nodemailer from 'nodemailer'
 import type { InvoiceDocument } from '../../contracts/billing.ts'
+import type { Series } from '../billing/documents.ts'
 import { documentPdf } from '../billing/pdf.ts'
 import type { Config } from '../config.ts'
 import { type PassImages, passImages } from './pass-images.ts'
@@ -22,6 +23,11 @@ export type Mail = {
   passes?: MailPass[]
   /** invoices and credit notes (issue 42): each attached as its PDF, drawn when the mail is sent */
   documents?: InvoiceDocument[]
+  /**
+   * an order's documents of one series, read when the mail is sent (workers/mail.ts) and attached
+   * as `documents`: a queued mail holds the order's id, not its documents
+   */
+  documentsOf?: { orderId: string; series: Series }
 }
 
 /** the content id of a pass's image: what the mail's HTML names in <img src="cid:…"> */
@@ -34,7 +40,7 @@ export type Mailer = {
 
 /** what nodemailer sends: the mail with its passes drawn and attached inline, its documents as PDFs */
 async function message(mail: Mail, images: PassImages) {
-  const { passes, documents, ...rest } = mail
+  const { passes, documents, documentsOf: _read, ...rest } = mail
   if (!passes?.length && !documents?.length) return rest
   const drawn = passes?.length ? await images.draw(passes.map((pass) => pass.code)) : []
   const attachments: Array<Record<string, unknown>> = (passes ?? []).map((pass, i) => ({
