@@ -13,7 +13,8 @@ import type { SentMailRecord } from '../server/mail/sent.ts'
 async function withDocuments(mail: Mail, billing?: Pick<BillingQueries, 'documentsOf'>): Promise<Mail> {
   const { documentsOf, ...rest } = mail
   if (!documentsOf) return rest
-  if (!billing) throw new Error(`a mail naming order ${documentsOf.orderId}'s documents, and nothing to read them`)
+  if (!billing)
+    throw new Error(`a mail naming order ${documentsOf.orderId}'s documents, and nothing to read them`)
   const documents = (await billing.documentsOf(documentsOf.orderId))
     .filter((d) => d.series === documentsOf.series)
     .map((d) => documentView(d.document))

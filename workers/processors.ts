@@ -1,8 +1,8 @@
 // Every queue's processor, from the parts the composition root built (server/root.ts); used by the
 // worker process and by the server when it runs the workers itself.
 import type { AccountQueries } from '../server/accounts/queries.ts'
-import type { BookingCommands } from '../server/booking/commands.ts'
 import type { BillingQueries } from '../server/billing/queries.ts'
+import type { BookingCommands } from '../server/booking/commands.ts'
 import type { PaymentConfirmer } from '../server/booking/confirm.ts'
 import type { BookingQueries } from '../server/booking/queries.ts'
 import type { CatalogQueries } from '../server/catalog/queries.ts'

@@ -82,7 +82,6 @@ export function movedMail(
   }
 }
 
-
 export function bookingMails(parts: {
   accounts: AccountQueries
   catalog: CatalogQueries
