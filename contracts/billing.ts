@@ -217,13 +217,18 @@ export const DocumentQuery = v.object({
   of: v.optional(v.picklist(['tickets', 'fee'], 'Of must be tickets or fee.')),
 })
 
+/** a day, or nothing: left blank (a form's empty field, `?from=&to=`) it is not given */
 const day = (label: string) =>
   v.optional(
     v.pipe(
       v.string(`${label} must be a date (YYYY-MM-DD).`),
       v.trim(),
-      v.isoDate(`${label} must be a date (YYYY-MM-DD).`),
-      v.check(isCalendarDate, `${label} must be a real day on the calendar.`),
+      v.check(
+        (text) => text === '' || /^\d{4}-\d{2}-\d{2}$/.test(text),
+        `${label} must be a date (YYYY-MM-DD).`,
+      ),
+      v.check((text) => text === '' || isCalendarDate(text), `${label} must be a real day on the calendar.`),
+      v.transform((text) => (text === '' ? undefined : text)),
     ),
   )
 

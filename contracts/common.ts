@@ -90,5 +90,9 @@ export const isCalendarDate = (text: string) => {
   return days !== undefined && day >= 1 && day <= days
 }
 
-/** A date and time that names an instant (valibot's isoTimestamp takes "+05", which Date does not). */
-export const isInstant = (text: string) => !Number.isNaN(Date.parse(text))
+/**
+ * A date and time that names an instant (valibot's isoTimestamp takes "+05", which Date does not),
+ * on a day of the calendar: Date reads 2030-02-30 as 2 March, which would be kept instead of refused.
+ */
+export const isInstant = (text: string) =>
+  !Number.isNaN(Date.parse(text)) && isCalendarDate(text.slice(0, 10))

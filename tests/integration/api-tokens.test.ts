@@ -95,6 +95,16 @@ describe('POST, GET and DELETE /account/tokens', () => {
       400,
       'Expires at must be an ISO date and time (2027-01-31T00:00:00Z).',
     ])
+    // a day the calendar has not is refused, not kept as the day Date rolls it into (2 March)
+    const noSuchDay = await make(organizer, {
+      name: 'x',
+      scopes: ['events:read'],
+      expiresAt: '2030-02-30T00:00:00Z',
+    })
+    expect([noSuchDay.statusCode, noSuchDay.json().message]).toEqual([
+      400,
+      'Expires at must be an ISO date and time (2027-01-31T00:00:00Z).',
+    ])
     const other = await organizerSession(app(), 'OtherOrg')
     const theirs = await approvedEvent(app(), other, admin)
     const bound = await make(organizer, { name: 'x', scopes: ['events:read'], eventIds: [theirs._id] })

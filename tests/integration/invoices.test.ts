@@ -408,6 +408,9 @@ describe('invoices and credit notes', () => {
     }
     const none = await get(app(), '/api/v1/organizer/invoices?from=2000-01-01&to=2000-12-31', organizer)
     expect(none.json()).toEqual([])
+    // a form's blank days are not given: the whole list
+    const blank = await get(app(), '/api/v1/organizer/invoices?from=&to=', organizer)
+    expect([blank.statusCode, blank.json()]).toEqual([200, documents])
     const csv = await get(app(), '/api/v1/organizer/invoices?format=csv', organizer)
     expect(csv.headers['content-type']).toMatch(/^text\/csv/)
     const rows = csv.body
