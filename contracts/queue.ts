@@ -99,6 +99,9 @@ export const NOT_ON_SALE_YET = 'Tickets for this event are not on sale yet.'
 /** a ticket type with a later sale time of its own, asked for before it */
 export const TYPE_NOT_ON_SALE_YET = 'These tickets are not on sale yet.'
 export const TYPE_OPENS_BEFORE_SALE = 'A ticket type cannot go on sale before the event’s sale time.'
+/** a sale time at or after booking closes (the event's start, or its sales end): nothing would be sold */
+export const SALE_AFTER_BOOKING_CLOSES =
+  'The sale must open before booking for the event closes (its start, or its sales end).'
 export const TYPE_SALE_TIME_TWICE = 'Each ticket type may have one sale time.'
 export const ADMISSION_NEEDED =
   'This sale has a waiting room: join the line on the event page, and book once you are admitted.'

@@ -297,6 +297,7 @@ export async function createHttpApp(parts: {
         events,
         queue: services.queue,
         commands: services.queueCommands,
+        salesCloseAt: services.checkout.salesCloseAt,
         throttle: services.throttle,
       })
       await paymentRoutes(api, { gateway, jobs, booking, confirm, localGateway: platform.localGateway })

@@ -152,7 +152,9 @@ export function checkout(parts: CheckoutParts) {
     const room = await queue.room(eventId)
     if (!room) return undefined
     const now = new Date().toISOString()
-    if (now < room.opensAt) throw conflict(NOT_ON_SALE_YET)
+    // before it opens nobody is admitted: with a waiting room on, a 403 as for any buyer without
+    // an admission (API.md), its reason the sale's time
+    if (now < room.opensAt) throw room.waitingRoom ? forbidden(NOT_ON_SALE_YET) : conflict(NOT_ON_SALE_YET)
     if (!room.waitingRoom || room.closedAt !== null) return room
     const place = await queue.place(eventId, buyerId)
     if (!place || placeOf(room, place, now).state !== 'admitted') throw forbidden(ADMISSION_NEEDED)

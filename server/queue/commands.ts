@@ -13,7 +13,7 @@ import type { QueueQueries } from './queries.ts'
 
 export type QueueReads = {
   queue: StepQueries<QueueQueries>
-  booking: StepQueries<Pick<BookingQueries, 'available' | 'unsold'>>
+  booking: StepQueries<Pick<BookingQueries, 'available' | 'unsold' | 'eventCancelled'>>
 }
 export type QueueLedger = Pick<LedgerPort<QueueReads>, 'transaction' | 'transactionInBatch'>
 
@@ -107,6 +107,14 @@ export function queueCommands(ledger: QueueLedger, rules: QueueRules, draw = ran
             const state = yield* wait(tx.reads.queue.room(eventId))
             if (!state?.waitingRoom || state.admitPerMinute !== null || state.closedAt !== null) return []
           }
+          // an event called off: its room closes, opened or not, and nobody more is admitted
+          if (yield* wait(tx.reads.booking.eventCancelled(eventId)))
+            return yield* step(
+              tx,
+              eventId,
+              (state) => (state ? room.close(state, false, now, true) : []),
+              system,
+            )
           const opened = yield* step(tx, eventId, (state) => (state ? room.open(state, now) : []), system)
           // Sold out is every seat sold: seats only held (or offered to a waiting list) may come
           // back, and those still in line are the ones to have them, so the room stays on (a room

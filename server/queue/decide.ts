@@ -138,9 +138,13 @@ export function resume(room: Room, by: string, now: string): QueueFact[] {
   return room.paused ? [{ type: 'QueueResumed', data: { eventId: room.eventId, by, at: now } }] : []
 }
 
-/** the event sold out while the room is on (every seat sold, none only held): it closes */
-export function close(room: Room, soldOut: boolean, now: string): QueueFact[] {
-  if (!soldOut || !room.waitingRoom || !isOpen(room) || room.closedAt !== null) return []
+/**
+ * The event sold out while the room is on (every seat sold, none only held), or called off (open
+ * or not yet: the line is for a sale that will not happen): it closes.
+ */
+export function close(room: Room, soldOut: boolean, now: string, calledOff = false): QueueFact[] {
+  if (!room.waitingRoom || room.closedAt !== null) return []
+  if (!calledOff && (!soldOut || !isOpen(room))) return []
   return [{ type: 'QueueClosed', data: { eventId: room.eventId, at: now } }]
 }
 

@@ -12,12 +12,13 @@ import {
   OnSaleView,
   QueuePlace,
   QueueStats,
+  SALE_AFTER_BOOKING_CLOSES,
 } from '../../contracts/queue.ts'
 import type { Throttle } from '../accounts/throttle.ts'
 import { EVENT_CALLED_OFF } from '../booking/decide.ts'
 import { EVENT_NOT_FOUND, NOT_YOUR_EVENT } from '../catalog/decide.ts'
 import type { CatalogQueries } from '../catalog/queries.ts'
-import type { TicketTypeRow } from '../catalog/tables.ts'
+import type { EventRow, TicketTypeRow } from '../catalog/tables.ts'
 import { conflict, forbidden, invalid, notFound } from '../errors.ts'
 import { callerOf } from '../http/access.ts'
 import { replies, type ValibotTypeProvider } from '../http/valibot.ts'
@@ -30,6 +31,8 @@ export type QueueRoutesOptions = {
   queue: Pick<QueueQueries, 'room' | 'place' | 'inCheckout' | 'sold'>
   commands: QueueCommands
   throttle: Pick<Throttle, 'perHour'>
+  /** when booking for an event closes (its start, or its sales end): no sale opens at or after it */
+  salesCloseAt: (event: EventRow) => string
 }
 
 export async function queueRoutes(fastify: FastifyInstance, options: QueueRoutesOptions) {
@@ -85,6 +88,11 @@ export async function queueRoutes(fastify: FastifyInstance, options: QueueRoutes
         }
         return { ticketTypeId: type.id, opensAt }
       })
+      // a sale that would open once booking has closed would sell nothing
+      const closesAt = options.salesCloseAt(event)
+      const late = (at: string) => new Date(at).toISOString() >= closesAt
+      const field = late(opensAt) ? 'opensAt' : typeOpens?.some((t) => late(t.opensAt)) ? 'ticketTypes' : null
+      if (field) throw invalid(SALE_AFTER_BOOKING_CLOSES, [{ field, message: SALE_AFTER_BOOKING_CLOSES }])
       await commands.setOnSale(
         {
           eventId: event.id,
@@ -178,8 +186,11 @@ export async function queueRoutes(fastify: FastifyInstance, options: QueueRoutes
     async (request) => {
       const caller = callerOf(request)
       const { id } = request.params
-      const { room, place } = await roomThenPlace(id, caller.id)
+      const [{ room, place }, event] = await Promise.all([roomThenPlace(id, caller.id), events.byId(id)])
       if (!room || !place) throw notFound(NOT_IN_LINE)
+      // an event called off: its line is closed, whoever was admitted (the room's own close
+      // follows on its next tick)
+      if (event?.cancelledAt) return { state: 'closed' as const }
       return placeOf(room, place, new Date().toISOString())
     },
   )

@@ -315,7 +315,7 @@ export async function waitingRoomPhase(p: RoomParts): Promise<RoomResult> {
     unadmitted.push({
       what: 'a checkout before the sale opens',
       op: await checkout(outsider, 'General Admission'),
-      status: 409,
+      status: 403,
       message: NOT_ON_SALE_YET,
     })
     const early = buyers.filter((b) => b.early)

@@ -16,6 +16,7 @@ import {
   type QueuePlace,
   type QueuePush,
   type QueueStats,
+  SALE_AFTER_BOOKING_CLOSES,
   SALE_OPENED,
   TYPE_NOT_ON_SALE_YET,
   TYPE_OPENS_BEFORE_SALE,
@@ -112,6 +113,18 @@ describe('PUT /event/{id}/onsale', () => {
       'The on-sale time must be a date and time (ISO 8601, e.g. 2026-12-24T10:00:00Z).',
     ])
     expect((await setOnSale(event, { opensAt: at(opensAt), waitingRoom: 'yes' })).statusCode).toBe(400)
+    // a sale opening once booking has closed (the event's start) would sell nothing; nor a type's
+    const late = await setOnSale(event, { opensAt: '2099-01-01T00:00:00Z', waitingRoom: true })
+    expect([late.statusCode, late.json().message]).toEqual([400, SALE_AFTER_BOOKING_CLOSES])
+    const lateType = await setOnSale(event, {
+      opensAt: at(opensAt),
+      waitingRoom: true,
+      ticketTypes: [{ ticketType: 'General Admission', opensAt: '2099-01-01T00:00:00Z' }],
+    })
+    expect([lateType.statusCode, lateType.json().issues]).toEqual([
+      400,
+      [{ field: 'ticketTypes', message: SALE_AFTER_BOOKING_CLOSES }],
+    ])
     expect(
       (await setOnSale(event, { opensAt: at(opensAt), waitingRoom: true, admitPerMinute: 0 })).statusCode,
     ).toBe(400)
@@ -246,9 +259,10 @@ describe('the line', () => {
     expect(
       (await get(app(), `/api/v1/event/${event._id}/queue/me`, await signUp(app()))).json().message,
     ).toBe(NOT_IN_LINE)
-    // before the sale time nothing is sold, to anyone
+    // before the sale time nothing is sold, to anyone: with the room on, a 403 as without an
+    // admission (API.md), its reason the time
     const tooSoon = await book(event, early[0] as Session)
-    expect([tooSoon.statusCode, tooSoon.json().message]).toEqual([409, NOT_ON_SALE_YET])
+    expect([tooSoon.statusCode, tooSoon.json().message]).toEqual([403, NOT_ON_SALE_YET])
 
     // the opening: the six take places 1 to 6 in a random order; one who comes after is 7th
     await tick(event, opensAt)
@@ -406,11 +420,10 @@ describe('the line', () => {
     expect(listed.statusCode, listed.body).toBe(201)
   })
 
-  it('takes nobody into the line of an event called off', async () => {
+  it('takes nobody into the line of an event called off, and tells those in it that it is closed', async () => {
     const event = await showEvent('Called Off Room')
-    expect(
-      (await setOnSale(event, { opensAt: at(Date.now() + 3_600_000), waitingRoom: true })).statusCode,
-    ).toBe(200)
+    const opensAt = Date.now() + 3_600_000
+    expect((await setOnSale(event, { opensAt: at(opensAt), waitingRoom: true })).statusCode).toBe(200)
     const [early, late] = await Promise.all(['OffEarly', 'OffLate'].map((name) => signUp(app(), name)))
     expect((await join(event, early as Session)).state).toBe('pre-queue')
     const off = await post(app(), `/api/v1/event/${event._id}/cancel`, organizer, {
@@ -421,6 +434,33 @@ describe('the line', () => {
     expect([refused.statusCode, refused.json().message]).toEqual([409, EVENT_CALLED_OFF])
     const none = await get(app(), `/api/v1/event/${event._id}/queue/me`, late as Session)
     expect(none.statusCode).toBe(404)
+    // the one in line: closed at once, not waiting for a sale that will not happen
+    expect(await me(event, early as Session)).toEqual({ state: 'closed' })
+    // the room itself closes at its next move, before its opening or after it: nobody admitted
+    const moved = await tick(event, opensAt + 1000)
+    expect(moved.map((f) => f.type)).toEqual(['QueueClosed'])
+    expect(await me(event, early as Session)).toEqual({ state: 'closed' })
+  })
+
+  it('closes an open line when its event is called off: everyone in it hears so, the admitted too', async () => {
+    const event = await showEvent('Called Off Open Room')
+    expect(
+      (await setOnSale(event, { opensAt: at(Date.now() - 1000), waitingRoom: true, admitPerMinute: 60 }))
+        .statusCode,
+    ).toBe(200)
+    const [first, second] = await Promise.all(['OffFirst', 'OffSecond'].map((name) => signUp(app(), name)))
+    await join(event, first as Session)
+    await join(event, second as Session)
+    await until(async () => (await me(event, first as Session)).state === 'admitted', 5000)
+    const socket = await open(server.url, (second as Session).token)
+    const heard: QueuePush[] = []
+    socket.on('queue', (data: QueuePush) => heard.push(data))
+    const off = await post(app(), `/api/v1/event/${event._id}/cancel`, organizer, { reason: 'Called off.' })
+    expect(off.statusCode, off.body).toBe(200)
+    await until(() => heard.some((m) => m.eventId === event._id && m.state === 'closed'), 5000)
+    expect(await me(event, first as Session)).toEqual({ state: 'closed' })
+    expect(await me(event, second as Session)).toEqual({ state: 'closed' })
+    socket.disconnect()
   })
 
   it('stays on while its last seats are only held: one that comes back goes to whoever waits, not to anyone', async () => {
