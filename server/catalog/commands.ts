@@ -101,7 +101,10 @@ export function catalogCommands(ledger: CatalogLedger, timeZone: string) {
      * sold, and each section's type's tickets sold or held, are read under the event's lock, so no
      * hold takes a seat the plan moves, nor a type's ticket by count, before it commits.
      */
-    placeSeatMap: (change: { eventId: string; by: string; plan: SeatPlan }, meta: FactMeta) =>
+    placeSeatMap: (
+      change: { eventId: string; by: string; plan: SeatPlan; laidOut?: ReadonlySet<string> },
+      meta: FactMeta,
+    ) =>
       ledger.transaction(
         function* (tx) {
           const taken = yield* wait(tx.reads.seating.takenIds(change.eventId))

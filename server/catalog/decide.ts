@@ -100,6 +100,8 @@ export type EventCommand =
       eventId: string
       by: string
       plan: SeatPlan
+      /** the seats the plan gave no place (drawn where the layout puts them): see takenSeatsMoved */
+      laidOut?: ReadonlySet<string>
       taken: readonly string[]
       /** the tickets each section's ticket type has sold or held (seated or by count) */
       takenOfTypes: Readonly<Record<string, number>>
@@ -344,7 +346,7 @@ function decideSeatMap(
     if (!seated.has(type.ticketTypeId) && (command.takenOfTypes[type.ticketTypeId] ?? 0) > 0)
       throw conflict(soldWithoutSeats(type.type))
   })
-  const moved = takenSeatsMoved(state.seatMap, command.plan, new Set(command.taken))
+  const moved = takenSeatsMoved(state.seatMap, command.plan, new Set(command.taken), command.laidOut)
   if (moved.length > 0) throw seatsConflict(PLAN_MOVES_TAKEN_SEATS, moved)
   const changes = seatStatusChanges(state.seatMap, command.plan)
   const removed = seatsRemoved(state.seatMap, command.plan)

@@ -26,7 +26,11 @@ export type Plan = { stage: Box | null; sections: PlanSection[] }
 /** a ticket type of the event as a section may name it: `type` is its name */
 export type EventTicketType = { id: string; type: string }
 
-export type PlanOutcome = { ok: true; plan: Plan } | { ok: false; issues: Issue[] }
+/**
+ * A plan placed, with the seats whose place the layout gave (no x or no y given): where such a seat
+ * is drawn follows the rows around it, so it is not held to its last place (takenSeatsMoved).
+ */
+export type PlanOutcome = { ok: true; plan: Plan; laidOut: Set<string> } | { ok: false; issues: Issue[] }
 
 /** a seat with where it sits in the plan, as an order or a pass names it */
 export type FlatSeat = {
@@ -114,6 +118,7 @@ export function placePlan(
   /** the seat drawn at each place: two seats in one place could not be told apart on the map */
   const seatAtPlace = new Map<string, string>()
   const sections: PlanSection[] = []
+  const laidOut = new Set<string>()
   let rowIndex = 0
 
   body.sections.forEach((section, s) => {
@@ -176,6 +181,7 @@ export function placePlan(
 
         const x = seat.x ?? i
         const y = seat.y ?? rowIndex
+        if (seat.x === undefined || seat.y === undefined) laidOut.add(id)
         const place = `${x} ${y}`
         const there = seatAtPlace.get(place)
         if (there !== undefined) {
@@ -199,7 +205,7 @@ export function placePlan(
   })
 
   if (issues.length > 0) return { ok: false, issues }
-  return { ok: true, plan: { stage: body.stage ?? null, sections } }
+  return { ok: true, plan: { stage: body.stage ?? null, sections }, laidOut }
 }
 
 /** Each seated ticket type's capacity: the seats of its section that are for sale. */
@@ -239,9 +245,17 @@ export function flatSeats(plan: Plan): FlatSeat[] {
 /**
  * The held or sold seats a new plan would take from their buyers: gone, drawn elsewhere, in another
  * section or ticket type, or newly blocked. Sorted; empty when the new plan may be saved. A taken
- * seat that was already blocked stays allowed, so saving the same plan again is never refused.
+ * seat that was already blocked stays allowed, so saving the same plan again is never refused. A
+ * seat the new plan gives no place (`laidOut`: drawn where the layout puts it, after the rows before
+ * it) is not held to where it was drawn: a row removed or added above it moves its drawing, not
+ * the seat its buyer has (the same section, row and number).
  */
-export function takenSeatsMoved(before: Plan | null, after: Plan, taken: ReadonlySet<string>): string[] {
+export function takenSeatsMoved(
+  before: Plan | null,
+  after: Plan,
+  taken: ReadonlySet<string>,
+  laidOut: ReadonlySet<string> = new Set(),
+): string[] {
   if (taken.size === 0) return []
   const was = new Map(before ? flatSeats(before).map((seat) => [seat.id, seat]) : [])
   const now = new Map(flatSeats(after).map((seat) => [seat.id, seat]))
@@ -255,8 +269,7 @@ export function takenSeatsMoved(before: Plan | null, after: Plan, taken: Readonl
     const prev = was.get(id)
     if (prev === undefined) continue
     if (
-      prev.x !== next.x ||
-      prev.y !== next.y ||
+      (!laidOut.has(id) && (prev.x !== next.x || prev.y !== next.y)) ||
       prev.section !== next.section ||
       prev.ticketTypeId !== next.ticketTypeId ||
       (next.blocked && !prev.blocked)

@@ -135,7 +135,7 @@ export async function seatingRoutes(fastify: FastifyInstance, options: SeatingRo
       )
       if (!placed.ok) throw invalid(placed.issues[0]?.message ?? 'The seat map is not valid.', placed.issues)
       await commands.placeSeatMap(
-        { eventId: id, by: caller.id, plan: placed.plan },
+        { eventId: id, by: caller.id, plan: placed.plan, laidOut: placed.laidOut },
         {
           actor: caller.id,
           requestId: request.id,

@@ -829,6 +829,40 @@ describe('a plan changed after seats are sold', () => {
     const shown = (await get(app(), `/api/v1/event/${event._id}`)).json() as EventView
     expect(shown.ticketTypes.find((t) => t.type === 'Stalls')?.capacity).toBe(20)
   })
+
+  it('lets a plan drawn by nobody (no x, no y) lose a free row above a held seat: the seat is the same, drawn higher', async () => {
+    const event = await seatedEvent()
+    const unplaced = (rows: string[], balconyRows: string[]) => ({
+      sections: [
+        {
+          name: 'Stalls',
+          ticketType: 'Stalls',
+          rows: rows.map((label) => ({ label, seats: [{ number: 1 }, { number: 2 }, { number: 3 }] })),
+        },
+        {
+          name: 'Balcony',
+          ticketType: 'Balcony',
+          rows: balconyRows.map((label) => ({ label, seats: [{ number: 1 }, { number: 2 }] })),
+        },
+      ],
+    })
+    expect((await putMap(event, unplaced(['A', 'B'], ['A']))).statusCode).toBe(200)
+    const before = await mapOf(event)
+    const held = seat(before, 'Balcony', 'A', 1)
+    const buyer = await signUp(app())
+    expect((await order(buyer, { eventId: event._id, seats: [held.id] })).statusCode).toBe(200)
+    // the stalls lose their free row B: the balcony is laid out a row higher, its held seat with it
+    const saved = await putMap(event, unplaced(['A'], ['A']))
+    expect(saved.statusCode, saved.body).toBe(200)
+    const after = seat(await mapOf(event), 'Balcony', 'A', 1)
+    expect([after.id, after.status, after.y < held.y]).toEqual([held.id, 'held', true])
+    // a place given is held to: the held seat drawn elsewhere on purpose is refused, named
+    const placed = unplaced(['A'], ['A'])
+    const balcony = placed.sections[1]?.rows[0]
+    if (balcony) balcony.seats[0] = { number: 1, x: 40, y: 40 } as never
+    const refused = await putMap(event, placed)
+    expect([refused.statusCode, refused.json().seats]).toEqual([409, [held.id]])
+  })
 })
 
 describe('an event’s decisions after its plans', () => {
