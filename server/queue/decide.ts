@@ -156,6 +156,8 @@ export function rateOf(room: Room, now: string): number | null {
   return minutes > 0 ? room.admittedThrough / minutes : null
 }
 
+const roundRate = (rate: number | null) => (rate === null ? null : Math.round(rate * 100) / 100)
+
 /** the sale as its organizer watches it (GET /event/{id}/queue, the live message `queue-stats`) */
 export function statsOf(room: Room, counts: { inCheckout: number; sold: number }, now: string): QueueStats {
   return {
@@ -163,7 +165,8 @@ export function statsOf(room: Room, counts: { inCheckout: number; sold: number }
     admitted: room.admittedThrough,
     inCheckout: counts.inCheckout,
     sold: counts.sold,
-    admitPerMinute: room.admitPerMinute ?? rateOf(room, now),
+    // a room following capacity: the rate it has admitted at, to two decimals (a figure to read)
+    admitPerMinute: room.admitPerMinute ?? roundRate(rateOf(room, now)),
     paused: room.paused,
   }
 }

@@ -16,6 +16,7 @@ import {
   placeOf,
   type Room,
   setOnSale,
+  statsOf,
   typeOpensAt,
 } from '../../server/queue/decide.ts'
 
@@ -190,5 +191,33 @@ describe('what a person is told', () => {
     ])
     expect(close(opened(), false, at(5))).toEqual([])
     expect(close(opened({ closedAt: at(1) }), true, at(5))).toEqual([])
+  })
+})
+
+describe('what the organizer watches', () => {
+  it('shows a room following capacity at the rate it has admitted, to two decimals', () => {
+    const r = opened({ nextLine: 20, admittedThrough: 10, admitPerMinute: null })
+    expect(statsOf(r, { inCheckout: 2, sold: 3 }, at(180_000))).toEqual({
+      waiting: 9,
+      admitted: 10,
+      inCheckout: 2,
+      sold: 3,
+      admitPerMinute: 3.33,
+      paused: false,
+    })
+    expect(statsOf(opened({ admitPerMinute: 45 }), { inCheckout: 0, sold: 0 }, at(1)).admitPerMinute).toBe(45)
+  })
+})
+
+describe('an event called off', () => {
+  it('closes its room, opened or not yet, once', () => {
+    expect(close(room(), false, at(-1000), true)).toEqual([
+      { type: 'QueueClosed', data: { eventId: 'e1', at: at(-1000) } },
+    ])
+    expect(close(opened({ nextLine: 5 }), false, at(1000), true)).toHaveLength(1)
+    expect(close(opened({ closedAt: at(500) }), false, at(1000), true)).toEqual([])
+    expect(close(room({ waitingRoom: false }), false, at(1000), true)).toEqual([])
+    // not called off, not sold out: stays
+    expect(close(opened({ nextLine: 5 }), false, at(1000))).toEqual([])
   })
 })
