@@ -243,6 +243,8 @@ describe('PUT /event/{id}/seatmap', () => {
     expect(twice.statusCode).toBe(400)
     const empty = await putMap(event, { sections: [] })
     expect(empty.statusCode).toBe(400)
+    const flatStage = await putMap(event, { ...theatre(), stage: { x: 0, y: -3, w: -10, h: 2 } })
+    expect([flatStage.statusCode, flatStage.json().message]).toEqual([400, 'w must be more than 0.'])
     expect((await get(app(), `/api/v1/event/${event._id}/seatmap`)).statusCode).toBe(404)
   })
 })
