@@ -84,7 +84,10 @@ export type Box = v.InferOutput<typeof Box>
 
 /** a size of the stage: more than nothing (a stage of width -5 is no stage to draw) */
 const extent = (name: string) =>
-  v.pipe(coordinate(name), v.check((n) => n > 0, `${name} must be more than 0.`))
+  v.pipe(
+    coordinate(name),
+    v.check((n) => n > 0, `${name} must be more than 0.`),
+  )
 
 /** the stage as a plan gives it: a place and a size */
 const StageInput = v.object({ x: coordinate('x'), y: coordinate('y'), w: extent('w'), h: extent('h') })
