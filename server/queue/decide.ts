@@ -131,10 +131,14 @@ export function admit(
 }
 
 export function pause(room: Room, by: string, now: string): QueueFact[] {
+  // a sale without a room has no line to stop
+  if (!room.waitingRoom) throw conflict(NO_WAITING_ROOM)
   return room.paused ? [] : [{ type: 'QueuePaused', data: { eventId: room.eventId, by, at: now } }]
 }
 
 export function resume(room: Room, by: string, now: string): QueueFact[] {
+  // a line paused before its room was turned off may still be let go
+  if (!room.waitingRoom && !room.paused) throw conflict(NO_WAITING_ROOM)
   return room.paused ? [{ type: 'QueueResumed', data: { eventId: room.eventId, by, at: now } }] : []
 }
 

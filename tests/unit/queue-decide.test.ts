@@ -13,8 +13,10 @@ import {
   close,
   join,
   open,
+  pause,
   placeOf,
   type Room,
+  resume,
   setOnSale,
   statsOf,
   typeOpensAt,
@@ -219,5 +221,17 @@ describe('an event called off', () => {
     expect(close(room({ waitingRoom: false }), false, at(1000), true)).toEqual([])
     // not called off, not sold out: stays
     expect(close(opened({ nextLine: 5 }), false, at(1000))).toEqual([])
+  })
+})
+
+describe('pausing', () => {
+  it('stops a line, not a sale without a room; a line paused before its room was turned off may resume', () => {
+    expect(pause(opened(), 'o1', at(5))).toEqual([
+      { type: 'QueuePaused', data: { eventId: 'e1', by: 'o1', at: at(5) } },
+    ])
+    expect(pause(opened({ paused: true }), 'o1', at(5))).toEqual([])
+    expect(() => pause(room({ waitingRoom: false }), 'o1', at(5))).toThrow(NO_WAITING_ROOM)
+    expect(() => resume(room({ waitingRoom: false }), 'o1', at(5))).toThrow(NO_WAITING_ROOM)
+    expect(resume(room({ waitingRoom: false, paused: true }), 'o1', at(5))).toHaveLength(1)
   })
 })
