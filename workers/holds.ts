@@ -2,8 +2,9 @@
 // Before releasing, it asks the provider: a payment whose confirmation never came (a lost job, a
 // webhook that did not arrive) is recorded first, so a paid hold is never released.
 // A waiting list is served when seats come back, and again when an offer runs out.
-// And an event called off has all its orders released or cancelled with their refunds, one order
-// at a time, each decided on its own stream: a retry after a crash finds the done ones done.
+// And an event called off has its waiting room's line closed, then all its orders released or
+// cancelled with their refunds, one order at a time, each decided on its own stream: a retry after
+// a crash finds the done ones done.
 import { UnrecoverableError } from 'bullmq'
 import type { BookingCommands } from '../server/booking/commands.ts'
 import { OrderGone, type PaymentConfirmer } from '../server/booking/confirm.ts'
@@ -11,6 +12,7 @@ import type { BookingQueries } from '../server/booking/queries.ts'
 import type { CatalogQueries } from '../server/catalog/queries.ts'
 import { handlers } from '../server/jobs/catalogue.ts'
 import type { Processor } from '../server/jobs/port.ts'
+import type { QueueCommands } from '../server/queue/commands.ts'
 import type { WaitlistCommands } from '../server/waitlist/commands.ts'
 
 export type HoldsParts = {
@@ -19,12 +21,21 @@ export type HoldsParts = {
   confirm: PaymentConfirmer
   events: Pick<CatalogQueries, 'byId'>
   waitlist: Pick<WaitlistCommands, 'serve'>
+  /** an event's waiting room, closed when the event is called off */
+  queue: Pick<QueueCommands, 'callOff'>
 }
 
 /** orders cancelled per page of an event called off */
 const PAGE = 200
 
-export function holdsProcessor({ booking, commands, confirm, events, waitlist }: HoldsParts): Processor {
+export function holdsProcessor({
+  booking,
+  commands,
+  confirm,
+  events,
+  waitlist,
+  queue,
+}: HoldsParts): Processor {
   return handlers('holds')({
     async 'serve-waitlist'({ ticketTypeId, eventId }) {
       return {
@@ -36,6 +47,8 @@ export function holdsProcessor({ booking, commands, confirm, events, waitlist }:
       const event = await events.byId(eventId)
       if (!event?.cancelledAt) throw new UnrecoverableError(`event ${eventId} is not cancelled`)
       const reason = event.cancelReason ?? ''
+      // nobody more waits for a sale that will not happen: the line closes, and each in it hears so
+      await queue.callOff(eventId)
       let orders = 0
       // Again from the start until none is left: a hold paid meanwhile became a ticket (and no new
       // hold can be made: the hold reads the cancellation under the lock).

@@ -1,6 +1,7 @@
 // Queue 'mail': sends one message per job, once: a job id already recorded as sent is skipped. A
 // mail naming an order's documents (`documentsOf`) has them read now and attached as PDFs.
 
+import { UnrecoverableError } from 'bullmq'
 import { documentView } from '../server/billing/documents.ts'
 import type { BillingQueries } from '../server/billing/queries.ts'
 import type { AsyncQueries } from '../server/db/store.ts'
@@ -14,7 +15,9 @@ async function withDocuments(mail: Mail, billing?: Pick<BillingQueries, 'documen
   const { documentsOf, ...rest } = mail
   if (!documentsOf) return rest
   if (!billing)
-    throw new Error(`a mail naming order ${documentsOf.orderId}'s documents, and nothing to read them`)
+    throw new UnrecoverableError(
+      `a mail naming order ${documentsOf.orderId}'s documents, and nothing to read them`,
+    )
   const documents = (await billing.documentsOf(documentsOf.orderId))
     .filter((d) => d.series === documentsOf.series)
     .map((d) => documentView(d.document))

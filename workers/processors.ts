@@ -12,6 +12,7 @@ import { type WebhookCommands, webhookDeliverer, webhookQueuer } from '../server
 import type { Processors } from '../server/jobs/port.ts'
 import type { SentMailRecord } from '../server/mail/sent.ts'
 import type { Platform } from '../server/platform.ts'
+import type { QueueCommands } from '../server/queue/commands.ts'
 import type { WaitlistCommands } from '../server/waitlist/commands.ts'
 import { holdsProcessor } from './holds.ts'
 import { mailProcessor } from './mail.ts'
@@ -32,6 +33,8 @@ export type WorkerParts = {
   /** webhooks (issue 43): the queries and decisions the queuer and the deliverer use */
   webhooks: WebhookQueries
   webhookCommands: WebhookCommands
+  /** the waiting rooms' decisions: an event called off closes its line */
+  queueCommands: Pick<QueueCommands, 'callOff'>
 }
 
 export const createProcessors = (parts: WorkerParts): Processors => {
@@ -39,7 +42,14 @@ export const createProcessors = (parts: WorkerParts): Processors => {
   return {
     mail: mailProcessor(platform.mailer, parts.sentMails, parts.billing),
     payments: paymentsProcessor({ gateway: platform.gateway, commands, confirm }),
-    holds: holdsProcessor({ booking, commands, confirm, events: parts.catalog, waitlist: parts.waitlist }),
+    holds: holdsProcessor({
+      booking,
+      commands,
+      confirm,
+      events: parts.catalog,
+      waitlist: parts.waitlist,
+      queue: parts.queueCommands,
+    }),
     notifications: notificationsProcessor({
       jobs: platform.jobs,
       config: platform.config,

@@ -67,6 +67,13 @@ export function queueCommands(ledger: QueueLedger, rules: QueueRules, draw = ran
         lock: decisionLocks.queue(change.eventId),
       }),
 
+    /** an event called off: its line closes at once, opened or not (nothing when it has no room) */
+    callOff: (eventId: string, now = new Date().toISOString()) =>
+      ledger.transaction(
+        (tx) => step(tx, eventId, (state) => (state ? room.close(state, false, now, true) : []), system),
+        { lock: decisionLocks.queue(eventId) },
+      ),
+
     /**
      * the account in line (its place kept when it is already); the facts appended. Joins are a big
      * on-sale's hot write (thousands in its first seconds): those arriving together share one
@@ -107,8 +114,9 @@ export function queueCommands(ledger: QueueLedger, rules: QueueRules, draw = ran
             const state = yield* wait(tx.reads.queue.room(eventId))
             if (!state?.waitingRoom || state.admitPerMinute !== null || state.closedAt !== null) return []
           }
-          // an event called off: its room closes, opened or not, and nobody more is admitted
-          if (yield* wait(tx.reads.booking.eventCancelled(eventId)))
+          // an event called off: its room closes, opened or not, and nobody more is admitted (as
+          // its cancellation's job does at once: callOff; this is the regular tick's net)
+          if (!capacityOnly && (yield* wait(tx.reads.booking.eventCancelled(eventId))))
             return yield* step(
               tx,
               eventId,

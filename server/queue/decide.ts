@@ -160,7 +160,8 @@ export function rateOf(room: Room, now: string): number | null {
   return minutes > 0 ? room.admittedThrough / minutes : null
 }
 
-const roundRate = (rate: number | null) => (rate === null ? null : Math.round(rate * 100) / 100)
+const roundRate = (rate: number | null) =>
+  rate === null ? null : Math.max(0.01, Math.round(rate * 100) / 100)
 
 /** the sale as its organizer watches it (GET /event/{id}/queue, the live message `queue-stats`) */
 export function statsOf(room: Room, counts: { inCheckout: number; sold: number }, now: string): QueueStats {
@@ -177,6 +178,8 @@ export function statsOf(room: Room, counts: { inCheckout: number; sold: number }
 
 /** what one person in line is told now */
 export function placeOf(room: Room, place: LinePlace, now: string): QueuePlace {
+  // a room closed (sold out, or its event called off) has nothing left to buy, admitted or not
+  if (room.waitingRoom && room.closedAt !== null) return { state: 'closed' }
   if (place.line !== null && place.line <= room.admittedThrough) {
     const admissionExpiresAt = place.expiresAt ?? now
     return admissionExpiresAt > now ? { state: 'admitted', admissionExpiresAt } : { state: 'expired' }

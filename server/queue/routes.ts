@@ -27,7 +27,7 @@ import { placeOf, type Room, statsOf } from './decide.ts'
 import type { QueueQueries } from './queries.ts'
 
 export type QueueRoutesOptions = {
-  events: Pick<CatalogQueries, 'byId' | 'ticketTypesOf'>
+  events: Pick<CatalogQueries, 'byId' | 'ticketTypesOf' | 'cancelled'>
   queue: Pick<QueueQueries, 'room' | 'place' | 'inCheckout' | 'sold'>
   commands: QueueCommands
   throttle: Pick<Throttle, 'perHour'>
@@ -186,11 +186,11 @@ export async function queueRoutes(fastify: FastifyInstance, options: QueueRoutes
     async (request) => {
       const caller = callerOf(request)
       const { id } = request.params
-      const [{ room, place }, event] = await Promise.all([roomThenPlace(id, caller.id), events.byId(id)])
+      const { room, place } = await roomThenPlace(id, caller.id)
       if (!room || !place) throw notFound(NOT_IN_LINE)
-      // an event called off: its line is closed, whoever was admitted (the room's own close
-      // follows on its next tick)
-      if (event?.cancelledAt) return { state: 'closed' as const }
+      // an event called off: its line is closed, whoever was admitted (the room itself closes as
+      // the cancellation's job begins: queueCommands.callOff)
+      if (await events.cancelled(id)) return { state: 'closed' as const }
       return placeOf(room, place, new Date().toISOString())
     },
   )

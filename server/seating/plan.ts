@@ -246,9 +246,10 @@ export function flatSeats(plan: Plan): FlatSeat[] {
  * The held or sold seats a new plan would take from their buyers: gone, drawn elsewhere, in another
  * section or ticket type, or newly blocked. Sorted; empty when the new plan may be saved. A taken
  * seat that was already blocked stays allowed, so saving the same plan again is never refused. A
- * seat the new plan gives no place (`laidOut`: drawn where the layout puts it, after the rows before
- * it) is not held to where it was drawn: a row removed or added above it moves its drawing, not
- * the seat its buyer has (the same section, row and number).
+ * seat the layout placed in both plans (`laidOut`: given no place now, and drawn before where the
+ * layout put it) is not held to where it was drawn: a row removed or added above it moves its
+ * drawing, not the seat its buyer has (the same section, row and number). A seat that had a place
+ * of its own keeps it.
  */
 export function takenSeatsMoved(
   before: Plan | null,
@@ -259,6 +260,7 @@ export function takenSeatsMoved(
   if (taken.size === 0) return []
   const was = new Map(before ? flatSeats(before).map((seat) => [seat.id, seat]) : [])
   const now = new Map(flatSeats(after).map((seat) => [seat.id, seat]))
+  const layout = before && laidOut.size > 0 ? layoutPlaces(before) : new Map<string, string>()
   const moved: string[] = []
   for (const id of taken) {
     const next = now.get(id)
@@ -269,7 +271,8 @@ export function takenSeatsMoved(
     const prev = was.get(id)
     if (prev === undefined) continue
     if (
-      (!laidOut.has(id) && (prev.x !== next.x || prev.y !== next.y)) ||
+      ((prev.x !== next.x || prev.y !== next.y) &&
+        !(laidOut.has(id) && layout.get(id) === `${prev.x} ${prev.y}`)) ||
       prev.section !== next.section ||
       prev.ticketTypeId !== next.ticketTypeId ||
       (next.blocked && !prev.blocked)
@@ -278,6 +281,23 @@ export function takenSeatsMoved(
     }
   }
   return moved.sort()
+}
+
+/** where the layout puts each seat of a plan (placePlan: its index in its row, its row's down the
+ * plan with an empty row between sections), as "x y" */
+function layoutPlaces(plan: Plan): Map<string, string> {
+  const places = new Map<string, string>()
+  let rowIndex = 0
+  for (const section of plan.sections) {
+    for (const row of section.rows) {
+      row.seats.forEach((seat, i) => {
+        places.set(seat.id, `${i} ${rowIndex}`)
+      })
+      rowIndex += 1
+    }
+    rowIndex += 1
+  }
+  return places
 }
 
 /** the ids of the seats a new plan no longer has (none for a first plan), in the old plan's order */

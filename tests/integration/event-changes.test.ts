@@ -305,6 +305,7 @@ describe('cancelling an event', () => {
       confirm: app().services.confirm,
       events: app().platform.store.queries.catalog,
       waitlist: app().services.waitlist,
+      queue: app().services.queueCommands,
     })({ id: 'again', name: 'cancel-event', data: { eventId: event._id }, attemptsMade: 0 } as never)
     expect(again).toEqual({ orders: 0 })
     expect((await factsOfType(app(), 'RefundRequested')).filter(mine)).toHaveLength(51)

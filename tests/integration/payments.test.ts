@@ -42,6 +42,7 @@ const holdsOf = (app: FastifyInstance) =>
     confirm: app.services.confirm,
     events: app.platform.store.queries.catalog,
     waitlist: app.services.waitlist,
+    queue: app.services.queueCommands,
   })
 
 /** the app's payments processor, or one asking another gateway (a provider that fails) */

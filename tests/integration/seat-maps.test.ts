@@ -834,7 +834,8 @@ describe('a plan changed after seats are sold', () => {
 
   it('lets a plan drawn by nobody (no x, no y) lose a free row above a held seat: the seat is the same, drawn higher', async () => {
     const event = await seatedEvent()
-    const unplaced = (rows: string[], balconyRows: string[]) => ({
+    /** the balcony's seat 2 has a place of its own unless `unplacedTwo` */
+    const plan = (rows: string[], unplacedTwo = false) => ({
       sections: [
         {
           name: 'Stalls',
@@ -844,26 +845,32 @@ describe('a plan changed after seats are sold', () => {
         {
           name: 'Balcony',
           ticketType: 'Balcony',
-          rows: balconyRows.map((label) => ({ label, seats: [{ number: 1 }, { number: 2 }] })),
+          rows: [
+            { label: 'A', seats: [{ number: 1 }, unplacedTwo ? { number: 2 } : { number: 2, x: 30, y: 30 }] },
+          ],
         },
       ],
     })
-    expect((await putMap(event, unplaced(['A', 'B'], ['A']))).statusCode).toBe(200)
+    expect((await putMap(event, plan(['A', 'B']))).statusCode).toBe(200)
     const before = await mapOf(event)
-    const held = seat(before, 'Balcony', 'A', 1)
+    const [one, two] = [seat(before, 'Balcony', 'A', 1), seat(before, 'Balcony', 'A', 2)]
     const buyer = await signUp(app())
-    expect((await order(buyer, { eventId: event._id, seats: [held.id] })).statusCode).toBe(200)
-    // the stalls lose their free row B: the balcony is laid out a row higher, its held seat with it
-    const saved = await putMap(event, unplaced(['A'], ['A']))
+    expect((await order(buyer, { eventId: event._id, seats: [one.id, two.id] })).statusCode).toBe(200)
+    // the stalls lose their free row B: the balcony's laid-out seat is drawn a row higher, still held
+    const saved = await putMap(event, plan(['A']))
     expect(saved.statusCode, saved.body).toBe(200)
-    const after = seat(await mapOf(event), 'Balcony', 'A', 1)
-    expect([after.id, after.status, after.y < held.y]).toEqual([held.id, 'held', true])
-    // a place given is held to: the held seat drawn elsewhere on purpose is refused, named
-    const placed = unplaced(['A'], ['A'])
-    const balcony = placed.sections[1]?.rows[0]
-    if (balcony) balcony.seats[0] = { number: 1, x: 40, y: 40 } as never
-    const refused = await putMap(event, placed)
-    expect([refused.statusCode, refused.json().seats]).toEqual([409, [held.id]])
+    const after = await mapOf(event)
+    const moved = seat(after, 'Balcony', 'A', 1)
+    expect([moved.id, moved.status, moved.y < one.y]).toEqual([one.id, 'held', true])
+    expect([seat(after, 'Balcony', 'A', 2).x, seat(after, 'Balcony', 'A', 2).y]).toEqual([30, 30])
+    // a place of its own is held to: given another, or left to the layout, the seat is refused, named
+    const elsewhere = plan(['A'])
+    const row = elsewhere.sections[1]?.rows[0]
+    if (row) row.seats[0] = { number: 1, x: 40, y: 40 } as never
+    const refused = await putMap(event, elsewhere)
+    expect([refused.statusCode, refused.json().seats]).toEqual([409, [one.id]])
+    const unplaced = await putMap(event, plan(['A'], true))
+    expect([unplaced.statusCode, unplaced.json().seats]).toEqual([409, [two.id]])
   })
 })
 

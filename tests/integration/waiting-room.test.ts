@@ -434,33 +434,39 @@ describe('the line', () => {
     expect([refused.statusCode, refused.json().message]).toEqual([409, EVENT_CALLED_OFF])
     const none = await get(app(), `/api/v1/event/${event._id}/queue/me`, late as Session)
     expect(none.statusCode).toBe(404)
-    // the one in line: closed at once, not waiting for a sale that will not happen
+    // the one in line: closed at once, not waiting for a sale that will not happen; the room
+    // itself closes as the cancellation's job begins, before its opening, and no tick opens it
     expect(await me(event, early as Session)).toEqual({ state: 'closed' })
-    // the room itself closes at its next move, before its opening or after it: nobody admitted
-    const moved = await tick(event, opensAt + 1000)
-    expect(moved.map((f) => f.type)).toEqual(['QueueClosed'])
+    await until(async () => (await app().services.queue.room(event._id))?.closedAt != null, 5000)
+    expect(await tick(event, opensAt + 1000)).toEqual([])
     expect(await me(event, early as Session)).toEqual({ state: 'closed' })
   })
 
   it('closes an open line when its event is called off: everyone in it hears so, the admitted too', async () => {
+    // no set rate: two checkouts at once (QUEUE_CHECKOUTS), so two are admitted and one waits
     const event = await showEvent('Called Off Open Room')
-    expect(
-      (await setOnSale(event, { opensAt: at(Date.now() - 1000), waitingRoom: true, admitPerMinute: 60 }))
-        .statusCode,
-    ).toBe(200)
-    const [first, second] = await Promise.all(['OffFirst', 'OffSecond'].map((name) => signUp(app(), name)))
-    await join(event, first as Session)
-    await join(event, second as Session)
-    await until(async () => (await me(event, first as Session)).state === 'admitted', 5000)
-    const socket = await open(server.url, (second as Session).token)
-    const heard: QueuePush[] = []
-    socket.on('queue', (data: QueuePush) => heard.push(data))
+    expect((await setOnSale(event, { opensAt: at(Date.now() - 1000), waitingRoom: true })).statusCode).toBe(
+      200,
+    )
+    const people = await Promise.all(['OffFirst', 'OffSecond', 'OffThird'].map((name) => signUp(app(), name)))
+    for (const person of people) await join(event, person)
+    await until(async () => (await me(event, people[1] as Session)).state === 'admitted', 5000)
+    expect((await me(event, people[2] as Session)).state).toBe('waiting')
+    const heard = new Map<number, QueuePush[]>()
+    for (const i of [0, 2]) {
+      const socket = await open(server.url, (people[i] as Session).token)
+      heard.set(i, [])
+      socket.on('queue', (data: QueuePush) => heard.get(i)?.push(data))
+    }
     const off = await post(app(), `/api/v1/event/${event._id}/cancel`, organizer, { reason: 'Called off.' })
     expect(off.statusCode, off.body).toBe(200)
-    await until(() => heard.some((m) => m.eventId === event._id && m.state === 'closed'), 5000)
-    expect(await me(event, first as Session)).toEqual({ state: 'closed' })
-    expect(await me(event, second as Session)).toEqual({ state: 'closed' })
-    socket.disconnect()
+    // the admitted one and the one waiting each hear the line closed
+    for (const i of [0, 2])
+      await until(
+        () => (heard.get(i) ?? []).some((m) => m.eventId === event._id && m.state === 'closed'),
+        5000,
+      )
+    for (const person of people) expect(await me(event, person)).toEqual({ state: 'closed' })
   })
 
   it('stays on while its last seats are only held: one that comes back goes to whoever waits, not to anyone', async () => {

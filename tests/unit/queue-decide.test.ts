@@ -185,6 +185,10 @@ describe('what a person is told', () => {
     ).toEqual({
       state: 'closed',
     })
+    // a closed room has nothing left to buy: an admission still running says so too
+    expect(placeOf(opened({ admittedThrough: 3, closedAt: at(9) }), admission, at(10))).toEqual({
+      state: 'closed',
+    })
   })
 
   it('closes the room when the event sells out, once', () => {
