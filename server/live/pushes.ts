@@ -351,8 +351,12 @@ export function createPushes(
     return fresh
   }
 
+  /** whether a closed room's event was called off: then everyone in its line hears it closed */
+  const calledOff = async (room: Room) =>
+    room.closedAt !== null && (await reads.catalog.cancelled(room.eventId))
+
   /** each of these places, to its person where they are connected here */
-  const placePushes = (room: Room, places: LinePlace[], now: string): Push[] => {
+  const placePushes = (room: Room, places: LinePlace[], now: string, calledOff = false): Push[] => {
     const pushes: Push[] = []
     for (const place of places) {
       const to = rooms.user(place.accountId)
@@ -360,7 +364,7 @@ export function createPushes(
         pushes.push({
           room: to,
           type: QUEUE_MESSAGE,
-          data: { eventId: room.eventId, ...placeOf(room, place, now) },
+          data: { eventId: room.eventId, ...placeOf(room, place, now, calledOff) },
         })
     }
     return pushes
@@ -391,7 +395,7 @@ export function createPushes(
       places === 'none'
         ? []
         : await queue.placesFrom(eventId, places === 'everyone' ? 1 : room.admittedThrough + 1)
-    return [...placePushes(room, moved, now), ...(await statsPushes(room, now, false))]
+    return [...placePushes(room, moved, now, await calledOff(room)), ...(await statsPushes(room, now, false))]
   }
 
   /**
@@ -435,7 +439,10 @@ export function createPushes(
       if (place) moved = [place]
     } else if (fact.type === 'QueueAdmitted') moved = await queue.placesFrom(eventId, fact.data.from)
     else moved = await queue.placesFrom(eventId, 1)
-    return [...placePushes(room, moved, now), ...(await statsPushes(room, now, fact.type === 'QueueJoined'))]
+    return [
+      ...placePushes(room, moved, now, await calledOff(room)),
+      ...(await statsPushes(room, now, fact.type === 'QueueJoined')),
+    ]
   }
 
   return Object.assign(pushesOf, { lineNow })

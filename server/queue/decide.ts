@@ -177,9 +177,10 @@ export function statsOf(room: Room, counts: { inCheckout: number; sold: number }
 }
 
 /** what one person in line is told now */
-export function placeOf(room: Room, place: LinePlace, now: string): QueuePlace {
-  // a room closed (sold out, or its event called off) has nothing left to buy, admitted or not
-  if (room.waitingRoom && room.closedAt !== null) return { state: 'closed' }
+export function placeOf(room: Room, place: LinePlace, now: string, calledOff = false): QueuePlace {
+  // an event called off: nothing will be sold, to anyone in line, admitted or not (a room closed
+  // by a sell-out leaves an admission running as it was)
+  if (calledOff) return { state: 'closed' }
   if (place.line !== null && place.line <= room.admittedThrough) {
     const admissionExpiresAt = place.expiresAt ?? now
     return admissionExpiresAt > now ? { state: 'admitted', admissionExpiresAt } : { state: 'expired' }

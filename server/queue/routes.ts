@@ -190,8 +190,7 @@ export async function queueRoutes(fastify: FastifyInstance, options: QueueRoutes
       if (!room || !place) throw notFound(NOT_IN_LINE)
       // an event called off: its line is closed, whoever was admitted (the room itself closes as
       // the cancellation's job begins: queueCommands.callOff)
-      if (await events.cancelled(id)) return { state: 'closed' as const }
-      return placeOf(room, place, new Date().toISOString())
+      return placeOf(room, place, new Date().toISOString(), await events.cancelled(id))
     },
   )
 

@@ -185,10 +185,11 @@ describe('what a person is told', () => {
     ).toEqual({
       state: 'closed',
     })
-    // a closed room has nothing left to buy: an admission still running says so too
-    expect(placeOf(opened({ admittedThrough: 3, closedAt: at(9) }), admission, at(10))).toEqual({
-      state: 'closed',
-    })
+    // a room closed by a sell-out leaves an admission running as it was; an event called off
+    // closes the line to everyone in it, the admitted too
+    const closed = opened({ admittedThrough: 3, closedAt: at(9) })
+    expect(placeOf(closed, admission, at(10))).toEqual({ state: 'admitted', admissionExpiresAt: at(600_000) })
+    expect(placeOf(closed, admission, at(10), true)).toEqual({ state: 'closed' })
   })
 
   it('closes the room when the event sells out, once', () => {
