@@ -51,6 +51,10 @@ export function queueCommands(ledger: QueueLedger, rules: QueueRules, draw = ran
 
   const system: FactMeta = { actor: 'system' }
 
+  /** the room of an event called off closes, opened or not (nothing when it has none, or is closed) */
+  const closeCalledOff = (tx: Tx, eventId: string, now: string) =>
+    step(tx, eventId, (state) => (state ? room.close(state, false, now, true) : []), system)
+
   return {
     setOnSale: (
       change: {
@@ -69,10 +73,7 @@ export function queueCommands(ledger: QueueLedger, rules: QueueRules, draw = ran
 
     /** an event called off: its line closes at once, opened or not (nothing when it has no room) */
     callOff: (eventId: string, now = new Date().toISOString()) =>
-      ledger.transaction(
-        (tx) => step(tx, eventId, (state) => (state ? room.close(state, false, now, true) : []), system),
-        { lock: decisionLocks.queue(eventId) },
-      ),
+      ledger.transaction((tx) => closeCalledOff(tx, eventId, now), { lock: decisionLocks.queue(eventId) }),
 
     /**
      * the account in line (its place kept when it is already); the facts appended. Joins are a big
@@ -117,12 +118,7 @@ export function queueCommands(ledger: QueueLedger, rules: QueueRules, draw = ran
           // an event called off: its room closes, opened or not, and nobody more is admitted (as
           // its cancellation's job does at once: callOff; this is the regular tick's net)
           if (!capacityOnly && (yield* wait(tx.reads.booking.eventCancelled(eventId))))
-            return yield* step(
-              tx,
-              eventId,
-              (state) => (state ? room.close(state, false, now, true) : []),
-              system,
-            )
+            return yield* closeCalledOff(tx, eventId, now)
           const opened = yield* step(tx, eventId, (state) => (state ? room.open(state, now) : []), system)
           // Sold out is every seat sold: seats only held (or offered to a waiting list) may come
           // back, and those still in line are the ones to have them, so the room stays on (a room
