@@ -231,6 +231,11 @@ export async function createHttpApp(parts: {
         extras: booking.eventExtras,
         eventOfOrder: async (orderId) => (await booking.byId(orderId))?.eventId,
         media,
+        saleTimesOf: async (eventId) => {
+          const room = await services.queue.room(eventId)
+          return room ? [room.opensAt, ...(room.typeOpens ?? []).map((t) => t.opensAt)] : []
+        },
+        salesCloseAt: services.checkout.salesCloseAt,
       })
       await seatingRoutes(api, {
         events,

@@ -20,6 +20,7 @@ import {
   ReviewBody,
   ReviewReply,
 } from '../../contracts/catalog.ts'
+import { SALE_AFTER_BOOKING_CLOSES } from '../../contracts/queue.ts'
 import { forbidden, invalid, notFound } from '../errors.ts'
 import { callerOf } from '../http/access.ts'
 import { mediaBaseOf } from '../http/media-urls.ts'
@@ -54,6 +55,10 @@ export type CatalogRoutesOptions = {
   eventOfOrder?: (orderId: string) => Promise<string | undefined>
   /** where uploads are kept; by default createMediaStore(config) without a PostgreSQL pool */
   media?: MediaStore
+  /** the event's sale times (the waiting room's and its types' own), each checked against when an
+   * edit makes booking close: a sale opening once booking has closed would sell nothing */
+  saleTimesOf?: (eventId: string) => Promise<string[]>
+  salesCloseAt?: (event: EventRow) => string
 }
 
 export async function catalogRoutes(fastify: FastifyInstance, options: CatalogRoutesOptions) {
@@ -123,6 +128,23 @@ export async function catalogRoutes(fastify: FastifyInstance, options: CatalogRo
   }
   const view = async (row: EventRow, request: FastifyRequest) =>
     (await viewsOf([row], mediaBaseOf(request, config)))[0] as EventView
+  /** An edit moving booking's close (the date, the time, the sales end) to or before a sale time
+   * set for the event is refused: that sale would open on nothing (PUT /event/:id/onsale's rule). */
+  const refuseSaleAfterClose = async (row: EventRow, details: Partial<EventDetails>) => {
+    const { saleTimesOf, salesCloseAt } = options
+    if (!saleTimesOf || !salesCloseAt) return
+    const moves = (['date', 'time', 'salesEnd'] as const).filter(
+      (key) => details[key] !== undefined && details[key] !== row[key],
+    )
+    if (moves.length === 0) return
+    // a sale time gone by has opened its sale already: closing booking early just ends it
+    const now = new Date().toISOString()
+    const times = (await saleTimesOf(row.id)).map((at) => new Date(at).toISOString()).filter((at) => at > now)
+    const closesAt = salesCloseAt({ ...row, ...details } as EventRow)
+    if (times.every((at) => at < closesAt)) return
+    const field = moves.includes('salesEnd') && details.salesEnd ? 'salesEnd' : (moves[0] as string)
+    throw invalid(SALE_AFTER_BOOKING_CLOSES, [{ field, message: SALE_AFTER_BOOKING_CLOSES }])
+  }
   /** Visible to everyone once approved; before that only to its organizer and admins. */
   const visible = (row: EventRow | undefined, request: FastifyRequest): row is EventRow => {
     if (!row) return false
@@ -292,6 +314,7 @@ export async function catalogRoutes(fastify: FastifyInstance, options: CatalogRo
           ...text,
           ...editedMedia({ images, videos }, batch, row, config.uploads),
         }
+        await refuseSaleAfterClose(row, details)
         const types = (await events.ticketTypesOf([id])).get(id) ?? []
         await batch.commit()
         committed = true

@@ -24,6 +24,7 @@ import {
 } from '../../contracts/queue.ts'
 import { EVENT_CALLED_OFF } from '../../server/booking/decide.ts'
 import { adminSession, bearer, organizerSession, type Session, signUp } from '../support/accounts.ts'
+import { wallClockIn } from '../support/clock.ts'
 import { dbRows, rebuildStore } from '../support/db.ts'
 import { open, sockets } from '../support/live-sockets.ts'
 import { approvedEvent, type Checkout, confirm, get, pay, post, until } from '../support/sales.ts'
@@ -147,6 +148,24 @@ describe('PUT /event/{id}/onsale', () => {
       message: expect.any(String),
       onsale: { opensAt: at(opensAt), waitingRoom: true, admitPerMinute: 60, ticketTypes: [] },
     })
+    // nor may the event be edited to close booking at or before that sale time (its sales end
+    // half an hour from now, the sale opening in an hour): refused, the event as it was
+    const zone = app().platform.config.timeZone
+    const edit = (fields: Record<string, unknown>) =>
+      app().inject({
+        method: 'PUT',
+        url: `/api/v1/event/${event._id}`,
+        headers: bearer(organizer.token),
+        payload: fields,
+      })
+    const early = await edit({ salesEnd: wallClockIn(zone, 30).dateTime })
+    expect([early.statusCode, early.json().issues]).toEqual([
+      400,
+      [{ field: 'salesEnd', message: SALE_AFTER_BOOKING_CLOSES }],
+    ])
+    expect((await get(app(), `/api/v1/event/${event._id}`)).json().salesEnd ?? null).toBeNull()
+    const fine = await edit({ salesEnd: wallClockIn(zone, 90).dateTime })
+    expect(fine.statusCode, fine.body).toBe(200)
     // opened (by its first tick): its time and room stay, its rate may change
     await tick(event, opensAt)
     const moved = await setOnSale(event, {
