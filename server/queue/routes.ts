@@ -35,17 +35,25 @@ export type QueueRoutesOptions = {
   salesCloseAt: (event: EventRow) => string
 }
 
+/** another organizer's line is not theirs to watch (a change of it is refused with NOT_YOUR_EVENT) */
+export const NOT_YOUR_LINE = 'You can only see the line of your own events.'
+
 export async function queueRoutes(fastify: FastifyInstance, options: QueueRoutesOptions) {
   const app = fastify.withTypeProvider<ValibotTypeProvider>()
   const { events, queue, commands, throttle } = options
 
   /** the event, for its organizer (and, where `admins`, an admin) */
-  const ownEvent = async (eventId: string, caller: { id: string; role: string }, admins: boolean) => {
+  const ownEvent = async (
+    eventId: string,
+    caller: { id: string; role: string },
+    admins: boolean,
+    refusal = NOT_YOUR_EVENT,
+  ) => {
     const event = await events.byId(eventId)
     if (!event || event.cancelledAt) throw notFound(EVENT_NOT_FOUND)
     if (event.organizerId !== caller.id && !(admins && caller.role === 'admin')) {
       // another's event: refused when it is public, not there when it is not
-      if (event.approvalStatus === 'Approved') throw forbidden(NOT_YOUR_EVENT)
+      if (event.approvalStatus === 'Approved') throw forbidden(refusal)
       throw notFound(EVENT_NOT_FOUND)
     }
     return event
@@ -201,7 +209,7 @@ export async function queueRoutes(fastify: FastifyInstance, options: QueueRoutes
       schema: { params: EventParams, response: replies({ 200: QueueStats }) },
     },
     async (request) => {
-      const event = await ownEvent(request.params.id, callerOf(request), true)
+      const event = await ownEvent(request.params.id, callerOf(request), true, NOT_YOUR_LINE)
       const room = await queue.room(event.id)
       if (!room) throw notFound(NO_SALE_TIME)
       const now = new Date().toISOString()

@@ -23,6 +23,7 @@ import {
   TYPE_SALE_TIME_TWICE,
 } from '../../contracts/queue.ts'
 import { EVENT_CALLED_OFF } from '../../server/booking/decide.ts'
+import { NOT_YOUR_LINE } from '../../server/queue/routes.ts'
 import { adminSession, bearer, organizerSession, type Session, signUp } from '../support/accounts.ts'
 import { wallClockIn } from '../support/clock.ts'
 import { dbRows, rebuildStore } from '../support/db.ts'
@@ -133,6 +134,9 @@ describe('PUT /event/{id}/onsale', () => {
     expect((await setOnSale(event, { opensAt: at(opensAt), waitingRoom: true }, buyer)).statusCode).toBe(403)
     const other = await organizerSession(app(), 'Rival')
     expect((await setOnSale(event, { opensAt: at(opensAt), waitingRoom: true }, other)).statusCode).toBe(403)
+    // nor theirs to watch: a read refused as a read
+    const watched = await get(app(), `/api/v1/event/${event._id}/queue`, other)
+    expect([watched.statusCode, watched.json().message]).toEqual([403, NOT_YOUR_LINE])
 
     // the room's own reply says null for no set rate: given back, it means the same
     const following = await setOnSale(event, {
