@@ -45,6 +45,13 @@ export type BillingRoutesOptions = {
   config: Pick<Config, 'billing'>
 }
 
+const sameProfile = (a: BillingView, b: BillingView) =>
+  a.legalName === b.legalName &&
+  a.gstin === b.gstin &&
+  a.address === b.address &&
+  a.state === b.state &&
+  a.invoicePrefix === b.invoicePrefix
+
 const feeView = (fee: FeeTerms): FeeView => ({
   perTicket: toRupees(fee.perTicketPaise),
   percent: fee.percent,
@@ -78,8 +85,14 @@ export async function billingRoutes(fastify: FastifyInstance, options: BillingRo
     },
     async (request) => {
       const caller = callerOf(request)
-      await commands.setProfile(caller.id, request.body, { actor: caller.id, requestId: request.id })
-      const row = await billing.profile(caller.id)
+      const body = request.body
+      const before = await billing.profile(caller.id)
+      // the profile as it is, sent again (a form saved twice, a client retrying): no new fact
+      const same =
+        before !== undefined &&
+        sameProfile(viewOf(before), { ...body, gstin: body.gstin || null } as BillingView)
+      if (!same) await commands.setProfile(caller.id, body, { actor: caller.id, requestId: request.id })
+      const row = same ? before : await billing.profile(caller.id)
       if (!row) throw notFound(NO_BILLING_PROFILE)
       return viewOf(row)
     },

@@ -42,6 +42,19 @@ describe('PUT and GET /organizer/billing', () => {
     expect(saved.statusCode, saved.body).toBe(200)
     expect(saved.json()).toEqual(profile)
     expect((await get(app(), '/api/v1/organizer/billing', organizer)).json()).toEqual(profile)
+    // the same profile sent again (as typed before, or as read back) records nothing new; a change does
+    const facts = async () => (await app().platform.ledger.readStream(`billing-${organizer.id}`)).length
+    const recorded = await facts()
+    for (const again of [profile, { ...profile, gstin: ' 27aapfu0939f1zv ' }]) {
+      const res = await put(organizer, again)
+      expect([res.statusCode, res.json()]).toEqual([200, profile])
+    }
+    expect(await facts()).toBe(recorded)
+    const moved = await put(organizer, { ...profile, address: '14 FC Road, Pune 411004' })
+    expect(moved.json()).toEqual({ ...profile, address: '14 FC Road, Pune 411004' })
+    expect(await facts()).toBe(recorded + 1)
+    expect((await put(organizer, profile)).json()).toEqual(profile)
+    expect(await facts()).toBe(recorded + 2)
     // another organizer has none of it
     const other = await organizerSession(app(), 'Other')
     expect((await get(app(), '/api/v1/organizer/billing', other)).statusCode).toBe(404)
