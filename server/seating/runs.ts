@@ -77,18 +77,40 @@ export const fitsWithoutSingle = (length: number, n: number) => length === n || 
 /**
  * The free seats that taking `chosen` leaves on their own (a single free seat between taken or
  * blocked seats, a row's end or an aisle) and that were not already alone before. In row order.
+ *
+ * Only a chosen seat's neighbour can be left alone by the choice: a seat is alone when neither seat
+ * beside it (within the row's widest gap) is free, and only chosen seats change. So each touched
+ * row's gap is measured once and the chosen seats' neighbours alone are looked at, not the row's
+ * runs (a stadium's row has 250 seats; a choice has a few). The same as freeRuns' runs of one seat.
  */
 export function singlesLeft(rows: RowOfSeats[], chosen: ReadonlySet<string>): string[] {
-  // only a row with a chosen seat can change
-  const touched: number[] = []
-  for (let r = 0; r < rows.length; r++) {
-    if ((rows[r] as RowOfSeats).seats.some((seat) => chosen.has(seat.id))) touched.push(r)
+  const left: string[] = []
+  for (const row of rows) {
+    const seats = row.seats
+    let places: number[] | undefined
+    for (let i = 0; i < seats.length; i++) if (chosen.has((seats[i] as SeatOfRow).id)) (places ??= []).push(i)
+    if (!places) continue
+    const widest = widestNeighbourGap(seats)
+    const seat = (i: number) => seats[i] as SeatOfRow
+    /** the seat beside i on that side (-1 or +1) when side by side with it, else -1 */
+    const beside = (i: number, side: -1 | 1) => {
+      const j = i + side
+      return j >= 0 && j < seats.length && Math.abs(seat(j).x - seat(i).x) <= widest ? j : -1
+    }
+    const freeBefore = (i: number) => i >= 0 && seat(i).status === 'free'
+    const freeAfter = (i: number) => freeBefore(i) && !chosen.has(seat(i).id)
+    // the chosen seats' neighbours, in the row's order, each once
+    const candidates = [...new Set(places.flatMap((i) => [i - 1, i + 1]))]
+      .filter((i) => i >= 0 && i < seats.length)
+      .sort((a, b) => a - b)
+    for (const candidate of candidates) {
+      if (!freeAfter(candidate)) continue
+      const before = beside(candidate, -1)
+      const after = beside(candidate, 1)
+      // alone once the choice is taken, and not alone before it
+      if (!freeAfter(before) && !freeAfter(after) && (freeBefore(before) || freeBefore(after)))
+        left.push(seat(candidate).id)
+    }
   }
-  const alone = (runs: Run[]) =>
-    runs
-      .filter((run) => run.end - run.start === 1)
-      .map((run) => ((rows[run.row] as RowOfSeats).seats[run.start] as SeatOfRow).id)
-  const before = new Set(alone(freeRuns(rows, undefined, touched)))
-  const after = freeRuns(rows, (seat) => seat.status === 'free' && !chosen.has(seat.id), touched)
-  return alone(after).filter((id) => !before.has(id))
+  return left
 }

@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest'
 import type { Box, SeatStatus } from '../../contracts/seating.ts'
 import { bestSeats, type RowOfSeats, selectionRefusal, singlesLeft } from '../../server/seating/best.ts'
+import { freeRuns } from '../../server/seating/runs.ts'
 
 const statusOf: Record<string, SeatStatus> = { o: 'free', h: 'held', s: 'sold', x: 'blocked' }
 
@@ -32,6 +33,53 @@ const section = (...pictures: string[]) =>
   pictures.map((picture, y) => row(String.fromCharCode(65 + y), picture, y))
 
 describe('singlesLeft', () => {
+  it('finds what the rows’ runs of free seats find, before and after the choice, on any rows', () => {
+    // the rule by its definition: the runs of one seat after the choice, less those before it
+    const byRuns = (rows: RowOfSeats[], chosen: ReadonlySet<string>) => {
+      const alone = (runs: ReturnType<typeof freeRuns>) =>
+        runs
+          .filter((run) => run.end - run.start === 1)
+          .map((run) => (rows[run.row] as RowOfSeats).seats[run.start]?.id)
+      const before = new Set(alone(freeRuns(rows)))
+      const after = freeRuns(rows, (seat) => seat.status === 'free' && !chosen.has(seat.id))
+      return alone(after).filter((id) => !before.has(id))
+    }
+    // a seeded walk (the same rows each run): rows of up to 14 seats, any status, aisles and
+    // uneven gaps, and any seats chosen (taken ones too)
+    let state = 40
+    const next = () => {
+      state = (state * 1_103_515_245 + 12_345) % 2 ** 31
+      return state / 2 ** 31
+    }
+    const kinds: SeatStatus[] = ['free', 'free', 'free', 'held', 'sold', 'blocked']
+    let compared = 0
+    for (let trial = 0; trial < 2_000; trial++) {
+      const rows: RowOfSeats[] = []
+      for (let r = 0; r < 1 + Math.floor(next() * 3); r++) {
+        let x = 0
+        const seats: RowOfSeats['seats'] = []
+        for (let i = 0; i < 1 + Math.floor(next() * 14); i++) {
+          seats.push({
+            id: `R${r}S${i}`,
+            x,
+            y: r,
+            status: kinds[Math.floor(next() * kinds.length)] as SeatStatus,
+          })
+          x += next() < 0.15 ? 2 + next() * 3 : 1 + (next() < 0.2 ? next() * 0.6 : 0)
+        }
+        rows.push({ label: `R${r}`, seats })
+      }
+      const chosen = new Set(
+        rows.flatMap((row) => row.seats.filter(() => next() < 0.3).map((seat) => seat.id)),
+      )
+      const expected = byRuns(rows, chosen)
+      expect(singlesLeft(rows, chosen), JSON.stringify({ rows, chosen: [...chosen] })).toEqual(expected)
+      if (expected.length > 0) compared++
+    }
+    // the walk met choices that strand seats, not only ones that strand none
+    expect(compared).toBeGreaterThan(200)
+  })
+
   it("given a row's end, strands the seat left between it and the choice", () => {
     expect(singlesLeft(section('oooo'), new Set(['A2', 'A3']))).toEqual(['A1', 'A4'])
   })
