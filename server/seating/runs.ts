@@ -87,9 +87,9 @@ export function singlesLeft(rows: RowOfSeats[], chosen: ReadonlySet<string>): st
   const left: string[] = []
   for (const row of rows) {
     const seats = row.seats
-    let places: number[] | undefined
-    for (let i = 0; i < seats.length; i++) if (chosen.has((seats[i] as SeatOfRow).id)) (places ??= []).push(i)
-    if (!places) continue
+    const places: number[] = []
+    for (let i = 0; i < seats.length; i++) if (chosen.has((seats[i] as SeatOfRow).id)) places.push(i)
+    if (places.length === 0) continue
     const widest = widestNeighbourGap(seats)
     const seat = (i: number) => seats[i] as SeatOfRow
     /** the seat beside i on that side (-1 or +1) when side by side with it, else -1 */
