@@ -32,12 +32,15 @@ export const validatorCompiler: FastifySchemaCompiler<unknown> =
     if (!isValibot(schema)) return { value: data }
     const result = v.safeParse(schema, data ?? (httpPart === 'body' ? undefined : {}))
     if (result.success) return { value: result.output }
-    const issues = result.issues.map((issue) => ({
-      field: v.getDotPath(issue) ?? httpPart ?? 'request',
-      message: !issue.path?.length
-        ? `${partName[httpPart ?? ''] ?? 'The request'} must be a JSON object with the expected fields.`
-        : (missingKeyMessage(schema, issue) ?? issue.message),
-    }))
+    const issues = result.issues.slice(0, MAX_ISSUES).map((issue) => {
+      const field = v.getDotPath(issue) ?? httpPart ?? 'request'
+      return {
+        field,
+        message: !issue.path?.length
+          ? `${partName[httpPart ?? ''] ?? 'The request'} must be a JSON object with the expected fields.`
+          : (missingKeyMessage(schema, issue) ?? wordsFor(issue, field)),
+      }
+    })
     // an address that could never name the thing it asks for names nothing: as an unknown one
     if (httpPart === 'params' && namesAThing(schema)) {
       return { error: notFound(issues[0]?.message ?? 'Not found.') }
@@ -69,10 +72,70 @@ export function missingKeyMessage(root: v.GenericSchema, issue: v.BaseIssue<unkn
 
 /** A schema's issues as the API reports them: the field's dot path and a message for people. */
 export const issuesOf = (schema: v.GenericSchema, issues: v.BaseIssue<unknown>[]) =>
-  issues.map((issue) => ({
-    field: v.getDotPath(issue) ?? 'request',
-    message: missingKeyMessage(schema, issue) ?? issue.message,
-  }))
+  issues.slice(0, MAX_ISSUES).map((issue) => {
+    const field = v.getDotPath(issue) ?? 'request'
+    return { field, message: missingKeyMessage(schema, issue) ?? wordsFor(issue, field) }
+  })
+
+/**
+ * The issues a refusal lists, at most: a form shows each of its fields' (a few), and a body of
+ * 100,000 bad seats is not answered with 500,000 issues (a reply many times its request's size).
+ */
+export const MAX_ISSUES = 20
+
+/** valibot's own words, for a check given no message of its own: "Invalid type: Expected … but received …" */
+const VALIBOT_WORDS = /^Invalid [\w ]+: Expected /
+
+/** what a value of valibot's types must be, in people's words */
+const mustBe: Record<string, string> = {
+  string: 'text',
+  number: 'a number',
+  boolean: 'true or false',
+  object: 'an object',
+  strict_object: 'an object',
+  loose_object: 'an object',
+  array: 'a list',
+  tuple: 'a list',
+  integer: 'a whole number',
+  finite: 'a number',
+  safe_integer: 'a whole number',
+  iso_timestamp: 'a date and time (ISO 8601)',
+  iso_date: 'a date (YYYY-MM-DD)',
+  email: 'an email address',
+  url: 'an address (URL)',
+}
+
+/**
+ * An issue's message for people: the schema's own, or, where the schema gave none, what the field
+ * must be, naming it. Never the value received: it may be megabytes, and it is the caller's own.
+ */
+export function wordsFor(issue: v.BaseIssue<unknown>, field: string): string {
+  if (!VALIBOT_WORDS.test(issue.message)) return issue.message
+  const requirement = (issue as { requirement?: unknown }).requirement
+  const limit =
+    typeof requirement === 'number' || typeof requirement === 'bigint' ? String(requirement) : null
+  switch (issue.type) {
+    case 'min_value':
+      if (limit !== null) return `${field} must be at least ${limit}.`
+      break
+    case 'max_value':
+      if (limit !== null) return `${field} must be at most ${limit}.`
+      break
+    case 'min_length':
+      if (limit !== null) return `${field} is too short: at least ${limit}.`
+      break
+    case 'max_length':
+      if (limit !== null) return `${field} is too long: at most ${limit}.`
+      break
+    case 'picklist':
+    case 'enum':
+    case 'literal':
+      if (issue.expected && issue.expected.length <= 200) return `${field} must be ${issue.expected}.`
+      break
+  }
+  const words = mustBe[issue.type]
+  return words ? `${field} must be ${words}.` : `${field} is not valid.`
+}
 
 export const toJson = (schema: v.GenericSchema) =>
   toJsonSchema(schema, { errorMode: 'ignore', typeMode: 'input' }) as Record<string, unknown>

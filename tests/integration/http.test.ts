@@ -266,6 +266,30 @@ describe('bad input of every kind', () => {
     expect(problems).toEqual([])
   })
 
+  it('says what a field must be in words, never the value sent, and lists at most 20 issues', async () => {
+    const buyer = await signUp(app)
+    const send = (payload: Record<string, unknown>) =>
+      app.inject({ method: 'POST', url: '/api/v1/ticket/create', headers: bearer(buyer.token), payload })
+    // 100 kB of text where a list of seats goes: a short answer naming the field
+    const long = await send({ eventId: 'evt', seats: 'A'.repeat(100_000) })
+    expect(long.statusCode).toBe(400)
+    expect(long.body.length).toBeLessThan(1_000)
+    expect(long.json()).toEqual({
+      message: 'seats must be a list.',
+      issues: [{ field: 'seats', message: 'seats must be a list.' }],
+    })
+    // a thousand wrong items: the first 20 issues, each in words
+    const many = await send({
+      eventId: 'evt',
+      seats: Array.from({ length: 1_000 }, () => ({ id: 'x'.repeat(500) })),
+    })
+    expect(many.statusCode).toBe(400)
+    const issues = many.json().issues as Array<{ field: string; message: string }>
+    expect(issues).toHaveLength(20)
+    for (const issue of issues) expect(issue.message).not.toMatch(/Invalid|received|xxxx/)
+    expect(many.body.length).toBeLessThan(4_000)
+  })
+
   it('never answers 5xx for broken addresses and query strings', async () => {
     const urls = [
       '/api/v1/auth/%',
