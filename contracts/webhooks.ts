@@ -88,5 +88,9 @@ export const HTTPS_ONLY = 'URL must be https.'
 /** endpoints one organizer may have at once: each is sent every fact it asks for */
 export const MAX_WEBHOOKS = 20
 export const TOO_MANY_WEBHOOKS = `You have ${MAX_WEBHOOKS} webhooks: remove one before adding another.`
+/** user:password@ in the address would be kept and shown with it: a receiver checks the signature instead */
+export const NO_CREDENTIALS_IN_URL =
+  'A webhook URL may not hold a user name or password: check our signature header instead.'
+export const NO_PORT_ZERO = 'A webhook URL may not name port 0.'
 export const privateDestination = (host: string) =>
   `${host} is a loopback, private, link-local or metadata address: webhooks are not sent there.`

@@ -11,6 +11,8 @@ import {
   DeliveryParams,
   DeliveryView,
   HTTPS_ONLY,
+  NO_CREDENTIALS_IN_URL,
+  NO_PORT_ZERO,
   privateDestination,
   WEBHOOK_NOT_FOUND,
   WEBHOOK_REMOVED,
@@ -70,12 +72,13 @@ export async function webhookRoutes(fastify: FastifyInstance, options: WebhookRo
       const allowPrivate = config.webhooks.allowPrivate
       if (url.protocol !== 'https:' && !(allowPrivate && url.protocol === 'http:'))
         throw invalid(HTTPS_ONLY, [{ field: 'url', message: HTTPS_ONLY }])
-      const host = url.hostname.replace(/^\[|\]$/g, '')
+      if (url.username || url.password)
+        throw invalid(NO_CREDENTIALS_IN_URL, [{ field: 'url', message: NO_CREDENTIALS_IN_URL }])
+      if (url.port === '0') throw invalid(NO_PORT_ZERO, [{ field: 'url', message: NO_PORT_ZERO }])
+      // a name's trailing dot (the root) names the same host: "localhost." is localhost
+      const host = url.hostname.replace(/^\[|\]$/g, '').replace(/\.+$/, '')
       // a name is checked again where it resolves, at each delivery
-      if (
-        !allowPrivate &&
-        (host === 'localhost' || host.endsWith('.localhost') || (isIpLike(host) && isPrivateAddress(host)))
-      ) {
+      if (!allowPrivate && (privateName(host) || (isIpLike(host) && isPrivateAddress(host)))) {
         const message = privateDestination(host)
         throw invalid(message, [{ field: 'url', message }])
       }
@@ -155,4 +158,7 @@ export async function webhookRoutes(fastify: FastifyInstance, options: WebhookRo
   )
 }
 
+/** names that never reach the internet: localhost, and the names kept for private networks */
+const privateName = (host: string) =>
+  ['localhost', 'local', 'internal', 'home.arpa'].some((name) => host === name || host.endsWith(`.${name}`))
 const isIpLike = (host: string) => /^[\d.]+$/.test(host) || host.includes(':')

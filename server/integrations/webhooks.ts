@@ -290,7 +290,8 @@ for (const [net, prefix] of [
 ] as const)
   blocked.addSubnet(net, prefix, 'ipv4')
 for (const [net, prefix] of [
-  ['::', 128],
+  // unspecified, loopback, and the IPv4-compatible addresses (::a.b.c.d, long deprecated)
+  ['::', 96],
   ['::1', 128],
   ['fc00::', 7],
   ['fe80::', 10],

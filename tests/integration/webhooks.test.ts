@@ -10,7 +10,12 @@ import { createServer, type IncomingMessage, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { Webhook } from 'standardwebhooks'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { MAX_WEBHOOKS, TOO_MANY_WEBHOOKS } from '../../contracts/webhooks.ts'
+import {
+  MAX_WEBHOOKS,
+  NO_CREDENTIALS_IN_URL,
+  NO_PORT_ZERO,
+  TOO_MANY_WEBHOOKS,
+} from '../../contracts/webhooks.ts'
 import { isPrivateAddress, postDelivery } from '../../server/integrations/webhooks.ts'
 import { adminSession, bearer, organizerSession, type Session, signUp } from '../support/accounts.ts'
 import { waitForMail } from '../support/outbox.ts'
@@ -245,9 +250,24 @@ describe('where webhooks may go', () => {
         'https://169.254.169.254/latest',
         'https://[::1]/x',
         'https://localhost/x',
+        // the same hosts written otherwise: a root's dot, the IPv4 forms, names kept for private networks
+        'https://LOCALHOST./x',
+        'https://[::127.0.0.1]/x',
+        'https://[::ffff:127.0.0.1]/x',
+        'https://2130706433/x',
+        'https://metadata.google.internal/computeMetadata/v1/',
+        'https://printer.local/x',
       ]) {
         const res = await addEndpoint(organizer, { url, events: ['order.paid'] }, strict.app)
         expect([url, res.statusCode]).toEqual([url, 400])
+      }
+      // a user name or password in the address would be kept and shown with it; port 0 is no port
+      for (const [url, message] of [
+        ['https://user:secret@hooks.example.com/in', NO_CREDENTIALS_IN_URL],
+        ['https://hooks.example.com:0/in', NO_PORT_ZERO],
+      ] as const) {
+        const res = await addEndpoint(organizer, { url, events: ['order.paid'] }, strict.app)
+        expect([res.statusCode, res.json().message]).toEqual([400, message])
       }
       expect(
         (
@@ -271,6 +291,8 @@ describe('where webhooks may go', () => {
       'fd00:ec2::254',
       'fe80::1',
       '::ffff:127.0.0.1',
+      '::ffff:7f00:1',
+      '::7f00:1',
       '100.64.0.1',
     ])
       expect([address, isPrivateAddress(address)]).toEqual([address, true])
