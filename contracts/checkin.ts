@@ -2,7 +2,7 @@
 // server's answers, the manifest it works offline from, the event's door staff and its check-in
 // summary (whose live push is contracts/live.ts's CheckinSummaryPush).
 import * as v from 'valibot'
-import { Email, PathParams } from './common.ts'
+import { Email, isInstant, PathParams } from './common.ts'
 import { SeatLabel } from './seating.ts'
 
 export const PassStatus = v.picklist(['valid', 'admitted', 'void'])
@@ -33,7 +33,8 @@ export const ScanInput = v.object(
       v.string('A scan needs the time it was made (scannedAt).'),
       v.maxLength(40, 'scannedAt must be an ISO time such as 2030-01-01T18:00:00.000Z.'),
       v.check(
-        (text) => /^\d{4}-\d\d-\d\dT\d\d:\d\d/.test(text) && Number.isFinite(Date.parse(text)),
+        // a real day and hour: Date reads 2030-02-30 as 2 March and T24:00 as the next day
+        (text) => /^\d{4}-\d\d-\d\dT([01]\d|2[0-3]):[0-5]\d/.test(text) && isInstant(text),
         'scannedAt must be an ISO time such as 2030-01-01T18:00:00.000Z.',
       ),
     ),

@@ -582,6 +582,8 @@ describe('POST /checkin/{eventId}/scans', () => {
     ['a code that is not text', { scans: [{ code: 42, scannedAt: now(), device: 'd' }] }],
     ['a time that is not one', { scans: [scanOf('x', 'd', 'yesterday')] }],
     ['a time that does not exist', { scans: [scanOf('x', 'd', '2031-02-30T25:61:00Z')] }],
+    ['a day that does not exist', { scans: [scanOf('x', 'd', '2031-02-30T10:00:00Z')] }],
+    ['the hour 24', { scans: [scanOf('x', 'd', '2031-01-01T24:00:00Z')] }],
   ])('refuses %s with 400 and a message', async (_label, body) => {
     const res = await post(app(), `/api/v1/checkin/${event._id}/scans`, door, body)
     expect(res.statusCode, res.body).toBe(400)
