@@ -51,6 +51,7 @@ export const PromoCodeInput = v.pipe(
         v.pipe(
           v.array(TicketTypeName, 'ticketTypes is a list of ticket types.'),
           v.minLength(1, 'ticketTypes names one ticket type or more.'),
+          v.maxLength(100, 'ticketTypes names 100 ticket types or fewer.'),
         ),
       ),
       maxUses: v.optional(

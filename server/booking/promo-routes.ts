@@ -15,9 +15,9 @@ import {
 } from '../../contracts/promo.ts'
 import type { Throttle } from '../accounts/throttle.ts'
 import type { CatalogCommands } from '../catalog/commands.ts'
-import { EVENT_NOT_FOUND } from '../catalog/decide.ts'
+import { EVENT_CANCELLED, EVENT_NOT_FOUND } from '../catalog/decide.ts'
 import type { CatalogQueries } from '../catalog/queries.ts'
-import { forbidden, invalid, notFound } from '../errors.ts'
+import { conflict, forbidden, invalid, notFound } from '../errors.ts'
 import { callerOf } from '../http/access.ts'
 import { replies, type ValibotTypeProvider } from '../http/valibot.ts'
 import { toPaise, toRupees } from '../money.ts'
@@ -88,18 +88,23 @@ export async function promoRoutes(fastify: FastifyInstance, options: PromoRoutes
     },
     async (request, reply) => {
       const { event, caller } = await eventFor(request, request.params.id)
+      // a code for an event called off would be for nothing
+      if (event.cancelledAt) throw conflict(EVENT_CANCELLED)
       const input = request.body
       let ticketTypeIds: string[] | null = null
       if (input.ticketTypes) {
         const types = await typesOf(event.id)
-        ticketTypeIds = input.ticketTypes.map((name) => {
-          const found = types.find((t) => t.type === name)
+        // by name, in any case (as a checkout names them), each type once
+        const ids = input.ticketTypes.map((name) => {
+          const wanted = name.toLowerCase()
+          const found = types.find((t) => t.type.toLowerCase() === wanted)
           if (!found) {
             const message = `This event has no ${name} tickets.`
             throw invalid(message, [{ field: 'ticketTypes', message }])
           }
           return found.id
         })
+        ticketTypeIds = [...new Set(ids)]
       }
       await promoCodes.createPromoCode(
         {

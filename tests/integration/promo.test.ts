@@ -88,6 +88,26 @@ describe('promo codes of an event', () => {
     expect(
       refusal(await post(app(), codesPath(event._id), organizer, { code: 'Early-Bird', percentOff: 5 })),
     ).toEqual([409, 'This event has a promo code with that name already.'])
+    // its ticket types named in any case, each once however often given
+    const vip = await makeCode({ code: 'VIP-ONLY', percentOff: 10, ticketTypes: ['vip', 'VIP', 'Vip'] })
+    expect(vip.ticketTypes).toEqual(['VIP'])
+    const many = await post(app(), codesPath(event._id), organizer, {
+      code: 'MANY',
+      percentOff: 10,
+      ticketTypes: Array.from({ length: 101 }, () => 'VIP'),
+    })
+    expect(refusal(many)).toEqual([400, 'ticketTypes names 100 ticket types or fewer.'])
+  })
+
+  it('are not made for an event called off', async () => {
+    const gone = await approvedEvent(app(), organizer, admin, { title: 'Called off' }, types)
+    const off = await post(app(), `/api/v1/event/${gone._id}/cancel`, organizer, {
+      reason: 'The hall flooded.',
+    })
+    expect(off.statusCode, off.body).toBe(200)
+    expect(
+      refusal(await post(app(), codesPath(gone._id), organizer, { code: 'LATE', percentOff: 10 })),
+    ).toEqual([409, 'This event has been cancelled.'])
   })
 
   it('refuse bad terms with 400 and a message, and anyone but the organizer and the admins', async () => {
