@@ -255,6 +255,11 @@ export function checkout(parts: CheckoutParts) {
         throw invalid('Quantity must be a number.', [
           { field: 'quantity', message: 'Quantity must be a number.' },
         ])
+      // seats named are the order's quantity: a quantity beside them says the same, or is refused
+      if (order.seats && order.quantity !== undefined && order.quantity !== order.seats.length) {
+        const message = `Quantity must be the number of seats chosen (${order.seats.length}), or left out.`
+        throw invalid(message, [{ field: 'quantity', message }])
+      }
       const quantity = order.seats?.length ?? (order.quantity as number)
       const max = config.booking.maxTicketsPerOrder
       if (quantity > max) {

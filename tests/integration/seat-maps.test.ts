@@ -275,7 +275,13 @@ describe('seats held, sold and freed', () => {
     const map = await mapOf(event)
     const [a, b] = [await signUp(app()), await signUp(app())]
     const chosen = [seat(map, 'Stalls', 'B', 4).id, seat(map, 'Stalls', 'B', 5).id]
-    const held = await order(a, { eventId: event._id, seats: chosen })
+    // a quantity beside the seats must count them
+    const miscounted = await order(a, { eventId: event._id, seats: chosen, quantity: 5 })
+    expect([miscounted.statusCode, miscounted.json().message]).toEqual([
+      400,
+      'Quantity must be the number of seats chosen (2), or left out.',
+    ])
+    const held = await order(a, { eventId: event._id, seats: chosen, quantity: 2 })
     expect(held.statusCode, held.body).toBe(200)
     const placed = held.json() as CreateOrderReply
     expect(placed.amount).toBe(2 * 150_000)
