@@ -25,7 +25,7 @@ import { checkinRoutes } from './checkin/routes.ts'
 import type { Config } from './config.ts'
 import { registerAccess, type Tokens } from './http/access.ts'
 import { registerDocs } from './http/docs.ts'
-import { registerErrorHandling } from './http/errors.ts'
+import { answerClientError, registerErrorHandling } from './http/errors.ts'
 import { healthRoutes } from './http/health.ts'
 import { readJsonBodies } from './http/json-bodies.ts'
 import { refuseNulText } from './http/nul-text.ts'
@@ -148,6 +148,9 @@ export async function createHttpApp(parts: {
         .code(status)
         .send({ message: 'The request address is malformed.' })
     },
+    // What Node's parser could not read (broken framing, headers too large, a request too slow)
+    // gets the API's reply shape too, {message}, before the connection is closed.
+    clientErrorHandler: answerClientError,
     // Whose X-Forwarded-For is believed (TRUST_PROXY): nobody's by default, so a client cannot
     // choose the address its limits are counted under.
     trustProxy: trustProxyOf(config.trustProxy),

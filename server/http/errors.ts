@@ -1,6 +1,8 @@
 // The one place errors become replies: typed domain errors keep their status and message,
 // Fastify's own 4xx keep theirs, anything else is logged and answered without detail.
+import { STATUS_CODES } from 'node:http'
 import { Socket } from 'node:net'
+import type { Duplex } from 'node:stream'
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { DomainError, statusOf } from '../errors.ts'
 import { StreamVersionConflict } from '../ledger/ledger.ts'
@@ -22,6 +24,30 @@ const friendly: Record<string, string> = {
   FST_REQ_FILE_TOO_LARGE: 'A file is larger than the limit.',
   FST_INVALID_MULTIPART_CONTENT_TYPE: 'Send this as multipart/form-data.',
   FST_PROTO_VIOLATION: 'A field name is not allowed.',
+}
+
+/**
+ * A request Node's parser could not read (broken framing, headers over the limit, one too slow to
+ * arrive), answered in the API's shape, {message}, then the connection closed: Fastify's own
+ * answer is {error, message: "Client Error", statusCode}. Nothing is answered on a connection
+ * already gone.
+ */
+export function answerClientError(error: Error & { code?: string }, socket: Duplex) {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return
+  const [status, message] =
+    error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+      ? [408, 'The request took too long to arrive.']
+      : error.code === 'HPE_HEADER_OVERFLOW'
+        ? [431, 'The request headers are too large.']
+        : [400, 'The request could not be read: it is not well-formed HTTP.']
+  const body = JSON.stringify({ message })
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    )
+  }
+  socket.destroy(error)
 }
 
 type Linger = { bytes: number; ms: number; quietMs: number }

@@ -3,6 +3,7 @@
 // its status and JSON message while the client is still sending megabytes, never as a reset or
 // broken pipe, and nothing it carried is kept.
 import { readdirSync } from 'node:fs'
+import { connect } from 'node:net'
 import { join } from 'node:path'
 import { Worker } from 'node:worker_threads'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -358,4 +359,34 @@ describe('a refusal is a reply whether the client keeps the connection alive or 
       })
     },
   )
+})
+
+describe('requests the HTTP parser cannot read', () => {
+  /** the raw bytes sent, and everything the server sent back before it closed */
+  const raw = (bytes: string) =>
+    new Promise<string>((resolve, reject) => {
+      const { port } = new URL(server.url)
+      const socket = connect(Number(port), '127.0.0.1', () => socket.write(bytes))
+      const received: Buffer[] = []
+      socket.on('data', (chunk) => received.push(chunk))
+      socket.on('error', reject)
+      socket.on('close', () => resolve(Buffer.concat(received).toString()))
+      socket.setTimeout(10_000, () => socket.destroy(new Error('no answer')))
+    })
+
+  it.each([
+    ['a length that is not a number', 'Content-Length: abc\r\n\r\n{}'],
+    ['both a length and chunks', 'Content-Length: 2\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n'],
+    ['a broken chunk size', 'Transfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n'],
+  ])('answers %s with 400 and {message}, then closes', async (_label, rest) => {
+    const answer = await raw(
+      `POST /api/v1/auth/login HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n${rest}`,
+    )
+    const [head = '', body = ''] = answer.split('\r\n\r\n')
+    expect(head).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/)
+    expect(head).toMatch(/content-type: application\/json/i)
+    expect(JSON.parse(body)).toEqual({
+      message: 'The request could not be read: it is not well-formed HTTP.',
+    })
+  })
 })
