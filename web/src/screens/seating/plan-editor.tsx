@@ -520,13 +520,39 @@ function GridForm(props: {
   )
 }
 
+/**
+ * A number typed as text: it may be emptied or half typed ("", "-") on the way to a number, and only
+ * a number is passed on; a value changed elsewhere (the stage placed again) replaces what is shown.
+ */
+function NumberInput(props: { id: string; value: number; min?: number; onValue(value: number): void }) {
+  const { id, value, min, onValue } = props
+  const [text, setText] = useState(String(value))
+  const [shown, setShown] = useState(value)
+  if (shown !== value) {
+    setShown(value)
+    if (text.trim() === '' || Number(text) !== value) setText(String(value))
+  }
+  return (
+    <input
+      id={id}
+      type="number"
+      value={text}
+      min={min}
+      onChange={(e) => {
+        const typed = e.target.value
+        setText(typed)
+        const number = Number(typed)
+        if (typed.trim() !== '' && Number.isFinite(number)) onValue(number)
+      }}
+    />
+  )
+}
+
 function StageFields({ draft, onChange }: { draft: Draft; onChange(next: Draft): void }) {
   const id = useId()
   const stage = draft.stage
-  const set = (field: 'x' | 'y' | 'w' | 'h', text: string) => {
-    const value = Number(text)
-    if (!stage || text.trim() === '' || !Number.isFinite(value)) return
-    onChange({ ...draft, stage: { ...stage, [field]: value } })
+  const set = (field: 'x' | 'y' | 'w' | 'h', value: number) => {
+    if (stage) onChange({ ...draft, stage: { ...stage, [field]: value } })
   }
   const fields = [
     ['x', 'Stage left'],
@@ -542,12 +568,11 @@ function StageFields({ draft, onChange }: { draft: Draft; onChange(next: Draft):
           {fields.map(([field, label]) => (
             <div className="field" key={field}>
               <label htmlFor={`${id}-${field}`}>{label}</label>
-              <input
+              <NumberInput
                 id={`${id}-${field}`}
-                type="number"
                 value={stage[field]}
                 min={field === 'w' || field === 'h' ? 1 : undefined}
-                onChange={(e) => set(field, e.target.value)}
+                onValue={(value) => set(field, value)}
               />
             </div>
           ))}
