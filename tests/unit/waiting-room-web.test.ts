@@ -15,6 +15,7 @@ import {
   emptySaleTime,
   hasOpened,
   onSaleBodyOf,
+  SALE_TIME_PASSED,
   typeTimeMissing,
   wallClockIn,
 } from '../../web/src/screens/organizers/sale-time-draft.ts'
@@ -170,6 +171,32 @@ describe('the sale time form', () => {
     expect(onSaleBodyOf({ ...draft, date: '', admissions: 'rate' }, 'UTC')).toEqual({
       error: 'Give the date and time the sale opens.',
     })
+  })
+
+  it('refuses a waiting room opening at a time gone by, on the event’s clock; a sale without one may open at once', () => {
+    const draft = {
+      date: '2026-12-07',
+      time: '10:21',
+      waitingRoom: true,
+      admissions: 'capacity' as const,
+      perMinute: '',
+      types: [],
+    }
+    // 10:21 in India is 04:51 UTC: at 10:16 UTC it has passed, at 04:50 UTC it is still to come
+    expect(onSaleBodyOf(draft, 'Asia/Kolkata', undefined, Date.parse('2026-12-07T10:16:00Z'))).toEqual({
+      error: SALE_TIME_PASSED,
+    })
+    expect(onSaleBodyOf(draft, 'Asia/Kolkata', undefined, Date.parse('2026-12-07T04:50:00Z'))).toEqual({
+      body: { opensAt: '2026-12-07T04:51:00.000Z', waitingRoom: true },
+    })
+    expect(
+      onSaleBodyOf(
+        { ...draft, waitingRoom: false },
+        'Asia/Kolkata',
+        undefined,
+        Date.parse('2026-12-07T10:16:00Z'),
+      ),
+    ).toEqual({ body: { opensAt: '2026-12-07T04:51:00.000Z', waitingRoom: false } })
   })
 })
 

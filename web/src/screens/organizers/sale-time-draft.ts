@@ -84,6 +84,8 @@ export function onSaleBodyOf(
   draft: SaleTimeDraft,
   timeZone?: string,
   opened?: Pick<OnSaleView, 'opensAt' | 'waitingRoom'>,
+  /** the time now, when the form is sent: a waiting room's opening must be still to come */
+  now?: number,
 ): { body: OnSaleBody } | { error: string } {
   let opensAt: string
   let waitingRoom = draft.waitingRoom
@@ -93,6 +95,8 @@ export function onSaleBodyOf(
   } else {
     const at = wallTime(draft.date, draft.time, timeZone)
     if (at === null) return { error: 'Give the date and time the sale opens.' }
+    // a room whose time has passed opens at once, its line never formed, and then keeps its time
+    if (waitingRoom && now !== undefined && Date.parse(at) <= now) return { error: SALE_TIME_PASSED }
     opensAt = at
   }
   const body: OnSaleBody = { opensAt, waitingRoom }
@@ -112,6 +116,9 @@ export function onSaleBodyOf(
   }
   return { body }
 }
+
+export const SALE_TIME_PASSED =
+  'That time has passed: a sale with a waiting room opens at a time still to come (on the event’s clock).'
 
 export const typeTimeMissing = (name: string) => `Give the date and time ${name} goes on sale.`
 

@@ -21,7 +21,7 @@ import {
 import { FetchError, messageOr } from '../../ui/fetched.tsx'
 import { Field } from '../../ui/field.tsx'
 import { Figure } from '../../ui/figure.tsx'
-import { formatInstantIn } from '../../ui/format.ts'
+import { formatInstantIn, zoneName } from '../../ui/format.ts'
 import { useEventZone } from '../../ui/use-site.ts'
 import { backOfLineSeconds, formatRate, formatWait } from '../../ui/waits.ts'
 import {
@@ -68,6 +68,9 @@ export const saleTimeTexts = {
 } as const
 
 export const opensText = (when: string) => `The sale opens ${when}.`
+export const openedText = (when: string) => `The sale opened ${when}.`
+/** which clock the form's dates and times are read on: the event's, whatever the browser's */
+export const zoneHint = (zone: string) => `Dates and times are on the event’s clock (${zone}).`
 export const typeDateText = (name: string) => `Date ${name} goes on sale`
 export const typeTimeText = (name: string) => `Time ${name} goes on sale`
 
@@ -87,7 +90,13 @@ export function SaleTime({ eventId }: { eventId: string }) {
         <FetchError message={messageOr(saleTimeTexts.saveFailed)(onsale.error)} />
       ) : onsale.isPending || event.isPending ? null : (
         <>
-          <p>{saved ? opensText(formatInstantIn(saved.opensAt, zone)) : saleTimeTexts.none}</p>
+          <p>
+            {saved
+              ? (Date.now() >= Date.parse(saved.opensAt) ? openedText : opensText)(
+                  formatInstantIn(saved.opensAt, zone),
+                )
+              : saleTimeTexts.none}
+          </p>
           <SaleTimeForm
             // the form starts again from the sale as saved (here or elsewhere), in the zone it is
             // written in once that is known
@@ -118,7 +127,14 @@ function SaleTimeForm(props: {
   onMessage(message: string | null): void
 }) {
   const { eventId, saved, types, zone, onMessage } = props
-  const ids = { date: useId(), time: useId(), perMinute: useId(), hint: useId(), typesHint: useId() }
+  const ids = {
+    date: useId(),
+    time: useId(),
+    perMinute: useId(),
+    hint: useId(),
+    typesHint: useId(),
+    zone: useId(),
+  }
   const queryClient = useQueryClient()
   const [draft, setDraft] = useState(() => (saved ? draftOf(saved, zone, types) : emptySaleTime(types)))
   const [error, setError] = useState<string | null>(null)
@@ -155,7 +171,7 @@ function SaleTimeForm(props: {
     onMessage(null)
     const nowOpened = hasOpened(saved, Date.now())
     setOpened(nowOpened)
-    const made = onSaleBodyOf(draft, zone, nowOpened && saved ? saved : undefined)
+    const made = onSaleBodyOf(draft, zone, nowOpened && saved ? saved : undefined, Date.now())
     if ('error' in made) setError(made.error)
     else save.mutate(made.body)
   }
@@ -181,8 +197,12 @@ function SaleTimeForm(props: {
           type="time"
           value={draft.time}
           disabled={fixed}
+          aria-describedby={ids.zone}
           onChange={(change) => edit({ time: change.target.value })}
         />
+        <p className="form-hint" id={ids.zone}>
+          {zoneHint(zoneName(new Date(), zone))}
+        </p>
       </div>
       <div className="sale-time-room">
         <label>
