@@ -269,14 +269,18 @@ export const FeeView = v.object({ perTicket: v.number(), percent: v.number(), ta
 export type FeeView = v.InferOutput<typeof FeeView>
 
 /** a fee in words, as the admin's screen and the activity feed give it */
-export function feeSummary(fee: FeeView): string {
+/** `taxed`: whether GST is charged on the fee at all (the platform has a GSTIN) */
+export function feeSummary(fee: FeeView, taxed = true): string {
   const parts = [
     fee.perTicket > 0
       ? `₹${fee.perTicket.toLocaleString('en-IN', { maximumFractionDigits: 2 })} a ticket`
       : '',
     fee.percent > 0 ? `${fee.percent}% of the price` : '',
   ].filter(Boolean)
-  return parts.length === 0 ? 'none' : `${parts.join(' and ')}, GST ${fee.taxRate}% on it`
+  if (parts.length === 0) return 'none'
+  return taxed
+    ? `${parts.join(' and ')}, GST ${fee.taxRate}% on it`
+    : `${parts.join(' and ')}, no GST on it (the platform has no GSTIN: PLATFORM_GSTIN is not set)`
 }
 
 /**
@@ -306,6 +310,9 @@ export type BookingFeeBody = v.InferOutput<typeof BookingFeeBody>
 export const BookingFeeView = v.object({
   ...FeeView.entries,
   updatedAt: v.nullable(v.string()),
+  /** whether GST is charged on the fee: only when the platform has a GSTIN (PLATFORM_GSTIN);
+   * without one, its documents are bills of supply */
+  taxed: v.boolean(),
 })
 export type BookingFeeView = v.InferOutput<typeof BookingFeeView>
 

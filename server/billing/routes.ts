@@ -127,6 +127,7 @@ export async function billingRoutes(fastify: FastifyInstance, options: BillingRo
         ? feeView(fee)
         : { perTicket: 0, percent: 0, taxRate: set?.ratePercent ?? config.billing.feeRatePercent }),
       updatedAt: set?.updatedAt ?? null,
+      taxed: config.billing.platform.gstin !== null,
     }
   }
   app.get(

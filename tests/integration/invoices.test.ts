@@ -530,6 +530,11 @@ describe('the booking fee, refunds by the organizer and an event called off, and
       rates: [0, 5, 12, 18, 28, 40],
       fee: { perTicket: 20, percent: 1, taxRate: 18 },
     })
+    // the platform has a GSTIN: its admins are told GST is charged on the fee
+    expect((await get(feeApp(), '/api/v1/admin/booking-fee', feeAdmin)).json()).toMatchObject({
+      perTicket: 20,
+      taxed: true,
+    })
     const buyer = await signUp(feeApp(), 'Ravi')
     const placed = await hold(feeApp(), buyer, event, 'VIP', 2)
     // the fee: ₹20 × 2 and 1% of ₹2,000 = ₹60, and 18% of it
@@ -804,7 +809,8 @@ describe('the booking fee as the platform’s admins set it', () => {
     const event = await approvedEvent(feeApp(), organizer, feeAdmin, { state: '27' }, [
       { type: 'VIP', price: 500, quantity: 20, taxRate: 18 },
     ] as never)
-    const none = { perTicket: 0, percent: 0, taxRate: 18, updatedAt: null }
+    // the platform has no GSTIN here: the reply says no GST is charged on its fee
+    const none = { perTicket: 0, percent: 0, taxRate: 18, updatedAt: null, taxed: false }
     expect((await get(feeApp(), '/api/v1/admin/booking-fee', feeAdmin)).json()).toEqual(none)
     expect((await get(feeApp(), '/api/v1/tax-rates')).json().fee).toBeNull()
 

@@ -87,7 +87,7 @@ function BookingFeeForm({ saved, rates }: { saved: BookingFeeView; rates: readon
         <h1>{feeTexts.heading}</h1>
         <p className="form-hint">{feeTexts.intro}</p>
         <p className="booking-fee-now" data-testid="booking-fee-now">
-          {feeTexts.chargedNow(feeSummary(saved))}{' '}
+          {feeTexts.chargedNow(feeSummary(saved, saved.taxed))}{' '}
           {saved.updatedAt ? feeTexts.setOn(new Date(saved.updatedAt)) : feeTexts.fromSettings}
         </p>
         {amount('perTicket', feeTexts.perTicket, '0.01')}

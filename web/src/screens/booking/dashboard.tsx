@@ -106,8 +106,11 @@ export function DashboardScreen({ inquiries }: { inquiries: ReactNode }) {
               <h1>My Dashboard</h1>
               <p className="dashboard-username">{profile.username}</p>
               <p className="dashboard-email">{profile.email}</p>
-              <Link to="/registrations">Your Registrations</Link>
-              <Link to="/account/invoices">Your invoices</Link>
+              <p className="dashboard-links">
+                <Link to="/registrations">Your Registrations</Link>
+                {' · '}
+                <Link to="/account/invoices">Your invoices</Link>
+              </p>
             </header>
             <h2>Ticket Data</h2>
             {tickets.length === 0 ? (
