@@ -265,6 +265,12 @@ describe('taxes and invoices in the browser', () => {
     await checkoutPage.locator('[data-live="connected"]').waitFor()
     await checkoutPage.getByLabel('Ticket Type').selectOption('VIP')
     await checkoutPage.getByLabel('Quantity').fill('1')
+    // said before the buyer confirms: the price shown is not all they pay
+    await checkoutPage
+      .getByText(
+        'GST, where the organizer charges it, and a booking fee are added at checkout: each is shown before you pay.',
+      )
+      .waitFor()
     await checkoutPage.getByRole('button', { name: 'Confirm Booking' }).click()
     const rows = checkoutPage.getByRole('dialog', { name: TITLE }).locator('dl.order-breakdown > div')
     await rows.first().waitFor()

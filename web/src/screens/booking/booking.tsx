@@ -11,6 +11,7 @@ import { type FormEvent, useId, useMemo, useState } from 'react'
 import { fromPromise } from 'xstate'
 import type { EventView, TicketTypeView } from '../../../../contracts/catalog.ts'
 import { rooms } from '../../../../contracts/live.ts'
+import { fetchTaxRates } from '../../api/billing.ts'
 import { confirmPayment, createOrder, payLocally } from '../../api/booking.ts'
 import { eventQuery, keys, myWaitlistQuery, promoPriceQuery } from '../../api/queries.ts'
 import { refusedSeats, type SeatMapView, seatMapQuery } from '../../api/seating.ts'
@@ -243,6 +244,11 @@ function BookingForm({
   // chosen seats were free when chosen: the server says whether they still are
   const refusal = notYet ?? (chosen && !seated ? quantityRefusal(count, chosen, maxPerOrder) : null)
   const seatsTotal = chosenSeatList?.reduce((sum, seat) => sum + seat.price, 0) ?? 0
+  // what the checkout adds to the price shown (the platform's fee, GST on prices without it)
+  const rates = useQuery({ queryKey: ['tax-rates'], queryFn: fetchTaxRates, staleTime: 60 * 60_000 })
+  const added = chosen
+    ? addedAtCheckout(chosen.taxRate > 0 && !event.pricesIncludeTax, Boolean(rates.data?.fee))
+    : null
 
   // A promo code (issue 17): checked once applied, again whenever the type or quantity changes, and
   // sent with the order (the server decides again when it holds the seats).
@@ -331,6 +337,7 @@ function BookingForm({
           )}
         </>
       )}
+      {added && <p className="form-hint booking-added">{added}</p>}
       {chosen && (
         <p className="booking-price" aria-live="polite">
           Price: {formatPrice(chosen.price)}
@@ -523,4 +530,14 @@ function PromoField(props: {
       )}
     </div>
   )
+}
+
+/** what the checkout adds to the prices shown here, said before the buyer confirms; null: nothing */
+export function addedAtCheckout(gstOnTop: boolean, fee: boolean): string | null {
+  if (gstOnTop && fee)
+    return 'GST, where the organizer charges it, and a booking fee are added at checkout: each is shown before you pay.'
+  if (gstOnTop)
+    return 'GST, where the organizer charges it, is added at checkout: it is shown before you pay.'
+  if (fee) return 'A booking fee is added at checkout: it is shown before you pay.'
+  return null
 }
