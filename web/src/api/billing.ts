@@ -3,7 +3,7 @@
 // GST rates a ticket type may have, a ticket's invoice and credit note (a PDF, or JSON), and the
 // organizer's invoices over some days (JSON, or CSV). Files need the Bearer header, so they are
 // fetched here and handed over as blobs.
-import { infiniteQueryOptions } from '@tanstack/react-query'
+import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query'
 import * as v from 'valibot'
 import {
   type BillingBody,
@@ -46,6 +46,10 @@ export type TaxRatesReply = v.InferOutput<typeof TaxRatesView>
 /** GET /tax-rates (public) */
 export const fetchTaxRates = async (): Promise<TaxRatesReply> =>
   v.parse(TaxRatesView, await api.get<unknown>('/tax-rates'))
+
+/** GET /tax-rates as every screen reads it: kept an hour (the booking fee's screen clears it on a save) */
+export const taxRatesQuery = () =>
+  queryOptions({ queryKey: ['tax-rates'], queryFn: fetchTaxRates, staleTime: 60 * 60_000 })
 
 const storedToken = (): string | null => {
   try {

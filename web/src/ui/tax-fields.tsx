@@ -3,7 +3,7 @@
 // GST rate per ticket type, from the rates the platform allows (GET /tax-rates).
 import { useQuery } from '@tanstack/react-query'
 import { DEFAULT_GST_RATES } from '../../../contracts/billing.ts'
-import { fetchTaxRates } from '../api/billing.ts'
+import { taxRatesQuery } from '../api/billing.ts'
 import { type ControlProps, FormControl } from './form-control.tsx'
 import { stateChoices } from './gst-states.ts'
 
@@ -16,7 +16,7 @@ export const taxTexts = {
 
 /** the GST rates a ticket type may have: the server's, or the usual ones until it answers */
 export function useTaxRates(): readonly number[] {
-  const rates = useQuery({ queryKey: ['tax-rates'], queryFn: fetchTaxRates, staleTime: 60 * 60_000 })
+  const rates = useQuery(taxRatesQuery())
   return rates.data?.rates ?? DEFAULT_GST_RATES
 }
 

@@ -5,7 +5,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { Link } from '@tanstack/react-router'
 import { BookingFeeBody, type BookingFeeView, feeSummary } from '../../../../contracts/billing.ts'
-import { fetchBookingFee, fetchTaxRates, saveBookingFee } from '../../api/billing.ts'
+import { fetchBookingFee, saveBookingFee, taxRatesQuery } from '../../api/billing.ts'
 import { checkedBody } from '../../api/field-errors.ts'
 import { Fetched } from '../../ui/fetched.tsx'
 import { FormError } from '../../ui/field.tsx'
@@ -38,7 +38,7 @@ const checkDraft = (draft: Draft) =>
 
 export function BookingFeeScreen() {
   const fee = useQuery({ queryKey: bookingFeeKey, queryFn: fetchBookingFee })
-  const rates = useQuery({ queryKey: ['tax-rates'], queryFn: fetchTaxRates })
+  const rates = useQuery(taxRatesQuery())
   return (
     <Fetched query={fee} failed={(error) => (error instanceof Error ? error.message : feeTexts.loadFailed)}>
       {(saved) => <BookingFeeForm saved={saved} rates={rates.data?.rates ?? [saved.taxRate]} />}

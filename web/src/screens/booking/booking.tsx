@@ -11,7 +11,7 @@ import { type FormEvent, useId, useMemo, useState } from 'react'
 import { fromPromise } from 'xstate'
 import type { EventView, TicketTypeView } from '../../../../contracts/catalog.ts'
 import { rooms } from '../../../../contracts/live.ts'
-import { fetchTaxRates } from '../../api/billing.ts'
+import { taxRatesQuery } from '../../api/billing.ts'
 import { confirmPayment, createOrder, payLocally } from '../../api/booking.ts'
 import { eventQuery, keys, myWaitlistQuery, promoPriceQuery } from '../../api/queries.ts'
 import { refusedSeats, type SeatMapView, seatMapQuery } from '../../api/seating.ts'
@@ -245,7 +245,7 @@ function BookingForm({
   const refusal = notYet ?? (chosen && !seated ? quantityRefusal(count, chosen, maxPerOrder) : null)
   const seatsTotal = chosenSeatList?.reduce((sum, seat) => sum + seat.price, 0) ?? 0
   // what the checkout adds to the price shown (the platform's fee, GST on prices without it)
-  const rates = useQuery({ queryKey: ['tax-rates'], queryFn: fetchTaxRates, staleTime: 60 * 60_000 })
+  const rates = useQuery(taxRatesQuery())
   const added = chosen
     ? addedAtCheckout(chosen.taxRate > 0 && !event.pricesIncludeTax, Boolean(rates.data?.fee))
     : null
