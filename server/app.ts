@@ -25,7 +25,7 @@ import { checkinRoutes } from './checkin/routes.ts'
 import type { Config } from './config.ts'
 import { registerAccess, type Tokens } from './http/access.ts'
 import { registerDocs } from './http/docs.ts'
-import { answerClientError, registerErrorHandling } from './http/errors.ts'
+import { answerClientError, refuseWithoutHost, registerErrorHandling } from './http/errors.ts'
 import { healthRoutes } from './http/health.ts'
 import { readJsonBodies } from './http/json-bodies.ts'
 import { refuseNulText } from './http/nul-text.ts'
@@ -151,6 +151,9 @@ export async function createHttpApp(parts: {
     // What Node's parser could not read (broken framing, headers too large, a request too slow)
     // gets the API's reply shape too, {message}, before the connection is closed.
     clientErrorHandler: answerClientError,
+    // Node answers an HTTP/1.1 request without a Host header itself, with a bare 400 and no body;
+    // it reaches the app instead, which refuses it in the API's shape (refuseWithoutHost).
+    http: { requireHostHeader: false },
     // Whose X-Forwarded-For is believed (TRUST_PROXY): nobody's by default, so a client cannot
     // choose the address its limits are counted under.
     trustProxy: trustProxyOf(config.trustProxy),
@@ -163,6 +166,7 @@ export async function createHttpApp(parts: {
   registerSlowBodies(app, config)
 
   registerSecurityHeaders(app, securityHeaderSet)
+  refuseWithoutHost(app)
   // Not strict: an OPTIONS with an Origin but without the other preflight headers is answered
   // like a preflight. A request without an Origin is not a cross-origin one: it gets Vary: Origin
   // and nothing else (an OPTIONS without one is not a preflight: 404). The plugin otherwise sends

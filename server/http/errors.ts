@@ -123,6 +123,18 @@ function closeAfterReply(request: FastifyRequest, reply: FastifyReply, linger: L
   else reply.raw.once('finish', end)
 }
 
+export const NO_HOST = 'The request has no Host header: HTTP/1.1 requires one.'
+
+/** An HTTP/1.1 request without a Host header (RFC 9112, 3.2; HTTP/1.0 may leave it out) is a 400. */
+export function refuseWithoutHost(app: FastifyInstance) {
+  app.addHook('onRequest', (request, _reply, done) => {
+    const raw = request.raw
+    if (raw.headers.host === undefined && raw.httpVersionMajor === 1 && raw.httpVersionMinor >= 1)
+      done(new DomainError('invalid', NO_HOST))
+    else done()
+  })
+}
+
 export function registerErrorHandling(app: FastifyInstance) {
   // Any other reply that goes out before its request's body has arrived (an address that does not
   // exist, a route that never reads it) closes the same way.

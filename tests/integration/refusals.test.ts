@@ -389,4 +389,21 @@ describe('requests the HTTP parser cannot read', () => {
       message: 'The request could not be read: it is not well-formed HTTP.',
     })
   })
+
+  it('answers an HTTP/1.1 request without a Host header with 400 and {message}, its body unread', async () => {
+    const answer = await raw(
+      'POST /api/v1/event/create HTTP/1.1\r\nContent-Type: application/json\r\nContent-Length: 2\r\n' +
+        'Connection: close\r\n\r\n{}',
+    )
+    const [head = '', body = ''] = answer.split('\r\n\r\n')
+    expect(head).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/)
+    expect(head).toMatch(/content-type: application\/json/i)
+    expect(head).toMatch(/x-content-type-options: nosniff/i)
+    expect(JSON.parse(body)).toEqual({ message: 'The request has no Host header: HTTP/1.1 requires one.' })
+  })
+
+  it('still answers an HTTP/1.0 request without a Host header', async () => {
+    const answer = await raw('GET /api/v1/health/live HTTP/1.0\r\n\r\n')
+    expect(answer).toMatch(/^HTTP\/1\.1 200 OK\r\n/)
+  })
 })
