@@ -44,6 +44,7 @@ import { toRupees } from './money.ts'
 import { paymentRoutes } from './payments/routes.ts'
 import type { Platform } from './platform.ts'
 import { startAdmitter } from './queue/admitter.ts'
+import { typeOpensAt } from './queue/decide.ts'
 import { queueRoutes } from './queue/routes.ts'
 import { scheduleRoutes } from './schedule/routes.ts'
 import { seatingRoutes } from './seating/routes.ts'
@@ -288,6 +289,10 @@ export async function createHttpApp(parts: {
         commands: services.waitlist,
         maxQuantity: config.booking.maxTicketsPerOrder,
         throttle: services.throttle,
+        saleOpensAt: async (eventId, ticketTypeId) => {
+          const room = await services.queue.room(eventId)
+          return room ? typeOpensAt(room, ticketTypeId) : null
+        },
       })
       await billingRoutes(api, { billing: services.billing, commands: services.billingCommands, config })
       await integrationRoutes(api, {

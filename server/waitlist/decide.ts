@@ -35,6 +35,8 @@ export type WaitlistCommand =
   | { type: 'Use'; ticketTypeId: string; accountId: string; orderId: string }
 
 export const ON_SALE = 'Tickets of this type are on sale: book them instead of joining the waiting list.'
+export const WAITLIST_BEFORE_SALE =
+  'These tickets are not on sale yet: a waiting list is for tickets that have sold out.'
 export const ALREADY_WAITING = 'You are already on the waiting list for this ticket type.'
 export const NOT_WAITING = 'You are not on the waiting list for this event.'
 export const WAITLIST_EVENT_CANCELLED = 'This event has been cancelled.'

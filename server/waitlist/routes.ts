@@ -13,12 +13,12 @@ import {
 import type { Throttle } from '../accounts/throttle.ts'
 import { EVENT_NOT_FOUND } from '../catalog/decide.ts'
 import type { CatalogQueries, TicketTypeRow } from '../catalog/queries.ts'
-import { invalid, notFound } from '../errors.ts'
+import { conflict, invalid, notFound } from '../errors.ts'
 import { callerOf } from '../http/access.ts'
 import { replies, type ValibotTypeProvider } from '../http/valibot.ts'
 import { newId } from '../ids.ts'
 import type { WaitlistCommands } from './commands.ts'
-import { NOT_WAITING } from './decide.ts'
+import { NOT_WAITING, WAITLIST_BEFORE_SALE } from './decide.ts'
 import type { WaitlistQueries } from './queries.ts'
 
 export type WaitlistRoutesOptions = {
@@ -29,6 +29,8 @@ export type WaitlistRoutesOptions = {
   maxQuantity: number
   /** refuses an account joining and leaving in a loop */
   throttle: Pick<Throttle, 'perHour'>
+  /** when the ticket type goes on sale (its event's sale time or its own), if one is set */
+  saleOpensAt?: (eventId: string, ticketTypeId: string) => Promise<string | null>
 }
 
 const NO_SUCH_TYPE = 'This event has no such ticket type.'
@@ -65,6 +67,10 @@ export async function waitlistRoutes(fastify: FastifyInstance, options: Waitlist
         throw invalid(message, [{ field: 'quantity', message }])
       }
       const type = await typeOf(id, request.body.ticketType)
+      // a list is for tickets sold out: before their sale opens none are, and none are offered
+      const opensAt = await options.saleOpensAt?.(id, type.id)
+      if (opensAt && new Date().toISOString() < new Date(opensAt).toISOString())
+        throw conflict(WAITLIST_BEFORE_SALE)
       const position = await commands.join(
         {
           eventId: id,

@@ -9,7 +9,7 @@ import type { EventView } from '../../contracts/catalog.ts'
 import type { WaitlistEntryView } from '../../contracts/waitlist.ts'
 import { streams } from '../../server/ids.ts'
 import { jobIds } from '../../server/jobs/catalogue.ts'
-import { ON_SALE } from '../../server/waitlist/decide.ts'
+import { ON_SALE, WAITLIST_BEFORE_SALE } from '../../server/waitlist/decide.ts'
 import { adminSession, bearer, crowd, organizerSession, type Session, signUp } from '../support/accounts.ts'
 import { dbRows, rebuildStore } from '../support/db.ts'
 import { lapseHold } from '../support/events.ts'
@@ -65,6 +65,35 @@ const vipOf = async (event: EventView) =>
   )
 
 describe('a waiting list', () => {
+  it('is refused before the tickets go on sale, for the event or for the type alone', async () => {
+    const event = await approvedEvent(app(), organizer, admin, { title: 'Not Yet' }, vipOnly(1))
+    const saleTime = (body: object) =>
+      app().inject({
+        method: 'PUT',
+        url: `/api/v1/event/${event._id}/onsale`,
+        headers: bearer(organizer.token),
+        payload: body,
+      })
+    const later = new Date(Date.now() + 3_600_000).toISOString()
+    const someone = await signUp(app())
+    expect((await saleTime({ opensAt: later, waitingRoom: false })).statusCode).toBe(200)
+    const before = await join(event, someone, 1)
+    expect([before.statusCode, before.json().message]).toEqual([409, WAITLIST_BEFORE_SALE])
+    // the event on sale, VIP later: VIP's list is not open, General Admission's is on sale
+    const now = new Date(Date.now() - 1_000).toISOString()
+    const typeLater = await saleTime({
+      opensAt: now,
+      waitingRoom: false,
+      ticketTypes: [{ ticketType: 'VIP', opensAt: later }],
+    })
+    expect(typeLater.statusCode, typeLater.body).toBe(200)
+    const vip = await join(event, someone, 1)
+    expect([vip.statusCode, vip.json().message]).toEqual([409, WAITLIST_BEFORE_SALE])
+    const general = await join(event, someone, 1, 'General Admission')
+    expect([general.statusCode, general.json().message]).toEqual([409, ON_SALE])
+    expect(await entryOf(someone, event)).toBeUndefined()
+  })
+
   it('is refused while seats are on sale, and joined once sold out', async () => {
     const event = await approvedEvent(app(), organizer, admin, { title: 'Small Room' }, vipOnly(1))
     const [early, late] = [await signUp(app()), await signUp(app())]
