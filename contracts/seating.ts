@@ -17,12 +17,18 @@ const coordinate = (name: string) =>
   )
 
 /** a seat's number on its row: a whole number, or a short label such as "12A" */
+const SEAT_NUMBER_WORDS = 'A seat number must be a whole number or up to 8 letters and digits.'
 export const SeatNumber = v.union(
   [
-    v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(100_000)),
-    v.pipe(v.string(), v.trim(), v.regex(/^[A-Za-z0-9-]{1,8}$/)),
+    v.pipe(
+      v.number(SEAT_NUMBER_WORDS),
+      v.integer(SEAT_NUMBER_WORDS),
+      v.minValue(0, 'A seat number must be between 0 and 100000.'),
+      v.maxValue(100_000, 'A seat number must be between 0 and 100000.'),
+    ),
+    v.pipe(v.string(SEAT_NUMBER_WORDS), v.trim(), v.regex(/^[A-Za-z0-9-]{1,8}$/, SEAT_NUMBER_WORDS)),
   ],
-  'A seat number must be a whole number or up to 8 letters and digits.',
+  SEAT_NUMBER_WORDS,
 )
 export type SeatNumber = v.InferOutput<typeof SeatNumber>
 

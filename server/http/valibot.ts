@@ -84,7 +84,7 @@ export const issuesOf = (schema: v.GenericSchema, issues: v.BaseIssue<unknown>[]
 export const MAX_ISSUES = 20
 
 /** valibot's own words, for a check given no message of its own: "Invalid type: Expected … but received …" */
-const VALIBOT_WORDS = /^Invalid [\w ]+: Expected /
+const VALIBOT_WORDS = /^Invalid [\w ]+: (?:Expected|Received) /
 
 /** what a value of valibot's types must be, in people's words */
 const mustBe: Record<string, string> = {

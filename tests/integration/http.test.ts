@@ -7,9 +7,11 @@ import { join } from 'node:path'
 import Database from 'better-sqlite3'
 import { Queue } from 'bullmq'
 import type { FastifyInstance, InjectOptions } from 'fastify'
+import * as v from 'valibot'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ConfigError, loadConfig, withJwtSecret } from '../../server/config.ts'
 import { BUSY } from '../../server/http/errors.ts'
+import { issuesOf } from '../../server/http/valibot.ts'
 import { buildApp } from '../../server/root.ts'
 import { adminSession, bearer, login, signUp } from '../support/accounts.ts'
 import { servedRoutes, startApp, type TestApp, testConfig } from '../support/app.ts'
@@ -288,6 +290,17 @@ describe('bad input of every kind', () => {
     expect(issues).toHaveLength(20)
     for (const issue of issues) expect(issue.message).not.toMatch(/Invalid|received|xxxx/)
     expect(many.body.length).toBeLessThan(4_000)
+  })
+
+  it("puts a check's own valibot words (Invalid …: Received …) in words too", () => {
+    const schema = v.object({ count: v.pipe(v.number(), v.integer(), v.minValue(1)) })
+    const said = (value: unknown) => {
+      const result = v.safeParse(schema, { count: value })
+      return result.success ? null : issuesOf(schema, result.issues)
+    }
+    expect(said(1.5)).toEqual([{ field: 'count', message: 'count must be a whole number.' }])
+    expect(said(0)).toEqual([{ field: 'count', message: 'count must be at least 1.' }])
+    expect(said('x'.repeat(10_000))).toEqual([{ field: 'count', message: 'count must be a number.' }])
   })
 
   it('never answers 5xx for broken addresses and query strings', async () => {

@@ -231,6 +231,18 @@ describe('PUT /event/{id}/seatmap', () => {
     const wrongType = await putMap(event, { sections: [grid('Pit', 'Standing', 1, 5)] })
     expect(wrongType.statusCode).toBe(400)
     expect(wrongType.json().issues[0]).toMatchObject({ field: 'sections.0.ticketType' })
+    const half = await putMap(event, {
+      sections: [{ name: 'Stalls', ticketType: 'Stalls', rows: [{ label: 'A', seats: [{ number: 1.5 }] }] }],
+    })
+    expect([half.statusCode, half.json().issues]).toEqual([
+      400,
+      [
+        {
+          field: 'sections.0.rows.0.seats.0.number',
+          message: 'A seat number must be a whole number or up to 8 letters and digits.',
+        },
+      ],
+    ])
     const twice = await putMap(event, {
       sections: [
         {
