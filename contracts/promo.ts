@@ -68,8 +68,12 @@ export const PromoCodeInput = v.pipe(
     'Send the promo code as an object.',
   ),
   v.check(
-    (input) => (input.percentOff === undefined) !== (input.amountOff === undefined),
+    (input) => input.percentOff === undefined || input.amountOff === undefined,
     'A promo code takes either percentOff or amountOff off, not both.',
+  ),
+  v.check(
+    (input) => input.percentOff !== undefined || input.amountOff !== undefined,
+    'A promo code takes percentOff or amountOff off: give one of them.',
   ),
   v.check(
     (input) => !input.startsAt || !input.endsAt || input.startsAt < input.endsAt,

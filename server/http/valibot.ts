@@ -37,7 +37,10 @@ export const validatorCompiler: FastifySchemaCompiler<unknown> =
       return {
         field,
         message: !issue.path?.length
-          ? `${partName[httpPart ?? ''] ?? 'The request'} must be a JSON object with the expected fields.`
+          ? // a check of the whole body (two fields that go together) has its own words
+            issue.kind === 'validation' && !VALIBOT_WORDS.test(issue.message)
+            ? issue.message
+            : `${partName[httpPart ?? ''] ?? 'The request'} must be a JSON object with the expected fields.`
           : (missingKeyMessage(schema, issue) ?? wordsFor(issue, field)),
       }
     })

@@ -119,11 +119,19 @@ describe('promo codes of an event', () => {
       { code: 'TYPE', percentOff: 10, ticketTypes: ['Balcony'] },
       { code: 'WHEN', percentOff: 10, startsAt: '2030-01-02T00:00:00Z', endsAt: '2030-01-01T00:00:00Z' },
     ]
+    const said: string[] = []
     for (const body of bad) {
       const res = await post(app(), codesPath(event._id), organizer, body)
       expect(res.statusCode, JSON.stringify(body)).toBe(400)
       expect(res.json().message).toEqual(expect.any(String))
+      said.push(res.json().message)
     }
+    // the terms checked together say what is wrong with them, not that the body is malformed
+    expect([said[0], said[1], said[5]]).toEqual([
+      'A promo code takes either percentOff or amountOff off, not both.',
+      'A promo code takes percentOff or amountOff off: give one of them.',
+      'endsAt must be after startsAt.',
+    ])
     expect(
       (await post(app(), codesPath(event._id), rival, { code: 'MINE', percentOff: 10 })).statusCode,
     ).toBe(403)
