@@ -18,6 +18,7 @@ import { formatDate } from '../../ui/format.ts'
 import { stateLabel } from '../../ui/gst-states.ts'
 import { formatAmount } from '../../ui/money.ts'
 import { saveFile } from '../../ui/save-file.ts'
+import { ScrollRegion } from '../../ui/scroll-region.tsx'
 import { notify } from '../../ui/toasts.ts'
 import { billingTexts, invoiceTexts } from './billing-texts.ts'
 import { isRange, registerTotals, thisMonth } from './invoice-register.ts'
@@ -58,10 +59,12 @@ function DocumentRow({ document }: { document: InvoiceDocument }) {
 
 function Register({ documents, days }: { documents: InvoiceDocument[]; days: DocumentDays }) {
   if (documents.length === 0) return <p className="empty-text">{invoiceTexts.empty}</p>
+  const caption = invoiceTexts.caption(formatDate(days.from), formatDate(days.to))
+  // ten columns: wider than a phone, whose reader is told it scrolls sideways
   return (
-    <div className="table-scroll">
+    <ScrollRegion label={caption}>
       <table className="billing-table">
-        <caption>{invoiceTexts.caption(formatDate(days.from), formatDate(days.to))}</caption>
+        <caption>{caption}</caption>
         <thead>
           <tr>
             <th scope="col">{columns.number}</th>
@@ -100,7 +103,7 @@ function Register({ documents, days }: { documents: InvoiceDocument[]; days: Doc
           </tr>
         </tfoot>
       </table>
-    </div>
+    </ScrollRegion>
   )
 }
 
