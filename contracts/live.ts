@@ -72,8 +72,17 @@ export function eventOfRoom(room: string): string | null {
   return /^event[-:]([a-zA-Z0-9_-]{1,64})$/.exec(room)?.[1] ?? null
 }
 
-/** The answer to `watch`: the room joined, or why not (nothing is joined then). */
-export type WatchAck = { ok: true; room: string } | { ok: false; message: string }
+/**
+ * The answer to `watch`: the room joined, or why not (nothing is joined then). A seat map's room
+ * (`seats-<eventId>`) says which version of the map the event has once joined (`seatMap`, null: none
+ * yet): a page that read "none" before joining knows whether a map came meanwhile, unpushed to it.
+ */
+export type WatchAck = { ok: true; room: string; seatMap?: number | null } | { ok: false; message: string }
+
+/** The event of a seat map's room (`seats-<eventId>`), or null. */
+export function eventOfSeatsRoom(room: string): string | null {
+  return /^seats-([a-zA-Z0-9_-]{1,64})$/.exec(room)?.[1] ?? null
+}
 
 /**
  * Every push: the fact's type, the ledger position the push is as of (its fact's, or a later one

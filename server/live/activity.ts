@@ -40,7 +40,7 @@ export type LiveReads = {
   /** the door's summaries (issue 16), pushed to whoever follows an event's door */
   checkin?: CheckinReads
   /** the seats an order moved (issue 40), pushed to whoever shows the event's seat map */
-  seating?: Pick<SeatingQueries, 'lastOfOrder'>
+  seating?: Pick<SeatingQueries, 'lastOfOrder' | 'plan'>
   /** the waiting rooms (issue 41): each person's place, pushed to them */
   queue?: Pick<QueueQueries, 'room' | 'place' | 'placesFrom' | 'placesIn' | 'inCheckout' | 'sold'>
 }

@@ -8,6 +8,7 @@ import { Server, type Socket } from 'socket.io'
 import type { DashboardTotals } from '../../contracts/dashboards.ts'
 import {
   CHECKIN_SUMMARY,
+  eventOfSeatsRoom,
   type FactPush,
   type LivePush,
   type LiveRefusal,
@@ -228,7 +229,14 @@ export function attachLive(
         // a socket gone meanwhile joins nothing (the adapter would keep its room)
         if (!socket.connected) return
         if (answer.ok) socket.join(answer.room)
-        if (typeof ack === 'function') ack(answer)
+        if (typeof ack !== 'function') return
+        // a seat map's room: the map's version as it is once joined (read after the join, so a map
+        // placed later is pushed to this socket)
+        const seatsOf = answer.ok && reads.seating ? eventOfSeatsRoom(answer.room) : null
+        if (seatsOf !== null && reads.seating) {
+          const plan = await reads.seating.plan(seatsOf)
+          ack({ ...answer, seatMap: plan?.version ?? null })
+        } else ack(answer)
       }),
     )
     socket.on(liveEvents.unwatch, (requested: unknown) =>

@@ -1052,12 +1052,32 @@ describe('a plan over tickets sold by count', () => {
 })
 
 describe('the live room seats-<eventId>', () => {
+  it('says on joining that an event has no map yet (a page that read none need not ask again)', async () => {
+    const event = await seatedEvent()
+    const watcher = await open(server.url)
+    expect(await watch(watcher, `seats-${event._id}`)).toEqual({
+      ok: true,
+      room: `seats-${event._id}`,
+      seatMap: null,
+    })
+    // a map placed once joined is pushed to the room with its version
+    const heard: SeatChanges[] = []
+    watcher.on('seats', (message: SeatChanges) => heard.push(message))
+    expect((await putMap(event, theatre())).statusCode).toBe(200)
+    await until(() => heard.some((m) => m.version === 1))
+  })
+
   it('tells everyone watching the map of each seat that changes, as it changes', async () => {
     const event = await seatedEvent()
     expect((await putMap(event, theatre())).statusCode).toBe(200)
     const map = await mapOf(event)
     const watcher = await open(server.url)
-    expect(await watch(watcher, `seats-${event._id}`)).toEqual({ ok: true, room: `seats-${event._id}` })
+    // the join says which version of the map the event has once joined
+    expect(await watch(watcher, `seats-${event._id}`)).toEqual({
+      ok: true,
+      room: `seats-${event._id}`,
+      seatMap: map.version,
+    })
     const heard: SeatChanges[] = []
     watcher.on('seats', (message: SeatChanges) => heard.push(message))
     const buyer = await signUp(app())

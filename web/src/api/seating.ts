@@ -89,8 +89,18 @@ export async function fetchSeatMap(eventId: string, held?: SeatMapView | null): 
  * Once the map's room is joined (`joinedAt`, performance.now()): a map cached that was asked for
  * before then may have missed a push, and is asked for again (conditionally: kept when nothing
  * moved), when it has come if it is still on its way. Answers what stops the wait.
+ *
+ * A "none" (the 404 of an event without a map) read before the join is kept when the join's answer
+ * says the event still has no map (`mapNow` null: any map placed from then on is pushed to the
+ * room, live/follow.ts): an event without a map is asked for once, not again at every join.
  */
-export function recheckSeatMap(queryClient: QueryClient, eventId: string, joinedAt: number): () => void {
+export function recheckSeatMap(
+  queryClient: QueryClient,
+  eventId: string,
+  joinedAt: number,
+  /** the map's version the join's answer gave (null: none; undefined: not said) */
+  mapNow?: number | null,
+): () => void {
   const key = keys.seatMap(eventId)
   const hash = hashKey(key)
   /** true once the map cached is known current, or asked for again */
@@ -98,7 +108,8 @@ export function recheckSeatMap(queryClient: QueryClient, eventId: string, joined
     const state = queryClient.getQueryState(key)
     if (!state || state.status === 'pending' || state.fetchStatus !== 'idle') return false
     const asked = askedAt.get(eventId)
-    if (state.status === 'error' || asked === undefined || asked < joinedAt)
+    const stillNone = state.status === 'success' && state.data === null && mapNow === null
+    if (state.status === 'error' || asked === undefined || (asked < joinedAt && !stillNone))
       void queryClient.invalidateQueries({ queryKey: key })
     return true
   }

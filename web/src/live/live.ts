@@ -31,6 +31,9 @@ import { seatChangesOf } from './seat-changes.ts'
  */
 export type LiveStatus = 'idle' | 'connected' | 'reconnecting' | 'refused'
 
+/** the server's answer to a room joined (a seat map's room says its map's version: seatMap) */
+export type JoinedAck = Extract<WatchAck, { ok: true }>
+
 /** the server's refusals of an address, each tried again after the time the refusal gives */
 const addressRefusals = new Set([TOO_MANY_CONNECTIONS, TOO_MANY_MESSAGES])
 /** when a refusal gives no time */
@@ -55,7 +58,7 @@ export type Live = {
    * connection), with when (performance.now()); at once when it is joined already: what was read
    * before then may have missed a push (a seat map reads itself again)
    */
-  watch(room: string, onJoined?: (at: number) => void): () => void
+  watch(room: string, onJoined?: (at: number, ack: JoinedAck) => void): () => void
   connected(): boolean
   status(): LiveStatus
   /** the server's reason while the status is refused, else null */
@@ -69,14 +72,14 @@ export function createLive(url = ''): Live {
   let opening: Promise<Socket> | null = null
   const watched = new Map<string, number>()
   /** who wants to know when a room is joined (each connection's watch of it, and the first) */
-  const joinListeners = new Map<string, Set<(at: number) => void>>()
-  /** the rooms joined on this connection, and when */
-  const joined = new Map<string, number>()
+  const joinListeners = new Map<string, Set<(at: number, ack: JoinedAck) => void>>()
+  /** the rooms joined on this connection: when, and the server's answer */
+  const joined = new Map<string, { at: number; ack: JoinedAck }>()
   const joinedAck = (room: string) => (ack: WatchAck | undefined) => {
     if (!ack?.ok || !watched.has(room)) return
     const at = performance.now()
-    joined.set(room, at)
-    for (const listener of joinListeners.get(room) ?? []) listener(at)
+    joined.set(room, { at, ack })
+    for (const listener of joinListeners.get(room) ?? []) listener(at, ack)
   }
   const factListeners = new Set<(push: FactPush) => void>()
   const seatListeners = new Set<(changes: SeatsPush) => void>()
@@ -227,15 +230,17 @@ export function createLive(url = ''): Live {
     watch(room, onJoined) {
       const count = (watched.get(room) ?? 0) + 1
       watched.set(room, count)
-      const listener = onJoined ? (at: number) => onJoined(at) : null
+      const listener = onJoined ? (at: number, ack: JoinedAck) => onJoined(at, ack) : null
       if (listener) joinListeners.set(room, (joinListeners.get(room) ?? new Set()).add(listener))
       if (!opening) reconnect()
       else if (count === 1 && socket?.connected) socket.emit(liveEvents.watch, room, joinedAck(room))
-      // another screen's watch joined it already: this one is told so too, as the first was
+      // another screen's watch joined it already: this one is told so too, as the first was (what
+      // has changed since came to the room)
       const since = joined.get(room)
       if (listener && since !== undefined)
         queueMicrotask(() => {
-          if (joinListeners.get(room)?.has(listener) && joined.get(room) === since) listener(since)
+          if (joinListeners.get(room)?.has(listener) && joined.get(room) === since)
+            listener(since.at, since.ack)
         })
       return () => {
         if (listener) joinListeners.get(room)?.delete(listener)

@@ -3,7 +3,7 @@
 // tells whether the connection is up.
 import { createContext, useContext, useEffect, useRef, useSyncExternalStore } from 'react'
 import type { FactPush } from '../../../contracts/live.ts'
-import type { Live, LiveStatus } from './live.ts'
+import type { JoinedAck, Live, LiveStatus } from './live.ts'
 
 export const LiveContext = createContext<Live | null>(null)
 
@@ -17,11 +17,11 @@ function useLive(): Live {
  * watches a room ('events', 'event-<id>', 'schedule', 'attendees-<id>', 'seats-<id>') while the
  * screen is shown; `onJoined` whenever the server says it was joined
  */
-export function useLiveRoom(room: string, onJoined?: (at: number) => void): void {
+export function useLiveRoom(room: string, onJoined?: (at: number, ack: JoinedAck) => void): void {
   const live = useLive()
   const joined = useRef(onJoined)
   joined.current = onJoined
-  useEffect(() => live.watch(room, (at) => joined.current?.(at)), [live, room])
+  useEffect(() => live.watch(room, (at, ack) => joined.current?.(at, ack)), [live, room])
 }
 
 /** hears every fact pushed to this account's rooms and the rooms watched */

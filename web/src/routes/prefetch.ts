@@ -32,7 +32,8 @@ export function prefetchFirstDashboardPage({ context }: { context: RouterContext
  * (api/seating.ts's recheckSeatMap: kept when no seat moved), as the picker would; this watch of the
  * room is let go once the picker watches it (a minute at most: the visitor may have gone elsewhere).
  * The event page's queries do not fetch again what was fetched a moment ago. An event without a
- * map gets a 404 that reads as "none".
+ * map gets a 404 that reads as "none", asked for once: the room's join answers that there is still
+ * no map (a map placed later is pushed there with its version: live/follow.ts).
  */
 export function prefetchEventPage(args: {
   context: RouterContext
@@ -49,11 +50,11 @@ export function prefetchEventPage(args: {
   // the live connection starts with the session's token, as every watch after boot does
   void session.resolved().then(() => {
     let recheck = () => {}
-    const unwatch = live.watch(rooms.seats(id), (at) => {
+    const unwatch = live.watch(rooms.seats(id), (at, ack) => {
       void seating.then(({ recheckSeatMap }) => {
         if (released) return
         recheck()
-        recheck = recheckSeatMap(queryClient, id, at)
+        recheck = recheckSeatMap(queryClient, id, at, ack.seatMap)
       })
     })
     const cache = queryClient.getQueryCache()

@@ -28,10 +28,10 @@ export function useSeatMapRoom(eventId: string): boolean {
       recheck.current()
     }
   }, [eventId])
-  useLiveRoom(rooms.seats(eventId), (at) => {
+  useLiveRoom(rooms.seats(eventId), (at, ack) => {
     setJoined(eventId)
     recheck.current()
-    recheck.current = recheckSeatMap(queryClient, eventId, at)
+    recheck.current = recheckSeatMap(queryClient, eventId, at, ack.seatMap)
   })
   // while connecting, the join is a moment away; a connection lost or refused is not waited for
   return joined === eventId || waited === eventId || status === 'reconnecting' || status === 'refused'
