@@ -3,7 +3,7 @@
 // (a failure is shown rather than a fetch paused while offline), and only the live connection
 // decides when something is fetched again (live/follow.ts), not a window's focus or the browser
 // coming back online. A screen opened again shows what it showed last while it refetches.
-import { QueryClient } from '@tanstack/react-query'
+import { type Query, QueryClient } from '@tanstack/react-query'
 
 export function createQueryClient(): QueryClient {
   return new QueryClient({
@@ -17,4 +17,19 @@ export function createQueryClient(): QueryClient {
       mutations: { retry: false, networkMode: 'always' },
     },
   })
+}
+
+/**
+ * What a query may say of the live connection's first connect, which reads again whatever is on
+ * screen (live/follow.ts: a push may have come before the connection could hear it):
+ * `keptAtFirstConnect` true for an answer no push could have changed, read as the page opened a
+ * moment before, which is then not asked for again (a 404 each time on the console when it is
+ * "none"). Every later reconnection reads it again, as it reads everything shown.
+ */
+export type LiveQueryMeta = { keptAtFirstConnect?: (data: unknown) => boolean }
+
+/** whether the query's answer, as it is now, is kept at the live connection's first connect */
+export function keptAtFirstConnect(query: Query): boolean {
+  const keep = (query.meta as LiveQueryMeta | undefined)?.keptAtFirstConnect
+  return query.state.status === 'success' && typeof keep === 'function' && keep(query.state.data)
 }

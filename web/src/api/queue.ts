@@ -7,10 +7,14 @@ import { MessageReply } from '../../../contracts/common.ts'
 import { type OnSaleBody, OnSaleReply, OnSaleView, QueuePlace, QueueStats } from '../../../contracts/queue.ts'
 import { ApiError, api } from './client.ts'
 import { keys } from './keys.ts'
+import type { LiveQueryMeta } from './query-client.ts'
 
 export type { OnSaleBody, OnSaleView, QueuePlace, QueueStats }
 
 const path = (id: string) => encodeURIComponent(id)
+
+/** an answer younger than this is the page's own, read as it opened: a part mounted since shows it */
+const FETCHED_NOW_MS = 2000
 
 /** a 404's answer as null, anything else as it came */
 async function orNone<T>(read: () => Promise<T>): Promise<T | null> {
@@ -26,8 +30,20 @@ async function orNone<T>(read: () => Promise<T>): Promise<T | null> {
 export const fetchOnSale = (eventId: string): Promise<OnSaleView | null> =>
   orNone(async () => v.parse(OnSaleView, await api.get<unknown>(`/event/${path(eventId)}/onsale`)))
 
+/**
+ * Asked for once as a page opens, however many of its parts show it (the booking form's, mounted
+ * once the sale has let it, does not ask again), and a 404 is "none", never retried. No push brings
+ * it to the event's page: the live connection's first connect, a moment later, keeps it
+ * (api/query-client.ts); a buyer in line reads it again when the sale opens, the organizer's save
+ * sets it, a reconnection and the page opened again read it again.
+ */
 export const onSaleQuery = (eventId: string) =>
-  queryOptions({ queryKey: keys.onSale(eventId), queryFn: () => fetchOnSale(eventId) })
+  queryOptions({
+    queryKey: keys.onSale(eventId),
+    queryFn: () => fetchOnSale(eventId),
+    refetchOnMount: (cached) => Date.now() - cached.state.dataUpdatedAt > FETCHED_NOW_MS,
+    meta: { keptAtFirstConnect: () => true } satisfies LiveQueryMeta,
+  })
 
 export const saveOnSale = async (eventId: string, body: OnSaleBody) =>
   v.parse(OnSaleReply, await api.put<unknown>(`/event/${path(eventId)}/onsale`, body))
@@ -36,8 +52,17 @@ export const saveOnSale = async (eventId: string, body: OnSaleBody) =>
 export const fetchMyPlace = (eventId: string): Promise<QueuePlace | null> =>
   orNone(async () => v.parse(QueuePlace, await api.get<unknown>(`/event/${path(eventId)}/queue/me`)))
 
+/**
+ * A place's every change is pushed (live/follow.ts), so one read before the live connection is
+ * read again at its first connect; "not in line" (a 404) is kept: only the buyer's own join puts
+ * them in it, and a join answers the place, the same one again if they joined elsewhere.
+ */
 export const myPlaceQuery = (eventId: string) =>
-  queryOptions({ queryKey: keys.queuePlace(eventId), queryFn: () => fetchMyPlace(eventId) })
+  queryOptions({
+    queryKey: keys.queuePlace(eventId),
+    queryFn: () => fetchMyPlace(eventId),
+    meta: { keptAtFirstConnect: (place) => place === null } satisfies LiveQueryMeta,
+  })
 
 /** joins the line (a repeat answers the place already held) */
 export const joinQueue = async (eventId: string): Promise<QueuePlace> =>

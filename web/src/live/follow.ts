@@ -2,9 +2,10 @@
 // queries it carries enough for (availability, a new account, the dashboards' rows and attendees,
 // an event's check-in summary: no request) and refetches the ones it changed otherwise, each at
 // most once a second however fast the facts come (a sale is watched, never slowed); every
-// (re)connection refetches whatever is on screen, so facts pushed while offline are caught up.
+// (re)connection refetches whatever is on screen, so facts pushed while offline are caught up (the
+// first leaves what no push could have changed since the page read it).
 // Screens only read their queries and watch their public rooms.
-import type { QueryClient } from '@tanstack/react-query'
+import type { Query, QueryClient } from '@tanstack/react-query'
 import * as v from 'valibot'
 import { AccountSummary } from '../../../contracts/accounts.ts'
 import type { EventView } from '../../../contracts/catalog.ts'
@@ -12,6 +13,7 @@ import type { AvailabilityPush, FactPush } from '../../../contracts/live.ts'
 import type { SeatMapView } from '../../../contracts/seating.ts'
 import type { CheckinSummary } from '../api/checkin.ts'
 import { keys } from '../api/keys.ts'
+import { keptAtFirstConnect } from '../api/query-client.ts'
 import { followDashboards } from './dashboard-pushes.ts'
 import type { Live } from './live.ts'
 import { placeOfPush } from './queue-pushes.ts'
@@ -27,6 +29,8 @@ const withAvailability = (event: EventView, push: AvailabilityPush): EventView =
     type._id === push.ticketTypeId ? { ...type, available: push.available, quantity: push.available } : type,
   ),
 })
+
+const notKeptAtFirstConnect = (query: Query) => !keptAtFirstConnect(query)
 
 const withAccount = (accounts: AccountSummary[], account: AccountSummary) =>
   accounts.some((known) => known._id === account._id) ? accounts : [...accounts, account]
@@ -200,7 +204,15 @@ export function followLive(live: Live, client: QueryClient): () => void {
   )
 
   const stopFacts = live.onFact(onPush)
-  const stopConnect = live.onConnect(() => refresh({ queryKey: [], stale: true }))
+  // Every connection reads again what is shown, but the first leaves what the page read as it
+  // opened, a moment before, when no push could have changed it (api/query-client.ts: an event's
+  // sale time, a buyer not in its line): asked for once, not twice (each "none" a 404 on the console).
+  let connectedBefore = false
+  const stopConnect = live.onConnect(() => {
+    const first = !connectedBefore
+    connectedBefore = true
+    refresh({ queryKey: [], stale: true, ...(first && { predicate: notKeptAtFirstConnect }) })
+  })
   return () => {
     stopFacts()
     stopSeats()

@@ -6,12 +6,17 @@
 // then the one refetch carries every ask made meanwhile (a sale of thousands of tickets is one
 // request a second per open list, whatever the rate of sales). A failed refetch keeps the cached
 // data, so what is on screen stays.
-import { hashKey, type QueryClient, type QueryKey } from '@tanstack/react-query'
+import { hashKey, type Query, type QueryClient, type QueryKey } from '@tanstack/react-query'
 
 export type RefreshFilters = {
   queryKey: QueryKey
   /** only queries whose data may be out of date (not settings read once) */
   stale?: boolean
+  /**
+   * only the queries it is true of, as they are when the refetch starts (one fetching when asked is
+   * judged once it has come); refreshes with another predicate (by identity) are coalesced apart
+   */
+  predicate?: (query: Query) => boolean
   /** the least time between the starts of two refetches of these queries, in ms (default none) */
   minInterval?: number
 }
@@ -25,9 +30,18 @@ export function coalescedRefresh(client: QueryClient, now: () => number = Date.n
   const running = new Map<string, { again: boolean }>()
   /** when each set of queries was last refetched, for the ones with a minimum interval */
   const lastStarted = new Map<string, { at: number; interval: number }>()
+  /** a number for each predicate given, to tell their refreshes apart */
+  const predicates = new Map<(query: Query) => boolean, number>()
+  const predicateId = (predicate: ((query: Query) => boolean) | undefined) => {
+    if (!predicate) return null
+    const known = predicates.get(predicate)
+    if (known !== undefined) return known
+    predicates.set(predicate, predicates.size)
+    return predicates.size - 1
+  }
 
   return ({ minInterval = 0, ...filters }) => {
-    const id = hashKey([filters.queryKey, filters.stale ?? null])
+    const id = hashKey([filters.queryKey, filters.stale ?? null, predicateId(filters.predicate)])
     const under = running.get(id)
     if (under) {
       under.again = true
