@@ -75,14 +75,12 @@ export function eventOfRoom(room: string): string | null {
 /**
  * The answer to `watch`: the room joined, or why not (nothing is joined then). A seat map's room
  * (`seats-<eventId>`) says which version of the map the event has once joined (`seatMap`, null: none
- * yet): a page that read "none" before joining knows whether a map came meanwhile, unpushed to it.
+ * yet), an event's room (`event-<id>`) its sale time as saleTimeTag gives it (`saleTime`, null: none
+ * set): a page that read either before joining knows whether it changed meanwhile, unpushed to it.
  */
-export type WatchAck = { ok: true; room: string; seatMap?: number | null } | { ok: false; message: string }
-
-/** The event of a seat map's room (`seats-<eventId>`), or null. */
-export function eventOfSeatsRoom(room: string): string | null {
-  return /^seats-([a-zA-Z0-9_-]{1,64})$/.exec(room)?.[1] ?? null
-}
+export type WatchAck =
+  | { ok: true; room: string; seatMap?: number | null; saleTime?: string | null }
+  | { ok: false; message: string }
 
 /**
  * Every push: the fact's type, the ledger position the push is as of (its fact's, or a later one
@@ -263,7 +261,11 @@ export type SeatsPush = {
   version?: number
 }
 
+/** OnSaleSet (issue 41), to the event's room: its sale time or waiting room changed (read it again) */
+export type SaleTimePush = { eventId: string }
+
 export type FactPush =
+  | PushOf<'OnSaleSet', SaleTimePush>
   | PushOf<'AccountRegistered', AccountRegisteredPush>
   | PushOf<'EventSubmitted' | 'EventApproved' | 'EventRejected', EventStatusPush | FiguresPush>
   | PushOf<'EventEdited' | 'EventCancelled', EventStatusPush | FiguresPush | HolderNoticePush>

@@ -54,6 +54,23 @@ export const OnSaleBody = v.object({
 })
 export type OnSaleBody = v.InferOutput<typeof OnSaleBody>
 
+/**
+ * A sale time's settings as one text (its event's, the room's and each type's own time), the same
+ * from the room as from its view: what a live room's join answers (WatchAck.saleTime).
+ */
+export function saleTimeTag(
+  sale: {
+    opensAt: string
+    waitingRoom: boolean
+    admitPerMinute: number | null
+    ticketTypes: ReadonlyArray<{ ticketTypeId: string; opensAt: string }>
+  } | null,
+): string | null {
+  if (!sale) return null
+  const types = sale.ticketTypes.map((t) => `${t.ticketTypeId}@${t.opensAt}`).sort()
+  return [sale.opensAt, sale.waitingRoom, sale.admitPerMinute ?? '', ...types].join(' ')
+}
+
 export const OnSaleView = v.object({
   opensAt: v.string(),
   waitingRoom: v.boolean(),

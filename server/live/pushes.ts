@@ -16,6 +16,7 @@ import {
   isPublicRoom,
   type NoticePush,
   rooms,
+  type SaleTimePush,
   SEATS_MESSAGE,
   type SeatsPush,
   type SessionPush,
@@ -604,7 +605,15 @@ export function createPushes(
         }
         return pushes
       }
-      case 'OnSaleSet':
+      case 'OnSaleSet': {
+        // the event's page shows the sale's time: read again by whoever has it open
+        const { eventId } = fact.data
+        const data: SaleTimePush = { eventId }
+        return [
+          ...(await lineMoved(stored as StoredFact<QueueFact>)),
+          ...(listening(rooms.event(eventId)) ? [{ room: rooms.event(eventId), data }] : []),
+        ]
+      }
       case 'QueueJoined':
       case 'QueueOpened':
       case 'QueueAdmitted':

@@ -8,17 +8,18 @@ import { Server, type Socket } from 'socket.io'
 import type { DashboardTotals } from '../../contracts/dashboards.ts'
 import {
   CHECKIN_SUMMARY,
-  eventOfSeatsRoom,
+  eventOfRoom,
   type FactPush,
   type LivePush,
   type LiveRefusal,
   liveEvents,
   rooms,
   SEATS_MESSAGE,
+  seatsOfRoom,
   TOO_MANY_CONNECTIONS,
   TOO_MANY_MESSAGES,
 } from '../../contracts/live.ts'
-import { QUEUE_MESSAGE, QUEUE_STATS_MESSAGE, type QueuePush } from '../../contracts/queue.ts'
+import { QUEUE_MESSAGE, QUEUE_STATS_MESSAGE, type QueuePush, saleTimeTag } from '../../contracts/queue.ts'
 import type { Config } from '../config.ts'
 import { heapForConnections } from '../heap.ts'
 import { type AccountById, accountOfToken, type Tokens } from '../http/access.ts'
@@ -230,12 +231,20 @@ export function attachLive(
         if (!socket.connected) return
         if (answer.ok) socket.join(answer.room)
         if (typeof ack !== 'function') return
-        // a seat map's room: the map's version as it is once joined (read after the join, so a map
-        // placed later is pushed to this socket)
-        const seatsOf = answer.ok && reads.seating ? eventOfSeatsRoom(answer.room) : null
+        if (!answer.ok) return ack(answer)
+        // what the room's pushes change, as it is once joined (read after the join, so a change
+        // made later is pushed to this socket): a seat map's version, an event's sale time
+        const seatsOf = seatsOfRoom(answer.room)
+        const eventOf = eventOfRoom(answer.room)
         if (seatsOf !== null && reads.seating) {
           const plan = await reads.seating.plan(seatsOf)
           ack({ ...answer, seatMap: plan?.version ?? null })
+        } else if (eventOf !== null && reads.queue) {
+          const room = await reads.queue.room(eventOf)
+          ack({
+            ...answer,
+            saleTime: saleTimeTag(room ? { ...room, ticketTypes: room.typeOpens ?? [] } : null),
+          })
         } else ack(answer)
       }),
     )

@@ -202,6 +202,30 @@ describe('the event page asks for its sale time', () => {
     await page.close()
   })
 
+  it('shows a sale time set or moved while the page is open, on every page open, without a reload', async () => {
+    const event = await newEvent('Sale Time Live')
+    const [visitor, member] = [await watchedPage(null), await watchedPage(buyer)]
+    for (const { page } of [visitor, member]) {
+      await openEventPage(page, event)
+      await page.getByRole('link', { name: 'Book Now' }).waitFor()
+    }
+    await putSaleTime(event._id, Date.now() + DAY_MS, false)
+    for (const { page } of [visitor, member]) {
+      await page.getByText(/^On sale /).waitFor({ timeout: 10_000 })
+      expect(await page.getByRole('link', { name: 'Book Now' }).count()).toBe(0)
+    }
+    const before = await member.page.getByText(/^On sale /).textContent()
+    // moved a day later: the new time replaces the old
+    await putSaleTime(event._id, Date.now() + 2 * DAY_MS, false)
+    await expect
+      .poll(() => member.page.getByText(/^On sale /).textContent(), { timeout: 10_000 })
+      .not.toBe(before)
+    for (const { page, errors } of [visitor, member]) {
+      expect(besides404s(errors, ['/onsale', '/seatmap', '/queue/me'])).toEqual([])
+      await page.close()
+    }
+  })
+
   it('reads it again for a buyer in line when the sale opens: an opening brought forward shows on the page as it stands', async () => {
     const event = await newEvent('Opening Brought Forward')
     await putSaleTime(event._id, Date.now() + DAY_MS, true)

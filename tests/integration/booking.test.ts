@@ -898,7 +898,7 @@ describe('live pushes (real listening server, socket.io-client)', () => {
       socket.once('connect', () => resolve())
       socket.once('connect_error', reject)
     })
-    if (room) expect(await socket.emitWithAck('watch', room)).toEqual({ ok: true, room })
+    if (room) expect(await socket.emitWithAck('watch', room)).toMatchObject({ ok: true, room })
     const next = async (type: string, match: (push: LivePush) => boolean = () => true) => {
       let found: LivePush | undefined
       await until(() => {
@@ -1070,7 +1070,7 @@ describe("seats on sale to an event's room: the first count at once, the rest ga
       socket?.once('connect', () => resolve())
       socket?.once('connect_error', reject)
     })
-    expect(await socket.emitWithAck('watch', `event-${event._id}`)).toEqual({
+    expect(await socket.emitWithAck('watch', `event-${event._id}`)).toMatchObject({
       ok: true,
       room: `event-${event._id}`,
     })

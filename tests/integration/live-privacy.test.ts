@@ -47,7 +47,7 @@ describe('a visitor watching an event while others buy', () => {
     const visitor = await open(server.url)
     const heard = heardBy(visitor)
     for (const room of [`event-${event._id}`, 'events', 'schedule'])
-      expect(await watch(visitor, room)).toEqual({ ok: true, room })
+      expect(await watch(visitor, room)).toMatchObject({ ok: true, room })
     // the people themselves, signed in, to see their own pushes do name their orders
     const own = heardBy(await open(server.url, (ananya as Session).token))
 

@@ -18,6 +18,7 @@ import {
   type QueueStats,
   SALE_AFTER_BOOKING_CLOSES,
   SALE_OPENED,
+  saleTimeTag,
   TYPE_NOT_ON_SALE_YET,
   TYPE_OPENS_BEFORE_SALE,
   TYPE_SALE_TIME_TWICE,
@@ -27,7 +28,7 @@ import { NOT_YOUR_LINE } from '../../server/queue/routes.ts'
 import { adminSession, bearer, organizerSession, type Session, signUp } from '../support/accounts.ts'
 import { wallClockIn } from '../support/clock.ts'
 import { dbRows, rebuildStore } from '../support/db.ts'
-import { open, sockets } from '../support/live-sockets.ts'
+import { open, sockets, watch } from '../support/live-sockets.ts'
 import { approvedEvent, type Checkout, confirm, get, pay, post, until } from '../support/sales.ts'
 import { startServer, type TestServer } from '../support/server.ts'
 
@@ -102,6 +103,28 @@ const tick = (event: EventView, now: number) =>
   )
 
 describe('PUT /event/{id}/onsale', () => {
+  it('is told to the event’s room, whose join says the sale time as it is then', async () => {
+    const event = await showEvent('Onsale Told')
+    const room = `event-${event._id}`
+    const early = await open(server.url)
+    expect(await watch(early, room)).toEqual({ ok: true, room, saleTime: null })
+    const heard: Array<{ type: string; data: unknown }> = []
+    early.on('fact', (push: { type: string; data: unknown }) => heard.push(push))
+    const saved = await setOnSale(event, {
+      opensAt: new Date(Date.now() + 3_600_000).toISOString(),
+      waitingRoom: true,
+      admitPerMinute: 30,
+    })
+    expect(saved.statusCode, saved.body).toBe(200)
+    await until(() => heard.some((push) => push.type === 'OnSaleSet'))
+    expect(heard.find((push) => push.type === 'OnSaleSet')?.data).toEqual({ eventId: event._id })
+    // a page joining now is told the time saved, as its view gives it
+    const late = await open(server.url)
+    const tag = saleTimeTag(saved.json().onsale)
+    expect(tag).not.toBeNull()
+    expect(await watch(late, room)).toEqual({ ok: true, room, saleTime: tag })
+  })
+
   it('is the organizer’s, checks what it is given, and after the opening changes only the rate', async () => {
     const event = await showEvent('Onsale Rules')
     const opensAt = Date.now() + 3_600_000

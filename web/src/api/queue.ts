@@ -1,10 +1,17 @@
 // Calls of the waiting room (issue 41, API.md "Waiting room"): an event's sale time and room (none:
 // null), the organizer's save of them, a buyer's place in line (none: null) and joining it, and the
 // organizer's figures of the line with pause and resume.
-import { queryOptions } from '@tanstack/react-query'
+import { hashKey, type QueryClient, queryOptions } from '@tanstack/react-query'
 import * as v from 'valibot'
 import { MessageReply } from '../../../contracts/common.ts'
-import { type OnSaleBody, OnSaleReply, OnSaleView, QueuePlace, QueueStats } from '../../../contracts/queue.ts'
+import {
+  type OnSaleBody,
+  OnSaleReply,
+  OnSaleView,
+  QueuePlace,
+  QueueStats,
+  saleTimeTag,
+} from '../../../contracts/queue.ts'
 import { ApiError, api } from './client.ts'
 import { keys } from './keys.ts'
 import type { LiveQueryMeta } from './query-client.ts'
@@ -32,10 +39,11 @@ export const fetchOnSale = (eventId: string): Promise<OnSaleView | null> =>
 
 /**
  * Asked for once as a page opens, however many of its parts show it (the booking form's, mounted
- * once the sale has let it, does not ask again), and a 404 is "none", never retried. No push brings
- * it to the event's page: the live connection's first connect, a moment later, keeps it
- * (api/query-client.ts); a buyer in line reads it again when the sale opens, the organizer's save
- * sets it, a reconnection and the page opened again read it again.
+ * once the sale has let it, does not ask again), and a 404 is "none", never retried. The live
+ * connection's first connect, a moment later, keeps it (api/query-client.ts): the event's room, once
+ * joined, says whether it changed meanwhile (recheckOnSale), and each save after is pushed there
+ * (live/follow.ts); a buyer in line reads it again when the sale opens, a reconnection and the page
+ * opened again read it again.
  */
 export const onSaleQuery = (eventId: string) =>
   queryOptions({
@@ -44,6 +52,34 @@ export const onSaleQuery = (eventId: string) =>
     refetchOnMount: (cached) => Date.now() - cached.state.dataUpdatedAt > FETCHED_NOW_MS,
     meta: { keptAtFirstConnect: () => true } satisfies LiveQueryMeta,
   })
+
+/**
+ * Once the event's room is joined: the sale time read before the join (the page's own read, kept at
+ * the first connect) is read again when the join's answer says it is not what it was then
+ * (`saleTimeNow`, WatchAck.saleTime: a save made between the read and the join was pushed to nobody
+ * on this page); an answer still on its way is compared once it has come. Answers what stops the wait.
+ */
+export function recheckOnSale(
+  client: QueryClient,
+  eventId: string,
+  saleTimeNow: string | null | undefined,
+): () => void {
+  if (saleTimeNow === undefined) return () => {}
+  const key = keys.onSale(eventId)
+  const hash = hashKey(key)
+  const checked = () => {
+    const state = client.getQueryState<OnSaleView | null>(key)
+    if (!state || state.status === 'pending' || state.fetchStatus !== 'idle') return false
+    if (state.status === 'error' || saleTimeTag(state.data ?? null) !== saleTimeNow)
+      void client.invalidateQueries({ queryKey: key })
+    return true
+  }
+  if (!client.getQueryState(key) || checked()) return () => {}
+  const stop = client.getQueryCache().subscribe((event) => {
+    if (event.type === 'updated' && event.query.queryHash === hash && checked()) stop()
+  })
+  return stop
+}
 
 export const saveOnSale = async (eventId: string, body: OnSaleBody) =>
   v.parse(OnSaleReply, await api.put<unknown>(`/event/${path(eventId)}/onsale`, body))

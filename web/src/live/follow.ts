@@ -153,6 +153,10 @@ export function followLive(live: Live, client: QueryClient): () => void {
         refetch(keys.myWaitlist)
         return
       }
+      case 'OnSaleSet':
+        // the event's sale time or waiting room changed: read again where it is shown
+        refetch(keys.onSale(push.data.eventId))
+        return
       case 'SessionScheduled':
         refetch(keys.sessions(push.data.eventId))
         refetch(keys.sessions())

@@ -10,13 +10,13 @@ import { useMachine } from '@xstate/react'
 import { type FormEvent, useId, useMemo, useState } from 'react'
 import { fromPromise } from 'xstate'
 import type { EventView, TicketTypeView } from '../../../../contracts/catalog.ts'
-import { rooms } from '../../../../contracts/live.ts'
 import { taxRatesQuery } from '../../api/billing.ts'
 import { confirmPayment, createOrder, payLocally } from '../../api/booking.ts'
 import { eventQuery, keys, myWaitlistQuery, promoPriceQuery } from '../../api/queries.ts'
 import { refusedSeats, type SeatMapView, seatMapQuery } from '../../api/seating.ts'
 import type { WaitlistEntryView } from '../../api/waitlist.ts'
-import { useLiveConnected, useLiveRoom } from '../../live/use-live.ts'
+import { useEventRoom } from '../../live/use-event-room.ts'
+import { useLiveConnected } from '../../live/use-live.ts'
 import { bookingMachine } from '../../machines/booking.ts'
 import { useSession } from '../../session/use-session.ts'
 import { Fetched } from '../../ui/fetched.tsx'
@@ -42,7 +42,7 @@ export function BookingScreen() {
   // seats a waiting list offers this person are theirs to book (issue 17)
   const waitlist = useQuery(myWaitlistQuery())
   const live = useLiveConnected()
-  useLiveRoom(rooms.event(id))
+  useEventRoom(id)
 
   return (
     <Fetched

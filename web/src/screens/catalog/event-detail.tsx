@@ -9,9 +9,9 @@ import { useQuery } from '@tanstack/react-query'
 import { Link, useParams } from '@tanstack/react-router'
 import type { ReactNode } from 'react'
 import type { EventView } from '../../../../contracts/catalog.ts'
-import { rooms } from '../../../../contracts/live.ts'
 import { eventQuery, myWaitlistQuery } from '../../api/queries.ts'
-import { useLiveConnected, useLiveRoom } from '../../live/use-live.ts'
+import { useEventRoom } from '../../live/use-event-room.ts'
+import { useLiveConnected } from '../../live/use-live.ts'
 import { useSession } from '../../session/use-session.ts'
 import { Fetched } from '../../ui/fetched.tsx'
 import { formatDate, formatEventTime, formatEventWhenIn, formatPrice } from '../../ui/format.ts'
@@ -36,7 +36,7 @@ function EventDetail({ id, sessions, seating, sale }: { id: string } & Slots) {
     ...eventQuery(id),
     refetchOnMount: (cached) => Date.now() - cached.state.dataUpdatedAt > 2000,
   })
-  useLiveRoom(rooms.event(id))
+  useEventRoom(id)
   return (
     <Fetched query={event} failed="Error fetching event details.">
       {(shown) => <EventArticle event={shown} sessions={sessions} seating={seating} sale={sale} />}
