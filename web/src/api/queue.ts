@@ -67,9 +67,13 @@ export function recheckOnSale(
   if (saleTimeNow === undefined) return () => {}
   const key = keys.onSale(eventId)
   const hash = hashKey(key)
+  // once: an answer read again after the join is current (a save since is pushed)
+  let done = false
   const checked = () => {
+    if (done) return true
     const state = client.getQueryState<OnSaleView | null>(key)
     if (!state || state.status === 'pending' || state.fetchStatus !== 'idle') return false
+    done = true
     if (state.status === 'error' || saleTimeTag(state.data ?? null) !== saleTimeNow)
       void client.invalidateQueries({ queryKey: key })
     return true
