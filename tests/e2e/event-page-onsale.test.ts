@@ -226,6 +226,24 @@ describe('the event page asks for its sale time', () => {
     }
   })
 
+  it('offers a seat map’s seats for booking only once the sale has opened, live', async () => {
+    const event = await newEvent('Seats Not Yet')
+    await putMap(event._id)
+    await putSaleTime(event._id, Date.now() + DAY_MS, false)
+    const { page } = await watchedPage(buyer)
+    await openEventPage(page, event)
+    await page.getByText(/^On sale /).waitFor()
+    await page.getByRole('heading', { name: 'Choose your seats' }).waitFor()
+    await page.waitForTimeout(1_000)
+    expect(await page.getByRole('button', { name: 'Book seats' }).count()).toBe(0)
+    expect(await page.getByRole('button', { name: 'Best available' }).count()).toBe(0)
+    // brought forward to now: the sale opens, and the picker offers its seats without a reload
+    await putSaleTime(event._id, Date.now() - 1_000, false)
+    await page.getByRole('button', { name: 'Book seats' }).waitFor({ timeout: 10_000 })
+    await page.getByRole('button', { name: 'Best available' }).first().waitFor()
+    await page.close()
+  })
+
   it('reads it again for a buyer in line when the sale opens: an opening brought forward shows on the page as it stands', async () => {
     const event = await newEvent('Opening Brought Forward')
     await putSaleTime(event._id, Date.now() + DAY_MS, true)

@@ -3,18 +3,24 @@
 // below its tickets. The areas meet here, on the route, so that
 // no screen imports another's folder.
 import { useParams } from '@tanstack/react-router'
+import type { EventView } from '../../../../contracts/catalog.ts'
 import { EventDetailScreen } from '../../screens/catalog/event-detail.tsx'
 import { EventSessions } from '../../screens/schedule/event-sessions.tsx'
 import { EventSeating } from '../../screens/seating/seat-picker.tsx'
-import { EventSale } from '../../screens/waiting-room/event-sale.tsx'
+import { EventSale, useSaleAllowsBooking } from '../../screens/waiting-room/event-sale.tsx'
 
 export function EventPage() {
   const { id } = useParams({ from: '/event/$id' })
   return (
     <EventDetailScreen
       sessions={<EventSessions key={id} eventId={id} />}
-      seating={(event) => <EventSeating event={event} bookable={!event.cancelledAt} />}
+      seating={(event) => <SaleSeating event={event} />}
       sale={(event, booking) => <EventSale event={event} booking={booking} />}
     />
   )
+}
+
+/** the seat map's picker, its seats offered only while the sale lets this person book */
+function SaleSeating({ event }: { event: EventView }) {
+  return <EventSeating event={event} bookable={useSaleAllowsBooking(event)} />
 }

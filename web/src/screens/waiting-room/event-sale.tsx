@@ -38,6 +38,39 @@ function useNow(ticking: boolean): number {
   return now
 }
 
+/** the time now, read again as each of `instants` (ms) passes: nothing ticks in between */
+function useNowPast(instants: readonly number[]): number {
+  const [now, setNow] = useState(() => Date.now())
+  const next = Math.min(...instants.filter((at) => at > now))
+  useEffect(() => {
+    if (!Number.isFinite(next)) return
+    // a timer's longest wait (about 24.8 days): a later instant is waited for in steps
+    const timer = setTimeout(() => setNow(Date.now()), Math.min(next - Date.now() + 50, 2 ** 31 - 1))
+    return () => clearTimeout(timer)
+  }, [next])
+  return now
+}
+
+/**
+ * Whether the sale lets this person book now, as EventSale offers Book Now: no sale time, or its
+ * time come and, with a waiting room, admitted (until the admission runs out) or the room closed. The
+ * seat map's picker offers its seats only then (the booking page would refuse them).
+ */
+export function useSaleAllowsBooking(event: EventView): boolean {
+  const onsale = useQuery(onSaleQuery(event._id))
+  const { user } = useSession()
+  const room = onsale.data?.waitingRoom === true
+  const place = useQuery({ ...myPlaceQuery(event._id), enabled: user !== null && room })
+  const opensAt = onsale.data ? Date.parse(onsale.data.opensAt) : 0
+  const admittedUntil = place.data?.admissionExpiresAt ? Date.parse(place.data.admissionExpiresAt) : 0
+  const now = useNowPast([opensAt, admittedUntil])
+  if (event.cancelledAt || onsale.isPending) return false
+  if (onsale.isError || !onsale.data) return true
+  if (!room) return now >= opensAt
+  const state = place.data?.state
+  return (state === 'admitted' && admittedUntil > now) || state === 'closed'
+}
+
 export function EventSale({ event, booking }: { event: EventView; booking: ReactNode }) {
   const onsale = useQuery(onSaleQuery(event._id))
   if (event.cancelledAt) return booking
