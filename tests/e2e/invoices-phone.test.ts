@@ -17,6 +17,7 @@ let server: TestServer
 let browser: Browser
 const contexts: BrowserContext[] = []
 let organizer: Session
+let buyer: Session
 /** the invoice's number, as its row names it */
 let number: string
 
@@ -51,7 +52,7 @@ beforeAll(async () => {
     payload: { status: 'Approved' },
   })
   expect(reviewed.statusCode, reviewed.body).toBe(200)
-  const buyer = await signUp(server.app, 'tablabuyer')
+  buyer = await signUp(server.app, 'tablabuyer')
   const ticketId = await buy(server.app, buyer, event, 'VIP', 1)
   const invoice = await server.app.inject({
     method: 'GET',
@@ -68,14 +69,15 @@ afterAll(async () => {
   await server?.close()
 })
 
-/** the organizer's Invoices screen at `viewport`, its invoice's row shown */
-async function invoicesAt(viewport: { width: number; height: number }): Promise<Page> {
+/** the organizer's Invoices screen (or the buyer's) at `viewport`, its invoice's row shown */
+async function invoicesAt(viewport: { width: number; height: number }, asBuyer = false): Promise<Page> {
   const context = await browser.newContext({ baseURL: server.url, viewport })
   contexts.push(context)
-  await context.addInitScript((token) => localStorage.setItem('token', token), organizer.token)
+  const token = asBuyer ? buyer.token : organizer.token
+  await context.addInitScript((token) => localStorage.setItem('token', token), token)
   const page = await context.newPage()
-  await page.goto('/organizer/invoices')
-  await page.getByRole('heading', { name: 'Invoices' }).waitFor()
+  await page.goto(asBuyer ? '/account/invoices' : '/organizer/invoices')
+  await page.getByRole('heading', { name: asBuyer ? 'Your invoices' : 'Invoices' }).waitFor()
   await page.getByRole('row', { name: new RegExp(number) }).waitFor()
   return page
 }
@@ -120,6 +122,14 @@ describe('the invoices table', () => {
     await expect.poll(() => fade(page, '::after')).toBe(0)
     expect(await fade(page, '::before')).toBe(1)
     await hint.waitFor()
+  })
+
+  it('of a buyer, on a phone: the page stays the screen’s width, and its table says it scrolls sideways', async () => {
+    const page = await invoicesAt(PHONE, true)
+    await page.getByText(HINT, { exact: true }).waitFor()
+    await page.getByRole('region', { name: 'Your invoices and credit notes' }).waitFor()
+    // the table's hidden PDF header stays inside the box that scrolls
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width)
   })
 
   it('at a desktop width, fits and shows no cue', async () => {

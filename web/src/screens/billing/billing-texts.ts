@@ -43,6 +43,8 @@ export const feeTexts = {
 
 export const myInvoiceTexts = {
   heading: 'Your invoices',
+  /** the table's name, as a region that scrolls sideways on a phone */
+  table: 'Your invoices and credit notes',
   registrationsLink: 'Your Registrations',
   event: 'Event',
   issuedBy: 'Issued by',

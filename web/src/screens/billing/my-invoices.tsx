@@ -11,6 +11,7 @@ import { Fetched, messageOr } from '../../ui/fetched.tsx'
 import { formatDate } from '../../ui/format.ts'
 import { formatAmount } from '../../ui/money.ts'
 import { saveFile } from '../../ui/save-file.ts'
+import { ScrollRegion } from '../../ui/scroll-region.tsx'
 import { notify } from '../../ui/toasts.ts'
 import { invoiceTexts, myInvoiceTexts } from './billing-texts.ts'
 import './billing.css'
@@ -55,7 +56,7 @@ export function MyInvoicesScreen() {
             <p className="empty-text">{myInvoiceTexts.empty}</p>
           ) : (
             <>
-              <div className="table-scroll">
+              <ScrollRegion label={myInvoiceTexts.table}>
                 <table className="billing-table">
                   <thead>
                     <tr>
@@ -103,7 +104,7 @@ export function MyInvoicesScreen() {
                     ))}
                   </tbody>
                 </table>
-              </div>
+              </ScrollRegion>
               {documents.hasNextPage && (
                 <p className="billing-more">
                   <button
