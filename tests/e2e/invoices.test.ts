@@ -134,7 +134,7 @@ describe('taxes and invoices in the browser', () => {
     const rows = checkout.locator('dl.order-breakdown > div')
     await rows.first().waitFor()
     expect(await rows.allTextContents()).toEqual([
-      'Price₹2,000.00',
+      'Price before GST₹2,000.00',
       'CGST₹180.00',
       'SGST₹180.00',
       'Total₹2,360.00',
@@ -275,7 +275,7 @@ describe('taxes and invoices in the browser', () => {
     const rows = checkoutPage.getByRole('dialog', { name: TITLE }).locator('dl.order-breakdown > div')
     await rows.first().waitFor()
     expect(await rows.allTextContents()).toEqual([
-      'Price₹1,000.00',
+      'Price before GST₹1,000.00',
       'CGST₹90.00',
       'SGST₹90.00',
       'Booking fee₹25.00',

@@ -11,10 +11,10 @@ import { stateChoices, stateLabel } from '../../web/src/ui/gst-states.ts'
 import { formatAmount, paiseOf } from '../../web/src/ui/money.ts'
 
 describe("an order's breakdown at the checkout", () => {
-  it('lists the price, CGST and SGST within a state, and the total, leaving out what is nothing', () => {
+  it('lists the price before GST, CGST and SGST within a state, and the total, leaving out what is nothing', () => {
     const rows = breakdownRows({ base: 1000, cgst: 90, sgst: 90, igst: 0, fee: 0, feeTax: 0, total: 1180 })
     expect(rows).toEqual([
-      { label: 'Price', amount: 1000 },
+      { label: 'Price before GST', amount: 1000 },
       { label: 'CGST', amount: 90 },
       { label: 'SGST', amount: 90 },
       { label: 'Total', amount: 1180, total: true },
@@ -23,7 +23,24 @@ describe("an order's breakdown at the checkout", () => {
 
   it('lists IGST across states, and the booking fee with its GST when the platform charges one', () => {
     const rows = breakdownRows({ base: 500, cgst: 0, sgst: 0, igst: 90, fee: 20, feeTax: 3.6, total: 613.6 })
-    expect(rows.map((row) => row.label)).toEqual(['Price', 'IGST', 'Booking fee', 'GST on fee', 'Total'])
+    expect(rows.map((row) => row.label)).toEqual([
+      'Price before GST',
+      'IGST',
+      'Booking fee',
+      'GST on fee',
+      'Total',
+    ])
+    // a fee on an untaxed price: the price is the price
+    const untaxed = breakdownRows({
+      base: 500,
+      cgst: 0,
+      sgst: 0,
+      igst: 0,
+      fee: 20,
+      feeTax: 3.6,
+      total: 523.6,
+    })
+    expect(untaxed.map((row) => row.label)).toEqual(['Price', 'Booking fee', 'GST on fee', 'Total'])
   })
 
   it('shows the price and the total alone when nothing is taxed', () => {

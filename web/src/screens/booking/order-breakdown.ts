@@ -7,6 +7,8 @@ export type BreakdownRow = { label: string; amount: number; total?: true }
 
 export const breakdownLabels = {
   base: 'Price',
+  /** the price when GST is charged on it: the taxable value, without the GST that follows */
+  taxedBase: 'Price before GST',
   cgst: 'CGST',
   sgst: 'SGST',
   igst: 'IGST',
@@ -24,7 +26,10 @@ export const breakdownAddsUp = (breakdown: Breakdown | undefined): breakdown is 
   breakdown.cgst + breakdown.sgst + breakdown.igst + breakdown.fee + breakdown.feeTax > 0
 
 export function breakdownRows(breakdown: Breakdown): BreakdownRow[] {
-  const rows: BreakdownRow[] = [{ label: breakdownLabels.base, amount: breakdown.base }]
+  const taxed = breakdown.cgst + breakdown.sgst + breakdown.igst > 0
+  const rows: BreakdownRow[] = [
+    { label: taxed ? breakdownLabels.taxedBase : breakdownLabels.base, amount: breakdown.base },
+  ]
   for (const key of ['cgst', 'sgst', 'igst', 'fee', 'feeTax'] as const) {
     if (breakdown[key] !== 0) rows.push({ label: breakdownLabels[key], amount: breakdown[key] })
   }
