@@ -244,6 +244,20 @@ describe('the event page asks for its sale time', () => {
     await page.close()
   })
 
+  it('on the organizer’s Sale time section, turns to “opened” as the time comes, its time then fixed', async () => {
+    const event = await newEvent('Opens Soon')
+    await putSaleTime(event._id, Date.now() + 4_000, true)
+    const page = await pages.open(organizer.token)
+    await page.goto(`/organizers/events/${event._id}?section=sale-time`)
+    const section = page.getByRole('region', { name: 'Sale time' })
+    await section.getByText(/^The sale opens /).waitFor()
+    expect(await section.getByLabel('Date of opening').isDisabled()).toBe(false)
+    await section.getByText(/^The sale opened /).waitFor({ timeout: 10_000 })
+    await expect.poll(() => section.getByLabel('Date of opening').isDisabled()).toBe(true)
+    expect(await section.getByLabel('Time of opening').isDisabled()).toBe(true)
+    await page.close()
+  })
+
   it('reads it again for a buyer in line when the sale opens: an opening brought forward shows on the page as it stands', async () => {
     const event = await newEvent('Opening Brought Forward')
     await putSaleTime(event._id, Date.now() + DAY_MS, true)

@@ -22,6 +22,7 @@ import { FetchError, messageOr } from '../../ui/fetched.tsx'
 import { Field } from '../../ui/field.tsx'
 import { Figure } from '../../ui/figure.tsx'
 import { formatInstantIn, zoneName } from '../../ui/format.ts'
+import { useNowPast } from '../../ui/use-now-past.ts'
 import { useEventZone } from '../../ui/use-site.ts'
 import { backOfLineSeconds, formatRate, formatWait } from '../../ui/waits.ts'
 import {
@@ -83,6 +84,8 @@ export function SaleTime({ eventId }: { eventId: string }) {
   // the server's word on the last save, kept while the form starts again from what was saved
   const [message, setMessage] = useState<string | null>(null)
   const saved = onsale.data
+  // the text turns from "opens" to "opened" as the time comes
+  const now = useNowPast([saved ? Date.parse(saved.opensAt) : 0])
   return (
     <section className="sale-time event-analytics" aria-labelledby={headingId}>
       <h3 id={headingId}>{saleTimeTexts.heading}</h3>
@@ -92,7 +95,7 @@ export function SaleTime({ eventId }: { eventId: string }) {
         <>
           <p>
             {saved
-              ? (Date.now() >= Date.parse(saved.opensAt) ? openedText : opensText)(
+              ? (now >= Date.parse(saved.opensAt) ? openedText : opensText)(
                   formatInstantIn(saved.opensAt, zone),
                 )
               : saleTimeTexts.none}
@@ -138,8 +141,9 @@ function SaleTimeForm(props: {
   const queryClient = useQueryClient()
   const [draft, setDraft] = useState(() => (saved ? draftOf(saved, zone, types) : emptySaleTime(types)))
   const [error, setError] = useState<string | null>(null)
-  // read when the form is shown and on each save: a room that has opened keeps its time
-  const [opened, setOpened] = useState(() => hasOpened(saved, Date.now()))
+  // a room that has opened keeps its time: its fields are fixed from the moment it opens
+  const now = useNowPast([saved ? Date.parse(saved.opensAt) : 0])
+  const opened = hasOpened(saved, now)
   const edit = (change: Partial<SaleTimeDraft>) => {
     setDraft((was) => ({ ...was, ...change }))
     onMessage(null)
@@ -170,7 +174,14 @@ function SaleTimeForm(props: {
     setError(null)
     onMessage(null)
     const nowOpened = hasOpened(saved, Date.now())
-    setOpened(nowOpened)
+    // opened while its time or room was being changed here: refused, not saved without the change
+    if (nowOpened && saved && !opened) {
+      const was = draftOf(saved, zone, types)
+      if (draft.date !== was.date || draft.time !== was.time || draft.waitingRoom !== was.waitingRoom) {
+        setError(SALE_OPENED)
+        return
+      }
+    }
     const made = onSaleBodyOf(draft, zone, nowOpened && saved ? saved : undefined, Date.now())
     if ('error' in made) setError(made.error)
     else save.mutate(made.body)

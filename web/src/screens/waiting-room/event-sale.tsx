@@ -14,6 +14,7 @@ import { joinQueue, myPlaceQuery, type OnSaleView, onSaleQuery, type QueuePlace 
 import { useSession } from '../../session/use-session.ts'
 import { messageOr } from '../../ui/fetched.tsx'
 import { formatInstantIn } from '../../ui/format.ts'
+import { useNowPast } from '../../ui/use-now-past.ts'
 import { useEventZone } from '../../ui/use-site.ts'
 import { formatCountdown } from '../../ui/waits.ts'
 import {
@@ -35,19 +36,6 @@ function useNow(ticking: boolean): number {
     const timer = setInterval(() => setNow(Date.now()), 1000)
     return () => clearInterval(timer)
   }, [ticking])
-  return now
-}
-
-/** the time now, read again as each of `instants` (ms) passes: nothing ticks in between */
-function useNowPast(instants: readonly number[]): number {
-  const [now, setNow] = useState(() => Date.now())
-  const next = Math.min(...instants.filter((at) => at > now))
-  useEffect(() => {
-    if (!Number.isFinite(next)) return
-    // a timer's longest wait (about 24.8 days): a later instant is waited for in steps
-    const timer = setTimeout(() => setNow(Date.now()), Math.min(next - Date.now() + 50, 2 ** 31 - 1))
-    return () => clearTimeout(timer)
-  }, [next])
   return now
 }
 
