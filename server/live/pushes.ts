@@ -319,7 +319,25 @@ export function createPushes(
       ...(await availability(order.ticketTypeId, order.eventId, fact)),
       ...(await seatsMoved(orderId, order.eventId)),
       ...[...people].map((id) => ({ room: rooms.user(id), data })),
+      ...(await saleFigures(order.eventId, order.organizerId)),
     ]
+  }
+
+  /**
+   * A sale with a waiting room: its figures (in checkout, sold) move with each hold, payment,
+   * lapse and cancellation, told to its organizer and the admins when they watch (gathered with the
+   * line's, at most once a second, where the caller gathers them).
+   */
+  const saleFigures = async (eventId: string, organizerId: string): Promise<Push[]> => {
+    const queue = reads.queue
+    if (!queue || !watched(organizerId)) return []
+    const room = await queue.room(eventId)
+    if (!room?.waitingRoom) return []
+    if (options.lineDue) {
+      options.lineDue(eventId, 'figures')
+      return []
+    }
+    return statsPushes(room, new Date().toISOString(), false)
   }
 
   /** the seats an order's fact moved, as they are now, for whoever shows the event's map here */

@@ -180,6 +180,37 @@ describe('a room following capacity', () => {
   })
 })
 
+describe('the sale’s figures', () => {
+  it('reach the organizer as a hold is made and paid, not only as the line moves', async () => {
+    const event = await showEvent('Figures Follow')
+    // a set rate, moved on by hand: nothing but the sale itself moves the room meanwhile
+    const saved = await setOnSale(event, {
+      opensAt: at(Date.now() - 1000),
+      waitingRoom: true,
+      admitPerMinute: 60,
+    })
+    expect(saved.statusCode, saved.body).toBe(200)
+    const buyer = await signUp(app(), 'Figures')
+    await join(event, buyer)
+    const openedAt = Date.parse((await app().services.queue.room(event._id))?.openedAt ?? '')
+    const types = event.ticketTypes.map((t) => t._id)
+    await app().services.queueCommands.tick(event._id, types, at(openedAt + 1000))
+    expect((await me(event, buyer)).state).toBe('admitted')
+    // the line's own pushes over
+    await new Promise((r) => setTimeout(r, 1300))
+    const organizerSocket = await open(server.url, organizer.token)
+    const heard: QueueStatsPush[] = []
+    organizerSocket.on('queue-stats', (data: QueueStatsPush) => {
+      if (data.eventId === event._id) heard.push(data)
+    })
+    await buyOne(event, buyer)
+    // the hold (in checkout), then its payment (sold): the last figures say it is sold
+    await until(() => heard.at(-1)?.sold === 1, 5000)
+    expect(heard.at(-1)).toMatchObject({ sold: 1, inCheckout: 0 })
+    expect(await stats(event)).toMatchObject({ sold: 1, inCheckout: 0 })
+  })
+})
+
 describe('a line moving many times a second', () => {
   it('tells each person their place at most about once a second, the latest, and an admission at once', async () => {
     const event = await showEvent('Fast Line')
