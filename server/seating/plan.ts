@@ -146,7 +146,7 @@ export function placePlan(
       if (first !== undefined) {
         add(
           `${at}.ticketType`,
-          `Section "${section.name}": ticket type "${type.type}" is already sold in section "${first}"; a ticket type has one section.`,
+          `Section "${section.name}": ticket type "${type.type}" is already the ticket type of section "${first}"; a ticket type has one section.`,
         )
       } else sectionOfType.set(type.id, section.name)
     }

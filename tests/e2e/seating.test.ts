@@ -358,6 +358,32 @@ describe('reserved seating in the browser', () => {
     expect(x('D', 12) - x('D', 11)).toBe(x('C', 12) - x('C', 11) + 1)
   })
 
+  it('says a refused plan’s one reason once', async () => {
+    const fresh = await approvedEvent(server.app, organizer, admin, { title: `Two Rooms ${Date.now()}` }, [
+      { type: 'Balcony', price: 800, quantity: 10 },
+    ])
+    const page = await signedInPage(organizer)
+    await page.goto(`/organizers/events/${fresh._id}?section=seat-map`)
+    const section = page.getByRole('region', { name: 'Seat map' })
+    const add = section.getByRole('group', { name: 'Add a section' })
+    // two sections of one ticket type: the server refuses, with one reason
+    for (const name of ['Balcony', 'Gallery']) {
+      await add.getByLabel('Section name').fill(name)
+      await add.getByLabel('Ticket type').selectOption('Balcony')
+      await add.getByLabel('Rows').fill('2')
+      await add.getByLabel('Seats per row').fill('5')
+      await add.getByLabel('First row label').fill(name === 'Balcony' ? 'A' : 'M')
+      await add.getByRole('button', { name: 'Add section' }).click()
+    }
+    await section.getByText('20 seats in all.').waitFor()
+    await section.getByRole('button', { name: 'Save seat map' }).click()
+    const alert = section.getByRole('alert')
+    await alert.waitFor()
+    const texts = (await alert.locator('p').allTextContents()).filter((text) => text.trim() !== '')
+    expect(texts).toHaveLength(1)
+    expect(texts[0]).toMatch(/Gallery/)
+  })
+
   it("copies another event's plan at the same venue into the editor, a type chosen for the section no type matched, and saves it", async () => {
     const venue = 'Ranga Shankara, Bengaluru'
     // the source is not approved yet: its organizer may still read its plan

@@ -199,7 +199,7 @@ describe('placePlan', () => {
         {
           field: 'sections.1.ticketType',
           message:
-            'Section "Balcony": ticket type "Stalls" is already sold in section "Stalls"; a ticket type has one section.',
+            'Section "Balcony": ticket type "Stalls" is already the ticket type of section "Stalls"; a ticket type has one section.',
         },
       ])
     })

@@ -196,11 +196,20 @@ function PlanEditor(props: {
     },
     onError: (error) => {
       const seats = refusedSeats(error)
-      const named = seats.map((id) => {
-        const seat = saved ? pickedSeat(saved, id) : null
-        return seat ? seatLine(seat) : id
-      })
-      const issues = error instanceof ApiError ? error.issues.map((issue) => issue.message).join(' ') : ''
+      // in the plan's order as people read it (row B, seat 3 before seat 10)
+      const named = seats
+        .map((id) => {
+          const seat = saved ? pickedSeat(saved, id) : null
+          return seat ? seatLine(seat) : id
+        })
+        .sort((a, b) => a.localeCompare(b, undefined, { numeric: true }))
+      // what the message says already is not said again below it
+      const issues =
+        error instanceof ApiError
+          ? [...new Set(error.issues.map((issue) => issue.message))]
+              .filter((text) => text !== error.message)
+              .join(' ')
+          : ''
       setOutcome({
         ok: false,
         message: error.message,
