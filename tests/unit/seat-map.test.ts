@@ -23,6 +23,7 @@ import { canvasScale, seatAtPoint, seatLook } from '../../web/src/screens/seatin
 import { seatName } from '../../web/src/screens/seating/seat-name.ts'
 import { moveFocus, seatNavigation } from '../../web/src/screens/seating/seat-navigation.ts'
 import {
+  inPlanOrder,
   keepFree,
   noSelection,
   onSaleTo,
@@ -340,6 +341,10 @@ describe('live changes to a cached map', () => {
 })
 
 describe("a buyer's selection", () => {
+  it('is listed in the plan’s order, however it was chosen', () => {
+    expect(inPlanOrder(map, ['c1', 'a2', 'b3', 'a1', 'gone'])).toEqual(['a1', 'a2', 'b3', 'c1', 'gone'])
+  })
+
   it('adds free seats of one section and takes them away again', () => {
     const one = toggleSelection(noSelection, map, 'a1')
     const two = toggleSelection(one.selection, map, 'b2')

@@ -15,6 +15,7 @@ import { formatRupees } from '../../ui/rupees.ts'
 import { seatLine } from '../../ui/seat-label.ts'
 import { SeatKey, SeatPlan } from './seat-plan.tsx'
 import {
+  inPlanOrder,
   keepFree,
   noSelection,
   type OnSale,
@@ -35,6 +36,8 @@ export const pickerTexts = {
   book: 'Book seats',
   best: 'Best available',
   taken: 'A seat you chose has just been taken by someone else, and was taken out of your choice.',
+  takenSeats: (count: number) =>
+    `${count} seats you chose have just been taken by someone else, and were taken out of your choice.`,
   kept: (count: number) => `(${count} kept for the waiting list)`,
 } as const
 
@@ -66,11 +69,13 @@ function SeatPicker({ map, bookable, onSale }: { map: SeatMapView; bookable: boo
     const kept = keepFree(selection, map)
     if (kept === selection) return
     setSelection(kept)
-    setNote(pickerTexts.taken)
+    const gone = selection.ids.length - kept.ids.length
+    setNote(gone > 1 ? pickerTexts.takenSeats(gone) : pickerTexts.taken)
   }, [map, selection])
 
   const selected = useMemo(() => new Set(selection.ids), [selection])
-  const picked = selection.ids.flatMap((id) => {
+  // listed in the plan's order, however they were chosen
+  const picked = inPlanOrder(map, selection.ids).flatMap((id) => {
     const seat = pickedSeat(map, id)
     return seat ? [seat] : []
   })

@@ -38,6 +38,20 @@ export type PickedSeat = {
 }
 
 /** a seat of the map with its section's and row's names and price */
+/** seat ids in the plan's order (section, row, seat), those not on it last */
+export function inPlanOrder(map: SeatMapView, ids: readonly string[]): string[] {
+  const places = seatPlaces(map)
+  const order = (id: string) => {
+    const place = places.get(id)
+    return place ? [place.section, place.row, place.seat] : [Number.POSITIVE_INFINITY, 0, 0]
+  }
+  return [...ids].sort((a, b) => {
+    const [x, y] = [order(a), order(b)]
+    for (let i = 0; i < 3; i++) if (x[i] !== y[i]) return (x[i] as number) - (y[i] as number)
+    return 0
+  })
+}
+
 export function pickedSeat(map: SeatMapView, id: string): PickedSeat | null {
   const place = seatPlaces(map).get(id)
   if (!place) return null
