@@ -3,11 +3,11 @@
 // one answers 404, read as "none" (Book Now offered), not asked again by the live connection's
 // first connect, so Chromium logs that 404 once. A buyer not in a waiting room's line is asked
 // where they stand once too (its 404 likewise); the booking page asks once though two of its parts
-// read the sale time. A sale time set while the page was away shows when it is opened again, and a
-// buyer in line sees the opening brought forward on the page as it stands (the line's push reads
-// the sale time again). A sale time first set while a page is open is pushed to nobody on it (the
-// server's OnSaleSet goes to those in line and to the organizer's figures), so it shows only when
-// the page is opened again, as before.
+// read the sale time. A sale time set while the page was away shows when it is opened again, one set
+// or moved while it is open shows at once (the event's room hears it), on the booking page too, and
+// a buyer in line sees the opening brought forward on the page as it stands. A seat map's picker
+// offers its seats only once the sale has opened, and the organizer's Sale time section turns to
+// "opened" as the time comes.
 import type { Browser, ConsoleMessage, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { EventView } from '../../contracts/catalog.ts'
@@ -164,6 +164,20 @@ describe('the event page asks for its sale time', () => {
       expect(besides404s(errors, ['/seatmap', '/queue/me']), who).toEqual([])
       await page.close()
     }
+  })
+
+  it('on the booking page before the sale: says when it opens, and a time moved meanwhile', async () => {
+    const event = await newEvent('Booking Says When')
+    await putSaleTime(event._id, Date.now() + DAY_MS, false)
+    const { page } = await watchedPage(buyer)
+    await page.goto(`/booking/${event._id}`)
+    await page.getByText('Tickets for this event are not on sale yet.').waitFor()
+    const when = page.getByText(/^On sale /)
+    await when.waitFor()
+    const before = await when.textContent()
+    await putSaleTime(event._id, Date.now() + 2 * DAY_MS, false)
+    await expect.poll(() => page.getByText(/^On sale /).textContent(), { timeout: 10_000 }).not.toBe(before)
+    await page.close()
   })
 
   it('once on the booking page, though its form reads it too', async () => {

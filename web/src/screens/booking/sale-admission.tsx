@@ -6,6 +6,9 @@ import { Link } from '@tanstack/react-router'
 import { type ReactNode, useEffect, useState } from 'react'
 import { ADMISSION_NEEDED, NOT_ON_SALE_YET, TYPE_NOT_ON_SALE_YET } from '../../../../contracts/queue.ts'
 import { myPlaceQuery, onSaleQuery } from '../../api/queue.ts'
+import { formatInstantIn } from '../../ui/format.ts'
+import { onSaleText } from '../../ui/sale-texts.ts'
+import { useEventZone } from '../../ui/use-site.ts'
 
 /** why this buyer may not book now, or null when they may (undefined: not known yet) */
 export function saleRefusal(
@@ -49,6 +52,7 @@ export function useTypeRefusal(eventId: string, ticketTypeId: string | undefined
 export function SaleAdmission(props: { eventId: string; offered: boolean; children: ReactNode }) {
   const { eventId, offered, children } = props
   const onsale = useQuery(onSaleQuery(eventId))
+  const zone = useEventZone()
   const place = useQuery({ ...myPlaceQuery(eventId), enabled: onsale.data?.waitingRoom === true })
   const [now, setNow] = useState(() => Date.now())
   useEffect(() => {
@@ -61,6 +65,10 @@ export function SaleAdmission(props: { eventId: string; offered: boolean; childr
   return (
     <div className="card booking-form" role="status">
       <p>{refusal}</p>
+      {/* when it opens (a time moved meanwhile is pushed to the event's room: live/follow.ts) */}
+      {refusal === NOT_ON_SALE_YET && onsale.data && (
+        <p className="sale-opens">{onSaleText(formatInstantIn(onsale.data.opensAt, zone))}</p>
+      )}
       <Link to="/event/$id" params={{ id: eventId }}>
         Back to the event
       </Link>

@@ -16,10 +16,7 @@ export const lineTexts = {
   laterTypes: 'Ticket types on sale later',
 } as const
 
-export const onSaleText = (when: string) => `On sale ${when}`
-
-/** a ticket type on sale later than its event */
-export const typeOnSaleText = (ticketType: string, when: string) => `${ticketType}: on sale ${when}`
+export { onSaleText, typeOnSaleText } from '../../ui/sale-texts.ts'
 
 export const preQueueText = (when: string) =>
   `You are in the line. When the sale opens at ${when}, everyone who joined before then gets a random place.`
