@@ -268,8 +268,10 @@ export const invoiceCsvColumns = [
 export const FeeView = v.object({ perTicket: v.number(), percent: v.number(), taxRate: v.number() })
 export type FeeView = v.InferOutput<typeof FeeView>
 
-/** a fee in words, as the admin's screen and the activity feed give it */
-/** `taxed`: whether GST is charged on the fee at all (the platform has a GSTIN) */
+/**
+ * a fee in words, as the admin's screen and the activity feed give it; `taxed`: whether GST is
+ * charged on the fee at all (the platform has a GSTIN)
+ */
 export function feeSummary(fee: FeeView, taxed = true): string {
   const parts = [
     fee.perTicket > 0

@@ -1,7 +1,7 @@
 // Calls of the waiting room (issue 41, API.md "Waiting room"): an event's sale time and room (none:
 // null), the organizer's save of them, a buyer's place in line (none: null) and joining it, and the
 // organizer's figures of the line with pause and resume.
-import { hashKey, type QueryClient, queryOptions } from '@tanstack/react-query'
+import { type QueryClient, queryOptions } from '@tanstack/react-query'
 import * as v from 'valibot'
 import { MessageReply } from '../../../contracts/common.ts'
 import {
@@ -14,7 +14,7 @@ import {
 } from '../../../contracts/queue.ts'
 import { ApiError, api } from './client.ts'
 import { keys } from './keys.ts'
-import type { LiveQueryMeta } from './query-client.ts'
+import { type LiveQueryMeta, onceAnswered } from './query-client.ts'
 
 export type { OnSaleBody, OnSaleView, QueuePlace, QueueStats }
 
@@ -66,23 +66,11 @@ export function recheckOnSale(
 ): () => void {
   if (saleTimeNow === undefined) return () => {}
   const key = keys.onSale(eventId)
-  const hash = hashKey(key)
   // once: an answer read again after the join is current (a save since is pushed)
-  let done = false
-  const checked = () => {
-    if (done) return true
-    const state = client.getQueryState<OnSaleView | null>(key)
-    if (!state || state.status === 'pending' || state.fetchStatus !== 'idle') return false
-    done = true
+  return onceAnswered<OnSaleView | null>(client, key, (state) => {
     if (state.status === 'error' || saleTimeTag(state.data ?? null) !== saleTimeNow)
       void client.invalidateQueries({ queryKey: key })
-    return true
-  }
-  if (!client.getQueryState(key) || checked()) return () => {}
-  const stop = client.getQueryCache().subscribe((event) => {
-    if (event.type === 'updated' && event.query.queryHash === hash && checked()) stop()
   })
-  return stop
 }
 
 export const saveOnSale = async (eventId: string, body: OnSaleBody) =>

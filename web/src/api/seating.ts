@@ -1,11 +1,12 @@
 // Calls of seat maps (issue 40, API.md "Seat maps"): an event's map with each seat's status (none:
 // a 404), the organizer's save of a plan, and what a refusal names (the seats that were taken, or
 // that a new plan would move).
-import { hashKey, type QueryClient, queryOptions } from '@tanstack/react-query'
+import { type QueryClient, queryOptions } from '@tanstack/react-query'
 import * as v from 'valibot'
 import { SeatHolderView, type SeatMapBody, SeatMapView, seatStatuses } from '../../../contracts/seating.ts'
 import { ApiError, api, bodyOf, reply } from './client.ts'
 import { keys } from './keys.ts'
+import { onceAnswered } from './query-client.ts'
 
 export type { SeatHolderView, SeatMapBody, SeatMapView }
 
@@ -102,22 +103,12 @@ export function recheckSeatMap(
   mapNow?: number | null,
 ): () => void {
   const key = keys.seatMap(eventId)
-  const hash = hashKey(key)
-  /** true once the map cached is known current, or asked for again */
-  const checked = () => {
-    const state = queryClient.getQueryState(key)
-    if (!state || state.status === 'pending' || state.fetchStatus !== 'idle') return false
+  return onceAnswered<SeatMapView | null>(queryClient, key, (state) => {
     const asked = askedAt.get(eventId)
     const stillNone = state.status === 'success' && state.data === null && mapNow === null
     if (state.status === 'error' || asked === undefined || (asked < joinedAt && !stillNone))
       void queryClient.invalidateQueries({ queryKey: key })
-    return true
-  }
-  if (!queryClient.getQueryState(key) || checked()) return () => {}
-  const stop = queryClient.getQueryCache().subscribe((event) => {
-    if (event.type === 'updated' && event.query.queryHash === hash && checked()) stop()
   })
-  return stop
 }
 
 // Live changes make a new map that shares every unchanged row and section with the last

@@ -10,9 +10,10 @@ export function useNowPast(instants: readonly number[]): number {
   const [now, setNow] = useState(() => Date.now())
   const next = Math.min(...instants.filter((at) => at > now))
   useEffect(() => {
-    if (!Number.isFinite(next)) return
+    // run again with `now` too: a wait cut at the timer's longest goes on from where it stopped
+    if (!Number.isFinite(next) || next <= now) return
     const timer = setTimeout(() => setNow(Date.now()), Math.min(next - Date.now() + 50, LONGEST_WAIT_MS))
     return () => clearTimeout(timer)
-  }, [next])
+  }, [next, now])
   return now
 }
