@@ -380,6 +380,11 @@ describe('booking in the browser', () => {
     await card.getByText('General Admission', { exact: true }).waitFor()
     await card.getByRole('link', { name: 'Transfer' }).click()
     await at(buyerPage, `/ticket/transfer/${ticketId}`)
+    // the page says which ticket it gives away
+    const which = buyerPage.getByRole('region', { name: 'The ticket' })
+    await which.getByRole('heading', { name: TITLE }).waitFor()
+    await which.getByText(ticketId.slice(-8).toUpperCase(), { exact: true }).waitFor()
+    await which.getByText('General Admission', { exact: true }).waitFor()
 
     // An address nobody has: the server's words, in red.
     await buyerPage.getByLabel('New Attendee Email').fill('nobody-here@example.com')

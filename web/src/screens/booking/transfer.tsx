@@ -1,12 +1,19 @@
-// Transfer Ticket (SPEC §2 /ticket/transfer/{ticketId}): the new attendee's e-mail, the transfer
-// machine's states on screen, and the dashboard 500 ms after a success.
+// Transfer Ticket (SPEC §2 /ticket/transfer/{ticketId}): which ticket it is (from the account's
+// tickets: its event, number, type, quantity, seats and date), the new attendee's e-mail, the
+// transfer machine's states on screen, and the dashboard 500 ms after a success.
 import { getRouteApi, useNavigate } from '@tanstack/react-router'
 import { useMachine } from '@xstate/react'
 import { type FormEvent, useMemo } from 'react'
 import { fromPromise } from 'xstate'
 import { transferTicket } from '../../api/booking.ts'
 import { transferMachine } from '../../machines/transfer.ts'
+import type { Registration } from '../../../../contracts/booking.ts'
 import { Field } from '../../ui/field.tsx'
+import { formatEventWhenIn } from '../../ui/format.ts'
+import { SeatFacts } from '../../ui/seat-lines.tsx'
+import { useEventZone } from '../../ui/use-site.ts'
+import { ticketNumber } from './ticket-number.ts'
+import { useMyTickets } from './use-my-tickets.ts'
 import './booking.css'
 
 const transferRoute = getRouteApi('/_signed-in/ticket/transfer/$ticketId')
@@ -29,6 +36,7 @@ export function TransferScreen() {
     [navigate],
   )
   const [snapshot, send] = useMachine(machine, { input: { ticketId } })
+  const ticket = useMyTickets().data?.tickets.find((t) => t._id === ticketId)
   const busy = snapshot.matches('submitting')
   const done = snapshot.matches('success') || snapshot.matches('redirected')
   const { message, error } = snapshot.context
@@ -42,6 +50,7 @@ export function TransferScreen() {
     <section className="page form-page">
       <form className="card form" onSubmit={submit} aria-busy={busy}>
         <h1>Transfer Ticket</h1>
+        {ticket && <TicketBeingTransferred ticket={ticket} />}
         <Field
           label="New Attendee Email"
           name="newAttendeeEmail"
@@ -76,6 +85,27 @@ export function TransferScreen() {
           </button>
         </div>
       </form>
+    </section>
+  )
+}
+
+/** the ticket the form gives away, as its card names it (the page may be opened from a link) */
+function TicketBeingTransferred({ ticket }: { ticket: Registration }) {
+  const zone = useEventZone()
+  return (
+    <section className="transfer-ticket" aria-label="The ticket">
+      <h2>{ticket.eventTitle}</h2>
+      <dl className="facts">
+        <dt>Ticket No.</dt>
+        <dd className="ticket-number">{ticketNumber(ticket._id)}</dd>
+        <dt>Ticket Type:</dt>
+        <dd>{ticket.ticketType}</dd>
+        <dt>Quantity:</dt>
+        <dd>{ticket.quantity}</dd>
+        <SeatFacts ticket={ticket} />
+        <dt>Date:</dt>
+        <dd>{formatEventWhenIn(ticket.eventDate, ticket.eventTime, zone)}</dd>
+      </dl>
     </section>
   )
 }
