@@ -3,7 +3,12 @@
 // screen's default days and totals, and states as forms name them.
 import { describe, expect, it } from 'vitest'
 import type { InvoiceDocument } from '../../contracts/billing.ts'
-import { isRange, registerTotals, thisMonth } from '../../web/src/screens/billing/invoice-register.ts'
+import {
+  isRange,
+  registerTotals,
+  signedMoney,
+  thisMonth,
+} from '../../web/src/screens/billing/invoice-register.ts'
 import { breakdownAddsUp, breakdownRows } from '../../web/src/screens/booking/order-breakdown.ts'
 import { documentsOf } from '../../web/src/screens/booking/ticket-documents.ts'
 import { STATE_NEEDED, taxProblems } from '../../web/src/screens/catalog/new-event-check.ts'
@@ -138,6 +143,19 @@ describe('the Invoices screen', () => {
       registerTotals([documentOf('tax-invoice', 'A', invoice), documentOf('tax-invoice', 'B', other)]),
     ).toEqual({ taxableValue: 847.56, cgst: 76.47, sgst: 76.47, igst: 0, total: 1000.5 })
     expect(paiseOf(19.99)).toBe(1999)
+  })
+
+  it("shows a credit note's amounts taken off in its own row, as the totals count them", () => {
+    const credit = { taxableValue: 500, cgst: 45, sgst: 45, igst: 0, total: 590 }
+    const invoice = documentOf('tax-invoice', 'RM/2026-27/000001', credit)
+    expect(signedMoney(invoice)).toEqual(credit)
+    const note = signedMoney(documentOf('credit-note', 'RM/2026-27/CN000001', credit))
+    expect(note).toEqual({ taxableValue: -500, cgst: -45, sgst: -45, igst: 0, total: -590 })
+    expect(formatAmount(note.igst)).toBe('₹0.00')
+    expect(formatAmount(note.total)).toBe('-₹590.00')
+    // whichever sign the server writes
+    const negative = { taxableValue: -500, cgst: -45, sgst: -45, igst: 0, total: -590 }
+    expect(signedMoney(documentOf('credit-note', 'X', negative)).total).toBe(-590)
   })
 
   it('adds up nothing to nothing', () => {

@@ -1,5 +1,6 @@
 // The organizer's invoices over some days as the Invoices screen lists them: the days asked for by
-// default (this month), and the totals row, credit notes taken off (summed in paise, so no drift).
+// default (this month), each document's amounts as counted (credit notes taken off) and the totals
+// row.
 import type { DocumentMoney, InvoiceDocument } from '../../../../contracts/billing.ts'
 import type { DocumentDays } from '../../api/billing.ts'
 import { paiseOf } from '../../ui/money.ts'
@@ -22,17 +23,30 @@ export const isRange = (days: DocumentDays): boolean =>
 const moneyKeys = ['taxableValue', 'cgst', 'sgst', 'igst', 'total'] as const
 
 /**
- * What the documents add up to: invoices and bills of supply count, credit notes are taken off
- * (whichever sign the server writes them with).
+ * A document's amounts as the register counts them: an invoice's or a bill of supply's as they are,
+ * a credit note's taken off (negative, whichever sign the server writes them with), so each row
+ * reads as the totals add it.
  */
+export function signedMoney(document: InvoiceDocument): DocumentMoney {
+  // (a nothing stays 0: -0 would show as -₹0.00)
+  const sign = (amount: number) =>
+    document.kind === 'credit-note' && amount !== 0 ? -Math.abs(amount) : amount
+  const t = document.totals
+  return {
+    taxableValue: sign(t.taxableValue),
+    cgst: sign(t.cgst),
+    sgst: sign(t.sgst),
+    igst: sign(t.igst),
+    total: sign(t.total),
+  }
+}
+
+/** What the documents add up to, each as signedMoney counts it (summed in paise, so no drift). */
 export function registerTotals(documents: readonly InvoiceDocument[]): DocumentMoney {
   const paise = { taxableValue: 0, cgst: 0, sgst: 0, igst: 0, total: 0 }
   for (const document of documents) {
-    const credit = document.kind === 'credit-note'
-    for (const key of moneyKeys) {
-      const amount = paiseOf(document.totals[key])
-      paise[key] += credit ? -Math.abs(amount) : amount
-    }
+    const money = signedMoney(document)
+    for (const key of moneyKeys) paise[key] += paiseOf(money[key])
   }
   return {
     taxableValue: paise.taxableValue / 100,

@@ -21,7 +21,7 @@ import { saveFile } from '../../ui/save-file.ts'
 import { ScrollRegion } from '../../ui/scroll-region.tsx'
 import { notify } from '../../ui/toasts.ts'
 import { billingTexts, invoiceTexts } from './billing-texts.ts'
-import { isRange, registerTotals, thisMonth } from './invoice-register.ts'
+import { isRange, registerTotals, signedMoney, thisMonth } from './invoice-register.ts'
 import './billing.css'
 
 const columns = invoiceTexts.columns
@@ -52,7 +52,7 @@ function DocumentRow({ document }: { document: InvoiceDocument }) {
         <span className="billing-email">{document.buyer.email}</span>
       </td>
       <td>{stateLabel(document.placeOfSupply)}</td>
-      <Amounts money={document.totals} />
+      <Amounts money={signedMoney(document)} />
     </tr>
   )
 }
