@@ -93,6 +93,8 @@ export const QueuePlace = v.object({
   ahead: v.optional(v.number()),
   /** while waiting: the estimated wait, when a rate is known */
   etaSeconds: v.optional(v.number()),
+  /** while waiting in a line its organizer paused (no wait is estimated then) */
+  paused: v.optional(v.literal(true)),
   /** while admitted: until when a checkout may start (ISO) */
   admissionExpiresAt: v.optional(v.string()),
 })

@@ -188,7 +188,9 @@ export function placeOf(room: Room, place: LinePlace, now: string, calledOff = f
   if (!room.waitingRoom || room.closedAt !== null) return { state: 'closed' }
   if (place.line === null) return { state: 'pre-queue' }
   const position = place.line - room.admittedThrough
-  const rate = room.paused ? null : rateOf(room, now)
+  // paused: nobody is admitted until it resumes, so no wait is estimated; the person is told why
+  if (room.paused) return { state: 'waiting', position, ahead: position - 1, paused: true }
+  const rate = rateOf(room, now)
   return {
     state: 'waiting',
     position,

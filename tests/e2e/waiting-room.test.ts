@@ -161,6 +161,26 @@ describe('the waiting room in the browser', () => {
     await expect.poll(() => figure(organizerPage, 'Waiting').textContent(), { timeout: 10_000 }).toBe('1')
     expect(await figure(organizerPage, 'In checkout').textContent()).toBe('1')
 
+    // the organizer pauses the line: B is told so, live, keeping the place; then resumes it
+    const line = async (action: 'pause' | 'resume') => {
+      const res = await server.app.inject({
+        method: 'POST',
+        url: `/api/v1/event/${event._id}/queue/${action}`,
+        headers: bearer(organizer.token),
+      })
+      expect(res.statusCode, res.body).toBe(200)
+    }
+    await line('pause')
+    await room(pageB)
+      .getByText('The organizer has paused admissions for now: you keep your place.')
+      .waitFor({ timeout: 10_000 })
+    await room(pageB).getByText('You are number 1 in line.').waitFor()
+    await line('resume')
+    await room(pageB)
+      .getByText(/^Estimated wait: /)
+      .waitFor({ timeout: 10_000 })
+    await notReloaded(pageB)
+
     // B reaching the booking page by its address is not offered the form
     const probe = await pages.open(buyerB.token)
     await probe.goto(`/booking/${event._id}`)

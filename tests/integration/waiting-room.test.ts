@@ -356,7 +356,7 @@ describe('the line', () => {
     expect((await stats(event)).paused).toBe(true)
     expect(await tick(event, opensAt + 30_000)).toEqual([])
     const paused = await me(event, late)
-    expect(paused).toEqual({ state: 'waiting', position: 5, ahead: 4 })
+    expect(paused).toEqual({ state: 'waiting', position: 5, ahead: 4, paused: true })
     await app().services.queueCommands.resume(
       event._id,
       organizer.id,
@@ -368,7 +368,9 @@ describe('the line', () => {
     expect(next.map((f) => [f.type, (f.data as { from: number; through: number }).through])).toEqual([
       ['QueueAdmitted', 3],
     ])
-    expect((await me(event, late)).position).toBe(4)
+    const resumed = await me(event, late)
+    expect(resumed.position).toBe(4)
+    expect(resumed.paused).toBeUndefined()
   })
 
   it('takes joins arriving together (sharing commits) one at a time: a place each, one per account', async () => {

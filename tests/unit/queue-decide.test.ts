@@ -192,6 +192,15 @@ describe('what a person is told', () => {
     expect(placeOf(closed, admission, at(10), true)).toEqual({ state: 'closed' })
   })
 
+  it('says a line is paused instead of a wait while it is', () => {
+    const r = opened({ nextLine: 11, admittedThrough: 3, admitPerMinute: 30, paused: true })
+    const place = { accountId: 'a', line: 8, expiresAt: null }
+    expect(placeOf(r, place, at(5000))).toEqual({ state: 'waiting', position: 5, ahead: 4, paused: true })
+    // an admission running is not paused
+    const admission = { accountId: 'a', line: 2, expiresAt: at(600_000) }
+    expect(placeOf(r, admission, at(5000))).toEqual({ state: 'admitted', admissionExpiresAt: at(600_000) })
+  })
+
   it('closes the room when the event sells out, once', () => {
     expect(close(opened(), true, at(5))).toEqual([
       { type: 'QueueClosed', data: { eventId: 'e1', at: at(5) } },

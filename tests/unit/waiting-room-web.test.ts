@@ -55,6 +55,18 @@ describe('the live messages', () => {
     const push = queuePushOf({ eventId: 'e1', state: 'waiting', position: 3, ahead: 2, etaSeconds: 90, x: 1 })
     expect(push).toEqual({ eventId: 'e1', state: 'waiting', position: 3, ahead: 2, etaSeconds: 90 })
     expect(push && placeOfPush(push)).toEqual({ state: 'waiting', position: 3, ahead: 2, etaSeconds: 90 })
+    // a paused line is said so (only `true` is one)
+    expect(queuePushOf({ eventId: 'e1', state: 'waiting', position: 3, ahead: 2, paused: true })).toEqual({
+      eventId: 'e1',
+      state: 'waiting',
+      position: 3,
+      ahead: 2,
+      paused: true,
+    })
+    expect(queuePushOf({ eventId: 'e1', state: 'waiting', paused: 'yes' })).toEqual({
+      eventId: 'e1',
+      state: 'waiting',
+    })
     expect(queuePushOf({ eventId: 'e1', state: 'dancing' })).toBeNull()
     expect(queuePushOf({ state: 'waiting' })).toBeNull()
     expect(queuePushOf(null)).toBeNull()
@@ -250,6 +262,10 @@ describe("the buyer's place", () => {
       ahead: 'Nobody is ahead of you.',
       wait: 'Estimated wait: not known yet.',
     })
+    // a paused line: why there is no wait to say
+    expect(waitingTexts({ state: 'waiting', position: 4, ahead: 3, paused: true }).wait).toBe(
+      'The organizer has paused admissions for now: you keep your place.',
+    )
   })
 })
 

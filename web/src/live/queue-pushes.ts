@@ -24,6 +24,7 @@ export function queuePushOf(data: unknown): QueuePush | null {
   if (isNumber(message.ahead)) push.ahead = message.ahead
   if (isNumber(message.etaSeconds)) push.etaSeconds = message.etaSeconds
   if (typeof message.admissionExpiresAt === 'string') push.admissionExpiresAt = message.admissionExpiresAt
+  if (message.paused === true) push.paused = true
   return push
 }
 

@@ -65,6 +65,8 @@ export const saleTimeTexts = {
   pause: 'Pause',
   resume: 'Resume',
   paused: 'Admissions are paused.',
+  /** the time to the back of the line while paused (the section says why, once) */
+  onHold: 'On hold',
   actionFailed: 'Could not change the line.',
 } as const
 
@@ -334,7 +336,7 @@ function TypeTime(props: {
 }
 
 const backOfLineText = (stats: QueueStats) => {
-  if (stats.paused && stats.waiting > 0) return saleTimeTexts.paused
+  if (stats.paused && stats.waiting > 0) return saleTimeTexts.onHold
   const seconds = backOfLineSeconds(stats.waiting, stats.admitPerMinute)
   return seconds === null ? saleTimeTexts.unknown : seconds === 0 ? saleTimeTexts.nobody : formatWait(seconds)
 }

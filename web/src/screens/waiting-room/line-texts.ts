@@ -14,6 +14,7 @@ export const lineTexts = {
   expired: 'Your admission has run out: the tickets you did not book went to the next in line.',
   timeLeft: 'Time left to book:',
   laterTypes: 'Ticket types on sale later',
+  paused: 'The organizer has paused admissions for now: you keep your place.',
 } as const
 
 export { onSaleText, typeOnSaleText } from '../../ui/sale-texts.ts'
@@ -33,8 +34,9 @@ export function waitingTexts(place: QueuePlace): { place: string; ahead: string;
         : ahead === 1
           ? '1 person is ahead of you.'
           : `${ahead} people are ahead of you.`,
-    wait:
-      place.etaSeconds === undefined
+    wait: place.paused
+      ? lineTexts.paused
+      : place.etaSeconds === undefined
         ? 'Estimated wait: not known yet.'
         : `Estimated wait: ${formatWait(place.etaSeconds)}.`,
   }
