@@ -335,8 +335,11 @@ describe('a ticket type on sale later than its event', () => {
     await buyer.getByRole('heading', { name: release.title }).waitFor()
     const laterList = buyer.getByRole('list', { name: 'Ticket types on sale later' })
     await expect.poll(() => laterList.textContent()).toMatch(/^Regular: on sale /)
+    const laterText = (await laterList.textContent()) ?? ''
     await buyer.goto(`/booking/${release._id}?ticketType=Regular`)
     await buyer.getByRole('alert').filter({ hasText: 'These tickets are not on sale yet.' }).waitFor()
+    // and when they will be, as the event page says it
+    await buyer.getByText(laterText, { exact: true }).waitFor()
     const confirm = buyer.getByRole('button', { name: 'Confirm Booking' })
     expect(await confirm.isDisabled()).toBe(true)
     await buyer.getByLabel('Ticket Type').selectOption('Early Bird')

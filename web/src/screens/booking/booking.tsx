@@ -20,9 +20,10 @@ import { useLiveConnected } from '../../live/use-live.ts'
 import { bookingMachine } from '../../machines/booking.ts'
 import { useSession } from '../../session/use-session.ts'
 import { Fetched } from '../../ui/fetched.tsx'
-import { formatDate, formatEventTime, formatPrice } from '../../ui/format.ts'
+import { formatDate, formatEventTime, formatInstantIn, formatPrice } from '../../ui/format.ts'
 import { LiveCountsNote } from '../../ui/live-status.tsx'
 import { Loading } from '../../ui/loading.tsx'
+import { typeOnSaleText } from '../../ui/sale-texts.ts'
 import { seatLine } from '../../ui/seat-label.ts'
 import { notify } from '../../ui/toasts.ts'
 import { useEventZone, useSite } from '../../ui/use-site.ts'
@@ -239,8 +240,9 @@ function BookingForm({
     : event.ticketTypes.find((type) => type.type === ticketType)
   const count = seated ? (chosenSeatList?.length ?? 0) : Number(quantity)
   const maxPerOrder = useSite()?.maxTicketsPerOrder ?? null
+  const zone = useEventZone()
   // a type on sale later than its event is not booked before its time
-  const notYet = useTypeRefusal(event._id, chosen?._id)
+  const { refusal: notYet, opensAt: typeOpensAt } = useTypeRefusal(event._id, chosen?._id)
   // chosen seats were free when chosen: the server says whether they still are
   const refusal = notYet ?? (chosen && !seated ? quantityRefusal(count, chosen, maxPerOrder) : null)
   const seatsTotal = chosenSeatList?.reduce((sum, seat) => sum + seat.price, 0) ?? 0
@@ -370,9 +372,16 @@ function BookingForm({
         }}
       />
       {refusal ? (
-        <p className="form-error booking-error" role="alert">
-          {refusal}
-        </p>
+        <>
+          <p className="form-error booking-error" role="alert">
+            {refusal}
+          </p>
+          {chosen && typeOpensAt && (
+            <p className="form-hint booking-type-opens">
+              {typeOnSaleText(chosen.type, formatInstantIn(typeOpensAt, zone))}
+            </p>
+          )}
+        </>
       ) : (
         error && (
           <div className="form-error booking-error" role="alert">

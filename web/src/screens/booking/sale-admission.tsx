@@ -36,8 +36,14 @@ export function typeRefusal(
   return own && now < Date.parse(own.opensAt) ? TYPE_NOT_ON_SALE_YET : null
 }
 
-/** the chosen ticket type's refusal, read again every second (it lifts at its time) */
-export function useTypeRefusal(eventId: string, ticketTypeId: string | undefined): string | null {
+/**
+ * The chosen ticket type's refusal, read again every second (it lifts at its time), and when its
+ * sale opens while it is refused.
+ */
+export function useTypeRefusal(
+  eventId: string,
+  ticketTypeId: string | undefined,
+): { refusal: string | null; opensAt: string | null } {
   const onsale = useQuery(onSaleQuery(eventId))
   const [now, setNow] = useState(() => Date.now())
   const waiting = typeRefusal(onsale.data, ticketTypeId, now) !== null
@@ -46,7 +52,9 @@ export function useTypeRefusal(eventId: string, ticketTypeId: string | undefined
     const timer = setInterval(() => setNow(Date.now()), 1000)
     return () => clearInterval(timer)
   }, [waiting])
-  return typeRefusal(onsale.data, ticketTypeId, now)
+  const refusal = typeRefusal(onsale.data, ticketTypeId, now)
+  const own = onsale.data?.ticketTypes.find((type) => type.ticketTypeId === ticketTypeId)
+  return { refusal, opensAt: refusal && own ? own.opensAt : null }
 }
 
 export function SaleAdmission(props: { eventId: string; offered: boolean; children: ReactNode }) {
