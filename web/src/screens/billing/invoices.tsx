@@ -47,7 +47,7 @@ function DocumentRow({ document }: { document: InvoiceDocument }) {
         {invoiceTexts.kinds[document.kind] ?? document.kind}
         {document.against && <span className="billing-against"> ({document.against})</span>}
       </td>
-      <td>
+      <td className="billing-buyer">
         {document.buyer.name}
         <span className="billing-email">{document.buyer.email}</span>
       </td>
