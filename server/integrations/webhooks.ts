@@ -293,21 +293,50 @@ for (const [net, prefix] of [
   // unspecified, loopback, and the IPv4-compatible addresses (::a.b.c.d, long deprecated)
   ['::', 96],
   ['::1', 128],
+  // IPv4-translated (::ffff:0:a.b.c.d, SIIT): another way to write an IPv4 address
+  ['::ffff:0:0:0', 96],
+  // the NAT64 prefixes, well-known and local-use: an IPv4 address behind a translator
+  ['64:ff9b::', 96],
+  ['64:ff9b:1::', 48],
+  // discard-only, Teredo (an IPv4 address and port inside), documentation
+  ['100::', 64],
+  ['2001::', 32],
+  ['2001:db8::', 32],
+  // unique local, site-local (deprecated, still routed inside some networks), link-local, multicast
   ['fc00::', 7],
+  ['fec0::', 10],
   ['fe80::', 10],
   ['ff00::', 8],
-  ['64:ff9b::', 96],
 ] as const)
   blocked.addSubnet(net, prefix, 'ipv6')
 
+/** the 16 bytes' eight groups of an IPv6 address (isIP's), a dotted IPv4 tail included */
+function groupsOf(address: string): number[] {
+  let text = address.toLowerCase()
+  const dotted = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text)
+  if (dotted) {
+    const [a, b, c, d] = dotted.slice(1).map(Number) as [number, number, number, number]
+    text = `${text.slice(0, dotted.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`
+  }
+  const [head = '', tail] = text.split('::')
+  const part = (s: string) => (s === '' ? [] : s.split(':').map((g) => Number.parseInt(g, 16)))
+  const front = part(head)
+  const back = tail === undefined ? [] : part(tail)
+  return [...front, ...new Array(8 - front.length - back.length).fill(0), ...back]
+}
+
 /** whether an address is loopback, private, link-local, metadata or otherwise not the internet's */
 export function isPrivateAddress(address: string): boolean {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)
-  if (mapped) return blocked.check(mapped[1] as string, 'ipv4')
   const family = isIP(address)
   if (family === 4) return blocked.check(address, 'ipv4')
-  if (family === 6) return blocked.check(address, 'ipv6')
-  return true
+  if (family !== 6) return true
+  // an IPv4 address written as IPv6 (::ffff:a.b.c.d, in any form) is checked as the IPv4 one
+  if (blocked.check(address, 'ipv6')) return true
+  const g = groupsOf(address)
+  const ipv4 = (hi: number, lo: number) => `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`
+  // 6to4 (2002:AABB:CCDD::/48) reaches the IPv4 address it carries
+  if (g[0] === 0x2002) return blocked.check(ipv4(g[1] ?? 0, g[2] ?? 0), 'ipv4')
+  return false
 }
 
 export type SendOutcome = { ok: boolean; code: number | null; error: string }

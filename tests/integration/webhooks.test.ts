@@ -254,6 +254,7 @@ describe('where webhooks may go', () => {
         'https://LOCALHOST./x',
         'https://[::127.0.0.1]/x',
         'https://[::ffff:127.0.0.1]/x',
+        'https://[2002:a9fe:a9fe::]/latest',
         'https://2130706433/x',
         'https://metadata.google.internal/computeMetadata/v1/',
         'https://printer.local/x',
@@ -294,9 +295,20 @@ describe('where webhooks may go', () => {
       '::ffff:7f00:1',
       '::7f00:1',
       '100.64.0.1',
+      // IPv6 forms that reach an IPv4 or a private network: 6to4 of the metadata address and of
+      // 10.0.0.1, IPv4-translated 127.0.0.1, local-use NAT64, Teredo, site-local, discard-only
+      '2002:a9fe:a9fe::',
+      '2002:a00:1::',
+      '::ffff:0:7f00:1',
+      '::ffff:0:127.0.0.1',
+      '64:ff9b:1::7f00:1',
+      '2001:0:4136:e378:8000:63bf:3fff:fdd2',
+      'fec0::1',
+      '100::1',
     ])
       expect([address, isPrivateAddress(address)]).toEqual([address, true])
-    for (const address of ['8.8.8.8', '1.1.1.1', '2606:4700:4700::1111'])
+    // a 6to4 address of a public IPv4 one (8.8.8.8) is the internet's
+    for (const address of ['8.8.8.8', '1.1.1.1', '2606:4700:4700::1111', '2002:808:808::1'])
       expect([address, isPrivateAddress(address)]).toEqual([address, false])
     // at delivery time too: a name that resolves to a private address is refused after resolution
     const hooks = await receiver()
