@@ -28,6 +28,16 @@ export function takesGzip(accept: string | string[] | undefined): boolean {
 }
 const gzipTakers = new Map<string, boolean>()
 
+/** a reply that is gzipped or not by the request's Accept-Encoding says so, added to what it varies
+ * by already (CORS sets Origin: replaced, a shared cache could give one origin's answer to another) */
+export function varyByEncoding(reply: {
+  getHeader(name: string): unknown
+  header(name: string, value: string): unknown
+}): void {
+  const vary = reply.getHeader('vary')
+  reply.header('vary', vary ? `${String(vary)}, Accept-Encoding` : 'Accept-Encoding')
+}
+
 function takesGzipParsed(accept: string | string[] | undefined): boolean {
   for (const part of String(accept ?? '').split(',')) {
     const [coding = '', ...params] = part.trim().toLowerCase().split(';')

@@ -32,7 +32,7 @@ import type { CatalogCommands } from './commands.ts'
 import { EVENT_NOT_FOUND, type EventDetails, NOT_YOUR_EVENT } from './decide.ts'
 import type { EventSubmitted } from './facts.ts'
 import { eventFragments } from './fragments.ts'
-import { listingCache, takesGzip } from './listing-cache.ts'
+import { listingCache, takesGzip, varyByEncoding } from './listing-cache.ts'
 import type { MediaStore } from './media.ts'
 import { createMediaStore } from './media-store.ts'
 import { type CatalogQueries, type EventExtras, type EventRow, noExtras } from './queries.ts'
@@ -109,11 +109,8 @@ export async function catalogRoutes(fastify: FastifyInstance, options: CatalogRo
       rows,
       takesGzip(reply.request.headers['accept-encoding']),
     )
-    // added to what is there (CORS varies by Origin)
-    const vary = reply.getHeader('vary')
-    reply
-      .type('application/json; charset=utf-8')
-      .header('vary', vary ? `${vary}, Accept-Encoding` : 'Accept-Encoding')
+    reply.type('application/json; charset=utf-8')
+    varyByEncoding(reply)
     if (body.gzip) reply.header('content-encoding', 'gzip')
     return reply.send(body.bytes)
   }

@@ -14,7 +14,7 @@ import {
 import type { Throttle } from '../accounts/throttle.ts'
 import type { CatalogCommands } from '../catalog/commands.ts'
 import { EVENT_NOT_FOUND, NOT_YOUR_EVENT } from '../catalog/decide.ts'
-import { takesGzip } from '../catalog/listing-cache.ts'
+import { takesGzip, varyByEncoding } from '../catalog/listing-cache.ts'
 import type { CatalogQueries, EventRow } from '../catalog/queries.ts'
 import { forbidden, invalid, notFound } from '../errors.ts'
 import { callerOf } from '../http/access.ts'
@@ -168,7 +168,8 @@ export async function seatingRoutes(fastify: FastifyInstance, options: SeatingRo
       if (!made) throw notFound(NO_SEATMAP)
       // a page holding the map (read before it joined the map's room) asks whether it changed since
       const etag = `"${made.etag}"`
-      reply.header('cache-control', 'no-cache').header('vary', 'Accept-Encoding').header('etag', etag)
+      reply.header('cache-control', 'no-cache').header('etag', etag)
+      varyByEncoding(reply)
       if (request.headers['if-none-match'] === etag) return reply.code(304).send(undefined as never)
       reply.type('application/json')
       if (made.bytes < GZIP_FROM || !takesGzip(request.headers['accept-encoding']))

@@ -664,6 +664,9 @@ describe('a reader holding the map', () => {
     const first = await read(event)
     const tag = first.headers.etag as string
     expect(tag).toMatch(/^"[\w-]+"$/)
+    // it varies by encoding and, as every reply, by Origin (CORS): a shared cache keeps them apart
+    expect(String(first.headers.vary)).toMatch(/\bOrigin\b/)
+    expect(String(first.headers.vary)).toMatch(/\bAccept-Encoding\b/)
     expect((await read(event, { 'accept-encoding': 'gzip' })).headers.etag).toBe(tag)
     const same = await read(event, { 'if-none-match': tag })
     expect(same.statusCode).toBe(304)
