@@ -227,6 +227,41 @@ describe('reserved seating in the browser', () => {
     expect(rowC?.seats.every((seat) => seat.status === 'free')).toBe(true)
   })
 
+  it('marks a chosen seat taken on the booking page as someone else takes it, and offers no booking of it', async () => {
+    await openEventPage(pageB)
+    await seatAt(pageB, 'B', 1).click()
+    await seatAt(pageB, 'B', 2).click()
+    await yourSeats(pageB).getByRole('button', { name: 'Book seats' }).click()
+    await pageB.waitForURL((url) => url.pathname === `/booking/${event._id}`)
+    await pageB.getByText('Your 2 seats').waitFor()
+    const confirm = pageB.getByRole('button', { name: 'Confirm Booking' })
+    await expect.poll(() => confirm.isDisabled()).toBe(false)
+    await markPage(pageB)
+
+    // A takes B1 meanwhile (by the API): B's booking page, never reloaded, says so at once
+    const rowB = (await mapOf(event._id)).sections[0]?.rows.find((row) => row.label === 'B')
+    const b1 = rowB?.seats.find((seat) => seat.number === 1)?.id ?? ''
+    const held = await server.app.inject({
+      method: 'POST',
+      url: '/api/v1/ticket/create',
+      headers: bearer(buyerA.token),
+      payload: { eventId: event._id, seats: [b1] },
+    })
+    expect(held.statusCode, held.body).toBe(200)
+    await pageB
+      .getByRole('alert')
+      .filter({ hasText: 'A seat you chose has just been taken by someone else.' })
+      .waitFor({ timeout: 10_000 })
+    await pageB.getByText('Stalls, Row B, Seat 1 · ₹1,500 (taken)', { exact: true }).waitFor()
+    expect(await confirm.isDisabled()).toBe(true)
+    await notReloaded(pageB)
+
+    // seats no longer on the map: said so, and nothing to confirm
+    await pageB.goto(`/booking/${event._id}?seats=${encodeURIComponent(JSON.stringify(['bogus1']))}`)
+    await pageB.getByRole('alert').filter({ hasText: 'The seats you chose are no longer on the seat map.' }).waitFor()
+    expect(await pageB.getByRole('button', { name: 'Confirm Booking' }).isDisabled()).toBe(true)
+  })
+
   it('keeps the seats that came back for the waiting list: an outsider is told, the buyer offered them picks them', async () => {
     const small = await approvedEvent(server.app, organizer, admin, { title: `Small Room ${Date.now()}` }, [
       { type: 'Stalls', price: 700, quantity: 2 },

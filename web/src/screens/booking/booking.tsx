@@ -7,7 +7,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { getRouteApi, Link, useNavigate } from '@tanstack/react-router'
 import { useMachine } from '@xstate/react'
-import { type FormEvent, useId, useMemo, useState } from 'react'
+import { type FormEvent, useId, useMemo, useRef, useState } from 'react'
 import { fromPromise } from 'xstate'
 import type { EventView, TicketTypeView } from '../../../../contracts/catalog.ts'
 import { taxRatesQuery } from '../../api/billing.ts'
@@ -27,6 +27,7 @@ import { typeOnSaleText } from '../../ui/sale-texts.ts'
 import { seatLine } from '../../ui/seat-label.ts'
 import { notify } from '../../ui/toasts.ts'
 import { useEventZone, useSite } from '../../ui/use-site.ts'
+import { useSeatMapRoom } from '../seating/use-seat-room.ts'
 import { CheckoutDialog } from './checkout-dialog.tsx'
 import { breakdownAddsUp } from './order-breakdown.ts'
 import { OrderBreakdown } from './order-breakdown-list.tsx'
@@ -185,7 +186,23 @@ function BookingForm({
     [seated, seatMap.data, seats],
   )
   // seats the server said were taken when the order was asked for
-  const [takenSeats, setTakenSeats] = useState<ReadonlySet<string>>(new Set())
+  const [refusedSeatIds, setRefusedSeatIds] = useState<ReadonlySet<string>>(new Set())
+  // and those taken by someone else while the page is open (the map followed live), until this page
+  // asks for its own order (its own hold then takes them)
+  const [ordered, setOrdered] = useState(false)
+  const freeAtFirst = useRef<ReadonlySet<string> | null>(null)
+  if (freeAtFirst.current === null && seatMap.data && seats)
+    freeAtFirst.current = freeOf(seatMap.data, seats, new Set(seats))
+  const lostLive = useMemo(() => {
+    const first = freeAtFirst.current
+    if (ordered || !seatMap.data || !first || !seats) return new Set<string>()
+    const free = freeOf(seatMap.data, seats, first)
+    return new Set([...first].filter((id) => !free.has(id)))
+  }, [ordered, seatMap.data, seats])
+  const takenSeats = useMemo(
+    () => (lostLive.size === 0 ? refusedSeatIds : new Set([...refusedSeatIds, ...lostLive])),
+    [refusedSeatIds, lostLive],
+  )
   const { user } = useSession()
   const payer: Payer = useMemo(
     () => ({ name: user?.username ?? '', email: user?.email ?? '', contact: user?.phone ?? null }),
@@ -196,11 +213,12 @@ function BookingForm({
       bookingMachine.provide({
         actors: {
           createOrder: fromPromise(async ({ input }) => {
+            setOrdered(true)
             const order = await createOrder(input).catch((error: unknown) => {
               // seats taken meanwhile: marked, and every map of the event read again
               const taken = refusedSeats(error)
               if (taken.length > 0) {
-                setTakenSeats(new Set(taken))
+                setRefusedSeatIds(new Set(taken))
                 void queryClient.invalidateQueries({ queryKey: keys.seatMap(input.eventId) })
               }
               throw error
@@ -288,7 +306,13 @@ function BookingForm({
   return (
     <form className="card form booking-form" onSubmit={submit} aria-busy={busy}>
       {seated ? (
-        <ChosenSeats eventId={event._id} seats={chosenSeatList} failed={seatMap.isError} taken={takenSeats} />
+        <ChosenSeats
+          eventId={event._id}
+          seats={chosenSeatList}
+          failed={seatMap.isError}
+          taken={takenSeats}
+          lostLive={lostLive.size}
+        />
       ) : (
         <>
           <div className="field">
@@ -435,14 +459,20 @@ function BookingForm({
   )
 }
 
-/** The seats chosen on the event's seat map (issue 40), those the server said were taken marked. */
+/**
+ * The seats chosen on the event's seat map (issue 40), those taken marked: by someone else while the
+ * page is open (its map's room is watched, as the picker's), or as the server said when asked.
+ */
 function ChosenSeats(props: {
   eventId: string
   seats: ReturnType<typeof chosenSeats>
   failed: boolean
   taken: ReadonlySet<string>
+  /** how many were taken by someone else meanwhile */
+  lostLive: number
 }) {
-  const { eventId, seats, failed, taken } = props
+  const { eventId, seats, failed, taken, lostLive } = props
+  useSeatMapRoom(eventId)
   const back = (
     <Link to="/event/$id" params={{ id: eventId }}>
       Choose other seats
@@ -473,9 +503,29 @@ function ChosenSeats(props: {
           </li>
         ))}
       </ul>
+      {lostLive > 0 && (
+        <p className="form-error" role="alert">
+          {lostLive === 1 ? bookingSeatTexts.taken : bookingSeatTexts.takenSeats(lostLive)}
+        </p>
+      )}
       <p>{back}</p>
     </div>
   )
+}
+
+export const bookingSeatTexts = {
+  taken: 'A seat you chose has just been taken by someone else.',
+  takenSeats: (count: number) => `${count} seats you chose have just been taken by someone else.`,
+} as const
+
+/** which of these seats are free on the map now, of those asked about */
+function freeOf(map: SeatMapView, ids: readonly string[], of: ReadonlySet<string>): Set<string> {
+  const wanted = new Set(ids.filter((id) => of.has(id)))
+  const free = new Set<string>()
+  for (const section of map.sections)
+    for (const row of section.rows)
+      for (const seat of row.seats) if (wanted.has(seat.id) && seat.status === 'free') free.add(seat.id)
+  return free
 }
 
 /** The promo code field: a code applied, or the reason it does not apply. */
