@@ -258,7 +258,10 @@ describe('reserved seating in the browser', () => {
 
     // seats no longer on the map: said so, and nothing to confirm
     await pageB.goto(`/booking/${event._id}?seats=${encodeURIComponent(JSON.stringify(['bogus1']))}`)
-    await pageB.getByRole('alert').filter({ hasText: 'The seats you chose are no longer on the seat map.' }).waitFor()
+    await pageB
+      .getByRole('alert')
+      .filter({ hasText: 'The seats you chose are no longer on the seat map.' })
+      .waitFor()
     expect(await pageB.getByRole('button', { name: 'Confirm Booking' }).isDisabled()).toBe(true)
   })
 
