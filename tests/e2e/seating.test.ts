@@ -704,6 +704,8 @@ describe('reserved seating in the browser', () => {
     await holder.getByText(buyerA.username, { exact: true }).waitFor()
     await holder.getByText(buyerA.email, { exact: true }).waitFor()
     await holder.getByText('Sold', { exact: true }).waitFor()
+    // the ticket by the number its buyer's card shows
+    await holder.getByText(ticketOfA.slice(-8).toUpperCase(), { exact: true }).waitFor()
 
     // Enter on a free seat, reached with the arrows
     await cell('A', 1).focus()

@@ -7,6 +7,7 @@ import type { SeatHolderView, SeatMapView } from '../../../../contracts/seating.
 import { seatHolderQuery } from '../../api/seating.ts'
 import { Fetched, messageOr } from '../../ui/fetched.tsx'
 import { seatLine } from '../../ui/seat-label.ts'
+import { ticketNumber } from '../booking/ticket-number.ts'
 import { SeatKey, SeatPlan } from './seat-plan.tsx'
 import { pickedSeat } from './seat-selection.ts'
 
@@ -81,8 +82,8 @@ function HolderFacts({ view }: { view: SeatHolderView }) {
       <dd>{view.holder?.username ?? '–'}</dd>
       <dt>Email</dt>
       <dd>{view.holder?.email ?? '–'}</dd>
-      <dt>Ticket</dt>
-      <dd>{view.ticketId ?? '–'}</dd>
+      <dt>Ticket No.</dt>
+      <dd className="ticket-number">{view.ticketId ? ticketNumber(view.ticketId) : '–'}</dd>
     </dl>
   )
 }
