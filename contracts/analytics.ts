@@ -84,4 +84,6 @@ export const csvColumns = [
   'amount',
   'orderId',
   'admission',
+  /** a seated order's seat for that admission ("Stalls, Row F, Seat 12"); empty otherwise */
+  'seat',
 ] as const

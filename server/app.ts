@@ -318,7 +318,13 @@ export async function createHttpApp(parts: {
         throttle: services.throttle,
       })
       await paymentRoutes(api, { gateway, jobs, booking, confirm, localGateway: platform.localGateway })
-      await analyticsRoutes(api, { sales: services.analytics, events, booking, accounts })
+      await analyticsRoutes(api, {
+        sales: services.analytics,
+        events,
+        booking,
+        accounts,
+        seating: services.seating,
+      })
       await dashboardRoutes(api, { dashboards: services.dashboards, head: () => ledger.settledHead() })
       await scheduleRoutes(api, { platform: { ledger }, events, schedule: services.schedule })
       await supportRoutes(api, {

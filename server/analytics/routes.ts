@@ -2,6 +2,7 @@
 import { Readable } from 'node:stream'
 import type { FastifyInstance } from 'fastify'
 import { AnalyticsParams, AnalyticsReply, AttendeesByEvent, csvColumns } from '../../contracts/analytics.ts'
+import { seatText } from '../../contracts/seating.ts'
 import type { AccountQueries } from '../accounts/queries.ts'
 import type { BookingQueries, OrderRow } from '../booking/queries.ts'
 import type { CatalogQueries, EventRow } from '../catalog/queries.ts'
@@ -9,6 +10,7 @@ import { notFound } from '../errors.ts'
 import { callerOf } from '../http/access.ts'
 import { replies, type ValibotTypeProvider } from '../http/valibot.ts'
 import { rupeesCell, sharesOf, toRupees } from '../money.ts'
+import type { SeatingQueries } from '../seating/queries.ts'
 import { csvRow } from './csv.ts'
 import type { AnalyticsQueries } from './queries.ts'
 
@@ -19,11 +21,13 @@ export type AnalyticsRoutesOptions = {
   events: CatalogQueries
   booking: BookingQueries
   accounts: AccountQueries
+  /** the seats of seated orders (issue 40), for the export's seat column */
+  seating: Pick<SeatingQueries, 'labelsOf'>
 }
 
 export async function analyticsRoutes(fastify: FastifyInstance, options: AnalyticsRoutesOptions) {
   const app = fastify.withTypeProvider<ValibotTypeProvider>()
-  const { sales, events, booking, accounts } = options
+  const { sales, events, booking, accounts, seating } = options
 
   /** An organizer sees its own events; an admin sees every event. */
   const eventsOf = (caller: { id: string; role: string }): Promise<EventRow[]> =>
@@ -154,11 +158,15 @@ export async function analyticsRoutes(fastify: FastifyInstance, options: Analyti
             [...new Set(attendees.map((a) => a.person.id))],
             organizerId,
           )
+          const seatsOf = await seating.labelsOf(page.map((ticket) => ticket.id))
           for (const { ticket, person } of attendees) {
             const event = mine.get(ticket.eventId)
             const shares = sharesOf(ticket.amountPaise, ticket.quantity)
-            // A row per admission, numbered as the door's passes are (1..quantity).
-            for (const [i, share] of shares.entries())
+            const seats = seatsOf.get(ticket.id) ?? []
+            // A row per admission, numbered as the door's passes are (1..quantity), with its seat
+            // (its pass's: the order's seats in the order its hold named them)
+            for (const [i, share] of shares.entries()) {
+              const seat = seats[i]
               yield csvRow([
                 event?.title,
                 event?.category,
@@ -171,7 +179,9 @@ export async function analyticsRoutes(fastify: FastifyInstance, options: Analyti
                 rupeesCell(share),
                 ticket.id,
                 `${i + 1} of ${ticket.quantity}`,
+                seat ? seatText(seat) : '',
               ])
+            }
           }
           if (page.length < PAGE) return
           after = page[page.length - 1]?.id ?? after

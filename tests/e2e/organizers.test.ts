@@ -319,10 +319,10 @@ describe('organizer dashboard', () => {
     const path = await download.path()
     const lines = (await readFile(path, 'utf8')).trim().split(/\r?\n/)
     expect(lines[0]).toBe(
-      'eventName,eventCategory,username,email,phone,paymentStatus,ticketType,quantity,amount,orderId,admission',
+      'eventName,eventCategory,username,email,phone,paymentStatus,ticketType,quantity,amount,orderId,admission,seat',
     )
     // a row per admission: the buyer's two VIP seats, the second buyer's three General Admission
-    const rows = lines.slice(1).map((row) => row.replace(/,[^,]+,(\d of \d)$/, ',<order>,$1'))
+    const rows = lines.slice(1).map((row) => row.replace(/,[^,]+,(\d of \d),$/, ',<order>,$1'))
     expect(rows.sort()).toEqual(
       [
         `${TITLE},Music,${buyer.username},${buyer.email},,Completed,VIP,1,1500.00,<order>,1 of 2`,

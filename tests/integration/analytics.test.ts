@@ -8,6 +8,7 @@ import { getTableName } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { AnalyticsReply, AttendeesByEvent } from '../../contracts/analytics.ts'
 import type { EventView } from '../../contracts/catalog.ts'
+import type { SeatMapView } from '../../contracts/seating.ts'
 import type { AccountRegistered } from '../../server/accounts/facts.ts'
 import {
   attendance,
@@ -44,6 +45,7 @@ import {
   transfer,
   until,
 } from '../support/sales.ts'
+import { gridSection } from '../support/seat-plans.ts'
 import { startServer, type TestServer } from '../support/server.ts'
 
 let t: TestApp
@@ -469,6 +471,7 @@ const header = [
   'amount',
   'orderId',
   'admission',
+  'seat',
 ]
 const headerLine = header.join(',')
 
@@ -553,7 +556,7 @@ describe('GET /api/v1/organizers/attendees.csv', () => {
     expect(res.headers['content-disposition']).toBe('attachment; filename="attendees_by_events.csv"')
     // SPEC's columns first, in its order; then what the ticket is
     expect(res.body.split('\r\n')[0]).toBe(
-      'eventName,eventCategory,username,email,phone,paymentStatus,ticketType,quantity,amount,orderId,admission',
+      'eventName,eventCategory,username,email,phone,paymentStatus,ticketType,quantity,amount,orderId,admission,seat',
     )
     const records = parseCsv(res.body)
     expect(records[0]).toEqual(header)
@@ -567,6 +570,7 @@ describe('GET /api/v1/organizers/attendees.csv', () => {
       amount,
       ids.get(s) ?? given,
       '1 of 1',
+      '',
     ]
     const expected = [
       [
@@ -617,6 +621,7 @@ describe('GET /api/v1/organizers/attendees.csv', () => {
         amount,
         three,
         admission,
+        '',
       ]),
     ]
     const byText = (x: string[], y: string[]) => x.join('|').localeCompare(y.join('|'))
@@ -629,7 +634,7 @@ describe('GET /api/v1/organizers/attendees.csv', () => {
     expect(res.body).toContain('"Rock, ""Roll""\r\nand more","Music, Live","Doe, Jane"')
     expect(res.body).toContain(`"'=HYPERLINK(""http://evil.example"",""x"")",'@Risky,'=SUM(A1:A9),`)
     expect(res.body).toContain(
-      `"'@SUM(1,2)",${at.email},,Completed,General Admission,1,500.00,${ids.get(at)},1 of 1\r\n`,
+      `"'@SUM(1,2)",${at.email},,Completed,General Admission,1,500.00,${ids.get(at)},1 of 1,\r\n`,
     )
     expect(res.body).not.toContain('Outsider')
 
@@ -639,6 +644,40 @@ describe('GET /api/v1/organizers/attendees.csv', () => {
     const emails = parseCsv(all.body).map((r) => r[3])
     expect(emails).toEqual(expect.arrayContaining([outsider.email, plain.email, comma.email]))
     expect(emails).not.toContain(leaver.email)
+  })
+
+  it('gives each admission of a seated ticket its seat, as its pass names it', async () => {
+    const organizer = await organizerSession(t.app)
+    const admin = await adminSession(t.app)
+    const event = await approvedEvent(t.app, organizer, admin, { title: 'Seated Evening' }, [
+      { type: 'Stalls', price: 800, quantity: 12 },
+    ])
+    const map = await t.app.inject({
+      method: 'PUT',
+      url: `/api/v1/event/${event._id}/seatmap`,
+      headers: bearer(organizer.token),
+      payload: { sections: [gridSection('Stalls', 'Stalls', 2, 6)] },
+    })
+    expect(map.statusCode, map.body).toBe(200)
+    const read = await get(t.app, `/api/v1/event/${event._id}/seatmap`, organizer)
+    const rowA = (read.json() as SeatMapView).sections[0]?.rows[0]?.seats ?? []
+    const buyer = await signUp(t.app)
+    const placed = await post(t.app, '/api/v1/ticket/create', buyer, {
+      eventId: event._id,
+      seats: [rowA[2]?.id, rowA[3]?.id],
+    })
+    expect(placed.statusCode, placed.body).toBe(200)
+    const paid = await pay(t.app, buyer, placed.json())
+    expect(paid.statusCode, paid.body).toBe(200)
+    expect((await confirm(t.app, buyer, paid.json())).statusCode).toBe(200)
+
+    const res = await get(t.app, '/api/v1/organizers/attendees.csv', organizer)
+    expect(res.statusCode).toBe(200)
+    const rows = parseCsv(res.body).slice(1)
+    expect(rows.map((r) => [r[10], r[11]])).toEqual([
+      ['1 of 2', 'Stalls, Row A, Seat 3'],
+      ['2 of 2', 'Stalls, Row A, Seat 4'],
+    ])
   })
 
   it('refuses users (403) and visitors (401)', async () => {
@@ -871,8 +910,9 @@ describe(`GET /api/v1/organizers/attendees.csv with ${ROWS.toLocaleString('en')}
       '499.00',
       expect.any(String),
       '1 of 1',
+      '',
     ])
-    expect(tail).toMatch(/,Completed,General Admission,1,499.00,[^,]+,1 of 1\r\n$/)
+    expect(tail).toMatch(/,Completed,General Admission,1,499.00,[^,]+,1 of 1,\r\n$/)
     // Streamed: many chunks, the first a small part of the body and well before the end.
     expect(chunks).toBeGreaterThan(10)
     expect(firstChunkBytes).toBeLessThan(bytes / 10)
