@@ -14,7 +14,7 @@ import {
   whenOrNever,
 } from '../../web/src/screens/integrations/token-form.ts'
 import { tokenTexts } from '../../web/src/screens/integrations/token-texts.ts'
-import { formatInstant } from '../../web/src/ui/format.ts'
+import { formatInstantIn } from '../../web/src/ui/format.ts'
 
 const NOW = new Date(2027, 0, 10, 12, 0)
 const draft = (changes: Partial<TokenDraft>): TokenDraft => ({ ...emptyDraft, ...changes })
@@ -105,6 +105,7 @@ describe('a token’s row', () => {
 
   it('says Never for a token never used or without expiry, and the date and time otherwise', () => {
     expect(whenOrNever(null)).toBe('Never')
-    expect(whenOrNever('2027-01-10T06:30:00.000Z')).toBe(formatInstant('2027-01-10T06:30:00.000Z'))
+    // in the viewer's zone, labelled with it (the other screens' times are the event's, labelled)
+    expect(whenOrNever('2027-01-10T06:30:00.000Z')).toBe(formatInstantIn('2027-01-10T06:30:00.000Z'))
   })
 })

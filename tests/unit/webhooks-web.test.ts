@@ -16,7 +16,7 @@ import {
   webhookFieldOf,
 } from '../../web/src/screens/integrations/webhook-form.ts'
 import { kindTexts, webhookTexts } from '../../web/src/screens/integrations/webhook-texts.ts'
-import { formatDay, formatInstant } from '../../web/src/ui/format.ts'
+import { formatDay, formatInstantIn } from '../../web/src/ui/format.ts'
 
 const draft = (changes: Partial<WebhookDraft>): WebhookDraft => ({ ...emptyWebhookDraft, ...changes })
 
@@ -134,7 +134,7 @@ describe('an endpoint and its deliveries as read', () => {
       status: 'Delivered',
       attempts: '2',
       lastCode: '200',
-      lastAt: formatInstant(at),
+      lastAt: formatInstantIn(at),
     })
     expect(deliveryCells(delivery({ status: 'failed', lastCode: 500 })).status).toBe('Failed')
   })

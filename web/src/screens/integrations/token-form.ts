@@ -3,7 +3,7 @@
 // token's events, expiry and last use read in its row.
 import * as v from 'valibot'
 import { CreateTokenBody, EXPIRES_IN_PAST, type TokenScope } from '../../../../contracts/tokens.ts'
-import { formatInstant } from '../../ui/format.ts'
+import { formatInstantIn } from '../../ui/format.ts'
 import { tokenTexts } from './token-texts.ts'
 
 export type TokenDraft = {
@@ -79,4 +79,4 @@ export function eventsText(eventIds: readonly string[] | null, titles: ReadonlyM
 
 /** an instant of a token's row (its expiry, its last use) in the viewer's zone, or Never */
 export const whenOrNever = (instant: string | null): string =>
-  instant === null ? tokenTexts.never : formatInstant(instant)
+  instant === null ? tokenTexts.never : formatInstantIn(instant)

@@ -4,7 +4,7 @@
 import * as v from 'valibot'
 import { CreateWebhookBody, type WebhookKind, webhookKinds } from '../../../../contracts/webhooks.ts'
 import type { Delivery } from '../../api/webhooks.ts'
-import { formatDay, formatInstant } from '../../ui/format.ts'
+import { formatDay, formatInstantIn } from '../../ui/format.ts'
 import { webhookTexts } from './webhook-texts.ts'
 
 export type WebhookDraft = {
@@ -71,7 +71,7 @@ export function deliveryCells(delivery: Delivery) {
     status: webhookTexts.status[delivery.status],
     attempts: String(delivery.attempts),
     lastCode: delivery.lastCode === null ? webhookTexts.none_ : String(delivery.lastCode),
-    lastAt: delivery.lastAt === null ? webhookTexts.none_ : formatInstant(delivery.lastAt),
+    lastAt: delivery.lastAt === null ? webhookTexts.none_ : formatInstantIn(delivery.lastAt),
   }
 }
 
