@@ -368,13 +368,17 @@ function BookingForm({
         <p className="booking-price" aria-live="polite">
           Price: {formatPrice(chosen.price)}
           {count > 1 && !promo.data && (
-            <span className="booking-total"> · Total: {formatPrice(chosen.price * count)}</span>
+            <span className="booking-total">
+              {' '}
+              · <span className="nowrap">Total: {formatPrice(chosen.price * count)}</span>
+            </span>
           )}
           {promo.data && (
             <span className="booking-total booking-discounted">
               {' '}
-              · Promo code {promo.data.code}: −{formatPrice(promo.data.discount)} · Total:{' '}
-              {formatPrice(promo.data.amount)}
+              · Promo code {promo.data.code}:{' '}
+              <span className="nowrap">−{formatPrice(promo.data.discount)}</span> ·{' '}
+              <span className="nowrap">Total: {formatPrice(promo.data.amount)}</span>
             </span>
           )}
         </p>
