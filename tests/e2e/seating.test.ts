@@ -164,6 +164,9 @@ describe('reserved seating in the browser', () => {
       await expect
         .poll(() => nameOf(seatAt(pageB, 'A', number)), { timeout: 20_000 })
         .toBe(`Row A, seat ${number}, ₹1,500, held`)
+    // A's own hold is not taken for someone else's on A's page (its room heard it too)
+    expect(await pageA.getByText(/just been taken by someone else/).count()).toBe(0)
+    expect(await pageA.getByText('(taken)').count()).toBe(0)
     await checkout.getByRole('button', { name: 'Pay', exact: true }).click()
     await pageA.getByText('Booking Successful!').waitFor()
     await pageA.waitForURL((url) => url.pathname.startsWith(`/booking/${event._id}/confirmed/`))

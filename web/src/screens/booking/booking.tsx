@@ -189,16 +189,21 @@ function BookingForm({
   const [refusedSeatIds, setRefusedSeatIds] = useState<ReadonlySet<string>>(new Set())
   // and those taken by someone else while the page is open (the map followed live), until this page
   // asks for its own order (its own hold then takes them)
-  const [ordered, setOrdered] = useState(false)
-  const freeAtFirst = useRef<ReadonlySet<string> | null>(null)
-  if (freeAtFirst.current === null && seatMap.data && seats)
-    freeAtFirst.current = freeOf(seatMap.data, seats, new Set(seats))
+  // (each by the seats asked for: the page may be given others without being made again)
+  const choiceKey = seats?.join(' ') ?? ''
+  const [orderedFor, setOrderedFor] = useState<string | null>(null)
+  const choiceNow = useRef(choiceKey)
+  choiceNow.current = choiceKey
+  const freeAtFirst = useRef<{ key: string; free: ReadonlySet<string> } | null>(null)
+  if (seatMap.data && seats && freeAtFirst.current?.key !== choiceKey)
+    freeAtFirst.current = { key: choiceKey, free: freeOf(seatMap.data, seats, new Set(seats)) }
   const lostLive = useMemo(() => {
     const first = freeAtFirst.current
-    if (ordered || !seatMap.data || !first || !seats) return new Set<string>()
-    const free = freeOf(seatMap.data, seats, first)
-    return new Set([...first].filter((id) => !free.has(id)))
-  }, [ordered, seatMap.data, seats])
+    if (orderedFor === choiceKey || !seatMap.data || !seats || first?.key !== choiceKey)
+      return new Set<string>()
+    const free = freeOf(seatMap.data, seats, first.free)
+    return new Set([...first.free].filter((id) => !free.has(id)))
+  }, [orderedFor, choiceKey, seatMap.data, seats])
   const takenSeats = useMemo(
     () => (lostLive.size === 0 ? refusedSeatIds : new Set([...refusedSeatIds, ...lostLive])),
     [refusedSeatIds, lostLive],
@@ -213,7 +218,7 @@ function BookingForm({
       bookingMachine.provide({
         actors: {
           createOrder: fromPromise(async ({ input }) => {
-            setOrdered(true)
+            setOrderedFor(choiceNow.current)
             const order = await createOrder(input).catch((error: unknown) => {
               // seats taken meanwhile: marked, and every map of the event read again
               const taken = refusedSeats(error)
