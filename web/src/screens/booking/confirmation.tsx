@@ -11,9 +11,9 @@ import { useSession } from '../../session/use-session.ts'
 import { Fetched } from '../../ui/fetched.tsx'
 import { formatEventWhenIn, formatPrice } from '../../ui/format.ts'
 import { useEventZone } from '../../ui/use-site.ts'
-import { ticketAnchor, ticketNumber } from './ticket-number.ts'
+import { TicketLines } from './ticket-lines.tsx'
+import { ticketAnchor } from './ticket-number.ts'
 import './booking.css'
-import { SeatFacts } from '../../ui/seat-lines.tsx'
 
 const confirmationRoute = getRouteApi('/_signed-in/booking/$id/confirmed/$ticketId')
 
@@ -66,13 +66,7 @@ function Confirmation({ ticket, event }: { ticket: TicketView; event: EventView 
       )}
       <h2>{event.title}</h2>
       <dl className="facts">
-        <dt>Ticket No.</dt>
-        <dd className="ticket-number">{ticketNumber(ticket._id)}</dd>
-        <dt>Ticket Type:</dt>
-        <dd>{ticket.ticketType}</dd>
-        <dt>Quantity:</dt>
-        <dd>{ticket.quantity}</dd>
-        <SeatFacts ticket={ticket} />
+        <TicketLines ticket={ticket} />
         <dt>Amount:</dt>
         <dd className="confirmation-amount">{formatPrice(ticket.totalAmount)}</dd>
         <dt>Date:</dt>

@@ -15,10 +15,10 @@ import { notify } from '../../ui/toasts.ts'
 import { useEventZone } from '../../ui/use-site.ts'
 import { CancelCutoff, cancellationClosed } from './cancel-cutoff.tsx'
 import { isCancelled } from './ticket-ending.ts'
-import { ticketAnchor, ticketNumber, useScrollToTicket } from './ticket-number.ts'
+import { TicketLines } from './ticket-lines.tsx'
+import { ticketAnchor, useScrollToTicket } from './ticket-number.ts'
 import { useMyTickets } from './use-my-tickets.ts'
 import './booking.css'
-import { SeatFacts } from '../../ui/seat-lines.tsx'
 
 export function RegistrationsScreen() {
   const mine = useMyTickets()
@@ -115,13 +115,7 @@ function RegistrationCard({ registration, targeted }: RegistrationCardProps) {
       <div className="ticket-card-body">
         <h2>{registration.eventTitle}</h2>
         <dl className="facts">
-          <dt>Ticket No.</dt>
-          <dd className="ticket-number">{ticketNumber(registration._id)}</dd>
-          <dt>Ticket Type:</dt>
-          <dd>{registration.ticketType}</dd>
-          <dt>Quantity:</dt>
-          <dd>{registration.quantity}</dd>
-          <SeatFacts ticket={registration} />
+          <TicketLines ticket={registration} />
           <dt>Total Amount:</dt>
           <dd>{formatPrice(registration.totalAmount)}</dd>
           <dt>Date:</dt>

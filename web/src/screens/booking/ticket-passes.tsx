@@ -13,11 +13,11 @@ import { useSession } from '../../session/use-session.ts'
 import { FetchError, messageOr } from '../../ui/fetched.tsx'
 import { formatInstant } from '../../ui/format.ts'
 import { Loading } from '../../ui/loading.tsx'
+import { TicketLines } from './ticket-lines.tsx'
 import { ticketNumber } from './ticket-number.ts'
 import './booking.css'
 import './ticket-passes.css'
 import { seatLine } from '../../ui/seat-label.ts'
-import { SeatFacts } from '../../ui/seat-lines.tsx'
 
 const ticketRoute = getRouteApi('/_signed-in/ticket/$ticketId')
 
@@ -84,13 +84,7 @@ function TicketPasses({
               <dd>{eventTitle}</dd>
             </>
           )}
-          <dt>Ticket No.</dt>
-          <dd className="ticket-number">{ticketNumber(ticket._id)}</dd>
-          <dt>Ticket Type:</dt>
-          <dd>{ticket.ticketType}</dd>
-          <dt>Quantity:</dt>
-          <dd>{ticket.quantity}</dd>
-          <SeatFacts ticket={ticket} />
+          <TicketLines ticket={ticket} />
         </dl>
         <div className="form-actions">
           {printable.length > 0 && (

@@ -10,9 +10,8 @@ import { transferTicket } from '../../api/booking.ts'
 import { transferMachine } from '../../machines/transfer.ts'
 import { Field } from '../../ui/field.tsx'
 import { formatEventWhenIn } from '../../ui/format.ts'
-import { SeatFacts } from '../../ui/seat-lines.tsx'
 import { useEventZone } from '../../ui/use-site.ts'
-import { ticketNumber } from './ticket-number.ts'
+import { TicketLines } from './ticket-lines.tsx'
 import { useMyTickets } from './use-my-tickets.ts'
 import './booking.css'
 
@@ -96,13 +95,7 @@ function TicketBeingTransferred({ ticket }: { ticket: Registration }) {
     <section className="transfer-ticket" aria-label="The ticket">
       <h2>{ticket.eventTitle}</h2>
       <dl className="facts">
-        <dt>Ticket No.</dt>
-        <dd className="ticket-number">{ticketNumber(ticket._id)}</dd>
-        <dt>Ticket Type:</dt>
-        <dd>{ticket.ticketType}</dd>
-        <dt>Quantity:</dt>
-        <dd>{ticket.quantity}</dd>
-        <SeatFacts ticket={ticket} />
+        <TicketLines ticket={ticket} />
         <dt>Date:</dt>
         <dd>{formatEventWhenIn(ticket.eventDate, ticket.eventTime, zone)}</dd>
       </dl>
