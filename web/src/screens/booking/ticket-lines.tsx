@@ -2,7 +2,7 @@
 // transfer form): its number, type and quantity, and a seated order's seats, as a definition list's
 // entries.
 import { SeatFacts } from '../../ui/seat-lines.tsx'
-import { ticketNumber } from './ticket-number.ts'
+import { ticketNumber } from '../../ui/ticket-number.ts'
 
 export function TicketLines({ ticket }: { ticket: { _id: string; ticketType: string; quantity: number } }) {
   return (

@@ -1,10 +1,7 @@
-// A ticket's short number, enough to tell two orders apart on a card or at the door (the last
-// 8 characters of its id, the random part, upper-case), and the anchor of its card, so a link to
-// /dashboard#ticket-<id> or /registrations#ticket-<id> opens on it.
+// The anchor of a ticket's card, so a link to /dashboard#ticket-<id> or /registrations#ticket-<id>
+// opens on it (its short number: ui/ticket-number.ts).
 import { useLocation } from '@tanstack/react-router'
 import { useEffect } from 'react'
-
-export const ticketNumber = (ticketId: string): string => ticketId.slice(-8).toUpperCase()
 
 /** the element id of a ticket's card */
 export const ticketAnchor = (ticketId: string): string => `ticket-${ticketId}`

@@ -12,6 +12,7 @@ import { ApiError } from '../../api/client.ts'
 import { eventQuery, keys } from '../../api/queries.ts'
 import { refusedSeats, saveSeatMap, seatMapQuery } from '../../api/seating.ts'
 import { seatCounts } from '../../live/seat-changes.ts'
+import { useSeatMapRoom } from '../../live/use-seat-room.ts'
 import { Fetched, messageOr } from '../../ui/fetched.tsx'
 import { formatRupees } from '../../ui/rupees.ts'
 import { seatLine } from '../../ui/seat-label.ts'
@@ -37,7 +38,6 @@ import { assignType, unassignedSections } from './plan-reuse.ts'
 import { SeatHolders } from './seat-holders.tsx'
 import { SeatKey, SeatPlan } from './seat-plan.tsx'
 import { pickedSeat } from './seat-selection.ts'
-import { useSeatMapRoom } from './use-seat-room.ts'
 
 export const editorTexts = {
   heading: 'Seat map',

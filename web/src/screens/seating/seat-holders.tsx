@@ -7,7 +7,7 @@ import type { SeatHolderView, SeatMapView } from '../../../../contracts/seating.
 import { seatHolderQuery } from '../../api/seating.ts'
 import { Fetched, messageOr } from '../../ui/fetched.tsx'
 import { seatLine } from '../../ui/seat-label.ts'
-import { ticketNumber } from '../booking/ticket-number.ts'
+import { ticketNumber } from '../../ui/ticket-number.ts'
 import { SeatKey, SeatPlan } from './seat-plan.tsx'
 import { pickedSeat } from './seat-selection.ts'
 

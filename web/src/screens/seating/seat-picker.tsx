@@ -10,6 +10,7 @@ import type { EventView } from '../../../../contracts/catalog.ts'
 import { MAX_SEATS_PER_ORDER, type SeatMapView } from '../../../../contracts/seating.ts'
 import { myWaitlistQuery } from '../../api/queries.ts'
 import { seatMapQuery } from '../../api/seating.ts'
+import { useSeatMapRoom } from '../../live/use-seat-room.ts'
 import { useSession } from '../../session/use-session.ts'
 import { formatRupees } from '../../ui/rupees.ts'
 import { seatLine } from '../../ui/seat-label.ts'
@@ -26,7 +27,6 @@ import {
   selectionTotal,
   toggleSelection,
 } from './seat-selection.ts'
-import { useSeatMapRoom } from './use-seat-room.ts'
 
 export const pickerTexts = {
   heading: 'Choose your seats',

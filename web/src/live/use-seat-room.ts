@@ -8,9 +8,9 @@
 // read before the join is asked for again once joined.
 import { useQueryClient } from '@tanstack/react-query'
 import { useEffect, useRef, useState } from 'react'
-import { rooms } from '../../../../contracts/live.ts'
-import { recheckSeatMap } from '../../api/seating.ts'
-import { useLiveRoom, useLiveStatus } from '../../live/use-live.ts'
+import { rooms } from '../../../contracts/live.ts'
+import { recheckSeatMap } from '../api/seating.ts'
+import { useLiveRoom, useLiveStatus } from './use-live.ts'
 
 const JOIN_WAIT_MS = 1000
 
