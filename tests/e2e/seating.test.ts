@@ -393,10 +393,10 @@ describe('reserved seating in the browser', () => {
       [['A', 1]],
     )
     expect(seats?.filter((seat) => seat.status === 'free')).toHaveLength(47)
-    // seat D12 one unit further right than the others' spacing puts it
+    // seat D12 moved right twice by half a seat: a whole seat further than the others' spacing puts it
     const x = (row: string, number: number) =>
       seats?.find((seat) => seat.row === row && seat.number === number)?.x ?? Number.NaN
-    expect(x('D', 12) - x('D', 11)).toBe(x('C', 12) - x('C', 11) + 1)
+    expect(x('D', 12) - x('D', 11)).toBe(2 * (x('C', 12) - x('C', 11)))
   })
 
   it('says a refused plan’s one reason once', async () => {

@@ -10,6 +10,7 @@ import {
   draftOf,
   moveSeat,
   moveSection,
+  moveStepOf,
   previewOf,
   seatCount,
   statusesOf,
@@ -150,6 +151,28 @@ describe('the draft', () => {
     expect(ys(shifted, 1)).toEqual(ys(two, 1)?.map((y) => (y ?? 0) + 2.5))
     expect(moveSection(two, 5, 1, 1)).toBe(two)
     expect(v.safeParse(SeatMapBody, bodyOf(shifted)).success).toBe(true)
+  })
+
+  it("moves by half a seat, whatever the plan's units", () => {
+    // a grid's seats are SEAT_PITCH apart
+    expect(moveStepOf({ stage: null, sections: [gridSection(grid)] })).toBe(SEAT_PITCH / 2)
+    // a plan drawn elsewhere, its seats 30 units apart (an aisle's wider gap is not the usual one)
+    const wide: Draft = {
+      stage: null,
+      sections: [
+        {
+          name: 'Stalls',
+          ticketType: 'Stalls',
+          rows: [
+            { label: 'A', seats: [0, 30, 60, 150, 180].map((x, i) => ({ number: i + 1, x, y: 0 })) },
+            { label: 'B', seats: [0, 30, 60].map((x, i) => ({ number: i + 1, x, y: 40 })) },
+          ],
+        },
+      ],
+    }
+    expect(moveStepOf(wide)).toBe(15)
+    // no row of two seats: the grid's step
+    expect(moveStepOf({ stage: null, sections: [] })).toBe(SEAT_PITCH / 2)
   })
 
   it("is previewed with the saved map's statuses, by section, row and number", () => {

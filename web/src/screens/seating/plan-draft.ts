@@ -8,15 +8,40 @@ import type {
   SeatStatus,
   SectionInput,
 } from '../../../../contracts/seating.ts'
+import { SEAT_PITCH } from './plan-layout.ts'
 
 export type Draft = { stage: Box | null; sections: SectionInput[] }
 
 /** what a click on a seat of the preview does: marks it, or chooses it to be moved */
 export type SeatTool = 'blocked' | 'wheelchair' | 'companion' | 'move'
 
-/** how far one press of a move button moves a seat or a section, in the plan's units (a grid's seats
- * are 1 apart) */
-export const MOVE_STEP = 0.5
+/** how far one press of a move button moves a seat or a section on a plan with no row of two seats
+ * yet: half a seat of the editor's grids (moveStepOf) */
+export const MOVE_STEP = SEAT_PITCH / 2
+
+/**
+ * How far one press of a move button moves a seat or a section on this plan: half the usual distance
+ * between a row's neighbouring seats (the median), so that a plan drawn elsewhere with seats 30 units
+ * apart moves by half a seat too, not by a sixtieth of one; MOVE_STEP when no row has two seats.
+ */
+export function moveStepOf(draft: Draft): number {
+  const gaps: number[] = []
+  for (const section of draft.sections)
+    for (const row of section.rows)
+      for (let i = 1; i < row.seats.length; i++) {
+        const a = row.seats[i - 1]
+        const b = row.seats[i]
+        if (a?.x === undefined || b?.x === undefined) continue
+        const gap = Math.hypot(b.x - a.x, (b.y ?? 0) - (a.y ?? 0))
+        if (gap > 0) gaps.push(gap)
+      }
+  if (gaps.length === 0) return MOVE_STEP
+  gaps.sort((a, b) => a - b)
+  return units((gaps[Math.floor(gaps.length / 2)] as number) / 2)
+}
+
+/** a plan's units with a step's floating point error rounded away (0.1 + 0.2 is 0.3) */
+const units = (n: number) => Math.round(n * 1000) / 1000
 
 export const emptyDraft: Draft = { stage: null, sections: [] }
 
@@ -55,8 +80,6 @@ export function placeOf(id: string): { section: number; row: number; seat: numbe
   return match ? { section: Number(match[1]), row: Number(match[2]), seat: Number(match[3]) } : null
 }
 
-/** a plan's units with a step's floating point error rounded away (0.1 + 0.2 is 0.3) */
-const units = (n: number) => Math.round(n * 1000) / 1000
 
 /** the draft with one seat moved by (dx, dy); the same draft when no seat has that id */
 export function moveSeat(draft: Draft, id: string, dx: number, dy: number): Draft {

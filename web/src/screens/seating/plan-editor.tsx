@@ -22,7 +22,7 @@ import {
   type Draft,
   draftOf,
   emptyDraft,
-  MOVE_STEP,
+  moveStepOf,
   moveSeat,
   moveSection,
   placeOf,
@@ -53,12 +53,12 @@ export const editorTexts = {
   moveNone: 'Click a seat on the preview to choose it.',
 } as const
 
-/** the four ways a move button goes, with what it says to a screen reader */
+/** the four ways a move button goes, with what it says to a screen reader (times the plan's step) */
 const MOVES = [
-  ['←', 'left', -MOVE_STEP, 0],
-  ['→', 'right', MOVE_STEP, 0],
-  ['↑', 'up', 0, -MOVE_STEP],
-  ['↓', 'down', 0, MOVE_STEP],
+  ['←', 'left', -1, 0],
+  ['→', 'right', 1, 0],
+  ['↑', 'up', 0, -1],
+  ['↓', 'down', 0, 1],
 ] as const
 
 type TicketTypeChoice = { name: string; price: number }
@@ -161,6 +161,8 @@ function PlanEditor(props: {
   const prices = useMemo(() => new Map(types.map((type) => [type.name, type.price])), [types])
   const typeNames = useMemo(() => types.map((type) => type.name), [types])
   const statuses = useMemo(() => statusesOf(saved), [saved])
+  // half a seat, whatever the plan's units
+  const step = useMemo(() => moveStepOf(draft), [draft])
   const preview = useMemo(
     () => previewOf(draft, eventId, prices, statuses),
     [draft, eventId, prices, statuses],
@@ -271,7 +273,7 @@ function PlanEditor(props: {
                     type="button"
                     className="button-secondary"
                     aria-label={`Move section ${section.name} ${way}`}
-                    onClick={() => change(moveSection(draft, s, dx, dy))}
+                    onClick={() => change(moveSection(draft, s, dx * step, dy * step))}
                   >
                     {arrow}
                   </button>
@@ -326,7 +328,7 @@ function PlanEditor(props: {
               className="button-secondary"
               aria-label={`Move the seat ${way}`}
               disabled={!movingNow}
-              onClick={() => movingNow && change(moveSeat(draft, movingNow, dx, dy))}
+              onClick={() => movingNow && change(moveSeat(draft, movingNow, dx * step, dy * step))}
             >
               {arrow}
             </button>
