@@ -80,7 +80,6 @@ export function placeOf(id: string): { section: number; row: number; seat: numbe
   return match ? { section: Number(match[1]), row: Number(match[2]), seat: Number(match[3]) } : null
 }
 
-
 /** the draft with one seat moved by (dx, dy); the same draft when no seat has that id */
 export function moveSeat(draft: Draft, id: string, dx: number, dy: number): Draft {
   const place = placeOf(id)
