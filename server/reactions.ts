@@ -184,17 +184,18 @@ function jobsForFacts(
         )
         return [lapse, ...mail(jobIds.offerMail(entryId), await mails.offered(fact.data))]
       }
-      case 'WaitlistJoined': {
-        // Seats may be free for the list yet kept from sale (a group ahead that they do not fit): a
-        // newcomer they fit is offered them now, not when some other seat comes back. A list joined
-        // because the type sold out has none free, and costs no job.
+      case 'WaitlistJoined':
+      case 'WaitlistServed': {
+        // Seats may be free for the list yet kept from sale (a group ahead that they do not fit, or
+        // an offer booked with fewer seats than it held): the next they fit is offered them now,
+        // not when some other seat comes back. A list joined because the type sold out, or an offer
+        // booked whole, leaves none free, and costs no job.
         const { ticketTypeId, eventId } = fact.data
         return (await booking.freeSeats(ticketTypeId)) > 0
           ? serveIfWaiting(ticketTypeId, eventId, fact.position)
           : []
       }
       case 'WaitlistOfferLapsed':
-      case 'WaitlistServed':
         return []
       case 'EventCancelled':
         return [

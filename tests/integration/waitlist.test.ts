@@ -218,6 +218,29 @@ describe('a waiting list', () => {
     expect(booked.amount).toBe(150_000)
   }, 60_000)
 
+  it('offers the seats an offer was not booked with to the next in line at once', async () => {
+    const event = await approvedEvent(app(), organizer, admin, { title: 'Half Booked' }, vipOnly(4))
+    const [first, second, pair, single] = await Promise.all(
+      ['First', 'Second', 'Pair', 'Single'].map((name) => signUp(app(), name)),
+    )
+    const ticket = await buy(app(), first as Session, event, 'VIP', 2)
+    await buy(app(), second as Session, event, 'VIP', 2)
+    expect((await join(event, pair as Session, 2)).json()).toEqual({ position: 1 })
+    expect((await join(event, single as Session, 1)).json()).toEqual({ position: 2 })
+    await cancel(app(), first as Session, ticket)
+    await until(async () => (await entryOf(pair as Session, event))?.status === 'offered')
+    expect(await entryOf(single as Session, event)).toMatchObject({ status: 'waiting' })
+
+    // the pair books one of its two seats: the other goes to the next in line, not to nobody
+    const booked = await hold(app(), pair as Session, event, 'VIP', 1)
+    expect(booked.amount).toBe(150_000)
+    await until(async () => (await entryOf(single as Session, event))?.status === 'offered')
+    expect(await entryOf(pair as Session, event)).toBeUndefined()
+    expect((await vipOf(event))?.available).toBe(0)
+    const theirs = await hold(app(), single as Session, event, 'VIP', 1)
+    expect(theirs.amount).toBe(150_000)
+  }, 60_000)
+
   it('gives each of many people joining at once a place of their own', async () => {
     const event = await approvedEvent(app(), organizer, admin, { title: 'Rush' }, vipOnly(1))
     await buy(app(), await signUp(app()), event, 'VIP', 1)
