@@ -222,6 +222,24 @@ describe('PUT /event/{id}/seatmap', () => {
     expect(again.sections.flatMap((s) => s.rows.flatMap((r) => r.seats.map((x) => x.id)))).toEqual(ids)
   })
 
+  it('saves a name or a label holding a lone surrogate (no character) with U+FFFD in its place', async () => {
+    const event = await seatedEvent()
+    const body = theatre()
+    const stalls = body.sections[0] as (typeof body.sections)[number]
+    stalls.name = 'Stalls \ud800'
+    ;(stalls.rows[0] as (typeof stalls.rows)[number]).label = 'A\udc00'
+    // sent as JSON.stringify writes it: the surrogate escaped, `"Stalls \ud800"`
+    const saved = await putMap(event, body)
+    expect(saved.statusCode, saved.body).toBe(200)
+    const map = await mapOf(event)
+    expect(map.sections[0]?.name).toBe('Stalls \uFFFD')
+    expect(map.sections[0]?.rows[0]?.label).toBe('A\uFFFD')
+    // a pair is one character, kept as it is
+    stalls.name = 'Stalls \ud83c\udfad'
+    expect((await putMap(event, body)).statusCode).toBe(200)
+    expect((await mapOf(event)).sections[0]?.name).toBe('Stalls 🎭')
+  })
+
   it('is the organizer’s alone, and a plan that does not fit the event is refused with its reasons', async () => {
     const event = await seatedEvent()
     const other = await organizerSession(app(), 'OtherHall')
