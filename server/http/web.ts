@@ -27,6 +27,11 @@ export async function registerWeb(app: FastifyInstance, webDist: string) {
     if (wantsPage && built) return reply.header('cache-control', 'no-cache').sendFile('index.html')
     if (wantsPage)
       return reply.code(404).send({ message: 'The web app is not built yet: run npm run build:web' })
-    return reply.code(404).send({ message: `Not found: ${request.method} ${request.url.split('?')[0]}` })
+    const path = request.url.split('?')[0] ?? ''
+    return reply.code(404).send({ message: `Not found: ${request.method} ${shortened(path)}` })
   })
 }
+
+/** a path as a refusal names it: its first PATH_SHOWN characters, not a megabyte sent back */
+const PATH_SHOWN = 200
+const shortened = (path: string) => (path.length > PATH_SHOWN ? `${path.slice(0, PATH_SHOWN)}…` : path)

@@ -57,6 +57,14 @@ describe('unknown routes', () => {
     expect(Object.keys(res.json())).toEqual(['message'])
     expectPlainError(res)
   })
+
+  it('names a long unknown path by its first 200 characters only', async () => {
+    const path = `/api/v1/event/${'a'.repeat(3000)}/nothing`
+    const res = await app.inject({ method: 'GET', url: path })
+
+    expect(res.statusCode).toBe(404)
+    expect(res.json()).toEqual({ message: `Not found: GET ${path.slice(0, 200)}…` })
+  })
 })
 
 describe('bodies the API cannot read', () => {
