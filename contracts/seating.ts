@@ -197,6 +197,9 @@ export const SEATS_TAKEN = 'Some of the seats you chose are no longer available.
 export const SINGLE_SEAT_LEFT =
   'Your selection would leave a single empty seat. Please choose seats next to each other.'
 export const NO_SEATS_TOGETHER = 'Not enough seats available in this section.'
+/** free seats named while people wait for their type: the seats that come back are the list's */
+export const seatsKeptForWaitlist = (section: string) =>
+  `The free seats of ${section} are kept for its waiting list: join it to be offered seats.`
 /** a hold by count on a ticket type that a seat map has made seated since the checkout began */
 export const CHOOSE_SEATS = 'This ticket type now has a seat map. Please choose your seats.'
 

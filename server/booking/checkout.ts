@@ -4,7 +4,7 @@
 // what the ledger makes of it. The routes (routes.ts) only read requests and shape replies.
 import { createHmac } from 'node:crypto'
 import { ADMISSION_NEEDED, NOT_ON_SALE_YET, TYPE_NOT_ON_SALE_YET } from '../../contracts/queue.ts'
-import { NO_SEATMAP } from '../../contracts/seating.ts'
+import { NO_SEATMAP, seatsKeptForWaitlist } from '../../contracts/seating.ts'
 import type { Throttle } from '../accounts/throttle.ts'
 import type { HeldParties } from '../billing/invoicing.ts'
 import type { BillingQueries } from '../billing/queries.ts'
@@ -12,7 +12,7 @@ import { feeCharged, type OrderFeeTerms, type OrderTaxTerms, orderMoney } from '
 import type { CatalogQueries, EventRow, TicketTypeRow } from '../catalog/queries.ts'
 import type { Config } from '../config.ts'
 import type { LedgerPort } from '../db/store.ts'
-import { conflict, forbidden, invalid, notFound } from '../errors.ts'
+import { conflict, forbidden, invalid, notFound, seatsConflict } from '../errors.ts'
 import { newId, streams } from '../ids.ts'
 import { job, jobIds } from '../jobs/catalogue.ts'
 import { enqueueOrDoNow, type Jobs } from '../jobs/port.ts'
@@ -25,7 +25,7 @@ import type { SeatingQueries } from '../seating/queries.ts'
 import { instantIn } from '../wall-clock.ts'
 import type { BookingCommands } from './commands.ts'
 import type { PaymentConfirmer } from './confirm.ts'
-import { EVENT_CALLED_OFF, SALES_CLOSED } from './decide.ts'
+import { EVENT_CALLED_OFF, NOT_ENOUGH_TICKETS, SALES_CLOSED } from './decide.ts'
 import type { BookingFact, RefundReason } from './facts.ts'
 import { discountPaise, promoTermsFor } from './promo.ts'
 import type { BookingQueries } from './queries.ts'
@@ -332,7 +332,18 @@ export function checkout(parts: CheckoutParts) {
         !(await lapsed()) &&
         (await booking.available(ticketType)) + offered + ownHeld < quantity
       ) {
-        throw conflict('Not enough tickets available.')
+        // seats named and free on the map, yet not on sale to this buyer: those that came back are
+        // the waiting list's (issue 17), each named as a seat not free is
+        const seats = chosen?.seats
+        if (seats && seats.length > 0) {
+          const kept = await booking.keptForWaitlist(ticketType.id)
+          const message = kept ? seatsKeptForWaitlist(seats[0]?.section ?? '') : NOT_ENOUGH_TICKETS
+          throw seatsConflict(
+            message,
+            seats.map((seat) => seat.id),
+          )
+        }
+        throw conflict(NOT_ENOUGH_TICKETS)
       }
       // A promo code is checked here to price the provider's order, and again by the hold.
       let discount = 0

@@ -264,6 +264,13 @@ export function bookingQueries(
     /** whether anyone waits for this ticket type */
     waiting: (ticketTypeId: string): Awaitable<boolean> =>
       after(onSale(ticketTypeId), (row) => Boolean(row?.waiting)),
+    /** whether seats of this ticket type that come back are its waiting list's: anyone waits, or
+     * is offered seats */
+    keptForWaitlist: (ticketTypeId: string): Awaitable<boolean> =>
+      after(waitlist.lines([ticketTypeId]), (lines) => {
+        const line = lines.get(ticketTypeId)
+        return line !== undefined && (line.waiting || line.offered > 0)
+      }),
     /** seats of a ticket type sold or held (what an edit may not take its capacity below) */
     seatsTaken: (ticketTypeId: string): Awaitable<number> =>
       after(x.get(taken, { id: ticketTypeId }), (row) => row?.seats ?? 0),

@@ -751,10 +751,14 @@ describe('a seated type’s waiting list', () => {
       return mine.some((e) => e.eventId === event._id && e.status === 'offered')
     })
     expect(seat(await mapOf(event), 'Box', 'A', 1).status).toBe('free')
-    // free on the map, but held for the one offered them: another buyer naming them is refused
+    // free on the map, but held for the one offered them: another buyer naming them is refused, told
+    // why, with the seats named as any seat not free is
     const refused = await order(outsider as Session, { eventId: event._id, seats: [front[0]] })
     expect(refused.statusCode).toBe(409)
-    expect(refused.json().message).toBe('Not enough tickets available.')
+    expect(refused.json()).toEqual({
+      message: 'The free seats of Box are kept for its waiting list: join it to be offered seats.',
+      seats: [front[0]],
+    })
     // the one offered picks them
     const picked = await order(waiting as Session, { eventId: event._id, seats: front })
     expect(picked.statusCode, picked.body).toBe(200)
@@ -827,7 +831,10 @@ describe('promo codes and waiting lists on a seated type', () => {
     expect(await statusOf(event, 'Stalls', 'A', 1)).toBe('free')
     const refused = await order(outsider, { eventId: event._id, seats: [first] })
     expect(refused.statusCode).toBe(409)
-    expect(refused.json().message).toBe('Not enough tickets available.')
+    expect(refused.json()).toEqual({
+      message: 'The free seats of Stalls are kept for its waiting list: join it to be offered seats.',
+      seats: [first],
+    })
     expect(await statusOf(event, 'Stalls', 'A', 1)).toBe('free')
     // the buyer offered them names them, and holds them
     const taken = await order(waiter, { eventId: event._id, seats: [second, first] })

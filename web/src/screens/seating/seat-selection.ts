@@ -4,7 +4,12 @@
 // buyer's); a seat taken meanwhile drops out of the selection.
 
 import type { EventView } from '../../../../contracts/catalog.ts'
-import { MAX_SEATS_PER_ORDER, type SeatMapView, type SeatNumber } from '../../../../contracts/seating.ts'
+import {
+  MAX_SEATS_PER_ORDER,
+  type SeatMapView,
+  type SeatNumber,
+  seatsKeptForWaitlist,
+} from '../../../../contracts/seating.ts'
 import type { WaitlistEntryView } from '../../../../contracts/waitlist.ts'
 import { seatPlaces } from '../../live/seat-changes.ts'
 
@@ -17,8 +22,7 @@ export const selectionTexts = {
   tooMany: `You can choose at most ${MAX_SEATS_PER_ORDER} seats at once.`,
   otherSection: (section: string) =>
     `Seats of one section per order: your selection now starts in ${section}.`,
-  keptForWaitlist: (section: string) =>
-    `The free seats of ${section} are kept for its waiting list: join it to be offered seats.`,
+  keptForWaitlist: seatsKeptForWaitlist,
   fewOnSale: (section: string, count: number) =>
     `Only ${count === 1 ? '1 seat' : `${count} seats`} of ${section} ${count === 1 ? 'is' : 'are'} on sale now: the others are kept for its waiting list.`,
 } as const
