@@ -10,7 +10,8 @@ import { sendScans } from '../../api/checkin.ts'
 import { ApiError } from '../../api/client.ts'
 import { checkinManifestQuery, keys } from '../../api/queries.ts'
 import { coalescedRefresh } from '../../live/refresh.ts'
-import { formatClock, formatInstant } from '../../ui/format.ts'
+import { formatClock, formatInstantIn } from '../../ui/format.ts'
+import { useEventZone } from '../../ui/use-site.ts'
 import { type CameraReader, startCamera } from './camera.ts'
 import { deviceId } from './device.ts'
 import { createDoor, type Door, type DoorSnapshot } from './door.ts'
@@ -151,6 +152,8 @@ function DoorStatus({
   onRetry(): void
 }) {
   const { list, records, sync } = snapshot
+  // the door's times in the event's zone, labelled (7:30 pm IST), wherever the device's clock is set
+  const zone = useEventZone()
   const admittedHere = records.filter((record) => resultOf(record) === 'admitted').length
   const toSend = records.filter(waiting).length
   return (
@@ -180,12 +183,12 @@ function DoorStatus({
         </div>
         <div>
           <dt>Pass list</dt>
-          <dd className="checkin-list-age">{list ? `as of ${formatInstant(list.generatedAt)}` : '—'}</dd>
+          <dd className="checkin-list-age">{list ? `as of ${formatInstantIn(list.generatedAt, zone)}` : '—'}</dd>
         </div>
         {list?.opensAt && (
           <div>
             <dt>{Date.parse(list.opensAt) > Date.now() + snapshot.clockOffset ? 'Opens' : 'Opened'}</dt>
-            <dd className="checkin-opens">{formatInstant(list.opensAt)}</dd>
+            <dd className="checkin-opens">{formatInstantIn(list.opensAt, zone)}</dd>
           </div>
         )}
       </dl>
@@ -313,6 +316,7 @@ const typeOf = (record: ScanRecord) => record.server?.ticketType ?? record.local
  */
 function DoubleEntries({ records }: { records: readonly ScanRecord[] }) {
   const headingId = useId()
+  const zone = useEventZone()
   const doubles = records.filter(isDoubleEntry).reverse()
   const late = records.filter(isLateRefusal)
   return (
@@ -329,7 +333,7 @@ function DoubleEntries({ records }: { records: readonly ScanRecord[] }) {
                 <strong>{who(record)}</strong> · {typeOf(record)}
                 {record.local.admission !== null && ` · Admission ${record.local.admission}`} —{' '}
                 {wasLetIn(record) ? texts.letInHere : texts.turnedAway} at {formatClock(record.scannedAt)},
-                first admitted {first ? formatInstant(first) : 'elsewhere'} ·{' '}
+                first admitted {first ? formatInstantIn(first, zone) : 'elsewhere'} ·{' '}
                 <span className="checkin-double-sent">{record.server ? texts.recorded : texts.notSent}</span>
               </li>
             )

@@ -5,7 +5,8 @@
 // keyboard-like scanner) types the next one straight away.
 import { useEffect, useRef } from 'react'
 import { seatText } from '../../../../contracts/seating.ts'
-import { formatInstant } from '../../ui/format.ts'
+import { formatInstantIn } from '../../ui/format.ts'
+import { useEventZone } from '../../ui/use-site.ts'
 import { resultOf, type ScanRecord } from './scan-log.ts'
 import { checkinTexts, resultTexts } from './texts.ts'
 
@@ -22,6 +23,9 @@ export function ScanResultScreen({
   opensAt: string | null
   onDismiss(): void
 }) {
+  // the door's times in the event's zone, labelled, as the event's own (7:30 pm IST), wherever the
+  // device's clock is set
+  const zone = useEventZone()
   const result = resultOf(record)
   const admitted = result === 'admitted'
   const holder = record.server?.holder ?? record.local.holder
@@ -53,11 +57,11 @@ export function ScanResultScreen({
         <p className="scan-result-admission">Admission {record.local.admission}</p>
       )}
       {result === 'already-admitted' && firstAdmitted && (
-        <p className="scan-result-when">First admitted {formatInstant(firstAdmitted)}</p>
+        <p className="scan-result-when">First admitted {formatInstantIn(firstAdmitted, zone)}</p>
       )}
       {result === 'too-early' && (
         <p className="scan-result-when">
-          {opensAt ? `${checkinTexts.opensAt} ${formatInstant(opensAt)}.` : checkinTexts.notOpenYet}
+          {opensAt ? `${checkinTexts.opensAt} ${formatInstantIn(opensAt, zone)}.` : checkinTexts.notOpenYet}
         </p>
       )}
       <p className="scan-result-note">{record.server ? checkinTexts.confirmed : checkinTexts.onDevice}</p>
