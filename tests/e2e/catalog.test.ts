@@ -243,6 +243,8 @@ describe('the catalogue in the browser', () => {
     await page.getByRole('heading', { name: title, level: 1 }).waitFor()
     const pill = page.locator('.organizer-event-when [data-status]')
     await pill.getByText('Pending', { exact: true }).waitFor()
+    // its time in the event's zone, labelled, as on the event's public page
+    await expect.poll(() => page.locator('.organizer-event-when').textContent()).toMatch(/ [ap]m IST/)
     await page.getByText("Waiting for an admin's review: not public yet.").waitFor()
     const seen = await page.evaluate(() => (window as unknown as { progressSeen: number[] }).progressSeen)
     expect(seen.at(-1)).toBe(100)

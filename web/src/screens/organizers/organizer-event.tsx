@@ -17,8 +17,9 @@ import { RowFigures } from '../../ui/dashboard/dashboard-totals.tsx'
 import '../../ui/dashboard/dashboard.css'
 import type { EventSectionId } from '../../routes/event-sections.ts'
 import { Fetched, messageOr } from '../../ui/fetched.tsx'
-import { formatDate, formatTime } from '../../ui/format.ts'
+import { formatDate, formatEventTime } from '../../ui/format.ts'
 import { LiveCountsNote } from '../../ui/live-status.tsx'
+import { useEventZone } from '../../ui/use-site.ts'
 import { ApprovalNote, ApprovalPill } from './approval.tsx'
 import { EventAttendees } from './event-attendees.tsx'
 import { EventChangesPanel } from './event-changes.tsx'
@@ -48,6 +49,7 @@ export function OrganizerEventScreen({ seatMap }: { seatMap?: (eventId: string) 
   const { section } = eventRoute.useSearch()
   const figures = useQuery(eventFiguresQuery(eventId))
   const live = useLiveConnected()
+  const zone = useEventZone()
   return (
     <Fetched
       query={figures}
@@ -67,7 +69,7 @@ export function OrganizerEventScreen({ seatMap }: { seatMap?: (eventId: string) 
             <div className="organizer-event-what">
               <h1 id="organizer-event-title">{row.title}</h1>
               <p className="organizer-event-when">
-                {formatDate(row.date)} {formatTime(row.time)} <ApprovalPill status={row.approvalStatus} />
+                {formatDate(row.date)} {formatEventTime(row.date, row.time, zone)} <ApprovalPill status={row.approvalStatus} />
               </p>
             </div>
             <RowFigures row={row} />
