@@ -119,7 +119,8 @@ export const BillingBody = v.pipe(
   }),
   v.forward(
     v.check(
-      (b) => !b.gstin || b.gstin.slice(0, 2) === b.state,
+      // a state not given (or not one) is the state's own issue, not the GSTIN's
+      (b) => !b.gstin || GST_STATES[b.state] === undefined || b.gstin.slice(0, 2) === b.state,
       (issue) => {
         const b = issue.input as { gstin: string; state: string }
         return `GSTIN ${b.gstin} is registered in state ${b.gstin.slice(0, 2)}, not in the state given (${b.state}).`

@@ -35,6 +35,11 @@ describe('a GSTIN', () => {
     expect(elsewhere.issues?.[0]?.message).toBe(
       'GSTIN 27AAPFU0939F1ZV is registered in state 27, not in the state given (29).',
     )
+    // no state chosen: that is said of the state alone, not blamed on the GSTIN
+    const noState = v.safeParse(BillingBody, { ...body, state: '', gstin: '27AAPFU0939F1ZV' })
+    expect(noState.issues?.map((issue) => [v.getDotPath(issue), issue.message])).toEqual([
+      ['state', 'State must be a two-digit GST state code (27 for Maharashtra).'],
+    ])
     expect(v.safeParse(BillingBody, { ...body, gstin: '' }).success).toBe(true)
     expect(v.safeParse(BillingBody, { ...body, state: '28' }).success).toBe(false)
     expect(v.safeParse(BillingBody, { ...body, invoicePrefix: 'TOOLONG' }).success).toBe(false)
