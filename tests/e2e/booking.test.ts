@@ -217,6 +217,8 @@ describe('booking in the browser', () => {
     const page = buyerPage
     const confirmation = page.getByRole('article', { name: 'Booking confirmed' })
     await confirmation.waitFor()
+    // the payment's dialog is gone: its heading has the focus (a screen reader says where they are)
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('confirmation-heading')
     await confirmation.getByRole('heading', { name: TITLE }).waitFor()
     await confirmation.getByText('VIP', { exact: true }).waitFor()
     await confirmation.getByText('2', { exact: true }).waitFor()
