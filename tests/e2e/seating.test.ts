@@ -133,8 +133,9 @@ describe('reserved seating in the browser', () => {
     expect(await seatAt(pageA, 'A', 1).getAttribute('aria-selected')).toBe('true')
     expect(await seatAt(pageA, 'A', 2).getAttribute('aria-selected')).toBe('true')
 
-    // the keyboard: the grid's focus moves along the row with the arrows, Space chooses
-    await seatAt(pageA, 'A', 2).focus()
+    // the keyboard goes on from the seat last clicked, which has the focus: the grid's focus moves
+    // along the row with the arrows, Space chooses
+    await expect.poll(() => focusedName(pageA)).toMatch(/^Row A, seat 2, ₹1,500, /)
     await pageA.keyboard.press('ArrowRight')
     await expect.poll(() => focusedName(pageA)).toBe('Row A, seat 3, ₹1,500, free')
     await pageA.keyboard.press('Space')

@@ -220,7 +220,13 @@ export function SeatPlan({ map, label, selected, onActivate, mode }: SeatPlanPro
     if (id === null) return
     // the end of a drag or a pinch is no choice (a screen reader's click, detail 0, always is)
     if (event.detail !== 0 && dragged.current > DRAG_PX) return
-    setFocused(id)
+    // the seat clicked takes the focus, so that the arrows go on from it (a canvas's seat once its
+    // row's cell is drawn)
+    if (id === tabStop) svgRef.current?.querySelector<SVGElement>(`[data-seat="${id}"]`)?.focus()
+    else {
+      wantFocus.current = true
+      setFocused(id)
+    }
     onActivate(id)
   }
 
