@@ -267,28 +267,30 @@ function PlanEditor(props: {
                   ))}
                 </select>{' '}
                 · {section.rows.reduce((n, row) => n + row.seats.length, 0)} seats{' '}
-                {MOVES.map(([arrow, way, dx, dy]) => (
+                <span className="plan-section-tools">
+                  {MOVES.map(([arrow, way, dx, dy]) => (
+                    <button
+                      key={way}
+                      type="button"
+                      className="button-secondary"
+                      aria-label={`Move section ${section.name} ${way}`}
+                      onClick={() => change(moveSection(draft, s, dx * step, dy * step))}
+                    >
+                      {arrow}
+                    </button>
+                  ))}{' '}
                   <button
-                    key={way}
                     type="button"
                     className="button-secondary"
-                    aria-label={`Move section ${section.name} ${way}`}
-                    onClick={() => change(moveSection(draft, s, dx * step, dy * step))}
+                    aria-label={`Remove section ${section.name}`}
+                    onClick={() => {
+                      setMoving(null)
+                      change({ ...draft, sections: draft.sections.filter((_, i) => i !== s) })
+                    }}
                   >
-                    {arrow}
+                    Remove
                   </button>
-                ))}{' '}
-                <button
-                  type="button"
-                  className="button-secondary"
-                  aria-label={`Remove section ${section.name}`}
-                  onClick={() => {
-                    setMoving(null)
-                    change({ ...draft, sections: draft.sections.filter((_, i) => i !== s) })
-                  }}
-                >
-                  Remove
-                </button>
+                </span>
               </li>
             ))}
           </ul>
