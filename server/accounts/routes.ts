@@ -17,6 +17,7 @@ import {
 import { StatusReply } from '../../contracts/common.ts'
 import { invalid, notFound, unauthenticated } from '../errors.ts'
 import { callerOf, type Tokens } from '../http/access.ts'
+import { limitedAddress } from '../http/client-address.ts'
 import { replies, type ValibotTypeProvider } from '../http/valibot.ts'
 import { streams } from '../ids.ts'
 import { job, jobIds } from '../jobs/catalogue.ts'
@@ -63,7 +64,7 @@ export async function accountRoutes(fastify: FastifyInstance, options: AccountRo
     },
     async (request) => {
       const { username, email, password, phone } = request.body
-      await throttle.signupRequested(request.ip)
+      await throttle.signupRequested(limitedAddress(request.ip))
       await registerAccount(
         ledger,
         { username, email, password, phone, role: 'user' },
@@ -85,7 +86,7 @@ export async function accountRoutes(fastify: FastifyInstance, options: AccountRo
       const attempt = {
         email,
         passwordVersion: account?.passwordChangedAt ?? UNKNOWN_ACCOUNT_VERSION,
-        ip: request.ip,
+        ip: limitedAddress(request.ip),
       }
       // an unknown e-mail is checked too (against a decoy), so it takes as long as a wrong password
       const matches = await throttle.login(
@@ -150,7 +151,7 @@ export async function accountRoutes(fastify: FastifyInstance, options: AccountRo
     },
     async (request) => {
       const { email } = request.body
-      await throttle.forgotRequested(email, request.ip)
+      await throttle.forgotRequested(email, limitedAddress(request.ip))
       const account = await accounts.byEmail(email)
       if (account) {
         const token = randomBytes(32).toString('base64url')

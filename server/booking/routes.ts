@@ -25,6 +25,7 @@ import { breakdownView } from '../billing/tax.ts'
 import type { CatalogQueries, EventRow } from '../catalog/queries.ts'
 import { conflict, invalid, notFound } from '../errors.ts'
 import { callerOf } from '../http/access.ts'
+import { limitedAddress } from '../http/client-address.ts'
 import { absoluteMedia, mediaBaseOf } from '../http/media-urls.ts'
 import { replies, type ValibotTypeProvider } from '../http/valibot.ts'
 import { rupeesText, toRupees } from '../money.ts'
@@ -100,7 +101,7 @@ export async function bookingRoutes(fastify: FastifyInstance, options: BookingRo
         ticketType: request.body.ticketType,
         quantity: request.body.quantity,
         ...(request.body.seats ? { seats: request.body.seats } : {}),
-        clientIp: request.ip,
+        clientIp: limitedAddress(request.ip),
         ...(request.body.promoCode ? { promoCode: request.body.promoCode } : {}),
         buyer: { name: buyer.username, email: buyer.email },
         meta: { actor: buyer.id, requestId: request.id },

@@ -25,6 +25,7 @@ import type { Config } from '../config.ts'
 import type { LedgerPort } from '../db/store.ts'
 import { type DecisionTx, decisionLocks, type StepQueries, wait } from '../db/store.ts'
 import { conflict } from '../errors.ts'
+import { ipv6Groups } from '../http/client-address.ts'
 import { streams } from '../ids.ts'
 import { Consumer } from '../ledger/consumer.ts'
 import type { StoredFact } from '../ledger/ledger.ts'
@@ -310,21 +311,6 @@ for (const [net, prefix] of [
 ] as const)
   blocked.addSubnet(net, prefix, 'ipv6')
 
-/** the 16 bytes' eight groups of an IPv6 address (isIP's), a dotted IPv4 tail included */
-function groupsOf(address: string): number[] {
-  let text = address.toLowerCase()
-  const dotted = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text)
-  if (dotted) {
-    const [a, b, c, d] = dotted.slice(1).map(Number) as [number, number, number, number]
-    text = `${text.slice(0, dotted.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`
-  }
-  const [head = '', tail] = text.split('::')
-  const part = (s: string) => (s === '' ? [] : s.split(':').map((g) => Number.parseInt(g, 16)))
-  const front = part(head)
-  const back = tail === undefined ? [] : part(tail)
-  return [...front, ...new Array(8 - front.length - back.length).fill(0), ...back]
-}
-
 /** whether an address is loopback, private, link-local, metadata or otherwise not the internet's */
 export function isPrivateAddress(address: string): boolean {
   const family = isIP(address)
@@ -332,7 +318,7 @@ export function isPrivateAddress(address: string): boolean {
   if (family !== 6) return true
   // an IPv4 address written as IPv6 (::ffff:a.b.c.d, in any form) is checked as the IPv4 one
   if (blocked.check(address, 'ipv6')) return true
-  const g = groupsOf(address)
+  const g = ipv6Groups(address)
   const ipv4 = (hi: number, lo: number) => `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`
   // 6to4 (2002:AABB:CCDD::/48) reaches the IPv4 address it carries
   if (g[0] === 0x2002) return blocked.check(ipv4(g[1] ?? 0, g[2] ?? 0), 'ipv4')

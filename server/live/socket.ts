@@ -23,6 +23,7 @@ import { QUEUE_MESSAGE, QUEUE_STATS_MESSAGE, type QueuePush, saleTimeTag } from 
 import type { Config } from '../config.ts'
 import { heapForConnections } from '../heap.ts'
 import { type AccountById, accountOfToken, type Tokens } from '../http/access.ts'
+import { limitedAddress } from '../http/client-address.ts'
 import { trustProxyOf } from '../http/trust-proxy.ts'
 import { Consumer } from '../ledger/consumer.ts'
 import type { StoredFact } from '../ledger/ledger.ts'
@@ -588,14 +589,15 @@ export function attachLive(
 /**
  * The address Fastify gives the same client's requests (request.ip): X-Forwarded-For is believed
  * only from the proxies TRUST_PROXY names, as app.ts sets up, so behind a proxy the limit is per
- * visitor, not one for everyone behind it. The handshake's own TCP connection may be gone when a
- * polling client connects, so the address engine.io kept from it stands in for it.
+ * visitor, not one for everyone behind it (an IPv6 one by its /64: limitedAddress). The handshake's
+ * own TCP connection may be gone when a polling client connects, so the address engine.io kept from
+ * it stands in for it.
  */
 function clientAddress(trustProxy: Config['trustProxy']) {
   const trust = trustProxyOf(trustProxy)
   return (socket: Socket): string => {
     const { headers, address } = socket.handshake
     const handshake = { headers, socket: { remoteAddress: address } } as unknown as IncomingMessage
-    return proxyAddr(handshake, trust) ?? address
+    return limitedAddress(proxyAddr(handshake, trust) ?? address)
   }
 }

@@ -163,6 +163,17 @@ describe('hoarding, with the default caps (10 per order, 20 unpaid seats per add
     expect((await orderFrom(app, await signUp(app, 'Paid4'), event, 1, '10.7.7.7')).statusCode).toBe(429)
   })
 
+  it('counts an IPv6 client by its /64: a fresh address of the same network is no fresh budget', async () => {
+    const event = await thirtySeats()
+    const accounts = await Promise.all(Array.from({ length: 4 }, (_, i) => signUp(app, `Six${i}`)))
+    const outcomes = []
+    for (const [i, account] of accounts.slice(0, 3).entries())
+      outcomes.push(await orderFrom(app, account, event, 10, `2001:db8:5:6::${i + 1}`))
+    expect(outcomes.map((r) => r.statusCode)).toEqual([200, 200, 429])
+    // another network's address is another client
+    expect((await orderFrom(app, accounts[3] as Session, event, 10, '2001:db8:5:7::1')).statusCode).toBe(200)
+  })
+
   it('counts holds under the peer address, whatever X-Forwarded-For says (TRUST_PROXY off)', async () => {
     const event = await thirtySeats()
     const accounts = await Promise.all(Array.from({ length: 3 }, (_, i) => signUp(app, `Spoof${i}`)))

@@ -362,6 +362,17 @@ describe('POST /api/v1/auth/register, per address', () => {
     expect(elsewhere.statusCode).toBe(200)
   })
 
+  it('counts an IPv6 client by its /64: each sign-up from a fresh address of it uses the same allowance', async () => {
+    const network = `2001:db8:${Math.floor(Math.random() * 0xffff).toString(16)}:1`
+    for (let i = 1; i <= 3; i++)
+      expect((await registerFrom(`${network}::${i}`, unknownEmail())).statusCode).toBe(200)
+
+    const here = await registerFrom(`${network}:0:0:0:ffff`, unknownEmail())
+
+    expectTooMany(here, SIGNUP_WINDOW)
+    expect((await registerFrom(`${network.slice(0, -1)}2::1`, unknownEmail())).statusCode).toBe(200)
+  })
+
   it('counts every attempt, not only the accounts made: tries at a taken e-mail use up the allowance', async () => {
     const taken = unknownEmail()
     expect((await registerFrom(freshIp(), taken)).statusCode).toBe(200)
