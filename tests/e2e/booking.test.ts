@@ -395,12 +395,15 @@ describe('booking in the browser', () => {
 
     // the success line shows for 500 ms before the dashboard (SPEC §9): recorded the moment it
     // appears, as a wait that polls may look before and after it
+    // (and whether the page still named the ticket it gave, all the while the line showed)
     await buyerPage.evaluate(() => {
       const seen: string[] = []
-      ;(window as unknown as { successLines: string[] }).successLines = seen
+      const page = window as unknown as { successLines: string[]; ticketUnnamed?: boolean }
+      page.successLines = seen
       new MutationObserver(() => {
         const text = document.querySelector('.success-text[role="status"]')?.textContent ?? ''
         if (text && seen.at(-1) !== text) seen.push(text)
+        if (text && !document.querySelector('[aria-label="The ticket"] h2')) page.ticketUnnamed = true
       }).observe(document.body, { subtree: true, childList: true, characterData: true })
     })
     await buyerPage.getByLabel('New Attendee Email').fill(friend.email)
@@ -411,6 +414,9 @@ describe('booking in the browser', () => {
         { timeout: 30_000 },
       )
       .toEqual(['Ticket transferred successfully!'])
+    expect(
+      await buyerPage.evaluate(() => (window as unknown as { ticketUnnamed?: boolean }).ticketUnnamed),
+    ).toBe(undefined)
     await at(buyerPage, '/dashboard')
     await buyerPage.getByText('No ticket data available.').waitFor()
 

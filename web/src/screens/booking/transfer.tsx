@@ -3,7 +3,7 @@
 // transfer machine's states on screen, and the dashboard 500 ms after a success.
 import { getRouteApi, useNavigate } from '@tanstack/react-router'
 import { useMachine } from '@xstate/react'
-import { type FormEvent, useMemo } from 'react'
+import { type FormEvent, useMemo, useState } from 'react'
 import { fromPromise } from 'xstate'
 import type { Registration } from '../../../../contracts/booking.ts'
 import { transferTicket } from '../../api/booking.ts'
@@ -35,7 +35,12 @@ export function TransferScreen() {
     [navigate],
   )
   const [snapshot, send] = useMachine(machine, { input: { ticketId } })
-  const ticket = useMyTickets().data?.tickets.find((t) => t._id === ticketId)
+  const found = useMyTickets().data?.tickets.find((t) => t._id === ticketId)
+  // kept once seen: given away, the ticket leaves the list before the page leaves for the dashboard,
+  // and the page still says which it gave
+  const [seen, setSeen] = useState<Registration | undefined>(undefined)
+  if (found && found !== seen) setSeen(found)
+  const ticket = found ?? seen
   const busy = snapshot.matches('submitting')
   const done = snapshot.matches('success') || snapshot.matches('redirected')
   const { message, error } = snapshot.context
