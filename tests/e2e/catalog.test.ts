@@ -553,7 +553,7 @@ describe('the catalogue in the browser', () => {
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390)
   })
 
-  it('lists rejected events first on the admin dashboard, each saying it was rejected and why', async () => {
+  it('lists rejected events first on the admin dashboard, each not approved, saying it was rejected and why', async () => {
     const organizer = await organizerSession(server.app, 'Rina')
     const suffix = Date.now().toString(36)
     const approved = `Approved Gala ${suffix}`
@@ -574,7 +574,8 @@ describe('the catalogue in the browser', () => {
     await card.getByText('Rejected', { exact: true }).waitFor()
     await card.getByText('This event has been rejected.', { exact: true }).waitFor()
     await card.getByText('Reason given: No noise permit for the beach.', { exact: true }).waitFor()
-    expect(await card.getByText('This event has not been approved yet.').count()).toBe(0)
+    // SPEC's notice of an event not approved, as on a pending one
+    expect(await card.getByText('This event has not been approved yet.').count()).toBe(1)
     expect(await card.getByRole('button', { name: 'Approve' }).isEnabled()).toBe(true)
     expect(await card.getByRole('button', { name: 'Reject' }).isDisabled()).toBe(true)
     const statuses = await page
@@ -588,7 +589,7 @@ describe('the catalogue in the browser', () => {
     await approvedCard.getByRole('button', { name: 'Reject' }).click()
     await page.getByText('Event rejected !').waitFor()
     await approvedCard.getByText('This event has been rejected.', { exact: true }).waitFor()
-    expect(await approvedCard.getByText('This event has not been approved yet.').count()).toBe(0)
+    expect(await approvedCard.getByText('This event has not been approved yet.').count()).toBe(1)
   })
 
   it('checks the event form, and shows what the server refuses next to its field', async () => {

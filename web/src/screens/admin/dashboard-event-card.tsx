@@ -52,10 +52,11 @@ export const DashboardEventCard = memo(function DashboardEventCard({
         <dt>Status:</dt>
         <dd className={`status status-${status.toLowerCase()}`}>{status}</dd>
       </dl>
-      {status === 'Pending' && (
+      {/* SPEC's notice on every event not approved; a rejection is said as one too (with the reason
+          below, when one was given) */}
+      {status !== 'Approved' && (
         <p className="dashboard-event-notice">This event has not been approved yet.</p>
       )}
-      {/* a rejection is said as one (with the reason below, when one was given), not as a wait */}
       {status === 'Rejected' && <p className="dashboard-event-notice">This event has been rejected.</p>}
       {row.reviewReason && <p className="dashboard-event-reason">Reason given: {row.reviewReason}</p>}
       {approved && <RowFigures row={row} />}
