@@ -277,6 +277,10 @@ describe('booking in the browser', () => {
     await buyerPage.getByText('Payment failed. Please try again.').waitFor()
     expect(await checkout.count()).toBe(0)
     await buyerPage.getByRole('button', { name: 'Confirm Booking' }).waitFor()
+    // the focus is back on the button that opened the dialog, not lost on the page's body
+    await expect
+      .poll(() => buyerPage.evaluate(() => document.activeElement?.textContent))
+      .toBe('Confirm Booking')
     expect(new URL(buyerPage.url()).pathname).toBe(`/booking/${eventId}`)
 
     await seesAvailable(watcherPage, 'VIP', 48)
@@ -419,6 +423,12 @@ describe('booking in the browser', () => {
     ).toBe(undefined)
     await at(buyerPage, '/dashboard')
     await buyerPage.getByText('No ticket data available.').waitFor()
+    // the form gone, the new page's heading has the focus (a screen reader says where they are)
+    await expect
+      .poll(() =>
+        buyerPage.evaluate(() => document.activeElement?.closest('main') && document.activeElement.tagName),
+      )
+      .toBe('H1')
 
     const friendPage = await signedInPage(friend)
     await friendPage.goto('/dashboard')

@@ -12,6 +12,7 @@ import { NavBar } from '../ui/nav-bar.tsx'
 import { lazyRetry } from '../ui/retry-import.ts'
 import { TestModeBanner } from '../ui/test-mode-banner.tsx'
 import { ToastHost } from '../ui/toast-host.tsx'
+import { usePageFocus } from '../ui/use-page-focus.ts'
 
 export type RouterContext = { session: Session; queryClient: QueryClient }
 
@@ -25,6 +26,7 @@ const ScheduleNoticeListener = lazyRetry(() =>
 
 function Frame() {
   const { user } = useSession()
+  usePageFocus()
   return (
     <>
       <TestModeBanner />
