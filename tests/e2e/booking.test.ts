@@ -327,14 +327,19 @@ describe('booking in the browser', () => {
   it('holds a dashboard cancel for 5 s behind Undo: undone, nothing reaches the server', async () => {
     await buyerPage.goto('/dashboard')
     const card = buyerPage.getByRole('article', { name: TITLE })
-    await card.getByRole('button', { name: 'Cancel' }).click()
+    // by keyboard: Cancel pressed, Undo at hand in the toast (the Cancel is off meanwhile)
+    await card.getByRole('button', { name: 'Cancel' }).focus()
+    await buyerPage.keyboard.press('Enter')
     // no confirmation: the card says it is being cancelled, the toast offers Undo
     await card.getByText('Being cancelled…').waitFor()
     expect(await card.getByRole('button', { name: 'Cancel' }).isDisabled()).toBe(true)
-    const toast = buyerPage.getByRole('alert').filter({ hasText: `Cancelling your ticket for ${TITLE}` })
-    await toast.getByRole('button', { name: 'Undo' }).click()
+    const focused = () => buyerPage.evaluate(() => document.activeElement?.textContent)
+    await expect.poll(focused).toBe('Undo')
+    await buyerPage.keyboard.press('Enter')
     await buyerPage.getByText('Cancel undone: your ticket is kept.').waitFor()
     await card.getByText(/^Cancellable until /).waitFor()
+    // and the focus back on the card's Cancel
+    await expect.poll(focused).toBe('Cancel')
 
     // well past the 5 s: still paid on the server, still on the dashboard
     await buyerPage.waitForTimeout(6_500)

@@ -9,7 +9,7 @@
 // (another area's: routes/pages/user-dashboard.tsx).
 import { useQueryClient } from '@tanstack/react-query'
 import { Link } from '@tanstack/react-router'
-import { type ReactNode, useId } from 'react'
+import { type ReactNode, useEffect, useId, useRef } from 'react'
 import type { Profile } from '../../../../contracts/accounts.ts'
 import type { Registration } from '../../../../contracts/booking.ts'
 import { cancelTicket, cancelTicketOnLeave } from '../../api/booking.ts'
@@ -39,11 +39,19 @@ export const cancelMessages = {
 
 const undoToastId = (ticketId: string) => `cancel-${ticketId}`
 
+const focusLost = () => document.activeElement === null || document.activeElement === document.body
+
 function UndoToast({ eventTitle, onUndo }: { eventTitle: string; onUndo(): void }) {
+  // the card's Cancel is off while the cancel is held, and the focus it had is lost: Undo takes it,
+  // so a keyboard user has the way back at hand within its 5 s (not five Tabs away)
+  const undoButton = useRef<HTMLButtonElement>(null)
+  useEffect(() => {
+    if (focusLost()) undoButton.current?.focus()
+  }, [])
   return (
     <div className="undo-toast">
       <span>Cancelling your ticket for {eventTitle}…</span>
-      <button type="button" className="button-link" onClick={onUndo}>
+      <button ref={undoButton} type="button" className="button-link" onClick={onUndo}>
         Undo
       </button>
     </div>
@@ -93,7 +101,18 @@ export function DashboardScreen({ inquiries }: { inquiries: ReactNode }) {
 
   const undo = (ticketId: string) => {
     void toastify().then(({ toast }) => toast.dismiss(undoToastId(ticketId)))
-    if (undoCancel(ticketId)) notify.info(cancelMessages.kept)
+    if (undoCancel(ticketId)) {
+      notify.info(cancelMessages.kept)
+      // back to the card's Cancel once it is on again, where the toast's Undo took the focus from
+      const until = performance.now() + 1000
+      const back = () => {
+        if (!focusLost() && !document.activeElement?.closest('.Toastify')) return
+        const button = document.querySelector<HTMLElement>(`#${ticketAnchor(ticketId)} .ticket-cancel`)
+        button?.focus()
+        if (document.activeElement !== button && performance.now() < until) requestAnimationFrame(back)
+      }
+      requestAnimationFrame(back)
+    }
   }
 
   return (
@@ -211,7 +230,7 @@ function TicketCard({ ticket, profile, cancelling, targeted, onCancel }: TicketC
         <div className="ticket-actions">
           <button
             type="button"
-            className="button-danger"
+            className="button-danger ticket-cancel"
             onClick={onCancel}
             disabled={cancelling !== null || cancellationClosed(ticket.cancellableUntil)}
           >
