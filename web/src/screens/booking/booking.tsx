@@ -7,7 +7,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { getRouteApi, Link, useNavigate } from '@tanstack/react-router'
 import { useMachine } from '@xstate/react'
-import { type FormEvent, useId, useMemo, useRef, useState } from 'react'
+import { type FormEvent, useEffect, useId, useMemo, useRef, useState } from 'react'
 import { fromPromise } from 'xstate'
 import type { EventView, TicketTypeView } from '../../../../contracts/catalog.ts'
 import { taxRatesQuery } from '../../api/billing.ts'
@@ -549,11 +549,24 @@ function PromoField(props: {
   onRemove(): void
 }) {
   const id = useId()
+  const errorId = useId()
+  // Apply turns the field off and becomes Remove, and Remove turns it on again: the focus each took
+  // goes to the other, not lost on the page's body
+  const field = useRef<HTMLInputElement>(null)
+  const remove = useRef<HTMLButtonElement>(null)
+  const applied = props.applied !== null
+  useEffect(() => {
+    // (a field turned off may still be the page's active element for a moment)
+    const here = document.activeElement
+    const lost = here === null || here === document.body || here === field.current || here === remove.current
+    if (lost) (applied ? remove.current : field.current)?.focus()
+  }, [applied])
   return (
     <div className="field booking-promo">
       <label htmlFor={id}>Promo code</label>
       <div className="booking-promo-row">
         <input
+          ref={field}
           id={id}
           name="promoCode"
           value={props.value}
@@ -562,6 +575,7 @@ function PromoField(props: {
           autoCapitalize="characters"
           spellCheck={false}
           aria-invalid={props.error !== null}
+          aria-describedby={props.error ? errorId : undefined}
           onChange={(change) => props.onChange(change.target.value)}
           onKeyDown={(key) => {
             if (key.key === 'Enter') {
@@ -581,6 +595,7 @@ function PromoField(props: {
           </button>
         ) : (
           <button
+            ref={remove}
             type="button"
             className="button-secondary"
             onClick={props.onRemove}
@@ -592,7 +607,7 @@ function PromoField(props: {
       </div>
       {props.checking && <p className="form-hint">Checking the code…</p>}
       {props.error && (
-        <p className="form-error" role="alert">
+        <p id={errorId} className="form-error" role="alert">
           {props.error}
         </p>
       )}
