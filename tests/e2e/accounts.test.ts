@@ -76,6 +76,13 @@ describe('accounts in the browser', () => {
     await page.getByLabel('Password').fill('pass')
     await page.getByRole('button', { name: 'Sign Up' }).click()
     await page.locator('form').getByText('Password must be at least 6 characters.').waitFor()
+    // the field it is about is said invalid, described by the message, and has the focus
+    const password = page.getByLabel('Password')
+    expect(await password.getAttribute('aria-invalid')).toBe('true')
+    const describedBy = (await password.getAttribute('aria-describedby')) ?? ''
+    const message = page.locator('form .form-error')
+    expect(describedBy.split(' ')).toContain(await message.getAttribute('id'))
+    await expect.poll(() => password.evaluate((field) => field === document.activeElement)).toBe(true)
     const taken = await signUp(server.app, 'taken')
     await page.getByLabel('Email').fill(taken.email)
     await page.getByLabel('Password').fill('pass-123')

@@ -30,9 +30,9 @@ export function TextAreaField({
 }
 
 /** the form's error, read out when it appears */
-export function FormError({ message }: { message: string | null }) {
+export function FormError({ message, id }: { message: string | null; id?: string }) {
   return message ? (
-    <p className="form-error" role="alert">
+    <p id={id} className="form-error" role="alert">
       {message}
     </p>
   ) : null

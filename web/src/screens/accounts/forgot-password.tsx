@@ -11,7 +11,7 @@ const FAILED = 'Something went wrong. Please try again.'
 
 export function ForgotPasswordScreen() {
   const navigate = useNavigate()
-  const { busy, error, submit } = useCheckedForm(ForgotPasswordBody, {
+  const { busy, error, errorId, submit } = useCheckedForm(ForgotPasswordBody, {
     read: (form) => ({ email: textOf(form, 'email') }),
     invalid: 'Email required',
     send: async ({ email }) => {
@@ -31,7 +31,7 @@ export function ForgotPasswordScreen() {
         <h1>Forgot Password</h1>
         <p className="form-hint">Enter the e-mail of your account and we will send you a reset link.</p>
         <Field label="Email" name="email" type="email" autoComplete="email" />
-        <FormError message={error} />
+        <FormError id={errorId} message={error} />
         <button type="submit" disabled={busy}>
           {busy ? 'Sending...' : 'Send Reset Link'}
         </button>

@@ -12,7 +12,7 @@ const route = getRouteApi('/reset-password/$token')
 export function ResetPasswordScreen() {
   const { token } = route.useParams()
   const navigate = useNavigate()
-  const { busy, error, submit } = useCheckedForm(ResetPasswordBody, {
+  const { busy, error, errorId, submit } = useCheckedForm(ResetPasswordBody, {
     read: (form) => ({ password: textOf(form, 'password') }),
     invalid: 'Password is required.',
     send: async ({ password }) => {
@@ -32,7 +32,7 @@ export function ResetPasswordScreen() {
       <form className="card form" onSubmit={submit} noValidate aria-busy={busy}>
         <h1>Reset Password</h1>
         <Field label="New Password" name="password" type="password" autoComplete="new-password" />
-        <FormError message={error} />
+        <FormError id={errorId} message={error} />
         <button type="submit" disabled={busy}>
           {busy ? 'Resetting...' : 'Reset Password'}
         </button>

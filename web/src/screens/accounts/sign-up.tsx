@@ -10,7 +10,7 @@ const SIGNUP_FAILED = 'Signup failed. Please try again.'
 
 export function SignUpScreen() {
   const navigate = useNavigate()
-  const { busy, error, submit } = useCheckedForm(RegisterBody, {
+  const { busy, error, errorId, submit } = useCheckedForm(RegisterBody, {
     read: (form) => ({
       username: textOf(form, 'username'),
       email: textOf(form, 'email'),
@@ -32,7 +32,7 @@ export function SignUpScreen() {
         <Field label="Username" name="username" autoComplete="username" />
         <Field label="Email" name="email" type="email" autoComplete="email" />
         <Field label="Password" name="password" type="password" autoComplete="new-password" minLength={6} />
-        <FormError message={error} />
+        <FormError id={errorId} message={error} />
         <button type="submit" disabled={busy}>
           {busy ? 'Signing Up...' : 'Sign Up'}
         </button>

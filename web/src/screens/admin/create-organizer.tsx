@@ -10,7 +10,7 @@ const FAILED = 'Failed to create organizer.'
 
 export function CreateOrganizerScreen() {
   const navigate = useNavigate()
-  const { busy, error, submit } = useCheckedForm(CreateOrganizerBody, {
+  const { busy, error, errorId, submit } = useCheckedForm(CreateOrganizerBody, {
     read: (form) => ({
       name: textOf(form, 'name'),
       email: textOf(form, 'email'),
@@ -36,7 +36,7 @@ export function CreateOrganizerScreen() {
         <Field label="Name" name="name" autoComplete="off" />
         <Field label="Email" name="email" type="email" autoComplete="off" />
         <Field label="Password" name="password" type="password" autoComplete="new-password" />
-        <FormError message={error} />
+        <FormError id={errorId} message={error} />
         <button type="submit" disabled={busy}>
           {busy ? 'Creating...' : 'Create Organizer'}
         </button>
