@@ -14,6 +14,7 @@ export function usePageFocus(): void {
   // the page shown, once its route is resolved (the page before may stay while the next loads)
   const path = useRouterState({ select: (state) => state.resolvedLocation?.pathname })
   const first = useRef(true)
+  // biome-ignore lint/correctness/useExhaustiveDependencies: each new page is what it runs for
   useEffect(() => {
     // the first page is the browser's to focus, as any page loaded
     if (first.current) {

@@ -65,7 +65,9 @@ function Confirmation({ ticket, event }: { ticket: TicketView; event: EventView 
   const ticketPage = user?.role === 'user' ? '/dashboard' : '/registrations'
   return (
     <article className="card" aria-labelledby="confirmation-heading">
-      <h1 id="confirmation-heading" ref={heading} tabIndex={-1}>{pending ? confirmationTexts.pending : confirmationTexts.issued}</h1>
+      <h1 id="confirmation-heading" ref={heading} tabIndex={-1}>
+        {pending ? confirmationTexts.pending : confirmationTexts.issued}
+      </h1>
       {pending && (
         <p className="form-hint" role="status">
           {confirmationTexts.pendingNote}

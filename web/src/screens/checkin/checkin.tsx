@@ -183,7 +183,9 @@ function DoorStatus({
         </div>
         <div>
           <dt>Pass list</dt>
-          <dd className="checkin-list-age">{list ? `as of ${formatInstantIn(list.generatedAt, zone)}` : '—'}</dd>
+          <dd className="checkin-list-age">
+            {list ? `as of ${formatInstantIn(list.generatedAt, zone)}` : '—'}
+          </dd>
         </div>
         {list?.opensAt && (
           <div>

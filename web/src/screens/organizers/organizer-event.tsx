@@ -69,7 +69,8 @@ export function OrganizerEventScreen({ seatMap }: { seatMap?: (eventId: string) 
             <div className="organizer-event-what">
               <h1 id="organizer-event-title">{row.title}</h1>
               <p className="organizer-event-when">
-                {formatDate(row.date)} {formatEventTime(row.date, row.time, zone)} <ApprovalPill status={row.approvalStatus} />
+                {formatDate(row.date)} {formatEventTime(row.date, row.time, zone)}{' '}
+                <ApprovalPill status={row.approvalStatus} />
               </p>
             </div>
             <RowFigures row={row} />
