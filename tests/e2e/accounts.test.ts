@@ -164,7 +164,15 @@ describe('accounts in the browser', () => {
 
     // On a small screen the hamburger menu links to /EventForm, which opens the event form route.
     await page.setViewportSize({ width: 390, height: 800 })
-    await page.getByRole('button', { name: 'Toggle menu' }).click()
+    const toggle = page.getByRole('button', { name: 'Toggle menu' })
+    // Escape closes it, the focus back on its button
+    await toggle.click()
+    await page.locator('#menu-mobile').waitFor()
+    await page.keyboard.press('Escape')
+    await expect.poll(() => page.locator('#menu-mobile').count()).toBe(0)
+    expect(await toggle.getAttribute('aria-expanded')).toBe('false')
+    await expect.poll(() => toggle.evaluate((button) => button === document.activeElement)).toBe(true)
+    await toggle.click()
     const mobile = page.locator('#menu-mobile')
     expect(await mobile.getByRole('link', { name: 'Home' }).getAttribute('href')).toBe('/')
     expect(await mobile.getByRole('link', { name: 'Schedule' }).count()).toBe(0)

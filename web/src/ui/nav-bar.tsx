@@ -1,7 +1,7 @@
 // The top navigation bar (SPEC §2): brand, desktop menu, and a hamburger menu on small screens
 // with its own differences (Home goes to /, no Schedule, the event form link is /EventForm).
 import { Link } from '@tanstack/react-router'
-import { useState } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import type { Role } from '../../../contracts/accounts.ts'
 import { useSession } from '../session/use-session.ts'
 
@@ -63,6 +63,18 @@ export function NavBar() {
       (link) => !checking || (link.to !== '/login' && link.to !== '/signup'),
     )
 
+  const toggle = useRef<HTMLButtonElement>(null)
+  // Escape closes the open menu, the focus back on its button (as a menu button's does)
+  useEffect(() => {
+    if (!open) return
+    const onKey = (key: KeyboardEvent) => {
+      if (key.key !== 'Escape') return
+      setOpen(false)
+      toggle.current?.focus()
+    }
+    document.addEventListener('keydown', onKey)
+    return () => document.removeEventListener('keydown', onKey)
+  }, [open])
   return (
     <header className="nav-bar">
       <nav aria-label="Main">
@@ -79,6 +91,7 @@ export function NavBar() {
           ))}
         </ul>
         <button
+          ref={toggle}
           type="button"
           className="menu-toggle"
           aria-label="Toggle menu"
