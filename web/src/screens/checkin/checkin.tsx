@@ -100,6 +100,7 @@ export function CheckinScreen() {
   }, [online, door, eventId, queryClient])
 
   const [shownId, setShownId] = useState<string | null>(null)
+  const zone = useEventZone()
   const scan = async (text: string) => {
     if (!door) return
     const record = await door.scan(text)
@@ -131,6 +132,7 @@ export function CheckinScreen() {
           key={shown.id}
           record={shown}
           opensAt={snapshot.list?.opensAt ?? null}
+          zone={zone}
           onDismiss={() => setShownId(null)}
         />
       )}

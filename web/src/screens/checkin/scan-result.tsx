@@ -6,7 +6,6 @@
 import { useEffect, useRef } from 'react'
 import { seatText } from '../../../../contracts/seating.ts'
 import { formatInstantIn } from '../../ui/format.ts'
-import { useEventZone } from '../../ui/use-site.ts'
 import { resultOf, type ScanRecord } from './scan-log.ts'
 import { checkinTexts, resultTexts } from './texts.ts'
 
@@ -16,16 +15,17 @@ const REFUSED_MS = 6000
 export function ScanResultScreen({
   record,
   opensAt,
+  zone,
   onDismiss,
 }: {
   record: ScanRecord
   /** when the door opens, if the pass list says */
   opensAt: string | null
+  /** the event's zone: the door's times in it, labelled, as the event's own (7:30 pm IST), wherever
+   * the device's clock is set (unknown: the device's, labelled) */
+  zone?: string | undefined
   onDismiss(): void
 }) {
-  // the door's times in the event's zone, labelled, as the event's own (7:30 pm IST), wherever the
-  // device's clock is set
-  const zone = useEventZone()
   const result = resultOf(record)
   const admitted = result === 'admitted'
   const holder = record.server?.holder ?? record.local.holder
