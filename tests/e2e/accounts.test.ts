@@ -67,6 +67,10 @@ describe('accounts in the browser', () => {
     const page = await openPage()
     const email = `asha-${Date.now()}@example.com`
     await page.goto('/home')
+    // a page loaded is the browser's to focus: nothing is (Tab starts at the navigation)
+    await page.getByRole('heading', { level: 1 }).first().waitFor()
+    await page.waitForTimeout(300)
+    expect(await page.evaluate(() => document.activeElement?.tagName)).toBe('BODY')
     await page.getByRole('link', { name: 'Sign Up' }).click()
     await at(page, '/signup')
 
@@ -229,6 +233,14 @@ describe('accounts in the browser', () => {
 
     await logIn(page, account.email, 'not-the-password')
     await page.locator('form').getByText('Invalid email or password.').waitFor()
+    // both fields said invalid, described by it; the focus on the password, to type again
+    const password = page.getByLabel('Password')
+    const messageId = await page.locator('form .form-error').getAttribute('id')
+    for (const field of [page.getByLabel('Email'), password]) {
+      expect(await field.getAttribute('aria-invalid')).toBe('true')
+      expect(await field.getAttribute('aria-describedby')).toBe(messageId)
+    }
+    await expect.poll(() => password.evaluate((field) => field === document.activeElement)).toBe(true)
     expect(new URL(page.url()).pathname).toBe('/login')
     expect(await page.evaluate(() => localStorage.getItem('token'))).toBeNull()
   })

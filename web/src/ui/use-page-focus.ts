@@ -14,11 +14,11 @@ export function usePageFocus(): void {
   // the page shown, once its route is resolved (the page before may stay while the next loads)
   const path = useRouterState({ select: (state) => state.resolvedLocation?.pathname })
   const first = useRef(true)
-  // biome-ignore lint/correctness/useExhaustiveDependencies: each new page is what it runs for
   useEffect(() => {
-    // the first page is the browser's to focus, as any page loaded
+    // the first page is the browser's to focus, as any page loaded (from the top, the navigation
+    // first): nothing is done until it is resolved, and nothing then
     if (first.current) {
-      first.current = false
+      if (path !== undefined) first.current = false
       return
     }
     const until = performance.now() + WAIT_MS

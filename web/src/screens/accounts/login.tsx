@@ -3,7 +3,7 @@
 // sent the visitor here (?redirect, a path of this site: routes/return-to.ts), else home).
 import { getRouteApi, Link, useNavigate } from '@tanstack/react-router'
 import { useMachine } from '@xstate/react'
-import { type FormEvent, useMemo } from 'react'
+import { type FormEvent, useEffect, useId, useMemo, useRef } from 'react'
 import { fromPromise } from 'xstate'
 import { fetchProfile, logIn } from '../../api/accounts.ts'
 import { loginMachine } from '../../machines/login.ts'
@@ -38,6 +38,18 @@ export function LoginScreen() {
   )
   const [snapshot, send] = useMachine(machine)
   const busy = snapshot.matches('submitting') || snapshot.matches('fetchingProfile')
+  // the refusal is about both fields: each is said invalid and described by it, and the focus the
+  // disabled Login lost goes to the field to type again (the first empty one, else the password)
+  const { error } = snapshot.context
+  const errorId = useId()
+  const form = useRef<HTMLFormElement>(null)
+  useEffect(() => {
+    const here = document.activeElement
+    if (!error || (here !== null && here !== document.body)) return
+    const fields = [...(form.current?.querySelectorAll('input') ?? [])]
+    ;(fields.find((field) => field.value === '') ?? fields.at(-1))?.focus()
+  }, [error])
+  const refused = error ? { 'aria-invalid': true, 'aria-describedby': errorId } : {}
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault()
@@ -51,7 +63,7 @@ export function LoginScreen() {
 
   return (
     <section className="page form-page">
-      <form className="card form" onSubmit={submit} noValidate aria-busy={busy}>
+      <form ref={form} className="card form" onSubmit={submit} noValidate aria-busy={busy}>
         <h1>Login</h1>
         <Field
           label="Email"
@@ -59,6 +71,7 @@ export function LoginScreen() {
           type="email"
           autoComplete="email"
           onChange={() => send({ type: 'EDIT' })}
+          {...refused}
         />
         <Field
           label="Password"
@@ -66,8 +79,9 @@ export function LoginScreen() {
           type="password"
           autoComplete="current-password"
           onChange={() => send({ type: 'EDIT' })}
+          {...refused}
         />
-        <FormError message={snapshot.context.error} />
+        <FormError id={errorId} message={error} />
         <button type="submit" disabled={busy}>
           {busy ? 'Logging in...' : 'Login'}
         </button>
