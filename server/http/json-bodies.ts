@@ -39,7 +39,7 @@ const SURROGATE_ESCAPE = /\\u[dD][89a-fA-F]/
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g
 
 /** a parsed body with every lone surrogate of its texts (and its keys) made U+FFFD */
-export function wellFormed(value: unknown): unknown {
+function wellFormed(value: unknown): unknown {
   if (typeof value === 'string') return value.replace(LONE_SURROGATE, '\uFFFD')
   if (Array.isArray(value)) return value.map(wellFormed)
   if (value === null || typeof value !== 'object') return value

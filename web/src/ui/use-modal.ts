@@ -3,6 +3,7 @@
 // once that can take it: the dialog is taken out of the page before it is closed, so the browser's
 // own return of the focus finds nothing, and a keyboard or screen reader user was left on the body.
 import { useEffect, useRef } from 'react'
+import { focusWhenAble } from './focus.ts'
 
 /** the element that last had the focus: a button disabled while its work runs loses it, and is
  * still the one the dialog it opened goes back to */
@@ -22,16 +23,9 @@ export function useModal() {
     if (element && !element.open) element.showModal()
     return () => {
       element?.close()
-      // once it can take it (its button enabled again after the work it waited for), for a second at
-      // most, unless the page moved the focus meanwhile
-      const until = performance.now() + 1000
-      const back = () => {
-        const lost = document.activeElement === null || document.activeElement === document.body
-        if (!lost || !opener?.isConnected) return
-        opener.focus()
-        if (document.activeElement !== opener && performance.now() < until) requestAnimationFrame(back)
-      }
-      requestAnimationFrame(back)
+      // once it can take it (its button enabled again after the work it waited for), unless the page
+      // moved the focus meanwhile
+      focusWhenAble(() => opener)
     }
   }, [])
   return dialog

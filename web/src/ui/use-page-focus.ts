@@ -4,11 +4,10 @@
 // something (a link of the navigation, a field a page focuses itself) is left where it is.
 import { useRouterState } from '@tanstack/react-router'
 import { useEffect, useRef } from 'react'
+import { focusLost } from './focus.ts'
 
 /** how long a new page may take to show its heading (its code and data arriving) */
 const WAIT_MS = 3000
-
-const lost = () => document.activeElement === null || document.activeElement === document.body
 
 export function usePageFocus(): void {
   // the page shown, once its route is resolved (the page before may stay while the next loads)
@@ -26,7 +25,7 @@ export function usePageFocus(): void {
     const look = () => {
       const heading = document.querySelector<HTMLElement>('main h1')
       if (heading) {
-        if (!lost()) return
+        if (!focusLost()) return
         if (!heading.hasAttribute('tabindex')) heading.tabIndex = -1
         heading.focus({ preventScroll: true })
         return

@@ -9,6 +9,7 @@ import { fetchProfile, logIn } from '../../api/accounts.ts'
 import { loginMachine } from '../../machines/login.ts'
 import { useSessionStore } from '../../session/use-session.ts'
 import { Field, FormError } from '../../ui/field.tsx'
+import { focusLost } from '../../ui/focus.ts'
 import { notify } from '../../ui/toasts.ts'
 
 const loginRoute = getRouteApi('/_visitors/login')
@@ -44,8 +45,7 @@ export function LoginScreen() {
   const errorId = useId()
   const form = useRef<HTMLFormElement>(null)
   useEffect(() => {
-    const here = document.activeElement
-    if (!error || (here !== null && here !== document.body)) return
+    if (!error || !focusLost()) return
     const fields = [...(form.current?.querySelectorAll('input') ?? [])]
     ;(fields.find((field) => field.value === '') ?? fields.at(-1))?.focus()
   }, [error])

@@ -21,6 +21,7 @@ import { useSeatMapRoom } from '../../live/use-seat-room.ts'
 import { bookingMachine } from '../../machines/booking.ts'
 import { useSession } from '../../session/use-session.ts'
 import { Fetched } from '../../ui/fetched.tsx'
+import { focusLost } from '../../ui/focus.ts'
 import { formatDate, formatEventTime, formatInstantIn, formatPrice } from '../../ui/format.ts'
 import { LiveCountsNote } from '../../ui/live-status.tsx'
 import { Loading } from '../../ui/loading.tsx'
@@ -558,8 +559,8 @@ function PromoField(props: {
   useEffect(() => {
     // (a field turned off may still be the page's active element for a moment)
     const here = document.activeElement
-    const lost = here === null || here === document.body || here === field.current || here === remove.current
-    if (lost) (applied ? remove.current : field.current)?.focus()
+    if (focusLost() || here === field.current || here === remove.current)
+      (applied ? remove.current : field.current)?.focus()
   }, [applied])
   return (
     <div className="field booking-promo">

@@ -4,7 +4,6 @@
 // (the buyer's room hears the ticket issued or its payment failed: live/follow.ts).
 import { useQuery } from '@tanstack/react-query'
 import { getRouteApi, Link } from '@tanstack/react-router'
-import { useEffect, useRef } from 'react'
 import type { TicketView } from '../../../../contracts/booking.ts'
 import type { EventView } from '../../../../contracts/catalog.ts'
 import { bookedTicketQuery } from '../../api/queries.ts'
@@ -53,21 +52,13 @@ export function ConfirmationScreen() {
 
 function Confirmation({ ticket, event }: { ticket: TicketView; event: EventView }) {
   const { user } = useSession()
-  // reached from the payment's dialog, which is gone: the page's heading takes the focus it left on
-  // nothing, so a screen reader says where the buyer is and the keyboard goes on from here
-  const heading = useRef<HTMLHeadingElement>(null)
-  useEffect(() => {
-    if (document.activeElement === document.body || document.activeElement === null) heading.current?.focus()
-  }, [])
   const zone = useEventZone()
   const pending = ticket.paymentStatus === 'Pending'
   // the dashboard is the user's; other accounts that book see their tickets under registrations
   const ticketPage = user?.role === 'user' ? '/dashboard' : '/registrations'
   return (
     <article className="card" aria-labelledby="confirmation-heading">
-      <h1 id="confirmation-heading" ref={heading} tabIndex={-1}>
-        {pending ? confirmationTexts.pending : confirmationTexts.issued}
-      </h1>
+      <h1 id="confirmation-heading">{pending ? confirmationTexts.pending : confirmationTexts.issued}</h1>
       {pending && (
         <p className="form-hint" role="status">
           {confirmationTexts.pendingNote}

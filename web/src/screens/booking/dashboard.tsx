@@ -17,6 +17,7 @@ import { keys } from '../../api/queries.ts'
 import { useLiveConnected } from '../../live/use-live.ts'
 import { useSession } from '../../session/use-session.ts'
 import { Fetched, messageOr } from '../../ui/fetched.tsx'
+import { focusLost, focusWhenAble } from '../../ui/focus.ts'
 import { formatEventWhenIn, formatPrice } from '../../ui/format.ts'
 import { ticketNumber } from '../../ui/ticket-number.ts'
 import { notify, toastify } from '../../ui/toasts.ts'
@@ -38,8 +39,6 @@ export const cancelMessages = {
 } as const
 
 const undoToastId = (ticketId: string) => `cancel-${ticketId}`
-
-const focusLost = () => document.activeElement === null || document.activeElement === document.body
 
 function UndoToast({ eventTitle, onUndo }: { eventTitle: string; onUndo(): void }) {
   // the card's Cancel is off while the cancel is held, and the focus it had is lost: Undo takes it,
@@ -104,14 +103,10 @@ export function DashboardScreen({ inquiries }: { inquiries: ReactNode }) {
     if (undoCancel(ticketId)) {
       notify.info(cancelMessages.kept)
       // back to the card's Cancel once it is on again, where the toast's Undo took the focus from
-      const until = performance.now() + 1000
-      const back = () => {
-        if (!focusLost() && !document.activeElement?.closest('.Toastify')) return
-        const button = document.querySelector<HTMLElement>(`#${ticketAnchor(ticketId)} .ticket-cancel`)
-        button?.focus()
-        if (document.activeElement !== button && performance.now() < until) requestAnimationFrame(back)
-      }
-      requestAnimationFrame(back)
+      focusWhenAble(
+        () => document.querySelector<HTMLElement>(`#${ticketAnchor(ticketId)} .ticket-cancel`),
+        () => focusLost() || document.activeElement?.closest('.Toastify') !== null,
+      )
     }
   }
 
